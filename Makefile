@@ -1,0 +1,37 @@
+# Two commands on a fresh machine: `make run` (embedded default) and `make test` (whole suite).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test venv lint types bench demo worker clean
+
+$(BIN)/.installed: pyproject.toml requirements.lock
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -r requirements.lock
+	touch $@
+
+venv: $(BIN)/.installed
+
+run: venv
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_demo
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+test: venv
+	bash scripts/test.sh
+
+lint: venv
+	$(BIN)/ruff check .
+
+types: venv
+	$(BIN)/mypy .
+
+bench: venv
+	$(BIN)/python bench/rules_engine.py
+	$(BIN)/python bench/rotation.py
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles test-output

@@ -1,0 +1,62 @@
+"""API plumbing: one exception handler that maps domain errors to HTTP, and the API router."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from rules_engine import RulesError
+
+from .errors import ConflictError, DomainError
+
+
+def _field_errors(exc: DjangoValidationError) -> list[dict[str, str]]:
+    if hasattr(exc, "error_dict"):
+        return [
+            {"field": field, "code": err.code or "invalid", "message": str(err.message % (err.params or {}))}
+            for field, errs in exc.error_dict.items()
+            for err in errs
+        ]
+    return [{"field": "__all__", "code": "invalid", "message": m} for m in exc.messages]
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """Every error body has the same shape: ``{"errors": [{"field", "code", "message"}]}``."""
+    if isinstance(exc, RulesError):
+        body = {"errors": [{"field": e.field, "code": e.code, "message": e.message} for e in exc.errors]}
+        return Response(body, status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, ConflictError):
+        return Response(
+            {"errors": [{"field": exc.field, "code": "conflict", "message": exc.message}],
+             "current": exc.current},
+            status=status.HTTP_409_CONFLICT,
+        )
+    if isinstance(exc, DomainError):
+        return Response(
+            {"errors": [{"field": exc.field, "code": exc.code, "message": exc.message}]},
+            status=status.HTTP_400_BAD_REQUEST,
+        )
+    if isinstance(exc, DjangoValidationError):
+        return Response({"errors": _field_errors(exc)}, status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError) and isinstance(response.data, dict):
+        errors = []
+        for field, messages in response.data.items():
+            for message in messages if isinstance(messages, list) else [messages]:
+                errors.append({"field": field, "code": "invalid", "message": str(message)})
+        response.data = {"errors": errors}
+    elif isinstance(response.data, dict) and "detail" in response.data:
+        code = getattr(response.data["detail"], "code", "error")
+        response.data = {
+            "errors": [{"field": "__all__", "code": str(code), "message": str(response.data["detail"])}]
+        }
+    return response

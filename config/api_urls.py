@@ -1,0 +1,11 @@
+"""The REST API: each app contributes its routes from its own ``api`` module."""
+
+from __future__ import annotations
+
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("clubs.api_urls")),
+    path("", include("tournaments.api_urls")),
+    path("", include("scoring.api_urls")),
+]

@@ -1,0 +1,1 @@
+"""Settings modules: ``base`` (embedded default), ``production`` and ``test``."""

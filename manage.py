@@ -1,0 +1,26 @@
+#!/usr/bin/env python
+"""Django's command-line utility for administrative tasks."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def main() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
+    from django.core.management import execute_from_command_line
+
+    from config.startup import guarded
+
+    def setup() -> None:
+        import django
+
+        django.setup()
+
+    guarded(setup)
+    execute_from_command_line(sys.argv)
+
+
+if __name__ == "__main__":
+    main()

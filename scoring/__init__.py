@@ -1,0 +1,6 @@
+"""Games and hands as entered, their revisions (audit), score-entry services and standings.
+
+Vocabulary: a *game* is what one table plays in one round; a *hand* is one deal of that game; a
+*revision* is one version of a hand's entered values; exactly one revision of a hand is *live*.
+Game totals, seat results and standings snapshots are *derived* rows, rebuilt from live revisions.
+"""

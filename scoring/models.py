@@ -1,0 +1,162 @@
+"""Games, hands and their revisions (the source of truth), and the rows derived from them."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from tournaments.models import Entry, Event, Table
+
+OUTCOMES = ["played", "no_marriage", "surrender", "renege", "misdeal"]
+RESULTS = ["made", "set", "board_set", "surrendered", "renege", "misdeal"]
+
+
+class Game(models.Model):
+    """What one table plays in one round: hands until the target or the deal count."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished, awaiting confirmation"
+        CONFIRMED = "confirmed", "Confirmed"
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="game")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    # Derived from the live hands by scoring.services.game_recompute.
+    totals = models.JSONField(default=dict, blank=True)
+    winner = models.CharField(max_length=2, blank=True)
+    finish_reason = models.CharField(max_length=20, blank=True)
+    hands_count = models.PositiveSmallIntegerField(default=0)
+    # Bumped on every write to the game's hands: lets a device tell that its view is stale.
+    version = models.PositiveIntegerField(default=0)
+    # The seat whose player keeps score on the table's phone; a player of the other side confirms.
+    scorer_position = models.CharField(max_length=1, blank=True)
+    confirmed_by = models.ForeignKey(
+        Entry, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["playing", "finished", "confirmed"]),
+                name="game_status_valid",
+            ),
+        ]
+
+
+class Hand(models.Model):
+    """One deal of a game. Its values live in its revisions; exactly one revision is live."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="hand_number_once_per_game"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
+        ]
+
+
+class HandRevision(models.Model):
+    class Source(models.TextChoices):
+        TABLE = "table", "Table entry"
+        DIRECTOR = "director", "Director"
+        API = "api", "API"
+        IMPORT = "import", "Import"
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="revisions")
+    revision = models.PositiveSmallIntegerField()
+    is_live = models.BooleanField(default=True)
+    dealer = models.CharField(max_length=1)
+    bidder = models.CharField(max_length=1, blank=True)
+    bid = models.PositiveIntegerField(null=True, blank=True)
+    trump = models.CharField(max_length=1, blank=True)
+    outcome = models.CharField(max_length=12)
+    renege_seat = models.CharField(max_length=1, blank=True)
+    meld = models.JSONField(default=dict)
+    counters = models.JSONField(null=True, blank=True)
+    # What the rules engine decided for these values.
+    points = models.JSONField(default=dict)
+    result = models.CharField(max_length=12)
+    made = models.BooleanField(null=True)
+    reason = models.CharField(max_length=200, blank=True)
+    # Who changed it, from where, and why (the why is required for corrections).
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    source = models.CharField(max_length=10, choices=Source.choices, default=Source.TABLE)
+    note = models.CharField(max_length=200, blank=True)
+    idempotency_key = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["hand", "revision"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["hand"], condition=Q(is_live=True), name="handrevision_one_live_per_hand"
+            ),
+            models.UniqueConstraint(
+                fields=["hand", "revision"], name="handrevision_number_once_per_hand"
+            ),
+            models.CheckConstraint(
+                condition=Q(dealer__in=["N", "E", "S", "W"]), name="handrevision_dealer_valid"
+            ),
+            models.CheckConstraint(condition=Q(outcome__in=OUTCOMES), name="handrevision_outcome_valid"),
+            models.CheckConstraint(condition=Q(result__in=RESULTS), name="handrevision_result_valid"),
+            models.CheckConstraint(
+                condition=Q(bid__isnull=True) | Q(bid__gte=1, bid__lte=10000),
+                name="handrevision_bid_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(outcome="misdeal") | Q(bid__isnull=False),
+                name="handrevision_bid_unless_misdeal",
+            ),
+        ]
+        indexes = [
+            # standings: live revisions of all hands of an event
+            models.Index(fields=["hand"], condition=Q(is_live=True), name="handrevision_live_idx"),
+        ]
+
+
+class SeatResult(models.Model):
+    """Derived: what one entry scored in one game (rebuilt from the game's live hands)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seat_results")
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="seat_results")
+    round_number = models.PositiveSmallIntegerField()
+    position = models.CharField(max_length=1)
+    side = models.CharField(max_length=2)
+    points = models.IntegerField(default=0)
+    opponents_points = models.IntegerField(default=0)
+    won = models.BooleanField(default=False)
+    finished = models.BooleanField(default=False)
+    hands_declared = models.PositiveSmallIntegerField(default=0)
+    hands_made = models.PositiveSmallIntegerField(default=0)
+    hands_set = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "entry"], name="seatresult_once_per_game"),
+        ]
+        indexes = [
+            # standings aggregation: all seat results of one event grouped by entry
+            models.Index(fields=["event", "entry"], name="seatresult_event_entry_idx"),
+        ]
+
+
+class StandingsSnapshot(models.Model):
+    """Derived: the ranked standings of an event, as shown on the standings pages."""
+
+    event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="standings")
+    # Bumped each time the rows change; pages poll it and redraw when it moves.
+    version = models.PositiveIntegerField(default=0)
+    # The event's hands_version these rows were built from; behind when smaller.
+    source_version = models.PositiveIntegerField(default=0)
+    rows = models.JSONField(default=list)
+    tie_breaks = models.JSONField(default=list)
+    computed_at = models.DateTimeField(auto_now=True)

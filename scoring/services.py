@@ -1,0 +1,354 @@
+"""Score entry: the only code that writes hands.
+
+Flow of one entry (DESIGN §3.1): lock the game row, turn the submitted values into a rules-engine
+hand, score it, and either raise field-level errors (nothing stored) or store the hand and its
+first revision in one transaction, rebuild the game's derived rows, bump the event's
+``hands_version``, and queue a standings update on commit.
+
+Concurrency: the game row lock serialises writers across processes. A device that submits a new
+hand for a number that already exists, or a correction based on a revision that is no longer
+live, gets a :class:`ConflictError` carrying the stored values. A retried submission carrying
+the same idempotency key returns the revision stored the first time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from config.errors import ConflictError, DomainError
+from rules_engine import Hand as EngineHand
+from rules_engine import Ruleset, parse_hand, score_game, score_hand
+from tournaments.models import Entry, Event, Round, Seat
+from tournaments.rulesets import event_ruleset
+
+from .models import Game, Hand, HandRevision, SeatResult
+from .standings import standings_request_update
+
+HAND_FIELDS = ("dealer", "bidder", "bid", "trump", "outcome", "renege_seat", "meld", "counters")
+
+
+def revision_values(revision: HandRevision) -> dict[str, Any]:
+    """A revision's entered values in the rules engine's input shape."""
+    values: dict[str, Any] = {"dealer": revision.dealer, "outcome": revision.outcome,
+                              "meld": revision.meld}
+    if revision.bidder:
+        values["bidder"] = revision.bidder
+    if revision.bid is not None:
+        values["bid"] = revision.bid
+    if revision.trump:
+        values["trump"] = revision.trump
+    if revision.counters is not None:
+        values["counters"] = revision.counters
+    if revision.renege_seat:
+        values["renege_seat"] = revision.renege_seat
+    return values
+
+
+def _clean_values(values: Mapping[str, Any]) -> dict[str, Any]:
+    """Drop empty form fields so the engine reports what is missing, not what is blank."""
+    cleaned: dict[str, Any] = {}
+    for key in HAND_FIELDS:
+        value = values.get(key)
+        if value in (None, ""):
+            continue
+        if isinstance(value, Mapping):
+            inner = {k: v for k, v in value.items() if v not in (None, "")}
+            if not inner:
+                continue
+            value = inner
+        cleaned[key] = value
+    return cleaned
+
+
+def hand_check(*, values: Mapping[str, Any], ruleset: Ruleset) -> tuple[EngineHand, Any]:
+    """Validate and score values without storing anything (also used for live form checks)."""
+    hand = parse_hand(_clean_values(values), ruleset)
+    return hand, score_hand(hand, ruleset)
+
+
+def _locked_game(game: Game) -> Game:
+    return (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("table__round__event")
+        .get(pk=game.pk)
+    )
+
+
+def _live_revisions(game: Game) -> list[HandRevision]:
+    return list(
+        HandRevision.objects.filter(hand__game=game, is_live=True)
+        .select_related("hand")
+        .order_by("hand__number")
+    )
+
+
+def _check_open(game: Game, *, as_director: bool, note: str) -> None:
+    round_ = game.table.round
+    if round_.status == Round.Status.CLOSED:
+        if not as_director:
+            raise DomainError(
+                f"Round {round_.number} is closed; only a director can change its hands.",
+                field="round",
+            )
+        if not note.strip():
+            raise DomainError("Say why a closed round's hand is changed.", field="note")
+    if round_.event.status in (Event.Status.FINISHED, Event.Status.CANCELLED) and not as_director:
+        raise DomainError("This event is over.", field="event")
+
+
+def _store_revision(
+    *, hand: Hand, number: int, engine_hand: EngineHand, score: Any, author: Any, source: str,
+    note: str, idempotency_key: str | None,
+) -> HandRevision:
+    data = engine_hand.to_dict()
+    return HandRevision.objects.create(
+        hand=hand,
+        revision=number,
+        is_live=True,
+        dealer=data["dealer"],
+        bidder=data.get("bidder") or "",
+        bid=data.get("bid"),
+        trump=data.get("trump") or "",
+        outcome=data["outcome"],
+        renege_seat=data.get("renege_seat") or "",
+        meld=dict(data.get("meld") or {}),
+        counters=dict(data["counters"]) if data.get("counters") is not None else None,
+        points=dict(score.points),
+        result=score.result,
+        made=score.made,
+        reason=score.reason[:200],
+        author=author if getattr(author, "is_authenticated", False) else None,
+        source=source,
+        note=note[:200],
+        idempotency_key=idempotency_key or None,
+    )
+
+
+def _replay(game: Game, revisions: Sequence[HandRevision], ruleset: Ruleset) -> Any:
+    hands = [parse_hand(revision_values(r), ruleset) for r in revisions]
+    return score_game(hands, ruleset, max_deals=game.table.round.event.deals_per_round)
+
+
+def _after_write(game: Game) -> None:
+    Game.objects.filter(pk=game.pk).update(version=F("version") + 1)
+    Event.objects.filter(pk=game.table.round.event_id).update(
+        hands_version=F("hands_version") + 1
+    )
+    game_recompute(game=game)
+    standings_request_update(event_id=game.table.round.event_id)
+
+
+@transaction.atomic
+def hand_submit(
+    *,
+    game: Game,
+    number: int,
+    values: Mapping[str, Any],
+    author: Any = None,
+    source: str = HandRevision.Source.TABLE,
+    idempotency_key: str | None = None,
+    as_director: bool = False,
+    note: str = "",
+) -> HandRevision:
+    """Store a new hand (the next one of the game) after the rules engine accepts it."""
+    if idempotency_key:
+        earlier = HandRevision.objects.filter(idempotency_key=idempotency_key).first()
+        if earlier is not None:
+            return earlier
+    locked = _locked_game(game)
+    if idempotency_key:  # a twin request may have committed while we waited for the lock
+        earlier = HandRevision.objects.filter(idempotency_key=idempotency_key).first()
+        if earlier is not None:
+            return earlier
+    _check_open(locked, as_director=as_director, note=note)
+    ruleset = event_ruleset(locked.table.round.event)
+    revisions = _live_revisions(locked)
+    expected = len(revisions) + 1
+    if number < expected:
+        current = revisions[number - 1] if number >= 1 else None
+        raise ConflictError(
+            f"Hand {number} has already been entered (by another device?). "
+            "Check the stored values below; correct them if they are wrong.",
+            field="number",
+            current=revision_values(current) | {"revision": current.revision} if current else None,
+        )
+    if number != expected:
+        raise DomainError(f"The next hand of this game is hand {expected}.", field="number")
+    if locked.status != Game.Status.PLAYING and revisions:
+        raise DomainError("This game is over; no more hands can be entered.", field="number")
+    engine_hand, score = hand_check(values=values, ruleset=ruleset)
+    hand = Hand.objects.create(game=locked, number=number)
+    revision = _store_revision(
+        hand=hand, number=1, engine_hand=engine_hand, score=score, author=author,
+        source=source, note=note, idempotency_key=idempotency_key,
+    )
+    _after_write(locked)
+    return revision
+
+
+@transaction.atomic
+def hand_correct(
+    *,
+    hand: Hand,
+    values: Mapping[str, Any],
+    expected_revision: int,
+    author: Any = None,
+    source: str = HandRevision.Source.DIRECTOR,
+    note: str = "",
+    as_director: bool = False,
+    idempotency_key: str | None = None,
+) -> HandRevision:
+    """Replace a hand's live values by a new revision; the old one is kept for the audit."""
+    if idempotency_key:
+        earlier = HandRevision.objects.filter(idempotency_key=idempotency_key).first()
+        if earlier is not None:
+            return earlier
+    locked = _locked_game(hand.game)
+    _check_open(locked, as_director=as_director, note=note)
+    live = HandRevision.objects.select_for_update().get(hand=hand, is_live=True)
+    if live.revision != expected_revision:
+        raise ConflictError(
+            f"Hand {hand.number} was changed by someone else (now version {live.revision}). "
+            "Check the stored values and try again.",
+            field="expected_revision",
+            current=revision_values(live) | {"revision": live.revision},
+        )
+    ruleset = event_ruleset(locked.table.round.event)
+    engine_hand, score = hand_check(values=values, ruleset=ruleset)
+    new_values = engine_hand.to_dict()
+    if all(new_values.get(k) == revision_values(live).get(k) for k in HAND_FIELDS) and not note:
+        return live  # nothing changed: no revision
+    revisions = _live_revisions(locked)
+    replayed = [r if r.hand_id != hand.pk else None for r in revisions]
+    engine_hands = [
+        engine_hand if r is None else parse_hand(revision_values(r), ruleset) for r in replayed
+    ]
+    result = score_game(engine_hands, ruleset, max_deals=locked.table.round.event.deals_per_round)
+    if result.finished_after is not None and result.finished_after < len(engine_hands):
+        raise DomainError(
+            f"With this change the game ends at hand {result.finished_after}, but "
+            f"{len(engine_hands)} hands are entered. Correct or delete the later hands first.",
+            field="number",
+        )
+    HandRevision.objects.filter(pk=live.pk).update(is_live=False)
+    revision = _store_revision(
+        hand=hand, number=live.revision + 1, engine_hand=engine_hand, score=score,
+        author=author, source=source, note=note, idempotency_key=idempotency_key,
+    )
+    _after_write(locked)
+    return revision
+
+
+@transaction.atomic
+def hand_delete_last(*, game: Game, author: Any = None, note: str = "", as_director: bool = False) -> None:
+    """Remove the last hand of a game (entered by mistake). Its revisions go with it; the
+    deletion is recorded in the event log."""
+    from tournaments.models import EventLog  # noqa: PLC0415
+
+    locked = _locked_game(game)
+    _check_open(locked, as_director=as_director, note=note)
+    last = locked.hands.order_by("-number").first()
+    if last is None:
+        raise DomainError("This game has no hands.", field="number")
+    live = last.revisions.get(is_live=True)
+    EventLog.objects.create(
+        event=locked.table.round.event, actor=author if getattr(author, "is_authenticated", False) else None,
+        action="hand_deleted",
+        details={"table": locked.table.number, "round": locked.table.round.number,
+                 "hand": last.number, "values": revision_values(live), "note": note},
+    )
+    last.delete()
+    _after_write(locked)
+
+
+def game_recompute(*, game: Game) -> Game:
+    """Rebuild a game's derived totals, status and seat results from its live hands."""
+    game = Game.objects.select_related("table__round__event").get(pk=game.pk)
+    event = game.table.round.event
+    ruleset = event_ruleset(event)
+    revisions = _live_revisions(game)
+    seats = list(Seat.objects.filter(table=game.table).values_list("position", "entry_id"))
+    if revisions:
+        result = _replay(game, revisions, ruleset)
+        totals = dict(result.totals[-1])
+        winner = result.winner or ""
+        reason = result.reason or ""
+        finished = result.finished_after is not None
+    else:
+        totals = {side: 0 for side in ruleset.sides}
+        winner, reason, finished = "", "", False
+    status = game.status
+    if finished and status == Game.Status.PLAYING:
+        status = Game.Status.FINISHED
+    elif not finished:
+        status = Game.Status.PLAYING
+    Game.objects.filter(pk=game.pk).update(
+        totals=totals, winner=winner, finish_reason=reason, hands_count=len(revisions),
+        status=status, updated_at=timezone.now(),
+        **({} if finished else {"confirmed_by": None, "confirmed_at": None}),
+    )
+    declared: dict[str, list[HandRevision]] = {}
+    for r in revisions:
+        if r.bidder:
+            declared.setdefault(r.bidder, []).append(r)
+    rows = []
+    for position, entry_id in seats:
+        side = ruleset.side_of(position)
+        other = sum(v for s, v in totals.items() if s != side)
+        mine = declared.get(position, [])
+        rows.append(SeatResult(
+            game=game, event=event, entry_id=entry_id, round_number=game.table.round.number,
+            position=position, side=side, points=totals.get(side, 0), opponents_points=other,
+            won=finished and winner == side, finished=finished,
+            hands_declared=len(mine), hands_made=sum(1 for r in mine if r.made),
+            hands_set=sum(1 for r in mine if r.made is False),
+        ))
+    SeatResult.objects.filter(game=game).delete()
+    SeatResult.objects.bulk_create(rows)
+    game.refresh_from_db()
+    return game
+
+
+@transaction.atomic
+def game_set_scorer(*, game: Game, position: str) -> Game:
+    locked = _locked_game(game)
+    if position not in ("N", "E", "S", "W"):
+        raise DomainError("Pick the seat of the player keeping score.", field="scorer_position")
+    locked.scorer_position = position
+    locked.save(update_fields=["scorer_position"])
+    return locked
+
+
+@transaction.atomic
+def game_confirm(*, game: Game, position: str) -> Game:
+    """A player of the side that did not keep score confirms the finished game."""
+    locked = _locked_game(game)
+    ruleset = event_ruleset(locked.table.round.event)
+    if locked.status == Game.Status.CONFIRMED:
+        return locked
+    if locked.status != Game.Status.PLAYING and locked.status != Game.Status.FINISHED:
+        raise DomainError("This game cannot be confirmed.", field="status")
+    if locked.status == Game.Status.PLAYING:
+        raise DomainError("The game is not finished yet.", field="status")
+    seat = Seat.objects.filter(table=locked.table, position=position).select_related("entry").first()
+    if seat is None:
+        raise DomainError("That seat is not at this table.", field="position")
+    if locked.scorer_position and ruleset.side_of(position) == ruleset.side_of(locked.scorer_position):
+        raise DomainError(
+            "A player of the other side (not the scorer's) must confirm.", field="position"
+        )
+    locked.status = Game.Status.CONFIRMED
+    locked.confirmed_by = seat.entry
+    locked.confirmed_at = timezone.now()
+    locked.save(update_fields=["status", "confirmed_by", "confirmed_at"])
+    return locked
+
+
+def entry_for_position(*, game: Game, position: str) -> Entry | None:
+    seat = Seat.objects.filter(table=game.table, position=position).select_related("entry").first()
+    return seat.entry if seat else None

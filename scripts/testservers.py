@@ -1,0 +1,264 @@
+"""Start and stop the throwaway servers the test suite runs against.
+
+``python scripts/testservers.py start DIR`` starts, on free loopback ports, a PostgreSQL cluster,
+a Redis and a Celery worker, all with pidfiles under DIR, and writes ``DIR/env`` (shell
+``export`` lines) for the test run. ``stop DIR`` stops each by its pid. The integration tests
+import :class:`Servers` to stop and restart Redis and the worker in the middle of a test.
+Everything started here is stopped by pid, never by name.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DB_NAME = "pinochle"
+DB_USER = "pinochle"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def pg_bindir() -> Path:
+    candidates = sorted(
+        Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name)
+    )
+    if not candidates:
+        sys.exit("PostgreSQL is not installed (no /usr/lib/postgresql/*/bin)")
+    return candidates[-1]
+
+
+def _as_postgres(args: list[str]) -> list[str]:
+    if os.geteuid() == 0:
+        return ["runuser", "-u", "postgres", "--", *args]
+    return args
+
+
+def _read_pid(path: Path) -> int | None:
+    try:
+        return int(path.read_text().split()[0])
+    except (FileNotFoundError, ValueError, IndexError):
+        return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _wait_gone(pid: int, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not _alive(pid):
+            return True
+        time.sleep(0.1)
+    return not _alive(pid)
+
+
+def _stop_pid(path: Path, timeout: float = 20.0) -> None:
+    pid = _read_pid(path)
+    if pid is None or not _alive(pid):
+        return
+    os.kill(pid, signal.SIGTERM)
+    if not _wait_gone(pid, timeout):
+        os.kill(pid, signal.SIGKILL)
+        _wait_gone(pid, 5)
+
+
+@dataclass
+class Servers:
+    dir: Path
+    pg_port: int
+    redis_port: int
+
+    @classmethod
+    def from_env(cls) -> Servers:
+        missing = [n for n in ("TEST_SERVERS_DIR", "TEST_PG_PORT", "TEST_REDIS_PORT") if n not in os.environ]
+        if missing:
+            raise RuntimeError(
+                f"{', '.join(missing)} not set: integration tests run under `make test`, "
+                "which starts PostgreSQL, Redis and a Celery worker"
+            )
+        return cls(
+            dir=Path(os.environ["TEST_SERVERS_DIR"]),
+            pg_port=int(os.environ["TEST_PG_PORT"]),
+            redis_port=int(os.environ["TEST_REDIS_PORT"]),
+        )
+
+    # --- paths and URLs ---------------------------------------------------------------------
+    @property
+    def pgdata(self) -> Path:
+        return self.dir / "pg"
+
+    @property
+    def redis_pidfile(self) -> Path:
+        return self.dir / "redis.pid"
+
+    @property
+    def worker_pidfile(self) -> Path:
+        return self.dir / "worker.pid"
+
+    @property
+    def worker_logfile(self) -> Path:
+        return self.dir / "worker.log"
+
+    @property
+    def database_url(self) -> str:
+        return f"postgres://{DB_USER}@127.0.0.1:{self.pg_port}/{DB_NAME}"
+
+    @property
+    def worker_database_url(self) -> str:
+        # pytest-django runs the suite in test_<name>; the worker must see the same rows.
+        return f"postgres://{DB_USER}@127.0.0.1:{self.pg_port}/test_{DB_NAME}"
+
+    @property
+    def redis_url(self) -> str:
+        return f"redis://127.0.0.1:{self.redis_port}/0"
+
+    # --- PostgreSQL -------------------------------------------------------------------------
+    def start_postgres(self) -> None:
+        bindir = pg_bindir()
+        self.pgdata.mkdir(parents=True, exist_ok=True)
+        if os.geteuid() == 0:
+            shutil.chown(self.dir, "postgres")
+            shutil.chown(self.pgdata, "postgres")
+        subprocess.run(
+            _as_postgres([str(bindir / "initdb"), "-D", str(self.pgdata), "-U", "postgres",
+                          "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"]),
+            check=True, stdout=subprocess.DEVNULL,
+        )
+        subprocess.run(
+            _as_postgres([
+                str(bindir / "pg_ctl"), "-D", str(self.pgdata), "-l", str(self.dir / "pg.log"),
+                "-o", f"-p {self.pg_port} -k {self.dir} -c listen_addresses=127.0.0.1 "
+                "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
+                "-c max_connections=200",
+                "-w", "start",
+            ]),
+            check=True, stdout=subprocess.DEVNULL,
+        )
+        subprocess.run(
+            [str(bindir / "psql"), "-h", "127.0.0.1", "-p", str(self.pg_port), "-U", "postgres",
+             "-q", "-c", f"CREATE ROLE {DB_USER} LOGIN CREATEDB SUPERUSER",
+             "-c", f"CREATE DATABASE {DB_NAME} OWNER {DB_USER}"],
+            check=True,
+        )
+
+    def stop_postgres(self) -> None:
+        if (self.pgdata / "postmaster.pid").exists():
+            subprocess.run(
+                _as_postgres([str(pg_bindir() / "pg_ctl"), "-D", str(self.pgdata), "-m", "fast",
+                              "-w", "stop"]),
+                check=False, stdout=subprocess.DEVNULL,
+            )
+
+    # --- Redis ------------------------------------------------------------------------------
+    def start_redis(self) -> None:
+        subprocess.run(
+            ["redis-server", "--daemonize", "yes", "--port", str(self.redis_port),
+             "--bind", "127.0.0.1", "--pidfile", str(self.redis_pidfile), "--dir", str(self.dir),
+             "--save", "", "--appendonly", "no", "--logfile", str(self.dir / "redis.log")],
+            check=True,
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.redis_port), timeout=0.5) as s:
+                    s.sendall(b"PING\r\n")
+                    if s.recv(16).startswith(b"+PONG"):
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"Redis did not answer on port {self.redis_port}")
+
+    def stop_redis(self) -> None:
+        _stop_pid(self.redis_pidfile)
+
+    # --- Celery worker ----------------------------------------------------------------------
+    def worker_env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update(
+            DJANGO_SETTINGS_MODULE="config.settings.base",
+            DATABASE_URL=self.worker_database_url,
+            REDIS_URL=self.redis_url,
+            DJANGO_DEBUG="false",
+        )
+        return env
+
+    def start_worker(self, timeout: float = 60.0) -> None:
+        log = self.worker_logfile
+        offset = log.stat().st_size if log.exists() else 0
+        subprocess.run(
+            [str(Path(sys.executable).parent / "celery"), "-A", "config", "worker",
+             "--pidfile", str(self.worker_pidfile), "--logfile", str(log), "--loglevel", "INFO",
+             "--concurrency", "2", "--hostname", f"test-{self.redis_port}@%h", "--detach"],
+            check=True, cwd=ROOT, env=self.worker_env(),
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if log.exists():
+                with log.open() as fh:
+                    fh.seek(offset)
+                    if " ready." in fh.read():
+                        return
+            time.sleep(0.2)
+        raise RuntimeError(f"the Celery worker did not become ready; see {log}")
+
+    def stop_worker(self) -> None:
+        _stop_pid(self.worker_pidfile, timeout=30)
+
+    def write_env(self) -> None:
+        lines = {
+            "TEST_SERVERS_DIR": str(self.dir),
+            "TEST_PG_PORT": str(self.pg_port),
+            "TEST_REDIS_PORT": str(self.redis_port),
+            "DATABASE_URL": self.database_url,
+            "REDIS_URL": self.redis_url,
+        }
+        (self.dir / "env").write_text("".join(f"export {k}={v}\n" for k, v in lines.items()))
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 3 or argv[1] not in {"start", "stop"}:
+        print("usage: testservers.py start|stop DIR", file=sys.stderr)
+        return 2
+    directory = Path(argv[2]).resolve()
+    if argv[1] == "start":
+        directory.mkdir(parents=True, exist_ok=True)
+        servers = Servers(directory, free_port(), free_port())
+        servers.write_env()
+        servers.start_postgres()
+        servers.start_redis()
+        servers.start_worker()
+        print(f"PostgreSQL on {servers.pg_port}, Redis on {servers.redis_port}, worker ready")
+        return 0
+    env = dict(
+        line.removeprefix("export ").split("=", 1)
+        for line in (directory / "env").read_text().splitlines()
+        if line
+    )
+    servers = Servers(directory, int(env["TEST_PG_PORT"]), int(env["TEST_REDIS_PORT"]))
+    servers.stop_worker()
+    servers.stop_redis()
+    servers.stop_postgres()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv))

@@ -1,0 +1,112 @@
+"""Checks that keep the house honest: layout rules, health, schema, configuration errors."""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("package", ["rules_engine", "tournaments/rotation"])
+def test_pure_packages_import_nothing_from_django(package: str) -> None:
+    offenders = []
+    files = list((ROOT / package).rglob("*.py"))
+    assert files, f"{package} has no modules"
+    for path in files:
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            for name in names:
+                top = name.split(".")[0]
+                if top in {"django", "rest_framework", "celery", "clubs", "scoring", "config"}:
+                    offenders.append(f"{path.relative_to(ROOT)} imports {name}")
+                if name.startswith("tournaments") and not name.startswith("tournaments.rotation"):
+                    offenders.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert offenders == []
+
+
+def test_layout_matches_design() -> None:
+    for name in ["manage.py", "pyproject.toml", "README.md", "Makefile", ".ci/run", "config",
+                 "rules_engine", "clubs", "tournaments", "scoring", "templates", "tests", "bench"]:
+        assert (ROOT / name).exists(), name
+    assert "make test" in (ROOT / ".ci/run").read_text()
+
+
+@pytest.mark.django_db
+def test_health_endpoint_answers(client) -> None:
+    response = client.get("/health/")
+    assert response.status_code == 200
+    assert response.json()["database"] == "ok"
+
+
+@pytest.mark.django_db
+def test_openapi_schema_builds(client) -> None:
+    response = client.get("/api/schema/?format=json")
+    assert response.status_code == 200
+    schema = response.json()
+    assert schema["openapi"].startswith("3.")
+    assert schema["paths"], "the API has no paths"
+
+
+@pytest.mark.django_db
+def test_home_page_renders(client) -> None:
+    response = client.get("/")
+    assert response.status_code == 200
+    assert b"Pinochle" in response.content
+
+
+def _manage(env_overrides: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    env.update(env_overrides)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("DATABASE_URL", "mysql://nobody@host/db"),
+        ("REDIS_URL", "http://localhost:6379"),
+        ("DJANGO_DEBUG", "maybe"),
+        ("CELERY_TASK_TIME_LIMIT", "soon"),
+    ],
+)
+def test_malformed_environment_stops_with_one_line_naming_it(variable: str, value: str) -> None:
+    result = _manage({variable: value, "DJANGO_SETTINGS_MODULE": "config.settings.base"}, "check")
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert variable in lines[0]
+
+
+def test_production_refuses_to_start_without_secret_key() -> None:
+    result = _manage(
+        {"DJANGO_SETTINGS_MODULE": "config.settings.production",
+         "DJANGO_ALLOWED_HOSTS": "example.org"},
+        "check",
+    )
+    assert result.returncode == 2
+    assert "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_production_refuses_to_start_without_allowed_hosts() -> None:
+    result = _manage(
+        {"DJANGO_SETTINGS_MODULE": "config.settings.production",
+         "DJANGO_SECRET_KEY": "x" * 40, "DATABASE_URL": "postgres://u@h/db",
+         "REDIS_URL": "redis://localhost:6379/0"},
+        "check",
+    )
+    assert result.returncode == 2
+    assert "DJANGO_ALLOWED_HOSTS" in result.stderr

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class TournamentsConfig(AppConfig):
+    name = "tournaments"
+    verbose_name = "Events"

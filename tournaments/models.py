@@ -1,0 +1,222 @@
+"""Events, entries, rounds, tables, seats and byes."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from clubs.models import Club, Player
+
+
+def new_table_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class Event(models.Model):
+    class Kind(models.TextChoices):
+        CLUB_NIGHT = "club_night", "Club night"
+        INDIVIDUAL_PROGRESSIVE = "individual_progressive", "Individual progressive (NPA)"
+        FIXED_PARTNERSHIP = "fixed_partnership", "Fixed partnerships"
+        BRACKET = "bracket", "Bracket"
+
+    class Partnership(models.TextChoices):
+        ROTATING = "rotating", "Rotating partners"
+        FIXED = "fixed", "Fixed partners"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Being set up"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+        CANCELLED = "cancelled", "Cancelled"
+
+    class ByeScoring(models.TextChoices):
+        ZERO = "zero", "Nothing"
+        AVERAGE_WINNING = "average_winning", "Average of the round's winning scores"
+        AVERAGE_ALL = "average_all", "Average of the round's scores"
+        FIXED = "fixed", "A fixed number of points"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="events")
+    name = models.CharField(max_length=120)
+    kind = models.CharField(max_length=30, choices=Kind.choices, default=Kind.CLUB_NIGHT)
+    partnership = models.CharField(
+        max_length=10, choices=Partnership.choices, default=Partnership.ROTATING
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    date = models.DateField()
+    ruleset_preset = models.CharField(max_length=40, default="pagat_double_deck")
+    ruleset_overrides = models.JSONField(default=dict, blank=True)
+    rounds_planned = models.PositiveSmallIntegerField(default=4)
+    # A round is one game per table: a fixed number of deals, or (when null) a game to the target.
+    deals_per_round = models.PositiveSmallIntegerField(null=True, blank=True, default=8)
+    bye_scoring = models.CharField(
+        max_length=20, choices=ByeScoring.choices, default=ByeScoring.AVERAGE_WINNING
+    )
+    bye_points = models.IntegerField(default=0)
+    tie_breaks = models.JSONField(default=list, blank=True)
+    is_public = models.BooleanField(default=True)
+    seed = models.PositiveIntegerField(default=0)
+    # Bumped in the same transaction as every hand write; standings snapshots record the value
+    # they were built from, so "behind" is a plain comparison (see scoring.standings).
+    hands_version = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["draft", "running", "finished", "cancelled"]),
+                name="event_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    kind__in=["club_night", "individual_progressive", "fixed_partnership", "bracket"]
+                ),
+                name="event_kind_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(deals_per_round__isnull=True) | Q(deals_per_round__gte=1),
+                name="event_deals_per_round_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(rounds_planned__gte=1), name="event_rounds_planned_positive"
+            ),
+        ]
+        indexes = [
+            # club page: upcoming and past events of one club, newest first
+            models.Index(fields=["club", "-date"], name="event_club_date_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date})"
+
+
+class EventLog(models.Model):
+    """Audit of director actions on an event: status changes, check-ins, seat swaps, reseats."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="log")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    action = models.CharField(max_length=40)
+    details = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+
+class Entry(models.Model):
+    """A player taking part in an event."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Playing"
+        LEFT = "left", "Left early"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    checked_in_at = models.DateTimeField(auto_now_add=True)
+    # Round number from which the entry plays (late arrivals) and after which it left.
+    joined_round = models.PositiveSmallIntegerField(default=1)
+    left_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    fixed_table = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["player__name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="entry_player_once_per_event"),
+            models.CheckConstraint(
+                condition=Q(status__in=["active", "left"]), name="entry_status_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.event}"
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        SEATED = "seated", "Seated, not started"
+        PLAYING = "playing", "Playing"
+        CLOSED = "closed", "Closed"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SEATED)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="round_number_once_per_event"),
+            models.UniqueConstraint(
+                fields=["event"],
+                condition=~Q(status="closed"),
+                name="round_one_open_per_event",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["seated", "playing", "closed"]), name="round_status_valid"
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Round {self.number}"
+
+
+class Table(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    # The secret in the table's QR code: opens score entry for this table and round only.
+    token = models.CharField(max_length=32, unique=True, default=new_table_token)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="table_number_once_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.number}"
+
+
+class Seat(models.Model):
+    class Position(models.TextChoices):
+        N = "N", "North"
+        E = "E", "East"
+        S = "S", "South"
+        W = "W", "West"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    # Denormalised from the table so the database can forbid seating an entry twice in a round.
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
+    position = models.CharField(max_length=1, choices=Position.choices)
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_position_once"),
+            models.UniqueConstraint(fields=["round", "entry"], name="seat_entry_once_per_round"),
+            models.CheckConstraint(
+                condition=Q(position__in=["N", "E", "S", "W"]), name="seat_position_valid"
+            ),
+        ]
+
+
+class Bye(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes")
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="byes")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "entry"], name="bye_entry_once_per_round"),
+        ]
