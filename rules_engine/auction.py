@@ -1,0 +1,174 @@
+"""The auction: validate a sequence of calls and find the contract (DESIGN §4.3)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import RulesError
+from .rulesets import Ruleset
+
+__all__ = ["Call", "AuctionResult", "validate_auction"]
+
+_PASS_WORDS = {"pass", "p", "-", "no", "no bid", "nobid"}
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    seat: str
+    bid: int | None  # None = pass
+    forced: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"seat": self.seat, "call": "pass" if self.bid is None else self.bid}
+        if self.forced:
+            d["forced"] = True
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionResult:
+    """The contract, if the auction is over; ``redeal`` when everybody passed and nobody is stuck."""
+
+    dealer: str
+    declarer: str | None
+    bid: int | None
+    complete: bool
+    next_seat: str | None
+    calls: tuple[Call, ...]
+    dealer_stuck: bool = False
+    redeal: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "declarer": self.declarer,
+            "bid": self.bid,
+            "dealer": self.dealer,
+            "complete": self.complete,
+            "dealer_stuck": self.dealer_stuck,
+            "redeal": self.redeal,
+            "next": self.next_seat,
+            "calls": [c.to_dict() for c in self.calls],
+        }
+
+
+def _parse_call(raw: object, index: int, rs: Ruleset) -> tuple[str | None, int | None]:
+    """(seat named in the call or None, bid or None for pass)."""
+    field = f"calls[{index}]"
+    seat: str | None = None
+    value: object = raw
+    if isinstance(raw, str):
+        text = raw.strip()
+        head, sep, tail = text.partition(":")
+        if sep and head.strip().upper() in rs.seats:
+            seat = head.strip().upper()
+            text = tail.strip()
+        if text.lower() in _PASS_WORDS:
+            return seat, None
+        if text.lstrip("-").isdigit():
+            return seat, int(text)
+        value = text
+    elif isinstance(raw, int) and not isinstance(raw, bool):
+        return None, raw
+    elif raw is None:
+        return None, None
+    raise RulesError.single(field, "bad_call", f"{value!r} is not a call: give a number or pass")
+
+
+def validate_auction(dealer: str, calls: Sequence[object], ruleset: Ruleset) -> AuctionResult:
+    """Check calls made in turn from the dealer's left (passed players are skipped).
+
+    A call is a number, ``pass``, or either prefixed by the seat (``E:52``) to make the order
+    explicit. Raises :class:`RulesError` naming the first illegal call (``calls[3]``).
+    The auction ends when all but one player have passed after a bid; if everybody but the
+    dealer passes without a bid, the dealer is stuck with ``dealer_stuck`` (or, if the ruleset has
+    no such rule, everybody may pass and the hand is redealt).
+    """
+    rs = ruleset
+    d = dealer.strip().upper() if isinstance(dealer, str) else ""
+    if d not in rs.seats:
+        raise RulesError.single(
+            "dealer", "bad_seat", f"{dealer!r} is not a seat here; use {', '.join(rs.seats)}"
+        )
+    seats = rs.seats
+    n = len(seats)
+    passed: set[str] = set()
+    high: int | None = None
+    high_seat: str | None = None
+    turn = rs.next_dealer(d)
+    log: list[Call] = []
+    done = False
+    redeal = False
+    stuck = False
+    for i, raw in enumerate(calls):
+        field = f"calls[{i}]"
+        named, bid = _parse_call(raw, i, rs)
+        if done:
+            raise RulesError.single(
+                field,
+                "auction_over",
+                "the auction is already over"
+                + (f": {high_seat} won it at {high}" if high_seat else ""),
+            )
+        if named is not None and named != turn:
+            if named in passed:
+                raise RulesError.single(
+                    field, "already_passed", f"{named} passed earlier and cannot bid again"
+                )
+            raise RulesError.single(field, "out_of_turn", f"it is {turn}'s turn, not {named}'s")
+        is_stuck = high is None and len(passed) == n - 1 and turn == d
+        if bid is None:
+            if is_stuck and rs.dealer_stuck is not None:
+                raise RulesError.single(
+                    field,
+                    "dealer_stuck",
+                    f"everybody else passed: the dealer {d} must bid at least {rs.dealer_stuck}",
+                )
+            passed.add(turn)
+            log.append(Call(turn, None))
+        else:
+            problem = rs.bid_error(bid)
+            if problem:
+                code = "below_minimum" if bid < rs.min_bid else "wrong_step"
+                raise RulesError.single(field, code, f"{turn}: {problem}")
+            if high is not None and bid <= high:
+                raise RulesError.single(
+                    field,
+                    "not_higher",
+                    f"{turn} bid {bid}, but the bid is already {high}: "
+                    f"bid at least {rs.next_bids(high, 1)[0]} or pass",
+                )
+            if is_stuck and rs.dealer_stuck is not None and bid < rs.dealer_stuck:
+                raise RulesError.single(
+                    field,
+                    "dealer_stuck",
+                    f"the stuck dealer {d} must bid at least {rs.dealer_stuck}",
+                )
+            high, high_seat = bid, turn
+            stuck = is_stuck
+            log.append(Call(turn, bid))
+        if len(passed) == n:
+            done = redeal = True
+        elif len(passed) == n - 1 and high is not None:
+            done = True
+        if not done:
+            nxt = rs.next_dealer(turn)
+            while nxt in passed:
+                nxt = rs.next_dealer(nxt)
+            turn = nxt
+    if not done and high is None and len(passed) == n - 1 and rs.dealer_stuck is not None:
+        # the dealer is forced: the auction is settled without a call
+        log.append(Call(d, rs.dealer_stuck, forced=True))
+        return AuctionResult(d, d, rs.dealer_stuck, True, None, tuple(log), dealer_stuck=True)
+    if redeal:
+        return AuctionResult(d, None, None, True, None, tuple(log), redeal=True)
+    return AuctionResult(
+        d,
+        high_seat if done else None,
+        high if done else None,
+        done,
+        None if done else turn,
+        tuple(log),
+        dealer_stuck=stuck and done,
+    )

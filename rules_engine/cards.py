@@ -1,0 +1,184 @@
+"""Cards, suits, ranks and decks.
+
+A card is a small integer ``suit * 6 + rank`` so that hands can be held as flat count arrays:
+suits are S=0, H=1, D=2, C=3 and ranks A=0, T=1, K=2, Q=3, J=4, 9=5 (highest first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from enum import Enum
+
+from .errors import FieldError, RulesError
+
+__all__ = [
+    "SUITS",
+    "RANKS",
+    "SUIT_NAMES",
+    "RANK_NAMES",
+    "NUM_CARD_TYPES",
+    "Deck",
+    "card_index",
+    "card_suit",
+    "card_rank",
+    "card_str",
+    "parse_card",
+    "parse_cards",
+    "parse_suit",
+    "counts_of",
+    "check_copies",
+]
+
+SUITS = "SHDC"
+RANKS = "ATKQJ9"
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RANK_NAMES = {"A": "ace", "T": "ten", "K": "king", "Q": "queen", "J": "jack", "9": "nine"}
+NUM_CARD_TYPES = 24
+
+ACE, TEN, KING, QUEEN, JACK, NINE = range(6)
+SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
+
+_SUIT_ALIASES: dict[str, int] = {
+    "S": 0, "♠": 0, "♤": 0, "SPADES": 0, "SPADE": 0,
+    "H": 1, "♥": 1, "♡": 1, "HEARTS": 1, "HEART": 1,
+    "D": 2, "♦": 2, "♢": 2, "DIAMONDS": 2, "DIAMOND": 2,
+    "C": 3, "♣": 3, "♧": 3, "CLUBS": 3, "CLUB": 3,
+}  # fmt: skip
+_RANK_ALIASES: dict[str, int] = {"A": 0, "T": 1, "10": 1, "K": 2, "Q": 3, "J": 4, "9": 5}
+
+
+class Deck(Enum):
+    """The two packs in use: a single pinochle deck (48, with nines) and a double deck (80)."""
+
+    SINGLE = "single"
+    DOUBLE = "double"
+
+    @property
+    def copies(self) -> int:
+        """How many identical copies of each card the pack holds."""
+        return 2 if self is Deck.SINGLE else 4
+
+    @property
+    def ranks(self) -> str:
+        return RANKS if self is Deck.SINGLE else RANKS[:5]
+
+    @property
+    def size(self) -> int:
+        return len(self.ranks) * 4 * self.copies
+
+    def has_card(self, card: int) -> bool:
+        return self is Deck.SINGLE or card % 6 != NINE
+
+    def cards(self) -> list[int]:
+        """Every card of the pack (with repeats), in suit-then-rank order."""
+        out: list[int] = []
+        for suit in range(4):
+            for rank in range(len(self.ranks)):
+                out.extend([suit * 6 + rank] * self.copies)
+        return out
+
+
+def card_index(suit: int, rank: int) -> int:
+    return suit * 6 + rank
+
+
+def card_suit(card: int) -> int:
+    return card // 6
+
+
+def card_rank(card: int) -> int:
+    return card % 6
+
+
+def card_str(card: int) -> str:
+    """Canonical token, e.g. ``TH`` for the ten of hearts."""
+    return RANKS[card % 6] + SUITS[card // 6]
+
+
+def card_name(card: int) -> str:
+    return f"{RANK_NAMES[RANKS[card % 6]]} of {SUIT_NAMES[SUITS[card // 6]]}"
+
+
+def parse_suit(value: object, field: str = "trump") -> int:
+    """A suit from ``S H D C``, ``♠ ♥ ♦ ♣`` or its English name, any case."""
+    if isinstance(value, str):
+        idx = _SUIT_ALIASES.get(value.strip().upper())
+        if idx is not None:
+            return idx
+    raise RulesError.single(
+        field, "bad_suit", f"{value!r} is not a suit: use S, H, D or C (or ♠ ♥ ♦ ♣)"
+    )
+
+
+def _parse_token(token: str) -> int | None:
+    t = token.strip().upper()
+    if len(t) < 2:
+        return None
+    suit = _SUIT_ALIASES.get(t[-1])
+    rank = _RANK_ALIASES.get(t[:-1])
+    if suit is None or rank is None:
+        # also accept the suit first (S10, ♠A)
+        suit = _SUIT_ALIASES.get(t[0])
+        rank = _RANK_ALIASES.get(t[1:])
+        if suit is None or rank is None:
+            return None
+    return suit * 6 + rank
+
+
+def parse_card(token: object, field: str = "card", deck: Deck | None = None) -> int:
+    """One card token (``AS``, ``TS``, ``10S``, ``9♠``, any case) to its index."""
+    card = _parse_token(token) if isinstance(token, str) else None
+    if card is None:
+        raise RulesError.single(
+            field,
+            "bad_card",
+            f"{token!r} is not a card: write rank then suit, e.g. AS, TS or 10S, KH, QD, JC",
+        )
+    if deck is not None and not deck.has_card(card):
+        raise RulesError.single(
+            field, "not_in_deck", f"{card_str(card)}: a double deck has no nines"
+        )
+    return card
+
+
+def parse_cards(
+    tokens: Iterable[object], deck: Deck | None = None, field: str = "cards"
+) -> list[int]:
+    """Parse card tokens; with ``deck``, also check no card appears more often than the deck has.
+
+    Every bad token is reported (``cards[3]``), not only the first.
+    """
+    errors: list[FieldError] = []
+    cards: list[int] = []
+    for i, token in enumerate(tokens):
+        try:
+            cards.append(parse_card(token, f"{field}[{i}]", deck))
+        except RulesError as exc:
+            errors.extend(exc.errors)
+    if errors:
+        raise RulesError(errors)
+    if deck is not None:
+        check_copies(cards, deck, field)
+    return cards
+
+
+def counts_of(cards: Iterable[int]) -> list[int]:
+    counts = [0] * NUM_CARD_TYPES
+    for c in cards:
+        counts[c] += 1
+    return counts
+
+
+def check_copies(cards: Sequence[int] | Iterable[int], deck: Deck, field: str = "cards") -> None:
+    counts = counts_of(cards)
+    errors = [
+        FieldError(
+            field,
+            "too_many_copies",
+            f"{n} copies of {card_str(c)}, but a {deck.value} deck has only {deck.copies}",
+        )
+        for c, n in enumerate(counts)
+        if n > deck.copies
+    ]
+    if errors:
+        raise RulesError(errors)

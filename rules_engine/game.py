@@ -1,0 +1,133 @@
+"""A game: hands in order, running totals, how and when the game ends (DESIGN §4.3)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import RulesError
+from .rulesets import Ruleset
+from .scoring import Hand, HandScore, score_hand
+
+__all__ = ["GameResult", "score_game"]
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """Running totals after each hand and, once decided, the winner and why.
+
+    ``reason`` is one of ``target`` (a side reached the target alone), ``bid_and_out`` (the
+    declaring side went out, winning a hand on which more than one side passed the target, or the
+    only way out in a bid-out game), ``overtime``, ``quadruple_run``, ``slide_out``, ``deals``
+    (a fixed number of deals was played). ``finished_after`` is the number (from 1) of the hand
+    that ended the game.
+    """
+
+    totals: list[dict[str, int]]
+    winner: str | None
+    reason: str | None
+    finished_after: int | None
+    scores: list[HandScore] = field(default_factory=list)
+    target: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "totals": [dict(t) for t in self.totals],
+            "winner": self.winner,
+            "reason": self.reason,
+            "finished_after": self.finished_after,
+            "finished": self.finished_after is not None,
+            "target": self.target,
+            "hands": [s.to_dict() for s in self.scores],
+        }
+
+
+def _unique_top(totals: dict[str, int], among: Sequence[str]) -> str | None:
+    best = max(totals[s] for s in among)
+    top = [s for s in among if totals[s] == best]
+    return top[0] if len(top) == 1 else None
+
+
+def score_game(hands: Sequence[Hand], ruleset: Ruleset, max_deals: int | None = None) -> GameResult:
+    """Score hands in order and decide the game.
+
+    Hands after the one that ended the game are an error (``hands[i]``, code ``game_over``).
+    ``max_deals`` (or the ruleset's ``max_deals``) ends the game after that many deals, misdeals
+    not counted; the higher total then wins (a tie has no winner).
+    """
+    rs = ruleset
+    limit = max_deals if max_deals is not None else rs.max_deals
+    if limit is not None and limit < 1:
+        raise RulesError.single("max_deals", "bad_value", "max_deals must be at least 1")
+    sides = rs.sides
+    totals = dict.fromkeys(sides, 0)
+    history: list[dict[str, int]] = []
+    scores: list[HandScore] = []
+    target = rs.game_target
+    winner: str | None = None
+    reason: str | None = None
+    finished: int | None = None
+    deals = 0
+    slide = dict.fromkeys(sides, 0)
+    for i, hand in enumerate(hands):
+        if finished is not None:
+            raise RulesError.single(
+                f"hands[{i}]",
+                "game_over",
+                f"the game was already over after hand {finished} ({winner or 'nobody'} "
+                f"won by {reason}); hand {i + 1} cannot be added",
+            )
+        sc = score_hand(hand, rs)
+        scores.append(sc)
+        for s, p in sc.points.items():
+            totals[s] += p
+        history.append(dict(totals))
+        if sc.result == "misdeal":
+            continue
+        deals += 1
+        d = sc.declaring_side
+        if hand.quadruple_run is not None and rs.quadruple_run_wins:
+            winner, reason, finished = hand.quadruple_run, "quadruple_run", i + 1
+            continue
+        if target is not None:
+            over = [s for s in sides if totals[s] >= target]
+            if rs.out_rule == "bid_out":
+                if d is not None and sc.made and totals[d] >= target:
+                    winner, reason, finished = d, "bid_and_out", i + 1
+                    continue
+                if rs.slide_out:
+                    for s in sides:
+                        if totals[s] < target:
+                            slide[s] = 0
+                        elif d is not None and d != s and sc.made is False:
+                            slide[s] += 1
+                    ready = [s for s in sides if slide[s] >= rs.slide_out_sets]
+                    if ready:
+                        top = _unique_top(totals, ready)
+                        if top is not None:
+                            winner, reason, finished = top, "slide_out", i + 1
+                            continue
+            elif len(over) == 1:
+                winner, reason, finished = over[0], "target", i + 1
+                continue
+            elif len(over) > 1:
+                rule = rs.tie_rule
+                if rule == "declaring_side" and d in over:
+                    winner, reason, finished = d, "bid_and_out", i + 1
+                    continue
+                if rule == "overtime":
+                    while len(over) > 1:
+                        target += rs.overtime_step
+                        over = [s for s in sides if totals[s] >= target]
+                    if len(over) == 1:
+                        winner, reason, finished = over[0], "overtime", i + 1
+                        continue
+                else:
+                    top = _unique_top(totals, over)
+                    if top is not None:
+                        winner, reason, finished = top, "target", i + 1
+                        continue
+        if limit is not None and deals >= limit:
+            winner, reason, finished = _unique_top(totals, sides), "deals", i + 1
+    return GameResult(history, winner, reason, finished, scores, target)

@@ -1,0 +1,787 @@
+"""Rulesets as data: six named presets, every option overridable and validated.
+
+A ruleset is a preset name plus overrides. ``get_ruleset("club_double_deck", {"game_target": 250})``
+returns an immutable :class:`Ruleset` whose ``options`` is a plain JSON-serialisable dict of every
+option value, so a caller can store ``(name, overrides)`` and rebuild the same ruleset later.
+
+Point-valued options are stated at the preset's scale (×1 for double deck, ×10 for single deck).
+Overriding ``scale`` rescales every point value of the preset first (run 150 → 15, counters 10 → 1,
+target 1000 → 100, ...); any other override given at the same time is taken literally.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .cards import RANKS, Deck
+from .errors import FieldError, RulesError
+
+__all__ = ["Ruleset", "get_ruleset", "list_rulesets", "OPTION_HELP", "PRESET_NAMES"]
+
+DEFAULT_RULESET = "pagat_double_deck"
+
+MELD_KEYS = (
+    "meld.run",
+    "meld.royal_marriage",
+    "meld.marriage",
+    "meld.pinochle",
+    "meld.aces",
+    "meld.kings",
+    "meld.queens",
+    "meld.jacks",
+)
+
+# option name -> (kind, extra, point valued, help)
+# kinds: int, int_or_null, bool, choice, meld_list, counter_values, bid_steps
+_SPEC: dict[str, tuple[str, Any, bool, str]] = {
+    "deck": ("choice", ("double", "single"), False, "double (80 cards, no nines) or single (48)"),
+    "scale": ("choice", (1, 10), False, "1 (aces around = 10) or 10 (aces around = 100)"),
+    "widow": ("int", 0, False, "cards left undealt for the declarer (three-handed: 3)"),
+    "meld.run": ("meld_list", None, True, "run in trump: single, double, triple, quadruple"),
+    "meld.royal_marriage": ("meld_list", None, True, "K-Q of trump not used in a run"),
+    "meld.marriage": ("meld_list", None, True, "K-Q of a suit other than trump"),
+    "meld.pinochle": ("meld_list", None, True, "Q of spades with J of diamonds"),
+    "meld.aces": ("meld_list", None, True, "an ace of each suit (aces around)"),
+    "meld.kings": ("meld_list", None, True, "a king of each suit"),
+    "meld.queens": ("meld_list", None, True, "a queen of each suit"),
+    "meld.jacks": ("meld_list", None, True, "a jack of each suit"),
+    "meld.dix": ("int", 0, True, "each nine of trump (single deck)"),
+    "quadruple_run_wins": ("bool", None, False, "a quadruple run wins the game outright"),
+    "counter_values": ("counter_values", None, True, "points per card taken in tricks, by rank"),
+    "last_trick": ("int", 0, True, "bonus for winning the last trick"),
+    "min_bid": ("int", 1, True, "lowest opening bid"),
+    "bid_step": ("int", 1, True, "bid increment from the opening bid"),
+    "bid_steps": ("bid_steps", None, True, "[[from, step], ...]: larger steps from higher bids"),
+    "dealer_stuck": ("int_or_null", 1, True, "if all others pass the dealer must bid this; null: redeal"),
+    "trump_marriage_required": ("bool", None, False, "declarer must hold a marriage in trump"),
+    "board_set_opponents": ("choice", ("nothing", "meld"), False,
+                            "what the opponents score when the declarer has no trump marriage"),
+    "min_meld": ("int", 0, True, "a side's meld counts only if at least this"),
+    "min_counters": ("int", 0, True,
+                     "a side must take this many counters to score; the declaring side is set"),
+    "short_meld": ("choice", ("play", "set"), False,
+                   "declaring side under min_meld: play on, or set without play"),
+    "meld_needs_trick": ("bool", None, False, "a player must take a trick to save meld"),
+    "set_policy": ("choice",
+                   ("subtract_bid", "opponents_gain_bid", "subtract_bid_and_meld", "double_bid"),
+                   False, "what a set costs"),
+    "surrender_policy": ("choice", ("nothing", "meld", "meld_plus_bonus"), False,
+                         "what the opponents score when the declaring side throws in"),
+    "surrender_bonus": ("int", 0, True, "points for cards the opponents get on a throw-in"),
+    "renege_declarer": ("choice", ("set", "set_bonus", "double_set"), False,
+                        "declaring side reneges: set (opponents score meld and counters), "
+                        "set_bonus (opponents meld + renege_bonus), double_set (twice the bid, "
+                        "opponents meld)"),
+    "renege_defender": ("choice", ("bid", "bid_and_meld"), False,
+                        "a defender reneges: declaring side scores its bid (and meld); "
+                        "the offender loses its meld and is set"),
+    "renege_bonus": ("int", 0, True, "points for cards the opponents get after a renege"),
+    "misdeal_rule": ("choice", ("none", "no_aces", "nines"), False,
+                     "no_aces: 13+ non-counters and no aces; nines: 5+ nines"),
+    "head_rule": ("choice", ("always", "trump_led"), False,
+                  "must beat the trick: always (pagat), or only when trump is led (post-1945)"),
+    "game_target": ("int_or_null", 1, True, "score that ends the game; null: play max_deals"),
+    "out_rule": ("choice", ("target", "bid_out"), False,
+                 "target: reaching it wins; bid_out: only a declarer who makes the bid goes out"),
+    "tie_rule": ("choice", ("declaring_side", "highest_score", "overtime"), False,
+                 "several sides over the target on one hand"),
+    "overtime_step": ("int", 1, True, "how far the target moves under tie_rule=overtime"),
+    "slide_out": ("bool", None, False, "bid_out games: over the target and the others set N times"),
+    "slide_out_sets": ("int", 1, False, "sets needed for a slide-out"),
+    "max_deals": ("int_or_null", 1, False, "game of a fixed number of deals (misdeals not counted)"),
+}  # fmt: skip
+
+OPTION_HELP: dict[str, str] = {k: v[3] for k, v in _SPEC.items()}
+
+_COUNT_METHODS: dict[str, tuple[dict[str, int], int]] = {
+    "classic": ({"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}, 10),
+    "fives": ({"A": 10, "T": 10, "K": 5, "Q": 5, "J": 0, "9": 0}, 10),
+    "tens": ({"A": 10, "T": 10, "K": 10, "Q": 0, "J": 0, "9": 0}, 10),
+    "ones": ({"A": 1, "T": 1, "K": 1, "Q": 0, "J": 0, "9": 0}, 1),
+}
+
+_DOUBLE_BASE: dict[str, Any] = {
+    "deck": "double",
+    "scale": 1,
+    "widow": 0,
+    "meld.run": [15, 150, 225, 300],
+    "meld.royal_marriage": [4, 8, 12, 16],
+    "meld.marriage": [2, 4, 6, 8],
+    "meld.pinochle": [4, 30, 60, 90],
+    "meld.aces": [10, 100, 150, 200],
+    "meld.kings": [8, 80, 120, 160],
+    "meld.queens": [6, 60, 90, 120],
+    "meld.jacks": [4, 40, 60, 80],
+    "meld.dix": 0,
+    "quadruple_run_wins": False,
+    "counter_values": {"A": 1, "T": 1, "K": 1, "Q": 0, "J": 0, "9": 0},
+    "last_trick": 2,
+    "min_bid": 50,
+    "bid_step": 1,
+    "bid_steps": [[60, 5]],
+    "dealer_stuck": 50,
+    "trump_marriage_required": True,
+    "board_set_opponents": "nothing",
+    "min_meld": 0,
+    "min_counters": 0,
+    "short_meld": "play",
+    "meld_needs_trick": False,
+    "set_policy": "subtract_bid",
+    "surrender_policy": "meld",
+    "surrender_bonus": 0,
+    "renege_declarer": "set",
+    "renege_defender": "bid",
+    "renege_bonus": 0,
+    "misdeal_rule": "no_aces",
+    "head_rule": "always",
+    "game_target": 500,
+    "out_rule": "target",
+    "tie_rule": "declaring_side",
+    "overtime_step": 250,
+    "slide_out": False,
+    "slide_out_sets": 3,
+    "max_deals": None,
+}
+
+_SINGLE_BASE: dict[str, Any] = {
+    **_DOUBLE_BASE,
+    "deck": "single",
+    "scale": 10,
+    "meld.run": [150, 1500],
+    "meld.royal_marriage": [40, 80],
+    "meld.marriage": [20, 40],
+    "meld.pinochle": [40, 300],
+    "meld.aces": [100, 1000],
+    "meld.kings": [80, 800],
+    "meld.queens": [60, 600],
+    "meld.jacks": [40, 400],
+    "meld.dix": 10,
+    "counter_values": {"A": 10, "T": 10, "K": 10, "Q": 0, "J": 0, "9": 0},
+    "last_trick": 10,
+    "min_bid": 150,
+    "bid_step": 10,
+    "bid_steps": [],
+    "dealer_stuck": None,
+    "trump_marriage_required": False,
+    "board_set_opponents": "meld",
+    "renege_declarer": "double_set",
+    "renege_defender": "bid_and_meld",
+    "misdeal_rule": "nines",
+    "game_target": 1000,
+}
+
+_PRESETS: dict[str, dict[str, Any]] = {
+    "pagat_double_deck": {
+        "title": "Double-deck partnership pinochle (pagat)",
+        "seed": "pagat-double-deck.txt (pagat's Double Deck Pinochle page)",
+        "players": 4,
+        "options": dict(_DOUBLE_BASE),
+    },
+    "club_double_deck": {
+        "title": "Double-deck partnership pinochle (club rule sheet)",
+        "seed": "club-double-deck-rules.txt (a club's double-deck rule sheet)",
+        "players": 4,
+        "options": {
+            **_DOUBLE_BASE,
+            "meld.run": [15, 150, 300, 0],
+            "meld.pinochle": [4, 30, 90, 300],
+            "meld.aces": [10, 100, 200, 300],
+            "meld.kings": [8, 80, 160, 240],
+            "meld.queens": [6, 60, 120, 180],
+            "meld.jacks": [4, 40, 80, 120],
+            "quadruple_run_wins": True,
+            "board_set_opponents": "meld",
+            "min_meld": 20,
+            "min_counters": 20,
+            "surrender_policy": "meld_plus_bonus",
+            "surrender_bonus": 20,
+            "renege_declarer": "set_bonus",
+            "renege_bonus": 20,
+        },
+    },
+    "npa_double_deck": {
+        "title": "Double-deck partnership pinochle (NPA tournament values)",
+        "seed": "pagat-double-deck.txt (pagat's notes on NPA meld values and the minimum-20 rule)",
+        "players": 4,
+        "options": {
+            **_DOUBLE_BASE,
+            "meld.run": [25, 150, 225, 300],
+            "meld.pinochle": [15, 30, 60, 90],
+            "min_meld": 20,
+            "min_counters": 20,
+            "short_meld": "set",
+        },
+    },
+    "single_deck_partnership": {
+        "title": "Four-handed partnership auction pinochle (single deck)",
+        "seed": "wikipedia-pinochle-current.txt / wikipedia-pinochle-2009.txt (encyclopedia)",
+        "players": 4,
+        "options": dict(_SINGLE_BASE),
+    },
+    "three_handed": {
+        "title": "Three-handed auction pinochle with a widow (single deck)",
+        "seed": "wikipedia-pinochle-current.txt / wikipedia-pinochle-2009.txt (encyclopedia)",
+        "players": 3,
+        "options": {
+            **_SINGLE_BASE,
+            "widow": 3,
+            "min_bid": 300,
+            "meld_needs_trick": True,
+        },
+    },
+    "cutthroat": {
+        "title": "Cutthroat pinochle: three players, no widow, bid-and-out only",
+        "seed": "wikipedia-pinochle-current.txt (encyclopedia, cutthroat)",
+        "players": 3,
+        "options": {
+            **_SINGLE_BASE,
+            "min_bid": 300,
+            "meld_needs_trick": True,
+            "out_rule": "bid_out",
+        },
+    },
+}
+
+PRESET_NAMES: tuple[str, ...] = tuple(_PRESETS)
+
+
+def _opt_field(name: str) -> str:
+    return f"options.{name}"
+
+
+def _coerce_value(name: str, raw: object) -> object:
+    """Turn a CLI string (``KEY=VALUE``) into JSON-ish data; other values pass through."""
+    if not isinstance(raw, str):
+        return raw
+    text = raw.strip()
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    low = text.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    if low in ("null", "none", ""):
+        return None
+    kind = _SPEC[name][0] if name in _SPEC else ""
+    if kind == "meld_list" and "," in text:
+        parts = [p.strip() for p in text.split(",")]
+        return [int(p) if p.lstrip("-").isdigit() else p for p in parts]
+    if kind == "counter_values":
+        out: dict[str, object] = {}
+        for part in text.replace(";", ",").split(","):
+            if "=" in part or ":" in part:
+                k, _, v = part.replace(":", "=").partition("=")
+                out[k.strip()] = int(v) if v.strip().lstrip("-").isdigit() else v.strip()
+        return out
+    if kind == "bid_steps":
+        steps: list[object] = []
+        for part in text.replace(";", ",").split(","):
+            if ":" in part:
+                a, _, b = part.partition(":")
+                if a.strip().isdigit() and b.strip().isdigit():
+                    steps.append([int(a), int(b)])
+                    continue
+            steps.append(part)
+        return steps
+    return text
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _check_type(name: str, value: object, copies: int) -> tuple[object, FieldError | None]:
+    kind, extra, _, _ = _SPEC[name]
+    field = _opt_field(name)
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value, None
+        return value, FieldError(field, "bad_type", f"{name} must be true or false, got {value!r}")
+    if kind == "choice":
+        if value in extra and not isinstance(value, bool):
+            return value, None
+        if isinstance(value, str) and value.isdigit() and int(value) in extra:
+            return int(value), None
+        allowed = ", ".join(str(x) for x in extra)
+        return value, FieldError(
+            field, "bad_choice", f"{name} must be one of {allowed}, got {value!r}"
+        )
+    if kind in ("int", "int_or_null"):
+        if value is None and kind == "int_or_null":
+            return None, None
+        if _is_int(value) and isinstance(value, int) and value >= extra:
+            return value, None
+        return value, FieldError(
+            field, "bad_type", f"{name} must be a whole number of at least {extra}, got {value!r}"
+        )
+    if kind == "meld_list":
+        if (
+            isinstance(value, list)
+            and value
+            and all(_is_int(x) and isinstance(x, int) and x >= 0 for x in value)
+        ):
+            if len(value) != copies:
+                return value, FieldError(
+                    field,
+                    "wrong_length",
+                    f"{name} needs {copies} values (single to "
+                    f"{'quadruple' if copies == 4 else 'double'}) for this deck, got {len(value)}",
+                )
+            return list(value), None
+        return value, FieldError(
+            field, "bad_type", f"{name} must be a list of points per multiple, e.g. 15,150,225,300"
+        )
+    if kind == "counter_values":
+        if isinstance(value, Mapping):
+            out: dict[str, int] = {r: 0 for r in RANKS}
+            for k, v in value.items():
+                key = "T" if str(k).upper() == "10" else str(k).upper()
+                if key not in out or not _is_int(v) or v < 0:
+                    return value, FieldError(
+                        field,
+                        "bad_type",
+                        f"counter_values: {k}={v!r} is not a rank with a points value",
+                    )
+                out[key] = v
+            return out, None
+        return value, FieldError(
+            field, "bad_type", "counter_values must map ranks to points, e.g. A=1,T=1,K=1"
+        )
+    if kind == "bid_steps":
+        if isinstance(value, list) and all(
+            isinstance(p, list | tuple) and len(p) == 2 and all(_is_int(x) and x > 0 for x in p)
+            for p in value
+        ):
+            pairs = [[int(a), int(b)] for a, b in value]
+            if any(pairs[i][0] >= pairs[i + 1][0] for i in range(len(pairs) - 1)):
+                return value, FieldError(
+                    field, "inconsistent", "bid_steps must start at rising bids"
+                )
+            return pairs, None
+        return value, FieldError(
+            field, "bad_type", "bid_steps must be a list of [from, step] pairs, e.g. [[60, 5]]"
+        )
+    raise AssertionError(kind)  # pragma: no cover
+
+
+def _rescale(options: dict[str, Any], old: int, new: int) -> list[FieldError]:
+    errors: list[FieldError] = []
+
+    def conv(name: str, v: int) -> int:
+        if (v * new) % old:
+            errors.append(
+                FieldError(
+                    _opt_field(name),
+                    "inconsistent",
+                    f"{name} value {v} cannot be put on scale {new}; give the value yourself",
+                )
+            )
+        return v * new // old
+
+    for name, (kind, _, pointy, _) in _SPEC.items():
+        if not pointy or options.get(name) is None:
+            continue
+        v = options[name]
+        if kind == "meld_list":
+            options[name] = [conv(name, x) for x in v]
+        elif kind == "counter_values":
+            options[name] = {k: conv(name, x) for k, x in v.items()}
+        elif kind == "bid_steps":
+            options[name] = [[conv(name, a), conv(name, b)] for a, b in v]
+        else:
+            options[name] = conv(name, v)
+    return errors
+
+
+class Ruleset:
+    """An immutable, validated ruleset. Build one with :func:`get_ruleset`."""
+
+    __slots__ = (
+        "name", "title", "seed", "players", "seats", "sides", "overrides", "options",
+        "deck", "copies", "hand_size", "widow", "counters_total", "counter_values", "last_trick",
+        "game_target", "min_bid", "bid_step", "bid_steps", "dealer_stuck",
+        "run_t", "royal_t", "marriage_t", "pinochle_t", "around_t", "dix",
+        "quadruple_run_wins", "trump_marriage_required", "board_set_opponents",
+        "min_meld", "min_counters", "short_meld", "meld_needs_trick", "set_policy",
+        "surrender_policy", "surrender_bonus", "renege_declarer", "renege_defender",
+        "renege_bonus", "misdeal_rule", "head_rule", "out_rule", "tie_rule", "overtime_step",
+        "slide_out", "slide_out_sets", "max_deals", "_seat_side", "_next", "_cache",
+    )  # fmt: skip
+
+    name: str
+    title: str
+    seed: str
+    players: int
+    seats: tuple[str, ...]
+    sides: tuple[str, ...]
+    overrides: dict[str, Any]
+    options: dict[str, Any]
+    deck: Deck
+    copies: int
+    hand_size: int
+    widow: int
+    counters_total: int
+    counter_values: tuple[int, ...]
+    last_trick: int
+    game_target: int | None
+    min_bid: int
+    bid_step: int
+    bid_steps: tuple[tuple[int, int], ...]
+    dealer_stuck: int | None
+    run_t: tuple[int, ...]
+    royal_t: tuple[int, ...]
+    marriage_t: tuple[int, ...]
+    pinochle_t: tuple[int, ...]
+    around_t: tuple[tuple[int, ...], ...]
+    dix: int
+    quadruple_run_wins: bool
+    trump_marriage_required: bool
+    board_set_opponents: str
+    min_meld: int
+    min_counters: int
+    short_meld: str
+    meld_needs_trick: bool
+    set_policy: str
+    surrender_policy: str
+    surrender_bonus: int
+    renege_declarer: str
+    renege_defender: str
+    renege_bonus: int
+    misdeal_rule: str
+    head_rule: str
+    out_rule: str
+    tie_rule: str
+    overtime_step: int
+    slide_out: bool
+    slide_out_sets: int
+    max_deals: int | None
+    _seat_side: dict[str, str]
+    _next: dict[str, str]
+    _cache: dict[str, Any]
+
+    def __init__(
+        self,
+        name: str,
+        title: str,
+        seed: str,
+        players: int,
+        options: dict[str, Any],
+        overrides: dict[str, Any],
+    ) -> None:
+        s = object.__setattr__
+        s(self, "name", name)
+        s(self, "title", title)
+        s(self, "seed", seed)
+        s(self, "players", players)
+        seats = ("N", "E", "S", "W") if players == 4 else ("N", "E", "S")
+        s(self, "seats", seats)
+        s(self, "sides", ("NS", "EW") if players == 4 else seats)
+        s(
+            self,
+            "_seat_side",
+            {x: ("NS" if x in "NS" else "EW") for x in seats}
+            if players == 4
+            else {x: x for x in seats},
+        )
+        s(self, "_next", {x: seats[(i + 1) % len(seats)] for i, x in enumerate(seats)})
+        s(self, "overrides", copy.deepcopy(overrides))
+        s(self, "options", copy.deepcopy(options))
+        o = options
+        deck = Deck(o["deck"])
+        s(self, "deck", deck)
+        s(self, "copies", deck.copies)
+        s(self, "widow", o["widow"])
+        s(self, "hand_size", (deck.size - o["widow"]) // players)
+        cv = tuple(o["counter_values"][r] for r in RANKS)
+        s(self, "counter_values", cv)
+        s(self, "last_trick", o["last_trick"])
+        per_copy = sum(cv[r] for r in range(len(deck.ranks))) * 4
+        s(self, "counters_total", per_copy * deck.copies + o["last_trick"])
+        s(self, "game_target", o["game_target"])
+        s(self, "min_bid", o["min_bid"])
+        s(self, "bid_step", o["bid_step"])
+        s(self, "bid_steps", tuple((a, b) for a, b in o["bid_steps"]))
+        s(self, "dealer_stuck", o["dealer_stuck"])
+        s(self, "run_t", (0, *o["meld.run"]))
+        s(self, "royal_t", (0, *o["meld.royal_marriage"]))
+        s(self, "marriage_t", (0, *o["meld.marriage"]))
+        s(self, "pinochle_t", (0, *o["meld.pinochle"]))
+        s(
+            self,
+            "around_t",
+            tuple((0, *o[k]) for k in ("meld.aces", "meld.kings", "meld.queens", "meld.jacks")),
+        )
+        s(self, "dix", o["meld.dix"])
+        for key in (
+            "quadruple_run_wins", "trump_marriage_required", "board_set_opponents", "min_meld",
+            "min_counters", "short_meld", "meld_needs_trick", "set_policy", "surrender_policy",
+            "surrender_bonus", "renege_declarer", "renege_defender", "renege_bonus",
+            "misdeal_rule", "head_rule", "out_rule", "tie_rule", "overtime_step", "slide_out",
+            "slide_out_sets", "max_deals",
+        ):  # fmt: skip
+            s(self, key, o[key])
+        s(self, "_cache", {})
+
+    def __setattr__(self, key: str, value: object) -> None:
+        raise AttributeError(f"Ruleset is immutable (tried to set {key})")
+
+    def __delattr__(self, key: str) -> None:
+        raise AttributeError(f"Ruleset is immutable (tried to delete {key})")
+
+    def __repr__(self) -> str:
+        return f"Ruleset({self.name!r}, overrides={self.overrides!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Ruleset):
+            return NotImplemented
+        return self.name == other.name and self.options == other.options
+
+    def __hash__(self) -> int:
+        return hash((self.name, json.dumps(self.options, sort_keys=True)))
+
+    # --- seats and sides -------------------------------------------------------------------
+    def side_of(self, seat: str) -> str:
+        """The side a seat plays for (``N`` → ``NS``; in three-player games the seat itself)."""
+        return self._seat_side[seat]
+
+    def next_dealer(self, seat: str) -> str:
+        """The next seat clockwise: the deal passes to the dealer's left."""
+        return self._next[seat]
+
+    def seats_of(self, side: str) -> tuple[str, ...]:
+        return tuple(x for x in self.seats if self._seat_side[x] == side)
+
+    # --- bidding ------------------------------------------------------------------------------
+    def _step_at(self, bid: int) -> tuple[int, int]:
+        start, step = self.min_bid, self.bid_step
+        for frm, st in self.bid_steps:
+            if bid >= frm:
+                start, step = frm, st
+        return start, step
+
+    def bid_error(self, bid: object) -> str | None:
+        """None for a bid on the ladder, else a sentence saying why it is not."""
+        if not _is_int(bid) or not isinstance(bid, int):
+            return f"bid must be a whole number, got {bid!r}"
+        if bid < self.min_bid:
+            return f"bid {bid} is below the opening minimum of {self.min_bid}"
+        start, step = self._step_at(bid)
+        if (bid - start) % step:
+            lower = bid - (bid - start) % step
+            return (
+                f"bid {bid} is not allowed: from {start} bids go up in steps of {step} "
+                f"({lower} or {lower + step})"
+            )
+        return None
+
+    def is_valid_bid(self, bid: object) -> bool:
+        return self.bid_error(bid) is None
+
+    def next_bids(self, after: int | None, count: int = 5) -> list[int]:
+        """The next ``count`` legal bids above ``after`` (or from the opening minimum)."""
+        out: list[int] = []
+        b = self.min_bid if after is None else after + 1
+        while len(out) < count:
+            if self.is_valid_bid(b):
+                out.append(b)
+            b += 1
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "seed": self.seed,
+            "players": self.players,
+            "seats": list(self.seats),
+            "sides": list(self.sides),
+            "deck": self.deck.value,
+            "deck_size": self.deck.size,
+            "hand_size": self.hand_size,
+            "widow": self.widow,
+            "counters_total": self.counters_total,
+            "game_target": self.game_target,
+            "min_bid": self.min_bid,
+            "dealer_stuck": self.dealer_stuck,
+            "overrides": copy.deepcopy(self.overrides),
+            "options": copy.deepcopy(self.options),
+        }
+
+
+_RULESET_CACHE: dict[str, Ruleset] = {}
+
+
+def _validate(options: dict[str, Any], players: int) -> list[FieldError]:
+    errors: list[FieldError] = []
+    deck = Deck(options["deck"])
+
+    def err(name: str, message: str) -> None:
+        errors.append(FieldError(_opt_field(name), "inconsistent", message))
+
+    free = deck.size - options["widow"]
+    if free % players:
+        err(
+            "widow",
+            f"{deck.size} cards less a widow of {options['widow']} cannot be dealt "
+            f"evenly to {players} players",
+        )
+    if options["dealer_stuck"] is not None and options["dealer_stuck"] < options["min_bid"]:
+        err(
+            "dealer_stuck",
+            f"dealer_stuck ({options['dealer_stuck']}) is below the opening "
+            f"minimum of {options['min_bid']}",
+        )
+    if options["slide_out"] and options["out_rule"] != "bid_out":
+        err("slide_out", "slide_out only applies when out_rule is bid_out")
+    if options["game_target"] is None and options["max_deals"] is None:
+        err("game_target", "a game needs a target score or a number of deals (max_deals)")
+    if deck is Deck.DOUBLE and options["meld.dix"]:
+        err("meld.dix", "a double deck has no nines, so meld.dix must be 0")
+    if options["quadruple_run_wins"] and deck.copies < 4:
+        err("quadruple_run_wins", "a single deck cannot hold a quadruple run")
+    cv = options["counter_values"]
+    total = sum(cv[r] for r in deck.ranks) * 4 * deck.copies + options["last_trick"]
+    if total <= 0:
+        err("counter_values", "cards taken in tricks must be worth something")
+    if options["min_counters"] > total:
+        err(
+            "min_counters",
+            f"min_counters ({options['min_counters']}) is more than the "
+            f"{total} counters a hand holds",
+        )
+    return errors
+
+
+def get_ruleset(name: str, overrides: Mapping[str, object] | None = None) -> Ruleset:
+    """A preset by name, with optional overrides; raises :class:`RulesError` naming the option.
+
+    Overrides may be typed values or strings as typed on the command line (``"20"``,
+    ``"15,150,225,300"``, ``"true"``). ``count_method`` (classic, fives, tens, ones) is accepted
+    as a shorthand that sets ``counter_values`` and ``last_trick``.
+    """
+    if not isinstance(name, str) or name not in _PRESETS:
+        raise RulesError.single(
+            "ruleset",
+            "unknown_ruleset",
+            f"no ruleset called {name!r}; choose one of {', '.join(_PRESETS)}",
+        )
+    over = dict(overrides or {})
+    key = ""
+    if not over:
+        cached = _RULESET_CACHE.get(name)
+        if cached is not None:
+            return cached
+    else:
+        try:
+            key = name + json.dumps(over, sort_keys=True, default=str)
+        except (TypeError, ValueError):
+            key = ""
+        if key and key in _RULESET_CACHE:
+            return _RULESET_CACHE[key]
+    preset = _PRESETS[name]
+    options: dict[str, Any] = copy.deepcopy(preset["options"])
+    players: int = preset["players"]
+    errors: list[FieldError] = []
+    given: dict[str, object] = {}
+    for k, raw in over.items():
+        kname = str(k)
+        if kname.startswith("options."):
+            kname = kname[len("options.") :]
+        if kname == "players":
+            if raw not in (players, str(players)):
+                errors.append(
+                    FieldError(
+                        "options.players",
+                        "inconsistent",
+                        f"{name} is a {players}-player game; choose another preset "
+                        "for a different number of players",
+                    )
+                )
+            continue
+        if kname == "count_method":
+            method = str(raw).strip().lower()
+            if method not in _COUNT_METHODS:
+                errors.append(
+                    FieldError(
+                        "options.count_method",
+                        "bad_choice",
+                        f"count_method must be one of {', '.join(_COUNT_METHODS)}",
+                    )
+                )
+                continue
+            values, last = _COUNT_METHODS[method]
+            given.setdefault("counter_values", dict(values))
+            given.setdefault("last_trick", last)
+            continue
+        if kname not in _SPEC:
+            errors.append(
+                FieldError(
+                    _opt_field(kname), "unknown_option", f"there is no option called {kname!r}"
+                )
+            )
+            continue
+        try:
+            given[kname] = _coerce_value(kname, raw)
+        except ValueError:
+            errors.append(FieldError(_opt_field(kname), "bad_type", f"cannot read {raw!r}"))
+    if "scale" in given:
+        value, e = _check_type("scale", given.pop("scale"), 4)
+        if e:
+            errors.append(e)
+        elif value != options["scale"]:
+            assert isinstance(value, int)
+            errors.extend(_rescale(options, options["scale"], value))
+            options["scale"] = value
+    if "deck" in given:
+        value, e = _check_type("deck", given.pop("deck"), 4)
+        if e:
+            errors.append(e)
+        else:
+            options["deck"] = value
+    copies = Deck(options["deck"]).copies
+    for kname, value in given.items():
+        checked, e = _check_type(kname, value, copies)
+        if e:
+            errors.append(e)
+        else:
+            options[kname] = checked
+    if not errors:
+        for kname in MELD_KEYS:
+            if len(options[kname]) != copies:
+                errors.append(
+                    FieldError(
+                        _opt_field(kname),
+                        "inconsistent",
+                        f"{kname} has {len(options[kname])} values but a "
+                        f"{options['deck']} deck needs {copies}",
+                    )
+                )
+    if not errors:
+        errors.extend(_validate(options, players))
+    if errors:
+        raise RulesError(errors)
+    rs = Ruleset(name, preset["title"], preset["seed"], players, options, over)
+    if not over:
+        _RULESET_CACHE[name] = rs
+    elif key and len(_RULESET_CACHE) < 512:
+        _RULESET_CACHE[key] = rs
+    return rs
+
+
+def list_rulesets() -> list[Ruleset]:
+    """Every preset with its default options."""
+    return [get_ruleset(n) for n in _PRESETS]
+
+
+def cached(rs: Ruleset, key: str, build: Callable[[], Any]) -> Any:
+    """Per-ruleset memo for derived lookups (achievable meld totals, ...)."""
+    store = rs._cache
+    if key not in store:
+        store[key] = build()
+    return store[key]
