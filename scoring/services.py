@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from config.errors import ConflictError, DomainError
 from rules_engine import Hand as EngineHand
-from rules_engine import Ruleset, parse_hand, score_game, score_hand
+from rules_engine import RulesError, Ruleset, parse_hand, score_game, score_hand
 from tournaments.models import Entry, Event, Round, Seat
 from tournaments.rulesets import event_ruleset
 
@@ -228,13 +228,14 @@ def hand_correct(
     engine_hands = [
         engine_hand if r is None else parse_hand(revision_values(r), ruleset) for r in replayed
     ]
-    result = score_game(engine_hands, ruleset, max_deals=locked.table.round.event.deals_per_round)
-    if result.finished_after is not None and result.finished_after < len(engine_hands):
+    try:
+        score_game(engine_hands, ruleset, max_deals=locked.table.round.event.deals_per_round)
+    except RulesError as exc:
         raise DomainError(
-            f"With this change the game ends at hand {result.finished_after}, but "
-            f"{len(engine_hands)} hands are entered. Correct or delete the later hands first.",
+            f"With this change the game would end before its last entered hand "
+            f"({exc.errors[0].message}). Correct or delete the later hands first.",
             field="number",
-        )
+        ) from None
     HandRevision.objects.filter(pk=live.pk).update(is_live=False)
     revision = _store_revision(
         hand=hand, number=live.revision + 1, engine_hand=engine_hand, score=score,
