@@ -1,5 +1,11 @@
 from __future__ import annotations
 
-from django.urls import URLPattern, URLResolver
+from django.urls import path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from . import api
+
+urlpatterns = [
+    path("clubs/", api.ClubListApi.as_view(), name="api-clubs"),
+    path("clubs/<slug:slug>/", api.ClubDetailApi.as_view(), name="api-club"),
+    path("clubs/<slug:slug>/players/", api.ClubPlayersApi.as_view(), name="api-club-players"),
+]

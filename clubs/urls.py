@@ -1,5 +1,16 @@
+"""Club pages: public (``club-detail``) and management (``club-manage`` and its actions)."""
+
 from __future__ import annotations
 
-from django.urls import URLPattern, URLResolver
+from django.urls import path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from . import views
+
+urlpatterns = [
+    path("clubs/new/", views.club_create, name="club-create"),
+    path("clubs/<slug:slug>/", views.club_detail, name="club-detail"),
+    path("clubs/<slug:slug>/manage/", views.club_manage, name="club-manage"),
+    path("clubs/<slug:slug>/manage/players/", views.club_player_add, name="club-player-add"),
+    path("clubs/<slug:slug>/manage/merge/", views.club_player_merge, name="club-player-merge"),
+    path("clubs/<slug:slug>/manage/members/", views.club_member_set, name="club-member-set"),
+]

@@ -6,9 +6,10 @@ from typing import Any
 
 from django.db.models import Count, Prefetch
 
+from clubs.models import Club, Player
 from clubs.permissions import can_view_event, visible_clubs
 
-from .models import Event
+from .models import Bye, Entry, Event, Round, Seat, Table
 
 
 def home_overview(*, user: Any) -> dict[str, Any]:
@@ -27,3 +28,114 @@ def home_overview(*, user: Any) -> dict[str, Any]:
             event.club = club  # already loaded; avoids a query per event
         club.recent_events = [e for e in club.all_events if can_view_event(user=user, event=e)][:5]
     return {"clubs": clubs}
+
+
+def event_get(*, pk: int, user: Any, role: str | None = None) -> Event:
+    """The event if the user may see it (404 otherwise) and, with ``role``, act on it (403)."""
+    from django.shortcuts import get_object_or_404
+
+    from clubs.permissions import check_club_role, check_view_event
+
+    event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
+    check_view_event(user=user, event=event)
+    if role is not None:
+        check_club_role(user=user, club=event.club, role=role)
+    return event
+
+
+def round_tables(*, round_: Round) -> list[dict[str, Any]]:
+    """Tables of a round with their players by seat and their game, in table order."""
+    tables = (
+        Table.objects.filter(round=round_)
+        .select_related("game")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("entry__player"))
+        )
+        .order_by("number")
+    )
+    out = []
+    for table in tables:
+        by_position = {seat.position: seat for seat in table.seats.all()}
+        out.append({
+            "table": table,
+            "game": getattr(table, "game", None),
+            "seats": [by_position.get(p) for p in ("N", "E", "S", "W")],
+        })
+    return out
+
+
+def round_byes(*, round_: Round) -> list[Bye]:
+    return list(Bye.objects.filter(round=round_).select_related("entry__player"))
+
+
+def event_overview(*, event: Event) -> dict[str, Any]:
+    rounds = list(event.rounds.order_by("number"))
+    current = next((r for r in rounds if r.status != Round.Status.CLOSED), None)
+    entries = list(event.entries.select_related("player").order_by("player__name"))
+    return {
+        "rounds": rounds,
+        "current_round": current,
+        "entries": entries,
+        "active_count": sum(1 for e in entries if e.status == Entry.Status.ACTIVE),
+        "next_round_number": (rounds[-1].number + 1) if rounds else 1,
+    }
+
+
+def checkin_roster(*, event: Event) -> list[dict[str, Any]]:
+    entries = {e.player_id: e for e in event.entries.all()}
+    roster = Player.objects.filter(club_links__club=event.club).order_by("name")
+    return [{"player": p, "entry": entries.get(p.pk)} for p in roster]
+
+
+def club_events(*, club: Club, user: Any) -> dict[str, Any]:
+    events = [
+        e for e in Event.objects.filter(club=club).annotate(entry_count=Count("entries"))
+        if can_view_event(user=user, event=_with_club(e, club))
+    ]
+    upcoming = [e for e in events if e.status in (Event.Status.DRAFT, Event.Status.RUNNING)]
+    past = [e for e in events if e.status == Event.Status.FINISHED]
+    return {"upcoming": sorted(upcoming, key=lambda e: (e.date, e.pk)), "past": past}
+
+
+def _with_club(event: Event, club: Club) -> Event:
+    event.club = club
+    return event
+
+
+def season_leaderboard(*, club: Club, year: int) -> list[dict[str, Any]]:
+    """Totals over the club's finished nights of one year, from their standings snapshots."""
+    from scoring.models import StandingsSnapshot
+
+    snapshots = StandingsSnapshot.objects.filter(
+        event__club=club, event__status=Event.Status.FINISHED, event__date__year=year,
+        event__is_public=True,
+    ).select_related("event")
+    entry_players = dict(
+        Entry.objects.filter(event__club=club, event__date__year=year).values_list("pk", "player_id")
+    )
+    names = dict(Player.objects.filter(club_links__club=club).values_list("pk", "name"))
+    table: dict[int, dict[str, Any]] = {}
+    for snapshot in snapshots:
+        for row in snapshot.rows:
+            player_id = entry_players.get(int(row["entry_id"]))
+            if player_id is None:
+                continue
+            line = table.setdefault(player_id, {
+                "player_id": player_id, "name": names.get(player_id, row["name"]),
+                "nights": 0, "points": 0, "wins": 0, "firsts": 0,
+            })
+            line["nights"] += 1
+            line["points"] += int(row["points"])
+            line["wins"] += int(row.get("wins", 0))
+            line["firsts"] += int(row.get("rank") == 1)
+    ordered = sorted(table.values(), key=lambda r: (-r["points"], -r["wins"], r["name"]))
+    rank = 0
+    previous: tuple[int, int] | None = None
+    for position, line in enumerate(ordered, start=1):
+        key = (line["points"], line["wins"])
+        if key != previous:
+            rank = position
+            previous = key
+        line["rank"] = rank
+        line["average"] = round(line["points"] / line["nights"]) if line["nights"] else 0
+    return ordered

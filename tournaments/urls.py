@@ -1,5 +1,26 @@
+"""Event pages: public (event page, round tables) and director actions."""
+
 from __future__ import annotations
 
-from django.urls import URLPattern, URLResolver
+from django.urls import path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from . import views
+
+urlpatterns = [
+    path("clubs/<slug:slug>/events/new/", views.event_create, name="event-create"),
+    path("events/<int:pk>/", views.event_detail, name="event-detail"),
+    path("events/<int:pk>/checkin/", views.event_checkin, name="event-checkin"),
+    path("events/<int:pk>/entries/<int:entry_id>/leave/", views.entry_leave, name="entry-leave"),
+    path("events/<int:pk>/finish/", views.event_status, {"status": "finished"}, name="event-finish"),
+    path("events/<int:pk>/reopen/", views.event_status, {"status": "running"}, name="event-reopen"),
+    path("events/<int:pk>/hands.csv", views.event_hands_csv, name="event-hands-csv"),
+    path("events/<int:pk>/rounds/seat/", views.round_seat, name="round-seat"),
+    path("events/<int:pk>/rounds/<int:number>/", views.round_detail, name="round-detail"),
+    path("events/<int:pk>/rounds/<int:number>/start/", views.round_status,
+         {"status": "playing"}, name="round-start"),
+    path("events/<int:pk>/rounds/<int:number>/close/", views.round_status,
+         {"status": "closed"}, name="round-close"),
+    path("events/<int:pk>/rounds/<int:number>/swap/", views.round_swap, name="round-swap"),
+    path("events/<int:pk>/rounds/<int:number>/cards/", views.table_cards, name="round-cards"),
+    path("events/<int:pk>/rounds/<int:number>/sheet/", views.score_sheet, name="round-sheet"),
+]

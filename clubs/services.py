@@ -1,0 +1,151 @@
+"""Writes on clubs, memberships and players. Keyword-only, one transaction each."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils.text import slugify
+
+from config.errors import DomainError
+from tournaments.rulesets import check_ruleset
+
+from .models import Club, ClubPlayer, Membership, Player, validate_time_zone
+
+
+@transaction.atomic
+def club_create(
+    *,
+    name: str,
+    owner: Any,
+    slug: str = "",
+    time_zone: str = "UTC",
+    ruleset_preset: str = "pagat_double_deck",
+    ruleset_overrides: dict[str, Any] | None = None,
+    is_public: bool = True,
+) -> Club:
+    name = name.strip()
+    if not name:
+        raise DomainError("Give the club a name.", field="name")
+    slug = slugify(slug or name)[:60]
+    if not slug:
+        raise DomainError("The club needs a web address made of letters or digits.", field="slug")
+    if Club.objects.filter(slug=slug).exists():
+        raise DomainError(f"The address {slug!r} is taken; pick another.", field="slug")
+    try:
+        validate_time_zone(time_zone)
+    except Exception:
+        raise DomainError(f"{time_zone!r} is not a known time zone.", field="time_zone") from None
+    check_ruleset(preset=ruleset_preset, overrides=ruleset_overrides)
+    club = Club.objects.create(
+        name=name, slug=slug, time_zone=time_zone, ruleset_preset=ruleset_preset,
+        ruleset_overrides=ruleset_overrides or {}, is_public=is_public,
+    )
+    Membership.objects.create(club=club, user=owner, role=Membership.Role.OWNER)
+    return club
+
+
+@transaction.atomic
+def membership_set(*, club: Club, username: str, role: str, actor: Any = None) -> Membership:
+    """Give a user a role in the club (or change it). The last owner cannot be demoted."""
+    if role not in Membership.Role.values:
+        raise DomainError(
+            f"Role must be one of {', '.join(Membership.Role.values)}.", field="role"
+        )
+    user = get_user_model().objects.filter(username=username.strip()).first()
+    if user is None:
+        raise DomainError(f"No user named {username!r}.", field="username")
+    membership = Membership.objects.select_for_update().filter(club=club, user=user).first()
+    if membership is not None and membership.role == Membership.Role.OWNER and role != "owner":
+        _keep_an_owner(club, excluding=membership)
+    if membership is None:
+        membership = Membership.objects.create(club=club, user=user, role=role)
+    else:
+        membership.role = role
+        membership.save(update_fields=["role"])
+    return membership
+
+
+def _keep_an_owner(club: Club, *, excluding: Membership) -> None:
+    others = Membership.objects.filter(club=club, role=Membership.Role.OWNER).exclude(pk=excluding.pk)
+    if not others.exists():
+        raise DomainError("A club needs at least one owner.", field="role")
+
+
+@transaction.atomic
+def membership_remove(*, membership: Membership) -> None:
+    if membership.role == Membership.Role.OWNER:
+        _keep_an_owner(membership.club, excluding=membership)
+    membership.delete()
+
+
+@transaction.atomic
+def player_create(*, club: Club, name: str, email: str = "") -> Player:
+    """Add a new player to the club's roster (directors do this on the spot at check-in)."""
+    name = " ".join(name.split())
+    if not name:
+        raise DomainError("Enter the player's name.", field="name")
+    if len(name) > 120:
+        raise DomainError("Names are at most 120 characters.", field="name")
+    if ClubPlayer.objects.filter(club=club, player__name__iexact=name).exists():
+        raise DomainError(
+            f"{name} is already on the roster. Pick them from the list, or add a distinguishing "
+            "initial.",
+            field="name",
+        )
+    player = Player.objects.create(name=name, email=email.strip())
+    ClubPlayer.objects.create(club=club, player=player)
+    return player
+
+
+@transaction.atomic
+def player_add_to_club(*, club: Club, player: Player) -> ClubPlayer:
+    link, _ = ClubPlayer.objects.get_or_create(club=club, player=player)
+    return link
+
+
+@transaction.atomic
+def player_rename(*, club: Club, player: Player, name: str, email: str | None = None) -> Player:
+    name = " ".join(name.split())
+    if not name:
+        raise DomainError("Enter the player's name.", field="name")
+    if not ClubPlayer.objects.filter(club=club, player=player).exists():
+        raise DomainError("That player is not on this club's roster.", field="player")
+    player.name = name
+    if email is not None:
+        player.email = email.strip()
+    player.save(update_fields=["name", "email"])
+    return player
+
+
+@transaction.atomic
+def player_merge(*, club: Club, keep: Player, duplicate: Player) -> Player:
+    """Fold a duplicate player into ``keep``: events, rosters and login move over."""
+    from tournaments.models import Entry  # noqa: PLC0415 (app boundary)
+
+    if keep.pk == duplicate.pk:
+        raise DomainError("Pick two different players to merge.", field="duplicate")
+    for field, player in (("keep", keep), ("duplicate", duplicate)):
+        if not ClubPlayer.objects.filter(club=club, player=player).exists():
+            raise DomainError(f"{player.name} is not on this club's roster.", field=field)
+    shared = Entry.objects.filter(player=duplicate, event__entries__player=keep)
+    if shared.exists():
+        raise DomainError(
+            f"{keep.name} and {duplicate.name} both played in {shared.first().event.name}; "
+            "they are two people, not a duplicate.",
+            field="duplicate",
+        )
+    Entry.objects.filter(player=duplicate).update(player=keep)
+    for link in ClubPlayer.objects.filter(player=duplicate):
+        ClubPlayer.objects.get_or_create(club_id=link.club_id, player=keep)
+    if duplicate.user_id and not keep.user_id:
+        keep.user_id = duplicate.user_id
+        duplicate.user = None
+        duplicate.save(update_fields=["user"])
+        keep.save(update_fields=["user"])
+    if not keep.email and duplicate.email:
+        keep.email = duplicate.email
+        keep.save(update_fields=["email"])
+    duplicate.delete()
+    return keep

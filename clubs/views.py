@@ -1,0 +1,124 @@
+"""Club pages: the public club page and the management pages (members, roles, roster)."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from config.errors import DomainError
+from config.forms import add_domain_error
+from tournaments.selectors import club_events, season_leaderboard
+
+from . import services
+from .forms import ClubForm, MembershipForm, MergeForm, PlayerForm
+from .models import Club, Membership, Player
+from .permissions import check_club_role, check_view_club, club_role, has_club_role
+
+
+def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    check_view_club(user=request.user, club=club)
+    try:
+        year = int(request.GET.get("season", datetime.date.today().year))
+    except ValueError:
+        year = datetime.date.today().year
+    return render(request, "clubs/club_detail.html", {
+        "club": club,
+        **club_events(club=club, user=request.user),
+        "season": year,
+        "leaderboard": season_leaderboard(club=club, year=year),
+        "is_director": has_club_role(user=request.user, club=club, role="director"),
+    })
+
+
+@login_required
+def club_create(request: HttpRequest) -> HttpResponse:
+    form = ClubForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            club = services.club_create(owner=request.user, **form.cleaned_data)
+        except DomainError as exc:
+            add_domain_error(form, exc)
+        else:
+            messages.success(request, f"{club.name} is ready. Add your players next.")
+            return redirect("club-manage", slug=club.slug)
+    return render(request, "clubs/club_form.html", {"form": form})
+
+
+def _manage_context(request: HttpRequest, club: Club, **forms: object) -> dict[str, object]:
+    return {
+        "club": club,
+        "role": club_role(user=request.user, club=club),
+        "is_owner": has_club_role(user=request.user, club=club, role="owner"),
+        "members": Membership.objects.filter(club=club).select_related("user").order_by("user__username"),
+        "roster": Player.objects.filter(club_links__club=club).order_by("name"),
+        "player_form": forms.get("player_form") or PlayerForm(),
+        "member_form": forms.get("member_form") or MembershipForm(),
+        "merge_form": forms.get("merge_form") or MergeForm(club=club),
+    }
+
+
+@login_required
+def club_manage(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    check_club_role(user=request.user, club=club, role="director")
+    return render(request, "clubs/club_manage.html", _manage_context(request, club))
+
+
+@login_required
+@require_POST
+def club_player_add(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    check_club_role(user=request.user, club=club, role="director")
+    form = PlayerForm(request.POST)
+    if form.is_valid():
+        try:
+            player = services.player_create(club=club, **form.cleaned_data)
+        except DomainError as exc:
+            add_domain_error(form, exc)
+        else:
+            messages.success(request, f"{player.name} added to the roster.")
+            return redirect("club-manage", slug=slug)
+    return render(request, "clubs/club_manage.html",
+                  _manage_context(request, club, player_form=form), status=400)
+
+
+@login_required
+@require_POST
+def club_player_merge(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    check_club_role(user=request.user, club=club, role="director")
+    form = MergeForm(request.POST, club=club)
+    if form.is_valid():
+        try:
+            keep = services.player_merge(club=club, **form.cleaned_data)
+        except DomainError as exc:
+            add_domain_error(form, exc)
+        else:
+            messages.success(request, f"Merged into {keep.name}.")
+            return redirect("club-manage", slug=slug)
+    return render(request, "clubs/club_manage.html",
+                  _manage_context(request, club, merge_form=form), status=400)
+
+
+@login_required
+@require_POST
+def club_member_set(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    check_club_role(user=request.user, club=club, role="owner")
+    form = MembershipForm(request.POST)
+    if form.is_valid():
+        try:
+            membership = services.membership_set(club=club, actor=request.user, **form.cleaned_data)
+        except DomainError as exc:
+            add_domain_error(form, exc)
+        else:
+            messages.success(request, f"{membership.user.get_username()} is now {membership.get_role_display().lower()}.")
+            return redirect("club-manage", slug=slug)
+    return render(request, "clubs/club_manage.html",
+                  _manage_context(request, club, member_form=form), status=400)

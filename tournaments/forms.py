@@ -1,0 +1,61 @@
+from __future__ import annotations
+
+import datetime
+
+from django import forms
+
+from scoring.standings_rules import TIE_BREAKS
+
+from .models import Entry, Event
+
+
+class EventForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    date = forms.DateField(initial=datetime.date.today, widget=forms.DateInput(attrs={"type": "date"}))
+    ruleset_preset = forms.ChoiceField(choices=[], label="Rules")
+    rounds_planned = forms.IntegerField(min_value=1, max_value=60, initial=4, label="Rounds")
+    deals_per_round = forms.IntegerField(
+        min_value=1, max_value=60, required=False, initial=8,
+        label="Deals per round", help_text="Leave empty to play each round as a game to the target.",
+    )
+    bye_scoring = forms.ChoiceField(choices=Event.ByeScoring.choices, label="A bye scores")
+    bye_points = forms.IntegerField(required=False, initial=0, label="Fixed bye points")
+    tie_breaks = forms.MultipleChoiceField(
+        choices=list(TIE_BREAKS.items()), required=False,
+        widget=forms.CheckboxSelectMultiple, help_text="In order; empty for the usual ones.",
+    )
+    is_public = forms.BooleanField(required=False, initial=True, label="Standings are public")
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        from rules_engine import list_rulesets
+
+        self.fields["ruleset_preset"].choices = [
+            (r.name, r.title) for r in list_rulesets() if r.players == 4
+        ]
+
+
+class CheckInForm(forms.Form):
+    players = forms.ModelMultipleChoiceField(queryset=None, required=False)  # type: ignore[arg-type]
+    new_player = forms.CharField(max_length=120, required=False, label="New player")
+
+    def __init__(self, *args: object, event: Event, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        from clubs.models import Player
+
+        self.fields["players"].queryset = Player.objects.filter(  # type: ignore[attr-defined]
+            club_links__club=event.club
+        )
+
+
+class SwapForm(forms.Form):
+    entry_a = forms.ModelChoiceField(queryset=Entry.objects.none(), label="Swap")
+    entry_b = forms.ModelChoiceField(queryset=Entry.objects.none(), label="with")
+
+    def __init__(self, *args: object, event: Event, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        entries = Entry.objects.filter(event=event).select_related("player")
+        self.fields["entry_a"].queryset = entries  # type: ignore[attr-defined]
+        self.fields["entry_b"].queryset = entries  # type: ignore[attr-defined]
+        for name in ("entry_a", "entry_b"):
+            self.fields[name].label_from_instance = lambda e: e.player.name  # type: ignore[attr-defined]

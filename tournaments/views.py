@@ -1,0 +1,241 @@
+"""Event pages: the public event page and the director's pages (check-in, seating, rounds,
+printable table cards and score sheets)."""
+
+from __future__ import annotations
+
+import csv
+
+import segno
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from clubs.models import Club
+from clubs.permissions import check_club_role, has_club_role
+from clubs.services import player_create
+from config.errors import DomainError
+from config.forms import add_domain_error
+
+from . import services
+from .forms import CheckInForm, EventForm, SwapForm
+from .models import Entry, Event, Round
+from .rulesets import event_ruleset
+from .selectors import checkin_roster, event_get, event_overview, round_byes, round_tables
+
+
+@login_required
+def event_create(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    check_club_role(user=request.user, club=club, role="director")
+    form = EventForm(request.POST or None, initial={"ruleset_preset": club.ruleset_preset})
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        data["bye_points"] = data.get("bye_points") or 0
+        data["ruleset_overrides"] = club.ruleset_overrides if data["ruleset_preset"] == club.ruleset_preset else {}
+        try:
+            event = services.event_create(club=club, actor=request.user, **data)
+        except DomainError as exc:
+            add_domain_error(form, exc)
+        else:
+            messages.success(request, f"{event.name} created. Check players in next.")
+            return redirect("event-checkin", pk=event.pk)
+    return render(request, "tournaments/event_form.html", {"form": form, "club": club})
+
+
+def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    event = event_get(pk=pk, user=request.user)
+    overview = event_overview(event=event)
+    current = overview["current_round"]
+    context = {
+        "event": event,
+        "club": event.club,
+        "ruleset": event_ruleset(event),
+        "is_director": has_club_role(user=request.user, club=event.club, role="director"),
+        "is_scorer": has_club_role(user=request.user, club=event.club, role="scorer"),
+        **overview,
+        "tables": round_tables(round_=current) if current else [],
+        "byes": round_byes(round_=current) if current else [],
+    }
+    return render(request, "tournaments/event_detail.html", context)
+
+
+@login_required
+def event_checkin(request: HttpRequest, pk: int) -> HttpResponse:
+    event = event_get(pk=pk, user=request.user, role="director")
+    form = CheckInForm(request.POST or None, event=event)
+    if request.method == "POST" and form.is_valid():
+        checked = []
+        try:
+            players = list(form.cleaned_data["players"])
+            if form.cleaned_data["new_player"]:
+                players.append(player_create(club=event.club, name=form.cleaned_data["new_player"]))
+            for player in players:
+                if event.entries.filter(player=player, status=Entry.Status.ACTIVE).exists():
+                    continue  # already here: ticking a checked-in box again is not an error
+                services.entry_check_in(event=event, player=player, actor=request.user)
+                checked.append(player.name)
+        except DomainError as exc:
+            field = "new_player" if exc.field == "name" else "players"
+            form.add_error(field, exc.message)
+        else:
+            if checked:
+                messages.success(request, f"Checked in: {', '.join(checked)}.")
+            return redirect("event-checkin", pk=event.pk)
+    roster = checkin_roster(event=event)
+    return render(request, "tournaments/checkin.html", {
+        "event": event, "form": form, "roster": roster,
+        "active_count": sum(1 for r in roster if r["entry"] and r["entry"].status == Entry.Status.ACTIVE),
+    })
+
+
+@login_required
+@require_POST
+def entry_leave(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
+    event = event_get(pk=pk, user=request.user, role="director")
+    entry = get_object_or_404(Entry, pk=entry_id, event=event)
+    try:
+        services.entry_leave(entry=entry, actor=request.user)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"{entry.player.name} has left; they sit out the next rounds.")
+    return redirect("event-checkin", pk=event.pk)
+
+
+@login_required
+@require_POST
+def round_seat(request: HttpRequest, pk: int) -> HttpResponse:
+    event = event_get(pk=pk, user=request.user, role="director")
+    reseat = request.POST.get("reseat") == "1"
+    try:
+        round_ = services.round_create(event=event, actor=request.user, reseat=reseat)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect("event-detail", pk=event.pk)
+    messages.success(request, f"Round {round_.number} is seated. Check the tables, then start it.")
+    return redirect("round-detail", pk=event.pk, number=round_.number)
+
+
+def _round(event: Event, number: int) -> Round:
+    round_ = event.rounds.filter(number=number).first()
+    if round_ is None:
+        raise Http404("No such round")
+    return round_
+
+
+def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    event = event_get(pk=pk, user=request.user)
+    round_ = _round(event, number)
+    is_director = has_club_role(user=request.user, club=event.club, role="director")
+    return render(request, "tournaments/round_detail.html", {
+        "event": event, "round": round_, "tables": round_tables(round_=round_),
+        "byes": round_byes(round_=round_), "is_director": is_director,
+        "is_scorer": has_club_role(user=request.user, club=event.club, role="scorer"),
+        "swap_form": SwapForm(event=event) if is_director else None,
+    })
+
+
+@login_required
+@require_POST
+def round_status(request: HttpRequest, pk: int, number: int, status: str) -> HttpResponse:
+    event = event_get(pk=pk, user=request.user, role="director")
+    round_ = _round(event, number)
+    try:
+        services.round_set_status(round_=round_, status=status, actor=request.user)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        label = "started" if status == Round.Status.PLAYING else "closed"
+        messages.success(request, f"Round {number} {label}.")
+    return redirect("round-detail", pk=event.pk, number=number)
+
+
+@login_required
+@require_POST
+def round_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    event = event_get(pk=pk, user=request.user, role="director")
+    round_ = _round(event, number)
+    form = SwapForm(request.POST, event=event)
+    if form.is_valid():
+        try:
+            services.seat_swap(round_=round_, actor=request.user, **form.cleaned_data)
+        except DomainError as exc:
+            add_domain_error(form, exc)
+        else:
+            messages.success(request, "Players swapped.")
+            return redirect("round-detail", pk=event.pk, number=number)
+    return render(request, "tournaments/round_detail.html", {
+        "event": event, "round": round_, "tables": round_tables(round_=round_),
+        "byes": round_byes(round_=round_), "is_director": True, "swap_form": form,
+    }, status=400)
+
+
+@login_required
+@require_POST
+def event_status(request: HttpRequest, pk: int, status: str) -> HttpResponse:
+    event = event_get(pk=pk, user=request.user, role="director")
+    try:
+        services.event_set_status(event=event, status=status, actor=request.user)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"The event is now {event.get_status_display().lower()}.")
+    return redirect("event-detail", pk=event.pk)
+
+
+@login_required
+def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """One printable page per table: number, names by seat, and the QR code of its entry link."""
+    event = event_get(pk=pk, user=request.user, role="director")
+    round_ = _round(event, number)
+    cards = []
+    for item in round_tables(round_=round_):
+        url = request.build_absolute_uri(reverse("table-entry", args=[item["table"].token]))
+        qr = segno.make(url, error="m")
+        cards.append({**item, "url": url, "qr_svg": qr.svg_inline(scale=6, dark="#000")})
+    return render(request, "tournaments/table_cards.html", {
+        "event": event, "round": round_, "cards": cards,
+    })
+
+
+@login_required
+def score_sheet(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """A printable paper score sheet per table, for clubs that keep paper."""
+    event = event_get(pk=pk, user=request.user, role="director")
+    round_ = _round(event, number)
+    deals = event.deals_per_round or 12
+    return render(request, "tournaments/score_sheet.html", {
+        "event": event, "round": round_, "tables": round_tables(round_=round_),
+        "deal_rows": range(1, deals + 1), "ruleset": event_ruleset(event),
+    })
+
+
+@login_required
+def event_hands_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every live hand of the event as CSV (directors)."""
+    from scoring.models import HandRevision  # noqa: PLC0415 (app boundary)
+
+    event = event_get(pk=pk, user=request.user, role="director")
+    response = HttpResponse(content_type="text/csv")
+    response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-hands.csv"'
+    writer = csv.writer(response)
+    writer.writerow(["round", "table", "hand", "dealer", "bidder", "bid", "trump", "outcome",
+                     "renege_seat", "meld_NS", "meld_EW", "counters_NS", "counters_EW",
+                     "points_NS", "points_EW", "result", "revision"])
+    revisions = (
+        HandRevision.objects.filter(hand__game__table__round__event=event, is_live=True)
+        .select_related("hand__game__table__round")
+        .order_by("hand__game__table__round__number", "hand__game__table__number", "hand__number")
+    )
+    for r in revisions:
+        counters = r.counters or {}
+        writer.writerow([
+            r.hand.game.table.round.number, r.hand.game.table.number, r.hand.number, r.dealer,
+            r.bidder, r.bid, r.trump, r.outcome, r.renege_seat, r.meld.get("NS"), r.meld.get("EW"),
+            counters.get("NS"), counters.get("EW"), r.points.get("NS"), r.points.get("EW"),
+            r.result, r.revision,
+        ])
+    return response
