@@ -1,5 +1,15 @@
+"""Scoring API routes under ``/api/``: standings here, score entry in ``api_urls_entry``."""
+
 from __future__ import annotations
 
-from django.urls import URLPattern, URLResolver
+from django.urls import include, path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from . import api_standings
+
+urlpatterns = [
+    path("events/<int:event_id>/standings/", api_standings.EventStandingsApi.as_view(),
+         name="api-event-standings"),
+    path("events/<int:event_id>/standings/version/",
+         api_standings.EventStandingsVersionApi.as_view(), name="api-event-standings-version"),
+    path("", include("scoring.api_urls_entry")),
+]

@@ -1,9 +1,18 @@
 """Standings rules: totals per entry, bye scores and named tie-breaks. Pure Python, no ORM.
 
-Vocabulary: a *result* is what one entry scored in one game (its side's total); a *tie-break* is a
-named rule applied in order to order entries; entries equal on every rule *share a rank*
-(1, 1, 3). Byes score what the event says: nothing, a fixed number, or the average of the round's
-winning (or all) scores.
+Vocabulary:
+
+* a *result* is what one entry scored in one game (its side's total at the end, or so far);
+* an entry's *totals* are its results summed (the database does that with one GROUP BY, see
+  ``scoring.standings``; :func:`totals_from_results` is the same sum in Python, the reference the
+  tests compare against);
+* a *bye* is a round an entry sat out; it scores what the event says (nothing, a fixed number, or
+  the average of the round's winning scores or of all its scores), computed from the round's
+  *finished* games;
+* a *tie-break* is a named rule; entries are ordered by the event's tie-breaks in turn and
+  entries equal on every one of them *share a rank* (1, 1, 3).
+
+Points and per-round points include bye points; games and wins count only games played.
 """
 
 from __future__ import annotations
@@ -11,13 +20,30 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from config.errors import DomainError
 
+TIE_BREAKS: dict[str, str] = {
+    "points": "Total points",
+    "wins": "Games won",
+    "head_to_head": "Wins against the other tied players",
+    "highest_game": "Highest single game",
+    "hands_made": "Contracts made",
+    "fewest_sets": "Fewest times set",
+}
+# DESIGN §5: individual events rank by points; partnership events by wins, then points.
+INDIVIDUAL_DEFAULT = ["points", "wins", "head_to_head", "highest_game"]
+PARTNERSHIP_DEFAULT = ["wins", "points"]
+
+BYE_SCORINGS = ("zero", "fixed", "average_winning", "average_all")
+
 
 @dataclass(frozen=True)
 class Result:
+    """One entry in one game."""
+
     entry_id: int
     round_number: int
     game_id: int
@@ -29,6 +55,48 @@ class Result:
     hands_declared: int = 0
     hands_made: int = 0
     hands_set: int = 0
+
+
+@dataclass(frozen=True)
+class EntryTotals:
+    """An entry's results summed over the event (byes not included)."""
+
+    entry_id: int
+    name: str
+    active: bool = True
+    points: int = 0
+    games: int = 0  # finished games
+    wins: int = 0
+    hands_declared: int = 0
+    hands_made: int = 0
+    hands_set: int = 0
+    highest_game: int | None = None  # best finished game
+    per_round: Mapping[int, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RoundScores:
+    """What a bye is computed from: the round's finished games, summed.
+
+    ``winning_*`` sum and count the winning side's score of each finished game, ``all_*`` every
+    side's score. Counting each player of a side (as the database rows do) weights every game
+    equally, so averages are the same as counting each side once.
+    """
+
+    winning_total: int = 0
+    winning_count: int = 0
+    all_total: int = 0
+    all_count: int = 0
+
+
+@dataclass(frozen=True)
+class Meeting:
+    """For head-to-head: an entry's side and result in one game."""
+
+    game_id: int
+    entry_id: int
+    side: str
+    won: bool
 
 
 @dataclass
@@ -46,11 +114,12 @@ class Row:
     hands_set: int = 0
     highest_game: int | None = None
     rank: int = 0
+    tied: bool = False
     per_round: dict[int, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "rank": self.rank, "entry_id": self.entry_id, "name": self.name,
+            "rank": self.rank, "tied": self.tied, "entry_id": self.entry_id, "name": self.name,
             "active": self.active, "points": self.points, "games": self.games,
             "wins": self.wins, "byes": self.byes, "bye_points": self.bye_points,
             "hands_declared": self.hands_declared, "hands_made": self.hands_made,
@@ -59,21 +128,14 @@ class Row:
         }
 
 
-TIE_BREAKS: dict[str, str] = {
-    "points": "Total points",
-    "wins": "Games won",
-    "head_to_head": "Wins against the other tied players",
-    "highest_game": "Highest single game",
-    "hands_made": "Contracts made",
-    "fewest_sets": "Fewest times set",
-}
-INDIVIDUAL_DEFAULT = ["points", "wins", "head_to_head", "highest_game"]
-PARTNERSHIP_DEFAULT = ["wins", "points"]
+def default_tie_breaks(*, partnership: str) -> list[str]:
+    return list(PARTNERSHIP_DEFAULT if partnership == "fixed" else INDIVIDUAL_DEFAULT)
 
 
 def validate_tie_breaks(names: Sequence[str] | None, *, kind: str, partnership: str) -> list[str]:
+    """The tie-breaks an event will use: the defaults for its kind when none are given."""
     if not names:
-        return list(PARTNERSHIP_DEFAULT if partnership == "fixed" else INDIVIDUAL_DEFAULT)
+        return default_tie_breaks(partnership=partnership)
     unknown = [n for n in names if n not in TIE_BREAKS]
     if unknown:
         raise DomainError(
@@ -85,38 +147,93 @@ def validate_tie_breaks(names: Sequence[str] | None, *, kind: str, partnership: 
     return list(names)
 
 
-def bye_score(
-    *, scoring: str, fixed_points: int, round_results: Sequence[Result]
-) -> int:
-    """What an entry sitting out a round scores."""
+def tie_breaks_in_force(names: Sequence[str] | None, *, partnership: str) -> list[str]:
+    """Like :func:`validate_tie_breaks` but tolerant of stored data: unknown names are dropped."""
+    known = [n for n in (names or []) if n in TIE_BREAKS]
+    return list(dict.fromkeys(known)) or default_tie_breaks(partnership=partnership)
+
+
+def tie_break_labels(names: Sequence[str]) -> list[dict[str, str]]:
+    return [{"name": n, "label": TIE_BREAKS[n]} for n in names]
+
+
+def _average(total: int, count: int) -> int:
+    if count <= 0:
+        return 0
+    return int((Decimal(total) / Decimal(count)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def bye_score(*, scoring: str, fixed_points: int, scores: RoundScores) -> int:
+    """What an entry sitting out a round scores (rounded half up; 0 before any game finished)."""
     if scoring == "fixed":
         return fixed_points
-    if scoring == "zero":
-        return 0
     if scoring == "average_winning":
-        by_game: dict[int, int] = {}
-        for r in round_results:
-            if r.finished:
-                by_game[r.game_id] = max(by_game.get(r.game_id, r.points), r.points)
-        scores = list(by_game.values())
-    else:  # average_all: every side's score once
-        seen: dict[tuple[int, str], int] = {}
-        for r in round_results:
-            if r.finished:
-                seen[(r.game_id, r.side)] = r.points
-        scores = list(seen.values())
-    if not scores:
-        return 0
-    return round(sum(scores) / len(scores))
+        return _average(scores.winning_total, scores.winning_count)
+    if scoring == "average_all":
+        return _average(scores.all_total, scores.all_count)
+    return 0  # "zero" and anything unknown
 
 
-def _key(name: str, row: Row) -> Any:
+def totals_from_results(
+    *, entries: Iterable[tuple[int, str, bool]], results: Iterable[Result]
+) -> tuple[list[EntryTotals], dict[int, RoundScores]]:
+    """Sum raw results per entry and per round (the reference for the database's GROUP BY)."""
+    acc: dict[int, dict[str, Any]] = {
+        eid: {"name": name, "active": active, "points": 0, "games": 0, "wins": 0,
+              "hands_declared": 0, "hands_made": 0, "hands_set": 0, "highest_game": None,
+              "per_round": {}}
+        for eid, name, active in entries
+    }
+    rounds: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for r in results:
+        if r.finished:
+            sums = rounds[r.round_number]
+            sums[2] += r.points
+            sums[3] += 1
+            if r.won:
+                sums[0] += r.points
+                sums[1] += 1
+        a = acc.get(r.entry_id)
+        if a is None:
+            continue
+        a["points"] += r.points
+        a["per_round"][r.round_number] = a["per_round"].get(r.round_number, 0) + r.points
+        a["hands_declared"] += r.hands_declared
+        a["hands_made"] += r.hands_made
+        a["hands_set"] += r.hands_set
+        if r.finished:
+            a["games"] += 1
+            a["wins"] += int(r.won)
+            best = a["highest_game"]
+            a["highest_game"] = r.points if best is None else max(best, r.points)
+    totals = [EntryTotals(entry_id=eid, **values) for eid, values in acc.items()]
+    return totals, {n: RoundScores(*s) for n, s in rounds.items()}
+
+
+def head_to_head_wins(group_ids: set[int], meetings: Iterable[Meeting]) -> dict[int, int]:
+    """Wins of each tied entry in games where another entry of the group sat on the other side."""
+    by_game: dict[int, list[Meeting]] = defaultdict(list)
+    for m in meetings:
+        if m.entry_id in group_ids:
+            by_game[m.game_id].append(m)
+    wins = dict.fromkeys(group_ids, 0)
+    for rows in by_game.values():
+        for m in rows:
+            if m.won and any(o.side != m.side for o in rows):
+                wins[m.entry_id] += 1
+    return wins
+
+
+MeetingsFor = Callable[[set[int]], Iterable[Meeting]]
+
+
+def _key(name: str, row: Row) -> int:
     if name == "points":
         return row.points
     if name == "wins":
         return row.wins
     if name == "highest_game":
-        return row.highest_game if row.highest_game is not None else -10**9
+        return row.highest_game if row.highest_game is not None else -(10**9)
     if name == "hands_made":
         return row.hands_made
     if name == "fewest_sets":
@@ -124,37 +241,26 @@ def _key(name: str, row: Row) -> Any:
     raise KeyError(name)
 
 
-def _head_to_head(group: list[Row], results: Sequence[Result]) -> dict[int, int]:
-    """Wins of each tied entry in games where it sat against another entry of the group."""
-    ids = {row.entry_id for row in group}
-    by_game: dict[int, list[Result]] = defaultdict(list)
-    for r in results:
-        if r.entry_id in ids:
-            by_game[r.game_id].append(r)
-    wins = dict.fromkeys(ids, 0)
-    for rows in by_game.values():
-        for r in rows:
-            if r.won and any(o.side != r.side for o in rows):
-                wins[r.entry_id] += 1
-    return wins
+def rank_rows(rows: list[Row], tie_breaks: Sequence[str], meetings_for: MeetingsFor) -> list[Row]:
+    """Order rows by the tie-breaks in turn; rows equal on all of them share a rank.
 
-
-def rank_rows(rows: list[Row], tie_breaks: Sequence[str], results: Sequence[Result]) -> list[Row]:
-    """Order rows by the tie-breaks in turn; rows equal on all of them share a rank."""
+    ``meetings_for(ids)`` returns the games of the given entries; it is called only for groups
+    still tied when ``head_to_head`` is reached, so the common case needs no per-game data.
+    """
 
     def split(group: list[Row], depth: int) -> list[list[Row]]:
         if len(group) <= 1 or depth == len(tie_breaks):
-            return [sorted(group, key=lambda r: r.name.lower())]
+            return [sorted(group, key=lambda r: (r.name.lower(), r.entry_id))]
         name = tie_breaks[depth]
-        key: Callable[[Row], Any]
         if name == "head_to_head":
-            h2h = _head_to_head(group, results)
-            key = lambda r: h2h[r.entry_id]  # noqa: E731
+            ids = {row.entry_id for row in group}
+            h2h = head_to_head_wins(ids, meetings_for(ids))
+            values = {row.entry_id: h2h[row.entry_id] for row in group}
         else:
-            key = lambda r: _key(name, r)  # noqa: E731
-        buckets: dict[Any, list[Row]] = defaultdict(list)
+            values = {row.entry_id: _key(name, row) for row in group}
+        buckets: dict[int, list[Row]] = defaultdict(list)
         for row in group:
-            buckets[key(row)].append(row)
+            buckets[values[row.entry_id]].append(row)
         out: list[list[Row]] = []
         for value in sorted(buckets, reverse=True):
             out.extend(split(buckets[value], depth + 1))
@@ -165,9 +271,47 @@ def rank_rows(rows: list[Row], tie_breaks: Sequence[str], results: Sequence[Resu
     for group in split(rows, 0):
         for row in group:
             row.rank = position
+            row.tied = len(group) > 1
         ordered.extend(group)
         position += len(group)
     return ordered
+
+
+def standings_rows(
+    *,
+    totals: Iterable[EntryTotals],
+    byes: Iterable[tuple[int, int]],
+    round_scores: Mapping[int, RoundScores],
+    tie_breaks: Sequence[str],
+    bye_scoring: str = "average_winning",
+    bye_points: int = 0,
+    meetings_for: MeetingsFor = lambda ids: (),
+) -> list[Row]:
+    """Ranked standings: ``totals`` per entry, ``byes`` as (round number, entry id)."""
+    rows: dict[int, Row] = {
+        t.entry_id: Row(
+            entry_id=t.entry_id, name=t.name, active=t.active, points=t.points, games=t.games,
+            wins=t.wins, hands_declared=t.hands_declared, hands_made=t.hands_made,
+            hands_set=t.hands_set, highest_game=t.highest_game, per_round=dict(t.per_round),
+        )
+        for t in totals
+    }
+    bye_cache: dict[int, int] = {}
+    for round_number, entry_id in byes:
+        row = rows.get(entry_id)
+        if row is None:
+            continue
+        if round_number not in bye_cache:
+            bye_cache[round_number] = bye_score(
+                scoring=bye_scoring, fixed_points=bye_points,
+                scores=round_scores.get(round_number, RoundScores()),
+            )
+        value = bye_cache[round_number]
+        row.byes += 1
+        row.bye_points += value
+        row.points += value
+        row.per_round[round_number] = row.per_round.get(round_number, 0) + value
+    return rank_rows(list(rows.values()), tie_breaks, meetings_for)
 
 
 def compute_standings(
@@ -179,43 +323,13 @@ def compute_standings(
     bye_scoring: str = "average_winning",
     bye_points: int = 0,
 ) -> list[Row]:
-    """Standings from scratch: ``entries`` are (id, name, active), ``byes`` (round, entry id)."""
-    rows: dict[int, Row] = {eid: Row(entry_id=eid, name=name, active=active)
-                            for eid, name, active in entries}
-    by_round: dict[int, list[Result]] = defaultdict(list)
-    for r in results:
-        by_round[r.round_number].append(r)
-        row = rows.get(r.entry_id)
-        if row is None:
-            continue
-        row.points += r.points
-        row.per_round[r.round_number] = row.per_round.get(r.round_number, 0) + r.points
-        row.hands_declared += r.hands_declared
-        row.hands_made += r.hands_made
-        row.hands_set += r.hands_set
-        if r.finished:
-            row.games += 1
-            row.wins += int(r.won)
-            row.highest_game = r.points if row.highest_game is None else max(row.highest_game, r.points)
-    bye_cache: dict[int, int] = {}
-    for round_number, entry_id in byes:
-        row = rows.get(entry_id)
-        if row is None:
-            continue
-        if round_number not in bye_cache:
-            bye_cache[round_number] = bye_score(
-                scoring=bye_scoring, fixed_points=bye_points,
-                round_results=by_round.get(round_number, []),
-            )
-        row.byes += 1
-        row.bye_points += bye_cache[round_number]
-        row.points += bye_cache[round_number]
-        row.per_round[round_number] = bye_cache[round_number]
-    return rank_rows(list(rows.values()), tie_breaks, results)
-
-
-def tie_break_labels(names: Sequence[str]) -> list[dict[str, str]]:
-    return [{"name": n, "label": TIE_BREAKS[n]} for n in names]
+    """Standings from raw results: ``entries`` are (id, name, active), ``byes`` (round, entry)."""
+    totals, round_scores = totals_from_results(entries=entries, results=results)
+    meetings = [Meeting(r.game_id, r.entry_id, r.side, r.won) for r in results]
+    return standings_rows(
+        totals=totals, byes=byes, round_scores=round_scores, tie_breaks=tie_breaks,
+        bye_scoring=bye_scoring, bye_points=bye_points, meetings_for=lambda ids: meetings,
+    )
 
 
 def rows_by_entry(rows: Sequence[Mapping[str, Any]]) -> dict[int, Mapping[str, Any]]:

@@ -1,35 +1,49 @@
-"""Celery tasks: thin, take ids, call one service, safe to run twice."""
+"""Celery tasks for standings: thin, take ids, call one service, safe to run twice.
+
+``compute_standings`` is queued on commit by :func:`scoring.standings.standings_request_update`
+(and may be queued by hand for a full rebuild with ``full=True``); ``reconcile_standings`` runs
+on Celery beat (``CELERY_BEAT_SCHEDULE`` in ``config/settings/base.py``).
+"""
 
 from __future__ import annotations
 
 from celery import shared_task
 from django.conf import settings
-from django.core.cache import cache
-from django.db import OperationalError
+from django.db import InterfaceError, OperationalError
 
-from .standings import PENDING_KEY, events_behind, standings_rebuild
+from tournaments.models import Event
+
+from .standings import standings_clear_pending, standings_rebuild, standings_reconcile
+
+# Transient database trouble is retried with backoff; everything else is a bug to see in the logs.
+TRANSIENT = (OperationalError, InterfaceError)
 
 
 @shared_task(
-    bind=True,
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
+    autoretry_for=TRANSIENT,
+    retry_backoff=settings.TASK_RETRY_POLICY["countdown"],
+    retry_backoff_max=60,
     max_retries=settings.TASK_RETRY_POLICY["max_retries"],
 )
-def update_standings(self: object, event_id: int) -> int:
+def compute_standings(event_id: int, full: bool = False) -> int | None:
+    """Bring one event's standings snapshot up to date; returns its version.
+
+    ``full`` recomputes every game's seat results from the hands first (on demand only).
+    """
     # Clear the pending mark first: a hand stored while we compute queues another run.
+    standings_clear_pending(event_id=event_id)
     try:
-        cache.delete(PENDING_KEY.format(event_id=event_id))
-    except Exception:  # noqa: BLE001 - the cache is an optimisation only
-        pass
-    return standings_rebuild(event_id=event_id).version
+        return standings_rebuild(event_id=event_id, from_hands=full).version
+    except Event.DoesNotExist:
+        return None  # the event was deleted after the update was queued
 
 
-@shared_task
+@shared_task(
+    autoretry_for=TRANSIENT,
+    retry_backoff=settings.TASK_RETRY_POLICY["countdown"],
+    retry_backoff_max=60,
+    max_retries=settings.TASK_RETRY_POLICY["max_retries"],
+)
 def reconcile_standings() -> list[int]:
     """Periodic (beat): rebuild every snapshot that is behind its hands."""
-    rebuilt = []
-    for event_id in events_behind():
-        standings_rebuild(event_id=event_id)
-        rebuilt.append(event_id)
-    return rebuilt
+    return standings_reconcile()

@@ -1,5 +1,17 @@
+"""Public standings pages (audience: anyone who may see the event)."""
+
 from __future__ import annotations
 
-from django.urls import URLPattern, URLResolver
+from django.urls import path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from . import views_standings as views
+
+urlpatterns = [
+    path("events/<int:event_id>/standings/", views.standings_page, name="event-standings"),
+    path("events/<int:event_id>/standings/wall/", views.standings_wall,
+         name="event-standings-wall"),
+    path("events/<int:event_id>/standings/version/", views.standings_version,
+         name="event-standings-version"),
+    path("events/<int:event_id>/standings/fragment/", views.standings_fragment,
+         name="event-standings-fragment"),
+]

@@ -83,3 +83,53 @@ def event_with_players(*, club: Club | None = None, players: int = 8, **event_kw
     for _ in range(players):
         entry_check_in(event=event, player=PlayerFactory(club=club))
     return event
+
+
+# --- standings: games and derived results without the rules engine (appended) ------------------
+class EntryFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "tournaments.Entry"
+
+    event = factory.SubFactory(EventFactory)
+    player = factory.SubFactory(PlayerFactory)
+
+
+def game_with_results(
+    *, event: Event, round_number: int, table_number: int, seats: list[object],
+    ns: int, ew: int, finished: bool = True, declared: dict[str, tuple[int, int, int]] | None = None,
+    round_status: str = "closed",
+) -> object:
+    """A game of ``event`` with seats N, E, S, W and its SeatResults as ``game_recompute`` would
+    write them (``declared``: position -> hands declared, made, set). Rounds are created closed."""
+    from scoring.models import Game, SeatResult
+    from tournaments.models import Round, Seat, Table
+
+    round_, _ = Round.objects.get_or_create(
+        event=event, number=round_number, defaults={"status": round_status}
+    )
+    table = Table.objects.create(round=round_, number=table_number)
+    winner = ("NS" if ns > ew else "EW" if ew > ns else "") if finished else ""
+    game = Game.objects.create(
+        table=table, totals={"NS": ns, "EW": ew}, winner=winner, hands_count=4,
+        status="finished" if finished else "playing",
+    )
+    for position, entry in zip("NESW", seats, strict=True):
+        side = "NS" if position in "NS" else "EW"
+        Seat.objects.create(table=table, round=round_, position=position, entry=entry)
+        d, m, s = (declared or {}).get(position, (0, 0, 0))
+        SeatResult.objects.create(
+            game=game, event=event, entry=entry, round_number=round_number, position=position,
+            side=side, points=ns if side == "NS" else ew, opponents_points=ew if side == "NS" else ns,
+            won=finished and winner == side, finished=finished,
+            hands_declared=d, hands_made=m, hands_set=s,
+        )
+    return game
+
+
+def bye_for(*, event: Event, round_number: int, entry: object) -> object:
+    from tournaments.models import Bye, Round
+
+    round_, _ = Round.objects.get_or_create(
+        event=event, number=round_number, defaults={"status": "closed"}
+    )
+    return Bye.objects.create(round=round_, entry=entry)

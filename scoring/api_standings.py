@@ -1,0 +1,98 @@
+"""Standings API: the event's last standings snapshot, read through the shared selector.
+
+``GET /api/events/<id>/standings/`` answers what the standings pages show: the ranked rows, the
+tie-breaks in force, the snapshot version and whether it is behind the entered hands. Private
+events answer 404 to people outside the club, exactly like the pages.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import permissions, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from .selectors import event_standings, standings_status
+
+
+class TieBreakOutput(serializers.Serializer[Any]):
+    name = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a field, not Field.label
+
+
+class StandingsRowOutput(serializers.Serializer[Any]):
+    rank = serializers.IntegerField()
+    tied = serializers.BooleanField(help_text="Shares its rank with another entry.")
+    entry_id = serializers.IntegerField()
+    name = serializers.CharField()
+    active = serializers.BooleanField(help_text="False for a player who left early.")
+    points = serializers.IntegerField(help_text="Total points, bye points included.")
+    games = serializers.IntegerField(help_text="Finished games played.")
+    wins = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    bye_points = serializers.IntegerField()
+    hands_declared = serializers.IntegerField()
+    hands_made = serializers.IntegerField()
+    hands_set = serializers.IntegerField()
+    highest_game = serializers.IntegerField(allow_null=True)
+    per_round = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Points per round number (for charts)."
+    )
+
+
+class StandingsStatusOutput(serializers.Serializer[Any]):
+    event = serializers.IntegerField()
+    version = serializers.IntegerField(help_text="Moves whenever the rows change.")
+    behind = serializers.BooleanField(
+        help_text="True while hands entered since the snapshot are being counted."
+    )
+    source_version = serializers.IntegerField()
+    hands_version = serializers.IntegerField()
+    computed_at = serializers.DateTimeField(allow_null=True)
+
+
+class StandingsOutput(StandingsStatusOutput):
+    name = serializers.CharField()
+    tie_breaks = TieBreakOutput(many=True)
+    bye_scoring = serializers.CharField()
+    rows = StandingsRowOutput(many=True)
+
+
+class EventStandingsApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="event_standings",
+        summary="An event's live standings",
+        responses={200: StandingsOutput, 404: OpenApiResponse(description="No such event")},
+        tags=["standings"],
+    )
+    def get(self, request: Request, event_id: int) -> Response:
+        standings = event_standings(event_id=event_id, user=request.user, chart_top=0)
+        data: dict[str, Any] = standings.status.to_dict() | {
+            "name": standings.event.name,
+            "tie_breaks": standings.tie_breaks,
+            "bye_scoring": standings.bye_scoring,
+            "rows": standings.rows,
+        }
+        data["computed_at"] = standings.status.computed_at
+        return Response(StandingsOutput(data).data)
+
+
+class EventStandingsVersionApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="event_standings_version",
+        summary="Has an event's standings snapshot moved? (cheap; poll this)",
+        responses={200: StandingsStatusOutput, 404: OpenApiResponse(description="No such event")},
+        tags=["standings"],
+    )
+    def get(self, request: Request, event_id: int) -> Response:
+        status = standings_status(event_id=event_id, user=request.user)
+        data = status.to_dict()
+        data["computed_at"] = status.computed_at
+        return Response(StandingsStatusOutput(data).data)

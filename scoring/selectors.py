@@ -1,0 +1,205 @@
+"""Standings reads shared by the standings pages and the API.
+
+Each selector loads what its page needs in as few queries as possible: the standings page and
+the API read one row (the event with its club and snapshot); the version poll reads the same row
+without the snapshot's rows, so polling every few seconds from every wall screen stays cheap.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.http import Http404
+
+from clubs.permissions import check_view_event
+from tournaments.models import Event
+
+from .models import StandingsSnapshot
+from .standings_rules import tie_break_labels, tie_breaks_in_force
+
+CHART_COLOURS = ["#0b6e4f", "#c2410c", "#1d4ed8", "#a21caf", "#b91c1c", "#0e7490", "#4d7c0f",
+                 "#7c2d12", "#6d28d9", "#be185d"]
+BYE_SCORING_TEXT: dict[str, str] = {
+    Event.ByeScoring.ZERO: "A bye scores nothing.",
+    Event.ByeScoring.AVERAGE_WINNING: "A bye scores the average of the round's winning scores.",
+    Event.ByeScoring.AVERAGE_ALL: "A bye scores the average of all scores of the round.",
+    Event.ByeScoring.FIXED: "A bye scores {points} points.",
+}
+
+
+@dataclass(frozen=True)
+class StandingsStatus:
+    """What the pages poll: has the snapshot moved, and is it behind the hands?"""
+
+    event_id: int
+    version: int
+    source_version: int
+    hands_version: int
+    computed_at: datetime | None
+
+    @property
+    def behind(self) -> bool:
+        return self.source_version < self.hands_version
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "event": self.event_id, "version": self.version, "behind": self.behind,
+            "source_version": self.source_version, "hands_version": self.hands_version,
+            "computed_at": self.computed_at.isoformat() if self.computed_at else None,
+        }
+
+
+@dataclass(frozen=True)
+class ChartLine:
+    name: str
+    colour: str
+    points: str  # SVG polyline points
+    last_x: float
+    last_y: float
+    total: int
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A score-progression chart: cumulative points per round of the leading entries."""
+
+    width: int
+    height: int
+    rounds: list[tuple[int, float]]  # (round number, x) for the axis labels
+    y_ticks: list[tuple[int, float]]  # (value, y)
+    zero_y: float
+    lines: list[ChartLine]
+    plot_left: int
+    plot_right: int
+    plot_top: int
+    plot_bottom: int
+
+
+@dataclass
+class Standings:
+    event: Event
+    status: StandingsStatus
+    rows: list[dict[str, Any]]
+    tie_breaks: list[dict[str, str]]
+    bye_scoring: str
+    round_numbers: list[int] = field(default_factory=list)
+    chart: Chart | None = None
+
+    @property
+    def ranking_sentence(self) -> str:
+        labels = [t["label"].lower() for t in self.tie_breaks]
+        if not labels:
+            return ""
+        return "Ranked by " + ", then ".join(labels) + "."
+
+
+def _nice_step(span: int, ticks: int = 5) -> int:
+    raw = max(span / ticks, 1)
+    magnitude = 10 ** (len(str(int(raw))) - 1)
+    for factor in (1, 2, 5, 10):
+        if factor * magnitude >= raw:
+            return int(factor * magnitude)
+    return int(10 * magnitude)
+
+
+def score_chart(
+    rows: list[dict[str, Any]], *, top: int, width: int = 640, height: int = 300
+) -> Chart | None:
+    """Cumulative points per round of the first ``top`` rows, as SVG coordinates."""
+    leaders = [r for r in rows if r.get("per_round")][:top]
+    if not leaders:
+        return None
+    rounds = sorted({int(n) for r in leaders for n in r["per_round"]})
+    last_round = rounds[-1]
+    series = []
+    for row in leaders:
+        total, values = 0, [0]
+        for number in range(1, last_round + 1):
+            total += int(row["per_round"].get(str(number), 0))
+            values.append(total)
+        series.append((row, values))
+    low = min(0, *(v for _, values in series for v in values))
+    high = max(1, *(v for _, values in series for v in values))
+    step = _nice_step(high - low)
+    low = (low // step) * step
+    high = -((-high) // step) * step
+    left, right, top_px, bottom = 48, width - 110, 12, height - 28
+
+    def x(i: int) -> float:
+        return round(left + (right - left) * i / last_round, 1)
+
+    def y(v: int) -> float:
+        return round(bottom - (bottom - top_px) * (v - low) / (high - low), 1)
+
+    lines = []
+    for i, (row, values) in enumerate(series):
+        points = " ".join(f"{x(k)},{y(v)}" for k, v in enumerate(values))
+        lines.append(ChartLine(
+            name=row["name"], colour=CHART_COLOURS[i % len(CHART_COLOURS)], points=points,
+            last_x=x(last_round), last_y=y(values[-1]), total=values[-1],
+        ))
+    return Chart(
+        width=width, height=height,
+        rounds=[(n, x(n)) for n in range(1, last_round + 1)],
+        y_ticks=[(v, y(v)) for v in range(low, high + 1, step)],
+        zero_y=y(0), lines=lines, plot_left=left, plot_right=right, plot_top=top_px,
+        plot_bottom=bottom,
+    )
+
+
+def _event(event_id: int, *, with_rows: bool) -> Event:
+    queryset = Event.objects.select_related("club", "standings")
+    if not with_rows:
+        queryset = queryset.defer("standings__rows", "standings__tie_breaks")
+    try:
+        return queryset.get(pk=event_id)
+    except Event.DoesNotExist:
+        raise Http404("No such event") from None
+
+
+def _snapshot(event: Event) -> StandingsSnapshot | None:
+    try:
+        return event.standings
+    except StandingsSnapshot.DoesNotExist:
+        return None
+
+
+def _status(event: Event, snapshot: StandingsSnapshot | None) -> StandingsStatus:
+    return StandingsStatus(
+        event_id=event.pk,
+        version=snapshot.version if snapshot else 0,
+        source_version=snapshot.source_version if snapshot else 0,
+        hands_version=event.hands_version,
+        computed_at=snapshot.computed_at if snapshot else None,
+    )
+
+
+def standings_status(*, event_id: int, user: Any) -> StandingsStatus:
+    """The snapshot version and whether it is behind (404 for events the user may not see)."""
+    event = _event(event_id, with_rows=False)
+    check_view_event(user=user, event=event)
+    return _status(event, _snapshot(event))
+
+
+def event_standings(*, event_id: int, user: Any, chart_top: int = 6) -> Standings:
+    """The event's last standings snapshot, ready for the page, the wall and the API."""
+    event = _event(event_id, with_rows=True)
+    check_view_event(user=user, event=event)
+    snapshot = _snapshot(event)
+    rows = list(snapshot.rows) if snapshot else []
+    tie_breaks = (
+        list(snapshot.tie_breaks) if snapshot and snapshot.tie_breaks
+        else tie_break_labels(tie_breaks_in_force(event.tie_breaks, partnership=event.partnership))
+    )
+    round_numbers = sorted({int(n) for r in rows for n in r.get("per_round", {})})
+    for row in rows:
+        per_round = row.get("per_round", {})
+        row["round_cells"] = [per_round.get(str(n)) for n in round_numbers]
+    bye_text = BYE_SCORING_TEXT.get(event.bye_scoring, "").format(points=event.bye_points)
+    return Standings(
+        event=event, status=_status(event, snapshot), rows=rows, tie_breaks=tie_breaks,
+        bye_scoring=bye_text, round_numbers=round_numbers,
+        chart=score_chart(rows, top=chart_top) if chart_top else None,
+    )

@@ -1,0 +1,42 @@
+// Live standings: poll the snapshot version; when it moves, fetch the fragment and swap it in.
+// While the snapshot is behind the entered hands (worker busy or down) show the "updating…" note.
+(function () {
+  "use strict";
+  var live = document.getElementById("standings-live");
+  if (!live) { return; }
+  var note = document.querySelector("[data-standings-updating]");
+  var versionUrl = live.getAttribute("data-version-url");
+  var fragmentUrl = live.getAttribute("data-fragment-url");
+  var every = Math.max(1, parseInt(live.getAttribute("data-poll-seconds"), 10) || 3) * 1000;
+  var current = live.getAttribute("data-version");
+  var busy = false;
+
+  function get(url, asJson) {
+    return fetch(url, { headers: { "X-Requested-With": "fetch" }, cache: "no-store",
+                        credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) { throw new Error("HTTP " + response.status); }
+        return asJson ? response.json() : response.text();
+      });
+  }
+
+  function poll() {
+    if (busy || document.hidden) { return; }
+    busy = true;
+    get(versionUrl, true).then(function (status) {
+      if (note) { note.hidden = !status.behind; }
+      if (String(status.version) === String(current)) { return null; }
+      return get(fragmentUrl, false).then(function (html) {
+        live.innerHTML = html;
+        current = String(status.version);
+        live.setAttribute("data-version", current);
+        live.dispatchEvent(new CustomEvent("standings:updated", { detail: status }));
+      });
+    }).catch(function () {
+      // Network hiccup: keep the last standings on screen and try again on the next tick.
+    }).then(function () { busy = false; });
+  }
+
+  window.setInterval(poll, every);
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) { poll(); } });
+})();
