@@ -29,6 +29,9 @@ from .cards import (
     SPADES,
     SUITS,
     TEN,
+    Deck,
+    check_copies,
+    counts_of,
     parse_cards,
     parse_suit,
 )
@@ -109,60 +112,94 @@ def meld_total(counts: Sequence[int], trump: int, rs: Ruleset) -> int:
     return total
 
 
-def _as_cards(cards: Iterable[int | str], rs: Ruleset) -> list[int]:
-    items = list(cards)
-    if all(isinstance(c, int) and not isinstance(c, bool) for c in items):
-        ints = [c for c in items if isinstance(c, int)]
-        if all(0 <= c < NUM_CARD_TYPES and rs.deck.has_card(c) for c in ints):
-            from .cards import check_copies
+_VALID_CARDS = {
+    Deck.SINGLE: frozenset(range(NUM_CARD_TYPES)),
+    Deck.DOUBLE: frozenset(c for c in range(NUM_CARD_TYPES) if c % 6 != NINE),
+}
 
-            check_copies(ints, rs.deck)
-            return ints
-    return parse_cards(items, rs.deck)
+
+def _counts(cards: Iterable[int | str], rs: Ruleset) -> list[int]:
+    """Count array of a hand, validating tokens, deck membership and copies."""
+    items = cards if isinstance(cards, list | tuple) else list(cards)
+    valid = _VALID_CARDS[rs.deck]
+    c = [0] * NUM_CARD_TYPES
+    try:
+        for x in items:
+            c[x] += 1
+        ok = all(x in valid for x in items) and not any(isinstance(x, bool) for x in items)
+    except (TypeError, IndexError):
+        ok = False
+    if not ok:
+        c = counts_of(parse_cards(items, rs.deck))
+    limit = rs.hand_size + rs.widow
+    if len(items) > limit:
+        raise RulesError.single(
+            "cards", "too_many_cards", f"{len(items)} cards, but a hand holds at most {limit} here"
+        )
+    if max(c) > rs.copies:
+        check_copies([i for i, n in enumerate(c) for _ in range(n)], rs.deck)
+    return c
+
+
+def _meld_table(rs: Ruleset) -> dict[tuple[str, int, int], Meld]:
+    """Every possible breakdown line for this ruleset, built once and shared (they are frozen)."""
+
+    def build() -> dict[tuple[str, int, int], Meld]:
+        t: dict[tuple[str, int, int], Meld] = {}
+        for n in range(1, rs.copies + 1):
+            for s in range(4):
+                suit = SUITS[s]
+                wins = rs.quadruple_run_wins and n == 4
+                t["run", s, n] = Meld("run", "I", n, rs.run_t[n], suit, wins)
+                t["royal_marriage", s, n] = Meld("royal_marriage", "I", n, rs.royal_t[n], suit)
+                t["marriage", s, n] = Meld("marriage", "I", n, rs.marriage_t[n], suit)
+                t["dix", s, n] = Meld("dix", "I", n, rs.dix * n, suit)
+            t["pinochle", 0, n] = Meld("pinochle", "II", n, rs.pinochle_t[n])
+            for i, name in enumerate(_AROUND_NAMES):
+                t[name, 0, n] = Meld(name, "III", n, rs.around_t[i][n])
+        return t
+
+    table: dict[tuple[str, int, int], Meld] = cached(rs, "meld_table", build)
+    return table
 
 
 def count_meld(cards: Iterable[int | str], trump: int | str, ruleset: Ruleset) -> MeldResult:
     """Total and breakdown of one player's meld. ``cards`` are indices or tokens like ``"QS"``."""
     rs = ruleset
     t = trump if isinstance(trump, int) and not isinstance(trump, bool) else parse_suit(trump)
-    hand = _as_cards(cards, rs)
-    limit = rs.hand_size + rs.widow
-    if len(hand) > limit:
-        raise RulesError.single(
-            "cards", "too_many_cards", f"{len(hand)} cards, but a hand holds at most {limit} here"
-        )
-    c = [0] * NUM_CARD_TYPES
-    for x in hand:
-        c[x] += 1
+    if not 0 <= t < 4:
+        raise RulesError.single("trump", "bad_suit", f"{trump!r} is not a suit")
+    c = _counts(cards, rs)
+    table = _meld_table(rs)
     melds: list[Meld] = []
     b = t * 6
-    tsuit = SUITS[t]
     k, q = c[b + KING], c[b + QUEEN]
     runs = min(c[b], c[b + TEN], k, q, c[b + JACK])
-    wins = False
     if runs:
-        wins = rs.quadruple_run_wins and runs == 4
-        melds.append(Meld("run", "I", runs, rs.run_t[runs], tsuit, wins))
+        melds.append(table["run", t, runs])
     royal = min(k, q) - runs
     if royal:
-        melds.append(Meld("royal_marriage", "I", royal, rs.royal_t[royal], tsuit))
+        melds.append(table["royal_marriage", t, royal])
     for s in range(4):
-        if s == t:
-            continue
-        m = min(c[s * 6 + KING], c[s * 6 + QUEEN])
-        if m:
-            melds.append(Meld("marriage", "I", m, rs.marriage_t[m], SUITS[s]))
+        if s != t:
+            m = min(c[s * 6 + KING], c[s * 6 + QUEEN])
+            if m:
+                melds.append(table["marriage", s, m])
     nines = c[b + NINE]
     if nines and rs.dix:
-        melds.append(Meld("dix", "I", nines, rs.dix * nines, tsuit))
+        melds.append(table["dix", t, nines])
     p = min(c[_QS], c[_JD])
     if p:
-        melds.append(Meld("pinochle", "II", p, rs.pinochle_t[p]))
+        melds.append(table["pinochle", 0, p])
     for i, r in enumerate(_AROUND_RANKS):
         n = min(c[r], c[6 + r], c[12 + r], c[18 + r])
         if n:
-            melds.append(Meld(_AROUND_NAMES[i], "III", n, rs.around_t[i][n]))
-    return MeldResult(sum(m.points for m in melds), tuple(melds), wins)
+            melds.append(table[_AROUND_NAMES[i], 0, n])
+    total = 0
+    for line in melds:
+        total += line.points
+    wins = runs == 4 and rs.quadruple_run_wins
+    return MeldResult(total, tuple(melds), wins)
 
 
 # --- which totals can exist --------------------------------------------------------------------

@@ -745,12 +745,17 @@ def get_ruleset(name: str, overrides: Mapping[str, object] | None = None) -> Rul
         else:
             options["deck"] = value
     copies = Deck(options["deck"]).copies
+    stuck_follows = options["dealer_stuck"] is not None and (
+        options["dealer_stuck"] == options["min_bid"] and "dealer_stuck" not in given
+    )
     for kname, value in given.items():
         checked, e = _check_type(kname, value, copies)
         if e:
             errors.append(e)
         else:
             options[kname] = checked
+    if stuck_follows and _is_int(options["min_bid"]):
+        options["dealer_stuck"] = options["min_bid"]
     if not errors:
         for kname in MELD_KEYS:
             if len(options[kname]) != copies:

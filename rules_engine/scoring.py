@@ -159,8 +159,14 @@ def _seat(
 
 
 def _per_side(
-    data: Mapping[str, object], key: str, rs: Ruleset, errors: list[FieldError], required: bool
+    data: Mapping[str, object],
+    key: str,
+    rs: Ruleset,
+    errors: list[FieldError],
+    required: bool,
+    partial: dict[str, int] | None = None,
 ) -> dict[str, int] | None:
+    """Values per side; None unless every side has a valid value (``partial`` gets the valid)."""
     raw = data.get(key)
     if raw is None:
         if required:
@@ -212,6 +218,8 @@ def _per_side(
         if s not in out and ok:
             errors.append(FieldError(f"{key}.{s}", "required", f"{key} for {s} is missing"))
             ok = False
+    if partial is not None:
+        partial.update(out)
     return out if ok else None
 
 
@@ -261,9 +269,10 @@ def parse_hand(data: Mapping[str, object], ruleset: Ruleset) -> Hand:
         except RulesError as exc:
             errors.extend(exc.errors)
     played = outcome in (Outcome.PLAYED, Outcome.RENEGE)
-    meld = _per_side(data, "meld", rs, errors, required=played)
-    if meld is not None:
-        for side, value in meld.items():
+    valid_meld: dict[str, int] = {}
+    meld = _per_side(data, "meld", rs, errors, required=played, partial=valid_meld)
+    if valid_meld:
+        for side, value in valid_meld.items():
             try:
                 check_meld_total(value, rs, f"meld.{side}")
             except RulesError as exc:

@@ -1,0 +1,253 @@
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules_engine import (
+    Deck,
+    RulesError,
+    check_meld_total,
+    count_meld,
+    get_ruleset,
+    max_side_meld,
+    meld_total,
+)
+from rules_engine.cards import counts_of
+from rules_engine.meld import achievable_hand_totals
+
+from .conftest import load_cases
+
+PAGAT = get_ruleset("pagat_double_deck")
+CLUB = get_ruleset("club_double_deck")
+SINGLE = get_ruleset("single_deck_partnership")
+
+
+@pytest.mark.parametrize("case", load_cases("meld_examples.json"), ids=lambda c: c["note"][:40])
+def test_published_meld_examples(case: dict[str, Any]) -> None:
+    result = count_meld(case["cards"], case["trump"], get_ruleset(case["preset"]))
+    assert result.total == case["total"]
+    assert result.total == sum(m.points for m in result.melds)
+
+
+def _lines(cards: str, trump: str, rs: Any = PAGAT) -> dict[tuple[str, str | None], int]:
+    res = count_meld(cards.split(), trump, rs)
+    return {(m.name, m.suit): m.times for m in res.melds}
+
+
+def test_pagat_worked_example_breakdown() -> None:
+    cards = "AH TH KH KH KH QH QH JH QD QD JD QC QC AS KS KS QS QS JS JS"
+    res = count_meld(cards.split(), "H", PAGAT)
+    assert res.total == 87
+    got = {(m.name, m.cls, m.times, m.points, m.suit) for m in res.melds}
+    assert got == {
+        ("run", "I", 1, 15, "H"),
+        ("royal_marriage", "I", 1, 4, "H"),
+        ("marriage", "I", 2, 4, "S"),
+        ("pinochle", "II", 1, 4, None),
+        ("queens", "III", 2, 60, None),
+    }
+
+
+def test_run_in_non_trump_is_only_a_marriage() -> None:
+    assert count_meld(["AD", "TD", "KD", "QD", "JD"], "H", PAGAT).total == 2
+
+
+def test_a_card_serves_once_per_class() -> None:
+    # one king, two queens: one marriage, not two
+    assert count_meld(["KC", "QC", "QC"], "H", PAGAT).total == 2
+    # the queen of spades in a marriage, a pinochle and an around at once
+    res = count_meld(["KS", "QS", "JD", "QH", "QD", "QC"], "H", PAGAT)
+    assert {m.name for m in res.melds} == {"marriage", "pinochle", "queens"}
+    assert res.total == 2 + 4 + 6
+
+
+def test_roundhouse_is_a_sum() -> None:
+    cards = ["KS", "QS", "KH", "QH", "KD", "QD", "KC", "QC"]
+    assert count_meld(cards, "S", PAGAT).total == 24
+    # with a run in trump the trump marriage is inside the run: 15 + 8 + 6 + 6 = 35
+    assert count_meld([*cards, "AS", "TS", "JS"], "S", PAGAT).total == 35
+
+
+@pytest.mark.parametrize(
+    ("times", "pagat", "club"),
+    [(1, 15, 15), (2, 150, 150), (3, 225, 300)],
+)
+def test_multiple_runs(times: int, pagat: int, club: int) -> None:
+    cards = ["AH", "TH", "KH", "QH", "JH"] * times
+    assert count_meld(cards, "H", PAGAT).total == pagat
+    assert count_meld(cards, "H", CLUB).total == club
+
+
+def test_quadruple_melds() -> None:
+    assert count_meld(["AS", "AH", "AD", "AC"] * 4, "H", PAGAT).total == 200
+    assert count_meld(["AS", "AH", "AD", "AC"] * 4, "H", CLUB).total == 300
+    assert count_meld(["QS", "JD"] * 4, "H", PAGAT).total == 90
+    assert count_meld(["QS", "JD"] * 4, "H", CLUB).total == 300
+    assert count_meld(["KS", "QS"] * 4, "S", PAGAT).total == 16
+    assert count_meld(["KC", "QC"] * 4, "S", PAGAT).total == 8
+
+
+def test_club_quadruple_run_wins_the_game() -> None:
+    res = count_meld(["AH", "TH", "KH", "QH", "JH"] * 4, "H", CLUB)
+    assert res.wins_game
+    assert res.melds[0].wins_game and res.to_dict()["wins_game"] is True
+    assert not count_meld(["AH", "TH", "KH", "QH", "JH"] * 4, "H", PAGAT).wins_game
+
+
+def test_club_trump_marriage_is_doubled() -> None:
+    assert count_meld(["KH", "QH"], "H", CLUB).total == 4
+    assert count_meld(["KH", "QH"], "S", CLUB).total == 2
+
+
+def test_single_deck_dix_and_scale() -> None:
+    assert count_meld(["9S"], "S", SINGLE).total == 10
+    assert count_meld(["9S", "9S"], "S", SINGLE).total == 20
+    assert count_meld(["9H"], "S", SINGLE).total == 0
+    assert count_meld(["AS", "TS", "KS", "QS", "JS", "9S"], "S", SINGLE).total == 160
+    assert count_meld(["AS", "TS", "KS", "QS", "JS"] * 2, "S", SINGLE).total == 1500
+    assert count_meld(["AS", "AH", "AD", "AC"] * 2, "S", SINGLE).total == 1000
+    assert count_meld(["QS", "JD"] * 2, "H", SINGLE).total == 300
+    small = get_ruleset("single_deck_partnership", {"scale": 1})
+    assert count_meld(["AS", "TS", "KS", "QS", "JS", "9S"], "S", small).total == 16
+
+
+def test_meld_input_errors() -> None:
+    with pytest.raises(RulesError) as exc:
+        count_meld(["AS"] * 5, "H", PAGAT)
+    assert exc.value.errors[0].code == "too_many_copies"
+    with pytest.raises(RulesError) as exc:
+        count_meld(["AS"] * 3, "H", SINGLE)
+    assert exc.value.errors[0].code == "too_many_copies"
+    with pytest.raises(RulesError) as exc:
+        count_meld(["9S"], "H", PAGAT)
+    assert exc.value.errors[0].code == "not_in_deck"
+    with pytest.raises(RulesError) as exc:
+        count_meld(["AS", "QQ"], "H", PAGAT)
+    assert exc.value.errors[0].field == "cards[1]"
+    with pytest.raises(RulesError) as exc:
+        count_meld(["AS"], "X", PAGAT)
+    assert exc.value.errors[0].field == "trump"
+    with pytest.raises(RulesError) as exc:
+        count_meld(Deck.DOUBLE.cards()[:21], "H", PAGAT)
+    assert exc.value.errors[0].code == "too_many_cards"
+
+
+# --- achievable totals -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("total", [1, 3, 5, 7, 9, 11, 13])
+def test_small_odd_totals_are_typos_under_pagat(total: int) -> None:
+    with pytest.raises(RulesError) as exc:
+        check_meld_total(total, PAGAT)
+    assert exc.value.errors[0].code == "not_achievable"
+
+
+@pytest.mark.parametrize("total", [0, 2, 4, 6, 8, 10, 12, 14, 15, 17, 19, 21, 24, 87, 150])
+def test_ordinary_totals_are_accepted(total: int) -> None:
+    check_meld_total(total, PAGAT)
+    check_meld_total(total, CLUB)
+
+
+def test_npa_odd_totals_start_at_the_pinochle() -> None:
+    npa = get_ruleset("npa_double_deck")
+    with pytest.raises(RulesError):
+        check_meld_total(13, npa)
+    check_meld_total(15, npa)  # a single pinochle
+    check_meld_total(25, npa)  # a run
+
+
+def test_single_deck_totals_come_in_tens() -> None:
+    check_meld_total(40, SINGLE)
+    check_meld_total(0, SINGLE)
+    with pytest.raises(RulesError):
+        check_meld_total(45, SINGLE)
+
+
+def test_too_high_and_bad_values() -> None:
+    top = max_side_meld(PAGAT)
+    check_meld_total(top, PAGAT)
+    with pytest.raises(RulesError) as exc:
+        check_meld_total(top + 1, PAGAT)
+    assert exc.value.errors[0].code == "too_high"
+    assert 315 * 2 >= top >= 315
+    for bad in (-2, "20", 2.5, None, True):
+        with pytest.raises(RulesError):
+            check_meld_total(bad, PAGAT)
+
+
+def test_single_hand_maximum_is_a_real_hand() -> None:
+    # triple run in diamonds with the fourth jack of diamonds and four queens of spades
+    cards = ["AD", "TD", "KD", "QD", "JD"] * 3 + ["JD"] + ["QS"] * 4
+    assert count_meld(cards, "D", PAGAT).total == 315
+    assert achievable_hand_totals(PAGAT).bit_length() - 1 == 315
+
+
+def _random_hand(rng: random.Random, deck: Deck, size: int) -> list[int]:
+    cards = deck.cards()
+    rng.shuffle(cards)
+    return cards[:size]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "pagat_double_deck",
+        "club_double_deck",
+        "npa_double_deck",
+        "single_deck_partnership",
+        "three_handed",
+        "cutthroat",
+    ],
+)
+def test_every_dealt_hand_total_is_achievable(name: str) -> None:
+    rs = get_ruleset(name)
+    bits = achievable_hand_totals(rs)
+    rng = random.Random(name)
+    for _ in range(400):
+        hand = _random_hand(rng, rs.deck, rs.hand_size)
+        trump = rng.randrange(4)
+        total = meld_total(counts_of(hand), trump, rs)
+        assert (bits >> total) & 1, (hand, trump, total)
+        assert total == count_meld(hand, trump, rs).total
+
+
+def test_constructed_hands_hit_many_totals() -> None:
+    # every even total up to 40 comes from marriages, arounds and pinochles alone
+    bits = achievable_hand_totals(PAGAT)
+    assert all((bits >> n) & 1 for n in range(0, 42, 2))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(0, 79), min_size=0, max_size=19, unique=True),
+    st.integers(0, 79),
+    st.integers(0, 3),
+    st.sampled_from(["pagat_double_deck", "npa_double_deck"]),
+)
+def test_adding_a_card_never_lowers_meld(
+    positions: list[int], extra: int, trump: int, name: str
+) -> None:
+    rs = get_ruleset(name)
+    deck = Deck.DOUBLE.cards()
+    if extra in positions:
+        return
+    hand = [deck[i] for i in positions]
+    before = count_meld(hand, trump, rs).total
+    after = count_meld([*hand, deck[extra]], trump, rs).total
+    assert after >= before
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(0, 3))
+def test_a_shuffled_double_deck_deal_always_validates(rng: random.Random, trump: int) -> None:
+    cards = Deck.DOUBLE.cards()
+    rng.shuffle(cards)
+    hands = [cards[i * 20 : (i + 1) * 20] for i in range(4)]
+    for rs in (PAGAT, CLUB, get_ruleset("npa_double_deck")):
+        totals = [count_meld(h, trump, rs).total for h in hands]
+        check_meld_total(totals[0] + totals[2], rs)
+        check_meld_total(totals[1] + totals[3], rs)

@@ -1,0 +1,448 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules_engine import Hand, RulesError, get_ruleset, parse_hand, score_hand
+
+from .conftest import load_cases
+
+
+def score(preset: str, overrides: dict[str, object] | None = None, **hand: Any) -> Any:
+    rs = get_ruleset(preset, overrides)
+    return score_hand(parse_hand(hand, rs), rs)
+
+
+def h4(
+    bid: int = 51,
+    bidder: str = "N",
+    meld: tuple[int, int] = (24, 32),
+    counters: tuple[int, int] | None = (27, 23),
+    outcome: str = "played",
+    **extra: Any,
+) -> dict[str, Any]:
+    d: dict[str, Any] = {
+        "dealer": "W",
+        "bidder": bidder,
+        "bid": bid,
+        "trump": "H",
+        "meld": {"NS": meld[0], "EW": meld[1]},
+        "outcome": outcome,
+        **extra,
+    }
+    if counters is not None:
+        d["counters"] = {"NS": counters[0], "EW": counters[1]}
+    return d
+
+
+@pytest.mark.parametrize("case", load_cases("score_examples.json"), ids=lambda c: c["note"])
+def test_published_score_examples(case: dict[str, Any]) -> None:
+    rs = get_ruleset(case["preset"])
+    if "error_field" in case:
+        with pytest.raises(RulesError) as exc:
+            parse_hand(case["hand"], rs)
+        assert case["error_field"] in [e.field for e in exc.value.errors]
+        return
+    result = score_hand(parse_hand(case["hand"], rs), rs)
+    assert result.points == case["points"]
+
+
+# --- pagat ----------------------------------------------------------------------------------
+
+
+def test_pagat_made() -> None:
+    s = score("pagat_double_deck", **h4())
+    assert (s.points, s.made, s.result, s.declaring_side) == (
+        {"NS": 51, "EW": 55},
+        True,
+        "made",
+        "NS",
+    )
+    assert "made" in s.reason
+
+
+def test_pagat_set_opponents_keep_meld_and_counters() -> None:
+    s = score("pagat_double_deck", **h4(bid=60, counters=(30, 20)))
+    assert s.points == {"NS": -60, "EW": 52}
+    assert (s.made, s.result) == (False, "set")
+
+
+def test_pagat_no_marriage_nobody_scores_meld() -> None:
+    s = score("pagat_double_deck", **h4(outcome="no_marriage", counters=None))
+    assert s.points == {"NS": -51, "EW": 0}
+    assert s.result == "board_set"
+
+
+def test_pagat_surrender_opponents_score_meld() -> None:
+    s = score("pagat_double_deck", **h4(bid=65, outcome="surrender", counters=None))
+    assert s.points == {"NS": -65, "EW": 32}
+    assert s.result == "surrendered"
+
+
+def test_pagat_renege_by_declaring_side() -> None:
+    s = score("pagat_double_deck", **h4(outcome="renege", renege_seat="S"))
+    assert s.points == {"NS": -51, "EW": 55}
+    assert (s.result, s.made) == ("renege", False)
+
+
+def test_pagat_renege_by_defender() -> None:
+    s = score("pagat_double_deck", **h4(outcome="renege", renege_seat="E", counters=None))
+    assert s.points == {"NS": 51, "EW": -51}
+    assert (s.result, s.made) == ("renege", True)
+
+
+def test_misdeal_scores_nothing() -> None:
+    s = score("pagat_double_deck", dealer="N", outcome="misdeal")
+    assert (s.points, s.result, s.made) == ({"NS": 0, "EW": 0}, "misdeal", None)
+
+
+def test_dealer_stuck_bid() -> None:
+    s = score("pagat_double_deck", **h4(bid=50, bidder="W", counters=(20, 30)))
+    assert s.points == {"NS": 44, "EW": 62}
+
+
+# --- club -----------------------------------------------------------------------------------
+
+
+def test_club_meld_under_twenty_does_not_count() -> None:
+    s = score("club_double_deck", **h4(bid=50, meld=(16, 18), counters=(35, 15)))
+    assert s.points == {"NS": -50, "EW": 0}
+    s = score("club_double_deck", **h4(bid=50, meld=(16, 18), counters=(50, 0)))
+    assert s.points == {"NS": 50, "EW": 0}
+
+
+def test_club_declaring_side_needs_twenty_counters() -> None:
+    s = score("club_double_deck", **h4(bid=50, meld=(60, 20), counters=(19, 31)))
+    assert s.points == {"NS": -50, "EW": 51}
+    assert "took only 19 counters" in s.reason
+
+
+def test_club_board_set() -> None:
+    s = score("club_double_deck", **h4(outcome="no_marriage", counters=None))
+    assert s.points == {"NS": -51, "EW": 32}
+    s = score("club_double_deck", **h4(outcome="no_marriage", meld=(24, 18), counters=None))
+    assert s.points == {"NS": -51, "EW": 0}
+
+
+def test_club_surrender_gives_meld_plus_twenty() -> None:
+    s = score("club_double_deck", **h4(outcome="surrender", counters=None))
+    assert s.points == {"NS": -51, "EW": 52}
+    s = score("club_double_deck", **h4(outcome="surrender", meld=(24, 12), counters=None))
+    assert s.points == {"NS": -51, "EW": 20}
+
+
+def test_club_renege_by_declaring_side() -> None:
+    s = score("club_double_deck", **h4(bid=60, outcome="renege", renege_seat="N"))
+    assert s.points == {"NS": -60, "EW": 52}
+
+
+def test_club_renege_by_defender() -> None:
+    s = score("club_double_deck", **h4(bid=60, outcome="renege", renege_seat="W"))
+    assert s.points == {"NS": 60, "EW": -60}
+    assert s.made is True
+
+
+# --- npa ------------------------------------------------------------------------------------
+
+
+def test_npa_too_little_meld_is_a_board_set() -> None:
+    s = score("npa_double_deck", **h4(bid=50, meld=(16, 30), counters=(40, 10)))
+    assert s.points == {"NS": -50, "EW": 30}
+    assert s.result == "board_set"
+
+
+def test_npa_minimums() -> None:
+    s = score("npa_double_deck", **h4(bid=55, meld=(25, 20), counters=(35, 15)))
+    assert s.points == {"NS": 60, "EW": 0}
+    s = score("npa_double_deck", **h4(bid=55, meld=(25, 20), counters=(30, 20)))
+    assert s.points == {"NS": 55, "EW": 40}
+
+
+# --- overrides of policies ------------------------------------------------------------------
+
+
+def test_progressive_set() -> None:
+    s = score(
+        "pagat_double_deck", {"set_policy": "opponents_gain_bid"}, **h4(bid=60, counters=(30, 20))
+    )
+    assert s.points == {"NS": 0, "EW": 112}
+
+
+def test_set_losing_bid_and_meld() -> None:
+    s = score(
+        "pagat_double_deck",
+        {"set_policy": "subtract_bid_and_meld"},
+        **h4(bid=60, counters=(30, 20)),
+    )
+    assert s.points == {"NS": -84, "EW": 52}
+
+
+@pytest.mark.parametrize(
+    ("policy", "bonus", "ew"),
+    [("nothing", 0, 0), ("meld", 0, 32), ("meld_plus_bonus", 25, 57), ("meld_plus_bonus", 50, 82)],
+)
+def test_surrender_policies(policy: str, bonus: int, ew: int) -> None:
+    s = score(
+        "pagat_double_deck",
+        {"surrender_policy": policy, "surrender_bonus": bonus},
+        **h4(outcome="surrender", counters=None),
+    )
+    assert s.points == {"NS": -51, "EW": ew}
+
+
+def test_short_meld_play_on_versus_set() -> None:
+    hand = h4(bid=50, meld=(10, 30), counters=(50, 0))
+    assert score("pagat_double_deck", {"min_meld": 20}, **hand).points == {"NS": 50, "EW": 30}
+    s = score("pagat_double_deck", {"min_meld": 20, "short_meld": "set"}, **hand)
+    assert (s.points, s.result) == ({"NS": -50, "EW": 30}, "board_set")
+
+
+# --- single deck and three-handed ------------------------------------------------------------
+
+
+def test_single_deck_partnership() -> None:
+    s = score(
+        "single_deck_partnership",
+        dealer="N",
+        bidder="E",
+        bid=250,
+        trump="S",
+        meld={"NS": 60, "EW": 150},
+        counters={"NS": 120, "EW": 130},
+    )
+    assert s.points == {"NS": 180, "EW": 280}
+    s = score(
+        "single_deck_partnership",
+        dealer="N",
+        bidder="E",
+        bid=300,
+        trump="S",
+        meld={"NS": 60, "EW": 150},
+        counters={"NS": 120, "EW": 130},
+    )
+    assert s.points == {"NS": 180, "EW": -300}
+
+
+def test_single_deck_renege_double_set() -> None:
+    s = score(
+        "single_deck_partnership",
+        dealer="N",
+        bidder="E",
+        bid=250,
+        trump="S",
+        meld={"NS": 60, "EW": 150},
+        outcome="renege",
+        renege_seat="W",
+    )
+    assert s.points == {"NS": 60, "EW": -500}
+    s = score(
+        "single_deck_partnership",
+        dealer="N",
+        bidder="E",
+        bid=250,
+        trump="S",
+        meld={"NS": 60, "EW": 150},
+        outcome="renege",
+        renege_seat="N",
+    )
+    assert s.points == {"NS": -250, "EW": 400}
+
+
+def three(**extra: Any) -> dict[str, Any]:
+    d: dict[str, Any] = {
+        "dealer": "S",
+        "bidder": "N",
+        "bid": 300,
+        "trump": "H",
+        "meld": {"N": 150, "E": 60, "S": 20},
+        "counters": {"N": 160, "E": 90, "S": 0},
+    }
+    d.update(extra)
+    return d
+
+
+def test_three_handed_made_and_meld_needs_a_trick() -> None:
+    s = score("three_handed", **three())
+    assert s.points == {"N": 310, "E": 150, "S": 0}
+    s = score("three_handed", **three(tricks={"N": 9, "E": 5, "S": 1}))
+    assert s.points == {"N": 310, "E": 150, "S": 20}
+
+
+def test_three_handed_set_cancels_meld() -> None:
+    s = score("three_handed", **three(bid=350))
+    assert s.points == {"N": -350, "E": 150, "S": 0}
+
+
+def test_three_handed_concede_and_renege() -> None:
+    s = score("three_handed", **three(outcome="surrender"))
+    assert s.points == {"N": -300, "E": 60, "S": 20}
+    s = score("three_handed", **three(outcome="renege", renege_seat="N"))
+    assert s.points == {"N": -600, "E": 60, "S": 20}
+    s = score("three_handed", **three(outcome="renege", renege_seat="E"))
+    assert s.points == {"N": 450, "E": -300, "S": 20}
+
+
+def test_three_handed_has_no_board_set_for_marriage() -> None:
+    with pytest.raises(RulesError) as exc:
+        score("three_handed", **three(outcome="no_marriage"))
+    assert exc.value.errors[0].field == "outcome"
+
+
+# --- validation -------------------------------------------------------------------------------
+
+
+def fields(preset: str, hand: dict[str, Any]) -> dict[str, str]:
+    with pytest.raises(RulesError) as exc:
+        parse_hand(hand, get_ruleset(preset))
+    return {e.field: e.code for e in exc.value.errors}
+
+
+def test_every_error_is_reported_with_its_field() -> None:
+    got = fields(
+        "pagat_double_deck",
+        {
+            "dealer": "X",
+            "bidder": "Q",
+            "bid": 61,
+            "trump": "Z",
+            "meld": {"NS": 13, "EW": -2},
+            "counters": {"NS": 26, "EW": 25},
+            "outcome": "played",
+        },
+    )
+    assert got == {
+        "dealer": "bad_seat",
+        "bidder": "bad_seat",
+        "bid": "bad_bid",
+        "trump": "bad_suit",
+        "meld.NS": "not_achievable",
+        "meld.EW": "negative",
+        "counters": "bad_sum",
+    }
+
+
+def test_counter_messages_speak_plainly() -> None:
+    with pytest.raises(RulesError) as exc:
+        parse_hand(h4(counters=(26, 22)), get_ruleset("pagat_double_deck"))
+    assert exc.value.errors[0].message == "counters must add up to 50, got 48"
+    assert fields("pagat_double_deck", h4(counters=(51, 0))) == {"counters.NS": "too_high"}
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "code"),
+    [
+        ({"bid": 45}, "bid", "bad_bid"),
+        ({"bid": "lots"}, "bid", "bad_bid"),
+        ({"bid": None}, "bid", "required"),
+        ({"bidder": None}, "bidder", "required"),
+        ({"trump": None}, "trump", "required"),
+        ({"meld": None}, "meld", "required"),
+        ({"meld": {"NS": 20}}, "meld.EW", "required"),
+        ({"meld": {"NS": 20, "XY": 4, "EW": 2}}, "meld.XY", "bad_side"),
+        ({"meld": {"NS": 20, "EW": 999}}, "meld.EW", "too_high"),
+        ({"meld": [1, 2]}, "meld", "bad_type"),
+        ({"counters": None}, "counters", "required"),
+        ({"counters": {"NS": "x", "EW": 20}}, "counters.NS", "bad_type"),
+        ({"outcome": "won"}, "outcome", "bad_choice"),
+        ({"outcome": "renege"}, "renege_seat", "required"),
+        ({"outcome": "renege", "renege_seat": "Z"}, "renege_seat", "bad_seat"),
+        ({"quadruple_run": "NS"}, "quadruple_run", "not_in_ruleset"),
+    ],
+)
+def test_field_errors(change: dict[str, Any], field: str, code: str) -> None:
+    hand = h4()
+    hand.update(change)
+    hand = {k: v for k, v in hand.items() if v is not None}
+    assert fields("pagat_double_deck", hand).get(field) == code
+
+
+def test_meld_by_seat_is_summed_per_side() -> None:
+    rs = get_ruleset("pagat_double_deck")
+    hand = parse_hand({**h4(), "meld": {"N": 10, "S": 14, "E": 30, "W": 2}}, rs)
+    assert hand.meld == {"NS": 24, "EW": 32}
+
+
+def test_hand_round_trip() -> None:
+    rs = get_ruleset("club_double_deck")
+    hand = parse_hand(h4(), rs)
+    assert parse_hand(hand.to_dict(), rs) == hand
+    assert score_hand(hand, rs).to_dict()["points"] == {"NS": 51, "EW": 55}
+
+
+# --- properties ---------------------------------------------------------------------------------
+
+ROTATE = {"N": "E", "E": "S", "S": "W", "W": "N"}
+SWAP = {"NS": "EW", "EW": "NS"}
+FOUR = ["pagat_double_deck", "club_double_deck", "npa_double_deck"]
+
+
+@st.composite
+def double_deck_hands(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
+    preset = draw(st.sampled_from(FOUR))
+    rs = get_ruleset(preset)
+    bid = draw(st.sampled_from(rs.next_bids(None, 20)))
+    evens = st.integers(0, 40).map(lambda n: 2 * n)
+    ns = draw(st.integers(0, 50))
+    outcome = draw(
+        st.sampled_from(["played", "played", "no_marriage", "surrender", "renege", "misdeal"])
+    )
+    return preset, {
+        "dealer": draw(st.sampled_from("NESW")),
+        "bidder": draw(st.sampled_from("NESW")),
+        "bid": bid,
+        "trump": draw(st.sampled_from("SHDC")),
+        "meld": {"NS": draw(evens), "EW": draw(evens)},
+        "counters": {"NS": ns, "EW": 50 - ns},
+        "outcome": outcome,
+        "renege_seat": draw(st.sampled_from("NESW")),
+    }
+
+
+@settings(max_examples=300, deadline=None)
+@given(double_deck_hands())
+def test_scoring_is_symmetric_under_swapping_seats(case: tuple[str, dict[str, Any]]) -> None:
+    preset, hand = case
+    rs = get_ruleset(preset)
+    swapped = dict(hand)
+    for key in ("dealer", "bidder", "renege_seat"):
+        swapped[key] = ROTATE[hand[key]]
+    for key in ("meld", "counters"):
+        swapped[key] = {SWAP[s]: v for s, v in hand[key].items()}
+    a = score_hand(parse_hand(hand, rs), rs)
+    b = score_hand(parse_hand(swapped, rs), rs)
+    assert b.points == {SWAP[s]: v for s, v in a.points.items()}
+    assert (a.made, a.result) == (b.made, b.result)
+
+
+@settings(max_examples=300, deadline=None)
+@given(double_deck_hands())
+def test_scores_stay_within_bounds(case: tuple[str, dict[str, Any]]) -> None:
+    preset, hand = case
+    rs = get_ruleset(preset)
+    s = score_hand(parse_hand(hand, rs), rs)
+    d = s.declaring_side
+    if s.result == "made":
+        assert s.points[d] >= hand["bid"]
+    if s.made is False:
+        assert s.points[d] == -hand["bid"]
+    for side, p in s.points.items():
+        if side != d and s.result in ("made", "set"):
+            assert 0 <= p <= hand["meld"][side] + hand["counters"][side]
+
+
+def test_score_hand_works_on_a_hand_built_directly() -> None:
+    rs = get_ruleset("pagat_double_deck")
+    hand = Hand(
+        dealer="W",
+        bidder="N",
+        bid=51,
+        trump="H",
+        meld={"NS": 24, "EW": 32},
+        counters={"NS": 27, "EW": 23},
+        outcome="played",
+        renege_seat=None,
+    )
+    assert score_hand(hand, rs).points == {"NS": 51, "EW": 55}
