@@ -1,0 +1,16 @@
+"""Score entry API routes (included from ``scoring.api_urls`` under ``/api/``)."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from . import api_entry
+
+urlpatterns = [
+    path("tables/<str:token>/", api_entry.TableStateApi.as_view(), name="api-table"),
+    path("tables/<str:token>/check/", api_entry.TableCheckApi.as_view(), name="api-table-check"),
+    path("tables/<str:token>/hands/", api_entry.TableHandsApi.as_view(), name="api-table-hands"),
+    path("hands/<int:hand_id>/", api_entry.HandApi.as_view(), name="api-hand"),
+    path("hands/<int:hand_id>/revisions/", api_entry.HandRevisionsApi.as_view(),
+         name="api-hand-revisions"),
+]

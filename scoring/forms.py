@@ -1,0 +1,200 @@
+"""Forms for entering a hand: they check the *shape* of what was typed; the rules engine decides.
+
+Error keys: the rules engine names fields after its JSON input (``bid``, ``meld.NS``,
+``counters``); forms use the same names with ``_`` for ``.`` (``meld_NS``), and
+:func:`error_key` turns one into the other, so the page, its script and the API put a message next
+to the same field whichever layer found the problem.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from django import forms
+
+from config.errors import DomainError
+from rules_engine import RulesError, Ruleset
+
+from .selectors_entry import OUTCOME_LABELS, SEAT_NAMES, SUIT_NAMES
+
+SEAT_CHOICES = [(k, v) for k, v in SEAT_NAMES.items()]
+SUIT_CHOICES = [(k, v) for k, v in SUIT_NAMES.items()]
+OUTCOME_CHOICES = [(k, v) for k, v in OUTCOME_LABELS.items()]
+# Which values each outcome carries to the rules engine (DESIGN §4.4: counters only when cards
+# were played); fields hidden for an outcome are dropped, not sent half-filled.
+OUTCOME_FIELDS: dict[str, set[str]] = {
+    "played": {"bidder", "bid", "trump", "meld", "counters"},
+    "no_marriage": {"bidder", "bid", "trump", "meld"},
+    "surrender": {"bidder", "bid", "trump", "meld"},
+    "renege": {"bidder", "bid", "trump", "meld", "counters", "renege_seat"},
+    "misdeal": set(),
+}
+
+
+def new_idempotency_key() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def error_key(field: str | None) -> str:
+    """The key a message is shown under: ``meld.NS`` → ``meld_NS``; none → ``general``."""
+    if not field or field == "__all__":
+        return "general"
+    return field.replace(".", "_")
+
+
+def errors_from_exception(exc: Exception) -> dict[str, list[str]]:
+    """Field-level messages from the rules engine or a service, keyed by :func:`error_key`."""
+    errors: dict[str, list[str]] = {}
+    if isinstance(exc, RulesError):
+        for e in exc.errors:
+            errors.setdefault(error_key(e.field), []).append(e.message)
+    elif isinstance(exc, DomainError):
+        errors.setdefault(error_key(exc.field), []).append(exc.message)
+    return errors
+
+
+def _numeric(**attrs: Any) -> forms.TextInput:
+    # A text input with a numeric keypad: no spinner arrows, no wheel changing a score by accident.
+    return forms.TextInput(attrs={
+        "inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off", **attrs,
+    })
+
+
+class HandForm(forms.Form):
+    """One hand as typed at the table or by the director.
+
+    ``number`` is the hand the device thinks it is entering (a second device entering the same
+    hand gets a conflict instead of overwriting it); ``idempotency_key`` is generated per
+    rendered form and reused by retries, so a resent submission never stores a second hand.
+    """
+
+    number = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    idempotency_key = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
+    expected_revision = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)
+    outcome = forms.ChoiceField(choices=OUTCOME_CHOICES, initial="played")
+    dealer = forms.ChoiceField(choices=SEAT_CHOICES)
+    bidder = forms.ChoiceField(choices=SEAT_CHOICES, required=False)
+    bid = forms.IntegerField(required=False, min_value=1, max_value=10000, widget=_numeric())
+    trump = forms.ChoiceField(choices=SUIT_CHOICES, required=False)
+    renege_seat = forms.ChoiceField(choices=SEAT_CHOICES, required=False)
+    note = forms.CharField(max_length=200, required=False)
+
+    def __init__(self, *args: Any, ruleset: Ruleset, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.ruleset = ruleset
+        self.sides: tuple[str, ...] = tuple(ruleset.sides)
+        for side in self.sides:
+            self.fields[f"meld_{side}"] = forms.IntegerField(
+                required=False, min_value=0, max_value=10000, widget=_numeric()
+            )
+            self.fields[f"counters_{side}"] = forms.IntegerField(
+                required=False, min_value=0, max_value=10000, widget=_numeric()
+            )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        outcome = data.get("outcome") or "played"
+        # Counters: typing one side's count fills the other (they add up to the ruleset's total).
+        if "counters" in OUTCOME_FIELDS.get(outcome, set()) and len(self.sides) == 2:
+            first, second = (f"counters_{s}" for s in self.sides)
+            a, b = data.get(first), data.get(second)
+            total = self.ruleset.counters_total
+            if a is not None and b is None and 0 <= a <= total:
+                data[second] = total - a
+            elif b is not None and a is None and 0 <= b <= total:
+                data[first] = total - b
+        return data
+
+    def hand_values(self) -> dict[str, Any]:
+        """The cleaned values in the rules engine's input shape (fields of other outcomes left out)."""
+        data = self.cleaned_data
+        outcome = data.get("outcome") or "played"
+        wanted = OUTCOME_FIELDS.get(outcome, set())
+        values: dict[str, Any] = {"dealer": data.get("dealer"), "outcome": outcome}
+        for name in ("bidder", "bid", "trump", "renege_seat"):
+            if name in wanted and data.get(name) not in (None, ""):
+                values[name] = data[name]
+        for group in ("meld", "counters"):
+            if group in wanted:
+                values[group] = {
+                    side: data.get(f"{group}_{side}") for side in self.sides
+                    if data.get(f"{group}_{side}") is not None
+                }
+        return values
+
+    def error_dict(self) -> dict[str, list[str]]:
+        return {error_key(name): [str(m) for m in msgs] for name, msgs in self.errors.items()}
+
+    @classmethod
+    def initial_for(
+        cls, *, number: int, dealer: str, values: dict[str, Any] | None = None,
+        expected_revision: int | None = None,
+    ) -> dict[str, Any]:
+        """Initial data for a fresh form (next hand) or a correction (stored ``values``)."""
+        initial: dict[str, Any] = {
+            "number": number, "dealer": dealer, "outcome": "played",
+            "idempotency_key": new_idempotency_key(),
+        }
+        if expected_revision is not None:
+            initial["expected_revision"] = expected_revision
+        for key, value in (values or {}).items():
+            if isinstance(value, dict):
+                for side, v in value.items():
+                    initial[f"{key}_{side}"] = v
+            elif key != "revision":
+                initial[key] = value
+        return initial
+
+
+def form_value(form: HandForm, name: str) -> Any:
+    """What a field shows: the submitted value of a bound form, else its initial value."""
+    if form.is_bound:
+        return form.data.get(name, "")
+    value = form.initial.get(name)
+    if value is None and name in form.fields:
+        value = form.fields[name].initial
+    return "" if value is None else value
+
+
+def hand_layout(
+    form: HandForm, *, seats: list[dict[str, Any]], errors: dict[str, list[str]] | None = None,
+) -> dict[str, Any]:
+    """What the templates need to draw the form: current values, tiles for the choice fields and
+    the per-side number fields with their messages."""
+    errors = errors or {}
+    names = {s["position"]: s["name"] for s in seats}
+    value = {name: str(form_value(form, name)) for name in form.fields}
+
+    def seat_tiles(field: str) -> list[dict[str, Any]]:
+        return [
+            {"value": p, "label": p, "sub": names.get(p, "") or SEAT_NAMES[p],
+             "checked": value[field] == p}
+            for p in SEAT_NAMES
+        ]
+
+    return {
+        "value": value,
+        "outcome_fields": json.dumps({k: sorted(v) for k, v in OUTCOME_FIELDS.items()}),
+        "sides_attr": " ".join(form.sides),
+        "dealer": seat_tiles("dealer"),
+        "bidder": seat_tiles("bidder"),
+        "renege_seat": seat_tiles("renege_seat"),
+        "trump": [
+            {"value": k, "label": sym, "sub": SUIT_NAMES[k], "checked": value["trump"] == k,
+             "red": k in "HD"}
+            for k, sym in (("S", "♠"), ("H", "♥"), ("D", "♦"), ("C", "♣"))
+        ],
+        "outcome": [
+            {"value": k, "label": v, "checked": (value["outcome"] or "played") == k}
+            for k, v in OUTCOME_CHOICES
+        ],
+        "sides": [
+            {"side": side, "meld": value[f"meld_{side}"], "counters": value[f"counters_{side}"],
+             "meld_errors": errors.get(f"meld_{side}", []),
+             "counters_errors": errors.get(f"counters_{side}", []),
+             "players": " & ".join(names.get(p, "") for p in form.ruleset.seats_of(side))}
+            for side in form.sides
+        ],
+    }

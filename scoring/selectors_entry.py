@@ -1,0 +1,269 @@
+"""Reads for score entry: the table page, the director's desktop entry, the audit and the API.
+
+Vocabulary: a *table state* is everything a device at the table needs to enter the next hand —
+the seats and players, the game's running score, the hands so far (their live revisions) and
+what the next hand is (its number and pre-filled dealer). Each selector owns its
+``select_related``/``prefetch_related`` so pages and the API ask the same questions the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+from django.http import Http404
+
+from tournaments.models import Event, Round, Seat, Table
+from tournaments.rulesets import event_ruleset
+
+from .models import Game, Hand, HandRevision
+from .services import revision_values
+
+SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_NAMES = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
+OUTCOME_LABELS = {
+    "played": "Played",
+    "no_marriage": "Board set",
+    "surrender": "Surrender",
+    "renege": "Renege",
+    "misdeal": "Misdeal",
+}
+RESULT_LABELS = {
+    "made": "Made",
+    "set": "Set",
+    "board_set": "Board set",
+    "surrendered": "Surrendered",
+    "renege": "Renege",
+    "misdeal": "Misdeal",
+}
+
+
+def table_by_token(*, token: str) -> Table:
+    """The table a QR code opens, with its round, event, club and game; 404 for any other token."""
+    table = (
+        Table.objects.select_related("round__event__club", "game")
+        .filter(token=token)
+        .first()
+    )
+    if table is None or not hasattr(table, "game"):
+        raise Http404("No such table")
+    return table
+
+
+def seats_of(table: Table) -> list[dict[str, Any]]:
+    """The table's seats in N, E, S, W order with the player sitting there."""
+    seats = {
+        s.position: s
+        for s in Seat.objects.filter(table=table).select_related("entry__player")
+    }
+    rows = []
+    for position in ("N", "E", "S", "W"):
+        seat = seats.get(position)
+        rows.append({
+            "position": position,
+            "seat_name": SEAT_NAMES[position],
+            "side": "NS" if position in "NS" else "EW",
+            "name": seat.entry.player.name if seat else "",
+            "entry_id": seat.entry_id if seat else None,
+        })
+    return rows
+
+
+def describe_values(values: dict[str, Any] | None) -> str:
+    """One line for people: ``Dealer S · N bid 55 in ♥ · meld NS 24 / EW 32 · counters ...``."""
+    if not values:
+        return ""
+    parts = [f"Dealer {values.get('dealer', '?')}"]
+    outcome = values.get("outcome", "played")
+    if outcome == "misdeal":
+        parts.append("misdeal")
+        return " · ".join(parts)
+    bid = f"{values.get('bidder', '?')} bid {values.get('bid', '?')}"
+    if values.get("trump"):
+        bid += f" in {SUIT_SYMBOLS.get(values['trump'], values['trump'])}"
+    parts.append(bid)
+    if outcome != "played":
+        label = OUTCOME_LABELS.get(outcome, outcome).lower()
+        if outcome == "renege" and values.get("renege_seat"):
+            label += f" by {values['renege_seat']}"
+        parts.append(label)
+    meld = values.get("meld") or {}
+    if meld:
+        parts.append("meld " + " / ".join(f"{k} {v}" for k, v in sorted(meld.items(), reverse=True)))
+    counters = values.get("counters") or {}
+    if counters:
+        parts.append(
+            "counters " + " / ".join(f"{k} {v}" for k, v in sorted(counters.items(), reverse=True))
+        )
+    return " · ".join(parts)
+
+
+def _revision_row(revision: HandRevision) -> dict[str, Any]:
+    values = revision_values(revision)
+    return {
+        "id": revision.pk,
+        "hand_id": revision.hand_id,
+        "number": revision.hand.number,
+        "revision": revision.revision,
+        "is_live": revision.is_live,
+        "values": values,
+        "summary": describe_values(values),
+        "dealer": revision.dealer,
+        "bidder": revision.bidder,
+        "bid": revision.bid,
+        "trump": revision.trump,
+        "trump_symbol": SUIT_SYMBOLS.get(revision.trump, ""),
+        "outcome": revision.outcome,
+        "outcome_label": OUTCOME_LABELS.get(revision.outcome, revision.outcome),
+        "renege_seat": revision.renege_seat,
+        "meld": revision.meld,
+        "counters": revision.counters,
+        "points": revision.points,
+        "result": revision.result,
+        "result_label": RESULT_LABELS.get(revision.result, revision.result),
+        "made": revision.made,
+        "reason": revision.reason,
+        "author": revision.author.get_username() if revision.author else "",
+        "source": revision.source,
+        "source_label": revision.get_source_display(),
+        "note": revision.note,
+        "created_at": revision.created_at,
+    }
+
+
+def game_hands(game: Game, sides: tuple[str, ...] = ("NS", "EW")) -> list[dict[str, Any]]:
+    """The game's hands in order (their live values), each with the running score after it."""
+    revisions = (
+        HandRevision.objects.filter(hand__game=game, is_live=True)
+        .select_related("hand", "author")
+        .order_by("hand__number")
+    )
+    running = dict.fromkeys(sides, 0)
+    rows = []
+    for revision in revisions:
+        row = _revision_row(revision)
+        for side in sides:
+            running[side] += int(revision.points.get(side, 0))
+        row["running"] = dict(running)
+        row["point_list"] = [
+            {"side": side, "points": revision.points.get(side, 0), "total": running[side]}
+            for side in sides
+        ]
+        rows.append(row)
+    return rows
+
+
+def round_is_open(round_: Round) -> bool:
+    """Whether a table's phone may still write: the round is not closed and the event not over."""
+    return round_.status != Round.Status.CLOSED and round_.event.status not in (
+        Event.Status.FINISHED, Event.Status.CANCELLED,
+    )
+
+
+def table_state(*, table: Table) -> dict[str, Any]:
+    """Everything a device needs to show a table and enter its next hand."""
+    round_ = table.round
+    event = round_.event
+    game = Game.objects.get(pk=table.game.pk)  # fresh: totals and status change under us
+    ruleset = event_ruleset(event)
+    sides = tuple(ruleset.sides)
+    seats = seats_of(table)
+    hands = game_hands(game, sides)
+    last = hands[-1] if hands else None
+    next_dealer = ruleset.next_dealer(last["dealer"]) if last else "N"
+    open_ = round_is_open(round_)
+    names = {s["position"]: s["name"] for s in seats}
+    totals = [
+        {
+            "side": side,
+            "points": int((game.totals or {}).get(side, 0)),
+            "players": " & ".join(names[p] for p in ruleset.seats_of(side) if names.get(p)),
+            "is_winner": game.winner == side,
+        }
+        for side in sides
+    ]
+    scorer_side = ruleset.side_of(game.scorer_position) if game.scorer_position else ""
+    confirmers = [s for s in seats if s["side"] != scorer_side and s["entry_id"]]
+    return {
+        "event": event,
+        "round": round_,
+        "table": table,
+        "game": game,
+        "seats": seats,
+        "seat_names": names,
+        "sides": sides,
+        "hands": hands,
+        "totals": totals,
+        "next_number": len(hands) + 1,
+        "next_dealer": next_dealer,
+        "is_open": open_,
+        "can_enter": open_ and game.status == Game.Status.PLAYING,
+        "deals_per_round": event.deals_per_round,
+        "game_target": ruleset.game_target,
+        "counters_total": ruleset.counters_total,
+        "scorer_name": names.get(game.scorer_position, ""),
+        "confirmers": confirmers,
+        "confirmed_by_name": game.confirmed_by.player.name if game.confirmed_by else "",
+    }
+
+
+def hand_with_context(*, hand_id: int) -> Hand:
+    """A hand with its game, table, round, event and club (for permission checks); 404 if none."""
+    hand = (
+        Hand.objects.select_related("game__table__round__event__club")
+        .filter(pk=hand_id)
+        .first()
+    )
+    if hand is None:
+        raise Http404("No such hand")
+    return hand
+
+
+def hand_history(*, hand: Hand) -> list[dict[str, Any]]:
+    """Every revision of a hand, oldest first, with who, when, from where and why."""
+    revisions = hand.revisions.select_related("hand", "author").order_by("revision")
+    return [_revision_row(r) for r in revisions]
+
+
+def event_rounds(*, event: Event) -> list[Round]:
+    """The event's rounds with their tables (and each table's game and seats) for pickers."""
+    tables = Table.objects.select_related("game").prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("entry__player"))
+    ).order_by("number")
+    return list(
+        Round.objects.filter(event=event)
+        .prefetch_related(Prefetch("tables", queryset=tables))
+        .order_by("number")
+    )
+
+
+def games_for_event(event: Event, *, unconfirmed_only: bool = False) -> list[Game]:
+    """The event's games, by round and table, each with ``players`` (by seat) attached.
+
+    With ``unconfirmed_only`` only games still playing or finished but not confirmed are listed
+    (the director's "which tables are we waiting for" view).
+    """
+    games: QuerySet[Game] = (
+        Game.objects.filter(table__round__event=event)
+        .select_related("table__round", "confirmed_by__player")
+        .prefetch_related(
+            Prefetch(
+                "table__seats",
+                queryset=Seat.objects.select_related("entry__player").order_by("position"),
+            )
+        )
+        .order_by("table__round__number", "table__number")
+    )
+    if unconfirmed_only:
+        games = games.exclude(status=Game.Status.CONFIRMED)
+    result = list(games)
+    for game in result:
+        by_position = {s.position: s.entry.player.name for s in game.table.seats.all()}
+        game.players = [  # type: ignore[attr-defined]
+            {"position": p, "name": by_position.get(p, "")} for p in ("N", "E", "S", "W")
+        ]
+        game.totals_list = [  # type: ignore[attr-defined]
+            {"side": side, "points": points} for side, points in (game.totals or {}).items()
+        ]
+    return result
