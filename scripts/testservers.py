@@ -211,14 +211,25 @@ class Servers:
             check=True, cwd=ROOT, env=self.worker_env(),
         )
         deadline = time.monotonic() + timeout
+        started = time.monotonic()
         while time.monotonic() < deadline:
             if log.exists():
                 with log.open() as fh:
                     fh.seek(offset)
                     if " ready." in fh.read():
                         return
+            pid = _read_pid(self.worker_pidfile)
+            if time.monotonic() - started > 5 and (pid is None or not _alive(pid)):
+                break  # the detached worker died (e.g. an import error): say why below
             time.sleep(0.2)
-        raise RuntimeError(f"the Celery worker did not become ready; see {log}")
+        # Run the app import in the foreground to show the error the detached worker hid.
+        check = subprocess.run(
+            [sys.executable, "-c", "import django; django.setup(); import config.celery"],
+            cwd=ROOT, env=self.worker_env(), capture_output=True, text=True,
+        )
+        raise RuntimeError(
+            f"the Celery worker did not become ready; see {log}\n{check.stderr[-2000:]}"
+        )
 
     def stop_worker(self) -> None:
         _stop_pid(self.worker_pidfile, timeout=30)
