@@ -101,6 +101,26 @@ def _check_open(game: Game, *, as_director: bool, note: str) -> None:
         raise DomainError("This event is over.", field="event")
 
 
+def _replayed(key: str | None, *, game: Game, hand: Hand | None = None) -> HandRevision | None:
+    """The revision stored earlier under ``key`` (a retried submission), or None.
+
+    Keys are unique across all games; a key stored for another game or hand is refused rather
+    than answered with that other hand (a device must not learn or claim another table's hand).
+    """
+    if not key:
+        return None
+    earlier = HandRevision.objects.filter(idempotency_key=key).select_related("hand").first()
+    if earlier is None:
+        return None
+    if earlier.hand.game_id != game.pk or (hand is not None and earlier.hand_id != hand.pk):
+        raise DomainError(
+            "This submission key was already used for another hand; reload the page and "
+            "enter the hand again.",
+            field="idempotency_key",
+        )
+    return earlier
+
+
 def _store_revision(
     *, hand: Hand, number: int, engine_hand: EngineHand, score: Any, author: Any, source: str,
     note: str, idempotency_key: str | None,
@@ -156,15 +176,14 @@ def hand_submit(
     note: str = "",
 ) -> HandRevision:
     """Store a new hand (the next one of the game) after the rules engine accepts it."""
-    if idempotency_key:
-        earlier = HandRevision.objects.filter(idempotency_key=idempotency_key).first()
-        if earlier is not None:
-            return earlier
+    earlier = _replayed(idempotency_key, game=game)
+    if earlier is not None:
+        return earlier
     locked = _locked_game(game)
-    if idempotency_key:  # a twin request may have committed while we waited for the lock
-        earlier = HandRevision.objects.filter(idempotency_key=idempotency_key).first()
-        if earlier is not None:
-            return earlier
+    # a twin request may have committed while we waited for the lock
+    earlier = _replayed(idempotency_key, game=game)
+    if earlier is not None:
+        return earlier
     _check_open(locked, as_director=as_director, note=note)
     ruleset = event_ruleset(locked.table.round.event)
     revisions = _live_revisions(locked)
@@ -204,10 +223,9 @@ def hand_correct(
     idempotency_key: str | None = None,
 ) -> HandRevision:
     """Replace a hand's live values by a new revision; the old one is kept for the audit."""
-    if idempotency_key:
-        earlier = HandRevision.objects.filter(idempotency_key=idempotency_key).first()
-        if earlier is not None:
-            return earlier
+    earlier = _replayed(idempotency_key, game=hand.game, hand=hand)
+    if earlier is not None:
+        return earlier
     locked = _locked_game(hand.game)
     _check_open(locked, as_director=as_director, note=note)
     live = HandRevision.objects.select_for_update().get(hand=hand, is_live=True)

@@ -243,14 +243,16 @@ def director_hands(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event_for_scorer(request, event_id)
     as_director = has_club_role(user=request.user, club=event.club, role="director")
     rounds = event_rounds(event=event)
-    params = request.POST if request.method == "POST" else request.GET
+    def params_get(name: str) -> str | None:  # the form's action URL carries the picks
+        return request.GET.get(name) or request.POST.get(name)
+
     round_ = None
-    wanted_round = _pick(params.get("round"))
+    wanted_round = _pick(params_get("round"))
     for r in rounds:
         if wanted_round is None or r.number == wanted_round:
             round_ = r
     tables = list(round_.tables.all()) if round_ else []
-    wanted_table = _pick(params.get("table"))
+    wanted_table = _pick(params_get("table"))
     table = next((t for t in tables if t.number == wanted_table), tables[0] if tables else None)
     context: dict[str, Any] = {
         "event": event, "rounds": rounds, "round": round_, "tables": tables, "table": table,
@@ -260,7 +262,7 @@ def director_hands(request: HttpRequest, event_id: int) -> HttpResponse:
         return render(request, "scoring/director_hands.html", context)
     state = table_state(table=table)
     ruleset = event_ruleset(event)
-    wanted_hand = _pick(params.get("hand"))
+    wanted_hand = _pick(request.GET.get("hand"))
     hand = Hand.objects.filter(game=table.game, number=wanted_hand).first() if wanted_hand else None
     if wanted_hand and hand is None:
         raise Http404("No such hand at this table")

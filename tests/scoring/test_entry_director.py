@@ -1,0 +1,140 @@
+"""The director's desktop pages: entry and corrections, hand history, unconfirmed games; tenancy."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from scoring import services
+from scoring.models import Game, HandRevision
+from tests.factories import club_with_director
+from tests.scoring.entry_support import close_round, form_data, member, seated_table, values
+
+pytestmark = pytest.mark.django_db
+
+
+def hands_url(table, **params: object) -> str:
+    query = {"round": table.round.number, "table": table.number, **params}
+    return reverse("director-hands", args=[table.round.event_id]) + "?" + "&".join(
+        f"{k}={v}" for k, v in query.items()
+    )
+
+
+@pytest.fixture
+def setup():
+    club, director = club_with_director(slug="club-a")
+    table = seated_table(club=club)
+    return club, director, table
+
+
+def test_pages_need_a_login(client, setup) -> None:
+    _, _, table = setup
+    response = client.get(hands_url(table))
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_director_enters_a_hand_from_the_desk(client, setup) -> None:
+    _, director, table = setup
+    client.force_login(director)
+    page = client.get(hands_url(table))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Enter hand 1" in html and "data-desk" in html
+    response = client.post(hands_url(table), form_data(key="desk-1"))
+    assert response.status_code == 302
+    revision = HandRevision.objects.get()
+    assert revision.source == HandRevision.Source.DIRECTOR and revision.author == director
+
+
+def test_desk_shows_rejections_next_to_the_field(client, setup) -> None:
+    _, director, table = setup
+    client.force_login(director)
+    response = client.post(hands_url(table), form_data(key="desk-1", bid="63"))
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert 'data-error-for="bid" role="alert">' in html and "63" in html.split('data-error-for="bid"')[1][:300]
+    assert HandRevision.objects.count() == 0
+
+
+def test_closed_round_correction_needs_a_director_and_a_reason(client, setup) -> None:
+    club, director, table = setup
+    services.hand_submit(game=table.game, number=1, values=values())
+    close_round(table)
+    scorer = member(club, "scorer", "scorer-a")
+    edit = hands_url(table, hand=1)
+    changed = form_data(key="fix-1", bid="52", meld_NS="25", expected_revision="1")
+
+    client.force_login(scorer)
+    refused = client.post(edit, changed)
+    assert refused.status_code == 400 and "closed" in refused.content.decode()
+    assert HandRevision.objects.count() == 1
+
+    client.force_login(director)
+    form = client.get(edit).content.decode()
+    assert "required: the round is closed" in form
+    no_reason = client.post(edit, changed)
+    assert no_reason.status_code == 400
+    assert "Say why" in no_reason.content.decode().split('data-error-for="note"')[1][:200]
+    assert HandRevision.objects.count() == 1
+
+    ok = client.post(edit, {**changed, "idempotency_key": "fix-2", "note": "scorer misread the bid"})
+    assert ok.status_code == 302
+    live = HandRevision.objects.get(is_live=True)
+    assert (live.revision, live.bid, live.note, live.author) == (2, 52, "scorer misread the bid", director)
+    assert HandRevision.objects.get(revision=1).is_live is False
+
+
+def test_scorer_may_correct_an_open_round(client, setup) -> None:
+    club, _, table = setup
+    services.hand_submit(game=table.game, number=1, values=values())
+    client.force_login(member(club, "scorer", "scorer-a"))
+    response = client.post(hands_url(table, hand=1),
+                           form_data(key="fix-1", bid="52", meld_NS="25", expected_revision="1"))
+    assert response.status_code == 302
+    assert HandRevision.objects.get(is_live=True).revision == 2
+
+
+def test_member_without_role_is_refused(client, setup) -> None:
+    club, _, table = setup
+    client.force_login(member(club, "member", "member-a"))
+    assert client.get(hands_url(table)).status_code == 403
+
+
+def test_history_shows_every_version_with_who_when_why(client, setup) -> None:
+    _, director, table = setup
+    first = services.hand_submit(game=table.game, number=1, values=values())
+    services.hand_correct(hand=first.hand, values=values(bid=52, meld={"NS": 25, "EW": 32}),
+                          expected_revision=1, author=director, note="bid was 52")
+    client.force_login(director)
+    html = client.get(reverse("hand-history", args=[first.hand_id])).content.decode()
+    assert "v1" in html and "v2" in html
+    assert "table phone" in html and director.username in html and "bid was 52" in html
+    assert "N bid 51" in html and "N bid 52" in html
+
+
+def test_games_page_lists_unconfirmed_games(client, setup) -> None:
+    _, director, table = setup
+    other = seated_table(event=table.round.event, table_number=2)
+    Game.objects.filter(pk=other.game.pk).update(status=Game.Status.CONFIRMED)
+    client.force_login(director)
+    html = client.get(reverse("director-games", args=[table.round.event_id])).content.decode()
+    assert "Playing" in html
+    assert html.count('class="game-') == 1  # the confirmed table 2 is not listed
+    everything = client.get(reverse("director-games", args=[table.round.event_id]) + "?all=1")
+    assert everything.content.decode().count('class="game-') == 2
+
+
+@pytest.mark.parametrize("is_public", [True, False])
+def test_director_of_another_club_cannot_reach_these_pages(client, is_public) -> None:
+    club_a, _ = club_with_director(slug="club-a", is_public=is_public)
+    _, director_b = club_with_director(slug="club-b")
+    table = seated_table(club=club_a)
+    revision = services.hand_submit(game=table.game, number=1, values=values())
+    client.force_login(director_b)
+    expected = 403 if is_public else 404
+    assert client.get(hands_url(table)).status_code == expected
+    assert client.post(hands_url(table, hand=1),
+                       form_data(key="x", bid="52", expected_revision="1")).status_code == expected
+    assert client.get(reverse("hand-history", args=[revision.hand_id])).status_code == expected
+    assert client.get(reverse("director-games", args=[table.round.event_id])).status_code == expected
+    assert HandRevision.objects.count() == 1
