@@ -6,9 +6,9 @@ import threading
 
 import pytest
 from django.db import IntegrityError, connection, transaction
-from rules_engine import RulesError
 
 from config.errors import ConflictError, DomainError
+from rules_engine import RulesError
 from scoring import services
 from scoring.models import Game, Hand, HandRevision
 from tests.scoring.entry_support import close_round, seated_table, values
