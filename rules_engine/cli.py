@@ -141,7 +141,7 @@ def _read_json(stdin: TextIO) -> object:
         ) from exc
 
 
-def _overrides(pairs: Sequence[str]) -> dict[str, object]:
+def _overrides(pairs: Sequence[str]) -> tuple[dict[str, object], list[FieldError]]:
     out: dict[str, object] = {}
     errors: list[FieldError] = []
     for pair in pairs:
@@ -156,9 +156,7 @@ def _overrides(pairs: Sequence[str]) -> dict[str, object]:
             )
             continue
         out[key.strip()] = value
-    if errors:
-        raise RulesError(errors)
-    return out
+    return out, errors
 
 
 def _ruleset(args: argparse.Namespace, data: object = None) -> Ruleset:
@@ -169,8 +167,15 @@ def _ruleset(args: argparse.Namespace, data: object = None) -> Ruleset:
             name = data["ruleset"]
         if isinstance(data.get("options"), Mapping):
             over.update({str(k): v for k, v in data["options"].items()})
-    over.update(_overrides(args.option))
-    return get_ruleset(name or DEFAULT_RULESET, over)
+    given, errors = _overrides(args.option)
+    over.update(given)
+    try:
+        rs = get_ruleset(name or DEFAULT_RULESET, over)
+    except RulesError as exc:
+        raise RulesError(errors + exc.errors) from None
+    if errors:
+        raise RulesError(errors)
+    return rs
 
 
 def _split_tokens(items: Sequence[str]) -> list[str]:
