@@ -96,6 +96,19 @@ _SPEC: dict[str, tuple[str, Any, bool, str]] = {
 
 OPTION_HELP: dict[str, str] = {k: v[3] for k, v in _SPEC.items()}
 
+# words people use for the same choice
+_ALIASES: dict[tuple[str, str], str] = {
+    ("head_rule", "pagat"): "always",
+    ("head_rule", "pre_1945"): "always",
+    ("head_rule", "post_1945"): "trump_led",
+    ("set_policy", "progressive"): "opponents_gain_bid",
+    ("set_policy", "double_set"): "double_bid",
+    ("tie_rule", "bid_and_out"): "declaring_side",
+    ("tie_rule", "play_another_hand"): "highest_score",
+    ("out_rule", "bid_and_out"): "bid_out",
+    ("renege_declarer", "double"): "double_set",
+}
+
 _COUNT_METHODS: dict[str, tuple[dict[str, int], int]] = {
     "classic": ({"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}, 10),
     "fives": ({"A": 10, "T": 10, "K": 5, "Q": 5, "J": 0, "9": 0}, 10),
@@ -727,9 +740,17 @@ def get_ruleset(name: str, overrides: Mapping[str, object] | None = None) -> Rul
             )
             continue
         try:
-            given[kname] = _coerce_value(kname, raw)
+            value = _coerce_value(kname, raw)
         except ValueError:
             errors.append(FieldError(_opt_field(kname), "bad_type", f"cannot read {raw!r}"))
+            continue
+        if isinstance(value, str):
+            value = _ALIASES.get((kname, value.strip().lower()), value)
+            bonus = value.strip().lower().removeprefix("meld_plus_")
+            if kname == "surrender_policy" and bonus.isdigit():
+                value = "meld_plus_bonus"
+                given.setdefault("surrender_bonus", int(bonus))
+        given[kname] = value
     if "scale" in given:
         value, e = _check_type("scale", given.pop("scale"), 4)
         if e:

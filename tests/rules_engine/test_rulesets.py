@@ -182,3 +182,12 @@ def test_rulesets_are_immutable() -> None:
         rs.min_bid = 10  # type: ignore[misc]
     assert get_ruleset("club_double_deck") == rs
     assert hash(rs) == hash(get_ruleset("club_double_deck"))
+
+
+def test_option_aliases() -> None:
+    rs = get_ruleset(
+        "pagat_double_deck",
+        {"surrender_policy": "meld_plus_25", "head_rule": "post_1945", "set_policy": "progressive"},
+    )
+    assert (rs.surrender_policy, rs.surrender_bonus) == ("meld_plus_bonus", 25)
+    assert rs.head_rule == "trump_led" and rs.set_policy == "opponents_gain_bid"
