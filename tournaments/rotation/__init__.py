@@ -1,0 +1,70 @@
+"""Partner rotation for pinochle club nights and individual tournaments (pure Python).
+
+Vocabulary (DESIGN §2):
+
+* **seat** — N, E, S, W clockwise; N–S and E–W are *partners*. A table is a tuple
+  ``(N, E, S, W)``; table numbers are 1-based.
+* **round** — one sitting of all tables (``RoundPlan``: ``tables`` and ``byes``).
+* **bye** — a player present but sitting out a round. With ``n`` players, ``n % 4`` sit out.
+  Fairness: nobody sits out a second time before every present player has sat out once (byes
+  are counted from the history; players fixed to a table never sit out).
+* **partner / opponent / tablemate** — at a table, the player opposite you is your partner, the
+  two beside you your opponents; all three are your tablemates.
+* **repeat** — every meeting of a pair beyond its first (partnering three times = 2 repeats).
+* **whist design** — a complete schedule where every pair partners exactly once and opposes
+  exactly twice: ``n − 1`` rounds for ``n = 4k`` players, ``n`` rounds (one bye each) for
+  ``n = 4k + 1``.
+* **schedule** — rounds planned up front (``Schedule``) with their measured ``Quality``.
+
+API (player ids: any hashable, orderable values — the Django side passes ints)::
+
+    plan_schedule(players, rounds, *, seed=0, allow_repeat_partners=False) -> Schedule
+    next_round(players, history, *, seed=0, fixed_tables=None) -> RoundPlan
+    measure(rounds) -> Quality
+    whist_design(n) -> list of (tables, byes) on 0..n−1, or None
+
+All are deterministic for a given seed and input. Bad or impossible requests raise
+``RotationError`` (a ``ValueError`` with ``field``, ``code`` and ``message``).
+
+Quality. Repeat partners are 0 whenever a seating without them was found, and the round seater
+proves it exactly (perfect-matching search over the fair bye choices) before accepting one;
+``plan_schedule`` refuses more rounds than can be played without repeat partners (counting
+bound, ``max_partner_free_rounds``) unless ``allow_repeat_partners=True``. Repeat opponents and
+tablemates are minimised by a seeded local search and reported with their counting lower
+bounds.
+
+Whist designs (module ``designs``): built by a finite-field construction for every prime power
+``q ≡ 1 (mod 4)`` up to 1000 (5, 9, 13, 17, 25, 29, 37, 41, 49, 53, ..., 101, ... 961), and from
+cyclic starters found by the computer search kept in ``designs.search_starter`` for the other
+sizes listed in ``designs.STARTERS`` (including 4, 8, 12, 16, 20, 21, 24, 28). Every design is
+verified when built. ``design_sizes()`` lists the covered sizes.
+
+Command line (``python -m tournaments.rotation --help``)::
+
+    python -m tournaments.rotation plan --players N --rounds R [--seed S] [--allow-repeats]
+    python -m tournaments.rotation next [--seed S] < history.json
+    python -m tournaments.rotation design --players N
+
+Each prints one JSON object; bad input prints ``{"errors": [{"field", "code", "message"}]}``
+and exits 2.
+"""
+
+from __future__ import annotations
+
+from .designs import design_sizes, verify_whist, whist_design
+from .model import Quality, RotationError, RoundPlan, Schedule, measure
+from .planner import max_partner_free_rounds, next_round, plan_schedule
+
+__all__ = [
+    "Quality",
+    "RotationError",
+    "RoundPlan",
+    "Schedule",
+    "design_sizes",
+    "max_partner_free_rounds",
+    "measure",
+    "next_round",
+    "plan_schedule",
+    "verify_whist",
+    "whist_design",
+]

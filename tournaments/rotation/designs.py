@@ -1,0 +1,343 @@
+"""Whist tournament designs: complete schedules where every pair partners once and opposes twice.
+
+A *whist design* ``Wh(v)`` seats ``v`` players at tables of four (N, E, S, W; partners N–S and
+E–W) so that over the whole schedule every pair of players partners exactly once and opposes
+exactly twice. For ``v = 4n`` it has ``v - 1`` rounds with nobody sitting out; for ``v = 4n + 1``
+it has ``v`` rounds with one player sitting out each round (everybody exactly once).
+
+Two sources, both built here at run time and verified before use (``verify_whist``):
+
+* **Finite fields.** For every prime power ``q ≡ 1 (mod 4)`` (5, 9, 13, 17, 25, 29, 37, 41, 49,
+  53, 61, 73, 81, 89, 97, 101, 109, 113, 121, 125, ...) let ``i`` be a square root of −1 in
+  GF(q). The initial round puts 0 on bye and, for one representative ``a`` of each coset of
+  ``{1, i, −1, −i}`` in GF(q)*, the table ``(a, ia, −a, −ia)``. Partner differences are
+  ``±2a, ±2ia``: every non-zero element once; opponent differences are ``(i − 1)·a·i^k``: every
+  non-zero element twice. Translating the round by every element of GF(q) gives the ``q`` rounds.
+  This reaches every prime power ``q ≡ 1 (mod 4)`` up to ``MAX_PLAYERS`` with no search.
+* **Cyclic starters found by computer search** (``search_starter``). A *1-rotational* starter for
+  ``v = 4n`` lives on Z_(v−1) ∪ {∞}: its initial round is developed by adding 1 (mod v − 1) to
+  every finite player, ∞ stays. A *Z-cyclic* starter for ``v = 4n + 1`` lives on Z_v with 0 on
+  bye. The starters in ``STARTERS`` were found by ``search_starter`` (the search code stays here:
+  ``python -m tournaments.rotation designs --search V`` finds one again) and every design built
+  from them is verified on construction and in the test suite.
+
+``whist_design(v)`` returns the rounds (players numbered 0..v−1) or None when neither source
+covers ``v``. ``design_sizes()`` lists the covered sizes.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from functools import lru_cache
+
+Table = tuple[int, int, int, int]
+DesignRound = tuple[tuple[Table, ...], tuple[int, ...]]
+
+MAX_PLAYERS = 1000
+
+# Initial rounds found by ``search_starter``. For v = 4n the label v − 1 is ∞ (fixed point).
+# Key: number of players v; value: initial-round tables (N, E, S, W).
+STARTERS: dict[int, tuple[Table, ...]] = {}
+
+
+# --------------------------------------------------------------------------------------------
+# verification
+
+
+def verify_whist(rounds: list[DesignRound], v: int) -> None:
+    """Raise ValueError unless ``rounds`` is a whist design on players 0..v−1."""
+    if v % 4 not in (0, 1):
+        raise ValueError(f"no whist design on {v} players")
+    expected_rounds = v - 1 if v % 4 == 0 else v
+    if len(rounds) != expected_rounds:
+        raise ValueError(f"{len(rounds)} rounds, expected {expected_rounds}")
+    partners: Counter[tuple[int, int]] = Counter()
+    opponents: Counter[tuple[int, int]] = Counter()
+    byes: Counter[int] = Counter()
+    everyone = set(range(v))
+    for tables, bye in rounds:
+        seen = [p for t in tables for p in t] + list(bye)
+        if sorted(seen) != sorted(everyone):
+            raise ValueError("a round does not seat every player exactly once")
+        if len(bye) != v % 4:
+            raise ValueError("wrong number of byes in a round")
+        byes.update(bye)
+        for a, b, c, d in tables:
+            partners[(min(a, c), max(a, c))] += 1
+            partners[(min(b, d), max(b, d))] += 1
+            for x, y in ((a, b), (a, d), (c, b), (c, d)):
+                opponents[(min(x, y), max(x, y))] += 1
+    pairs = v * (v - 1) // 2
+    if len(partners) != pairs or any(c != 1 for c in partners.values()):
+        raise ValueError("some pair does not partner exactly once")
+    if len(opponents) != pairs or any(c != 2 for c in opponents.values()):
+        raise ValueError("some pair does not oppose exactly twice")
+    if v % 4 == 1 and (len(byes) != v or any(c != 1 for c in byes.values())):
+        raise ValueError("byes are not one per player")
+
+
+# --------------------------------------------------------------------------------------------
+# finite fields
+
+
+def _prime_power(q: int) -> tuple[int, int] | None:
+    """(p, k) with q = p**k, p prime, or None."""
+    if q < 2:
+        return None
+    p = 2
+    while p * p <= q:
+        if q % p == 0:
+            break
+        p += 1
+    else:
+        return (q, 1)
+    k = 0
+    while q % p == 0:
+        q //= p
+        k += 1
+    return (p, k) if q == 1 else None
+
+
+class _Field:
+    """GF(p**k); elements are ints 0..q−1 whose base-p digits are polynomial coefficients."""
+
+    def __init__(self, p: int, k: int) -> None:
+        self.p, self.k, self.q = p, k, p**k
+        self.exp, self.log = self._tables()
+
+    def digits(self, a: int) -> list[int]:
+        out = []
+        for _ in range(self.k):
+            out.append(a % self.p)
+            a //= self.p
+        return out
+
+    def number(self, digits: list[int]) -> int:
+        n = 0
+        for d in reversed(digits):
+            n = n * self.p + d
+        return n
+
+    def add(self, a: int, b: int) -> int:
+        if self.k == 1:
+            return (a + b) % self.p
+        return self.number([(x + y) % self.p for x, y in zip(self.digits(a), self.digits(b))])
+
+    def neg(self, a: int) -> int:
+        if self.k == 1:
+            return (-a) % self.p
+        return self.number([(-x) % self.p for x in self.digits(a)])
+
+    def mul(self, a: int, b: int) -> int:
+        if a == 0 or b == 0:
+            return 0
+        return self.exp[(self.log[a] + self.log[b]) % (self.q - 1)]
+
+    def _tables(self) -> tuple[list[int], dict[int, int]]:
+        p, k, q = self.p, self.k, self.q
+        if k == 1:
+            for g in range(2, p) if p > 2 else range(1, 2):
+                exp = [1]
+                while len(exp) < q - 1:
+                    exp.append(exp[-1] * g % p)
+                if len(set(exp)) == q - 1:
+                    return exp, {e: i for i, e in enumerate(exp)}
+            raise ValueError(f"no primitive root mod {p}")
+        # Find a monic f of degree k such that x generates (GF(p)[x]/f)*; then f is primitive,
+        # hence irreducible, and powers of x give the exp/log tables.
+        for tail in range(1, q):
+            f = self.digits(tail)  # f = x^k + f[k-1] x^(k-1) + ... + f[0]
+            exp = [1]
+            cur = [1] + [0] * (k - 1)
+            ok = True
+            for _ in range(q - 2):
+                top = cur[-1]
+                cur = [0] + cur[:-1]
+                if top:
+                    cur = [(c - top * fc) % p for c, fc in zip(cur, f)]
+                n = self.number(cur)
+                if n == 1:
+                    ok = False
+                    break
+                exp.append(n)
+            if ok and len(set(exp)) == q - 1 and 0 not in exp:
+                return exp, {e: i for i, e in enumerate(exp)}
+        raise ValueError(f"no primitive polynomial for GF({q})")
+
+
+def field_design(q: int) -> list[DesignRound] | None:
+    """The finite-field whist design on q players, q a prime power ≡ 1 (mod 4)."""
+    pk = _prime_power(q)
+    if pk is None or q % 4 != 1:
+        return None
+    gf = _Field(*pk)
+    i = gf.exp[(q - 1) // 4]
+    seen: set[int] = set()
+    base: list[Table] = []
+    for a in range(1, q):
+        if a in seen:
+            continue
+        ia = gf.mul(i, a)
+        orbit = (a, ia, gf.neg(a), gf.neg(ia))
+        seen.update(orbit)
+        base.append(orbit)
+    rounds: list[DesignRound] = []
+    for g in range(q):
+        tables = tuple(
+            (gf.add(g, t[0]), gf.add(g, t[1]), gf.add(g, t[2]), gf.add(g, t[3])) for t in base
+        )
+        rounds.append((tables, (g,)))
+    return rounds
+
+
+# --------------------------------------------------------------------------------------------
+# cyclic starters
+
+
+def develop(v: int, base: tuple[Table, ...]) -> list[DesignRound]:
+    """All rounds from a starter (see module docstring)."""
+    rounds: list[DesignRound] = []
+    if v % 4 == 0:
+        m, inf = v - 1, v - 1
+        for g in range(m):
+            rounds.append(
+                (tuple(tuple(x if x == inf else (x + g) % m for x in t) for t in base), ())  # type: ignore[misc]
+            )
+    else:
+        m = v
+        for g in range(m):
+            rounds.append((tuple(tuple((x + g) % m for x in t) for t in base), (g,)))  # type: ignore[misc]
+    return rounds
+
+
+def search_starter(v: int, *, seed: int = 0, node_limit: int = 2_000_000) -> tuple[Table, ...] | None:
+    """Randomised backtracking for a 1-rotational (v = 4n) or Z-cyclic (v = 4n + 1) starter.
+
+    A starter is an initial round whose partner differences (mod m, m = v − 1 or v) cover every
+    class {d, −d} exactly once and whose opponent differences cover every class exactly twice.
+    Returns the tables or None when the node budget runs out.
+    """
+    if v % 4 not in (0, 1) or v < 4:
+        return None
+    rng = random.Random(seed)
+    m = v - 1 if v % 4 == 0 else v
+    inf = v - 1
+    half = (m - 1) // 2
+
+    def cls(d: int) -> int:
+        d %= m
+        return min(d, m - d)
+
+    pused = [False] * (half + 1)
+    ocount = [0] * (half + 1)
+    tables: list[Table] = []
+    free: set[int] = set(range(m))
+    nodes = 0
+
+    if v % 4 == 0:
+        # ∞ sits N with partner 0 (S); E = x and W = z are partners.
+        free.discard(0)
+        first_choices = [(x, z) for x in range(1, m) for z in range(x + 1, m)]
+        rng.shuffle(first_choices)
+    else:
+        free.discard(0)  # 0 is on bye in the initial round
+        first_choices = [(-1, -1)]
+
+    def opp_ok(pairs: list[int]) -> bool:
+        extra: Counter[int] = Counter(pairs)
+        return all(c > 0 and ocount[c] + k <= 2 for c, k in extra.items())
+
+    def place() -> bool:
+        nonlocal nodes
+        nodes += 1
+        if nodes > node_limit:
+            return False
+        if not free:
+            return True
+        a = min(free)
+        rest = sorted(free - {a})
+        cs = [c for c in rest if not pused[cls(a - c)]]
+        rng.shuffle(cs)
+        for c in cs:
+            pc = cls(a - c)
+            pused[pc] = True
+            others = [x for x in rest if x != c]
+            bds = [(b, d) for i, b in enumerate(others) for d in others[i + 1 :]]
+            rng.shuffle(bds)
+            for b, d in bds:
+                pd = cls(b - d)
+                if pused[pd] or pd == 0:
+                    continue
+                opps = [cls(a - b), cls(a - d), cls(c - b), cls(c - d)]
+                if not opp_ok(opps):
+                    continue
+                pused[pd] = True
+                for o in opps:
+                    ocount[o] += 1
+                free.difference_update((a, b, c, d))
+                tables.append((a, b, c, d))
+                if place():
+                    return True
+                tables.pop()
+                free.update((a, b, c, d))
+                for o in opps:
+                    ocount[o] -= 1
+                pused[pd] = False
+                if nodes > node_limit:
+                    break
+            pused[pc] = False
+            if nodes > node_limit:
+                break
+        return False
+
+    for x, z in first_choices:
+        if nodes > node_limit:
+            return None
+        if v % 4 == 0:
+            px = cls(x - z)
+            opps = [cls(x), cls(z)]
+            if px == 0 or not opp_ok(opps):
+                continue
+            pused[px] = True
+            for o in opps:
+                ocount[o] += 1
+            free.difference_update((x, z))
+            if place():
+                return ((inf, x, 0, z), *tables)
+            free.update((x, z))
+            for o in opps:
+                ocount[o] -= 1
+            pused[px] = False
+        else:
+            if place():
+                return tuple(tables)
+    return None
+
+
+@lru_cache(maxsize=64)
+def _cached_design(v: int) -> tuple[DesignRound, ...] | None:
+    rounds = field_design(v)
+    if rounds is None and v in STARTERS:
+        rounds = develop(v, STARTERS[v])
+    if rounds is None:
+        return None
+    verify_whist(rounds, v)
+    return tuple(rounds)
+
+
+def whist_design(v: int) -> list[DesignRound] | None:
+    """The verified whist design on players 0..v−1, or None when not covered."""
+    if v < 4 or v > MAX_PLAYERS or v % 4 not in (0, 1):
+        return None
+    found = _cached_design(v)
+    return list(found) if found is not None else None
+
+
+def design_sizes(limit: int = MAX_PLAYERS) -> list[int]:
+    """Player counts up to ``limit`` with a design (without building them)."""
+    out = []
+    for v in range(4, limit + 1):
+        if v in STARTERS or (v % 4 == 1 and _prime_power(v) is not None):
+            out.append(v)
+    return out
