@@ -278,8 +278,8 @@ def _hand_totals_for_trump(rs: Ruleset, trump: int, max_cards: int) -> int:
                                         key = (c2, t2, p2)
                                         new[key] = new.get(key, 0) | (bits << v)
                         states = new
-                    for (cards, tight, _), bits in states.items():
-                        if tight == 3 and cards + base_cards - 4 * (la + lk + lq + lj) <= max_cards:
+                    for (_cards, tight, _pend), bits in states.items():
+                        if tight == 3:  # the around levels are exact (cards were checked per suit)
                             result |= bits << around
     return result
 
@@ -341,7 +341,11 @@ def _side_bits(rs: Ruleset) -> int:
 
 
 def max_side_meld(rs: Ruleset) -> int:
-    """The most meld a side can show (an upper bound: each hand at its own maximum)."""
+    """The most meld a side can show.
+
+    Each partner's hand is taken at its own maximum, ignoring that the two hands share one deck
+    and one trump suit, so this is an upper bound: it never rejects a real total.
+    """
     return _side_bits(rs).bit_length() - 1
 
 

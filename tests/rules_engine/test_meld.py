@@ -251,3 +251,56 @@ def test_a_shuffled_double_deck_deal_always_validates(rng: random.Random, trump:
         totals = [count_meld(h, trump, rs).total for h in hands]
         check_meld_total(totals[0] + totals[2], rs)
         check_meld_total(totals[1] + totals[3], rs)
+
+
+def _brute_force_totals(rs: Any, trump: int, max_cards: int) -> int:
+    """Every hand of at most ``max_cards`` cards, counted one by one."""
+    types = [c for c in range(24) if rs.deck.has_card(c)]
+    bits = 0
+    counts = [0] * 24
+
+    def walk(i: int, left: int) -> None:
+        nonlocal bits
+        if i == len(types):
+            bits |= 1 << meld_total(counts, trump, rs)
+            return
+        card = types[i]
+        for n in range(min(rs.copies, left) + 1):
+            counts[card] = n
+            walk(i + 1, left - n)
+        counts[card] = 0
+
+    walk(0, max_cards)
+    return bits
+
+
+@pytest.mark.parametrize(
+    "name", ["pagat_double_deck", "club_double_deck", "single_deck_partnership"]
+)
+@pytest.mark.parametrize("trump", [0, 1, 2])
+def test_achievable_search_matches_brute_force_on_small_hands(name: str, trump: int) -> None:
+    from rules_engine.meld import _hand_totals_for_trump
+
+    rs = get_ruleset(name)
+    assert _hand_totals_for_trump(rs, trump, 5) == _brute_force_totals(rs, trump, 5)
+
+
+def test_precomputed_tables_cover_every_preset() -> None:
+    from rules_engine.meld import PRECOMPUTED, _hand_totals_for_trump, _table_key
+    from rules_engine.rulesets import PRESET_NAMES
+
+    for name in PRESET_NAMES:
+        rs = get_ruleset(name)
+        assert _table_key(rs, rs.hand_size + rs.widow) in PRECOMPUTED, name
+    rs = get_ruleset("three_handed")
+    fresh = 0
+    for trump in (0, 1, 2):
+        fresh |= _hand_totals_for_trump(rs, trump, 18)
+    assert fresh == int(PRECOMPUTED[_table_key(rs, 18)], 16)
+
+
+def test_overridden_meld_table_is_searched() -> None:
+    rs = get_ruleset("pagat_double_deck", {"meld.pinochle": "14,30,60,90"})
+    check_meld_total(14, rs)
+    with pytest.raises(RulesError):
+        check_meld_total(1, rs)
