@@ -1,0 +1,77 @@
+"""The table's phone page in a real Chromium at 390×844: validate as you type, counters fill-in,
+and a save whose answer is lost on the way back is retried with the same key (one hand stored)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Route, expect, sync_playwright
+
+from scoring.models import HandRevision
+from tests.scoring.entry_support import seated_table
+
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+    "--disable-background-networking", "--disable-component-update", "--no-first-run",
+    "--disable-sync",
+]
+
+
+@pytest.mark.e2e
+@pytest.mark.django_db(transaction=True)
+def test_phone_entry_checks_as_you_type_and_a_lost_answer_is_retried_once(
+    live_server, tmp_path
+) -> None:
+    table = seated_table()
+    out = Path(os.environ.get("TEST_OUTPUT_DIR") or tmp_path)
+    out.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+            page.goto(f"{live_server.url}/t/{table.token}/")
+            expect(page.get_by_role("heading", name="Hand 1")).to_be_visible()
+
+            def tap(selector: str) -> None:
+                tile = page.locator(selector)
+                tile.evaluate("el => el.scrollIntoView({block: 'center'})")
+                tile.click()
+
+            tap("label.tile:has(input[name=bidder][value=N])")
+            page.fill("#id_bid", "63")
+            tap("label.tile:has(input[name=trump][value=H])")
+            page.fill("#id_meld_NS", "24")
+            page.fill("#id_meld_EW", "32")
+            page.fill("#id_counters_NS", "27")
+            # the other side's counters are filled in; the bad bid is named next to the bid
+            expect(page.locator("#id_counters_EW")).to_have_value("23")
+            expect(page.locator("#err-bid")).to_contain_text("63")
+            page.locator("#id_bid").evaluate("el => el.scrollIntoView({block: 'center'})")
+            page.screenshot(path=str(out / "entry-phone-error.png"))
+
+            page.fill("#id_bid", "51")
+            expect(page.locator("#err-bid")).to_have_text("")
+            expect(page.locator("[data-preview]")).to_contain_text("NS +51")
+
+            calls = {"n": 0}
+
+            def lose_first_answer(route: Route) -> None:
+                calls["n"] += 1
+                if calls["n"] == 1:
+                    route.fetch()  # the server gets it and stores the hand ...
+                    route.abort()  # ... but the phone never hears back
+                else:
+                    route.continue_()
+
+            page.route("**/api/tables/*/hands/", lose_first_answer)
+            page.click("[data-save]")
+            page.wait_for_url("**saved=1", timeout=15000)
+            expect(page.get_by_text("Hand 1 saved.")).to_be_visible()
+            page.screenshot(path=str(out / "entry-phone-saved.png"))
+            assert calls["n"] == 2
+        finally:
+            browser.close()
+    assert HandRevision.objects.count() == 1
+    assert HandRevision.objects.get().points == {"NS": 51, "EW": 55}
