@@ -202,3 +202,19 @@ def test_scorer_is_chosen_once(client) -> None:
     client.post(url(table), form_data())
     client.post(reverse("table-set-scorer", args=[table.token]), {"position": "N"})
     assert Game.objects.get(pk=table.game.pk).scorer_position == "W"
+
+
+def test_entry_on_a_round_seated_by_the_seating_service(client) -> None:
+    from tests.factories import event_with_players
+    from tournaments.services import round_create, round_set_status
+
+    event = event_with_players(players=8)
+    round_ = round_create(event=event)
+    round_set_status(round_=round_, status="playing")
+    table = round_.tables.order_by("number").first()
+    assert client.get(url(table)).status_code == 200
+    assert client.post(url(table), form_data()).status_code == 302
+    round_set_status(round_=round_, status="closed")
+    assert client.post(url(table), form_data(number=2, key="k2", dealer="W")).status_code == 403
+    other = round_.tables.order_by("number").last()
+    assert other.pk != table.pk and not other.game.hands.exists()
