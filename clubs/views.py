@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from config.errors import DomainError
 from config.forms import add_domain_error
+from tournaments.rulesets import ruleset_for
 from tournaments.selectors import club_events, season_leaderboard
 
 from . import services
@@ -29,6 +30,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         year = datetime.date.today().year
     return render(request, "clubs/club_detail.html", {
         "club": club,
+        "ruleset_title": ruleset_for(preset=club.ruleset_preset, overrides=club.ruleset_overrides).title,
         **club_events(club=club, user=request.user),
         "season": year,
         "leaderboard": season_leaderboard(club=club, year=year),

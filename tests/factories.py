@@ -15,9 +15,15 @@ class UserFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = get_user_model()
         django_get_or_create = ("username",)
+        skip_postgeneration_save = True
 
     username = factory.Sequence(lambda n: f"user{n}")
-    password = factory.PostGenerationMethodCall("set_password", "pass-word-123")
+
+    @factory.post_generation
+    def password(self, create: bool, extracted: str | None, **kwargs: object) -> None:
+        self.set_password(extracted or "pass-word-123")
+        if create:
+            self.save(update_fields=["password"])
 
 
 class ClubFactory(factory.django.DjangoModelFactory):

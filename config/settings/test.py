@@ -12,3 +12,6 @@ STORAGES = {
 # Unit tests run Celery tasks inline; integration tests talk to the real worker through
 # their own Celery app configured from REDIS_URL (see tests/integration/conftest.py).
 CELERY_TASK_ALWAYS_EAGER = True
+# Serve static files from the app folders without a collectstatic step.
+WHITENOISE_AUTOREFRESH = True
+WHITENOISE_USE_FINDERS = True
