@@ -38,7 +38,39 @@ MAX_PLAYERS = 1000
 
 # Initial rounds found by ``search_starter``. For v = 4n the label v − 1 is ∞ (fixed point).
 # Key: number of players v; value: initial-round tables (N, E, S, W).
-STARTERS: dict[int, tuple[Table, ...]] = {}
+STARTERS: dict[int, tuple[Table, ...]] = {
+    # search_starter(4, seed=0)
+    4: ((3, 1, 0, 2),),
+    # search_starter(8, seed=0)
+    8: ((7, 1, 0, 3), (2, 4, 6, 5)),
+    # search_starter(12, seed=0)
+    12: ((11, 1, 0, 3), (2, 6, 9, 7), (4, 5, 10, 8)),
+    # search_starter(16, seed=0)
+    16: ((15, 4, 0, 13), (1, 6, 5, 7), (2, 10, 9, 12), (3, 11, 8, 14)),
+    # search_starter(20, seed=0)
+    20: ((19, 2, 0, 13), (1, 6, 10, 9), (3, 12, 7, 14), (4, 16, 18, 17), (5, 8, 11, 15)),
+    # search_starter(21, seed=0)
+    21: ((1, 5, 11, 18), (2, 13, 20, 15), (3, 6, 7, 12), (4, 14, 16, 19), (8, 10, 9, 17)),
+    # search_starter(24, seed=0)
+    24: (
+        (23, 17, 0, 22),
+        (1, 15, 13, 21),
+        (2, 12, 18, 14),
+        (3, 8, 4, 11),
+        (5, 6, 20, 10),
+        (7, 9, 16, 19),
+    ),
+    # search_starter(28, seed=0)
+    28: (
+        (27, 7, 0, 16),
+        (1, 6, 17, 13),
+        (2, 4, 25, 26),
+        (3, 10, 24, 11),
+        (5, 15, 20, 23),
+        (8, 12, 22, 14),
+        (9, 18, 19, 21),
+    ),
+}
 
 
 # --------------------------------------------------------------------------------------------
@@ -103,7 +135,8 @@ class _Field:
     """GF(p**k); elements are ints 0..q−1 whose base-p digits are polynomial coefficients."""
 
     def __init__(self, p: int, k: int) -> None:
-        self.p, self.k, self.q = p, k, p**k
+        self.p, self.k = p, k
+        self.q: int = p**k
         self.exp, self.log = self._tables()
 
     def digits(self, a: int) -> list[int]:
@@ -122,7 +155,9 @@ class _Field:
     def add(self, a: int, b: int) -> int:
         if self.k == 1:
             return (a + b) % self.p
-        return self.number([(x + y) % self.p for x, y in zip(self.digits(a), self.digits(b))])
+        return self.number(
+            [(x + y) % self.p for x, y in zip(self.digits(a), self.digits(b), strict=True)]
+        )
 
     def neg(self, a: int) -> int:
         if self.k == 1:
@@ -155,7 +190,7 @@ class _Field:
                 top = cur[-1]
                 cur = [0] + cur[:-1]
                 if top:
-                    cur = [(c - top * fc) % p for c, fc in zip(cur, f)]
+                    cur = [(c - top * fc) % p for c, fc in zip(cur, f, strict=True)]
                 n = self.number(cur)
                 if n == 1:
                     ok = False
@@ -211,7 +246,9 @@ def develop(v: int, base: tuple[Table, ...]) -> list[DesignRound]:
     return rounds
 
 
-def search_starter(v: int, *, seed: int = 0, node_limit: int = 2_000_000) -> tuple[Table, ...] | None:
+def search_starter(
+    v: int, *, seed: int = 0, node_limit: int = 2_000_000
+) -> tuple[Table, ...] | None:
     """Randomised backtracking for a 1-rotational (v = 4n) or Z-cyclic (v = 4n + 1) starter.
 
     A starter is an initial round whose partner differences (mod m, m = v − 1 or v) cover every

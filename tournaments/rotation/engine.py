@@ -120,7 +120,9 @@ class _Seater:
         return self.pairing_costs(t[0], t[1], t[2], t[3])[0]
 
     # -- search ---------------------------------------------------------------------------
-    def initial(self, seated: Sequence[int], pairs: Sequence[tuple[int, int]] | None) -> list[list[int]]:
+    def initial(
+        self, seated: Sequence[int], pairs: Sequence[tuple[int, int]] | None
+    ) -> list[list[int]]:
         tables: list[list[int]] = [[] for _ in range(self.T)]
         if pairs is not None:
             floating: list[tuple[int, int]] = []
@@ -131,9 +133,9 @@ class _Seater:
                 else:
                     tables[t].extend((x, y))
             for x, y in floating:
-                for t in tables:
-                    if len(t) < 4:
-                        t.extend((x, y))
+                for row in tables:
+                    if len(row) < 4:
+                        row.extend((x, y))
                         break
             return tables
         free = [p for p in seated if p not in self.fixed]
@@ -141,9 +143,9 @@ class _Seater:
         for p in sorted(self.fixed):
             tables[self.fixed[p]].append(p)
         it = iter(free)
-        for t in tables:
-            while len(t) < 4:
-                t.append(next(it))
+        for row in tables:
+            while len(row) < 4:
+                row.append(next(it))
         return tables
 
     def anneal(
@@ -326,6 +328,7 @@ def seat_round(
     n_tables = len(present) // 4
     k = len(present) - 4 * n_tables
     free = [p for p in present if p not in fixed]
+    pool: list[int]
     if byes is not None:
         forced, pool, need = list(byes), [], 0
     else:

@@ -64,7 +64,9 @@ def _check_history(history: Sequence[RoundPlan[Any]]) -> None:
                     "history", f"Round {number} lists a player twice.", "duplicate_player"
                 )
         except TypeError as exc:
-            raise RotationError("history", f"Round {number} has a bad player id.", "bad_id") from exc
+            raise RotationError(
+                "history", f"Round {number} has a bad player id.", "bad_id"
+            ) from exc
 
 
 def max_partner_free_rounds(n: int) -> int:
@@ -108,7 +110,9 @@ def next_round(
     try:
         labels = sorted(everyone)
     except TypeError as exc:
-        raise RotationError("history", "Player ids in the history are not comparable.", "bad_id") from exc
+        raise RotationError(
+            "history", "Player ids in the history are not comparable.", "bad_id"
+        ) from exc
     index = {p: i for i, p in enumerate(labels)}
     hist = History(len(labels))
     for plan in history:
@@ -125,7 +129,9 @@ def next_round(
 
 def _check_fixed(present: list[P], fixed_tables: Mapping[P, int]) -> dict[P, int]:
     if not isinstance(fixed_tables, Mapping):
-        raise RotationError("fixed_tables", "Give fixed tables as player → table number.", "bad_fixed")
+        raise RotationError(
+            "fixed_tables", "Give fixed tables as player → table number.", "bad_fixed"
+        )
     n_tables = len(present) // 4
     here = set(present)
     per_table: dict[int, list[P]] = {}
@@ -139,7 +145,9 @@ def _check_fixed(present: list[P], fixed_tables: Mapping[P, int]) -> dict[P, int
             )
         if isinstance(number, bool) or not isinstance(number, int):
             raise RotationError(
-                "fixed_tables", f"Table number for player {player} must be a whole number.", "bad_table"
+                "fixed_tables",
+                f"Table number for player {player} must be a whole number.",
+                "bad_table",
             )
         if not 1 <= number <= n_tables:
             raise RotationError(
@@ -163,9 +171,7 @@ def _check_fixed(present: list[P], fixed_tables: Mapping[P, int]) -> dict[P, int
 
 def _label(tables: Sequence[Table], byes: Sequence[int], labels: Sequence[P]) -> RoundPlan[P]:
     return RoundPlan(
-        tables=tuple(
-            (labels[a], labels[b], labels[c], labels[d]) for a, b, c, d in tables
-        ),
+        tables=tuple((labels[a], labels[b], labels[c], labels[d]) for a, b, c, d in tables),
         byes=tuple(labels[p] for p in byes),
     )
 
@@ -190,7 +196,9 @@ def plan_schedule(
     """
     ordered = _check_players(players)
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-        raise RotationError("rounds", "The number of rounds must be a whole number ≥ 1.", "bad_rounds")
+        raise RotationError(
+            "rounds", "The number of rounds must be a whole number ≥ 1.", "bad_rounds"
+        )
     if rounds > MAX_ROUNDS:
         raise RotationError(
             "rounds", f"At most {MAX_ROUNDS} rounds can be planned at once.", "too_many_rounds"
@@ -214,9 +222,7 @@ def plan_schedule(
     if design is not None and rounds <= len(design):
         plans = [
             RoundPlan(
-                tables=tuple(
-                    (perm[a], perm[b], perm[c], perm[d]) for a, b, c, d in tables
-                ),
+                tables=tuple((perm[a], perm[b], perm[c], perm[d]) for a, b, c, d in tables),
                 byes=tuple(perm[p] for p in bye),
             )
             for tables, bye in design[:rounds]
