@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from django.http import Http404
+from django.utils.safestring import mark_safe
 
 from clubs.permissions import check_view_event
 from tournaments.models import Event
@@ -149,6 +150,10 @@ def score_chart(
     )
 
 
+def _int_or_blank(value: Any) -> str:
+    return "" if value is None else str(int(value))
+
+
 def _event(event_id: int, *, with_rows: bool) -> Event:
     queryset = Event.objects.select_related("club", "standings")
     if not with_rows:
@@ -176,11 +181,17 @@ def _status(event: Event, snapshot: StandingsSnapshot | None) -> StandingsStatus
     )
 
 
-def standings_status(*, event_id: int, user: Any) -> StandingsStatus:
-    """The snapshot version and whether it is behind (404 for events the user may not see)."""
+def standings_header(*, event_id: int, user: Any) -> tuple[Event, StandingsStatus]:
+    """The event (with its club) and its snapshot's status, without loading the rows; 404 for
+    events the user may not see. One query."""
     event = _event(event_id, with_rows=False)
     check_view_event(user=user, event=event)
-    return _status(event, _snapshot(event))
+    return event, _status(event, _snapshot(event))
+
+
+def standings_status(*, event_id: int, user: Any) -> StandingsStatus:
+    """The snapshot version and whether it is behind (what the pages poll)."""
+    return standings_header(event_id=event_id, user=user)[1]
 
 
 def event_standings(*, event_id: int, user: Any, chart_top: int = 6) -> Standings:
@@ -195,8 +206,13 @@ def event_standings(*, event_id: int, user: Any, chart_top: int = 6) -> Standing
     )
     round_numbers = sorted({int(n) for r in rows for n in r.get("per_round", {})})
     for row in rows:
+        # The per-round cells are the bulk of a big table: built here (integers only, so
+        # nothing to escape) instead of a template loop of rows x rounds.
         per_round = row.get("per_round", {})
-        row["round_cells"] = [per_round.get(str(n)) for n in round_numbers]
+        row["round_cells"] = mark_safe("".join(  # noqa: S308
+            f'<td class="num round">{_int_or_blank(per_round.get(str(n)))}</td>'
+            for n in round_numbers
+        ))
     bye_text = BYE_SCORING_TEXT.get(event.bye_scoring, "").format(points=event.bye_points)
     return Standings(
         event=event, status=_status(event, snapshot), rows=rows, tie_breaks=tie_breaks,

@@ -22,14 +22,18 @@ A full rebuild from the hands (every game's seat results again, then the snapsho
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import Count, Exists, F, Max, OuterRef, Q, Sum
+from django.db.models import Case, Count, Exists, F, Max, OuterRef, Q, Sum, Value, When
+from django.db.models.functions import Greatest
+from django.utils import timezone
 
 from tournaments.models import Bye, Entry, Event, Round
 
@@ -60,8 +64,14 @@ class Computed:
 
 
 # --- reading the seat results ------------------------------------------------------------------
-def _entry_totals(event: Event) -> list[EntryTotals]:
-    """One GROUP BY over the event's seat results (index seatresult_event_entry_idx)."""
+# Per-round flags packed beside each round's points in the GROUP BY's arrays.
+_FINISHED, _WON = 1, 2
+
+
+def _entry_totals(event: Event) -> tuple[list[EntryTotals], dict[int, RoundScores]]:
+    """Totals per entry and finished-game scores per round from ONE GROUP BY over the event's
+    seat results (index seatresult_event_entry_idx): on PostgreSQL each entry's rounds, points
+    and win flags ride along as arrays, so the query returns one row per entry, not per game."""
     names = {
         pk: (name, status == Entry.Status.ACTIVE)
         for pk, name, status in Entry.objects.filter(event=event).values_list(
@@ -81,27 +91,43 @@ def _entry_totals(event: Event) -> list[EntryTotals]:
     if postgres:
         from django.contrib.postgres.aggregates import ArrayAgg  # noqa: PLC0415
 
-        # Per-round points ride along in the same query: one row per entry, not per game.
+        flags = (
+            Case(When(finished=True, then=Value(_FINISHED)), default=Value(0))
+            + Case(When(won=True, then=Value(_WON)), default=Value(0))
+        )
         aggregates["rounds"] = ArrayAgg("round_number", order_by=("round_number", "game_id"))
         aggregates["round_points"] = ArrayAgg("points", order_by=("round_number", "game_id"))
+        aggregates["round_flags"] = ArrayAgg(flags, order_by=("round_number", "game_id"))
     grouped = (
         SeatResult.objects.filter(event=event).order_by().values("entry_id").annotate(**aggregates)
     )
-    per_round: dict[int, dict[int, int]] = {}
+    per_entry: dict[int, list[tuple[int, int, int]]] = {}
     found: dict[int, dict[str, Any]] = {}
     for row in grouped:
         found[row["entry_id"]] = row
         if postgres:
-            rounds: dict[int, int] = {}
-            for number, points in zip(row["rounds"], row["round_points"], strict=True):
-                rounds[number] = rounds.get(number, 0) + points
-            per_round[row["entry_id"]] = rounds
+            per_entry[row["entry_id"]] = list(
+                zip(row["rounds"], row["round_points"], row["round_flags"], strict=True)
+            )
     if not postgres:
-        for entry_id, number, points in SeatResult.objects.filter(event=event).values_list(
-            "entry_id", "round_number", "points"
-        ):
-            rounds = per_round.setdefault(entry_id, {})
+        for entry_id, number, points, finished, won in SeatResult.objects.filter(
+            event=event
+        ).values_list("entry_id", "round_number", "points", "finished", "won"):
+            flag = (_FINISHED if finished else 0) | (_WON if won else 0)
+            per_entry.setdefault(entry_id, []).append((number, points, flag))
+    round_sums: dict[int, list[int]] = {}
+    per_round: dict[int, dict[int, int]] = {}
+    for entry_id, games in per_entry.items():
+        rounds = per_round.setdefault(entry_id, {})
+        for number, points, flag in games:
             rounds[number] = rounds.get(number, 0) + points
+            if flag & _FINISHED:
+                sums = round_sums.setdefault(number, [0, 0, 0, 0])
+                sums[2] += points
+                sums[3] += 1
+                if flag & _WON:
+                    sums[0] += points
+                    sums[1] += 1
     totals = []
     for pk, (name, active) in names.items():
         agg = found.get(pk)
@@ -114,21 +140,7 @@ def _entry_totals(event: Event) -> list[EntryTotals]:
             hands_made=agg["made"] or 0, hands_set=agg["set"] or 0, highest_game=agg["best"],
             per_round=per_round.get(pk, {}),
         ))
-    return totals
-
-
-def _round_scores(event: Event) -> dict[int, RoundScores]:
-    """Per round, the finished games' winning scores and all scores (for bye averages)."""
-    rows = (
-        SeatResult.objects.filter(event=event, finished=True).order_by().values("round_number")
-        .annotate(
-            wt=Sum("points", filter=Q(won=True)), wc=Count("id", filter=Q(won=True)),
-            at=Sum("points"), ac=Count("id"),
-        )
-    )
-    return {
-        r["round_number"]: RoundScores(r["wt"] or 0, r["wc"], r["at"] or 0, r["ac"]) for r in rows
-    }
+    return totals, {n: RoundScores(*sums) for n, sums in round_sums.items()}
 
 
 def _meetings_for(event: Event) -> Any:
@@ -147,11 +159,11 @@ def standings_compute(*, event: Event) -> Computed:
     """The event's ranked standings from its seat results (no writes)."""
     tie_breaks = tie_breaks_in_force(event.tie_breaks, partnership=event.partnership)
     byes = list(Bye.objects.filter(round__event=event).values_list("round__number", "entry_id"))
-    needs_rounds = bool(byes) and event.bye_scoring in ("average_winning", "average_all")
+    totals, round_scores = _entry_totals(event)
     rows = standings_rows(
-        totals=_entry_totals(event),
+        totals=totals,
         byes=byes,
-        round_scores=_round_scores(event) if needs_rounds else {},
+        round_scores=round_scores,
         tie_breaks=tie_breaks,
         bye_scoring=event.bye_scoring,
         bye_points=event.bye_points,
@@ -189,37 +201,83 @@ def games_recompute(*, event: Event) -> int:
     return len(games)
 
 
+def _locked_snapshot(event_id: int) -> StandingsSnapshot:
+    """The event's snapshot row, locked, without its rows (they are compared in the database)."""
+    locked = StandingsSnapshot.objects.select_for_update().defer("rows", "tie_breaks")
+    snapshot = locked.filter(event_id=event_id).first()
+    if snapshot is None:
+        StandingsSnapshot.objects.get_or_create(event_id=event_id)  # a savepoint; races are fine
+        snapshot = locked.get(event_id=event_id)
+    return snapshot
+
+
+_UPDATE_IF_CHANGED = """
+    UPDATE scoring_standingssnapshot AS s
+       SET rows = n.rows, tie_breaks = n.tie_breaks, version = s.version + 1,
+           source_version = GREATEST(s.source_version, %s), computed_at = %s
+      FROM (SELECT %s::jsonb AS rows, %s::jsonb AS tie_breaks) AS n
+     WHERE s.id = %s
+       AND (s.rows IS DISTINCT FROM n.rows OR s.tie_breaks IS DISTINCT FROM n.tie_breaks
+            OR s.version = 0)
+"""
+
+
+def _store_if_changed(
+    snapshot: StandingsSnapshot, computed: Computed, hands_version: int, now: datetime
+) -> bool:
+    """Write the rows and bump the version only if they differ from the stored ones.
+
+    PostgreSQL compares the ``jsonb`` values itself, so the stored rows are never loaded into
+    Python and the new ones are sent once (this is on the path of every entry).
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(_UPDATE_IF_CHANGED, [
+                hands_version, now, json.dumps(computed.rows, separators=(",", ":")),
+                json.dumps(computed.tie_breaks), snapshot.pk,
+            ])
+            return bool(cursor.rowcount > 0)
+    return bool(
+        StandingsSnapshot.objects.filter(pk=snapshot.pk)
+        .filter(~Q(rows=computed.rows) | ~Q(tie_breaks=computed.tie_breaks) | Q(version=0))
+        .update(
+            rows=computed.rows, tie_breaks=computed.tie_breaks, version=F("version") + 1,
+            source_version=Greatest(F("source_version"), Value(hands_version)),
+            computed_at=now,
+        )
+    )
+
+
 @transaction.atomic
 def standings_rebuild(*, event_id: int, from_hands: bool = False) -> StandingsSnapshot:
     """Bring the event's snapshot up to date and return it.
 
-    Idempotent: when the computed rows equal the stored ones nothing is written and the version
-    stays. The snapshot row lock serialises concurrent rebuilds of one event; the event's
-    ``hands_version`` is read *before* the seat results, so ``source_version`` can only
-    understate what the rows contain (at worst the reconcile task rebuilds once more), never
-    overstate it. Hand writers are not blocked: the event row is not locked here.
+    Idempotent: when the computed rows equal the stored ones (compared by the database, so the
+    stored rows are never loaded) nothing is written and the version stays. The snapshot row
+    lock serialises concurrent rebuilds of one event; the event (and its ``hands_version``) is
+    read after the lock and *before* the seat results, so ``source_version`` can only understate
+    what the rows contain (at worst the reconcile task rebuilds once more), never overstate it.
+    Hand writers are not blocked: the event row is not locked here.
     """
-    event = Event.objects.get(pk=event_id)
     if from_hands:
-        games_recompute(event=event)
-    snapshot, _ = StandingsSnapshot.objects.get_or_create(event=event)
-    snapshot = StandingsSnapshot.objects.select_for_update().get(pk=snapshot.pk)
-    source_version = Event.objects.values_list("hands_version", flat=True).get(pk=event_id)
-    event.hands_version = source_version
+        games_recompute(event=Event.objects.get(pk=event_id))
+    snapshot = _locked_snapshot(event_id)
+    event = Event.objects.get(pk=event_id)
     computed = standings_compute(event=event)
     _count_rebuild(event_id)
-    changed = snapshot.rows != computed.rows or snapshot.tie_breaks != computed.tie_breaks
-    if changed or snapshot.version == 0:
+    now = timezone.now()
+    changed = _store_if_changed(snapshot, computed, event.hands_version, now)
+    if changed:
         snapshot.version += 1
-        snapshot.rows = computed.rows
-        snapshot.tie_breaks = computed.tie_breaks
-        snapshot.source_version = max(snapshot.source_version, source_version)
-        snapshot.save()
-    elif source_version > snapshot.source_version:
+        snapshot.source_version = max(snapshot.source_version, event.hands_version)
+        snapshot.computed_at = now
+    elif event.hands_version > snapshot.source_version:
         # Same rows from newer hands (e.g. a correction that changed nothing in the totals):
         # record that the snapshot is current without moving the version pages redraw on.
-        StandingsSnapshot.objects.filter(pk=snapshot.pk).update(source_version=source_version)
-        snapshot.source_version = source_version
+        StandingsSnapshot.objects.filter(pk=snapshot.pk).update(source_version=event.hands_version)
+        snapshot.source_version = event.hands_version
+    snapshot.rows = computed.rows
+    snapshot.tie_breaks = computed.tie_breaks
     return snapshot
 
 
@@ -244,7 +302,9 @@ def standings_request_update(*, event_id: int) -> None:
         except Exception:  # noqa: BLE001 - cache down: queue anyway (the broker likely is too)
             logger.warning("cache unavailable; queueing standings update for %s", event_id)
         try:
-            compute_standings.apply_async((event_id,), countdown=debounce, retry=False)
+            # ignore_result: publishing must not touch the result store (it retries for long).
+            compute_standings.apply_async((event_id,), countdown=debounce, retry=False,
+                                          ignore_result=True)
         except Exception:  # noqa: BLE001 - broker down: reconcile catches up later
             logger.warning("could not queue standings update for event %s", event_id,
                            exc_info=True)

@@ -21,6 +21,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
+from itertools import groupby
 from typing import Any
 
 from config.errors import DomainError
@@ -244,31 +245,33 @@ def _key(name: str, row: Row) -> int:
 def rank_rows(rows: list[Row], tie_breaks: Sequence[str], meetings_for: MeetingsFor) -> list[Row]:
     """Order rows by the tie-breaks in turn; rows equal on all of them share a rank.
 
-    ``meetings_for(ids)`` returns the games of the given entries; it is called only for groups
-    still tied when ``head_to_head`` is reached, so the common case needs no per-game data.
+    Consecutive plain tie-breaks are applied as one sort key. ``meetings_for(ids)`` returns the
+    games of the given entries; it is called only for groups still tied when ``head_to_head`` is
+    reached, so the common case needs no per-game data.
     """
 
-    def split(group: list[Row], depth: int) -> list[list[Row]]:
-        if len(group) <= 1 or depth == len(tie_breaks):
+    def order(group: list[Row], depth: int) -> list[list[Row]]:
+        if len(group) <= 1 or depth >= len(tie_breaks):
             return [sorted(group, key=lambda r: (r.name.lower(), r.entry_id))]
-        name = tie_breaks[depth]
-        if name == "head_to_head":
+        key: Callable[[Row], Any]
+        if tie_breaks[depth] == "head_to_head":
             ids = {row.entry_id for row in group}
             h2h = head_to_head_wins(ids, meetings_for(ids))
-            values = {row.entry_id: h2h[row.entry_id] for row in group}
+            key, after = (lambda r: h2h[r.entry_id]), depth + 1
         else:
-            values = {row.entry_id: _key(name, row) for row in group}
-        buckets: dict[int, list[Row]] = defaultdict(list)
-        for row in group:
-            buckets[values[row.entry_id]].append(row)
+            after = depth
+            while after < len(tie_breaks) and tie_breaks[after] != "head_to_head":
+                after += 1
+            names = tie_breaks[depth:after]
+            key = lambda r: tuple(_key(n, r) for n in names)  # noqa: E731
         out: list[list[Row]] = []
-        for value in sorted(buckets, reverse=True):
-            out.extend(split(buckets[value], depth + 1))
+        for _, same in groupby(sorted(group, key=key, reverse=True), key=key):
+            out.extend(order(list(same), after))
         return out
 
     ordered: list[Row] = []
     position = 1
-    for group in split(rows, 0):
+    for group in order(rows, 0):
         for row in group:
             row.rank = position
             row.tied = len(group) > 1

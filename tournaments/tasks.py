@@ -46,7 +46,18 @@ def rotate_partners(event_id: int, number: int, reseat: bool = False) -> dict[st
 
 
 def rotate_partners_request(*, event_id: int, number: int, reseat: bool = False) -> None:
-    """Queue the seating of round ``number`` once the current transaction commits."""
-    transaction.on_commit(
-        lambda: rotate_partners.delay(event_id, number, reseat), robust=True
-    )
+    """Queue the seating of round ``number`` once the current transaction commits.
+
+    Never raises: with the broker away the director sees no round appear and asks again (the
+    task is idempotent), rather than getting an error page for a change that was saved.
+    """
+
+    def queue() -> None:
+        try:
+            rotate_partners.apply_async((event_id, number, reseat), retry=False,
+                                        ignore_result=True)
+        except Exception:  # noqa: BLE001 - broker down
+            logger.warning("could not queue seating of round %s of event %s", number, event_id,
+                           exc_info=True)
+
+    transaction.on_commit(queue, robust=True)

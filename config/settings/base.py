@@ -106,8 +106,8 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # --- Celery: every task setting lives here, in one place. ---------------------------------------
-CELERY_BROKER_URL = REDIS_URL or "memory://"
-CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
+CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
+CELERY_RESULT_BACKEND = REDIS_URL  # None: eager mode keeps results in memory
 CELERY_TASK_ALWAYS_EAGER = REDIS_URL is None
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_SERIALIZER = "json"
@@ -133,6 +133,22 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(get_int("STANDINGS_RECONCILE_SECONDS", 30, minimum=1)),
     },
 }
+# Standings updates (scoring.standings): a queued update waits this long before it runs, so a
+# burst of entries is folded into one run; the "update queued" mark lasts at most this long.
+STANDINGS_DEBOUNCE_SECONDS = 1.0
+STANDINGS_PENDING_SECONDS = 30
+# Publishing from a web process gives up after one immediate retry when Redis is away (the hand
+# is saved either way; reconcile catches up), instead of kombu's default of retrying for the
+# whole connect timeout. Workers reconnect by their own loop and keep retrying, without limit:
+# a worker must outlive a Redis restart.
+CELERY_BROKER_TRANSPORT_OPTIONS |= {
+    "max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2,
+}
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# Result-store trouble must not hold a request for the backend's default 20 × 1 s.
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+    "retry_policy": {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1},
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -157,4 +173,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": get_str("DJANGO_LOG_LEVEL", "INFO")},
+    # Each eager task would log a line per hand; the worker logs its own tasks anyway.
+    "loggers": {"celery.app.trace": {"level": "WARNING"}},
 }

@@ -1,0 +1,169 @@
+"""Standings pages, the poll endpoints and the API: content, permissions, live behaviour."""
+
+from __future__ import annotations
+
+from unittest import mock
+
+import pytest
+from django.core.cache import cache
+from django.db.models import F
+from django.urls import reverse
+
+from clubs.models import Membership
+from scoring.standings import standings_rebuild
+from tests.factories import (
+    ClubFactory,
+    EntryFactory,
+    EventFactory,
+    UserFactory,
+    bye_for,
+    game_with_results,
+)
+from tournaments.models import Event
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _clear_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def played_event(**kwargs: object) -> Event:
+    event = EventFactory(name="Friday club night", **kwargs)
+    e = [EntryFactory(event=event, player__name=f"Player {c}") for c in "ABCDEFGHI"]
+    game_with_results(event=event, round_number=1, table_number=1, seats=e[0:4], ns=520, ew=300)
+    game_with_results(event=event, round_number=1, table_number=2, seats=e[4:8], ns=410, ew=505)
+    bye_for(event=event, round_number=1, entry=e[8])
+    game_with_results(event=event, round_number=2, table_number=1, seats=[e[8], e[0], e[5], e[2]],
+                      ns=330, ew=510)
+    standings_rebuild(event_id=event.pk)
+    return event
+
+
+def test_public_page_shows_ranked_rows_tie_breaks_and_chart(client) -> None:
+    event = played_event()
+    response = client.get(reverse("event-standings", args=[event.pk]))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Friday club night" in html
+    assert "Ranked by total points, then games won, then wins against the other tied players, " \
+           "then highest single game." in html
+    for name in ("points", "wins", "head_to_head", "highest_game"):
+        assert f'data-tie-break="{name}"' in html
+    assert "average of the round&#x27;s winning scores" in html
+    assert "<svg" in html and "polyline" in html  # the score progression chart
+    assert html.index("Player A") < html.index("Player I")  # A: 1030, I (bye 513 + 330)
+    assert "1=" in html  # partners share their rank
+    assert 'data-standings-updating role="status" hidden' in html
+    assert 'id="standings-live"' in html and "js/standings.js" in html
+
+
+def test_wall_screen_has_wall_body_and_no_chrome(client) -> None:
+    event = played_event()
+    response = client.get(reverse("event-standings-wall", args=[event.pk]))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert '<body class="wall">' in html
+    assert "wall-row" in html and "Player A" in html
+
+
+def test_version_endpoint_and_behind_note(client) -> None:
+    event = played_event()
+    url = reverse("event-standings-version", args=[event.pk])
+    status = client.get(url).json()
+    assert status["version"] == 1 and status["behind"] is False
+    # Hands entered but the worker has not run: the page keeps the last rows and says so.
+    Event.objects.filter(pk=event.pk).update(hands_version=F("hands_version") + 2)
+    assert client.get(url).json()["behind"] is True
+    html = client.get(reverse("event-standings", args=[event.pk])).content.decode()
+    assert 'data-standings-updating role="status">' in html  # not hidden
+    assert "Player A" in html
+
+
+def test_fragment_follows_the_snapshot_version(client) -> None:
+    event = played_event()
+    url = reverse("event-standings-fragment", args=[event.pk])
+    first = client.get(url)
+    assert first["X-Standings-Version"] == "1"
+    assert "Player A" in first.content.decode()
+    entry = event.entries.get(player__name="Player I")
+    game_with_results(event=event, round_number=3, table_number=1,
+                      seats=[entry, *event.entries.exclude(pk=entry.pk)[:3]], ns=900, ew=0)
+    standings_rebuild(event_id=event.pk)
+    second = client.get(url)
+    assert second["X-Standings-Version"] == "2"
+    body = second.content.decode()
+    assert body.index("Player I") < body.index("Player B")
+    wall = client.get(url + "?view=wall").content.decode()
+    assert "wall-row" in wall
+
+
+def test_pages_work_without_the_cache(client) -> None:
+    event = played_event()
+    with mock.patch.object(cache, "get", side_effect=ConnectionError("redis down")), \
+            mock.patch.object(cache, "set", side_effect=ConnectionError("redis down")):
+        response = client.get(reverse("event-standings", args=[event.pk]))
+    assert response.status_code == 200
+    assert "Player A" in response.content.decode()
+
+
+def test_event_without_results_shows_an_empty_state(client) -> None:
+    event = EventFactory()
+    response = client.get(reverse("event-standings", args=[event.pk]))
+    assert response.status_code == 200
+    assert "No results yet" in response.content.decode()
+    assert client.get(reverse("event-standings-version", args=[event.pk])).json()["version"] == 0
+
+
+@pytest.mark.parametrize("name", ["event-standings", "event-standings-wall",
+                                  "event-standings-version", "event-standings-fragment"])
+def test_private_event_is_hidden_from_outsiders(client, name: str) -> None:
+    club = ClubFactory(is_public=True)
+    event = played_event(club=club, is_public=False)
+    url = reverse(name, args=[event.pk])
+    assert client.get(url).status_code == 404
+    outsider = UserFactory()
+    client.force_login(outsider)
+    assert client.get(url).status_code == 404
+    member = UserFactory()
+    Membership.objects.create(club=club, user=member, role=Membership.Role.MEMBER)
+    client.force_login(member)
+    assert client.get(url).status_code == 200
+
+
+def test_unknown_event_is_404(client) -> None:
+    assert client.get(reverse("event-standings", args=[987654])).status_code == 404
+
+
+def test_api_standings(client) -> None:
+    event = played_event(tie_breaks=["points", "wins"])
+    response = client.get(f"/api/events/{event.pk}/standings/")
+    assert response.status_code == 200
+    data = response.json()
+    assert data["event"] == event.pk and data["version"] == 1 and data["behind"] is False
+    assert [t["name"] for t in data["tie_breaks"]] == ["points", "wins"]
+    first = data["rows"][0]
+    assert first["name"] == "Player A" and first["points"] == 1030 and first["rank"] == 1
+    assert set(first) == {"rank", "tied", "entry_id", "name", "active", "points", "games", "wins",
+                          "byes", "bye_points", "hands_declared", "hands_made", "hands_set",
+                          "highest_game", "per_round"}
+    assert first["per_round"] == {"1": 520, "2": 510}
+    version = client.get(f"/api/events/{event.pk}/standings/version/").json()
+    assert version["version"] == 1
+
+
+def test_api_private_event_is_404(client) -> None:
+    event = played_event(is_public=False)
+    response = client.get(f"/api/events/{event.pk}/standings/")
+    assert response.status_code == 404
+    assert response.json()["errors"][0]["code"] == "not_found"
+
+
+def test_openapi_schema_describes_standings(client) -> None:
+    schema = client.get("/api/schema/?format=json").json()
+    path = schema["paths"]["/api/events/{event_id}/standings/"]
+    assert path["get"]["operationId"] == "event_standings"
+    assert "StandingsOutput" in str(path["get"]["responses"]["200"])
