@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Route, expect, sync_playwright
@@ -75,3 +76,77 @@ def test_phone_entry_checks_as_you_type_and_a_lost_answer_is_retried_once(
             browser.close()
     assert HandRevision.objects.count() == 1
     assert HandRevision.objects.get().points == {"NS": 51, "EW": 55}
+
+
+def _browser(p: Any) -> Any:
+    return p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+
+
+@pytest.mark.e2e
+@pytest.mark.django_db(transaction=True)
+def test_phone_sees_the_stored_values_when_another_device_entered_the_hand_first(
+    live_server,
+) -> None:
+    from scoring import services
+    from tests.scoring.entry_support import values
+
+    table = seated_table()
+    with sync_playwright() as p:
+        browser = _browser(p)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+            page.goto(f"{live_server.url}/t/{table.token}/")
+            # meanwhile, the partner's phone stores hand 1
+            services.hand_submit(game=table.game, number=1,
+                                 values=values(bid=55, meld={"NS": 28, "EW": 32}),
+                                 idempotency_key="other-phone")
+            for selector in ("label.tile:has(input[name=bidder][value=N])",
+                             "label.tile:has(input[name=trump][value=H])"):
+                page.locator(selector).evaluate("el => el.scrollIntoView({block: 'center'})")
+                page.locator(selector).click()
+            page.fill("#id_bid", "51")
+            page.fill("#id_meld_NS", "24")
+            page.fill("#id_meld_EW", "32")
+            page.fill("#id_counters_NS", "27")
+            page.click("[data-save]")
+            box = page.locator("[data-conflict-js]")
+            expect(box).to_be_visible()
+            expect(box).to_contain_text("already been entered")
+            expect(box).to_contain_text("N bid 55")
+        finally:
+            browser.close()
+    assert HandRevision.objects.get().bid == 55
+
+
+@pytest.mark.e2e
+@pytest.mark.django_db(transaction=True)
+def test_director_enters_a_hand_with_the_keyboard_only(live_server) -> None:
+    from django.test import Client
+
+    from tests.factories import club_with_director
+
+    club, director = club_with_director(slug="club-a")
+    table = seated_table(club=club)
+    client = Client()
+    client.force_login(director)
+    session = client.cookies["sessionid"].value
+    with sync_playwright() as p:
+        browser = _browser(p)
+        try:
+            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            context.add_cookies([{"name": "sessionid", "value": session, "url": live_server.url}])
+            page = context.new_page()
+            page.goto(f"{live_server.url}/events/{table.round.event_id}/hands/?round=1&table=1")
+            expect(page.locator("#id_outcome")).to_be_focused()
+            # outcome (Played), dealer, bidder, bid, trump, meld NS/EW, counters NS (EW fills in)
+            for keys in ["Tab", "S", "Tab", "N", "Tab", "5", "1", "Tab", "H", "Tab",
+                         "2", "4", "Tab", "3", "2", "Tab", "2", "7"]:
+                page.keyboard.press(keys)
+            expect(page.locator("#id_counters_EW")).to_have_value("23")
+            page.keyboard.press("Enter")
+            expect(page.get_by_text("Hand 1 saved")).to_be_visible()
+        finally:
+            browser.close()
+    revision = HandRevision.objects.get()
+    assert (revision.dealer, revision.bidder, revision.bid, revision.trump) == ("S", "N", 51, "H")
+    assert revision.author == director and revision.source == "director"
