@@ -18,7 +18,10 @@ class EventForm(forms.Form):
         min_value=1, max_value=60, required=False, initial=8,
         label="Deals per round", help_text="Leave empty to play each round as a game to the target.",
     )
-    bye_scoring = forms.ChoiceField(choices=Event.ByeScoring.choices, label="A bye scores")
+    bye_scoring = forms.ChoiceField(
+        choices=Event.ByeScoring.choices, initial=Event.ByeScoring.AVERAGE_WINNING,
+        label="A bye scores",
+    )
     bye_points = forms.IntegerField(required=False, initial=0, label="Fixed bye points")
     tie_breaks = forms.MultipleChoiceField(
         choices=list(TIE_BREAKS.items()), required=False,
