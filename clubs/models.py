@@ -95,3 +95,6 @@ class ClubPlayer(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["club", "player"], name="clubplayer_once_per_club"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} on {self.club_id}"

@@ -45,6 +45,9 @@ class Game(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"game at table {self.table_id}"
+
 
 class Hand(models.Model):
     """One deal of a game. Its values live in its revisions; exactly one revision is live."""
@@ -59,6 +62,9 @@ class Hand(models.Model):
             models.UniqueConstraint(fields=["game", "number"], name="hand_number_once_per_game"),
             models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
         ]
+
+    def __str__(self) -> str:
+        return f"hand {self.number} of game {self.game_id}"
 
 
 class HandRevision(models.Model):
@@ -121,6 +127,9 @@ class HandRevision(models.Model):
             models.Index(fields=["hand"], condition=Q(is_live=True), name="handrevision_live_idx"),
         ]
 
+    def __str__(self) -> str:
+        return f"hand {self.hand_id} version {self.revision}"
+
 
 class SeatResult(models.Model):
     """Derived: what one entry scored in one game (rebuilt from the game's live hands)."""
@@ -148,6 +157,9 @@ class SeatResult(models.Model):
             models.Index(fields=["event", "entry"], name="seatresult_event_entry_idx"),
         ]
 
+    def __str__(self) -> str:
+        return f"entry {self.entry_id} in game {self.game_id}: {self.points}"
+
 
 class StandingsSnapshot(models.Model):
     """Derived: the ranked standings of an event, as shown on the standings pages."""
@@ -160,3 +172,6 @@ class StandingsSnapshot(models.Model):
     rows = models.JSONField(default=list)
     tie_breaks = models.JSONField(default=list)
     computed_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"standings of event {self.event_id} v{self.version}"

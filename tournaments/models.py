@@ -110,6 +110,9 @@ class EventLog(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
 
+    def __str__(self) -> str:
+        return f"{self.action} at {self.created_at:%Y-%m-%d %H:%M}"
+
 
 class Entry(models.Model):
     """A player taking part in an event."""
@@ -211,6 +214,9 @@ class Seat(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.position} at table {self.table_id}"
+
 
 class Bye(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes")
@@ -220,3 +226,6 @@ class Bye(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["round", "entry"], name="bye_entry_once_per_round"),
         ]
+
+    def __str__(self) -> str:
+        return f"bye for entry {self.entry_id} in round {self.round_id}"

@@ -6,9 +6,8 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from rules_engine import Ruleset, RulesError, get_ruleset
-
 from config.errors import DomainError
+from rules_engine import RulesError, Ruleset, get_ruleset
 
 
 @lru_cache(maxsize=256)
