@@ -124,7 +124,7 @@ class HandRowOutput(RevisionOutput):
                                     help_text="The game score after this hand.")
 
 
-class SeatOutput(serializers.Serializer[Any]):
+class TableSeatOutput(serializers.Serializer[Any]):
     position = serializers.CharField()
     side = serializers.CharField()
     name = serializers.CharField(allow_blank=True)
@@ -151,7 +151,7 @@ class TableStateOutput(serializers.Serializer[Any]):
     next_number = serializers.IntegerField()
     next_dealer = serializers.CharField()
     counters_total = serializers.IntegerField()
-    seats = SeatOutput(many=True)
+    seats = TableSeatOutput(many=True)
     game = GameOutput()
     hands = HandRowOutput(many=True)
 

@@ -88,12 +88,34 @@ def test_typing_one_sides_counters_fills_the_other(client) -> None:
     assert HandRevision.objects.get().counters == {"NS": 27, "EW": 23}
 
 
-def test_an_event_instead_of_play_board_set(client) -> None:
+@pytest.mark.parametrize(
+    ("override", "result"),
+    [
+        ({"outcome": "no_marriage"}, "board_set"),
+        ({"outcome": "surrender"}, "surrendered"),
+        ({"outcome": "renege", "renege_seat": "E"}, "renege"),
+        ({"outcome": "misdeal"}, "misdeal"),
+    ],
+)
+def test_an_event_instead_of_play(client, override, result) -> None:
     table = seated_table()
-    data = form_data(outcome="no_marriage", counters_NS="", counters_EW="")
-    assert client.post(url(table), data).status_code == 302
+    # fields the event does not use (counters for a board set, everything for a misdeal) are
+    # left out even when the form still holds them
+    assert client.post(url(table), form_data(**override)).status_code == 302
     revision = HandRevision.objects.get()
-    assert revision.result == "board_set" and revision.points["NS"] == -51
+    assert revision.result == result
+    if result == "misdeal":
+        assert revision.bid is None and revision.points == {"NS": 0, "EW": 0}
+    if result == "renege":
+        assert revision.renege_seat == "E"
+
+
+def test_renege_without_the_seat_is_refused_next_to_the_seat(client) -> None:
+    table = seated_table()
+    response = client.post(url(table), form_data(outcome="renege"))
+    assert response.status_code == 400
+    assert error_next_to(response.content.decode(), "renege_seat")
+    assert not HandRevision.objects.exists()
 
 
 def test_second_device_entering_the_same_hand_sees_the_stored_values(client) -> None:
