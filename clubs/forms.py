@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 
-from .models import Membership, Player
+from .models import Club, Membership, Player
 
 
 class ClubForm(forms.Form):
@@ -16,7 +18,9 @@ class ClubForm(forms.Form):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         from rules_engine import list_rulesets
 
-        self.fields["ruleset_preset"].choices = [(r.name, r.title) for r in list_rulesets()]
+        cast(forms.ChoiceField, self.fields["ruleset_preset"]).choices = [
+            (r.name, r.title) for r in list_rulesets()
+        ]
 
 
 class PlayerForm(forms.Form):
@@ -33,7 +37,7 @@ class MergeForm(forms.Form):
     keep = forms.ModelChoiceField(queryset=Player.objects.none(), label="Keep this player")
     duplicate = forms.ModelChoiceField(queryset=Player.objects.none(), label="Merge in (and remove)")
 
-    def __init__(self, *args: object, club: object, **kwargs: object) -> None:
+    def __init__(self, *args: object, club: Club, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         roster = Player.objects.filter(club_links__club=club).order_by("name")
         self.fields["keep"].queryset = roster  # type: ignore[attr-defined]

@@ -70,7 +70,9 @@ class Player(models.Model):
         on_delete=models.SET_NULL,
         related_name="player",
     )
-    clubs = models.ManyToManyField(Club, through="ClubPlayer", related_name="players")
+    clubs: models.ManyToManyField[Club, ClubPlayer] = models.ManyToManyField(
+        Club, through="ClubPlayer", related_name="players"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

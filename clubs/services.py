@@ -129,10 +129,10 @@ def player_merge(*, club: Club, keep: Player, duplicate: Player) -> Player:
     for field, player in (("keep", keep), ("duplicate", duplicate)):
         if not ClubPlayer.objects.filter(club=club, player=player).exists():
             raise DomainError(f"{player.name} is not on this club's roster.", field=field)
-    shared = Entry.objects.filter(player=duplicate, event__entries__player=keep)
-    if shared.exists():
+    shared = Entry.objects.filter(player=duplicate, event__entries__player=keep).first()
+    if shared is not None:
         raise DomainError(
-            f"{keep.name} and {duplicate.name} both played in {shared.first().event.name}; "
+            f"{keep.name} and {duplicate.name} both played in {shared.event.name}; "
             "they are two people, not a duplicate.",
             field="duplicate",
         )

@@ -20,7 +20,7 @@ from .selectors import event_get, round_byes, round_tables
 
 
 class EventOutput(serializers.ModelSerializer):
-    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    club = serializers.CharField(source="club.slug", read_only=True)
 
     class Meta:
         model = Event

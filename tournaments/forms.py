@@ -1,9 +1,11 @@
 from __future__ import annotations
 
 import datetime
+from typing import cast
 
 from django import forms
 
+from clubs.models import Player
 from scoring.standings_rules import TIE_BREAKS
 
 from .models import Entry, Event
@@ -33,19 +35,17 @@ class EventForm(forms.Form):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         from rules_engine import list_rulesets
 
-        self.fields["ruleset_preset"].choices = [
+        cast(forms.ChoiceField, self.fields["ruleset_preset"]).choices = [
             (r.name, r.title) for r in list_rulesets() if r.players == 4
         ]
 
 
 class CheckInForm(forms.Form):
-    players = forms.ModelMultipleChoiceField(queryset=None, required=False)  # type: ignore[arg-type]
+    players = forms.ModelMultipleChoiceField(queryset=Player.objects.none(), required=False)
     new_player = forms.CharField(max_length=120, required=False, label="New player")
 
     def __init__(self, *args: object, event: Event, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        from clubs.models import Player
-
         self.fields["players"].queryset = Player.objects.filter(  # type: ignore[attr-defined]
             club_links__club=event.club
         )

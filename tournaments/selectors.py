@@ -26,7 +26,8 @@ def home_overview(*, user: Any) -> dict[str, Any]:
     for club in clubs:
         for event in club.all_events:
             event.club = club  # already loaded; avoids a query per event
-        club.recent_events = [e for e in club.all_events if can_view_event(user=user, event=e)][:5]
+        visible = [e for e in club.all_events if can_view_event(user=user, event=e)]
+        setattr(club, "recent_events", visible[:5])  # noqa: B010 (not a model field)
     return {"clubs": clubs}
 
 

@@ -266,7 +266,7 @@ def _write_round(event: Event, number: int, plan: RoundPlan) -> Round:
     from scoring.models import Game  # noqa: PLC0415 (app boundary)
 
     round_ = Round.objects.create(event=event, number=number)
-    seats = []
+    seats: list[Seat] = []
     for table_number, players in enumerate(plan.tables, start=1):
         table = Table.objects.create(round=round_, number=table_number)
         Game.objects.create(table=table)

@@ -120,11 +120,11 @@ CELERY_TASK_SOFT_TIME_LIMIT = get_int("CELERY_TASK_SOFT_TIME_LIMIT", 30, minimum
 CELERY_TASK_TIME_LIMIT = get_int("CELERY_TASK_TIME_LIMIT", 60, minimum=1)
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, float] = {"visibility_timeout": 300}
 # Publishing must fail fast when Redis is away: the hand is already saved and the periodic
 # reconcile task catches the standings up later.
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
-CELERY_BROKER_CONNECTION_MAX_RETRIES = 0
+CELERY_BROKER_CONNECTION_MAX_RETRIES: int | None = 0
 # Retry policy shared by tasks that touch the database (see scoring.tasks).
 TASK_RETRY_POLICY = {"max_retries": 5, "countdown": 2}
 CELERY_BEAT_SCHEDULE = {
