@@ -126,6 +126,7 @@ def load_demo(*, stdout: Any = None) -> bool:
     events.round_set_status(round_=round1, status="playing", actor=director)
     for table in round1.tables.all():
         play_table(table.game, rng, ruleset, 4)
+        game_confirm(game=Game.objects.get(table=table), position="E")
     events.round_set_status(round_=round1, status="closed", actor=director)
     events.entry_check_in(event=running, player=players[22], actor=director)  # a late arrival
     round2 = events.round_create(event=running, actor=director)

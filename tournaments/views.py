@@ -18,6 +18,7 @@ from clubs.permissions import check_club_role, has_club_role
 from clubs.services import player_create
 from config.errors import DomainError
 from config.forms import add_domain_error
+from scoring.selectors_entry import games_for_event
 
 from . import services
 from .forms import CheckInForm, EventForm, SwapForm
@@ -49,12 +50,14 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     event = event_get(pk=pk, user=request.user)
     overview = event_overview(event=event)
     current = overview["current_round"]
+    is_director = has_club_role(user=request.user, club=event.club, role="director")
     context = {
         "event": event,
         "club": event.club,
         "ruleset": event_ruleset(event),
-        "is_director": has_club_role(user=request.user, club=event.club, role="director"),
+        "is_director": is_director,
         "is_scorer": has_club_role(user=request.user, club=event.club, role="scorer"),
+        "unconfirmed_games": games_for_event(event, unconfirmed_only=True) if is_director else [],
         **overview,
         "tables": round_tables(round_=current) if current else [],
         "byes": round_byes(round_=current) if current else [],
