@@ -143,3 +143,15 @@ def test_help_documents_the_shapes() -> None:
     )
     assert proc.returncode == 0
     assert "fixed_tables" in proc.stdout and "quality" in proc.stdout
+
+
+def test_rotation_imports_nothing_from_django() -> None:
+    code = (
+        "import sys, tournaments.rotation, tournaments.rotation.__main__; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('django', 'celery')))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"

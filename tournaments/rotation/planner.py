@@ -236,10 +236,15 @@ def plan_schedule(
         q = measure(plans)
         if best_q is None or _score(q) < _score(best_q):
             best, best_q = plans, q
-        if best_q.repeat_partners == 0 or attempt >= 1 and n > 40:
+        if attempt >= (2 if n <= 100 else 0) and best_q.repeat_partners == 0:
             break
     assert best is not None
     return _relabel(best, ordered)
+
+
+GREEDY_EFFORT = 1.0
+PASS_EFFORT = 0.5
+PASSES = 2
 
 
 def _greedy(n: int, rounds: int, rng: random.Random) -> list[RoundPlan[int]]:
@@ -247,17 +252,17 @@ def _greedy(n: int, rounds: int, rng: random.Random) -> list[RoundPlan[int]]:
     made: list[tuple[list[Table], list[int]]] = []
     everyone = list(range(n))
     for _ in range(rounds):
-        tables, byes, _ = seat_round(hist, everyone, {}, rng)
+        tables, byes, _ = seat_round(hist, everyone, {}, rng, effort=GREEDY_EFFORT)
         hist.add(tables, byes)
         made.append((tables, byes))
     # improve each round against all the others, keeping its byes
-    passes = 2 if n <= 100 else 1
+    passes = PASSES if n <= 100 else max(1, PASSES // 2)
     for _ in range(passes):
         for r in range(rounds):
             tables, byes = made[r]
             hist.add(tables, byes, sign=-1)
             new_tables, _, _ = seat_round(
-                hist, everyone, {}, rng, byes=byes, start=tables, effort=0.5
+                hist, everyone, {}, rng, byes=byes, start=tables, effort=PASS_EFFORT
             )
             hist.add(new_tables, byes)
             made[r] = (new_tables, byes)
