@@ -51,7 +51,7 @@ from tournaments.models import Bye, Entry, Event, Round, Seat, Table  # noqa: E4
 from tournaments.rulesets import event_ruleset  # noqa: E402
 
 PLAYERS, ROUNDS, DEALS = 250, 12, 4
-TARGETS_MS = {"full rebuild (snapshot)": 500.0, "one new hand → snapshot": 20.0,
+TARGETS_MS = {"full rebuild (snapshot)": 500.0, "snapshot update after the hand": 20.0,
               "standings page": 50.0}
 
 
@@ -185,9 +185,20 @@ def main() -> int:
     results.append(("one new hand → snapshot", total_ms, "service + task"))
 
     client = Client()
+    from django.core.cache import cache
+
+    def cold(url: str) -> None:
+        cache.clear()  # as on the first view after the snapshot moved: the live region renders
+        client.get(url)
+
+    if "--no-pages" not in sys.argv:
+        page = f"/events/{event.pk}/standings/"
+        client.get(page)
+        results.append(("standings page", timed(lambda: cold(page), 30), page + " (first view of a version)"))
+        results.append(("standings page, cached", timed(lambda: client.get(page), 30), "same version again"))
+        wall = f"/events/{event.pk}/standings/wall/"
+        results.append(("wall screen", timed(lambda: cold(wall), 30), wall + " (first view of a version)"))
     pages = [] if "--no-pages" in sys.argv else [
-        ("standings page", f"/events/{event.pk}/standings/"),
-        ("wall screen", f"/events/{event.pk}/standings/wall/"),
         ("version poll", f"/events/{event.pk}/standings/version/"),
         ("API standings", f"/api/events/{event.pk}/standings/"),
     ]

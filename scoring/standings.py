@@ -31,7 +31,18 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import Case, Count, Exists, F, Max, OuterRef, Q, Sum, Value, When
+from django.db.models import (
+    Aggregate,
+    Count,
+    Exists,
+    F,
+    Max,
+    OuterRef,
+    Q,
+    Sum,
+    TextField,
+    Value,
+)
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
@@ -64,83 +75,77 @@ class Computed:
 
 
 # --- reading the seat results ------------------------------------------------------------------
-# Per-round flags packed beside each round's points in the GROUP BY's arrays.
-_FINISHED, _WON = 1, 2
+class RoundPoints(Aggregate):
+    """An entry's points per round as a JSON object ``{"round number": points}`` (JSON text):
+    ``json_object_agg`` on PostgreSQL, ``json_group_object`` on SQLite. An entry sits at one
+    table per round (constraint ``seat_entry_once_per_round``), so the keys are unique."""
+
+    function = "json_object_agg"
+    template = "%(function)s(%(expressions)s)"
+    output_field = TextField()
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return self.as_sql(compiler, connection, template="%(function)s(%(expressions)s)::text",
+                           **extra)
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return self.as_sql(compiler, connection, function="json_group_object", **extra)
 
 
-def _entry_totals(event: Event) -> tuple[list[EntryTotals], dict[int, RoundScores]]:
-    """Totals per entry and finished-game scores per round from ONE GROUP BY over the event's
-    seat results (index seatresult_event_entry_idx): on PostgreSQL each entry's rounds, points
-    and win flags ride along as arrays, so the query returns one row per entry, not per game."""
+def _entry_totals(event: Event) -> list[EntryTotals]:
+    """Totals per entry from ONE GROUP BY over the event's seat results (index
+    seatresult_event_entry_idx), the per-round points riding along as one JSON object per entry:
+    250 rows come back for a 250-player event, not 3,000."""
     names = {
         pk: (name, status == Entry.Status.ACTIVE)
         for pk, name, status in Entry.objects.filter(event=event).values_list(
             "pk", "player__name", "status"
         )
     }
-    aggregates: dict[str, Any] = {
-        "sum_points": Sum("points"),
-        "n_games": Count("id", filter=Q(finished=True)),
-        "n_wins": Count("id", filter=Q(won=True, finished=True)),
-        "declared": Sum("hands_declared"),
-        "made": Sum("hands_made"),
-        "set": Sum("hands_set"),
-        "best": Max("points", filter=Q(finished=True)),
-    }
-    postgres = connection.vendor == "postgresql"
-    if postgres:
-        from django.contrib.postgres.aggregates import ArrayAgg  # noqa: PLC0415
-
-        flags = (
-            Case(When(finished=True, then=Value(_FINISHED)), default=Value(0))
-            + Case(When(won=True, then=Value(_WON)), default=Value(0))
-        )
-        aggregates["rounds"] = ArrayAgg("round_number", order_by=("round_number", "game_id"))
-        aggregates["round_points"] = ArrayAgg("points", order_by=("round_number", "game_id"))
-        aggregates["round_flags"] = ArrayAgg(flags, order_by=("round_number", "game_id"))
     grouped = (
-        SeatResult.objects.filter(event=event).order_by().values("entry_id").annotate(**aggregates)
+        SeatResult.objects.filter(event=event).order_by().values("entry_id")
+        .annotate(
+            sum_points=Sum("points"),
+            n_games=Count("id", filter=Q(finished=True)),
+            n_wins=Count("id", filter=Q(won=True, finished=True)),
+            declared=Sum("hands_declared"),
+            made=Sum("hands_made"),
+            set=Sum("hands_set"),
+            best=Max("points", filter=Q(finished=True)),
+            rounds=RoundPoints("round_number", "points"),
+        )
+        .values_list("entry_id", "sum_points", "n_games", "n_wins", "declared", "made", "set",
+                     "best", "rounds")
     )
-    per_entry: dict[int, list[tuple[int, int, int]]] = {}
-    found: dict[int, dict[str, Any]] = {}
-    for row in grouped:
-        found[row["entry_id"]] = row
-        if postgres:
-            per_entry[row["entry_id"]] = list(
-                zip(row["rounds"], row["round_points"], row["round_flags"], strict=True)
-            )
-    if not postgres:
-        for entry_id, number, points, finished, won in SeatResult.objects.filter(
-            event=event
-        ).values_list("entry_id", "round_number", "points", "finished", "won"):
-            flag = (_FINISHED if finished else 0) | (_WON if won else 0)
-            per_entry.setdefault(entry_id, []).append((number, points, flag))
-    round_sums: dict[int, list[int]] = {}
-    per_round: dict[int, dict[int, int]] = {}
-    for entry_id, games in per_entry.items():
-        rounds = per_round.setdefault(entry_id, {})
-        for number, points, flag in games:
-            rounds[number] = rounds.get(number, 0) + points
-            if flag & _FINISHED:
-                sums = round_sums.setdefault(number, [0, 0, 0, 0])
-                sums[2] += points
-                sums[3] += 1
-                if flag & _WON:
-                    sums[0] += points
-                    sums[1] += 1
+    found = {row[0]: row for row in grouped}
     totals = []
     for pk, (name, active) in names.items():
         agg = found.get(pk)
         if agg is None:
             totals.append(EntryTotals(entry_id=pk, name=name, active=active))
             continue
+        _, points, games, wins, declared, made, set_, best, rounds = agg
         totals.append(EntryTotals(
-            entry_id=pk, name=name, active=active, points=agg["sum_points"] or 0,
-            games=agg["n_games"], wins=agg["n_wins"], hands_declared=agg["declared"] or 0,
-            hands_made=agg["made"] or 0, hands_set=agg["set"] or 0, highest_game=agg["best"],
-            per_round=per_round.get(pk, {}),
+            entry_id=pk, name=name, active=active, points=points or 0, games=games, wins=wins,
+            hands_declared=declared or 0, hands_made=made or 0, hands_set=set_ or 0,
+            highest_game=best,
+            per_round={int(k): v for k, v in json.loads(rounds).items()} if rounds else {},
         ))
-    return totals, {n: RoundScores(*sums) for n, sums in round_sums.items()}
+    return totals
+
+
+def _round_scores(event: Event) -> dict[int, RoundScores]:
+    """Per round, the finished games' winning scores and all scores (for bye averages):
+    a GROUP BY returning one row per round."""
+    rows = (
+        SeatResult.objects.filter(event=event, finished=True).order_by().values("round_number")
+        .annotate(
+            wt=Sum("points", filter=Q(won=True)), wc=Count("id", filter=Q(won=True)),
+            at=Sum("points"), ac=Count("id"),
+        )
+        .values_list("round_number", "wt", "wc", "at", "ac")
+    )
+    return {n: RoundScores(wt or 0, wc, at or 0, ac) for n, wt, wc, at, ac in rows}
 
 
 def _meetings_for(event: Event) -> Any:
@@ -159,11 +164,11 @@ def standings_compute(*, event: Event) -> Computed:
     """The event's ranked standings from its seat results (no writes)."""
     tie_breaks = tie_breaks_in_force(event.tie_breaks, partnership=event.partnership)
     byes = list(Bye.objects.filter(round__event=event).values_list("round__number", "entry_id"))
-    totals, round_scores = _entry_totals(event)
+    averaged = event.bye_scoring in (Event.ByeScoring.AVERAGE_WINNING, Event.ByeScoring.AVERAGE_ALL)
     rows = standings_rows(
-        totals=totals,
+        totals=_entry_totals(event),
         byes=byes,
-        round_scores=round_scores,
+        round_scores=_round_scores(event) if byes and averaged else {},
         tie_breaks=tie_breaks,
         bye_scoring=event.bye_scoring,
         bye_points=event.bye_points,
@@ -202,10 +207,16 @@ def games_recompute(*, event: Event) -> int:
 
 
 def _locked_snapshot(event_id: int) -> StandingsSnapshot:
-    """The event's snapshot row, locked, without its rows (they are compared in the database)."""
-    locked = StandingsSnapshot.objects.select_for_update().defer("rows", "tie_breaks")
+    """The event's snapshot row, locked, without its rows (they are compared in the database),
+    with the event read in the same query (after the lock is granted)."""
+    locked = (
+        StandingsSnapshot.objects.select_for_update(of=("self",)).select_related("event")
+        .defer("rows", "tie_breaks")
+    )
     snapshot = locked.filter(event_id=event_id).first()
     if snapshot is None:
+        if not Event.objects.filter(pk=event_id).exists():
+            raise Event.DoesNotExist(f"No event {event_id}")
         StandingsSnapshot.objects.get_or_create(event_id=event_id)  # a savepoint; races are fine
         snapshot = locked.get(event_id=event_id)
     return snapshot
@@ -262,7 +273,7 @@ def standings_rebuild(*, event_id: int, from_hands: bool = False) -> StandingsSn
     if from_hands:
         games_recompute(event=Event.objects.get(pk=event_id))
     snapshot = _locked_snapshot(event_id)
-    event = Event.objects.get(pk=event_id)
+    event = snapshot.event
     computed = standings_compute(event=event)
     _count_rebuild(event_id)
     now = timezone.now()

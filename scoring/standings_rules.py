@@ -242,36 +242,59 @@ def _key(name: str, row: Row) -> int:
     raise KeyError(name)
 
 
+def _segments(tie_breaks: Sequence[str]) -> list[tuple[str, ...]]:
+    """Consecutive plain tie-breaks merge into one sort key; head_to_head stands alone."""
+    segments: list[tuple[str, ...]] = []
+    for name in tie_breaks:
+        if name != "head_to_head" and segments and segments[-1][0] != "head_to_head":
+            segments[-1] = (*segments[-1], name)
+        else:
+            segments.append((name,))
+    return segments
+
+
+def _wins_key(wins: Mapping[int, int]) -> Callable[[Row], Any]:
+    return lambda row: wins.get(row.entry_id, 0)
+
+
+def _plain_key(names: tuple[str, ...]) -> Callable[[Row], Any]:
+    return lambda row: tuple(_key(n, row) for n in names)
+
+
 def rank_rows(rows: list[Row], tie_breaks: Sequence[str], meetings_for: MeetingsFor) -> list[Row]:
     """Order rows by the tie-breaks in turn; rows equal on all of them share a rank.
 
-    Consecutive plain tie-breaks are applied as one sort key. ``meetings_for(ids)`` returns the
-    games of the given entries; it is called only for groups still tied when ``head_to_head`` is
-    reached, so the common case needs no per-game data.
+    Groups are refined one tie-break segment at a time. ``meetings_for(ids)`` returns the games
+    of the given entries; it is called once per ``head_to_head`` segment, for all the groups
+    still tied at that point together, so the common case needs no per-game data at all.
     """
-
-    def order(group: list[Row], depth: int) -> list[list[Row]]:
-        if len(group) <= 1 or depth >= len(tie_breaks):
-            return [sorted(group, key=lambda r: (r.name.lower(), r.entry_id))]
-        key: Callable[[Row], Any]
-        if tie_breaks[depth] == "head_to_head":
-            ids = {row.entry_id for row in group}
-            h2h = head_to_head_wins(ids, meetings_for(ids))
-            key, after = (lambda r: h2h[r.entry_id]), depth + 1
+    groups: list[list[Row]] = [rows]
+    for segment in _segments(tie_breaks):
+        tied = [g for g in groups if len(g) > 1]
+        if not tied:
+            break
+        if segment == ("head_to_head",):
+            meetings = list(meetings_for({row.entry_id for g in tied for row in g}))
+            wins: dict[int, int] = {}
+            for group in tied:
+                wins.update(head_to_head_wins({row.entry_id for row in group}, meetings))
+            key = _wins_key(wins)
         else:
-            after = depth
-            while after < len(tie_breaks) and tie_breaks[after] != "head_to_head":
-                after += 1
-            names = tie_breaks[depth:after]
-            key = lambda r: tuple(_key(n, r) for n in names)  # noqa: E731
-        out: list[list[Row]] = []
-        for _, same in groupby(sorted(group, key=key, reverse=True), key=key):
-            out.extend(order(list(same), after))
-        return out
+            key = _plain_key(segment)
+        refined: list[list[Row]] = []
+        for group in groups:
+            if len(group) == 1:
+                refined.append(group)
+                continue
+            refined.extend(
+                list(same) for _, same in groupby(sorted(group, key=key, reverse=True), key=key)
+            )
+        groups = refined
 
     ordered: list[Row] = []
     position = 1
-    for group in order(rows, 0):
+    for group in groups:
+        group.sort(key=lambda r: (r.name.lower(), r.entry_id))
         for row in group:
             row.rank = position
             row.tied = len(group) > 1
