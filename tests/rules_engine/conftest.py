@@ -6,10 +6,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 REPO = Path(__file__).resolve().parents[2]
-SHARED_RULES = REPO.parent / "shared" / "rules"
+# The published cases (meld examples, scoring cases) live beside the tests.
+CASES = Path(__file__).resolve().parent / "cases"
 
 
 def run_cli(*args: str, stdin: str | None = None) -> tuple[int, dict[str, Any]]:
@@ -29,8 +28,5 @@ def run_cli(*args: str, stdin: str | None = None) -> tuple[int, dict[str, Any]]:
 
 
 def load_cases(name: str) -> list[dict[str, Any]]:
-    path = SHARED_RULES / name
-    if not path.exists():
-        pytest.skip(f"{path} not available")
-    cases: list[dict[str, Any]] = json.loads(path.read_text())["cases"]
+    cases: list[dict[str, Any]] = json.loads((CASES / name).read_text())["cases"]
     return cases
