@@ -93,11 +93,11 @@ def _fail(errors: Sequence[dict[str, str]], code: int = 2) -> int:
 
 
 def _player_id(value: Any, where: str) -> int | str:
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise RotationError(
-            where, f"Player ids must be integers or strings, not {value!r}.", "bad_id"
-        )
-    return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return int(value)
+    if isinstance(value, str):
+        return str(value)
+    raise RotationError(where, f"Player ids must be integers or strings, not {value!r}.", "bad_id")
 
 
 def _read_round(raw: Any, where: str) -> RoundPlan[Any]:
