@@ -186,6 +186,14 @@ def event_history(event: Event) -> list[RoundPlan]:
         "round__number", "entry_id"
     ):
         byes.setdefault(round_number, []).append(entry_id)
+    # A late arrival has already sat out the rounds it missed: counting them as byes keeps it
+    # from being the first to sit out again right after it arrives.
+    for entry_id, joined in Entry.objects.filter(event=event, joined_round__gt=1).values_list(
+        "pk", "joined_round"
+    ):
+        for number in range(1, joined):
+            if number in tables and entry_id not in byes.get(number, []):
+                byes.setdefault(number, []).append(entry_id)
     history = []
     for number in sorted(set(tables) | set(byes)):
         history.append(

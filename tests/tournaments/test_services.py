@@ -170,3 +170,15 @@ def test_an_event_cannot_finish_with_a_round_open() -> None:
     round_create(event=event)
     with pytest.raises(DomainError):
         event_set_status(event=event, status="finished")
+
+
+def test_a_late_arrival_is_not_the_first_to_sit_out() -> None:
+    club = ClubFactory()
+    event = event_with_players(club=club, players=8)
+    first = round_create(event=event)
+    round_set_status(round_=first, status="playing")
+    round_set_status(round_=first, status="closed")
+    late = entry_check_in(event=event, player=PlayerFactory(club=club))
+    second = round_create(event=event)
+    assert Bye.objects.get(round=second).entry_id != late.pk
+    assert Seat.objects.filter(round=second, entry=late).exists()
