@@ -60,6 +60,7 @@ class ChartLine:
     last_x: float
     last_y: float
     total: int
+    label_y: float  # the name beside the line's end, moved apart from its neighbours
 
 
 @dataclass(frozen=True)
@@ -126,7 +127,7 @@ def score_chart(
     step = _nice_step(high - low)
     low = (low // step) * step
     high = -((-high) // step) * step
-    left, right, top_px, bottom = 48, width - 110, 12, height - 28
+    left, right, top_px, bottom = 48, width - 200, 12, height - 28
 
     def x(i: int) -> float:
         return round(left + (right - left) * i / last_round, 1)
@@ -134,12 +135,23 @@ def score_chart(
     def y(v: int) -> float:
         return round(bottom - (bottom - top_px) * (v - low) / (high - low), 1)
 
+    # Players whose lines coincide (partners after their only game together) share a line.
+    merged: dict[tuple[int, ...], list[str]] = {}
+    for row, values in series:
+        merged.setdefault(tuple(values), []).append(row["name"])
+    ends = sorted(merged.items(), key=lambda item: -item[0][-1])
+    label_ys: list[float] = []
+    for ends_at, _ in ends:
+        wanted = y(ends_at[-1])
+        label_ys.append(max(wanted, label_ys[-1] + 14) if label_ys else wanted)
     lines = []
-    for i, (row, values) in enumerate(series):
-        points = " ".join(f"{x(k)},{y(v)}" for k, v in enumerate(values))
+    for i, ((line_values, names), label_y) in enumerate(zip(ends, label_ys, strict=True)):
+        name = " & ".join(names[:2]) + (f" +{len(names) - 2}" if len(names) > 2 else "")
         lines.append(ChartLine(
-            name=row["name"], colour=CHART_COLOURS[i % len(CHART_COLOURS)], points=points,
-            last_x=x(last_round), last_y=y(values[-1]), total=values[-1],
+            name=name, colour=CHART_COLOURS[i % len(CHART_COLOURS)],
+            points=" ".join(f"{x(k)},{y(v)}" for k, v in enumerate(line_values)),
+            last_x=x(last_round), last_y=y(line_values[-1]), total=line_values[-1],
+            label_y=label_y,
         ))
     return Chart(
         width=width, height=height,

@@ -38,5 +38,19 @@
   }
 
   window.setInterval(poll, every);
+
+  // Wall screen: when the standings are taller than the screen, page through them slowly and
+  // start again from the top, so a room can read every row without anyone touching the screen.
+  if (document.body.classList.contains("wall")) {
+    window.setInterval(function () {
+      var bottom = window.scrollY + window.innerHeight;
+      if (document.documentElement.scrollHeight <= window.innerHeight + 4) { return; }
+      if (bottom >= document.documentElement.scrollHeight - 4) {
+        window.scrollTo({ top: 0, behavior: "smooth" });
+      } else {
+        window.scrollBy({ top: Math.round(window.innerHeight * 0.8), behavior: "smooth" });
+      }
+    }, 10000);
+  }
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { poll(); } });
 })();

@@ -167,3 +167,23 @@ def test_openapi_schema_describes_standings(client) -> None:
     path = schema["paths"]["/api/events/{event_id}/standings/"]
     assert path["get"]["operationId"] == "event_standings"
     assert "StandingsOutput" in str(path["get"]["responses"]["200"])
+
+
+def test_score_chart_merges_coinciding_lines_and_separates_labels() -> None:
+    from scoring.selectors import score_chart
+
+    rows = [
+        {"name": "Ann", "per_round": {"1": 300, "2": 200}},
+        {"name": "Bob", "per_round": {"1": 300, "2": 200}},  # Ann's partner both rounds
+        {"name": "Cy", "per_round": {"1": 250, "2": 248}},
+        {"name": "Di", "per_round": {"1": -50}},  # left after round 1
+    ]
+    chart = score_chart(rows, top=4)
+    assert chart is not None
+    assert [line.name for line in chart.lines] == ["Ann & Bob", "Cy", "Di"]
+    assert [line.total for line in chart.lines] == [500, 498, -50]
+    labels = [line.label_y for line in chart.lines]
+    assert all(b - a >= 14 for a, b in zip(labels, labels[1:], strict=False))
+    assert chart.lines[0].points.startswith(f"{float(chart.plot_left)},")  # 0 before round 1
+    assert [n for n, _ in chart.rounds] == [1, 2]
+    assert score_chart([{"name": "X", "per_round": {}}], top=3) is None
