@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import F, Max
 from django.utils import timezone
 
 from clubs.models import Club, Player
@@ -264,10 +264,16 @@ def round_create(
         locked.save(update_fields=["status"])
     _log(locked, actor, "round_seated", round=new_number, tables=len(plan.tables),
          byes=len(plan.byes))
+    _standings_changed(locked)
+    return round_
+
+
+def _standings_changed(event: Event) -> None:
+    """Seats and byes feed the standings too: mark them behind and queue an update."""
     from scoring.standings import standings_request_update  # noqa: PLC0415 (app boundary)
 
-    standings_request_update(event_id=locked.pk)
-    return round_
+    Event.objects.filter(pk=event.pk).update(hands_version=F("hands_version") + 1)
+    standings_request_update(event_id=event.pk)
 
 
 def _write_round(event: Event, number: int, plan: RoundPlan) -> Round:
@@ -311,9 +317,7 @@ def round_set_status(*, round_: Round, status: str, actor: Any = None) -> Round:
         unfinished = Game.objects.filter(table__round=locked, status=Game.Status.PLAYING).count()
     _log(locked_event, actor, f"round_{status}", round=locked.number, unfinished=unfinished)
     if status == Round.Status.CLOSED:
-        from scoring.standings import standings_request_update  # noqa: PLC0415
-
-        standings_request_update(event_id=locked_event.pk)
+        _standings_changed(locked_event)
     round_.status = locked.status
     return locked
 
@@ -356,6 +360,7 @@ def seat_swap(*, round_: Round, entry_a: Entry, entry_b: Entry, actor: Any = Non
         raise DomainError("Both players are sitting out; nothing to swap.", field="entry_b")
     _log(locked.event, actor, "seat_swap", round=locked.number, a=entry_a.pk, b=entry_b.pk,
          a_name=entry_a.player.name, b_name=entry_b.player.name)
+    _standings_changed(locked.event)
 
 
 def entries_create_many(*, event: Event, players: Iterable[Player], actor: Any = None) -> list[Entry]:
