@@ -149,11 +149,6 @@ def _store_revision(
     )
 
 
-def _replay(game: Game, revisions: Sequence[HandRevision], ruleset: Ruleset) -> Any:
-    hands = [parse_hand(revision_values(r), ruleset) for r in revisions]
-    return score_game(hands, ruleset, max_deals=game.table.round.event.deals_per_round)
-
-
 def _after_write(game: Game) -> None:
     Game.objects.filter(pk=game.pk).update(version=F("version") + 1)
     Event.objects.filter(pk=game.table.round.event_id).update(
@@ -285,18 +280,16 @@ def hand_delete_last(*, game: Game, author: Any = None, note: str = "", as_direc
     _after_write(locked)
 
 
-def game_recompute(*, game: Game) -> Game:
-    """Rebuild a game's derived totals, status and seat results from its live hands."""
-    game = Game.objects.select_related("table__round__event").get(pk=game.pk)
-    event = game.table.round.event
-    ruleset = event_ruleset(event)
-    revisions = _live_revisions(game)
-    seats = list(Seat.objects.filter(table=game.table).values_list("position", "entry_id"))
+def _derive(
+    *, game: Game, event: Event, round_number: int, revisions: Sequence[HandRevision],
+    seats: Sequence[tuple[str, int]], ruleset: Ruleset,
+) -> tuple[dict[str, Any], list[SeatResult]]:
+    """A game's derived fields and seat results from its live hands (no queries)."""
     if revisions:
-        result = _replay(game, revisions, ruleset)
+        hands = [parse_hand(revision_values(r), ruleset) for r in revisions]
+        result = score_game(hands, ruleset, max_deals=event.deals_per_round)
         totals = dict(result.totals[-1])
-        winner = result.winner or ""
-        reason = result.reason or ""
+        winner, reason = result.winner or "", result.reason or ""
         finished = result.finished_after is not None
     else:
         totals = {side: 0 for side in ruleset.sides}
@@ -306,11 +299,12 @@ def game_recompute(*, game: Game) -> Game:
         status = Game.Status.FINISHED
     elif not finished:
         status = Game.Status.PLAYING
-    Game.objects.filter(pk=game.pk).update(
-        totals=totals, winner=winner, finish_reason=reason, hands_count=len(revisions),
-        status=status, updated_at=timezone.now(),
-        **({} if finished else {"confirmed_by": None, "confirmed_at": None}),
-    )
+    fields: dict[str, Any] = {
+        "totals": totals, "winner": winner, "finish_reason": reason,
+        "hands_count": len(revisions), "status": status,
+    }
+    if not finished:
+        fields |= {"confirmed_by": None, "confirmed_at": None}
     declared: dict[str, list[HandRevision]] = {}
     for r in revisions:
         if r.bidder:
@@ -318,19 +312,73 @@ def game_recompute(*, game: Game) -> Game:
     rows = []
     for position, entry_id in seats:
         side = ruleset.side_of(position)
-        other = sum(v for s, v in totals.items() if s != side)
         mine = declared.get(position, [])
         rows.append(SeatResult(
-            game=game, event=event, entry_id=entry_id, round_number=game.table.round.number,
-            position=position, side=side, points=totals.get(side, 0), opponents_points=other,
+            game_id=game.pk, event_id=event.pk, entry_id=entry_id, round_number=round_number,
+            position=position, side=side, points=totals.get(side, 0),
+            opponents_points=sum(v for s, v in totals.items() if s != side),
             won=finished and winner == side, finished=finished,
             hands_declared=len(mine), hands_made=sum(1 for r in mine if r.made),
             hands_set=sum(1 for r in mine if r.made is False),
         ))
+    return fields, rows
+
+
+def game_recompute(*, game: Game) -> Game:
+    """Rebuild a game's derived totals, status and seat results from its live hands."""
+    game = Game.objects.select_related("table__round__event").get(pk=game.pk)
+    event = game.table.round.event
+    seats = list(Seat.objects.filter(table=game.table).values_list("position", "entry_id"))
+    fields, rows = _derive(
+        game=game, event=event, round_number=game.table.round.number,
+        revisions=_live_revisions(game), seats=seats, ruleset=event_ruleset(event),
+    )
+    Game.objects.filter(pk=game.pk).update(**fields, updated_at=timezone.now())
     SeatResult.objects.filter(game=game).delete()
     SeatResult.objects.bulk_create(rows)
     game.refresh_from_db()
     return game
+
+
+@transaction.atomic
+def event_recompute(*, event: Event) -> int:
+    """Rebuild every game of the event from its hands in a handful of queries (the full rebuild
+    behind ``rebuild_standings``); returns the number of games."""
+    ruleset = event_ruleset(event)
+    games = list(
+        Game.objects.select_for_update(of=("self",))
+        .filter(table__round__event=event).select_related("table__round").order_by("pk")
+    )
+    revisions: dict[int, list[HandRevision]] = {}
+    for r in (
+        HandRevision.objects.filter(hand__game__table__round__event=event, is_live=True)
+        .select_related("hand").order_by("hand__game_id", "hand__number")
+    ):
+        revisions.setdefault(r.hand.game_id, []).append(r)
+    seats: dict[int, list[tuple[str, int]]] = {}
+    for table_id, position, entry_id in Seat.objects.filter(
+        table__round__event=event
+    ).values_list("table_id", "position", "entry_id"):
+        seats.setdefault(table_id, []).append((position, entry_id))
+    now = timezone.now()
+    rows: list[SeatResult] = []
+    for game in games:
+        fields, game_rows = _derive(
+            game=game, event=event, round_number=game.table.round.number,
+            revisions=revisions.get(game.pk, []), seats=seats.get(game.table_id, []),
+            ruleset=ruleset,
+        )
+        for name, value in fields.items():
+            setattr(game, name, value)
+        game.updated_at = now
+        rows.extend(game_rows)
+    Game.objects.bulk_update(
+        games, ["totals", "winner", "finish_reason", "hands_count", "status", "confirmed_by",
+                "confirmed_at", "updated_at"], batch_size=500,
+    )
+    SeatResult.objects.filter(event=event).delete()
+    SeatResult.objects.bulk_create(rows, batch_size=1000)
+    return len(games)
 
 
 @transaction.atomic

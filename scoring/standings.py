@@ -48,7 +48,7 @@ from django.utils import timezone
 
 from tournaments.models import Bye, Entry, Event, Round
 
-from .models import Game, SeatResult, StandingsSnapshot
+from .models import SeatResult, StandingsSnapshot
 from .standings_rules import (
     EntryTotals,
     Meeting,
@@ -198,12 +198,9 @@ def rebuild_count(*, event_id: int) -> int:
 @transaction.atomic
 def games_recompute(*, event: Event) -> int:
     """Rebuild every game's seat results of the event from its hands (the slow, sure path)."""
-    from .services import game_recompute  # noqa: PLC0415 (services import this module)
+    from .services import event_recompute  # noqa: PLC0415 (services import this module)
 
-    games = list(Game.objects.filter(table__round__event=event).order_by("pk"))
-    for game in games:
-        game_recompute(game=game)
-    return len(games)
+    return event_recompute(event=event)
 
 
 def _locked_snapshot(event_id: int) -> StandingsSnapshot:
