@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
+from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -72,55 +75,53 @@ def club_manage(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "clubs/club_manage.html", _manage_context(request, club))
 
 
-@login_required
-@require_POST
-def club_player_add(request: HttpRequest, slug: str) -> HttpResponse:
+def _manage_action(
+    request: HttpRequest, slug: str, *, role: str, form_key: str,
+    make_form: Callable[[Club], forms.Form], act: Callable[[Club, dict[str, Any]], str],
+) -> HttpResponse:
+    """A management form post: check the role, validate, call the service, say what happened;
+    errors are shown next to their fields on the management page."""
     club = get_object_or_404(Club, slug=slug)
-    check_club_role(user=request.user, club=club, role="director")
-    form = PlayerForm(request.POST)
+    check_club_role(user=request.user, club=club, role=role)
+    form = make_form(club)
     if form.is_valid():
         try:
-            player = services.player_create(club=club, **form.cleaned_data)
+            message = act(club, form.cleaned_data)
         except DomainError as exc:
             add_domain_error(form, exc)
         else:
-            messages.success(request, f"{player.name} added to the roster.")
+            messages.success(request, message)
             return redirect("club-manage", slug=slug)
     return render(request, "clubs/club_manage.html",
-                  _manage_context(request, club, player_form=form), status=400)
+                  _manage_context(request, club, **{form_key: form}), status=400)
+
+
+@login_required
+@require_POST
+def club_player_add(request: HttpRequest, slug: str) -> HttpResponse:
+    def act(club: Club, data: dict[str, Any]) -> str:
+        return f"{services.player_create(club=club, **data).name} added to the roster."
+
+    return _manage_action(request, slug, role="director", form_key="player_form",
+                          make_form=lambda club: PlayerForm(request.POST), act=act)
 
 
 @login_required
 @require_POST
 def club_player_merge(request: HttpRequest, slug: str) -> HttpResponse:
-    club = get_object_or_404(Club, slug=slug)
-    check_club_role(user=request.user, club=club, role="director")
-    form = MergeForm(request.POST, club=club)
-    if form.is_valid():
-        try:
-            keep = services.player_merge(club=club, **form.cleaned_data)
-        except DomainError as exc:
-            add_domain_error(form, exc)
-        else:
-            messages.success(request, f"Merged into {keep.name}.")
-            return redirect("club-manage", slug=slug)
-    return render(request, "clubs/club_manage.html",
-                  _manage_context(request, club, merge_form=form), status=400)
+    def act(club: Club, data: dict[str, Any]) -> str:
+        return f"Merged into {services.player_merge(club=club, **data).name}."
+
+    return _manage_action(request, slug, role="director", form_key="merge_form",
+                          make_form=lambda club: MergeForm(request.POST, club=club), act=act)
 
 
 @login_required
 @require_POST
 def club_member_set(request: HttpRequest, slug: str) -> HttpResponse:
-    club = get_object_or_404(Club, slug=slug)
-    check_club_role(user=request.user, club=club, role="owner")
-    form = MembershipForm(request.POST)
-    if form.is_valid():
-        try:
-            membership = services.membership_set(club=club, actor=request.user, **form.cleaned_data)
-        except DomainError as exc:
-            add_domain_error(form, exc)
-        else:
-            messages.success(request, f"{membership.user.get_username()} is now {membership.get_role_display().lower()}.")
-            return redirect("club-manage", slug=slug)
-    return render(request, "clubs/club_manage.html",
-                  _manage_context(request, club, member_form=form), status=400)
+    def act(club: Club, data: dict[str, Any]) -> str:
+        membership = services.membership_set(club=club, actor=request.user, **data)
+        return f"{membership.user.get_username()} is now {membership.get_role_display().lower()}."
+
+    return _manage_action(request, slug, role="owner", form_key="member_form",
+                          make_form=lambda club: MembershipForm(request.POST), act=act)

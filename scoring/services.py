@@ -380,7 +380,7 @@ def _seat_results_insert(rows: Sequence[SeatResult]) -> None:
     if connection.vendor != "postgresql":
         SeatResult.objects.bulk_create(rows, batch_size=1000)
         return
-    columns = [SeatResult._meta.get_field(f).column for f in _SEAT_RESULT_FIELDS]
+    columns = _SEAT_RESULT_FIELDS  # the attribute names are the column names (no db_column)
     with connection.cursor() as cursor, cursor.copy(
         f"COPY {SeatResult._meta.db_table} ({', '.join(columns)}, event_id) FROM STDIN"
     ) as copy:
