@@ -162,7 +162,7 @@ def main() -> int:
         # Force a real write each time: the snapshot is emptied, so every row differs.
         from scoring.models import StandingsSnapshot
 
-        StandingsSnapshot.objects.filter(event=event).update(rows=[], source_version=0)
+        StandingsSnapshot.objects.filter(event=event).update(rows=[], digest="", source_version=0)
         standings_rebuild(event_id=event.pk)
 
     results.append(("full rebuild (snapshot)", timed(full_snapshot, 15), "compute_standings"))

@@ -171,6 +171,9 @@ class StandingsSnapshot(models.Model):
     source_version = models.PositiveIntegerField(default=0)
     rows = models.JSONField(default=list)
     tie_breaks = models.JSONField(default=list)
+    # SHA-256 of the rows and tie-breaks as stored: an unchanged result is recognised without
+    # loading or comparing the rows.
+    digest = models.CharField(max_length=64, blank=True)
     computed_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:

@@ -22,6 +22,7 @@ A full rebuild from the hands (every game's seat results again, then the snapsho
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 from dataclasses import dataclass
@@ -30,7 +31,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import (
     Aggregate,
     Count,
@@ -219,41 +220,27 @@ def _locked_snapshot(event_id: int) -> StandingsSnapshot:
     return snapshot
 
 
-_UPDATE_IF_CHANGED = """
-    UPDATE scoring_standingssnapshot AS s
-       SET rows = n.rows, tie_breaks = n.tie_breaks, version = s.version + 1,
-           source_version = GREATEST(s.source_version, %s), computed_at = %s
-      FROM (SELECT %s::jsonb AS rows, %s::jsonb AS tie_breaks) AS n
-     WHERE s.id = %s
-       AND (s.rows IS DISTINCT FROM n.rows OR s.tie_breaks IS DISTINCT FROM n.tie_breaks
-            OR s.version = 0)
-"""
-
-
 def _store_if_changed(
     snapshot: StandingsSnapshot, computed: Computed, hands_version: int, now: datetime
 ) -> bool:
     """Write the rows and bump the version only if they differ from the stored ones.
 
-    PostgreSQL compares the ``jsonb`` values itself, so the stored rows are never loaded into
-    Python and the new ones are sent once (this is on the path of every entry).
+    The snapshot (locked by the caller) carries a digest of what it stores, so an unchanged
+    result costs no write and no comparison of rows in the database; this is on the path of
+    every entry.
     """
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(_UPDATE_IF_CHANGED, [
-                hands_version, now, json.dumps(computed.rows, separators=(",", ":")),
-                json.dumps(computed.tie_breaks), snapshot.pk,
-            ])
-            return bool(cursor.rowcount > 0)
-    return bool(
-        StandingsSnapshot.objects.filter(pk=snapshot.pk)
-        .filter(~Q(rows=computed.rows) | ~Q(tie_breaks=computed.tie_breaks) | Q(version=0))
-        .update(
-            rows=computed.rows, tie_breaks=computed.tie_breaks, version=F("version") + 1,
-            source_version=Greatest(F("source_version"), Value(hands_version)),
-            computed_at=now,
-        )
+    payload = json.dumps([computed.rows, computed.tie_breaks], separators=(",", ":"),
+                         sort_keys=True)
+    digest = hashlib.sha256(payload.encode()).hexdigest()
+    if digest == snapshot.digest and snapshot.version > 0:
+        return False
+    StandingsSnapshot.objects.filter(pk=snapshot.pk).update(
+        rows=computed.rows, tie_breaks=computed.tie_breaks, digest=digest,
+        version=F("version") + 1,
+        source_version=Greatest(F("source_version"), Value(hands_version)), computed_at=now,
     )
+    snapshot.digest = digest
+    return True
 
 
 @transaction.atomic
