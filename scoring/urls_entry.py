@@ -15,6 +15,8 @@ urlpatterns = [
     path("t/<str:token>/confirm/", views.table_confirm, name="table-confirm"),
     # director / scorer desktop pages
     path("events/<int:event_id>/hands/", views.director_hands, name="director-hands"),
+    path("events/<int:event_id>/hands/delete-last/", views.director_hand_delete_last,
+         name="director-hand-delete-last"),
     path("events/<int:event_id>/games/", views.director_games, name="director-games"),
     path("hands/<int:hand_id>/history/", views.hand_history_page, name="hand-history"),
 ]

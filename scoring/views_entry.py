@@ -309,6 +309,26 @@ def director_hands(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 @login_required
+@require_POST
+def director_hand_delete_last(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Remove a table's last hand (entered by mistake); the event log keeps its values."""
+    event = _event_for_scorer(request, event_id)
+    round_ = get_object_or_404(event.rounds, number=_pick(request.POST.get("round")) or 0)
+    table = get_object_or_404(round_.tables, number=_pick(request.POST.get("table")) or 0)
+    try:
+        services.hand_delete_last(
+            game=table.game, author=request.user, note=request.POST.get("note", ""),
+            as_director=has_club_role(user=request.user, club=event.club, role="director"),
+        )
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"Table {table.number}: the last hand was deleted.")
+    return redirect(reverse("director-hands", args=[event.pk]) + "?" + urlencode(
+        {"round": round_.number, "table": table.number}))
+
+
+@login_required
 def hand_history_page(request: HttpRequest, hand_id: int) -> HttpResponse:
     """Every version of one hand: who changed it, when, from where, why, and the values."""
     hand = hand_with_context(hand_id=hand_id)

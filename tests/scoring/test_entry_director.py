@@ -138,3 +138,46 @@ def test_director_of_another_club_cannot_reach_these_pages(client, is_public) ->
     assert client.get(reverse("hand-history", args=[revision.hand_id])).status_code == expected
     assert client.get(reverse("director-games", args=[table.round.event_id])).status_code == expected
     assert HandRevision.objects.count() == 1
+
+
+def _delete_last(client, table, note: str = ""):
+    return client.post(reverse("director-hand-delete-last", args=[table.round.event_id]),
+                       {"round": table.round.number, "table": table.number, "note": note})
+
+
+def test_a_hand_entered_by_mistake_is_deleted_and_logged(client, setup) -> None:
+    club, _, table = setup
+    scorer = member(club, "scorer", "sam")
+    services.hand_submit(game=table.game, number=1, values=values())
+    services.hand_submit(game=table.game, number=2, values=values(dealer="E"))
+    client.force_login(scorer)
+    response = _delete_last(client, table, note="typed twice")
+    assert response.status_code == 302
+    table.game.refresh_from_db()
+    assert list(table.game.hands.values_list("number", flat=True)) == [1]
+    assert table.game.hands_count == 1
+    log = table.round.event.log.get(action="hand_deleted")
+    assert log.details["hand"] == 2 and log.details["note"] == "typed twice"
+
+
+def test_deleting_in_a_closed_round_needs_a_director_and_a_reason(client, setup) -> None:
+    club, director, table = setup
+    services.hand_submit(game=table.game, number=1, values=values())
+    close_round(table)
+    client.force_login(member(club, "scorer", "sam"))
+    _delete_last(client, table, note="wrong")
+    assert table.game.hands.count() == 1
+    client.force_login(director)
+    _delete_last(client, table)  # no reason
+    assert table.game.hands.count() == 1
+    _delete_last(client, table, note="never played")
+    assert table.game.hands.count() == 0
+
+
+def test_another_clubs_director_cannot_delete(client, setup) -> None:
+    _, _, table = setup
+    services.hand_submit(game=table.game, number=1, values=values())
+    _, outsider = club_with_director(slug="club-b")
+    client.force_login(outsider)
+    assert _delete_last(client, table, note="x").status_code in (403, 404)
+    assert table.game.hands.count() == 1
