@@ -136,3 +136,27 @@ def test_director_enters_a_hand_with_the_keyboard_only(live_server, browser) -> 
     revision = HandRevision.objects.get()
     assert (revision.dealer, revision.bidder, revision.bid, revision.trump) == ("S", "N", 51, "H")
     assert revision.author == director and revision.source == "director"
+
+
+@pytest.mark.e2e
+@pytest.mark.django_db(transaction=True)
+def test_an_idle_phone_shows_a_hand_saved_by_another_phone(live_server, browser) -> None:
+    from scoring import services
+    from tests.scoring.entry_support import values
+
+    table = seated_table()
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/t/{table.token}/")
+        expect(page.get_by_role("heading", name="Hand 1")).to_be_visible()
+        services.hand_submit(game=table.game, number=1, values=values(), idempotency_key="p2")
+        # the page polls the table's state and reloads itself while nothing is typed
+        expect(page.get_by_role("heading", name="Hand 2")).to_be_visible(timeout=15_000)
+        page.fill("#id_bid", "5")  # now something is typed: a second save only shows a note
+        services.hand_submit(game=table.game, number=2, values=values(dealer="E"),
+                             idempotency_key="p2-2")
+        expect(page.locator("[data-live-table]")).to_be_visible(timeout=15_000)
+        expect(page.locator("#id_bid")).to_have_value("5")
+    finally:
+        context.close()
