@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from clubs.models import Club, Player
 from config.errors import DomainError
+from rules_engine import RulesError
 from tournaments.rotation import RotationError, RoundPlan, next_round
 
 from .models import Bye, Entry, Event, EventLog, Round, Seat, Table
@@ -70,24 +71,11 @@ def event_create(
     is_public: bool = True,
     seed: int = 0,
 ) -> Event:
-    name = name.strip()
-    if not name:
-        raise DomainError("Give the event a name.", field="name")
-    if rounds_planned < 1 or rounds_planned > 60:
-        raise DomainError("Rounds must be between 1 and 60.", field="rounds_planned")
-    if deals_per_round is not None and not 1 <= deals_per_round <= 60:
-        raise DomainError("Deals per round must be between 1 and 60.", field="deals_per_round")
-    preset = ruleset_preset or club.ruleset_preset
-    overrides = club.ruleset_overrides if ruleset_overrides is None else ruleset_overrides
-    ruleset = check_ruleset(preset=preset, overrides=overrides)
-    if ruleset.players != 4 and kind == Event.Kind.CLUB_NIGHT:
-        raise DomainError(
-            "Club nights seat four players per table; pick a four-handed ruleset.",
-            field="ruleset_preset",
-        )
-    from scoring.standings_rules import validate_tie_breaks  # noqa: PLC0415 (app boundary)
-
-    breaks = validate_tie_breaks(tie_breaks, kind=kind, partnership=partnership)
+    name, preset, overrides, breaks = _check_settings(
+        club=club, name=name, kind=kind, partnership=partnership, ruleset_preset=ruleset_preset,
+        ruleset_overrides=ruleset_overrides, rounds_planned=rounds_planned,
+        deals_per_round=deals_per_round, bye_scoring=bye_scoring, tie_breaks=tie_breaks,
+    )
     event = Event.objects.create(
         club=club, name=name, date=date, kind=kind, partnership=partnership,
         ruleset_preset=preset, ruleset_overrides=overrides, rounds_planned=rounds_planned,
@@ -96,6 +84,97 @@ def event_create(
     )
     _log(event, actor, "event_created", name=name)
     return event
+
+
+def _check_settings(
+    *, club: Club, name: str, kind: str, partnership: str, ruleset_preset: str | None,
+    ruleset_overrides: dict[str, Any] | None, rounds_planned: int, deals_per_round: int | None,
+    bye_scoring: str, tie_breaks: list[str] | None,
+) -> tuple[str, str, dict[str, Any], list[str]]:
+    """Validate an event's settings; returns the cleaned name, ruleset and tie-breaks."""
+    from scoring.standings_rules import validate_tie_breaks  # noqa: PLC0415 (app boundary)
+
+    name = name.strip()
+    if not name:
+        raise DomainError("Give the event a name.", field="name")
+    if rounds_planned < 1 or rounds_planned > 60:
+        raise DomainError("Rounds must be between 1 and 60.", field="rounds_planned")
+    if deals_per_round is not None and not 1 <= deals_per_round <= 60:
+        raise DomainError("Deals per round must be between 1 and 60.", field="deals_per_round")
+    if bye_scoring not in Event.ByeScoring.values:
+        raise DomainError(
+            f"A bye scores one of: {', '.join(Event.ByeScoring.values)}.", field="bye_scoring"
+        )
+    preset = ruleset_preset or club.ruleset_preset
+    overrides = club.ruleset_overrides if ruleset_overrides is None else ruleset_overrides
+    ruleset = check_ruleset(preset=preset, overrides=overrides)
+    if ruleset.players != 4 and kind == Event.Kind.CLUB_NIGHT:
+        raise DomainError(
+            "Club nights seat four players per table; pick a four-handed ruleset.",
+            field="ruleset_preset",
+        )
+    breaks = validate_tie_breaks(tie_breaks, kind=kind, partnership=partnership)
+    return name, preset, overrides, breaks
+
+
+@transaction.atomic
+def event_update(
+    *,
+    event: Event,
+    actor: Any = None,
+    name: str,
+    date: datetime.date,
+    ruleset_preset: str,
+    ruleset_overrides: dict[str, Any] | None = None,
+    rounds_planned: int,
+    deals_per_round: int | None,
+    bye_scoring: str,
+    bye_points: int = 0,
+    tie_breaks: list[str] | None = None,
+    is_public: bool = True,
+) -> Event:
+    """Change an event's settings. The rules cannot change once hands are entered (they were
+    checked under the old ones); a new deal count re-derives every game from its hands."""
+    from scoring.models import Hand  # noqa: PLC0415 (app boundary)
+    from scoring.services import event_recompute  # noqa: PLC0415
+
+    locked = _locked_event(event)
+    name, preset, overrides, breaks = _check_settings(
+        club=locked.club, name=name, kind=locked.kind, partnership=locked.partnership,
+        ruleset_preset=ruleset_preset, ruleset_overrides=ruleset_overrides,
+        rounds_planned=rounds_planned, deals_per_round=deals_per_round,
+        bye_scoring=bye_scoring, tie_breaks=tie_breaks,
+    )
+    has_hands = Hand.objects.filter(game__table__round__event=locked).exists()
+    if has_hands and (preset, overrides) != (locked.ruleset_preset, locked.ruleset_overrides):
+        raise DomainError(
+            "Hands have been entered under the current rules; they cannot change now.",
+            field="ruleset_preset",
+        )
+    changed = {
+        field: value for field, value in {
+            "name": name, "date": date, "ruleset_preset": preset, "ruleset_overrides": overrides,
+            "rounds_planned": rounds_planned, "deals_per_round": deals_per_round,
+            "bye_scoring": bye_scoring, "bye_points": bye_points, "tie_breaks": breaks,
+            "is_public": is_public,
+        }.items() if getattr(locked, field) != value
+    }
+    if not changed:
+        return locked
+    for field, value in changed.items():
+        setattr(locked, field, value)
+    locked.save(update_fields=list(changed))
+    if has_hands and "deals_per_round" in changed:
+        try:
+            event_recompute(event=locked)
+        except RulesError as exc:
+            raise DomainError(
+                f"Some games already have more hands than that ({exc.errors[0].message}).",
+                field="deals_per_round",
+            ) from None
+    _log(locked, actor, "settings", changed=sorted(changed))
+    _standings_changed(locked)
+    return locked
 
 
 def _user(actor: Any) -> Any:

@@ -9,6 +9,7 @@ from . import views
 urlpatterns = [
     path("clubs/<slug:slug>/events/new/", views.event_create, name="event-create"),
     path("events/<int:pk>/", views.event_detail, name="event-detail"),
+    path("events/<int:pk>/settings/", views.event_edit, name="event-edit"),
     path("events/<int:pk>/checkin/", views.event_checkin, name="event-checkin"),
     path("events/<int:pk>/entries/<int:entry_id>/leave/", views.entry_leave, name="entry-leave"),
     path("events/<int:pk>/finish/", views.event_status, {"status": "finished"}, name="event-finish"),

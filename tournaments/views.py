@@ -46,6 +46,34 @@ def event_create(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/event_form.html", {"form": form, "club": club})
 
 
+@login_required
+def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    event = event_get(pk=pk, user=request.user, role="director")
+    initial = {
+        "name": event.name, "date": event.date, "ruleset_preset": event.ruleset_preset,
+        "rounds_planned": event.rounds_planned, "deals_per_round": event.deals_per_round,
+        "bye_scoring": event.bye_scoring, "bye_points": event.bye_points,
+        "tie_breaks": event.tie_breaks, "is_public": event.is_public,
+    }
+    form = EventForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        data["bye_points"] = data.get("bye_points") or 0
+        if data["ruleset_preset"] != event.ruleset_preset:
+            data["ruleset_overrides"] = {}
+        else:
+            data["ruleset_overrides"] = event.ruleset_overrides
+        try:
+            services.event_update(event=event, actor=request.user, **data)
+        except DomainError as exc:
+            add_domain_error(form, exc)
+        else:
+            messages.success(request, "Settings saved; the standings follow.")
+            return redirect("event-detail", pk=event.pk)
+    return render(request, "tournaments/event_form.html",
+                  {"form": form, "club": event.club, "event": event})
+
+
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     event = event_get(pk=pk, user=request.user)
     overview = event_overview(event=event)

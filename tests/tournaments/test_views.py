@@ -150,3 +150,25 @@ def test_api_check_in_and_seat_as_director(two_clubs) -> None:
     busy = api.post(f"/api/events/{event.pk}/rounds/", {})
     assert busy.status_code == 400
     assert busy.json()["errors"][0]["field"] == "round"
+
+
+def test_director_edits_settings_and_errors_land_next_to_the_field(client) -> None:
+    club, director = club_with_director(slug="home")
+    event = event_with_players(club=club, players=4)
+    client.force_login(director)
+    page = client.get(reverse("event-edit", args=[event.pk]))
+    assert page.status_code == 200
+    data = {"name": "Renamed night", "date": "2026-11-21", "ruleset_preset": "pagat_double_deck",
+            "rounds_planned": 5, "deals_per_round": 6, "bye_scoring": "fixed", "bye_points": 30,
+            "tie_breaks": ["points", "wins"], "is_public": "on"}
+    assert client.post(reverse("event-edit", args=[event.pk]), data).status_code == 302
+    event.refresh_from_db()
+    assert (event.name, event.rounds_planned, event.bye_points) == ("Renamed night", 5, 30)
+    response = client.post(reverse("event-edit", args=[event.pk]), data | {"rounds_planned": 0})
+    assert "rounds_planned" in response.context["form"].errors
+
+
+def test_settings_are_for_the_clubs_directors_only(client, two_clubs) -> None:
+    client.force_login(two_clubs["director_b"])
+    event = two_clubs["event_a"]
+    assert client.get(reverse("event-edit", args=[event.pk])).status_code in (403, 404)
