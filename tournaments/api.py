@@ -11,8 +11,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from clubs.models import Player
-from clubs.permissions import can_view_event, has_club_role
+from clubs.models import Club, Player
+from clubs.permissions import can_view_event, check_club_role, has_club_role
 
 from . import services
 from .models import Entry, Event, Round
@@ -35,6 +35,21 @@ class EntryOutput(serializers.ModelSerializer):
     class Meta:
         model = Entry
         fields = ["id", "player_id", "name", "status", "joined_round", "left_after_round"]
+
+
+class EventInput(serializers.Serializer):
+    club = serializers.SlugField()
+    name = serializers.CharField(max_length=120)
+    date = serializers.DateField()
+    ruleset_preset = serializers.CharField(required=False)
+    ruleset_overrides = serializers.DictField(required=False)
+    rounds_planned = serializers.IntegerField(required=False, default=4)
+    deals_per_round = serializers.IntegerField(required=False, allow_null=True, default=8)
+    bye_scoring = serializers.ChoiceField(choices=Event.ByeScoring.choices, required=False,
+                                          default=Event.ByeScoring.AVERAGE_WINNING)
+    bye_points = serializers.IntegerField(required=False, default=0)
+    tie_breaks = serializers.ListField(child=serializers.CharField(), required=False)
+    is_public = serializers.BooleanField(required=False, default=True)
 
 
 class CheckInInput(serializers.Serializer):
@@ -88,6 +103,17 @@ class EventListApi(APIView):
             events = events.filter(club__slug=club)
         visible = [e for e in events[:500] if can_view_event(user=request.user, event=e)]
         return Response(EventOutput(visible, many=True).data)
+
+
+    @extend_schema(request=EventInput, responses={201: EventOutput})
+    def post(self, request: Request) -> Response:
+        data = EventInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        club = get_object_or_404(Club, slug=fields.pop("club"))
+        check_club_role(user=request.user, club=club, role="director")
+        event = services.event_create(club=club, actor=request.user, **fields)
+        return Response(EventOutput(event).data, status=status.HTTP_201_CREATED)
 
 
 class EventDetailApi(APIView):

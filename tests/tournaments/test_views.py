@@ -172,3 +172,16 @@ def test_settings_are_for_the_clubs_directors_only(client, two_clubs) -> None:
     client.force_login(two_clubs["director_b"])
     event = two_clubs["event_a"]
     assert client.get(reverse("event-edit", args=[event.pk])).status_code in (403, 404)
+
+
+def test_api_creates_an_event_for_the_clubs_director_only(two_clubs) -> None:
+    api = APIClient()
+    payload = {"club": "club-a", "name": "API night", "date": "2026-11-27", "deals_per_round": 4}
+    api.force_authenticate(two_clubs["director_b"])
+    assert api.post("/api/events/", payload, format="json").status_code == 403
+    api.force_authenticate(two_clubs["director_a"])
+    bad = api.post("/api/events/", payload | {"rounds_planned": 0}, format="json")
+    assert bad.status_code == 400 and bad.json()["errors"][0]["field"] == "rounds_planned"
+    response = api.post("/api/events/", payload, format="json")
+    assert response.status_code == 201
+    assert Event.objects.get(pk=response.json()["id"]).club == two_clubs["club_a"]
