@@ -14,6 +14,7 @@ cache unavailable the pages render every time and still work.
 from __future__ import annotations
 
 import contextlib
+import csv
 import logging
 
 from django.core.cache import cache
@@ -89,3 +90,26 @@ def standings_version(request: HttpRequest, event_id: int) -> JsonResponse:
     """``{"version", "behind", ...}``: polled by the pages; cheap (the rows are not loaded)."""
     _, status = standings_header(event_id=event_id, user=request.user)
     return JsonResponse(status.to_dict())
+
+
+@require_GET
+def standings_csv(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The standings as a spreadsheet: one row per player, one column per round."""
+    standings = event_standings(event_id=event_id, user=request.user, chart_top=0)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="event-{standings.event.pk}-standings.csv"'
+    )
+    writer = csv.writer(response)
+    rounds = standings.round_numbers
+    writer.writerow(["rank", "player", "points", "games", "wins", "declared", "made", "set",
+                     "byes", "best_game", *(f"round_{n}" for n in rounds)])
+    for row in standings.rows:
+        per_round = row.get("per_round", {})
+        writer.writerow([
+            f"{row['rank']}{'=' if row.get('tied') else ''}", row["name"], row["points"],
+            row["games"], row["wins"], row["hands_declared"], row["hands_made"],
+            row["hands_set"], row["byes"], row["highest_game"] if row["highest_game"] is not None
+            else "", *(per_round.get(str(n), "") for n in rounds),
+        ])
+    return response

@@ -187,3 +187,26 @@ def test_score_chart_merges_coinciding_lines_and_separates_labels() -> None:
     assert chart.lines[0].points.startswith(f"{float(chart.plot_left)},")  # 0 before round 1
     assert [n for n, _ in chart.rounds] == [1, 2]
     assert score_chart([{"name": "X", "per_round": {}}], top=3) is None
+
+
+def test_standings_download_as_csv(client, django_capture_on_commit_callbacks) -> None:
+    import csv
+    import io
+
+    from scoring.services import hand_submit
+    from tests.factories import event_with_players
+    from tournaments.services import round_create, round_set_status
+
+    event = event_with_players(players=8, deals_per_round=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        round_ = round_create(event=event)
+        round_set_status(round_=round_, status="playing")
+        hand_submit(game=round_.tables.get(number=1).game, number=1, values={
+            "dealer": "N", "bidder": "N", "bid": 51, "trump": "H", "meld": {"NS": 24, "EW": 32},
+            "counters": {"NS": 27, "EW": 23}, "outcome": "played"})
+    response = client.get(f"/events/{event.pk}/standings.csv")
+    assert response.status_code == 200
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert len(rows) == 8
+    assert sorted(int(r["points"]) for r in rows)[-4:] == [51, 51, 55, 55]
+    assert rows[0]["rank"] == "1=" and rows[0]["points"] == "55" and rows[0]["round_1"] == "55"
