@@ -30,6 +30,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from our own static files, not a CDN
     "clubs",
     "tournaments",
     "scoring",
@@ -166,6 +167,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Clubs, events, tables, hands and live standings.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    # Seats appear as dealer, bidder and renege seat: one enum named Seat in the schema.
+    "ENUM_NAME_OVERRIDES": {"SeatEnum": "scoring.api_entry.SEATS"},
 }
 
 LOGGING = {

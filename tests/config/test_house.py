@@ -110,3 +110,11 @@ def test_production_refuses_to_start_without_allowed_hosts() -> None:
     )
     assert result.returncode == 2
     assert "DJANGO_ALLOWED_HOSTS" in result.stderr
+
+
+@pytest.mark.django_db
+def test_api_docs_work_offline(client) -> None:
+    response = client.get("/api/docs/")
+    assert response.status_code == 200
+    assert b"cdn.jsdelivr" not in response.content
+    assert b"drf_spectacular_sidecar" in response.content
