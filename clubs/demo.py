@@ -108,13 +108,18 @@ def load_demo(*, stdout: Any = None) -> bool:
     )
     events.entries_create_many(event=finished, players=players, actor=director)
     ruleset = event_ruleset(finished)
-    for _ in range(3):
-        round_ = events.round_create(event=finished, actor=director)
+
+    def full_round(event: Any) -> None:
+        """Seat, play every table to the end, confirm, close."""
+        round_ = events.round_create(event=event, actor=director)
         events.round_set_status(round_=round_, status="playing", actor=director)
         for table in round_.tables.all():
             play_table(table.game, rng, ruleset, 4)
             game_confirm(game=Game.objects.get(table=table), position="E")
         events.round_set_status(round_=round_, status="closed", actor=director)
+
+    for _ in range(3):
+        full_round(finished)
     events.event_set_status(event=finished, status="finished", actor=director)
 
     running = events.event_create(
@@ -122,12 +127,7 @@ def load_demo(*, stdout: Any = None) -> bool:
         rounds_planned=4, deals_per_round=4, seed=11,
     )
     events.entries_create_many(event=running, players=players[:22], actor=director)
-    round1 = events.round_create(event=running, actor=director)
-    events.round_set_status(round_=round1, status="playing", actor=director)
-    for table in round1.tables.all():
-        play_table(table.game, rng, ruleset, 4)
-        game_confirm(game=Game.objects.get(table=table), position="E")
-    events.round_set_status(round_=round1, status="closed", actor=director)
+    full_round(running)
     events.entry_check_in(event=running, player=players[22], actor=director)  # a late arrival
     round2 = events.round_create(event=running, actor=director)
     events.round_set_status(round_=round2, status="playing", actor=director)
