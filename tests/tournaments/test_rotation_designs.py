@@ -7,7 +7,13 @@ from collections import Counter
 import pytest
 
 from tournaments.rotation import design_sizes, plan_schedule, verify_whist, whist_design
-from tournaments.rotation.designs import STARTERS, develop, field_design, search_starter
+from tournaments.rotation.designs import (
+    STARTERS,
+    develop,
+    field_design,
+    product_design,
+    search_starter,
+)
 
 PRIMES_1_MOD_4 = [p for p in range(5, 102) if p % 4 == 1 and all(p % d for d in range(2, p))]
 REQUIRED = sorted({8, 12, 13, 16, 17, 20, *PRIMES_1_MOD_4})
@@ -55,6 +61,19 @@ def test_finite_field_designs_for_prime_powers(q: int) -> None:
     rounds = field_design(q)
     assert rounds is not None
     check_whist(rounds, q)
+
+
+@pytest.mark.parametrize("v", [45, 65, 85, 117, 145, 153, 225])
+def test_product_ring_designs(v: int) -> None:
+    rounds = product_design(v)
+    assert rounds is not None
+    check_whist(rounds, v)
+    assert v in design_sizes(v)
+
+
+def test_product_ring_needs_every_factor_1_mod_4() -> None:
+    for v in (21, 33, 57, 69, 77, 93):
+        assert product_design(v) is None
 
 
 def test_every_listed_size_up_to_200_builds_and_verifies() -> None:

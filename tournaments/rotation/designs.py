@@ -5,7 +5,7 @@ E–W) so that over the whole schedule every pair of players partners exactly on
 exactly twice. For ``v = 4n`` it has ``v - 1`` rounds with nobody sitting out; for ``v = 4n + 1``
 it has ``v`` rounds with one player sitting out each round (everybody exactly once).
 
-Two sources, both built here at run time and verified before use (``verify_whist``):
+Three sources, all built here at run time and verified before use (``verify_whist``):
 
 * **Finite fields.** For every prime power ``q ≡ 1 (mod 4)`` (5, 9, 13, 17, 25, 29, 37, 41, 49,
   53, 61, 73, 81, 89, 97, 101, 109, 113, 121, 125, ...) let ``i`` be a square root of −1 in
@@ -14,6 +14,11 @@ Two sources, both built here at run time and verified before use (``verify_whist
   ``±2a, ±2ia``: every non-zero element once; opponent differences are ``(i − 1)·a·i^k``: every
   non-zero element twice. Translating the round by every element of GF(q) gives the ``q`` rounds.
   This reaches every prime power ``q ≡ 1 (mod 4)`` up to ``MAX_PLAYERS`` with no search.
+* **Products of such fields.** For ``v = q1···qr`` with every prime power ``qj ≡ 1 (mod 4)``
+  (45 = 5·9, 65, 85, 117, 145, 153, 185, 205, 221, 225, ...) the same rule works in the ring
+  GF(q1) × ... × GF(qr) (``product_design``): non-zero elements split by which components are
+  non-zero, each such class is a union of ⟨i⟩-orbits and closed under the units 2 and i − 1, so
+  the differences still cover every non-zero element once (partners) and twice (opponents).
 * **Cyclic starters found by computer search** (``search_starter``). A *1-rotational* starter for
   ``v = 4n`` lives on Z_(v−1) ∪ {∞}: its initial round is developed by adding 1 (mod v − 1) to
   every finite player, ∞ stays. A *Z-cyclic* starter for ``v = 4n + 1`` lives on Z_v with 0 on
@@ -228,6 +233,99 @@ def field_design(q: int) -> list[DesignRound] | None:
     return rounds
 
 
+def _factor(v: int) -> list[tuple[int, int]]:
+    """Prime factorisation of v as [(p, k), ...], primes increasing."""
+    out = []
+    p = 2
+    while p * p <= v:
+        if v % p == 0:
+            k = 0
+            while v % p == 0:
+                v //= p
+                k += 1
+            out.append((p, k))
+        p += 1
+    if v > 1:
+        out.append((v, 1))
+    return out
+
+
+def _product_ok(v: int) -> bool:
+    """True when v > 1 is a product of prime powers that are all ≡ 1 (mod 4)."""
+    return v > 1 and all(p**k % 4 == 1 for p, k in _factor(v))
+
+
+def product_design(v: int) -> list[DesignRound] | None:
+    """The whist design on the ring GF(q1) × ... × GF(qr), v = q1···qr, every qj ≡ 1 (mod 4).
+
+    Same rule as the finite field: ``i = (i1, ..., ir)`` squares to −1 in every component, the
+    initial round puts 0 on bye and seats every ⟨i⟩-orbit ``(a, ia, −a, −ia)`` of non-zero
+    elements at a table. The non-zero elements fall into classes by *support* (which components
+    are non-zero); each class is closed under multiplication by units, ⟨i⟩ acts on it without
+    fixed points, and 2 and (i − 1) are units. So the partner differences ``±2a, ±2ia`` cover
+    each class exactly once and the opponent differences ``(i − 1)·a·i^k`` exactly twice: every
+    non-zero element of the ring is a partner difference once and an opponent difference twice.
+    Translating by all v ring elements gives the v rounds. Covers 45 = 5·9, 65, 85, 117, ...
+    (and every prime power ≡ 1 (mod 4), where it is the finite-field design).
+    """
+    if not _product_ok(v):
+        return None
+    fields = [_Field(p, k) for p, k in _factor(v)]
+    # An element is a tuple of component elements; its player number is mixed radix.
+    i_parts = [f.exp[(f.q - 1) // 4] for f in fields]
+
+    def number(xs: tuple[int, ...]) -> int:
+        n = 0
+        for f, x in zip(reversed(fields), reversed(xs), strict=True):
+            n = n * f.q + x
+        return n
+
+    def components(n: int) -> tuple[int, ...]:
+        out = []
+        for f in fields:
+            out.append(n % f.q)
+            n //= f.q
+        return tuple(out)
+
+    def times_i(xs: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(f.mul(ic, x) for f, ic, x in zip(fields, i_parts, xs, strict=True))
+
+    def neg(xs: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(f.neg(x) for f, x in zip(fields, xs, strict=True))
+
+    seen: set[int] = set()
+    base: list[tuple[tuple[int, ...], ...]] = []
+    for n in range(1, v):
+        if n in seen:
+            continue
+        a = components(n)
+        ia = times_i(a)
+        orbit = (a, ia, neg(a), neg(ia))
+        seen.update(number(x) for x in orbit)
+        base.append(orbit)
+    # Translation, componentwise: GF(p) adds mod p, GF(p^k) through a small addition table.
+    adders: list[list[list[int]] | None] = [
+        None if f.k == 1 else [[f.add(x, y) for y in range(f.q)] for x in range(f.q)]
+        for f in fields
+    ]
+    weights = [1]
+    for f in fields[:-1]:
+        weights.append(weights[-1] * f.q)
+
+    def plus(g: tuple[int, ...], e: tuple[int, ...]) -> int:
+        n = 0
+        for f, add, w, x, y in zip(fields, adders, weights, g, e, strict=True):
+            n += w * ((x + y) % f.q if add is None else add[x][y])
+        return n
+
+    rounds: list[DesignRound] = []
+    for g in range(v):
+        gc = components(g)
+        tables = tuple(tuple(plus(gc, e) for e in t) for t in base)
+        rounds.append((tables, (g,)))  # type: ignore[arg-type]
+    return rounds
+
+
 # --------------------------------------------------------------------------------------------
 # cyclic starters
 
@@ -357,6 +455,8 @@ def search_starter(
 @lru_cache(maxsize=64)
 def _cached_design(v: int) -> tuple[DesignRound, ...] | None:
     rounds = field_design(v)
+    if rounds is None:
+        rounds = product_design(v)
     if rounds is None and v in STARTERS:
         rounds = develop(v, STARTERS[v])
     if rounds is None:
@@ -377,6 +477,6 @@ def design_sizes(limit: int = MAX_PLAYERS) -> list[int]:
     """Player counts up to ``limit`` with a design (without building them)."""
     out = []
     for v in range(4, limit + 1):
-        if v in STARTERS or (v % 4 == 1 and _prime_power(v) is not None):
+        if v in STARTERS or (v % 4 == 1 and _product_ok(v)):
             out.append(v)
     return out
