@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 
 from config.errors import ConflictError, DomainError
 from rules_engine import RulesError
@@ -110,56 +108,3 @@ def test_database_forbids_two_live_revisions() -> None:
             hand=first.hand, revision=2, is_live=True, dealer="S", bidder="N", bid=51, trump="H",
             outcome="played", meld={}, counters={}, points={}, result="made",
         )
-
-
-@pytest.mark.django_db(transaction=True)
-def test_two_devices_racing_for_the_same_hand_store_one() -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("row locks across connections need PostgreSQL (make test provides it)")
-    table = seated_table()
-    barrier = threading.Barrier(2)
-    outcomes: list[str] = []
-
-    def device(key: str, bid: int) -> None:
-        try:
-            barrier.wait()
-            services.hand_submit(game=table.game, number=1, values=values(bid=bid),
-                                 idempotency_key=key)
-            outcomes.append("stored")
-        except ConflictError:
-            outcomes.append("conflict")
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=device, args=(k, b)) for k, b in (("a", 51), ("b", 52))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert sorted(outcomes) == ["conflict", "stored"]
-    assert HandRevision.objects.count() == 1
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_retry_racing_its_original_stores_one() -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("row locks across connections need PostgreSQL (make test provides it)")
-    table = seated_table()
-    barrier = threading.Barrier(2)
-    ids: list[int] = []
-
-    def device() -> None:
-        try:
-            barrier.wait()
-            ids.append(services.hand_submit(game=table.game, number=1, values=values(),
-                                            idempotency_key="same").pk)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=device) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert len(ids) == 2 and ids[0] == ids[1]
-    assert HandRevision.objects.count() == 1
