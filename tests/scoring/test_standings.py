@@ -24,13 +24,6 @@ from tournaments.models import Entry, Event
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _clear_cache():
-    cache.clear()
-    yield
-    cache.clear()
-
-
 def two_round_event(**event_kwargs: object) -> tuple[Event, list[Entry]]:
     """Nine players, two rounds of two tables, one bye per round."""
     event = EventFactory(**event_kwargs)

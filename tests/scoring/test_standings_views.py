@@ -24,13 +24,6 @@ from tournaments.models import Event
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _clear_cache():
-    cache.clear()
-    yield
-    cache.clear()
-
-
 def played_event(**kwargs: object) -> Event:
     event = EventFactory(name="Friday club night", **kwargs)
     e = [EntryFactory(event=event, player__name=f"Player {c}") for c in "ABCDEFGHI"]

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 
 import pytest
-from django.core.cache import cache
 from django.core.management import CommandError, call_command
 
 from scoring.models import Game, SeatResult, StandingsSnapshot
@@ -19,13 +18,6 @@ from tournaments.services import round_create
 from tournaments.tasks import rotate_partners
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _clear_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def hand(number: int, ns_counters: int = 30) -> dict[str, object]:
