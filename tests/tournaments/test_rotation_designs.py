@@ -14,9 +14,11 @@ from tournaments.rotation.designs import (
     product_design,
     search_starter,
 )
+from tournaments.rotation.patterned import search_patterned
 
 PRIMES_1_MOD_4 = [p for p in range(5, 102) if p % 4 == 1 and all(p % d for d in range(2, p))]
 REQUIRED = sorted({8, 12, 13, 16, 17, 20, *PRIMES_1_MOD_4})
+NEW_SIZES = [40, 45, 65, 85]
 
 
 def check_whist(
@@ -107,7 +109,7 @@ def test_starter_search_finds_small_designs() -> None:
         check_whist(develop(v, starter), v)
 
 
-@pytest.mark.parametrize("v", [8, 12, 13, 16, 17, 20, 21, 29])
+@pytest.mark.parametrize("v", [8, 12, 13, 16, 17, 20, 21, 29, *NEW_SIZES])
 def test_plan_schedule_returns_the_complete_design(v: int) -> None:
     full = v - 1 if v % 4 == 0 else v
     schedule = plan_schedule(list(range(1, v + 1)), full, seed=4)
@@ -129,3 +131,26 @@ def test_plan_schedule_returns_the_complete_design(v: int) -> None:
 def test_stored_starters_are_what_the_search_finds(v: int) -> None:
     """Provenance: the stored starter is the search's own result for seed 0."""
     assert search_starter(v, seed=0) == STARTERS[v]
+
+
+def test_patterned_starter_for_40_is_what_the_search_finds() -> None:
+    """Provenance of STARTERS[40]: the patterned search's own result for seed 0 (about 2 s)."""
+    starter = search_patterned(40, seed=0)
+    assert starter == STARTERS[40]
+    check_whist(develop(40, starter), 40)
+
+
+@pytest.mark.parametrize("v", [28, 40])
+def test_patterned_starters_have_the_pattern(v: int) -> None:
+    starter = search_patterned(v, seed=0)
+    assert starter is not None
+    m = v - 1
+    for a, b, c, d in starter:
+        assert (a + c) % m == 0 or m in (a, c)
+        assert (b + d) % m == 0
+    check_whist(develop(v, starter), v)
+
+
+def test_no_patterned_starter_where_squares_forbid_it() -> None:
+    assert search_patterned(32, seed=0, max_moves=20_000) is None
+    assert search_patterned(33, seed=0, max_moves=20_000) is None
