@@ -33,14 +33,17 @@ bound, ``max_partner_free_rounds``) unless ``allow_repeat_partners=True``. Repea
 tablemates are minimised by a seeded local search and reported with their counting lower
 bounds.
 
-Whist designs (module ``designs``): built by a finite-field construction for every prime power
-``q ≡ 1 (mod 4)`` up to 1000 (5, 9, 13, 17, 25, 29, 37, 41, 49, 53, 61, 73, 81, 89, 97, 101, 109,
-113, 121, 125, ..., 961; no search involved), and from cyclic starters found by the computer search
-kept in ``designs.search_starter`` for 4, 8, 12, 16, 20, 21, 24 and 28 players (1-rotational on
-Z_(v−1) ∪ {∞}, resp. Z-cyclic on Z_21). Every design is verified when built and in the tests.
-The search did not finish for 32, 33, 36, 40 and 44 within a few minutes each, so those sizes
-(and other 4n / 4n + 1 sizes that are not prime powers) get the best schedule the local search
-finds instead of a complete design. ``design_sizes()`` lists the covered sizes.
+Whist designs (module ``designs``), each verified when built and in the tests:
+
+* a finite-field construction for every prime power ``q ≡ 1 (mod 4)`` up to 1000, and its
+  product form for every product of such prime powers (45, 65, 85, 117, ...), no search;
+* cyclic starters found by the search kept in ``designs.search_starter`` (4, 8, 12, 16, 20, 21,
+  24, 28) and by the patterned search in ``patterned`` (40).
+
+Up to 100 that covers 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29, 37, 40, 41, 45, 49,
+53, 61, 65, 73, 81, 85, 89, 97. The other 4n / 4n + 1 sizes (32, 33, 36, 44, 48, 52, ...) get the
+best schedule the local search finds, still without repeat partners. ``design_sizes()`` lists
+the covered sizes.
 
 Command line (``python -m tournaments.rotation --help``)::
 
