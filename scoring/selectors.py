@@ -231,3 +231,61 @@ def event_standings(*, event_id: int, user: Any, chart_top: int = 6) -> Standing
         bye_scoring=bye_text, round_numbers=round_numbers,
         chart=score_chart(rows, top=chart_top) if chart_top else None,
     )
+
+
+def player_card(*, event_id: int, entry_id: int, user: Any) -> dict[str, Any]:
+    """One player's night: per round the table, partner, opponents, the game and its hands
+    (points from the player's side), or the bye. A handful of queries whatever the size."""
+    from tournaments.models import Bye, Entry, Seat  # noqa: PLC0415
+
+    from .models import HandRevision  # noqa: PLC0415
+
+    event = _event(event_id, with_rows=True)
+    check_view_event(user=user, event=event)
+    entry = Entry.objects.select_related("player").filter(event=event, pk=entry_id).first()
+    if entry is None:
+        raise Http404("No such player in this event")
+    mine = list(
+        Seat.objects.filter(entry=entry).select_related("table__round", "table__game")
+        .order_by("table__round__number")
+    )
+    tables = [s.table_id for s in mine]
+    names: dict[tuple[int, str], str] = {
+        (table_id, position): name
+        for table_id, position, name in Seat.objects.filter(table_id__in=tables)
+        .values_list("table_id", "position", "entry__player__name")
+    }
+    hands: dict[int, list[HandRevision]] = {}
+    for revision in (
+        HandRevision.objects.filter(hand__game__table_id__in=tables, is_live=True)
+        .select_related("hand").order_by("hand__number")
+    ):
+        hands.setdefault(revision.hand.game_id, []).append(revision)
+    partner_of = {"N": "S", "S": "N", "E": "W", "W": "E"}
+    rounds: list[dict[str, Any]] = []
+    for seat in mine:
+        game = seat.table.game
+        side = "NS" if seat.position in "NS" else "EW"
+        other = "EW" if side == "NS" else "NS"
+        running = 0
+        lines = []
+        for r in hands.get(game.pk, []):
+            running += int(r.points.get(side, 0))
+            lines.append({"number": r.hand.number, "bidder": r.bidder, "bid": r.bid,
+                          "trump": r.trump, "result": r.result, "points": r.points.get(side, 0),
+                          "against": r.points.get(other, 0), "running": running,
+                          "declared": r.bidder == seat.position})
+        rounds.append({
+            "number": seat.table.round.number, "table": seat.table.number,
+            "position": seat.position,
+            "partner": names.get((seat.table_id, partner_of[seat.position]), ""),
+            "opponents": [names.get((seat.table_id, p), "") for p in
+                          (("E", "W") if side == "NS" else ("N", "S"))],
+            "points": (game.totals or {}).get(side, 0), "against": (game.totals or {}).get(other, 0),
+            "status": game.status, "won": game.winner == side, "hands": lines,
+        })
+    byes = list(Bye.objects.filter(entry=entry).values_list("round__number", flat=True))
+    snapshot = _snapshot(event)
+    row = next((r for r in snapshot.rows if int(r["entry_id"]) == entry.pk), None) \
+        if snapshot else None
+    return {"event": event, "entry": entry, "rounds": rounds, "byes": sorted(byes), "row": row}

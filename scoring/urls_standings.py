@@ -8,6 +8,7 @@ from . import views_standings as views
 
 urlpatterns = [
     path("events/<int:event_id>/standings/", views.standings_page, name="event-standings"),
+    path("events/<int:event_id>/players/<int:entry_id>/", views.player_page, name="event-player"),
     path("events/<int:event_id>/standings.csv", views.standings_csv, name="event-standings-csv"),
     path("events/<int:event_id>/standings/wall/", views.standings_wall,
          name="event-standings-wall"),

@@ -25,7 +25,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from .selectors import event_standings, standings_header
+from .selectors import event_standings, player_card, standings_header
 
 logger = logging.getLogger(__name__)
 
@@ -113,3 +113,10 @@ def standings_csv(request: HttpRequest, event_id: int) -> HttpResponse:
             else "", *(per_round.get(str(n), "") for n in rounds),
         ])
     return response
+
+
+@require_GET
+def player_page(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse:
+    """One player's night: each round's table, partner, opponents, game and hands."""
+    return render(request, "scoring/player.html",
+                  player_card(event_id=event_id, entry_id=entry_id, user=request.user))

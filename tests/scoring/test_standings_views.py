@@ -203,3 +203,39 @@ def test_standings_download_as_csv(client, django_capture_on_commit_callbacks) -
     assert len(rows) == 8
     assert sorted(int(r["points"]) for r in rows)[-4:] == [51, 51, 55, 55]
     assert rows[0]["rank"] == "1=" and rows[0]["points"] == "55" and rows[0]["round_1"] == "55"
+
+
+def test_a_players_night_page(client, django_capture_on_commit_callbacks) -> None:
+    from scoring.services import hand_submit
+    from tests.factories import club_with_director, event_with_players
+    from tournaments.models import Seat
+    from tournaments.services import round_create, round_set_status
+
+    event = event_with_players(players=8, deals_per_round=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        round_ = round_create(event=event)
+        round_set_status(round_=round_, status="playing")
+        game = round_.tables.get(number=1).game
+        for number, dealer in ((1, "N"), (2, "E")):
+            hand_submit(game=game, number=number, values={
+                "dealer": dealer, "bidder": "N", "bid": 51, "trump": "H",
+                "meld": {"NS": 24, "EW": 32}, "counters": {"NS": 27, "EW": 23},
+                "outcome": "played"})
+    seats = {s.position: s for s in Seat.objects.filter(table=game.table).select_related("entry__player")}
+    north = seats["N"].entry
+    page = client.get(f"/events/{event.pk}/players/{north.pk}/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert seats["S"].entry.player.name in text  # the partner
+    assert seats["E"].entry.player.name in text and seats["W"].entry.player.name in text
+    card = page.context["rounds"][0]
+    assert (card["points"], card["against"], card["won"]) == (102, 110, False)
+    assert [h["running"] for h in card["hands"]] == [51, 102]
+    standings = client.get(f"/events/{event.pk}/standings/")
+    assert f"/events/{event.pk}/players/{north.pk}/".encode() in standings.content
+    assert client.get(f"/events/{event.pk}/players/999999/").status_code == 404
+
+    club, _ = club_with_director(slug="hidden", is_public=False)
+    private = event_with_players(club=club, players=4)
+    entry = private.entries.first()
+    assert client.get(f"/events/{private.pk}/players/{entry.pk}/").status_code == 404
