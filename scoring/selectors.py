@@ -272,7 +272,8 @@ def player_card(*, event_id: int, entry_id: int, user: Any) -> dict[str, Any]:
         for r in hands.get(game.pk, []):
             running += int(r.points.get(side, 0))
             lines.append({"number": r.hand.number, "bidder": r.bidder, "bid": r.bid,
-                          "trump": r.trump, "result": r.result, "points": r.points.get(side, 0),
+                          "trump": {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}.get(r.trump, ""),
+                          "result": r.result.replace("_", " "), "points": r.points.get(side, 0),
                           "against": r.points.get(other, 0), "running": running,
                           "declared": r.bidder == seat.position})
         rounds.append({
