@@ -296,11 +296,11 @@ def round_create(
     locked = _locked_event(event)
     if locked.status not in (Event.Status.DRAFT, Event.Status.RUNNING):
         raise DomainError("This event is over; no more rounds.", field="event")
-    latest = locked.rounds.order_by("-number").first()
-    if number is not None and latest is not None and number <= latest.number:
-        existing = locked.rounds.get(number=number) if number >= 1 else None
-        if existing is not None and not reseat:
+    if number is not None and not reseat:
+        existing = locked.rounds.filter(number=number).first()
+        if existing is not None:
             return existing
+    latest = locked.rounds.order_by("-number").first()
     if reseat:
         if latest is None or latest.status == Round.Status.CLOSED:
             raise DomainError("There is no open round to reseat.", field="round")
