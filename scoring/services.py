@@ -24,7 +24,7 @@ from django.utils import timezone
 from config.errors import ConflictError, DomainError
 from rules_engine import Hand as EngineHand
 from rules_engine import RulesError, Ruleset, parse_hand, score_game, score_hand
-from tournaments.models import Entry, Event, Round, Seat
+from tournaments.models import Event, Round, Seat
 from tournaments.rulesets import event_ruleset
 
 from .models import Game, Hand, HandRevision, SeatResult
@@ -456,9 +456,7 @@ def game_confirm(*, game: Game, position: str) -> Game:
     ruleset = event_ruleset(locked.table.round.event)
     if locked.status == Game.Status.CONFIRMED:
         return locked
-    if locked.status != Game.Status.PLAYING and locked.status != Game.Status.FINISHED:
-        raise DomainError("This game cannot be confirmed.", field="status")
-    if locked.status == Game.Status.PLAYING:
+    if locked.status != Game.Status.FINISHED:
         raise DomainError("The game is not finished yet.", field="status")
     seat = Seat.objects.filter(table=locked.table, position=position).select_related("entry").first()
     if seat is None:
@@ -473,7 +471,3 @@ def game_confirm(*, game: Game, position: str) -> Game:
     locked.save(update_fields=["status", "confirmed_by", "confirmed_at"])
     return locked
 
-
-def entry_for_position(*, game: Game, position: str) -> Entry | None:
-    seat = Seat.objects.filter(table=game.table, position=position).select_related("entry").first()
-    return seat.entry if seat else None

@@ -357,6 +357,3 @@ def compute_standings(
         bye_scoring=bye_scoring, bye_points=bye_points, meetings_for=lambda ids: meetings,
     )
 
-
-def rows_by_entry(rows: Sequence[Mapping[str, Any]]) -> dict[int, Mapping[str, Any]]:
-    return {int(r["entry_id"]): r for r in rows}
