@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tournaments.rotation import (  # noqa: E402
+from pairing.rotation import (  # noqa: E402
     RotationError,
     RoundPlan,
     max_partner_free_rounds,

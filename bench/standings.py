@@ -43,12 +43,12 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 
 from clubs.models import Club, ClubPlayer, Player  # noqa: E402
+from common.rulesets import event_ruleset  # noqa: E402
 from rules_engine import parse_hand, score_hand  # noqa: E402
 from scoring import services  # noqa: E402
 from scoring.models import Game, Hand, HandRevision  # noqa: E402
-from scoring.standings import games_recompute, standings_rebuild  # noqa: E402
+from standings.services import games_recompute, standings_rebuild  # noqa: E402
 from tournaments.models import Bye, Entry, Event, Round, Seat, Table  # noqa: E402
-from tournaments.rulesets import event_ruleset  # noqa: E402
 
 PLAYERS, ROUNDS, DEALS = 250, 12, 4
 TARGETS_MS = {"full rebuild (snapshot)": 500.0, "snapshot update after the hand": 20.0,
@@ -160,7 +160,7 @@ def main() -> int:
 
     def full_snapshot() -> None:
         # Force a real write each time: the snapshot is emptied, so every row differs.
-        from scoring.models import StandingsSnapshot
+        from standings.models import StandingsSnapshot
 
         StandingsSnapshot.objects.filter(event=event).update(rows=[], digest="", source_version=0)
         standings_rebuild(event_id=event.pk)

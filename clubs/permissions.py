@@ -29,11 +29,11 @@ def club_role(*, user: Any, club: Club) -> str | None:
         return None
     if user.is_superuser:
         return Membership.Role.OWNER
-    cache = getattr(user, "_club_roles", None)
-    if cache is None:
-        cache = dict(Membership.objects.filter(user=user).values_list("club_id", "role"))
-        user._club_roles = cache
-    return cache.get(club.pk)
+    # Asked afresh each time (one indexed query): a role cached on the user object went stale
+    # when a membership changed while the object lived on.
+    return (
+        Membership.objects.filter(user=user, club_id=club.pk).values_list("role", flat=True).first()
+    )
 
 
 def has_club_role(*, user: Any, club: Club, role: str) -> bool:

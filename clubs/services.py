@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
-from config.errors import DomainError
-from tournaments.rulesets import check_ruleset
+from common.errors import DomainError
+from common.rulesets import check_ruleset
 
 from .models import Club, ClubPlayer, Membership, Player, validate_time_zone
 
@@ -74,13 +74,6 @@ def _keep_an_owner(club: Club, *, excluding: Membership) -> None:
 
 
 @transaction.atomic
-def membership_remove(*, membership: Membership) -> None:
-    if membership.role == Membership.Role.OWNER:
-        _keep_an_owner(membership.club, excluding=membership)
-    membership.delete()
-
-
-@transaction.atomic
 def player_create(*, club: Club, name: str, email: str = "") -> Player:
     """Add a new player to the club's roster (directors do this on the spot at check-in)."""
     name = " ".join(name.split())
@@ -100,45 +93,37 @@ def player_create(*, club: Club, name: str, email: str = "") -> Player:
 
 
 @transaction.atomic
-def player_add_to_club(*, club: Club, player: Player) -> ClubPlayer:
-    link, _ = ClubPlayer.objects.get_or_create(club=club, player=player)
-    return link
-
-
-@transaction.atomic
-def player_rename(*, club: Club, player: Player, name: str, email: str | None = None) -> Player:
-    name = " ".join(name.split())
-    if not name:
-        raise DomainError("Enter the player's name.", field="name")
-    if not ClubPlayer.objects.filter(club=club, player=player).exists():
-        raise DomainError("That player is not on this club's roster.", field="player")
-    player.name = name
-    if email is not None:
-        player.email = email.strip()
-    player.save(update_fields=["name", "email"])
-    return player
-
-
-@transaction.atomic
 def player_merge(*, club: Club, keep: Player, duplicate: Player) -> Player:
-    """Fold a duplicate player into ``keep``: events, rosters and login move over."""
-    from tournaments.models import Entry  # noqa: PLC0415 (app boundary)
+    """Fold a duplicate player into ``keep``: every row that points at the duplicate (event
+    entries, rosters) moves over, and so does its login.
 
+    The rows are found through the player's reverse relations, so this module needs to know
+    nothing of the apps that point at players. Where a row cannot move because ``keep`` already
+    has one like it (both played in the same event), the two are different people and the merge
+    is refused, with nothing changed.
+    """
     if keep.pk == duplicate.pk:
         raise DomainError("Pick two different players to merge.", field="duplicate")
     for field, player in (("keep", keep), ("duplicate", duplicate)):
         if not ClubPlayer.objects.filter(club=club, player=player).exists():
             raise DomainError(f"{player.name} is not on this club's roster.", field=field)
-    shared = Entry.objects.filter(player=duplicate, event__entries__player=keep).first()
-    if shared is not None:
-        raise DomainError(
-            f"{keep.name} and {duplicate.name} both played in {shared.event.name}; "
-            "they are two people, not a duplicate.",
-            field="duplicate",
-        )
-    Entry.objects.filter(player=duplicate).update(player=keep)
     for link in ClubPlayer.objects.filter(player=duplicate):
         ClubPlayer.objects.get_or_create(club_id=link.club_id, player=keep)
+    ClubPlayer.objects.filter(player=duplicate).delete()
+    for relation in Player._meta.related_objects:
+        if not relation.one_to_many or relation.related_model is ClubPlayer:
+            continue
+        rows = relation.related_model._default_manager.filter(**{relation.field.name: duplicate})
+        try:
+            with transaction.atomic():
+                rows.update(**{relation.field.name: keep})
+        except IntegrityError:
+            raise DomainError(
+                f"{keep.name} and {duplicate.name} both appear in the same "
+                f"{relation.related_model._meta.verbose_name} (the same event); they are two "
+                "people, not a duplicate.",
+                field="duplicate",
+            ) from None
     if duplicate.user_id and not keep.user_id:
         keep.user_id = duplicate.user_id
         duplicate.user = None

@@ -1,4 +1,4 @@
-"""Club pages: public (``club-detail``) and management (``club-manage`` and its actions)."""
+"""Club management pages (``club-manage`` and its actions); the public club page is in ``public``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from . import views
 
 urlpatterns = [
     path("clubs/new/", views.club_create, name="club-create"),
-    path("clubs/<slug:slug>/", views.club_detail, name="club-detail"),
     path("clubs/<slug:slug>/manage/", views.club_manage, name="club-manage"),
     path("clubs/<slug:slug>/manage/players/", views.club_player_add, name="club-player-add"),
     path("clubs/<slug:slug>/manage/merge/", views.club_player_merge, name="club-player-merge"),

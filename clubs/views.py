@@ -1,8 +1,7 @@
-"""Club pages: the public club page and the management pages (members, roles, roster)."""
+"""Club management pages: creating a club, its members and roles, its roster."""
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Callable
 from typing import Any
 
@@ -13,32 +12,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from config.errors import DomainError
-from config.forms import add_domain_error
-from tournaments.rulesets import ruleset_for
-from tournaments.selectors import club_events, season_leaderboard
+from common.errors import DomainError
+from common.forms import add_domain_error
 
 from . import services
 from .forms import ClubForm, MembershipForm, MergeForm, PlayerForm
 from .models import Club, Membership, Player
-from .permissions import check_club_role, check_view_club, club_role, has_club_role
-
-
-def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    club = get_object_or_404(Club, slug=slug)
-    check_view_club(user=request.user, club=club)
-    try:
-        year = int(request.GET.get("season", datetime.date.today().year))
-    except ValueError:
-        year = datetime.date.today().year
-    return render(request, "clubs/club_detail.html", {
-        "club": club,
-        "ruleset_title": ruleset_for(preset=club.ruleset_preset, overrides=club.ruleset_overrides).title,
-        **club_events(club=club, user=request.user),
-        "season": year,
-        "leaderboard": season_leaderboard(club=club, year=year),
-        "is_director": has_club_role(user=request.user, club=club, role="director"),
-    })
+from .permissions import check_club_role, club_role, has_club_role
 
 
 @login_required

@@ -6,7 +6,8 @@ import os
 
 from celery import Celery
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
+# The same default as config/wsgi.py: a worker started like the web server gets the same settings.
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
 
 app = Celery("config")
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -1,15 +1,16 @@
-"""Scoring API routes under ``/api/``: standings here, score entry in ``api_urls_entry``."""
+"""Score entry API routes (included from ``standings.api_urls`` under ``/api/``)."""
 
 from __future__ import annotations
 
-from django.urls import include, path
+from django.urls import path
 
-from . import api_standings
+from . import api as api_entry
 
 urlpatterns = [
-    path("events/<int:event_id>/standings/", api_standings.EventStandingsApi.as_view(),
-         name="api-event-standings"),
-    path("events/<int:event_id>/standings/version/",
-         api_standings.EventStandingsVersionApi.as_view(), name="api-event-standings-version"),
-    path("", include("scoring.api_urls_entry")),
+    path("tables/<str:token>/", api_entry.TableStateApi.as_view(), name="api-table"),
+    path("tables/<str:token>/check/", api_entry.TableCheckApi.as_view(), name="api-table-check"),
+    path("tables/<str:token>/hands/", api_entry.TableHandsApi.as_view(), name="api-table-hands"),
+    path("hands/<int:hand_id>/", api_entry.HandApi.as_view(), name="api-hand"),
+    path("hands/<int:hand_id>/revisions/", api_entry.HandRevisionsApi.as_view(),
+         name="api-hand-revisions"),
 ]

@@ -14,14 +14,10 @@ from typing import Any
 
 from django import forms
 
-from config.errors import DomainError
+from common.errors import DomainError
+from common.labels import OUTCOME_CHOICES, SEAT_CHOICES, SEAT_NAMES, SUIT_CHOICES, SUIT_NAMES
 from rules_engine import RulesError, Ruleset
 
-from .selectors_entry import OUTCOME_LABELS, SEAT_NAMES, SUIT_NAMES
-
-SEAT_CHOICES = [(k, v) for k, v in SEAT_NAMES.items()]
-SUIT_CHOICES = [(k, v) for k, v in SUIT_NAMES.items()]
-OUTCOME_CHOICES = [(k, v) for k, v in OUTCOME_LABELS.items()]
 # Which values each outcome carries to the rules engine (DESIGN §4.4: counters only when cards
 # were played); fields hidden for an outcome are dropped, not sent half-filled.
 OUTCOME_FIELDS: dict[str, set[str]] = {

@@ -6,10 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from common.labels import OUTCOMES, RESULTS, SEATS
 from tournaments.models import Entry, Event, Table
-
-OUTCOMES = ["played", "no_marriage", "surrender", "renege", "misdeal"]
-RESULTS = ["made", "set", "board_set", "surrendered", "renege", "misdeal"]
 
 
 class Game(models.Model):
@@ -109,10 +107,10 @@ class HandRevision(models.Model):
                 fields=["hand", "revision"], name="handrevision_number_once_per_hand"
             ),
             models.CheckConstraint(
-                condition=Q(dealer__in=["N", "E", "S", "W"]), name="handrevision_dealer_valid"
+                condition=Q(dealer__in=list(SEATS)), name="handrevision_dealer_valid"
             ),
-            models.CheckConstraint(condition=Q(outcome__in=OUTCOMES), name="handrevision_outcome_valid"),
-            models.CheckConstraint(condition=Q(result__in=RESULTS), name="handrevision_result_valid"),
+            models.CheckConstraint(condition=Q(outcome__in=list(OUTCOMES)), name="handrevision_outcome_valid"),
+            models.CheckConstraint(condition=Q(result__in=list(RESULTS)), name="handrevision_result_valid"),
             models.CheckConstraint(
                 condition=Q(bid__isnull=True) | Q(bid__gte=1, bid__lte=10000),
                 name="handrevision_bid_range",
@@ -159,22 +157,3 @@ class SeatResult(models.Model):
 
     def __str__(self) -> str:
         return f"entry {self.entry_id} in game {self.game_id}: {self.points}"
-
-
-class StandingsSnapshot(models.Model):
-    """Derived: the ranked standings of an event, as shown on the standings pages."""
-
-    event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="standings")
-    # Bumped each time the rows change; pages poll it and redraw when it moves.
-    version = models.PositiveIntegerField(default=0)
-    # The event's hands_version these rows were built from; behind when smaller.
-    source_version = models.PositiveIntegerField(default=0)
-    rows = models.JSONField(default=list)
-    tie_breaks = models.JSONField(default=list)
-    # SHA-256 of the rows and tie-breaks as stored: an unchanged result is recognised without
-    # loading or comparing the rows.
-    digest = models.CharField(max_length=64, blank=True)
-    computed_at = models.DateTimeField(auto_now=True)
-
-    def __str__(self) -> str:
-        return f"standings of event {self.event_id} v{self.version}"

@@ -21,14 +21,15 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from config.errors import ConflictError, DomainError
+from common.errors import ConflictError, DomainError
+from common.rulesets import event_ruleset
+from common.tasks import standings_request_update
 from rules_engine import Hand as EngineHand
 from rules_engine import RulesError, Ruleset, parse_hand, score_game, score_hand
-from tournaments.models import Event, Round, Seat
-from tournaments.rulesets import event_ruleset
+from tournaments.models import Event, EventLog, Round, Seat
+from tournaments.services import event_results_changed, event_update
 
 from .models import Game, Hand, HandRevision, SeatResult
-from .standings import standings_request_update
 
 HAND_FIELDS = ("dealer", "bidder", "bid", "trump", "outcome", "renege_seat", "meld", "counters")
 
@@ -263,8 +264,6 @@ def hand_correct(
 def hand_delete_last(*, game: Game, author: Any = None, note: str = "", as_director: bool = False) -> None:
     """Remove the last hand of a game (entered by mistake). Its revisions go with it; the
     deletion is recorded in the event log."""
-    from tournaments.models import EventLog  # noqa: PLC0415
-
     locked = _locked_game(game)
     _check_open(locked, as_director=as_director, note=note)
     last = locked.hands.order_by("-number").first()
@@ -471,3 +470,26 @@ def game_confirm(*, game: Game, position: str) -> Game:
     locked.save(update_fields=["status", "confirmed_by", "confirmed_at"])
     return locked
 
+
+
+@transaction.atomic
+def event_settings_update(*, event: Event, actor: Any = None, **settings: Any) -> Event:
+    """Change an event's settings (``tournaments.services.event_update``) and re-derive what
+    depends on them: a new deal count re-derives every game from its hands; the standings follow.
+    """
+    hands_entered = Hand.objects.filter(game__table__round__event=event).exists()
+    locked, changed = event_update(
+        event=event, actor=actor, hands_entered=hands_entered, **settings
+    )
+    if not changed:
+        return locked
+    if hands_entered and "deals_per_round" in changed:
+        try:
+            event_recompute(event=locked)
+        except RulesError as exc:
+            raise DomainError(
+                f"Some games already have more hands than that ({exc.errors[0].message}).",
+                field="deals_per_round",
+            ) from None
+    event_results_changed(locked)
+    return locked

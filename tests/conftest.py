@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.core.cache import cache
 from playwright.sync_api import Browser, Page, sync_playwright
 
 # Playwright's sync API runs an event loop in the test thread; Django must allow ORM calls there.
@@ -53,3 +54,12 @@ def output_dir() -> Path:
     path = Path(os.environ.get("TEST_OUTPUT_DIR", "test-output")) / "screenshots"
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+# Every test starts and ends with an empty cache (standings marks, seating jobs and rendered
+# fragments live there).
+@pytest.fixture(autouse=True)
+def _clear_cache() -> Iterator[None]:
+    cache.clear()
+    yield
+    cache.clear()

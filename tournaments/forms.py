@@ -6,7 +6,7 @@ from typing import cast
 from django import forms
 
 from clubs.models import Player
-from scoring.standings_rules import TIE_BREAKS
+from ranking import TIE_BREAKS
 
 from .models import Entry, Event
 

@@ -16,11 +16,10 @@ def new_table_token() -> str:
 
 
 class Event(models.Model):
-    class Kind(models.TextChoices):
-        CLUB_NIGHT = "club_night", "Club night"
-        INDIVIDUAL_PROGRESSIVE = "individual_progressive", "Individual progressive (NPA)"
-        FIXED_PARTNERSHIP = "fixed_partnership", "Fixed partnerships"
-        BRACKET = "bracket", "Bracket"
+    class Format(models.TextChoices):
+        """How the next round is built: each value has a builder in ``draw.formats``."""
+
+        CLUB_NIGHT = "club_night", "Club night (rotating partners)"
 
     class Partnership(models.TextChoices):
         ROTATING = "rotating", "Rotating partners"
@@ -40,7 +39,7 @@ class Event(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="events")
     name = models.CharField(max_length=120)
-    kind = models.CharField(max_length=30, choices=Kind.choices, default=Kind.CLUB_NIGHT)
+    format = models.CharField(max_length=30, choices=Format.choices, default=Format.CLUB_NIGHT)
     partnership = models.CharField(
         max_length=10, choices=Partnership.choices, default=Partnership.ROTATING
     )
@@ -59,7 +58,7 @@ class Event(models.Model):
     is_public = models.BooleanField(default=True)
     seed = models.PositiveIntegerField(default=0)
     # Bumped in the same transaction as every hand write; standings snapshots record the value
-    # they were built from, so "behind" is a plain comparison (see scoring.standings).
+    # they were built from, so "behind" is a plain comparison (see standings.services).
     hands_version = models.PositiveIntegerField(default=0)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -74,10 +73,7 @@ class Event(models.Model):
                 name="event_status_valid",
             ),
             models.CheckConstraint(
-                condition=Q(
-                    kind__in=["club_night", "individual_progressive", "fixed_partnership", "bracket"]
-                ),
-                name="event_kind_valid",
+                condition=Q(format__in=["club_night"]), name="event_format_valid",
             ),
             models.CheckConstraint(
                 condition=Q(deals_per_round__isnull=True) | Q(deals_per_round__gte=1),

@@ -31,9 +31,14 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from our own static files, not a CDN
+    # Project apps, lowest layer first (see README "Layers"); each imports only from earlier ones.
     "clubs",
     "tournaments",
     "scoring",
+    "standings",
+    "draw",
+    "public",
+    "demo",
 ]
 
 MIDDLEWARE = [
@@ -121,31 +126,28 @@ CELERY_TASK_SOFT_TIME_LIMIT = get_int("CELERY_TASK_SOFT_TIME_LIMIT", 30, minimum
 CELERY_TASK_TIME_LIMIT = get_int("CELERY_TASK_TIME_LIMIT", 60, minimum=1)
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, float] = {"visibility_timeout": 300}
-# Publishing must fail fast when Redis is away: the hand is already saved and the periodic
-# reconcile task catches the standings up later.
+# Publishing from a web process gives up after one immediate retry when Redis is away (the hand
+# is saved either way; reconcile catches up), instead of kombu's default of retrying for the
+# whole connect timeout. Workers reconnect by their own loop and keep retrying, without limit
+# (CELERY_BROKER_CONNECTION_MAX_RETRIES = None): a worker must outlive a Redis restart.
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, float] = {
+    "visibility_timeout": 300,
+    "max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2,
+}
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
-CELERY_BROKER_CONNECTION_MAX_RETRIES: int | None = 0
-# Retry policy shared by tasks that touch the database (see scoring.tasks).
+CELERY_BROKER_CONNECTION_MAX_RETRIES: int | None = None
+# Retry policy shared by tasks that touch the database (see standings.tasks).
 TASK_RETRY_POLICY = {"max_retries": 5, "countdown": 2}
 CELERY_BEAT_SCHEDULE = {
     "reconcile-standings": {
-        "task": "scoring.tasks.reconcile_standings",
+        "task": "standings.tasks.reconcile_standings",
         "schedule": float(get_int("STANDINGS_RECONCILE_SECONDS", 30, minimum=1)),
     },
 }
-# Standings updates (scoring.standings): a queued update waits this long before it runs, so a
+# Standings updates (standings.services): a queued update waits this long before it runs, so a
 # burst of entries is folded into one run; the "update queued" mark lasts at most this long.
 STANDINGS_DEBOUNCE_SECONDS = 1.0
 STANDINGS_PENDING_SECONDS = 30
-# Publishing from a web process gives up after one immediate retry when Redis is away (the hand
-# is saved either way; reconcile catches up), instead of kombu's default of retrying for the
-# whole connect timeout. Workers reconnect by their own loop and keep retrying, without limit:
-# a worker must outlive a Redis restart.
-CELERY_BROKER_TRANSPORT_OPTIONS |= {
-    "max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2,
-}
-CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # Result-store trouble must not hold a request for the backend's default 20 × 1 s.
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
     "retry_policy": {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1},
@@ -158,7 +160,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "EXCEPTION_HANDLER": "common.api.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
 }
@@ -171,7 +173,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # Seats appear as dealer, bidder and renege seat: one enum named Seat in the schema.
-    "ENUM_NAME_OVERRIDES": {"SeatEnum": "scoring.api_entry.SEATS"},
+    "ENUM_NAME_OVERRIDES": {"SeatEnum": "common.labels.SEATS"},
 }
 
 LOGGING = {

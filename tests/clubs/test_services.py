@@ -5,8 +5,9 @@ from django.db import IntegrityError
 
 from clubs.models import ClubPlayer, Membership, Player
 from clubs.services import club_create, membership_set, player_create, player_merge
-from config.errors import DomainError
-from tests.factories import ClubFactory, EventFactory, PlayerFactory, UserFactory
+from common.errors import DomainError
+from tests.clubs.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.tournaments.factories import EventFactory
 from tournaments.models import Entry
 from tournaments.services import entry_check_in
 

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from clubs.models import Membership
 from rules_engine import get_ruleset, parse_hand, score_hand
 from scoring.models import Hand
-from tests.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.clubs.factories import ClubFactory, PlayerFactory, UserFactory
 from tournaments.models import Bye, Event, Seat
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

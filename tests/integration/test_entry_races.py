@@ -7,10 +7,10 @@ import threading
 import pytest
 from django.db import connection
 
-from config.errors import ConflictError
+from common.errors import ConflictError
 from scoring import services
 from scoring.models import HandRevision
-from tests.scoring.entry_support import seated_table, values
+from tests.scoring.factories import seated_table, values
 
 
 @pytest.mark.integration

@@ -14,10 +14,12 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 
-from scoring.models import Game, Hand, StandingsSnapshot
+from scoring.models import Game, Hand
 from scoring.services import hand_submit
-from scoring.standings import games_recompute, rebuild_count, standings_compute
-from tests.factories import ClubFactory, EntryFactory, EventFactory, PlayerFactory
+from standings.models import StandingsSnapshot
+from standings.services import games_recompute, rebuild_count, standings_compute
+from tests.clubs.factories import ClubFactory, PlayerFactory
+from tests.tournaments.factories import EntryFactory, EventFactory
 from tournaments.models import Event, Round, Seat, Table
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -136,7 +138,7 @@ def test_worker_stopped_and_restarted_midway_loses_nothing(servers, celery_app_l
 
 
 def test_redis_outage_saves_hands_and_standings_catch_up(servers, celery_app_live) -> None:
-    from scoring.tasks import reconcile_standings
+    from standings.tasks import reconcile_standings
 
     event, games = build_event(players=8)
     for game in games:
@@ -166,7 +168,7 @@ def test_redis_outage_saves_hands_and_standings_catch_up(servers, celery_app_liv
 
 
 def test_the_same_task_twice_changes_nothing(celery_app_live) -> None:
-    from scoring.tasks import compute_standings
+    from standings.tasks import compute_standings
 
     event, games = build_event(players=8)
     for game in games:

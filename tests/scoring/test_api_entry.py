@@ -9,8 +9,8 @@ from rest_framework.test import APIClient
 
 from scoring import services
 from scoring.models import Hand, HandRevision
-from tests.factories import club_with_director
-from tests.scoring.entry_support import close_round, member, seated_table, values
+from tests.clubs.factories import club_with_director
+from tests.scoring.factories import close_round, member, seated_table, values
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,8 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import Game, HandRevision
-from tests.factories import club_with_director
-from tests.scoring.entry_support import close_round, form_data, member, seated_table, values
+from tests.clubs.factories import club_with_director
+from tests.scoring.factories import close_round, form_data, member, seated_table, values
 
 pytestmark = pytest.mark.django_db
 

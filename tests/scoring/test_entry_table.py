@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import Game, Hand, HandRevision
-from tests.scoring.entry_support import DEALERS, close_round, form_data, seated_table
+from tests.scoring.factories import DEALERS, close_round, form_data, seated_table
 
 pytestmark = pytest.mark.django_db
 
@@ -227,8 +227,8 @@ def test_scorer_is_chosen_once(client) -> None:
 
 
 def test_entry_on_a_round_seated_by_the_seating_service(client) -> None:
-    from tests.factories import event_with_players
-    from tournaments.services import round_create, round_set_status
+    from draw.services import round_create, round_set_status
+    from tests.tournaments.factories import event_with_players
 
     event = event_with_players(players=8)
     round_ = round_create(event=event)

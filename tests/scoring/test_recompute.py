@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from clubs.demo import demo_hand
+from common.rulesets import event_ruleset
+from demo.services import demo_hand
+from draw.services import round_create, round_set_status
 from scoring.models import Game, SeatResult
 from scoring.services import event_recompute, hand_submit
-from tests.factories import event_with_players
-from tournaments.rulesets import event_ruleset
-from tournaments.services import round_create, round_set_status
+from tests.tournaments.factories import event_with_players
 
 pytestmark = pytest.mark.django_db
 

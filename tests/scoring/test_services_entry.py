@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from django.db import IntegrityError, transaction
 
-from config.errors import ConflictError, DomainError
+from common.errors import ConflictError, DomainError
 from rules_engine import RulesError
 from scoring import services
 from scoring.models import Game, Hand, HandRevision
-from tests.scoring.entry_support import close_round, seated_table, values
+from tests.scoring.factories import close_round, seated_table, values
 
 pytestmark = pytest.mark.django_db
 

@@ -1,0 +1,95 @@
+"""Queueing work by task name, so a low app never imports the higher app that does the work.
+
+Scoring stores a hand and asks for the standings to catch up; the director's "Seat round N" asks
+for a round to be built. The apps that define those tasks (``standings``, ``draw``) sit above the
+apps that ask, so the request goes by the task's registered name. Celery's ``send_task`` would do
+that too, but it bypasses eager mode; looking the task up in the app's registry keeps the embedded
+default (``CELERY_TASK_ALWAYS_EAGER``) running the work inline.
+
+Queueing never raises: a broker outage must not fail the write that asked for the work (the
+standings reconcile task, or the director asking again, catches up).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from celery import current_app
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+# Names of the tasks other apps ask for (each defined in the named module).
+STANDINGS_UPDATE = "standings.tasks.compute_standings"
+ROUND_SEAT = "draw.tasks.seat_round"
+ROUND_CONFIRMED = "draw.tasks.round_confirmed"
+
+STANDINGS_PENDING_KEY = "standings:pending:{event_id}"
+
+
+def task_by_name(name: str) -> Any:
+    """The registered task called ``name`` (importing the apps' task modules on first use)."""
+    tasks = current_app.tasks
+    if name not in tasks:
+        current_app.loader.import_default_modules()
+    return tasks[name]
+
+
+def task_queue(name: str, *, args: Sequence[Any] = (), countdown: float | None = None,
+               on_commit: bool = True) -> None:
+    """Queue task ``name`` with ``args`` once the current transaction commits. Never raises."""
+
+    def queue() -> None:
+        try:
+            # ignore_result: publishing must not touch the result store (it retries for long).
+            task_by_name(name).apply_async(tuple(args), countdown=countdown, retry=False,
+                                           ignore_result=True)
+        except Exception:  # noqa: BLE001 - broker down: the caller's write stands
+            logger.warning("could not queue %s%r", name, tuple(args), exc_info=True)
+
+    if on_commit:
+        transaction.on_commit(queue, robust=True)
+    else:
+        queue()
+
+
+def standings_request_update(*, event_id: int) -> None:
+    """Ask for the event's standings to be brought up to date once the transaction commits.
+
+    At most one update per event is queued per debounce window (``STANDINGS_DEBOUNCE_SECONDS``,
+    the countdown the task waits before running): every hand committed before the task starts is
+    folded into that one run; a hand committed after it starts queues the next
+    (the task clears the mark as it starts: :func:`standings_clear_pending`).
+    """
+
+    def queue() -> None:
+        key = STANDINGS_PENDING_KEY.format(event_id=event_id)
+        debounce = float(getattr(settings, "STANDINGS_DEBOUNCE_SECONDS", 1.0))
+        pending_for = max(int(getattr(settings, "STANDINGS_PENDING_SECONDS", 30)), 1)
+        try:
+            if not cache.add(key, 1, timeout=pending_for):
+                return  # an update is queued and has not started: it will see this change
+        except Exception:  # noqa: BLE001 - cache down: queue anyway (the broker likely is too)
+            logger.warning("cache unavailable; queueing standings update for %s", event_id)
+        try:
+            task_by_name(STANDINGS_UPDATE).apply_async(
+                (event_id,), countdown=debounce, retry=False, ignore_result=True
+            )
+        except Exception:  # noqa: BLE001 - broker down: reconcile catches up later
+            logger.warning("could not queue standings update for event %s", event_id,
+                           exc_info=True)
+            with contextlib.suppress(Exception):
+                cache.delete(key)
+
+    transaction.on_commit(queue, robust=True)
+
+
+def standings_clear_pending(*, event_id: int) -> None:
+    """Called by the standings task as it starts: entries from now on queue a new update."""
+    with contextlib.suppress(Exception):  # the mark is an optimisation only
+        cache.delete(STANDINGS_PENDING_KEY.format(event_id=event_id))

@@ -1,0 +1,136 @@
+"""Demo data: a club with 24 players, a finished club night and one in progress.
+
+Hands are dealt from a shuffled double deck and their meld counted by the rules engine, so every
+number on the demo pages is one the engine would accept from a real table. Everything is written
+through the services, exactly as a director and the tables would.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from clubs.models import Club, Membership, Player
+from clubs.services import club_create, player_create
+from common.rulesets import event_ruleset
+from draw import services as draw
+from rules_engine import Ruleset, count_meld
+from scoring.models import Game
+from scoring.services import game_confirm, hand_submit
+from tournaments import services as events
+
+DEMO_SLUG = "riverside"
+NAMES = [
+    "Ada Brooks", "Ben Carter", "Carla Diaz", "Dan Evans", "Edith Fox", "Frank Gomez",
+    "Gina Hall", "Hank Irwin", "Iris Jones", "Jack Klein", "Kay Lopez", "Lou Martin",
+    "Mae Nolan", "Ned Ortiz", "Olive Park", "Pete Quinn", "Rita Ross", "Sam Stone",
+    "Tess Turner", "Uma Vance", "Vic Walsh", "Wes Young", "Yara Zeller", "Zeke Adler",
+]
+SEATS = ("N", "E", "S", "W")
+SUITS = ("S", "H", "D", "C")
+
+
+def demo_hand(rng: random.Random, ruleset: Ruleset, dealer: str) -> dict[str, Any]:
+    """A plausible played hand: deal 80 cards, the best melder bids, counters split by chance."""
+    deck = [rank + suit for suit in SUITS for rank in "ATKQJ" for _ in range(4)]
+    rng.shuffle(deck)
+    hands = {seat: deck[i * 20:(i + 1) * 20] for i, seat in enumerate(SEATS)}
+    best: tuple[int, str, str] | None = None
+    for seat in SEATS:
+        for trump in SUITS:
+            total = count_meld(hands[seat], trump, ruleset).total
+            has_marriage = ("K" + trump) in hands[seat] and ("Q" + trump) in hands[seat]
+            if has_marriage and (best is None or total > best[0]):
+                best = (total, seat, trump)
+    if best is None:
+        return {"dealer": dealer, "outcome": "misdeal", "meld": {"NS": 0, "EW": 0}}
+    _, bidder, trump = best
+    meld = {"NS": 0, "EW": 0}
+    for seat in SEATS:
+        meld[ruleset.side_of(seat)] += count_meld(hands[seat], trump, ruleset).total
+    side = ruleset.side_of(bidder)
+    other = "EW" if side == "NS" else "NS"
+    taken = rng.randint(18, 44)
+    counters = {side: taken, other: ruleset.counters_total - taken}
+    target = meld[side] + rng.randint(14, 30)
+    bid = ruleset.min_bid
+    while not ruleset.is_valid_bid(bid) or bid < target:
+        bid += 1
+        if bid > 250:
+            break
+    while not ruleset.is_valid_bid(bid):
+        bid -= 1
+    return {"dealer": dealer, "bidder": bidder, "bid": bid, "trump": trump, "meld": meld,
+            "counters": counters, "outcome": "played"}
+
+
+def play_table(game: Any, rng: random.Random, ruleset: Ruleset, hands: int) -> None:
+    dealer = rng.choice(SEATS)
+    for number in range(1, hands + 1):
+        game.refresh_from_db()
+        if game.status != Game.Status.PLAYING:
+            break
+        hand_submit(game=game, number=number, values=demo_hand(rng, ruleset, dealer))
+        dealer = ruleset.next_dealer(dealer)
+
+
+@transaction.atomic
+def load_demo(*, stdout: Any = None) -> bool:
+    """Create the demo club and its nights. Returns False when they already exist."""
+    if Club.objects.filter(slug=DEMO_SLUG).exists():
+        return False
+    users = get_user_model()
+    admin = users.objects.filter(username="admin").first()
+    if admin is None:
+        admin = users.objects.create_superuser("admin", "admin@example.org", "admin-pass")
+    director = users.objects.filter(username="director").first()
+    if director is None:
+        director = users.objects.create_user("director", "director@example.org", "director-pass")
+    club = club_create(name="Riverside Pinochle Club", slug=DEMO_SLUG, owner=admin,
+                       time_zone="America/Chicago", ruleset_preset="pagat_double_deck")
+    Membership.objects.create(club=club, user=director, role=Membership.Role.DIRECTOR)
+    players: list[Player] = [player_create(club=club, name=name) for name in NAMES]
+    rng = random.Random(2026)
+    today = datetime.date.today()
+
+    finished = events.event_create(
+        club=club, name="Tuesday club night", date=today - datetime.timedelta(days=7),
+        actor=director, rounds_planned=3, deals_per_round=4, seed=7,
+    )
+    events.entries_create_many(event=finished, players=players, actor=director)
+    ruleset = event_ruleset(finished)
+
+    def full_round(event: Any) -> None:
+        """Seat, play every table to the end, confirm, close."""
+        round_ = draw.round_create(event=event, actor=director)
+        draw.round_set_status(round_=round_, status="playing", actor=director)
+        for table in round_.tables.all():
+            play_table(table.game, rng, ruleset, 4)
+            game_confirm(game=Game.objects.get(table=table), position="E")
+        draw.round_set_status(round_=round_, status="closed", actor=director)
+
+    for _ in range(3):
+        full_round(finished)
+    events.event_set_status(event=finished, status="finished", actor=director)
+
+    running = events.event_create(
+        club=club, name="Tonight's club night", date=today, actor=director,
+        rounds_planned=4, deals_per_round=4, seed=11,
+    )
+    events.entries_create_many(event=running, players=players[:22], actor=director)
+    full_round(running)
+    events.entry_check_in(event=running, player=players[22], actor=director)  # a late arrival
+    round2 = draw.round_create(event=running, actor=director)
+    draw.round_set_status(round_=round2, status="playing", actor=director)
+    for index, table in enumerate(round2.tables.order_by("number")):
+        if index % 2 == 0:
+            play_table(table.game, rng, ruleset, 4)  # finished tables
+        else:
+            play_table(table.game, rng, ruleset, 2)  # still playing
+    if stdout is not None:
+        stdout.write(f"Demo club {club.name}: {len(players)} players, 2 nights.\n")
+    return True

@@ -1,0 +1,260 @@
+"""The bridge between the event's rows and the pure round builders.
+
+``round_create`` reads who is here, the seatings so far and every game's result, hands them to
+the builder registered for the event's format (``draw.formats``), and writes the round it gets
+back: tables, seats, byes and an empty game per table, in one transaction under the event's row
+lock. Round status changes and seat swaps live here too, since they move the same rows.
+
+Services: keyword-only arguments, one transaction, an ``EventLog`` row for every director action.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from common.errors import DomainError
+from common.tasks import ROUND_SEAT, task_queue
+from pairing.results import TableResult
+from pairing.rotation import RotationError, RoundPlan
+from scoring.models import Game, Hand
+from tournaments.models import Bye, Entry, Event, Round, Seat, Table
+from tournaments.services import event_lock, event_log, event_results_changed
+
+from . import seating
+from .formats import Situation, format_for
+
+POSITIONS = ("N", "E", "S", "W")
+
+ROUND_TRANSITIONS: dict[str, set[str]] = {
+    Round.Status.SEATED: {Round.Status.PLAYING},
+    Round.Status.PLAYING: {Round.Status.CLOSED},
+    Round.Status.CLOSED: set(),
+}
+
+
+# --- reading what happened -----------------------------------------------------------------------
+def event_history(event: Event) -> list[RoundPlan[int]]:
+    """Past rounds as the builders see them: tables of entry ids in N, E, S, W order, and byes."""
+    seats = (
+        Seat.objects.filter(round__event=event)
+        .order_by("round__number", "table__number")
+        .values_list("round__number", "table__number", "position", "entry_id")
+    )
+    tables: dict[int, dict[int, dict[str, int]]] = {}
+    for round_number, table_number, position, entry_id in seats:
+        tables.setdefault(round_number, {}).setdefault(table_number, {})[position] = entry_id
+    byes: dict[int, list[int]] = {}
+    for round_number, entry_id in Bye.objects.filter(round__event=event).values_list(
+        "round__number", "entry_id"
+    ):
+        byes.setdefault(round_number, []).append(entry_id)
+    # A late arrival has already sat out the rounds it missed: counting them as byes keeps it
+    # from being the first to sit out again right after it arrives.
+    for entry_id, joined in Entry.objects.filter(event=event, joined_round__gt=1).values_list(
+        "pk", "joined_round"
+    ):
+        for number in range(1, joined):
+            if number in tables and entry_id not in byes.get(number, []):
+                byes.setdefault(number, []).append(entry_id)
+    return [
+        RoundPlan(
+            tables=tuple(
+                (t["N"], t["E"], t["S"], t["W"]) for _, t in sorted(tables.get(number, {}).items())
+            ),
+            byes=tuple(sorted(byes.get(number, []))),
+        )
+        for number in sorted(set(tables) | set(byes))
+    ]
+
+
+def event_results(event: Event) -> list[TableResult]:
+    """Every game of the event so far: seats, side totals, winner (what builders that move
+    winners and losers, or pair by wins, need)."""
+    seats: dict[int, dict[str, int]] = {}
+    for table_id, position, entry_id in Seat.objects.filter(round__event=event).values_list(
+        "table_id", "position", "entry_id"
+    ):
+        seats.setdefault(table_id, {})[position] = entry_id
+    games = Game.objects.filter(table__round__event=event).values_list(
+        "table_id", "table__round__number", "table__number", "totals", "winner", "status"
+    ).order_by("table__round__number", "table__number")
+    return [
+        TableResult(
+            round_number=round_number, table_number=table_number, seats=seats.get(table_id, {}),
+            points={k: int(v) for k, v in (totals or {}).items()}, winner=winner or None,
+            finished=status != Game.Status.PLAYING,
+        )
+        for table_id, round_number, table_number, totals, winner, status in games
+    ]
+
+
+# --- building a round ----------------------------------------------------------------------------
+@transaction.atomic
+def round_create(
+    *, event: Event, actor: Any = None, number: int | None = None, reseat: bool = False
+) -> Round:
+    """Seat the next round through the event's format. Idempotent: asking for a round that
+    exists returns it unchanged, unless ``reseat`` is set and no hand has been entered in it."""
+    locked = event_lock(event)
+    if locked.status not in (Event.Status.DRAFT, Event.Status.RUNNING):
+        raise DomainError("This event is over; no more rounds.", field="event")
+    if number is not None and not reseat:
+        existing = locked.rounds.filter(number=number).first()
+        if existing is not None:
+            return existing
+    latest = locked.rounds.order_by("-number").first()
+    if reseat:
+        if latest is None or latest.status == Round.Status.CLOSED:
+            raise DomainError("There is no open round to reseat.", field="round")
+        if Hand.objects.filter(game__table__round=latest).exists():
+            raise DomainError(
+                "Hands have been entered in this round; it cannot be reseated.", field="round"
+            )
+        event_log(locked, actor, "reseat", round=latest.number)
+        latest.delete()
+        latest = locked.rounds.order_by("-number").first()
+    elif latest is not None and latest.status != Round.Status.CLOSED:
+        raise DomainError(
+            f"Round {latest.number} is still open; close it before seating the next one.",
+            field="round",
+        )
+    new_number = (latest.number if latest else 0) + 1
+    if number is not None and number != new_number:
+        raise DomainError(f"The next round is round {new_number}.", field="number")
+    spec = format_for(locked.format)
+    entries = list(
+        locked.entries.filter(status=Entry.Status.ACTIVE).values_list("pk", "fixed_table")
+    )
+    if len(entries) < spec.min_entries:
+        raise DomainError(
+            f"A round needs at least {spec.min_entries} checked-in players; "
+            f"{len(entries)} are here.",
+            field="entries",
+        )
+    situation = Situation(
+        number=new_number, seed=locked.seed, rounds_planned=locked.rounds_planned,
+        entries=tuple(pk for pk, _ in entries),
+        fixed_tables={pk: table for pk, table in entries if table},
+        history=tuple(event_history(locked)), results=tuple(event_results(locked)),
+    )
+    try:
+        built = spec.build(situation)
+    except RotationError as exc:
+        raise DomainError(exc.message, field=exc.field) from None
+    round_ = _write_round(locked, new_number, built.plan)
+    if locked.status == Event.Status.DRAFT:
+        locked.status = Event.Status.RUNNING
+        locked.save(update_fields=["status"])
+    event_log(locked, actor, "round_seated", round=new_number, tables=len(built.plan.tables),
+              byes=len(built.plan.byes), method=built.method)
+    event_results_changed(locked)
+    return round_
+
+
+def _write_round(event: Event, number: int, plan: RoundPlan[int]) -> Round:
+    round_ = Round.objects.create(event=event, number=number)
+    tables = Table.objects.bulk_create(
+        Table(round=round_, number=n) for n in range(1, len(plan.tables) + 1)
+    )
+    if any(t.pk is None for t in tables):  # backends without RETURNING ids
+        tables = list(Table.objects.filter(round=round_).order_by("number"))
+    Game.objects.bulk_create(Game(table=table) for table in tables)
+    Seat.objects.bulk_create(
+        Seat(table=table, round=round_, position=position, entry_id=entry_id)
+        for table, players in zip(tables, plan.tables, strict=True)
+        for position, entry_id in zip(POSITIONS, players, strict=True)
+    )
+    Bye.objects.bulk_create(Bye(round=round_, entry_id=entry_id) for entry_id in plan.byes)
+    return round_
+
+
+def round_seat_request(*, event: Event, actor: Any = None, reseat: bool = False) -> int:
+    """Queue the seating of the next round (the director's "Seat round N"); returns N.
+
+    The job is idempotent (it asks for round N by number), so a second click or a retried task
+    never makes two rounds. With eager Celery (the embedded default) it runs before this returns.
+    """
+    latest = event.rounds.order_by("-number").first()
+    if reseat:
+        if latest is None:
+            raise DomainError("There is no open round to reseat.", field="round")
+        number = latest.number
+    else:
+        number = (latest.number if latest else 0) + 1
+    seating.job_queued(event_id=event.pk, number=number)
+    # Nothing was written here, so there is no commit to wait for.
+    task_queue(ROUND_SEAT, args=(event.pk, number, reseat, getattr(actor, "pk", None)),
+               on_commit=False)
+    return number
+
+
+# --- round status and seat swaps -----------------------------------------------------------------
+@transaction.atomic
+def round_set_status(*, round_: Round, status: str, actor: Any = None) -> Round:
+    locked_event = event_lock(round_.event)
+    locked = Round.objects.select_for_update().get(pk=round_.pk)
+    if status not in ROUND_TRANSITIONS.get(locked.status, set()):
+        raise DomainError(
+            f"Round {locked.number} is {locked.get_status_display().lower()}; "
+            f"it cannot become {status}.",
+            field="status",
+        )
+    now = timezone.now()
+    locked.status = status
+    if status == Round.Status.PLAYING:
+        locked.started_at = now
+    if status == Round.Status.CLOSED:
+        locked.closed_at = now
+    locked.save(update_fields=["status", "started_at", "closed_at"])
+    unfinished = 0
+    if status == Round.Status.CLOSED:
+        unfinished = Game.objects.filter(table__round=locked, status=Game.Status.PLAYING).count()
+    event_log(locked_event, actor, f"round_{status}", round=locked.number, unfinished=unfinished)
+    if status == Round.Status.CLOSED:
+        event_results_changed(locked_event)
+    round_.status = locked.status
+    return locked
+
+
+@transaction.atomic
+def seat_swap(*, round_: Round, entry_a: Entry, entry_b: Entry, actor: Any = None) -> None:
+    """Swap two players' places (seats or a seat and a bye) before play starts."""
+    event_lock(round_.event)
+    locked = Round.objects.select_for_update().get(pk=round_.pk)
+    if locked.status != Round.Status.SEATED:
+        raise DomainError("Seats can be swapped only before the round starts.", field="round")
+    if entry_a.pk == entry_b.pk:
+        raise DomainError("Pick two different players to swap.", field="entry_b")
+    places = {}
+    for field, entry in (("entry_a", entry_a), ("entry_b", entry_b)):
+        seat = Seat.objects.filter(round=locked, entry=entry).first()
+        bye = Bye.objects.filter(round=locked, entry=entry).first()
+        if seat is None and bye is None:
+            raise DomainError(f"{entry.player.name} is not in round {locked.number}.", field=field)
+        places[field] = (seat, bye)
+    (seat_a, bye_a), (seat_b, bye_b) = places["entry_a"], places["entry_b"]
+    if seat_a and seat_b:
+        # Two-step through a placeholder would break the unique (round, entry) constraint;
+        # delete and recreate both seats inside the transaction instead.
+        pos_a, table_a, pos_b, table_b = seat_a.position, seat_a.table_id, seat_b.position, seat_b.table_id
+        Seat.objects.filter(pk__in=[seat_a.pk, seat_b.pk]).delete()
+        Seat.objects.bulk_create([
+            Seat(table_id=table_a, round=locked, position=pos_a, entry=entry_b),
+            Seat(table_id=table_b, round=locked, position=pos_b, entry=entry_a),
+        ])
+    elif seat_a or seat_b:
+        seat, bye = (seat_a, bye_b) if seat_a else (seat_b, bye_a)
+        assert seat is not None and bye is not None
+        sitting, resting = seat.entry_id, bye.entry_id
+        seat.entry_id = resting
+        bye.entry_id = sitting
+        bye.save(update_fields=["entry"])
+        seat.save(update_fields=["entry"])
+    else:
+        raise DomainError("Both players are sitting out; nothing to swap.", field="entry_b")
+    event_log(locked.event, actor, "seat_swap", round=locked.number, a=entry_a.pk, b=entry_b.pk,
+         a_name=entry_a.player.name, b_name=entry_b.player.name)
+    event_results_changed(locked.event)

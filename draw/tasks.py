@@ -1,0 +1,71 @@
+"""Celery jobs that seat rounds: thin, take ids, call one service, safe to run twice.
+
+``seat_round`` builds round ``number`` of an event through :func:`draw.services.round_create`,
+which is idempotent: asking again for a round that exists returns it unchanged (a second click or
+a retried task never makes two rounds). A reseat happens only when the director asks for it, and
+only before any hand of the round is entered. ``round_confirmed`` is asked for (by name) when the
+last game of a round is confirmed; formats that seat themselves then build the next round.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from celery import shared_task
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import InterfaceError, OperationalError
+
+from common.errors import DomainError
+from tournaments.models import Event, Round
+
+from . import seating
+from .formats import format_for
+from .services import round_create, round_set_status
+
+logger = logging.getLogger(__name__)
+
+RETRY = {
+    "autoretry_for": (OperationalError, InterfaceError),
+    "retry_backoff": settings.TASK_RETRY_POLICY["countdown"],
+    "max_retries": settings.TASK_RETRY_POLICY["max_retries"],
+}
+
+
+@shared_task(**RETRY)
+def seat_round(event_id: int, number: int, reseat: bool = False,
+               actor_id: int | None = None) -> dict[str, Any]:
+    """Build round ``number`` of the event; returns what happened, never half a round."""
+    try:
+        event = Event.objects.get(pk=event_id)
+    except Event.DoesNotExist:
+        return {"event": event_id, "round": number, "error": "no such event"}
+    actor = get_user_model().objects.filter(pk=actor_id).first() if actor_id else None
+    try:
+        round_ = round_create(event=event, number=number, reseat=reseat, actor=actor)
+    except DomainError as exc:
+        # A refusal (round still open, event over, too few players) is final: no retry.
+        logger.info("round %s of event %s not seated: %s", number, event_id, exc.message)
+        seating.job_failed(event_id=event_id, number=number, message=exc.message)
+        return {"event": event_id, "round": number, "error": exc.message, "field": exc.field}
+    seating.job_done(event_id=event_id)
+    return {"event": event_id, "round": round_.number, "round_id": round_.pk,
+            "tables": round_.tables.count()}
+
+
+@shared_task(**RETRY)
+def round_confirmed(event_id: int, number: int) -> dict[str, Any]:
+    """Every game of round ``number`` is confirmed: a format that seats itself closes the round
+    and seats the next one (idempotent: a closed round or an existing next round stays)."""
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None or not format_for(event.format).seats_automatically:
+        return {"event": event_id, "round": number, "seated": None}
+    round_ = event.rounds.filter(number=number).first()
+    if round_ is None:
+        return {"event": event_id, "round": number, "seated": None}
+    if round_.status != Round.Status.CLOSED:
+        round_set_status(round_=round_, status=Round.Status.CLOSED)
+    if number >= event.rounds_planned:
+        return {"event": event_id, "round": number, "seated": None}
+    return seat_round(event_id, number + 1)

@@ -1,0 +1,286 @@
+"""Event pages: the public event page and the director's pages (check-in, seating, rounds,
+printable table cards and score sheets)."""
+
+from __future__ import annotations
+
+import csv
+
+import segno
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from clubs.models import Club
+from clubs.permissions import check_club_role, has_club_role
+from common.errors import DomainError
+from common.forms import add_domain_error
+from common.rulesets import event_ruleset
+from scoring.models import HandRevision
+from scoring.selectors import games_for_event
+from scoring.services import event_settings_update
+from tournaments import services as events
+from tournaments.forms import CheckInForm, EventForm, SwapForm
+from tournaments.models import Event, Round
+from tournaments.selectors import (
+    checkin_roster,
+    event_get,
+    event_overview,
+    round_byes,
+    round_tables,
+)
+
+from . import seating, services
+
+
+@login_required
+def event_create(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    check_club_role(user=request.user, club=club, role="director")
+    form = EventForm(request.POST or None, initial={"ruleset_preset": club.ruleset_preset})
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        data["bye_points"] = data.get("bye_points") or 0
+        data["ruleset_overrides"] = club.ruleset_overrides if data["ruleset_preset"] == club.ruleset_preset else {}
+        try:
+            event = events.event_create(club=club, actor=request.user, **data)
+        except DomainError as exc:
+            add_domain_error(form, exc)
+        else:
+            messages.success(request, f"{event.name} created. Check players in next.")
+            return redirect("event-checkin", pk=event.pk)
+    return render(request, "draw/event_form.html", {"form": form, "club": club})
+
+
+@login_required
+def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    event = event_get(pk=pk, user=request.user, role="director")
+    initial = {
+        "name": event.name, "date": event.date, "ruleset_preset": event.ruleset_preset,
+        "rounds_planned": event.rounds_planned, "deals_per_round": event.deals_per_round,
+        "bye_scoring": event.bye_scoring, "bye_points": event.bye_points,
+        "tie_breaks": event.tie_breaks, "is_public": event.is_public,
+    }
+    form = EventForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        data["bye_points"] = data.get("bye_points") or 0
+        if data["ruleset_preset"] != event.ruleset_preset:
+            data["ruleset_overrides"] = {}
+        else:
+            data["ruleset_overrides"] = event.ruleset_overrides
+        try:
+            event_settings_update(event=event, actor=request.user, **data)
+        except DomainError as exc:
+            add_domain_error(form, exc)
+        else:
+            messages.success(request, "Settings saved; the standings follow.")
+            return redirect("event-detail", pk=event.pk)
+    return render(request, "draw/event_form.html",
+                  {"form": form, "club": event.club, "event": event})
+
+
+def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    event = event_get(pk=pk, user=request.user)
+    overview = event_overview(event=event)
+    current = overview["current_round"]
+    is_director = has_club_role(user=request.user, club=event.club, role="director")
+    context = {
+        "event": event,
+        "club": event.club,
+        "ruleset": event_ruleset(event),
+        "is_director": is_director,
+        "is_scorer": has_club_role(user=request.user, club=event.club, role="scorer"),
+        "unconfirmed_games": games_for_event(event, unconfirmed_only=True) if is_director else [],
+        **overview,
+        "tables": round_tables(round_=current) if current else [],
+        "byes": round_byes(round_=current) if current else [],
+        "seating": _seating_state(event, overview["rounds"]) if is_director else None,
+    }
+    return render(request, "draw/event_detail.html", context)
+
+
+def _seating_state(event: Event, rounds: list[Round]) -> dict[str, object] | None:
+    """A queued seating job still in flight (or the reason it failed), for the event page."""
+    state = seating.job_state(event_id=event.pk)
+    if state is None:
+        return None
+    if any(r.number == state.get("number") for r in rounds) and not state.get("error"):
+        return None  # the round is there: the job is done
+    return state
+
+
+@login_required
+def event_checkin(request: HttpRequest, pk: int) -> HttpResponse:
+    event = event_get(pk=pk, user=request.user, role="director")
+    form = CheckInForm(request.POST or None, event=event)
+    if request.method == "POST" and form.is_valid():
+        try:
+            checked = events.entries_check_in(
+                event=event, players=form.cleaned_data["players"],
+                new_player=form.cleaned_data["new_player"], actor=request.user,
+            )
+        except DomainError as exc:
+            field = "new_player" if exc.field == "name" else "players"
+            form.add_error(field, exc.message)
+        else:
+            if checked:
+                names = ", ".join(entry.player.name for entry in checked)
+                messages.success(request, f"Checked in: {names}.")
+            return redirect("event-checkin", pk=event.pk)
+    roster = checkin_roster(event=event)
+    return render(request, "draw/checkin.html", {
+        "event": event, "form": form, "roster": roster,
+        "active_count": sum(1 for r in roster if r["entry"] and r["entry"].status == "active"),
+    })
+
+
+@login_required
+@require_POST
+def entry_leave(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
+    event = event_get(pk=pk, user=request.user, role="director")
+    entry = get_object_or_404(event.entries.select_related("player"), pk=entry_id)
+    try:
+        events.entry_leave(entry=entry, actor=request.user)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"{entry.player.name} has left; they sit out the next rounds.")
+    return redirect("event-checkin", pk=event.pk)
+
+
+@login_required
+@require_POST
+def round_seat(request: HttpRequest, pk: int) -> HttpResponse:
+    event = event_get(pk=pk, user=request.user, role="director")
+    reseat = request.POST.get("reseat") == "1"
+    try:
+        number = services.round_seat_request(event=event, actor=request.user, reseat=reseat)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect("event-detail", pk=event.pk)
+    # The seating job runs now (embedded default) or on a worker: the event page shows it
+    # working, then the tables, or why it could not seat the round.
+    return redirect(reverse("event-detail", args=[event.pk]) + f"?seating={number}")
+
+
+def _round(event: Event, number: int) -> Round:
+    round_ = event.rounds.filter(number=number).first()
+    if round_ is None:
+        raise Http404("No such round")
+    return round_
+
+
+def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    event = event_get(pk=pk, user=request.user)
+    round_ = _round(event, number)
+    is_director = has_club_role(user=request.user, club=event.club, role="director")
+    return render(request, "draw/round_detail.html", {
+        "event": event, "round": round_, "tables": round_tables(round_=round_),
+        "byes": round_byes(round_=round_), "is_director": is_director,
+        "is_scorer": has_club_role(user=request.user, club=event.club, role="scorer"),
+        "swap_form": SwapForm(event=event) if is_director else None,
+    })
+
+
+@login_required
+@require_POST
+def round_status(request: HttpRequest, pk: int, number: int, status: str) -> HttpResponse:
+    event = event_get(pk=pk, user=request.user, role="director")
+    round_ = _round(event, number)
+    try:
+        services.round_set_status(round_=round_, status=status, actor=request.user)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        label = "started" if status == Round.Status.PLAYING else "closed"
+        messages.success(request, f"Round {number} {label}.")
+    return redirect("round-detail", pk=event.pk, number=number)
+
+
+@login_required
+@require_POST
+def round_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    event = event_get(pk=pk, user=request.user, role="director")
+    round_ = _round(event, number)
+    form = SwapForm(request.POST, event=event)
+    if form.is_valid():
+        try:
+            services.seat_swap(round_=round_, actor=request.user, **form.cleaned_data)
+        except DomainError as exc:
+            add_domain_error(form, exc)
+        else:
+            messages.success(request, "Players swapped.")
+            return redirect("round-detail", pk=event.pk, number=number)
+    return render(request, "draw/round_detail.html", {
+        "event": event, "round": round_, "tables": round_tables(round_=round_),
+        "byes": round_byes(round_=round_), "is_director": True, "swap_form": form,
+    }, status=400)
+
+
+@login_required
+@require_POST
+def event_status(request: HttpRequest, pk: int, status: str) -> HttpResponse:
+    event = event_get(pk=pk, user=request.user, role="director")
+    try:
+        events.event_set_status(event=event, status=status, actor=request.user)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"The event is now {event.get_status_display().lower()}.")
+    return redirect("event-detail", pk=event.pk)
+
+
+@login_required
+def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """One printable page per table: number, names by seat, and the QR code of its entry link."""
+    event = event_get(pk=pk, user=request.user, role="director")
+    round_ = _round(event, number)
+    cards = []
+    for item in round_tables(round_=round_):
+        url = request.build_absolute_uri(reverse("table-entry", args=[item["table"].token]))
+        qr = segno.make(url, error="m")
+        cards.append({**item, "url": url, "qr_svg": qr.svg_inline(scale=6, dark="#000")})
+    return render(request, "draw/table_cards.html", {
+        "event": event, "round": round_, "cards": cards,
+    })
+
+
+@login_required
+def score_sheet(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """A printable paper score sheet per table, for clubs that keep paper."""
+    event = event_get(pk=pk, user=request.user, role="director")
+    round_ = _round(event, number)
+    deals = event.deals_per_round or 12
+    return render(request, "draw/score_sheet.html", {
+        "event": event, "round": round_, "tables": round_tables(round_=round_),
+        "deal_rows": range(1, deals + 1), "ruleset": event_ruleset(event),
+    })
+
+
+@login_required
+def event_hands_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every live hand of the event as CSV (directors)."""
+    event = event_get(pk=pk, user=request.user, role="director")
+    response = HttpResponse(content_type="text/csv")
+    response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-hands.csv"'
+    writer = csv.writer(response)
+    writer.writerow(["round", "table", "hand", "dealer", "bidder", "bid", "trump", "outcome",
+                     "renege_seat", "meld_NS", "meld_EW", "counters_NS", "counters_EW",
+                     "points_NS", "points_EW", "result", "revision"])
+    revisions = (
+        HandRevision.objects.filter(hand__game__table__round__event=event, is_live=True)
+        .select_related("hand__game__table__round")
+        .order_by("hand__game__table__round__number", "hand__game__table__number", "hand__number")
+    )
+    for r in revisions:
+        counters = r.counters or {}
+        writer.writerow([
+            r.hand.game.table.round.number, r.hand.game.table.number, r.hand.number, r.dealer,
+            r.bidder, r.bid, r.trump, r.outcome, r.renege_seat, r.meld.get("NS"), r.meld.get("EW"),
+            counters.get("NS"), counters.get("EW"), r.points.get("NS"), r.points.get("EW"),
+            r.result, r.revision,
+        ])
+    return response

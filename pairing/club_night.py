@@ -1,0 +1,58 @@
+"""The club-night round builder: individuals with rotating partners.
+
+When the players present are the same as in every round so far, no one is pinned to a table, and a
+complete whist design exists for their number with at least the planned rounds, the night follows
+the design (every pair partners exactly once over a full design; DESIGN §5). Otherwise, or as
+soon as the night leaves the design (a late arrival, a leaver, a director's seat swap), each round
+is seated by the search in :func:`pairing.rotation.next_round`, which avoids repeat partners
+whenever possible and spreads byes fairly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .results import TableResult
+from .rotation import RoundPlan, next_round, plan_schedule, whist_design
+from .rotation.planner import MAX_ROUNDS
+
+
+@dataclass(frozen=True)
+class BuiltRound:
+    """A round to seat and how it was found (``whist_design`` or ``search``)."""
+
+    plan: RoundPlan[int]
+    method: str
+
+
+def _shape(plan: RoundPlan[int]) -> tuple[frozenset[frozenset[frozenset[int]]], frozenset[int]]:
+    """A round as partnerships per table and byes, ignoring table numbers and seat order."""
+    tables = frozenset(
+        frozenset({frozenset({n, s}), frozenset({e, w})}) for n, e, s, w in plan.tables
+    )
+    return tables, frozenset(plan.byes)
+
+
+def club_night_round(
+    players: Sequence[int],
+    history: Sequence[RoundPlan[int]],
+    *,
+    rounds_planned: int,
+    seed: int,
+    fixed_tables: Mapping[int, int] | None = None,
+    results: Sequence[TableResult] = (),
+) -> BuiltRound:
+    """The next round of a club night. ``results`` are accepted for the common builder signature;
+    partners rotate regardless of who won."""
+    del results  # rotation does not depend on the scores
+    number = len(history) + 1
+    design = whist_design(len(players)) if not fixed_tables else None
+    if design is not None and number <= rounds_planned <= len(design) <= MAX_ROUNDS:
+        schedule = plan_schedule(sorted(players), len(design), seed=seed)
+        planned = schedule.rounds
+        if all(_shape(past) == _shape(planned[i]) for i, past in enumerate(history)):
+            return BuiltRound(planned[len(history)], "whist_design")
+    plan = next_round(list(players), list(history), seed=seed * 1000 + number,
+                      fixed_tables=dict(fixed_tables) if fixed_tables else None)
+    return BuiltRound(plan, "search")

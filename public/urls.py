@@ -1,0 +1,13 @@
+"""Public pages: anyone who may see the club or event."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("health/", views.health, name="health"),
+    path("clubs/<slug:slug>/", views.club_detail, name="club-detail"),
+]

@@ -1,0 +1,52 @@
+"""The public site: the home page, a club's page, and the health endpoint."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.db import connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+
+from clubs.models import Club
+from clubs.permissions import check_view_club, has_club_role
+from common.rulesets import ruleset_for
+
+from .selectors import club_events, home_overview, season_leaderboard
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "public/home.html", home_overview(user=request.user))
+
+
+def health(request: HttpRequest) -> JsonResponse:
+    """Answers 200 when the web process can reach its database."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        database = "ok"
+    except Exception:  # pragma: no cover - exercised only when the database is down
+        database = "unavailable"
+    status = 200 if database == "ok" else 503
+    return JsonResponse(
+        {"status": "ok" if status == 200 else "degraded", "database": database,
+         "engine": connection.vendor},
+        status=status,
+    )
+
+
+def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    check_view_club(user=request.user, club=club)
+    try:
+        year = int(request.GET.get("season", datetime.date.today().year))
+    except ValueError:
+        year = datetime.date.today().year
+    return render(request, "public/club_detail.html", {
+        "club": club,
+        "ruleset_title": ruleset_for(preset=club.ruleset_preset, overrides=club.ruleset_overrides).title,
+        **club_events(club=club, user=request.user),
+        "season": year,
+        "leaderboard": season_leaderboard(club=club, year=year),
+        "is_director": has_club_role(user=request.user, club=club, role="director"),
+    })

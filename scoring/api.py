@@ -1,0 +1,341 @@
+"""Score entry API: input serializer → service → output serializer.
+
+Two kinds of callers:
+
+* a table's device, authenticated by the table token in the URL (no login; the token opens that
+  table and round only, and writes stop when the round closes);
+* a logged-in scorer or director of the event's club (session or ``Authorization: Token ...``),
+  who may correct any hand (a closed round's hand only as a director, with a reason).
+
+Errors always have the shape ``{"errors": [{"field", "code", "message"}]}``; field names follow
+the rules engine's JSON input (``meld.NS``). A conflict (409) also carries ``current``, the
+stored values. A submission carrying an ``Idempotency-Key`` header (or ``idempotency_key`` field)
+that was already stored returns the stored hand (200) instead of storing a second one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from clubs.permissions import check_club_role, has_club_role
+from common.labels import OUTCOMES, SEATS, SUITS
+from common.rulesets import event_ruleset
+
+from . import services
+from .models import HandRevision
+from .selectors import hand_history, hand_with_context, table_by_token, table_state
+
+
+# --- input --------------------------------------------------------------------------------------
+class HandValuesInput(serializers.Serializer[Any]):
+    """One hand in the rules engine's input shape (see DESIGN §4.4 ``score``)."""
+
+    dealer = serializers.ChoiceField(choices=SEATS)
+    outcome = serializers.ChoiceField(choices=OUTCOMES, default="played")
+    bidder = serializers.ChoiceField(choices=SEATS, required=False, allow_blank=True)
+    bid = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=10000)
+    trump = serializers.ChoiceField(choices=SUITS, required=False, allow_blank=True)
+    renege_seat = serializers.ChoiceField(choices=SEATS, required=False, allow_blank=True)
+    meld = serializers.DictField(
+        child=serializers.IntegerField(allow_null=True, min_value=0, max_value=10000),
+        required=False, help_text='Meld per side, e.g. {"NS": 24, "EW": 32}.',
+    )
+    counters = serializers.DictField(
+        child=serializers.IntegerField(allow_null=True, min_value=0, max_value=10000),
+        required=False, allow_null=True,
+        help_text="Counters per side; only when cards were played (played, renege).",
+    )
+
+    def values(self) -> dict[str, Any]:
+        data = dict(self.validated_data)
+        return {k: data[k] for k in services.HAND_FIELDS if k in data}
+
+
+class HandSubmitInput(HandValuesInput):
+    number = serializers.IntegerField(
+        min_value=1, help_text="The hand this device is entering (1 for the first of the game)."
+    )
+    idempotency_key = serializers.CharField(
+        max_length=64, required=False, allow_blank=True,
+        help_text="Same as the Idempotency-Key header; a retry with the same key stores nothing new.",
+    )
+
+
+class HandCorrectInput(HandValuesInput):
+    expected_revision = serializers.IntegerField(
+        min_value=1, help_text="The revision the correction is based on (a stale one gets 409)."
+    )
+    note = serializers.CharField(
+        max_length=200, required=False, allow_blank=True,
+        help_text="Why the hand is changed (required once the round is closed).",
+    )
+    idempotency_key = serializers.CharField(max_length=64, required=False, allow_blank=True)
+
+
+# --- output -------------------------------------------------------------------------------------
+class ErrorItem(serializers.Serializer[Any]):
+    field = serializers.CharField()
+    code = serializers.CharField()
+    message = serializers.CharField()
+
+
+class ErrorOutput(serializers.Serializer[Any]):
+    errors = ErrorItem(many=True)  # type: ignore[assignment]  # the house error shape
+    current = serializers.DictField(required=False, allow_null=True)
+
+
+class HandScoreOutput(serializers.Serializer[Any]):
+    points = serializers.DictField(child=serializers.IntegerField())
+    declaring_side = serializers.CharField(allow_null=True)
+    made = serializers.BooleanField(allow_null=True)
+    result = serializers.CharField()
+    reason = serializers.CharField(allow_blank=True)
+
+
+class RevisionOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    hand_id = serializers.IntegerField()
+    number = serializers.IntegerField(help_text="The hand's number in its game.")
+    revision = serializers.IntegerField()
+    is_live = serializers.BooleanField()
+    values = serializers.DictField(help_text="The entered values, in the rules engine's shape.")
+    summary = serializers.CharField()
+    points = serializers.DictField(child=serializers.IntegerField())
+    result = serializers.CharField()
+    made = serializers.BooleanField(allow_null=True)
+    reason = serializers.CharField(allow_blank=True)
+    author = serializers.CharField(allow_blank=True)
+    source = serializers.CharField()  # type: ignore[assignment]  # a field named "source"
+    note = serializers.CharField(allow_blank=True)
+    created_at = serializers.DateTimeField()
+
+
+class HandRowOutput(RevisionOutput):
+    running = serializers.DictField(child=serializers.IntegerField(),
+                                    help_text="The game score after this hand.")
+
+
+class TableSeatOutput(serializers.Serializer[Any]):
+    position = serializers.CharField()
+    side = serializers.CharField()
+    name = serializers.CharField(allow_blank=True)
+
+
+class GameOutput(serializers.Serializer[Any]):
+    status = serializers.CharField()
+    totals = serializers.DictField(child=serializers.IntegerField())
+    winner = serializers.CharField(allow_blank=True)
+    finish_reason = serializers.CharField(allow_blank=True)
+    hands_count = serializers.IntegerField()
+    version = serializers.IntegerField()
+    scorer_position = serializers.CharField(allow_blank=True)
+
+
+class TableStateOutput(serializers.Serializer[Any]):
+    event_id = serializers.IntegerField()
+    event_name = serializers.CharField()
+    round = serializers.IntegerField()
+    round_status = serializers.CharField()
+    table = serializers.IntegerField()
+    is_open = serializers.BooleanField(help_text="False once the round is closed: no more writes.")
+    can_enter = serializers.BooleanField()
+    next_number = serializers.IntegerField()
+    next_dealer = serializers.CharField()
+    counters_total = serializers.IntegerField()
+    seats = TableSeatOutput(many=True)
+    game = GameOutput()
+    hands = HandRowOutput(many=True)
+
+
+class HandHistoryOutput(serializers.Serializer[Any]):
+    hand_id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    table = serializers.IntegerField()
+    round = serializers.IntegerField()
+    revisions = RevisionOutput(many=True)
+
+
+# --- helpers ------------------------------------------------------------------------------------
+def _flatten(detail: Any, prefix: str = "") -> list[dict[str, str]]:
+    """DRF's nested error dict as the house's flat list (``meld`` → ``NS`` becomes ``meld.NS``)."""
+    out: list[dict[str, str]] = []
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            out.extend(_flatten(value, f"{prefix}.{key}" if prefix else str(key)))
+    elif isinstance(detail, list):
+        for item in detail:
+            out.extend(_flatten(item, prefix))
+    else:
+        out.append({"field": prefix or "__all__", "code": getattr(detail, "code", "invalid"),
+                    "message": str(detail)})
+    return out
+
+
+def _invalid(serializer: serializers.Serializer[Any]) -> Response:
+    return Response({"errors": _flatten(serializer.errors)}, status=status.HTTP_400_BAD_REQUEST)
+
+
+def _closed(state: dict[str, Any]) -> Response:
+    return Response(
+        {"errors": [{
+            "field": "round", "code": "round_closed",
+            "message": f"Round {state['round'].number} is closed: this table's scores can no "
+                       "longer be changed from the table.",
+        }]},
+        status=status.HTTP_403_FORBIDDEN,
+    )
+
+
+def _table_state_data(state: dict[str, Any]) -> dict[str, Any]:
+    game = state["game"]
+    return {
+        "event_id": state["event"].pk,
+        "event_name": state["event"].name,
+        "round": state["round"].number,
+        "round_status": state["round"].status,
+        "table": state["table"].number,
+        "is_open": state["is_open"],
+        "can_enter": state["can_enter"],
+        "next_number": state["next_number"],
+        "next_dealer": state["next_dealer"],
+        "counters_total": state["counters_total"],
+        "seats": state["seats"],
+        "game": {
+            "status": game.status, "totals": game.totals or {}, "winner": game.winner,
+            "finish_reason": game.finish_reason, "hands_count": game.hands_count,
+            "version": game.version, "scorer_position": game.scorer_position,
+        },
+        "hands": state["hands"],
+    }
+
+
+def _revision_data(revision: HandRevision) -> dict[str, Any]:
+    return next(r for r in hand_history(hand=revision.hand) if r["id"] == revision.pk)
+
+
+TOKEN_PARAM = OpenApiParameter("token", str, OpenApiParameter.PATH,
+                               description="The table's token (from its QR code).")
+ERRORS = {400: ErrorOutput, 403: ErrorOutput, 404: ErrorOutput, 409: ErrorOutput}
+
+
+# --- table device endpoints ---------------------------------------------------------------------
+class TableStateApi(APIView):
+    """The table as its device sees it: seats, game score, hands so far and the next hand."""
+
+    authentication_classes: list[Any] = []
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(operation_id="table_state", parameters=[TOKEN_PARAM],
+                   responses={200: TableStateOutput, 404: ErrorOutput}, tags=["score entry"])
+    def get(self, request: Request, token: str) -> Response:
+        state = table_state(table=table_by_token(token=token))
+        return Response(TableStateOutput(_table_state_data(state)).data)
+
+
+class TableCheckApi(APIView):
+    """Validate and score a hand without storing it (what the entry form calls as you type)."""
+
+    authentication_classes: list[Any] = []
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(operation_id="table_hand_check", parameters=[TOKEN_PARAM],
+                   request=HandValuesInput, responses={200: HandScoreOutput, **ERRORS},
+                   tags=["score entry"])
+    def post(self, request: Request, token: str) -> Response:
+        table = table_by_token(token=token)
+        serializer = HandValuesInput(data=request.data)
+        if not serializer.is_valid():
+            return _invalid(serializer)
+        _, score = services.hand_check(
+            values=serializer.values(), ruleset=event_ruleset(table.round.event)
+        )
+        return Response(HandScoreOutput({
+            "points": dict(score.points), "declaring_side": score.declaring_side,
+            "made": score.made, "result": score.result, "reason": score.reason,
+        }).data)
+
+
+class TableHandsApi(APIView):
+    """Store the next hand of the table's game."""
+
+    authentication_classes: list[Any] = []
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="table_hand_submit",
+        parameters=[TOKEN_PARAM, OpenApiParameter(
+            "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+            description="A key per hand typed; resending with the same key stores nothing new.")],
+        request=HandSubmitInput,
+        responses={201: RevisionOutput,
+                   200: OpenApiResponse(RevisionOutput, description="Already stored (a retry)."),
+                   **ERRORS},
+        tags=["score entry"],
+    )
+    def post(self, request: Request, token: str) -> Response:
+        table = table_by_token(token=token)
+        state = table_state(table=table)
+        if not state["is_open"]:
+            return _closed(state)
+        serializer = HandSubmitInput(data=request.data)
+        if not serializer.is_valid():
+            return _invalid(serializer)
+        key = (request.headers.get("Idempotency-Key")
+               or serializer.validated_data.get("idempotency_key") or None)
+        replay = bool(key) and HandRevision.objects.filter(
+            idempotency_key=key, hand__game=state["game"]).exists()
+        revision = services.hand_submit(
+            game=state["game"], number=serializer.validated_data["number"],
+            values=serializer.values(), source=HandRevision.Source.TABLE, idempotency_key=key,
+        )
+        return Response(RevisionOutput(_revision_data(revision)).data,
+                        status=status.HTTP_200_OK if replay else status.HTTP_201_CREATED)
+
+
+# --- club member endpoints ----------------------------------------------------------------------
+class HandApi(APIView):
+    """Correct a stored hand: a new revision on top of ``expected_revision``."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(operation_id="hand_correct", request=HandCorrectInput,
+                   responses={200: RevisionOutput, **ERRORS}, tags=["score entry"])
+    def put(self, request: Request, hand_id: int) -> Response:
+        hand = hand_with_context(hand_id=hand_id)
+        club = hand.game.table.round.event.club
+        check_club_role(user=request.user, club=club, role="scorer")
+        serializer = HandCorrectInput(data=request.data)
+        if not serializer.is_valid():
+            return _invalid(serializer)
+        data = serializer.validated_data
+        revision = services.hand_correct(
+            hand=hand, values=serializer.values(), expected_revision=data["expected_revision"],
+            author=request.user, source=HandRevision.Source.API, note=data.get("note") or "",
+            as_director=has_club_role(user=request.user, club=club, role="director"),
+            idempotency_key=request.headers.get("Idempotency-Key")
+            or data.get("idempotency_key") or None,
+        )
+        return Response(RevisionOutput(_revision_data(revision)).data)
+
+
+class HandRevisionsApi(APIView):
+    """Every revision of a hand, oldest first: who, when, from where, why, and the values."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(operation_id="hand_revisions", responses={200: HandHistoryOutput, **ERRORS},
+                   tags=["score entry"])
+    def get(self, request: Request, hand_id: int) -> Response:
+        hand = hand_with_context(hand_id=hand_id)
+        check_club_role(user=request.user, club=hand.game.table.round.event.club, role="scorer")
+        return Response(HandHistoryOutput({
+            "hand_id": hand.pk, "number": hand.number, "table": hand.game.table.number,
+            "round": hand.game.table.round.number, "revisions": hand_history(hand=hand),
+        }).data)
+

@@ -1,0 +1,354 @@
+"""Score entry pages: the table's phone page (token, no login) and the director's desktop pages.
+
+Views stay thin: the form checks the shape of what was typed, ``scoring.services`` decides and
+writes, ``scoring.selectors`` reads. Every page works without JavaScript: a rejected hand
+re-renders with each message next to its field (status 400), a hand another device entered first
+re-renders with the stored values (409), and a closed round's table page is read-only (403 on
+writes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from clubs.permissions import check_club_role, has_club_role
+from common.errors import ConflictError, DomainError
+from common.rulesets import event_ruleset
+from rules_engine import RulesError
+from tournaments.models import Event, Table
+
+from . import services
+from .forms import HandForm, errors_from_exception, hand_layout
+from .models import Game, Hand, HandRevision
+from .selectors import (
+    describe_values,
+    event_rounds,
+    games_for_event,
+    hand_history,
+    hand_with_context,
+    table_by_token,
+    table_state,
+)
+
+
+@dataclass
+class Outcome:
+    """What became of one submission: a stored revision, field errors, or a conflict."""
+
+    revision: HandRevision | None = None
+    errors: dict[str, list[str]] = field(default_factory=dict)
+    conflict: dict[str, Any] | None = None
+
+    @property
+    def status(self) -> int:
+        return 409 if self.conflict else 400
+
+
+def _save(form: HandForm, *, game: Game, hand: Hand | None, author: Any, source: str,
+          as_director: bool) -> Outcome:
+    """Hand the form's values to the service: a new hand, or a correction of ``hand``."""
+    if not form.is_valid():
+        return Outcome(errors=form.error_dict())
+    data = form.cleaned_data
+    try:
+        if hand is None:
+            revision = services.hand_submit(
+                game=game, number=data["number"], values=form.hand_values(), author=author,
+                source=source, idempotency_key=data.get("idempotency_key") or None,
+                as_director=as_director, note=data.get("note") or "",
+            )
+        else:
+            if not data.get("expected_revision"):
+                return Outcome(errors={"general": ["Reload the page: the hand's version is missing."]})
+            revision = services.hand_correct(
+                hand=hand, values=form.hand_values(), expected_revision=data["expected_revision"],
+                author=author, source=source, note=data.get("note") or "",
+                as_director=as_director, idempotency_key=data.get("idempotency_key") or None,
+            )
+    except ConflictError as exc:
+        current = exc.current or {}
+        return Outcome(conflict={
+            "message": exc.message, "current": current, "summary": describe_values(current),
+            "revision": current.get("revision"),
+        })
+    except (RulesError, DomainError) as exc:
+        return Outcome(errors=errors_from_exception(exc))
+    return Outcome(revision=revision)
+
+
+def _saved_message(revision: HandRevision) -> str:
+    points = " · ".join(f"{side} {pts:+d}" for side, pts in revision.points.items())
+    verb = "saved" if revision.revision == 1 else f"corrected (version {revision.revision})"
+    return f"Hand {revision.hand.number} {verb}: {points}."
+
+
+# --- the table's phone page -------------------------------------------------------------------
+def _table_page(
+    request: HttpRequest, table: Table, *, form: HandForm | None = None,
+    outcome: Outcome | None = None, status: int = 200, correcting: dict[str, Any] | None = None,
+) -> HttpResponse:
+    state = table_state(table=table)
+    ruleset = event_ruleset(state["event"])
+    if form is None and state["can_enter"]:
+        form = HandForm(
+            initial=HandForm.initial_for(number=state["next_number"], dealer=state["next_dealer"]),
+            ruleset=ruleset,
+        )
+    context = {
+        **state,
+        "form": form,
+        "layout": hand_layout(form, seats=state["seats"], errors=outcome.errors if outcome else None)
+        if form is not None else None,
+        "errors": outcome.errors if outcome else {},
+        "conflict": outcome.conflict if outcome else None,
+        "correcting": correcting,
+        "check_url": reverse("api-table-check", args=[table.token]),
+        "submit_url": reverse("api-table-hands", args=[table.token]),
+        "page_url": reverse("table-entry", args=[table.token]),
+        "saved": request.GET.get("saved", ""),
+    }
+    return render(request, "scoring/entry_table.html", context, status=status)
+
+
+def _refuse_closed(request: HttpRequest, table: Table) -> HttpResponse:
+    outcome = Outcome(errors={"round": [
+        f"Round {table.round.number} is closed: its scores can no longer be changed here. "
+        "Ask the director if something is wrong."
+    ]})
+    return _table_page(request, table, outcome=outcome, status=403)
+
+
+def table_entry(request: HttpRequest, token: str) -> HttpResponse:
+    """The page a table's QR code opens: the game so far and the form for the next hand."""
+    table = table_by_token(token=token)
+    if request.method != "POST":
+        return _table_page(request, table)
+    state = table_state(table=table)
+    if not state["is_open"]:
+        return _refuse_closed(request, table)
+    form = HandForm(request.POST, ruleset=event_ruleset(state["event"]))
+    outcome = _save(form, game=state["game"], hand=None, author=request.user,
+                    source=HandRevision.Source.TABLE, as_director=False)
+    if outcome.revision is not None:
+        messages.success(request, _saved_message(outcome.revision))
+        return redirect(reverse("table-entry", args=[token]))
+    if outcome.conflict:
+        # The stored hand stands; the page moves on to the next hand with a fresh form.
+        return _table_page(request, table, outcome=outcome, status=409)
+    return _table_page(request, table, form=form, outcome=outcome, status=outcome.status)
+
+
+def table_hand_correct(request: HttpRequest, token: str, number: int) -> HttpResponse:
+    """Correct a hand of this table while the round is open (a new revision; the old one stays)."""
+    table = table_by_token(token=token)
+    hand = Hand.objects.filter(game=table.game, number=number).first()
+    if hand is None:
+        raise Http404("No such hand at this table")
+    state = table_state(table=table)
+    if not state["is_open"]:
+        return _refuse_closed(request, table)
+    ruleset = event_ruleset(state["event"])
+    live = hand.revisions.get(is_live=True)
+    correcting = {"number": number, "revision": live.revision,
+                  "summary": describe_values(services.revision_values(live)),
+                  "action": reverse("table-hand-correct", args=[token, number])}
+    if request.method == "POST":
+        form = HandForm(request.POST, ruleset=ruleset)
+        outcome = _save(form, game=table.game, hand=hand, author=request.user,
+                        source=HandRevision.Source.TABLE, as_director=False)
+        if outcome.revision is not None:
+            messages.success(request, _saved_message(outcome.revision))
+            return redirect(reverse("table-entry", args=[token]))
+        if outcome.conflict:
+            form = HandForm(
+                initial=HandForm.initial_for(
+                    number=number, dealer=live.dealer, values=outcome.conflict["current"],
+                    expected_revision=outcome.conflict["revision"],
+                ),
+                ruleset=ruleset,
+            )
+        return _table_page(request, table, form=form, outcome=outcome, status=outcome.status,
+                           correcting=correcting)
+    form = HandForm(
+        initial=HandForm.initial_for(
+            number=number, dealer=live.dealer, values=services.revision_values(live),
+            expected_revision=live.revision,
+        ),
+        ruleset=ruleset,
+    )
+    return _table_page(request, table, form=form, correcting=correcting)
+
+
+@require_POST
+def table_set_scorer(request: HttpRequest, token: str) -> HttpResponse:
+    """Record which seat keeps score (a player of the other side will confirm the game)."""
+    table = table_by_token(token=token)
+    state = table_state(table=table)
+    if not state["is_open"]:
+        return _refuse_closed(request, table)
+    if state["game"].scorer_position and state["hands"]:
+        messages.error(request, "The scorer was chosen when the first hand was entered.")
+        return redirect(reverse("table-entry", args=[token]))
+    try:
+        services.game_set_scorer(game=state["game"], position=request.POST.get("position", ""))
+    except DomainError as exc:
+        return _table_page(request, table, outcome=Outcome(errors=errors_from_exception(exc)),
+                           status=400)
+    return redirect(reverse("table-entry", args=[token]))
+
+
+@require_POST
+def table_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """A player of the side that did not keep score confirms the finished game."""
+    table = table_by_token(token=token)
+    state = table_state(table=table)
+    if not state["is_open"]:
+        return _refuse_closed(request, table)
+    try:
+        game = services.game_confirm(game=state["game"], position=request.POST.get("position", ""))
+    except DomainError as exc:
+        return _table_page(request, table, outcome=Outcome(errors=errors_from_exception(exc)),
+                           status=400)
+    name = game.confirmed_by.player.name if game.confirmed_by else "a player"
+    messages.success(request, f"Game confirmed by {name}. Thank you!")
+    return redirect(reverse("table-entry", args=[token]))
+
+
+# --- the director's desktop pages -------------------------------------------------------------
+def _event_for_scorer(request: HttpRequest, event_id: int) -> Event:
+    event = get_object_or_404(Event.objects.select_related("club"), pk=event_id)
+    check_club_role(user=request.user, club=event.club, role="scorer")
+    return event
+
+
+def _pick(value: str | None) -> int | None:
+    try:
+        return int(value) if value else None
+    except ValueError:
+        return None
+
+
+@login_required
+def director_hands(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Enter or correct any hand of the night: pick a round and table, tab through, Enter saves."""
+    event = _event_for_scorer(request, event_id)
+    as_director = has_club_role(user=request.user, club=event.club, role="director")
+    rounds = event_rounds(event=event)
+    def params_get(name: str) -> str | None:  # the form's action URL carries the picks
+        return request.GET.get(name) or request.POST.get(name)
+
+    round_ = None
+    wanted_round = _pick(params_get("round"))
+    for r in rounds:
+        if wanted_round is None or r.number == wanted_round:
+            round_ = r
+    tables = list(round_.tables.all()) if round_ else []
+    wanted_table = _pick(params_get("table"))
+    table = next((t for t in tables if t.number == wanted_table), tables[0] if tables else None)
+    context: dict[str, Any] = {
+        "event": event, "rounds": rounds, "round": round_, "tables": tables, "table": table,
+        "as_director": as_director, "errors": {}, "conflict": None,
+    }
+    if table is None:
+        return render(request, "scoring/director_hands.html", context)
+    state = table_state(table=table)
+    ruleset = event_ruleset(event)
+    wanted_hand = _pick(request.GET.get("hand"))
+    hand = Hand.objects.filter(game=table.game, number=wanted_hand).first() if wanted_hand else None
+    if wanted_hand and hand is None:
+        raise Http404("No such hand at this table")
+    live = hand.revisions.get(is_live=True) if hand else None
+    here = reverse("director-hands", args=[event.pk]) + "?" + urlencode(
+        {"round": round_.number if round_ else "", "table": table.number}
+    )
+    status = 200
+    if request.method == "POST":
+        form = HandForm(request.POST, ruleset=ruleset)
+        outcome = _save(form, game=table.game, hand=hand, author=request.user,
+                        source=HandRevision.Source.DIRECTOR, as_director=as_director)
+        if outcome.revision is not None:
+            messages.success(request, f"Table {table.number}: {_saved_message(outcome.revision)}")
+            return redirect(here)
+        context.update(errors=outcome.errors, conflict=outcome.conflict)
+        status = outcome.status
+        if outcome.conflict and hand is not None:
+            form = HandForm(initial=HandForm.initial_for(
+                number=hand.number, dealer=live.dealer if live else "N",
+                values=outcome.conflict["current"],
+                expected_revision=outcome.conflict["revision"]), ruleset=ruleset)
+        elif outcome.conflict:
+            form = HandForm(initial=HandForm.initial_for(
+                number=state["next_number"], dealer=state["next_dealer"]), ruleset=ruleset)
+        state = table_state(table=table)
+    elif live is not None and hand is not None:
+        form = HandForm(initial=HandForm.initial_for(
+            number=hand.number, dealer=live.dealer, values=services.revision_values(live),
+            expected_revision=live.revision), ruleset=ruleset)
+    else:
+        form = HandForm(initial=HandForm.initial_for(
+            number=state["next_number"], dealer=state["next_dealer"]), ruleset=ruleset)
+    context.update(state)
+    context.update(
+        round=round_, table=table, form=form, layout=hand_layout(form, seats=state["seats"], errors=context["errors"]),
+        editing=hand, editing_live=live, here=here,
+        action=here + (f"&hand={hand.number}" if hand else ""),
+        check_url=reverse("api-table-check", args=[table.token]),
+        note_required=not state["is_open"],
+        can_write=(state["is_open"] or as_director),
+    )
+    return render(request, "scoring/director_hands.html", context, status=status)
+
+
+@login_required
+@require_POST
+def director_hand_delete_last(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Remove a table's last hand (entered by mistake); the event log keeps its values."""
+    event = _event_for_scorer(request, event_id)
+    round_ = get_object_or_404(event.rounds, number=_pick(request.POST.get("round")) or 0)
+    table = get_object_or_404(round_.tables, number=_pick(request.POST.get("table")) or 0)
+    try:
+        services.hand_delete_last(
+            game=table.game, author=request.user, note=request.POST.get("note", ""),
+            as_director=has_club_role(user=request.user, club=event.club, role="director"),
+        )
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"Table {table.number}: the last hand was deleted.")
+    return redirect(reverse("director-hands", args=[event.pk]) + "?" + urlencode(
+        {"round": round_.number, "table": table.number}))
+
+
+@login_required
+def hand_history_page(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """Every version of one hand: who changed it, when, from where, why, and the values."""
+    hand = hand_with_context(hand_id=hand_id)
+    table = hand.game.table
+    event = table.round.event
+    check_club_role(user=request.user, club=event.club, role="scorer")
+    return render(request, "scoring/director_hand_history.html", {
+        "hand": hand, "table": table, "round": table.round, "event": event,
+        "revisions": hand_history(hand=hand),
+        "back": reverse("director-hands", args=[event.pk]) + "?" + urlencode(
+            {"round": table.round.number, "table": table.number}),
+    })
+
+
+@login_required
+def director_games(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The night's games and whether each is finished and confirmed."""
+    event = _event_for_scorer(request, event_id)
+    only_open = request.GET.get("all") != "1"
+    return render(request, "scoring/director_games.html", {
+        "event": event, "games": games_for_event(event, unconfirmed_only=only_open),
+        "only_open": only_open,
+    })

@@ -1,0 +1,301 @@
+"""Standings snapshots: built from the derived seat results, versioned, updated by Celery.
+
+How an entry reaches the wall screen (DESIGN §3.1):
+
+1. the score-entry service stores the hand, rebuilds *that game's* seat results
+   (``scoring.services.game_recompute``: the incremental step) and bumps ``Event.hands_version``;
+2. on commit it calls :func:`standings_request_update`, which queues the ``compute_standings``
+   task at most once per debounce window per event (a pending mark in the cache; the task is
+   queued with a short countdown so a burst of entries is folded into one run);
+3. the task calls :func:`standings_rebuild`: one GROUP BY over the event's seat results, the pure
+   ranking of ``ranking.standings``, and a write of the snapshot only when something
+   changed (the ``version`` moves only when the rows do; running it twice changes nothing);
+4. pages poll the snapshot version and redraw.
+
+Failure handling: queueing never raises (a broker outage must not fail a hand submission). A
+snapshot whose ``source_version`` is below the event's ``hands_version`` is *behind*; the pages
+say "updating…" and the periodic :func:`standings_reconcile` (Celery beat) rebuilds it.
+A full rebuild from the hands (every game's seat results again, then the snapshot) is
+:func:`standings_rebuild` with ``from_hands=True``, used by the ``rebuild_standings`` command.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import (
+    Aggregate,
+    Count,
+    Exists,
+    F,
+    Max,
+    OuterRef,
+    Q,
+    Sum,
+    TextField,
+    Value,
+)
+from django.db.models.functions import Greatest
+from django.utils import timezone
+
+from common.tasks import STANDINGS_PENDING_KEY as PENDING_KEY
+from common.tasks import standings_clear_pending, standings_request_update
+from scoring.models import SeatResult
+from scoring.services import event_recompute
+from tournaments.models import Bye, Entry, Event, Round
+
+from .models import StandingsSnapshot
+
+__all__ = ["PENDING_KEY", "standings_clear_pending", "standings_request_update"]  # re-exported
+from ranking import (
+    EntryTotals,
+    Meeting,
+    RoundScores,
+    standings_rows,
+    tie_break_labels,
+    tie_breaks_in_force,
+)
+
+logger = logging.getLogger(__name__)
+
+REBUILDS_KEY = "standings:rebuilds:{event_id}"
+
+
+def _setting(name: str, default: float) -> float:
+    return float(getattr(settings, name, default))
+
+
+@dataclass(frozen=True)
+class Computed:
+    rows: list[dict[str, Any]]
+    tie_breaks: list[dict[str, str]]
+
+
+# --- reading the seat results ------------------------------------------------------------------
+class RoundPoints(Aggregate):
+    """An entry's points per round as a JSON object ``{"round number": points}`` (JSON text):
+    ``json_object_agg`` on PostgreSQL, ``json_group_object`` on SQLite. An entry sits at one
+    table per round (constraint ``seat_entry_once_per_round``), so the keys are unique."""
+
+    function = "json_object_agg"
+    template = "%(function)s(%(expressions)s)"
+    output_field = TextField()
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return self.as_sql(compiler, connection, template="%(function)s(%(expressions)s)::text",
+                           **extra)
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return self.as_sql(compiler, connection, function="json_group_object", **extra)
+
+
+def _entry_totals(event: Event) -> list[EntryTotals]:
+    """Totals per entry from ONE GROUP BY over the event's seat results (index
+    seatresult_event_entry_idx), the per-round points riding along as one JSON object per entry:
+    250 rows come back for a 250-player event, not 3,000."""
+    names = {
+        pk: (name, status == Entry.Status.ACTIVE)
+        for pk, name, status in Entry.objects.filter(event=event).values_list(
+            "pk", "player__name", "status"
+        )
+    }
+    grouped = (
+        SeatResult.objects.filter(event=event).order_by().values("entry_id")
+        .annotate(
+            sum_points=Sum("points"),
+            n_games=Count("id", filter=Q(finished=True)),
+            n_wins=Count("id", filter=Q(won=True, finished=True)),
+            declared=Sum("hands_declared"),
+            made=Sum("hands_made"),
+            set=Sum("hands_set"),
+            best=Max("points", filter=Q(finished=True)),
+            rounds=RoundPoints("round_number", "points"),
+        )
+        .values_list("entry_id", "sum_points", "n_games", "n_wins", "declared", "made", "set",
+                     "best", "rounds")
+    )
+    found = {row[0]: row for row in grouped}
+    totals = []
+    for pk, (name, active) in names.items():
+        agg = found.get(pk)
+        if agg is None:
+            totals.append(EntryTotals(entry_id=pk, name=name, active=active))
+            continue
+        _, points, games, wins, declared, made, set_, best, rounds = agg
+        totals.append(EntryTotals(
+            entry_id=pk, name=name, active=active, points=points or 0, games=games, wins=wins,
+            hands_declared=declared or 0, hands_made=made or 0, hands_set=set_ or 0,
+            highest_game=best,
+            per_round={int(k): v for k, v in json.loads(rounds).items()} if rounds else {},
+        ))
+    return totals
+
+
+def _round_scores(event: Event) -> dict[int, RoundScores]:
+    """Per round, the finished games' winning scores and all scores (for bye averages):
+    a GROUP BY returning one row per round."""
+    rows = (
+        SeatResult.objects.filter(event=event, finished=True).order_by().values("round_number")
+        .annotate(
+            wt=Sum("points", filter=Q(won=True)), wc=Count("id", filter=Q(won=True)),
+            at=Sum("points"), ac=Count("id"),
+        )
+        .values_list("round_number", "wt", "wc", "at", "ac")
+    )
+    return {n: RoundScores(wt or 0, wc, at or 0, ac) for n, wt, wc, at, ac in rows}
+
+
+def _meetings_for(event: Event) -> Any:
+    def meetings(ids: set[int]) -> list[Meeting]:
+        return [
+            Meeting(*values)
+            for values in SeatResult.objects.filter(
+                event=event, entry_id__in=ids, finished=True
+            ).values_list("game_id", "entry_id", "side", "won")
+        ]
+
+    return meetings
+
+
+def standings_compute(*, event: Event) -> Computed:
+    """The event's ranked standings from its seat results (no writes)."""
+    tie_breaks = tie_breaks_in_force(event.tie_breaks, partnership=event.partnership)
+    byes = list(Bye.objects.filter(round__event=event).values_list("round__number", "entry_id"))
+    averaged = event.bye_scoring in (Event.ByeScoring.AVERAGE_WINNING, Event.ByeScoring.AVERAGE_ALL)
+    rows = standings_rows(
+        totals=_entry_totals(event),
+        byes=byes,
+        round_scores=_round_scores(event) if byes and averaged else {},
+        tie_breaks=tie_breaks,
+        bye_scoring=event.bye_scoring,
+        bye_points=event.bye_points,
+        meetings_for=_meetings_for(event),
+    )
+    return Computed([row.to_dict() for row in rows], tie_break_labels(tie_breaks))
+
+
+# --- writing the snapshot ----------------------------------------------------------------------
+def _count_rebuild(event_id: int) -> None:
+    """A counter of snapshot computations per event (observability; tests use it)."""
+    key = REBUILDS_KEY.format(event_id=event_id)
+    try:
+        if not cache.add(key, 1, timeout=24 * 3600):
+            cache.incr(key)
+    except Exception:  # noqa: BLE001 - the counter is an observation, never a failure
+        pass
+
+
+def rebuild_count(*, event_id: int) -> int:
+    try:
+        return int(cache.get(REBUILDS_KEY.format(event_id=event_id)) or 0)
+    except Exception:  # noqa: BLE001
+        return 0
+
+
+@transaction.atomic
+def games_recompute(*, event: Event) -> int:
+    """Rebuild every game's seat results of the event from its hands (the slow, sure path)."""
+    return event_recompute(event=event)
+
+
+def _locked_snapshot(event_id: int) -> StandingsSnapshot:
+    """The event's snapshot row, locked, without its rows (they are compared in the database),
+    with the event read in the same query (after the lock is granted)."""
+    locked = (
+        StandingsSnapshot.objects.select_for_update(of=("self",)).select_related("event")
+        .defer("rows", "tie_breaks")
+    )
+    snapshot = locked.filter(event_id=event_id).first()
+    if snapshot is None:
+        if not Event.objects.filter(pk=event_id).exists():
+            raise Event.DoesNotExist(f"No event {event_id}")
+        StandingsSnapshot.objects.get_or_create(event_id=event_id)  # a savepoint; races are fine
+        snapshot = locked.get(event_id=event_id)
+    return snapshot
+
+
+def _store_if_changed(
+    snapshot: StandingsSnapshot, computed: Computed, hands_version: int, now: datetime
+) -> bool:
+    """Write the rows and bump the version only if they differ from the stored ones.
+
+    The snapshot (locked by the caller) carries a digest of what it stores, so an unchanged
+    result costs no write and no comparison of rows in the database; this is on the path of
+    every entry.
+    """
+    payload = json.dumps([computed.rows, computed.tie_breaks], separators=(",", ":"),
+                         sort_keys=True)
+    digest = hashlib.sha256(payload.encode()).hexdigest()
+    if digest == snapshot.digest and snapshot.version > 0:
+        return False
+    StandingsSnapshot.objects.filter(pk=snapshot.pk).update(
+        rows=computed.rows, tie_breaks=computed.tie_breaks, digest=digest,
+        version=F("version") + 1,
+        source_version=Greatest(F("source_version"), Value(hands_version)), computed_at=now,
+    )
+    snapshot.digest = digest
+    return True
+
+
+@transaction.atomic
+def standings_rebuild(*, event_id: int, from_hands: bool = False) -> StandingsSnapshot:
+    """Bring the event's snapshot up to date and return it.
+
+    Idempotent: when the computed rows equal the stored ones (compared by the database, so the
+    stored rows are never loaded) nothing is written and the version stays. The snapshot row
+    lock serialises concurrent rebuilds of one event; the event (and its ``hands_version``) is
+    read after the lock and *before* the seat results, so ``source_version`` can only understate
+    what the rows contain (at worst the reconcile task rebuilds once more), never overstate it.
+    Hand writers are not blocked: the event row is not locked here.
+    """
+    if from_hands:
+        games_recompute(event=Event.objects.get(pk=event_id))
+    snapshot = _locked_snapshot(event_id)
+    event = snapshot.event
+    computed = standings_compute(event=event)
+    _count_rebuild(event_id)
+    now = timezone.now()
+    changed = _store_if_changed(snapshot, computed, event.hands_version, now)
+    if changed:
+        snapshot.version += 1
+        snapshot.source_version = max(snapshot.source_version, event.hands_version)
+        snapshot.computed_at = now
+    elif event.hands_version > snapshot.source_version:
+        # Same rows from newer hands (e.g. a correction that changed nothing in the totals):
+        # record that the snapshot is current without moving the version pages redraw on.
+        StandingsSnapshot.objects.filter(pk=snapshot.pk).update(source_version=event.hands_version)
+        snapshot.source_version = event.hands_version
+    snapshot.rows = computed.rows
+    snapshot.tie_breaks = computed.tie_breaks
+    return snapshot
+
+
+def events_behind() -> list[int]:
+    """Events whose snapshot is older than their hands, or missing while they have rounds."""
+    has_rounds = Exists(Round.objects.filter(event=OuterRef("pk")))
+    return list(
+        Event.objects.filter(
+            Q(standings__source_version__lt=F("hands_version"))
+            | (Q(standings__isnull=True) & has_rounds)
+        ).order_by("pk").values_list("pk", flat=True)
+    )
+
+
+def standings_reconcile() -> list[int]:
+    """Rebuild every snapshot that is behind its hands; returns the events rebuilt."""
+    rebuilt = []
+    for event_id in events_behind():
+        try:
+            standings_rebuild(event_id=event_id)
+        except Event.DoesNotExist:
+            continue
+        rebuilt.append(event_id)
+    return rebuilt

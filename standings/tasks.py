@@ -1,0 +1,50 @@
+"""Celery tasks for standings: thin, take ids, call one service, safe to run twice.
+
+``compute_standings`` is queued on commit by :func:`standings.services.standings_request_update`
+(and may be queued by hand for a full rebuild with ``full=True``); ``reconcile_standings`` runs
+on Celery beat (``CELERY_BEAT_SCHEDULE`` in ``config/settings/base.py``).
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
+
+from common.tasks import standings_clear_pending
+from tournaments.models import Event
+
+from .services import standings_rebuild, standings_reconcile
+
+# Transient database trouble is retried with backoff; everything else is a bug to see in the logs.
+TRANSIENT = (OperationalError, InterfaceError)
+
+
+@shared_task(
+    autoretry_for=TRANSIENT,
+    retry_backoff=settings.TASK_RETRY_POLICY["countdown"],
+    retry_backoff_max=60,
+    max_retries=settings.TASK_RETRY_POLICY["max_retries"],
+)
+def compute_standings(event_id: int, full: bool = False) -> int | None:
+    """Bring one event's standings snapshot up to date; returns its version.
+
+    ``full`` recomputes every game's seat results from the hands first (on demand only).
+    """
+    # Clear the pending mark first: a hand stored while we compute queues another run.
+    standings_clear_pending(event_id=event_id)
+    try:
+        return standings_rebuild(event_id=event_id, from_hands=full).version
+    except Event.DoesNotExist:
+        return None  # the event was deleted after the update was queued
+
+
+@shared_task(
+    autoretry_for=TRANSIENT,
+    retry_backoff=settings.TASK_RETRY_POLICY["countdown"],
+    retry_backoff_max=60,
+    max_retries=settings.TASK_RETRY_POLICY["max_retries"],
+)
+def reconcile_standings() -> list[int]:
+    """Periodic (beat): rebuild every snapshot that is behind its hands."""
+    return standings_reconcile()

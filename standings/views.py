@@ -1,0 +1,122 @@
+"""Public standings pages: the event's standings, the wall screen, and what they poll.
+
+The pages render the last snapshot; ``static/js/standings.js`` polls the version endpoint every
+few seconds and, when the version moves, fetches the fragment and swaps it in (no reload). When
+the snapshot is behind the hands (worker down, queue lost) the last snapshot stays on screen with
+an "updating…" note until the worker or the reconcile task catches up.
+
+The live part of a page depends only on the event's snapshot, so it is rendered once per
+snapshot version and kept in the cache: a room full of phones and wall screens polling costs
+one small query each (the permission check and the version), not a render of 250 rows. With the
+cache unavailable the pages render every time and still work.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import logging
+
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from .selectors import event_standings, player_card, standings_header
+
+logger = logging.getLogger(__name__)
+
+POLL_SECONDS = 3
+BODY_CACHE_SECONDS = 15 * 60
+VIEWS = {
+    "page": ("standings/partials/standings_body.html", 6),
+    "wall": ("standings/partials/standings_wall_body.html", 8),
+}
+
+
+def _body_html(request: HttpRequest, *, event_id: int, version: int, view: str) -> SafeString:
+    """The rendered live region of ``view`` for this snapshot version (cached per version)."""
+    key = f"standings:html:{event_id}:{version}:{view}"
+    html = None
+    with contextlib.suppress(Exception):  # the cache is an optimisation only
+        html = cache.get(key)
+    if html is None:
+        template, chart_top = VIEWS[view]
+        standings = event_standings(event_id=event_id, user=request.user, chart_top=chart_top)
+        html = render_to_string(template, {"standings": standings}, request=request)
+        if standings.status.version == version:
+            with contextlib.suppress(Exception):
+                cache.set(key, html, timeout=BODY_CACHE_SECONDS)
+    return mark_safe(html)  # noqa: S308 - rendered by our own template just above
+
+
+def _page(request: HttpRequest, event_id: int, view: str, template: str) -> HttpResponse:
+    event, status = standings_header(event_id=event_id, user=request.user)
+    body = _body_html(request, event_id=event.pk, version=status.version, view=view)
+    return render(request, template, {
+        "event": event, "status": status, "body_html": body, "view": view,
+        "poll_seconds": POLL_SECONDS,
+    })
+
+
+@require_GET
+def standings_page(request: HttpRequest, event_id: int) -> HttpResponse:
+    return _page(request, event_id, "page", "standings/standings.html")
+
+
+@require_GET
+def standings_wall(request: HttpRequest, event_id: int) -> HttpResponse:
+    return _page(request, event_id, "wall", "standings/standings_wall.html")
+
+
+@never_cache
+@require_GET
+def standings_fragment(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The live part of either page (table, chart, rules), for the poller to swap in."""
+    view = "wall" if request.GET.get("view") == "wall" else "page"
+    event, status = standings_header(event_id=event_id, user=request.user)
+    response = HttpResponse(_body_html(request, event_id=event.pk, version=status.version,
+                                       view=view))
+    response["X-Standings-Version"] = str(status.version)
+    return response
+
+
+@never_cache
+@require_GET
+def standings_version(request: HttpRequest, event_id: int) -> JsonResponse:
+    """``{"version", "behind", ...}``: polled by the pages; cheap (the rows are not loaded)."""
+    _, status = standings_header(event_id=event_id, user=request.user)
+    return JsonResponse(status.to_dict())
+
+
+@require_GET
+def standings_csv(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The standings as a spreadsheet: one row per player, one column per round."""
+    standings = event_standings(event_id=event_id, user=request.user, chart_top=0)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="event-{standings.event.pk}-standings.csv"'
+    )
+    writer = csv.writer(response)
+    rounds = standings.round_numbers
+    writer.writerow(["rank", "player", "points", "games", "wins", "declared", "made", "set",
+                     "byes", "best_game", *(f"round_{n}" for n in rounds)])
+    for row in standings.rows:
+        per_round = row.get("per_round", {})
+        writer.writerow([
+            f"{row['rank']}{'=' if row.get('tied') else ''}", row["name"], row["points"],
+            row["games"], row["wins"], row["hands_declared"], row["hands_made"],
+            row["hands_set"], row["byes"], row["highest_game"] if row["highest_game"] is not None
+            else "", *(per_round.get(str(n), "") for n in rounds),
+        ])
+    return response
+
+
+@require_GET
+def player_page(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse:
+    """One player's night: each round's table, partner, opponents, game and hands."""
+    return render(request, "standings/player.html",
+                  player_card(event_id=event_id, entry_id=entry_id, user=request.user))

@@ -1,0 +1,149 @@
+"""The house's layers, measured from the code: no upward import, no cycle, pure cores pure.
+
+Layers, lowest first (README "Layers"). A module may import from its own layer's package and
+from lower layers only; the pure cores import nothing but the standard library and each other in
+the order listed. Every import counts, including those inside functions.
+"""
+
+from __future__ import annotations
+
+import ast
+import graphlib
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+LAYERS: list[set[str]] = [
+    {"rules_engine"},
+    {"pairing", "ranking"},
+    {"common"},
+    {"clubs"},
+    {"tournaments"},
+    {"scoring"},
+    {"standings"},
+    {"draw"},
+    {"public", "demo"},
+    {"config"},
+]
+PURE = {"rules_engine", "pairing", "ranking"}
+LEVEL = {package: level for level, packages in enumerate(LAYERS) for package in packages}
+STDLIB = set(sys.stdlib_module_names)
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports(path: Path) -> list[str]:
+    """Absolute names of every module imported by ``path`` (relative imports resolved)."""
+    module = _module_name(path)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                prefix = ".".join(base)
+                target = f"{prefix}.{node.module}" if node.module else prefix
+                found.append(target)
+                if not node.module:
+                    found += [f"{prefix}.{alias.name}" for alias in node.names]
+            else:
+                found.append(node.module or "")
+                found += [f"{node.module}.{alias.name}" for alias in node.names]
+    return found
+
+
+def _project_modules() -> dict[str, Path]:
+    modules = {}
+    for package in LEVEL:
+        for path in (ROOT / package).rglob("*.py"):
+            if "migrations" not in path.parts:
+                modules[_module_name(path)] = path
+    return modules
+
+
+MODULES = _project_modules()
+
+
+def _graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for name, path in MODULES.items():
+        graph[name] = {imported for imported in _imports(path) if imported in MODULES} - {name}
+    return graph
+
+
+def test_the_layers_cover_every_app() -> None:
+    apps = {p.parent.name for p in ROOT.glob("*/apps.py")}
+    assert apps <= set(LEVEL), f"apps without a layer: {apps - set(LEVEL)}"
+    assert len(MODULES) > 100
+
+
+def test_no_module_imports_a_higher_layer() -> None:
+    upward = []
+    for name, path in MODULES.items():
+        mine = LEVEL[name.split(".")[0]]
+        for imported in _imports(path):
+            top = imported.split(".")[0]
+            if top in LEVEL and LEVEL[top] > mine:
+                upward.append(f"{name} imports {imported}")
+    assert upward == []
+
+
+def test_same_layer_packages_do_not_import_each_other() -> None:
+    sideways = []
+    for name, path in MODULES.items():
+        mine = name.split(".")[0]
+        for imported in _imports(path):
+            top = imported.split(".")[0]
+            if top in LEVEL and top != mine and LEVEL[top] == LEVEL[mine] and mine != "rules_engine":
+                sideways.append(f"{name} imports {imported}")
+    assert sideways == []
+
+
+def test_there_is_no_import_cycle() -> None:
+    graph = _graph()
+    try:
+        tuple(graphlib.TopologicalSorter(graph).static_order())
+    except graphlib.CycleError as exc:
+        raise AssertionError(f"import cycle: {' -> '.join(exc.args[1])}") from None
+
+
+def test_pure_cores_import_only_the_standard_library() -> None:
+    offenders = []
+    for name, path in MODULES.items():
+        top = name.split(".")[0]
+        if top not in PURE:
+            continue
+        for imported in _imports(path):
+            first = imported.split(".")[0]
+            if first and first not in STDLIB and first not in PURE and first != "__future__":
+                offenders.append(f"{name} imports {imported}")
+    assert offenders == []
+
+
+def test_no_import_hides_behind_a_noqa_marker() -> None:
+    hidden = [
+        f"{name}:{number}"
+        for name, path in MODULES.items()
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if "import" in line and "noqa: PLC0415" in line
+    ]
+    assert hidden == []
+
+
+def test_the_checker_sees_an_upward_import(tmp_path: Path) -> None:
+    """The checker itself: a low module importing a high one is reported."""
+    fake = ROOT / "clubs" / "_layer_probe.py"
+    fake.write_text("from draw.services import round_create\n")
+    try:
+        assert "draw.services" in _imports(fake)
+        assert LEVEL["draw"] > LEVEL["clubs"]
+    finally:
+        fake.unlink()

@@ -1,0 +1,101 @@
+"""Celery tasks (run inline here; tests/integration runs them through the real worker) and the
+``rebuild_standings`` command."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from draw.services import round_create
+from scoring.models import Game, SeatResult
+from scoring.services import hand_submit
+from standings.models import StandingsSnapshot
+from standings.services import standings_compute
+from standings.tasks import compute_standings, reconcile_standings
+from tests.tournaments.factories import event_with_players
+from tournaments.models import Event
+
+pytestmark = pytest.mark.django_db
+
+
+def hand(number: int, ns_counters: int = 30) -> dict[str, object]:
+    return {"dealer": "NESW"[(number - 1) % 4], "bidder": "N", "bid": 50, "trump": "H",
+            "meld": {"NS": 24, "EW": 20}, "counters": {"NS": ns_counters, "EW": 50 - ns_counters},
+            "outcome": "played"}
+
+
+def played_event(players: int = 9) -> Event:
+    event = event_with_players(players=players, deals_per_round=4)
+    round_create(event=event)
+    for number in range(1, 5):
+        for game in Game.objects.filter(table__round__event=event):
+            hand_submit(game=game, number=number, values=hand(number, 20 + game.table.number))
+    return event
+
+
+def test_hands_reach_the_snapshot_through_the_task_eagerly(django_capture_on_commit_callbacks) -> None:
+    event = event_with_players(players=8, deals_per_round=4)
+    round_create(event=event)
+    game = Game.objects.filter(table__round__event=event).first()
+    with django_capture_on_commit_callbacks(execute=True):
+        hand_submit(game=game, number=1, values=hand(1))
+    snapshot = StandingsSnapshot.objects.get(event=event)
+    event.refresh_from_db()
+    assert snapshot.source_version == event.hands_version
+    assert snapshot.rows == standings_compute(event=event).rows
+    assert any(r["points"] for r in snapshot.rows)
+
+
+def test_compute_task_twice_changes_nothing() -> None:
+    event = played_event()
+    first = compute_standings.apply(args=(event.pk,)).get()
+    before = StandingsSnapshot.objects.get(event=event)
+    second = compute_standings.apply(args=(event.pk,)).get()
+    after = StandingsSnapshot.objects.get(event=event)
+    assert first == second == after.version
+    assert after.computed_at == before.computed_at and after.rows == before.rows
+
+
+def test_full_rebuild_recomputes_seat_results_from_the_hands() -> None:
+    event = played_event()
+    compute_standings.apply(args=(event.pk,)).get()
+    good = StandingsSnapshot.objects.get(event=event).rows
+    # Derived rows damaged (a bug, a manual edit): the hands are the truth.
+    SeatResult.objects.filter(event=event).update(points=0, won=False)
+    SeatResult.objects.filter(event=event).first().delete()
+    damaged = compute_standings.apply(args=(event.pk,)).get()
+    assert StandingsSnapshot.objects.get(event=event).rows != good
+    repaired = compute_standings.apply(args=(event.pk,), kwargs={"full": True}).get()
+    assert repaired == damaged + 1
+    assert StandingsSnapshot.objects.get(event=event).rows == good
+
+
+def test_reconcile_task_rebuilds_events_behind_their_hands() -> None:
+    event = played_event()
+    StandingsSnapshot.objects.filter(event=event).delete()
+    assert reconcile_standings.apply().get() == [event.pk]
+    assert reconcile_standings.apply().get() == []
+
+
+def test_rebuild_command_by_id_and_all() -> None:
+    event = played_event()
+    SeatResult.objects.filter(event=event).delete()
+    out = io.StringIO()
+    call_command("rebuild_standings", str(event.pk), stdout=out)
+    assert f"event {event.pk}" in out.getvalue() and "games recomputed" in out.getvalue()
+    assert SeatResult.objects.filter(event=event).count() == 8
+    snapshot = StandingsSnapshot.objects.get(event=event)
+    assert snapshot.rows == standings_compute(event=event).rows
+    out = io.StringIO()
+    call_command("rebuild_standings", "--all", stdout=out)
+    assert "(unchanged)" in out.getvalue()
+    assert StandingsSnapshot.objects.get(event=event).version == snapshot.version
+
+
+def test_rebuild_command_errors() -> None:
+    with pytest.raises(CommandError, match="event ids, or --all"):
+        call_command("rebuild_standings")
+    with pytest.raises(CommandError, match="No event with id 424242"):
+        call_command("rebuild_standings", "424242")

@@ -1,0 +1,52 @@
+"""Factories for events and entries."""
+
+from __future__ import annotations
+
+import datetime
+
+import factory
+
+from clubs.models import Club
+from tests.clubs.factories import ClubFactory, PlayerFactory
+from tournaments.models import Event
+
+
+class EventFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Event
+
+    club = factory.SubFactory(ClubFactory)
+    name = factory.Sequence(lambda n: f"Club night {n}")
+    date = factory.LazyFunction(lambda: datetime.date(2026, 11, 20))
+    ruleset_preset = "pagat_double_deck"
+    rounds_planned = 4
+    deals_per_round = 4
+    tie_breaks = ["points", "wins", "head_to_head", "highest_game"]
+
+
+def event_with_players(*, club: Club | None = None, players: int = 8, **event_kwargs: object) -> Event:
+    """An event of ``club`` with ``players`` players checked in (through the service)."""
+    from tournaments.services import entry_check_in
+
+    club = club or ClubFactory()
+    event = EventFactory(club=club, **event_kwargs)
+    for _ in range(players):
+        entry_check_in(event=event, player=PlayerFactory(club=club))
+    return event
+
+
+class EntryFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "tournaments.Entry"
+
+    event = factory.SubFactory(EventFactory)
+    player = factory.SubFactory(PlayerFactory)
+
+
+def bye_for(*, event: Event, round_number: int, entry: object) -> object:
+    from tournaments.models import Bye, Round
+
+    round_, _ = Round.objects.get_or_create(
+        event=event, number=round_number, defaults={"status": "closed"}
+    )
+    return Bye.objects.create(round=round_, entry=entry)
