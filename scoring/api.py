@@ -29,7 +29,7 @@ from common.rulesets import event_ruleset
 
 from . import services
 from .models import HandRevision
-from .selectors import hand_history, hand_with_context, table_by_token, table_state
+from .selectors import hand_history, hand_with_context, revision_row, table_by_token, table_state
 
 
 # --- input --------------------------------------------------------------------------------------
@@ -280,22 +280,20 @@ class TableHandsApi(APIView):
     )
     def post(self, request: Request, token: str) -> Response:
         table = table_by_token(token=token)
-        state = table_state(table=table)
-        if not state["is_open"]:
-            return _closed(state)
+        if services.entry_refusal(table.round) is not None:
+            return _closed({"round": table.round})
         serializer = HandSubmitInput(data=request.data)
         if not serializer.is_valid():
             return _invalid(serializer)
         key = (request.headers.get("Idempotency-Key")
                or serializer.validated_data.get("idempotency_key") or None)
-        replay = bool(key) and HandRevision.objects.filter(
-            idempotency_key=key, hand__game=state["game"]).exists()
         revision = services.hand_submit(
-            game=state["game"], number=serializer.validated_data["number"],
+            game=table.game, number=serializer.validated_data["number"],
             values=serializer.values(), source=HandRevision.Source.TABLE, idempotency_key=key,
         )
-        return Response(RevisionOutput(_revision_data(revision)).data,
-                        status=status.HTTP_200_OK if replay else status.HTTP_201_CREATED)
+        replayed = getattr(revision, "replayed", False)
+        return Response(RevisionOutput(revision_row(revision)).data,
+                        status=status.HTTP_200_OK if replayed else status.HTTP_201_CREATED)
 
 
 # --- club member endpoints ----------------------------------------------------------------------

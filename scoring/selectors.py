@@ -18,7 +18,7 @@ from common.rulesets import event_ruleset
 from tournaments.models import Event, Round, Seat, Table
 
 from .models import Game, Hand, HandRevision
-from .services import revision_values
+from .services import entry_refusal, revision_values
 
 
 def table_by_token(*, token: str) -> Table:
@@ -81,7 +81,7 @@ def describe_values(values: dict[str, Any] | None) -> str:
     return " · ".join(parts)
 
 
-def _revision_row(revision: HandRevision) -> dict[str, Any]:
+def revision_row(revision: HandRevision) -> dict[str, Any]:
     values = revision_values(revision)
     return {
         "id": revision.pk,
@@ -124,7 +124,7 @@ def game_hands(game: Game, sides: tuple[str, ...] = ("NS", "EW")) -> list[dict[s
     running = dict.fromkeys(sides, 0)
     rows = []
     for revision in revisions:
-        row = _revision_row(revision)
+        row = revision_row(revision)
         for side in sides:
             running[side] += int(revision.points.get(side, 0))
         row["running"] = dict(running)
@@ -137,10 +137,8 @@ def game_hands(game: Game, sides: tuple[str, ...] = ("NS", "EW")) -> list[dict[s
 
 
 def round_is_open(round_: Round) -> bool:
-    """Whether a table's phone may still write: the round is not closed and the event not over."""
-    return round_.status != Round.Status.CLOSED and round_.event.status not in (
-        Event.Status.FINISHED, Event.Status.CANCELLED,
-    )
+    """Whether a table's phone may still write (see ``scoring.services.entry_refusal``)."""
+    return entry_refusal(round_) is None
 
 
 def table_state(*, table: Table) -> dict[str, Any]:
@@ -205,7 +203,7 @@ def hand_with_context(*, hand_id: int) -> Hand:
 def hand_history(*, hand: Hand) -> list[dict[str, Any]]:
     """Every revision of a hand, oldest first, with who, when, from where and why."""
     revisions = hand.revisions.select_related("hand", "author").order_by("revision")
-    return [_revision_row(r) for r in revisions]
+    return [revision_row(r) for r in revisions]
 
 
 def event_rounds(*, event: Event) -> list[Round]:

@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from common.errors import ConflictError, DomainError
 from common.rulesets import event_ruleset
-from common.tasks import standings_request_update
+from common.tasks import ROUND_CONFIRMED, standings_request_update, task_queue
 from rules_engine import Hand as EngineHand
 from rules_engine import RulesError, Ruleset, parse_hand, score_game, score_hand
 from tournaments.models import Event, EventLog, Round, Seat
@@ -89,18 +89,30 @@ def _live_revisions(game: Game) -> list[HandRevision]:
     )
 
 
-def _check_open(game: Game, *, as_director: bool, note: str) -> None:
-    round_ = game.table.round
+def entry_refusal(round_: Round, *, as_director: bool = False) -> DomainError | None:
+    """THE definition of "the round is open" for score entry, used by the services, the table
+    page and the API alike: a table's phone may write while the round is not closed and the
+    event not over (a seated round that the director has not started yet accepts hands too: the
+    players are at their tables). A director may also change a closed round's hands (with a
+    reason, see :func:`_check_open`). Returns the refusal, or None when entry is open."""
+    if as_director:
+        return None
+    if round_.event.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
+        return DomainError("This event is over.", field="event")
     if round_.status == Round.Status.CLOSED:
-        if not as_director:
-            raise DomainError(
-                f"Round {round_.number} is closed; only a director can change its hands.",
-                field="round",
-            )
-        if not note.strip():
-            raise DomainError("Say why a closed round's hand is changed.", field="note")
-    if round_.event.status in (Event.Status.FINISHED, Event.Status.CANCELLED) and not as_director:
-        raise DomainError("This event is over.", field="event")
+        return DomainError(
+            f"Round {round_.number} is closed; only a director can change its hands.",
+            field="round", code="round_closed",
+        )
+    return None
+
+
+def _check_open(game: Game, *, as_director: bool, note: str) -> None:
+    refusal = entry_refusal(game.table.round, as_director=as_director)
+    if refusal is not None:
+        raise refusal
+    if game.table.round.status == Round.Status.CLOSED and not note.strip():
+        raise DomainError("Say why a closed round's hand is changed.", field="note")
 
 
 def _replayed(key: str | None, *, game: Game, hand: Hand | None = None) -> HandRevision | None:
@@ -151,12 +163,14 @@ def _store_revision(
     )
 
 
-def _after_write(game: Game) -> None:
-    Game.objects.filter(pk=game.pk).update(version=F("version") + 1)
+def _after_write(game: Game, revisions: Sequence[HandRevision]) -> None:
+    """Re-derive the locked game from its live hands (``revisions``, in hand order), then mark
+    the event's standings behind. The event row is bumped last: it is the row every table of the
+    event writes, so it is held for the shortest possible time."""
+    _game_write(game, revisions, bump_version=True)
     Event.objects.filter(pk=game.table.round.event_id).update(
         hands_version=F("hands_version") + 1
     )
-    game_recompute(game=game)
     standings_request_update(event_id=game.table.round.event_id)
 
 
@@ -172,14 +186,16 @@ def hand_submit(
     as_director: bool = False,
     note: str = "",
 ) -> HandRevision:
-    """Store a new hand (the next one of the game) after the rules engine accepts it."""
-    earlier = _replayed(idempotency_key, game=game)
-    if earlier is not None:
-        return earlier
+    """Store a new hand (the next one of the game) after the rules engine accepts it.
+
+    A retried submission (same ``idempotency_key``) returns the revision stored the first time,
+    with ``replayed`` set on it; a new one has ``replayed`` false.
+    """
     locked = _locked_game(game)
-    # a twin request may have committed while we waited for the lock
+    # Checked under the lock: a twin request that committed while we waited is seen here.
     earlier = _replayed(idempotency_key, game=game)
     if earlier is not None:
+        earlier.replayed = True  # type: ignore[attr-defined]
         return earlier
     _check_open(locked, as_director=as_director, note=note)
     ruleset = event_ruleset(locked.table.round.event)
@@ -203,7 +219,8 @@ def hand_submit(
         hand=hand, number=1, engine_hand=engine_hand, score=score, author=author,
         source=source, note=note, idempotency_key=idempotency_key,
     )
-    _after_write(locked)
+    _after_write(locked, [*revisions, revision])
+    revision.replayed = False  # type: ignore[attr-defined]
     return revision
 
 
@@ -256,7 +273,7 @@ def hand_correct(
         hand=hand, number=live.revision + 1, engine_hand=engine_hand, score=score,
         author=author, source=source, note=note, idempotency_key=idempotency_key,
     )
-    _after_write(locked)
+    _after_write(locked, [revision if r.hand_id == hand.pk else r for r in revisions])
     return revision
 
 
@@ -277,7 +294,7 @@ def hand_delete_last(*, game: Game, author: Any = None, note: str = "", as_direc
                  "hand": last.number, "values": revision_values(live), "note": note},
     )
     last.delete()
-    _after_write(locked)
+    _after_write(locked, _live_revisions(locked))
 
 
 def _derive(
@@ -324,19 +341,34 @@ def _derive(
     return fields, rows
 
 
+def _game_write(game: Game, revisions: Sequence[HandRevision], *, bump_version: bool) -> None:
+    """Write a game's derived fields and seat results from its live hands: four queries (the
+    seats, one UPDATE of the game, the seat results replaced). ``game`` carries its table, round
+    and event (as :func:`_locked_game` loads them); its fields are updated in place."""
+    event = game.table.round.event
+    seats = list(Seat.objects.filter(table_id=game.table_id).values_list("position", "entry_id"))
+    fields, rows = _derive(
+        game=game, event=event, round_number=game.table.round.number, revisions=revisions,
+        seats=seats, ruleset=event_ruleset(event),
+    )
+    now = timezone.now()
+    update: dict[str, Any] = {**fields, "updated_at": now}
+    if bump_version:
+        update["version"] = F("version") + 1
+    Game.objects.filter(pk=game.pk).update(**update)
+    for name, value in fields.items():
+        setattr(game, name, value)
+    game.updated_at = now
+    if bump_version:
+        game.version += 1
+    SeatResult.objects.filter(game_id=game.pk).delete()
+    SeatResult.objects.bulk_create(rows)
+
+
 def game_recompute(*, game: Game) -> Game:
     """Rebuild a game's derived totals, status and seat results from its live hands."""
     game = Game.objects.select_related("table__round__event").get(pk=game.pk)
-    event = game.table.round.event
-    seats = list(Seat.objects.filter(table=game.table).values_list("position", "entry_id"))
-    fields, rows = _derive(
-        game=game, event=event, round_number=game.table.round.number,
-        revisions=_live_revisions(game), seats=seats, ruleset=event_ruleset(event),
-    )
-    Game.objects.filter(pk=game.pk).update(**fields, updated_at=timezone.now())
-    SeatResult.objects.filter(game=game).delete()
-    SeatResult.objects.bulk_create(rows)
-    game.refresh_from_db()
+    _game_write(game, _live_revisions(game), bump_version=False)
     return game
 
 
@@ -468,6 +500,12 @@ def game_confirm(*, game: Game, position: str) -> Game:
     locked.confirmed_by = seat.entry
     locked.confirmed_at = timezone.now()
     locked.save(update_fields=["status", "confirmed_by", "confirmed_at"])
+    round_ = locked.table.round
+    if not Game.objects.filter(table__round_id=round_.pk).exclude(
+        status=Game.Status.CONFIRMED
+    ).exists():
+        # The round's last game: formats that seat themselves build the next round now.
+        task_queue(ROUND_CONFIRMED, args=(round_.event_id, round_.number))
     return locked
 
 

@@ -132,11 +132,10 @@ def table_entry(request: HttpRequest, token: str) -> HttpResponse:
     table = table_by_token(token=token)
     if request.method != "POST":
         return _table_page(request, table)
-    state = table_state(table=table)
-    if not state["is_open"]:
+    if services.entry_refusal(table.round) is not None:
         return _refuse_closed(request, table)
-    form = HandForm(request.POST, ruleset=event_ruleset(state["event"]))
-    outcome = _save(form, game=state["game"], hand=None, author=request.user,
+    form = HandForm(request.POST, ruleset=event_ruleset(table.round.event))
+    outcome = _save(form, game=table.game, hand=None, author=request.user,
                     source=HandRevision.Source.TABLE, as_director=False)
     if outcome.revision is not None:
         messages.success(request, _saved_message(outcome.revision))
