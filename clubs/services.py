@@ -111,16 +111,17 @@ def player_merge(*, club: Club, keep: Player, duplicate: Player) -> Player:
         ClubPlayer.objects.get_or_create(club_id=link.club_id, player=keep)
     ClubPlayer.objects.filter(player=duplicate).delete()
     for relation in Player._meta.related_objects:
-        if not relation.one_to_many or relation.related_model is ClubPlayer:
+        model = relation.related_model
+        if not relation.one_to_many or model is ClubPlayer or isinstance(model, str):
             continue
-        rows = relation.related_model._default_manager.filter(**{relation.field.name: duplicate})
+        rows = model._default_manager.filter(**{relation.field.name: duplicate})
         try:
             with transaction.atomic():
                 rows.update(**{relation.field.name: keep})
         except IntegrityError:
             raise DomainError(
                 f"{keep.name} and {duplicate.name} both appear in the same "
-                f"{relation.related_model._meta.verbose_name} (the same event); they are two "
+                f"{model._meta.verbose_name} (the same event); they are two "
                 "people, not a duplicate.",
                 field="duplicate",
             ) from None

@@ -171,18 +171,22 @@ def _write_round(event: Event, number: int, plan: RoundPlan[int]) -> Round:
     return round_
 
 
-def round_seat_request(*, event: Event, actor: Any = None, reseat: bool = False) -> int:
-    """Queue the seating of the next round (the director's "Seat round N"); returns N.
+def round_seat_request(
+    *, event: Event, actor: Any = None, number: int | None = None, reseat: bool = False
+) -> int:
+    """Queue the seating of round ``number`` (the director's "Seat round N"; the next round when
+    not given); returns N.
 
-    The job is idempotent (it asks for round N by number), so a second click or a retried task
-    never makes two rounds. With eager Celery (the embedded default) it runs before this returns.
+    The job is idempotent (it asks for round N by number, and the page's button carries N), so a
+    second click or a retried task never makes two rounds. With eager Celery (the embedded
+    default) it runs before this returns.
     """
     latest = event.rounds.order_by("-number").first()
     if reseat:
         if latest is None:
             raise DomainError("There is no open round to reseat.", field="round")
         number = latest.number
-    else:
+    elif number is None:
         number = (latest.number if latest else 0) + 1
     seating.job_queued(event_id=event.pk, number=number)
     # Nothing was written here, so there is no commit to wait for.

@@ -26,14 +26,12 @@ from .services import round_create, round_set_status
 
 logger = logging.getLogger(__name__)
 
-RETRY = {
-    "autoretry_for": (OperationalError, InterfaceError),
-    "retry_backoff": settings.TASK_RETRY_POLICY["countdown"],
-    "max_retries": settings.TASK_RETRY_POLICY["max_retries"],
-}
+# Transient database trouble is retried with backoff; a refusal is final.
+TRANSIENT = (OperationalError, InterfaceError)
 
 
-@shared_task(**RETRY)
+@shared_task(autoretry_for=TRANSIENT, retry_backoff=settings.TASK_RETRY_POLICY["countdown"],
+             max_retries=settings.TASK_RETRY_POLICY["max_retries"])
 def seat_round(event_id: int, number: int, reseat: bool = False,
                actor_id: int | None = None) -> dict[str, Any]:
     """Build round ``number`` of the event; returns what happened, never half a round."""
@@ -54,7 +52,8 @@ def seat_round(event_id: int, number: int, reseat: bool = False,
             "tables": round_.tables.count()}
 
 
-@shared_task(**RETRY)
+@shared_task(autoretry_for=TRANSIENT, retry_backoff=settings.TASK_RETRY_POLICY["countdown"],
+             max_retries=settings.TASK_RETRY_POLICY["max_retries"])
 def round_confirmed(event_id: int, number: int) -> dict[str, Any]:
     """Every game of round ``number`` is confirmed: a format that seats itself closes the round
     and seats the next one (idempotent: a closed round or an existing next round stays)."""

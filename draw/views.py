@@ -8,6 +8,7 @@ import csv
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -21,6 +22,7 @@ from common.rulesets import event_ruleset
 from scoring.models import HandRevision
 from scoring.selectors import games_for_event
 from scoring.services import event_settings_update
+from standings.services import standings_rebuild
 from tournaments import services as events
 from tournaments.forms import CheckInForm, EventForm, SwapForm
 from tournaments.models import Event, Round
@@ -156,8 +158,12 @@ def entry_leave(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
 def round_seat(request: HttpRequest, pk: int) -> HttpResponse:
     event = event_get(pk=pk, user=request.user, role="director")
     reseat = request.POST.get("reseat") == "1"
+    asked = request.POST.get("number", "")
     try:
-        number = services.round_seat_request(event=event, actor=request.user, reseat=reseat)
+        number = services.round_seat_request(
+            event=event, actor=request.user, reseat=reseat,
+            number=int(asked) if asked.isdigit() and 0 < int(asked) < 1000 else None,
+        )
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect("event-detail", pk=event.pk)
@@ -225,7 +231,11 @@ def round_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def event_status(request: HttpRequest, pk: int, status: str) -> HttpResponse:
     event = event_get(pk=pk, user=request.user, role="director")
     try:
-        events.event_set_status(event=event, status=status, actor=request.user)
+        with transaction.atomic():
+            events.event_set_status(event=event, status=status, actor=request.user)
+            if status == Event.Status.FINISHED:
+                # Final placements are read from the standings snapshot: make it current now.
+                standings_rebuild(event_id=event.pk)
     except DomainError as exc:
         messages.error(request, exc.message)
     else:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -96,3 +97,22 @@ def test_api_docs_work_offline(client) -> None:
     assert response.status_code == 200
     assert b"cdn.jsdelivr" not in response.content
     assert b"drf_spectacular_sidecar" in response.content
+
+
+def test_manage_py_honours_the_settings_option() -> None:
+    result = _manage(
+        {"DJANGO_SETTINGS_MODULE": "config.settings.base"},
+        "shell", "--settings=config.settings.test", "-c",
+        "from django.conf import settings; print(settings.SETTINGS_MODULE)",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "config.settings.test"
+
+
+def test_celery_and_wsgi_default_to_the_same_settings() -> None:
+    pattern = re.compile(r'setdefault\("DJANGO_SETTINGS_MODULE", "([\w.]+)"\)')
+    defaults = {
+        name: pattern.findall((ROOT / "config" / name).read_text()) for name in ("celery.py", "wsgi.py")
+    }
+    assert defaults == {"celery.py": ["config.settings.production"],
+                        "wsgi.py": ["config.settings.production"]}
