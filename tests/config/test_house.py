@@ -116,3 +116,15 @@ def test_celery_and_wsgi_default_to_the_same_settings() -> None:
     }
     assert defaults == {"celery.py": ["config.settings.production"],
                         "wsgi.py": ["config.settings.production"]}
+
+
+def test_collectstatic_under_production_settings_writes_the_manifest(tmp_path: Path) -> None:
+    """The README's production step: without the manifest every production page answers 500."""
+    result = _manage(
+        {"DJANGO_SETTINGS_MODULE": "config.settings.base", "DJANGO_SECRET_KEY": "k" * 40,
+         "DJANGO_ALLOWED_HOSTS": "scores.example.org", "DATABASE_URL": "postgres://u@h/db",
+         "REDIS_URL": "redis://127.0.0.1:1/0", "DJANGO_STATIC_ROOT": str(tmp_path)},
+        "collectstatic", "--noinput", "--settings=config.settings.production",
+    )
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "staticfiles.json").exists()
