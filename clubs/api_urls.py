@@ -8,4 +8,7 @@ urlpatterns = [
     path("clubs/", api.ClubListApi.as_view(), name="api-clubs"),
     path("clubs/<slug:slug>/", api.ClubDetailApi.as_view(), name="api-club"),
     path("clubs/<slug:slug>/players/", api.ClubPlayersApi.as_view(), name="api-club-players"),
+    path("clubs/<slug:slug>/players/merge/", api.ClubPlayerMergeApi.as_view(),
+         name="api-club-player-merge"),
+    path("clubs/<slug:slug>/members/", api.ClubMembersApi.as_view(), name="api-club-members"),
 ]

@@ -1,18 +1,31 @@
-"""Event API: events, check-in, seating rounds. Same permission rules as the pages."""
+"""Event API: events, settings, check-in, seating rounds, round status, seat swaps, finishing.
+
+Every action a director takes on the event pages has an endpoint here, with the same
+permissions: an event of a private club answers 404 to people outside the club; a member without
+the role gets 403; writes need a signed-in user (session or ``Authorization: Token <key>``;
+a user makes a token on ``/accounts/token/`` or with ``manage.py drf_create_token``).
+Writes go through the services (``tournaments.services``, ``scoring.services``,
+``draw.services``); domain errors come back as 400 with the field they concern, in the house
+shape ``{"errors": [{"field", "code", "message"}]}``.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from clubs.models import Club, Player
+from clubs.api import error_responses, roster_player
+from clubs.models import Club
 from clubs.permissions import can_view_event, check_club_role, has_club_role
+from scoring.services import event_settings_update
+from standings.models import StandingsSnapshot
 from tournaments import services as events
 from tournaments.models import Entry, Event, Round
 from tournaments.selectors import event_get, round_byes, round_tables
@@ -20,17 +33,64 @@ from tournaments.selectors import event_get, round_byes, round_tables
 from . import services
 
 
-class EventOutput(serializers.ModelSerializer):
+# --- output ---------------------------------------------------------------------------------------
+class PlacementOutput(serializers.Serializer[Any]):
+    place = serializers.IntegerField(help_text="Final place; tied entries share it (1, 1, 3).")
+    entry_id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+def _placements(rows: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    ordered = sorted(rows or [], key=lambda row: int(row["rank"]))  # stable: keeps tie order
+    return [{"place": int(row["rank"]), "entry_id": int(row["entry_id"]),
+             "name": str(row.get("name", ""))} for row in ordered]
+
+
+def event_placements(event: Event) -> list[dict[str, Any]]:
+    """Final places of a finished event, from its standings snapshot (empty before it finishes).
+
+    Finishing brings the snapshot up to date first (:class:`EventFinishApi`), so these are the
+    standings as they stood when the director finished the event.
+    """
+    if event.status != Event.Status.FINISHED:
+        return []
+    return _placements(
+        StandingsSnapshot.objects.filter(event_id=event.pk).values_list("rows", flat=True).first()
+    )
+
+
+def events_placements(events: list[Event]) -> dict[int, list[dict[str, Any]]]:
+    """:func:`event_placements` of many events in one query (the event list)."""
+    finished = [e.pk for e in events if e.status == Event.Status.FINISHED]
+    snapshots = StandingsSnapshot.objects.filter(event_id__in=finished).values_list(
+        "event_id", "rows")
+    return {event_id: _placements(rows) for event_id, rows in snapshots}
+
+
+class EventOutput(serializers.ModelSerializer[Event]):
+    """An event. Pass ``context={"placements": {event_id: [...]}}`` to serialise many events
+    without a query each (see :func:`events_placements`)."""
+
     club = serializers.CharField(source="club.slug", read_only=True)
+    placements = serializers.SerializerMethodField(
+        help_text="Final places once the event is finished (from its standings); [] before."
+    )
 
     class Meta:
         model = Event
         fields = ["id", "club", "name", "format", "partnership", "status", "date", "ruleset_preset",
                   "ruleset_overrides", "rounds_planned", "deals_per_round", "bye_scoring",
-                  "bye_points", "tie_breaks", "is_public"]
+                  "bye_points", "tie_breaks", "is_public", "placements"]
+
+    @extend_schema_field(PlacementOutput(many=True))
+    def get_placements(self, event: Event) -> list[dict[str, Any]]:
+        known = self.context.get("placements")
+        if known is not None:
+            return list(known.get(event.pk, []))
+        return event_placements(event)
 
 
-class EntryOutput(serializers.ModelSerializer):
+class EntryOutput(serializers.ModelSerializer[Entry]):
     name = serializers.CharField(source="player.name")
 
     class Meta:
@@ -38,10 +98,40 @@ class EntryOutput(serializers.ModelSerializer):
         fields = ["id", "player_id", "name", "status", "joined_round", "left_after_round"]
 
 
-class EventInput(serializers.Serializer):
-    club = serializers.SlugField()
+class SeatOutput(serializers.Serializer[Any]):
+    position = serializers.CharField()
+    entry_id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class TableOutput(serializers.Serializer[Any]):
+    number = serializers.IntegerField()
+    seats = SeatOutput(many=True)
+    token = serializers.CharField(
+        required=False, help_text="The table's entry token (scorers and directors only)."
+    )
+
+
+class RoundOutput(serializers.Serializer[Any]):
+    number = serializers.IntegerField()
+    status = serializers.CharField()
+    tables = TableOutput(many=True)
+    byes = serializers.ListField(child=serializers.IntegerField(), help_text="Entry ids sitting out.")
+
+
+class RoundSummaryOutput(serializers.ModelSerializer[Round]):
+    class Meta:
+        model = Round
+        fields = ["number", "status", "started_at", "closed_at"]
+
+
+# --- input ----------------------------------------------------------------------------------------
+class EventInput(serializers.Serializer[Any]):
+    club = serializers.SlugField(help_text="The club's slug.")
     name = serializers.CharField(max_length=120)
     date = serializers.DateField()
+    format = serializers.ChoiceField(choices=Event.Format.choices, required=False,
+                                     default=Event.Format.CLUB_NIGHT)
     ruleset_preset = serializers.CharField(required=False)
     ruleset_overrides = serializers.DictField(required=False)
     rounds_planned = serializers.IntegerField(required=False, default=4)
@@ -53,34 +143,44 @@ class EventInput(serializers.Serializer):
     is_public = serializers.BooleanField(required=False, default=True)
 
 
-class CheckInInput(serializers.Serializer):
-    player_id = serializers.IntegerField()
+class EventSettingsInput(serializers.Serializer[Any]):
+    """Any subset of the settings; the others keep their current values."""
+
+    name = serializers.CharField(max_length=120, required=False)
+    date = serializers.DateField(required=False)
+    ruleset_preset = serializers.CharField(
+        required=False, help_text="Changing it (without ruleset_overrides) clears the overrides."
+    )
+    ruleset_overrides = serializers.DictField(required=False)
+    rounds_planned = serializers.IntegerField(required=False)
+    deals_per_round = serializers.IntegerField(required=False, allow_null=True)
+    bye_scoring = serializers.ChoiceField(choices=Event.ByeScoring.choices, required=False)
+    bye_points = serializers.IntegerField(required=False)
+    tie_breaks = serializers.ListField(child=serializers.CharField(), required=False)
+    is_public = serializers.BooleanField(required=False)
 
 
-class SeatRoundInput(serializers.Serializer):
-    number = serializers.IntegerField(required=False, min_value=1)
-    reseat = serializers.BooleanField(required=False, default=False)
+class CheckInInput(serializers.Serializer[Any]):
+    player_id = serializers.IntegerField(help_text="A player of the event's club roster.")
 
 
-class SeatOutput(serializers.Serializer):
-    position = serializers.CharField()
-    entry_id = serializers.IntegerField()
-    name = serializers.CharField()
+class SeatRoundInput(serializers.Serializer[Any]):
+    number = serializers.IntegerField(
+        required=False, min_value=1,
+        help_text="The round wanted; if it exists already it is returned unchanged (200).",
+    )
+    reseat = serializers.BooleanField(
+        required=False, default=False,
+        help_text="Seat the open round again (only before any hand is entered in it).",
+    )
 
 
-class TableOutput(serializers.Serializer):
-    number = serializers.IntegerField()
-    seats = SeatOutput(many=True)
-    token = serializers.CharField(required=False)
+class SwapInput(serializers.Serializer[Any]):
+    entry_a = serializers.IntegerField(help_text="Entry id (seated or sitting out).")
+    entry_b = serializers.IntegerField(help_text="Entry id (seated or sitting out).")
 
 
-class RoundOutput(serializers.Serializer):
-    number = serializers.IntegerField()
-    status = serializers.CharField()
-    tables = TableOutput(many=True)
-    byes = serializers.ListField(child=serializers.IntegerField())
-
-
+# --- helpers --------------------------------------------------------------------------------------
 def round_payload(round_: Round, *, with_tokens: bool) -> dict[str, Any]:
     tables = []
     for item in round_tables(round_=round_):
@@ -96,6 +196,18 @@ def round_payload(round_: Round, *, with_tokens: bool) -> dict[str, Any]:
             "byes": [b.entry_id for b in round_byes(round_=round_)]}
 
 
+def _round(event: Event, number: int) -> Round:
+    return get_object_or_404(Round, event=event, number=number)
+
+
+def _event_entry(event: Event, entry_id: int, *, field: str) -> Entry:
+    entry = event.entries.select_related("player").filter(pk=entry_id).first()
+    if entry is None:
+        raise serializers.ValidationError({field: ["No such entry in this event."]})
+    return entry
+
+
+# --- events ---------------------------------------------------------------------------------------
 class EventListApi(APIView):
     @extend_schema(responses=EventOutput(many=True))
     def get(self, request: Request) -> Response:
@@ -103,10 +215,12 @@ class EventListApi(APIView):
         if club := request.query_params.get("club"):
             events = events.filter(club__slug=club)
         visible = [e for e in events[:500] if can_view_event(user=request.user, event=e)]
-        return Response(EventOutput(visible, many=True).data)
+        return Response(EventOutput(visible, many=True,
+                                    context={"placements": events_placements(visible)}).data)
 
-
-    @extend_schema(request=EventInput, responses={201: EventOutput})
+    @extend_schema(operation_id="event_create", summary="Create an event (directors)",
+                   request=EventInput,
+                   responses={201: EventOutput, **error_responses(400, 403, 404)})
     def post(self, request: Request) -> Response:
         data = EventInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -117,44 +231,205 @@ class EventListApi(APIView):
         return Response(EventOutput(event).data, status=status.HTTP_201_CREATED)
 
 
+SETTINGS = ("name", "date", "ruleset_preset", "ruleset_overrides", "rounds_planned",
+            "deals_per_round", "bye_scoring", "bye_points", "tie_breaks", "is_public")
+
+
 class EventDetailApi(APIView):
-    @extend_schema(responses=EventOutput)
+    @extend_schema(responses={200: EventOutput, **error_responses(404)})
     def get(self, request: Request, pk: int) -> Response:
         return Response(EventOutput(event_get(pk=pk, user=request.user)).data)
 
+    @extend_schema(
+        operation_id="event_settings_update", summary="Change an event's settings (directors)",
+        description="Send only the settings to change. A new deal count re-derives every game "
+                    "from its hands; the standings follow. The rules cannot change once hands "
+                    "are entered; settings that change results are refused on a finished event.",
+        request=EventSettingsInput,
+        responses={200: EventOutput, **error_responses(400, 403, 404)},
+    )
+    def patch(self, request: Request, pk: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        data = EventSettingsInput(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        given = dict(data.validated_data)
+        settings = {name: getattr(event, name) for name in SETTINGS}
+        if (given.get("ruleset_preset", event.ruleset_preset) != event.ruleset_preset
+                and "ruleset_overrides" not in given):
+            settings["ruleset_overrides"] = {}  # overrides belong to the preset (as on the page)
+        updated = event_settings_update(event=event, actor=request.user, **(settings | given))
+        return Response(EventOutput(updated).data)
 
+
+class EventStatusApi(APIView):
+    """Base of finish and reopen: a director moves the event to ``target``."""
+
+    permission_classes = [IsAuthenticated]
+    target: str = ""
+
+    def post(self, request: Request, pk: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        services.event_status_set(event=event, status=self.target, actor=request.user)
+        return Response(EventOutput(event_get(pk=pk, user=request.user)).data)
+
+
+class EventFinishApi(EventStatusApi):
+    """Finish the event (every round closed); its placements are final from now on."""
+
+    target = Event.Status.FINISHED
+
+    @extend_schema(operation_id="event_finish", summary="Finish the event (directors)",
+                   request=None,
+                   responses={200: EventOutput, **error_responses(400, 403, 404)})
+    def post(self, request: Request, pk: int) -> Response:
+        return super().post(request, pk)
+
+
+class EventReopenApi(EventStatusApi):
+    """Reopen a finished event to fix a result; placements are empty until it finishes again."""
+
+    target = Event.Status.RUNNING
+
+    @extend_schema(operation_id="event_reopen", summary="Reopen a finished event (directors)",
+                   request=None,
+                   responses={200: EventOutput, **error_responses(400, 403, 404)})
+    def post(self, request: Request, pk: int) -> Response:
+        return super().post(request, pk)
+
+
+# --- entries --------------------------------------------------------------------------------------
 class EventEntriesApi(APIView):
-    @extend_schema(responses=EntryOutput(many=True))
+    @extend_schema(responses={200: EntryOutput(many=True), **error_responses(404)})
     def get(self, request: Request, pk: int) -> Response:
         event = event_get(pk=pk, user=request.user)
         return Response(EntryOutput(event.entries.select_related("player"), many=True).data)
 
-    @extend_schema(request=CheckInInput, responses={201: EntryOutput})
+    @extend_schema(
+        operation_id="entry_check_in", summary="Check a player in (directors)",
+        description="Between rounds this is a late arrival: the player plays from the next round. "
+                    "A player who left comes back. `player_id` must be on the club's roster.",
+        request=CheckInInput, responses={201: EntryOutput, **error_responses(400, 403, 404)},
+    )
     def post(self, request: Request, pk: int) -> Response:
         event = event_get(pk=pk, user=request.user, role="director")
         data = CheckInInput(data=request.data)
         data.is_valid(raise_exception=True)
-        player = Player.objects.filter(pk=data.validated_data["player_id"]).first()
-        if player is None:
-            raise serializers.ValidationError({"player_id": ["No such player."]})
+        player = roster_player(event.club, data.validated_data["player_id"], field="player_id")
         entry = events.entry_check_in(event=event, player=player, actor=request.user)
         return Response(EntryOutput(entry).data, status=status.HTTP_201_CREATED)
 
 
+class EntryLeaveApi(APIView):
+    """An early leaver: seated in no further round; results so far stay."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="entry_leave", summary="A player leaves early (directors)",
+                   request=None,
+                   responses={200: EntryOutput, **error_responses(400, 403, 404)})
+    def post(self, request: Request, pk: int, entry_id: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        entry = get_object_or_404(event.entries.select_related("player"), pk=entry_id)
+        left = events.entry_leave(entry=entry, actor=request.user)
+        return Response(EntryOutput(left).data)
+
+
+# --- rounds ---------------------------------------------------------------------------------------
 class EventRoundsApi(APIView):
-    @extend_schema(request=SeatRoundInput, responses={201: RoundOutput})
+    """The event's rounds; POST seats the next one.
+
+    The API seats **synchronously** through :func:`draw.services.round_create` and answers with
+    the round. The event page's "Seat round N" button instead queues the same work as a
+    background job (``draw.services.round_seat_request``) and shows it working; both ask for
+    the round by number, so neither can make a round twice.
+    """
+
+    @extend_schema(operation_id="event_rounds",
+                   responses={200: RoundSummaryOutput(many=True), **error_responses(404)})
+    def get(self, request: Request, pk: int) -> Response:
+        event = event_get(pk=pk, user=request.user)
+        return Response(RoundSummaryOutput(event.rounds.order_by("number"), many=True).data)
+
+    @extend_schema(
+        operation_id="round_seat", summary="Seat the next round (directors)",
+        description="Seats the round **synchronously** through `draw.services.round_create` and "
+                    "answers with its tables (with their entry tokens) and byes. (The event "
+                    "page's \"Seat round N\" button queues the same work as a background job "
+                    "instead.) Asking for a `number` that exists returns that round unchanged "
+                    "with 200; `reseat` seats the open round again while no hand is entered.",
+        request=SeatRoundInput,
+        responses={201: RoundOutput, 200: RoundOutput, **error_responses(400, 403, 404)},
+    )
     def post(self, request: Request, pk: int) -> Response:
         event = event_get(pk=pk, user=request.user, role="director")
         data = SeatRoundInput(data=request.data)
         data.is_valid(raise_exception=True)
-        round_ = services.round_create(event=event, actor=request.user, **data.validated_data)
-        return Response(round_payload(round_, with_tokens=True), status=status.HTTP_201_CREATED)
+        number, reseat = data.validated_data.get("number"), data.validated_data["reseat"]
+        existed = (number is not None and not reseat
+                   and event.rounds.filter(number=number).exists())
+        round_ = services.round_create(event=event, actor=request.user, number=number,
+                                       reseat=reseat)
+        return Response(round_payload(round_, with_tokens=True),
+                        status=status.HTTP_200_OK if existed else status.HTTP_201_CREATED)
 
 
 class RoundDetailApi(APIView):
-    @extend_schema(responses=RoundOutput)
+    @extend_schema(responses={200: RoundOutput, **error_responses(404)})
     def get(self, request: Request, pk: int, number: int) -> Response:
         event = event_get(pk=pk, user=request.user)
-        round_ = get_object_or_404(Round, event=event, number=number)
+        round_ = _round(event, number)
         with_tokens = has_club_role(user=request.user, club=event.club, role="scorer")
         return Response(round_payload(round_, with_tokens=with_tokens))
+
+
+class RoundStatusApi(APIView):
+    """Base of start and close: a director moves the round to ``target``."""
+
+    permission_classes = [IsAuthenticated]
+    target: str = ""
+
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        round_ = services.round_set_status(round_=_round(event, number), status=self.target,
+                                           actor=request.user)
+        return Response(round_payload(round_, with_tokens=True))
+
+
+class RoundStartApi(RoundStatusApi):
+    target = Round.Status.PLAYING
+
+    @extend_schema(operation_id="round_start", summary="Start a seated round (directors)",
+                   request=None,
+                   responses={200: RoundOutput, **error_responses(400, 403, 404)})
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        return super().post(request, pk, number)
+
+
+class RoundCloseApi(RoundStatusApi):
+    target = Round.Status.CLOSED
+
+    @extend_schema(operation_id="round_close",
+                   summary="Close a round (directors): tables can no longer write",
+                   request=None,
+                   responses={200: RoundOutput, **error_responses(400, 403, 404)})
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        return super().post(request, pk, number)
+
+
+class RoundSwapApi(APIView):
+    """Swap two players' places (two seats, or a seat and a bye) before the round starts."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="round_swap", summary="Swap two players (directors)",
+                   request=SwapInput,
+                   responses={200: RoundOutput, **error_responses(400, 403, 404)})
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        round_ = _round(event, number)
+        data = SwapInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        entry_a = _event_entry(event, data.validated_data["entry_a"], field="entry_a")
+        entry_b = _event_entry(event, data.validated_data["entry_b"], field="entry_b")
+        services.seat_swap(round_=round_, entry_a=entry_a, entry_b=entry_b, actor=request.user)
+        return Response(round_payload(round_, with_tokens=True))

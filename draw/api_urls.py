@@ -7,7 +7,17 @@ from . import api
 urlpatterns = [
     path("events/", api.EventListApi.as_view(), name="api-events"),
     path("events/<int:pk>/", api.EventDetailApi.as_view(), name="api-event"),
+    path("events/<int:pk>/finish/", api.EventFinishApi.as_view(), name="api-event-finish"),
+    path("events/<int:pk>/reopen/", api.EventReopenApi.as_view(), name="api-event-reopen"),
     path("events/<int:pk>/entries/", api.EventEntriesApi.as_view(), name="api-event-entries"),
+    path("events/<int:pk>/entries/<int:entry_id>/leave/", api.EntryLeaveApi.as_view(),
+         name="api-entry-leave"),
     path("events/<int:pk>/rounds/", api.EventRoundsApi.as_view(), name="api-event-rounds"),
     path("events/<int:pk>/rounds/<int:number>/", api.RoundDetailApi.as_view(), name="api-round"),
+    path("events/<int:pk>/rounds/<int:number>/start/", api.RoundStartApi.as_view(),
+         name="api-round-start"),
+    path("events/<int:pk>/rounds/<int:number>/close/", api.RoundCloseApi.as_view(),
+         name="api-round-close"),
+    path("events/<int:pk>/rounds/<int:number>/swap/", api.RoundSwapApi.as_view(),
+         name="api-round-swap"),
 ]

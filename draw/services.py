@@ -20,8 +20,9 @@ from common.tasks import ROUND_SEAT, task_queue
 from pairing.results import TableResult
 from pairing.rotation import RotationError, RoundPlan
 from scoring.models import Game, Hand
+from standings.services import standings_rebuild
 from tournaments.models import Bye, Entry, Event, Round, Seat, Table
-from tournaments.services import event_lock, event_log, event_results_changed
+from tournaments.services import event_lock, event_log, event_results_changed, event_set_status
 
 from . import seating
 from .formats import Situation, format_for
@@ -193,6 +194,17 @@ def round_seat_request(
     task_queue(ROUND_SEAT, args=(event.pk, number, reseat, getattr(actor, "pk", None)),
                on_commit=False)
     return number
+
+
+# --- the event's status -------------------------------------------------------------------------
+@transaction.atomic
+def event_status_set(*, event: Event, status: str, actor: Any = None) -> Event:
+    """Finish, reopen or cancel the event. Finishing also brings the standings snapshot up to
+    date in the same transaction: the final placements are read from it."""
+    locked = event_set_status(event=event, status=status, actor=actor)
+    if status == Event.Status.FINISHED:
+        standings_rebuild(event_id=locked.pk)
+    return locked
 
 
 # --- round status and seat swaps -----------------------------------------------------------------

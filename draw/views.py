@@ -8,7 +8,6 @@ import csv
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -22,7 +21,6 @@ from common.rulesets import event_ruleset
 from scoring.models import HandRevision
 from scoring.selectors import games_for_event
 from scoring.services import event_settings_update
-from standings.services import standings_rebuild
 from tournaments import services as events
 from tournaments.forms import CheckInForm, EventForm, SwapForm
 from tournaments.models import Event, Round
@@ -231,11 +229,7 @@ def round_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def event_status(request: HttpRequest, pk: int, status: str) -> HttpResponse:
     event = event_get(pk=pk, user=request.user, role="director")
     try:
-        with transaction.atomic():
-            events.event_set_status(event=event, status=status, actor=request.user)
-            if status == Event.Status.FINISHED:
-                # Final placements are read from the standings snapshot: make it current now.
-                standings_rebuild(event_id=event.pk)
+        services.event_status_set(event=event, status=status, actor=request.user)
     except DomainError as exc:
         messages.error(request, exc.message)
     else:

@@ -1,12 +1,18 @@
-"""The public site: the home page, a club's page, and the health endpoint."""
+"""The public site: the home page, a club's page, the health endpoint, and a signed-in user's
+API token page."""
 
 from __future__ import annotations
 
 import datetime
 
-from django.db import connection
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.db import connection, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods
+from rest_framework.authtoken.models import Token
 
 from clubs.models import Club
 from clubs.permissions import check_view_club, has_club_role
@@ -49,4 +55,23 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "season": year,
         "leaderboard": season_leaderboard(club=club, year=year),
         "is_director": has_club_role(user=request.user, club=club, role="director"),
+    })
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def api_token(request: HttpRequest) -> HttpResponse:
+    """The signed-in user's API token: shown here, created or replaced by a POST (the old key
+    stops working at once). Scripts send it as ``Authorization: Token <key>``."""
+    user = request.user
+    assert isinstance(user, User)  # login_required: never anonymous here
+    if request.method == "POST":
+        with transaction.atomic():
+            replaced = Token.objects.filter(user=user).delete()[0] > 0
+            Token.objects.create(user=user)
+        messages.success(request, "New API token created; the old one no longer works."
+                         if replaced else "API token created.")
+        return redirect("api-token")
+    return render(request, "public/api_token.html", {
+        "token": Token.objects.filter(user=user).first(),
     })

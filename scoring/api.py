@@ -26,6 +26,8 @@ from rest_framework.views import APIView
 from clubs.permissions import check_club_role, has_club_role
 from common.labels import OUTCOMES, SEATS, SUITS
 from common.rulesets import event_ruleset
+from tournaments.models import Table
+from tournaments.selectors import event_get
 
 from . import services
 from .models import HandRevision
@@ -337,3 +339,180 @@ class HandRevisionsApi(APIView):
             "round": hand.game.table.round.number, "revisions": hand_history(hand=hand),
         }).data)
 
+
+
+# --- table actions and the director's desk: the pages' remaining actions -----------------------
+class PositionInput(serializers.Serializer[Any]):
+    position = serializers.ChoiceField(choices=SEATS, help_text="A seat at this table: N, E, S or W.")
+
+
+class DeskTableInput(serializers.Serializer[Any]):
+    round = serializers.IntegerField(min_value=1, help_text="The round's number.")
+    table = serializers.IntegerField(min_value=1, help_text="The table's number in that round.")
+    note = serializers.CharField(
+        max_length=200, required=False, allow_blank=True, default="",
+        help_text="Why (required once the round is closed; directors only then).",
+    )
+
+
+class DeskHandInput(HandSubmitInput):
+    round = serializers.IntegerField(min_value=1, help_text="The round's number.")
+    table = serializers.IntegerField(min_value=1, help_text="The table's number in that round.")
+    note = serializers.CharField(
+        max_length=200, required=False, allow_blank=True, default="",
+        help_text="Why (required once the round is closed; directors only then).",
+    )
+
+
+def _game_data(game: Any) -> dict[str, Any]:
+    return {
+        "status": game.status, "totals": game.totals or {}, "winner": game.winner,
+        "finish_reason": game.finish_reason, "hands_count": game.hands_count,
+        "version": game.version, "scorer_position": game.scorer_position,
+    }
+
+
+def _refused(field: str, code: str, message: str) -> Response:
+    return Response({"errors": [{"field": field, "code": code, "message": message}]},
+                    status=status.HTTP_400_BAD_REQUEST)
+
+
+def _desk_table(event: Any, data: dict[str, Any]) -> Any:
+    """The table ``data`` names in the event (``round`` and ``table`` numbers), or None."""
+    table = (
+        Table.objects.select_related("round__event__club", "game")
+        .filter(round__event=event, round__number=data["round"], number=data["table"])
+        .first()
+    )
+    return table if table is not None and hasattr(table, "game") else None
+
+
+def _desk_missing(event: Any, data: dict[str, Any]) -> Response:
+    if not event.rounds.filter(number=data["round"]).exists():
+        return _refused("round", "not_found", f"There is no round {data['round']}.")
+    return _refused("table", "not_found",
+                    f"Round {data['round']} has no table {data['table']}.")
+
+
+class TableScorerApi(APIView):
+    """Record which seat keeps score (a player of the other side will confirm the game).
+
+    Like the other table endpoints: no login, the table's token is the credential, and writes
+    stop when the round closes (403). The scorer cannot change once hands are entered.
+    """
+
+    authentication_classes: list[Any] = []
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(operation_id="table_set_scorer", parameters=[TOKEN_PARAM],
+                   request=PositionInput,
+                   responses={200: GameOutput, 400: ErrorOutput, 403: ErrorOutput,
+                              404: ErrorOutput},
+                   tags=["score entry"])
+    def post(self, request: Request, token: str) -> Response:
+        table = table_by_token(token=token)
+        state = table_state(table=table)
+        if not state["is_open"]:
+            return _closed(state)
+        serializer = PositionInput(data=request.data)
+        if not serializer.is_valid():
+            return _invalid(serializer)
+        if state["game"].scorer_position and state["hands"]:
+            return _refused("position", "scorer_chosen",
+                            "The scorer was chosen when the first hand was entered.")
+        game = services.game_set_scorer(game=state["game"],
+                                        position=serializer.validated_data["position"])
+        return Response(GameOutput(_game_data(game)).data)
+
+
+class TableConfirmApi(APIView):
+    """A player of the side that did not keep score confirms the finished game.
+
+    No login: the table's token is the credential (as for entering hands); 403 once the round
+    is closed. Confirming a confirmed game again answers its status unchanged.
+    """
+
+    authentication_classes: list[Any] = []
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(operation_id="table_confirm", parameters=[TOKEN_PARAM], request=PositionInput,
+                   responses={200: GameOutput, 400: ErrorOutput, 403: ErrorOutput,
+                              404: ErrorOutput},
+                   tags=["score entry"])
+    def post(self, request: Request, token: str) -> Response:
+        table = table_by_token(token=token)
+        state = table_state(table=table)
+        if not state["is_open"]:
+            return _closed(state)
+        serializer = PositionInput(data=request.data)
+        if not serializer.is_valid():
+            return _invalid(serializer)
+        game = services.game_confirm(game=state["game"],
+                                     position=serializer.validated_data["position"])
+        return Response(GameOutput(_game_data(game)).data)
+
+
+class EventHandsApi(APIView):
+    """The director's desk: enter the next hand of any table of the event (scorers; directors
+    also in a closed round, with a ``note``). Corrections go through ``PUT /api/hands/<id>/``."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        operation_id="event_hand_submit",
+        parameters=[OpenApiParameter(
+            "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+            description="A key per hand typed; resending with the same key stores nothing new.")],
+        request=DeskHandInput,
+        responses={201: RevisionOutput,
+                   200: OpenApiResponse(RevisionOutput, description="Already stored (a retry)."),
+                   **ERRORS},
+        tags=["score entry"],
+    )
+    def post(self, request: Request, event_id: int) -> Response:
+        event = event_get(pk=event_id, user=request.user, role="scorer")
+        serializer = DeskHandInput(data=request.data)
+        if not serializer.is_valid():
+            return _invalid(serializer)
+        data = serializer.validated_data
+        table = _desk_table(event, data)
+        if table is None:
+            return _desk_missing(event, data)
+        key = request.headers.get("Idempotency-Key") or data.get("idempotency_key") or None
+        replay = bool(key) and HandRevision.objects.filter(
+            idempotency_key=key, hand__game=table.game).exists()
+        revision = services.hand_submit(
+            game=table.game, number=data["number"], values=serializer.values(),
+            author=request.user, source=HandRevision.Source.API, idempotency_key=key,
+            as_director=has_club_role(user=request.user, club=event.club, role="director"),
+            note=data.get("note") or "",
+        )
+        return Response(RevisionOutput(_revision_data(revision)).data,
+                        status=status.HTTP_200_OK if replay else status.HTTP_201_CREATED)
+
+
+class EventHandDeleteLastApi(APIView):
+    """Remove a table's last hand (entered by mistake); the event log keeps its values.
+    Scorers in an open round; directors also in a closed one, with a ``note``."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(operation_id="event_hand_delete_last", request=DeskTableInput,
+                   responses={200: TableStateOutput, 400: ErrorOutput, 403: ErrorOutput,
+                              404: ErrorOutput},
+                   tags=["score entry"])
+    def post(self, request: Request, event_id: int) -> Response:
+        event = event_get(pk=event_id, user=request.user, role="scorer")
+        serializer = DeskTableInput(data=request.data)
+        if not serializer.is_valid():
+            return _invalid(serializer)
+        data = serializer.validated_data
+        table = _desk_table(event, data)
+        if table is None:
+            return _desk_missing(event, data)
+        services.hand_delete_last(
+            game=table.game, author=request.user, note=data.get("note") or "",
+            as_director=has_club_role(user=request.user, club=event.club, role="director"),
+        )
+        state = table_state(table=table_by_token(token=table.token))
+        return Response(TableStateOutput(_table_state_data(state)).data)

@@ -1,0 +1,130 @@
+"""API parity with the pages, measured on the OpenAPI schema: every director or table action of
+the pages has an operation, with its request body and the error statuses it answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, get_resolver
+
+pytestmark = pytest.mark.django_db
+
+# page URL name -> the API operation doing the same (method, path as in the schema)
+PAGE_ACTIONS: dict[str, tuple[str, str]] = {
+    "club-create": ("post", "/api/clubs/"),
+    "club-player-add": ("post", "/api/clubs/{slug}/players/"),
+    "club-player-merge": ("post", "/api/clubs/{slug}/players/merge/"),
+    "club-member-set": ("post", "/api/clubs/{slug}/members/"),
+    "club-manage": ("get", "/api/clubs/{slug}/members/"),
+    "event-create": ("post", "/api/events/"),
+    "event-edit": ("patch", "/api/events/{id}/"),
+    "event-detail": ("get", "/api/events/{id}/"),
+    "event-checkin": ("post", "/api/events/{id}/entries/"),
+    "entry-leave": ("post", "/api/events/{id}/entries/{entry_id}/leave/"),
+    "event-finish": ("post", "/api/events/{id}/finish/"),
+    "event-reopen": ("post", "/api/events/{id}/reopen/"),
+    "round-seat": ("post", "/api/events/{id}/rounds/"),
+    "round-detail": ("get", "/api/events/{id}/rounds/{number}/"),
+    "round-start": ("post", "/api/events/{id}/rounds/{number}/start/"),
+    "round-close": ("post", "/api/events/{id}/rounds/{number}/close/"),
+    "round-swap": ("post", "/api/events/{id}/rounds/{number}/swap/"),
+    "table-entry": ("post", "/api/tables/{token}/hands/"),
+    "table-hand-correct": ("put", "/api/hands/{hand_id}/"),
+    "table-set-scorer": ("post", "/api/tables/{token}/scorer/"),
+    "table-confirm": ("post", "/api/tables/{token}/confirm/"),
+    "director-hands": ("post", "/api/events/{event_id}/hands/"),
+    "director-hand-delete-last": ("post", "/api/events/{event_id}/hands/delete-last/"),
+    "hand-history": ("get", "/api/hands/{hand_id}/revisions/"),
+    "event-standings": ("get", "/api/events/{event_id}/standings/"),
+}
+# pages that print or download what the API already answers as data
+PRINTABLES = {"round-cards", "round-sheet", "event-hands-csv", "director-games",
+              "event-standings-csv", "event-standings-wall", "event-standings-version",
+              "event-standings-fragment", "event-player"}
+
+# the error statuses each new write really answers
+ERRORS: dict[tuple[str, str], set[str]] = {
+    ("post", "/api/clubs/"): {"400", "403"},
+    ("post", "/api/clubs/{slug}/players/merge/"): {"400", "403", "404"},
+    ("post", "/api/clubs/{slug}/members/"): {"400", "403", "404"},
+    ("post", "/api/events/"): {"400", "403", "404"},
+    ("patch", "/api/events/{id}/"): {"400", "403", "404"},
+    ("post", "/api/events/{id}/entries/"): {"400", "403", "404"},
+    ("post", "/api/events/{id}/entries/{entry_id}/leave/"): {"400", "403", "404"},
+    ("post", "/api/events/{id}/finish/"): {"400", "403", "404"},
+    ("post", "/api/events/{id}/reopen/"): {"400", "403", "404"},
+    ("post", "/api/events/{id}/rounds/"): {"400", "403", "404"},
+    ("post", "/api/events/{id}/rounds/{number}/start/"): {"400", "403", "404"},
+    ("post", "/api/events/{id}/rounds/{number}/close/"): {"400", "403", "404"},
+    ("post", "/api/events/{id}/rounds/{number}/swap/"): {"400", "403", "404"},
+    ("post", "/api/tables/{token}/scorer/"): {"400", "403", "404"},
+    ("post", "/api/tables/{token}/confirm/"): {"400", "403", "404"},
+    ("post", "/api/events/{event_id}/hands/"): {"400", "403", "404", "409"},
+    ("post", "/api/events/{event_id}/hands/delete-last/"): {"400", "403", "404"},
+}
+
+
+@pytest.fixture(scope="module")
+def schema(django_db_blocker: Any) -> dict[str, Any]:
+    with django_db_blocker.unblock():
+        response = Client().get("/api/schema/?format=json")
+    assert response.status_code == 200
+    return response.json()
+
+
+def _page_names() -> set[str]:
+    names = set()
+    for module in ("clubs.urls", "draw.urls", "scoring.urls", "standings.urls"):
+        for pattern in get_resolver(module).url_patterns:
+            if isinstance(pattern, URLPattern) and pattern.name:
+                names.add(pattern.name)
+    return names
+
+
+def test_every_page_is_mapped_to_the_api_or_is_a_printable() -> None:
+    unmapped = _page_names() - set(PAGE_ACTIONS) - PRINTABLES
+    assert unmapped == set(), f"pages without an API counterpart: {sorted(unmapped)}"
+
+
+def test_every_page_action_is_in_the_schema(schema: dict[str, Any]) -> None:
+    missing = [
+        f"{method.upper()} {path}" for method, path in PAGE_ACTIONS.values()
+        if method not in schema["paths"].get(path, {})
+    ]
+    assert missing == []
+
+
+def test_new_writes_declare_their_request_and_error_statuses(schema: dict[str, Any]) -> None:
+    for (method, path), codes in ERRORS.items():
+        operation = schema["paths"][path][method]
+        responses = set(operation["responses"])
+        assert codes <= responses, (method, path, responses)
+        assert responses & {"200", "201"}, (method, path)
+        for code in codes:
+            content = operation["responses"][code]["content"]["application/json"]["schema"]
+            assert "$ref" in content, (method, path, code)
+    with_body = [key for key in ERRORS if not key[1].endswith(("/finish/", "/reopen/", "/start/",
+                                                               "/close/", "/leave/"))]
+    for method, path in with_body:
+        assert "requestBody" in schema["paths"][path][method], (method, path)
+
+
+def test_the_required_shapes_are_documented(schema: dict[str, Any]) -> None:
+    components = schema["components"]["schemas"]
+    event = components["EventOutput"]["properties"]
+    assert {"id", "status", "format", "placements"} <= set(event)
+    placement = components["PlacementOutput"]["properties"]
+    assert {"place", "entry_id"} <= set(placement)
+    round_ = components["RoundOutput"]["properties"]
+    assert {"number", "status", "tables", "byes"} <= set(round_)
+    seat = components["SeatOutput"]["properties"]
+    assert {"position", "entry_id"} <= set(seat)
+    event_input = components["EventInput"]["properties"]
+    assert "format" in event_input
+    row = components["StandingsRowOutput"]["properties"]
+    assert {"entry_id", "rank", "points"} <= set(row)
+    seat_round = schema["paths"]["/api/events/{id}/rounds/"]["post"]
+    assert {"200", "201"} <= set(seat_round["responses"])
+    assert "synchronously" in seat_round["description"]
