@@ -22,8 +22,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from rules_engine import (  # noqa: E402
     Deck,
     Hand,
+    Seat,
+    Side,
+    Suit,
     check_play,
     count_meld,
+    fields_for,
     get_ruleset,
     legal_cards,
     meld_total,
@@ -98,21 +102,24 @@ def main() -> None:
     _rate("meld totals (meld_total on count arrays)", len(counts), meld_fast, args.seconds)
 
     outcomes = ["played"] * 6 + ["surrender", "no_marriage", "renege", "misdeal"]
+    seats, suits = list(Seat), list(Suit)
     parsed: list[tuple[Hand, object]] = []
     for i in range(1000):
         ruleset = rs if i % 2 else club
         ns = rng.randrange(0, 51)
         outcome = outcomes[i % len(outcomes)]
-        data = {
-            "dealer": "NESW"[i % 4],
-            "bidder": "NESW"[(i + 1) % 4],
+        every = {
+            "dealer": seats[i % 4],
+            "bidder": seats[(i + 1) % 4],
             "bid": rng.choice([50, 51, 52, 55, 60, 65, 70]),
-            "trump": "SHDC"[i % 4],
-            "meld": {"NS": rng.choice([0, 12, 24, 36]), "EW": rng.choice([0, 18, 20, 32])},
-            "counters": {"NS": ns, "EW": 50 - ns},
-            "outcome": outcome,
-            "renege_seat": "NESW"[i % 4],
+            "trump": suits[i % 4],
+            "meld": {Side.NS: rng.choice([0, 12, 24, 36]), Side.EW: rng.choice([0, 18, 20, 32])},
+            "counters": {Side.NS: ns, Side.EW: 50 - ns},
+            "renege_seat": seats[i % 4],
         }
+        # each outcome carries its own fields; any other is an input error
+        carried = fields_for(outcome, ruleset)
+        data = {"outcome": outcome, **{k: v for k, v in every.items() if k in carried}}
         parsed.append((parse_hand(data, ruleset), ruleset))
     typed = [(h, r) for h, r in parsed if isinstance(r, type(rs))]
 
@@ -128,15 +135,15 @@ def main() -> None:
         trump = rng.randrange(4)
         deals.append(
             (
-                "SHDC"[trump],
-                {seat: [card_str(c) for c in dealt[k]] for k, seat in enumerate("NESW")},
+                suits[trump],
+                {seat: [card_str(c) for c in dealt[k]] for k, seat in enumerate(Seat)},
                 _play_out(dealt, trump, rng),
             )
         )
 
     def plays() -> None:
         for trump_s, hmap, tricks in deals:
-            check_play(trump_s, "N", hmap, tricks, rs)
+            check_play(trump_s, Seat.N, hmap, tricks, rs)
 
     p = _rate("play validations (whole 20-trick deals)", len(deals), plays, args.seconds)
     print(f"{'  = cards checked':<44} {p * 80:>12,.0f} /s")

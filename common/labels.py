@@ -1,33 +1,24 @@
 """Words and choices for the engine's enums, in one place for forms, pages, the API and the
-database constraints. The values come from the rules engine; only the English lives here."""
+database constraints. Values and labels come from the rules engine's enums; only the short forms
+that a phone tile needs are chosen here."""
 
 from __future__ import annotations
 
-from rules_engine import Outcome, Result
+from rules_engine import Outcome, Result, Seat, Suit
 
-SEATS: tuple[str, ...] = ("N", "E", "S", "W")
-SUITS: tuple[str, ...] = ("S", "H", "D", "C")
+SEATS: tuple[str, ...] = tuple(s.value for s in Seat)
+SUITS: tuple[str, ...] = tuple(s.value for s in Suit)
 OUTCOMES: tuple[str, ...] = tuple(o.value for o in Outcome)
 RESULTS: tuple[str, ...] = tuple(r.value for r in Result)
 
-SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-SUIT_NAMES = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
+SEAT_NAMES = {s.value: s.label for s in Seat}
+SUIT_SYMBOLS = {s.value: s.symbol for s in Suit}
+SUIT_NAMES = {s.value: s.label.capitalize() for s in Suit}
+# Tiles on a phone are narrow: the no-marriage outcome is shown by its result's name.
 OUTCOME_LABELS = {
-    Outcome.PLAYED.value: "Played",
-    Outcome.NO_MARRIAGE.value: "Board set",
-    Outcome.SURRENDER.value: "Surrender",
-    Outcome.RENEGE.value: "Renege",
-    Outcome.MISDEAL.value: "Misdeal",
+    o.value: (Result.BOARD_SET.label if o is Outcome.NO_MARRIAGE else o.label) for o in Outcome
 }
-RESULT_LABELS = {
-    Result.MADE.value: "Made",
-    Result.SET.value: "Set",
-    Result.BOARD_SET.value: "Board set",
-    Result.SURRENDERED.value: "Surrendered",
-    Result.RENEGE.value: "Renege",
-    Result.MISDEAL.value: "Misdeal",
-}
+RESULT_LABELS = {r.value: r.label for r in Result}
 
 SEAT_CHOICES = list(SEAT_NAMES.items())
 SUIT_CHOICES = list(SUIT_NAMES.items())

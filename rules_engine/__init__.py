@@ -7,13 +7,17 @@ end of a game. The web app calls these functions and stores what they return.
 Vocabulary (DESIGN §2)
 ----------------------
 seat
-    ``N``, ``E``, ``S``, ``W``, clockwise; N/S and E/W are partners.
+    :class:`Seat` ``N``, ``E``, ``S``, ``W``, clockwise; N/S and E/W are partners.
 side
-    A partnership at a table, ``NS`` or ``EW``. In three-player games each player is a side.
+    :class:`Side`, a partnership at a table, ``NS`` or ``EW``. In three-player games each
+    player is a side, written with the seat's letter.
+suit
+    :class:`Suit` ``S``, ``H``, ``D``, ``C`` (spades, hearts, diamonds, clubs).
 hand (deal)
     One deal of the cards: bidding, meld, play, count. A :class:`Hand` is a deal as entered:
-    dealer, bidder, bid, trump, meld and counters per side, and its outcome (``played``,
-    ``no_marriage``, ``surrender``, ``renege``, ``misdeal``).
+    dealer, bidder, bid, trump, meld and counters per side, and its :class:`Outcome`
+    (``played``, ``no_marriage``, ``surrender``, ``renege``, ``misdeal``), which decides the
+    fields it carries (:func:`fields_for`).
 bid, contract, declarer, declaring side
     The winning bid is the contract; its maker is the declarer, their side the declaring side.
 meld
@@ -24,8 +28,9 @@ counters
     deck at ×10 scale: 250).
 set, board set, surrender, renege, misdeal
     A set is a failed contract; a board set is a set without play (no marriage in trump, or too
-    little meld); a surrender is a throw-in before play; a renege an illegal play; a misdeal voids
-    the deal.
+    little meld); a surrender is a throw-in before play (three-handed: forced when the declarer's
+    meld plus every counter cannot reach the bid); a renege an illegal play; a misdeal voids the
+    deal. The verdict on a scored hand is a :class:`Result`.
 game, bid-and-out, slide-out
     Hands until a side reaches the target (or a fixed number of deals). Bid-and-out: when more
     than one side passes the target on the same hand the declaring side wins; in cutthroat it is
@@ -38,28 +43,40 @@ The three-player presets (``three_handed``, ``cutthroat``) seat the players at `
 ``S`` (clockwise, so ``S`` deals to ``N`` next) and every seat is its own side: meld, counters and
 points are keyed ``"N"``, ``"E"``, ``"S"``.
 
+Labels
+------
+:class:`Seat`, :class:`Side`, :class:`Suit`, :class:`Outcome` and :class:`Result` are
+``StrEnum`` classes: a member equals its JSON string, and its ``label`` is what people read
+(``Seat.N.label == "North"``, ``Side.NS.label == "North–South"``, ``Suit.S.label == "spades"``,
+``Outcome.NO_MARRIAGE.label == "No marriage in trump (board set)"``).
+
 Entry points
 ------------
 ``get_ruleset(name, overrides)``, ``list_rulesets()``, ``parse_cards(tokens)``,
 ``count_meld(cards, trump, ruleset)``, ``check_meld_total(total, ruleset)``,
-``parse_hand(data, ruleset)``, ``score_hand(hand, ruleset)``,
+``fields_for(outcome, ruleset)``, ``parse_hand(data, ruleset)``, ``score_hand(hand, ruleset)``,
 ``validate_auction(dealer, calls, ruleset)``,
 ``check_play(trump, leader, hands, tricks, ruleset)``,
-``score_game(hands, ruleset, max_deals=None)``; all raise :class:`RulesError` (a list of
-:class:`FieldError`) on bad input. The command line is ``python -m rules_engine --help``.
+``score_game(hands, ruleset, max_deals=None)``; all raise :class:`RulesError` (a list of at
+most 20 :class:`FieldError`, plus a note when there were more) on bad input, and never quote a
+huge input value back. ``check_bid(bid, ruleset)`` returns a bid's problem, if any, and
+``max_bid(ruleset)`` the highest bid a hand could make (the most meld a side can show plus every
+counter). The command line is ``python -m rules_engine --help``.
 """
 
 from __future__ import annotations
 
 from .auction import AuctionResult, Call, validate_auction
-from .cards import Deck, card_str, parse_card, parse_cards, parse_suit
+from .bids import check_bid, max_bid
+from .cards import Deck, Suit, card_str, parse_card, parse_cards, parse_suit
 from .errors import FieldError, RulesError
 from .game import GameResult, score_game
+from .hands import Hand, Outcome, fields_for, parse_hand
 from .meld import Meld, MeldResult, check_meld_total, count_meld, max_side_meld, meld_total
-from .misdeal import is_misdeal
 from .play import PlayResult, Renege, check_play, legal_cards, trick_winner
 from .rulesets import DEFAULT_RULESET, PRESET_NAMES, Ruleset, get_ruleset, list_rulesets
-from .scoring import Hand, HandScore, Outcome, Result, parse_hand, score_hand
+from .scoring import HandScore, Result, score_hand
+from .seats import Seat, Side
 
 __all__ = [
     "AuctionResult",
@@ -79,14 +96,19 @@ __all__ = [
     "Result",
     "RulesError",
     "Ruleset",
+    "Seat",
+    "Side",
+    "Suit",
     "card_str",
+    "check_bid",
     "check_meld_total",
     "check_play",
     "count_meld",
+    "fields_for",
     "get_ruleset",
-    "is_misdeal",
     "legal_cards",
     "list_rulesets",
+    "max_bid",
     "max_side_meld",
     "meld_total",
     "parse_card",

@@ -6,7 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .bids import bids_above, check_bid
 from .errors import RulesError
+from .inputs import shown, whole_number
 from .rulesets import Ruleset
 
 __all__ = ["Call", "AuctionResult", "validate_auction"]
@@ -66,30 +68,36 @@ def _parse_call(raw: object, index: int, rs: Ruleset) -> tuple[str | None, int |
             text = tail.strip()
         if text.lower() in _PASS_WORDS:
             return seat, None
-        if text.lstrip("-").isdigit():
-            return seat, int(text)
+        number = whole_number(text)
+        if number is not None:
+            return seat, number
         value = text
     elif isinstance(raw, int) and not isinstance(raw, bool):
         return None, raw
     elif raw is None:
         return None, None
-    raise RulesError.single(field, "bad_call", f"{value!r} is not a call: give a number or pass")
+    raise RulesError.single(
+        field, "bad_call", f"{shown(value)} is not a call: give a number or pass"
+    )
 
 
-def validate_auction(dealer: str, calls: Sequence[object], ruleset: Ruleset) -> AuctionResult:
+def validate_auction(dealer: object, calls: Sequence[object], ruleset: Ruleset) -> AuctionResult:
     """Check calls made in turn from the dealer's left (passed players are skipped).
 
     A call is a number, ``pass``, or either prefixed by the seat (``E:52``) to make the order
-    explicit. Raises :class:`RulesError` naming the first illegal call (``calls[3]``).
+    explicit. Raises :class:`RulesError` naming the first illegal call (``calls[3]``), with the
+    code ``bad_call``, ``out_of_turn``, ``already_passed``, ``below_minimum``, ``wrong_step``,
+    ``too_high`` (above :func:`~rules_engine.bids.max_bid`), ``not_higher``, ``dealer_stuck`` or
+    ``auction_over``.
     The auction ends when all but one player have passed after a bid; if everybody but the
     dealer passes without a bid, the dealer is stuck with ``dealer_stuck`` (or, if the ruleset has
     no such rule, everybody may pass and the hand is redealt).
     """
     rs = ruleset
-    d = dealer.strip().upper() if isinstance(dealer, str) else ""
+    d = dealer.strip().upper() if isinstance(dealer, str) and len(dealer) <= 10 else ""
     if d not in rs.seats:
         raise RulesError.single(
-            "dealer", "bad_seat", f"{dealer!r} is not a seat here; use {', '.join(rs.seats)}"
+            "dealer", "bad_seat", f"{shown(dealer)} is not a seat here; use {', '.join(rs.seats)}"
         )
     seats = rs.seats
     n = len(seats)
@@ -128,16 +136,17 @@ def validate_auction(dealer: str, calls: Sequence[object], ruleset: Ruleset) -> 
             passed.add(turn)
             log.append(Call(turn, None))
         else:
-            problem = rs.bid_error(bid)
-            if problem:
-                code = "below_minimum" if bid < rs.min_bid else "wrong_step"
-                raise RulesError.single(field, code, f"{turn}: {problem}")
+            problem = check_bid(bid, rs)
+            if problem is not None:
+                code, message = problem
+                raise RulesError.single(field, code, f"{turn}: {message}")
             if high is not None and bid <= high:
+                higher = bids_above(high, rs, 1)
+                can = (
+                    f"bid at least {higher[0]} or pass" if higher else "no higher bid exists: pass"
+                )
                 raise RulesError.single(
-                    field,
-                    "not_higher",
-                    f"{turn} bid {bid}, but the bid is already {high}: "
-                    f"bid at least {rs.next_bids(high, 1)[0]} or pass",
+                    field, "not_higher", f"{turn} bid {bid}, but the bid is already {high}: {can}"
                 )
             if is_stuck and rs.dealer_stuck is not None and bid < rs.dealer_stuck:
                 raise RulesError.single(

@@ -1,26 +1,25 @@
 """Cards, suits, ranks and decks.
 
 A card is a small integer ``suit * 6 + rank`` so that hands can be held as flat count arrays:
-suits are S=0, H=1, D=2, C=3 and ranks A=0, T=1, K=2, Q=3, J=4, 9=5 (highest first).
+suits are S=0, H=1, D=2, C=3 and ranks A=0, T=1, K=2, Q=3, J=4, 9=5 (highest first). The
+:class:`Suit` enum names the suits as they appear in input and output (``S H D C``) and gives
+their words and symbols for labels.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from enum import Enum
+from enum import Enum, StrEnum
 
-from .errors import FieldError, RulesError
+from .errors import MAX_ERRORS, FieldError, RulesError
+from .inputs import shown
 
 __all__ = [
     "SUITS",
     "RANKS",
-    "SUIT_NAMES",
-    "RANK_NAMES",
     "NUM_CARD_TYPES",
     "Deck",
-    "card_index",
-    "card_suit",
-    "card_rank",
+    "Suit",
     "card_str",
     "parse_card",
     "parse_cards",
@@ -31,8 +30,6 @@ __all__ = [
 
 SUITS = "SHDC"
 RANKS = "ATKQJ9"
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-RANK_NAMES = {"A": "ace", "T": "ten", "K": "king", "Q": "queen", "J": "jack", "9": "nine"}
 NUM_CARD_TYPES = 24
 
 ACE, TEN, KING, QUEEN, JACK, NINE = range(6)
@@ -78,25 +75,41 @@ class Deck(Enum):
         return out
 
 
-def card_index(suit: int, rank: int) -> int:
-    return suit * 6 + rank
+class Suit(StrEnum):
+    """A suit as written in input and output (``S H D C``), with its words and symbol."""
+
+    S = "S"
+    H = "H"
+    D = "D"
+    C = "C"
+
+    @property
+    def label(self) -> str:
+        """``spades``, ``hearts``, ``diamonds``, ``clubs``."""
+        return _SUIT_LABELS[self]
+
+    @property
+    def symbol(self) -> str:
+        return _SUIT_SYMBOLS[self]
+
+    @property
+    def number(self) -> int:
+        """The suit's number in a card index (``suit * 6 + rank``): S=0, H=1, D=2, C=3."""
+        return SUITS.index(self.value)
+
+    @classmethod
+    def of_number(cls, number: int) -> Suit:
+        return _SUIT_BY_INDEX[number]
 
 
-def card_suit(card: int) -> int:
-    return card // 6
-
-
-def card_rank(card: int) -> int:
-    return card % 6
+_SUIT_LABELS = {Suit.S: "spades", Suit.H: "hearts", Suit.D: "diamonds", Suit.C: "clubs"}
+_SUIT_SYMBOLS = {Suit.S: "♠", Suit.H: "♥", Suit.D: "♦", Suit.C: "♣"}
+_SUIT_BY_INDEX = tuple(Suit)
 
 
 def card_str(card: int) -> str:
     """Canonical token, e.g. ``TH`` for the ten of hearts."""
     return RANKS[card % 6] + SUITS[card // 6]
-
-
-def card_name(card: int) -> str:
-    return f"{RANK_NAMES[RANKS[card % 6]]} of {SUIT_NAMES[SUITS[card // 6]]}"
 
 
 def parse_suit(value: object, field: str = "trump") -> int:
@@ -106,7 +119,7 @@ def parse_suit(value: object, field: str = "trump") -> int:
         if idx is not None:
             return idx
     raise RulesError.single(
-        field, "bad_suit", f"{value!r} is not a suit: use S, H, D or C (or ♠ ♥ ♦ ♣)"
+        field, "bad_suit", f"{shown(value)} is not a suit: use S, H, D or C (or ♠ ♥ ♦ ♣)"
     )
 
 
@@ -132,7 +145,7 @@ def parse_card(token: object, field: str = "card", deck: Deck | None = None) -> 
         raise RulesError.single(
             field,
             "bad_card",
-            f"{token!r} is not a card: write rank then suit, e.g. AS, TS or 10S, KH, QD, JC",
+            f"{shown(token)} is not a card: write rank then suit, e.g. AS, TS or 10S, KH, QD, JC",
         )
     if deck is not None and not deck.has_card(card):
         raise RulesError.single(
@@ -146,7 +159,8 @@ def parse_cards(
 ) -> list[int]:
     """Parse card tokens; with ``deck``, also check no card appears more often than the deck has.
 
-    Every bad token is reported (``cards[3]``), not only the first.
+    Every bad token is reported (``cards[3]``), not only the first, up to the cap of
+    :class:`RulesError`: the rest are not even read, so a huge list of junk fails fast.
     """
     errors: list[FieldError] = []
     cards: list[int] = []
@@ -155,6 +169,8 @@ def parse_cards(
             cards.append(parse_card(token, f"{field}[{i}]", deck))
         except RulesError as exc:
             errors.extend(exc.errors)
+            if len(errors) > MAX_ERRORS:
+                break
     if errors:
         raise RulesError(errors)
     if deck is not None:

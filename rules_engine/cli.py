@@ -3,6 +3,11 @@
 Prints exactly one JSON object on stdout. Exit 0 on success; on bad input (bad JSON, unknown
 command, ruleset or option, an illegal bid, counters that do not add up, ...) prints
 ``{"errors": [{"field", "code", "message"}, ...]}`` and exits 2. Never a traceback.
+
+Input on stdin is read up to :data:`MAX_INPUT_CHARS`; more is refused (``input``/``too_large``)
+before any of it is parsed. JSON must be strict: no duplicate keys, no NaN or Infinity, and an
+object may hold only the keys its command reads (``ruleset`` and ``options`` besides). At most
+20 errors are listed, and no message quotes more than a few dozen characters of the input.
 """
 
 from __future__ import annotations
@@ -14,8 +19,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn, TextIO
 
 from .auction import validate_auction
-from .errors import FieldError, RulesError
+from .errors import MAX_ERRORS, FieldError, RulesError
 from .game import score_game
+from .hands import Hand, parse_hand
+from .inputs import key_text, read_int_literal, shown
 from .meld import count_meld
 from .play import check_play
 from .rulesets import (
@@ -26,9 +33,13 @@ from .rulesets import (
     get_ruleset,
     list_rulesets,
 )
-from .scoring import Hand, parse_hand, score_hand
+from .scoring import score_hand
 
-__all__ = ["main"]
+__all__ = ["main", "MAX_INPUT_CHARS"]
+
+# A game of a hundred hands is about 25,000 characters; a megabyte leaves room for any real input
+# and keeps a runaway pipe from costing seconds of parsing.
+MAX_INPUT_CHARS = 1_000_000
 
 EPILOG = f"""\
 commands:
@@ -42,7 +53,20 @@ commands:
 
 seats: N E S W clockwise, sides NS and EW. Three-player presets (three_handed, cutthroat) use
 the seats N, E, S (clockwise) and each seat is its own side, so meld and counters are keyed
-"N", "E", "S".
+"N", "E", "S". Keys are written exactly so (capital letters).
+
+score/game: which fields a hand carries depends on its outcome; any other field is an error.
+  played       dealer bidder bid trump meld counters (tricks where meld needs a trick)
+  no_marriage  dealer bidder bid trump meld
+  surrender    dealer bidder bid trump meld
+  renege       dealer bidder bid trump meld counters renege_seat
+  misdeal      dealer
+(quadruple_run too, under rulesets where a quadruple run wins). Bids above the most a hand can
+be worth (all meld a side can show plus every counter) are refused. Under three_handed and
+cutthroat a declarer whose meld plus every counter cannot reach the bid is forced to concede, so
+such a played hand scores as a surrender (--option forced_concession=false plays it out).
+
+input on stdin: JSON of at most {MAX_INPUT_CHARS:,} characters, with no duplicate keys.
 
 presets: {", ".join(PRESET_NAMES)} (default {DEFAULT_RULESET}).
 options: --option KEY=VALUE, repeatable; values as JSON or plain text, lists comma-separated
@@ -124,21 +148,75 @@ def _build_parser() -> _Parser:
     return parser
 
 
+def _no_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for key, value in pairs:
+        if key in out:
+            # json.loads would silently keep the last one, e.g. the second of two "bid"s
+            raise RulesError.single(
+                "input", "duplicate_key", f"the key {shown(key)} appears twice in one object"
+            )
+        out[key] = value
+    return out
+
+
+def _no_constant(name: str) -> object:
+    raise RulesError.single("input", "bad_json", f"{name} is not a JSON number")
+
+
 def _read_json(stdin: TextIO) -> object:
     try:
-        text = stdin.read()
+        text = stdin.read(MAX_INPUT_CHARS + 1)
     except (OSError, UnicodeDecodeError) as exc:
-        raise RulesError.single("input", "unreadable", f"cannot read the input: {exc}") from exc
+        raise RulesError.single(
+            "input", "unreadable", f"cannot read the input: {shown(str(exc))}"
+        ) from exc
+    if len(text) > MAX_INPUT_CHARS:
+        raise RulesError.single(
+            "input",
+            "too_large",
+            f"the input is longer than {MAX_INPUT_CHARS:,} characters; no real hand, deal or "
+            "game is that long",
+        )
     if not text.strip():
         raise RulesError.single("input", "empty", "no input: pipe the JSON on stdin")
     try:
-        return json.loads(text)
+        return json.loads(
+            text,
+            object_pairs_hook=_no_duplicates,
+            parse_int=read_int_literal,
+            parse_constant=_no_constant,
+        )
     except json.JSONDecodeError as exc:
         raise RulesError.single(
             "input",
             "bad_json",
             f"the input is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
         ) from exc
+
+
+# Keys of the JSON object each command reads from stdin, besides "ruleset" and "options".
+_COMMAND_KEYS = {
+    "meld": ("cards", "trump"),
+    "auction": ("dealer", "calls"),
+    "play": ("trump", "leader", "hands", "tricks"),
+    "game": ("hands", "max_deals"),
+}
+
+
+def _unknown_keys(data: Mapping[str, object], command: str) -> None:
+    allowed = ("ruleset", "options", *_COMMAND_KEYS[command])
+    errors = [
+        FieldError(
+            key_text(k),
+            "unknown_field",
+            f"{command} reads no field called {shown(k)}; it reads {', '.join(allowed)}",
+        )
+        for k in data
+        if k not in allowed
+    ]
+    if errors:
+        raise RulesError(errors)
 
 
 def _overrides(pairs: Sequence[str]) -> tuple[dict[str, object], list[FieldError]]:
@@ -160,17 +238,39 @@ def _overrides(pairs: Sequence[str]) -> tuple[dict[str, object], list[FieldError
 
 
 def _ruleset(args: argparse.Namespace, data: object = None) -> Ruleset:
-    name = getattr(args, "ruleset", None)
+    """The ruleset named by ``--ruleset`` or the input's ``ruleset``, with every override.
+
+    Only a ruleset that is not named at all is the default: an empty name is an error.
+    """
+    name: object = getattr(args, "ruleset", None)
     over: dict[str, object] = {}
+    errors: list[FieldError] = []
     if isinstance(data, Mapping):
-        if name is None and isinstance(data.get("ruleset"), str):
+        if name is None and data.get("ruleset") is not None:
             name = data["ruleset"]
-        if isinstance(data.get("options"), Mapping):
-            over.update({str(k): v for k, v in data["options"].items()})
-    given, errors = _overrides(args.option)
+        options = data.get("options")
+        if isinstance(options, Mapping):
+            over.update(options)
+        elif options is not None:
+            errors.append(
+                FieldError(
+                    "options",
+                    "bad_type",
+                    f"options must be an object of option values, got {shown(options)}",
+                )
+            )
+    given, bad = _overrides(args.option)
+    errors.extend(bad)
     over.update(given)
+    if name is None:
+        name = DEFAULT_RULESET
+    elif not isinstance(name, str):
+        errors.append(
+            FieldError("ruleset", "bad_type", f"ruleset must be a preset name, got {shown(name)}")
+        )
+        raise RulesError(errors)
     try:
-        rs = get_ruleset(name or DEFAULT_RULESET, over)
+        rs = get_ruleset(name, over)
     except RulesError as exc:
         raise RulesError(errors + exc.errors) from None
     if errors:
@@ -203,22 +303,24 @@ def _cmd_meld(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
     if not cards:
         data = _read_json(stdin)
         if isinstance(data, Mapping):
+            _unknown_keys(data, "meld")
             trump = data.get("trump", trump)
             raw = data.get("cards")
-            cards = list(raw) if isinstance(raw, list) else []
+            if raw is not None and not isinstance(raw, list):
+                raise RulesError.single("cards", "bad_type", "cards must be a list of cards")
+            cards = list(raw or [])
         elif isinstance(data, list):
             cards = list(data)
         if not cards:
             raise RulesError.single("cards", "required", "give the cards to count")
     if trump is None:
         raise RulesError.single("trump", "required", "give the trump suit with --trump")
+    if not isinstance(trump, str):
+        raise RulesError.single("trump", "bad_suit", f"{shown(trump)} is not a suit")
     rs = _ruleset(args, data)
-    result = count_meld(
-        [c if isinstance(c, str) else str(c) for c in cards],
-        trump if isinstance(trump, str) else str(trump),
-        rs,
-    )
-    return result.to_dict()
+    # the engine also takes card indices (0-23); on the command line a card is always a token
+    tokens = [c if isinstance(c, str) else f"<{type(c).__name__}>" for c in cards]
+    return count_meld(tokens, trump, rs).to_dict()
 
 
 def _cmd_score(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
@@ -226,8 +328,9 @@ def _cmd_score(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
     if not isinstance(data, Mapping):
         raise RulesError.single("input", "bad_type", "the hand must be a JSON object")
     rs = _ruleset(args, data)
-    hand = parse_hand(data, rs)
-    return score_hand(hand, rs).to_dict()
+    # the ruleset fields belong to the command line, not to the hand
+    hand_data = {k: v for k, v in data.items() if k not in ("ruleset", "options")}
+    return score_hand(parse_hand(hand_data, rs), rs).to_dict()
 
 
 def _cmd_auction(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
@@ -237,13 +340,16 @@ def _cmd_auction(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
     if not calls and dealer is None:
         data = _read_json(stdin)
         if isinstance(data, Mapping):
+            _unknown_keys(data, "auction")
             dealer = data.get("dealer")
             raw = data.get("calls")
-            calls = list(raw) if isinstance(raw, list) else []
+            if raw is not None and not isinstance(raw, list):
+                raise RulesError.single("calls", "bad_type", "calls must be a list of calls")
+            calls = list(raw or [])
     if dealer is None:
         raise RulesError.single("dealer", "required", "give the dealer with --dealer")
     rs = _ruleset(args, data)
-    result = validate_auction(str(dealer), calls, rs)
+    result = validate_auction(dealer, calls, rs)
     if not result.complete:
         raise RulesError.single(
             "calls",
@@ -257,6 +363,7 @@ def _cmd_play(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
     data = _read_json(stdin)
     if not isinstance(data, Mapping):
         raise RulesError.single("input", "bad_type", "the deal must be a JSON object")
+    _unknown_keys(data, "play")
     rs = _ruleset(args, data)
     errors: list[FieldError] = []
     for key in ("trump", "leader", "hands", "tricks"):
@@ -265,16 +372,19 @@ def _cmd_play(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
     if errors:
         raise RulesError(errors)
     trump = data["trump"]
-    leader = data["leader"]
+    if not isinstance(trump, str):
+        # check_play also takes a suit index; in JSON a suit is always written as a letter
+        raise RulesError.single("trump", "bad_suit", f"{shown(trump)} is not a suit")
     hands = data["hands"]
     tricks = data["tricks"]
-    return check_play(
-        trump if isinstance(trump, str) else str(trump),
-        leader if isinstance(leader, str) else str(leader),
-        hands if isinstance(hands, Mapping) else {},
-        tricks if isinstance(tricks, list) else [],
-        rs,
-    ).to_dict()
+    if not isinstance(hands, Mapping):
+        errors.append(FieldError("hands", "bad_type", "hands must map each seat to its cards"))
+    if not isinstance(tricks, list):
+        errors.append(FieldError("tricks", "bad_type", "tricks must be a list of tricks"))
+    if errors:
+        raise RulesError(errors)
+    assert isinstance(hands, Mapping) and isinstance(tricks, list)
+    return check_play(trump, data["leader"], hands, tricks, rs).to_dict()
 
 
 def _cmd_game(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
@@ -282,6 +392,7 @@ def _cmd_game(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
     max_deals = args.max_deals
     raw_hands: object = data
     if isinstance(data, Mapping):
+        _unknown_keys(data, "game")
         raw_hands = data.get("hands")
         if max_deals is None and data.get("max_deals") is not None:
             md = data["max_deals"]
@@ -300,6 +411,8 @@ def _cmd_game(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
             hands.append(parse_hand(raw, rs))
         except RulesError as exc:
             errors.extend(exc.prefixed(f"hands[{i}].").errors)
+            if len(errors) > MAX_ERRORS:
+                break  # RulesError lists no more than this anyway
     if errors:
         raise RulesError(errors)
     return score_game(hands, rs, max_deals).to_dict()
@@ -315,7 +428,9 @@ _COMMANDS = {
 }
 
 
-def _arg_error(message: str) -> FieldError:
+def _arg_error(raw_message: str) -> FieldError:
+    # argparse quotes the offending arguments, which may be arbitrarily long
+    message = raw_message if len(raw_message) <= 300 else raw_message[:300] + "…"
     if "invalid choice" in message:
         return FieldError(
             "command", "unknown_command", f"{message}; commands: {', '.join(_COMMANDS)}"
@@ -355,7 +470,7 @@ def main(
                 FieldError(
                     "input",
                     "internal_error",
-                    f"the input could not be processed ({type(exc).__name__}: {exc})",
+                    f"the input could not be processed ({type(exc).__name__}: {shown(str(exc))})",
                 ).to_dict()
             ]
         }

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import islice
 
-__all__ = ["FieldError", "RulesError"]
+__all__ = ["FieldError", "RulesError", "MAX_ERRORS"]
+
+# A person fixes the first few problems and tries again; a list of a million bad cards helps
+# nobody and would cost time and memory to build, so a RulesError keeps at most this many.
+MAX_ERRORS = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,12 +30,28 @@ class FieldError:
 
 
 class RulesError(ValueError):
-    """Raised whenever input breaks the rules; carries every problem found, not just the first."""
+    """Raised whenever input breaks the rules; carries every problem found, not just the first.
+
+    At most :data:`MAX_ERRORS` problems are kept; when there were more, one more error with the
+    code ``too_many_errors`` says so (its field is the first problem left out). The iterable is
+    read no further than that, so a producer may stop early once it has found enough.
+    """
 
     def __init__(self, errors: Iterable[FieldError]) -> None:
-        self.errors: list[FieldError] = list(errors)
-        if not self.errors:
+        found = list(islice(errors, MAX_ERRORS + 1))
+        if not found:
             raise ValueError("RulesError needs at least one FieldError")
+        if len(found) > MAX_ERRORS:
+            first_left_out = found[MAX_ERRORS]
+            found = found[:MAX_ERRORS]
+            found.append(
+                FieldError(
+                    first_left_out.field,
+                    "too_many_errors",
+                    f"there are more problems from here on; only the first {MAX_ERRORS} are listed",
+                )
+            )
+        self.errors: list[FieldError] = found
         super().__init__("; ".join(f"{e.field}: {e.message}" for e in self.errors))
 
     @classmethod

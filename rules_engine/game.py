@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import RulesError
+from .hands import Hand
 from .rulesets import Ruleset
-from .scoring import Hand, HandScore, score_hand
+from .scoring import HandScore, score_hand
 
 __all__ = ["GameResult", "score_game"]
 

@@ -9,6 +9,9 @@ Counting per class, on a count array of the hand:
 
 A card serves at most once per class, so the counts above are the whole rule: "roundhouse" or
 "run with an extra marriage" are names for sums, not extra points.
+
+An entered meld total is checked against the totals some hand could show
+(:func:`check_meld_total`): one player's meld against one hand, a side's against the sums of two.
 """
 
 from __future__ import annotations
@@ -35,8 +38,9 @@ from .cards import (
     parse_cards,
     parse_suit,
 )
-from .errors import FieldError, RulesError
-from .rulesets import Ruleset, cached
+from .errors import RulesError
+from .inputs import named, shown
+from .rulesets import Ruleset
 
 __all__ = [
     "Meld",
@@ -121,6 +125,14 @@ _VALID_CARDS = {
 def _counts(cards: Iterable[int | str], rs: Ruleset) -> list[int]:
     """Count array of a hand, validating tokens, deck membership and copies."""
     items = cards if isinstance(cards, list | tuple) else list(cards)
+    # size first: a huge list is refused before any card in it is read
+    limit = rs.hand_size + rs.widow
+    if len(items) > limit:
+        raise RulesError.single(
+            "cards",
+            "too_many_cards",
+            f"{len(items):,} cards, but a hand holds at most {limit} here",
+        )
     valid = _VALID_CARDS[rs.deck]
     c = [0] * NUM_CARD_TYPES
     try:
@@ -131,11 +143,6 @@ def _counts(cards: Iterable[int | str], rs: Ruleset) -> list[int]:
         ok = False
     if not ok:
         c = counts_of(parse_cards(items, rs.deck))
-    limit = rs.hand_size + rs.widow
-    if len(items) > limit:
-        raise RulesError.single(
-            "cards", "too_many_cards", f"{len(items)} cards, but a hand holds at most {limit} here"
-        )
     if max(c) > rs.copies:
         check_copies([i for i, n in enumerate(c) for _ in range(n)], rs.deck)
     return c
@@ -159,7 +166,7 @@ def _meld_table(rs: Ruleset) -> dict[tuple[str, int, int], Meld]:
                 t[name, 0, n] = Meld(name, "III", n, rs.around_t[i][n])
         return t
 
-    table: dict[tuple[str, int, int], Meld] = cached(rs, "meld_table", build)
+    table: dict[tuple[str, int, int], Meld] = rs.memo("meld_table", build)
     return table
 
 
@@ -168,7 +175,7 @@ def count_meld(cards: Iterable[int | str], trump: int | str, ruleset: Ruleset) -
     rs = ruleset
     t = trump if isinstance(trump, int) and not isinstance(trump, bool) else parse_suit(trump)
     if not 0 <= t < 4:
-        raise RulesError.single("trump", "bad_suit", f"{trump!r} is not a suit")
+        raise RulesError.single("trump", "bad_suit", f"{shown(trump)} is not a suit")
     c = _counts(cards, rs)
     table = _meld_table(rs)
     melds: list[Meld] = []
@@ -336,7 +343,7 @@ def _side_bits(rs: Ruleset) -> int:
             n += 1
         return both
 
-    result: int = cached(rs, "side_bits", build)
+    result: int = rs.memo("side_bits", build)
     return result
 
 
@@ -349,17 +356,29 @@ def max_side_meld(rs: Ruleset) -> int:
     return _side_bits(rs).bit_length() - 1
 
 
-def check_meld_total(total: object, ruleset: Ruleset, field: str = "meld") -> None:
-    """Raise :class:`RulesError` if no deal could give a side this meld total under the ruleset."""
+def check_meld_total(
+    total: object, ruleset: Ruleset, field: str = "meld", *, player: bool = False
+) -> None:
+    """Raise :class:`RulesError` if no deal could give a side this meld total under the ruleset.
+
+    With ``player=True`` the total is one player's meld, checked against a single hand: 13 is
+    not a pagat total even when a side's 13 could not be told apart from 2 + 11 typed wrongly.
+    In three-player games a side is one player, so both checks are the same.
+    """
     if not isinstance(total, int) or isinstance(total, bool):
-        raise RulesError.single(field, "bad_type", f"meld must be a whole number, got {total!r}")
+        raise RulesError.single(
+            field, "bad_type", f"meld must be a whole number, got {shown(total)}"
+        )
     if total < 0:
-        raise RulesError.single(field, "negative", f"meld cannot be negative, got {total}")
-    bits = _side_bits(ruleset)
+        raise RulesError.single(field, "negative", f"meld cannot be negative, got {shown(total)}")
+    bits = achievable_hand_totals(ruleset) if player else _side_bits(ruleset)
     top = bits.bit_length() - 1
     if total > top:
+        who = "one player" if player else "a side"
         raise RulesError.single(
-            field, "too_high", f"meld {total} is more than a side can hold (at most {top})"
+            field,
+            "too_high",
+            f"{named('meld', total)} is more than {who} can hold (at most {top})",
         )
     if not (bits >> total) & 1:
         below = next((n for n in range(total - 1, -1, -1) if (bits >> n) & 1), 0)
@@ -369,16 +388,6 @@ def check_meld_total(total: object, ruleset: Ruleset, field: str = "meld") -> No
             "not_achievable",
             f"no combination of melds adds up to {total}; did you mean {below} or {above}?",
         )
-
-
-def meld_errors(meld: dict[str, int], rs: Ruleset) -> list[FieldError]:
-    errors: list[FieldError] = []
-    for side, value in meld.items():
-        try:
-            check_meld_total(value, rs, f"meld.{side}")
-        except RulesError as exc:
-            errors.extend(exc.errors)
-    return errors
 
 
 def _generate_precomputed() -> str:  # pragma: no cover - run by hand after changing a preset

@@ -5,16 +5,21 @@ suit if you can (unless the trick is already trumped); void in the led suit, pla
 the best trump already played if you can; with neither, play anything. Under
 ``head_rule="trump_led"`` (post-1945 books) you must still follow suit and trump when void, but
 must beat the trick only when trump was led. Of identical cards the one played first wins.
+
+Each obligation (``follow_suit``, ``must_head``, ``must_trump``, ``must_overtrump``) is one entry
+of a table: when it applies to a player's hand and which cards satisfy it. :func:`legal_cards`
+and :func:`broken_rule` both read that table, so the two can never disagree.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from .cards import card_str, parse_card, parse_cards, parse_suit
+from .cards import card_str, check_copies, parse_card, parse_cards, parse_suit
 from .errors import FieldError, RulesError
+from .inputs import key_text, shown
 from .rulesets import Ruleset
 
 __all__ = ["Renege", "PlayResult", "check_play", "trick_winner", "legal_cards", "broken_rule"]
@@ -78,6 +83,84 @@ def trick_winner(cards: Sequence[int], trump: int) -> int:
     return best
 
 
+# --- the obligations --------------------------------------------------------------------------
+
+
+class _Spot(NamedTuple):
+    """What a player faces: the suit led, trump, the card winning so far, whether it must be
+    beaten, and whether the player's hand can follow suit or trump."""
+
+    led: int
+    trump: int
+    win: int
+    head: bool
+    follows: bool
+    trumps: bool
+
+
+def _spot(hand: Sequence[int], played: Sequence[int], trump: int, head_rule: str) -> _Spot:
+    led = played[0] // 6
+    suits = {c // 6 for c in hand}
+    return _Spot(
+        led,
+        trump,
+        played[trick_winner(played, trump)],
+        head_rule == "always" or led == trump,
+        led in suits,
+        trump in suits,
+    )
+
+
+def _beats(card: int, win: int) -> bool:
+    return card % 6 < win % 6  # a lower rank number is a stronger card
+
+
+def _can_beat_in(hand: Sequence[int], suit: int, win: int) -> bool:
+    rank = win % 6
+    return any(c // 6 == suit and c % 6 < rank for c in hand)
+
+
+def _follow_applies(hand: Sequence[int], t: _Spot) -> bool:
+    return t.follows
+
+
+def _follow_ok(card: int, t: _Spot) -> bool:
+    return card // 6 == t.led
+
+
+def _head_applies(hand: Sequence[int], t: _Spot) -> bool:
+    # a trick already trumped (win not of the led suit) need not be headed in the led suit
+    return t.head and t.win // 6 == t.led and _can_beat_in(hand, t.led, t.win)
+
+
+def _beats_ok(card: int, t: _Spot) -> bool:
+    return _beats(card, t.win)
+
+
+def _trump_applies(hand: Sequence[int], t: _Spot) -> bool:
+    return not t.follows and t.trumps
+
+
+def _trump_ok(card: int, t: _Spot) -> bool:
+    return card // 6 == t.trump
+
+
+def _overtrump_applies(hand: Sequence[int], t: _Spot) -> bool:
+    return not t.follows and t.head and t.win // 6 == t.trump and _can_beat_in(hand, t.trump, t.win)
+
+
+# (name, applies to this hand, card satisfies it), strictest last: a card must satisfy every
+# obligation that applies, and the first one it breaks is the one reported.
+_OBLIGATIONS: tuple[
+    tuple[str, Callable[[Sequence[int], _Spot], bool], Callable[[int, _Spot], bool]], ...
+] = (
+    ("follow_suit", _follow_applies, _follow_ok),
+    ("must_head", _head_applies, _beats_ok),
+    ("must_trump", _trump_applies, _trump_ok),
+    ("must_overtrump", _overtrump_applies, _beats_ok),
+)
+
+
 def legal_cards(
     hand: Sequence[int], played: Sequence[int], trump: int, head_rule: str = "always"
 ) -> tuple[list[int], str | None]:
@@ -87,25 +170,12 @@ def legal_cards(
     """
     if not played:
         return list(hand), None
-    led = played[0] // 6
-    win = played[trick_winner(played, trump)]
-    win_suit = win // 6
-    must_head = head_rule == "always" or led == trump
-    follow = [c for c in hand if c // 6 == led]
-    if follow:
-        if win_suit == led and must_head:
-            higher = [c for c in follow if _strength(c) > _strength(win)]
-            if higher:
-                return higher, "must_head"
-        return follow, "follow_suit"
-    trumps = [c for c in hand if c // 6 == trump]
-    if trumps:
-        if win_suit == trump and must_head:
-            higher = [c for c in trumps if _strength(c) > _strength(win)]
-            if higher:
-                return higher, "must_overtrump"
-        return trumps, "must_trump"
-    return list(hand), None
+    t = _spot(hand, played, trump, head_rule)
+    rules = [(name, ok) for name, applies, ok in _OBLIGATIONS if applies(hand, t)]
+    if not rules:
+        return list(hand), None
+    allowed = [c for c in hand if all(ok(c, t) for _, ok in rules)]
+    return allowed, rules[-1][0]
 
 
 def broken_rule(
@@ -114,31 +184,10 @@ def broken_rule(
     """The obligation that playing ``card`` breaks, or None if the play is legal."""
     if not played:
         return None
-    led = played[0] // 6
-    win = played[trick_winner(played, trump)]
-    must_head = head_rule == "always" or led == trump
-    suit = card // 6
-    if any(c // 6 == led for c in hand):
-        if suit != led:
-            return "follow_suit"
-        if (
-            must_head
-            and win // 6 == led
-            and _strength(card) <= _strength(win)
-            and any(c // 6 == led and _strength(c) > _strength(win) for c in hand)
-        ):
-            return "must_head"
-        return None
-    if any(c // 6 == trump for c in hand):
-        if suit != trump:
-            return "must_trump"
-        if (
-            must_head
-            and win // 6 == trump
-            and _strength(card) <= _strength(win)
-            and any(c // 6 == trump and _strength(c) > _strength(win) for c in hand)
-        ):
-            return "must_overtrump"
+    t = _spot(hand, played, trump, head_rule)
+    for name, applies, ok in _OBLIGATIONS:
+        if not ok(card, t) and applies(hand, t):
+            return name
     return None
 
 
@@ -150,52 +199,75 @@ _RULE_TEXT = {
 }
 
 
-def check_play(
-    trump: int | str,
-    leader: str,
-    hands: Mapping[str, Sequence[int | str]],
-    tricks: Sequence[Sequence[int | str]],
-    ruleset: Ruleset,
-) -> PlayResult:
-    """Replay the tricks from the dealt hands and report the first renege, if any.
+# --- reading the deal -------------------------------------------------------------------------
 
-    ``tricks`` list each trick's cards in the order played, starting with its leader: ``leader``
-    leads the first trick and each trick's winner leads the next. Cards not in the player's hand,
-    unequal hands, or too many copies are input errors (:class:`RulesError`), not reneges.
-    """
-    rs = ruleset
-    errors: list[FieldError] = []
-    t: int | None = None
+
+def _read_trump(trump: object, errors: list[FieldError]) -> int | None:
+    if isinstance(trump, int) and not isinstance(trump, bool) and 0 <= trump < 4:
+        return trump
     try:
-        t = trump if isinstance(trump, int) and not isinstance(trump, bool) else parse_suit(trump)
+        return parse_suit(trump)
     except RulesError as exc:
         errors.extend(exc.errors)
-    lead_seat = leader.strip().upper() if isinstance(leader, str) else ""
-    if lead_seat not in rs.seats:
-        errors.append(
-            FieldError(
-                "leader", "bad_seat", f"{leader!r} is not a seat here; use {', '.join(rs.seats)}"
-            )
+        return None
+
+
+def _read_leader(leader: object, rs: Ruleset, errors: list[FieldError]) -> str | None:
+    seat = leader.strip().upper() if isinstance(leader, str) and len(leader) <= 10 else ""
+    if seat in rs.seats:
+        return seat
+    errors.append(
+        FieldError(
+            "leader", "bad_seat", f"{shown(leader)} is not a seat here; use {', '.join(rs.seats)}"
         )
-    held: dict[str, list[int]] = {}
+    )
+    return None
+
+
+def _read_hands(hands: object, rs: Ruleset, errors: list[FieldError]) -> dict[str, list[int]]:
     if not isinstance(hands, Mapping):
         errors.append(FieldError("hands", "bad_type", "hands must map each seat to its cards"))
-        hands = {}
+        return {}
+    if len(hands) > 2 * len(rs.seats):
+        errors.append(
+            FieldError(
+                "hands",
+                "bad_type",
+                f"{len(hands):,} hands given; there are {len(rs.seats)} seats here",
+            )
+        )
+        return {}
     for key in hands:
-        if not isinstance(key, str) or key.strip().upper() not in rs.seats:
-            errors.append(FieldError(f"hands.{key}", "bad_seat", f"{key!r} is not a seat here"))
+        if key not in rs.seats:
+            errors.append(
+                FieldError(
+                    f"hands.{key_text(key)}",
+                    "bad_seat",
+                    f"{shown(key)} is not a seat here; use {', '.join(rs.seats)}",
+                )
+            )
+    held: dict[str, list[int]] = {}
     for seat in rs.seats:
         raw = hands.get(seat)
+        fld = f"hands.{seat}"
         if raw is None:
-            errors.append(FieldError(f"hands.{seat}", "required", f"the hand of {seat} is missing"))
-            continue
-        if isinstance(raw, str) or not isinstance(raw, Sequence):
-            errors.append(FieldError(f"hands.{seat}", "bad_type", "a hand is a list of cards"))
-            continue
-        try:
-            held[seat] = parse_cards(raw, rs.deck, f"hands.{seat}")
-        except RulesError as exc:
-            errors.extend(exc.errors)
+            errors.append(FieldError(fld, "required", f"the hand of {seat} is missing"))
+        elif isinstance(raw, str) or not isinstance(raw, Sequence):
+            errors.append(FieldError(fld, "bad_type", "a hand is a list of cards"))
+        elif len(raw) > rs.hand_size:
+            # size first: a huge list is refused before any card in it is read
+            errors.append(
+                FieldError(
+                    fld,
+                    "too_many_cards",
+                    f"each player holds {rs.hand_size} cards here, got {len(raw):,}",
+                )
+            )
+        else:
+            try:
+                held[seat] = parse_cards(raw, rs.deck, fld)
+            except RulesError as exc:
+                errors.extend(exc.errors)
     if len(held) == len(rs.seats):
         sizes = {len(h) for h in held.values()}
         if len(sizes) > 1:
@@ -207,25 +279,28 @@ def check_play(
                     + ", ".join(f"{s} {len(h)}" for s, h in held.items()),
                 )
             )
-        elif max(sizes) > rs.hand_size:
-            errors.append(
-                FieldError(
-                    "hands",
-                    "too_many_cards",
-                    f"each player holds {rs.hand_size} cards here, got {max(sizes)}",
-                )
-            )
         try:
-            from .cards import check_copies
-
             check_copies([c for h in held.values() for c in h], rs.deck, "hands")
         except RulesError as exc:
             errors.extend(exc.errors)
+    return held
+
+
+def _read_tricks(tricks: object, rs: Ruleset, errors: list[FieldError]) -> list[list[int]]:
     if not isinstance(tricks, Sequence) or isinstance(tricks, str):
         errors.append(FieldError("tricks", "bad_type", "tricks must be a list of tricks"))
-        tricks = []
-    parsed_tricks: list[list[int]] = []
+        return []
+    if len(tricks) > rs.hand_size:
+        errors.append(
+            FieldError(
+                "tricks",
+                "too_many_tricks",
+                f"a deal has {rs.hand_size} tricks here, got {len(tricks):,}",
+            )
+        )
+        return []
     n = len(rs.seats)
+    parsed: list[list[int]] = []
     for i, trick in enumerate(tricks):
         if isinstance(trick, str) or not isinstance(trick, Sequence):
             errors.append(FieldError(f"tricks[{i}]", "bad_type", "a trick is a list of cards"))
@@ -235,7 +310,7 @@ def check_play(
                 FieldError(
                     f"tricks[{i}]",
                     "bad_trick",
-                    f"trick {i + 1} has {len(trick)} cards; each trick has {n}",
+                    f"trick {i + 1} has {len(trick):,} cards; each trick has {n}",
                 )
             )
             continue
@@ -245,16 +320,23 @@ def check_play(
                 row.append(parse_card(tok, f"tricks[{i}][{j}]", rs.deck))
             except RulesError as exc:
                 errors.extend(exc.errors)
-        parsed_tricks.append(row)
-    if errors:
-        raise RulesError(errors)
-    assert t is not None
+        parsed.append(row)
+    return parsed
+
+
+# --- replaying the tricks ---------------------------------------------------------------------
+
+
+def _replay(
+    trump: int, leader: str, held: Mapping[str, list[int]], tricks: list[list[int]], rs: Ruleset
+) -> PlayResult:
     remaining = {s: list(h) for s, h in held.items()}
-    seat = lead_seat
+    n = len(rs.seats)
+    seat = leader
     winners: list[str] = []
     taken = dict.fromkeys(rs.sides, 0)
     cv = rs.counter_values
-    for i, trick in enumerate(parsed_tricks):
+    for i, trick in enumerate(tricks):
         order = [seat]
         while len(order) < n:
             order.append(rs.next_dealer(order[-1]))
@@ -267,9 +349,9 @@ def check_play(
                     "not_in_hand",
                     f"trick {i + 1}: {who} plays {card_str(card)} but does not hold it (any more)",
                 )
-            rule = broken_rule(hand, trick[:j], card, t, rs.head_rule)
+            rule = broken_rule(hand, trick[:j], card, trump, rs.head_rule)
             if rule is not None:
-                allowed, _ = legal_cards(hand, trick[:j], t, rs.head_rule)
+                allowed, _ = legal_cards(hand, trick[:j], trump, rs.head_rule)
                 msg = (
                     f"trick {i + 1}: {who} played {card_str(card)} but "
                     f"{_RULE_TEXT[rule]} (could play "
@@ -281,12 +363,37 @@ def check_play(
             hand.remove(card)
         if len(trick) < n:
             break
-        w = order[trick_winner(trick, t)]
+        w = order[trick_winner(trick, trump)]
         winners.append(w)
-        side = rs.side_of(w)
-        taken[side] += sum(cv[c % 6] for c in trick)
+        taken[rs.side_of(w)] += sum(cv[c % 6] for c in trick)
         seat = w
     complete = all(not h for h in remaining.values()) and bool(winners)
     if complete:
         taken[rs.side_of(winners[-1])] += rs.last_trick
     return PlayResult(True, None, tuple(winners), taken if complete else None)
+
+
+def check_play(
+    trump: object,
+    leader: object,
+    hands: Mapping[str, Sequence[int | str]],
+    tricks: Sequence[Sequence[int | str]],
+    ruleset: Ruleset,
+) -> PlayResult:
+    """Replay the tricks from the dealt hands and report the first renege, if any.
+
+    ``tricks`` list each trick's cards in the order played, starting with its leader: ``leader``
+    leads the first trick and each trick's winner leads the next. Cards not in the player's hand,
+    unequal hands, or too many copies are input errors (:class:`RulesError`), not reneges.
+    ``trump`` is a suit (``H``, ``♥``) or its index 0-3.
+    """
+    rs = ruleset
+    errors: list[FieldError] = []
+    t = _read_trump(trump, errors)
+    lead_seat = _read_leader(leader, rs, errors)
+    held = _read_hands(hands, rs, errors)
+    parsed = _read_tricks(tricks, rs, errors)
+    if errors:
+        raise RulesError(errors)
+    assert t is not None and lead_seat is not None
+    return _replay(t, lead_seat, held, parsed, rs)

@@ -6,7 +6,13 @@ option value, so a caller can store ``(name, overrides)`` and rebuild the same r
 
 Point-valued options are stated at the preset's scale (×1 for double deck, ×10 for single deck).
 Overriding ``scale`` rescales every point value of the preset first (run 150 → 15, counters 10 → 1,
-target 1000 → 100, ...); any other override given at the same time is taken literally.
+target 1000 → 100, ...); any other override given at the same time is taken literally. Whole-number
+options are capped at :data:`MAX_OPTION_VALUE`, far above any real game, so that an absurd value is
+an error rather than a slow or broken game.
+
+Three-player presets model the forced concession (``forced_concession``): a declarer whose meld
+plus every counter in the deck is still short of the bid may not play the hand, so a hand entered
+as played is scored as a concession.
 """
 
 from __future__ import annotations
@@ -18,10 +24,23 @@ from typing import Any
 
 from .cards import RANKS, Deck
 from .errors import FieldError, RulesError
+from .inputs import key_text, named, shown
+from .seats import Seat, Side, table_seats
 
-__all__ = ["Ruleset", "get_ruleset", "list_rulesets", "OPTION_HELP", "PRESET_NAMES"]
+__all__ = [
+    "Ruleset",
+    "get_ruleset",
+    "list_rulesets",
+    "OPTION_HELP",
+    "PRESET_NAMES",
+    "DEFAULT_RULESET",
+    "MAX_OPTION_VALUE",
+]
 
 DEFAULT_RULESET = "pagat_double_deck"
+
+# Largest whole-number option value accepted: a thousand times a single-deck game target.
+MAX_OPTION_VALUE = 1_000_000
 
 MELD_KEYS = (
     "meld.run",
@@ -65,6 +84,9 @@ _SPEC: dict[str, tuple[str, Any, bool, str]] = {
     "short_meld": ("choice", ("play", "set"), False,
                    "declaring side under min_meld: play on, or set without play"),
     "meld_needs_trick": ("bool", None, False, "a player must take a trick to save meld"),
+    "forced_concession": ("bool", None, False,
+                          "a declarer whose meld plus every counter cannot reach the bid must "
+                          "concede: a played hand is scored as a concession (three-handed)"),
     "set_policy": ("choice",
                    ("subtract_bid", "opponents_gain_bid", "subtract_bid_and_meld", "double_bid"),
                    False, "what a set costs"),
@@ -142,6 +164,7 @@ _DOUBLE_BASE: dict[str, Any] = {
     "min_counters": 0,
     "short_meld": "play",
     "meld_needs_trick": False,
+    "forced_concession": False,
     "set_policy": "subtract_bid",
     "surrender_policy": "meld",
     "surrender_bonus": 0,
@@ -243,6 +266,7 @@ _PRESETS: dict[str, dict[str, Any]] = {
             "widow": 3,
             "min_bid": 300,
             "meld_needs_trick": True,
+            "forced_concession": True,
         },
     },
     "cutthroat": {
@@ -253,6 +277,7 @@ _PRESETS: dict[str, dict[str, Any]] = {
             **_SINGLE_BASE,
             "min_bid": 300,
             "meld_needs_trick": True,
+            "forced_concession": True,
             "out_rule": "bid_out",
         },
     },
@@ -315,7 +340,9 @@ def _check_type(name: str, value: object, copies: int) -> tuple[object, FieldErr
     if kind == "bool":
         if isinstance(value, bool):
             return value, None
-        return value, FieldError(field, "bad_type", f"{name} must be true or false, got {value!r}")
+        return value, FieldError(
+            field, "bad_type", f"{name} must be true or false, got {shown(value)}"
+        )
     if kind == "choice":
         if value in extra and not isinstance(value, bool):
             return value, None
@@ -323,21 +350,24 @@ def _check_type(name: str, value: object, copies: int) -> tuple[object, FieldErr
             return int(value), None
         allowed = ", ".join(str(x) for x in extra)
         return value, FieldError(
-            field, "bad_choice", f"{name} must be one of {allowed}, got {value!r}"
+            field, "bad_choice", f"{name} must be one of {allowed}, got {shown(value)}"
         )
     if kind in ("int", "int_or_null"):
         if value is None and kind == "int_or_null":
             return None, None
-        if _is_int(value) and isinstance(value, int) and value >= extra:
+        if _is_int(value) and isinstance(value, int) and extra <= value <= MAX_OPTION_VALUE:
             return value, None
         return value, FieldError(
-            field, "bad_type", f"{name} must be a whole number of at least {extra}, got {value!r}"
+            field,
+            "bad_type",
+            f"{name} must be a whole number from {extra} to {MAX_OPTION_VALUE:,}, "
+            f"got {shown(value)}",
         )
     if kind == "meld_list":
         if (
             isinstance(value, list)
             and value
-            and all(_is_int(x) and isinstance(x, int) and x >= 0 for x in value)
+            and all(_is_int(x) and isinstance(x, int) and 0 <= x <= MAX_OPTION_VALUE for x in value)
         ):
             if len(value) != copies:
                 return value, FieldError(
@@ -354,12 +384,13 @@ def _check_type(name: str, value: object, copies: int) -> tuple[object, FieldErr
         if isinstance(value, Mapping):
             out: dict[str, int] = {r: 0 for r in RANKS}
             for k, v in value.items():
-                key = "T" if str(k).upper() == "10" else str(k).upper()
-                if key not in out or not _is_int(v) or v < 0:
+                key = key_text(k).upper()
+                key = "T" if key == "10" else key
+                if key not in out or not _is_int(v) or not 0 <= v <= MAX_OPTION_VALUE:
                     return value, FieldError(
                         field,
                         "bad_type",
-                        f"counter_values: {k}={v!r} is not a rank with a points value",
+                        f"counter_values: {shown(k)}={shown(v)} is not a rank with a points value",
                     )
                 out[key] = v
             return out, None
@@ -368,7 +399,9 @@ def _check_type(name: str, value: object, copies: int) -> tuple[object, FieldErr
         )
     if kind == "bid_steps":
         if isinstance(value, list) and all(
-            isinstance(p, list | tuple) and len(p) == 2 and all(_is_int(x) and x > 0 for x in p)
+            isinstance(p, list | tuple)
+            and len(p) == 2
+            and all(_is_int(x) and 0 < x <= MAX_OPTION_VALUE for x in p)
             for p in value
         ):
             pairs = [[int(a), int(b)] for a, b in value]
@@ -421,7 +454,8 @@ class Ruleset:
         "game_target", "min_bid", "bid_step", "bid_steps", "dealer_stuck",
         "run_t", "royal_t", "marriage_t", "pinochle_t", "around_t", "dix",
         "quadruple_run_wins", "trump_marriage_required", "board_set_opponents",
-        "min_meld", "min_counters", "short_meld", "meld_needs_trick", "set_policy",
+        "min_meld", "min_counters", "short_meld", "meld_needs_trick", "forced_concession",
+        "set_policy",
         "surrender_policy", "surrender_bonus", "renege_declarer", "renege_defender",
         "renege_bonus", "misdeal_rule", "head_rule", "out_rule", "tie_rule", "overtime_step",
         "slide_out", "slide_out_sets", "max_deals", "_seat_side", "_next", "_cache",
@@ -431,7 +465,7 @@ class Ruleset:
     title: str
     seed: str
     players: int
-    seats: tuple[str, ...]
+    seats: tuple[Seat, ...]
     sides: tuple[str, ...]
     overrides: dict[str, Any]
     options: dict[str, Any]
@@ -460,6 +494,7 @@ class Ruleset:
     min_counters: int
     short_meld: str
     meld_needs_trick: bool
+    forced_concession: bool
     set_policy: str
     surrender_policy: str
     surrender_bonus: int
@@ -475,7 +510,7 @@ class Ruleset:
     slide_out_sets: int
     max_deals: int | None
     _seat_side: dict[str, str]
-    _next: dict[str, str]
+    _next: dict[str, Seat]
     _cache: dict[str, Any]
 
     def __init__(
@@ -492,16 +527,12 @@ class Ruleset:
         s(self, "title", title)
         s(self, "seed", seed)
         s(self, "players", players)
-        seats = ("N", "E", "S", "W") if players == 4 else ("N", "E", "S")
+        seats = table_seats(players)
         s(self, "seats", seats)
-        s(self, "sides", ("NS", "EW") if players == 4 else seats)
-        s(
-            self,
-            "_seat_side",
-            {x: ("NS" if x in "NS" else "EW") for x in seats}
-            if players == 4
-            else {x: x for x in seats},
-        )
+        # three players: every seat is its own side, written with the seat's letter
+        partnerships = players == 4
+        s(self, "sides", tuple(Side) if partnerships else seats)
+        s(self, "_seat_side", {x: (x.side if partnerships else x) for x in seats})
         s(self, "_next", {x: seats[(i + 1) % len(seats)] for i, x in enumerate(seats)})
         s(self, "overrides", copy.deepcopy(overrides))
         s(self, "options", copy.deepcopy(options))
@@ -533,7 +564,8 @@ class Ruleset:
         s(self, "dix", o["meld.dix"])
         for key in (
             "quadruple_run_wins", "trump_marriage_required", "board_set_opponents", "min_meld",
-            "min_counters", "short_meld", "meld_needs_trick", "set_policy", "surrender_policy",
+            "min_counters", "short_meld", "meld_needs_trick", "forced_concession", "set_policy",
+            "surrender_policy",
             "surrender_bonus", "renege_declarer", "renege_defender", "renege_bonus",
             "misdeal_rule", "head_rule", "out_rule", "tie_rule", "overtime_step", "slide_out",
             "slide_out_sets", "max_deals",
@@ -567,8 +599,15 @@ class Ruleset:
         """The next seat clockwise: the deal passes to the dealer's left."""
         return self._next[seat]
 
-    def seats_of(self, side: str) -> tuple[str, ...]:
+    def seats_of(self, side: str) -> tuple[Seat, ...]:
         return tuple(x for x in self.seats if self._seat_side[x] == side)
+
+    def memo(self, key: str, build: Callable[[], Any]) -> Any:
+        """Per-ruleset memo for derived lookups (achievable meld totals, the meld table, ...)."""
+        store = self._cache
+        if key not in store:
+            store[key] = build()
+        return store[key]
 
     # --- bidding ------------------------------------------------------------------------------
     def _step_at(self, bid: int) -> tuple[int, int]:
@@ -578,28 +617,42 @@ class Ruleset:
                 start, step = frm, st
         return start, step
 
-    def bid_error(self, bid: object) -> str | None:
-        """None for a bid on the ladder, else a sentence saying why it is not."""
+    def bid_check(self, bid: object) -> tuple[str, str] | None:
+        """None for a bid on the ladder, else ``(code, sentence)``.
+
+        Codes: ``bad_type`` (not a whole number), ``below_minimum``, ``wrong_step``. The ladder
+        has no top here; :func:`rules_engine.bids.check_bid` adds the ceiling of what a hand
+        can be worth, which needs the meld tables.
+        """
         if not _is_int(bid) or not isinstance(bid, int):
-            return f"bid must be a whole number, got {bid!r}"
+            return "bad_type", f"bid must be a whole number, got {shown(bid)}"
         if bid < self.min_bid:
-            return f"bid {bid} is below the opening minimum of {self.min_bid}"
+            return (
+                "below_minimum",
+                f"{named('bid', bid)} is below the opening minimum of {self.min_bid}",
+            )
         start, step = self._step_at(bid)
         if (bid - start) % step:
             lower = bid - (bid - start) % step
             return (
+                "wrong_step",
                 f"bid {bid} is not allowed: from {start} bids go up in steps of {step} "
-                f"({lower} or {lower + step})"
+                f"({lower} or {lower + step})",
             )
         return None
 
+    def bid_error(self, bid: object) -> str | None:
+        """None for a bid on the ladder, else a sentence saying why it is not."""
+        problem = self.bid_check(bid)
+        return None if problem is None else problem[1]
+
     def is_valid_bid(self, bid: object) -> bool:
-        return self.bid_error(bid) is None
+        return self.bid_check(bid) is None
 
     def next_bids(self, after: int | None, count: int = 5) -> list[int]:
-        """The next ``count`` legal bids above ``after`` (or from the opening minimum)."""
+        """The next ``count`` bids on the ladder above ``after`` (or from the opening minimum)."""
         out: list[int] = []
-        b = self.min_bid if after is None else after + 1
+        b = self.min_bid if after is None else max(after + 1, self.min_bid)
         while len(out) < count:
             if self.is_valid_bid(b):
                 out.append(b)
@@ -638,7 +691,9 @@ def _validate(options: dict[str, Any], players: int) -> list[FieldError]:
         errors.append(FieldError(_opt_field(name), "inconsistent", message))
 
     free = deck.size - options["widow"]
-    if free % players:
+    if free < players:
+        err("widow", f"a widow of {options['widow']} leaves too few of {deck.size} cards to deal")
+    elif free % players:
         err(
             "widow",
             f"{deck.size} cards less a widow of {options['widow']} cannot be dealt "
@@ -679,12 +734,15 @@ def get_ruleset(name: str, overrides: Mapping[str, object] | None = None) -> Rul
     as a shorthand that sets ``counter_values`` and ``last_trick``.
     """
     if not isinstance(name, str) or name not in _PRESETS:
+        called = "no ruleset name given" if name == "" else f"no ruleset called {shown(name)}"
         raise RulesError.single(
-            "ruleset",
-            "unknown_ruleset",
-            f"no ruleset called {name!r}; choose one of {', '.join(_PRESETS)}",
+            "ruleset", "unknown_ruleset", f"{called}; choose one of {', '.join(_PRESETS)}"
         )
     over = dict(overrides or {})
+    if len(over) > 2 * len(_SPEC):
+        raise RulesError.single(
+            "options", "too_many", f"{len(over):,} options given; a ruleset has {len(_SPEC)}"
+        )
     key = ""
     if not over:
         cached = _RULESET_CACHE.get(name)
@@ -695,6 +753,8 @@ def get_ruleset(name: str, overrides: Mapping[str, object] | None = None) -> Rul
             key = name + json.dumps(over, sort_keys=True, default=str)
         except (TypeError, ValueError):
             key = ""
+        if len(key) > 10_000:
+            key = ""  # not worth remembering: real overrides are a few hundred characters
         if key and key in _RULESET_CACHE:
             return _RULESET_CACHE[key]
     preset = _PRESETS[name]
@@ -703,7 +763,7 @@ def get_ruleset(name: str, overrides: Mapping[str, object] | None = None) -> Rul
     errors: list[FieldError] = []
     given: dict[str, object] = {}
     for k, raw in over.items():
-        kname = str(k)
+        kname = k if isinstance(k, str) else key_text(k)
         if kname.startswith("options."):
             kname = kname[len("options.") :]
         if kname == "players":
@@ -718,7 +778,7 @@ def get_ruleset(name: str, overrides: Mapping[str, object] | None = None) -> Rul
                 )
             continue
         if kname == "count_method":
-            method = str(raw).strip().lower()
+            method = raw.strip().lower() if isinstance(raw, str) else ""
             if method not in _COUNT_METHODS:
                 errors.append(
                     FieldError(
@@ -735,14 +795,16 @@ def get_ruleset(name: str, overrides: Mapping[str, object] | None = None) -> Rul
         if kname not in _SPEC:
             errors.append(
                 FieldError(
-                    _opt_field(kname), "unknown_option", f"there is no option called {kname!r}"
+                    _opt_field(key_text(kname)),
+                    "unknown_option",
+                    f"there is no option called {shown(kname)}",
                 )
             )
             continue
         try:
             value = _coerce_value(kname, raw)
         except ValueError:
-            errors.append(FieldError(_opt_field(kname), "bad_type", f"cannot read {raw!r}"))
+            errors.append(FieldError(_opt_field(kname), "bad_type", f"cannot read {shown(raw)}"))
             continue
         if isinstance(value, str):
             value = _ALIASES.get((kname, value.strip().lower()), value)
@@ -803,11 +865,3 @@ def get_ruleset(name: str, overrides: Mapping[str, object] | None = None) -> Rul
 def list_rulesets() -> list[Ruleset]:
     """Every preset with its default options."""
     return [get_ruleset(n) for n in _PRESETS]
-
-
-def cached(rs: Ruleset, key: str, build: Callable[[], Any]) -> Any:
-    """Per-ruleset memo for derived lookups (achievable meld totals, ...)."""
-    store = rs._cache
-    if key not in store:
-        store[key] = build()
-    return store[key]

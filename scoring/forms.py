@@ -15,18 +15,22 @@ from typing import Any
 from django import forms
 
 from common.errors import DomainError
-from common.labels import OUTCOME_CHOICES, SEAT_CHOICES, SEAT_NAMES, SUIT_CHOICES, SUIT_NAMES
-from rules_engine import RulesError, Ruleset
+from common.labels import (
+    OUTCOME_CHOICES,
+    OUTCOMES,
+    SEAT_CHOICES,
+    SEAT_NAMES,
+    SUIT_CHOICES,
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+)
+from rules_engine import RulesError, Ruleset, fields_for
 
-# Which values each outcome carries to the rules engine (DESIGN §4.4: counters only when cards
-# were played); fields hidden for an outcome are dropped, not sent half-filled.
-OUTCOME_FIELDS: dict[str, set[str]] = {
-    "played": {"bidder", "bid", "trump", "meld", "counters"},
-    "no_marriage": {"bidder", "bid", "trump", "meld"},
-    "surrender": {"bidder", "bid", "trump", "meld"},
-    "renege": {"bidder", "bid", "trump", "meld", "counters", "renege_seat"},
-    "misdeal": set(),
-}
+
+def outcome_fields(ruleset: Ruleset) -> dict[str, set[str]]:
+    """Which values each outcome carries to the rules engine (``rules_engine.fields_for``; the
+    dealer is always asked). Fields hidden for an outcome are dropped, not sent half-filled."""
+    return {o: set(fields_for(o, ruleset)) - {"dealer"} for o in OUTCOMES}
 
 
 def new_idempotency_key() -> str:
@@ -93,7 +97,7 @@ class HandForm(forms.Form):
         data = super().clean() or {}
         outcome = data.get("outcome") or "played"
         # Counters: typing one side's count fills the other (they add up to the ruleset's total).
-        if "counters" in OUTCOME_FIELDS.get(outcome, set()) and len(self.sides) == 2:
+        if "counters" in outcome_fields(self.ruleset).get(outcome, set()) and len(self.sides) == 2:
             first, second = (f"counters_{s}" for s in self.sides)
             a, b = data.get(first), data.get(second)
             total = self.ruleset.counters_total
@@ -107,7 +111,7 @@ class HandForm(forms.Form):
         """The cleaned values in the rules engine's input shape (fields of other outcomes left out)."""
         data = self.cleaned_data
         outcome = data.get("outcome") or "played"
-        wanted = OUTCOME_FIELDS.get(outcome, set())
+        wanted = outcome_fields(self.ruleset).get(outcome, set())
         values: dict[str, Any] = {"dealer": data.get("dealer"), "outcome": outcome}
         for name in ("bidder", "bid", "trump", "renege_seat"):
             if name in wanted and data.get(name) not in (None, ""):
@@ -172,7 +176,9 @@ def hand_layout(
 
     return {
         "value": value,
-        "outcome_fields": json.dumps({k: sorted(v) for k, v in OUTCOME_FIELDS.items()}),
+        "outcome_fields": json.dumps(
+            {k: sorted(v) for k, v in outcome_fields(form.ruleset).items()}
+        ),
         "sides_attr": " ".join(form.sides),
         "dealer": seat_tiles("dealer"),
         "bidder": seat_tiles("bidder"),
@@ -180,7 +186,7 @@ def hand_layout(
         "trump": [
             {"value": k, "label": sym, "sub": SUIT_NAMES[k], "checked": value["trump"] == k,
              "red": k in "HD"}
-            for k, sym in (("S", "♠"), ("H", "♥"), ("D", "♦"), ("C", "♣"))
+            for k, sym in SUIT_SYMBOLS.items()
         ],
         "outcome": [
             {"value": k, "label": v, "checked": (value["outcome"] or "played") == k}

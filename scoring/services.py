@@ -25,7 +25,7 @@ from common.errors import ConflictError, DomainError
 from common.rulesets import event_ruleset
 from common.tasks import ROUND_CONFIRMED, standings_request_update, task_queue
 from rules_engine import Hand as EngineHand
-from rules_engine import RulesError, Ruleset, parse_hand, score_game, score_hand
+from rules_engine import Outcome, RulesError, Ruleset, parse_hand, score_game, score_hand
 from tournaments.models import Event, EventLog, Round, Seat
 from tournaments.services import event_results_changed, event_update
 
@@ -35,9 +35,11 @@ HAND_FIELDS = ("dealer", "bidder", "bid", "trump", "outcome", "renege_seat", "me
 
 
 def revision_values(revision: HandRevision) -> dict[str, Any]:
-    """A revision's entered values in the rules engine's input shape."""
-    values: dict[str, Any] = {"dealer": revision.dealer, "outcome": revision.outcome,
-                              "meld": revision.meld}
+    """A revision's entered values in the rules engine's input shape: only the fields its
+    outcome carries (``rules_engine.fields_for``; a misdeal carries its dealer alone)."""
+    values: dict[str, Any] = {"dealer": revision.dealer, "outcome": revision.outcome}
+    if revision.outcome != Outcome.MISDEAL and revision.meld:
+        values["meld"] = revision.meld
     if revision.bidder:
         values["bidder"] = revision.bidder
     if revision.bid is not None:

@@ -96,3 +96,27 @@ def test_bad_dealer() -> None:
     with pytest.raises(RulesError) as exc:
         validate_auction("W", ["pass"], get_ruleset("cutthroat"))
     assert exc.value.errors[0].field == "dealer"
+
+
+@pytest.mark.parametrize(
+    ("call", "code"),
+    [
+        ("685", "too_high"),
+        ("9" * 5000, "too_high"),
+        (10**5000, "too_high"),
+        ("²", "bad_call"),
+        ("-5", "below_minimum"),
+    ],
+    ids=["685", "5000 digits", "huge int", "superscript", "negative"],
+)
+def test_impossible_calls(call: object, code: str) -> None:
+    with pytest.raises(RulesError) as exc:
+        validate_auction("S", [call], PAGAT)
+    assert (exc.value.errors[0].field, exc.value.errors[0].code) == ("calls[0]", code)
+    assert len(exc.value.errors[0].message) < 200
+
+
+def test_nothing_outbids_the_ceiling() -> None:
+    with pytest.raises(RulesError) as exc:
+        validate_auction("S", ["680", "680"], PAGAT)
+    assert "no higher bid exists" in exc.value.errors[0].message

@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from rules_engine import Deck, RulesError, card_str, parse_card, parse_cards, parse_suit
+from rules_engine import Deck, RulesError, Suit, card_str, parse_card, parse_cards, parse_suit
+from rules_engine.errors import MAX_ERRORS
 
 
 @pytest.mark.parametrize(
@@ -72,3 +75,25 @@ def test_bad_suit() -> None:
     with pytest.raises(RulesError) as exc:
         parse_suit("X")
     assert exc.value.errors[0].field == "trump"
+
+
+def test_a_huge_list_of_bad_cards_fails_fast_with_a_short_answer() -> None:
+    tokens = ["XX" * 10] * 500_000  # about 10 MB of text
+    start = time.perf_counter()
+    with pytest.raises(RulesError) as exc:
+        parse_cards(tokens, Deck.DOUBLE)
+    assert time.perf_counter() - start < 0.5
+    assert len(exc.value.errors) == MAX_ERRORS + 1
+    assert exc.value.errors[-1].code == "too_many_errors"
+    assert len(str(exc.value)) < 5_000
+
+
+def test_card_messages_never_echo_a_huge_token() -> None:
+    with pytest.raises(RulesError) as exc:
+        parse_cards(["A" * 10_000_000, 10**5000])
+    assert len(str(exc.value)) < 500
+
+
+def test_suits_are_an_enum_with_labels() -> None:
+    assert [s.label for s in Suit] == ["spades", "hearts", "diamonds", "clubs"]
+    assert [parse_suit(s) for s in Suit] == [0, 1, 2, 3]

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import json
+import time
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules_engine.cli import main
+from rules_engine.errors import MAX_ERRORS
 
 from .conftest import load_cases, run_cli
 
@@ -18,6 +25,10 @@ HAND = {
     "counters": {"NS": 27, "EW": 23},
     "outcome": "played",
 }
+
+
+# no cards were played: a board set or a surrender carries no counters
+BEFORE_PLAY = {k: v for k, v in HAND.items() if k != "counters"}
 
 
 def assert_error(code: int, out: dict[str, Any], field: str | None = None) -> None:
@@ -132,8 +143,8 @@ def test_score_default_ruleset_is_pagat() -> None:
 @pytest.mark.parametrize(
     ("hand", "result", "points"),
     [
-        (dict(HAND, outcome="no_marriage"), "board_set", {"NS": -51, "EW": 32}),
-        (dict(HAND, outcome="surrender"), "surrendered", {"NS": -51, "EW": 52}),
+        (dict(BEFORE_PLAY, outcome="no_marriage"), "board_set", {"NS": -51, "EW": 32}),
+        (dict(BEFORE_PLAY, outcome="surrender"), "surrendered", {"NS": -51, "EW": 52}),
         (dict(HAND, outcome="renege", renege_seat="E"), "renege", {"NS": 51, "EW": -51}),
         (dict(HAND, outcome="renege", renege_seat="S"), "renege", {"NS": -51, "EW": 52}),
         ({"dealer": "S", "outcome": "misdeal"}, "misdeal", {"NS": 0, "EW": 0}),
@@ -261,3 +272,226 @@ def test_game_accepts_an_object_with_hands() -> None:
         "game", "--ruleset", "club_double_deck", stdin=json.dumps({"hands": [hand], "max_deals": 1})
     )
     assert (code, out["reason"]) == (0, "deals")
+
+
+# --- hostile and mistyped input: always exit 2 with field errors, fast and short ---------------
+
+
+BIG = "9" * 5000  # a JSON number too long for Python's int()
+
+
+def hand_json(**change: object) -> str:
+    hand = dict(HAND, **change)
+    return json.dumps({k: v for k, v in hand.items() if v is not None})
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "field", "code"),
+    [
+        (
+            ["score"],
+            hand_json(meld={"NS": 24, "EW": 32, "ns": 10}),
+            "meld.ns",
+            "bad_side",
+        ),
+        (["score"], hand_json(counters={"NS": 27, "EW": 23, "Ew": 1}), "counters.Ew", "bad_side"),
+        (["score"], hand_json(meld={"N": 13, "S": 11, "EW": 32}), "meld.N", "not_achievable"),
+        (["score"], hand_json(bid=10**30), "bid", "too_high"),
+        (["score"], hand_json(bid=685), "bid", "too_high"),
+        (["score"], hand_json(meld={"NS": 10**30, "EW": 32}), "meld.NS", "too_high"),
+        (["score"], hand_json(counters={"NS": 10**30, "EW": 23}), "counters.NS", "too_high"),
+        (["score"], hand_json(options=[1, 2]), "options", "bad_type"),
+        (["score"], hand_json(notes="hi"), "notes", "unknown_field"),
+        (["score"], hand_json(ruleset=""), "ruleset", "unknown_ruleset"),
+        (["score"], hand_json(ruleset=7), "ruleset", "bad_type"),
+        (["score", "--ruleset", ""], hand_json(), "ruleset", "unknown_ruleset"),
+        (["score"], hand_json(renege_seat="E"), "renege_seat", "unexpected"),
+        (["score"], hand_json(outcome="misdeal"), "bidder", "unexpected"),
+        (
+            ["score"],
+            hand_json(outcome="surrender", counters={"NS": 99, "EW": -5}),
+            "counters",
+            "unexpected",
+        ),
+        (["score"], hand_json(outcome="surrender", counters="garbage"), "counters", "unexpected"),
+        (["score"], hand_json(outcome="no_marriage"), "counters", "unexpected"),
+        (["score"], '{"bid": 51, "bid": 52}', "input", "duplicate_key"),
+        (["score"], hand_json()[:-1] + ', "bid2": NaN}', "input", "bad_json"),
+        (["auction", "--dealer", "S", "9" * 5000], None, "calls[0]", "too_high"),
+        (["auction", "--dealer", "S", "²"], None, "calls[0]", "bad_call"),
+        (["auction"], '{"dealer": ' + BIG + ', "calls": []}', "dealer", "bad_seat"),
+        (["auction"], json.dumps({"dealer": "S", "calls": "pass"}), "calls", "bad_type"),
+        (
+            ["meld"],
+            json.dumps({"trump": "H", "cards": ["AH"], "extra": 1}),
+            "extra",
+            "unknown_field",
+        ),
+        (["meld"], '{"trump": ' + BIG + ', "cards": ["AH"]}', "trump", "bad_suit"),
+        (["meld"], json.dumps({"trump": "H", "cards": [1, "AH"]}), "cards[0]", "bad_card"),
+        (
+            ["play"],
+            '{"trump": "H", "leader": ' + BIG + ', "hands": {}, "tricks": []}',
+            "leader",
+            "bad_seat",
+        ),
+        (["game"], json.dumps({"hands": [], "rounds": 3}), "rounds", "unknown_field"),
+    ],
+)
+def test_bad_input_is_a_field_error(
+    args: list[str], stdin: str | None, field: str, code: str
+) -> None:
+    exit_code, out = run_cli(*args, stdin=stdin)
+    assert_error(exit_code, out, field)
+    assert code in [e["code"] for e in out["errors"] if e["field"] == field], out
+    assert len(json.dumps(out)) < 2_000
+
+
+def test_numbers_too_long_for_python_are_field_errors() -> None:
+    # over 4,300 digits Python refuses to convert a numeral; that is the input's fault, not ours
+    digits = "9" * 5000
+    stdin = hand_json()
+    stdin = stdin.replace('"bid": 51', f'"bid": {digits}')
+    stdin = stdin.replace('"NS": 24', f'"NS": -{digits}')
+    code, out = run_cli("score", stdin=stdin)
+    assert_error(code, out, "bid")
+    assert {(e["field"], e["code"]) for e in out["errors"]} == {
+        ("bid", "too_high"),
+        ("meld.NS", "negative"),
+    }
+    assert len(json.dumps(out)) < 1_000
+
+
+def test_input_over_the_size_limit_is_refused_quickly() -> None:
+    huge = hand_json()[:-1] + ', "notes": "' + "x" * 10_000_000 + '"}'
+    start = time.perf_counter()
+    code, out = run_cli("score", stdin=huge)
+    assert time.perf_counter() - start < 5  # mostly interpreter start-up and the pipe
+    assert_error(code, out, "input")
+    assert out["errors"][0]["code"] == "too_large"
+    assert len(json.dumps(out)) < 500
+
+
+def test_a_10_mb_list_of_bad_cards_answers_quickly_and_briefly() -> None:
+    start = time.perf_counter()
+    code, out = run_cli("meld", stdin=json.dumps({"trump": "H", "cards": ["ZZ"] * 2_000_000}))
+    assert time.perf_counter() - start < 5
+    assert_error(code, out, "input")
+    assert len(json.dumps(out)) < 500
+
+
+def test_many_bad_cards_under_the_size_limit_give_a_capped_list() -> None:
+    hands = {seat: ["ZZ" * 50] * 20 for seat in "NESW"}
+    deal = {"trump": "H", "leader": "N", "hands": hands, "tricks": []}
+    code, out = run_cli("play", stdin=json.dumps(deal))
+    assert_error(code, out)
+    assert len(out["errors"]) == MAX_ERRORS + 1
+    assert out["errors"][-1]["code"] == "too_many_errors"
+    assert all(len(e["message"]) < 200 for e in out["errors"])
+    code, out = run_cli("meld", stdin=json.dumps({"trump": "H", "cards": ["ZZ"] * 50_000}))
+    assert_error(code, out, "cards")
+    assert [e["code"] for e in out["errors"]] == ["too_many_cards"]
+
+
+def test_a_game_full_of_bad_hands_gives_a_capped_list() -> None:
+    code, out = run_cli("game", stdin=json.dumps([dict(HAND, bid=61)] * 500))
+    assert_error(code, out, "hands[0].bid")
+    assert len(out["errors"]) == MAX_ERRORS + 1
+
+
+def test_three_handed_forced_concession() -> None:
+    hand = {
+        "dealer": "S",
+        "bidder": "N",
+        "bid": 350,
+        "trump": "H",
+        "meld": {"N": 80, "E": 60, "S": 20},
+        "counters": {"N": 160, "E": 90, "S": 0},
+    }
+    code, out = run_cli("score", "--ruleset", "three_handed", stdin=json.dumps(hand))
+    assert (code, out["result"], out["points"]) == (0, "surrendered", {"N": -350, "E": 60, "S": 20})
+    code, out = run_cli(
+        "score",
+        "--ruleset",
+        "three_handed",
+        "--option",
+        "forced_concession=false",
+        stdin=json.dumps(hand),
+    )
+    assert (code, out["result"]) == (0, "set")
+
+
+def test_ruleset_and_options_may_come_with_the_hand() -> None:
+    stdin = json.dumps(dict(HAND, ruleset="club_double_deck", options={"min_counters": 0}))
+    code, out = run_cli("score", stdin=stdin)
+    assert (code, out["points"]) == (0, {"NS": 51, "EW": 55})
+
+
+def test_help_lists_the_fields_each_outcome_carries() -> None:
+    from rules_engine import Outcome, fields_for, get_ruleset
+    from rules_engine.cli import EPILOG
+
+    rs = get_ruleset("pagat_double_deck")
+    lines = {line.split()[0]: line.split()[1:] for line in EPILOG.splitlines() if line[:2] == "  "}
+    for outcome in Outcome:
+        listed = [w for w in lines[outcome.value] if w.isidentifier()]
+        assert listed[: len(fields_for(outcome, rs))] == list(fields_for(outcome, rs))
+
+
+_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**40), 10**40)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from(["N", "NS", "ns", "H", "AS", "10H", "played", "surrender", "renege", "²"])
+    | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=5)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    *HAND,
+                    "renege_seat",
+                    "tricks",
+                    "quadruple_run",
+                    "cards",
+                    "hands",
+                    "leader",
+                    "calls",
+                ]
+            )
+            | st.text(max_size=4),
+            inner,
+            max_size=8,
+        )
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["score", "game", "meld", "play", "auction"]), _JSON)
+def test_any_json_gets_an_answer_never_an_internal_error(command: str, data: object) -> None:
+    out = io.StringIO()
+    code = main([command], stdin=io.StringIO(json.dumps(data)), stdout=out)
+    result = json.loads(out.getvalue())
+    assert code in (0, 2)
+    if code == 2:
+        assert "internal_error" not in {e["code"] for e in result["errors"]}, result
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from(list(HAND)),
+        st.integers(-(10**40), 10**40) | st.text(max_size=6) | st.none(),
+        max_size=7,
+    )
+)
+def test_mutated_hands_get_an_answer(change: dict[str, object]) -> None:
+    out = io.StringIO()
+    code = main(["score"], stdin=io.StringIO(json.dumps({**HAND, **change})), stdout=out)
+    result = json.loads(out.getvalue())
+    assert code in (0, 2)
+    if code == 2:
+        assert "internal_error" not in {e["code"] for e in result["errors"]}, result

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
@@ -304,3 +305,23 @@ def test_overridden_meld_table_is_searched() -> None:
     check_meld_total(14, rs)
     with pytest.raises(RulesError):
         check_meld_total(1, rs)
+
+
+def test_a_huge_hand_is_refused_before_its_cards_are_read() -> None:
+    start = time.perf_counter()
+    with pytest.raises(RulesError) as exc:
+        count_meld(["XX"] * 1_000_000, "H", PAGAT)
+    assert time.perf_counter() - start < 0.5
+    assert [(e.field, e.code) for e in exc.value.errors] == [("cards", "too_many_cards")]
+
+
+def test_one_players_meld_is_checked_against_one_hand() -> None:
+    # both are side totals (two hands added), but no single hand shows them
+    for total in (187, 400):
+        check_meld_total(total, PAGAT)
+        with pytest.raises(RulesError) as exc:
+            check_meld_total(total, PAGAT, "meld.N", player=True)
+        assert exc.value.errors[0].field == "meld.N"
+    assert "one player" in exc.value.errors[0].message
+    check_meld_total(315, PAGAT, player=True)
+    check_meld_total(15, PAGAT, player=True)

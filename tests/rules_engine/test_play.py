@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -186,3 +187,51 @@ def test_an_injected_renege_is_found(rng: random.Random, at: int) -> None:
 
 def test_decks_have_enough_cards_for_simulation() -> None:
     assert len(Deck.DOUBLE.cards()) == 80
+
+
+@pytest.mark.parametrize(
+    ("data", "field", "code"),
+    [
+        ({"hands": {**SMALL, "N": ["AH"] * 21}}, "hands.N", "too_many_cards"),
+        ({"hands": {**SMALL, "N": ["XX"] * 500_000}}, "hands.N", "too_many_cards"),
+        ({"hands": {**SMALL, "n": ["AH", "KS"]}}, "hands.n", "bad_seat"),
+        ({"hands": {f"k{i}": [] for i in range(100_000)}}, "hands", "bad_type"),
+        ({"tricks": [["AH", "KH", "TH", "QH"]] * 100_000}, "tricks", "too_many_tricks"),
+        ({"leader": "N" * 100_000}, "leader", "bad_seat"),
+        ({"trump": 7}, "trump", "bad_suit"),
+    ],
+    ids=["21 cards", "500k cards", "lowercase seat", "many hands", "many tricks", "long", "7"],
+)
+def test_sizes_are_checked_before_contents(data: dict[str, object], field: str, code: str) -> None:
+    args: dict[str, object] = {
+        "trump": "H",
+        "leader": "N",
+        "hands": SMALL,
+        "tricks": [["AH", "KH", "TH", "QH"]],
+    }
+    args.update(data)
+    start = time.perf_counter()
+    with pytest.raises(RulesError) as exc:
+        check_play(args["trump"], args["leader"], args["hands"], args["tricks"], PAGAT)  # type: ignore[arg-type]
+    assert time.perf_counter() - start < 0.5
+    assert (exc.value.errors[0].field, exc.value.errors[0].code) == (field, code)
+    assert len(str(exc.value)) < 1_000
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(0, 23), min_size=1, max_size=8),
+    st.lists(st.integers(0, 23), min_size=1, max_size=3),
+    st.integers(0, 3),
+    st.sampled_from(["always", "trump_led"]),
+)
+def test_legal_cards_and_broken_rule_agree(
+    hand: list[int], played: list[int], trump: int, head_rule: str
+) -> None:
+    allowed, rule = legal_cards(hand, played, trump, head_rule)
+    assert allowed, "some card is always legal"
+    for card in hand:
+        broken = broken_rule(hand, played, card, trump, head_rule)
+        assert (broken is None) == (card in allowed)
+        if broken is not None:
+            assert rule is not None

@@ -4,7 +4,17 @@ import json
 
 import pytest
 
-from rules_engine import PRESET_NAMES, RulesError, get_ruleset, list_rulesets
+from rules_engine import (
+    PRESET_NAMES,
+    RulesError,
+    check_bid,
+    get_ruleset,
+    list_rulesets,
+    max_bid,
+    max_side_meld,
+)
+from rules_engine.bids import bids_above
+from rules_engine.inputs import shown
 from rules_engine.rulesets import OPTION_HELP
 
 PRESETS = [
@@ -191,3 +201,56 @@ def test_option_aliases() -> None:
     )
     assert (rs.surrender_policy, rs.surrender_bonus) == ("meld_plus_bonus", 25)
     assert rs.head_rule == "trump_led" and rs.set_policy == "opponents_gain_bid"
+
+
+def test_forced_concession_is_a_three_player_preset_option() -> None:
+    assert "forced_concession" in OPTION_HELP
+    on = {rs.name for rs in list_rulesets() if rs.forced_concession}
+    assert on == {"three_handed", "cutthroat"}
+
+
+def test_the_bid_ladder_ends_where_no_hand_can_reach() -> None:
+    rs = get_ruleset("pagat_double_deck")
+    assert max_bid(rs) == 680
+    assert check_bid(680, rs) is None
+    assert check_bid(685, rs) == (
+        "too_high",
+        "bid 685 can never be made here: meld and counters together come to at most 680",
+    )
+    assert check_bid(61, rs) == rs.bid_check(61) and check_bid(61, rs) is not None
+    assert bids_above(670, rs) == [675, 680] and bids_above(680, rs) == []
+    three = get_ruleset("three_handed")
+    # one hand with the widow (18 cards) at its best, plus every counter
+    assert max_bid(three) == max_side_meld(three) + 250
+    assert check_bid(max_bid(three), three) is None
+    assert check_bid(max_bid(three) + 10, three) is not None
+
+
+@pytest.mark.parametrize("bid", [10**30, -(10**30), 10**5000, "60", 60.0, None], ids=shown)
+def test_bid_checks_never_echo_huge_numbers(bid: object) -> None:
+    problem = check_bid(bid, get_ruleset("pagat_double_deck"))
+    assert problem is not None and len(problem[1]) < 200
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field"),
+    [
+        ({"min_bid": 10**30}, "options.min_bid"),
+        ({"game_target": 10**5000}, "options.game_target"),
+        ({"meld.run": [15, 150, 225, 10**9]}, "options.meld.run"),
+        ({"widow": 80}, "options.widow"),
+        ({"x" * 100_000: 1}, "options." + "x" * 40),
+    ],
+    ids=["min_bid", "game_target", "meld.run", "widow", "long key"],
+)
+def test_absurd_options_are_refused_briefly(overrides: dict[str, object], field: str) -> None:
+    with pytest.raises(RulesError) as exc:
+        get_ruleset("pagat_double_deck", overrides)
+    assert exc.value.errors[0].field.startswith(field)
+    assert len(str(exc.value)) < 500
+
+
+def test_an_empty_ruleset_name_is_not_the_default() -> None:
+    with pytest.raises(RulesError) as exc:
+        get_ruleset("")
+    assert (exc.value.errors[0].field, exc.value.errors[0].code) == ("ruleset", "unknown_ruleset")

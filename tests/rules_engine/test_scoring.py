@@ -6,7 +6,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules_engine import Hand, RulesError, get_ruleset, parse_hand, score_hand
+from rules_engine import (
+    Hand,
+    Outcome,
+    RulesError,
+    fields_for,
+    get_ruleset,
+    parse_hand,
+    score_hand,
+)
 
 from .conftest import load_cases
 
@@ -261,7 +269,7 @@ def three(**extra: Any) -> dict[str, Any]:
         "counters": {"N": 160, "E": 90, "S": 0},
     }
     d.update(extra)
-    return d
+    return {k: v for k, v in d.items() if v is not None}
 
 
 def test_three_handed_made_and_meld_needs_a_trick() -> None:
@@ -277,7 +285,7 @@ def test_three_handed_set_cancels_meld() -> None:
 
 
 def test_three_handed_concede_and_renege() -> None:
-    s = score("three_handed", **three(outcome="surrender"))
+    s = score("three_handed", **three(outcome="surrender", counters=None))
     assert s.points == {"N": -300, "E": 60, "S": 20}
     s = score("three_handed", **three(outcome="renege", renege_seat="N"))
     assert s.points == {"N": -600, "E": 60, "S": 20}
@@ -287,8 +295,8 @@ def test_three_handed_concede_and_renege() -> None:
 
 def test_three_handed_has_no_board_set_for_marriage() -> None:
     with pytest.raises(RulesError) as exc:
-        score("three_handed", **three(outcome="no_marriage"))
-    assert exc.value.errors[0].field == "outcome"
+        score("three_handed", **three(outcome="no_marriage", counters=None))
+    assert [e.field for e in exc.value.errors] == ["outcome"]
 
 
 # --- validation -------------------------------------------------------------------------------
@@ -389,16 +397,17 @@ def double_deck_hands(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
     outcome = draw(
         st.sampled_from(["played", "played", "no_marriage", "surrender", "renege", "misdeal"])
     )
-    return preset, {
+    every = {
         "dealer": draw(st.sampled_from("NESW")),
         "bidder": draw(st.sampled_from("NESW")),
         "bid": bid,
         "trump": draw(st.sampled_from("SHDC")),
         "meld": {"NS": draw(evens), "EW": draw(evens)},
         "counters": {"NS": ns, "EW": 50 - ns},
-        "outcome": outcome,
         "renege_seat": draw(st.sampled_from("NESW")),
     }
+    carried = set(fields_for(outcome, rs)) - {"quadruple_run"}
+    return preset, {"outcome": outcome, **{k: v for k, v in every.items() if k in carried}}
 
 
 @settings(max_examples=300, deadline=None)
@@ -408,9 +417,11 @@ def test_scoring_is_symmetric_under_swapping_seats(case: tuple[str, dict[str, An
     rs = get_ruleset(preset)
     swapped = dict(hand)
     for key in ("dealer", "bidder", "renege_seat"):
-        swapped[key] = ROTATE[hand[key]]
+        if key in hand:
+            swapped[key] = ROTATE[hand[key]]
     for key in ("meld", "counters"):
-        swapped[key] = {SWAP[s]: v for s, v in hand[key].items()}
+        if key in hand:
+            swapped[key] = {SWAP[s]: v for s, v in hand[key].items()}
     a = score_hand(parse_hand(hand, rs), rs)
     b = score_hand(parse_hand(swapped, rs), rs)
     assert b.points == {SWAP[s]: v for s, v in a.points.items()}
@@ -446,3 +457,45 @@ def test_score_hand_works_on_a_hand_built_directly() -> None:
         renege_seat=None,
     )
     assert score_hand(hand, rs).points == {"NS": 51, "EW": 55}
+
+
+# --- three-handed forced concession -----------------------------------------------------------
+
+
+def test_three_handed_declarer_who_cannot_reach_the_bid_must_concede() -> None:
+    # 80 meld + all 250 counters = 330 < 350: the hand may not be played
+    hand = three(bid=350, meld={"N": 80, "E": 60, "S": 20})
+    s = score("three_handed", **hand)
+    assert (s.result, s.made) == ("surrendered", False)
+    # a concession, not a set after play: the others score their meld and no counters, and
+    # S keeps meld although it took no counters (nobody had to take a trick)
+    assert s.points == {"N": -350, "E": 60, "S": 20}
+    assert "had to concede" in s.reason
+    assert score("cutthroat", **hand).points == {"N": -350, "E": 60, "S": 20}
+
+
+def test_forced_concession_only_below_the_reach_of_every_counter() -> None:
+    # 100 meld + 250 = 350 reaches the bid: played out and set as usual
+    s = score("three_handed", **three(bid=350, meld={"N": 100, "E": 60, "S": 20}))
+    assert (s.result, s.points) == ("set", {"N": -350, "E": 150, "S": 0})
+
+
+def test_forced_concession_is_an_option() -> None:
+    hand = three(bid=350, meld={"N": 80, "E": 60, "S": 20})
+    s = score("three_handed", {"forced_concession": False}, **hand)
+    assert (s.result, s.points) == ("set", {"N": -350, "E": 150, "S": 0})
+    # partnership presets play every hand out unless a club asks otherwise
+    assert not get_ruleset("pagat_double_deck").forced_concession
+    short = h4(bid=100, meld=(24, 32), counters=(30, 20))
+    assert score("pagat_double_deck", **short).result == "set"
+    s = score("pagat_double_deck", {"forced_concession": True}, **short)
+    assert (s.result, s.points) == ("surrendered", {"NS": -100, "EW": 32})
+
+
+def test_every_outcome_and_policy_has_a_scorer() -> None:
+    from rules_engine.rulesets import _SPEC
+    from rules_engine.scoring import _RENEGE_DECLARER, _SCORERS, _SET_POLICIES
+
+    assert set(_SCORERS) | {"misdeal"} == {o.value for o in Outcome}
+    assert set(_SET_POLICIES) == set(_SPEC["set_policy"][1])
+    assert set(_RENEGE_DECLARER) == set(_SPEC["renege_declarer"][1])

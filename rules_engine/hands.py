@@ -1,0 +1,574 @@
+"""Hands as entered at the table, and the validation of raw input (DESIGN §4.3, §4.4).
+
+A hand is one deal as the scorer types it. What it carries depends on its outcome:
+
+played
+    The cards were played out: dealer, bidder, bid, trump, meld and counters per side (plus
+    tricks per side where a player must take a trick to save meld).
+no_marriage
+    A board set: the declarer holds no marriage in trump, so there is no play and no counters.
+surrender
+    The declaring side threw the hand in before play: no counters either.
+renege
+    Somebody played illegally; ``renege_seat`` names them. Counters are needed only when the
+    ruleset scores the declaring side's renege as an ordinary set.
+misdeal
+    The deal is void and dealt again; only the dealer is recorded.
+
+:func:`fields_for` lists the fields an outcome carries and :func:`parse_hand` holds input to it:
+a field the outcome does not carry is an error (``unexpected``), as is a field no hand has
+(``unknown_field``), so a mistyped entry is never scored as something else. A null value, or
+an empty object for meld, counters and tricks, counts as not given.
+
+Meld, counters and tricks are keyed by side, with the exact letters ``NS``/``EW`` (the seat in
+three-player games). At a four-player table a side may instead be given per seat (``"N": 10,
+"S": 14``); each seat's meld is then checked as one player's hand and the seats are added up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from .bids import check_bid
+from .cards import Suit, parse_suit
+from .errors import FieldError, RulesError
+from .inputs import key_text, shown, whole_number
+from .meld import check_meld_total
+from .rulesets import Ruleset
+from .seats import Seat
+
+__all__ = ["Outcome", "Hand", "HAND_FIELDS", "fields_for", "parse_hand"]
+
+
+class Outcome(StrEnum):
+    """What happened to a hand, as entered at the table."""
+
+    PLAYED = "played"
+    NO_MARRIAGE = "no_marriage"
+    SURRENDER = "surrender"
+    RENEGE = "renege"
+    MISDEAL = "misdeal"
+
+    @property
+    def label(self) -> str:
+        return _OUTCOME_LABELS[self]
+
+
+_OUTCOME_LABELS = {
+    Outcome.PLAYED: "Played",
+    Outcome.NO_MARRIAGE: "No marriage in trump (board set)",
+    Outcome.SURRENDER: "Surrender",
+    Outcome.RENEGE: "Renege",
+    Outcome.MISDEAL: "Misdeal",
+}
+
+# words scorers use for the same outcome
+_OUTCOME_ALIASES = {
+    "played": Outcome.PLAYED,
+    "play": Outcome.PLAYED,
+    "made": Outcome.PLAYED,
+    "set": Outcome.PLAYED,
+    "no_marriage": Outcome.NO_MARRIAGE,
+    "board_set": Outcome.NO_MARRIAGE,
+    "boardset": Outcome.NO_MARRIAGE,
+    "surrender": Outcome.SURRENDER,
+    "surrendered": Outcome.SURRENDER,
+    "throw_in": Outcome.SURRENDER,
+    "throwin": Outcome.SURRENDER,
+    "concede": Outcome.SURRENDER,
+    "renege": Outcome.RENEGE,
+    "misdeal": Outcome.MISDEAL,
+}
+
+HAND_FIELDS: tuple[str, ...] = (
+    "dealer",
+    "bidder",
+    "bid",
+    "trump",
+    "meld",
+    "counters",
+    "renege_seat",
+    "tricks",
+    "quadruple_run",
+)
+_FIELD_ALIASES = {"declarer": "bidder"}
+
+_BEFORE_PLAY = ("dealer", "bidder", "bid", "trump", "meld")
+_CARRIES: dict[Outcome, tuple[str, ...]] = {
+    Outcome.PLAYED: (*_BEFORE_PLAY, "counters"),
+    Outcome.NO_MARRIAGE: _BEFORE_PLAY,
+    Outcome.SURRENDER: _BEFORE_PLAY,
+    Outcome.RENEGE: (*_BEFORE_PLAY, "counters", "renege_seat"),
+    Outcome.MISDEAL: ("dealer",),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """One deal as entered: who bid what, meld and counters per side, and what happened.
+
+    ``meld`` and ``counters`` are keyed by side (``NS``/``EW``; the seat in three-player games).
+    ``counters`` is None when no cards were played; ``meld`` is empty for a misdeal.
+    ``quadruple_run`` names the side that showed a quadruple run (a special win under some
+    rulesets); ``tricks`` optionally gives tricks won per side (three-handed: a player must take
+    a trick to save meld; without it, a player with no counters is taken to have won no trick).
+    :func:`parse_hand` fills the seat, side and suit fields with :class:`~rules_engine.Seat`,
+    :class:`~rules_engine.Side` and :class:`~rules_engine.Suit` members, which are strings; a
+    hand built directly may use plain strings.
+    """
+
+    dealer: str | None
+    bidder: str | None
+    bid: int | None
+    trump: str | None
+    meld: Mapping[str, int]
+    counters: Mapping[str, int] | None
+    outcome: str = Outcome.PLAYED
+    renege_seat: str | None = None
+    quadruple_run: str | None = None
+    tricks: Mapping[str, int] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "dealer": self.dealer,
+            "bidder": self.bidder,
+            "bid": self.bid,
+            "trump": self.trump,
+            "meld": dict(self.meld),
+            "counters": None if self.counters is None else dict(self.counters),
+            "outcome": str(self.outcome),
+        }
+        if self.renege_seat is not None:
+            d["renege_seat"] = self.renege_seat
+        if self.quadruple_run is not None:
+            d["quadruple_run"] = self.quadruple_run
+        if self.tricks is not None:
+            d["tricks"] = dict(self.tricks)
+        return d
+
+
+def _read_outcome(raw: object) -> Outcome | None:
+    if isinstance(raw, str) and len(raw) <= 20:
+        return _OUTCOME_ALIASES.get(raw.strip().lower().replace("-", "_"))
+    return None
+
+
+def fields_for(outcome: Outcome | str, ruleset: Ruleset) -> tuple[str, ...]:
+    """The hand fields an outcome carries under the ruleset, in input order.
+
+    ``outcome`` itself is always allowed and not listed. ``tricks`` is carried by played hands
+    where meld needs a trick, ``quadruple_run`` by every hand but a misdeal where a quadruple run
+    wins the game. Raises :class:`RulesError` for an unknown outcome.
+    """
+    o = _read_outcome(outcome)
+    if o is None:
+        raise RulesError.single("outcome", "bad_choice", _bad_outcome(outcome))
+    fields = _CARRIES[o]
+    if o is Outcome.PLAYED and ruleset.meld_needs_trick:
+        fields = (*fields, "tricks")
+    if o is not Outcome.MISDEAL and ruleset.quadruple_run_wins:
+        fields = (*fields, "quadruple_run")
+    return fields
+
+
+def _bad_outcome(raw: object) -> str:
+    return f"{shown(raw)} is not an outcome; use played, no_marriage, surrender, renege or misdeal"
+
+
+def _given(value: object) -> bool:
+    return value is not None and not (isinstance(value, Mapping) and not value)
+
+
+# --- which keys were given ------------------------------------------------------------------
+
+# A hand has a dozen keys at most; a bigger object is refused before any key is looked at.
+_MAX_KEYS = 32
+
+
+def _not_carried(key: str, name: str, outcome: Outcome, rs: Ruleset) -> FieldError:
+    if name == "tricks" and not rs.meld_needs_trick:
+        return FieldError(
+            key,
+            "not_in_ruleset",
+            "this ruleset does not need a trick to save meld, so tricks are not entered",
+        )
+    if name == "quadruple_run" and not rs.quadruple_run_wins:
+        return FieldError(
+            key, "not_in_ruleset", "this ruleset gives no special win for a quadruple run"
+        )
+    return FieldError(
+        key,
+        "unexpected",
+        f"a hand with the outcome {outcome.value} has no {key}; leave it out "
+        f"(it has {', '.join(fields_for(outcome, rs))})",
+    )
+
+
+def _given_fields(
+    data: Mapping[str, object],
+    outcome: Outcome | None,
+    rs: Ruleset,
+    errors: list[FieldError],
+) -> dict[str, tuple[str, object]]:
+    """Field name -> (key as given, value) for every given field the outcome carries."""
+    carried = fields_for(outcome, rs) if outcome is not None else HAND_FIELDS
+    out: dict[str, tuple[str, object]] = {}
+    for key, value in data.items():
+        if key == "outcome":
+            continue
+        name = _FIELD_ALIASES.get(key, key) if isinstance(key, str) else None
+        if name not in HAND_FIELDS or not isinstance(key, str):
+            errors.append(
+                FieldError(
+                    key_text(key),
+                    "unknown_field",
+                    f"a hand has no field called {shown(key)}; its fields are outcome, "
+                    + ", ".join(HAND_FIELDS),
+                )
+            )
+            continue
+        if not _given(value):
+            continue
+        if name in out:
+            errors.append(
+                FieldError(
+                    key, "duplicate", f"{key} and {out[name][0]} are the same field: give one"
+                )
+            )
+            continue
+        if name not in carried:
+            assert outcome is not None  # every field is carried when the outcome is unknown
+            errors.append(_not_carried(key, name, outcome, rs))
+            continue
+        out[name] = (key, value)
+    return out
+
+
+# --- single values ----------------------------------------------------------------------------
+
+
+def _seat(
+    given: Mapping[str, tuple[str, object]],
+    name: str,
+    rs: Ruleset,
+    errors: list[FieldError],
+    required: bool,
+) -> Seat | None:
+    if name not in given:
+        if required:
+            errors.append(
+                FieldError(
+                    name, "required", f"{name} is missing: give a seat ({', '.join(rs.seats)})"
+                )
+            )
+        return None
+    key, raw = given[name]
+    seat = raw.strip().upper() if isinstance(raw, str) and len(raw) <= 10 else None
+    if seat not in rs.seats:
+        errors.append(
+            FieldError(
+                key,
+                "bad_seat",
+                f"{shown(raw)} is not a seat at this table; use {', '.join(rs.seats)}",
+            )
+        )
+        return None
+    return Seat(seat)
+
+
+def _bid(
+    given: Mapping[str, tuple[str, object]], rs: Ruleset, errors: list[FieldError], required: bool
+) -> int | None:
+    if "bid" not in given:
+        if required:
+            errors.append(FieldError("bid", "required", "bid is missing"))
+        return None
+    raw = given["bid"][1]
+    bid = whole_number(raw)
+    problem = check_bid(bid if bid is not None else raw, rs)
+    if problem is not None:
+        code, message = problem
+        errors.append(FieldError("bid", "too_high" if code == "too_high" else "bad_bid", message))
+        return None
+    return bid
+
+
+def _trump(
+    given: Mapping[str, tuple[str, object]], errors: list[FieldError], required: bool
+) -> Suit | None:
+    if "trump" not in given:
+        if required:
+            errors.append(FieldError("trump", "required", "trump is missing: give S, H, D or C"))
+        return None
+    try:
+        return Suit.of_number(parse_suit(given["trump"][1]))
+    except RulesError as exc:
+        errors.extend(exc.errors)
+        return None
+
+
+def _quadruple_run(
+    given: Mapping[str, tuple[str, object]], rs: Ruleset, errors: list[FieldError]
+) -> str | None:
+    if "quadruple_run" not in given:
+        return None
+    raw = given["quadruple_run"][1]
+    name = raw.strip().upper() if isinstance(raw, str) and len(raw) <= 10 else ""
+    if name in rs.seats:
+        return rs.side_of(name)
+    for side in rs.sides:
+        if side == name:
+            return side
+    errors.append(
+        FieldError("quadruple_run", "bad_side", f"{shown(raw)} is not a side or seat here")
+    )
+    return None
+
+
+# --- values per side --------------------------------------------------------------------------
+
+# check(value, field, one_player) -> the problem with one entered value, or None
+_Check = Callable[[int, str, bool], FieldError | None]
+
+
+def _per_side(
+    given: Mapping[str, tuple[str, object]],
+    name: str,
+    rs: Ruleset,
+    errors: list[FieldError],
+    required: bool,
+    check: _Check,
+) -> dict[str, int] | None:
+    """Whole numbers per side, each passed through ``check``; None unless every side is valid.
+
+    At a four-player table a side may be given as its two seats instead (each checked as one
+    player's value, then added); side keys must be written exactly (``NS``, not ``ns``) so two
+    spellings of one side are never added together.
+    """
+    if name not in given:
+        if required:
+            example = ", ".join(f'"{s}": 0' for s in rs.sides)
+            errors.append(
+                FieldError(
+                    name, "required", f"{name} is missing: give it per side, e.g. {{{example}}}"
+                )
+            )
+        return None
+    key, raw = given[name]
+    if not isinstance(raw, Mapping):
+        errors.append(
+            FieldError(key, "bad_type", f"{key} must be given per side ({', '.join(rs.sides)})")
+        )
+        return None
+    if len(raw) > 2 * len(rs.seats):
+        errors.append(
+            FieldError(
+                key,
+                "bad_type",
+                f"{key} has {len(raw):,} entries; give one per side ({', '.join(rs.sides)})",
+            )
+        )
+        return None
+    by_side: dict[str, int] = {}
+    by_seat: dict[str, dict[str, int]] = {}
+    ok = True
+    for k, v in raw.items():
+        fld = f"{key}.{key_text(k)}"
+        side = next((s for s in rs.sides if s == k), None) if isinstance(k, str) else None
+        seat = None
+        if side is None and rs.players == 4 and isinstance(k, str) and k in rs.seats:
+            seat = Seat(k)
+        if side is None and seat is None:
+            seats = f" or per seat ({', '.join(rs.seats)})" if rs.players == 4 else ""
+            errors.append(
+                FieldError(
+                    fld,
+                    "bad_side",
+                    f"{shown(k)} is not a side here; give {key} per side "
+                    f"({', '.join(rs.sides)}){seats}, in capital letters",
+                )
+            )
+            ok = False
+            continue
+        n = whole_number(v)
+        problem: FieldError | None
+        if n is None:
+            problem = FieldError(
+                fld, "bad_type", f"{key} for {k} must be a whole number, got {shown(v)}"
+            )
+        elif n < 0:
+            problem = FieldError(fld, "negative", f"{key} for {k} cannot be negative")
+        else:
+            problem = check(n, fld, seat is not None)
+        if problem is not None:
+            errors.append(problem)
+            ok = False
+            continue
+        assert n is not None
+        if seat is not None:
+            by_seat.setdefault(rs.side_of(seat), {})[seat] = n
+        else:
+            assert side is not None
+            by_side[side] = n
+    if not ok:
+        # what is missing is only worth saying once the keys given are right
+        return None
+    out: dict[str, int] = {}
+    for side in rs.sides:
+        seats_given = by_seat.get(side, {})
+        if side in by_side and seats_given:
+            errors.append(
+                FieldError(
+                    f"{key}.{side}",
+                    "duplicate",
+                    f"{key} for {side} is given both for the side and for "
+                    f"{', '.join(seats_given)}: give one or the other",
+                )
+            )
+            ok = False
+        elif side in by_side:
+            out[side] = by_side[side]
+        elif seats_given:
+            missing = [s for s in rs.seats_of(side) if s not in seats_given]
+            if missing:
+                errors.append(
+                    FieldError(
+                        f"{key}.{missing[0]}",
+                        "required",
+                        f"{key} for {missing[0]} is missing: give every seat of {side}, "
+                        f"or {side} as a whole",
+                    )
+                )
+                ok = False
+            else:
+                out[side] = sum(seats_given.values())
+        else:
+            errors.append(FieldError(f"{key}.{side}", "required", f"{key} for {side} is missing"))
+            ok = False
+    return out if ok else None
+
+
+def _meld_check(rs: Ruleset) -> _Check:
+    def check(value: int, field: str, one_player: bool) -> FieldError | None:
+        try:
+            check_meld_total(value, rs, field, player=one_player)
+        except RulesError as exc:
+            return exc.errors[0]
+        return None
+
+    return check
+
+
+def _at_most(name: str, limit: int, what: str) -> _Check:
+    def check(value: int, field: str, one_player: bool) -> FieldError | None:
+        if value > limit:
+            return FieldError(
+                field, "too_high", f"{shown(value)} is more {name} than {what} ({limit})"
+            )
+        return None
+
+    return check
+
+
+def _adds_up(
+    values: Mapping[str, int] | None, name: str, total: int, errors: list[FieldError]
+) -> None:
+    if values is None:
+        return
+    got = sum(values.values())
+    if got != total:
+        errors.append(
+            FieldError(name, "bad_sum", f"{name} must add up to {total}, got {shown(got)}")
+        )
+
+
+# --- the hand ---------------------------------------------------------------------------------
+
+
+def parse_hand(data: Mapping[str, object], ruleset: Ruleset) -> Hand:
+    """Validate a hand as entered (the CLI/JSON shape) and build a :class:`Hand`.
+
+    Raises :class:`RulesError` listing every problem found, each naming its field.
+    """
+    rs = ruleset
+    if not isinstance(data, Mapping):
+        raise RulesError.single("hand", "bad_type", "a hand must be a JSON object")
+    if len(data) > _MAX_KEYS:
+        raise RulesError.single(
+            "hand",
+            "bad_type",
+            f"a hand has at most {len(HAND_FIELDS) + 1} fields, got {len(data):,}",
+        )
+    errors: list[FieldError] = []
+    raw_outcome = data.get("outcome")
+    outcome = Outcome.PLAYED if raw_outcome is None else _read_outcome(raw_outcome)
+    if outcome is None:
+        errors.append(FieldError("outcome", "bad_choice", _bad_outcome(raw_outcome)))
+    given = _given_fields(data, outcome, rs, errors)
+
+    known = outcome is not None
+    contract = known and outcome is not Outcome.MISDEAL
+    played = outcome in (Outcome.PLAYED, Outcome.RENEGE)
+    dealer = _seat(given, "dealer", rs, errors, required=False)
+    bidder = _seat(given, "bidder", rs, errors, required=contract)
+    bid = _bid(given, rs, errors, required=contract)
+    trump = _trump(given, errors, required=played)
+    meld = _per_side(given, "meld", rs, errors, required=played, check=_meld_check(rs))
+    renege_seat = _seat(given, "renege_seat", rs, errors, required=outcome is Outcome.RENEGE)
+    # a renege by the declaring side is scored from the counters only when it is an ordinary set
+    needs_counters = outcome is Outcome.PLAYED or (
+        outcome is Outcome.RENEGE
+        and renege_seat is not None
+        and bidder is not None
+        and rs.side_of(renege_seat) == rs.side_of(bidder)
+        and rs.renege_declarer == "set"
+    )
+    total = rs.counters_total
+    counters = _per_side(
+        given,
+        "counters",
+        rs,
+        errors,
+        required=needs_counters,
+        check=_at_most("counters", total, "a hand holds"),
+    )
+    _adds_up(counters, "counters", total, errors)
+    tricks = _per_side(
+        given,
+        "tricks",
+        rs,
+        errors,
+        required=False,
+        check=_at_most("tricks", rs.hand_size, "a deal has"),
+    )
+    _adds_up(tricks, "tricks", rs.hand_size, errors)
+    quad = _quadruple_run(given, rs, errors)
+    if outcome is Outcome.NO_MARRIAGE and not rs.trump_marriage_required:
+        errors.append(
+            FieldError(
+                "outcome",
+                "not_in_ruleset",
+                "this ruleset does not require a marriage in trump, so a hand "
+                "cannot be board set for the lack of one",
+            )
+        )
+    if errors:
+        raise RulesError(errors)
+    assert outcome is not None
+    if meld is None:
+        meld = {} if outcome is Outcome.MISDEAL else dict.fromkeys(rs.sides, 0)
+    return Hand(
+        dealer=dealer,
+        bidder=bidder,
+        bid=bid,
+        trump=trump,
+        meld=meld,
+        counters=counters,
+        outcome=outcome,
+        renege_seat=renege_seat,
+        quadruple_run=quad,
+        tricks=tricks,
+    )
