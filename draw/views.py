@@ -3,8 +3,6 @@ printable table cards and score sheets)."""
 
 from __future__ import annotations
 
-import csv
-
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -18,6 +16,7 @@ from clubs.permissions import check_club_role, has_club_role
 from common.errors import DomainError
 from common.forms import add_domain_error
 from common.rulesets import event_ruleset
+from common.spreadsheets import SafeCsvWriter
 from scoring.models import HandRevision
 from scoring.selectors import games_for_event
 from scoring.services import event_settings_update
@@ -165,8 +164,11 @@ def round_seat(request: HttpRequest, pk: int) -> HttpResponse:
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect("event-detail", pk=event.pk)
-    # The seating job runs now (embedded default) or on a worker: the event page shows it
-    # working, then the tables, or why it could not seat the round.
+    # The seating job ran inline (embedded default) or waits for a worker: show the tables when
+    # they are there, else the event page, which shows the job working or why it failed.
+    if seating.job_state(event_id=event.pk) is None and event.rounds.filter(number=number).exists():
+        messages.success(request, f"Round {number} is seated. Check the tables, then start it.")
+        return redirect("round-detail", pk=event.pk, number=number)
     return redirect(reverse("event-detail", args=[event.pk]) + f"?seating={number}")
 
 
@@ -270,7 +272,7 @@ def event_hands_csv(request: HttpRequest, pk: int) -> HttpResponse:
     event = event_get(pk=pk, user=request.user, role="director")
     response = HttpResponse(content_type="text/csv")
     response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-hands.csv"'
-    writer = csv.writer(response)
+    writer = SafeCsvWriter(response)  # text starting like a formula stays text
     writer.writerow(["round", "table", "hand", "dealer", "bidder", "bid", "trump", "outcome",
                      "renege_seat", "meld_NS", "meld_EW", "counters_NS", "counters_EW",
                      "points_NS", "points_EW", "result", "revision"])

@@ -4,10 +4,12 @@ browser download): Playwright's sync API cannot be started twice in one process.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 from playwright.sync_api import Browser, Page, sync_playwright
 
@@ -63,3 +65,31 @@ def _clear_cache() -> Iterator[None]:
     cache.clear()
     yield
     cache.clear()
+
+
+# --- the real servers `make test` starts (integration and e2e tests) ---------------------------
+# Tests using them commit their transactions (``transaction=True``) so the worker, a separate
+# process connected to the same test database, sees their rows. Nothing is mocked or skipped:
+# run outside `make test`, the fixtures fail with a sentence saying so.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+from testservers import Servers  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def servers() -> Servers:
+    return Servers.from_env()
+
+
+@pytest.fixture
+def celery_app_live(servers: Servers) -> Iterator[object]:
+    """The project's Celery app publishing to the real Redis (not eager)."""
+    from config.celery import app
+
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = False
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    try:
+        yield app
+    finally:
+        app.conf.task_always_eager = previous
+        settings.CELERY_TASK_ALWAYS_EAGER = previous
