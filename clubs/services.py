@@ -46,16 +46,26 @@ def club_create(
     return club
 
 
+# One answer for every user name that cannot be given a role, whether or not an account of
+# that name exists: the club's owner learns nothing about other people's accounts from it.
+MEMBER_REFUSED = ("No user with that name can be added. Check the spelling; the person needs an "
+                  "active account of their own first.")
+
+
 @transaction.atomic
 def membership_set(*, club: Club, username: str, role: str, actor: Any = None) -> Membership:
-    """Give a user a role in the club (or change it). The last owner cannot be demoted."""
+    """Give a user a role in the club (or change it). The last owner cannot be demoted.
+
+    Only active accounts can be given a role; any other name (no such account, or a
+    deactivated one) gets the same refusal, :data:`MEMBER_REFUSED`, which does not repeat it.
+    """
     if role not in Membership.Role.values:
         raise DomainError(
             f"Role must be one of {', '.join(Membership.Role.values)}.", field="role"
         )
-    user = get_user_model().objects.filter(username=username.strip()).first()
+    user = get_user_model().objects.filter(username=username.strip(), is_active=True).first()
     if user is None:
-        raise DomainError(f"No user named {username!r}.", field="username")
+        raise DomainError(MEMBER_REFUSED, field="username")
     membership = Membership.objects.select_for_update().filter(club=club, user=user).first()
     if membership is not None and membership.role == Membership.Role.OWNER and role != "owner":
         _keep_an_owner(club, excluding=membership)

@@ -8,6 +8,7 @@ mistyped ``DATABASE_URL`` stops start-up with a sentence instead of a traceback 
 from __future__ import annotations
 
 import os
+import re
 from urllib.parse import urlsplit
 
 import environ
@@ -60,6 +61,17 @@ def get_list(name: str, default: list[str] | None = None) -> list[str]:
             raise ConfigError(f"{name} is required but not set")
         return default
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+_RATE = re.compile(r"^\d+/(s|sec|second|m|min|minute|h|hour|d|day)$")
+
+
+def get_rate(name: str, default: str) -> str:
+    """A request rate as DRF's throttles read it: ``120/min`` (per s, min, hour or day)."""
+    value = os.environ.get(name, default).strip()
+    if not _RATE.match(value):
+        raise ConfigError(f"{name} must look like 120/min (per s, min, hour or day), got {value!r}")
+    return value
 
 
 _DB_SCHEMES = {"sqlite", "postgres", "postgresql", "pgsql"}

@@ -5,14 +5,16 @@ from __future__ import annotations
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # The split view serves Swagger UI's start-up script as a file: no inline script, which the
+    # Content-Security-Policy would refuse.
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("config.api_urls")),
     path("", include("clubs.urls")),  # before public: "clubs/new/" is not a club
     path("", include("public.urls")),
@@ -20,3 +22,7 @@ urlpatterns = [
     path("", include("scoring.urls")),
     path("", include("standings.urls")),
 ]
+
+# The styled 404 page (templates/404.html) with the reason the code gave; 403 is Django's own
+# handler, which renders templates/403.html with the PermissionDenied message.
+handler404 = "public.views.page_not_found"

@@ -27,7 +27,7 @@ from clubs.permissions import can_view_event, check_club_role, has_club_role
 from scoring.services import event_settings_update
 from standings.models import StandingsSnapshot
 from tournaments import services as events
-from tournaments.models import Entry, Event, Round
+from tournaments.models import BYE_POINTS_LIMIT, Entry, Event, Round
 from tournaments.selectors import event_get, round_byes, round_tables
 
 from . import services
@@ -138,7 +138,8 @@ class EventInput(serializers.Serializer[Any]):
     deals_per_round = serializers.IntegerField(required=False, allow_null=True, default=8)
     bye_scoring = serializers.ChoiceField(choices=Event.ByeScoring.choices, required=False,
                                           default=Event.ByeScoring.AVERAGE_WINNING)
-    bye_points = serializers.IntegerField(required=False, default=0)
+    bye_points = serializers.IntegerField(required=False, default=0, min_value=-BYE_POINTS_LIMIT,
+                                          max_value=BYE_POINTS_LIMIT)
     tie_breaks = serializers.ListField(child=serializers.CharField(), required=False)
     is_public = serializers.BooleanField(required=False, default=True)
 
@@ -155,7 +156,8 @@ class EventSettingsInput(serializers.Serializer[Any]):
     rounds_planned = serializers.IntegerField(required=False)
     deals_per_round = serializers.IntegerField(required=False, allow_null=True)
     bye_scoring = serializers.ChoiceField(choices=Event.ByeScoring.choices, required=False)
-    bye_points = serializers.IntegerField(required=False)
+    bye_points = serializers.IntegerField(required=False, min_value=-BYE_POINTS_LIMIT,
+                                          max_value=BYE_POINTS_LIMIT)
     tie_breaks = serializers.ListField(child=serializers.CharField(), required=False)
     is_public = serializers.BooleanField(required=False)
 
@@ -390,8 +392,9 @@ class RoundStatusApi(APIView):
 
     def post(self, request: Request, pk: int, number: int) -> Response:
         event = event_get(pk=pk, user=request.user, role="director")
+        confirm = request.data.get("close_unfinished") if isinstance(request.data, dict) else None
         round_ = services.round_set_status(round_=_round(event, number), status=self.target,
-                                           actor=request.user)
+                                           actor=request.user, close_unfinished=confirm is True)
         return Response(round_payload(round_, with_tokens=True))
 
 
@@ -405,12 +408,21 @@ class RoundStartApi(RoundStatusApi):
         return super().post(request, pk, number)
 
 
+class RoundCloseInput(serializers.Serializer):
+    close_unfinished = serializers.BooleanField(
+        required=False, default=False,
+        help_text="Close even though some games are still playing or unconfirmed.")
+
+
 class RoundCloseApi(RoundStatusApi):
     target = Round.Status.CLOSED
 
     @extend_schema(operation_id="round_close",
                    summary="Close a round (directors): tables can no longer write",
-                   request=None,
+                   description="When games are still playing or unconfirmed the close is "
+                               "refused (400, field close_unfinished, listing them) unless "
+                               "the body says {\"close_unfinished\": true}.",
+                   request=RoundCloseInput,
                    responses={200: RoundOutput, **error_responses(400, 403, 404)})
     def post(self, request: Request, pk: int, number: int) -> Response:
         return super().post(request, pk, number)

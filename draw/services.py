@@ -208,8 +208,24 @@ def event_status_set(*, event: Event, status: str, actor: Any = None) -> Event:
 
 
 # --- round status and seat swaps -----------------------------------------------------------------
+def round_unfinished(round_: Round) -> list[dict[str, Any]]:
+    """The round's games that are still playing or not confirmed, by table."""
+    return [
+        {"table": number, "status": status, "label": Game.Status(status).label,
+         "hands": hands}
+        for number, status, hands in Game.objects.filter(table__round=round_)
+        .exclude(status=Game.Status.CONFIRMED)
+        .order_by("table__number").values_list("table__number", "status", "hands_count")
+    ]
+
+
 @transaction.atomic
-def round_set_status(*, round_: Round, status: str, actor: Any = None) -> Round:
+def round_set_status(
+    *, round_: Round, status: str, actor: Any = None, close_unfinished: bool = False
+) -> Round:
+    """Start or close a round. Closing a round whose games are not all finished and confirmed
+    is refused with the list of them (code ``unfinished``) unless the director confirms it
+    (``close_unfinished``); the log then records what was left."""
     locked_event = event_lock(round_.event)
     locked = Round.objects.select_for_update().get(pk=round_.pk)
     if status not in ROUND_TRANSITIONS.get(locked.status, set()):
@@ -218,6 +234,16 @@ def round_set_status(*, round_: Round, status: str, actor: Any = None) -> Round:
             f"it cannot become {status}.",
             field="status",
         )
+    left: list[dict[str, Any]] = []
+    if status == Round.Status.CLOSED:
+        left = round_unfinished(locked)
+        if left and not close_unfinished:
+            listed = ", ".join(f"table {g['table']} ({g['label'].lower()})" for g in left)
+            raise DomainError(
+                f"Not every game of round {locked.number} is finished and confirmed: {listed}. "
+                "Close the round anyway?",
+                field="close_unfinished", code="unfinished",
+            )
     now = timezone.now()
     locked.status = status
     if status == Round.Status.PLAYING:
@@ -225,10 +251,8 @@ def round_set_status(*, round_: Round, status: str, actor: Any = None) -> Round:
     if status == Round.Status.CLOSED:
         locked.closed_at = now
     locked.save(update_fields=["status", "started_at", "closed_at"])
-    unfinished = 0
-    if status == Round.Status.CLOSED:
-        unfinished = Game.objects.filter(table__round=locked, status=Game.Status.PLAYING).count()
-    event_log(locked_event, actor, f"round_{status}", round=locked.number, unfinished=unfinished)
+    event_log(locked_event, actor, f"round_{status}", round=locked.number,
+              unfinished=[g["table"] for g in left])
     if status == Round.Status.CLOSED:
         event_results_changed(locked_event)
     round_.status = locked.status

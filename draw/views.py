@@ -71,11 +71,17 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             data["ruleset_overrides"] = event.ruleset_overrides
         try:
+            before = event.log.filter(action="confirmations_cleared").count()
             event_settings_update(event=event, actor=request.user, **data)
         except DomainError as exc:
             add_domain_error(form, exc)
         else:
             messages.success(request, "Settings saved; the standings follow.")
+            cleared = event.log.filter(action="confirmations_cleared").order_by("-id")
+            if cleared.count() > before:
+                games = ", ".join(f"round {r} table {n}" for r, n in cleared[0].details["games"])
+                messages.warning(request, "These confirmed games are being played again under "
+                                          f"the new deal count and need confirming: {games}.")
             return redirect("event-detail", pk=event.pk)
     return render(request, "draw/event_form.html",
                   {"form": form, "club": event.club, "event": event})
@@ -179,16 +185,20 @@ def _round(event: Event, number: int) -> Round:
     return round_
 
 
-def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    event = event_get(pk=pk, user=request.user)
-    round_ = _round(event, number)
+def _round_context(request: HttpRequest, event: Event, round_: Round) -> dict[str, object]:
     is_director = has_club_role(user=request.user, club=event.club, role="director")
-    return render(request, "draw/round_detail.html", {
+    return {
         "event": event, "round": round_, "tables": round_tables(round_=round_),
         "byes": round_byes(round_=round_), "is_director": is_director,
         "is_scorer": has_club_role(user=request.user, club=event.club, role="scorer"),
         "swap_form": SwapForm(event=event) if is_director else None,
-    })
+    }
+
+
+def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    event = event_get(pk=pk, user=request.user)
+    return render(request, "draw/round_detail.html",
+                  _round_context(request, event, _round(event, number)))
 
 
 @login_required
@@ -197,8 +207,15 @@ def round_status(request: HttpRequest, pk: int, number: int, status: str) -> Htt
     event = event_get(pk=pk, user=request.user, role="director")
     round_ = _round(event, number)
     try:
-        services.round_set_status(round_=round_, status=status, actor=request.user)
+        services.round_set_status(round_=round_, status=status, actor=request.user,
+                                  close_unfinished=request.POST.get("close_unfinished") == "1")
     except DomainError as exc:
+        if exc.code == "unfinished":
+            # Ask: list what is unfinished, with a button that closes the round anyway.
+            return render(request, "draw/round_detail.html", {
+                **_round_context(request, event, round_),
+                "close_unfinished": services.round_unfinished(round_),
+            }, status=409)
         messages.error(request, exc.message)
     else:
         label = "started" if status == Round.Status.PLAYING else "closed"

@@ -9,8 +9,9 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import Resolver404
 from django.views.decorators.http import require_http_methods
 from rest_framework.authtoken.models import Token
 
@@ -41,13 +42,24 @@ def health(request: HttpRequest) -> JsonResponse:
     )
 
 
+FIRST_SEASON = 1900
+
+
+def season_year(raw: str | None) -> int:
+    """The season asked for in ``?season=``, or this year when it is missing or not a year a
+    club could have played (a number out of range used to end in a 500)."""
+    this_year = datetime.date.today().year
+    text = (raw or "").strip()
+    if not text.isascii() or not text.isdigit() or len(text) != 4:
+        return this_year
+    year = int(text)
+    return year if FIRST_SEASON <= year <= this_year + 1 else this_year
+
+
 def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
     check_view_club(user=request.user, club=club)
-    try:
-        year = int(request.GET.get("season", datetime.date.today().year))
-    except ValueError:
-        year = datetime.date.today().year
+    year = season_year(request.GET.get("season"))
     return render(request, "public/club_detail.html", {
         "club": club,
         "ruleset_title": ruleset_for(preset=club.ruleset_preset, overrides=club.ruleset_overrides).title,
@@ -75,3 +87,15 @@ def api_token(request: HttpRequest) -> HttpResponse:
     return render(request, "public/api_token.html", {
         "token": Token.objects.filter(user=user).first(),
     })
+
+
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """The 404 page (``handler404``). It shows the reason the code gave on purpose, always worded
+    "No such …" (``Http404("No such club")``), and nothing Django wrote itself: not the URL
+    patterns tried, not a model's name or a file's path."""
+    message = ""
+    if isinstance(exception, Http404) and not isinstance(exception, Resolver404):
+        text = exception.args[0] if exception.args else ""
+        if isinstance(text, str) and text.startswith("No such "):
+            message = text
+    return render(request, "404.html", {"message": message}, status=404)

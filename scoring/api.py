@@ -148,7 +148,9 @@ class TableStateOutput(serializers.Serializer[Any]):
     is_open = serializers.BooleanField(help_text="False once the round is closed: no more writes.")
     can_enter = serializers.BooleanField()
     next_number = serializers.IntegerField()
-    next_dealer = serializers.CharField()
+    next_dealer = serializers.CharField(help_text="After a misdeal, the same dealer deals again.")
+    deals_played = serializers.IntegerField(help_text="Hands played, misdeals not counted.")
+    misdeals = serializers.IntegerField()
     counters_total = serializers.IntegerField()
     seats = TableSeatOutput(many=True)
     game = GameOutput()
@@ -206,6 +208,8 @@ def _table_state_data(state: dict[str, Any]) -> dict[str, Any]:
         "can_enter": state["can_enter"],
         "next_number": state["next_number"],
         "next_dealer": state["next_dealer"],
+        "deals_played": state["deals_played"],
+        "misdeals": state["misdeals"],
         "counters_total": state["counters_total"],
         "seats": state["seats"],
         "game": {
@@ -232,6 +236,7 @@ class TableStateApi(APIView):
 
     authentication_classes: list[Any] = []
     permission_classes = [permissions.AllowAny]
+    throttle_scope = "table"  # rate-limited per table (common.throttles)
 
     @extend_schema(operation_id="table_state", parameters=[TOKEN_PARAM],
                    responses={200: TableStateOutput, 404: ErrorOutput}, tags=["score entry"])
@@ -245,6 +250,7 @@ class TableCheckApi(APIView):
 
     authentication_classes: list[Any] = []
     permission_classes = [permissions.AllowAny]
+    throttle_scope = "table"  # rate-limited per table (common.throttles)
 
     @extend_schema(operation_id="table_hand_check", parameters=[TOKEN_PARAM],
                    request=HandValuesInput, responses={200: HandScoreOutput, **ERRORS},
@@ -268,6 +274,7 @@ class TableHandsApi(APIView):
 
     authentication_classes: list[Any] = []
     permission_classes = [permissions.AllowAny]
+    throttle_scope = "table"  # rate-limited per table (common.throttles)
 
     @extend_schema(
         operation_id="table_hand_submit",
@@ -355,6 +362,13 @@ class DeskTableInput(serializers.Serializer[Any]):
     )
 
 
+class DeskDeleteInput(DeskTableInput):
+    number = serializers.IntegerField(min_value=1, help_text="The hand to delete: the last one.")
+    expected_revision = serializers.IntegerField(
+        min_value=1, help_text="The version of that hand you saw (stale: 409, nothing deleted).")
+    note = serializers.CharField(max_length=200, help_text="Why the hand is deleted (required).")
+
+
 class DeskHandInput(HandSubmitInput):
     round = serializers.IntegerField(min_value=1, help_text="The round's number.")
     table = serializers.IntegerField(min_value=1, help_text="The table's number in that round.")
@@ -403,6 +417,7 @@ class TableScorerApi(APIView):
 
     authentication_classes: list[Any] = []
     permission_classes = [permissions.AllowAny]
+    throttle_scope = "table"  # rate-limited per table (common.throttles)
 
     @extend_schema(operation_id="table_set_scorer", parameters=[TOKEN_PARAM],
                    request=PositionInput,
@@ -434,6 +449,7 @@ class TableConfirmApi(APIView):
 
     authentication_classes: list[Any] = []
     permission_classes = [permissions.AllowAny]
+    throttle_scope = "table"  # rate-limited per table (common.throttles)
 
     @extend_schema(operation_id="table_confirm", parameters=[TOKEN_PARAM], request=PositionInput,
                    responses={200: GameOutput, 400: ErrorOutput, 403: ErrorOutput,
@@ -492,18 +508,19 @@ class EventHandsApi(APIView):
 
 
 class EventHandDeleteLastApi(APIView):
-    """Remove a table's last hand (entered by mistake); the event log keeps its values.
-    Scorers in an open round; directors also in a closed one, with a ``note``."""
+    """Delete a table's last hand (entered by mistake), naming the hand and the version seen;
+    its history is kept, the deletion being its last revision. A ``note`` is required. Scorers
+    in an open round; directors also in a closed round or a confirmed game."""
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(operation_id="event_hand_delete_last", request=DeskTableInput,
+    @extend_schema(operation_id="event_hand_delete_last", request=DeskDeleteInput,
                    responses={200: TableStateOutput, 400: ErrorOutput, 403: ErrorOutput,
-                              404: ErrorOutput},
+                              404: ErrorOutput, 409: ErrorOutput},
                    tags=["score entry"])
     def post(self, request: Request, event_id: int) -> Response:
         event = event_get(pk=event_id, user=request.user, role="scorer")
-        serializer = DeskTableInput(data=request.data)
+        serializer = DeskDeleteInput(data=request.data)
         if not serializer.is_valid():
             return _invalid(serializer)
         data = serializer.validated_data
@@ -511,7 +528,8 @@ class EventHandDeleteLastApi(APIView):
         if table is None:
             return _desk_missing(event, data)
         services.hand_delete_last(
-            game=table.game, author=request.user, note=data.get("note") or "",
+            game=table.game, author=request.user, note=data["note"], number=data["number"],
+            expected_revision=data["expected_revision"],
             as_director=has_club_role(user=request.user, club=event.club, role="director"),
         )
         state = table_state(table=table_by_token(token=table.token))

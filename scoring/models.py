@@ -53,11 +53,17 @@ class Hand(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveSmallIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
+    # A deleted hand keeps its row and its revisions (the last one records the deletion); its
+    # number is free for the hand entered next.
+    deleted_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["game", "number"], name="hand_number_once_per_game"),
+            models.UniqueConstraint(
+                fields=["game", "number"], condition=Q(deleted_at__isnull=True),
+                name="hand_number_once_per_game",
+            ),
             models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
         ]
 
@@ -95,6 +101,8 @@ class HandRevision(models.Model):
     source = models.CharField(max_length=10, choices=Source.choices, default=Source.TABLE)
     note = models.CharField(max_length=200, blank=True)
     idempotency_key = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    # The revision that deleted the hand: it repeats the values deleted and is never live.
+    is_deletion = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -118,6 +126,10 @@ class HandRevision(models.Model):
             models.CheckConstraint(
                 condition=Q(outcome="misdeal") | Q(bid__isnull=False),
                 name="handrevision_bid_unless_misdeal",
+            ),
+            models.CheckConstraint(
+                condition=Q(is_deletion=False) | Q(is_live=False),
+                name="handrevision_deletion_never_live",
             ),
         ]
         indexes = [

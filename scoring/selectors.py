@@ -151,7 +151,14 @@ def table_state(*, table: Table) -> dict[str, Any]:
     seats = seats_of(table)
     hands = game_hands(game, sides)
     last = hands[-1] if hands else None
-    next_dealer = ruleset.next_dealer(last["dealer"]) if last else "N"
+    # A misdeal is redealt by the same dealer and is not one of the game's deals.
+    if last is None:
+        next_dealer = "N"
+    elif last["outcome"] == "misdeal":
+        next_dealer = last["dealer"]
+    else:
+        next_dealer = ruleset.next_dealer(last["dealer"])
+    misdeals = sum(1 for h in hands if h["outcome"] == "misdeal")
     open_ = round_is_open(round_)
     names = {s["position"]: s["name"] for s in seats}
     totals = [
@@ -176,6 +183,8 @@ def table_state(*, table: Table) -> dict[str, Any]:
         "hands": hands,
         "totals": totals,
         "next_number": len(hands) + 1,
+        "deals_played": len(hands) - misdeals,
+        "misdeals": misdeals,
         "next_dealer": next_dealer,
         "is_open": open_,
         "can_enter": open_ and game.status == Game.Status.PLAYING,

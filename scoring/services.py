@@ -110,9 +110,20 @@ def entry_refusal(round_: Round, *, as_director: bool = False) -> DomainError | 
 
 
 def _check_open(game: Game, *, as_director: bool, note: str) -> None:
+    """May this writer change this game's hands now? A confirmed game is locked: the table's
+    link can no longer change it, and a director must say why (the change then clears the
+    confirmation, visibly: see :func:`_after_write`)."""
     refusal = entry_refusal(game.table.round, as_director=as_director)
     if refusal is not None:
         raise refusal
+    if game.status == Game.Status.CONFIRMED:
+        if not as_director:
+            raise DomainError(
+                "This game was confirmed by the other side; only a director can change it now.",
+                field="number", code="confirmed",
+            )
+        if not note.strip():
+            raise DomainError("Say why a confirmed game is changed.", field="note")
     if game.table.round.status == Round.Status.CLOSED and not note.strip():
         raise DomainError("Say why a closed round's hand is changed.", field="note")
 
@@ -165,11 +176,23 @@ def _store_revision(
     )
 
 
-def _after_write(game: Game, revisions: Sequence[HandRevision]) -> None:
+def _after_write(game: Game, revisions: Sequence[HandRevision], *, author: Any = None,
+                 note: str = "") -> None:
     """Re-derive the locked game from its live hands (``revisions``, in hand order), then mark
-    the event's standings behind. The event row is bumped last: it is the row every table of the
-    event writes, so it is held for the shortest possible time."""
-    _game_write(game, revisions, bump_version=True)
+    the event's standings behind. A change to a confirmed game clears its confirmation and says
+    so in the event log. The event row is bumped last: it is the row every table of the event
+    writes, so it is held for the shortest possible time."""
+    if game.status == Game.Status.CONFIRMED:
+        EventLog.objects.create(
+            event_id=game.table.round.event_id, actor=_user(author),
+            action="confirmation_cleared",
+            details={"round": game.table.round.number, "table": game.table.number,
+                     "confirmed_by": game.confirmed_by_id, "note": note},
+        )
+        game.status = Game.Status.FINISHED
+        _game_write(game, revisions, bump_version=True, clear_confirmation=True)
+    else:
+        _game_write(game, revisions, bump_version=True)
     Event.objects.filter(pk=game.table.round.event_id).update(
         hands_version=F("hands_version") + 1
     )
@@ -221,7 +244,7 @@ def hand_submit(
         hand=hand, number=1, engine_hand=engine_hand, score=score, author=author,
         source=source, note=note, idempotency_key=idempotency_key,
     )
-    _after_write(locked, [*revisions, revision])
+    _after_write(locked, [*revisions, revision], author=author, note=note)
     revision.replayed = False  # type: ignore[attr-defined]
     return revision
 
@@ -275,28 +298,58 @@ def hand_correct(
         hand=hand, number=live.revision + 1, engine_hand=engine_hand, score=score,
         author=author, source=source, note=note, idempotency_key=idempotency_key,
     )
-    _after_write(locked, [revision if r.hand_id == hand.pk else r for r in revisions])
+    _after_write(locked, [revision if r.hand_id == hand.pk else r for r in revisions],
+                 author=author, note=note)
     return revision
 
 
+def _user(actor: Any) -> Any:
+    return actor if getattr(actor, "is_authenticated", False) else None
+
+
 @transaction.atomic
-def hand_delete_last(*, game: Game, author: Any = None, note: str = "", as_director: bool = False) -> None:
-    """Remove the last hand of a game (entered by mistake). Its revisions go with it; the
-    deletion is recorded in the event log."""
+def hand_delete_last(
+    *, game: Game, number: int, expected_revision: int, note: str, author: Any = None,
+    as_director: bool = False,
+) -> HandRevision:
+    """Delete the last hand of a game (entered by mistake). The caller names the hand and the
+    revision it saw: anything else is stale (a phone entered another hand meanwhile, or a double
+    submit already deleted it) and answers with a conflict, deleting nothing. The hand keeps its
+    row and its history: a final revision records the deletion, who made it and why."""
+    if not note.strip():
+        raise DomainError("Say why the hand is deleted.", field="note")
     locked = _locked_game(game)
     _check_open(locked, as_director=as_director, note=note)
-    last = locked.hands.order_by("-number").first()
-    if last is None:
+    revisions = _live_revisions(locked)
+    if not revisions:
         raise DomainError("This game has no hands.", field="number")
-    live = last.revisions.get(is_live=True)
+    live = revisions[-1]
+    last = live.hand
+    if last.number != number or live.revision != expected_revision:
+        raise ConflictError(
+            f"The last hand is now hand {last.number} (version {live.revision}), not the one "
+            "you saw; nothing was deleted. Check it and try again.",
+            field="number",
+            current=revision_values(live) | {"number": last.number, "revision": live.revision},
+        )
+    HandRevision.objects.filter(pk=live.pk).update(is_live=False)
+    deletion = HandRevision.objects.create(
+        hand=last, revision=live.revision + 1, is_live=False, is_deletion=True,
+        dealer=live.dealer, bidder=live.bidder, bid=live.bid, trump=live.trump,
+        outcome=live.outcome, renege_seat=live.renege_seat, meld=live.meld,
+        counters=live.counters, points=live.points, result=live.result, made=live.made,
+        reason="deleted", author=_user(author),
+        source=HandRevision.Source.DIRECTOR if as_director else HandRevision.Source.TABLE,
+        note=note[:200],
+    )
+    Hand.objects.filter(pk=last.pk).update(deleted_at=timezone.now())
     EventLog.objects.create(
-        event=locked.table.round.event, actor=author if getattr(author, "is_authenticated", False) else None,
-        action="hand_deleted",
+        event_id=locked.table.round.event_id, actor=_user(author), action="hand_deleted",
         details={"table": locked.table.number, "round": locked.table.round.number,
                  "hand": last.number, "values": revision_values(live), "note": note},
     )
-    last.delete()
-    _after_write(locked, _live_revisions(locked))
+    _after_write(locked, revisions[:-1], author=author, note=note)
+    return deletion
 
 
 def _derive(
@@ -343,7 +396,8 @@ def _derive(
     return fields, rows
 
 
-def _game_write(game: Game, revisions: Sequence[HandRevision], *, bump_version: bool) -> None:
+def _game_write(game: Game, revisions: Sequence[HandRevision], *, bump_version: bool,
+                clear_confirmation: bool = False) -> None:
     """Write a game's derived fields and seat results from its live hands: four queries (the
     seats, one UPDATE of the game, the seat results replaced). ``game`` carries its table, round
     and event (as :func:`_locked_game` loads them); its fields are updated in place."""
@@ -353,6 +407,8 @@ def _game_write(game: Game, revisions: Sequence[HandRevision], *, bump_version: 
         game=game, event=event, round_number=game.table.round.number, revisions=revisions,
         seats=seats, ruleset=event_ruleset(event),
     )
+    if clear_confirmation:
+        fields |= {"confirmed_by": None, "confirmed_at": None}
     now = timezone.now()
     update: dict[str, Any] = {**fields, "updated_at": now}
     if bump_version:
@@ -524,6 +580,7 @@ def event_settings_update(*, event: Event, actor: Any = None, **settings: Any) -
     if not changed:
         return locked
     if hands_entered and "deals_per_round" in changed:
+        confirmed = _confirmed_tables(locked)
         try:
             event_recompute(event=locked)
         except RulesError as exc:
@@ -531,5 +588,20 @@ def event_settings_update(*, event: Event, actor: Any = None, **settings: Any) -
                 f"Some games already have more hands than that ({exc.errors[0].message}).",
                 field="deals_per_round",
             ) from None
+        reopened = sorted(confirmed - _confirmed_tables(locked))
+        if reopened:
+            # Never undo a confirmation silently: the log and the director's page say so.
+            EventLog.objects.create(
+                event=locked, actor=_user(actor), action="confirmations_cleared",
+                details={"reason": "deals_per_round", "games": [list(g) for g in reopened]},
+            )
     event_results_changed(locked)
     return locked
+
+
+def _confirmed_tables(event: Event) -> set[tuple[int, int]]:
+    """(round, table) of the event's confirmed games."""
+    return set(
+        Game.objects.filter(table__round__event=event, status=Game.Status.CONFIRMED)
+        .values_list("table__round__number", "table__number")
+    )

@@ -149,7 +149,7 @@ def table_entry(request: HttpRequest, token: str) -> HttpResponse:
 def table_hand_correct(request: HttpRequest, token: str, number: int) -> HttpResponse:
     """Correct a hand of this table while the round is open (a new revision; the old one stays)."""
     table = table_by_token(token=token)
-    hand = Hand.objects.filter(game=table.game, number=number).first()
+    hand = Hand.objects.filter(game=table.game, number=number, deleted_at__isnull=True).first()
     if hand is None:
         raise Http404("No such hand at this table")
     state = table_state(table=table)
@@ -262,7 +262,10 @@ def director_hands(request: HttpRequest, event_id: int) -> HttpResponse:
     state = table_state(table=table)
     ruleset = event_ruleset(event)
     wanted_hand = _pick(request.GET.get("hand"))
-    hand = Hand.objects.filter(game=table.game, number=wanted_hand).first() if wanted_hand else None
+    hand = (
+        Hand.objects.filter(game=table.game, number=wanted_hand, deleted_at__isnull=True).first()
+        if wanted_hand else None
+    )
     if wanted_hand and hand is None:
         raise Http404("No such hand at this table")
     live = hand.revisions.get(is_live=True) if hand else None
@@ -310,19 +313,23 @@ def director_hands(request: HttpRequest, event_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def director_hand_delete_last(request: HttpRequest, event_id: int) -> HttpResponse:
-    """Remove a table's last hand (entered by mistake); the event log keeps its values."""
+    """Delete a table's last hand (entered by mistake): the page names the hand and the version
+    it shows, and a reason; the hand's history is kept."""
     event = _event_for_scorer(request, event_id)
     round_ = get_object_or_404(event.rounds, number=_pick(request.POST.get("round")) or 0)
     table = get_object_or_404(round_.tables, number=_pick(request.POST.get("table")) or 0)
     try:
-        services.hand_delete_last(
+        deletion = services.hand_delete_last(
             game=table.game, author=request.user, note=request.POST.get("note", ""),
+            number=_pick(request.POST.get("number")) or 0,
+            expected_revision=_pick(request.POST.get("expected_revision")) or 0,
             as_director=has_club_role(user=request.user, club=event.club, role="director"),
         )
-    except DomainError as exc:
+    except DomainError as exc:  # a ConflictError too: a stale page deletes nothing
         messages.error(request, exc.message)
     else:
-        messages.success(request, f"Table {table.number}: the last hand was deleted.")
+        messages.success(request, f"Table {table.number}: hand {deletion.hand.number} was "
+                                  "deleted (its history is kept).")
     return redirect(reverse("director-hands", args=[event.pk]) + "?" + urlencode(
         {"round": round_.number, "table": table.number}))
 

@@ -14,7 +14,6 @@ cache unavailable the pages render every time and still work.
 from __future__ import annotations
 
 import contextlib
-import csv
 import logging
 
 from django.core.cache import cache
@@ -24,6 +23,8 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+
+from common.spreadsheets import SafeCsvWriter
 
 from .selectors import event_standings, player_card, standings_header
 
@@ -100,7 +101,7 @@ def standings_csv(request: HttpRequest, event_id: int) -> HttpResponse:
     response["Content-Disposition"] = (
         f'attachment; filename="event-{standings.event.pk}-standings.csv"'
     )
-    writer = csv.writer(response)
+    writer = SafeCsvWriter(response)  # a name like "=HYPERLINK(...)" stays text
     rounds = standings.round_numbers
     writer.writerow(["rank", "player", "points", "games", "wins", "declared", "made", "set",
                      "byes", "best_game", *(f"round_{n}" for n in rounds)])

@@ -8,7 +8,7 @@ from django import forms
 from clubs.models import Player
 from ranking import TIE_BREAKS
 
-from .models import Entry, Event
+from .models import BYE_POINTS_LIMIT, Entry, Event
 
 
 class EventForm(forms.Form):
@@ -24,7 +24,8 @@ class EventForm(forms.Form):
         choices=Event.ByeScoring.choices, initial=Event.ByeScoring.AVERAGE_WINNING,
         label="A bye scores",
     )
-    bye_points = forms.IntegerField(required=False, initial=0, label="Fixed bye points")
+    bye_points = forms.IntegerField(required=False, initial=0, label="Fixed bye points",
+                                    min_value=-BYE_POINTS_LIMIT, max_value=BYE_POINTS_LIMIT)
     tie_breaks = forms.MultipleChoiceField(
         choices=list(TIE_BREAKS.items()), required=False,
         widget=forms.CheckboxSelectMultiple, help_text="In order; empty for the usual ones.",

@@ -15,6 +15,11 @@ def new_table_token() -> str:
     return secrets.token_urlsafe(18)
 
 
+# A fixed bye score is at most this far from 0 (far beyond any night's score; the column is a
+# 32-bit integer, and a larger number used to reach it and fail there with a 500).
+BYE_POINTS_LIMIT = 100_000
+
+
 class Event(models.Model):
     class Format(models.TextChoices):
         """How the next round is built: each value has a builder in ``draw.formats``."""

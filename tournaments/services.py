@@ -23,7 +23,7 @@ from common.rulesets import check_ruleset
 from common.tasks import standings_request_update
 from ranking import RankingError, validate_tie_breaks
 
-from .models import Entry, Event, EventLog, Round
+from .models import BYE_POINTS_LIMIT, Entry, Event, EventLog, Round
 
 # Allowed status changes of an event; anything else is refused.
 EVENT_TRANSITIONS: dict[str, set[str]] = {
@@ -76,7 +76,8 @@ def event_create(
     name, preset, overrides, breaks = _check_settings(
         club=club, name=name, format=format, partnership=partnership, ruleset_preset=ruleset_preset,
         ruleset_overrides=ruleset_overrides, rounds_planned=rounds_planned,
-        deals_per_round=deals_per_round, bye_scoring=bye_scoring, tie_breaks=tie_breaks,
+        deals_per_round=deals_per_round, bye_scoring=bye_scoring, bye_points=bye_points,
+        tie_breaks=tie_breaks,
     )
     event = Event.objects.create(
         club=club, name=name, date=date, format=format, partnership=partnership,
@@ -91,7 +92,7 @@ def event_create(
 def _check_settings(
     *, club: Club, name: str, format: str, partnership: str, ruleset_preset: str | None,
     ruleset_overrides: dict[str, Any] | None, rounds_planned: int, deals_per_round: int | None,
-    bye_scoring: str, tie_breaks: list[str] | None,
+    bye_scoring: str, tie_breaks: list[str] | None, bye_points: int = 0,
 ) -> tuple[str, str, dict[str, Any], list[str]]:
     """Validate an event's settings; returns the cleaned name, ruleset and tie-breaks."""
     name = name.strip()
@@ -104,6 +105,11 @@ def _check_settings(
     if bye_scoring not in Event.ByeScoring.values:
         raise DomainError(
             f"A bye scores one of: {', '.join(Event.ByeScoring.values)}.", field="bye_scoring"
+        )
+    if not -BYE_POINTS_LIMIT <= bye_points <= BYE_POINTS_LIMIT:
+        raise DomainError(
+            f"Fixed bye points must be between {-BYE_POINTS_LIMIT:,} and {BYE_POINTS_LIMIT:,}.",
+            field="bye_points",
         )
     preset = ruleset_preset or club.ruleset_preset
     if ruleset_overrides is not None:
@@ -153,7 +159,7 @@ def event_update(
         club=locked.club, name=name, format=locked.format, partnership=locked.partnership,
         ruleset_preset=ruleset_preset, ruleset_overrides=ruleset_overrides,
         rounds_planned=rounds_planned, deals_per_round=deals_per_round,
-        bye_scoring=bye_scoring, tie_breaks=tie_breaks,
+        bye_scoring=bye_scoring, bye_points=bye_points, tie_breaks=tie_breaks,
     )
     if hands_entered and (preset, overrides) != (locked.ruleset_preset, locked.ruleset_overrides):
         raise DomainError(

@@ -7,14 +7,28 @@ PostgreSQL and to Redis as Celery broker, result backend and cache.
 
 from __future__ import annotations
 
+import datetime
+import warnings
 from pathlib import Path
 
-from config.env import get_bool, get_database, get_int, get_list, get_redis_url, get_str
+from csp.constants import NONCE
+
+from config.env import (
+    get_bool,
+    get_database,
+    get_int,
+    get_list,
+    get_rate,
+    get_redis_url,
+    get_str,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 SECRET_KEY = get_str("DJANGO_SECRET_KEY", "embedded-default-not-for-production")
-DEBUG = get_bool("DJANGO_DEBUG", True)
+# Off unless asked for (DJANGO_DEBUG=1 on a developer's machine): the debug pages show settings,
+# queries and source to whoever reaches the server, and `make run` may well be reached by a room.
+DEBUG = get_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = get_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = get_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
@@ -31,6 +45,8 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from our own static files, not a CDN
+    "axes",  # login attempts: lockout after repeated failures (AXES_* below)
+    "csp",  # Content-Security-Policy header (CONTENT_SECURITY_POLICY below)
     # Project apps, lowest layer first (see README "Layers"); each imports only from earlier ones.
     "clubs",
     "tournaments",
@@ -44,12 +60,19 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "common.middleware.IdempotencyKeyMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks
+]
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out login before checking it
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -66,6 +89,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "csp.context_processors.nonce",
             ],
         },
     },
@@ -74,6 +98,16 @@ TEMPLATES = [
 DATABASES = {"default": get_database("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DATABASES["default"]["CONN_MAX_AGE"] = get_int("DATABASE_CONN_MAX_AGE", 0)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default takes concurrent writers (every table's phone saving at once): the
+    # write-ahead log lets readers and one writer work together, a transaction takes the write
+    # lock when it begins (a read lock upgraded mid-transaction fails at once with "database is
+    # locked", whatever the timeout) and a writer waits its turn for up to the timeout.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": get_int("SQLITE_BUSY_TIMEOUT_SECONDS", 20, minimum=1),
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -84,6 +118,22 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# Trusted reverse proxies in front of the web processes (each appends to X-Forwarded-For): the
+# client's address, for login lockouts and API rate limits, is the one the outermost saw
+# (common.http.client_ip). 0: REMOTE_ADDR itself.
+NUM_PROXIES = get_int("DJANGO_NUM_PROXIES", 0)
+
+# Login lockout (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one user name from
+# one address, that pair is refused for the cool-off time (other addresses and names are not,
+# so nobody can lock a director out from elsewhere); a right password resets the count.
+AXES_FAILURE_LIMIT = get_int("LOGIN_FAILURE_LIMIT", 10, minimum=1)
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=get_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_CLIENT_IP_CALLABLE = "common.http.client_ip"
+AXES_VERBOSE = False  # no banner on every start; lockouts are still logged
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -97,6 +147,13 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
+# The embedded default serves static files from the app folders (no collectstatic step), with
+# DEBUG on or off; production serves the collected, hashed files only.
+WHITENOISE_USE_FINDERS = True
+# ... so an absent STATIC_ROOT is expected there, not worth WhiteNoise's start-up warning.
+warnings.filterwarnings("ignore", message="No directory at: ", category=UserWarning)
+# manage.py load_demo (users with known passwords): refused under the production settings.
+DEMO_DATA_ALLOWED = True
 
 REDIS_URL = get_redis_url("REDIS_URL")
 
@@ -154,6 +211,26 @@ CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
 }
 
 REST_FRAMEWORK = {
+    # DRF's JSON parser less the bodies that crashed requests (deep nesting, lone surrogates).
+    "DEFAULT_PARSER_CLASSES": [
+        "common.parsers.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    # Rate limits (common.throttles): per address for anonymous callers, per user when signed
+    # in, per table for the table endpoints (the room's phones share one address). Over the
+    # limit the answer is 429 with Retry-After.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "common.throttles.AnonThrottle",
+        "common.throttles.UserThrottle",
+        "common.throttles.ScopedThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": get_rate("API_RATE_ANON", "300/min"),
+        "user": get_rate("API_RATE_USER", "1200/min"),
+        "table": get_rate("API_RATE_TABLE", "600/min"),
+    },
+    "NUM_PROXIES": NUM_PROXIES,
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
@@ -174,13 +251,46 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # Seats appear as dealer, bidder and renege seat: one enum named Seat in the schema.
     "ENUM_NAME_OVERRIDES": {"SeatEnum": "common.labels.SEATS"},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "common.schema.document_common_responses",  # 429 everywhere, 400 for a bad body
+    ],
+}
+
+# Content-Security-Policy (django-csp middleware).
+# Scripts: our own files, and inline <script> elements only with the page's nonce
+# ({{ CSP_NONCE }}). Inline event handlers (onclick=...) are refused everywhere: pages use
+# data-confirm and data-print (static/js/site.js). Styles: our own files and inline style attributes (the
+# templates and the live standings fragments use them; style injection is not script
+# injection). Images: ours and data: URLs (Swagger UI's icons).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", NONCE],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
 }
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"no_4xx_traceback": {"()": "common.logging.NoTracebackFor4xx"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": get_str("DJANGO_LOG_LEVEL", "INFO")},
-    # Each eager task would log a line per hand; the worker logs its own tasks anyway.
-    "loggers": {"celery.app.trace": {"level": "WARNING"}},
+    "loggers": {
+        # Each eager task would log a line per hand; the worker logs its own tasks anyway.
+        "celery.app.trace": {"level": "WARNING"},
+        # A 403 is one line ("Forbidden (Permission denied): /path"), not a traceback.
+        "django.request": {"filters": ["no_4xx_traceback"]},
+        "django.security": {"filters": ["no_4xx_traceback"]},
+        # django-axes logs every login at INFO; its lockouts are warnings.
+        "axes": {"level": "WARNING"},
+    },
 }

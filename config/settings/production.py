@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from config.env import ConfigError, get_bool, get_list, get_str
+import warnings
+
+from config.env import ConfigError, get_bool, get_int, get_list, get_str
 
 from .base import *  # noqa: F403
 from .base import DATABASES, REDIS_URL
@@ -19,10 +21,25 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 if REDIS_URL is None:
     raise ConfigError("REDIS_URL is required in production")
 
+# HTTPS: the proxy in front terminates TLS and says so in X-Forwarded-Proto. Plain-HTTP
+# requests are redirected (except the health check, which load balancers make over HTTP);
+# browsers are told to keep to HTTPS for DJANGO_SECURE_HSTS_SECONDS (0: no HSTS header; raise it
+# step by step once HTTPS is known to work, as the header cannot be taken back).
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = get_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+SECURE_REDIRECT_EXEMPT = [r"^health/$"]
+SECURE_HSTS_SECONDS = get_int("DJANGO_SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = get_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = get_bool("DJANGO_SECURE_HSTS_PRELOAD", False)
 SESSION_COOKIE_SECURE = get_bool("DJANGO_SECURE_COOKIES", True)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SESSION_COOKIE_HTTPONLY = True
+# Demo data (manage.py load_demo: known passwords) never goes into a production database.
+DEMO_DATA_ALLOWED = False
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
+WHITENOISE_USE_FINDERS = False  # the collected, hashed files only
+# Here a missing STATIC_ROOT is a mistake (no collectstatic): let WhiteNoise say so again.
+warnings.filterwarnings("default", message="No directory at: ", category=UserWarning)

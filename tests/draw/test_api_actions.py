@@ -106,7 +106,7 @@ def test_placements_share_a_place_on_a_tie(night: dict[str, Any]) -> None:
     api, event = night["api"], night["event"]
     round_ = round_create(event=event)
     round_set_status(round_=round_, status="playing")
-    round_set_status(round_=round_, status="closed")
+    round_set_status(round_=round_, status="closed", close_unfinished=True)
     body = api.post(f"{night['base']}/finish/").json()
     assert body["status"] == "finished"
     assert {p["place"] for p in body["placements"]} == {1}
@@ -189,7 +189,10 @@ def test_seat_start_swap_close_and_the_number_rules(night: dict[str, Any]) -> No
                          format="json")
     assert late_swap.status_code == 400 and _fields(late_swap) == ["round"]
     assert api.post(f"{base}/rounds/2/start/").status_code == 404
-    closed = api.post(f"{base}/rounds/1/close/")
+    refused = api.post(f"{base}/rounds/1/close/")
+    assert refused.status_code == 400 and _fields(refused) == ["close_unfinished"]
+    assert "table 1 (playing)" in refused.json()["errors"][0]["message"]
+    closed = api.post(f"{base}/rounds/1/close/", {"close_unfinished": True}, format="json")
     assert closed.status_code == 200 and closed.json()["status"] == "closed"
 
 
@@ -242,17 +245,29 @@ def test_desk_entry_and_delete_last(night: dict[str, Any]) -> None:
     no_table = api.post(f"{base}/hands/", {**values(), "number": 1, "round": 1, "table": 9},
                         format="json")
     assert no_table.status_code == 400 and _fields(no_table) == ["table"]
-    no_round = api.post(f"{base}/hands/delete-last/", {"round": 4, "table": 1}, format="json")
+    gone = {"number": 1, "expected_revision": 1, "note": "typed twice"}
+    no_round = api.post(f"{base}/hands/delete-last/", {"round": 4, "table": 1, **gone},
+                        format="json")
     assert no_round.status_code == 400 and _fields(no_round) == ["round"]
     bad_hand = api.post(f"{base}/hands/", {**values(bid=63, meld={"NS": 24}), "number": 2,
                                            "round": 1, "table": 2}, format="json")
     assert bad_hand.status_code == 400 and "meld.EW" in _fields(bad_hand)
     assert Hand.objects.filter(game=game).count() == 1
-    deleted = api.post(f"{base}/hands/delete-last/", {"round": 1, "table": 2}, format="json")
+    no_reason = api.post(f"{base}/hands/delete-last/",
+                         {"round": 1, "table": 2, "number": 1, "expected_revision": 1},
+                         format="json")
+    assert no_reason.status_code == 400 and _fields(no_reason) == ["note"]
+    stale = api.post(f"{base}/hands/delete-last/", {"round": 1, "table": 2, **gone,
+                                                    "expected_revision": 2}, format="json")
+    assert stale.status_code == 409 and _fields(stale) == ["number"]
+    deleted = api.post(f"{base}/hands/delete-last/", {"round": 1, "table": 2, **gone},
+                       format="json")
     assert deleted.status_code == 200 and deleted.json()["hands"] == []
-    assert not Hand.objects.filter(game=game).exists()
-    nothing = api.post(f"{base}/hands/delete-last/", {"round": 1, "table": 2}, format="json")
-    assert nothing.status_code == 400 and _fields(nothing) == ["number"]
+    assert Hand.objects.filter(game=game, deleted_at__isnull=True).count() == 0
+    assert Hand.objects.get(game=game).revisions.filter(is_deletion=True).count() == 1
+    again = api.post(f"{base}/hands/delete-last/", {"round": 1, "table": 2, **gone},
+                     format="json")  # a double submit deletes nothing more
+    assert again.status_code == 400 and _fields(again) == ["number"]
     assert event.log.filter(action="hand_deleted").exists()
 
 
@@ -262,7 +277,7 @@ def test_finishing_on_the_page_also_fixes_the_placements(night: dict[str, Any], 
     round_set_status(round_=round_, status="playing")
     game = round_.tables.get(number=1).game
     scoring.hand_submit(game=game, number=1, values=values())
-    round_set_status(round_=round_, status="closed")
+    round_set_status(round_=round_, status="closed", close_unfinished=True)
     client.force_login(night["director"])
     assert client.post(f"/events/{event.pk}/finish/").status_code == 302
     placements = night["api"].get(night["base"] + "/").json()["placements"]

@@ -29,7 +29,7 @@ def test_a_full_night_of_twelve_follows_the_whist_design() -> None:
     for _ in range(3):
         round_ = round_create(event=event)
         round_set_status(round_=round_, status="playing")
-        round_set_status(round_=round_, status="closed")
+        round_set_status(round_=round_, status="closed", close_unfinished=True)
     methods = [log.details["method"] for log in EventLog.objects.filter(
         event=event, action="round_seated").order_by("id")]
     assert methods == ["whist_design"] * 3
@@ -51,7 +51,7 @@ def test_builders_receive_seatings_and_results(monkeypatch: pytest.MonkeyPatch) 
     for table in round_.tables.all():
         hand_submit(game=table.game, number=1, values=values())
         game_confirm(game=table.game, position="E")
-    round_set_status(round_=round_, status="closed")
+    round_set_status(round_=round_, status="closed", close_unfinished=True)
     round_create(event=event)
     assert len(seen) == 2
     assert seen[0].results == () and seen[0].history == ()

@@ -47,7 +47,7 @@ def test_four_rounds_of_sixteen_repeat_no_partner_and_spread_byes() -> None:
         assert not (pairs & seen), "a partnership repeated"
         seen |= pairs
         round_set_status(round_=round_, status="playing")
-        round_set_status(round_=round_, status="closed")
+        round_set_status(round_=round_, status="closed", close_unfinished=True)
     byes = list(Bye.objects.filter(round__event=event).values_list("entry_id", flat=True))
     assert len(byes) == len(set(byes)) == 4
 
@@ -81,9 +81,9 @@ def test_round_status_only_moves_forward() -> None:
     event = event_with_players(players=8)
     round_ = round_create(event=event)
     with pytest.raises(DomainError):
-        round_set_status(round_=round_, status="closed")  # must start first
+        round_set_status(round_=round_, status="closed", close_unfinished=True)  # must start first
     round_set_status(round_=round_, status="playing")
-    round_set_status(round_=round_, status="closed")
+    round_set_status(round_=round_, status="closed", close_unfinished=True)
     with pytest.raises(DomainError):
         round_set_status(round_=round_, status="playing")
 
@@ -123,7 +123,7 @@ def test_late_arrival_and_early_leaver_between_rounds() -> None:
     event = event_with_players(club=club, players=8)
     first = round_create(event=event)
     round_set_status(round_=first, status="playing")
-    round_set_status(round_=first, status="closed")
+    round_set_status(round_=first, status="closed", close_unfinished=True)
     leaver = event.entries.first()
     entry_leave(entry=leaver)
     late = entry_check_in(event=event, player=PlayerFactory(club=club))
@@ -149,31 +149,8 @@ def test_a_late_arrival_is_not_the_first_to_sit_out() -> None:
     event = event_with_players(club=club, players=8)
     first = round_create(event=event)
     round_set_status(round_=first, status="playing")
-    round_set_status(round_=first, status="closed")
+    round_set_status(round_=first, status="closed", close_unfinished=True)
     late = entry_check_in(event=event, player=PlayerFactory(club=club))
     second = round_create(event=event)
     assert Bye.objects.get(round=second).entry_id != late.pk
     assert Seat.objects.filter(round=second, entry=late).exists()
-
-
-def _settings(event, **over):
-    data = {"name": event.name, "date": event.date, "ruleset_preset": event.ruleset_preset,
-            "rounds_planned": event.rounds_planned, "deals_per_round": event.deals_per_round,
-            "bye_scoring": event.bye_scoring, "bye_points": event.bye_points,
-            "tie_breaks": event.tie_breaks, "is_public": event.is_public}
-    return data | over
-
-
-def _played_round(event, hands: int):
-    from scoring.services import hand_submit
-
-    round_ = round_create(event=event)
-    round_set_status(round_=round_, status="playing")
-    game = round_.tables.get(number=1).game
-    dealer = "N"
-    for number in range(1, hands + 1):
-        hand_submit(game=game, number=number, values={
-            "dealer": dealer, "bidder": "N", "bid": 51, "trump": "H", "meld": {"NS": 24, "EW": 32},
-            "counters": {"NS": 27, "EW": 23}, "outcome": "played"})
-        dealer = {"N": "E", "E": "S", "S": "W", "W": "N"}[dealer]
-    return round_, game

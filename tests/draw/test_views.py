@@ -55,7 +55,12 @@ def test_director_runs_a_night_through_the_pages(client) -> None:
         assert table.token.encode() in cards.content
     assert client.get(reverse("round-sheet", args=[event.pk, 1])).status_code == 200
     client.post(reverse("round-start", args=[event.pk, 1]))
-    client.post(reverse("round-close", args=[event.pk, 1]))
+    asked = client.post(reverse("round-close", args=[event.pk, 1]))
+    assert asked.status_code == 409  # the games are not played: the page lists them and asks
+    assert b'id="close-unfinished"' in asked.content and b"Table 2: playing" in asked.content
+    round_.refresh_from_db()
+    assert round_.status == Round.Status.PLAYING
+    client.post(reverse("round-close", args=[event.pk, 1]), {"close_unfinished": "1"})
     round_.refresh_from_db()
     assert round_.status == Round.Status.CLOSED
 

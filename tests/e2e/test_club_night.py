@@ -97,7 +97,7 @@ def test_a_club_night_from_check_in_to_standings(
         _enter_hand(phone, values)
         expect(phone.locator("#id_counters_EW")).to_have_value(str(50 - int(values["counters_NS"])))
         phone.click("[data-save]")
-        expect(phone.locator(".progress")).to_contain_text(f"{number} hand")
+        expect(phone.locator(".progress")).to_contain_text(f"{number} deal")
     phone.screenshot(path=str(output_dir / "entry-page.png"), full_page=True)
     expect(phone.locator(".game-over")).to_be_visible()
     phone.locator("form[action$='/confirm/'] button[value='E']").click()
@@ -107,6 +107,10 @@ def test_a_club_night_from_check_in_to_standings(
     page.on("dialog", lambda dialog: dialog.accept())
     page.goto(f"{base}/events/{event.pk}/rounds/1/")
     page.click("#close-round")
+    # Tables 2 and 3 have not played: the page lists them and asks before closing.
+    expect(page.locator("#close-unfinished")).to_contain_text("Table 2: playing")
+    page.screenshot(path=str(output_dir / "close-unfinished.png"), full_page=True)
+    page.click("#close-anyway")
     expect(page.locator("h1 .badge")).to_have_text("Closed")
 
     # --- standings: every number recomputed from the entered hands ----------------------------

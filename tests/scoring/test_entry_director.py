@@ -140,9 +140,20 @@ def test_director_of_another_club_cannot_reach_these_pages(client, is_public) ->
     assert HandRevision.objects.count() == 1
 
 
-def _delete_last(client, table, note: str = ""):
-    return client.post(reverse("director-hand-delete-last", args=[table.round.event_id]),
-                       {"round": table.round.number, "table": table.number, "note": note})
+def _delete_last(client, table, note: str = "", number: int | None = None,
+                 revision: int | None = None):
+    """Post the desk's delete form as the page renders it: the last hand and its version."""
+    live = HandRevision.objects.filter(hand__game=table.game, is_live=True).order_by(
+        "-hand__number").first()
+    return client.post(reverse("director-hand-delete-last", args=[table.round.event_id]), {
+        "round": table.round.number, "table": table.number, "note": note,
+        "number": number or (live.hand.number if live else 1),
+        "expected_revision": revision or (live.revision if live else 1),
+    })
+
+
+def _live_numbers(table) -> list[int]:
+    return list(table.game.hands.filter(deleted_at__isnull=True).values_list("number", flat=True))
 
 
 def test_a_hand_entered_by_mistake_is_deleted_and_logged(client, setup) -> None:
@@ -154,10 +165,40 @@ def test_a_hand_entered_by_mistake_is_deleted_and_logged(client, setup) -> None:
     response = _delete_last(client, table, note="typed twice")
     assert response.status_code == 302
     table.game.refresh_from_db()
-    assert list(table.game.hands.values_list("number", flat=True)) == [1]
+    assert _live_numbers(table) == [1]
     assert table.game.hands_count == 1
     log = table.round.event.log.get(action="hand_deleted")
     assert log.details["hand"] == 2 and log.details["note"] == "typed twice"
+    # The history stays: hand 2's entry and its deletion, by whom and why.
+    history = HandRevision.objects.filter(hand__number=2, hand__game=table.game).order_by(
+        "revision")
+    assert [(r.is_live, r.is_deletion) for r in history] == [(False, False), (False, True)]
+    assert history.last().note == "typed twice" and history.last().author == scorer
+    # The number is free again: the next hand entered is hand 2.
+    services.hand_submit(game=table.game, number=2, values=values(dealer="E"))
+    assert _live_numbers(table) == [1, 2]
+
+
+def test_a_stale_or_repeated_delete_removes_nothing_more(client, setup) -> None:
+    club, _, table = setup
+    client.force_login(member(club, "scorer", "sam"))
+    services.hand_submit(game=table.game, number=1, values=values())
+    services.hand_submit(game=table.game, number=2, values=values(dealer="E"))
+    # The director saw hand 2 ... while a phone entered hand 3.
+    services.hand_submit(game=table.game, number=3, values=values(dealer="N"))
+    _delete_last(client, table, note="saw hand 2", number=2, revision=1)
+    assert _live_numbers(table) == [1, 2, 3]
+    _delete_last(client, table, note="typed twice", number=3, revision=1)
+    _delete_last(client, table, note="typed twice", number=3, revision=1)  # double submit
+    assert _live_numbers(table) == [1, 2]
+
+
+def test_a_scorer_must_give_a_reason(client, setup) -> None:
+    club, _, table = setup
+    client.force_login(member(club, "scorer", "sam"))
+    services.hand_submit(game=table.game, number=1, values=values())
+    _delete_last(client, table, note="  ")
+    assert _live_numbers(table) == [1]
 
 
 def test_deleting_in_a_closed_round_needs_a_director_and_a_reason(client, setup) -> None:
@@ -166,12 +207,12 @@ def test_deleting_in_a_closed_round_needs_a_director_and_a_reason(client, setup)
     close_round(table)
     client.force_login(member(club, "scorer", "sam"))
     _delete_last(client, table, note="wrong")
-    assert table.game.hands.count() == 1
+    assert _live_numbers(table) == [1]
     client.force_login(director)
     _delete_last(client, table)  # no reason
-    assert table.game.hands.count() == 1
+    assert _live_numbers(table) == [1]
     _delete_last(client, table, note="never played")
-    assert table.game.hands.count() == 0
+    assert _live_numbers(table) == []
 
 
 def test_another_clubs_director_cannot_delete(client, setup) -> None:
@@ -180,4 +221,4 @@ def test_another_clubs_director_cannot_delete(client, setup) -> None:
     _, outsider = club_with_director(slug="club-b")
     client.force_login(outsider)
     assert _delete_last(client, table, note="x").status_code in (403, 404)
-    assert table.game.hands.count() == 1
+    assert _live_numbers(table) == [1]

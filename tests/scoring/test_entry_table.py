@@ -236,7 +236,7 @@ def test_entry_on_a_round_seated_by_the_seating_service(client) -> None:
     table = round_.tables.order_by("number").first()
     assert client.get(url(table)).status_code == 200
     assert client.post(url(table), form_data()).status_code == 302
-    round_set_status(round_=round_, status="closed")
+    round_set_status(round_=round_, status="closed", close_unfinished=True)
     assert client.post(url(table), form_data(number=2, key="k2", dealer="W")).status_code == 403
     other = round_.tables.order_by("number").last()
     assert other.pk != table.pk and not other.game.hands.exists()

@@ -35,7 +35,7 @@ def test_event_recompute_matches_the_incremental_results() -> None:
             for number in range(1, 5 - index):  # some games finish, some do not
                 hand_submit(game=table.game, number=number, values=demo_hand(rng, ruleset, dealer))
                 dealer = ruleset.next_dealer(dealer)
-        round_set_status(round_=round_, status="closed")
+        round_set_status(round_=round_, status="closed", close_unfinished=True)
     incremental = _snapshot(event)
     games = sorted(Game.objects.filter(table__round__event=event).values_list(
         "pk", "status", "totals", "winner", "hands_count"))

@@ -1,0 +1,121 @@
+"""Rate limits: repeated wrong passwords lock that user name out from that address for a while
+(django-axes, on in the test settings too); the API answers 429 past its rates."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.conf import settings as django_settings
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from tests.clubs.factories import ClubFactory, UserFactory, club_with_director
+from tests.scoring.factories import seated_table
+
+pytestmark = pytest.mark.django_db
+
+LOGIN = "/accounts/login/"
+
+
+def _login(client: Any, username: str, password: str, ip: str = "127.0.0.1") -> Any:
+    return client.post(LOGIN, {"username": username, "password": password}, REMOTE_ADDR=ip)
+
+
+def _signed_in(client: Any) -> bool:
+    return "_auth_user_id" in client.session
+
+
+def test_lockout_is_on_in_the_test_settings() -> None:
+    assert django_settings.AXES_ENABLED is not False
+    assert "axes.middleware.AxesMiddleware" in django_settings.MIDDLEWARE
+    assert django_settings.AUTHENTICATION_BACKENDS[0] == "axes.backends.AxesStandaloneBackend"
+
+
+def test_a_hundred_wrong_passwords_then_the_right_one_does_not_log_in(client) -> None:
+    UserFactory(username="director", password="right-password")
+    statuses = {_login(client, "director", f"guess-{n}").status_code for n in range(100)}
+    assert statuses <= {200, 429} and 429 in statuses
+    response = _login(client, "director", "right-password")
+    assert response.status_code == 429
+    assert not _signed_in(client)
+    page = response.content.decode()
+    assert "Too many failed log-ins" in page and "Try again in 15 minutes" in page
+    assert client.get(reverse("api-token")).status_code == 302  # still not signed in
+
+
+def test_the_lockout_is_per_user_name_and_address(client) -> None:
+    UserFactory(username="director", password="right-password")
+    UserFactory(username="scorer", password="scorer-password")
+    for n in range(django_settings.AXES_FAILURE_LIMIT):
+        _login(client, "director", f"guess-{n}")
+    assert _login(client, "director", "right-password").status_code == 429
+    # The same name from another address, and another name from this one, are not locked out:
+    # nobody can lock a director out of their own club night from elsewhere.
+    elsewhere = client.__class__()
+    assert _login(elsewhere, "director", "right-password", ip="10.9.8.7").status_code == 302
+    assert _signed_in(elsewhere)
+    other = client.__class__()
+    assert _login(other, "scorer", "scorer-password").status_code == 302
+
+
+def test_a_right_password_before_the_limit_resets_the_count(client) -> None:
+    UserFactory(username="director", password="right-password")
+    for _ in range(2):
+        for n in range(django_settings.AXES_FAILURE_LIMIT - 1):
+            assert _login(client, "director", f"guess-{n}").status_code == 200
+        assert _login(client, "director", "right-password").status_code == 302
+        client.post(reverse("logout"))
+    assert _login(client, "director", "right-password").status_code == 302
+
+
+def test_force_login_still_works_with_the_lockout_backend(client) -> None:
+    user = UserFactory(username="forced")
+    client.force_login(user)
+    assert client.get(reverse("api-token")).status_code == 200
+
+
+# --- the API --------------------------------------------------------------------------------------
+@pytest.fixture
+def low_rates(settings: Any) -> None:
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"anon": "3/min", "user": "5/min", "table": "4/min"},
+    }
+
+
+def test_anonymous_callers_get_429_past_the_anon_rate(low_rates: None) -> None:
+    ClubFactory()
+    api = APIClient()
+    assert [api.get("/api/clubs/").status_code for _ in range(3)] == [200, 200, 200]
+    refused = api.get("/api/clubs/")
+    assert refused.status_code == 429
+    assert int(refused["Retry-After"]) > 0
+    assert refused.json()["errors"][0]["code"] == "throttled"
+    # Another address has its own allowance.
+    assert api.get("/api/clubs/", REMOTE_ADDR="10.1.2.3").status_code == 200
+
+
+def test_signed_in_users_get_429_past_the_user_rate(low_rates: None) -> None:
+    _, director = club_with_director(slug="busy")
+    api = APIClient()
+    api.force_authenticate(director)
+    assert {api.get("/api/clubs/").status_code for _ in range(5)} == {200}
+    assert api.get("/api/clubs/").status_code == 429
+
+
+def test_table_endpoints_are_limited_per_table_not_per_address(low_rates: None) -> None:
+    one, two = seated_table(), seated_table()
+    api = APIClient()  # every phone of the room behind the same address
+    # Past the anon rate (3) on one table: the table scope (4) governs these endpoints alone.
+    assert {api.get(f"/api/tables/{one.token}/").status_code for _ in range(4)} == {200}
+    assert api.get(f"/api/tables/{one.token}/").status_code == 429
+    assert api.post(f"/api/tables/{one.token}/check/", {}, format="json").status_code == 429
+    assert api.get(f"/api/tables/{two.token}/").status_code == 200
+
+
+def test_the_schema_documents_429_on_every_operation(client) -> None:
+    schema = client.get("/api/schema/?format=json").json()
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            assert "429" in operation["responses"], (method, path)
