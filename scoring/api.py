@@ -123,6 +123,15 @@ class HandRowOutput(RevisionOutput):
                                     help_text="The game score after this hand.")
 
 
+class TableHandOutput(HandRowOutput):
+    """A hand as the table's device sees it: the values and scores, not who corrected it or
+    their notes (the token is no login; that audit is for the club's scorers and directors)."""
+
+    author = None  # type: ignore[assignment]
+    note = None  # type: ignore[assignment]
+    source = None  # type: ignore[assignment]
+
+
 class TableSeatOutput(serializers.Serializer[Any]):
     position = serializers.CharField()
     side = serializers.CharField()
@@ -154,7 +163,7 @@ class TableStateOutput(serializers.Serializer[Any]):
     counters_total = serializers.IntegerField()
     seats = TableSeatOutput(many=True)
     game = GameOutput()
-    hands = HandRowOutput(many=True)
+    hands = TableHandOutput(many=True)
 
 
 class HandHistoryOutput(serializers.Serializer[Any]):

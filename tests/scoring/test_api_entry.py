@@ -167,3 +167,17 @@ def test_schema_describes_the_entry_endpoints(client) -> None:
     for path in ["/api/tables/{token}/", "/api/tables/{token}/check/", "/api/tables/{token}/hands/",
                  "/api/hands/{hand_id}/", "/api/hands/{hand_id}/revisions/"]:
         assert path in paths, path
+
+
+def test_the_table_link_does_not_show_who_corrected_a_hand_or_why(api) -> None:
+    club, director = club_with_director()
+    table = seated_table(club=club)
+    submit(api, table)
+    hand = Hand.objects.get(game=table.game)
+    services.hand_correct(hand=hand, values=values(bid=52), expected_revision=1,
+                          author=director, note="private: sheet said 52", as_director=True)
+    body = api.get(reverse("api-table", args=[table.token])).json()
+    row = body["hands"][0]
+    assert row["revision"] == 2 and row["values"]["bid"] == 52
+    assert not {"author", "note", "source"} & set(row)
+    assert "private" not in str(body) and director.get_username() not in str(body)
