@@ -1,0 +1,257 @@
+"""Command line for the progressive movement; prints one JSON object.
+
+    python -m pairing.progressive next [--seed S] < request.json
+
+The request (only "tables" is always required; ids are integers or strings):
+
+    {
+      "tables":  [{"N": id, "E": id, "S": id, "W": id}, ...],  last game, table 1 first
+      "winners": ["NS" | "EW" | null, ...],   winning side per table (winners_move)
+      "points":  [{"NS": n, "EW": m} | null, ...],   optional; decides a null winner,
+                                              an exact tie is refused
+      "history": [seating | [a, b], ...],     earlier games: seatings (lists of tables, or
+                                              {"tables": [...]}) and/or partner pairs
+      "settings": {
+        "movement":  "winners_move" (default) | "fixed_seats",
+        "direction": "up" (default: winners go t -> t-1, table 1 -> last) | "down",
+        "draw":      "system" (default) | "table",
+        "seed":      0,
+        "steps":     {"N": 0, "S": 1, "E": -1, "W": -2},   fixed_seats; + = higher tables
+        "games":     k                        fixed_seats: warn on repeats within k games
+      },
+      "table_draw": [[stayer, arrival], ...], draw "table": who partners whom, per table
+      "entering": [id, ...], "leaving": [id, ...]   alternates: entering[i] takes the seat
+                                              of leaving[i] before the move
+    }
+
+The answer:
+
+    {"tables": [{"N": id, "E": id, "S": id, "W": id}, ...],
+     "quality": {"repeat_partners":  [{"players": [a, b], "table": t, "times_before": n}],
+                 "repeat_opponents": [{"players": [a, b], "table": t, "times_before": n}],
+                 "moves": [{"player", "from_table", "from_seat", "to_table", "to_seat"}],
+                 "warnings": [{"code", "message"}],
+                 "draws": [{"table", "stayers", "arrivals", "partners", "mode", "reason",
+                            "repeats": {"chosen", "other"}}],
+                 "substitutions": [{"left", "entered", "table", "seat"}],
+                 "settings": {...}}}
+
+Input is JSON of at most 2,000,000 characters with no duplicate keys and no unknown keys. Bad
+input prints {"errors": [{"field": ..., "code": ..., "message": ...}]} and exits 2 (field is a
+path such as "tables[2].S", "winners[0]", "settings.direction"); never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn, TextIO
+
+from .model import ProgressiveError
+from .movement import next_game
+
+# A 100-game history of 250 tables is about a million characters.
+MAX_INPUT_CHARS = 2_000_000
+MAX_DIGITS = 30
+MAX_DEPTH = 8
+
+_TOP_KEYS = (
+    "tables",
+    "winners",
+    "points",
+    "history",
+    "settings",
+    "table_draw",
+    "entering",
+    "leaving",
+)
+_SETTINGS_KEYS = ("movement", "direction", "draw", "seed", "steps", "games")
+_ID_FIELDS = ("tables", "history", "table_draw", "entering", "leaving")
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="python -m pairing.progressive",
+        description=(
+            "Seat the next game of an individual progressive tournament (tables of four, "
+            "N, E, S, W; partners N-S and E-W): winners move a table, losers stay and split, "
+            "or fixed seat steps. Prints one JSON object; bad input prints "
+            '{"errors": [{"field", "code", "message"}]} and exits 2.'
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__,
+    )
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    nxt = sub.add_parser(
+        "next",
+        help="the next game's seating, from the request on stdin",
+        description=(
+            'Reads {"tables", "winners", "points", "history", "settings", "table_draw", '
+            '"entering", "leaving"} on stdin; prints {"tables": [...], "quality": {...}}.'
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__,
+    )
+    nxt.add_argument("--seed", type=int, default=None, help="seed (overrides settings.seed)")
+    return parser
+
+
+def _fail(errors: Sequence[dict[str, str]], code: int = 2) -> int:
+    print(json.dumps({"errors": list(errors)}))
+    return code
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ProgressiveError(
+                "input", f"The key {key[:30]!r} appears twice in one object.", "duplicate_key"
+            )
+        out[key] = value
+    return out
+
+
+def _int_literal(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ProgressiveError(
+            "input", f"A number has more than {MAX_DIGITS} digits.", "bad_number"
+        )
+    return int(text)
+
+
+def _no_constant(name: str) -> Any:
+    raise ProgressiveError("input", f"{name} is not a JSON number.", "bad_json")
+
+
+def _read(stdin: TextIO) -> Any:
+    text = stdin.read(MAX_INPUT_CHARS + 1)
+    if len(text) > MAX_INPUT_CHARS:
+        raise ProgressiveError(
+            "input", f"The input is longer than {MAX_INPUT_CHARS:,} characters.", "too_large"
+        )
+    if not text.strip():
+        raise ProgressiveError("input", "No input: pipe the request JSON on stdin.", "empty")
+    try:
+        return json.loads(
+            text,
+            object_pairs_hook=_no_duplicates,
+            parse_int=_int_literal,
+            parse_constant=_no_constant,
+        )
+    except json.JSONDecodeError as exc:
+        raise ProgressiveError(
+            "input",
+            f"Not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
+            "bad_json",
+        ) from exc
+    except RecursionError:
+        raise ProgressiveError("input", "The input is nested too deeply.", "too_deep") from None
+
+
+def _check_values(value: Any, path: str, depth: int = 0) -> None:
+    """Ids and numbers are integers or strings: refuse floats (and over-deep nesting) by path."""
+    if depth > MAX_DEPTH:
+        raise ProgressiveError(path, "Nested too deeply for a request.", "too_deep")
+    if isinstance(value, float):
+        is_id = path.split(".")[0].split("[")[0] in _ID_FIELDS
+        raise ProgressiveError(
+            path,
+            f"{value!r} is not {'a player id (integer or string)' if is_id else 'a whole number'}.",
+            "bad_id" if is_id else "bad_number",
+        )
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _check_values(item, f"{path}.{key}" if path else key, depth + 1)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _check_values(item, f"{path}[{i}]", depth + 1)
+
+
+def _next(data: Any, seed_arg: int | None) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise ProgressiveError(
+            "input", "Expected a JSON object with tables and winners.", "bad_json"
+        )
+    for key in data:
+        if key not in _TOP_KEYS:
+            raise ProgressiveError(
+                key[:40],
+                f"Unknown field; the request reads {', '.join(_TOP_KEYS)}.",
+                "unknown_field",
+            )
+    if "tables" not in data:
+        raise ProgressiveError("tables", "tables (the last game's seating) is required.", "missing")
+    settings = data.get("settings")
+    if settings is None:
+        settings = {}
+    if not isinstance(settings, dict):
+        raise ProgressiveError("settings", "settings is an object.", "bad_settings")
+    for key in settings:
+        if key not in _SETTINGS_KEYS:
+            raise ProgressiveError(
+                f"settings.{key[:40]}",
+                f"Unknown setting; settings are {', '.join(_SETTINGS_KEYS)}.",
+                "unknown_field",
+            )
+    _check_values(data, "")
+    seed = seed_arg if seed_arg is not None else settings.get("seed", 0)
+    try:
+        result = next_game(
+            data["tables"],
+            data.get("winners"),
+            data.get("history"),
+            movement=settings.get("movement", "winners_move"),
+            direction=settings.get("direction", "up"),
+            draw=settings.get("draw", "system"),
+            seed=seed,
+            steps=settings.get("steps"),
+            table_draw=data.get("table_draw"),
+            points=data.get("points"),
+            entering=data.get("entering"),
+            leaving=data.get("leaving"),
+            games=settings.get("games"),
+        )
+    except ProgressiveError as exc:
+        head = exc.field.split(".")[0].split("[")[0]
+        if head in _SETTINGS_KEYS:
+            exc.field = f"settings.{exc.field}"
+        raise
+    return result.to_dict()
+
+
+def run(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
+    try:
+        args = _parser().parse_args(argv)
+    except _UsageError as exc:
+        return _fail([{"field": "arguments", "code": "usage", "message": str(exc)}])
+    try:
+        data = _read(stdin if stdin is not None else sys.stdin)
+        out = _next(data, args.seed)
+    except ProgressiveError as exc:
+        return _fail([exc.to_dict()])
+    except Exception as exc:  # never a traceback on the command line
+        return _fail(
+            [{"field": "", "code": "internal", "message": f"{type(exc).__name__}: {exc}"}], 1
+        )
+    print(json.dumps(out))
+    return 0
+
+
+def main() -> NoReturn:
+    sys.exit(run())
+
+
+if __name__ == "__main__":
+    main()
