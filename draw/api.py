@@ -78,7 +78,7 @@ class EventOutput(serializers.ModelSerializer[Event]):
 
     class Meta:
         model = Event
-        fields = ["id", "club", "name", "format", "partnership", "status", "date", "ruleset_preset",
+        fields = ["id", "club", "name", "format", "format_settings", "partnership", "status", "date", "ruleset_preset",
                   "ruleset_overrides", "rounds_planned", "deals_per_round", "bye_scoring",
                   "bye_points", "tie_breaks", "is_public", "placements"]
 
@@ -134,8 +134,16 @@ class EventInput(serializers.Serializer[Any]):
                                      default=Event.Format.CLUB_NIGHT)
     ruleset_preset = serializers.CharField(required=False)
     ruleset_overrides = serializers.DictField(required=False)
-    rounds_planned = serializers.IntegerField(required=False, default=4)
-    deals_per_round = serializers.IntegerField(required=False, allow_null=True, default=8)
+    format_settings = serializers.DictField(
+        required=False, help_text="The format's own settings (individual_progressive: movement "
+        "winners_move|fixed_seats, direction up|down, draw system|table, steps).")
+    rounds_planned = serializers.IntegerField(
+        required=False, help_text="Default: 4 for a club night, 6 qualifying games (NPA) for "
+        "an individual progressive event.")
+    deals_per_round = serializers.IntegerField(
+        required=False, allow_null=True,
+        help_text="Default: 8 for a club night, 4 (NPA) for an individual progressive event; "
+        "null plays each round as a game to the target.")
     bye_scoring = serializers.ChoiceField(choices=Event.ByeScoring.choices, required=False,
                                           default=Event.ByeScoring.AVERAGE_WINNING)
     bye_points = serializers.IntegerField(required=False, default=0, min_value=-BYE_POINTS_LIMIT,

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from common.errors import DomainError
 from pairing.club_night import BuiltRound, club_night_round
+from pairing.progressive import ProgressiveError, next_game
+from pairing.progressive.start import first_game
 from pairing.results import TableResult
 from pairing.rotation import RoundPlan
 
@@ -29,6 +32,7 @@ class Situation:
     fixed_tables: Mapping[int, int] = field(default_factory=dict)
     history: tuple[RoundPlan[int], ...] = ()
     results: tuple[TableResult, ...] = ()
+    settings: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -69,3 +73,47 @@ def _club_night(s: Situation) -> BuiltRound:
 
 
 register(Format(name="club_night", label="Club night (rotating partners)", build=_club_night))
+
+
+def _progressive(s: Situation) -> BuiltRound:
+    """Individual progressive: a seat draw for the first game, then the movement (winners move
+    and losers stay, or fixed seats) from the last game's seating and who won at each table.
+    Players who left are replaced by those who arrived since (alternates), seat for seat."""
+    try:
+        if not s.history:
+            return BuiltRound(RoundPlan(tables=first_game(s.entries, seed=s.seed)), "seat_draw")
+        last = s.history[-1]
+        previous = len(s.history)
+        games = {r.table_number: r for r in s.results if r.round_number == previous}
+        winners: list[str | None] = []
+        points: list[Mapping[str, int] | None] = []
+        for number in range(1, len(last.tables) + 1):
+            game = games.get(number)
+            if game is None or not game.finished:
+                raise DomainError(
+                    f"Table {number}'s game of round {previous} is not finished: the movement "
+                    "needs every table's winners.",
+                    field="round",
+                )
+            winners.append(game.winner)
+            points.append(dict(game.points))
+        seated = set(last.seated())
+        present = set(s.entries)
+        movement = str(s.settings.get("movement", "winners_move"))
+        built = next_game(
+            [tuple(table) for table in last.tables], winners,
+            [list(plan.tables) for plan in s.history[:-1]],
+            movement=movement, direction=str(s.settings.get("direction", "up")),
+            draw=str(s.settings.get("draw", "system")), seed=s.seed * 1000 + s.number,
+            steps=s.settings.get("steps"), points=points,
+            entering=sorted(present - seated), leaving=sorted(seated - present),
+        )
+    except ProgressiveError as exc:
+        raise DomainError(exc.message, field=exc.field) from None
+    return BuiltRound(RoundPlan(tables=tuple(built.tables)), movement)
+
+
+register(Format(
+    name="individual_progressive", label="Individual progressive (NPA)", build=_progressive,
+    seats_automatically=True,
+))

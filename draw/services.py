@@ -140,6 +140,7 @@ def round_create(
         entries=tuple(pk for pk, _ in entries),
         fixed_tables={pk: table for pk, table in entries if table},
         history=tuple(event_history(locked)), results=tuple(event_results(locked)),
+        settings=dict(locked.format_settings or {}),
     )
     try:
         built = spec.build(situation)

@@ -21,7 +21,7 @@ from scoring.models import HandRevision
 from scoring.selectors import games_for_event
 from scoring.services import event_settings_update
 from tournaments import services as events
-from tournaments.forms import CheckInForm, EventForm, SwapForm
+from tournaments.forms import CheckInForm, EventCreateForm, EventForm, SwapForm
 from tournaments.models import Event, Round
 from tournaments.selectors import (
     checkin_roster,
@@ -38,7 +38,7 @@ from . import seating, services
 def event_create(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
     check_club_role(user=request.user, club=club, role="director")
-    form = EventForm(request.POST or None, initial={"ruleset_preset": club.ruleset_preset})
+    form = EventCreateForm(request.POST or None, initial={"ruleset_preset": club.ruleset_preset})
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
         data["bye_points"] = data.get("bye_points") or 0

@@ -41,6 +41,21 @@ class EventForm(forms.Form):
         ]
 
 
+class EventCreateForm(EventForm):
+    """A new event also picks its format (how rounds are built); it does not change later."""
+
+    format = forms.ChoiceField(
+        choices=Event.Format.choices, initial=Event.Format.CLUB_NIGHT, label="Format",
+        required=False,
+        help_text="Individual progressive: winners move, losers stay, partners drawn (NPA). "
+                  "Its movement settings default to the NPA's and can be changed in the API.",
+    )
+    field_order = ["name", "date", "format"]
+
+    def clean_format(self) -> str:
+        return self.cleaned_data.get("format") or Event.Format.CLUB_NIGHT
+
+
 class CheckInForm(forms.Form):
     players = forms.ModelMultipleChoiceField(queryset=Player.objects.none(), required=False)
     new_player = forms.CharField(max_length=120, required=False, label="New player")

@@ -25,6 +25,7 @@ class Event(models.Model):
         """How the next round is built: each value has a builder in ``draw.formats``."""
 
         CLUB_NIGHT = "club_night", "Club night (rotating partners)"
+        INDIVIDUAL_PROGRESSIVE = "individual_progressive", "Individual progressive (NPA)"
 
     class Partnership(models.TextChoices):
         ROTATING = "rotating", "Rotating partners"
@@ -45,6 +46,8 @@ class Event(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="events")
     name = models.CharField(max_length=120)
     format = models.CharField(max_length=30, choices=Format.choices, default=Format.CLUB_NIGHT)
+    # The format's own settings, validated by its pure module (e.g. the progressive movement).
+    format_settings = models.JSONField(default=dict, blank=True)
     partnership = models.CharField(
         max_length=10, choices=Partnership.choices, default=Partnership.ROTATING
     )
@@ -78,7 +81,8 @@ class Event(models.Model):
                 name="event_status_valid",
             ),
             models.CheckConstraint(
-                condition=Q(format__in=["club_night"]), name="event_format_valid",
+                condition=Q(format__in=["club_night", "individual_progressive"]),
+                name="event_format_valid",
             ),
             models.CheckConstraint(
                 condition=Q(deals_per_round__isnull=True) | Q(deals_per_round__gte=1),

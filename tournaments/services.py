@@ -21,6 +21,8 @@ from clubs.services import player_create
 from common.errors import DomainError
 from common.rulesets import check_ruleset
 from common.tasks import standings_request_update
+from pairing.progressive import ProgressiveError
+from pairing.progressive import settings as progressive_settings
 from ranking import RankingError, validate_tie_breaks
 
 from .models import BYE_POINTS_LIMIT, Entry, Event, EventLog, Round
@@ -54,6 +56,13 @@ def event_results_changed(event: Event) -> None:
 
 
 # --- events -----------------------------------------------------------------------------------
+class _Unset:
+    """Marks an argument left out (``None`` means something for the deal count)."""
+
+
+UNSET = _Unset()
+
+
 @transaction.atomic
 def event_create(
     *,
@@ -62,17 +71,26 @@ def event_create(
     date: datetime.date,
     actor: Any = None,
     format: str = Event.Format.CLUB_NIGHT,
+    format_settings: dict[str, Any] | None = None,
     partnership: str = Event.Partnership.ROTATING,
     ruleset_preset: str | None = None,
     ruleset_overrides: dict[str, Any] | None = None,
-    rounds_planned: int = 4,
-    deals_per_round: int | None = 8,
+    rounds_planned: int | None = None,
+    deals_per_round: int | None | _Unset = UNSET,
     bye_scoring: str = Event.ByeScoring.AVERAGE_WINNING,
     bye_points: int = 0,
     tie_breaks: list[str] | None = None,
     is_public: bool = True,
     seed: int = 0,
 ) -> Event:
+    """A new event. Rounds and deals left out take the format's defaults: a club night plays 4
+    rounds of 8 deals; an individual progressive event 6 qualifying games of 4 deals (NPA)."""
+    progressive = format == Event.Format.INDIVIDUAL_PROGRESSIVE
+    if rounds_planned is None:
+        rounds_planned = progressive_settings.QUALIFYING_GAMES if progressive else 4
+    if isinstance(deals_per_round, _Unset):
+        deals_per_round = progressive_settings.DEALS_PER_GAME if progressive else 8
+    settings = check_format_settings(format=format, settings=format_settings)
     name, preset, overrides, breaks = _check_settings(
         club=club, name=name, format=format, partnership=partnership, ruleset_preset=ruleset_preset,
         ruleset_overrides=ruleset_overrides, rounds_planned=rounds_planned,
@@ -80,13 +98,31 @@ def event_create(
         tie_breaks=tie_breaks,
     )
     event = Event.objects.create(
-        club=club, name=name, date=date, format=format, partnership=partnership,
+        club=club, name=name, date=date, format=format, format_settings=settings,
+        partnership=partnership,
         ruleset_preset=preset, ruleset_overrides=overrides, rounds_planned=rounds_planned,
         deals_per_round=deals_per_round, bye_scoring=bye_scoring, bye_points=bye_points,
         tie_breaks=breaks, is_public=is_public, seed=seed, created_by=_user(actor),
     )
     event_log(event, actor, "event_created", name=name)
     return event
+
+
+def check_format_settings(*, format: str, settings: dict[str, Any] | None) -> dict[str, Any]:
+    """The format's settings with its defaults, or a refusal naming the field."""
+    if format not in Event.Format.values:
+        raise DomainError(
+            f"Unknown format {format!r}; choose one of {', '.join(Event.Format.values)}.",
+            field="format",
+        )
+    if format == Event.Format.INDIVIDUAL_PROGRESSIVE:
+        try:
+            return progressive_settings.check_settings(settings)
+        except ProgressiveError as exc:
+            raise DomainError(exc.message, field=exc.field) from None
+    if settings:
+        raise DomainError("This format has no settings of its own.", field="format_settings")
+    return {}
 
 
 def _check_settings(
@@ -119,9 +155,10 @@ def _check_settings(
     else:
         overrides = {}  # a club's overrides belong to its preset, not to another one
     ruleset = check_ruleset(preset=preset, overrides=overrides)
-    if ruleset.players != 4 and format == Event.Format.CLUB_NIGHT:
+    if ruleset.players != 4:
         raise DomainError(
-            "Club nights seat four players per table; pick a four-handed ruleset.",
+            f"{Event.Format(format).label} seats four players per table; pick a four-handed "
+            "ruleset.",
             field="ruleset_preset",
         )
     try:
