@@ -2,7 +2,7 @@
 
 When the players present are the same as in every round so far, no one is pinned to a table, and a
 complete whist design exists for their number with at least the planned rounds, the night follows
-the design (every pair partners exactly once over a full design; DESIGN §5). Otherwise, or as
+the design (every pair partners exactly once over a full design). Otherwise, or as
 soon as the night leaves the design (a late arrival, a leaver, a director's seat swap), each round
 is seated by the search in :func:`pairing.rotation.next_round`, which avoids repeat partners
 whenever possible and spreads byes fairly.

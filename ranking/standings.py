@@ -32,7 +32,7 @@ TIE_BREAKS: dict[str, str] = {
     "hands_made": "Contracts made",
     "fewest_sets": "Fewest times set",
 }
-# DESIGN §5: individual events rank by points; partnership events by wins, then points.
+# Individual events rank by points; partnership events by wins, then points.
 INDIVIDUAL_DEFAULT = ["points", "wins", "head_to_head", "highest_game"]
 PARTNERSHIP_DEFAULT = ["wins", "points"]
 

@@ -4,8 +4,8 @@ Everything the rules decide is decided here, once: card parsing, rulesets (prese
 overrides), meld counting, entry validation, hand scoring, the auction, trick-play legality and the
 end of a game. The web app calls these functions and stores what they return.
 
-Vocabulary (DESIGN §2)
-----------------------
+Vocabulary (docs/architecture.md, "Words")
+------------------------------------------
 seat
     :class:`Seat` ``N``, ``E``, ``S``, ``W``, clockwise; N/S and E/W are partners.
 side

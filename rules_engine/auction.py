@@ -1,4 +1,4 @@
-"""The auction: validate a sequence of calls and find the contract (DESIGN §4.3)."""
+"""The auction: validate a sequence of calls and find the contract."""
 
 from __future__ import annotations
 

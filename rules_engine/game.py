@@ -1,4 +1,4 @@
-"""A game: hands in order, running totals, how and when the game ends (DESIGN §4.3)."""
+"""A game: hands in order, running totals, how and when the game ends."""
 
 from __future__ import annotations
 

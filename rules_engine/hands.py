@@ -1,4 +1,4 @@
-"""Hands as entered at the table, and the validation of raw input (DESIGN §4.3, §4.4).
+"""Hands as entered at the table, and the validation of raw input.
 
 A hand is one deal as the scorer types it. What it carries depends on its outcome:
 

@@ -1,4 +1,4 @@
-"""Meld counting (DESIGN §4.2) and the check that an entered meld total can exist at all.
+"""Meld counting and the check that an entered meld total can exist at all.
 
 Counting per class, on a count array of the hand:
 

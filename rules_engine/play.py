@@ -1,4 +1,4 @@
-"""Trick play: find the first renege in a played-out deal (DESIGN §4.3).
+"""Trick play: find the first renege in a played-out deal.
 
 Following rules (``head_rule="always"``, pagat): follow suit and beat the best card of the led
 suit if you can (unless the trick is already trumped); void in the led suit, play a trump and beat

@@ -1,4 +1,4 @@
-"""Scoring one hand (DESIGN §4.3): points per side, made or set, and why.
+"""Scoring one hand: points per side, made or set, and why.
 
 :func:`score_hand` takes a :class:`~rules_engine.hands.Hand` that :func:`parse_hand` has already
 validated and applies the ruleset's policies. It runs on every keystroke of the entry form, so it

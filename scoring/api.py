@@ -36,7 +36,7 @@ from .selectors import hand_history, hand_with_context, revision_row, table_by_t
 
 # --- input --------------------------------------------------------------------------------------
 class HandValuesInput(serializers.Serializer[Any]):
-    """One hand in the rules engine's input shape (see DESIGN §4.4 ``score``)."""
+    """One hand in the rules engine's input shape (as ``python -m rules_engine score`` reads it)."""
 
     dealer = serializers.ChoiceField(choices=SEATS)
     outcome = serializers.ChoiceField(choices=OUTCOMES, default="played")

@@ -1,6 +1,6 @@
 """Score entry: the only code that writes hands.
 
-Flow of one entry (DESIGN §3.1): lock the game row, turn the submitted values into a rules-engine
+Flow of one entry (docs/architecture.md, "A hand, end to end"): lock the game row, turn the submitted values into a rules-engine
 hand, score it, and either raise field-level errors (nothing stored) or store the hand and its
 first revision in one transaction, rebuild the game's derived rows, bump the event's
 ``hands_version``, and queue a standings update on commit.

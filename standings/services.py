@@ -1,10 +1,10 @@
 """Standings snapshots: built from the derived seat results, versioned, updated by Celery.
 
-How an entry reaches the wall screen (DESIGN §3.1):
+How an entry reaches the wall screen (docs/architecture.md, "A hand, end to end"):
 
 1. the score-entry service stores the hand, rebuilds *that game's* seat results
    (``scoring.services.game_recompute``: the incremental step) and bumps ``Event.hands_version``;
-2. on commit it calls :func:`standings_request_update`, which queues the ``compute_standings``
+2. on commit it calls ``common.tasks.standings_request_update``, which queues the ``compute_standings``
    task at most once per debounce window per event (a pending mark in the cache; the task is
    queued with a short countdown so a burst of entries is folded into one run);
 3. the task calls :func:`standings_rebuild`: one GROUP BY over the event's seat results, the pure
@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import (
@@ -46,15 +45,6 @@ from django.db.models import (
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from common.tasks import STANDINGS_PENDING_KEY as PENDING_KEY
-from common.tasks import standings_clear_pending, standings_request_update
-from scoring.models import SeatResult
-from scoring.services import event_recompute
-from tournaments.models import Bye, Entry, Event, Round
-
-from .models import StandingsSnapshot
-
-__all__ = ["PENDING_KEY", "standings_clear_pending", "standings_request_update"]  # re-exported
 from ranking import (
     EntryTotals,
     Meeting,
@@ -63,14 +53,15 @@ from ranking import (
     tie_break_labels,
     tie_breaks_in_force,
 )
+from scoring.models import SeatResult
+from scoring.services import event_recompute
+from tournaments.models import Bye, Entry, Event, Round
+
+from .models import StandingsSnapshot
 
 logger = logging.getLogger(__name__)
 
 REBUILDS_KEY = "standings:rebuilds:{event_id}"
-
-
-def _setting(name: str, default: float) -> float:
-    return float(getattr(settings, name, default))
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Celery tasks for standings: thin, take ids, call one service, safe to run twice.
 
-``compute_standings`` is queued on commit by :func:`standings.services.standings_request_update`
+``compute_standings`` is queued on commit by :func:`common.tasks.standings_request_update`
 (and may be queued by hand for a full rebuild with ``full=True``); ``reconcile_standings`` runs
 on Celery beat (``CELERY_BEAT_SCHEDULE`` in ``config/settings/base.py``).
 """

@@ -1,6 +1,6 @@
 """Partner rotation for pinochle club nights and individual tournaments (pure Python).
 
-Vocabulary (DESIGN §2):
+Vocabulary (docs/architecture.md, "Words"):
 
 * **seat** — N, E, S, W clockwise; N–S and E–W are *partners*. A table is a tuple
   ``(N, E, S, W)``; table numbers are 1-based.

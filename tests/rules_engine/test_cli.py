@@ -1,4 +1,4 @@
-"""The command-line contract (DESIGN §4.4), tested as a subprocess."""
+"""The command-line contract (``python -m rules_engine --help``), tested as a subprocess."""
 
 from __future__ import annotations
 

@@ -8,6 +8,8 @@ import pytest
 from django.core.cache import cache
 from django.db.models import F
 
+from common import tasks as queueing
+from common.tasks import standings_request_update
 from ranking.standings import Result, compute_standings, tie_breaks_in_force
 from scoring.models import SeatResult
 from standings import services as standings_module
@@ -17,7 +19,6 @@ from standings.services import (
     standings_compute,
     standings_rebuild,
     standings_reconcile,
-    standings_request_update,
 )
 from tests.scoring.factories import game_with_results
 from tests.tournaments.factories import EntryFactory, EventFactory, bye_for
@@ -144,7 +145,7 @@ def test_a_burst_of_entries_queues_one_update(django_capture_on_commit_callbacks
         assert args == ((event.pk,),)
         assert kwargs["countdown"] > 0  # the debounce window
         # The task clears the mark as it starts; the next entry queues the next update.
-        standings_module.standings_clear_pending(event_id=event.pk)
+        queueing.standings_clear_pending(event_id=event.pk)
         with django_capture_on_commit_callbacks(execute=True):
             standings_request_update(event_id=event.pk)
         assert queued.call_count == 2
@@ -167,7 +168,7 @@ def test_broker_outage_never_raises(django_capture_on_commit_callbacks) -> None:
     with boom, django_capture_on_commit_callbacks(execute=True):
         standings_request_update(event_id=event.pk)
     # The pending mark was released so the next entry tries again.
-    assert cache.get(standings_module.PENDING_KEY.format(event_id=event.pk)) is None
+    assert cache.get(queueing.STANDINGS_PENDING_KEY.format(event_id=event.pk)) is None
 
 
 def test_cache_outage_still_queues(django_capture_on_commit_callbacks) -> None:
