@@ -40,17 +40,24 @@ def task_by_name(name: str) -> Any:
     return tasks[name]
 
 
+def _publish(name: str, args: Sequence[Any], countdown: float | None) -> bool:
+    """Send task ``name`` now; False (logged) when the broker is unreachable. Never raises."""
+    try:
+        # ignore_result: publishing must not touch the result store (it retries for long).
+        task_by_name(name).apply_async(tuple(args), countdown=countdown, retry=False,
+                                       ignore_result=True)
+    except Exception:  # noqa: BLE001 - broker down: the caller's write stands
+        logger.warning("could not queue %s%r", name, tuple(args), exc_info=True)
+        return False
+    return True
+
+
 def task_queue(name: str, *, args: Sequence[Any] = (), countdown: float | None = None,
                on_commit: bool = True) -> None:
     """Queue task ``name`` with ``args`` once the current transaction commits. Never raises."""
 
     def queue() -> None:
-        try:
-            # ignore_result: publishing must not touch the result store (it retries for long).
-            task_by_name(name).apply_async(tuple(args), countdown=countdown, retry=False,
-                                           ignore_result=True)
-        except Exception:  # noqa: BLE001 - broker down: the caller's write stands
-            logger.warning("could not queue %s%r", name, tuple(args), exc_info=True)
+        _publish(name, args, countdown)
 
     if on_commit:
         transaction.on_commit(queue, robust=True)
@@ -76,13 +83,8 @@ def standings_request_update(*, event_id: int) -> None:
                 return  # an update is queued and has not started: it will see this change
         except Exception:  # noqa: BLE001 - cache down: queue anyway (the broker likely is too)
             logger.warning("cache unavailable; queueing standings update for %s", event_id)
-        try:
-            task_by_name(STANDINGS_UPDATE).apply_async(
-                (event_id,), countdown=debounce, retry=False, ignore_result=True
-            )
-        except Exception:  # noqa: BLE001 - broker down: reconcile catches up later
-            logger.warning("could not queue standings update for event %s", event_id,
-                           exc_info=True)
+        if not _publish(STANDINGS_UPDATE, (event_id,), debounce):
+            # Broker down: reconcile catches up later; the next entry may try again.
             with contextlib.suppress(Exception):
                 cache.delete(key)
 
