@@ -10,23 +10,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
+# The one Seat and Side of the project (the rules engine's), re-exported for the movement.
+from rules_engine.seats import Seat as Seat
+from rules_engine.seats import Side as Side
+
 P = TypeVar("P", bound=Hashable)
-
-
-class Seat(StrEnum):
-    """A seat at a table of four, clockwise. N–S and E–W are partners."""
-
-    N = "N"
-    E = "E"
-    S = "S"
-    W = "W"
-
-
-class Side(StrEnum):
-    """A partnership at a table: the North–South or the East–West pair."""
-
-    NS = "NS"
-    EW = "EW"
 
 
 class Movement(StrEnum):
@@ -52,8 +40,8 @@ class DrawMode(StrEnum):
 
 SEATS: tuple[Seat, Seat, Seat, Seat] = (Seat.N, Seat.E, Seat.S, Seat.W)
 SEAT_INDEX = {seat: i for i, seat in enumerate(SEATS)}
-OPPOSITE = {Seat.N: Seat.S, Seat.S: Seat.N, Seat.E: Seat.W, Seat.W: Seat.E}
-CLOCKWISE_NEXT = {Seat.N: Seat.E, Seat.E: Seat.S, Seat.S: Seat.W, Seat.W: Seat.N}
+OPPOSITE = {seat: seat.partner for seat in Seat}
+CLOCKWISE_NEXT = {seat: seat.next for seat in Seat}
 SIDE_OF = {Seat.N: Side.NS, Seat.S: Side.NS, Seat.E: Side.EW, Seat.W: Side.EW}
 
 # fixed_seats: North stays, South moves one table toward higher numbers, East one toward table 1,
