@@ -230,10 +230,6 @@ def _table_state_data(state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _revision_data(revision: HandRevision) -> dict[str, Any]:
-    return next(r for r in hand_history(hand=revision.hand) if r["id"] == revision.pk)
-
-
 TOKEN_PARAM = OpenApiParameter("token", str, OpenApiParameter.PATH,
                                description="The table's token (from its QR code).")
 ERRORS = {400: ErrorOutput, 403: ErrorOutput, 404: ErrorOutput, 409: ErrorOutput}
@@ -337,7 +333,7 @@ class HandApi(APIView):
             idempotency_key=request.headers.get("Idempotency-Key")
             or data.get("idempotency_key") or None,
         )
-        return Response(RevisionOutput(_revision_data(revision)).data)
+        return Response(RevisionOutput(revision_row(revision)).data)
 
 
 class HandRevisionsApi(APIView):
@@ -417,6 +413,18 @@ def _desk_missing(event: Any, data: dict[str, Any]) -> Response:
                     f"Round {data['round']} has no table {data['table']}.")
 
 
+def _open_table_position(request: Request, token: str) -> tuple[Table, str] | Response:
+    """The table of ``token`` and the seat the body names, or the refusal to send back (the
+    round is closed: 403; no valid ``position``: 400)."""
+    table = table_by_token(token=token)
+    if services.entry_refusal(table.round) is not None:
+        return _closed({"round": table.round})
+    serializer = PositionInput(data=request.data)
+    if not serializer.is_valid():
+        return _invalid(serializer)
+    return table, serializer.validated_data["position"]
+
+
 class TableScorerApi(APIView):
     """Record which seat keeps score (a player of the other side will confirm the game).
 
@@ -434,18 +442,11 @@ class TableScorerApi(APIView):
                               404: ErrorOutput},
                    tags=["score entry"])
     def post(self, request: Request, token: str) -> Response:
-        table = table_by_token(token=token)
-        state = table_state(table=table)
-        if not state["is_open"]:
-            return _closed(state)
-        serializer = PositionInput(data=request.data)
-        if not serializer.is_valid():
-            return _invalid(serializer)
-        if state["game"].scorer_position and state["hands"]:
-            return _refused("position", "scorer_chosen",
-                            "The scorer was chosen when the first hand was entered.")
-        game = services.game_set_scorer(game=state["game"],
-                                        position=serializer.validated_data["position"])
+        asked = _open_table_position(request, token)
+        if isinstance(asked, Response):
+            return asked
+        table, position = asked
+        game = services.game_set_scorer(game=table.game, position=position)
         return Response(GameOutput(_game_data(game)).data)
 
 
@@ -465,15 +466,11 @@ class TableConfirmApi(APIView):
                               404: ErrorOutput},
                    tags=["score entry"])
     def post(self, request: Request, token: str) -> Response:
-        table = table_by_token(token=token)
-        state = table_state(table=table)
-        if not state["is_open"]:
-            return _closed(state)
-        serializer = PositionInput(data=request.data)
-        if not serializer.is_valid():
-            return _invalid(serializer)
-        game = services.game_confirm(game=state["game"],
-                                     position=serializer.validated_data["position"])
+        asked = _open_table_position(request, token)
+        if isinstance(asked, Response):
+            return asked
+        table, position = asked
+        game = services.game_confirm(game=table.game, position=position)
         return Response(GameOutput(_game_data(game)).data)
 
 
@@ -504,16 +501,15 @@ class EventHandsApi(APIView):
         if table is None:
             return _desk_missing(event, data)
         key = request.headers.get("Idempotency-Key") or data.get("idempotency_key") or None
-        replay = bool(key) and HandRevision.objects.filter(
-            idempotency_key=key, hand__game=table.game).exists()
         revision = services.hand_submit(
             game=table.game, number=data["number"], values=serializer.values(),
             author=request.user, source=HandRevision.Source.API, idempotency_key=key,
             as_director=has_club_role(user=request.user, club=event.club, role="director"),
             note=data.get("note") or "",
         )
-        return Response(RevisionOutput(_revision_data(revision)).data,
-                        status=status.HTTP_200_OK if replay else status.HTTP_201_CREATED)
+        replayed = getattr(revision, "replayed", False)
+        return Response(RevisionOutput(revision_row(revision)).data,
+                        status=status.HTTP_200_OK if replayed else status.HTTP_201_CREATED)
 
 
 class EventHandDeleteLastApi(APIView):

@@ -22,6 +22,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from common.errors import ConflictError, DomainError
+from common.labels import SEATS
 from common.rulesets import event_ruleset
 from common.tasks import ROUND_CONFIRMED, standings_request_update, task_queue
 from rules_engine import Hand as EngineHand
@@ -530,9 +531,14 @@ def event_recompute(*, event: Event) -> int:
 
 @transaction.atomic
 def game_set_scorer(*, game: Game, position: str) -> Game:
+    """Record which seat keeps score; once hands are entered the choice stands (a player of the
+    other side confirms the game, so the scorer's side must not change under them)."""
     locked = _locked_game(game)
-    if position not in ("N", "E", "S", "W"):
+    if position not in SEATS:
         raise DomainError("Pick the seat of the player keeping score.", field="scorer_position")
+    if locked.scorer_position and locked.hands_count:
+        raise DomainError("The scorer was chosen when the first hand was entered.",
+                          field="position", code="scorer_chosen")
     locked.scorer_position = position
     locked.save(update_fields=["scorer_position"])
     return locked

@@ -191,15 +191,14 @@ def table_hand_correct(request: HttpRequest, token: str, number: int) -> HttpRes
 def table_set_scorer(request: HttpRequest, token: str) -> HttpResponse:
     """Record which seat keeps score (a player of the other side will confirm the game)."""
     table = table_by_token(token=token)
-    state = table_state(table=table)
-    if not state["is_open"]:
+    if services.entry_refusal(table.round) is not None:
         return _refuse_closed(request, table)
-    if state["game"].scorer_position and state["hands"]:
-        messages.error(request, "The scorer was chosen when the first hand was entered.")
-        return redirect(reverse("table-entry", args=[token]))
     try:
-        services.game_set_scorer(game=state["game"], position=request.POST.get("position", ""))
+        services.game_set_scorer(game=table.game, position=request.POST.get("position", ""))
     except DomainError as exc:
+        if exc.code == "scorer_chosen":
+            messages.error(request, exc.message)
+            return redirect(reverse("table-entry", args=[token]))
         return _table_page(request, table, outcome=Outcome(errors=errors_from_exception(exc)),
                            status=400)
     return redirect(reverse("table-entry", args=[token]))
@@ -209,11 +208,10 @@ def table_set_scorer(request: HttpRequest, token: str) -> HttpResponse:
 def table_confirm(request: HttpRequest, token: str) -> HttpResponse:
     """A player of the side that did not keep score confirms the finished game."""
     table = table_by_token(token=token)
-    state = table_state(table=table)
-    if not state["is_open"]:
+    if services.entry_refusal(table.round) is not None:
         return _refuse_closed(request, table)
     try:
-        game = services.game_confirm(game=state["game"], position=request.POST.get("position", ""))
+        game = services.game_confirm(game=table.game, position=request.POST.get("position", ""))
     except DomainError as exc:
         return _table_page(request, table, outcome=Outcome(errors=errors_from_exception(exc)),
                            status=400)

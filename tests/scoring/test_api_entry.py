@@ -181,3 +181,18 @@ def test_the_table_link_does_not_show_who_corrected_a_hand_or_why(api) -> None:
     assert row["revision"] == 2 and row["values"]["bid"] == 52
     assert not {"author", "note", "source"} & set(row)
     assert "private" not in str(body) and director.get_username() not in str(body)
+
+
+def test_the_scorer_stands_once_hands_are_entered(api, client) -> None:
+    table = seated_table()
+    url = f"/api/tables/{table.token}/scorer/"
+    assert api.post(url, {"position": "N"}, format="json").status_code == 200
+    submit(api, table)
+    refused = api.post(url, {"position": "E"}, format="json")
+    assert refused.status_code == 400
+    assert refused.json()["errors"][0]["field"] == "position"
+    page = client.post(reverse("table-set-scorer", args=[table.token]), {"position": "E"},
+                       follow=True)
+    assert b"The scorer was chosen when the first hand was entered" in page.content
+    table.game.refresh_from_db()
+    assert table.game.scorer_position == "N"
