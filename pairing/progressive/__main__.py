@@ -49,6 +49,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn, TextIO
 
+from ..cli import Parser, UsageError, fail, usage_failure
 from .model import ProgressiveError
 from .movement import next_game
 
@@ -71,17 +72,8 @@ _SETTINGS_KEYS = ("movement", "direction", "draw", "seed", "steps", "games")
 _ID_FIELDS = ("tables", "history", "table_draw", "entering", "leaving")
 
 
-class _UsageError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise _UsageError(message)
-
-
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = Parser(
         prog="python -m pairing.progressive",
         description=(
             "Seat the next game of an individual progressive tournament (tables of four, "
@@ -92,7 +84,7 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=__doc__,
     )
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     nxt = sub.add_parser(
         "next",
         help="the next game's seating, from the request on stdin",
@@ -105,11 +97,6 @@ def _parser() -> argparse.ArgumentParser:
     )
     nxt.add_argument("--seed", type=int, default=None, help="seed (overrides settings.seed)")
     return parser
-
-
-def _fail(errors: Sequence[dict[str, str]], code: int = 2) -> int:
-    print(json.dumps({"errors": list(errors)}))
-    return code
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -234,15 +221,15 @@ def _next(data: Any, seed_arg: int | None) -> dict[str, Any]:
 def run(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
-    except _UsageError as exc:
-        return _fail([{"field": "arguments", "code": "usage", "message": str(exc)}])
+    except UsageError as exc:
+        return usage_failure(exc)
     try:
         data = _read(stdin if stdin is not None else sys.stdin)
         out = _next(data, args.seed)
     except ProgressiveError as exc:
-        return _fail([exc.to_dict()])
+        return fail([exc.to_dict()])
     except Exception as exc:  # never a traceback on the command line
-        return _fail(
+        return fail(
             [{"field": "", "code": "internal", "message": f"{type(exc).__name__}: {exc}"}], 1
         )
     print(json.dumps(out))

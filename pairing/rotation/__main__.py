@@ -29,22 +29,14 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from ..cli import Parser, UsageError, fail, usage_failure
 from .designs import design_sizes, develop, search_starter, verify_whist, whist_design
 from .model import RotationError, RoundPlan, measure
 from .planner import next_round, plan_schedule
 
 
-class _UsageError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise _UsageError(message)
-
-
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = Parser(
         prog="python -m pairing.rotation",
         description=(
             "Seat pinochle players at tables of four (N, E, S, W; partners N-S and E-W) with "
@@ -54,7 +46,7 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=__doc__,
     )
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     plan = sub.add_parser(
         "plan",
         help="plan a whole schedule for players 1..N",
@@ -85,11 +77,6 @@ def _parser() -> argparse.ArgumentParser:
     designs.add_argument("--search", type=int, default=None, help="search a starter for V players")
     designs.add_argument("--seed", type=int, default=0)
     return parser
-
-
-def _fail(errors: Sequence[dict[str, str]], code: int = 2) -> int:
-    print(json.dumps({"errors": list(errors)}))
-    return code
 
 
 def _player_id(value: Any, where: str) -> int | str:
@@ -161,8 +148,8 @@ def _next(data: Any, seed_arg: int | None) -> dict[str, Any]:
 def run(argv: Sequence[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
-    except _UsageError as exc:
-        return _fail([{"field": "arguments", "code": "usage", "message": str(exc)}])
+    except UsageError as exc:
+        return usage_failure(exc)
     try:
         if args.command == "plan":
             schedule = plan_schedule(
@@ -208,9 +195,9 @@ def run(argv: Sequence[str] | None = None) -> int:
             else:
                 out = {"sizes": design_sizes(args.limit)}
     except RotationError as exc:
-        return _fail([exc.to_dict()])
+        return fail([exc.to_dict()])
     except Exception as exc:  # never a traceback on the command line
-        return _fail(
+        return fail(
             [{"field": "", "code": "internal", "message": f"{type(exc).__name__}: {exc}"}], 1
         )
     print(json.dumps(out))
