@@ -22,7 +22,7 @@ from scoring.selectors import games_for_event
 from scoring.services import event_settings_update
 from tournaments import services as events
 from tournaments.forms import CheckInForm, EventCreateForm, EventForm, SwapForm
-from tournaments.models import Event, Round
+from tournaments.models import Entry, Event, Round
 from tournaments.selectors import (
     checkin_roster,
     event_get,
@@ -138,7 +138,7 @@ def event_checkin(request: HttpRequest, pk: int) -> HttpResponse:
     roster = checkin_roster(event=event)
     return render(request, "draw/checkin.html", {
         "event": event, "form": form, "roster": roster,
-        "active_count": sum(1 for r in roster if r["entry"] and r["entry"].status == "active"),
+        "active_count": sum(1 for r in roster if r["entry"] and r["entry"].status == Entry.Status.ACTIVE),
     })
 
 

@@ -27,8 +27,8 @@ from common.rulesets import event_ruleset
 from common.tasks import ROUND_CONFIRMED, standings_request_update, task_queue
 from rules_engine import Hand as EngineHand
 from rules_engine import Outcome, RulesError, Ruleset, parse_hand, score_game, score_hand
-from tournaments.models import Event, EventLog, Round, Seat
-from tournaments.services import event_results_changed, event_update
+from tournaments.models import Event, Round, Seat
+from tournaments.services import event_log, event_results_changed, event_update
 
 from .models import Game, Hand, HandRevision, SeatResult
 
@@ -170,7 +170,7 @@ def _store_revision(
         result=score.result,
         made=score.made,
         reason=score.reason[:200],
-        author=author if getattr(author, "is_authenticated", False) else None,
+        author=_user(author),
         source=source,
         note=note[:200],
         idempotency_key=idempotency_key or None,
@@ -184,12 +184,9 @@ def _after_write(game: Game, revisions: Sequence[HandRevision], *, author: Any =
     so in the event log. The event row is bumped last: it is the row every table of the event
     writes, so it is held for the shortest possible time."""
     if game.status == Game.Status.CONFIRMED:
-        EventLog.objects.create(
-            event_id=game.table.round.event_id, actor=_user(author),
-            action="confirmation_cleared",
-            details={"round": game.table.round.number, "table": game.table.number,
-                     "confirmed_by": game.confirmed_by_id, "note": note},
-        )
+        event_log(game.table.round.event, author, "confirmation_cleared",
+                  round=game.table.round.number, table=game.table.number,
+                  confirmed_by=game.confirmed_by_id, note=note)
         game.status = Game.Status.FINISHED
         _game_write(game, revisions, bump_version=True, clear_confirmation=True)
     else:
@@ -344,11 +341,9 @@ def hand_delete_last(
         note=note[:200],
     )
     Hand.objects.filter(pk=last.pk).update(deleted_at=timezone.now())
-    EventLog.objects.create(
-        event_id=locked.table.round.event_id, actor=_user(author), action="hand_deleted",
-        details={"table": locked.table.number, "round": locked.table.round.number,
-                 "hand": last.number, "values": revision_values(live), "note": note},
-    )
+    event_log(locked.table.round.event, author, "hand_deleted", table=locked.table.number,
+              round=locked.table.round.number, hand=last.number, values=revision_values(live),
+              note=note)
     _after_write(locked, revisions[:-1], author=author, note=note)
     return deletion
 
@@ -597,10 +592,8 @@ def event_settings_update(*, event: Event, actor: Any = None, **settings: Any) -
         reopened = sorted(confirmed - _confirmed_tables(locked))
         if reopened:
             # Never undo a confirmation silently: the log and the director's page say so.
-            EventLog.objects.create(
-                event=locked, actor=_user(actor), action="confirmations_cleared",
-                details={"reason": "deals_per_round", "games": [list(g) for g in reopened]},
-            )
+            event_log(locked, actor, "confirmations_cleared", reason="deals_per_round",
+                      games=[list(g) for g in reopened])
     event_results_changed(locked)
     return locked
 

@@ -39,7 +39,7 @@ EVENT_TRANSITIONS: dict[str, set[str]] = {
 def event_log(event: Event, actor: Any, action: str, **details: Any) -> None:
     """Record a director action on the event (the audit trail shown on the event page)."""
     EventLog.objects.create(
-        event=event, actor=actor if getattr(actor, "is_authenticated", False) else None,
+        event=event, actor=_user(actor),
         action=action, details=details,
     )
 

@@ -65,3 +65,9 @@ def test_builders_receive_seatings_and_results(monkeypatch: pytest.MonkeyPatch) 
 def test_registering_a_name_twice_is_a_programming_error() -> None:
     with pytest.raises(ValueError, match="twice"):
         register(Format(name="club_night", label="again", build=format_for("club_night").build))
+
+
+def test_every_format_an_event_can_have_has_a_builder() -> None:
+    from tournaments.models import Event
+
+    assert set(formats.FORMATS) == set(Event.Format.values)
