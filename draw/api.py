@@ -24,13 +24,15 @@ from rest_framework.views import APIView
 from clubs.api import error_responses, roster_player
 from clubs.models import Club
 from clubs.permissions import can_view_event, check_club_role, has_club_role
-from scoring.services import event_settings_update
+from scoring.models import Game
+from scoring.services import event_settings_update, game_settle_tie
 from standings.models import StandingsSnapshot
 from tournaments import services as events
 from tournaments.models import BYE_POINTS_LIMIT, Entry, Event, Round
 from tournaments.selectors import event_get, round_byes, round_tables
 
 from . import services
+from .selectors import event_format_settings, event_rules, event_stages, rounds_total
 
 
 # --- output ---------------------------------------------------------------------------------------
@@ -38,33 +40,46 @@ class PlacementOutput(serializers.Serializer[Any]):
     place = serializers.IntegerField(help_text="Final place; tied entries share it (1, 1, 3).")
     entry_id = serializers.IntegerField()
     name = serializers.CharField()
+    stage = serializers.CharField(
+        help_text="Where the place was decided: final, semifinal or qualifying (standings).")
+    prize = serializers.CharField(allow_null=True, help_text="The amount won, from the payouts.")
 
 
-def _placements(rows: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+def _placements(rows: list[dict[str, Any]] | None,
+                placements: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    if placements:
+        return placements
+    # Events finished before places were stored: their standings' ranks.
     ordered = sorted(rows or [], key=lambda row: int(row["rank"]))  # stable: keeps tie order
     return [{"place": int(row["rank"]), "entry_id": int(row["entry_id"]),
-             "name": str(row.get("name", ""))} for row in ordered]
+             "name": str(row.get("name", "")), "stage": "qualifying", "prize": None}
+            for row in ordered]
 
 
 def event_placements(event: Event) -> list[dict[str, Any]]:
-    """Final places of a finished event, from its standings snapshot (empty before it finishes).
+    """Final places of a finished event, as written when it finished (empty before).
 
-    Finishing brings the snapshot up to date first (:class:`EventFinishApi`), so these are the
-    standings as they stood when the director finished the event.
-    """
+    Finishing brings the snapshot up to date and places everyone by the format's rule
+    (``draw.services.event_placements_compute``)."""
     if event.status != Event.Status.FINISHED:
         return []
-    return _placements(
-        StandingsSnapshot.objects.filter(event_id=event.pk).values_list("rows", flat=True).first()
-    )
+    found = StandingsSnapshot.objects.filter(event_id=event.pk).values_list(
+        "rows", "placements").first()
+    return _placements(*found) if found else []
 
 
 def events_placements(events: list[Event]) -> dict[int, list[dict[str, Any]]]:
     """:func:`event_placements` of many events in one query (the event list)."""
     finished = [e.pk for e in events if e.status == Event.Status.FINISHED]
     snapshots = StandingsSnapshot.objects.filter(event_id__in=finished).values_list(
-        "event_id", "rows")
-    return {event_id: _placements(rows) for event_id, rows in snapshots}
+        "event_id", "rows", "placements")
+    return {event_id: _placements(rows, placed) for event_id, rows, placed in snapshots}
+
+
+class StageOutput(serializers.Serializer[Any]):
+    stage = serializers.CharField(help_text="qualifying, semifinal or final.")
+    label = serializers.CharField()  # type: ignore[assignment]  # a field, not Field.label
+    rounds = serializers.ListField(child=serializers.IntegerField())
 
 
 class EventOutput(serializers.ModelSerializer[Event]):
@@ -73,14 +88,42 @@ class EventOutput(serializers.ModelSerializer[Event]):
 
     club = serializers.CharField(source="club.slug", read_only=True)
     placements = serializers.SerializerMethodField(
-        help_text="Final places once the event is finished (from its standings); [] before."
+        help_text="Final places once the event is finished (by the format's rule, with the "
+                  "prizes won); [] before."
     )
+    format_settings = serializers.SerializerMethodField(
+        help_text="The format's settings with their defaults (individual_progressive: "
+                  "qualifying_games, movement, direction, draw, steps, cut, semi_partners, "
+                  "final_rule, ties, game_minutes).")
+    stages = serializers.SerializerMethodField(
+        help_text="The event's stages and the round numbers of each.")
+    rounds_total = serializers.SerializerMethodField(
+        help_text="Rounds the event plays in all (qualifying games plus the stages after the "
+                  "cut).")
+    rules = serializers.SerializerMethodField(
+        help_text="The format's stage rules in plain sentences (the rules page shows them).")
 
     class Meta:
         model = Event
-        fields = ["id", "club", "name", "format", "format_settings", "partnership", "status", "date", "ruleset_preset",
-                  "ruleset_overrides", "rounds_planned", "deals_per_round", "bye_scoring",
-                  "bye_points", "tie_breaks", "is_public", "placements"]
+        fields = ["id", "club", "name", "format", "format_settings", "partnership", "status",
+                  "date", "ruleset_preset", "ruleset_overrides", "rounds_planned",
+                  "rounds_total", "stages", "rules", "deals_per_round", "bye_scoring",
+                  "bye_points", "tie_breaks", "is_public", "advance_held", "prizes",
+                  "placements"]
+
+    def get_format_settings(self, event: Event) -> dict[str, Any]:
+        return event_format_settings(event)
+
+    @extend_schema_field(StageOutput(many=True))
+    def get_stages(self, event: Event) -> list[dict[str, Any]]:
+        return event_stages(event)
+
+    def get_rounds_total(self, event: Event) -> int:
+        return rounds_total(event)
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_rules(self, event: Event) -> list[str]:
+        return event_rules(event)
 
     @extend_schema_field(PlacementOutput(many=True))
     def get_placements(self, event: Event) -> list[dict[str, Any]]:
@@ -95,7 +138,8 @@ class EntryOutput(serializers.ModelSerializer[Entry]):
 
     class Meta:
         model = Entry
-        fields = ["id", "player_id", "name", "status", "joined_round", "left_after_round"]
+        fields = ["id", "player_id", "name", "status", "alternate", "joined_round",
+                  "left_after_round"]
 
 
 class SeatOutput(serializers.Serializer[Any]):
@@ -104,9 +148,19 @@ class SeatOutput(serializers.Serializer[Any]):
     name = serializers.CharField()
 
 
+class TableGameOutput(serializers.Serializer[Any]):
+    status = serializers.CharField(help_text="playing, finished or confirmed.")
+    hands = serializers.IntegerField()
+    totals = serializers.DictField(child=serializers.IntegerField())
+    winner = serializers.CharField(allow_null=True, help_text="The winning side; null if level.")
+    cut_winner = serializers.CharField(
+        allow_null=True, help_text="A level game: the side that won the cut of the cards.")
+
+
 class TableOutput(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     seats = SeatOutput(many=True)
+    game = TableGameOutput()
     token = serializers.CharField(
         required=False, help_text="The table's entry token (scorers and directors only)."
     )
@@ -114,6 +168,7 @@ class TableOutput(serializers.Serializer[Any]):
 
 class RoundOutput(serializers.Serializer[Any]):
     number = serializers.IntegerField()
+    stage = serializers.CharField(help_text="qualifying, semifinal or final.")
     status = serializers.CharField()
     tables = TableOutput(many=True)
     byes = serializers.ListField(child=serializers.IntegerField(), help_text="Entry ids sitting out.")
@@ -122,7 +177,7 @@ class RoundOutput(serializers.Serializer[Any]):
 class RoundSummaryOutput(serializers.ModelSerializer[Round]):
     class Meta:
         model = Round
-        fields = ["number", "status", "started_at", "closed_at"]
+        fields = ["number", "stage", "status", "started_at", "closed_at"]
 
 
 # --- input ----------------------------------------------------------------------------------------
@@ -136,7 +191,12 @@ class EventInput(serializers.Serializer[Any]):
     ruleset_overrides = serializers.DictField(required=False)
     format_settings = serializers.DictField(
         required=False, help_text="The format's own settings (individual_progressive: movement "
-        "winners_move|fixed_seats, direction up|down, draw system|table, steps).")
+        "qualifying_games, movement winners_move|fixed_seats, direction up|down, draw "
+        "system|table, steps, cut 8|4|0, semi_partners seeded|draw, final_rule "
+        "rotate|single_game, ties system_cut|table_cut, game_minutes).")
+    prizes = serializers.DictField(
+        required=False, help_text="{\"currency\": \"$\", \"payouts\": [{\"place\": 1, "
+        "\"amount\": \"300\"}], \"side\": [{\"kind\": \"high_game\", \"amount\": \"25\"}]}")
     rounds_planned = serializers.IntegerField(
         required=False, help_text="Default: 4 for a club night, 6 qualifying games (NPA) for "
         "an individual progressive event.")
@@ -168,10 +228,28 @@ class EventSettingsInput(serializers.Serializer[Any]):
                                           max_value=BYE_POINTS_LIMIT)
     tie_breaks = serializers.ListField(child=serializers.CharField(), required=False)
     is_public = serializers.BooleanField(required=False)
+    format_settings = serializers.DictField(
+        required=False, help_text="The format's settings (replaced as a whole; keys left out "
+        "take their defaults). A progressive event's stages change only before the cut.")
+    prizes = serializers.DictField(required=False)
 
 
 class CheckInInput(serializers.Serializer[Any]):
     player_id = serializers.IntegerField(help_text="A player of the event's club roster.")
+    alternate = serializers.BooleanField(
+        required=False, default=False,
+        help_text="Progressive events: waits to take the seat of a player who withdraws; "
+                  "scores but is not ranked for the cut, places or prizes.")
+
+
+class AdvanceInput(serializers.Serializer[Any]):
+    held = serializers.BooleanField(
+        help_text="True holds the automatic advance (the next round waits for the director).")
+
+
+class CutInput(serializers.Serializer[Any]):
+    winner = serializers.ChoiceField(choices=["NS", "EW"],
+                                     help_text="The side that won the cut of the cards.")
 
 
 class SeatRoundInput(serializers.Serializer[Any]):
@@ -192,18 +270,26 @@ class SwapInput(serializers.Serializer[Any]):
 
 # --- helpers --------------------------------------------------------------------------------------
 def round_payload(round_: Round, *, with_tokens: bool) -> dict[str, Any]:
+    games = {
+        number: {"status": status, "hands": hands, "totals": totals or {},
+                 "winner": winner or None, "cut_winner": cut or None}
+        for number, status, hands, totals, winner, cut in Game.objects.filter(
+            table__round=round_).values_list("table__number", "status", "hands_count", "totals",
+                                             "winner", "cut_winner")
+    }
     tables = []
     for item in round_tables(round_=round_):
         table: dict[str, Any] = {
             "number": item["table"].number,
             "seats": [{"position": s.position, "entry_id": s.entry_id, "name": s.entry.player.name}
                       for s in item["seats"] if s is not None],
+            "game": games.get(item["table"].number),
         }
         if with_tokens:
             table["token"] = item["table"].token
         tables.append(table)
-    return {"number": round_.number, "status": round_.status, "tables": tables,
-            "byes": [b.entry_id for b in round_byes(round_=round_)]}
+    return {"number": round_.number, "stage": round_.stage, "status": round_.status,
+            "tables": tables, "byes": [b.entry_id for b in round_byes(round_=round_)]}
 
 
 def _round(event: Event, number: int) -> Round:
@@ -242,7 +328,8 @@ class EventListApi(APIView):
 
 
 SETTINGS = ("name", "date", "ruleset_preset", "ruleset_overrides", "rounds_planned",
-            "deals_per_round", "bye_scoring", "bye_points", "tie_breaks", "is_public")
+            "deals_per_round", "bye_scoring", "bye_points", "tie_breaks", "is_public",
+            "format_settings", "prizes")
 
 
 class EventDetailApi(APIView):
@@ -325,7 +412,8 @@ class EventEntriesApi(APIView):
         data = CheckInInput(data=request.data)
         data.is_valid(raise_exception=True)
         player = roster_player(event.club, data.validated_data["player_id"], field="player_id")
-        entry = events.entry_check_in(event=event, player=player, actor=request.user)
+        entry = events.entry_check_in(event=event, player=player, actor=request.user,
+                                      alternate=data.validated_data["alternate"])
         return Response(EntryOutput(entry).data, status=status.HTTP_201_CREATED)
 
 
@@ -340,7 +428,7 @@ class EntryLeaveApi(APIView):
     def post(self, request: Request, pk: int, entry_id: int) -> Response:
         event = event_get(pk=pk, user=request.user, role="director")
         entry = get_object_or_404(event.entries.select_related("player"), pk=entry_id)
-        left = events.entry_leave(entry=entry, actor=request.user)
+        left = services.entry_withdraw(entry=entry, actor=request.user)
         return Response(EntryOutput(left).data)
 
 
@@ -452,4 +540,46 @@ class RoundSwapApi(APIView):
         entry_a = _event_entry(event, data.validated_data["entry_a"], field="entry_a")
         entry_b = _event_entry(event, data.validated_data["entry_b"], field="entry_b")
         services.seat_swap(round_=round_, entry_a=entry_a, entry_b=entry_b, actor=request.user)
+        return Response(round_payload(round_, with_tokens=True))
+
+
+class EventAdvanceApi(APIView):
+    """Hold or release the automatic advance of a format that seats itself."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="event_advance",
+                   summary="Hold or release the automatic advance (directors)",
+                   description="While held, confirming a round's last game closes the round "
+                               "but does not seat the next one; seat it with POST rounds/.",
+                   request=AdvanceInput,
+                   responses={200: EventOutput, **error_responses(400, 403, 404)})
+    def post(self, request: Request, pk: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        data = AdvanceInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        events.event_hold_advance(event=event, held=data.validated_data["held"],
+                                  actor=request.user)
+        return Response(EventOutput(event_get(pk=pk, user=request.user)).data)
+
+
+class TableCutApi(APIView):
+    """A game that ended level: the side that won the table's cut of the cards."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="table_cut", summary="Enter a level game's cut (directors)",
+                   description="Only for a finished game whose sides scored the same. The "
+                               "points stand; the cut decides who moves on. Needed when the "
+                               "event's ties setting is table_cut (otherwise the system cuts "
+                               "when the next round is seated).",
+                   request=CutInput,
+                   responses={200: RoundOutput, **error_responses(400, 403, 404)})
+    def post(self, request: Request, pk: int, number: int, table: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        round_ = _round(event, number)
+        game = get_object_or_404(Game, table__round=round_, table__number=table)
+        data = CutInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        game_settle_tie(game=game, winner=data.validated_data["winner"], actor=request.user)
         return Response(round_payload(round_, with_tokens=True))

@@ -20,4 +20,7 @@ urlpatterns = [
          name="api-round-close"),
     path("events/<int:pk>/rounds/<int:number>/swap/", api.RoundSwapApi.as_view(),
          name="api-round-swap"),
+    path("events/<int:pk>/rounds/<int:number>/tables/<int:table>/cut/",
+         api.TableCutApi.as_view(), name="api-table-cut"),
+    path("events/<int:pk>/advance/", api.EventAdvanceApi.as_view(), name="api-event-advance"),
 ]

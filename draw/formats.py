@@ -16,6 +16,8 @@ from typing import Any
 from common.errors import DomainError
 from pairing.club_night import BuiltRound, club_night_round
 from pairing.progressive import ProgressiveError, next_game
+from pairing.progressive import stages as progressive_stages
+from pairing.progressive.stages import Stage
 from pairing.progressive.start import first_game
 from pairing.results import TableResult
 from pairing.rotation import RoundPlan
@@ -33,6 +35,38 @@ class Situation:
     history: tuple[RoundPlan[int], ...] = ()
     results: tuple[TableResult, ...] = ()
     settings: Mapping[str, Any] = field(default_factory=dict)
+    # The eligible players in qualifying order (best first), for rounds after a cut.
+    ranking: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Finish:
+    """What placing a finished event needs: the eligible players in qualifying order with their
+    qualifying rank, and every game's result (``results``) by round."""
+
+    rounds_planned: int
+    settings: Mapping[str, Any]
+    ranking: tuple[tuple[int, int], ...]
+    results: tuple[TableResult, ...]
+
+
+@dataclass(frozen=True)
+class Placed:
+    place: int
+    entry_id: int
+    stage: str
+
+
+def _one_stage(number: int, rounds_planned: int, settings: Mapping[str, Any]) -> str:
+    return Stage.QUALIFYING.value
+
+
+def _planned(rounds_planned: int, settings: Mapping[str, Any]) -> int:
+    return rounds_planned
+
+
+def _by_ranking(finish: Finish) -> list[Placed]:
+    return [Placed(rank, entry, Stage.QUALIFYING.value) for entry, rank in finish.ranking]
 
 
 @dataclass(frozen=True)
@@ -43,6 +77,17 @@ class Format:
     min_entries: int = 4
     # Seat the next round by itself when the last game of the current one is confirmed.
     seats_automatically: bool = False
+    # The stage of round N (``Round.Stage``) and how many rounds the event plays in all, from
+    # ``Event.rounds_planned`` (the rounds, or qualifying games, the director asked for).
+    stage_of: Callable[[int, int, Mapping[str, Any]], str] = _one_stage
+    rounds_total: Callable[[int, Mapping[str, Any]], int] = _planned
+    # Final places when the event finishes (by default the standings' ranks).
+    placements: Callable[[Finish], list[Placed]] = _by_ranking
+    # Every game must have a winner before the next round (a level game is settled by a cut).
+    needs_winners: bool = False
+    # More rounds than planned may be seated (a club night that plays on); otherwise the
+    # event's rounds end at ``rounds_total``.
+    open_ended: bool = True
 
 
 FORMATS: dict[str, Format] = {}
@@ -78,8 +123,24 @@ register(Format(name="club_night", label="Club night (rotating partners)", build
 def _progressive(s: Situation) -> BuiltRound:
     """Individual progressive: a seat draw for the first game, then the movement (winners move
     and losers stay, or fixed seats) from the last game's seating and who won at each table.
-    Players who left are replaced by those who arrived since (alternates), seat for seat."""
+    Players who left are replaced by those who arrived since (alternates), seat for seat.
+    After the qualifying games: the semi-final tables from the qualifying order, then the final
+    table (``pairing.progressive.stages``)."""
+    plan = progressive_stages.plan_from(s.settings, s.rounds_planned)
+    stage = plan.stage_of(s.number)
     try:
+        if stage == Stage.SEMIFINAL:
+            tables = progressive_stages.semifinal_tables(
+                s.ranking, mode=str(s.settings.get("semi_partners", "seeded")), seed=s.seed)
+            return BuiltRound(RoundPlan(tables=tables), "semifinal")
+        if stage == Stage.FINAL:
+            first_final = plan.first_round(Stage.FINAL) or s.number
+            semis = [r for r in s.results if r.round_number in plan.rounds_of(Stage.SEMIFINAL)]
+            players = progressive_stages.finalists(s.ranking, semis, cut=plan.cut)
+            table = progressive_stages.final_table(
+                players, game=s.number - first_final + 1,
+                rule=str(s.settings.get("final_rule", "rotate")))
+            return BuiltRound(RoundPlan(tables=(table,)), "final")
         if not s.history:
             return BuiltRound(RoundPlan(tables=first_game(s.entries, seed=s.seed)), "seat_draw")
         last = s.history[-1]
@@ -113,7 +174,31 @@ def _progressive(s: Situation) -> BuiltRound:
     return BuiltRound(RoundPlan(tables=tuple(built.tables)), movement)
 
 
+def _progressive_stage(number: int, rounds_planned: int, settings: Mapping[str, Any]) -> str:
+    return progressive_stages.plan_from(settings, rounds_planned).stage_of(number).value
+
+
+def _progressive_total(rounds_planned: int, settings: Mapping[str, Any]) -> int:
+    return progressive_stages.plan_from(settings, rounds_planned).rounds_total
+
+
+def _progressive_placements(finish: Finish) -> list[Placed]:
+    plan = progressive_stages.plan_from(finish.settings, finish.rounds_planned)
+    semis = plan.rounds_of(Stage.SEMIFINAL)
+    finals = plan.rounds_of(Stage.FINAL)
+    try:
+        placed = progressive_stages.placements(
+            ranking=finish.ranking, plan=plan,
+            semis=[r for r in finish.results if r.round_number in semis],
+            finals=[r for r in finish.results if r.round_number in finals],
+        )
+    except ProgressiveError as exc:
+        raise DomainError(exc.message, field=exc.field) from None
+    return [Placed(p.place, p.entry_id, p.stage.value) for p in placed]
+
+
 register(Format(
     name="individual_progressive", label="Individual progressive (NPA)", build=_progressive,
-    seats_automatically=True,
+    seats_automatically=True, stage_of=_progressive_stage, rounds_total=_progressive_total,
+    placements=_progressive_placements, needs_winners=True, open_ended=False,
 ))

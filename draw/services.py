@@ -10,6 +10,7 @@ Services: keyword-only arguments, one transaction, an ``EventLog`` row for every
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from django.db import transaction
@@ -19,13 +20,20 @@ from common.errors import DomainError
 from common.tasks import ROUND_SEAT, task_queue
 from pairing.results import TableResult
 from pairing.rotation import RotationError, RoundPlan
+from ranking.prizes import award_places
 from scoring.models import Game, Hand
-from standings.services import standings_rebuild
+from standings.services import placements_store, qualifying_order, standings_rebuild
 from tournaments.models import Bye, Entry, Event, Round, Seat, Table
-from tournaments.services import event_lock, event_log, event_results_changed, event_set_status
+from tournaments.services import (
+    entry_leave,
+    event_lock,
+    event_log,
+    event_results_changed,
+    event_set_status,
+)
 
 from . import seating
-from .formats import Situation, format_for
+from .formats import Finish, Situation, format_for
 
 POSITIONS = ("N", "E", "S", "W")
 
@@ -73,22 +81,24 @@ def event_history(event: Event) -> list[RoundPlan[int]]:
 
 def event_results(event: Event) -> list[TableResult]:
     """Every game of the event so far: seats, side totals, winner (what builders that move
-    winners and losers, or pair by wins, need)."""
+    winners and losers, or pair by wins, need). A level game's winner is the side that won the
+    cut, once there is one."""
     seats: dict[int, dict[str, int]] = {}
     for table_id, position, entry_id in Seat.objects.filter(round__event=event).values_list(
         "table_id", "position", "entry_id"
     ):
         seats.setdefault(table_id, {})[position] = entry_id
     games = Game.objects.filter(table__round__event=event).values_list(
-        "table_id", "table__round__number", "table__number", "totals", "winner", "status"
+        "table_id", "table__round__number", "table__number", "totals", "winner", "cut_winner",
+        "status",
     ).order_by("table__round__number", "table__number")
     return [
         TableResult(
             round_number=round_number, table_number=table_number, seats=seats.get(table_id, {}),
-            points={k: int(v) for k, v in (totals or {}).items()}, winner=winner or None,
-            finished=status != Game.Status.PLAYING,
+            points={k: int(v) for k, v in (totals or {}).items()},
+            winner=winner or cut_winner or None, finished=status != Game.Status.PLAYING,
         )
-        for table_id, round_number, table_number, totals, winner, status in games
+        for table_id, round_number, table_number, totals, winner, cut_winner, status in games
     ]
 
 
@@ -126,38 +136,107 @@ def round_create(
     if number is not None and number != new_number:
         raise DomainError(f"The next round is round {new_number}.", field="number")
     spec = format_for(locked.format)
-    entries = list(
-        locked.entries.filter(status=Entry.Status.ACTIVE).values_list("pk", "fixed_table")
+    settings = dict(locked.format_settings or {})
+    total = spec.rounds_total(locked.rounds_planned, settings)
+    if not spec.open_ended and new_number > total:
+        raise DomainError(
+            f"This event plays {total} rounds and all have been seated; finish the event.",
+            field="number", code="no_more_rounds",
+        )
+    stage = spec.stage_of(new_number, locked.rounds_planned, settings)
+    active = list(
+        locked.entries.filter(status=Entry.Status.ACTIVE)
+        .order_by("checked_in_at", "pk").values_list("pk", "fixed_table", "alternate")
     )
-    if len(entries) < spec.min_entries:
+    players = [pk for pk, _, alternate in active if not alternate]
+    if len(players) < spec.min_entries:
         raise DomainError(
             f"A round needs at least {spec.min_entries} checked-in players; "
-            f"{len(entries)} are here.",
+            f"{len(players)} are here.",
             field="entries",
         )
+    history = event_history(locked)
+    if new_number == 1:
+        _check_cut(settings, len(players))
+    if spec.needs_winners and latest is not None:
+        _settle_ties(locked, latest, settings, actor)
+    ranking: tuple[int, ...] = ()
+    if stage != Round.Stage.QUALIFYING:
+        ranking = tuple(entry for entry, _ in qualifying_order(locked))
     situation = Situation(
         number=new_number, seed=locked.seed, rounds_planned=locked.rounds_planned,
-        entries=tuple(pk for pk, _ in entries),
-        fixed_tables={pk: table for pk, table in entries if table},
-        history=tuple(event_history(locked)), results=tuple(event_results(locked)),
-        settings=dict(locked.format_settings or {}),
+        entries=_present(players, [pk for pk, _, alt in active if alt], history),
+        fixed_tables={pk: table for pk, table, _ in active if table},
+        history=tuple(history), results=tuple(event_results(locked)),
+        settings=settings, ranking=ranking,
     )
     try:
         built = spec.build(situation)
     except RotationError as exc:
         raise DomainError(exc.message, field=exc.field) from None
-    round_ = _write_round(locked, new_number, built.plan)
+    round_ = _write_round(locked, new_number, built.plan, stage)
     if locked.status == Event.Status.DRAFT:
         locked.status = Event.Status.RUNNING
         locked.save(update_fields=["status"])
     event_log(locked, actor, "round_seated", round=new_number, tables=len(built.plan.tables),
-              byes=len(built.plan.byes), method=built.method)
+              byes=len(built.plan.byes), method=built.method, stage=stage)
     event_results_changed(locked)
     return round_
 
 
-def _write_round(event: Event, number: int, plan: RoundPlan[int]) -> Round:
-    round_ = Round.objects.create(event=event, number=number)
+def _present(
+    players: list[int], alternates: list[int], history: list[RoundPlan[int]]
+) -> tuple[int, ...]:
+    """Who the builder seats: the players; the alternates who already play (they took a
+    withdrawn player's seat earlier); and, in check-in order, one waiting alternate for each seat
+    left empty since the last round that no late arrival fills. Other alternates wait."""
+    if not history:
+        return tuple(players)
+    seated = set(history[-1].seated())
+    playing = [pk for pk in alternates if pk in seated]
+    staying = set(players) | set(playing)
+    empty = len(seated - staying) - len(set(players) - seated)
+    waiting = [pk for pk in alternates if pk not in seated]
+    return tuple(players + playing + waiting[:max(empty, 0)])
+
+
+def _check_cut(settings: dict[str, Any], players: int) -> None:
+    cut = int(settings.get("cut") or 0)
+    if cut and cut > players:
+        raise DomainError(
+            f"The cut is the top {cut}, but only {players} players are here: lower the cut "
+            "(format_settings.cut) or check in more players.",
+            field="format_settings.cut", code="cut_larger_than_field",
+        )
+
+
+def _settle_ties(event: Event, round_: Round, settings: dict[str, Any], actor: Any) -> None:
+    """Games of ``round_`` that ended level need a winner before players move: the system cuts
+    the cards (seeded by the event, round and table; logged), or the table has entered its cut."""
+    level = list(
+        Game.objects.filter(table__round=round_, winner="", cut_winner="")
+        .exclude(status=Game.Status.PLAYING).select_related("table")
+        .order_by("table__number")
+    )
+    if not level:
+        return
+    if settings.get("ties") == "table_cut":
+        tables = ", ".join(str(g.table.number) for g in level)
+        raise DomainError(
+            f"The game at table {tables} of round {round_.number} ended level: enter who won "
+            "the cut of the cards before the next round is seated.",
+            field="cut_winner", code="tie",
+        )
+    for game in level:
+        rng = random.Random(f"cut:{event.seed}:{round_.number}:{game.table.number}")
+        game.cut_winner = rng.choice(("NS", "EW"))
+        game.save(update_fields=["cut_winner"])
+        event_log(event, actor, "tie_cut", round=round_.number, table=game.table.number,
+                  winner=game.cut_winner, by="system")
+
+
+def _write_round(event: Event, number: int, plan: RoundPlan[int], stage: str) -> Round:
+    round_ = Round.objects.create(event=event, number=number, stage=stage)
     tables = Table.objects.bulk_create(
         Table(round=round_, number=n) for n in range(1, len(plan.tables) + 1)
     )
@@ -201,11 +280,84 @@ def round_seat_request(
 @transaction.atomic
 def event_status_set(*, event: Event, status: str, actor: Any = None) -> Event:
     """Finish, reopen or cancel the event. Finishing also brings the standings snapshot up to
-    date in the same transaction: the final placements are read from it."""
+    date and writes the final places (the format's rule, with the prizes they win) in the same
+    transaction; reopening clears the places until the event finishes again."""
     locked = event_set_status(event=event, status=status, actor=actor)
     if status == Event.Status.FINISHED:
-        standings_rebuild(event_id=locked.pk)
+        snapshot = standings_rebuild(event_id=locked.pk)
+        placements_store(event_id=locked.pk, placements=event_placements_compute(
+            locked, standings=snapshot.rows))
+    elif status == Event.Status.RUNNING:
+        placements_store(event_id=locked.pk, placements=[])
     return locked
+
+
+def event_placements_compute(
+    event: Event, *, standings: list[dict[str, Any]] | None = None
+) -> list[dict[str, Any]]:
+    """The final places by the event's format: [{"place", "entry_id", "name", "stage",
+    "prize"}] best first (``prize`` is an amount string or null). A format without stages
+    places by the standings (``standings``: the snapshot rows, all rounds); alternates are
+    not placed."""
+    spec = format_for(event.format)
+    names = dict(event.entries.values_list("pk", "player__name"))
+    alternates = set(event.entries.filter(alternate=True).values_list("pk", flat=True))
+    if spec.needs_winners:
+        ranking = tuple(qualifying_order(event))
+    else:
+        rows = standings if standings is not None else standings_rebuild(event_id=event.pk).rows
+        ranking = tuple((int(r["entry_id"]), int(r["rank"])) for r in rows
+                        if int(r["entry_id"]) not in alternates)
+    placed = spec.placements(Finish(
+        rounds_planned=event.rounds_planned, settings=dict(event.format_settings or {}),
+        ranking=ranking, results=tuple(event_results(event)),
+    ))
+    won = award_places([(p.place, p.entry_id) for p in placed], event.prizes or {})
+    return [{"place": p.place, "entry_id": p.entry_id, "name": names.get(p.entry_id, ""),
+             "stage": p.stage, "prize": won.get(p.entry_id)} for p in placed]
+
+
+@transaction.atomic
+def entry_withdraw(*, entry: Entry, actor: Any = None) -> Entry:
+    """A player withdraws (leaves early); results so far stay.
+
+    In a progressive event nobody is ever both withdrawn and seated: a player seated in a game
+    being played withdraws when it is over (the next game gives the seat to an alternate); a
+    player seated in a game not yet started hands the seat to the first waiting alternate at
+    once, and without one the withdrawal is refused.
+    """
+    locked = event_lock(entry.event)
+    if locked.format == Event.Format.INDIVIDUAL_PROGRESSIVE and entry.status == Entry.Status.ACTIVE:
+        _hand_over_seat(locked, entry, actor)
+    return entry_leave(entry=entry, actor=actor)
+
+
+def _hand_over_seat(event: Event, entry: Entry, actor: Any) -> None:
+    open_round = event.rounds.exclude(status=Round.Status.CLOSED).first()
+    seat = Seat.objects.filter(round=open_round, entry=entry).first() if open_round else None
+    if seat is None or open_round is None:
+        return
+    started = open_round.status != Round.Status.SEATED or Hand.objects.filter(game__table=seat.table).exists()
+    if started:
+        raise DomainError(
+            f"{entry.player.name} is playing game {open_round.number} at table "
+            f"{seat.table.number}: withdraw them when the game is over (an alternate takes the "
+            "seat in the next game).", field="entry", code="seated")
+    seated = Seat.objects.filter(round=open_round).values_list("entry_id", flat=True)
+    alternate = (
+        event.entries.filter(status=Entry.Status.ACTIVE, alternate=True)
+        .exclude(pk__in=seated).order_by("checked_in_at", "pk").first()
+    )
+    if alternate is None:
+        raise DomainError(
+            f"{entry.player.name} is seated at table {seat.table.number} for game "
+            f"{open_round.number} and no alternate is waiting to take the seat: check in an "
+            "alternate first.", field="entry", code="no_alternate")
+    seat.entry = alternate
+    seat.save(update_fields=["entry"])
+    event_log(event, actor, "alternate_seated", round=open_round.number,
+              table=seat.table.number, position=seat.position, entry=alternate.pk,
+              name=alternate.player.name, replaces=entry.pk)
 
 
 # --- round status and seat swaps -----------------------------------------------------------------

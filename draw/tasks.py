@@ -56,15 +56,22 @@ def seat_round(event_id: int, number: int, reseat: bool = False,
              max_retries=settings.TASK_RETRY_POLICY["max_retries"])
 def round_confirmed(event_id: int, number: int) -> dict[str, Any]:
     """Every game of round ``number`` is confirmed: a format that seats itself closes the round
-    and seats the next one (idempotent: a closed round or an existing next round stays)."""
+    and seats the next one (idempotent: a closed round or an existing next round stays). While
+    the director holds the advance, the round is closed and the next one waits for them."""
     event = Event.objects.filter(pk=event_id).first()
-    if event is None or not format_for(event.format).seats_automatically:
+    if event is None:
+        return {"event": event_id, "round": number, "seated": None}
+    spec = format_for(event.format)
+    if not spec.seats_automatically:
         return {"event": event_id, "round": number, "seated": None}
     round_ = event.rounds.filter(number=number).first()
     if round_ is None:
         return {"event": event_id, "round": number, "seated": None}
     if round_.status != Round.Status.CLOSED:
         round_set_status(round_=round_, status=Round.Status.CLOSED)
-    if number >= event.rounds_planned:
-        return {"event": event_id, "round": number, "seated": None}
+    total = spec.rounds_total(event.rounds_planned, dict(event.format_settings or {}))
+    if number >= total:
+        return {"event": event_id, "round": number, "seated": None, "last": True}
+    if event.advance_held:
+        return {"event": event_id, "round": number, "seated": None, "held": True}
     return seat_round(event_id, number + 1)

@@ -148,7 +148,7 @@ def entry_leave(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
     event = event_get(pk=pk, user=request.user, role="director")
     entry = get_object_or_404(event.entries.select_related("player"), pk=entry_id)
     try:
-        events.entry_leave(entry=entry, actor=request.user)
+        services.entry_withdraw(entry=entry, actor=request.user)
     except DomainError as exc:
         messages.error(request, exc.message)
     else:

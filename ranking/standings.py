@@ -79,6 +79,7 @@ class EntryTotals:
     hands_set: int = 0
     highest_game: int | None = None  # best finished game
     per_round: Mapping[int, int] = field(default_factory=dict)
+    alternate: bool = False  # scores, but is not ranked for a cut or a place
 
 
 @dataclass(frozen=True)
@@ -123,11 +124,13 @@ class Row:
     rank: int = 0
     tied: bool = False
     per_round: dict[int, int] = field(default_factory=dict)
+    alternate: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "rank": self.rank, "tied": self.tied, "entry_id": self.entry_id, "name": self.name,
-            "active": self.active, "points": self.points, "games": self.games,
+            "active": self.active, "alternate": self.alternate, "points": self.points,
+            "games": self.games,
             "wins": self.wins, "byes": self.byes, "bye_points": self.bye_points,
             "hands_declared": self.hands_declared, "hands_made": self.hands_made,
             "hands_set": self.hands_set, "highest_game": self.highest_game,
@@ -325,6 +328,7 @@ def standings_rows(
             entry_id=t.entry_id, name=t.name, active=t.active, points=t.points, games=t.games,
             wins=t.wins, hands_declared=t.hands_declared, hands_made=t.hands_made,
             hands_set=t.hands_set, highest_game=t.highest_game, per_round=dict(t.per_round),
+            alternate=t.alternate,
         )
         for t in totals
     }

@@ -23,6 +23,10 @@ class Game(models.Model):
     # Derived from the live hands by scoring.services.game_recompute.
     totals = models.JSONField(default=dict, blank=True)
     winner = models.CharField(max_length=2, blank=True)
+    # A game that ended level has no winner; where a format needs one (who moves, who reaches
+    # the final) the tie is settled by a cut of the cards, drawn by the system or entered by
+    # the table: the side that won the cut. The game's points are unchanged.
+    cut_winner = models.CharField(max_length=2, blank=True)
     finish_reason = models.CharField(max_length=20, blank=True)
     hands_count = models.PositiveSmallIntegerField(default=0)
     # Bumped on every write to the game's hands: lets a device tell that its view is stale.

@@ -370,6 +370,8 @@ def _derive(
     fields: dict[str, Any] = {
         "totals": totals, "winner": winner, "finish_reason": reason,
         "hands_count": len(revisions), "status": status,
+        # A cut settles a level game only while it stays level.
+        "cut_winner": game.cut_winner if finished and not winner else "",
     }
     if not finished:
         fields |= {"confirmed_by": None, "confirmed_at": None}
@@ -439,21 +441,24 @@ def _games_update(updates: Sequence[tuple[int, dict[str, Any]]], *, now: Any) ->
     for start in range(0, len(updates), 500):
         chunk = updates[start:start + 500]
         values = ", ".join(
-            ["(%s::bigint, %s::jsonb, %s::text, %s::text, %s::int, %s::text, %s::boolean)"]
+            ["(%s::bigint, %s::jsonb, %s::text, %s::text, %s::int, %s::text, %s::boolean, "
+             "%s::text)"]
             * len(chunk)
         )
         params: list[Any] = []
         for pk, f in chunk:
             params += [pk, json.dumps(f["totals"]), f["winner"], f["finish_reason"],
-                       f["hands_count"], f["status"], "confirmed_by" in f]
+                       f["hands_count"], f["status"], "confirmed_by" in f, f["cut_winner"]]
         with connection.cursor() as cursor:
             cursor.execute(
                 f"UPDATE {table} AS g SET totals = v.totals, winner = v.winner, "  # noqa: S608
                 "finish_reason = v.reason, hands_count = v.hands, status = v.status, "
+                "cut_winner = v.cut, "
                 "confirmed_by_id = CASE WHEN v.clear THEN NULL ELSE g.confirmed_by_id END, "
                 "confirmed_at = CASE WHEN v.clear THEN NULL ELSE g.confirmed_at END, "
                 "updated_at = %s "
-                f"FROM (VALUES {values}) AS v(id, totals, winner, reason, hands, status, clear) "
+                f"FROM (VALUES {values}) AS v(id, totals, winner, reason, hands, status, clear, "
+                "cut) "
                 "WHERE g.id = v.id",
                 [now, *params],
             )
@@ -567,6 +572,36 @@ def game_confirm(*, game: Game, position: str) -> Game:
         task_queue(ROUND_CONFIRMED, args=(round_.event_id, round_.number))
     return locked
 
+
+
+@transaction.atomic
+def game_settle_tie(*, game: Game, winner: str, actor: Any = None) -> Game:
+    """A finished game that ended level: record the side that won the cut of the cards (the
+    table's high/low cut, entered by the director). The points stand; the cut decides who moves
+    on (or reaches the final). If the round was waiting for it, the advance follows."""
+    locked = _locked_game(game)
+    if locked.status == Game.Status.PLAYING:
+        raise DomainError("The game is not finished yet.", field="status")
+    if locked.winner:
+        raise DomainError(f"The game did not end level: {locked.winner} won it.",
+                          field="winner", code="not_level")
+    ruleset = event_ruleset(locked.table.round.event)
+    if winner not in ruleset.sides:
+        raise DomainError(f"The cut's winner is one side: {' or '.join(ruleset.sides)}.",
+                          field="winner")
+    round_ = locked.table.round
+    if round_.status == Round.Status.CLOSED and round_.event.rounds.filter(
+            number=round_.number + 1).exists():
+        raise DomainError("The next round has been seated from this result; re-draw it first.",
+                          field="winner", code="seated")
+    locked.cut_winner = winner
+    locked.save(update_fields=["cut_winner"])
+    event_log(round_.event, actor, "tie_cut", round=round_.number,
+              table=locked.table.number, winner=winner, by="table")
+    if locked.status == Game.Status.CONFIRMED and not Game.objects.filter(
+            table__round_id=round_.pk).exclude(status=Game.Status.CONFIRMED).exists():
+        task_queue(ROUND_CONFIRMED, args=(round_.event_id, round_.number))
+    return locked
 
 
 @transaction.atomic

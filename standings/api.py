@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -38,6 +38,9 @@ class StandingsRowOutput(serializers.Serializer[Any]):
     hands_made = serializers.IntegerField()
     hands_set = serializers.IntegerField()
     highest_game = serializers.IntegerField(allow_null=True)
+    alternate = serializers.BooleanField(
+        required=False, help_text="An alternate: scores, but is not ranked for the cut or "
+        "places.")
     per_round = serializers.DictField(
         child=serializers.IntegerField(), help_text="Points per round number (for charts)."
     )
@@ -55,6 +58,9 @@ class StandingsStatusOutput(serializers.Serializer[Any]):
 
 
 class StandingsOutput(StandingsStatusOutput):
+    stage = serializers.CharField(
+        allow_null=True, help_text="The stage asked for (?stage=qualifying|semifinal|final: "
+        "that stage's rounds only, computed now), or null for every round (the snapshot).")
     name = serializers.CharField()
     tie_breaks = TieBreakOutput(many=True)
     bye_scoring = serializers.CharField()
@@ -67,12 +73,18 @@ class EventStandingsApi(APIView):
     @extend_schema(
         operation_id="event_standings",
         summary="An event's live standings",
+        parameters=[OpenApiParameter("stage", str, required=False,
+                                     enum=["qualifying", "semifinal", "final"],
+                                     description="One stage's standings (its rounds only).")],
         responses={200: StandingsOutput, 404: OpenApiResponse(description="No such event")},
         tags=["standings"],
     )
     def get(self, request: Request, event_id: int) -> Response:
-        standings = event_standings(event_id=event_id, user=request.user, chart_top=0)
+        stage = request.query_params.get("stage") or None
+        standings = event_standings(event_id=event_id, user=request.user, chart_top=0,
+                                    stage=stage)
         data: dict[str, Any] = standings.status.to_dict() | {
+            "stage": stage,
             "name": standings.event.name,
             "tie_breaks": standings.tie_breaks,
             "bye_scoring": standings.bye_scoring,

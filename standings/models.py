@@ -20,6 +20,10 @@ class StandingsSnapshot(models.Model):
     # SHA-256 of the rows and tie-breaks as stored: an unchanged result is recognised without
     # loading or comparing the rows.
     digest = models.CharField(max_length=64, blank=True)
+    # Final places, written when the event finishes (the format's rule: for a progressive event
+    # with a cut, the final table, then the semi-finals, then the qualifying standings) and
+    # cleared when it is reopened: [{"place", "entry_id", "name", "stage", "prize"?}].
+    placements = models.JSONField(default=list, blank=True)
     computed_at = models.DateTimeField(auto_now=True)
 
     class Meta:

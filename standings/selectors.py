@@ -15,11 +15,13 @@ from django.http import Http404
 from django.utils.safestring import mark_safe
 
 from clubs.permissions import check_view_event
+from common.errors import DomainError
 from ranking import tie_break_labels, tie_breaks_in_force
 from scoring.models import HandRevision
-from tournaments.models import Bye, Entry, Event, Seat
+from tournaments.models import Bye, Entry, Event, Round, Seat
 
 from .models import StandingsSnapshot
+from .services import stage_rounds, standings_compute
 
 CHART_COLOURS = ["#0b6e4f", "#c2410c", "#1d4ed8", "#a21caf", "#b91c1c", "#0e7490", "#4d7c0f",
                  "#7c2d12", "#6d28d9", "#be185d"]
@@ -207,16 +209,27 @@ def standings_status(*, event_id: int, user: Any) -> StandingsStatus:
     return standings_header(event_id=event_id, user=user)[1]
 
 
-def event_standings(*, event_id: int, user: Any, chart_top: int = 6) -> Standings:
-    """The event's last standings snapshot, ready for the page, the wall and the API."""
+def event_standings(
+    *, event_id: int, user: Any, chart_top: int = 6, stage: str | None = None
+) -> Standings:
+    """The event's last standings snapshot, ready for the page, the wall and the API; or, for
+    one ``stage`` (``Round.Stage``), that stage's standings computed now from its rounds."""
     event = _event(event_id, with_rows=True)
     check_view_event(user=user, event=event)
     snapshot = _snapshot(event)
-    rows = list(snapshot.rows) if snapshot else []
-    tie_breaks = (
-        list(snapshot.tie_breaks) if snapshot and snapshot.tie_breaks
-        else tie_break_labels(tie_breaks_in_force(event.tie_breaks, partnership=event.partnership))
-    )
+    if stage is not None:
+        if stage not in Round.Stage.values:
+            raise DomainError(f"A stage is one of: {', '.join(Round.Stage.values)}.",
+                              field="stage")
+        computed = standings_compute(event=event, rounds=stage_rounds(event, stage))
+        rows, tie_breaks = computed.rows, computed.tie_breaks
+    else:
+        rows = list(snapshot.rows) if snapshot else []
+        tie_breaks = (
+            list(snapshot.tie_breaks) if snapshot and snapshot.tie_breaks
+            else tie_break_labels(tie_breaks_in_force(event.tie_breaks,
+                                                      partnership=event.partnership))
+        )
     round_numbers = sorted({int(n) for r in rows for n in r.get("per_round", {})})
     for row in rows:
         # The per-round cells are the bulk of a big table: built here (integers only, so

@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -88,18 +89,24 @@ class RoundPoints(Aggregate):
         return self.as_sql(compiler, connection, function="json_group_object", **extra)
 
 
-def _entry_totals(event: Event) -> list[EntryTotals]:
+def _results(event: Event, rounds: Collection[int] | None) -> Any:
+    """The event's seat results, or those of the given rounds (a stage's standings)."""
+    rows = SeatResult.objects.filter(event=event)
+    return rows if rounds is None else rows.filter(round_number__in=list(rounds))
+
+
+def _entry_totals(event: Event, rounds: Collection[int] | None = None) -> list[EntryTotals]:
     """Totals per entry from ONE GROUP BY over the event's seat results (index
     seatresult_event_entry_idx), the per-round points riding along as one JSON object per entry:
     250 rows come back for a 250-player event, not 3,000."""
     names = {
-        pk: (name, status == Entry.Status.ACTIVE)
-        for pk, name, status in Entry.objects.filter(event=event).values_list(
-            "pk", "player__name", "status"
+        pk: (name, status == Entry.Status.ACTIVE, alternate)
+        for pk, name, status, alternate in Entry.objects.filter(event=event).values_list(
+            "pk", "player__name", "status", "alternate"
         )
     }
     grouped = (
-        SeatResult.objects.filter(event=event).order_by().values("entry_id")
+        _results(event, rounds).order_by().values("entry_id")
         .annotate(
             sum_points=Sum("points"),
             n_games=Count("id", filter=Q(finished=True)),
@@ -115,26 +122,27 @@ def _entry_totals(event: Event) -> list[EntryTotals]:
     )
     found = {row[0]: row for row in grouped}
     totals = []
-    for pk, (name, active) in names.items():
+    for pk, (name, active, alternate) in names.items():
         agg = found.get(pk)
         if agg is None:
-            totals.append(EntryTotals(entry_id=pk, name=name, active=active))
+            totals.append(EntryTotals(entry_id=pk, name=name, active=active, alternate=alternate))
             continue
-        _, points, games, wins, declared, made, set_, best, rounds = agg
+        _, points, games, wins, declared, made, set_, best, per_round = agg
         totals.append(EntryTotals(
             entry_id=pk, name=name, active=active, points=points or 0, games=games, wins=wins,
             hands_declared=declared or 0, hands_made=made or 0, hands_set=set_ or 0,
             highest_game=best,
-            per_round={int(k): v for k, v in json.loads(rounds).items()} if rounds else {},
+            per_round={int(k): v for k, v in json.loads(per_round).items()} if per_round else {},
+            alternate=alternate,
         ))
     return totals
 
 
-def _round_scores(event: Event) -> dict[int, RoundScores]:
+def _round_scores(event: Event, rounds: Collection[int] | None = None) -> dict[int, RoundScores]:
     """Per round, the finished games' winning scores and all scores (for bye averages):
     a GROUP BY returning one row per round."""
     rows = (
-        SeatResult.objects.filter(event=event, finished=True).order_by().values("round_number")
+        _results(event, rounds).filter(finished=True).order_by().values("round_number")
         .annotate(
             wt=Sum("points", filter=Q(won=True)), wc=Count("id", filter=Q(won=True)),
             at=Sum("points"), ac=Count("id"),
@@ -144,33 +152,61 @@ def _round_scores(event: Event) -> dict[int, RoundScores]:
     return {n: RoundScores(wt or 0, wc, at or 0, ac) for n, wt, wc, at, ac in rows}
 
 
-def _meetings_for(event: Event) -> Any:
+def _meetings_for(event: Event, rounds: Collection[int] | None = None) -> Any:
     def meetings(ids: set[int]) -> list[Meeting]:
         return [
             Meeting(*values)
-            for values in SeatResult.objects.filter(
-                event=event, entry_id__in=ids, finished=True
+            for values in _results(event, rounds).filter(
+                entry_id__in=ids, finished=True
             ).values_list("game_id", "entry_id", "side", "won")
         ]
 
     return meetings
 
 
-def standings_compute(*, event: Event) -> Computed:
-    """The event's ranked standings from its seat results (no writes)."""
+def stage_rounds(event: Event, stage: str) -> list[int]:
+    """The numbers of the event's rounds of one stage (``Round.Stage``)."""
+    return list(event.rounds.filter(stage=stage).values_list("number", flat=True))
+
+
+def standings_compute(*, event: Event, rounds: Collection[int] | None = None) -> Computed:
+    """The event's ranked standings from its seat results (no writes): over every round, or
+    over the given rounds only (one stage's standings, e.g. the qualifying games)."""
     tie_breaks = tie_breaks_in_force(event.tie_breaks, partnership=event.partnership)
-    byes = list(Bye.objects.filter(round__event=event).values_list("round__number", "entry_id"))
+    byes_of = Bye.objects.filter(round__event=event)
+    if rounds is not None:
+        byes_of = byes_of.filter(round__number__in=list(rounds))
+    byes = list(byes_of.values_list("round__number", "entry_id"))
     averaged = event.bye_scoring in (Event.ByeScoring.AVERAGE_WINNING, Event.ByeScoring.AVERAGE_ALL)
     rows = standings_rows(
-        totals=_entry_totals(event),
+        totals=_entry_totals(event, rounds),
         byes=byes,
-        round_scores=_round_scores(event) if byes and averaged else {},
+        round_scores=_round_scores(event, rounds) if byes and averaged else {},
         tie_breaks=tie_breaks,
         bye_scoring=event.bye_scoring,
         bye_points=event.bye_points,
-        meetings_for=_meetings_for(event),
+        meetings_for=_meetings_for(event, rounds),
     )
     return Computed([row.to_dict() for row in rows], tie_break_labels(tie_breaks))
+
+
+def qualifying_order(event: Event) -> list[tuple[int, int]]:
+    """The players eligible for a cut or a place, in qualifying order, as (entry id, rank):
+    the qualifying stage's standings without alternates and players who withdrew."""
+    rounds = stage_rounds(event, Round.Stage.QUALIFYING)
+    eligible = set(
+        Entry.objects.filter(event=event, status=Entry.Status.ACTIVE, alternate=False)
+        .values_list("pk", flat=True)
+    )
+    rows = standings_compute(event=event, rounds=rounds).rows
+    return [(int(r["entry_id"]), int(r["rank"])) for r in rows if r["entry_id"] in eligible]
+
+
+@transaction.atomic
+def placements_store(*, event_id: int, placements: list[dict[str, Any]]) -> None:
+    """Write the final places of a finished event (an empty list clears them on reopening)."""
+    snapshot = _locked_snapshot(event_id)
+    StandingsSnapshot.objects.filter(pk=snapshot.pk).update(placements=placements)
 
 
 # --- writing the snapshot ----------------------------------------------------------------------

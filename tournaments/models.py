@@ -65,6 +65,12 @@ class Event(models.Model):
     tie_breaks = models.JSONField(default=list, blank=True)
     is_public = models.BooleanField(default=True)
     seed = models.PositiveIntegerField(default=0)
+    # A director's switch: while set, a format that seats itself does not seat the next game when
+    # the last one is confirmed (the director seats it by hand, e.g. after a break).
+    advance_held = models.BooleanField(default=False)
+    # The payout table and side prizes, validated by ``tournaments.prizes`` (shown on the final
+    # standings and the printed results): {"payouts": [{"place", "amount"}], "side": [...]}.
+    prizes = models.JSONField(default=dict, blank=True)
     # Bumped in the same transaction as every hand write; standings snapshots record the value
     # they were built from, so "behind" is a plain comparison (see standings.services).
     hands_version = models.PositiveIntegerField(default=0)
@@ -134,6 +140,9 @@ class Entry(models.Model):
     joined_round = models.PositiveSmallIntegerField(default=1)
     left_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
     fixed_table = models.PositiveSmallIntegerField(null=True, blank=True)
+    # An alternate waits to take the seat of a player who withdraws; in a progressive event
+    # alternates score but are not ranked for the cut, the placements or the prizes.
+    alternate = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["player__name", "id"]
@@ -154,8 +163,17 @@ class Round(models.Model):
         PLAYING = "playing", "Playing"
         CLOSED = "closed", "Closed"
 
+    class Stage(models.TextChoices):
+        """The stage a round belongs to: a club night is all qualifying (its one stage); an
+        individual progressive event cuts to semi-finals and a final table after it."""
+
+        QUALIFYING = "qualifying", "Qualifying"
+        SEMIFINAL = "semifinal", "Semi-final"
+        FINAL = "final", "Final"
+
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
+    stage = models.CharField(max_length=12, choices=Stage.choices, default=Stage.QUALIFYING)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SEATED)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -174,10 +192,36 @@ class Round(models.Model):
                 condition=Q(status__in=["seated", "playing", "closed"]), name="round_status_valid"
             ),
             models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+            models.CheckConstraint(
+                condition=Q(stage__in=["qualifying", "semifinal", "final"]),
+                name="round_stage_valid",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"Round {self.number}"
+
+
+class TableCard(models.Model):
+    """The card on a physical table for the whole day: it names the table number, not a round.
+
+    Its QR code opens score entry for whatever game is being played at that table number now
+    (the open round's table), so the director prints the cards once before the first game.
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="table_cards")
+    number = models.PositiveSmallIntegerField()
+    token = models.CharField(max_length=32, unique=True, default=new_table_token)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="table_card_once_per_event"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_card_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table card {self.number}"
 
 
 class Table(models.Model):

@@ -24,6 +24,7 @@ from common.tasks import standings_request_update
 from pairing.progressive import ProgressiveError
 from pairing.progressive import settings as progressive_settings
 from ranking import RankingError, validate_tie_breaks
+from ranking.prizes import check_prizes
 
 from .models import BYE_POINTS_LIMIT, Entry, Event, EventLog, Round
 
@@ -82,15 +83,23 @@ def event_create(
     tie_breaks: list[str] | None = None,
     is_public: bool = True,
     seed: int = 0,
+    prizes: dict[str, Any] | None = None,
 ) -> Event:
     """A new event. Rounds and deals left out take the format's defaults: a club night plays 4
-    rounds of 8 deals; an individual progressive event 6 qualifying games of 4 deals (NPA)."""
+    rounds of 8 deals; an individual progressive event 6 qualifying games of 4 deals (NPA),
+    then the stages its settings name (by default the cut to 8: semi-finals, then the final).
+    For a progressive event ``rounds_planned`` is the number of qualifying games; it may also
+    be given as ``format_settings.qualifying_games``."""
     progressive = format == Event.Format.INDIVIDUAL_PROGRESSIVE
+    format_settings = dict(format_settings or {})
+    if progressive and "qualifying_games" in format_settings:
+        rounds_planned = _qualifying_games(format_settings.pop("qualifying_games"), rounds_planned)
     if rounds_planned is None:
         rounds_planned = progressive_settings.QUALIFYING_GAMES if progressive else 4
     if isinstance(deals_per_round, _Unset):
         deals_per_round = progressive_settings.DEALS_PER_GAME if progressive else 8
     settings = check_format_settings(format=format, settings=format_settings)
+    checked_prizes = check_prizes_field(prizes)
     name, preset, overrides, breaks = _check_settings(
         club=club, name=name, format=format, partnership=partnership, ruleset_preset=ruleset_preset,
         ruleset_overrides=ruleset_overrides, rounds_planned=rounds_planned,
@@ -103,9 +112,28 @@ def event_create(
         ruleset_preset=preset, ruleset_overrides=overrides, rounds_planned=rounds_planned,
         deals_per_round=deals_per_round, bye_scoring=bye_scoring, bye_points=bye_points,
         tie_breaks=breaks, is_public=is_public, seed=seed, created_by=_user(actor),
+        prizes=checked_prizes,
     )
     event_log(event, actor, "event_created", name=name)
     return event
+
+
+def _qualifying_games(value: Any, rounds_planned: int | None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 40:
+        raise DomainError("Qualifying games are a whole number from 1 to 40.",
+                          field="format_settings.qualifying_games")
+    if rounds_planned is not None and rounds_planned != value:
+        raise DomainError(
+            "rounds_planned and format_settings.qualifying_games say different things; "
+            "give one of them.", field="format_settings.qualifying_games")
+    return value
+
+
+def check_prizes_field(prizes: dict[str, Any] | None) -> dict[str, Any]:
+    try:
+        return check_prizes(prizes)
+    except RankingError as exc:
+        raise DomainError(exc.message, field=exc.field) from None
 
 
 def check_format_settings(*, format: str, settings: dict[str, Any] | None) -> dict[str, Any]:
@@ -184,6 +212,8 @@ def event_update(
     bye_points: int = 0,
     tie_breaks: list[str] | None = None,
     is_public: bool = True,
+    format_settings: dict[str, Any] | None = None,
+    prizes: dict[str, Any] | None = None,
 ) -> tuple[Event, set[str]]:
     """Change an event's settings; returns the locked event and the names of changed fields.
 
@@ -203,14 +233,21 @@ def event_update(
             "Hands have been entered under the current rules; they cannot change now.",
             field="ruleset_preset",
         )
+    given_settings = dict(locked.format_settings if format_settings is None else format_settings)
+    if "qualifying_games" in given_settings:
+        rounds_planned = _qualifying_games(given_settings.pop("qualifying_games"), None)
+    settings = check_format_settings(format=locked.format, settings=given_settings)
     changed = {
         field: value for field, value in {
             "name": name, "date": date, "ruleset_preset": preset, "ruleset_overrides": overrides,
             "rounds_planned": rounds_planned, "deals_per_round": deals_per_round,
             "bye_scoring": bye_scoring, "bye_points": bye_points, "tie_breaks": breaks,
-            "is_public": is_public,
+            "is_public": is_public, "format_settings": settings,
+            "prizes": locked.prizes if prizes is None else check_prizes_field(prizes),
         }.items() if getattr(locked, field) != value
     }
+    if {"format_settings", "rounds_planned"} & set(changed):
+        _check_plan_change(locked, settings, rounds_planned)
     if locked.status == Event.Status.FINISHED:
         refused = sorted(set(changed) & RESULT_SETTINGS)
         if refused:
@@ -230,8 +267,30 @@ def event_update(
 # Settings that change what a game or the standings say (refused on a finished event).
 RESULT_SETTINGS = frozenset({
     "ruleset_preset", "ruleset_overrides", "deals_per_round", "bye_scoring", "bye_points",
-    "tie_breaks",
+    "tie_breaks", "format_settings", "rounds_planned", "prizes",
 })
+
+
+def _check_plan_change(event: Event, settings: dict[str, Any], rounds_planned: int) -> None:
+    """A progressive event's stages may change until play reaches them: refused once a round
+    beyond the qualifying games is seated, or when fewer qualifying games than already seated
+    are asked for; a cut larger than the players here is refused too."""
+    if event.format != Event.Format.INDIVIDUAL_PROGRESSIVE:
+        return
+    if event.rounds.exclude(stage=Round.Stage.QUALIFYING).exists():
+        raise DomainError("The cut has been made: the stages cannot change now.",
+                          field="format_settings")
+    seated = event.rounds.count()
+    if rounds_planned < seated:
+        raise DomainError(
+            f"{seated} qualifying games have been seated; the event cannot plan fewer.",
+            field="rounds_planned")
+    here = event.entries.filter(status=Entry.Status.ACTIVE, alternate=False).count()
+    cut = int(settings.get("cut") or 0)
+    if seated and cut > here:
+        raise DomainError(
+            f"The cut is the top {cut}, but only {here} players are here.",
+            field="format_settings.cut", code="cut_larger_than_field")
 
 
 def _user(actor: Any) -> Any:
@@ -257,6 +316,19 @@ def event_set_status(*, event: Event, status: str, actor: Any = None) -> Event:
     return locked
 
 
+@transaction.atomic
+def event_hold_advance(*, event: Event, held: bool, actor: Any = None) -> Event:
+    """Hold (or release) the automatic advance: while held, confirming a round's last game does
+    not seat the next one; the director seats it by hand."""
+    locked = event_lock(event)
+    if locked.advance_held != held:
+        locked.advance_held = held
+        locked.save(update_fields=["advance_held"])
+        event_log(locked, actor, "advance_held" if held else "advance_released")
+    event.advance_held = held
+    return locked
+
+
 # --- entries ----------------------------------------------------------------------------------
 def _next_round_number(event: Event) -> int:
     return (event.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
@@ -264,12 +336,17 @@ def _next_round_number(event: Event) -> int:
 
 @transaction.atomic
 def entry_check_in(
-    *, event: Event, player: Player, actor: Any = None, fixed_table: int | None = None
+    *, event: Event, player: Player, actor: Any = None, fixed_table: int | None = None,
+    alternate: bool = False,
 ) -> Entry:
-    """Check a player in. Between rounds this is a late arrival: they play from the next round."""
+    """Check a player in. Between rounds this is a late arrival: they play from the next round.
+    In a progressive event an ``alternate`` waits to take the seat of a player who withdraws."""
     locked = event_lock(event)
     if locked.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
         raise DomainError("This event is over; nobody can check in.", field="player")
+    if alternate and locked.format != Event.Format.INDIVIDUAL_PROGRESSIVE:
+        raise DomainError("Alternates wait for a seat in a progressive event; at a club night "
+                          "everyone plays (sitting out in turn).", field="alternate")
     if not player.club_links.filter(club_id=locked.club_id).exists():
         raise DomainError(f"{player.name} is not on this club's roster.", field="player")
     existing = Entry.objects.filter(event=locked, player=player).first()
@@ -281,20 +358,27 @@ def entry_check_in(
         existing.left_after_round = None
         existing.joined_round = _next_round_number(locked)
         existing.fixed_table = fixed_table
-        existing.save(update_fields=["status", "left_after_round", "joined_round", "fixed_table"])
+        existing.alternate = alternate or existing.alternate
+        existing.save(update_fields=["status", "left_after_round", "joined_round", "fixed_table",
+                                     "alternate"])
         event_log(locked, actor, "returned", player=player.pk, name=player.name)
         return existing
     entry = Entry.objects.create(
         event=locked, player=player, joined_round=_next_round_number(locked),
-        fixed_table=fixed_table,
+        fixed_table=fixed_table, alternate=alternate,
     )
-    event_log(locked, actor, "checked_in", player=player.pk, name=player.name)
+    event_log(locked, actor, "checked_in", player=player.pk, name=player.name,
+              alternate=alternate)
     return entry
 
 
 @transaction.atomic
 def entry_leave(*, entry: Entry, actor: Any = None) -> Entry:
-    """An early leaver: seated in no further round; results so far stay."""
+    """An early leaver (a withdrawal): seated in no further round; results so far stay.
+
+    The pages and the API withdraw through ``draw.services.entry_withdraw``, which first hands
+    a seat in the open round of a progressive event to an alternate (nobody is ever both
+    withdrawn and seated)."""
     locked = event_lock(entry.event)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     if entry.status == Entry.Status.LEFT:

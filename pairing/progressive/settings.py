@@ -1,7 +1,22 @@
-"""An individual progressive event's movement settings: defaults and validation.
+"""An individual progressive event's settings: defaults and validation.
 
 Stored with the event as plain JSON; every key is optional and falls back to the NPA's way:
-winners move toward table 1 and the system makes the high/low partner draw.
+winners move toward table 1, the system makes the high/low partner draw, the top 8 are cut to
+two semi-final tables and then the final table (``stages``).
+
+==================  ==========================================================================
+key                 values (default first)
+==================  ==========================================================================
+movement            ``winners_move``, ``fixed_seats``
+direction           ``up`` (toward table 1), ``down``
+draw                ``system``, ``table``
+steps               fixed seats only: tables each seat moves, e.g. ``{"N": 0, "S": 1, ...}``
+cut                 ``8`` (semi-finals, then the final), ``4`` (the final table), ``0`` (none)
+semi_partners       ``seeded`` (1+8 v 4+5, 2+7 v 3+6), ``draw``
+final_rule          ``rotate`` (three games, partners rotate), ``single_game``
+ties                ``system_cut`` (the system cuts for a level game), ``table_cut``
+game_minutes        ``null`` (games end by deals), or 10 to 240: a time limit with a countdown
+==================  ==========================================================================
 """
 
 from __future__ import annotations
@@ -10,12 +25,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from .model import DEFAULT_STEPS, Direction, DrawMode, Movement, ProgressiveError
+from .stages import CUTS, DEFAULT_CUT, FinalRule, SemiPartners
 
+TIES = ("system_cut", "table_cut")
 DEFAULTS: dict[str, Any] = {
     "movement": Movement.WINNERS_MOVE.value,
     "direction": Direction.UP.value,
     "draw": DrawMode.SYSTEM.value,
+    "cut": DEFAULT_CUT,
+    "semi_partners": SemiPartners.SEEDED.value,
+    "final_rule": FinalRule.ROTATE.value,
+    "ties": TIES[0],
+    "game_minutes": None,
 }
+KNOWN = frozenset({*DEFAULTS, "steps"})
 # The NPA World Series: a game is four deals (each player deals once), six qualifying games.
 DEALS_PER_GAME = 4
 QUALIFYING_GAMES = 6
@@ -23,28 +46,50 @@ QUALIFYING_GAMES = 6
 
 def _choice(raw: Mapping[str, Any], key: str, choices: list[str]) -> str:
     value = raw.get(key, DEFAULTS[key])
-    if value not in choices:
+    if not isinstance(value, str) or value not in choices:
         raise ProgressiveError(
             f"format_settings.{key}", f"Choose one of: {', '.join(choices)}.", "bad_choice"
         )
-    return str(value)
+    return value
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def check_settings(raw: Mapping[str, Any] | None) -> dict[str, Any]:
     """The settings with defaults filled in; raises :class:`ProgressiveError` naming the key."""
     raw = dict(raw or {})
-    known = {"movement", "direction", "draw", "steps"}
-    unknown = sorted(set(raw) - known)
+    unknown = sorted(set(raw) - KNOWN)
     if unknown:
         raise ProgressiveError(
             f"format_settings.{unknown[0]}",
-            f"Unknown setting; the settings are {', '.join(sorted(known))}.", "unknown_field",
+            f"Unknown setting; the settings are {', '.join(sorted(KNOWN))}.", "unknown_field",
         )
     settings: dict[str, Any] = {
         "movement": _choice(raw, "movement", [m.value for m in Movement]),
         "direction": _choice(raw, "direction", [d.value for d in Direction]),
         "draw": _choice(raw, "draw", [d.value for d in DrawMode]),
+        "semi_partners": _choice(raw, "semi_partners", [p.value for p in SemiPartners]),
+        "final_rule": _choice(raw, "final_rule", [r.value for r in FinalRule]),
+        "ties": _choice(raw, "ties", list(TIES)),
     }
+    cut = raw.get("cut", DEFAULT_CUT)
+    if not _whole(cut) or cut not in CUTS:
+        raise ProgressiveError(
+            "format_settings.cut",
+            "The cut is 8 (two semi-final tables, then the final), 4 (the final table) or 0 "
+            "(no cut).", "bad_choice",
+        )
+    settings["cut"] = cut
+    minutes = raw.get("game_minutes")
+    if minutes is not None and (not _whole(minutes) or not 10 <= minutes <= 240):
+        raise ProgressiveError(
+            "format_settings.game_minutes",
+            "A game's time limit is a whole number of minutes from 10 to 240 (or null for "
+            "none).", "bad_value",
+        )
+    settings["game_minutes"] = minutes
     if "steps" in raw:
         steps = raw["steps"]
         if settings["movement"] != Movement.FIXED_SEATS.value:

@@ -37,8 +37,11 @@ def _tables(round_) -> dict[int, dict[str, int]]:
 def test_only_the_format_given_means_the_npa_defaults() -> None:
     event = _event(0)
     assert (event.rounds_planned, event.deals_per_round) == (6, 4)
-    assert event.format_settings == {"movement": "winners_move", "direction": "up",
-                                     "draw": "system"}
+    assert event.format_settings == {
+        "movement": "winners_move", "direction": "up", "draw": "system", "cut": 8,
+        "semi_partners": "seeded", "final_rule": "rotate", "ties": "system_cut",
+        "game_minutes": None,
+    }
 
 
 def test_bad_settings_and_counts_are_refused_naming_the_field() -> None:

@@ -1,0 +1,86 @@
+"""What the pages and the API read about an event's format: its settings with their defaults,
+its stages and their rounds, the rules in words, and the final results with prizes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pairing.progressive import stages as progressive_stages
+from pairing.progressive.settings import check_settings
+from ranking.prizes import award_side
+from scoring.models import SeatResult
+from standings.models import StandingsSnapshot
+from tournaments.models import Event, Round
+
+from .formats import format_for
+
+
+def _progressive(event: Event) -> bool:
+    return event.format == Event.Format.INDIVIDUAL_PROGRESSIVE
+
+
+def event_format_settings(event: Event) -> dict[str, Any]:
+    """The format's settings as they apply (defaults filled in); a progressive event's
+    qualifying games are ``rounds_planned``."""
+    if not _progressive(event):
+        return dict(event.format_settings or {})
+    try:
+        settings = check_settings(event.format_settings)
+    except ValueError:  # stored before a setting was renamed: show what is stored
+        settings = dict(event.format_settings or {})
+    return {"qualifying_games": event.rounds_planned, **settings}
+
+
+def rounds_total(event: Event) -> int:
+    return format_for(event.format).rounds_total(event.rounds_planned,
+                                                 dict(event.format_settings or {}))
+
+
+def event_stages(event: Event) -> list[dict[str, Any]]:
+    """[{"stage", "label", "rounds": [numbers]}] in playing order (planned rounds)."""
+    spec = format_for(event.format)
+    settings = dict(event.format_settings or {})
+    total = spec.rounds_total(event.rounds_planned, settings)
+    out: list[dict[str, Any]] = []
+    for number in range(1, total + 1):
+        stage = spec.stage_of(number, event.rounds_planned, settings)
+        if not out or out[-1]["stage"] != stage:
+            out.append({"stage": stage, "label": Round.Stage(stage).label, "rounds": []})
+        out[-1]["rounds"].append(number)
+    return out
+
+
+def event_rules(event: Event) -> list[str]:
+    if not _progressive(event):
+        return []
+    return progressive_stages.describe(event_format_settings(event), event.rounds_planned)
+
+
+def final_results(event: Event) -> dict[str, Any]:
+    """The final standings of a finished event: places (with prizes) and side prizes.
+
+    ``{"placements": [...], "side_prizes": [{"label", "amount", "names", "score"}],
+    "currency": "$"}``; empty lists before the event finishes."""
+    if event.status != Event.Status.FINISHED:
+        return {"placements": [], "side_prizes": [], "currency": ""}
+    found = StandingsSnapshot.objects.filter(event_id=event.pk).values_list(
+        "placements", "rows").first()
+    placements = list(found[0]) if found and found[0] else [
+        {"place": int(r["rank"]), "entry_id": int(r["entry_id"]), "name": r["name"],
+         "stage": "qualifying", "prize": None}
+        for r in (found[1] if found else [])
+    ]
+    prizes = event.prizes or {}
+    side = []
+    if prizes.get("side"):
+        eligible = {p["entry_id"] for p in placements}
+        names = {p["entry_id"]: p["name"] for p in placements}
+        best: dict[int, int] = {}
+        for entry_id, points in SeatResult.objects.filter(
+                event=event, finished=True, entry_id__in=eligible).values_list("entry_id", "points"):
+            best[entry_id] = max(points, best.get(entry_id, points))
+        for won in award_side(prizes, high_games=best.items()):
+            side.append({"label": won.label, "amount": won.amount, "score": won.score,
+                         "names": [names[e] for e in won.entry_ids]})
+    return {"placements": placements, "side_prizes": side,
+            "currency": prizes.get("currency", "")}
