@@ -67,6 +67,8 @@ def round_confirmed(event_id: int, number: int) -> dict[str, Any]:
     round_ = event.rounds.filter(number=number).first()
     if round_ is None:
         return {"event": event_id, "round": number, "seated": None}
+    if round_.status == Round.Status.SEATED:  # e.g. a game decided without a hand entered
+        round_set_status(round_=round_, status=Round.Status.PLAYING)
     if round_.status != Round.Status.CLOSED:
         round_set_status(round_=round_, status=Round.Status.CLOSED)
     total = spec.rounds_total(event.rounds_planned, dict(event.format_settings or {}))

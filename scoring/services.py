@@ -243,6 +243,13 @@ def hand_submit(
         source=source, note=note, idempotency_key=idempotency_key,
     )
     _after_write(locked, [*revisions, revision], author=author, note=note)
+    round_ = locked.table.round
+    if round_.status == Round.Status.SEATED:
+        # The first hand of a round the director did not start: play has begun (the director
+        # screen times tables from here). One conditional UPDATE, once per round.
+        Round.objects.filter(pk=round_.pk, status=Round.Status.SEATED).update(
+            status=Round.Status.PLAYING, started_at=timezone.now())
+        round_.status = Round.Status.PLAYING
     revision.replayed = False  # type: ignore[attr-defined]
     return revision
 
