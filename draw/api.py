@@ -25,7 +25,7 @@ from clubs.api import error_responses, roster_player
 from clubs.models import Club
 from clubs.permissions import can_view_event, check_club_role, has_club_role
 from scoring.models import Game
-from scoring.services import event_settings_update, game_settle_tie
+from scoring.services import event_settings_update, game_settle_tie, round_call_time
 from standings.models import StandingsSnapshot
 from tournaments import services as events
 from tournaments.models import BYE_POINTS_LIMIT, Entry, Event, Round
@@ -582,4 +582,23 @@ class TableCutApi(APIView):
         data = CutInput(data=request.data)
         data.is_valid(raise_exception=True)
         game_settle_tie(game=game, winner=data.validated_data["winner"], actor=request.user)
+        return Response(round_payload(round_, with_tokens=True))
+
+
+class RoundTimeApi(APIView):
+    """Time is up: games still playing end after the deals entered."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="round_call_time",
+                   summary="Call time on a round (directors; timed games)",
+                   description="Every game of the round still playing ends after the deals "
+                               "entered: the side ahead wins (a level game is settled by a "
+                               "cut). The games then wait for confirmation as usual.",
+                   request=None,
+                   responses={200: RoundOutput, **error_responses(400, 403, 404)})
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        round_ = _round(event, number)
+        round_call_time(round_=round_, actor=request.user)
         return Response(round_payload(round_, with_tokens=True))

@@ -160,6 +160,20 @@ def _progressive(s: Situation) -> BuiltRound:
             points.append(dict(game.points))
         seated = set(last.seated())
         present = set(s.entries)
+        entering, leaving = sorted(present - seated), sorted(seated - present)
+        if len(entering) > len(leaving):
+            raise DomainError(
+                f"{len(entering) - len(leaving)} player(s) checked in since the last game and no "
+                "seat is free: a progressive game seats full tables only. Check them in as "
+                "alternates; they take the seat of the next player who withdraws.",
+                field="entries", code="no_seat",
+            )
+        if len(leaving) > len(entering):
+            raise DomainError(
+                f"{len(leaving) - len(entering)} player(s) withdrew and no alternate is waiting "
+                "to take the seat: check in an alternate before seating the next game.",
+                field="entries", code="no_alternate",
+            )
         movement = str(s.settings.get("movement", "winners_move"))
         built = next_game(
             [tuple(table) for table in last.tables], winners,
@@ -167,7 +181,7 @@ def _progressive(s: Situation) -> BuiltRound:
             movement=movement, direction=str(s.settings.get("direction", "up")),
             draw=str(s.settings.get("draw", "system")), seed=s.seed * 1000 + s.number,
             steps=s.settings.get("steps"), points=points,
-            entering=sorted(present - seated), leaving=sorted(seated - present),
+            entering=entering, leaving=leaving,
         )
     except ProgressiveError as exc:
         raise DomainError(exc.message, field=exc.field) from None

@@ -27,6 +27,9 @@ class Game(models.Model):
     # the final) the tie is settled by a cut of the cards, drawn by the system or entered by
     # the table: the side that won the cut. The game's points are unchanged.
     cut_winner = models.CharField(max_length=2, blank=True)
+    # A timed game whose time ran out: it ends after the deals entered, the side ahead winning
+    # (level: settled by a cut); more hands are refused.
+    time_called = models.BooleanField(default=False)
     finish_reason = models.CharField(max_length=20, blank=True)
     hands_count = models.PositiveSmallIntegerField(default=0)
     # Bumped on every write to the game's hands: lets a device tell that its view is stale.

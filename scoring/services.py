@@ -363,12 +363,20 @@ def _derive(
     if revisions:
         hands = [parse_hand(revision_values(r), ruleset) for r in revisions]
         result = score_game(hands, ruleset, max_deals=event.deals_per_round)
+        if result.finished_after is None and game.time_called:
+            # Time: the game ends after the deals played (misdeals are not deals).
+            played = sum(1 for h in hands if h.outcome != Outcome.MISDEAL)
+            if played:
+                result = score_game(hands, ruleset, max_deals=played)
         totals = dict(result.totals[-1])
         winner, reason = result.winner or "", result.reason or ""
         finished = result.finished_after is not None
+        if game.time_called and (not finished or reason == "deals"):
+            finished, reason = True, "time"
     else:
         totals = {side: 0 for side in ruleset.sides}
-        winner, reason, finished = "", "", False
+        finished = game.time_called
+        winner, reason = "", "time" if finished else ""
     status = game.status
     if finished and status == Game.Status.PLAYING:
         status = Game.Status.FINISHED
@@ -579,6 +587,32 @@ def game_confirm(*, game: Game, position: str) -> Game:
         task_queue(ROUND_CONFIRMED, args=(round_.event_id, round_.number))
     return locked
 
+
+
+@transaction.atomic
+def round_call_time(*, round_: Round, actor: Any = None) -> list[int]:
+    """Time is up for a timed round: every game still playing ends after the deals entered,
+    the side ahead winning (a level game is settled by a cut). Returns the tables ended.
+    The games then wait for confirmation like any finished game."""
+    event = Event.objects.select_for_update().get(pk=round_.event_id)
+    if round_.status == Round.Status.CLOSED:
+        raise DomainError(f"Round {round_.number} is closed.", field="round")
+    games = list(
+        Game.objects.select_for_update(of=("self",)).select_related("table__round__event")
+        .filter(table__round=round_, status=Game.Status.PLAYING).order_by("table__number")
+    )
+    for game in games:
+        game.time_called = True
+        Game.objects.filter(pk=game.pk).update(time_called=True)
+        _game_write(game, _live_revisions(game), bump_version=True)
+    ended = [g.table.number for g in games]
+    event_log(event, actor, "time_called", round=round_.number, tables=ended)
+    if ended:
+        event_results_changed(event)
+    if not Game.objects.filter(table__round=round_).exclude(
+            status=Game.Status.CONFIRMED).exists():
+        task_queue(ROUND_CONFIRMED, args=(round_.event_id, round_.number))
+    return ended
 
 
 @transaction.atomic
