@@ -123,7 +123,8 @@ register(Format(name="club_night", label="Club night (rotating partners)", build
 def _progressive(s: Situation) -> BuiltRound:
     """Individual progressive: a seat draw for the first game, then the movement (winners move
     and losers stay, or fixed seats) from the last game's seating and who won at each table.
-    Players who left are replaced by those who arrived since (alternates), seat for seat.
+    Players who left are replaced by those who arrived since (alternates), seat for seat; tables
+    are full, so players beyond them are left unseated (the bridge makes them alternates).
     After the qualifying games: the semi-final tables from the qualifying order, then the final
     table (``pairing.progressive.stages``)."""
     plan = progressive_stages.plan_from(s.settings, s.rounds_planned)
@@ -142,7 +143,10 @@ def _progressive(s: Situation) -> BuiltRound:
                 rule=str(s.settings.get("final_rule", "rotate")))
             return BuiltRound(RoundPlan(tables=(table,)), "final")
         if not s.history:
-            return BuiltRound(RoundPlan(tables=first_game(s.entries, seed=s.seed)), "seat_draw")
+            # Full tables only: players beyond a multiple of four (the last to check in) wait
+            # as alternates; the bridge marks them so.
+            seated = s.entries[:len(s.entries) - len(s.entries) % 4]
+            return BuiltRound(RoundPlan(tables=first_game(seated, seed=s.seed)), "seat_draw")
         last = s.history[-1]
         previous = len(s.history)
         games = {r.table_number: r for r in s.results if r.round_number == previous}
@@ -160,14 +164,10 @@ def _progressive(s: Situation) -> BuiltRound:
             points.append(dict(game.points))
         seated = set(last.seated())
         present = set(s.entries)
-        entering, leaving = sorted(present - seated), sorted(seated - present)
-        if len(entering) > len(leaving):
-            raise DomainError(
-                f"{len(entering) - len(leaving)} player(s) checked in since the last game and no "
-                "seat is free: a progressive game seats full tables only. Check them in as "
-                "alternates; they take the seat of the next player who withdraws.",
-                field="entries", code="no_seat",
-            )
+        # Arrivals since the last game, in check-in order: as many as there are empty seats
+        # take them; the others wait as alternates (the bridge marks them so).
+        leaving = sorted(seated - present)
+        entering = [e for e in s.entries if e not in seated][:len(leaving)]
         if len(leaving) > len(entering):
             raise DomainError(
                 f"{len(leaving) - len(entering)} player(s) withdrew and no alternate is waiting "

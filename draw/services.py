@@ -175,6 +175,8 @@ def round_create(
     except RotationError as exc:
         raise DomainError(exc.message, field=exc.field) from None
     round_ = _write_round(locked, new_number, built.plan, stage)
+    if stage == Round.Stage.QUALIFYING:
+        _name_alternates(locked, players, built.plan, actor)
     if locked.status == Event.Status.DRAFT:
         locked.status = Event.Status.RUNNING
         locked.save(update_fields=["status"])
@@ -198,6 +200,18 @@ def _present(
     empty = len(seated - staying) - len(set(players) - seated)
     waiting = [pk for pk in alternates if pk not in seated]
     return tuple(players + playing + waiting[:max(empty, 0)])
+
+
+def _name_alternates(event: Event, players: list[int], plan: RoundPlan[int], actor: Any) -> None:
+    """Players the format left unseated (no bye either: a progressive game seats full tables
+    only) wait as alternates from now on; the log names them."""
+    placed = set(plan.seated()) | set(plan.byes)
+    waiting = [pk for pk in players if pk not in placed]
+    if not waiting:
+        return
+    Entry.objects.filter(pk__in=waiting).update(alternate=True)
+    names = list(Entry.objects.filter(pk__in=waiting).values_list("player__name", flat=True))
+    event_log(event, actor, "alternates_named", entries=waiting, names=names)
 
 
 def _check_cut(settings: dict[str, Any], players: int) -> None:

@@ -144,16 +144,29 @@ def test_alternates_wait_then_take_a_withdrawn_players_seat(
     assert info.value.field == "alternate"
 
 
-def test_a_late_arrival_without_a_free_seat_is_told_to_wait_as_an_alternate(
+def test_a_late_arrival_waits_as_an_alternate_and_a_leaver_without_one_is_refused(
         django_capture_on_commit_callbacks: Any) -> None:
     event = _event(8, deals_per_round=1, format_settings={"cut": 4})
     event_hold_advance(event=event, held=True)
-    _finish_round(round_create(event=event), django_capture_on_commit_callbacks)
-    entry_check_in(event=event, player=PlayerFactory(club=event.club))
+    first = round_create(event=event)
+    _finish_round(first, django_capture_on_commit_callbacks)
+    late = entry_check_in(event=event, player=PlayerFactory(club=event.club))
+    second = round_create(event=event)
+    late.refresh_from_db()
+    assert late.alternate and not second.tables.filter(seats__entry=late).exists()
+    _finish_round(second, django_capture_on_commit_callbacks)
+    # two withdraw between games, one alternate waits: the next game is refused, nothing seated
+    leavers = list(second.tables.get(number=1).seats.values_list("entry_id", flat=True)[:2])
+    for pk in leavers:
+        entry_withdraw(entry=Entry.objects.get(pk=pk))
     with pytest.raises(DomainError) as info:
         round_create(event=event)
     assert info.value.field == "entries" and "alternate" in info.value.message
-    assert event.rounds.count() == 1
+    assert event.rounds.count() == 2
+    entry_check_in(event=event, player=PlayerFactory(club=event.club), alternate=True)
+    third = round_create(event=event)
+    seated = set(third.tables.values_list("seats__entry_id", flat=True))
+    assert late.pk in seated and seated.isdisjoint(leavers)
 
 
 def test_stages_change_until_the_cut_and_finished_events_place_with_prizes(

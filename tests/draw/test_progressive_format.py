@@ -51,11 +51,21 @@ def test_bad_settings_and_counts_are_refused_naming_the_field() -> None:
     with pytest.raises(DomainError) as info:
         event_create(club=ClubFactory(), name="x", date=DAY, format="bracket")
     assert info.value.field == "format"
-    event = _event(9)
+    event = _event(3)
     with pytest.raises(DomainError) as info:
         round_create(event=event)
-    assert info.value.field == "entries" and "1 over" in info.value.message
+    assert info.value.field == "entries"
     assert event.rounds.count() == 0
+
+
+def test_players_beyond_full_tables_wait_as_alternates_the_last_to_check_in() -> None:
+    event = _event(10)
+    last_two = list(event.entries.order_by("-checked_in_at", "-pk").values_list("pk", flat=True))[:2]
+    first = round_create(event=event)
+    assert first.tables.count() == 2
+    seated = set(first.tables.values_list("seats__entry_id", flat=True))
+    assert seated.isdisjoint(last_two)
+    assert set(event.entries.filter(alternate=True).values_list("pk", flat=True)) == set(last_two)
 
 
 def test_winners_move_up_losers_stay_and_the_next_game_seats_itself(
