@@ -145,8 +145,8 @@ def _progressive(s: Situation) -> BuiltRound:
         if not s.history:
             # Full tables only: players beyond a multiple of four (the last to check in) wait
             # as alternates; the bridge marks them so.
-            seated = s.entries[:len(s.entries) - len(s.entries) % 4]
-            return BuiltRound(RoundPlan(tables=first_game(seated, seed=s.seed)), "seat_draw")
+            full = s.entries[:len(s.entries) - len(s.entries) % 4]
+            return BuiltRound(RoundPlan(tables=first_game(full, seed=s.seed)), "seat_draw")
         last = s.history[-1]
         previous = len(s.history)
         games = {r.table_number: r for r in s.results if r.round_number == previous}
