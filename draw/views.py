@@ -32,21 +32,27 @@ from tournaments.selectors import (
 )
 
 from . import seating, services
+from .selectors import event_rules
 
 
 @login_required
 def event_create(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
     check_club_role(user=request.user, club=club, role="director")
-    form = EventCreateForm(request.POST or None, initial={"ruleset_preset": club.ruleset_preset})
+    initial = {"ruleset_preset": club.ruleset_preset}
+    if request.GET.get("format") in Event.Format.values:
+        initial["format"] = request.GET["format"]
+    form = EventCreateForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        data = dict(form.cleaned_data)
+        data = form.general_data()
         data["bye_points"] = data.get("bye_points") or 0
         data["ruleset_overrides"] = club.ruleset_overrides if data["ruleset_preset"] == club.ruleset_preset else {}
+        if data["format"] == Event.Format.INDIVIDUAL_PROGRESSIVE:
+            data.update(format_settings=form.format_settings(), prizes=form.prizes())
         try:
             event = events.event_create(club=club, actor=request.user, **data)
         except DomainError as exc:
-            add_domain_error(form, exc)
+            form.add_domain_error(exc)
         else:
             messages.success(request, f"{event.name} created. Check players in next.")
             return redirect("event-checkin", pk=event.pk)
@@ -62,19 +68,26 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
         "bye_scoring": event.bye_scoring, "bye_points": event.bye_points,
         "tie_breaks": event.tie_breaks, "is_public": event.is_public,
     }
-    form = EventForm(request.POST or None, initial=initial)
+    progressive = event.format == Event.Format.INDIVIDUAL_PROGRESSIVE
+    if progressive:
+        initial.update(EventForm.initial_progressive(event))
+    form = EventForm(request.POST or None, initial=initial, format=event.format)
+    form.currency = (event.prizes or {}).get("currency", "$")
     if request.method == "POST" and form.is_valid():
-        data = dict(form.cleaned_data)
+        data = form.general_data()
         data["bye_points"] = data.get("bye_points") or 0
         if data["ruleset_preset"] != event.ruleset_preset:
             data["ruleset_overrides"] = {}
         else:
             data["ruleset_overrides"] = event.ruleset_overrides
+        if progressive:
+            data.update(format_settings=form.format_settings(event.format_settings),
+                        prizes=form.prizes())
         try:
             before = event.log.filter(action="confirmations_cleared").count()
             event_settings_update(event=event, actor=request.user, **data)
         except DomainError as exc:
-            add_domain_error(form, exc)
+            form.add_domain_error(exc)
         else:
             messages.success(request, "Settings saved; the standings follow.")
             cleared = event.log.filter(action="confirmations_cleared").order_by("-id")
@@ -103,6 +116,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "tables": round_tables(round_=current) if current else [],
         "byes": round_byes(round_=current) if current else [],
         "seating": _seating_state(event, overview["rounds"]) if is_director else None,
+        "rules": event_rules(event),
     }
     return render(request, "draw/event_detail.html", context)
 
