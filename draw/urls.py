@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import views
+from . import printables, views
 
 urlpatterns = [
     path("clubs/<slug:slug>/events/new/", views.event_create, name="event-create"),
@@ -24,4 +24,11 @@ urlpatterns = [
     path("events/<int:pk>/rounds/<int:number>/swap/", views.round_swap, name="round-swap"),
     path("events/<int:pk>/rounds/<int:number>/cards/", views.table_cards, name="round-cards"),
     path("events/<int:pk>/rounds/<int:number>/sheet/", views.score_sheet, name="round-sheet"),
+    # printables for the day: table cards valid all day, players' scorecards, the results sheet
+    path("events/<int:pk>/table-cards/", printables.day_table_cards, name="event-table-cards"),
+    path("c/<str:token>/", printables.table_card, name="table-card"),
+    path("events/<int:pk>/scorecards/", printables.event_scorecards, name="event-scorecards"),
+    path("events/<int:pk>/scorecards/<int:entry_id>/", printables.entry_scorecard,
+         name="event-scorecard"),
+    path("events/<int:pk>/results/", printables.event_results, name="event-results"),
 ]

@@ -1,0 +1,173 @@
+"""Paper for the day: the day-long table cards (one per physical table, valid for every game)
+and the players' scorecards (the paper backup of what each player played and scored).
+
+A day card names a table number, not a round: its QR code opens ``/c/<token>/``, which
+:func:`table_card_target` resolves to the table of that number in the event's open round, so a
+director prints the cards once before the first game and players keep scanning the same card as
+they move from game to game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, Max
+from django.http import Http404
+
+from common.errors import DomainError
+from scoring.models import Game
+from standings.models import StandingsSnapshot
+from tournaments.models import Bye, Entry, Event, Round, Seat, Table, TableCard
+from tournaments.services import event_lock, event_log
+
+from .selectors import event_stages, rounds_total
+
+# A day has at most this many tables (a 64-table NPA day fits with room to spare).
+MAX_TABLE_CARDS = 200
+PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
+OPPONENTS = {"N": ("E", "W"), "S": ("E", "W"), "E": ("N", "S"), "W": ("N", "S")}
+
+
+# --- day table cards -----------------------------------------------------------------------------
+@transaction.atomic
+def table_cards_ensure(*, event: Event, count: int, actor: Any = None) -> list[TableCard]:
+    """The event's day cards for tables 1..``count``, creating those missing (idempotent: the
+    tokens of cards already printed never change). Cards above ``count`` are kept."""
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_TABLE_CARDS:
+        raise DomainError(f"Table cards are printed for 1 to {MAX_TABLE_CARDS} tables.",
+                          field="tables")
+    locked = event_lock(event)  # two directors printing at once make one card per table
+    have = set(TableCard.objects.filter(event=locked, number__lte=count)
+               .values_list("number", flat=True))
+    missing = [n for n in range(1, count + 1) if n not in have]
+    if missing:
+        TableCard.objects.bulk_create(TableCard(event=locked, number=n) for n in missing)
+        event_log(locked, actor, "table_cards_created", numbers=missing)
+    return list(TableCard.objects.filter(event=locked, number__lte=count).order_by("number"))
+
+
+def table_card_count(event: Event) -> int:
+    """How many day cards the event needs: its largest round so far, or, before the first
+    round (or when more players have checked in since), a table per four players."""
+    largest = (Round.objects.filter(event=event).annotate(tables_count=Count("tables"))
+               .aggregate(most=Max("tables_count"))["most"]) or 0
+    players = Entry.objects.filter(event=event, status=Entry.Status.ACTIVE,
+                                   alternate=False).count()
+    return min(max(largest, players // 4), MAX_TABLE_CARDS)
+
+
+@dataclass(frozen=True)
+class CardTarget:
+    """Where a day card leads now: the open round's table of its number, or nowhere (``table``
+    is None) with the round that is open, if any, to explain why."""
+
+    card: TableCard
+    event: Event
+    round: Round | None
+    table: Table | None
+    tables_in_round: int = 0
+    all_played: bool = False
+
+
+def table_card_target(*, token: str) -> CardTarget:
+    card = TableCard.objects.select_related("event__club").filter(token=token).first()
+    if card is None:
+        raise Http404("No such table card")
+    event = card.event
+    open_round = event.rounds.exclude(status=Round.Status.CLOSED).first()
+    if open_round is None:
+        last = event.rounds.order_by("-number").values_list("number", flat=True).first() or 0
+        return CardTarget(card, event, None, None,
+                          all_played=last > 0 and last >= rounds_total(event))
+    table = Table.objects.filter(round=open_round, number=card.number).first()
+    count = 0 if table else Table.objects.filter(round=open_round).count()
+    return CardTarget(card, event, open_round, table, tables_in_round=count)
+
+
+# --- scorecards ----------------------------------------------------------------------------------
+def round_labels(event: Event) -> dict[int, tuple[str, str]]:
+    """{round number: (label, stage)} of the event's planned rounds: "Game 1".."Game 6",
+    "Semi-final", "Final 1".. for a progressive event; "Round 1".. for a club night."""
+    word = "Game" if event.format == Event.Format.INDIVIDUAL_PROGRESSIVE else "Round"
+    labels: dict[int, tuple[str, str]] = {}
+    for stage in event_stages(event):
+        numbers = stage["rounds"]
+        for i, number in enumerate(numbers, start=1):
+            if stage["stage"] == Round.Stage.QUALIFYING:
+                label = f"{word} {i}"
+            else:
+                label = stage["label"] if len(numbers) == 1 else f"{stage['label']} {i}"
+            labels[number] = (label, stage["stage"])
+    return labels
+
+
+def scorecards(event: Event, entries: list[Entry]) -> list[dict[str, Any]]:
+    """One scorecard per entry: a row per planned round (and per round played beyond the plan)
+    with the table, seat, partner and opponents once seated, the scores once the game is over,
+    and the running total of the stage; rows not played yet are left blank for the pen.
+
+    A few queries whatever the number of players: the seats of the event's tables, the byes and
+    the standings snapshot (a bye's score is the standings')."""
+    ids = [e.pk for e in entries]
+    rounds = {r.number: r for r in event.rounds.all()}
+    labels = round_labels(event)
+    last = max([*labels, *rounds, 0])
+    word = "Game" if event.format == Event.Format.INDIVIDUAL_PROGRESSIVE else "Round"
+    mine: dict[int, dict[int, Seat]] = {pk: {} for pk in ids}
+    names: dict[tuple[int, str], str] = {}
+    seats = (Seat.objects.filter(round__event=event)
+             .select_related("table__round", "table__game", "entry__player"))
+    if len(ids) == 1:
+        seats = seats.filter(table__seats__entry_id=ids[0])
+    for found in seats:
+        names[(found.table_id, found.position)] = found.entry.player.name
+        if found.entry_id in mine:
+            mine[found.entry_id][found.table.round.number] = found
+    byes: dict[int, set[int]] = {}
+    for number, entry_id in Bye.objects.filter(round__event=event, entry_id__in=ids) \
+            .values_list("round__number", "entry_id"):
+        byes.setdefault(entry_id, set()).add(number)
+    snapshot_rows = StandingsSnapshot.objects.filter(event=event).values_list("rows", flat=True)
+    per_round = {int(r["entry_id"]): r.get("per_round", {})
+                 for stored in snapshot_rows[:1] for r in stored}
+    cards = []
+    for entry in entries:
+        rows: list[dict[str, Any]] = []
+        running, stage_now = 0, None
+        for number in range(1, last + 1):
+            label, stage = labels.get(number, (f"{word} {number}", Round.Stage.QUALIFYING))
+            if stage != stage_now:
+                running, stage_now = 0, stage
+            row: dict[str, Any] = {"number": number, "label": label, "stage": stage,
+                                   "new_stage": bool(rows) and rows[-1]["stage"] != stage,
+                                   "table": None, "seat": "", "partner": "", "opponents": [],
+                                   "ours": None, "theirs": None, "running": None,
+                                   "bye": False, "absent": False}
+            seat = mine[entry.pk].get(number)
+            if seat is not None:
+                table = seat.table
+                side = "NS" if seat.position in "NS" else "EW"
+                other = "EW" if side == "NS" else "NS"
+                row.update(table=table.number, seat=seat.position,
+                           partner=names.get((table.pk, PARTNER[seat.position]), ""),
+                           opponents=[names.get((table.pk, p), "")
+                                      for p in OPPONENTS[seat.position]])
+                game = getattr(table, "game", None)
+                if game is not None and game.status != Game.Status.PLAYING:
+                    totals = game.totals or {}
+                    ours, theirs = int(totals.get(side, 0)), int(totals.get(other, 0))
+                    running += ours
+                    row.update(ours=ours, theirs=theirs, running=running)
+            elif number in byes.get(entry.pk, set()):
+                row["bye"] = True
+                points = per_round.get(entry.pk, {}).get(str(number))
+                if points is not None:
+                    running += int(points)
+                    row.update(ours=int(points), running=running)
+            elif number in rounds:
+                row["absent"] = True  # the round is seated without them (cut, late, left)
+            rows.append(row)
+        cards.append({"entry": entry, "rows": rows})
+    return cards

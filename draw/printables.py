@@ -1,0 +1,176 @@
+"""Printables for the day: the day-long table cards and where their QR code leads (``/c/<token>/``),
+the players' scorecards, and the results sheet (placements, prizes, the qualifying standings)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import segno
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from common.errors import DomainError
+from common.rulesets import event_ruleset
+from ranking import tie_break_labels, tie_breaks_in_force
+from standings.models import StandingsSnapshot
+from standings.services import stage_rounds, standings_compute
+from tournaments.models import Entry, Event, Round
+from tournaments.selectors import event_get
+
+from .cards import (
+    MAX_TABLE_CARDS,
+    round_labels,
+    scorecards,
+    table_card_count,
+    table_card_target,
+    table_cards_ensure,
+)
+from .selectors import event_rules, final_results
+
+STAGE_LABELS = dict(Round.Stage.choices)
+
+
+def money(amount: str | None, currency: str) -> str:
+    """``$300.00`` for a sign, ``300.00 USD`` for a code; empty without an amount."""
+    if not amount:
+        return ""
+    if currency and currency.isalpha() and len(currency) > 1:
+        return f"{amount} {currency}"
+    return f"{currency}{amount}"
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+# --- day table cards ------------------------------------------------------------------------------
+@login_required
+def day_table_cards(request: HttpRequest, pk: int) -> HttpResponse:
+    """A card per table number for the whole day: the number, big, and the QR code of
+    ``/c/<token>/`` (which opens whatever game that table plays now). ``?tables=N`` prints N."""
+    event = event_get(pk=pk, user=request.user, role="director")
+    asked = request.GET.get("tables", "").strip()
+    error = ""
+    if asked:
+        count = int(asked) if asked.isdigit() else 0
+        if not 1 <= count <= MAX_TABLE_CARDS:
+            error = f"Give a number of tables from 1 to {MAX_TABLE_CARDS}."
+    else:
+        count = table_card_count(event)
+    cards = []
+    if count and not error:
+        try:
+            made = table_cards_ensure(event=event, count=count, actor=request.user)
+        except DomainError as exc:  # pragma: no cover - the count is checked above
+            error = exc.message
+        else:
+            for card in made:
+                url = request.build_absolute_uri(reverse("table-card", args=[card.token]))
+                qr = segno.make(url, error="m")
+                cards.append({"card": card, "url": url,
+                              "qr_svg": qr.svg_inline(scale=7, dark="#000")})
+    return render(request, "draw/day_table_cards.html", {
+        "event": event, "cards": cards, "count": count if not error else "",
+        "error": error, "max_tables": MAX_TABLE_CARDS,
+    }, status=400 if error else 200)
+
+
+@never_cache
+@require_GET
+def table_card(request: HttpRequest, token: str) -> HttpResponse:
+    """The day card's QR code: the table of this number in the game being played now, or a page
+    saying why there is none (no game seated, or this table not used by this game)."""
+    target = table_card_target(token=token)
+    if target.table is not None:
+        return redirect(reverse("table-entry", args=[target.table.token]))
+    event = target.event
+    labels = round_labels(event)
+    label = labels.get(target.round.number, (f"Round {target.round.number}", ""))[0] \
+        if target.round else ""
+    return render(request, "draw/table_card_idle.html", {
+        "event": event, "card": target.card, "round": target.round, "round_label": label,
+        "tables_in_round": target.tables_in_round, "all_played": target.all_played,
+        "over": event.status in (Event.Status.FINISHED, Event.Status.CANCELLED),
+        "refresh_seconds": 30,
+    })
+
+
+# --- scorecards ------------------------------------------------------------------------------------
+def _scorecards_page(request: HttpRequest, event: Event, entries: list[Entry]) -> HttpResponse:
+    return render(request, "draw/scorecards.html", {
+        "event": event, "cards": scorecards(event, entries), "ruleset": event_ruleset(event),
+        "single": len(entries) == 1,
+    })
+
+
+@login_required
+def event_scorecards(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every active player's scorecard for the day, two to a printed page."""
+    event = event_get(pk=pk, user=request.user, role="director")
+    entries = list(event.entries.filter(status=Entry.Status.ACTIVE).select_related("player")
+                   .order_by("player__name", "pk"))
+    return _scorecards_page(request, event, entries)
+
+
+@login_required
+def entry_scorecard(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
+    event = event_get(pk=pk, user=request.user, role="director")
+    entry = event.entries.select_related("player").filter(pk=entry_id).first()
+    if entry is None:
+        raise Http404("No such player in this event")
+    return _scorecards_page(request, event, [entry])
+
+
+# --- results ---------------------------------------------------------------------------------------
+def _standings(event: Event) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+    """The qualifying standings of a progressive event; the standings of any other event (its
+    snapshot, or computed now when there is none yet)."""
+    if event.format == Event.Format.INDIVIDUAL_PROGRESSIVE:
+        computed = standings_compute(event=event,
+                                     rounds=stage_rounds(event, Round.Stage.QUALIFYING))
+        return computed.rows, computed.tie_breaks
+    snapshot = StandingsSnapshot.objects.filter(event=event).first()
+    if snapshot is not None and snapshot.rows:
+        tie_breaks = list(snapshot.tie_breaks) or tie_break_labels(
+            tie_breaks_in_force(event.tie_breaks, partnership=event.partnership))
+        return list(snapshot.rows), tie_breaks
+    computed = standings_compute(event=event)
+    return computed.rows, computed.tie_breaks
+
+
+@require_GET
+def event_results(request: HttpRequest, pk: int) -> HttpResponse:
+    """The printable results: placements with their stage and prize, the side prizes, the rules
+    in force and the qualifying standings; "Provisional" with the standings so far until the
+    event is finished."""
+    event = event_get(pk=pk, user=request.user)
+    finished = event.status == Event.Status.FINISHED
+    results = final_results(event)
+    prizes = event.prizes or {}
+    currency = results["currency"] or prizes.get("currency", "")
+    counts: dict[int, int] = {}
+    for p in results["placements"]:
+        counts[p["place"]] = counts.get(p["place"], 0) + 1
+    placements = [{**p, "shared": counts[p["place"]] > 1,
+                   "stage_label": STAGE_LABELS.get(p.get("stage") or "", ""),
+                   "prize_text": money(p.get("prize"), currency)}
+                  for p in results["placements"]]
+    side = [{**s, "amount_text": money(s["amount"], currency)} for s in results["side_prizes"]]
+    rows, tie_breaks = _standings(event)
+    prize_fund = [f"{ordinal(p['place'])} {money(p['amount'], currency)}"
+                  for p in prizes.get("payouts", [])]
+    prize_fund += [f"{s['label']} {money(s['amount'], currency)}" for s in prizes.get("side", [])]
+    labels = [t["label"].lower() for t in tie_breaks]
+    return render(request, "draw/results.html", {
+        "event": event, "finished": finished, "placements": placements, "side_prizes": side,
+        "rules": event_rules(event), "ruleset": event_ruleset(event),
+        "progressive": event.format == Event.Format.INDIVIDUAL_PROGRESSIVE,
+        "rows": rows, "ranking_sentence": ("Ranked by " + ", then ".join(labels) + ".")
+        if labels else "",
+        "prize_fund": prize_fund,
+    })
