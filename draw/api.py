@@ -454,7 +454,10 @@ class EventRoundsApi(APIView):
                     "answers with its tables (with their entry tokens) and byes. (The event "
                     "page's \"Seat round N\" button queues the same work as a background job "
                     "instead.) Asking for a `number` that exists returns that round unchanged "
-                    "with 200; `reseat` seats the open round again while no hand is entered.",
+                    "with 200; `reseat` seats the open round again while no hand is entered. "
+                    "For a format that seats itself (individual_progressive), asking for the "
+                    "next round when the automatic advance has already seated it returns that "
+                    "round with 200.",
         request=SeatRoundInput,
         responses={201: RoundOutput, 200: RoundOutput, **error_responses(400, 403, 404)},
     )
@@ -463,10 +466,10 @@ class EventRoundsApi(APIView):
         data = SeatRoundInput(data=request.data)
         data.is_valid(raise_exception=True)
         number, reseat = data.validated_data.get("number"), data.validated_data["reseat"]
-        existed = (number is not None and not reseat
-                   and event.rounds.filter(number=number).exists())
+        before = set(event.rounds.values_list("pk", flat=True))
         round_ = services.round_create(event=event, actor=request.user, number=number,
                                        reseat=reseat)
+        existed = round_.pk in before  # asked for again, or seated by the automatic advance
         return Response(round_payload(round_, with_tokens=True),
                         status=status.HTTP_200_OK if existed else status.HTTP_201_CREATED)
 

@@ -127,6 +127,12 @@ def round_create(
         event_log(locked, actor, "reseat", round=latest.number)
         latest.delete()
         latest = locked.rounds.order_by("-number").first()
+    elif (latest is not None and latest.status != Round.Status.CLOSED and number is None
+          and format_for(locked.format).seats_automatically
+          and not Hand.objects.filter(game__table__round=latest).exists()):
+        # The format seated this round by itself (the automatic advance, or a job that won the
+        # race with this request): asking for "the next round" returns it, unchanged.
+        return latest
     elif latest is not None and latest.status != Round.Status.CLOSED:
         raise DomainError(
             f"Round {latest.number} is still open; close it before seating the next one.",
@@ -395,6 +401,10 @@ def round_set_status(
     (``close_unfinished``); the log then records what was left."""
     locked_event = event_lock(round_.event)
     locked = Round.objects.select_for_update().get(pk=round_.pk)
+    if status == locked.status:
+        # Asked twice (or already done by the automatic advance): nothing to change.
+        round_.status = locked.status
+        return locked
     if status not in ROUND_TRANSITIONS.get(locked.status, set()):
         raise DomainError(
             f"Round {locked.number} is {locked.get_status_display().lower()}; "

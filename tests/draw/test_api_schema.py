@@ -38,11 +38,16 @@ PAGE_ACTIONS: dict[str, tuple[str, str]] = {
     "director-hand-delete-last": ("post", "/api/events/{event_id}/hands/delete-last/"),
     "hand-history": ("get", "/api/hands/{hand_id}/revisions/"),
     "event-standings": ("get", "/api/events/{event_id}/standings/"),
+    "event-director-advance": ("post", "/api/events/{id}/advance/"),
+    "event-director-cut": ("post", "/api/events/{id}/rounds/{number}/tables/{table}/cut/"),
 }
 # pages that print or download what the API already answers as data
 PRINTABLES = {"round-cards", "round-sheet", "event-hands-csv", "director-games",
               "event-standings-csv", "event-standings-wall", "event-standings-version",
-              "event-standings-fragment", "event-player"}
+              "event-standings-fragment", "event-player",
+              # a progressive day's screens and paper: rounds, standings and placements as data
+              "event-director", "event-wall-movement", "event-results", "event-scorecard",
+              "event-scorecards", "event-table-cards", "table-card"}
 
 # the error statuses each new write really answers
 ERRORS: dict[tuple[str, str], set[str]] = {
@@ -63,6 +68,9 @@ ERRORS: dict[tuple[str, str], set[str]] = {
     ("post", "/api/tables/{token}/confirm/"): {"400", "403", "404"},
     ("post", "/api/events/{event_id}/hands/"): {"400", "403", "404", "409"},
     ("post", "/api/events/{event_id}/hands/delete-last/"): {"400", "403", "404"},
+    ("post", "/api/events/{id}/advance/"): {"400", "403", "404"},
+    ("post", "/api/events/{id}/rounds/{number}/tables/{table}/cut/"): {"400", "403", "404"},
+    ("post", "/api/events/{id}/rounds/{number}/time/"): {"400", "403", "404"},
 }
 
 
@@ -106,7 +114,8 @@ def test_new_writes_declare_their_request_and_error_statuses(schema: dict[str, A
             content = operation["responses"][code]["content"]["application/json"]["schema"]
             assert "$ref" in content, (method, path, code)
     with_body = [key for key in ERRORS if not key[1].endswith(("/finish/", "/reopen/", "/start/",
-                                                               "/close/", "/leave/"))]
+                                                               "/close/", "/leave/",
+                                                               "/time/"))]
     for method, path in with_body:
         assert "requestBody" in schema["paths"][path][method], (method, path)
 
