@@ -35,3 +35,9 @@ bench: venv
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles test-output
+
+# The individual progressive day (256 players, 64 tables) on a throwaway PostgreSQL; extra
+# arguments through BENCH_ARGS, e.g. `make bench-progressive BENCH_ARGS="--players 512"`.
+.PHONY: bench-progressive
+bench-progressive: venv
+	BENCH_SCRIPT=bench/progressive.py bash bench/standings.sh $(BENCH_ARGS)
