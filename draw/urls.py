@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import printables, views
+from . import printables, screens, views
 
 urlpatterns = [
     path("clubs/<slug:slug>/events/new/", views.event_create, name="event-create"),
@@ -24,6 +24,13 @@ urlpatterns = [
     path("events/<int:pk>/rounds/<int:number>/swap/", views.round_swap, name="round-swap"),
     path("events/<int:pk>/rounds/<int:number>/cards/", views.table_cards, name="round-cards"),
     path("events/<int:pk>/rounds/<int:number>/sheet/", views.score_sheet, name="round-sheet"),
+    # screens for a big day: the director's room view and the wall's movement board
+    path("events/<int:pk>/director/", screens.event_director, name="event-director"),
+    path("events/<int:pk>/director/advance/", screens.event_director_advance,
+         name="event-director-advance"),
+    path("events/<int:pk>/director/cut/", screens.event_director_cut, name="event-director-cut"),
+    path("events/<int:pk>/wall/movement/", screens.event_wall_movement,
+         name="event-wall-movement"),
     # printables for the day: table cards valid all day, players' scorecards, the results sheet
     path("events/<int:pk>/table-cards/", printables.day_table_cards, name="event-table-cards"),
     path("c/<str:token>/", printables.table_card, name="table-card"),

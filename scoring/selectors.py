@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 from django.http import Http404
 
 from common.labels import OUTCOME_LABELS, RESULT_LABELS, SEAT_NAMES, SUIT_SYMBOLS
 from common.rulesets import event_ruleset
-from tournaments.models import Event, Round, Seat, Table
+from pairing.progressive import stages as progressive_stages
+from tournaments.models import Bye, Entry, Event, Round, Seat, Table
 
 from .models import Game, Hand, HandRevision
 from .services import entry_refusal, revision_values
@@ -256,3 +257,84 @@ def games_for_event(event: Event, *, unconfirmed_only: bool = False) -> list[Gam
             {"side": side, "points": points} for side, points in (game.totals or {}).items()
         ]
     return result
+
+
+def _last_round_number(event: Event) -> int | None:
+    """The number of an event's last round when its format ends there (a progressive event's
+    qualifying games, semi-finals and final); None for a club night, which may play on."""
+    if event.format != Event.Format.INDIVIDUAL_PROGRESSIVE:
+        return None
+    return progressive_stages.plan_from(dict(event.format_settings or {}),
+                                        event.rounds_planned).rounds_total
+
+
+def table_next_seats(*, table: Table) -> dict[str, Any] | None:
+    """Where this table's players go next, for the phone page once its game is over.
+
+    None while the game is being played. Otherwise ``{"number", "seated", ...}`` for the
+    event's round ``number`` (this round + 1): when it is seated, ``players`` lists this table's
+    four players (N, E, S, W) each with ``table`` (number or None), ``position``, ``seat_name``
+    and a ``label`` ("table 7, North", "final table, North", "sits out", ...); when it is not,
+    ``confirmed`` of ``total`` games of this round are confirmed, ``last`` says the event has no
+    next round, and ``held`` that the director seats it by hand; ``word`` is what the event
+    calls a round ("game" in a progressive event). At most four queries, whatever the number of
+    tables or players."""
+    game = table.game
+    if game.status == Game.Status.PLAYING:
+        return None
+    round_ = table.round
+    event = round_.event
+    number = round_.number + 1
+    progressive = event.format == Event.Format.INDIVIDUAL_PROGRESSIVE
+    out: dict[str, Any] = {"number": number, "seated": False,
+                           "word": "game" if progressive else "round"}
+    next_round = Round.objects.filter(event_id=event.pk, number=number).first()
+    if next_round is None:
+        counts = Game.objects.filter(table__round_id=round_.pk).aggregate(
+            total=Count("pk"), confirmed=Count("pk", filter=Q(status=Game.Status.CONFIRMED)))
+        last = _last_round_number(event)
+        out.update(
+            confirmed=counts["confirmed"], total=counts["total"],
+            last=event.status == Event.Status.FINISHED or (last is not None and round_.number >= last),
+            held=event.advance_held,
+        )
+        return out
+    here = list(
+        Seat.objects.filter(table_id=table.pk)
+        .values_list("position", "entry_id", "entry__player__name", "entry__status")
+    )
+    by_position = {position: (entry, name, status) for position, entry, name, status in here}
+    entry_ids = [entry for entry, _, _ in by_position.values()]
+    going = {
+        entry: (table_number, position)
+        for entry, table_number, position in Seat.objects.filter(
+            round_id=next_round.pk, entry_id__in=entry_ids
+        ).values_list("entry_id", "table__number", "position")
+    }
+    resting = set(Bye.objects.filter(round_id=next_round.pk, entry_id__in=entry_ids)
+                  .values_list("entry_id", flat=True))
+    final = next_round.stage == Round.Stage.FINAL
+    stage_label = Round.Stage(next_round.stage).label
+    players = []
+    for position in ("N", "E", "S", "W"):
+        if position not in by_position:
+            continue
+        entry, name, status = by_position[position]
+        table_number, seat = going.get(entry, (None, ""))
+        if table_number is not None:
+            where = "final table" if final else f"table {table_number}"
+            label = f"{where}, {SEAT_NAMES[seat]}"
+        elif entry in resting:
+            label = "sits out"
+        elif status == Entry.Status.LEFT:
+            label = "has withdrawn"
+        elif next_round.stage != Round.Stage.QUALIFYING:
+            label = f"not in the {stage_label.lower()}"
+        else:
+            label = "not seated"
+        players.append({"name": name, "entry_id": entry, "table": table_number,
+                        "position": seat, "seat_name": SEAT_NAMES.get(seat, ""),
+                        "label": label})
+    out.update(seated=True, round=next_round, stage_label=stage_label, final=final,
+               players=players)
+    return out

@@ -36,6 +36,7 @@ from .selectors import (
     hand_history,
     hand_with_context,
     table_by_token,
+    table_next_seats,
     table_state,
 )
 
@@ -95,6 +96,7 @@ def _saved_message(revision: HandRevision) -> str:
 def _table_page(
     request: HttpRequest, table: Table, *, form: HandForm | None = None,
     outcome: Outcome | None = None, status: int = 200, correcting: dict[str, Any] | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> HttpResponse:
     state = table_state(table=table)
     ruleset = event_ruleset(state["event"])
@@ -115,6 +117,7 @@ def _table_page(
         "submit_url": reverse("api-table-hands", args=[table.token]),
         "page_url": reverse("table-entry", args=[table.token]),
         "saved": request.GET.get("saved", ""),
+        **(extra or {}),
     }
     return render(request, "scoring/entry_table.html", context, status=status)
 
@@ -128,10 +131,11 @@ def _refuse_closed(request: HttpRequest, table: Table) -> HttpResponse:
 
 
 def table_entry(request: HttpRequest, token: str) -> HttpResponse:
-    """The page a table's QR code opens: the game so far and the form for the next hand."""
+    """The page a table's QR code opens: the game so far and the form for the next hand; once
+    the game is over, where each player goes next (or how many tables the next game waits for)."""
     table = table_by_token(token=token)
     if request.method != "POST":
-        return _table_page(request, table)
+        return _table_page(request, table, extra={"where_next": table_next_seats(table=table)})
     if services.entry_refusal(table.round) is not None:
         return _refuse_closed(request, table)
     form = HandForm(request.POST, ruleset=event_ruleset(table.round.event))

@@ -1,0 +1,246 @@
+"""Screens for a big day: the director's room view and the wall's movement board.
+
+``/events/<pk>/director/`` shows every table of the game being played (or of the last one) as a
+compact tile: players, whether the game is playing, finished or confirmed, hands entered of the
+deals planned and how long the table has been playing (tables running long are marked), with a
+cut form for a level game. Above them: counts, the buttons that move the day on (start, hold or
+release the automatic advance, re-draw, seat the next game), and below: unconfirmed games, late
+arrivals, withdrawals and alternates waiting. ``/events/<pk>/wall/movement/`` is the public wall
+board for the coming game: every player, alphabetically, with their table and seat, and the
+game's clock when the event plays timed games. Both pages reload themselves
+(``static/js/screens.js``).
+"""
+
+from __future__ import annotations
+
+import datetime
+import statistics
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Max
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from common.errors import DomainError
+from common.labels import SEAT_NAMES
+from scoring.models import Game, Hand
+from scoring.selectors import games_for_event
+from scoring.services import game_settle_tie
+from tournaments import services as events
+from tournaments.models import Bye, Entry, Event, Round, Seat
+from tournaments.selectors import event_get, round_tables
+
+from . import seating
+from .formats import format_for
+from .selectors import event_format_settings, rounds_total
+
+# A playing table is "running long" past the median time of the finished tables once this many
+# have finished (fewer on a small day: half the tables), or past the event's time limit.
+MEDIAN_AFTER = 3
+REFRESH_SECONDS = 25
+
+
+def _minutes(delta: datetime.timedelta) -> int:
+    return max(0, int(delta.total_seconds() // 60))
+
+
+def _game_minutes(event: Event) -> int | None:
+    value = event_format_settings(event).get("game_minutes")
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
+def _word(event: Event) -> str:
+    """What the event calls one sitting of every table: a progressive day plays games."""
+    return "game" if event.format == Event.Format.INDIVIDUAL_PROGRESSIVE else "round"
+
+
+def round_start_time(round_: Round) -> datetime.datetime:
+    """When a round's tables began playing: its start, else when it was seated."""
+    return round_.started_at or round_.created_at
+
+
+def _tiles(round_: Round, *, now: datetime.datetime, deals: int | None,
+           limit: int | None, cuts: bool) -> tuple[list[dict[str, Any]], int | None]:
+    """One tile per table of ``round_`` and the median minutes of its finished tables."""
+    start = round_start_time(round_)
+    end = now if round_.status != Round.Status.CLOSED else (round_.closed_at or now)
+    last_hand = dict(
+        Hand.objects.filter(game__table__round=round_, deleted_at__isnull=True)
+        .values("game_id").annotate(last=Max("created_at")).values_list("game_id", "last")
+    )
+    tiles = []
+    for item in round_tables(round_=round_):
+        table, game = item["table"], item["game"]
+        seats = item["seats"]
+        names = {s.position: s.entry.player.name for s in seats if s is not None}
+        status = game.status if game else Game.Status.PLAYING
+        if game is not None and status != Game.Status.PLAYING:
+            minutes = _minutes((last_hand.get(game.pk) or game.updated_at) - start)
+        else:
+            minutes = _minutes(end - start)
+        tiles.append({
+            "number": table.number, "token": table.token, "game": game, "status": status,
+            "status_label": Game.Status(status).label,
+            "ns": [names.get(p, "–") for p in ("N", "S")],
+            "ew": [names.get(p, "–") for p in ("E", "W")],
+            "hands": game.hands_count if game else 0, "deals": deals, "minutes": minutes,
+            "totals": game.totals if game and game.totals else None,
+            "awaiting_cut": bool(cuts and game and status != Game.Status.PLAYING
+                                 and not game.winner and not game.cut_winner),
+            "cut_winner": game.cut_winner if game else "",
+            "entry_ids": {s.entry_id for s in seats if s is not None},
+        })
+    done = [t["minutes"] for t in tiles if t["status"] != Game.Status.PLAYING]
+    median = None
+    if done and len(done) >= min(MEDIAN_AFTER, max(1, len(tiles) // 2)):
+        median = int(statistics.median(done))
+    for tile in tiles:
+        playing = tile["status"] == Game.Status.PLAYING and round_.status != Round.Status.CLOSED
+        over_limit = limit is not None and tile["minutes"] >= limit
+        over_median = median is not None and tile["minutes"] > median
+        tile["long"] = playing and (over_limit or over_median)
+        tile["long_reason"] = (
+            f"past the {limit}-minute limit" if playing and over_limit
+            else f"past the median of finished tables ({median} min)" if tile["long"] else ""
+        )
+    return tiles, median
+
+
+def director_screen(event: Event, *, now: datetime.datetime | None = None) -> dict[str, Any]:
+    """Everything the director's screen shows, in a fixed number of queries (not per table)."""
+    now = now or timezone.now()
+    spec = format_for(event.format)
+    settings = event_format_settings(event)
+    limit = _game_minutes(event)
+    rounds = list(event.rounds.order_by("number"))
+    open_round = next((r for r in rounds if r.status != Round.Status.CLOSED), None)
+    shown = open_round or (rounds[-1] if rounds else None)
+    tiles: list[dict[str, Any]] = []
+    median = None
+    if shown is not None:
+        tiles, median = _tiles(shown, now=now, deals=event.deals_per_round, limit=limit,
+                               cuts=spec.needs_winners)
+    seated = set().union(*(t["entry_ids"] for t in tiles)) if tiles else set()
+    entries = list(event.entries.select_related("player").order_by("player__name"))
+    unconfirmed = [
+        g for g in games_for_event(event, unconfirmed_only=True)
+        if g.status == Game.Status.FINISHED or g.table.round.status == Round.Status.CLOSED
+    ]
+    total = rounds_total(event)
+    next_number = (rounds[-1].number + 1) if rounds else 1
+    counts = {status: sum(1 for t in tiles if t["status"] == status) for status in Game.Status.values}
+    return {
+        "event": event, "round": shown, "open_round": open_round, "tiles": tiles,
+        "counts": counts, "long_count": sum(1 for t in tiles if t["long"]),
+        "cut_count": sum(1 for t in tiles if t["awaiting_cut"]),
+        "median": median, "game_minutes": limit, "ties": settings.get("ties", ""),
+        "started_at": round_start_time(shown) if shown else None,
+        "elapsed": _minutes(now - round_start_time(shown)) if shown else None,
+        "hands_entered": any(t["hands"] for t in tiles),
+        "seats_automatically": spec.seats_automatically,
+        "rounds_total": total,
+        "next_number": next_number,
+        "can_seat_next": (
+            open_round is None and event.status in (Event.Status.DRAFT, Event.Status.RUNNING)
+            and (spec.open_ended or next_number <= total)
+        ),
+        "unconfirmed": unconfirmed,
+        "late": [e for e in entries if e.joined_round > 1],
+        "withdrawn": [e for e in entries if e.status == Entry.Status.LEFT],
+        "alternates": [e for e in entries if e.alternate and e.status == Entry.Status.ACTIVE
+                       and e.pk not in seated],
+        "seating": seating.job_state(event_id=event.pk),
+        "refresh_seconds": REFRESH_SECONDS, "word": _word(event),
+    }
+
+
+@login_required
+def event_director(request: HttpRequest, pk: int) -> HttpResponse:
+    """The director's screen for a big day: every table of the game at a glance."""
+    event = event_get(pk=pk, user=request.user, role="director")
+    return render(request, "draw/director.html", director_screen(event))
+
+
+@login_required
+@require_POST
+def event_director_advance(request: HttpRequest, pk: int) -> HttpResponse:
+    """Hold (held=1) or release (held=0) the automatic advance to the next game."""
+    event = event_get(pk=pk, user=request.user, role="director")
+    held = request.POST.get("held") == "1"
+    events.event_hold_advance(event=event, held=held, actor=request.user)
+    if held:
+        messages.success(request, "The automatic advance is held: when the last game is "
+                                  "confirmed, seat the next game yourself.")
+    else:
+        messages.success(request, "The automatic advance is on again: the next game is seated "
+                                  "as soon as the last game of this one is confirmed.")
+    return redirect("event-director", pk=event.pk)
+
+
+@login_required
+@require_POST
+def event_director_cut(request: HttpRequest, pk: int) -> HttpResponse:
+    """A level game: record the side that won the table's cut of the cards."""
+    event = event_get(pk=pk, user=request.user, role="director")
+    round_number, table_number = request.POST.get("round", ""), request.POST.get("table", "")
+    if not (round_number.isdigit() and table_number.isdigit()):
+        messages.error(request, "Pick the table whose cut you are entering.")
+        return redirect("event-director", pk=event.pk)
+    game = get_object_or_404(Game.objects.select_related("table__round__event"),
+                             table__round__event=event, table__round__number=int(round_number),
+                             table__number=int(table_number))
+    winner = request.POST.get("winner", "")
+    try:
+        game_settle_tie(game=game, winner=winner, actor=request.user)
+    except DomainError as exc:
+        messages.error(request, f"Table {table_number}: {exc.message}")
+    else:
+        messages.success(request, f"Table {table_number}: {winner} won the cut.")
+    return redirect("event-director", pk=event.pk)
+
+
+# --- the wall's movement board -------------------------------------------------------------------
+def movement_board(event: Event, *, now: datetime.datetime | None = None) -> dict[str, Any]:
+    """The latest seated game: every player alphabetically with table and seat (or sitting
+    out), and the game's deadline when the event plays timed games and the game is not over."""
+    now = now or timezone.now()
+    round_ = event.rounds.order_by("-number").first()
+    rows: list[dict[str, Any]] = []
+    deadline = None
+    if round_ is not None:
+        final = round_.stage == Round.Stage.FINAL
+        for name, table, position in (
+            Seat.objects.filter(round=round_)
+            .values_list("entry__player__name", "table__number", "position")
+        ):
+            rows.append({"name": name, "table": table, "position": position,
+                         "seat_name": SEAT_NAMES.get(position, position),
+                         "where": "Final" if final else str(table)})
+        for (name,) in Bye.objects.filter(round=round_).values_list("entry__player__name"):
+            rows.append({"name": name, "table": None, "position": "", "seat_name": "",
+                         "where": "sits out"})
+        rows.sort(key=lambda r: (r["name"].casefold(), r["name"]))
+        limit = _game_minutes(event)
+        if limit is not None and round_.status != Round.Status.CLOSED:
+            deadline = round_start_time(round_) + datetime.timedelta(minutes=limit)
+    left = int((deadline - now).total_seconds()) if deadline else 0
+    return {
+        "event": event, "round": round_, "rows": rows, "deadline": deadline, "now": now,
+        "deadline_ms": int(deadline.timestamp() * 1000) if deadline else None,
+        "now_ms": int(now.timestamp() * 1000),
+        "time_left": f"{left // 60}:{left % 60:02d}" if left > 0 else "Time",
+        "word": _word(event), "game_minutes": _game_minutes(event),
+        "stage_label": Round.Stage(round_.stage).label if round_ else "",
+        "density": "dense" if len(rows) > 96 else "medium" if len(rows) > 40 else "",
+        "refresh_seconds": 30,
+    }
+
+
+def event_wall_movement(request: HttpRequest, pk: int) -> HttpResponse:
+    """The wall screen for the coming game: who sits where, in big type."""
+    event = event_get(pk=pk, user=request.user)
+    return render(request, "draw/wall_movement.html", movement_board(event))
