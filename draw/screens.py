@@ -29,7 +29,7 @@ from common.errors import DomainError
 from common.labels import SEAT_NAMES
 from scoring.models import Game, Hand
 from scoring.selectors import games_for_event
-from scoring.services import game_settle_tie
+from scoring.services import game_settle_tie, round_call_time
 from tournaments import services as events
 from tournaments.models import Bye, Entry, Event, Round, Seat
 from tournaments.selectors import event_get, round_tables
@@ -200,6 +200,26 @@ def event_director_cut(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, f"Table {table_number}: {exc.message}")
     else:
         messages.success(request, f"Table {table_number}: {winner} won the cut.")
+    return redirect("event-director", pk=event.pk)
+
+
+@login_required
+@require_POST
+def event_director_time(request: HttpRequest, pk: int) -> HttpResponse:
+    """Time is up: the games of the open round still playing end after the deals entered."""
+    event = event_get(pk=pk, user=request.user, role="director")
+    round_ = event.rounds.exclude(status=Round.Status.CLOSED).order_by("-number").first()
+    if round_ is None:
+        messages.error(request, "No game is being played.")
+        return redirect("event-director", pk=event.pk)
+    try:
+        ended = round_call_time(round_=round_, actor=request.user)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        listed = ", ".join(str(n) for n in ended) or "none"
+        messages.success(request, f"Time called: games ended at table(s) {listed}; they now "
+                                  "wait for confirmation.")
     return redirect("event-director", pk=event.pk)
 
 

@@ -347,16 +347,24 @@ def entry_withdraw(*, entry: Entry, actor: Any = None) -> Entry:
     once, and without one the withdrawal is refused.
     """
     locked = event_lock(entry.event)
+    handed_over = None
     if locked.format == Event.Format.INDIVIDUAL_PROGRESSIVE and entry.status == Entry.Status.ACTIVE:
-        _hand_over_seat(locked, entry, actor)
-    return entry_leave(entry=entry, actor=actor)
+        handed_over = _hand_over_seat(locked, entry, actor)
+    left = entry_leave(entry=entry, actor=actor)
+    if handed_over is not None:
+        # They never played the game whose seat they handed over.
+        left.left_after_round = handed_over - 1
+        left.save(update_fields=["left_after_round"])
+    return left
 
 
-def _hand_over_seat(event: Event, entry: Entry, actor: Any) -> None:
+def _hand_over_seat(event: Event, entry: Entry, actor: Any) -> int | None:
+    """Give the entry's seat in the open round to the first waiting alternate; returns the
+    round's number, or None when the entry is not seated in an open round."""
     open_round = event.rounds.exclude(status=Round.Status.CLOSED).first()
     seat = Seat.objects.filter(round=open_round, entry=entry).first() if open_round else None
     if seat is None or open_round is None:
-        return
+        return None
     started = open_round.status != Round.Status.SEATED or Hand.objects.filter(game__table=seat.table).exists()
     if started:
         raise DomainError(
@@ -378,6 +386,7 @@ def _hand_over_seat(event: Event, entry: Entry, actor: Any) -> None:
     event_log(event, actor, "alternate_seated", round=open_round.number,
               table=seat.table.number, position=seat.position, entry=alternate.pk,
               name=alternate.player.name, replaces=entry.pk)
+    return open_round.number
 
 
 # --- round status and seat swaps -----------------------------------------------------------------

@@ -28,7 +28,9 @@ urlpatterns = [
     path("events/<int:pk>/director/", screens.event_director, name="event-director"),
     path("events/<int:pk>/director/advance/", screens.event_director_advance,
          name="event-director-advance"),
-    path("events/<int:pk>/director/cut/", screens.event_director_cut, name="event-director-cut"),
+    path("events/<int:pk>/director/cut/", screens.event_director_cut, name="event-director-cut"),    path("events/<int:pk>/director/time/", screens.event_director_time,
+         name="event-director-time"),
+
     path("events/<int:pk>/wall/movement/", screens.event_wall_movement,
          name="event-wall-movement"),
     # printables for the day: table cards valid all day, players' scorecards, the results sheet

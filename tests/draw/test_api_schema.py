@@ -40,6 +40,7 @@ PAGE_ACTIONS: dict[str, tuple[str, str]] = {
     "event-standings": ("get", "/api/events/{event_id}/standings/"),
     "event-director-advance": ("post", "/api/events/{id}/advance/"),
     "event-director-cut": ("post", "/api/events/{id}/rounds/{number}/tables/{table}/cut/"),
+    "event-director-time": ("post", "/api/events/{id}/rounds/{number}/time/"),
 }
 # pages that print or download what the API already answers as data
 PRINTABLES = {"round-cards", "round-sheet", "event-hands-csv", "director-games",

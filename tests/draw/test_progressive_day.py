@@ -209,3 +209,39 @@ def test_stages_change_until_the_cut_and_finished_events_place_with_prizes(
     assert high["score"] == best and set(high["names"]) == holders
     share = Decimal("10") / len(holders)
     assert Decimal(high["amount"]) == share.quantize(Decimal("0.01"), rounding=ROUND_DOWN)
+
+
+def test_the_director_screen_calls_time(client: Any) -> None:
+    from django.urls import reverse
+
+    from tests.clubs.factories import club_with_director
+
+    club, director = club_with_director(slug="timed")
+    event = event_create(club=club, name="Timed", date=DAY, format="individual_progressive",
+                         format_settings={"game_minutes": 30, "cut": 4})
+    for _ in range(8):
+        entry_check_in(event=event, player=PlayerFactory(club=club))
+    first = round_create(event=event)
+    hand_submit(game=first.tables.get(number=1).game, number=1, values=values())
+    client.force_login(director)
+    page = client.get(reverse("event-director", args=[event.pk]))
+    assert b'id="call-time"' in page.content
+    client.post(reverse("event-director-time", args=[event.pk]))
+    assert set(Game.objects.filter(table__round=first).values_list("status", flat=True)) == {
+        "finished"}
+    assert EventLog.objects.filter(event=event, action="time_called").exists()
+    other_club, stranger = club_with_director(slug="elsewhere")
+    client.force_login(stranger)
+    assert client.post(reverse("event-director-time", args=[event.pk])).status_code in (403, 404)
+
+
+def test_a_seat_handed_over_before_play_is_not_counted_as_a_game_played(
+        django_capture_on_commit_callbacks: Any) -> None:
+    event = _event(8, deals_per_round=1, format_settings={"cut": 4})
+    waiting = entry_check_in(event=event, player=PlayerFactory(club=event.club), alternate=True)
+    first = round_create(event=event)
+    leaver = first.tables.get(number=1).seats.get(position="N").entry
+    entry_withdraw(entry=leaver)
+    leaver.refresh_from_db()
+    assert leaver.left_after_round == 0
+    assert first.tables.get(number=1).seats.get(position="N").entry_id == waiting.pk
