@@ -25,6 +25,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from common.spreadsheets import SafeCsvWriter
+from tournaments.models import Round
 
 from .selectors import event_standings, player_card, standings_header
 
@@ -38,15 +39,24 @@ VIEWS = {
 }
 
 
-def _body_html(request: HttpRequest, *, event_id: int, version: int, view: str) -> SafeString:
-    """The rendered live region of ``view`` for this snapshot version (cached per version)."""
-    key = f"standings:html:{event_id}:{version}:{view}"
+def _stage(request: HttpRequest) -> str | None:
+    """The stage asked for (``?stage=qualifying``), or None for every round."""
+    stage = request.GET.get("stage") or None
+    return stage if stage in Round.Stage.values else None
+
+
+def _body_html(request: HttpRequest, *, event_id: int, version: int, view: str,
+               stage: str | None = None) -> SafeString:
+    """The rendered live region of ``view`` for this snapshot version (cached per version);
+    with a ``stage``, that stage's standings (computed from its rounds when the version moves)."""
+    key = f"standings:html:{event_id}:{version}:{view}:{stage or 'all'}"
     html = None
     with contextlib.suppress(Exception):  # the cache is an optimisation only
         html = cache.get(key)
     if html is None:
         template, chart_top = VIEWS[view]
-        standings = event_standings(event_id=event_id, user=request.user, chart_top=chart_top)
+        standings = event_standings(event_id=event_id, user=request.user, chart_top=chart_top,
+                                    stage=stage)
         html = render_to_string(template, {"standings": standings}, request=request)
         if standings.status.version == version:
             with contextlib.suppress(Exception):
@@ -56,10 +66,15 @@ def _body_html(request: HttpRequest, *, event_id: int, version: int, view: str) 
 
 def _page(request: HttpRequest, event_id: int, view: str, template: str) -> HttpResponse:
     event, status = standings_header(event_id=event_id, user=request.user)
-    body = _body_html(request, event_id=event.pk, version=status.version, view=view)
+    stages = list(event.rounds.values_list("stage", flat=True).distinct())
+    stage = _stage(request) if len(stages) > 1 else None
+    body = _body_html(request, event_id=event.pk, version=status.version, view=view,
+                      stage=stage)
     return render(request, template, {
         "event": event, "status": status, "body_html": body, "view": view,
-        "poll_seconds": POLL_SECONDS,
+        "poll_seconds": POLL_SECONDS, "stage": stage,
+        "stages": [(s, Round.Stage(s).label) for s in Round.Stage.values if s in stages]
+        if len(stages) > 1 else [],
     })
 
 
@@ -80,7 +95,7 @@ def standings_fragment(request: HttpRequest, event_id: int) -> HttpResponse:
     view = "wall" if request.GET.get("view") == "wall" else "page"
     event, status = standings_header(event_id=event_id, user=request.user)
     response = HttpResponse(_body_html(request, event_id=event.pk, version=status.version,
-                                       view=view))
+                                       view=view, stage=_stage(request)))
     response["X-Standings-Version"] = str(status.version)
     return response
 

@@ -245,3 +245,25 @@ def test_a_seat_handed_over_before_play_is_not_counted_as_a_game_played(
     leaver.refresh_from_db()
     assert leaver.left_after_round == 0
     assert first.tables.get(number=1).seats.get(position="N").entry_id == waiting.pk
+
+
+def test_the_standings_page_shows_one_stage_or_all_games(
+        client: Any, django_capture_on_commit_callbacks: Any) -> None:
+    from django.urls import reverse
+
+    event = _event(8, deals_per_round=1, rounds_planned=1,
+                   format_settings={"cut": 4, "final_rule": "single_game"})
+    _finish_round(round_create(event=event), django_capture_on_commit_callbacks)
+    final = event.rounds.get(number=2)
+    assert final.stage == "final"
+    url = reverse("event-standings", args=[event.pk])
+    page = client.get(url).content.decode()
+    assert 'id="stage-tabs"' in page and "?stage=final" in page
+    finalists = set(final.tables.get().seats.values_list("entry__player__name", flat=True))
+    only_final = client.get(url + "?stage=final").content.decode()
+    qualifying = client.get(url + "?stage=qualifying").content.decode()
+    everyone = set(event.entries.values_list("player__name", flat=True))
+    # the final's standings list the finalists' games only: the others have no points there
+    assert all(name in only_final for name in finalists)
+    assert all(name in qualifying for name in everyone)
+    assert client.get(url + "?stage=nonsense").status_code == 200
