@@ -15,6 +15,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from clubs.api import error_responses
+
 from .selectors import event_standings, standings_status
 
 
@@ -76,7 +78,8 @@ class EventStandingsApi(APIView):
         parameters=[OpenApiParameter("stage", str, required=False,
                                      enum=["qualifying", "semifinal", "final"],
                                      description="One stage's standings (its rounds only).")],
-        responses={200: StandingsOutput, 404: OpenApiResponse(description="No such event")},
+        responses={200: StandingsOutput, **error_responses(400),
+                   404: OpenApiResponse(description="No such event")},
         tags=["standings"],
     )
     def get(self, request: Request, event_id: int) -> Response:

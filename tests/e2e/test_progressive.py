@@ -28,6 +28,8 @@ HANDS = [
     {"bidder": "S", "bid": "52", "trump": "D", "meld_NS": "30", "meld_EW": "20", "counters_NS": "35"},
 ]
 SEATS = {"N": "North", "E": "East", "S": "South", "W": "West"}
+# A save is a request and a page load: on a busy two-core machine they can take seconds.
+SLOW = 30_000
 
 
 def _tile(page: Page, name: str, value: str) -> None:
@@ -47,13 +49,13 @@ def _enter_hand(page: Page, values: dict[str, str]) -> None:
 
 def _play_table(phone: Page, base: str, card: str, hand: dict[str, str]) -> None:
     phone.goto(f"{base}/c/{card}/")
-    expect(phone).to_have_url(re.compile(r"/t/[^/]+/$"))
+    expect(phone).to_have_url(re.compile(r"/t/[^/]+/$"), timeout=SLOW)
     phone.locator("form[action$='/scorer/'] button[value='N']").click()
     _enter_hand(phone, hand)
     phone.click("[data-save]")
-    expect(phone.locator(".game-over")).to_be_visible()
+    expect(phone.locator(".game-over")).to_be_visible(timeout=SLOW)
     phone.locator("form[action$='/confirm/'] button[value='E']").click()
-    expect(phone.locator(".game-over")).to_contain_text("Confirmed")
+    expect(phone.locator(".game-over")).to_contain_text("Confirmed", timeout=SLOW)
 
 
 def test_a_progressive_tournament_through_the_pages(
@@ -82,7 +84,7 @@ def test_a_progressive_tournament_through_the_pages(
     page.select_option("#id_cut", "4")
     page.select_option("#id_final_rule", "single_game")
     page.click("button:has-text('Create')")
-    expect(page).to_have_url(re.compile(r"/events/\d+/checkin/$"))
+    expect(page).to_have_url(re.compile(r"/events/\d+/checkin/$"), timeout=SLOW)
     event = Event.objects.get(name="Winter Progressive")
     assert (event.format, event.format_settings["cut"], event.rounds_planned) == (
         "individual_progressive", 4, 2)
@@ -90,12 +92,12 @@ def test_a_progressive_tournament_through_the_pages(
     for player in players:
         page.locator(f"input[name='players'][value='{player.pk}']").check()
     page.click("#checkin-submit")
-    expect(page.locator("#checked-in-count")).to_have_text("8 here")
+    expect(page.locator("#checked-in-count")).to_have_text("8 here", timeout=SLOW)
 
     page.goto(f"{base}/events/{event.pk}/")
     expect(page.locator("#event-rules")).to_contain_text("top 4")
     page.click("#seat-round")
-    expect(page.locator(".table-card")).to_have_count(2)
+    expect(page.locator(".table-card")).to_have_count(2, timeout=SLOW)
     page.goto(f"{base}/events/{event.pk}/table-cards/")
     cards = dict(TableCard.objects.filter(event=event).values_list("number", "token"))
     assert sorted(cards) == [1, 2]
@@ -109,7 +111,7 @@ def test_a_progressive_tournament_through_the_pages(
         nxt = event.rounds.filter(number=number + 1).first()
         if nxt is not None:
             block = phone.locator("#where-next")
-            expect(block).to_contain_text(f"game {number + 1}")
+            expect(block).to_contain_text(f"game {number + 1}", timeout=SLOW)
             for seat in Seat.objects.filter(round=nxt).select_related("entry__player", "table"):
                 if seat.entry.player.name in block.inner_text():
                     expected = (f"table {seat.table.number}, {SEATS[seat.position]}"
@@ -132,6 +134,7 @@ def test_a_progressive_tournament_through_the_pages(
     # --- the director finishes; the results sheet names the champion --------------------------
     page.goto(f"{base}/events/{event.pk}/")
     page.click("button:has-text('Finish the event')")
+    expect(page.locator("body")).to_contain_text("Finished", timeout=SLOW)
     event.refresh_from_db()
     assert event.status == "finished"
     game = Game.objects.get(table__round__event=event, table__round__number=3)
