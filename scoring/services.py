@@ -559,6 +559,14 @@ def game_set_scorer(*, game: Game, position: str) -> Game:
     return locked
 
 
+def _round_confirmed_advance(round_: Round) -> None:
+    """Once every game of the round is confirmed, ask (on commit) for what follows: formats that
+    seat themselves build the next round (``draw.tasks.round_confirmed``, idempotent)."""
+    if not Game.objects.filter(table__round_id=round_.pk).exclude(
+            status=Game.Status.CONFIRMED).exists():
+        task_queue(ROUND_CONFIRMED, args=(round_.event_id, round_.number))
+
+
 @transaction.atomic
 def game_confirm(*, game: Game, position: str) -> Game:
     """A player of the side that did not keep score confirms the finished game."""
@@ -580,11 +588,7 @@ def game_confirm(*, game: Game, position: str) -> Game:
     locked.confirmed_at = timezone.now()
     locked.save(update_fields=["status", "confirmed_by", "confirmed_at"])
     round_ = locked.table.round
-    if not Game.objects.filter(table__round_id=round_.pk).exclude(
-        status=Game.Status.CONFIRMED
-    ).exists():
-        # The round's last game: formats that seat themselves build the next round now.
-        task_queue(ROUND_CONFIRMED, args=(round_.event_id, round_.number))
+    _round_confirmed_advance(round_)
     return locked
 
 
@@ -609,9 +613,7 @@ def round_call_time(*, round_: Round, actor: Any = None) -> list[int]:
     event_log(event, actor, "time_called", round=round_.number, tables=ended)
     if ended:
         event_results_changed(event)
-    if not Game.objects.filter(table__round=round_).exclude(
-            status=Game.Status.CONFIRMED).exists():
-        task_queue(ROUND_CONFIRMED, args=(round_.event_id, round_.number))
+    _round_confirmed_advance(round_)
     return ended
 
 
@@ -639,9 +641,8 @@ def game_settle_tie(*, game: Game, winner: str, actor: Any = None) -> Game:
     locked.save(update_fields=["cut_winner"])
     event_log(round_.event, actor, "tie_cut", round=round_.number,
               table=locked.table.number, winner=winner, by="table")
-    if locked.status == Game.Status.CONFIRMED and not Game.objects.filter(
-            table__round_id=round_.pk).exclude(status=Game.Status.CONFIRMED).exists():
-        task_queue(ROUND_CONFIRMED, args=(round_.event_id, round_.number))
+    if locked.status == Game.Status.CONFIRMED:
+        _round_confirmed_advance(round_)
     return locked
 
 
