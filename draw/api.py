@@ -26,13 +26,19 @@ from clubs.models import Club
 from clubs.permissions import can_view_event, check_club_role, has_club_role
 from scoring.models import Game
 from scoring.services import event_settings_update, game_settle_tie, round_call_time
-from standings.models import StandingsSnapshot
 from tournaments import services as events
 from tournaments.models import BYE_POINTS_LIMIT, Entry, Event, Round
 from tournaments.selectors import event_get, round_byes, round_tables
 
 from . import services
-from .selectors import event_format_settings, event_rules, event_stages, rounds_total
+from .selectors import (
+    event_format_settings,
+    event_placements,
+    event_rules,
+    event_stages,
+    events_placements,
+    rounds_total,
+)
 
 
 # --- output ---------------------------------------------------------------------------------------
@@ -43,37 +49,6 @@ class PlacementOutput(serializers.Serializer[Any]):
     stage = serializers.CharField(
         help_text="Where the place was decided: final, semifinal or qualifying (standings).")
     prize = serializers.CharField(allow_null=True, help_text="The amount won, from the payouts.")
-
-
-def _placements(rows: list[dict[str, Any]] | None,
-                placements: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
-    if placements:
-        return placements
-    # Events finished before places were stored: their standings' ranks.
-    ordered = sorted(rows or [], key=lambda row: int(row["rank"]))  # stable: keeps tie order
-    return [{"place": int(row["rank"]), "entry_id": int(row["entry_id"]),
-             "name": str(row.get("name", "")), "stage": "qualifying", "prize": None}
-            for row in ordered]
-
-
-def event_placements(event: Event) -> list[dict[str, Any]]:
-    """Final places of a finished event, as written when it finished (empty before).
-
-    Finishing brings the snapshot up to date and places everyone by the format's rule
-    (``draw.services.event_placements_compute``)."""
-    if event.status != Event.Status.FINISHED:
-        return []
-    found = StandingsSnapshot.objects.filter(event_id=event.pk).values_list(
-        "rows", "placements").first()
-    return _placements(*found) if found else []
-
-
-def events_placements(events: list[Event]) -> dict[int, list[dict[str, Any]]]:
-    """:func:`event_placements` of many events in one query (the event list)."""
-    finished = [e.pk for e in events if e.status == Event.Status.FINISHED]
-    snapshots = StandingsSnapshot.objects.filter(event_id__in=finished).values_list(
-        "event_id", "rows", "placements")
-    return {event_id: _placements(rows, placed) for event_id, rows, placed in snapshots}
 
 
 class StageOutput(serializers.Serializer[Any]):

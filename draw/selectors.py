@@ -56,6 +56,37 @@ def event_rules(event: Event) -> list[str]:
     return progressive_stages.describe(event_format_settings(event), event.rounds_planned)
 
 
+def _placements(rows: list[dict[str, Any]] | None,
+                placements: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    if placements:
+        return placements
+    # Events finished before places were stored: their standings' ranks.
+    ordered = sorted(rows or [], key=lambda row: int(row["rank"]))  # stable: keeps tie order
+    return [{"place": int(row["rank"]), "entry_id": int(row["entry_id"]),
+             "name": str(row.get("name", "")), "stage": "qualifying", "prize": None}
+            for row in ordered]
+
+
+def event_placements(event: Event) -> list[dict[str, Any]]:
+    """Final places of a finished event, as written when it finished (empty before).
+
+    Finishing brings the snapshot up to date and places everyone by the format's rule
+    (``draw.services.event_placements_compute``)."""
+    if event.status != Event.Status.FINISHED:
+        return []
+    found = StandingsSnapshot.objects.filter(event_id=event.pk).values_list(
+        "rows", "placements").first()
+    return _placements(*found) if found else []
+
+
+def events_placements(events: list[Event]) -> dict[int, list[dict[str, Any]]]:
+    """:func:`event_placements` of many events in one query (the event list)."""
+    finished = [e.pk for e in events if e.status == Event.Status.FINISHED]
+    snapshots = StandingsSnapshot.objects.filter(event_id__in=finished).values_list(
+        "event_id", "rows", "placements")
+    return {event_id: _placements(rows, placed) for event_id, rows, placed in snapshots}
+
+
 def final_results(event: Event) -> dict[str, Any]:
     """The final standings of a finished event: places (with prizes) and side prizes.
 
@@ -63,13 +94,7 @@ def final_results(event: Event) -> dict[str, Any]:
     "currency": "$"}``; empty lists before the event finishes."""
     if event.status != Event.Status.FINISHED:
         return {"placements": [], "side_prizes": [], "currency": ""}
-    found = StandingsSnapshot.objects.filter(event_id=event.pk).values_list(
-        "placements", "rows").first()
-    placements = list(found[0]) if found and found[0] else [
-        {"place": int(r["rank"]), "entry_id": int(r["entry_id"]), "name": r["name"],
-         "stage": "qualifying", "prize": None}
-        for r in (found[1] if found else [])
-    ]
+    placements = event_placements(event)
     prizes = event.prizes or {}
     side = []
     if prizes.get("side"):
