@@ -21,8 +21,9 @@ from scoring.services import (
     hand_submit,
     round_call_time,
 )
-from tests.clubs.factories import ClubFactory, PlayerFactory
+from tests.clubs.factories import PlayerFactory
 from tests.scoring.factories import values
+from tests.tournaments.factories import progressive_event
 from tournaments.models import Entry, Event, EventLog
 from tournaments.services import entry_check_in, event_create, event_hold_advance
 
@@ -31,15 +32,6 @@ pytestmark = pytest.mark.django_db
 DAY = datetime.date(2026, 11, 22)
 LEVEL = {"bidder": "N", "bid": 50, "meld": {"NS": 20, "EW": 30},
          "counters": {"NS": 30, "EW": 20}}  # NS 50, EW 50
-
-
-def _event(players: int, **kwargs: Any) -> Event:
-    club = ClubFactory()
-    event = event_create(club=club, name="NPA day", date=DAY,
-                         format=Event.Format.INDIVIDUAL_PROGRESSIVE, **kwargs)
-    for _ in range(players):
-        entry_check_in(event=event, player=PlayerFactory(club=club))
-    return event
 
 
 def _finish_round(round_: Any, capture: Any, *, level_tables: tuple[int, ...] = ()) -> None:
@@ -54,7 +46,7 @@ def _finish_round(round_: Any, capture: Any, *, level_tables: tuple[int, ...] = 
 
 def test_time_ends_the_games_still_playing_after_the_deals_entered(
         django_capture_on_commit_callbacks: Any) -> None:
-    event = _event(8, format_settings={"game_minutes": 55})
+    event = progressive_event(8, format_settings={"game_minutes": 55})
     first = round_create(event=event)
     t1, t2 = (t.game for t in first.tables.order_by("number"))
     hand_submit(game=t1, number=1, values=values())  # EW 55, NS 51
@@ -78,7 +70,7 @@ def test_time_ends_the_games_still_playing_after_the_deals_entered(
 
 def test_a_table_cut_holds_the_advance_until_the_table_enters_it(
         django_capture_on_commit_callbacks: Any) -> None:
-    event = _event(8, deals_per_round=1, format_settings={"ties": "table_cut", "cut": 4})
+    event = progressive_event(8, deals_per_round=1, format_settings={"ties": "table_cut", "cut": 4})
     first = round_create(event=event)
     _finish_round(first, django_capture_on_commit_callbacks, level_tables=(2,))
     assert not event.rounds.filter(number=2).exists()
@@ -104,7 +96,7 @@ def test_a_table_cut_holds_the_advance_until_the_table_enters_it(
 
 def test_holding_the_advance_leaves_the_next_game_to_the_director(
         django_capture_on_commit_callbacks: Any) -> None:
-    event = _event(8, deals_per_round=1)
+    event = progressive_event(8, deals_per_round=1)
     first = round_create(event=event)
     event_hold_advance(event=event, held=True)
     _finish_round(first, django_capture_on_commit_callbacks)
@@ -116,7 +108,7 @@ def test_holding_the_advance_leaves_the_next_game_to_the_director(
 
 def test_alternates_wait_then_take_a_withdrawn_players_seat(
         django_capture_on_commit_callbacks: Any) -> None:
-    event = _event(8, deals_per_round=1, format_settings={"cut": 4})
+    event = progressive_event(8, deals_per_round=1, format_settings={"cut": 4})
     club = event.club
     waiting = entry_check_in(event=event, player=PlayerFactory(club=club), alternate=True)
     first = round_create(event=event)
@@ -146,7 +138,7 @@ def test_alternates_wait_then_take_a_withdrawn_players_seat(
 
 def test_a_late_arrival_waits_as_an_alternate_and_a_leaver_without_one_is_refused(
         django_capture_on_commit_callbacks: Any) -> None:
-    event = _event(8, deals_per_round=1, format_settings={"cut": 4})
+    event = progressive_event(8, deals_per_round=1, format_settings={"cut": 4})
     event_hold_advance(event=event, held=True)
     first = round_create(event=event)
     _finish_round(first, django_capture_on_commit_callbacks)
@@ -174,7 +166,7 @@ def test_stages_change_until_the_cut_and_finished_events_place_with_prizes(
     prizes = {"currency": "$", "payouts": [{"place": 1, "amount": "100"},
                                            {"place": 2, "amount": "50.50"}],
               "side": [{"kind": "high_game", "amount": "10"}]}
-    event = _event(8, deals_per_round=1, rounds_planned=2, prizes=prizes,
+    event = progressive_event(8, deals_per_round=1, rounds_planned=2, prizes=prizes,
                    format_settings={"cut": 4, "final_rule": "single_game"})
     with pytest.raises(DomainError) as info:
         event_create(club=event.club, name="x", date=DAY, format="individual_progressive",
@@ -237,7 +229,7 @@ def test_the_director_screen_calls_time(client: Any) -> None:
 
 def test_a_seat_handed_over_before_play_is_not_counted_as_a_game_played(
         django_capture_on_commit_callbacks: Any) -> None:
-    event = _event(8, deals_per_round=1, format_settings={"cut": 4})
+    event = progressive_event(8, deals_per_round=1, format_settings={"cut": 4})
     waiting = entry_check_in(event=event, player=PlayerFactory(club=event.club), alternate=True)
     first = round_create(event=event)
     leaver = first.tables.get(number=1).seats.get(position="N").entry
@@ -251,7 +243,7 @@ def test_the_standings_page_shows_one_stage_or_all_games(
         client: Any, django_capture_on_commit_callbacks: Any) -> None:
     from django.urls import reverse
 
-    event = _event(8, deals_per_round=1, rounds_planned=1,
+    event = progressive_event(8, deals_per_round=1, rounds_planned=1,
                    format_settings={"cut": 4, "final_rule": "single_game"})
     _finish_round(round_create(event=event), django_capture_on_commit_callbacks)
     final = event.rounds.get(number=2)

@@ -11,23 +11,15 @@ from rest_framework.test import APIClient
 from common.errors import DomainError
 from draw.services import round_create, round_set_status
 from scoring.services import game_confirm, hand_submit
-from tests.clubs.factories import ClubFactory, PlayerFactory, club_with_director
+from tests.clubs.factories import ClubFactory, club_with_director
 from tests.scoring.factories import values
+from tests.tournaments.factories import progressive_event
 from tournaments.models import Event
-from tournaments.services import entry_check_in, event_create
+from tournaments.services import event_create
 
 pytestmark = pytest.mark.django_db
 
 DAY = datetime.date(2026, 11, 21)
-
-
-def _event(players: int, **kwargs):
-    club = ClubFactory()
-    event = event_create(club=club, name="NPA day", date=DAY,
-                         format=Event.Format.INDIVIDUAL_PROGRESSIVE, **kwargs)
-    for _ in range(players):
-        entry_check_in(event=event, player=PlayerFactory(club=club))
-    return event
 
 
 def _tables(round_) -> dict[int, dict[str, int]]:
@@ -35,7 +27,7 @@ def _tables(round_) -> dict[int, dict[str, int]]:
 
 
 def test_only_the_format_given_means_the_npa_defaults() -> None:
-    event = _event(0)
+    event = progressive_event(0)
     assert (event.rounds_planned, event.deals_per_round) == (6, 4)
     assert event.format_settings == {
         "movement": "winners_move", "direction": "up", "draw": "system", "cut": 8,
@@ -46,12 +38,12 @@ def test_only_the_format_given_means_the_npa_defaults() -> None:
 
 def test_bad_settings_and_counts_are_refused_naming_the_field() -> None:
     with pytest.raises(DomainError) as info:
-        _event(0, format_settings={"direction": "sideways"})
+        progressive_event(0, format_settings={"direction": "sideways"})
     assert info.value.field == "format_settings.direction"
     with pytest.raises(DomainError) as info:
         event_create(club=ClubFactory(), name="x", date=DAY, format="bracket")
     assert info.value.field == "format"
-    event = _event(3)
+    event = progressive_event(3)
     with pytest.raises(DomainError) as info:
         round_create(event=event)
     assert info.value.field == "entries"
@@ -59,7 +51,7 @@ def test_bad_settings_and_counts_are_refused_naming_the_field() -> None:
 
 
 def test_players_beyond_full_tables_wait_as_alternates_the_last_to_check_in() -> None:
-    event = _event(10)
+    event = progressive_event(10)
     last_two = list(event.entries.order_by("-checked_in_at", "-pk").values_list("pk", flat=True))[:2]
     first = round_create(event=event)
     assert first.tables.count() == 2
@@ -71,7 +63,7 @@ def test_players_beyond_full_tables_wait_as_alternates_the_last_to_check_in() ->
 def test_winners_move_up_losers_stay_and_the_next_game_seats_itself(
     django_capture_on_commit_callbacks,
 ) -> None:
-    event = _event(12, deals_per_round=1)
+    event = progressive_event(12, deals_per_round=1)
     first = round_create(event=event)
     round_set_status(round_=first, status="playing")
     before = _tables(first)
@@ -111,7 +103,7 @@ def test_the_api_creates_a_progressive_event_with_its_defaults() -> None:
     assert bad.json()["errors"][0]["field"] == "format_settings.draw"
 
 
-def test_the_event_form_creates_a_progressive_event(client) -> None:
+def test_the_event_form_creates_a_progressiveprogressive_event(client) -> None:
     from django.urls import reverse
 
     club, director = club_with_director(slug="npa")

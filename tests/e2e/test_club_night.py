@@ -14,6 +14,7 @@ from clubs.models import Membership
 from rules_engine import get_ruleset, parse_hand, score_hand
 from scoring.models import Hand
 from tests.clubs.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.e2e.entry_form import enter_hand
 from tournaments.models import Bye, Event, Seat
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -22,22 +23,6 @@ HANDS = [
     {"bidder": "N", "bid": "51", "trump": "H", "meld_NS": "24", "meld_EW": "32", "counters_NS": "27"},
     {"bidder": "E", "bid": "60", "trump": "S", "meld_NS": "20", "meld_EW": "22", "counters_NS": "30"},
 ]
-
-
-def _tile(page: Page, name: str, value: str) -> None:
-    page.locator(f"label.tile:has(input[name='{name}'][value='{value}'])").click()
-    expect(page.locator(f"input[name='{name}'][value='{value}']")).to_be_checked()
-
-
-def _enter_hand(page: Page, values: dict[str, str]) -> None:
-    _tile(page, "outcome", "played")
-    _tile(page, "bidder", values["bidder"])
-    page.fill("#id_bid", values["bid"])
-    _tile(page, "trump", values["trump"])
-    page.fill("#id_meld_NS", values["meld_NS"])
-    page.fill("#id_meld_EW", values["meld_EW"])
-    page.fill("#id_counters_NS", values["counters_NS"])
-    page.locator("#id_counters_NS").blur()
 
 
 def test_a_club_night_from_check_in_to_standings(
@@ -86,7 +71,7 @@ def test_a_club_night_from_check_in_to_standings(
     phone.goto(f"{base}{entry_url}")
     phone.locator("form[action$='/scorer/'] button[value='N']").click()
     # A rejected hand: the bid is off the ladder and the meld cannot be made.
-    _enter_hand(phone, {**HANDS[0], "bid": "13", "meld_NS": "13"})
+    enter_hand(phone, {**HANDS[0], "bid": "13", "meld_NS": "13"})
     phone.click("[data-save]")
     expect(phone.locator("[data-error-for='bid']")).not_to_be_empty()
     expect(phone.locator("[data-error-for='meld_NS']")).not_to_be_empty()
@@ -94,7 +79,7 @@ def test_a_club_night_from_check_in_to_standings(
     assert Hand.objects.filter(game__table__round__event=event).count() == 0
 
     for number, values in enumerate(HANDS, start=1):
-        _enter_hand(phone, values)
+        enter_hand(phone, values)
         expect(phone.locator("#id_counters_EW")).to_have_value(str(50 - int(values["counters_NS"])))
         phone.click("[data-save]")
         expect(phone.locator(".progress")).to_contain_text(f"{number} deal")

@@ -17,6 +17,7 @@ from scoring.models import Game
 from standings.models import StandingsSnapshot
 from standings.services import qualifying_order
 from tests.clubs.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.e2e.entry_form import enter_hand
 from tournaments.models import Event, Seat, TableCard
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -32,26 +33,11 @@ SEATS = {"N": "North", "E": "East", "S": "South", "W": "West"}
 SLOW = 30_000
 
 
-def _tile(page: Page, name: str, value: str) -> None:
-    page.locator(f"label.tile:has(input[name='{name}'][value='{value}'])").click()
-
-
-def _enter_hand(page: Page, values: dict[str, str]) -> None:
-    _tile(page, "outcome", "played")
-    _tile(page, "bidder", values["bidder"])
-    page.fill("#id_bid", values["bid"])
-    _tile(page, "trump", values["trump"])
-    page.fill("#id_meld_NS", values["meld_NS"])
-    page.fill("#id_meld_EW", values["meld_EW"])
-    page.fill("#id_counters_NS", values["counters_NS"])
-    page.locator("#id_counters_NS").blur()
-
-
 def _play_table(phone: Page, base: str, card: str, hand: dict[str, str]) -> None:
     phone.goto(f"{base}/c/{card}/")
     expect(phone).to_have_url(re.compile(r"/t/[^/]+/$"), timeout=SLOW)
     phone.locator("form[action$='/scorer/'] button[value='N']").click()
-    _enter_hand(phone, hand)
+    enter_hand(phone, hand)
     phone.click("[data-save]")
     expect(phone.locator(".game-over")).to_be_visible(timeout=SLOW)
     phone.locator("form[action$='/confirm/'] button[value='E']").click()

@@ -12,11 +12,11 @@ from django.core.cache import cache
 from common.tasks import ROUND_CONFIRMED, task_queue
 from draw.services import round_create
 from scoring.services import game_confirm, hand_submit
-from tests.clubs.factories import ClubFactory, PlayerFactory
 from tests.integration.test_standings_live import wait_until
 from tests.scoring.factories import values
+from tests.tournaments.factories import progressive_event
 from tournaments.models import Event, EventLog, Round
-from tournaments.services import entry_check_in, event_create, event_hold_advance
+from tournaments.services import event_hold_advance
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -28,13 +28,7 @@ def _fresh_cache(servers):
 
 
 def _event(players: int) -> Event:
-    club = ClubFactory()
-    event = event_create(club=club, name="Live progressive", date="2026-11-22",
-                         format=Event.Format.INDIVIDUAL_PROGRESSIVE, deals_per_round=1,
-                         format_settings={"cut": 4})
-    for _ in range(players):
-        entry_check_in(event=event, player=PlayerFactory(club=club))
-    return event
+    return progressive_event(players, deals_per_round=1, format_settings={"cut": 4})
 
 
 def _play(round_: Round) -> None:

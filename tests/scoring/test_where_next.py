@@ -12,11 +12,9 @@ from django.urls import reverse
 from draw.services import round_create, round_set_status
 from scoring.selectors import table_next_seats
 from scoring.services import game_confirm, hand_submit
-from tests.clubs.factories import ClubFactory, PlayerFactory
 from tests.scoring.factories import values
-from tests.tournaments.factories import event_with_players
+from tests.tournaments.factories import event_with_players, progressive_event
 from tournaments.models import Event, Round, Seat, Table
-from tournaments.services import entry_check_in, event_create
 
 pytestmark = pytest.mark.django_db
 
@@ -25,12 +23,7 @@ SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 
 
 def _progressive(players: int, **kwargs) -> Event:
-    club = ClubFactory()
-    event = event_create(club=club, name="NPA day", date=DAY,
-                         format=Event.Format.INDIVIDUAL_PROGRESSIVE, deals_per_round=1, **kwargs)
-    for _ in range(players):
-        entry_check_in(event=event, player=PlayerFactory(club=club))
-    return event
+    return progressive_event(players, deals_per_round=1, **kwargs)
 
 
 def _play(table: Table, *, confirm: bool = True) -> None:

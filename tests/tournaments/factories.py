@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 import factory
 
@@ -30,6 +31,19 @@ def event_with_players(*, club: Club | None = None, players: int = 8, **event_kw
 
     club = club or ClubFactory()
     event = EventFactory(club=club, **event_kwargs)
+    for _ in range(players):
+        entry_check_in(event=event, player=PlayerFactory(club=club))
+    return event
+
+
+def progressive_event(players: int, *, club: Club | None = None, **kwargs: Any) -> Event:
+    """An individual progressive event (through ``event_create``: its defaults and checks) with
+    ``players`` players checked in."""
+    from tournaments.services import entry_check_in, event_create
+
+    club = club or ClubFactory()
+    event = event_create(club=club, name="NPA day", date=datetime.date(2026, 11, 22),
+                         format=Event.Format.INDIVIDUAL_PROGRESSIVE, **kwargs)
     for _ in range(players):
         entry_check_in(event=event, player=PlayerFactory(club=club))
     return event
