@@ -112,6 +112,7 @@ def round_create(
     locked = event_lock(event)
     if locked.status not in (Event.Status.DRAFT, Event.Status.RUNNING):
         raise DomainError("This event is over; no more rounds.", field="event")
+    spec = format_for(locked.format)
     if number is not None and not reseat:
         existing = locked.rounds.filter(number=number).first()
         if existing is not None:
@@ -128,7 +129,7 @@ def round_create(
         latest.delete()
         latest = locked.rounds.order_by("-number").first()
     elif (latest is not None and latest.status != Round.Status.CLOSED and number is None
-          and format_for(locked.format).seats_automatically
+          and spec.seats_automatically
           and not Hand.objects.filter(game__table__round=latest).exists()):
         # The format seated this round by itself (the automatic advance, or a job that won the
         # race with this request): asking for "the next round" returns it, unchanged.
@@ -141,7 +142,6 @@ def round_create(
     new_number = (latest.number if latest else 0) + 1
     if number is not None and number != new_number:
         raise DomainError(f"The next round is round {new_number}.", field="number")
-    spec = format_for(locked.format)
     settings = dict(locked.format_settings or {})
     total = spec.rounds_total(locked.rounds_planned, settings)
     if not spec.open_ended and new_number > total:
