@@ -1,0 +1,252 @@
+"""Standings of a fixed-partnership event: one row per pair. Pure Python, no ORM.
+
+Vocabulary (the individual standings' words, see :mod:`ranking.standings`, applied to pairs):
+
+* a *pair* is a fixed partnership with its own id and name; its players never change;
+* a *game* is one finished game between two pairs: each pair's points and the winning pair, or
+  no winner when the game ended level;
+* a *bye* is a round a pair sat out; it counts as a win and scores the points the event gives
+  (the caller works them out, e.g. with :func:`ranking.standings.bye_score`).
+
+What a row counts: ``wins`` are games won plus byes; ``losses`` games lost; ``games`` games
+played (a level game is a game for both pairs and neither a win nor a loss); ``byes`` the rounds
+sat out; ``points`` the pair's own points in its games plus its bye points; ``against`` what its
+opponents scored against it; ``highest_game`` its best score in one game; ``per_round`` its points
+round by round, bye rounds included.
+
+Order: most wins, then most points, then the event's named tie-breaks in turn
+(``PAIR_TIE_BREAKS``). Pairs equal on all of them *share a rank* (1, 1, 3), are flagged ``tied``
+and are listed by name. ``head_to_head`` works as in the individual standings: when it is
+reached, each group of pairs still level counts its members' wins in games against other
+members of the same group, and the group is split by that count.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from itertools import groupby
+from typing import Any
+
+from .standings import RankingError
+
+PAIR_TIE_BREAKS: dict[str, str] = {
+    "head_to_head": "Wins against the other tied pairs",
+    "points_against": "Fewest points against",
+    "highest_game": "Highest single game",
+}
+PAIR_DEFAULT = ["head_to_head", "points_against", "highest_game"]
+
+
+@dataclass(frozen=True)
+class PairInfo:
+    """A pair as the standings show it."""
+
+    pair_id: int
+    name: str
+    players: tuple[str, ...]
+    active: bool = True
+
+
+@dataclass(frozen=True)
+class PairGame:
+    """One finished game: the two pairs, their points (in the same order) and the winning pair.
+
+    ``winner`` is ``None`` when the game ended level.
+    """
+
+    round_number: int
+    game_id: int
+    pairs: tuple[int, int]
+    points: tuple[int, int]
+    winner: int | None
+
+
+@dataclass(frozen=True)
+class PairBye:
+    """A round a pair sat out; it counts as a win with ``points``."""
+
+    round_number: int
+    pair_id: int
+    points: int
+
+
+@dataclass
+class PairRow:
+    pair_id: int
+    name: str
+    players: tuple[str, ...]
+    active: bool
+    rank: int = 0
+    tied: bool = False
+    wins: int = 0
+    losses: int = 0
+    games: int = 0
+    byes: int = 0
+    points: int = 0
+    against: int = 0
+    highest_game: int | None = None
+    per_round: dict[int, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rank": self.rank, "tied": self.tied, "pair_id": self.pair_id, "name": self.name,
+            "players": list(self.players), "active": self.active, "wins": self.wins,
+            "losses": self.losses, "games": self.games, "byes": self.byes,
+            "points": self.points, "against": self.against, "highest_game": self.highest_game,
+            "per_round": {str(k): v for k, v in sorted(self.per_round.items())},
+        }
+
+
+def validate_pair_tie_breaks(names: Sequence[str] | None) -> list[str]:
+    """The tie-breaks a pair event will use: ``PAIR_DEFAULT`` when none are given."""
+    if not names:
+        return list(PAIR_DEFAULT)
+    unknown = [n for n in names if n not in PAIR_TIE_BREAKS]
+    if unknown:
+        raise RankingError(
+            f"Unknown tie-break {unknown[0]!r}; choose from {', '.join(PAIR_TIE_BREAKS)}.",
+            field="tie_breaks",
+        )
+    if len(set(names)) != len(names):
+        raise RankingError("A tie-break is listed twice.", field="tie_breaks")
+    return list(names)
+
+
+def _check_game(game: PairGame) -> None:
+    first, second = game.pairs
+    if first == second:
+        raise RankingError(f"Game {game.game_id} lists pair {first} twice.", field="games")
+    if game.winner is not None and game.winner not in game.pairs:
+        raise RankingError(
+            f"Game {game.game_id}: pair {game.winner} did not play in it.", field="games"
+        )
+
+
+def head_to_head_pair_wins(group: set[int], games: Sequence[PairGame]) -> dict[int, int]:
+    """Wins of each pair of ``group`` in games against another pair of the group."""
+    wins = dict.fromkeys(group, 0)
+    for game in games:
+        if game.winner is not None and game.pairs[0] in group and game.pairs[1] in group:
+            wins[game.winner] += 1
+    return wins
+
+
+RowKey = Callable[[PairRow], Any]
+
+
+def _plain_key(name: str) -> RowKey:
+    if name == "points_against":
+        return lambda row: -row.against
+    if name == "highest_game":
+        return lambda row: row.highest_game if row.highest_game is not None else -(10**9)
+    raise KeyError(name)
+
+
+def _split(
+    groups: list[list[PairRow]], key_for: Callable[[list[PairRow]], RowKey]
+) -> list[list[PairRow]]:
+    """Split each group of level rows by a key (higher first); single rows stay as they are."""
+    refined: list[list[PairRow]] = []
+    for group in groups:
+        if len(group) == 1:
+            refined.append(group)
+            continue
+        key = key_for(group)
+        refined.extend(
+            list(same) for _, same in groupby(sorted(group, key=key, reverse=True), key=key)
+        )
+    return refined
+
+
+def _for_every_group(key: RowKey) -> Callable[[list[PairRow]], RowKey]:
+    return lambda _group: key
+
+
+def _within_group(games: Sequence[PairGame]) -> Callable[[list[PairRow]], RowKey]:
+    """Head-to-head: each group's key counts wins against the members of that group only."""
+
+    def key_for(group: list[PairRow]) -> RowKey:
+        wins = head_to_head_pair_wins({row.pair_id for row in group}, games)
+        return lambda row: wins[row.pair_id]
+
+    return key_for
+
+
+def rank_pair_rows(
+    rows: list[PairRow], tie_breaks: Sequence[str], games: Sequence[PairGame]
+) -> list[PairRow]:
+    """Order rows by wins, points and then the tie-breaks; rows level on all share a rank."""
+    groups = _split([rows], _for_every_group(lambda row: (row.wins, row.points)))
+    for name in tie_breaks:
+        if all(len(g) == 1 for g in groups):
+            break
+        key_for = _within_group(games) if name == "head_to_head" else _for_every_group(
+            _plain_key(name)
+        )
+        groups = _split(groups, key_for)
+
+    ordered: list[PairRow] = []
+    position = 1
+    for group in groups:
+        group.sort(key=lambda r: (r.name.lower(), r.pair_id))
+        for row in group:
+            row.rank = position
+            row.tied = len(group) > 1
+        ordered.extend(group)
+        position += len(group)
+    return ordered
+
+
+def pair_standings(
+    pairs: Sequence[PairInfo],
+    games: Sequence[PairGame],
+    byes: Sequence[PairBye],
+    tie_breaks: Sequence[str] = PAIR_DEFAULT,
+) -> list[PairRow]:
+    """Ranked standings of ``pairs`` from their finished ``games`` and ``byes``.
+
+    Games and byes of pairs not listed are left out of those pairs' rows (an opponent who is
+    listed still counts the game). Raises :class:`~ranking.standings.RankingError` for an unknown
+    or repeated tie-break (``tie_breaks``), a pair listed twice (``pairs``) or a game naming the
+    same pair twice or a winner who did not play in it (``games``).
+    """
+    names = validate_pair_tie_breaks(tie_breaks)
+    rows: dict[int, PairRow] = {}
+    for info in pairs:
+        if info.pair_id in rows:
+            raise RankingError(f"Pair {info.pair_id} is listed twice.", field="pairs")
+        rows[info.pair_id] = PairRow(
+            pair_id=info.pair_id, name=info.name, players=tuple(info.players), active=info.active
+        )
+    per_round: dict[int, dict[int, int]] = defaultdict(dict)
+    for game in games:
+        _check_game(game)
+        for side in (0, 1):
+            row = rows.get(game.pairs[side])
+            if row is None:
+                continue
+            own, theirs = game.points[side], game.points[1 - side]
+            row.games += 1
+            row.points += own
+            row.against += theirs
+            if game.winner == row.pair_id:
+                row.wins += 1
+            elif game.winner is not None:
+                row.losses += 1
+            row.highest_game = own if row.highest_game is None else max(row.highest_game, own)
+            rounds = per_round[row.pair_id]
+            rounds[game.round_number] = rounds.get(game.round_number, 0) + own
+    for bye in byes:
+        row = rows.get(bye.pair_id)
+        if row is None:
+            continue
+        row.byes += 1
+        row.wins += 1
+        row.points += bye.points
+        rounds = per_round[row.pair_id]
+        rounds[bye.round_number] = rounds.get(bye.round_number, 0) + bye.points
+    for pair_id, rounds in per_round.items():
+        rows[pair_id].per_round = dict(sorted(rounds.items()))
+    return rank_pair_rows(list(rows.values()), names, games)
