@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import F
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -28,10 +30,11 @@ from scoring.models import Game
 from scoring.services import event_settings_update, game_settle_tie, round_call_time
 from tournaments import services as events
 from tournaments.models import BYE_POINTS_LIMIT, Entry, Event, Round
-from tournaments.selectors import event_get, round_byes, round_tables
+from tournaments.selectors import event_get, pair_payload, round_byes, round_tables
 
 from . import services
 from .selectors import (
+    event_bracket,
     event_format_settings,
     event_placements,
     event_rules,
@@ -45,9 +48,12 @@ from .selectors import (
 class PlacementOutput(serializers.Serializer[Any]):
     place = serializers.IntegerField(help_text="Final place; tied entries share it (1, 1, 3).")
     entry_id = serializers.IntegerField()
+    pair_id = serializers.IntegerField(required=False, help_text="Pair events: the pair placed "
+                                       "(entry_id is then its first player's entry).")
     name = serializers.CharField()
     stage = serializers.CharField(
-        help_text="Where the place was decided: final, semifinal or qualifying (standings).")
+        help_text="Where the place was decided: final, semifinal, bracket or qualifying "
+                  "(standings).")
     prize = serializers.CharField(allow_null=True, help_text="The amount won, from the payouts.")
 
 
@@ -114,7 +120,22 @@ class EntryOutput(serializers.ModelSerializer[Entry]):
     class Meta:
         model = Entry
         fields = ["id", "player_id", "name", "status", "alternate", "joined_round",
-                  "left_after_round"]
+                  "left_after_round", "pair_id"]
+
+
+class PairPlayerOutput(serializers.Serializer[Any]):
+    entry_id = serializers.IntegerField()
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class PairOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    seed = serializers.IntegerField(allow_null=True)
+    status = serializers.CharField(help_text="active, or left (withdrawn).")
+    players = PairPlayerOutput(many=True)
+
 
 
 class SeatOutput(serializers.Serializer[Any]):
@@ -134,6 +155,10 @@ class TableGameOutput(serializers.Serializer[Any]):
 
 class TableOutput(serializers.Serializer[Any]):
     number = serializers.IntegerField()
+    match = serializers.CharField(required=False, help_text="The bracket match at this table "
+                                  "(e.g. W2-1), or empty.")
+    pairs = serializers.ListField(child=serializers.IntegerField(), required=False,
+                                  help_text="Pair events: the N-S pair, then the E-W pair.")
     seats = SeatOutput(many=True)
     game = TableGameOutput()
     token = serializers.CharField(
@@ -210,7 +235,15 @@ class EventSettingsInput(serializers.Serializer[Any]):
 
 
 class CheckInInput(serializers.Serializer[Any]):
-    player_id = serializers.IntegerField(help_text="A player of the event's club roster.")
+    player_id = serializers.IntegerField(required=False,
+                                         help_text="A player of the event's club roster.")
+    player_ids = serializers.ListField(
+        child=serializers.IntegerField(), required=False, min_length=1, max_length=4,
+        help_text="Pair events: the pair's two players (club roster).")
+    name = serializers.CharField(required=False, allow_blank=True, max_length=120,
+                                 help_text="Pair events: the pair's team name (optional).")
+    seed = serializers.IntegerField(required=False, allow_null=True,
+                                    help_text="Pair events: the director's seed (1 = best).")
     alternate = serializers.BooleanField(
         required=False, default=False,
         help_text="Progressive events: waits to take the seat of a player who withdraws; "
@@ -254,12 +287,17 @@ def round_payload(round_: Round, *, with_tokens: bool) -> dict[str, Any]:
     }
     tables = []
     for item in round_tables(round_=round_):
+        seats = [s for s in item["seats"] if s is not None]
         table: dict[str, Any] = {
             "number": item["table"].number,
+            "match": item["table"].match,
             "seats": [{"position": s.position, "entry_id": s.entry_id, "name": s.entry.player.name}
-                      for s in item["seats"] if s is not None],
+                      for s in seats],
             "game": games.get(item["table"].number),
         }
+        if any(s.entry.pair_id for s in seats):
+            by_position = {s.position: s.entry.pair_id for s in seats}
+            table["pairs"] = [by_position.get("N"), by_position.get("E")]
         if with_tokens:
             table["token"] = item["table"].token
         tables.append(table)
@@ -386,10 +424,120 @@ class EventEntriesApi(APIView):
         event = event_get(pk=pk, user=request.user, role="director")
         data = CheckInInput(data=request.data)
         data.is_valid(raise_exception=True)
+        if event.is_pairs or "player_ids" in data.validated_data:
+            return _register_pair(event, data.validated_data, request.user)
+        if "player_id" not in data.validated_data:
+            raise serializers.ValidationError({"player_id": ["This field is required."]})
         player = roster_player(event.club, data.validated_data["player_id"], field="player_id")
         entry = events.entry_check_in(event=event, player=player, actor=request.user,
                                       alternate=data.validated_data["alternate"])
         return Response(EntryOutput(entry).data, status=status.HTTP_201_CREATED)
+
+
+def _register_pair(event: Event, data: dict[str, Any], user: Any) -> Response:
+    ids = data.get("player_ids")
+    if not ids:
+        raise serializers.ValidationError({"player_ids": [
+            "This event takes pairs: give the pair's two players as player_ids."]})
+    players = [roster_player(event.club, pk, field="player_ids") for pk in ids]
+    pair = events.pair_register(event=event, players=players, name=data.get("name", ""),
+                                seed=data.get("seed"), actor=user)
+    return Response(pair_payload(pair), status=status.HTTP_201_CREATED)
+
+
+class EventPairsApi(APIView):
+    @extend_schema(operation_id="event_pairs", summary="A pair event's pairs, best seed first",
+                   responses={200: PairOutput(many=True), **error_responses(404)})
+    def get(self, request: Request, pk: int) -> Response:
+        event = event_get(pk=pk, user=request.user)
+        pairs = event.pairs.prefetch_related("members__player").order_by(
+            F("seed").asc(nulls_last=True), "pk")
+        return Response([pair_payload(p) for p in pairs])
+
+
+class BracketSideOutput(serializers.Serializer[Any]):
+    slot = serializers.CharField(help_text='Where the pair comes from: "Seed 3", "Winner of '
+                                 'W1-2", "Loser of W2-1".')
+    pair = serializers.IntegerField(allow_null=True, help_text="Null until the pair is known.")
+    name = serializers.CharField()
+    seed = serializers.IntegerField(allow_null=True)
+
+
+class BracketMatchOutput(serializers.Serializer[Any]):
+    code = serializers.CharField()
+    bracket = serializers.CharField(help_text="winners, losers, final, third_place or "
+                                    "consolation.")
+    round = serializers.IntegerField(help_text="The column within its bracket.")
+    position = serializers.IntegerField()
+    depth = serializers.IntegerField(help_text="The wave it is played in (1 first).")
+    conditional = serializers.BooleanField(help_text="The grand final's reset: played only if "
+                                           "the losers' bracket side wins the grand final.")
+    sides = BracketSideOutput(many=True)
+    winner = serializers.IntegerField(allow_null=True)
+    loser = serializers.IntegerField(allow_null=True)
+    winner_to = serializers.CharField(allow_null=True)
+    loser_to = serializers.CharField(allow_null=True)
+    status = serializers.CharField(help_text="waiting, ready, seated, playing, to_confirm, "
+                                   "finished or skipped.")
+    round_number = serializers.IntegerField(allow_null=True)
+    table = serializers.IntegerField(allow_null=True)
+    points = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+
+
+class BracketRoundOutput(serializers.Serializer[Any]):
+    round = serializers.IntegerField()
+    matches = BracketMatchOutput(many=True)
+
+
+class BracketPartOutput(serializers.Serializer[Any]):
+    name = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a field, not Field.label
+    rounds = BracketRoundOutput(many=True)
+
+
+class BracketPlaceOutput(serializers.Serializer[Any]):
+    place = serializers.IntegerField()
+    pair = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class BracketOutput(serializers.Serializer[Any]):
+    kind = serializers.CharField(help_text="single or double.")
+    entrants = serializers.IntegerField()
+    seeded = serializers.BooleanField(help_text="False while a playoff waits for the "
+                                      "qualifying standings.")
+    complete = serializers.BooleanField()
+    champion = serializers.IntegerField(allow_null=True)
+    champion_name = serializers.CharField()
+    brackets = BracketPartOutput(many=True)
+    placements = BracketPlaceOutput(many=True)
+    consolation_placements = BracketPlaceOutput(many=True)
+
+
+class EventBracketApi(APIView):
+    @extend_schema(operation_id="event_bracket",
+                   summary="The event's bracket: every match, its pairs, result and table",
+                   responses={200: BracketOutput, **error_responses(404)})
+    def get(self, request: Request, pk: int) -> Response:
+        event = event_get(pk=pk, user=request.user)
+        bracket = event_bracket(event)
+        if bracket is None:
+            raise NotFound("This event has no bracket.")
+        return Response(BracketOutput(bracket).data)
+
+
+class PairLeaveApi(APIView):
+    """A pair withdraws: both players leave; results so far stay."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="pair_leave", summary="A pair withdraws (directors)",
+                   request=None, responses={200: PairOutput, **error_responses(400, 403, 404)})
+    def post(self, request: Request, pk: int, pair_id: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        pair = get_object_or_404(event.pairs, pk=pair_id)
+        events.pair_withdraw(pair=pair, actor=request.user)
+        return Response(pair_payload(pair))
 
 
 class EntryLeaveApi(APIView):

@@ -35,8 +35,14 @@ class Situation:
     history: tuple[RoundPlan[int], ...] = ()
     results: tuple[TableResult, ...] = ()
     settings: Mapping[str, Any] = field(default_factory=dict)
-    # The eligible players in qualifying order (best first), for rounds after a cut.
+    # The eligible players (pairs, in a pair event) in qualifying order (best first), for
+    # rounds after a cut.
     ranking: tuple[int, ...] = ()
+    # Fixed-partnership formats: every pair of the event (withdrawn ones too) with its two
+    # entries, in seed order (the director's seeds, then registration order); and the pairs
+    # still playing.
+    pairs: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
+    active_pairs: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -48,6 +54,8 @@ class Finish:
     settings: Mapping[str, Any]
     ranking: tuple[tuple[int, int], ...]
     results: tuple[TableResult, ...]
+    # A pair event's pairs with their entries, in seed order (as in :class:`Situation`).
+    pairs: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -57,11 +65,12 @@ class Placed:
     stage: str
 
 
-def _one_stage(number: int, rounds_planned: int, settings: Mapping[str, Any]) -> str:
+def _one_stage(number: int, rounds_planned: int, settings: Mapping[str, Any],
+               entrants: int) -> str:
     return Stage.QUALIFYING.value
 
 
-def _planned(rounds_planned: int, settings: Mapping[str, Any]) -> int:
+def _planned(rounds_planned: int, settings: Mapping[str, Any], entrants: int) -> int:
     return rounds_planned
 
 
@@ -78,9 +87,10 @@ class Format:
     # Seat the next round by itself when the last game of the current one is confirmed.
     seats_automatically: bool = False
     # The stage of round N (``Round.Stage``) and how many rounds the event plays in all, from
-    # ``Event.rounds_planned`` (the rounds, or qualifying games, the director asked for).
-    stage_of: Callable[[int, int, Mapping[str, Any]], str] = _one_stage
-    rounds_total: Callable[[int, Mapping[str, Any]], int] = _planned
+    # ``Event.rounds_planned`` (the rounds, or qualifying games, the director asked for), the
+    # settings and the number of entrants (players, or pairs in a pair event).
+    stage_of: Callable[[int, int, Mapping[str, Any], int], str] = _one_stage
+    rounds_total: Callable[[int, Mapping[str, Any], int], int] = _planned
     # Final places when the event finishes (by default the standings' ranks).
     placements: Callable[[Finish], list[Placed]] = _by_ranking
     # Every game must have a winner before the next round (a level game is settled by a cut).
@@ -88,6 +98,8 @@ class Format:
     # More rounds than planned may be seated (a club night that plays on); otherwise the
     # event's rounds end at ``rounds_total``.
     open_ended: bool = True
+    # Entries are pairs of players (fixed partnerships): the builder pairs pairs.
+    pairs: bool = False
 
 
 FORMATS: dict[str, Format] = {}
@@ -188,11 +200,12 @@ def _progressive(s: Situation) -> BuiltRound:
     return BuiltRound(RoundPlan(tables=tuple(built.tables)), movement)
 
 
-def _progressive_stage(number: int, rounds_planned: int, settings: Mapping[str, Any]) -> str:
+def _progressive_stage(number: int, rounds_planned: int, settings: Mapping[str, Any],
+                       entrants: int) -> str:
     return progressive_stages.plan_from(settings, rounds_planned).stage_of(number).value
 
 
-def _progressive_total(rounds_planned: int, settings: Mapping[str, Any]) -> int:
+def _progressive_total(rounds_planned: int, settings: Mapping[str, Any], entrants: int) -> int:
     return progressive_stages.plan_from(settings, rounds_planned).rounds_total
 
 

@@ -5,14 +5,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from common.errors import DomainError
 from pairing.progressive import stages as progressive_stages
 from pairing.progressive.settings import check_settings
 from ranking.prizes import award_side
-from scoring.models import SeatResult
+from scoring.models import Game, SeatResult
 from standings.models import StandingsSnapshot
+from standings.services import qualifying_order
 from tournaments.models import Event, Round
+from tournaments.selectors import event_entrants, pairs_in_seed_order
 
+from . import pair_formats
 from .formats import format_for
+from .services import event_results
 
 
 def _progressive(event: Event) -> bool:
@@ -32,18 +37,19 @@ def event_format_settings(event: Event) -> dict[str, Any]:
 
 
 def rounds_total(event: Event) -> int:
-    return format_for(event.format).rounds_total(event.rounds_planned,
-                                                 dict(event.format_settings or {}))
+    return format_for(event.format).rounds_total(
+        event.rounds_planned, dict(event.format_settings or {}), event_entrants(event))
 
 
 def event_stages(event: Event) -> list[dict[str, Any]]:
     """[{"stage", "label", "rounds": [numbers]}] in playing order (planned rounds)."""
     spec = format_for(event.format)
     settings = dict(event.format_settings or {})
-    total = spec.rounds_total(event.rounds_planned, settings)
+    entrants = event_entrants(event)
+    total = spec.rounds_total(event.rounds_planned, settings, entrants)
     out: list[dict[str, Any]] = []
     for number in range(1, total + 1):
-        stage = spec.stage_of(number, event.rounds_planned, settings)
+        stage = spec.stage_of(number, event.rounds_planned, settings, entrants)
         if not out or out[-1]["stage"] != stage:
             out.append({"stage": stage, "label": Round.Stage(stage).label, "rounds": []})
         out[-1]["rounds"].append(number)
@@ -109,3 +115,39 @@ def final_results(event: Event) -> dict[str, Any]:
                          "names": [names[e] for e in won.entry_ids]})
     return {"placements": placements, "side_prizes": side,
             "currency": prizes.get("currency", "")}
+
+
+
+def event_bracket(event: Event) -> dict[str, Any] | None:
+    """The event's bracket as the bracket page and the API draw it (None for an event without
+    one): every match of the plan with its pairs once known, its result and its table
+    (``draw.pair_formats.bracket_view`` says what a match carries)."""
+    spec = format_for(event.format)
+    settings = dict(event.format_settings or {})
+    if not spec.pairs or not (event.is_bracket or settings.get("playoff")):
+        return None
+    pairs = pairs_in_seed_order(event)
+    members = {pk: m for pk, m, _ in pairs}
+    entrants = len(pairs)
+    first = 1
+    seeds: tuple[int, ...] | None = tuple(members)
+    if not event.is_bracket:
+        first = spec.rounds_total(event.rounds_planned, settings, entrants) - \
+            pair_formats.bracket_depth(event.format, settings, entrants) + 1
+        started = event.rounds.filter(stage=pair_formats.BRACKET).exists()
+        cut = int(settings["playoff"]["cut"])
+        seeds = tuple(p for p, _ in qualifying_order(event))[:cut] if started else None
+    names = {pk: str(pair) for pk, pair in event.pairs.in_bulk().items()}
+    statuses = {
+        (number, table): game_status
+        for number, table, game_status in Game.objects.filter(
+            table__round__event=event, table__round__number__gte=first).values_list(
+            "table__round__number", "table__number", "status")
+    }
+    try:
+        return pair_formats.bracket_view(
+            event.format, settings, entrants=entrants, seeds=seeds, members=members,
+            names=names, results=event_results(event), first_round=first,
+            statuses=statuses)
+    except DomainError:  # too few pairs yet for the bracket's settings: nothing to draw
+        return None

@@ -24,6 +24,7 @@ from ranking.prizes import award_places
 from scoring.models import Game, Hand
 from standings.services import placements_store, qualifying_order, standings_rebuild
 from tournaments.models import Bye, Entry, Event, Round, Seat, Table
+from tournaments.selectors import event_entrants, pairs_in_seed_order
 from tournaments.services import (
     entry_leave,
     event_lock,
@@ -90,15 +91,17 @@ def event_results(event: Event) -> list[TableResult]:
         seats.setdefault(table_id, {})[position] = entry_id
     games = Game.objects.filter(table__round__event=event).values_list(
         "table_id", "table__round__number", "table__number", "totals", "winner", "cut_winner",
-        "status",
+        "status", "table__match",
     ).order_by("table__round__number", "table__number")
     return [
         TableResult(
             round_number=round_number, table_number=table_number, seats=seats.get(table_id, {}),
             points={k: int(v) for k, v in (totals or {}).items()},
             winner=winner or cut_winner or None, finished=status != Game.Status.PLAYING,
+            match=match,
         )
-        for table_id, round_number, table_number, totals, winner, cut_winner, status in games
+        for table_id, round_number, table_number, totals, winner, cut_winner, status, match
+        in games
     ]
 
 
@@ -143,31 +146,35 @@ def round_create(
     if number is not None and number != new_number:
         raise DomainError(f"The next round is round {new_number}.", field="number")
     settings = dict(locked.format_settings or {})
-    total = spec.rounds_total(locked.rounds_planned, settings)
+    entrants = event_entrants(locked)
+    total = spec.rounds_total(locked.rounds_planned, settings, entrants)
     if not spec.open_ended and new_number > total:
         raise DomainError(
             f"This event plays {total} rounds and all have been seated; finish the event.",
             field="number", code="no_more_rounds",
         )
-    stage = spec.stage_of(new_number, locked.rounds_planned, settings)
+    stage = spec.stage_of(new_number, locked.rounds_planned, settings, entrants)
     active = list(
         locked.entries.filter(status=Entry.Status.ACTIVE)
         .order_by("checked_in_at", "pk").values_list("pk", "fixed_table", "alternate")
     )
     players = [pk for pk, _, alternate in active if not alternate]
-    if len(players) < spec.min_entries:
+    pairs = pairs_in_seed_order(locked) if spec.pairs else []
+    if spec.pairs:
+        _check_pairs(settings, [pk for pk, _, playing in pairs if playing], new_number)
+    elif len(players) < spec.min_entries:
         raise DomainError(
             f"A round needs at least {spec.min_entries} checked-in players; "
             f"{len(players)} are here.",
             field="entries",
         )
     history = event_history(locked)
-    if new_number == 1:
+    if new_number == 1 and not spec.pairs:
         _check_cut(settings, len(players))
     if spec.needs_winners and latest is not None:
         _settle_ties(locked, latest, settings, actor)
     ranking: tuple[int, ...] = ()
-    if stage != Round.Stage.QUALIFYING:
+    if stage != Round.Stage.QUALIFYING and not locked.is_bracket:
         ranking = tuple(entry for entry, _ in qualifying_order(locked))
     situation = Situation(
         number=new_number, seed=locked.seed, rounds_planned=locked.rounds_planned,
@@ -175,13 +182,15 @@ def round_create(
         fixed_tables={pk: table for pk, table, _ in active if table},
         history=tuple(history), results=tuple(event_results(locked)),
         settings=settings, ranking=ranking,
+        pairs={pk: members for pk, members, _ in pairs},
+        active_pairs=tuple(pk for pk, _, playing in pairs if playing),
     )
     try:
         built = spec.build(situation)
     except RotationError as exc:
         raise DomainError(exc.message, field=exc.field) from None
-    round_ = _write_round(locked, new_number, built.plan, stage)
-    if stage == Round.Stage.QUALIFYING:
+    round_ = _write_round(locked, new_number, built.plan, stage, built.matches)
+    if stage == Round.Stage.QUALIFYING and not spec.pairs:
         _name_alternates(locked, players, built.plan, actor)
     if locked.status == Event.Status.DRAFT:
         locked.status = Event.Status.RUNNING
@@ -220,6 +229,20 @@ def _name_alternates(event: Event, players: list[int], plan: RoundPlan[int], act
     event_log(event, actor, "alternates_named", entries=waiting, names=names)
 
 
+def _check_pairs(settings: dict[str, Any], playing: list[int], number: int) -> None:
+    if len(playing) < 2:
+        raise DomainError(
+            f"A round needs at least 2 pairs; {len(playing)} "
+            f"{'is' if len(playing) == 1 else 'are'} registered and playing.",
+            field="pairs", code="too_few_pairs")
+    cut = int((settings.get("playoff") or {}).get("cut") or 0)
+    if number == 1 and cut > len(playing):
+        raise DomainError(
+            f"The playoff takes the top {cut} pairs, but only {len(playing)} are registered: "
+            "lower the cut (format_settings.playoff.cut) or register more pairs.",
+            field="format_settings.playoff.cut", code="cut_larger_than_field")
+
+
 def _check_cut(settings: dict[str, Any], players: int) -> None:
     cut = int(settings.get("cut") or 0)
     if cut and cut > players:
@@ -255,10 +278,13 @@ def _settle_ties(event: Event, round_: Round, settings: dict[str, Any], actor: A
                   winner=game.cut_winner, by="system")
 
 
-def _write_round(event: Event, number: int, plan: RoundPlan[int], stage: str) -> Round:
+def _write_round(event: Event, number: int, plan: RoundPlan[int], stage: str,
+                 matches: tuple[str, ...] = ()) -> Round:
     round_ = Round.objects.create(event=event, number=number, stage=stage)
+    codes = matches or ("",) * len(plan.tables)
     tables = Table.objects.bulk_create(
-        Table(round=round_, number=n) for n in range(1, len(plan.tables) + 1)
+        Table(round=round_, number=n, match=code)
+        for n, code in zip(range(1, len(plan.tables) + 1), codes, strict=True)
     )
     if any(t.pk is None for t in tables):  # backends without RETURNING ids
         tables = list(Table.objects.filter(round=round_).order_by("number"))
@@ -322,6 +348,9 @@ def event_placements_compute(
     spec = format_for(event.format)
     names = dict(event.entries.values_list("pk", "player__name"))
     alternates = set(event.entries.filter(alternate=True).values_list("pk", flat=True))
+    pairs = pairs_in_seed_order(event) if spec.pairs else []
+    if spec.pairs:
+        return _pair_placements(event, spec, pairs)
     if spec.needs_winners:
         ranking = tuple(qualifying_order(event))
     else:
@@ -335,6 +364,22 @@ def event_placements_compute(
     won = award_places([(p.place, p.entry_id) for p in placed], event.prizes or {})
     return [{"place": p.place, "entry_id": p.entry_id, "name": names.get(p.entry_id, ""),
              "stage": p.stage, "prize": won.get(p.entry_id)} for p in placed]
+
+
+def _pair_placements(event: Event, spec: Any, pairs: list[tuple[int, tuple[int, ...], bool]]
+                     ) -> list[dict[str, Any]]:
+    """A pair event's places: the pair, its first member's entry (``entry_id``) and its name."""
+    placed = spec.placements(Finish(
+        rounds_planned=event.rounds_planned, settings=dict(event.format_settings or {}),
+        ranking=tuple(qualifying_order(event)), results=tuple(event_results(event)),
+        pairs={pk: members for pk, members, _ in pairs},
+    ))
+    names = {pk: str(pair) for pk, pair in event.pairs.in_bulk().items()}
+    first = {pk: members[0] for pk, members, _ in pairs if members}
+    won = award_places([(p.place, p.entry_id) for p in placed], event.prizes or {})
+    return [{"place": p.place, "pair_id": p.entry_id, "entry_id": first.get(p.entry_id, 0),
+             "name": names.get(p.entry_id, ""), "stage": p.stage, "prize": won.get(p.entry_id)}
+            for p in placed]
 
 
 @transaction.atomic

@@ -19,6 +19,7 @@ from django.db import InterfaceError, OperationalError
 
 from common.errors import DomainError
 from tournaments.models import Event, Round
+from tournaments.selectors import event_entrants
 
 from . import seating
 from .formats import format_for
@@ -43,6 +44,9 @@ def seat_round(event_id: int, number: int, reseat: bool = False,
     try:
         round_ = round_create(event=event, number=number, reseat=reseat, actor=actor)
     except DomainError as exc:
+        if exc.code == "complete":  # a bracket decided before its last planned round (no reset)
+            seating.job_done(event_id=event_id)
+            return {"event": event_id, "round": number, "seated": None, "last": True}
         # A refusal (round still open, event over, too few players) is final: no retry.
         logger.info("round %s of event %s not seated: %s", number, event_id, exc.message)
         seating.job_failed(event_id=event_id, number=number, message=exc.message)
@@ -71,7 +75,8 @@ def round_confirmed(event_id: int, number: int) -> dict[str, Any]:
         round_set_status(round_=round_, status=Round.Status.PLAYING)
     if round_.status != Round.Status.CLOSED:
         round_set_status(round_=round_, status=Round.Status.CLOSED)
-    total = spec.rounds_total(event.rounds_planned, dict(event.format_settings or {}))
+    total = spec.rounds_total(event.rounds_planned, dict(event.format_settings or {}),
+                              event_entrants(event))
     if number >= total:
         return {"event": event_id, "round": number, "seated": None, "last": True}
     if event.advance_held:

@@ -3,9 +3,13 @@ printable table cards and score sheets)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -21,18 +25,19 @@ from scoring.models import HandRevision
 from scoring.selectors import games_for_event
 from scoring.services import event_settings_update
 from tournaments import services as events
-from tournaments.forms import CheckInForm, EventCreateForm, EventForm, SwapForm
+from tournaments.forms import CheckInForm, EventCreateForm, EventForm, PairForm, SwapForm
 from tournaments.models import Entry, Event, Round
 from tournaments.selectors import (
     checkin_roster,
     event_get,
     event_overview,
+    pair_payload,
     round_byes,
     round_tables,
 )
 
 from . import seating, services
-from .selectors import event_rules
+from .selectors import event_bracket, event_rules
 
 
 @login_required
@@ -117,6 +122,8 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "byes": round_byes(round_=current) if current else [],
         "seating": _seating_state(event, overview["rounds"]) if is_director else None,
         "rules": event_rules(event),
+        "has_bracket": event.is_bracket or bool((event.format_settings or {}).get("playoff")),
+        "pair_count": event.pairs.count() if event.is_pairs else 0,
     }
     return render(request, "draw/event_detail.html", context)
 
@@ -134,6 +141,8 @@ def _seating_state(event: Event, rounds: list[Round]) -> dict[str, object] | Non
 @login_required
 def event_checkin(request: HttpRequest, pk: int) -> HttpResponse:
     event = event_get(pk=pk, user=request.user, role="director")
+    if event.is_pairs:
+        return redirect("event-pairs", pk=event.pk)
     form = CheckInForm(request.POST or None, event=event)
     if request.method == "POST" and form.is_valid():
         try:
@@ -154,6 +163,43 @@ def event_checkin(request: HttpRequest, pk: int) -> HttpResponse:
         "event": event, "form": form, "roster": roster,
         "active_count": sum(1 for r in roster if r["entry"] and r["entry"].status == Entry.Status.ACTIVE),
     })
+
+
+@login_required
+def event_pairs(request: HttpRequest, pk: int) -> HttpResponse:
+    """A pair event's registration desk: register pairs (two players, a team name, a seed)
+    and withdraw them."""
+    event = event_get(pk=pk, user=request.user, role="director")
+    form = PairForm(request.POST or None, event=event)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            pair = events.pair_register(event=event, players=[data["first"], data["second"]],
+                                        name=data["name"], seed=data["seed"], actor=request.user)
+        except DomainError as exc:
+            form.add_error("seed" if exc.field == "seed" else "second", exc.message)
+        else:
+            messages.success(request, f"Registered: {pair}.")
+            return redirect("event-pairs", pk=event.pk)
+    pairs = list(event.pairs.prefetch_related("members__player").order_by(
+        F("seed").asc(nulls_last=True), "pk"))
+    return render(request, "draw/pairs.html", {
+        "event": event, "form": form, "pairs": [pair_payload(p) for p in pairs],
+    })
+
+
+@login_required
+@require_POST
+def pair_leave(request: HttpRequest, pk: int, pair_id: int) -> HttpResponse:
+    event = event_get(pk=pk, user=request.user, role="director")
+    pair = get_object_or_404(event.pairs, pk=pair_id)
+    try:
+        events.pair_withdraw(pair=pair, actor=request.user)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"{pair} withdrew; they are not paired again.")
+    return redirect("event-pairs", pk=event.pk)
 
 
 @login_required
@@ -283,6 +329,22 @@ def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     return render(request, "draw/table_cards.html", {
         "event": event, "round": round_, "cards": cards,
     })
+
+
+def event_bracket_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The bracket drawn live (winners, losers, final, consolation): a phone scrolls it
+    sideways, ``?wall=1`` is the big-screen version, and it prints. ``?fragment=1`` is the
+    drawn part alone, which the page fetches to stay current."""
+    event = event_get(pk=pk, user=request.user)
+    bracket = event_bracket(event)
+    if bracket is None:
+        raise Http404("This event has no bracket.")
+    digest = hashlib.sha256(json.dumps(bracket, sort_keys=True, default=str).encode()).hexdigest()
+    context = {"event": event, "bracket": bracket, "digest": digest[:16],
+               "wall": request.GET.get("wall") == "1"}
+    if request.GET.get("fragment"):
+        return render(request, "draw/partials/bracket.html", context)
+    return render(request, "draw/bracket.html", context)
 
 
 @login_required

@@ -20,10 +20,12 @@ from .rotation.planner import MAX_ROUNDS
 
 @dataclass(frozen=True)
 class BuiltRound:
-    """A round to seat and how it was found (``whist_design`` or ``search``)."""
+    """A round to seat and how it was found (``whist_design`` or ``search``); a bracket round
+    also names the match played at each table (``matches``, in table order)."""
 
     plan: RoundPlan[int]
     method: str
+    matches: tuple[str, ...] = ()
 
 
 def _shape(plan: RoundPlan[int]) -> tuple[frozenset[frozenset[frozenset[int]]], frozenset[int]]:

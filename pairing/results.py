@@ -21,6 +21,8 @@ class TableResult:
     points: Mapping[str, int] = field(default_factory=dict)
     winner: str | None = None
     finished: bool = False
+    # The bracket match played at this table (``pairing.bracket`` code), if any.
+    match: str = ""
 
     def side_of(self, entry_id: int) -> str | None:
         for seat, who in self.seats.items():

@@ -358,9 +358,27 @@ class PositionInput(serializers.Serializer[Any]):
     position = serializers.ChoiceField(choices=SEATS, help_text="A seat at this table: N, E, S or W.")
 
 
-class DeskTableInput(serializers.Serializer[Any]):
-    round = serializers.IntegerField(min_value=1, help_text="The round's number.")
-    table = serializers.IntegerField(min_value=1, help_text="The table's number in that round.")
+class _TableOrMatch:
+    """A table named by its round and number, or (bracket events) by its match code."""
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs.get("match"):
+            return attrs
+        missing = {f: ["Give the round and the table (or a bracket match)."]
+                   for f in ("round", "table") if attrs.get(f) is None}
+        if missing:
+            raise serializers.ValidationError(missing)
+        return attrs
+
+
+class DeskTableInput(_TableOrMatch, serializers.Serializer[Any]):
+    round = serializers.IntegerField(min_value=1, required=False,
+                                     help_text="The round's number.")
+    table = serializers.IntegerField(min_value=1, required=False,
+                                     help_text="The table's number in that round.")
+    match = serializers.CharField(max_length=12, required=False, allow_blank=True,
+                                  help_text="Bracket events: the match code instead of round "
+                                            "and table.")
     note = serializers.CharField(
         max_length=200, required=False, allow_blank=True, default="",
         help_text="Why (required once the round is closed; directors only then).",
@@ -374,9 +392,14 @@ class DeskDeleteInput(DeskTableInput):
     note = serializers.CharField(max_length=200, help_text="Why the hand is deleted (required).")
 
 
-class DeskHandInput(HandSubmitInput):
-    round = serializers.IntegerField(min_value=1, help_text="The round's number.")
-    table = serializers.IntegerField(min_value=1, help_text="The table's number in that round.")
+class DeskHandInput(_TableOrMatch, HandSubmitInput):
+    round = serializers.IntegerField(min_value=1, required=False,
+                                     help_text="The round's number.")
+    table = serializers.IntegerField(min_value=1, required=False,
+                                     help_text="The table's number in that round.")
+    match = serializers.CharField(max_length=12, required=False, allow_blank=True,
+                                  help_text="Bracket events: the match code (e.g. W2-1) instead "
+                                            "of round and table.")
     note = serializers.CharField(
         max_length=200, required=False, allow_blank=True, default="",
         help_text="Why (required once the round is closed; directors only then).",
@@ -397,16 +420,21 @@ def _refused(field: str, code: str, message: str) -> Response:
 
 
 def _desk_table(event: Any, data: dict[str, Any]) -> Any:
-    """The table ``data`` names in the event (``round`` and ``table`` numbers), or None."""
-    table = (
-        Table.objects.select_related("round__event__club", "game")
-        .filter(round__event=event, round__number=data["round"], number=data["table"])
-        .first()
-    )
+    """The table ``data`` names in the event (``round`` and ``table`` numbers, or a bracket
+    ``match``), or None."""
+    tables = Table.objects.select_related("round__event__club", "game").filter(round__event=event)
+    if data.get("match"):
+        table = tables.filter(match=data["match"]).order_by("-round__number").first()
+    else:
+        table = tables.filter(round__number=data["round"], number=data["table"]).first()
     return table if table is not None and hasattr(table, "game") else None
 
 
 def _desk_missing(event: Any, data: dict[str, Any]) -> Response:
+    if data.get("match"):
+        return _refused("match", "not_seated",
+                        f"Match {data['match']} is not being played: its pairs are not known "
+                        "yet, or it is not a match of this event's bracket (see the bracket).")
     if not event.rounds.filter(number=data["round"]).exists():
         return _refused("round", "not_found", f"There is no round {data['round']}.")
     return _refused("table", "not_found",

@@ -46,6 +46,14 @@ class StandingsRowOutput(serializers.Serializer[Any]):
     per_round = serializers.DictField(
         child=serializers.IntegerField(), help_text="Points per round number (for charts)."
     )
+    pair_id = serializers.IntegerField(
+        required=False, help_text="Pair events: the pair this row ranks (entry_id is then its "
+        "first player's entry; wins count a bye as a win).")
+    players = serializers.ListField(child=serializers.CharField(), required=False,
+                                    help_text="Pair events: the pair's two players.")
+    losses = serializers.IntegerField(required=False, help_text="Pair events: games lost.")
+    against = serializers.IntegerField(required=False,
+                                       help_text="Pair events: the opponents' points.")
 
 
 class StandingsStatusOutput(serializers.Serializer[Any]):
@@ -61,7 +69,7 @@ class StandingsStatusOutput(serializers.Serializer[Any]):
 
 class StandingsOutput(StandingsStatusOutput):
     stage = serializers.CharField(
-        allow_null=True, help_text="The stage asked for (?stage=qualifying|semifinal|final: "
+        allow_null=True, help_text="The stage asked for (?stage=qualifying|semifinal|final|bracket: "
         "that stage's rounds only, computed now), or null for every round (the snapshot).")
     name = serializers.CharField()
     tie_breaks = TieBreakOutput(many=True)
@@ -76,7 +84,7 @@ class EventStandingsApi(APIView):
         operation_id="event_standings",
         summary="An event's live standings",
         parameters=[OpenApiParameter("stage", str, required=False,
-                                     enum=["qualifying", "semifinal", "final"],
+                                     enum=["qualifying", "semifinal", "final", "bracket"],
                                      description="One stage's standings (its rounds only).")],
         responses={200: StandingsOutput, **error_responses(400),
                    404: OpenApiResponse(description="No such event")},

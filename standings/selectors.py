@@ -18,7 +18,7 @@ from clubs.permissions import check_view_event
 from common.errors import DomainError
 from ranking import tie_break_labels, tie_breaks_in_force
 from scoring.models import HandRevision
-from tournaments.models import Bye, Entry, Event, Round, Seat
+from tournaments.models import Bye, Entry, Event, Pair, Round, Seat
 
 from .models import StandingsSnapshot
 from .services import stage_rounds, standings_compute
@@ -288,7 +288,7 @@ def player_card(*, event_id: int, entry_id: int, user: Any) -> dict[str, Any]:
                           "declared": r.bidder == seat.position})
         rounds.append({
             "number": seat.table.round.number, "table": seat.table.number,
-            "position": seat.position,
+            "position": seat.position, "match": seat.table.match, "table_id": seat.table_id,
             "partner": names.get((seat.table_id, partner_of[seat.position]), ""),
             "opponents": [names.get((seat.table_id, p), "") for p in
                           (("E", "W") if side == "NS" else ("N", "S"))],
@@ -300,3 +300,28 @@ def player_card(*, event_id: int, entry_id: int, user: Any) -> dict[str, Any]:
     row = next((r for r in snapshot.rows if int(r["entry_id"]) == entry.pk), None) \
         if snapshot else None
     return {"event": event, "entry": entry, "rounds": rounds, "byes": sorted(byes), "row": row}
+
+
+def pair_card(*, event_id: int, pair_id: int, user: Any) -> dict[str, Any]:
+    """One pair's event: its standings row and, per round, the pair it met (or its bye), the
+    bracket match, the game and its hands. The pair's players always sit together, so the
+    rounds are those of its first player (:func:`player_card`)."""
+    event = _event(event_id, with_rows=False)
+    check_view_event(user=user, event=event)
+    pair = Pair.objects.filter(event=event, pk=pair_id).first()
+    if pair is None:
+        raise Http404("No such pair in this event")
+    members = list(pair.members.select_related("player").order_by("pk"))
+    card = player_card(event_id=event_id, entry_id=members[0].pk, user=user)
+    tables = [r["table_id"] for r in card["rounds"]]
+    against: dict[int, int] = {}
+    for table_id, entry_pair in Seat.objects.filter(table_id__in=tables).exclude(
+            entry__pair=pair).values_list("table_id", "entry__pair_id"):
+        against[table_id] = entry_pair
+    names = {pk: str(p) for pk, p in Pair.objects.filter(
+        pk__in=set(against.values())).in_bulk().items()}
+    for r in card["rounds"]:
+        other = against.get(r["table_id"])
+        r["opponent_pair"] = other
+        r["opponent_name"] = names.get(other, "") if other else ""
+    return {**card, "pair": pair, "members": members}

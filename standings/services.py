@@ -50,13 +50,22 @@ from ranking import (
     EntryTotals,
     Meeting,
     RoundScores,
+    bye_score,
     standings_rows,
     tie_break_labels,
     tie_breaks_in_force,
 )
-from scoring.models import SeatResult
+from ranking.pairs import (
+    PAIR_TIE_BREAKS,
+    PairBye,
+    PairGame,
+    PairInfo,
+    pair_standings,
+    validate_pair_tie_breaks,
+)
+from scoring.models import Game, SeatResult
 from scoring.services import event_recompute
-from tournaments.models import Bye, Entry, Event, Round
+from tournaments.models import Bye, Entry, Event, Pair, Round, Seat
 
 from .models import StandingsSnapshot
 
@@ -169,9 +178,102 @@ def stage_rounds(event: Event, stage: str) -> list[int]:
     return list(event.rounds.filter(stage=stage).values_list("number", flat=True))
 
 
+def _pair_games(event: Event, rounds: Collection[int] | None) -> list[PairGame]:
+    """The finished games of a pair event, pair against pair (the N seat's pair plays N-S)."""
+    pair_at: dict[tuple[int, str], int] = {}
+    seats = Seat.objects.filter(round__event=event, position__in=("N", "E"))
+    if rounds is not None:
+        seats = seats.filter(round__number__in=list(rounds))
+    for table_id, position, pair_id in seats.values_list("table_id", "position", "entry__pair_id"):
+        pair_at[(table_id, position)] = pair_id
+    games = Game.objects.filter(table__round__event=event).exclude(status=Game.Status.PLAYING)
+    if rounds is not None:
+        games = games.filter(table__round__number__in=list(rounds))
+    out = []
+    for game_id, table_id, number, totals, winner, cut_winner in games.values_list(
+            "pk", "table_id", "table__round__number", "totals", "winner", "cut_winner"):
+        ns, ew = pair_at.get((table_id, "N")), pair_at.get((table_id, "E"))
+        if ns is None or ew is None:
+            continue
+        side = winner or cut_winner
+        out.append(PairGame(
+            round_number=number, game_id=game_id, pairs=(ns, ew),
+            points=(int((totals or {}).get("NS", 0)), int((totals or {}).get("EW", 0))),
+            winner=ns if side == "NS" else ew if side == "EW" else None,
+        ))
+    return out
+
+
+def _pair_byes(event: Event, rounds: Collection[int] | None,
+               games: list[PairGame]) -> list[PairBye]:
+    """A bye per pair and round, scored by the event's bye policy from that round's games."""
+    byes = Bye.objects.filter(round__event=event, entry__pair__isnull=False)
+    if rounds is not None:
+        byes = byes.filter(round__number__in=list(rounds))
+    sitting = set(byes.values_list("round__number", "entry__pair_id"))
+    scores: dict[int, list[int]] = {}
+    for game in games:
+        sums = scores.setdefault(game.round_number, [0, 0, 0, 0])
+        if game.winner is not None:
+            sums[0] += game.points[game.pairs.index(game.winner)]
+            sums[1] += 1
+        sums[2] += sum(game.points)
+        sums[3] += 2
+    return [
+        PairBye(round_number=number, pair_id=pair_id, points=bye_score(
+            scoring=event.bye_scoring, fixed_points=event.bye_points,
+            scores=RoundScores(*scores.get(number, [0, 0, 0, 0]))))
+        for number, pair_id in sorted(sitting)
+    ]
+
+
+def _pair_rows(event: Event, rounds: Collection[int] | None) -> Computed:
+    """Standings per pair: wins (a bye counts as one), points, then the named tie-breaks."""
+    members: dict[int, list[tuple[int, str, bool]]] = {}
+    for pair_id, entry_id, name, status in Entry.objects.filter(
+            event=event, pair__isnull=False).order_by("pk").values_list(
+            "pair_id", "pk", "player__name", "status"):
+        members.setdefault(pair_id, []).append((entry_id, name, status == Entry.Status.ACTIVE))
+    infos = [
+        PairInfo(pair_id=pk, name=name or " & ".join(n for _, n, _ in members.get(pk, [])),
+                 players=tuple(n for _, n, _ in members.get(pk, [])),
+                 active=all(a for _, _, a in members.get(pk, [])))
+        for pk, name in Pair.objects.filter(event=event).order_by("pk").values_list("pk", "name")
+    ]
+    games = _pair_games(event, rounds)
+    hands: dict[int, list[int]] = {}
+    for entry_id, declared, made, set_ in _results(event, rounds).values_list(
+            "entry_id", "hands_declared", "hands_made", "hands_set"):
+        sums = hands.setdefault(entry_id, [0, 0, 0])
+        sums[0] += declared
+        sums[1] += made
+        sums[2] += set_
+    tie_breaks = validate_pair_tie_breaks(event.tie_breaks or None)
+    rows = []
+    for row in pair_standings(infos, games, _pair_byes(event, rounds, games), tie_breaks):
+        data = row.to_dict()
+        entries = [e for e, _, _ in members.get(row.pair_id, [])]
+        counted = [hands.get(e, [0, 0, 0]) for e in entries]
+        data.update({
+            "entry_id": entries[0] if entries else 0, "entry_ids": entries,
+            "alternate": False,
+            "hands_declared": sum(c[0] for c in counted), "hands_made": sum(c[1] for c in counted),
+            "hands_set": sum(c[2] for c in counted),
+        })
+        data.setdefault("bye_points", 0)
+        rows.append(data)
+    labels = [{"name": "wins", "label": "Wins (a bye counts as a win)"},
+              {"name": "points", "label": "Total points"}]
+    labels += [{"name": n, "label": PAIR_TIE_BREAKS[n]} for n in tie_breaks]
+    return Computed(rows, labels)
+
+
 def standings_compute(*, event: Event, rounds: Collection[int] | None = None) -> Computed:
     """The event's ranked standings from its seat results (no writes): over every round, or
-    over the given rounds only (one stage's standings, e.g. the qualifying games)."""
+    over the given rounds only (one stage's standings, e.g. the qualifying games). A pair
+    event ranks its pairs."""
+    if event.is_pairs:
+        return _pair_rows(event, rounds)
     tie_breaks = tie_breaks_in_force(event.tie_breaks, partnership=event.partnership)
     byes_of = Bye.objects.filter(round__event=event)
     if rounds is not None:
@@ -192,8 +294,12 @@ def standings_compute(*, event: Event, rounds: Collection[int] | None = None) ->
 
 def qualifying_order(event: Event) -> list[tuple[int, int]]:
     """The players eligible for a cut or a place, in qualifying order, as (entry id, rank):
-    the qualifying stage's standings without alternates and players who withdrew."""
+    the qualifying stage's standings without alternates and players who withdrew. In a pair
+    event: the pairs still playing, as (pair id, rank)."""
     rounds = stage_rounds(event, Round.Stage.QUALIFYING)
+    if event.is_pairs:
+        return [(int(r["pair_id"]), int(r["rank"]))
+                for r in standings_compute(event=event, rounds=rounds).rows if r["active"]]
     eligible = set(
         Entry.objects.filter(event=event, status=Entry.Status.ACTIVE, alternate=False)
         .values_list("pk", flat=True)

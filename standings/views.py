@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from typing import Any
 
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -27,7 +28,7 @@ from django.views.decorators.http import require_GET
 from common.spreadsheets import SafeCsvWriter
 from tournaments.models import Round
 
-from .selectors import event_standings, player_card, standings_header
+from .selectors import event_standings, pair_card, player_card, standings_header
 
 logger = logging.getLogger(__name__)
 
@@ -118,6 +119,9 @@ def standings_csv(request: HttpRequest, event_id: int) -> HttpResponse:
     )
     writer = SafeCsvWriter(response)  # a name like "=HYPERLINK(...)" stays text
     rounds = standings.round_numbers
+    if standings.event.is_pairs:
+        _pair_csv(writer, standings.rows, rounds)
+        return response
     writer.writerow(["rank", "player", "points", "games", "wins", "declared", "made", "set",
                      "byes", "best_game", *(f"round_{n}" for n in rounds)])
     for row in standings.rows:
@@ -129,6 +133,28 @@ def standings_csv(request: HttpRequest, event_id: int) -> HttpResponse:
             else "", *(per_round.get(str(n), "") for n in rounds),
         ])
     return response
+
+
+def _pair_csv(writer: SafeCsvWriter, rows: list[dict[str, Any]], rounds: list[int]) -> None:
+    """One row per pair: wins (byes count), losses, points for and against, per round."""
+    writer.writerow(["rank", "pair", "players", "wins", "losses", "games", "byes", "points",
+                     "against", "best_game", *(f"round_{n}" for n in rounds)])
+    for row in rows:
+        per_round = row.get("per_round", {})
+        writer.writerow([
+            f"{row['rank']}{'=' if row.get('tied') else ''}", row["name"],
+            " & ".join(row.get("players", [])), row["wins"], row.get("losses", 0), row["games"],
+            row["byes"], row["points"], row.get("against", 0),
+            row["highest_game"] if row["highest_game"] is not None else "",
+            *(per_round.get(str(n), "") for n in rounds),
+        ])
+
+
+@require_GET
+def pair_page(request: HttpRequest, event_id: int, pair_id: int) -> HttpResponse:
+    """One pair's event: each match, the pair met, the game hand by hand."""
+    return render(request, "standings/pair.html",
+                  pair_card(event_id=event_id, pair_id=pair_id, user=request.user))
 
 
 @require_GET

@@ -245,6 +245,23 @@ class CheckInForm(forms.Form):
         )
 
 
+class PairForm(forms.Form):
+    """Register a pair: two players of the club's roster, an optional team name and seed."""
+
+    first = forms.ModelChoiceField(queryset=Player.objects.none(), label="Player")
+    second = forms.ModelChoiceField(queryset=Player.objects.none(), label="Partner")
+    name = forms.CharField(max_length=120, required=False, label="Team name (optional)")
+    seed = forms.IntegerField(min_value=1, max_value=1024, required=False,
+                              label="Seed (optional, 1 = best)")
+
+    def __init__(self, *args: object, event: Event, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        free = Player.objects.filter(club_links__club=event.club).exclude(
+            entries__event=event).order_by("name")
+        for name in ("first", "second"):
+            self.fields[name].queryset = free  # type: ignore[attr-defined]
+
+
 class SwapForm(forms.Form):
     entry_a = forms.ModelChoiceField(queryset=Entry.objects.none(), label="Swap")
     entry_b = forms.ModelChoiceField(queryset=Entry.objects.none(), label="with")

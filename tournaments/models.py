@@ -26,6 +26,12 @@ class Event(models.Model):
 
         CLUB_NIGHT = "club_night", "Club night (rotating partners)"
         INDIVIDUAL_PROGRESSIVE = "individual_progressive", "Individual progressive (NPA)"
+        SWISS = "swiss", "Swiss (pairs)"
+        ROUND_ROBIN = "round_robin", "Round robin (pairs)"
+        AB_MOVEMENT = "ab_movement", "A/B movement (pairs)"
+        WINNERS_STAY = "winners_stay", "Winners stay (pairs)"
+        SINGLE_ELIMINATION = "single_elimination", "Single elimination bracket (pairs)"
+        DOUBLE_ELIMINATION = "double_elimination", "Double elimination bracket (pairs)"
 
     class Partnership(models.TextChoices):
         ROTATING = "rotating", "Rotating partners"
@@ -87,7 +93,9 @@ class Event(models.Model):
                 name="event_status_valid",
             ),
             models.CheckConstraint(
-                condition=Q(format__in=["club_night", "individual_progressive"]),
+                condition=Q(format__in=[
+                    "club_night", "individual_progressive", "swiss", "round_robin", "ab_movement",
+                    "winners_stay", "single_elimination", "double_elimination"]),
                 name="event_format_valid",
             ),
             models.CheckConstraint(
@@ -105,6 +113,22 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.date})"
+
+    @property
+    def is_pairs(self) -> bool:
+        """Fixed pairs register together and are seated, paired and ranked as one."""
+        return self.format in PAIR_FORMATS
+
+    @property
+    def is_bracket(self) -> bool:
+        return self.format in BRACKET_FORMATS
+
+
+PAIR_FORMATS = frozenset({
+    Event.Format.SWISS, Event.Format.ROUND_ROBIN, Event.Format.AB_MOVEMENT,
+    Event.Format.WINNERS_STAY, Event.Format.SINGLE_ELIMINATION, Event.Format.DOUBLE_ELIMINATION,
+})
+BRACKET_FORMATS = frozenset({Event.Format.SINGLE_ELIMINATION, Event.Format.DOUBLE_ELIMINATION})
 
 
 class EventLog(models.Model):
@@ -125,8 +149,33 @@ class EventLog(models.Model):
         return f"{self.action} at {self.created_at:%Y-%m-%d %H:%M}"
 
 
+class Pair(models.Model):
+    """Two players who play an event together as partners (fixed-partnership formats).
+
+    Each member still has an :class:`Entry` (seats, hands and personal records stay per player);
+    the pair is what the format pairs, brackets and ranks. ``seed`` is the director's seeding
+    for a bracket (1 = best); without it, pairs are seeded in registration order.
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="pairs")
+    name = models.CharField(max_length=120, blank=True)
+    seed = models.PositiveSmallIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "seed"], name="pair_seed_once_per_event"),
+            models.CheckConstraint(condition=Q(seed__isnull=True) | Q(seed__gte=1),
+                                   name="pair_seed_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name or f"Pair {self.pk}"
+
+
 class Entry(models.Model):
-    """A player taking part in an event."""
+    """A player taking part in an event (in a pair event, one of a pair's two players)."""
 
     class Status(models.TextChoices):
         ACTIVE = "active", "Playing"
@@ -143,6 +192,8 @@ class Entry(models.Model):
     # An alternate waits to take the seat of a player who withdraws; in a progressive event
     # alternates score but are not ranked for the cut, the placements or the prizes.
     alternate = models.BooleanField(default=False)
+    pair = models.ForeignKey(Pair, null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="members")
 
     class Meta:
         ordering = ["player__name", "id"]
@@ -170,6 +221,7 @@ class Round(models.Model):
         QUALIFYING = "qualifying", "Qualifying"
         SEMIFINAL = "semifinal", "Semi-final"
         FINAL = "final", "Final"
+        BRACKET = "bracket", "Bracket"
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
@@ -193,7 +245,7 @@ class Round(models.Model):
             ),
             models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
             models.CheckConstraint(
-                condition=Q(stage__in=["qualifying", "semifinal", "final"]),
+                condition=Q(stage__in=["qualifying", "semifinal", "final", "bracket"]),
                 name="round_stage_valid",
             ),
         ]
@@ -229,12 +281,16 @@ class Table(models.Model):
     number = models.PositiveSmallIntegerField()
     # The secret in the table's QR code: opens score entry for this table and round only.
     token = models.CharField(max_length=32, unique=True, default=new_table_token)
+    # The bracket match played at this table (``pairing.bracket`` codes, e.g. "W2-1"), if any.
+    match = models.CharField(max_length=12, blank=True, default="")
 
     class Meta:
         ordering = ["round", "number"]
         constraints = [
             models.UniqueConstraint(fields=["round", "number"], name="table_number_once_per_round"),
         ]
+        indexes = [models.Index(fields=["match"], name="table_match_idx",
+                                condition=~Q(match=""))]
 
     def __str__(self) -> str:
         return f"Table {self.number}"

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Prefetch
+from django.db.models import F, Prefetch
 from django.shortcuts import get_object_or_404
 
 from clubs.models import Player
 from clubs.permissions import check_club_role, check_view_event
 
-from .models import Bye, Entry, Event, Round, Seat, Table
+from .models import Bye, Entry, Event, Pair, Round, Seat, Table
 
 
 def event_get(*, pk: int, user: Any, role: str | None = None) -> Event:
@@ -64,3 +64,35 @@ def checkin_roster(*, event: Event) -> list[dict[str, Any]]:
     entries = {e.player_id: e for e in event.entries.all()}
     roster = Player.objects.filter(club_links__club=event.club).order_by("name")
     return [{"player": p, "entry": entries.get(p.pk)} for p in roster]
+
+
+def event_entrants(event: Event) -> int:
+    """What a format plans its rounds for: every pair registered (a pair event's schedule and
+    bracket are fixed at the start, withdrawn pairs included), else the players playing."""
+    if event.is_pairs:
+        return event.pairs.count()
+    return event.entries.filter(status=Entry.Status.ACTIVE).count()
+
+
+def pairs_in_seed_order(event: Event) -> list[tuple[int, tuple[int, ...], bool]]:
+    """(pair id, its entries, still playing) for every pair of the event, best seed first: the
+    director's seeds, then the unseeded pairs in registration order."""
+    members: dict[int, list[tuple[int, bool]]] = {}
+    for pair_id, entry_id, status in Entry.objects.filter(
+            event=event, pair__isnull=False).order_by("pk").values_list("pair_id", "pk", "status"):
+        members.setdefault(pair_id, []).append((entry_id, status == Entry.Status.ACTIVE))
+    order = event.pairs.order_by(F("seed").asc(nulls_last=True), "pk").values_list("pk", flat=True)
+    return [(pk, tuple(e for e, _ in members.get(pk, [])),
+             all(active for _, active in members.get(pk, [])) and bool(members.get(pk)))
+            for pk in order]
+
+
+def pair_payload(pair: Pair) -> dict[str, Any]:
+    """A pair as the pages and the API show it: id, name, seed, status and its two players
+    (prefetch ``members__player`` when listing many)."""
+    members = sorted(pair.members.all(), key=lambda e: e.pk)
+    left = any(m.status == Entry.Status.LEFT for m in members)
+    return {"id": pair.pk, "name": str(pair), "seed": pair.seed,
+            "status": Entry.Status.LEFT if left else Entry.Status.ACTIVE,
+            "players": [{"entry_id": m.pk, "player_id": m.player_id, "name": m.player.name}
+                        for m in members]}

@@ -21,12 +21,14 @@ from clubs.services import player_create
 from common.errors import DomainError
 from common.rulesets import check_ruleset
 from common.tasks import standings_request_update
+from pairing.pair_settings import PairSettingsError, check_pair_settings
 from pairing.progressive import ProgressiveError
 from pairing.progressive import settings as progressive_settings
 from ranking import RankingError, validate_tie_breaks
+from ranking.pairs import validate_pair_tie_breaks
 from ranking.prizes import check_prizes
 
-from .models import BYE_POINTS_LIMIT, Entry, Event, EventLog, Round
+from .models import BYE_POINTS_LIMIT, PAIR_FORMATS, Entry, Event, EventLog, Pair, Round
 
 # Allowed status changes of an event; anything else is refused.
 EVENT_TRANSITIONS: dict[str, set[str]] = {
@@ -91,6 +93,8 @@ def event_create(
     For a progressive event ``rounds_planned`` is the number of qualifying games; it may also
     be given as ``format_settings.qualifying_games``."""
     progressive = format == Event.Format.INDIVIDUAL_PROGRESSIVE
+    if format in PAIR_FORMATS:
+        partnership = Event.Partnership.FIXED  # the pair plays together all event
     format_settings = dict(format_settings or {})
     if progressive and "qualifying_games" in format_settings:
         rounds_planned = _qualifying_games(format_settings.pop("qualifying_games"), rounds_planned)
@@ -148,6 +152,11 @@ def check_format_settings(*, format: str, settings: dict[str, Any] | None) -> di
             return progressive_settings.check_settings(settings)
         except ProgressiveError as exc:
             raise DomainError(exc.message, field=exc.field) from None
+    if format in PAIR_FORMATS:
+        try:
+            return check_pair_settings(format, settings)
+        except PairSettingsError as exc:
+            raise DomainError(exc.message, field=exc.field, code=exc.code) from None
     if settings:
         raise DomainError("This format has no settings of its own.", field="format_settings")
     return {}
@@ -190,7 +199,10 @@ def _check_settings(
             field="ruleset_preset",
         )
     try:
-        breaks = validate_tie_breaks(tie_breaks, partnership=partnership)
+        if format in PAIR_FORMATS:
+            breaks = validate_pair_tie_breaks(tie_breaks)
+        else:
+            breaks = validate_tie_breaks(tie_breaks, partnership=partnership)
     except RankingError as exc:
         raise DomainError(exc.message, field=exc.field) from None
     return name, preset, overrides, breaks
@@ -344,6 +356,9 @@ def entry_check_in(
     locked = event_lock(event)
     if locked.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
         raise DomainError("This event is over; nobody can check in.", field="player")
+    if locked.is_pairs:
+        raise DomainError("This event takes pairs: register two players together "
+                          '({"player_ids": [a, b]}).', field="player_ids", code="pairs_only")
     if alternate and locked.format != Event.Format.INDIVIDUAL_PROGRESSIVE:
         raise DomainError("Alternates wait for a seat in a progressive event; at a club night "
                           "everyone plays (sitting out in turn).", field="alternate")
@@ -373,6 +388,77 @@ def entry_check_in(
 
 
 @transaction.atomic
+def pair_register(
+    *, event: Event, players: list[Player], name: str = "", seed: int | None = None,
+    actor: Any = None,
+) -> Pair:
+    """Register two players as a pair (fixed-partnership formats): one pair and an entry for
+    each player, or nothing. A bracket takes no new pairs once its first round is seated; a
+    Swiss or movement event takes late pairs, who play from the next round."""
+    locked = event_lock(event)
+    if not locked.is_pairs:
+        raise DomainError("This event takes players one by one (player_id), not pairs.",
+                          field="player_ids", code="players_only")
+    if locked.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
+        raise DomainError("This event is over; no more pairs.", field="player_ids")
+    if len(players) != 2:
+        raise DomainError("A pair is two players: give exactly two player ids.",
+                          field="player_ids", code="two_players")
+    if players[0].pk == players[1].pk:
+        raise DomainError(f"{players[0].name} cannot partner themselves: give two different "
+                          "players.", field="player_ids", code="same_player")
+    started = locked.rounds.exists()
+    if started and (locked.is_bracket or locked.format == Event.Format.ROUND_ROBIN):
+        raise DomainError("Play has started: a bracket or round robin takes no new pairs.",
+                          field="player_ids", code="started")
+    for player in players:
+        if not player.club_links.filter(club_id=locked.club_id).exists():
+            raise DomainError(f"{player.name} is not on this club's roster.", field="player_ids")
+        taken = Entry.objects.filter(event=locked, player=player).select_related("pair").first()
+        if taken is not None:
+            raise DomainError(
+                f"{player.name} is already entered in this event"
+                + (f" (with pair {taken.pair})." if taken.pair else "."),
+                field="player_ids", code="already_entered")
+    name = name.strip()[:120] or " & ".join(p.name for p in players)
+    if seed is not None:
+        if not 1 <= seed <= 1024:
+            raise DomainError("A seed is a whole number from 1 (the best) to 1024.", field="seed")
+        if locked.pairs.filter(seed=seed).exists():
+            raise DomainError(f"Seed {seed} is already given to another pair.", field="seed",
+                              code="seed_taken")
+    pair = Pair.objects.create(event=locked, name=name, seed=seed)
+    joined = _next_round_number(locked)
+    for player in players:
+        Entry.objects.create(event=locked, player=player, pair=pair, joined_round=joined)
+    event_log(locked, actor, "pair_registered", pair=pair.pk, name=name,
+              players=[p.pk for p in players], seed=seed)
+    return pair
+
+
+@transaction.atomic
+def pair_withdraw(*, pair: Pair, actor: Any = None) -> Pair:
+    """A pair withdraws: both players leave; results so far stay. A bracket's pair cannot
+    withdraw once the bracket has started (its matches are entered as played)."""
+    locked = event_lock(pair.event)
+    if locked.is_bracket and locked.rounds.exists():
+        raise DomainError("The bracket has started: a pair that cannot go on loses its next "
+                          "match (enter the game) rather than withdraws.", field="pair",
+                          code="started")
+    members = list(pair.members.select_related("player"))
+    if all(m.status == Entry.Status.LEFT for m in members):
+        raise DomainError(f"{pair} has already withdrawn.", field="pair")
+    after = _next_round_number(locked) - 1
+    for member in members:
+        if member.status != Entry.Status.LEFT:
+            member.status = Entry.Status.LEFT
+            member.left_after_round = after
+            member.save(update_fields=["status", "left_after_round"])
+    event_log(locked, actor, "pair_withdrew", pair=pair.pk, name=str(pair))
+    return pair
+
+
+@transaction.atomic
 def entry_leave(*, entry: Entry, actor: Any = None) -> Entry:
     """An early leaver (a withdrawal): seated in no further round; results so far stay.
 
@@ -381,6 +467,9 @@ def entry_leave(*, entry: Entry, actor: Any = None) -> Entry:
     withdrawn and seated)."""
     locked = event_lock(entry.event)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if entry.pair_id is not None:
+        raise DomainError("In a pair event the pair withdraws together (both players).",
+                          field="entry", code="pair_event")
     if entry.status == Entry.Status.LEFT:
         raise DomainError(f"{entry.player.name} has already left.", field="entry")
     entry.status = Entry.Status.LEFT

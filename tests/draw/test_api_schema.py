@@ -23,6 +23,9 @@ PAGE_ACTIONS: dict[str, tuple[str, str]] = {
     "event-detail": ("get", "/api/events/{id}/"),
     "event-checkin": ("post", "/api/events/{id}/entries/"),
     "entry-leave": ("post", "/api/events/{id}/entries/{entry_id}/leave/"),
+    "event-pairs": ("post", "/api/events/{id}/entries/"),
+    "pair-leave": ("post", "/api/events/{id}/pairs/{pair_id}/leave/"),
+    "event-bracket": ("get", "/api/events/{id}/bracket/"),
     "event-finish": ("post", "/api/events/{id}/finish/"),
     "event-reopen": ("post", "/api/events/{id}/reopen/"),
     "round-seat": ("post", "/api/events/{id}/rounds/"),
@@ -45,7 +48,7 @@ PAGE_ACTIONS: dict[str, tuple[str, str]] = {
 # pages that print or download what the API already answers as data
 PRINTABLES = {"round-cards", "round-sheet", "event-hands-csv", "director-games",
               "event-standings-csv", "event-standings-wall", "event-standings-version",
-              "event-standings-fragment", "event-player",
+              "event-standings-fragment", "event-player", "event-pair",
               # a progressive day's screens and paper: rounds, standings and placements as data
               "event-director", "event-wall-movement", "event-results", "event-scorecard",
               "event-scorecards", "event-table-cards", "table-card"}

@@ -1,0 +1,154 @@
+"""The settings of the fixed-partnership formats: defaults and validation.
+
+Stored with the event as plain JSON (``Event.format_settings``); every key is optional.
+
+====================  ========================================================================
+key                   values (default first)
+====================  ========================================================================
+first_draw            swiss, winners_stay: ``seeded`` (registration or seed order), ``random``
+groups                round_robin: ``1``, or the number of groups the pairs are split into
+ties                  ``system_cut`` (the system cuts for a level game), ``table_cut``
+game_minutes          ``null``, or 10 to 240: a time limit per game with a countdown; when the
+                      director calls time, the side ahead wins
+third_place           single_elimination: ``false``, ``true`` (a match for third place)
+reset                 double_elimination: ``true`` (a second grand final when the losers'
+                      bracket side wins the first), ``false``
+consolation           brackets: ``[]``, or the rounds whose losers play a consolation bracket
+                      (single: winners' bracket rounds; double: losers' bracket rounds)
+playoff               swiss, round_robin, ab_movement, winners_stay: ``null``, or a bracket
+                      after the qualifying rounds: ``{"kind": "single" | "double", "cut": 8,
+                      "third_place", "reset", "consolation"}`` (the top ``cut`` pairs of the
+                      qualifying standings, seeded in that order)
+====================  ========================================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+SWISS = "swiss"
+ROUND_ROBIN = "round_robin"
+AB_MOVEMENT = "ab_movement"
+WINNERS_STAY = "winners_stay"
+SINGLE = "single_elimination"
+DOUBLE = "double_elimination"
+QUALIFYING_FORMATS = (SWISS, ROUND_ROBIN, AB_MOVEMENT, WINNERS_STAY)
+BRACKET_KINDS = {SINGLE: "single", DOUBLE: "double"}
+PAIR_FORMATS = (*QUALIFYING_FORMATS, SINGLE, DOUBLE)
+TIES = ("system_cut", "table_cut")
+DRAWS = ("seeded", "random")
+MAX_CUT = 256
+
+
+class PairSettingsError(ValueError):
+    """A bad setting, naming its key (``format_settings.<key>``)."""
+
+    def __init__(self, field: str, message: str, code: str = "invalid") -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+        self.code = code
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _flag(raw: Mapping[str, Any], key: str, default: bool, prefix: str) -> bool:
+    value = raw.get(key, default)
+    if not isinstance(value, bool):
+        raise PairSettingsError(f"{prefix}{key}", "Give true or false.", "bad_value")
+    return value
+
+
+def _choice(raw: Mapping[str, Any], key: str, choices: tuple[str, ...]) -> str:
+    value = raw.get(key, choices[0])
+    if value not in choices:
+        raise PairSettingsError(f"format_settings.{key}", f"Choose one of: {', '.join(choices)}.",
+                                "bad_choice")
+    return str(value)
+
+
+def _bracket(raw: Mapping[str, Any], kind: str, prefix: str) -> dict[str, Any]:
+    """The bracket's own options for ``kind`` (``single`` or ``double``)."""
+    out: dict[str, Any] = {}
+    if kind == "single":
+        out["third_place"] = _flag(raw, "third_place", False, prefix)
+        if "reset" in raw:
+            raise PairSettingsError(f"{prefix}reset", "A reset applies to double elimination "
+                                    "only.", "not_used")
+    else:
+        out["reset"] = _flag(raw, "reset", True, prefix)
+        if raw.get("third_place"):
+            raise PairSettingsError(f"{prefix}third_place", "A third-place match applies to "
+                                    "single elimination only (the losers' bracket decides third).",
+                                    "not_used")
+    rounds = raw.get("consolation", [])
+    if not isinstance(rounds, list) or not all(_whole(r) and 1 <= r <= 30 for r in rounds):
+        raise PairSettingsError(f"{prefix}consolation", "List the rounds whose losers play the "
+                                "consolation bracket, e.g. [1, 2] (or [] for none).", "bad_value")
+    out["consolation"] = sorted(set(rounds))
+    return out
+
+
+def _playoff(raw: Any) -> dict[str, Any] | None:
+    if raw is None:
+        return None
+    prefix = "format_settings.playoff."
+    if not isinstance(raw, Mapping):
+        raise PairSettingsError("format_settings.playoff", 'Give the bracket after the '
+                                'qualifying rounds, e.g. {"kind": "single", "cut": 8}, or null.',
+                                "bad_value")
+    unknown = sorted(set(raw) - {"kind", "cut", "third_place", "reset", "consolation"})
+    if unknown:
+        raise PairSettingsError(f"{prefix}{unknown[0]}", "Unknown setting; a playoff has kind, "
+                                "cut, third_place, reset and consolation.", "unknown_field")
+    kind = raw.get("kind", "single")
+    if kind not in ("single", "double"):
+        raise PairSettingsError(f"{prefix}kind", "Choose single or double.", "bad_choice")
+    cut = raw.get("cut", 8)
+    if not _whole(cut) or not 2 <= cut <= MAX_CUT:
+        raise PairSettingsError(f"{prefix}cut", f"The cut is the number of pairs that go on to "
+                                f"the bracket: 2 to {MAX_CUT}.", "bad_value")
+    return {"kind": kind, "cut": cut, **_bracket(raw, kind, prefix)}
+
+
+KEYS: dict[str, frozenset[str]] = {
+    SWISS: frozenset({"first_draw", "ties", "game_minutes", "playoff"}),
+    ROUND_ROBIN: frozenset({"groups", "ties", "game_minutes", "playoff"}),
+    AB_MOVEMENT: frozenset({"ties", "game_minutes", "playoff"}),
+    WINNERS_STAY: frozenset({"first_draw", "ties", "game_minutes", "playoff"}),
+    SINGLE: frozenset({"ties", "game_minutes", "third_place", "consolation"}),
+    DOUBLE: frozenset({"ties", "game_minutes", "reset", "consolation"}),
+}
+
+
+def check_pair_settings(format_name: str, raw: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The settings of a pair format with its defaults filled in; raises
+    :class:`PairSettingsError` naming the key."""
+    raw = dict(raw or {})
+    known = KEYS[format_name]
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        raise PairSettingsError(f"format_settings.{unknown[0]}", "Unknown setting; this format's "
+                                f"settings are {', '.join(sorted(known))}.", "unknown_field")
+    settings: dict[str, Any] = {"ties": _choice(raw, "ties", TIES)}
+    minutes = raw.get("game_minutes")
+    if minutes is not None and (not _whole(minutes) or not 10 <= minutes <= 240):
+        raise PairSettingsError("format_settings.game_minutes", "A game's time limit is a whole "
+                                "number of minutes from 10 to 240 (or null for none).", "bad_value")
+    settings["game_minutes"] = minutes
+    if "first_draw" in known:
+        settings["first_draw"] = _choice(raw, "first_draw", DRAWS)
+    if format_name == ROUND_ROBIN:
+        groups = raw.get("groups", 1)
+        if not _whole(groups) or not 1 <= groups <= 32:
+            raise PairSettingsError("format_settings.groups", "Groups are a whole number from 1 "
+                                    "to 32.", "bad_value")
+        settings["groups"] = groups
+    if format_name in BRACKET_KINDS:
+        settings.update(_bracket(raw, BRACKET_KINDS[format_name], "format_settings."))
+    if "playoff" in known:
+        settings["playoff"] = _playoff(raw.get("playoff"))
+    return settings
