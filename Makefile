@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test venv lint types bench demo worker clean
+.PHONY: run test venv lint types bench bench-pairs demo worker clean
 
 $(BIN)/.installed: pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -41,3 +41,7 @@ clean:
 .PHONY: bench-progressive
 bench-progressive: venv
 	BENCH_SCRIPT=bench/progressive.py bash bench/standings.sh $(BENCH_ARGS)
+
+# Fixed partnerships: Swiss pairing of 128 pairs per round (< 1 s) and bracket plans (< 0.1 s).
+bench-pairs: venv
+	$(BIN)/python bench/pairs.py

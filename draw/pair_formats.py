@@ -391,3 +391,51 @@ def bracket_view(
             {"place": place, "pair": pair, "name": names.get(pair, "")}
             for place, pair in (state.consolation_placements if state else ())],
     }
+
+
+def _describe_bracket(kind: str, options: Mapping[str, Any]) -> list[str]:
+    words = ["A single-elimination bracket: a pair is out after one loss."] if kind == "single" \
+        else ["A double-elimination bracket: a pair is out after its second loss; losers of "
+              "the winners' bracket drop into the losers' bracket."]
+    words.append("Seeds meet 1 v 16, 8 v 9, and so on; when the pairs are not a power of two "
+                 "the top seeds have a bye in the first round.")
+    if kind == "double":
+        words.append("The grand final is played again if the losers' bracket pair wins it."
+                     if options.get("reset", True) else "One grand final decides.")
+    if options.get("third_place"):
+        words.append("The semi-final losers play for third place.")
+    if options.get("consolation"):
+        rounds = ", ".join(str(r) for r in options["consolation"])
+        words.append(f"Pairs knocked out in round {rounds} of the "
+                     f"{'winners' if kind == 'single' else 'losers'}' bracket play a "
+                     "single-elimination consolation bracket.")
+    return words
+
+
+def describe(format_name: str, settings: Mapping[str, Any], rounds_planned: int) -> list[str]:
+    """The format's rules in sentences (the event page, the results sheet, the API)."""
+    words = {
+        "swiss": [f"Swiss, {rounds_planned} rounds: pairs with the same number of wins meet, "
+                  "never twice; with an odd number of pairs one has a bye each round (never "
+                  "twice while another has had none), which counts as a win."],
+        "round_robin": ["Round robin: every pair meets every other pair of its group once."
+                        + (f" The pairs play in {settings['groups']} groups."
+                           if int(settings.get("groups") or 1) > 1 else "")],
+        "ab_movement": [f"A/B movement, {rounds_planned} rounds: the A pairs keep their table; "
+                        "the B pairs move one table up each round."],
+        "winners_stay": [f"Winners stay, {rounds_planned} rounds: the first game's winners keep "
+                         "their table all day; the others move one table up each round."],
+    }.get(format_name, [])
+    if format_name in BRACKET_KINDS:
+        words += _describe_bracket(BRACKET_KINDS[format_name], settings)
+    elif settings.get("playoff"):
+        playoff = settings["playoff"]
+        words.append(f"Then the top {playoff['cut']} pairs of the standings play a bracket, "
+                     "seeded by the standings.")
+        words += _describe_bracket(str(playoff["kind"]), playoff)
+    words.append("Pairs are ranked by wins, then total points, then the tie-breaks listed; a "
+                 "level game is settled by cutting the cards.")
+    if settings.get("game_minutes"):
+        words.append(f"A game lasts at most {settings['game_minutes']} minutes: when the "
+                     "director calls time, the pair ahead wins.")
+    return words

@@ -57,6 +57,9 @@ def event_stages(event: Event) -> list[dict[str, Any]]:
 
 
 def event_rules(event: Event) -> list[str]:
+    if event.is_pairs:
+        return pair_formats.describe(event.format, dict(event.format_settings or {}),
+                                     event.rounds_planned)
     if not _progressive(event):
         return []
     return progressive_stages.describe(event_format_settings(event), event.rounds_planned)

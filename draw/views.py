@@ -37,7 +37,7 @@ from tournaments.selectors import (
 )
 
 from . import seating, services
-from .selectors import event_bracket, event_rules
+from .selectors import event_bracket, event_rules, rounds_total
 
 
 @login_required
@@ -124,6 +124,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "rules": event_rules(event),
         "has_bracket": event.is_bracket or bool((event.format_settings or {}).get("playoff")),
         "pair_count": event.pairs.count() if event.is_pairs else 0,
+        "rounds_total": rounds_total(event) if event.is_pairs else event.rounds_planned,
     }
     return render(request, "draw/event_detail.html", context)
 
