@@ -131,6 +131,19 @@ def load_demo(*, stdout: Any = None) -> bool:
             play_table(table.game, rng, ruleset, 4)  # finished tables
         else:
             play_table(table.game, rng, ruleset, 2)  # still playing
+    bracket = events.event_create(
+        club=club, name="Saturday partners' bracket", date=today, actor=director,
+        format="double_elimination", format_settings={"consolation": [1]},
+        deals_per_round=4, seed=5,
+    )
+    for n in range(8):
+        events.pair_register(event=bracket, players=players[2 * n:2 * n + 2], seed=n + 1,
+                             actor=director)
+    full_round(bracket)  # the first wave of matches; the second is being played
+    wave = draw.round_create(event=bracket, actor=director)
+    for index, table in enumerate(wave.tables.order_by("number")):
+        play_table(table.game, rng, ruleset, 4 if index % 2 == 0 else 2)
     if stdout is not None:
-        stdout.write(f"Demo club {club.name}: {len(players)} players, 2 nights.\n")
+        stdout.write(f"Demo club {club.name}: {len(players)} players, 2 nights and a "
+                     "partners' bracket.\n")
     return True

@@ -24,13 +24,20 @@ def test_demo_data_is_complete_and_loads_once(django_capture_on_commit_callbacks
             HandRevision.objects.count()) == counts
     assert Player.objects.count() == 24
     finished = Event.objects.get(status=Event.Status.FINISHED)
-    running = Event.objects.get(status=Event.Status.RUNNING)
+    running = Event.objects.get(status=Event.Status.RUNNING, format=Event.Format.CLUB_NIGHT)
     assert not finished.rounds.exclude(status=Round.Status.CLOSED).exists()
     current = running.rounds.get(status=Round.Status.PLAYING)
     assert current.number == 2 and running.rounds_planned == 4
     statuses = set(Game.objects.filter(table__round=current).values_list("status", flat=True))
     assert statuses == {Game.Status.PLAYING, Game.Status.FINISHED}
-    for event in (finished, running):
+    # the partners' bracket: the first wave confirmed, the second being played
+    bracket = Event.objects.get(format=Event.Format.DOUBLE_ELIMINATION)
+    assert bracket.pairs.count() == 8
+    assert list(bracket.rounds.values_list("number", "status")) == [
+        (1, Round.Status.CLOSED), (2, Round.Status.PLAYING)]
+    assert set(bracket.rounds.get(number=2).tables.values_list("match", flat=True)) == {
+        "W2-1", "W2-2", "L1-1", "L1-2"}
+    for event in (finished, running, bracket):
         snapshot = StandingsSnapshot.objects.get(event=event)
         assert snapshot.source_version == Event.objects.get(pk=event.pk).hands_version
         assert any(row["points"] for row in snapshot.rows)
