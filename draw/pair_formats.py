@@ -339,10 +339,10 @@ def bracket_view(
     assert plan is not None
     played = {r.match: r for r in _as_pairs(members, results)
               if r.round_number >= first_round and r.match}
-    state = None
-    if seeds is not None:
-        state = bracket_state(plan, seeds, {code: r.winner for code, r in played.items()
-                                            if r.winner is not None})
+    # A winner advances once the game is confirmed (until then the table may still correct it).
+    confirmed = {code: r.winner for code, r in played.items() if r.winner is not None
+                 and statuses.get((r.round_number, r.table_number)) == "confirmed"}
+    state = bracket_state(plan, seeds, confirmed) if seeds is not None else None
     seed_of = {pair: n for n, pair in enumerate(seeds or (), start=1)}
     brackets: dict[str, dict[int, list[dict[str, Any]]]] = {}
     for m in plan.matches:
