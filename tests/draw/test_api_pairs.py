@@ -357,3 +357,33 @@ def test_fixed_schedules_meet_each_pair_once_and_rank_from_the_hands(
     expected = t.expected_standings(set(range(1, total + 1)), bye_points)
     got = {r["pair_id"]: (r["wins"], r["points"], r["against"]) for r in standings["rows"]}
     assert got == {p: expected.get(p, (0, 0, 0)) for p in pairs}
+
+
+def test_a_timed_round_to_the_target_ends_when_time_is_called_and_the_pair_ahead_wins(
+        director_api: APIClient, roster: tuple[str, list[int]],
+        django_capture_on_commit_callbacks: Any) -> None:
+    """"50 minutes or 500, whichever first": games to the target, time called by the director;
+    the wall's movement board counts down."""
+    slug, players = roster
+    t = PairEvent(director_api, slug, django_capture_on_commit_callbacks, 50,
+                  format="ab_movement", rounds_planned=2, deals_per_round=None,
+                  format_settings={"game_minutes": 50})
+    for i in range(4):
+        t.register(players[2 * i:2 * i + 2])
+    assert "50 minutes" in " ".join(_ok(director_api.get(t.url()))["rules"])
+    first = _ok(director_api.post(t.url("rounds/"), {}, format="json"), 201)
+    points = []
+    for table in first["tables"]:
+        state = _ok(t.tables_api.get(f"/api/tables/{table['token']}/"))
+        body = {**_random_hand(t.rng), "dealer": state["next_dealer"], "number": 1}
+        points.append(_ok(t.tables_api.post(f"/api/tables/{table['token']}/hands/", body,
+                                            format="json"), 201)["points"])
+    board = director_api.get(f"/events/{t.id}/wall/movement/")
+    assert board.status_code == 200 and b"data-deadline" in board.content
+    with django_capture_on_commit_callbacks(execute=True):
+        ended = _ok(director_api.post(t.url("rounds/1/time/")))
+    for table, scored in zip(ended["tables"], points, strict=True):
+        game = table["game"]
+        assert game["status"] == "finished"
+        if scored["NS"] != scored["EW"]:
+            assert game["winner"] == max(scored, key=scored.__getitem__)
