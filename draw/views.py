@@ -26,7 +26,7 @@ from scoring.selectors import games_for_event
 from scoring.services import event_settings_update
 from tournaments import services as events
 from tournaments.forms import CheckInForm, EventCreateForm, EventForm, PairForm, SwapForm
-from tournaments.models import Entry, Event, Round
+from tournaments.models import PAIR_FORMATS, Entry, Event, Round
 from tournaments.selectors import (
     checkin_roster,
     event_get,
@@ -54,11 +54,16 @@ def event_create(request: HttpRequest, slug: str) -> HttpResponse:
         data["ruleset_overrides"] = club.ruleset_overrides if data["ruleset_preset"] == club.ruleset_preset else {}
         if data["format"] == Event.Format.INDIVIDUAL_PROGRESSIVE:
             data.update(format_settings=form.format_settings(), prizes=form.prizes())
+        elif data["format"] in PAIR_FORMATS:
+            data["format_settings"] = form.format_settings()
         try:
             event = events.event_create(club=club, actor=request.user, **data)
         except DomainError as exc:
             form.add_domain_error(exc)
         else:
+            if event.is_pairs:
+                messages.success(request, f"{event.name} created. Register the pairs next.")
+                return redirect("event-pairs", pk=event.pk)
             messages.success(request, f"{event.name} created. Check players in next.")
             return redirect("event-checkin", pk=event.pk)
     return render(request, "draw/event_form.html", {"form": form, "club": club})
@@ -76,6 +81,8 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
     progressive = event.format == Event.Format.INDIVIDUAL_PROGRESSIVE
     if progressive:
         initial.update(EventForm.initial_progressive(event))
+    elif event.is_pairs:
+        initial.update(EventForm.initial_pairs(event))
     form = EventForm(request.POST or None, initial=initial, format=event.format)
     form.currency = (event.prizes or {}).get("currency", "$")
     if request.method == "POST" and form.is_valid():
@@ -88,6 +95,8 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
         if progressive:
             data.update(format_settings=form.format_settings(event.format_settings),
                         prizes=form.prizes())
+        elif event.is_pairs:
+            data["format_settings"] = form.format_settings()
         try:
             before = event.log.filter(action="confirmations_cleared").count()
             event_settings_update(event=event, actor=request.user, **data)

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import datetime
+import json
 import re
 from decimal import Decimal
 from typing import Any, cast
@@ -9,8 +10,10 @@ from django import forms
 
 from clubs.models import Player
 from common.errors import DomainError
+from pairing import pair_settings
 from pairing.progressive import settings as progressive_defaults
 from ranking import TIE_BREAKS
+from ranking.pairs import PAIR_TIE_BREAKS
 from ranking.prizes import check_prizes
 from ranking.standings import RankingError
 
@@ -23,11 +26,80 @@ PROGRESSIVE_SETTINGS = ("movement", "direction", "draw", "cut", "semi_partners",
                         "ties", "game_minutes")
 PROGRESSIVE_FIELDS = (*PROGRESSIVE_SETTINGS, "payouts", "high_game_prize")
 HIGH_GAME = "high_game"
+
+PAIR_FORMATS = pair_settings.PAIR_FORMATS
+# The fixed-partnership formats' settings (``Event.format_settings``, checked by
+# ``pairing.pair_settings``): form field -> settings key. The form shows them in the "Pairs"
+# group, each for the formats whose keys (``pair_settings.KEYS``) include it.
+PAIR_SETTINGS = {
+    "pair_first_draw": "first_draw", "pair_groups": "groups", "pair_ties": "ties",
+    "pair_game_minutes": "game_minutes", "pair_third_place": "third_place",
+    "pair_reset": "reset", "pair_consolation": "consolation",
+}
+# The playoff after a qualifying pair format: form field -> key of ``playoff``, and the kinds
+# of bracket it applies to.
+PLAYOFF_SETTINGS = {
+    "playoff_kind": ("kind", ("single", "double")), "playoff_cut": ("cut", ("single", "double")),
+    "playoff_third_place": ("third_place", ("single",)),
+    "playoff_reset": ("reset", ("double",)),
+    "playoff_consolation": ("consolation", ("single", "double")),
+}
+PAIR_FIELDS = (*PAIR_SETTINGS, *PLAYOFF_SETTINGS)
+# A round robin plays every pair once and a bracket plays until it is decided: neither uses
+# the rounds the director plans.
+ROUNDS_UNUSED = (pair_settings.ROUND_ROBIN, pair_settings.SINGLE, pair_settings.DOUBLE)
+ROUNDS_UNUSED_HELP = {
+    pair_settings.ROUND_ROBIN: "Not used: a round robin plays every pair once (in each group).",
+    pair_settings.SINGLE: "Not used: a bracket plays until it is decided.",
+    pair_settings.DOUBLE: "Not used: a bracket plays until it is decided.",
+}
+# What "Rounds" means for each pair format (the new-event page shows the chosen one's).
+ROUNDS_HELP = {
+    **{f: "With a playoff, the qualifying rounds before it." for f in
+       pair_settings.QUALIFYING_FORMATS if f not in ROUNDS_UNUSED},
+    **ROUNDS_UNUSED_HELP,
+}
+# The tie-breaks of a new event, individual and pair ones together, in an order that keeps
+# each kind's own order (the page shows the chosen format's; the services check them).
+TIE_BREAK_ORDER = ("points", "wins", "head_to_head", "points_against", "highest_game",
+                   "hands_made", "fewest_sets")
 # "1 300", "2nd: 150", "3, $1,075.50": a place, then an amount (thousands commas are dropped).
 _PAYOUT_LINE = re.compile(
     r"^(?P<place>\d{1,4})(?:st|nd|rd|th)?(?:\s*[:),=-]\s*|\s+)\$?\s*(?P<amount>\S+)$",
     re.IGNORECASE,
 )
+
+
+def pair_formats_using(field: str) -> tuple[str, ...]:
+    """The pair formats whose settings include the form field ``field`` (in the Pairs group)."""
+    key = PAIR_SETTINGS.get(field, "playoff")
+    return tuple(f for f in PAIR_FORMATS if key in pair_settings.KEYS[f])
+
+
+def _rounds_list(text: str) -> list[int]:
+    """ "1, 2" (or "1 2", "1,2") as [1, 2]; empty for none."""
+    parts = [p for p in re.split(r"[,;\s]+", text.strip()) if p]
+    if not all(p.isdigit() and len(p) <= 4 for p in parts):
+        raise forms.ValidationError(
+            'Write the round numbers separated by commas, e.g. "1, 2" (or leave it empty).')
+    return [int(p) for p in parts]
+
+
+class TieBreakChoices(forms.CheckboxSelectMultiple):
+    """A new event's tie-break boxes: each says which kinds of event use it (``individual``,
+    ``pairs``) and its wording for each, so the page can show the chosen format's."""
+
+    def create_option(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(*args, **kwargs)
+        value = str(option["value"])
+        kinds = [kind for kind, names in (("individual", TIE_BREAKS), ("pairs", PAIR_TIE_BREAKS))
+                 if value in names]
+        option["attrs"]["data-tie-break-for"] = " ".join(kinds)
+        if value in TIE_BREAKS:
+            option["attrs"]["data-label-individual"] = TIE_BREAKS[value]
+        if value in PAIR_TIE_BREAKS:
+            option["attrs"]["data-label-pairs"] = PAIR_TIE_BREAKS[value]
+        return cast(dict[str, Any], option)
 
 
 class EventForm(forms.Form):
@@ -103,6 +175,72 @@ class EventForm(forms.Form):
         label="High game prize", help_text="Optional: the highest single-game score wins it.",
     )
 
+    # --- fixed partnerships (pairs): their settings --------------------------------------------
+    pair_first_draw = forms.ChoiceField(
+        required=False, initial="seeded", label="First round draw",
+        choices=[("seeded", "Seeded: by seed, then in the order the pairs registered"),
+                 ("random", "Drawn at random")],
+    )
+    pair_groups = forms.IntegerField(
+        required=False, initial=1, label="Groups", widget=forms.NumberInput(attrs={"min": 1}),
+        help_text="The pairs are split into this many groups (by seed, snake order); each "
+                  "pair plays every other pair of its group once.",
+    )
+    pair_ties = forms.ChoiceField(
+        required=False, initial="system_cut", label="Level games",
+        choices=[("system_cut", "The system cuts the cards (seeded and logged)"),
+                 ("table_cut", "The table cuts the cards and enters the result")],
+    )
+    pair_game_minutes = forms.IntegerField(
+        required=False, min_value=10, max_value=240, label="Game time limit (minutes)",
+        help_text="Optional, 10 to 240: when the director calls time, the side ahead wins. "
+                  "Leave empty for games that end by deals.",
+    )
+    pair_third_place = forms.BooleanField(
+        required=False, label="Third-place match",
+        help_text="Single elimination: the semi-final losers play for third.",
+    )
+    pair_reset = forms.BooleanField(
+        required=False, initial=True, label="Grand final reset",
+        help_text="Double elimination: a second grand final when the losers' bracket side "
+                  "wins the first.",
+    )
+    pair_consolation = forms.CharField(
+        required=False, max_length=200, label="Consolation rounds",
+        widget=forms.TextInput(attrs={"placeholder": "1, 2"}),
+        help_text='The rounds whose losers play a consolation bracket, e.g. "1, 2" (single '
+                  "elimination: rounds of the bracket; double: rounds of the losers' "
+                  "bracket). Empty for none.",
+    )
+    playoff_kind = forms.ChoiceField(
+        required=False, initial="", label="Playoff",
+        choices=[("", "None: the qualifying standings are the result"),
+                 ("single", "Single elimination bracket"),
+                 ("double", "Double elimination bracket")],
+        help_text="A bracket after the qualifying rounds for the top pairs, seeded in their "
+                  "standings order.",
+    )
+    playoff_cut = forms.IntegerField(
+        required=False, initial=8, label="Playoff cut (pairs)",
+        widget=forms.NumberInput(attrs={"min": 2}),
+        help_text="How many of the top pairs go on to the playoff.",
+    )
+    playoff_third_place = forms.BooleanField(
+        required=False, label="Playoff third-place match",
+        help_text="Single elimination: the semi-final losers play for third.",
+    )
+    playoff_reset = forms.BooleanField(
+        required=False, initial=True, label="Playoff grand final reset",
+        help_text="Double elimination: a second grand final when the losers' bracket side "
+                  "wins the first.",
+    )
+    playoff_consolation = forms.CharField(
+        required=False, max_length=200, label="Playoff consolation rounds",
+        widget=forms.TextInput(attrs={"placeholder": "1, 2"}),
+        help_text='The playoff rounds whose losers play a consolation bracket, e.g. "1, 2". '
+                  "Empty for none.",
+    )
+
     def __init__(self, *args: object, format: str | None = None, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         from rules_engine import list_rulesets
@@ -111,24 +249,101 @@ class EventForm(forms.Form):
             (r.name, r.title) for r in list_rulesets() if r.players == 4
         ]
         self.currency = "$"
+        # The event's format (None on the new-event form, where the director picks it).
+        self.event_format = format
         if format is not None and format != PROGRESSIVE:
             for name in PROGRESSIVE_FIELDS:
                 del self.fields[name]
         elif format == PROGRESSIVE:
             self.fields["rounds_planned"].label = "Qualifying games"
+        if format is not None:
+            for name in PAIR_FIELDS:
+                if format not in pair_formats_using(name):
+                    del self.fields[name]
         self.fields["rounds_planned"].widget.attrs.update(
-            {"data-label": "Rounds", "data-progressive-label": "Qualifying games"})
+            {"data-label": "Rounds", "data-progressive-label": "Qualifying games",
+             "data-unused-label": "Rounds (not used)",
+             "data-unused-formats": " ".join(ROUNDS_UNUSED),
+             "data-pair-help": json.dumps(ROUNDS_HELP)})
+        if format in ROUNDS_UNUSED:
+            self.fields["rounds_planned"].label = "Rounds (not used)"
+            self.fields["rounds_planned"].help_text = ROUNDS_UNUSED_HELP[str(format)]
+        elif format is None:
+            self.fields["rounds_planned"].help_text = (
+                "Pairs: with a playoff, the qualifying rounds before it. Not used for a round "
+                "robin (every pair plays every other once) or a bracket (played until it is "
+                "decided).")
+        tie_breaks = cast(forms.MultipleChoiceField, self.fields["tie_breaks"])
+        if format is None:  # the page shows the chosen format's tie-breaks
+            tie_breaks.widget = TieBreakChoices()
+            tie_breaks.choices = [(n, TIE_BREAKS.get(n) or PAIR_TIE_BREAKS[n])
+                                  for n in TIE_BREAK_ORDER]
+        elif format in PAIR_FORMATS:
+            tie_breaks.choices = list(PAIR_TIE_BREAKS.items())
+            tie_breaks.help_text = ("Pairs rank by wins, then points, then these in order; "
+                                    "empty for the usual ones.")
 
-    # Which fields the page shows in the progressive group (empty for other formats).
+    def current_format(self) -> str:
+        """The event's format (on the new-event form, the one chosen)."""
+        return str(self.event_format or "")
+
+    # Which fields the page shows in each group (the progressive and pairs groups are empty for
+    # the other formats).
     def general_fields(self) -> list[forms.BoundField]:
-        return [f for f in self.visible_fields() if f.name not in PROGRESSIVE_FIELDS]
+        return [f for f in self.visible_fields()
+                if f.name not in PROGRESSIVE_FIELDS and f.name not in PAIR_FIELDS]
 
     def progressive_fields(self) -> list[forms.BoundField]:
         return [f for f in self.visible_fields() if f.name in PROGRESSIVE_FIELDS]
 
+    def pair_rows(self) -> list[dict[str, Any]]:
+        """The pairs group's fields, each with the pair formats that use it."""
+        return [{"field": f, "formats": " ".join(pair_formats_using(f.name))}
+                for f in self.visible_fields() if f.name in PAIR_SETTINGS]
+
+    def playoff_rows(self) -> list[dict[str, Any]]:
+        """The playoff's fields, each with the kinds of bracket that use it (none for the
+        kind itself)."""
+        return [{"field": f, "kinds": "" if f.name == "playoff_kind"
+                 else " ".join(PLAYOFF_SETTINGS[f.name][1])}
+                for f in self.visible_fields() if f.name in PLAYOFF_SETTINGS]
+
+    @staticmethod
+    def playoff_formats() -> str:
+        return " ".join(pair_formats_using("playoff_kind"))
+
     def general_data(self) -> dict[str, Any]:
-        """The cleaned values the event services take by name (not the progressive group)."""
-        return {k: v for k, v in self.cleaned_data.items() if k not in PROGRESSIVE_FIELDS}
+        """The cleaned values the event services take by name (not the format's groups)."""
+        return {k: v for k, v in self.cleaned_data.items()
+                if k not in PROGRESSIVE_FIELDS and k not in PAIR_FIELDS}
+
+    def unused_pair_fields(self) -> list[str]:
+        """The pairs group's fields the chosen format (and playoff kind) does not use: their
+        values, and any errors in them, are ignored."""
+        fmt = self.current_format()
+        kind = (getattr(self, "cleaned_data", None) or {}).get("playoff_kind") or ""
+        unused = []
+        for name in PAIR_FIELDS:
+            if name not in self.fields:
+                continue
+            if fmt not in pair_formats_using(name) or (
+                    name in PLAYOFF_SETTINGS and name != "playoff_kind"
+                    and kind not in PLAYOFF_SETTINGS[name][1]):
+                unused.append(name)
+        return unused
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        for name in self.unused_pair_fields():
+            self.errors.pop(name, None)  # set by now: this runs inside full_clean()
+            cleaned.pop(name, None)
+        return cleaned
+
+    def clean_pair_consolation(self) -> list[int]:
+        return _rounds_list(self.cleaned_data.get("pair_consolation") or "")
+
+    def clean_playoff_consolation(self) -> list[int]:
+        return _rounds_list(self.cleaned_data.get("playoff_consolation") or "")
 
     def clean_payouts(self) -> list[dict[str, Any]]:
         payouts: list[dict[str, Any]] = []
@@ -150,8 +365,11 @@ class EventForm(forms.Form):
         return payouts
 
     def format_settings(self, stored: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The progressive settings from the form; fixed-seat steps (not on the form) are kept
-        from ``stored`` while the movement stays fixed seats."""
+        """The format's settings from the form: a pair format's (see :meth:`pair_settings`), or
+        the progressive settings; fixed-seat steps (not on the form) are kept from ``stored``
+        while the movement stays fixed seats."""
+        if self.current_format() in PAIR_FORMATS:
+            return self.pair_settings(self.current_format())
         data = self.cleaned_data
         settings: dict[str, Any] = {
             name: data.get(name) if data.get(name) not in ("", None)
@@ -162,6 +380,31 @@ class EventForm(forms.Form):
         if settings["movement"] == "fixed_seats" and stored and "steps" in stored:
             settings["steps"] = stored["steps"]
         return settings
+
+    def pair_settings(self, format_name: str) -> dict[str, Any]:
+        """A pair format's settings from the form: only the keys the format takes
+        (``pair_settings.KEYS``); what is left empty takes the format's default."""
+        data = self.cleaned_data
+        keys = pair_settings.KEYS[format_name]
+        settings: dict[str, Any] = {}
+        for name, key in PAIR_SETTINGS.items():
+            value = data.get(name)
+            if key in keys and (value not in ("", None) or key == "game_minutes"):
+                settings[key] = value
+        if "playoff" in keys:
+            settings["playoff"] = self._playoff()
+        return settings
+
+    def _playoff(self) -> dict[str, Any] | None:
+        data = self.cleaned_data
+        kind = data.get("playoff_kind")
+        if not kind:
+            return None
+        playoff: dict[str, Any] = {"kind": kind}
+        for name, (key, kinds) in PLAYOFF_SETTINGS.items():
+            if key != "kind" and kind in kinds and data.get(name) is not None:
+                playoff[key] = data[name]
+        return playoff
 
     def prizes(self) -> dict[str, Any]:
         """The prizes as ``ranking.prizes.check_prizes`` takes them ({} for none)."""
@@ -175,12 +418,18 @@ class EventForm(forms.Form):
 
     def add_domain_error(self, exc: DomainError) -> None:
         """A refusal from the services next to the field it names (``format_settings.cut`` is
-        the cut, ``prizes.payouts[1].amount`` the payouts); otherwise at the top of the form."""
+        the cut, ``prizes.payouts[1].amount`` the payouts; for a pair format
+        ``format_settings.ties`` is the pairs' level games, ``format_settings.playoff.cut`` the
+        playoff's cut); otherwise at the top of the form."""
         field = exc.field or ""
         name, _, rest = field.partition(".")
         if name == "format_settings":
-            key = rest.partition(".")[0]
-            field = {"qualifying_games": "rounds_planned", "steps": "movement"}.get(key, key)
+            key, _, sub = rest.partition(".")
+            if self.current_format() in PAIR_FORMATS:
+                field = f"playoff_{sub.partition('.')[0] or 'kind'}" if key == "playoff" \
+                    else f"pair_{key}"
+            else:
+                field = {"qualifying_games": "rounds_planned", "steps": "movement"}.get(key, key)
         elif name == "prizes":
             field = "high_game_prize" if rest.startswith("side") else "payouts"
         self.add_error(field if field in self.fields else None, exc.message)
@@ -199,6 +448,24 @@ class EventForm(forms.Form):
         return initial
 
 
+    @staticmethod
+    def initial_pairs(event: Event) -> dict[str, Any]:
+        """The pairs group's initial values from a stored pair event."""
+        stored = dict(event.format_settings or {})
+        initial: dict[str, Any] = {}
+        for name, key in PAIR_SETTINGS.items():
+            if key in stored:
+                value = stored[key]
+                initial[name] = ", ".join(map(str, value)) if key == "consolation" else value
+        playoff = stored.get("playoff") or {}
+        initial["playoff_kind"] = playoff.get("kind", "")
+        for name, (key, _) in PLAYOFF_SETTINGS.items():
+            if key != "kind" and key in playoff:
+                value = playoff[key]
+                initial[name] = ", ".join(map(str, value)) if key == "consolation" else value
+        return initial
+
+
 def _plain(amount: str) -> str:
     """ "300.00" as "300", "37.50" as it is."""
     return amount[:-3] if amount.endswith(".00") else amount
@@ -211,7 +478,8 @@ class EventCreateForm(EventForm):
         choices=Event.Format.choices, initial=Event.Format.CLUB_NIGHT, label="Format",
         required=False,
         help_text="Individual progressive: winners move, losers stay, partners drawn (NPA); "
-                  "its settings below default to the NPA's.",
+                  "its settings below default to the NPA's. The pair formats: fixed partners "
+                  "who register together; their settings are in the Pairs group.",
     )
     field_order = ["name", "date", "format"]
 
@@ -223,6 +491,12 @@ class EventCreateForm(EventForm):
             # The NPA's day: 6 qualifying games of 4 deals (the page switches these too).
             self.fields["rounds_planned"].initial = progressive_defaults.QUALIFYING_GAMES
             self.fields["deals_per_round"].initial = progressive_defaults.DEALS_PER_GAME
+        elif self.chosen_format() in ROUNDS_UNUSED:
+            self.fields["rounds_planned"].label = "Rounds (not used)"
+
+    def current_format(self) -> str:
+        cleaned = getattr(self, "cleaned_data", None) or {}
+        return str(cleaned.get("format") or self.chosen_format())
 
     def chosen_format(self) -> str:
         """The format asked for (posted, or the initial one), before validation."""
