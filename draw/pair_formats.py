@@ -397,8 +397,8 @@ def _describe_bracket(kind: str, options: Mapping[str, Any]) -> list[str]:
     words = ["A single-elimination bracket: a pair is out after one loss."] if kind == "single" \
         else ["A double-elimination bracket: a pair is out after its second loss; losers of "
               "the winners' bracket drop into the losers' bracket."]
-    words.append("Seeds meet 1 v 16, 8 v 9, and so on; when the pairs are not a power of two "
-                 "the top seeds have a bye in the first round.")
+    words.append("The best seed meets the lowest in the first round, and so on; when the "
+                 "pairs are not a power of two the top seeds have a bye in the first round.")
     if kind == "double":
         words.append("The grand final is played again if the losers' bracket pair wins it."
                      if options.get("reset", True) else "One grand final decides.")
@@ -433,8 +433,8 @@ def describe(format_name: str, settings: Mapping[str, Any], rounds_planned: int)
         words.append(f"Then the top {playoff['cut']} pairs of the standings play a bracket, "
                      "seeded by the standings.")
         words += _describe_bracket(str(playoff["kind"]), playoff)
-    words.append("Pairs are ranked by wins, then total points, then the tie-breaks listed; a "
-                 "level game is settled by cutting the cards.")
+    words.append("A game that ends level is settled by cutting the cards; a bye counts as a "
+                 "win.")
     if settings.get("game_minutes"):
         words.append(f"A game lasts at most {settings['game_minutes']} minutes: when the "
                      "director calls time, the pair ahead wins.")

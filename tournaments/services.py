@@ -287,6 +287,9 @@ def _check_plan_change(event: Event, settings: dict[str, Any], rounds_planned: i
     """A progressive event's stages may change until play reaches them: refused once a round
     beyond the qualifying games is seated, or when fewer qualifying games than already seated
     are asked for; a cut larger than the players here is refused too."""
+    if event.format in PAIR_FORMATS:
+        _check_pair_plan_change(event, settings, rounds_planned)
+        return
     if event.format != Event.Format.INDIVIDUAL_PROGRESSIVE:
         return
     if event.rounds.exclude(stage=Round.Stage.QUALIFYING).exists():
@@ -303,6 +306,30 @@ def _check_plan_change(event: Event, settings: dict[str, Any], rounds_planned: i
         raise DomainError(
             f"The cut is the top {cut}, but only {here} players are here.",
             field="format_settings.cut", code="cut_larger_than_field")
+
+
+# What a pair event's schedule or bracket is built from: fixed once play has reached it.
+PAIR_PLAN_KEYS = ("groups", "third_place", "reset", "consolation")
+
+
+def _check_pair_plan_change(event: Event, settings: dict[str, Any], rounds_planned: int) -> None:
+    """A bracket's shape and a round robin's groups are fixed once round 1 is seated; a
+    playoff once its first round is; Swiss and movements cannot plan fewer rounds than seated.
+    The time limit and how level games are settled may change at any time."""
+    stored = dict(event.format_settings or {})
+    if event.rounds.exists():
+        for key in PAIR_PLAN_KEYS:
+            if stored.get(key) != settings.get(key):
+                raise DomainError("Play has started: the bracket or the groups cannot change "
+                                  "now.", field=f"format_settings.{key}", code="started")
+    if (stored.get("playoff") != settings.get("playoff")
+            and event.rounds.filter(stage="bracket").exists()):
+        raise DomainError("The playoff has started: it cannot change now.",
+                          field="format_settings.playoff", code="started")
+    seated = event.rounds.filter(stage=Round.Stage.QUALIFYING).count()
+    if rounds_planned < seated and not event.is_bracket:
+        raise DomainError(f"{seated} rounds have been seated; the event cannot plan fewer.",
+                          field="rounds_planned")
 
 
 def _user(actor: Any) -> Any:

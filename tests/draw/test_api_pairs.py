@@ -238,6 +238,12 @@ def test_a_13_pair_double_elimination_with_consolation(
     assert seated == {m["code"] for part in bracket["brackets"] for col in part["rounds"]
                       for m in col["matches"] if m["depth"] == 1}
     _refused(director_api.post(t.url(f"pairs/{pairs[0]}/leave/")), "pair")
+    # the bracket's shape is fixed once it has started; the time limit may still change
+    _refused(director_api.patch(t.url(), {"format_settings": {"consolation": [1]}},
+                                format="json"), "format_settings.consolation")
+    assert _ok(director_api.patch(t.url(), {"format_settings": {
+        "consolation": [1, 2], "game_minutes": 40}}, format="json"))["format_settings"][
+        "game_minutes"] == 40
     number = 1
     while True:
         t.play(current)
