@@ -358,41 +358,9 @@ class PositionInput(serializers.Serializer[Any]):
     position = serializers.ChoiceField(choices=SEATS, help_text="A seat at this table: N, E, S or W.")
 
 
-class _TableOrMatch:
+class DeskTableInput(serializers.Serializer[Any]):
     """A table named by its round and number, or (bracket events) by its match code."""
 
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if attrs.get("match"):
-            return attrs
-        missing = {f: ["Give the round and the table (or a bracket match)."]
-                   for f in ("round", "table") if attrs.get(f) is None}
-        if missing:
-            raise serializers.ValidationError(missing)
-        return attrs
-
-
-class DeskTableInput(_TableOrMatch, serializers.Serializer[Any]):
-    round = serializers.IntegerField(min_value=1, required=False,
-                                     help_text="The round's number.")
-    table = serializers.IntegerField(min_value=1, required=False,
-                                     help_text="The table's number in that round.")
-    match = serializers.CharField(max_length=12, required=False, allow_blank=True,
-                                  help_text="Bracket events: the match code instead of round "
-                                            "and table.")
-    note = serializers.CharField(
-        max_length=200, required=False, allow_blank=True, default="",
-        help_text="Why (required once the round is closed; directors only then).",
-    )
-
-
-class DeskDeleteInput(DeskTableInput):
-    number = serializers.IntegerField(min_value=1, help_text="The hand to delete: the last one.")
-    expected_revision = serializers.IntegerField(
-        min_value=1, help_text="The version of that hand you saw (stale: 409, nothing deleted).")
-    note = serializers.CharField(max_length=200, help_text="Why the hand is deleted (required).")
-
-
-class DeskHandInput(_TableOrMatch, HandSubmitInput):
     round = serializers.IntegerField(min_value=1, required=False,
                                      help_text="The round's number.")
     table = serializers.IntegerField(min_value=1, required=False,
@@ -404,6 +372,26 @@ class DeskHandInput(_TableOrMatch, HandSubmitInput):
         max_length=200, required=False, allow_blank=True, default="",
         help_text="Why (required once the round is closed; directors only then).",
     )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs.get("match"):
+            return attrs
+        missing = {f: ["Give the round and the table (or a bracket match)."]
+                   for f in ("round", "table") if attrs.get(f) is None}
+        if missing:
+            raise serializers.ValidationError(missing)
+        return attrs
+
+
+class DeskDeleteInput(DeskTableInput):
+    number = serializers.IntegerField(min_value=1, help_text="The hand to delete: the last one.")
+    expected_revision = serializers.IntegerField(
+        min_value=1, help_text="The version of that hand you saw (stale: 409, nothing deleted).")
+    note = serializers.CharField(max_length=200, help_text="Why the hand is deleted (required).")
+
+
+class DeskHandInput(DeskTableInput, HandSubmitInput):
+    """A hand entered at the director's desk for any table of the event."""
 
 
 def _game_data(game: Any) -> dict[str, Any]:

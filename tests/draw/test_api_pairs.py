@@ -87,6 +87,17 @@ class PairEvent:
             self.points[(round_["number"], table["number"])] = (ns, ew, points)
             self.met[frozenset((ns, ew))] += 1
 
+    def play_bracket(self, current: dict[str, Any]) -> dict[str, Any]:
+        """Play wave after wave (each seated by the advance, every table a bracket match) until
+        the bracket is decided; returns the bracket."""
+        while True:
+            self.play(current)
+            bracket = _ok(self.api.get(self.url("bracket/")))
+            if bracket["complete"]:
+                return bracket
+            current = self.round(current["number"] + 1)
+            assert current["stage"] == "bracket" and all(tb["match"] for tb in current["tables"])
+
     @property
     def games(self) -> dict[int, dict[int, tuple[int, int, bool]]]:
         """pair -> round -> (points for, points against, won), the winner read back once the
@@ -244,15 +255,7 @@ def test_a_13_pair_double_elimination_with_consolation(
     assert _ok(director_api.patch(t.url(), {"format_settings": {
         "consolation": [1, 2], "game_minutes": 40}}, format="json"))["format_settings"][
         "game_minutes"] == 40
-    number = 1
-    while True:
-        t.play(current)
-        bracket = _ok(director_api.get(t.url("bracket/")))
-        if bracket["complete"]:
-            break
-        number += 1
-        current = t.round(number)
-        assert all(tb["match"] for tb in current["tables"])
+    bracket = t.play_bracket(current)
     losses, played = _bracket_losses(bracket)
     main = [m for m in played if m["bracket"] != "consolation"]
     assert len(main) in (2 * 13 - 2, 2 * 13 - 1)
@@ -291,14 +294,7 @@ def test_swiss_rounds_cut_to_a_single_elimination_playoff(
     matches, _ = t.pairs_of(current)
     assert {frozenset(m) for m in matches} == {frozenset((top4[0], top4[3])),
                                                frozenset((top4[1], top4[2]))}
-    number = 7
-    while True:
-        t.play(current)
-        bracket = _ok(director_api.get(t.url("bracket/")))
-        if bracket["complete"]:
-            break
-        number += 1
-        current = t.round(number)
+    bracket = t.play_bracket(current)
     losses, played = _bracket_losses(bracket)
     assert len(played) == 4  # two semi-finals, the final, the third-place match
     finished = _ok(director_api.post(t.url("finish/")))
