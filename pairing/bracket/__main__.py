@@ -29,19 +29,17 @@ traceback.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn, TextIO
 
-from ..cli import Parser, UsageError, fail, usage_failure
+from ..cli import command_parser, read_json, serve
 from .model import KINDS, BracketError, Match, Plan, Slot
 from .plan import bracket_plan, elimination_places
 from .state import bracket_state
 
 # A 1024-pair bracket's seeds and results are well under 100,000 characters.
 MAX_INPUT_CHARS = 1_000_000
-MAX_DIGITS = 30
 
 _KEYS = ("entrants", "kind", "third_place", "reset", "consolation", "seeds", "results")
 _TITLES = {
@@ -54,17 +52,13 @@ _TITLES = {
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = Parser(
-        prog="python -m pairing.bracket",
-        description=(
-            "Single- and double-elimination brackets for pairs: the matches, where winners and "
-            'losers go, and the state of play. Bad input prints {"errors": [{"field", "code", '
-            '"message"}]} and exits 2.'
-        ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=__doc__,
+    parser, sub = command_parser(
+        "python -m pairing.bracket",
+        "Single- and double-elimination brackets for pairs: the matches, where winners and "
+        'losers go, and the state of play. Bad input prints {"errors": [{"field", "code", '
+        '"message"}]} and exits 2.',
+        __doc__,
     )
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     plan = sub.add_parser(
         "plan",
         help="every match of a bracket",
@@ -177,60 +171,6 @@ def _plan_json(plan: Plan) -> dict[str, Any]:
     return out
 
 
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise BracketError(
-                f"The key {key[:30]!r} appears twice in one object.",
-                field="input",
-                code="duplicate_key",
-            )
-        out[key] = value
-    return out
-
-
-def _int_literal(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_DIGITS:
-        raise BracketError(
-            f"A number has more than {MAX_DIGITS} digits.", field="input", code="bad_number"
-        )
-    return int(text)
-
-
-def _no_constant(name: str) -> Any:
-    raise BracketError(f"{name} is not a JSON number.", field="input", code="bad_json")
-
-
-def _read(stdin: TextIO) -> Any:
-    text = stdin.read(MAX_INPUT_CHARS + 1)
-    if len(text) > MAX_INPUT_CHARS:
-        raise BracketError(
-            f"The input is longer than {MAX_INPUT_CHARS:,} characters.",
-            field="input",
-            code="too_large",
-        )
-    if not text.strip():
-        raise BracketError("No input: pipe the request JSON on stdin.", field="input", code="empty")
-    try:
-        return json.loads(
-            text,
-            object_pairs_hook=_no_duplicates,
-            parse_int=_int_literal,
-            parse_constant=_no_constant,
-        )
-    except json.JSONDecodeError as exc:
-        raise BracketError(
-            f"Not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
-            field="input",
-            code="bad_json",
-        ) from exc
-    except RecursionError:
-        raise BracketError(
-            "The input is nested too deeply.", field="input", code="too_deep"
-        ) from None
-
-
 def _state(data: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise BracketError(
@@ -280,34 +220,21 @@ def _state(data: Any) -> dict[str, Any]:
     return bracket_state(plan, seeds, results).to_dict()
 
 
-def run(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
-    try:
-        args = _parser().parse_args(argv)
-    except UsageError as exc:
-        return usage_failure(exc)
-    try:
-        if args.command == "plan":
-            plan = bracket_plan(
-                args.entrants,
-                kind=args.kind,
-                third_place=args.third_place,
-                reset=not args.no_reset,
-                consolation=_rounds(args.consolation),
-            )
-            if args.json:
-                print(json.dumps(_plan_json(plan)))
-            else:
-                print(_text(plan))
-            return 0
-        out = _state(_read(stdin if stdin is not None else sys.stdin))
-    except BracketError as exc:
-        return fail([exc.to_dict()])
-    except Exception as exc:  # never a traceback on the command line
-        return fail(
-            [{"field": "", "code": "internal", "message": f"{type(exc).__name__}: {exc}"}], 1
+def _answer(args: argparse.Namespace, stdin: TextIO) -> str | dict[str, Any]:
+    if args.command == "plan":
+        plan = bracket_plan(
+            args.entrants,
+            kind=args.kind,
+            third_place=args.third_place,
+            reset=not args.no_reset,
+            consolation=_rounds(args.consolation),
         )
-    print(json.dumps(out))
-    return 0
+        return _plan_json(plan) if args.json else _text(plan)
+    return _state(read_json(stdin, max_chars=MAX_INPUT_CHARS))
+
+
+def run(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
+    return serve(_parser(), argv, stdin, (BracketError,), _answer)
 
 
 def main() -> NoReturn:

@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import PairingError
+
 # Largest bracket the planner builds (a 1024-pair bracket is already far beyond a club event).
 MAX_ENTRANTS = 1024
 
@@ -18,22 +20,13 @@ BRACKETS = ("winners", "losers", "final", "third_place", "consolation")
 KINDS = ("single", "double")
 
 
-class BracketError(ValueError):
+class BracketError(PairingError):
     """A bracket that cannot be built, or a result that does not fit it.
 
     ``field`` names the input at fault (``entrants``, ``kind``, ``third_place``, ``consolation``,
     ``seeds``, ``match``, ``winner``), ``code`` is a short machine-readable reason and ``message``
     a sentence a tournament director can act on.
     """
-
-    def __init__(self, message: str, *, field: str, code: str = "invalid") -> None:
-        super().__init__(f"{field}: {message}")
-        self.message = message
-        self.field = field
-        self.code = code
-
-    def to_dict(self) -> dict[str, str]:
-        return {"field": self.field, "code": self.code, "message": self.message}
 
 
 @dataclass(frozen=True)

@@ -44,18 +44,16 @@ path such as "tables[2].S", "winners[0]", "settings.direction"); never a traceba
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn, TextIO
 
-from ..cli import Parser, UsageError, fail, usage_failure
+from ..cli import command_parser, read_json, serve
 from .model import ProgressiveError
 from .movement import next_game
 
 # A 100-game history of 250 tables is about a million characters.
 MAX_INPUT_CHARS = 2_000_000
-MAX_DIGITS = 30
 MAX_DEPTH = 8
 
 _TOP_KEYS = (
@@ -73,18 +71,14 @@ _ID_FIELDS = ("tables", "history", "table_draw", "entering", "leaving")
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = Parser(
-        prog="python -m pairing.progressive",
-        description=(
-            "Seat the next game of an individual progressive tournament (tables of four, "
-            "N, E, S, W; partners N-S and E-W): winners move a table, losers stay and split, "
-            "or fixed seat steps. Prints one JSON object; bad input prints "
-            '{"errors": [{"field", "code", "message"}]} and exits 2.'
-        ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=__doc__,
+    parser, sub = command_parser(
+        "python -m pairing.progressive",
+        "Seat the next game of an individual progressive tournament (tables of four, "
+        "N, E, S, W; partners N-S and E-W): winners move a table, losers stay and split, "
+        "or fixed seat steps. Prints one JSON object; bad input prints "
+        '{"errors": [{"field", "code", "message"}]} and exits 2.',
+        __doc__,
     )
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     nxt = sub.add_parser(
         "next",
         help="the next game's seating, from the request on stdin",
@@ -97,54 +91,6 @@ def _parser() -> argparse.ArgumentParser:
     )
     nxt.add_argument("--seed", type=int, default=None, help="seed (overrides settings.seed)")
     return parser
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise ProgressiveError(
-                "input", f"The key {key[:30]!r} appears twice in one object.", "duplicate_key"
-            )
-        out[key] = value
-    return out
-
-
-def _int_literal(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_DIGITS:
-        raise ProgressiveError(
-            "input", f"A number has more than {MAX_DIGITS} digits.", "bad_number"
-        )
-    return int(text)
-
-
-def _no_constant(name: str) -> Any:
-    raise ProgressiveError("input", f"{name} is not a JSON number.", "bad_json")
-
-
-def _read(stdin: TextIO) -> Any:
-    text = stdin.read(MAX_INPUT_CHARS + 1)
-    if len(text) > MAX_INPUT_CHARS:
-        raise ProgressiveError(
-            "input", f"The input is longer than {MAX_INPUT_CHARS:,} characters.", "too_large"
-        )
-    if not text.strip():
-        raise ProgressiveError("input", "No input: pipe the request JSON on stdin.", "empty")
-    try:
-        return json.loads(
-            text,
-            object_pairs_hook=_no_duplicates,
-            parse_int=_int_literal,
-            parse_constant=_no_constant,
-        )
-    except json.JSONDecodeError as exc:
-        raise ProgressiveError(
-            "input",
-            f"Not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
-            "bad_json",
-        ) from exc
-    except RecursionError:
-        raise ProgressiveError("input", "The input is nested too deeply.", "too_deep") from None
 
 
 def _check_values(value: Any, path: str, depth: int = 0) -> None:
@@ -218,22 +164,12 @@ def _next(data: Any, seed_arg: int | None) -> dict[str, Any]:
     return result.to_dict()
 
 
+def _answer(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
+    return _next(read_json(stdin, max_chars=MAX_INPUT_CHARS), args.seed)
+
+
 def run(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
-    try:
-        args = _parser().parse_args(argv)
-    except UsageError as exc:
-        return usage_failure(exc)
-    try:
-        data = _read(stdin if stdin is not None else sys.stdin)
-        out = _next(data, args.seed)
-    except ProgressiveError as exc:
-        return fail([exc.to_dict()])
-    except Exception as exc:  # never a traceback on the command line
-        return fail(
-            [{"field": "", "code": "internal", "message": f"{type(exc).__name__}: {exc}"}], 1
-        )
-    print(json.dumps(out))
-    return 0
+    return serve(_parser(), argv, stdin, (ProgressiveError,), _answer)
 
 
 def main() -> NoReturn:

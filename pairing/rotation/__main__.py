@@ -27,26 +27,22 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TextIO
 
-from ..cli import Parser, UsageError, fail, usage_failure
+from ..cli import command_parser, serve
 from .designs import design_sizes, develop, search_starter, verify_whist, whist_design
 from .model import RotationError, RoundPlan, measure
 from .planner import next_round, plan_schedule
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = Parser(
-        prog="python -m pairing.rotation",
-        description=(
-            "Seat pinochle players at tables of four (N, E, S, W; partners N-S and E-W) with "
-            "rotating partners. Prints one JSON object; bad input prints "
-            '{"errors": [{"field", "code", "message"}]} and exits 2.'
-        ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=__doc__,
+    parser, sub = command_parser(
+        "python -m pairing.rotation",
+        "Seat pinochle players at tables of four (N, E, S, W; partners N-S and E-W) with "
+        "rotating partners. Prints one JSON object; bad input prints "
+        '{"errors": [{"field", "code", "message"}]} and exits 2.',
+        __doc__,
     )
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     plan = sub.add_parser(
         "plan",
         help="plan a whole schedule for players 1..N",
@@ -145,63 +141,50 @@ def _next(data: Any, seed_arg: int | None) -> dict[str, Any]:
     }
 
 
-def run(argv: Sequence[str] | None = None) -> int:
-    try:
-        args = _parser().parse_args(argv)
-    except UsageError as exc:
-        return usage_failure(exc)
-    try:
-        if args.command == "plan":
-            schedule = plan_schedule(
-                list(range(1, args.players + 1)) if args.players >= 0 else [],
-                args.rounds,
-                seed=args.seed,
-                allow_repeat_partners=args.allow_repeats,
-            )
-            out: dict[str, Any] = schedule.to_dict()
-        elif args.command == "next":
-            try:
-                data = json.loads(sys.stdin.read() or "null")
-            except json.JSONDecodeError as exc:
-                raise RotationError("input", f"Not valid JSON: {exc}.", "bad_json") from exc
-            out = _next(data, args.seed)
-        elif args.command == "design":
-            rounds = whist_design(args.players)
-            if rounds is None:
-                raise RotationError(
-                    "players",
-                    f"No whist design is known here for {args.players} players.",
-                    "no_design",
-                )
-            out = {
-                "players": args.players,
-                "rounds": [
-                    {
-                        "tables": [[p + 1 for p in t] for t in tables],
-                        "byes": [p + 1 for p in byes],
-                    }
-                    for tables, byes in rounds
-                ],
-            }
-        else:
-            if args.search is not None:
-                starter = search_starter(args.search, seed=args.seed)
-                if starter is None:
-                    raise RotationError(
-                        "search", "No starter found within the budget.", "not_found"
-                    )
-                verify_whist(develop(args.search, starter), args.search)
-                out = {"players": args.search, "starter": [list(t) for t in starter]}
-            else:
-                out = {"sizes": design_sizes(args.limit)}
-    except RotationError as exc:
-        return fail([exc.to_dict()])
-    except Exception as exc:  # never a traceback on the command line
-        return fail(
-            [{"field": "", "code": "internal", "message": f"{type(exc).__name__}: {exc}"}], 1
+def _answer(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
+    if args.command == "plan":
+        schedule = plan_schedule(
+            list(range(1, args.players + 1)) if args.players >= 0 else [],
+            args.rounds,
+            seed=args.seed,
+            allow_repeat_partners=args.allow_repeats,
         )
-    print(json.dumps(out))
-    return 0
+        return schedule.to_dict()
+    if args.command == "next":
+        try:
+            data = json.loads(stdin.read() or "null")
+        except json.JSONDecodeError as exc:
+            raise RotationError("input", f"Not valid JSON: {exc}.", "bad_json") from exc
+        return _next(data, args.seed)
+    if args.command == "design":
+        rounds = whist_design(args.players)
+        if rounds is None:
+            raise RotationError(
+                "players",
+                f"No whist design is known here for {args.players} players.",
+                "no_design",
+            )
+        return {
+            "players": args.players,
+            "rounds": [
+                {
+                    "tables": [[p + 1 for p in t] for t in tables],
+                    "byes": [p + 1 for p in byes],
+                }
+                for tables, byes in rounds
+            ],
+        }
+    if args.search is not None:
+        starter = search_starter(args.search, seed=args.seed)
+        if starter is None:
+            raise RotationError("search", "No starter found within the budget.", "not_found")
+        verify_whist(develop(args.search, starter), args.search)
+        return {"players": args.search, "starter": [list(t) for t in starter]}
+    return {"sizes": design_sizes(args.limit)}
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    return serve(_parser(), argv, None, (RotationError,), _answer)
 
 
 def main() -> NoReturn:

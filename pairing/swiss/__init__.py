@@ -106,6 +106,8 @@ from typing import Any
 
 import networkx as nx
 
+from ..errors import PairingError
+
 __all__ = [
     "MAX_PAIRS",
     "MAX_POINTS",
@@ -128,19 +130,10 @@ MAX_POINTS = 1_000_000_000
 _FIRST_BOUND = 16
 
 
-class SwissError(ValueError):
+class SwissError(PairingError):
     """A malformed Swiss request. ``field`` names the input at fault (``pairs``,
     ``pairs[3].wins``, ...; indexes 0-based), ``code`` is a short machine-readable reason and
     ``message`` a sentence a tournament director can act on."""
-
-    def __init__(self, message: str, *, field: str, code: str = "invalid") -> None:
-        super().__init__(f"{field}: {message}")
-        self.message = message
-        self.field = field
-        self.code = code
-
-    def to_dict(self) -> dict[str, str]:
-        return {"field": self.field, "code": self.code, "message": self.message}
 
 
 @dataclass(frozen=True)

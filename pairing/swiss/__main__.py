@@ -28,34 +28,28 @@ path such as "standings", "standings[2].wins"); never a traceback.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections.abc import Sequence
 from typing import Any, NoReturn, TextIO
 
-from ..cli import Parser, UsageError, fail, usage_failure
+from ..cli import command_parser, read_json, serve
 from . import MAX_PAIRS, Standing, SwissError, simulation, swiss_round
 
 MAX_INPUT_CHARS = 2_000_000
-MAX_DIGITS = 30
 MAX_ROUNDS = 100
 
 _STANDING_KEYS = ("pair", "wins", "points", "opponents", "byes")
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = Parser(
-        prog="python -m pairing.swiss",
-        description=(
-            "Pair the next round of a Swiss event for pairs (partnerships): equal wins meet, "
-            "no rematches, a fair bye. Prints one JSON object; bad input prints "
-            '{"errors": [{"field", "code", "message"}]} and exits 2.'
-        ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=__doc__,
+    parser, sub = command_parser(
+        "python -m pairing.swiss",
+        "Pair the next round of a Swiss event for pairs (partnerships): equal wins meet, "
+        "no rematches, a fair bye. Prints one JSON object; bad input prints "
+        '{"errors": [{"field", "code", "message"}]} and exits 2.',
+        __doc__,
     )
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     nxt = sub.add_parser(
         "next",
         help="the next round, from the standings on stdin",
@@ -78,60 +72,6 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--rounds", type=int, required=True, help=f"rounds (1 to {MAX_ROUNDS})")
     sim.add_argument("--seed", type=int, default=0, help="seed for the results (0)")
     return parser
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise SwissError(
-                f"The key {key[:30]!r} appears twice in one object.",
-                field="input",
-                code="duplicate_key",
-            )
-        out[key] = value
-    return out
-
-
-def _int_literal(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_DIGITS:
-        raise SwissError(
-            f"A number has more than {MAX_DIGITS} digits.", field="input", code="bad_number"
-        )
-    return int(text)
-
-
-def _no_constant(name: str) -> Any:
-    raise SwissError(f"{name} is not a JSON number.", field="input", code="bad_json")
-
-
-def _read(stdin: TextIO) -> Any:
-    text = stdin.read(MAX_INPUT_CHARS + 1)
-    if len(text) > MAX_INPUT_CHARS:
-        raise SwissError(
-            f"The input is longer than {MAX_INPUT_CHARS:,} characters.",
-            field="input",
-            code="too_large",
-        )
-    if not text.strip():
-        raise SwissError("No input: pipe the request JSON on stdin.", field="input", code="empty")
-    try:
-        return json.loads(
-            text,
-            object_pairs_hook=_no_duplicates,
-            parse_int=_int_literal,
-            parse_constant=_no_constant,
-        )
-    except json.JSONDecodeError as exc:
-        raise SwissError(
-            f"Not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
-            field="input",
-            code="bad_json",
-        ) from exc
-    except RecursionError:
-        raise SwissError(
-            "The input is nested too deeply.", field="input", code="too_deep"
-        ) from None
 
 
 def _whole(value: Any, field: str) -> int:
@@ -225,25 +165,14 @@ def _simulate(pairs: int, rounds: int, seed: int) -> dict[str, Any]:
     }
 
 
+def _answer(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
+    if args.command == "next":
+        return _next(read_json(stdin, max_chars=MAX_INPUT_CHARS), args.seed, args.shuffle_first)
+    return _simulate(args.pairs, args.rounds, args.seed)
+
+
 def run(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
-    try:
-        args = _parser().parse_args(argv)
-    except UsageError as exc:
-        return usage_failure(exc)
-    try:
-        if args.command == "next":
-            data = _read(stdin if stdin is not None else sys.stdin)
-            out = _next(data, args.seed, args.shuffle_first)
-        else:
-            out = _simulate(args.pairs, args.rounds, args.seed)
-    except SwissError as exc:
-        return fail([exc.to_dict()])
-    except Exception as exc:  # never a traceback on the command line
-        return fail(
-            [{"field": "", "code": "internal", "message": f"{type(exc).__name__}: {exc}"}], 1
-        )
-    print(json.dumps(out))
-    return 0
+    return serve(_parser(), argv, stdin, (SwissError,), _answer)
 
 
 def main() -> NoReturn:
