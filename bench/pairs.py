@@ -23,7 +23,6 @@ target is missed: every Swiss round under 1 s, every bracket plan under 0.1 s.
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import time
@@ -35,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pairing.bracket import bracket_plan  # noqa: E402
 from pairing.round_robin import round_robin  # noqa: E402
-from pairing.swiss import Standing, SwissRound, swiss_round  # noqa: E402
+from pairing.swiss import SwissRound, simulation  # noqa: E402
 
 TARGET_SWISS_S = 1.0
 TARGET_BRACKET_S = 0.1
@@ -53,29 +52,18 @@ def best_of(build: Callable[[], Any], repeat: int) -> tuple[float, Any]:
 
 
 def timed_event(pairs: int, rounds: int, seed: int, repeat: int) -> list[tuple[float, SwissRound]]:
-    """One event of pairs 1..``pairs`` with random winners (a fair coin per match) and points:
-    (seconds, round) for each round's pairing. A bye counts as a win."""
-    rng = random.Random(seed)
-    wins = dict.fromkeys(range(1, pairs + 1), 0)
-    points = dict.fromkeys(wins, 0)
-    byes = dict.fromkeys(wins, 0)
-    met: dict[int, set[int]] = {p: set() for p in wins}
-    out = []
-    for _ in range(rounds):
-        standings = [Standing(p, wins[p], points[p], frozenset(met[p]), byes[p]) for p in wins]
-        seconds, result = best_of(lambda s=standings: swiss_round(s), repeat)
-        out.append((seconds, result))
-        for a, b in result.matches:
-            met[a].add(b)
-            met[b].add(a)
-            winner, loser = (a, b) if rng.random() < 0.5 else (b, a)
-            wins[winner] += 1
-            points[winner] += rng.randint(400, 1200)
-            points[loser] += rng.randint(100, 900)
-        if result.bye is not None:
-            wins[result.bye] += 1
-            byes[result.bye] += 1
-    return out
+    """One event of pairs 1..``pairs`` with random winners and points (``pairing.swiss.simulation``,
+    played ``repeat`` times): (fastest seconds, round) for each round's pairing."""
+    best = [float("inf")] * rounds
+    played: list[SwissRound] = []
+    for _ in range(repeat):
+        event = simulation(pairs, rounds, seed=seed)
+        played = []
+        for r in range(rounds):
+            started = time.perf_counter()
+            played.append(next(event))
+            best[r] = min(best[r], time.perf_counter() - started)
+    return list(zip(best, played, strict=True))
 
 
 def swiss(
