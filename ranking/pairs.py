@@ -26,10 +26,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import groupby
 from typing import Any
 
-from .standings import RankingError
+from .standings import RankingError, same_key, share_ranks, split_groups
 
 PAIR_TIE_BREAKS: dict[str, str] = {
     "head_to_head": "Wins against the other tied pairs",
@@ -144,26 +143,6 @@ def _plain_key(name: str) -> RowKey:
     raise KeyError(name)
 
 
-def _split(
-    groups: list[list[PairRow]], key_for: Callable[[list[PairRow]], RowKey]
-) -> list[list[PairRow]]:
-    """Split each group of level rows by a key (higher first); single rows stay as they are."""
-    refined: list[list[PairRow]] = []
-    for group in groups:
-        if len(group) == 1:
-            refined.append(group)
-            continue
-        key = key_for(group)
-        refined.extend(
-            list(same) for _, same in groupby(sorted(group, key=key, reverse=True), key=key)
-        )
-    return refined
-
-
-def _for_every_group(key: RowKey) -> Callable[[list[PairRow]], RowKey]:
-    return lambda _group: key
-
-
 def _within_group(games: Sequence[PairGame]) -> Callable[[list[PairRow]], RowKey]:
     """Head-to-head: each group's key counts wins against the members of that group only."""
 
@@ -178,25 +157,15 @@ def rank_pair_rows(
     rows: list[PairRow], tie_breaks: Sequence[str], games: Sequence[PairGame]
 ) -> list[PairRow]:
     """Order rows by wins, points and then the tie-breaks; rows level on all share a rank."""
-    groups = _split([rows], _for_every_group(lambda row: (row.wins, row.points)))
+    groups = split_groups([rows], same_key(lambda row: (row.wins, row.points)))
     for name in tie_breaks:
         if all(len(g) == 1 for g in groups):
             break
-        key_for = _within_group(games) if name == "head_to_head" else _for_every_group(
+        key_for = _within_group(games) if name == "head_to_head" else same_key(
             _plain_key(name)
         )
-        groups = _split(groups, key_for)
-
-    ordered: list[PairRow] = []
-    position = 1
-    for group in groups:
-        group.sort(key=lambda r: (r.name.lower(), r.pair_id))
-        for row in group:
-            row.rank = position
-            row.tied = len(group) > 1
-        ordered.extend(group)
-        position += len(group)
-    return ordered
+        groups = split_groups(groups, key_for)
+    return share_ranks(groups, lambda r: (r.name.lower(), r.pair_id))
 
 
 def pair_standings(

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from itertools import groupby
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 TIE_BREAKS: dict[str, str] = {
     "points": "Total points",
@@ -270,6 +270,53 @@ def _plain_key(names: tuple[str, ...]) -> Callable[[Row], Any]:
     return lambda row: tuple(_key(n, row) for n in names)
 
 
+class Ranked(Protocol):
+    """A standings row as the ranking step sees it: its rank and whether it shares it."""
+
+    rank: int
+    tied: bool
+
+
+R = TypeVar("R", bound=Ranked)
+
+
+def split_groups(
+    groups: list[list[R]], key_for: Callable[[list[R]], Callable[[R], Any]]
+) -> list[list[R]]:
+    """Split each group of level rows by the key ``key_for(group)`` (higher first); single rows
+    stay as they are."""
+    refined: list[list[R]] = []
+    for group in groups:
+        if len(group) == 1:
+            refined.append(group)
+            continue
+        key = key_for(group)
+        refined.extend(
+            list(same) for _, same in groupby(sorted(group, key=key, reverse=True), key=key)
+        )
+    return refined
+
+
+def same_key(key: Callable[[R], Any]) -> Callable[[list[R]], Callable[[R], Any]]:
+    """For :func:`split_groups`: the one ``key`` for every group."""
+    return lambda _group: key
+
+
+def share_ranks(groups: list[list[R]], listed_by: Callable[[R], Any]) -> list[R]:
+    """The rows in order, ranked: each group of level rows (sorted by ``listed_by``) shares the
+    rank of its first row (1, 1, 3) and is flagged ``tied``."""
+    ordered: list[R] = []
+    position = 1
+    for group in groups:
+        group.sort(key=listed_by)
+        for row in group:
+            row.rank = position
+            row.tied = len(group) > 1
+        ordered.extend(group)
+        position += len(group)
+    return ordered
+
+
 def rank_rows(rows: list[Row], tie_breaks: Sequence[str], meetings_for: MeetingsFor) -> list[Row]:
     """Order rows by the tie-breaks in turn; rows equal on all of them share a rank.
 
@@ -290,26 +337,8 @@ def rank_rows(rows: list[Row], tie_breaks: Sequence[str], meetings_for: Meetings
             key = _wins_key(wins)
         else:
             key = _plain_key(segment)
-        refined: list[list[Row]] = []
-        for group in groups:
-            if len(group) == 1:
-                refined.append(group)
-                continue
-            refined.extend(
-                list(same) for _, same in groupby(sorted(group, key=key, reverse=True), key=key)
-            )
-        groups = refined
-
-    ordered: list[Row] = []
-    position = 1
-    for group in groups:
-        group.sort(key=lambda r: (r.name.lower(), r.entry_id))
-        for row in group:
-            row.rank = position
-            row.tied = len(group) > 1
-        ordered.extend(group)
-        position += len(group)
-    return ordered
+        groups = split_groups(groups, same_key(key))
+    return share_ranks(groups, lambda r: (r.name.lower(), r.entry_id))
 
 
 def standings_rows(
