@@ -2,49 +2,17 @@
 
 from __future__ import annotations
 
-import io
 import json
-import subprocess
-import sys
-from contextlib import redirect_stdout
-from pathlib import Path
-from typing import Any
+from functools import partial
 
 import pytest
 
 from pairing.bracket.__main__ import MAX_INPUT_CHARS
 from pairing.bracket.__main__ import run as run_in_process
+from tests.pairing.cli_helpers import errors, run_local, run_module
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def run(*args: str, stdin: str = "") -> tuple[int, str]:
-    proc = subprocess.run(
-        [sys.executable, "-m", "pairing.bracket", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-    )
-    assert "Traceback" not in proc.stderr
-    assert proc.stderr == ""
-    return proc.returncode, proc.stdout
-
-
-def local(*args: str, stdin: str = "") -> tuple[int, Any]:
-    out = io.StringIO()
-    with redirect_stdout(out):
-        code = run_in_process(list(args), io.StringIO(stdin))
-    return code, json.loads(out.getvalue())
-
-
-def errors(out: Any) -> list[tuple[str, str]]:
-    assert set(out) == {"errors"}
-    for error in out["errors"]:
-        assert set(error) == {"field", "code", "message"}
-        assert error["message"]
-    return [(e["field"], e["code"]) for e in out["errors"]]
+run = partial(run_module, "pairing.bracket")
+local = partial(run_local, run_in_process)
 
 
 def test_plan_text_lists_every_match_with_where_pairs_go() -> None:

@@ -4,31 +4,16 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
-import sys
-from pathlib import Path
+from functools import partial
 from typing import Any
 
 import pytest
 
 from pairing.progressive.__main__ import MAX_INPUT_CHARS
 from pairing.progressive.__main__ import run as run_in_process
+from tests.pairing.cli_helpers import imports_django, run_json, run_module, too_large
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def run(*args: str, stdin: str = "") -> tuple[int, Any]:
-    proc = subprocess.run(
-        [sys.executable, "-m", "pairing.progressive", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-    )
-    assert "Traceback" not in proc.stderr
-    assert proc.stderr == ""
-    return proc.returncode, json.loads(proc.stdout)
+run = partial(run_json, "pairing.progressive")
 
 
 def tables(count: int) -> list[dict[str, int]]:
@@ -172,13 +157,7 @@ def test_too_large_input_is_refused_before_parsing(capsys: pytest.CaptureFixture
     padded = text[:-2] + " " * MAX_INPUT_CHARS + "]}"
     status = run_in_process(["next"], stdin=io.StringIO(padded))
     assert status == 2
-    assert json.loads(capsys.readouterr().out)["errors"] == [
-        {
-            "field": "input",
-            "code": "too_large",
-            "message": f"The input is longer than {MAX_INPUT_CHARS:,} characters.",
-        }
-    ]
+    assert json.loads(capsys.readouterr().out)["errors"] == too_large(MAX_INPUT_CHARS)
 
 
 def test_too_many_tables_is_refused() -> None:
@@ -196,14 +175,8 @@ def test_bad_arguments_exit_2(args: list[str]) -> None:
 
 def test_help_describes_the_json() -> None:
     for args in (["--help"], ["next", "--help"]):
-        proc = subprocess.run(
-            [sys.executable, "-m", "pairing.progressive", *args],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            timeout=60,
-        )
-        assert proc.returncode == 0
+        code, text = run_module("pairing.progressive", *args)
+        assert code == 0
         for word in (
             "tables",
             "winners",
@@ -216,16 +189,8 @@ def test_help_describes_the_json() -> None:
             "winners_move",
             "fixed_seats",
         ):
-            assert word in proc.stdout
+            assert word in text
 
 
 def test_progressive_imports_nothing_from_django() -> None:
-    code = (
-        "import sys, pairing.progressive, pairing.progressive.__main__; "
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('django', 'celery')))"
-    )
-    proc = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == "[]"
+    assert imports_django("pairing.progressive", "pairing.progressive.__main__") == "[]"

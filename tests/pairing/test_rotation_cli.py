@@ -3,28 +3,14 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections import Counter
-from pathlib import Path
-from typing import Any
+from functools import partial
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.pairing.cli_helpers import imports_django, run_json, run_module
 
-
-def run(*args: str, stdin: str = "") -> tuple[int, Any]:
-    proc = subprocess.run(
-        [sys.executable, "-m", "pairing.rotation", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-    )
-    assert "Traceback" not in proc.stderr
-    return proc.returncode, json.loads(proc.stdout)
+run = partial(run_json, "pairing.rotation")
 
 
 @pytest.mark.parametrize(("n", "r"), [(8, 4), (13, 13), (22, 10), (57, 12)])
@@ -134,24 +120,10 @@ def test_design_command_prints_a_whist_design() -> None:
 
 
 def test_help_documents_the_shapes() -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "pairing.rotation", "--help"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-    )
-    assert proc.returncode == 0
-    assert "fixed_tables" in proc.stdout and "quality" in proc.stdout
+    code, text = run_module("pairing.rotation", "--help")
+    assert code == 0
+    assert "fixed_tables" in text and "quality" in text
 
 
 def test_rotation_imports_nothing_from_django() -> None:
-    code = (
-        "import sys, pairing.rotation, pairing.rotation.__main__; "
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('django', 'celery')))"
-    )
-    proc = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == "[]"
+    assert imports_django("pairing.rotation", "pairing.rotation.__main__") == "[]"

@@ -4,31 +4,16 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
-import sys
-from pathlib import Path
+from functools import partial
 from typing import Any
 
 import pytest
 
 from pairing.swiss.__main__ import MAX_INPUT_CHARS
 from pairing.swiss.__main__ import run as run_in_process
+from tests.pairing.cli_helpers import run_json, run_module, too_large
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def run(*args: str, stdin: str = "") -> tuple[int, Any]:
-    proc = subprocess.run(
-        [sys.executable, "-m", "pairing.swiss", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-    )
-    assert "Traceback" not in proc.stderr
-    assert proc.stderr == ""
-    return proc.returncode, json.loads(proc.stdout)
+run = partial(run_json, "pairing.swiss")
 
 
 def standings(count: int, **extra: Any) -> list[dict[str, Any]]:
@@ -131,13 +116,7 @@ def test_too_large_input_is_refused_before_parsing(capsys: pytest.CaptureFixture
     padded = text[:-1] + " " * MAX_INPUT_CHARS + "}"
     status = run_in_process(["next"], stdin=io.StringIO(padded))
     assert status == 2
-    assert json.loads(capsys.readouterr().out)["errors"] == [
-        {
-            "field": "input",
-            "code": "too_large",
-            "message": f"The input is longer than {MAX_INPUT_CHARS:,} characters.",
-        }
-    ]
+    assert json.loads(capsys.readouterr().out)["errors"] == too_large(MAX_INPUT_CHARS)
 
 
 def test_in_process_run_prints_one_json_object(capsys: pytest.CaptureFixture[str]) -> None:
@@ -166,12 +145,6 @@ def test_bad_arguments_exit_2(args: list[str], field: str) -> None:
 
 def test_help_describes_the_json() -> None:
     for args in (["--help"], ["next", "--help"]):
-        proc = subprocess.run(
-            [sys.executable, "-m", "pairing.swiss", *args],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            timeout=60,
-        )
-        assert proc.returncode == 0
-        assert '"standings"' in proc.stdout and '"quality"' in proc.stdout
+        code, text = run_module("pairing.swiss", *args)
+        assert code == 0
+        assert '"standings"' in text and '"quality"' in text
