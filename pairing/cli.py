@@ -11,22 +11,18 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, Protocol, TextIO, cast
 
+from .errors import PairingError
+
 
 class UsageError(Exception):
     """A malformed command line (argparse's complaint), reported as a ``usage`` field error."""
 
 
-class InputError(Exception):
+class InputError(PairingError):
     """Request text on stdin that is not strict JSON (``field`` is ``input``)."""
 
-    def __init__(self, message: str, code: str, field: str = "input") -> None:
-        super().__init__(f"{field}: {message}")
-        self.message = message
-        self.field = field
-        self.code = code
-
-    def to_dict(self) -> dict[str, str]:
-        return {"field": self.field, "code": self.code, "message": self.message}
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message, field="input", code=code)
 
 
 class Parser(argparse.ArgumentParser):
