@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .standings import RankingError, same_key, share_ranks, split_groups
+from .standings import RankingError, checked_tie_breaks, same_key, share_ranks, split_groups
 
 PAIR_TIE_BREAKS: dict[str, str] = {
     "head_to_head": "Wins against the other tied pairs",
@@ -102,15 +102,7 @@ def validate_pair_tie_breaks(names: Sequence[str] | None) -> list[str]:
     """The tie-breaks a pair event will use: ``PAIR_DEFAULT`` when none are given."""
     if not names:
         return list(PAIR_DEFAULT)
-    unknown = [n for n in names if n not in PAIR_TIE_BREAKS]
-    if unknown:
-        raise RankingError(
-            f"Unknown tie-break {unknown[0]!r}; choose from {', '.join(PAIR_TIE_BREAKS)}.",
-            field="tie_breaks",
-        )
-    if len(set(names)) != len(names):
-        raise RankingError("A tie-break is listed twice.", field="tie_breaks")
-    return list(names)
+    return checked_tie_breaks(names, PAIR_TIE_BREAKS)
 
 
 def _check_game(game: PairGame) -> None:

@@ -146,10 +146,16 @@ def validate_tie_breaks(names: Sequence[str] | None, *, partnership: str) -> lis
     """The tie-breaks an event will use: the defaults for its kind when none are given."""
     if not names:
         return default_tie_breaks(partnership=partnership)
-    unknown = [n for n in names if n not in TIE_BREAKS]
+    return checked_tie_breaks(names, TIE_BREAKS)
+
+
+def checked_tie_breaks(names: Sequence[str], known: Mapping[str, str]) -> list[str]:
+    """``names`` when each is one of ``known`` and none is listed twice; else
+    :class:`RankingError` (``tie_breaks``)."""
+    unknown = [n for n in names if n not in known]
     if unknown:
         raise RankingError(
-            f"Unknown tie-break {unknown[0]!r}; choose from {', '.join(TIE_BREAKS)}.",
+            f"Unknown tie-break {unknown[0]!r}; choose from {', '.join(known)}.",
             field="tie_breaks",
         )
     if len(set(names)) != len(names):
