@@ -55,6 +55,19 @@ def errors(out: Any) -> list[tuple[str, str]]:
     return [(e["field"], e["code"]) for e in out["errors"]]
 
 
+def strict_json_refusals(key: str, with_nan: str) -> list[tuple[str, str, str]]:
+    """(request text, field, code) of the inputs every strict reader refuses: not JSON, empty, not
+    an object, ``key`` twice, NaN (in ``with_nan``) and nesting too deep."""
+    return [
+        ("not json", "input", "bad_json"),
+        ("", "input", "empty"),
+        ("[]", "input", "bad_json"),
+        (f'{{"{key}": [], "{key}": []}}', "input", "duplicate_key"),
+        (with_nan, "input", "bad_json"),
+        ("[" * 100_000, "input", "too_deep"),
+    ]
+
+
 def too_large(max_chars: int) -> list[dict[str, str]]:
     """The refusal of an input longer than ``max_chars``."""
     return [
