@@ -447,21 +447,18 @@ class EventForm(forms.Form):
         initial["high_game_prize"] = _plain(high[0]["amount"]) if high else None
         return initial
 
-
     @staticmethod
     def initial_pairs(event: Event) -> dict[str, Any]:
-        """The pairs group's initial values from a stored pair event."""
+        """The pairs group's initial values from a stored pair event (consolation rounds as
+        the text the field takes, "1, 2")."""
         stored = dict(event.format_settings or {})
-        initial: dict[str, Any] = {}
-        for name, key in PAIR_SETTINGS.items():
-            if key in stored:
-                value = stored[key]
-                initial[name] = ", ".join(map(str, value)) if key == "consolation" else value
         playoff = stored.get("playoff") or {}
-        initial["playoff_kind"] = playoff.get("kind", "")
-        for name, (key, _) in PLAYOFF_SETTINGS.items():
-            if key != "kind" and key in playoff:
-                value = playoff[key]
+        fields = [(name, key, stored) for name, key in PAIR_SETTINGS.items()]
+        fields += [(name, key, playoff) for name, (key, _) in PLAYOFF_SETTINGS.items()]
+        initial: dict[str, Any] = {"playoff_kind": playoff.get("kind", "")}
+        for name, key, source in fields:
+            if key in source:
+                value = source[key]
                 initial[name] = ", ".join(map(str, value)) if key == "consolation" else value
         return initial
 
