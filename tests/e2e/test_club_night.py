@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from clubs.models import Membership
 from rules_engine import get_ruleset, parse_hand, score_hand
 from scoring.models import Hand
-from tests.clubs.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.clubs.factories import ClubFactory, PlayerFactory
+from tests.e2e.accounts import sign_in_director
 from tests.e2e.entry_form import enter_hand
 from tournaments.models import Bye, Event, Seat
 
@@ -29,19 +29,12 @@ def test_a_club_night_from_check_in_to_standings(
     live_server, desktop: Page, phone: Page, output_dir: Path
 ) -> None:
     club = ClubFactory(name="Lakeside Pinochle", slug="lakeside")
-    director = UserFactory(username="dana")
-    director.set_password("dana-pass-123")
-    director.save()
-    Membership.objects.create(club=club, user=director, role=Membership.Role.DIRECTOR)
     players = [PlayerFactory(club=club, name=f"Player {chr(65 + i)}") for i in range(14)]
     base = live_server.url
 
     # --- the director logs in and creates tonight's club night -----------------------------
     page = desktop
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", "dana")
-    page.fill("#id_password", "dana-pass-123")
-    page.click("button[type=submit]")
+    sign_in_director(page, base, club, "dana")
     page.goto(f"{base}/clubs/lakeside/")
     page.click("text=New club night")
     page.fill("#id_name", "Thursday night")

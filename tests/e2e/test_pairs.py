@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from clubs.models import Membership
 from scoring.models import Game
-from tests.clubs.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.clubs.factories import ClubFactory, PlayerFactory
+from tests.e2e.accounts import sign_in_director
 from tests.e2e.entry_form import enter_hand
 from tournaments.models import Event, Pair, Table
 
@@ -59,18 +59,11 @@ def test_a_single_elimination_bracket_through_the_pages(
     live_server, browser: Browser, desktop: Page, phone: Page, output_dir: Path
 ) -> None:
     club = ClubFactory(name="Harbour Pinochle", slug="harbour")
-    director = UserFactory(username="pat")
-    director.set_password("pat-pass-123")
-    director.save()
-    Membership.objects.create(club=club, user=director, role=Membership.Role.DIRECTOR)
     players = [PlayerFactory(club=club, name=f"Player {chr(65 + i)}") for i in range(8)]
     base = live_server.url
 
     page = desktop
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", "pat")
-    page.fill("#id_password", "pat-pass-123")
-    page.click("button[type=submit]")
+    sign_in_director(page, base, club, "pat")
 
     # --- the event form: a single-elimination bracket shows its own pair settings -----------
     page.goto(f"{base}/clubs/harbour/events/new/")

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from clubs.models import Membership
 from scoring.models import Game
 from standings.models import StandingsSnapshot
 from standings.services import qualifying_order
-from tests.clubs.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.clubs.factories import ClubFactory, PlayerFactory
+from tests.e2e.accounts import sign_in_director
 from tests.e2e.entry_form import enter_hand
 from tournaments.models import Event, Seat, TableCard
 
@@ -48,18 +48,11 @@ def test_a_progressive_tournament_through_the_pages(
     live_server, desktop: Page, phone: Page, output_dir: Path
 ) -> None:
     club = ClubFactory(name="Valley Pinochle", slug="valley")
-    director = UserFactory(username="tess")
-    director.set_password("tess-pass-123")
-    director.save()
-    Membership.objects.create(club=club, user=director, role=Membership.Role.DIRECTOR)
     players = [PlayerFactory(club=club, name=f"Player {chr(65 + i)}") for i in range(8)]
     base = live_server.url
 
     page = desktop
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", "tess")
-    page.fill("#id_password", "tess-pass-123")
-    page.click("button[type=submit]")
+    sign_in_director(page, base, club, "tess")
 
     # --- the tournament: two qualifying games of one deal, cut to the final table ------------
     page.goto(f"{base}/clubs/valley/")
