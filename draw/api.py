@@ -137,7 +137,6 @@ class PairOutput(serializers.Serializer[Any]):
     players = PairPlayerOutput(many=True)
 
 
-
 class SeatOutput(serializers.Serializer[Any]):
     position = serializers.CharField()
     entry_id = serializers.IntegerField()

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from common.errors import DomainError
-from pairing.bracket import BracketError, Plan, bracket_plan, bracket_state
+from pairing.bracket import BracketError, Plan, State, bracket_plan, bracket_state
 from pairing.club_night import BuiltRound
 from pairing.pair_movements import ab_movement, first_draw, winners_stay
 from pairing.pair_settings import BRACKET_KINDS, PairSettingsError
@@ -100,8 +100,10 @@ def _sit_out_withdrawn(s: Situation, built: PairRound) -> PairRound:
     return PairRound(matches=tuple(matches), byes=tuple(byes))
 
 
-def _qualifying_rounds(format_name: str, rounds_planned: int, settings: Mapping[str, Any],
+def qualifying_rounds(format_name: str, rounds_planned: int, settings: Mapping[str, Any],
                        entrants: int) -> int:
+    """The rounds before the bracket: none for a bracket format, a round robin's schedule,
+    otherwise the rounds the director planned."""
     if format_name in BRACKET_KINDS:
         return 0
     if format_name == "round_robin":
@@ -136,25 +138,38 @@ def _depth(plan: Plan | None) -> int:
     return max((m.depth for m in plan.matches), default=0) if plan else 0
 
 
-def _bracket_round(s: Situation, format_name: str, first: int) -> BuiltRound:
-    """The next wave of bracket matches: seeds from the director's order (a bracket format) or
-    from the qualifying standings (a playoff); results from the bracket rounds played."""
+def _seeds(format_name: str, settings: Mapping[str, Any], pairs: Sequence[int],
+           ranking: Sequence[int]) -> tuple[int, ...]:
+    """The bracket's pairs, best seed first: the director's order (a bracket format) or the top
+    of the qualifying standings (a playoff)."""
     if format_name in BRACKET_KINDS:
-        seeds = tuple(s.pairs)
-    else:
-        cut = int(s.settings["playoff"]["cut"])
-        seeds = s.ranking[:cut]
-        if len(seeds) < cut:
-            raise DomainError(f"The playoff takes {cut} pairs; only {len(seeds)} are still "
-                              "playing.", field="format_settings.playoff.cut")
-    plan = _plan(format_name, s.settings, len(seeds))
+        return tuple(pairs)
+    cut = int(settings["playoff"]["cut"])
+    seeds = tuple(ranking[:cut])
+    if len(seeds) < cut:
+        raise DomainError(f"The playoff takes {cut} pairs; only {len(seeds)} are still "
+                          "playing.", field="format_settings.playoff.cut")
+    return seeds
+
+
+def _state(format_name: str, settings: Mapping[str, Any], seeds: Sequence[int],
+           played: Sequence[PairResult]) -> State:
+    """Where the bracket stands after the bracket games ``played`` (those with a winner)."""
+    plan = _plan(format_name, settings, len(seeds))
     assert plan is not None
-    played = [r for r in pair_results(s) if r.round_number >= first and r.match]
-    results = {r.match: r.winner for r in played if r.winner is not None}
     try:
-        state = bracket_state(plan, seeds, results)
+        return bracket_state(plan, seeds, {r.match: r.winner for r in played
+                                           if r.winner is not None})
     except BracketError as exc:
         raise DomainError(exc.message, field=exc.field) from None
+
+
+def _bracket_round(s: Situation, format_name: str, first: int) -> BuiltRound:
+    """The next wave of bracket matches: every match whose pairs are known and that no table
+    has played yet."""
+    seeds = _seeds(format_name, s.settings, tuple(s.pairs), s.ranking)
+    played = [r for r in pair_results(s) if r.round_number >= first and r.match]
+    state = _state(format_name, s.settings, seeds, played)
     seated = {r.match for r in played}
     ready = [code for code in state.ready if code not in seated]
     if not ready:
@@ -236,16 +251,16 @@ BUILDERS = {"swiss": _swiss, "round_robin": _round_robin, "ab_movement": _ab,
 
 def _register(name: str, label: str) -> None:
     def total(rounds_planned: int, settings: Mapping[str, Any], entrants: int) -> int:
-        return (_qualifying_rounds(name, rounds_planned, settings, entrants)
+        return (qualifying_rounds(name, rounds_planned, settings, entrants)
                 + bracket_depth(name, settings, entrants))
 
     def stage_of(number: int, rounds_planned: int, settings: Mapping[str, Any],
                  entrants: int) -> str:
-        qualifying = _qualifying_rounds(name, rounds_planned, settings, entrants)
+        qualifying = qualifying_rounds(name, rounds_planned, settings, entrants)
         return Stage.QUALIFYING.value if number <= qualifying else BRACKET
 
     def build(s: Situation) -> BuiltRound:
-        qualifying = _qualifying_rounds(name, s.rounds_planned, s.settings, len(s.pairs))
+        qualifying = qualifying_rounds(name, s.rounds_planned, s.settings, len(s.pairs))
         try:
             if s.number > qualifying:
                 return _bracket_round(s, name, qualifying + 1)
@@ -264,22 +279,12 @@ def _register(name: str, label: str) -> None:
 def _placements(name: str, finish: Finish) -> list[Placed]:
     """Bracket pairs by the bracket's places; the others (or all, without a bracket) by the
     qualifying standings, after the bracket's places."""
-    qualifying = _qualifying_rounds(name, finish.rounds_planned, finish.settings, len(finish.pairs))
-    seeds: Sequence[int]
-    if name in BRACKET_KINDS:
-        seeds = tuple(finish.pairs)
-    elif finish.settings.get("playoff"):
-        seeds = tuple(p for p, _ in finish.ranking)[:int(finish.settings["playoff"]["cut"])]
-    else:
+    if name not in BRACKET_KINDS and not finish.settings.get("playoff"):
         return [Placed(rank, pair, Stage.QUALIFYING.value) for pair, rank in finish.ranking]
-    plan = _plan(name, finish.settings, len(seeds))
-    assert plan is not None
+    qualifying = qualifying_rounds(name, finish.rounds_planned, finish.settings, len(finish.pairs))
+    seeds = _seeds(name, finish.settings, tuple(finish.pairs), [p for p, _ in finish.ranking])
     played = [r for r in pair_results(finish) if r.round_number > qualifying and r.match]
-    try:
-        state = bracket_state(plan, seeds, {r.match: r.winner for r in played
-                                            if r.winner is not None})
-    except BracketError as exc:
-        raise DomainError(exc.message, field=exc.field) from None
+    state = _state(name, finish.settings, seeds, played)
     if not state.complete:
         raise DomainError("The bracket is not finished: play its last match before finishing "
                           "the event.", field="status", code="bracket_unfinished")

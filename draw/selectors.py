@@ -135,8 +135,8 @@ def event_bracket(event: Event) -> dict[str, Any] | None:
     first = 1
     seeds: tuple[int, ...] | None = tuple(members)
     if not event.is_bracket:
-        first = spec.rounds_total(event.rounds_planned, settings, entrants) - \
-            pair_formats.bracket_depth(event.format, settings, entrants) + 1
+        first = pair_formats.qualifying_rounds(event.format, event.rounds_planned, settings,
+                                               entrants) + 1
         started = event.rounds.filter(stage=pair_formats.BRACKET).exists()
         cut = int(settings["playoff"]["cut"])
         seeds = tuple(p for p, _ in qualifying_order(event))[:cut] if started else None
