@@ -346,11 +346,10 @@ def event_placements_compute(
     places by the standings (``standings``: the snapshot rows, all rounds); alternates are
     not placed."""
     spec = format_for(event.format)
+    if spec.pairs:
+        return _pair_placements(event, spec)
     names = dict(event.entries.values_list("pk", "player__name"))
     alternates = set(event.entries.filter(alternate=True).values_list("pk", flat=True))
-    pairs = pairs_in_seed_order(event) if spec.pairs else []
-    if spec.pairs:
-        return _pair_placements(event, spec, pairs)
     if spec.needs_winners:
         ranking = tuple(qualifying_order(event))
     else:
@@ -366,9 +365,9 @@ def event_placements_compute(
              "stage": p.stage, "prize": won.get(p.entry_id)} for p in placed]
 
 
-def _pair_placements(event: Event, spec: Any, pairs: list[tuple[int, tuple[int, ...], bool]]
-                     ) -> list[dict[str, Any]]:
+def _pair_placements(event: Event, spec: Any) -> list[dict[str, Any]]:
     """A pair event's places: the pair, its first member's entry (``entry_id``) and its name."""
+    pairs = pairs_in_seed_order(event)
     placed = spec.placements(Finish(
         rounds_planned=event.rounds_planned, settings=dict(event.format_settings or {}),
         ranking=tuple(qualifying_order(event)), results=tuple(event_results(event)),
