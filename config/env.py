@@ -74,6 +74,24 @@ def get_rate(name: str, default: str) -> str:
     return value
 
 
+def get_public_url(name: str) -> str:
+    """An absolute http(s) address without a path (``http://192.168.1.20:8000``), trailing
+    slash removed; "" when unset."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return ""
+    parts = urlsplit(raw)
+    if parts.scheme not in {"http", "https"} or not parts.hostname:
+        raise ConfigError(f"{name} must look like http://192.168.1.20:8000, got {raw!r}")
+    if parts.path.strip("/") or parts.query or parts.fragment:
+        raise ConfigError(f"{name} must be an address without a path, got {raw!r}")
+    try:
+        _ = parts.port
+    except ValueError:
+        raise ConfigError(f"{name} has an invalid port: {raw!r}") from None
+    return f"{parts.scheme}://{parts.netloc}"
+
+
 _DB_SCHEMES = {"sqlite", "postgres", "postgresql", "pgsql"}
 
 

@@ -14,6 +14,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from common.errors import DomainError
+from common.http import public_url
 from common.rulesets import event_ruleset
 from ranking import tie_break_labels, tie_breaks_in_force
 from standings.models import StandingsSnapshot
@@ -70,7 +71,7 @@ def day_table_cards(request: HttpRequest, pk: int) -> HttpResponse:
             error = exc.message
         else:
             for card in made:
-                url = request.build_absolute_uri(reverse("table-card", args=[card.token]))
+                url = public_url(request, reverse("table-card", args=[card.token]))
                 qr = segno.make(url, error="m")
                 cards.append({"card": card, "url": url,
                               "qr_svg": qr.svg_inline(scale=7, dark="#000")})

@@ -19,6 +19,7 @@ from clubs.models import Club
 from clubs.permissions import check_club_role, has_club_role
 from common.errors import DomainError
 from common.forms import add_domain_error
+from common.http import public_url
 from common.rulesets import event_ruleset
 from common.spreadsheets import SafeCsvWriter
 from scoring.models import HandRevision
@@ -37,6 +38,7 @@ from tournaments.selectors import (
 )
 
 from . import seating, services
+from .cards import MAX_TABLE_CARDS, table_cards_ensure
 from .selectors import event_bracket, event_rules, rounds_total
 
 
@@ -328,12 +330,22 @@ def event_status(request: HttpRequest, pk: int, status: str) -> HttpResponse:
 
 @login_required
 def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    """One printable page per table: number, names by seat, and the QR code of its entry link."""
+    """One printable page per table: number, names by seat for this round, and the QR code of
+    the table's day card (``/c/<token>/``), so a card printed for round 1 keeps opening that
+    table's game in every later round."""
     event = event_get(pk=pk, user=request.user, role="director")
     round_ = _round(event, number)
+    tables = round_tables(round_=round_)
+    largest = max((item["table"].number for item in tables), default=0)
+    tokens = {card.number: card.token for card in
+              (table_cards_ensure(event=event, count=min(largest, MAX_TABLE_CARDS),
+                                  actor=request.user) if largest else [])}
     cards = []
-    for item in round_tables(round_=round_):
-        url = request.build_absolute_uri(reverse("table-entry", args=[item["table"].token]))
+    for item in tables:
+        token = tokens.get(item["table"].number)
+        path = (reverse("table-card", args=[token]) if token
+                else reverse("table-entry", args=[item["table"].token]))
+        url = public_url(request, path)
         qr = segno.make(url, error="m")
         cards.append({**item, "url": url, "qr_svg": qr.svg_inline(scale=6, dark="#000")})
     return render(request, "draw/table_cards.html", {

@@ -10,14 +10,17 @@ from __future__ import annotations
 import datetime
 import warnings
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from csp.constants import NONCE
 
+from common.lan import LOOPBACK_HOSTS, lan_host_names
 from config.env import (
     get_bool,
     get_database,
     get_int,
     get_list,
+    get_public_url,
     get_rate,
     get_redis_url,
     get_str,
@@ -29,8 +32,20 @@ SECRET_KEY = get_str("DJANGO_SECRET_KEY", "embedded-default-not-for-production")
 # Off unless asked for (DJANGO_DEBUG=1 on a developer's machine): the debug pages show settings,
 # queries and source to whoever reaches the server, and `make run` may well be reached by a room.
 DEBUG = get_bool("DJANGO_DEBUG", False)
-ALLOWED_HOSTS = get_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+# Hosts: unless DJANGO_ALLOWED_HOSTS lists them, the loopback names and this machine's names and
+# addresses on the local network, so phones on the club's Wi-Fi reach `make run HOST=0.0.0.0`
+# (common/lan.py). Production requires the list (config/settings/production.py).
+ALLOWED_HOSTS = get_list("DJANGO_ALLOWED_HOSTS", [*LOOPBACK_HOSTS, *lan_host_names()])
 CSRF_TRUSTED_ORIGINS = get_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+# The address players' phones reach this server by (PUBLIC_BASE_URL, e.g. http://192.168.1.20:8000):
+# QR codes and links in e-mails are built from it. Unset: from the address the page was asked
+# by, or, when that is a loopback name (the director's own laptop), from the machine's LAN
+# address and the same port (common.urls.public_url).
+PUBLIC_BASE_URL = get_public_url("PUBLIC_BASE_URL")
+if PUBLIC_BASE_URL:
+    _public_host = urlsplit(PUBLIC_BASE_URL).hostname or ""
+    ALLOWED_HOSTS.append(f"[{_public_host}]" if ":" in _public_host else _public_host)
+    CSRF_TRUSTED_ORIGINS.append(PUBLIC_BASE_URL)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -53,6 +68,9 @@ INSTALLED_APPS = [
     "scoring",
     "standings",
     "draw",
+    "league",
+    "archive",
+    "profiles",
     "public",
     "demo",
 ]

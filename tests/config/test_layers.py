@@ -23,6 +23,8 @@ LAYERS: list[set[str]] = [
     {"scoring"},
     {"standings"},
     {"draw"},
+    {"league", "archive"},
+    {"profiles"},
     {"public", "demo"},
     {"config"},
 ]
@@ -30,8 +32,8 @@ PURE = {"rules_engine", "pairing", "ranking"}
 LEVEL = {package: level for level, packages in enumerate(LAYERS) for package in packages}
 STDLIB = set(sys.stdlib_module_names)
 # Pure libraries (no I/O, no framework) a pure core may use besides the standard library:
-# the Swiss pairing's minimum-cost perfect matching.
-PURE_LIBRARIES = {"pairing": {"networkx"}}
+# the Swiss pairing's minimum-cost perfect matching, and the Weng-Lin team ratings.
+PURE_LIBRARIES = {"pairing": {"networkx"}, "ranking": {"openskill"}}
 
 
 def _module_name(path: Path) -> str:

@@ -51,8 +51,12 @@ def test_director_runs_a_night_through_the_pages(client) -> None:
     cards = client.get(reverse("round-cards", args=[event.pk, 1]))
     assert cards.status_code == 200
     assert cards.content.count(b"<svg") == 2  # a QR code per table
+    # ... encoding the table's day card, valid in every round, not this round's table token
+    for day_card in event.table_cards.order_by("number"):
+        assert f"/c/{day_card.token}/".encode() in cards.content
+    assert list(event.table_cards.values_list("number", flat=True).order_by("number")) == [1, 2]
     for table in round_.tables.all():
-        assert table.token.encode() in cards.content
+        assert f"/t/{table.token}/".encode() not in cards.content
     assert client.get(reverse("round-sheet", args=[event.pk, 1])).status_code == 200
     client.post(reverse("round-start", args=[event.pk, 1]))
     asked = client.post(reverse("round-close", args=[event.pk, 1]))
