@@ -2,6 +2,8 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# `make run HOST=0.0.0.0` serves the club's Wi-Fi: phones open the machine's LAN address (printed at
+# start; PUBLIC_BASE_URL=http://ADDRESS:PORT fixes the address the QR codes carry).
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
@@ -18,6 +20,7 @@ venv: $(BIN)/.installed
 run: venv
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo
+	@$(BIN)/python -m common.lan $(HOST) $(PORT)
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: venv

@@ -72,3 +72,22 @@ def lan_host_names() -> list[str]:
         names += [host, short, f"{short}.local", f"{short}.lan", f"{short}.home"]
     names += lan_addresses()
     return list(dict.fromkeys(names))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m common.lan HOST PORT``: where the room's phones reach a server started on
+    ``HOST:PORT`` (printed by ``make run``)."""
+    import sys
+
+    host, port = (argv if argv is not None else sys.argv[1:]) or ["127.0.0.1", "8000"]
+    if host in {"0.0.0.0", "::"}:
+        for address in lan_addresses():
+            print(f"Phones on this network: http://{address}:{port}/")
+    else:
+        print(f"Serving on http://{host}:{port}/ only; for phones on the club's Wi-Fi run "
+              f"`make run HOST=0.0.0.0`.")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -39,6 +39,7 @@ from tournaments.selectors import (
 
 from . import seating, services
 from .cards import MAX_TABLE_CARDS, table_cards_ensure
+from .formats import format_for
 from .selectors import event_bracket, event_rules, rounds_total
 
 
@@ -137,6 +138,13 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "pair_count": event.pairs.count() if event.is_pairs else 0,
         "rounds_total": rounds_total(event) if event.is_pairs else event.rounds_planned,
     }
+    spec = format_for(event.format)
+    # Every planned round played: finishing is what comes next (a club night may still play on).
+    bracket = event_bracket(event) if context["has_bracket"] and current is None else None
+    context["plan_done"] = current is None and bool(overview["rounds"]) and (
+        overview["next_round_number"] > rounds_total(event)
+        or bool(bracket and bracket.get("champion")))
+    context["can_play_on"] = spec.open_ended
     return render(request, "draw/event_detail.html", context)
 
 

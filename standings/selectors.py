@@ -17,7 +17,7 @@ from django.utils.safestring import mark_safe
 from clubs.permissions import check_view_event
 from common.errors import DomainError
 from ranking import tie_break_labels, tie_breaks_in_force
-from scoring.models import HandRevision
+from scoring.models import Game, HandRevision
 from tournaments.models import Bye, Entry, Event, Pair, Round, Seat
 
 from .models import StandingsSnapshot
@@ -325,3 +325,25 @@ def pair_card(*, event_id: int, pair_id: int, user: Any) -> dict[str, Any]:
         r["opponent_pair"] = other
         r["opponent_name"] = names.get(other, "") if other else ""
     return {**card, "pair": pair, "members": members}
+
+
+def round_status(event: Event) -> dict[str, Any] | None:
+    """The state of play a wall screen shows above the standings: the latest round, its status
+    and how many of its tables have finished; None before the first round. Two queries."""
+    latest = event.rounds.order_by("-number").first()
+    if latest is None:
+        return None
+    games = Game.objects.filter(table__round=latest).values_list("status", flat=True)
+    tables = len(games)
+    done = sum(1 for s in games if s != Game.Status.PLAYING)
+    number = latest.number
+    if event.status == Event.Status.FINISHED:
+        text = "Final results"
+    elif latest.status == Round.Status.SEATED:
+        text = f"Round {number} is seated: find your table; play starts soon"
+    elif latest.status == Round.Status.PLAYING:
+        text = f"Round {number} playing: {done} of {tables} tables finished"
+    else:
+        text = f"Round {number} closed: the next round is not seated yet"
+    return {"number": number, "status": latest.status, "tables": tables, "finished": done,
+            "text": text}

@@ -28,7 +28,7 @@ from django.views.decorators.http import require_GET
 from common.spreadsheets import SafeCsvWriter
 from tournaments.models import Round
 
-from .selectors import event_standings, pair_card, player_card, standings_header
+from .selectors import event_standings, pair_card, player_card, round_status, standings_header
 
 logger = logging.getLogger(__name__)
 
@@ -74,6 +74,7 @@ def _page(request: HttpRequest, event_id: int, view: str, template: str) -> Http
     return render(request, template, {
         "event": event, "status": status, "body_html": body, "view": view,
         "poll_seconds": POLL_SECONDS, "stage": stage,
+        "round_status": round_status(event) if view == "wall" else None,
         "stages": [(s, Round.Stage(s).label) for s in Round.Stage.values if s in stages]
         if len(stages) > 1 else [],
     })
@@ -105,8 +106,11 @@ def standings_fragment(request: HttpRequest, event_id: int) -> HttpResponse:
 @require_GET
 def standings_version(request: HttpRequest, event_id: int) -> JsonResponse:
     """``{"version", "behind", ...}``: polled by the pages; cheap (the rows are not loaded)."""
-    _, status = standings_header(event_id=event_id, user=request.user)
-    return JsonResponse(status.to_dict())
+    event, status = standings_header(event_id=event_id, user=request.user)
+    answer = status.to_dict()
+    if request.GET.get("round") == "1":  # the wall screen also shows the state of play
+        answer["round"] = round_status(event)
+    return JsonResponse(answer)
 
 
 @require_GET

@@ -84,6 +84,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "public.middleware.ClubTimeZoneMiddleware",  # a club's pages in the club's time zone
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "common.middleware.IdempotencyKeyMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks

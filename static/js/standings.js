@@ -5,6 +5,7 @@
   var live = document.getElementById("standings-live");
   if (!live) { return; }
   var note = document.querySelector("[data-standings-updating]");
+  var roundLine = document.querySelector("[data-round-status]");  // the wall's state of play
   var versionUrl = live.getAttribute("data-version-url");
   var fragmentUrl = live.getAttribute("data-fragment-url");
   var every = Math.max(1, parseInt(live.getAttribute("data-poll-seconds"), 10) || 3) * 1000;
@@ -25,6 +26,9 @@
     busy = true;
     get(versionUrl, true).then(function (status) {
       if (note) { note.hidden = !status.behind; }
+      if (roundLine && status.round !== undefined) {
+        roundLine.textContent = status.round ? status.round.text : "";
+      }
       if (String(status.version) === String(current)) { return null; }
       return get(fragmentUrl, false).then(function (html) {
         live.innerHTML = html;

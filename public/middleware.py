@@ -1,0 +1,63 @@
+"""Pages about a club show its times in the club's time zone (``Club.time_zone``).
+
+Times are stored in UTC. A page under a club, an event, a table, a day card or a hand activates
+that club's zone for the request, so ``{{ value|time }}`` and ``|date`` print the clock on the
+club's wall (a hand's history at an evening in Chicago reads 19:42, not 01:42 UTC). Other pages,
+and the API (which answers ISO 8601 with the offset), keep UTC. The zone is found from the URL's
+own arguments, one small query, and is reset after every request so a worker thread never
+carries one club's zone into the next request.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from collections.abc import Callable
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
+
+from clubs.models import Club
+from scoring.models import Hand
+from tournaments.models import Event, Table, TableCard
+
+
+def _zone_name(path: str, kwargs: dict[str, Any]) -> str | None:
+    if path.startswith("/api/") or path.startswith("/admin/"):
+        return None
+    if "slug" in kwargs and path.startswith("/clubs/"):
+        return Club.objects.filter(slug=kwargs["slug"]).values_list("time_zone", flat=True).first()
+    event_id = kwargs.get("event_id") or (kwargs.get("pk") if path.startswith("/events/") else None)
+    if event_id is not None:
+        return (Event.objects.filter(pk=event_id)
+                .values_list("club__time_zone", flat=True).first())
+    if "token" in kwargs and path.startswith("/t/"):
+        return (Table.objects.filter(token=kwargs["token"])
+                .values_list("round__event__club__time_zone", flat=True).first())
+    if "token" in kwargs and path.startswith("/c/"):
+        return (TableCard.objects.filter(token=kwargs["token"])
+                .values_list("event__club__time_zone", flat=True).first())
+    if "hand_id" in kwargs:
+        return (Hand.objects.filter(pk=kwargs["hand_id"])
+                .values_list("game__table__round__event__club__time_zone", flat=True).first())
+    return None
+
+
+class ClubTimeZoneMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()
+
+    def process_view(self, request: HttpRequest, view_func: Callable[..., Any],
+                     view_args: tuple[Any, ...], view_kwargs: dict[str, Any]) -> None:
+        name = _zone_name(request.path, view_kwargs)
+        if name:
+            try:
+                timezone.activate(zoneinfo.ZoneInfo(name))
+            except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+                timezone.deactivate()  # a zone the validator let through earlier: stay in UTC
