@@ -28,6 +28,7 @@ logger = logging.getLogger(__name__)
 STANDINGS_UPDATE = "standings.tasks.compute_standings"
 ROUND_SEAT = "draw.tasks.seat_round"
 ROUND_CONFIRMED = "draw.tasks.round_confirmed"
+RATE_GAME = "league.tasks.rate_game"
 
 STANDINGS_PENDING_KEY = "standings:pending:{event_id}"
 

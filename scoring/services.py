@@ -24,7 +24,7 @@ from django.utils import timezone
 from common.errors import ConflictError, DomainError
 from common.labels import SEATS
 from common.rulesets import event_ruleset
-from common.tasks import ROUND_CONFIRMED, standings_request_update, task_queue
+from common.tasks import RATE_GAME, ROUND_CONFIRMED, standings_request_update, task_queue
 from rules_engine import Hand as EngineHand
 from rules_engine import Outcome, RulesError, Ruleset, parse_hand, score_game, score_hand
 from tournaments.models import Event, Round, Seat
@@ -189,6 +189,7 @@ def _after_write(game: Game, revisions: Sequence[HandRevision], *, author: Any =
                   confirmed_by=game.confirmed_by_id, note=note)
         game.status = Game.Status.FINISHED
         _game_write(game, revisions, bump_version=True, clear_confirmation=True)
+        task_queue(RATE_GAME, args=(game.pk,))  # its rating changes are undone until confirmed
     else:
         _game_write(game, revisions, bump_version=True)
     Event.objects.filter(pk=game.table.round.event_id).update(
@@ -587,6 +588,7 @@ def game_confirm(*, game: Game, position: str) -> Game:
     locked.confirmed_by = seat.entry
     locked.confirmed_at = timezone.now()
     locked.save(update_fields=["status", "confirmed_by", "confirmed_at"])
+    task_queue(RATE_GAME, args=(locked.pk,))
     round_ = locked.table.round
     _round_confirmed_advance(round_)
     return locked

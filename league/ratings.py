@@ -1,0 +1,226 @@
+"""Rating services: players' skill ratings from confirmed games (``ranking.ratings`` does the
+maths; this module reads the games and stores ``PlayerRating`` and ``RatingChange`` rows).
+
+Games are rated in *playing order* (event date, event, round, table, game), whatever order they
+were confirmed in. Every change goes through :func:`ratings_replay_from`: the ratings as they
+stood before the first affected game are restored from the history, everything from that game on
+is deleted and rated again. So confirming a game late, correcting a confirmed game, confirming it
+twice or running the task twice all leave exactly what a rebuild from scratch
+(:func:`ratings_rebuild`, ``manage.py rebuild_ratings``) leaves.
+
+One writer at a time: a transaction-scoped advisory lock on PostgreSQL (SQLite serialises writers
+itself). Ratings are per person across clubs, so the lock is global; a replay is short.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+from collections import defaultdict
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import Count, OuterRef, Subquery
+from django.utils import timezone
+
+from clubs.models import Player
+from common.rulesets import ruleset_for
+from ranking.ratings import (
+    GameResult,
+    Rating,
+    RatingInputError,
+    RatingSettings,
+    Side,
+    rate_game,
+)
+from scoring.models import Game, SeatResult
+
+from .models import PlayerRating, RatingChange
+
+# The model and parameters in force (bench/ratings.py compares the alternatives).
+SETTINGS = RatingSettings(model="plackett_luce", margin=0.0)
+# pg_advisory_xact_lock key: "ratings" spelt in ASCII.
+_LOCK_KEY = 0x7261_7469_6E67_73
+
+
+@dataclass(frozen=True)
+class RatedGame:
+    """A confirmed game as it is rated."""
+
+    game_id: int
+    event_id: int
+    order_key: str
+    at: datetime.datetime
+    result: GameResult
+
+    @property
+    def digest(self) -> str:
+        text = json.dumps([self.order_key, [[list(s.players), s.points] for s in self.result.sides],
+                           self.result.winner, self.result.scale])
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    @property
+    def players(self) -> list[int]:
+        return [p for side in self.result.sides for p in side.players]
+
+
+def order_key(*, date: datetime.date, event_id: int, round_number: int, table_number: int,
+              game_id: int) -> str:
+    """Sorts games in playing order as text (fixed-width fields)."""
+    return (f"{date.isoformat()}/{event_id:012d}/{round_number:05d}/{table_number:05d}/"
+            f"{game_id:012d}")
+
+
+def _lock() -> None:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_LOCK_KEY])
+
+
+def _scale(preset: str, overrides: Any) -> int:
+    ruleset = ruleset_for(preset=preset, overrides=overrides)
+    return int(ruleset.game_target or 10 * ruleset.counters_total)
+
+
+def rated_games(*, since: datetime.date | None = None,
+                game_ids: Collection[int] | None = None) -> list[RatedGame]:
+    """The confirmed games (played on or after ``since``, or those of ``game_ids``) as they are
+    rated, in playing order. Games that cannot be rated (fewer than two sides seated) are left
+    out."""
+    games = Game.objects.filter(status=Game.Status.CONFIRMED)
+    results = SeatResult.objects.filter(game__status=Game.Status.CONFIRMED)
+    if since is not None:
+        games = games.filter(table__round__event__date__gte=since)
+        results = results.filter(game__table__round__event__date__gte=since)
+    if game_ids is not None:
+        games = games.filter(pk__in=list(game_ids))
+        results = results.filter(game_id__in=list(game_ids))
+    sides: dict[int, dict[str, list[tuple[int, int]]]] = defaultdict(dict)
+    for game_id, side, points, player_id in results.values_list(
+            "game_id", "side", "points", "entry__player_id"):
+        sides[game_id].setdefault(side, []).append((player_id, points))
+    rated: list[RatedGame] = []
+    for row in games.values(
+            "pk", "winner", "confirmed_at", "updated_at", "table__number",
+            "table__round__number", "table__round__event_id", "table__round__event__date",
+            "table__round__event__ruleset_preset", "table__round__event__ruleset_overrides"):
+        by_side = sides.get(row["pk"], {})
+        names = sorted(by_side)
+        result = GameResult(
+            sides=tuple(Side(players=tuple(sorted(p for p, _ in by_side[name])),
+                             points=by_side[name][0][1]) for name in names),
+            winner=names.index(row["winner"]) if row["winner"] in names else None,
+            scale=_scale(row["table__round__event__ruleset_preset"],
+                         row["table__round__event__ruleset_overrides"]),
+        )
+        if len(result.sides) < 2:
+            continue
+        rated.append(RatedGame(
+            game_id=row["pk"], event_id=row["table__round__event_id"],
+            order_key=order_key(date=row["table__round__event__date"],
+                                event_id=row["table__round__event_id"],
+                                round_number=row["table__round__number"],
+                                table_number=row["table__number"], game_id=row["pk"]),
+            at=row["confirmed_at"] or row["updated_at"], result=result,
+        ))
+    rated.sort(key=lambda g: g.order_key)
+    return rated
+
+
+def _ratings_before(key: str, players: Collection[int]) -> dict[int, Rating]:
+    """Each player's rating just before the game at ``key`` (from the history)."""
+    if not key or not players:
+        return {}
+    latest = (RatingChange.objects.filter(player_id=OuterRef("pk"), order_key__lt=key)
+              .order_by("-order_key").values("pk")[:1])
+    last_ids = [pk for pk in Player.objects.filter(pk__in=list(players))
+                .annotate(last=Subquery(latest)).values_list("last", flat=True) if pk]
+    return {
+        player_id: Rating(mu, sigma)
+        for player_id, mu, sigma in RatingChange.objects.filter(pk__in=last_ids)
+        .values_list("player_id", "mu_after", "sigma_after")
+    }
+
+
+def _key_date(key: str) -> datetime.date | None:
+    return datetime.date.fromisoformat(key[:10]) if key else None
+
+
+def _replay(key: str) -> int:
+    games = [g for g in rated_games(since=_key_date(key)) if g.order_key >= key]
+    stale = RatingChange.objects.filter(order_key__gte=key) if key else RatingChange.objects.all()
+    touched = set(stale.values_list("player_id", flat=True).distinct())
+    for game in games:
+        touched.update(game.players)
+    stale.delete()
+    current = _ratings_before(key, touched)
+    initial = SETTINGS.initial()
+    rows: list[RatingChange] = []
+    for game in games:
+        try:
+            after = rate_game(current, game.result, SETTINGS)
+        except RatingInputError:
+            continue  # e.g. a player seated on both sides by a data error: not rated
+        digest = game.digest
+        for player_id, new in after.items():
+            old = current.get(player_id, initial)
+            rows.append(RatingChange(
+                player_id=player_id, game_id=game.game_id, event_id=game.event_id,
+                order_key=game.order_key, inputs=digest, at=game.at,
+                mu_before=old.mu, sigma_before=old.sigma, mu_after=new.mu, sigma_after=new.sigma,
+            ))
+        current.update(after)
+    RatingChange.objects.bulk_create(rows, batch_size=1000)
+    _store_current(touched, current)
+    return len(games)
+
+
+def _store_current(players: Iterable[int], current: dict[int, Rating]) -> None:
+    players = set(players)
+    counts = dict(RatingChange.objects.filter(player_id__in=list(players)).order_by()
+                  .values("player_id").annotate(n=Count("id")).values_list("player_id", "n"))
+    now = timezone.now()
+    keep = [PlayerRating(player_id=p, mu=current[p].mu, sigma=current[p].sigma, games=counts[p],
+                         updated_at=now)
+            for p in sorted(players) if counts.get(p) and p in current]
+    PlayerRating.objects.filter(player_id__in=list(players - {r.player_id for r in keep})).delete()
+    PlayerRating.objects.bulk_create(
+        keep, batch_size=1000, update_conflicts=True, unique_fields=["player"],
+        update_fields=["mu", "sigma", "games", "updated_at"],
+    )
+
+
+@transaction.atomic
+def ratings_replay_from(*, key: str) -> int:
+    """Rate again every confirmed game from ``key`` (an order key) on, starting from the ratings
+    as they stood before it; ``""`` rebuilds everything. Returns the number of games rated."""
+    _lock()
+    return _replay(key)
+
+
+@transaction.atomic
+def ratings_rebuild() -> int:
+    """Every rating from scratch, from the confirmed games (``manage.py rebuild_ratings``)."""
+    _lock()
+    return _replay("")
+
+
+@transaction.atomic
+def ratings_game_update(*, game_id: int) -> str:
+    """Bring the ratings up to date with one game, after it was confirmed or changed: nothing
+    when what was rated is what the game says now (a second run, a re-confirmation of the same
+    result), otherwise a replay from the earlier of where the game was and where it is. Returns
+    ``"unchanged"``, ``"rated"`` or ``"skipped"`` (not confirmed, never rated)."""
+    _lock()
+    now = rated_games(game_ids=[game_id])
+    stored = set(RatingChange.objects.filter(game_id=game_id).values_list("order_key", "inputs"))
+    if not now and not stored:
+        return "skipped"
+    if now and stored == {(now[0].order_key, now[0].digest)}:
+        return "unchanged"
+    keys = [k for k, _ in stored] + [g.order_key for g in now]
+    _replay(min(keys))
+    return "rated"

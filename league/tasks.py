@@ -1,0 +1,39 @@
+"""Celery tasks for ratings: thin, take ids, call one service, safe to run twice.
+
+``rate_game`` is queued by name (``common.tasks.RATE_GAME``) on commit when scoring confirms a
+game, and when a confirmed game is changed (the change clears the confirmation); the embedded
+default runs it inline. ``rebuild_ratings`` is queued when a player merge folds two histories
+into one.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
+
+from .ratings import ratings_game_update, ratings_rebuild
+
+TRANSIENT = (OperationalError, InterfaceError)
+
+
+@shared_task(
+    autoretry_for=TRANSIENT,
+    retry_backoff=settings.TASK_RETRY_POLICY["countdown"],
+    retry_backoff_max=60,
+    max_retries=settings.TASK_RETRY_POLICY["max_retries"],
+)
+def rate_game(game_id: int) -> str:
+    """Bring the ratings up to date with one game (``ratings_game_update``)."""
+    return ratings_game_update(game_id=game_id)
+
+
+@shared_task(
+    autoretry_for=TRANSIENT,
+    retry_backoff=settings.TASK_RETRY_POLICY["countdown"],
+    retry_backoff_max=60,
+    max_retries=settings.TASK_RETRY_POLICY["max_retries"],
+)
+def rebuild_ratings() -> int:
+    """Every rating from scratch; returns the number of games rated."""
+    return ratings_rebuild()
