@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db.models import F
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
@@ -26,13 +26,14 @@ from rest_framework.views import APIView
 from clubs.api import error_responses, roster_player
 from clubs.models import Club
 from clubs.permissions import can_view_event, check_club_role, has_club_role
+from common.errors import DomainError
 from scoring.models import Game
 from scoring.services import event_settings_update, game_settle_tie, round_call_time
 from tournaments import services as events
 from tournaments.models import BYE_POINTS_LIMIT, Entry, Event, Round
 from tournaments.selectors import event_get, pair_payload, round_byes, round_tables
 
-from . import services
+from . import services, where
 from .selectors import (
     event_bracket,
     event_format_settings,
@@ -727,3 +728,68 @@ class RoundTimeApi(APIView):
         round_ = _round(event, number)
         round_call_time(round_=round_, actor=request.user)
         return Response(round_payload(round_, with_tokens=True))
+
+
+# --- where do I sit ---------------------------------------------------------------------------------
+class SeatingPlayerOutput(serializers.Serializer[Any]):
+    entry_id = serializers.IntegerField()
+    name = serializers.CharField()
+    state = serializers.ChoiceField(
+        choices=list(where.STATES),
+        help_text="seated; bye (sits the round out); alternate (waits for a free seat); waiting "
+                  "(a bracket pair whose next match is not ready); out (not in this semi-final, "
+                  "final or bracket); withdrawn; not_seated (arrived after the seating).")
+    where = serializers.CharField(help_text='In words: "table 5, seat N", "bye: sits this '
+                                            'round out", "out of the bracket", ...')
+    table = serializers.IntegerField(allow_null=True)
+    match = serializers.CharField(allow_blank=True, help_text='A bracket match ("W2-1"), or "".')
+    position = serializers.CharField(allow_blank=True, help_text="N, E, S or W; \"\" unseated.")
+    seat_name = serializers.CharField(allow_blank=True)
+    partner = serializers.CharField(allow_blank=True)
+    opponents = serializers.ListField(child=serializers.CharField())
+    pair = serializers.CharField(allow_blank=True, help_text="Pair events: the player's pair.")
+    answer = serializers.CharField(
+        help_text='The answer in one line, as the event page says it: "Ann Smith — Round 3: '
+                  'table 5, seat N, partner Bob Jones".')
+
+
+class SeatingOutput(serializers.Serializer[Any]):
+    round = serializers.IntegerField(allow_null=True, help_text="The latest round (null before "
+                                                                "the first is seated).")
+    title = serializers.CharField(allow_blank=True)
+    stage = serializers.CharField(allow_blank=True)
+    status = serializers.CharField(
+        help_text="seated, playing, closed (the next round is not seated yet) or none.")
+    status_text = serializers.CharField()
+    next_number = serializers.IntegerField(help_text="The round players wait for when closed.")
+    last = serializers.BooleanField(help_text="The event has no further round.")
+    version = serializers.CharField(help_text="Changes when a round is seated, started, closed "
+                                              "or its seats are swapped.")
+    players = SeatingPlayerOutput(many=True)
+
+
+class EventSeatingApi(APIView):
+    """Where every player sits in the event's latest round (the wall's seating board and the
+    event page's name search read the same)."""
+
+    @extend_schema(
+        operation_id="event_seating",
+        summary="Where do I sit: every player's table, seat, partner and opponents",
+        parameters=[OpenApiParameter(
+            "name", str, required=False,
+            description=f"Keep the players whose name holds every word given (any case; at "
+                        f"most {where.NAME_MAX} characters). Players who withdrew are answered only "
+                        "when searched by name.")],
+        responses={200: SeatingOutput, **error_responses(400, 404)}, tags=["events"])
+    def get(self, request: Request, pk: int) -> Response:
+        event = event_get(pk=pk, user=request.user)
+        name = request.query_params.get("name", "")
+        if len(name.strip()) > where.NAME_MAX:
+            raise DomainError(f"Type at most {where.NAME_MAX} characters of the name.", field="name",
+                              code="too_long")
+        board = where.seating(event, name=name, withdrawn=bool(name.strip()))
+        round_ = board["round"]
+        return Response(SeatingOutput({
+            **board, "round": round_.number if round_ else None,
+            "version": where.seating_version(event), "players": board["rows"],
+        }).data)

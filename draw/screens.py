@@ -8,7 +8,9 @@ release the automatic advance, re-draw, seat the next game), and below: unconfir
 arrivals, withdrawals and alternates waiting. ``/events/<pk>/wall/movement/`` is the public wall
 board for the coming game: every player, alphabetically, with their table and seat, and the
 game's clock when the event plays timed games. Both pages reload themselves
-(``static/js/screens.js``).
+(``static/js/screens.js``). ``/events/<pk>/wall/seating/`` is the wall's "where do I sit"
+board for every format: players by name with table, seat and partner, and the round's state;
+it polls ``…/wall/seating/version/`` and redraws when a round is seated.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Max
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
@@ -34,7 +36,7 @@ from tournaments import services as events
 from tournaments.models import Bye, Entry, Event, Round, Seat
 from tournaments.selectors import event_get, round_tables
 
-from . import seating
+from . import seating, where
 from .formats import format_for
 from .selectors import event_format_settings, rounds_total
 
@@ -264,3 +266,34 @@ def event_wall_movement(request: HttpRequest, pk: int) -> HttpResponse:
     """The wall screen for the coming game: who sits where, in big type."""
     event = event_get(pk=pk, user=request.user)
     return render(request, "draw/wall_movement.html", movement_board(event))
+
+
+# --- the wall's seating board --------------------------------------------------------------------
+SEATING_POLL_SECONDS = 5
+
+
+def seating_board(event: Event) -> dict[str, Any]:
+    """The seating board: every player of the latest round alphabetically with table, seat
+    and partner (``draw.where.seating``), its state in words, and the version it was drawn at."""
+    board = where.seating(event)
+    rows = board["rows"]
+    return {
+        **board, "version": where.seating_version(event),
+        "show_rows": board["round"] is not None and board["status"] != Round.Status.CLOSED,
+        "seated_count": sum(1 for r in rows if r["state"] == "seated"),
+        "density": "dense" if len(rows) > 96 else "medium" if len(rows) > 40 else "",
+        "poll_seconds": SEATING_POLL_SECONDS,
+    }
+
+
+def event_wall_seating(request: HttpRequest, pk: int) -> HttpResponse:
+    """The wall screen "where do I sit": players by name with table, seat and partner; it
+    redraws itself when a round is seated, started or closed (``static/js/seating_board.js``)."""
+    event = event_get(pk=pk, user=request.user)
+    return render(request, "draw/wall_seating.html", seating_board(event))
+
+
+def event_wall_seating_version(request: HttpRequest, pk: int) -> JsonResponse:
+    """``{"version"}`` of the seating board: polled by the wall; three small queries."""
+    event = event_get(pk=pk, user=request.user)
+    return JsonResponse({"version": where.seating_version(event)})

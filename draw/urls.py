@@ -36,6 +36,11 @@ urlpatterns = [
 
     path("events/<int:pk>/wall/movement/", screens.event_wall_movement,
          name="event-wall-movement"),
+    path("events/<int:pk>/wall/seating/", screens.event_wall_seating, name="event-wall-seating"),
+    path("events/<int:pk>/wall/seating/version/", screens.event_wall_seating_version,
+         name="event-wall-seating-version"),
+    # the rules of the evening, from the event's ruleset and format settings
+    path("events/<int:pk>/rules/", views.event_rules_page, name="event-rules"),
     # printables for the day: table cards valid all day, players' scorecards, the results sheet
     path("events/<int:pk>/table-cards/", printables.day_table_cards, name="event-table-cards"),
     path("c/<str:token>/", printables.table_card, name="table-card"),

@@ -37,9 +37,10 @@ from tournaments.selectors import (
     round_tables,
 )
 
-from . import seating, services
+from . import seating, services, where
 from .cards import MAX_TABLE_CARDS, table_cards_ensure
 from .formats import format_for
+from .rulebook import rules_sheet
 from .selectors import event_bracket, event_rules, rounds_total
 
 
@@ -122,7 +123,9 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     overview = event_overview(event=event)
     current = overview["current_round"]
     is_director = has_club_role(user=request.user, club=event.club, role="director")
+    find = request.GET.get("find", "")
     context = {
+        **find_seat(event, find),
         "event": event,
         "club": event.club,
         "ruleset": event_ruleset(event),
@@ -146,6 +149,25 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
         or bool(bracket and bracket.get("champion")))
     context["can_play_on"] = spec.open_ended
     return render(request, "draw/event_detail.html", context)
+
+
+def find_seat(event: Event, find: str) -> dict[str, object]:
+    """The event page's "where do I sit?" answer for a name typed in its search box."""
+    find = find.strip()
+    if not find:
+        return {"find": "", "found": None, "find_error": ""}
+    if len(find) > where.NAME_MAX:
+        return {"find": find[:where.NAME_MAX], "found": None,
+                "find_error": f"find: type at most {where.NAME_MAX} characters of your name."}
+    return {"find": find, "found": where.seating(event, name=find, withdrawn=True),
+            "find_error": ""}
+
+
+def event_rules_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The rules of the evening: the ruleset's numbers and the format in sentences; printable,
+    readable on a phone, linked from the table's phone page and the event page."""
+    event = event_get(pk=pk, user=request.user)
+    return render(request, "draw/rules.html", rules_sheet(event))
 
 
 def _seating_state(event: Event, rounds: list[Round]) -> dict[str, object] | None:

@@ -31,7 +31,14 @@ from tournaments.selectors import event_get
 
 from . import services
 from .models import HandRevision
-from .selectors import hand_history, hand_with_context, revision_row, table_by_token, table_state
+from .selectors import (
+    hand_history,
+    hand_with_context,
+    revision_row,
+    table_by_token,
+    table_next_round,
+    table_state,
+)
 
 
 # --- input --------------------------------------------------------------------------------------
@@ -148,6 +155,12 @@ class GameOutput(serializers.Serializer[Any]):
     scorer_position = serializers.CharField(allow_blank=True)
 
 
+class NextRoundOutput(serializers.Serializer[Any]):
+    number = serializers.IntegerField(help_text="The round after this table's.")
+    seated = serializers.BooleanField(help_text="True once it is seated: the table's page then "
+                                                "says where each of its players sits.")
+
+
 class TableStateOutput(serializers.Serializer[Any]):
     event_id = serializers.IntegerField()
     event_name = serializers.CharField()
@@ -164,6 +177,7 @@ class TableStateOutput(serializers.Serializer[Any]):
     seats = TableSeatOutput(many=True)
     game = GameOutput()
     hands = TableHandOutput(many=True)
+    next_round = NextRoundOutput(required=False)
 
 
 class HandHistoryOutput(serializers.Serializer[Any]):
@@ -246,8 +260,10 @@ class TableStateApi(APIView):
     @extend_schema(operation_id="table_state", parameters=[TOKEN_PARAM],
                    responses={200: TableStateOutput, 404: ErrorOutput}, tags=["score entry"])
     def get(self, request: Request, token: str) -> Response:
-        state = table_state(table=table_by_token(token=token))
-        return Response(TableStateOutput(_table_state_data(state)).data)
+        table = table_by_token(token=token)
+        data = _table_state_data(table_state(table=table))
+        data["next_round"] = table_next_round(table=table)
+        return Response(TableStateOutput(data).data)
 
 
 class TableCheckApi(APIView):

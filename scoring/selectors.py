@@ -268,13 +268,22 @@ def _last_round_number(event: Event) -> int | None:
                                         event.rounds_planned).rounds_total
 
 
+def table_next_round(*, table: Table) -> dict[str, Any]:
+    """``{"number", "seated"}``: the round after the table's and whether it is seated yet (one
+    query); the table's phone polls it and redraws where its players go next."""
+    number = table.round.number + 1
+    return {"number": number,
+            "seated": Round.objects.filter(event_id=table.round.event_id, number=number).exists()}
+
+
 def table_next_seats(*, table: Table) -> dict[str, Any] | None:
     """Where this table's players go next, for the phone page once its game is over.
 
     None while the game is being played. Otherwise ``{"number", "seated", ...}`` for the
     event's round ``number`` (this round + 1): when it is seated, ``players`` lists this table's
     four players (N, E, S, W) each with ``table`` (number or None), ``position``, ``seat_name``
-    and a ``label`` ("table 7, North", "final table, North", "sits out", ...); when it is not,
+    and a ``label`` ("table 7, North (seat N), partner Ann", "final table, North (seat N), ...",
+    "sits out", "no match this round (see the bracket)", ...); when it is not,
     ``confirmed`` of ``total`` games of this round are confirmed, ``last`` says the event has no
     next round, and ``held`` that the director seats it by hand; ``word`` is what the event
     calls a round ("game" in a progressive event). At most four queries, whatever the number of
@@ -305,12 +314,14 @@ def table_next_seats(*, table: Table) -> dict[str, Any] | None:
     )
     by_position = {position: (entry, name, status) for position, entry, name, status in here}
     entry_ids = [entry for entry, _, _ in by_position.values()]
-    going = {
-        entry: (table_number, position)
-        for entry, table_number, position in Seat.objects.filter(
-            round_id=next_round.pk, entry_id__in=entry_ids
-        ).values_list("entry_id", "table__number", "position")
-    }
+    # every seat at the tables this table's players go to: their seats and their partners
+    there = list(
+        Seat.objects.filter(round_id=next_round.pk, table__seats__entry_id__in=entry_ids)
+        .distinct().values_list("entry_id", "table__number", "position", "entry__player__name")
+    )
+    going = {entry: (table_number, position) for entry, table_number, position, _ in there}
+    seated_at = {(table_number, position): name for _, table_number, position, name in there}
+    ruleset = event_ruleset(event)
     resting = set(Bye.objects.filter(round_id=next_round.pk, entry_id__in=entry_ids)
                   .values_list("entry_id", flat=True))
     final = next_round.stage == Round.Stage.FINAL
@@ -323,11 +334,17 @@ def table_next_seats(*, table: Table) -> dict[str, Any] | None:
         table_number, seat = going.get(entry, (None, ""))
         if table_number is not None:
             where = "final table" if final else f"table {table_number}"
-            label = f"{where}, {SEAT_NAMES[seat]}"
+            label = f"{where}, {SEAT_NAMES[seat]} (seat {seat})"
+            partner = [seated_at[(table_number, p)] for p in ruleset.seats_of(ruleset.side_of(seat))
+                       if p != seat and (table_number, p) in seated_at]
+            if partner:
+                label += f", partner {partner[0]}"
         elif entry in resting:
             label = "sits out"
         elif status == Entry.Status.LEFT:
             label = "has withdrawn"
+        elif next_round.stage == Round.Stage.BRACKET:
+            label = "no match this round (see the bracket)"
         elif next_round.stage != Round.Stage.QUALIFYING:
             label = f"not in the {stage_label.lower()}"
         else:

@@ -44,6 +44,7 @@ PAGE_ACTIONS: dict[str, tuple[str, str]] = {
     "event-director-advance": ("post", "/api/events/{id}/advance/"),
     "event-director-cut": ("post", "/api/events/{id}/rounds/{number}/tables/{table}/cut/"),
     "event-director-time": ("post", "/api/events/{id}/rounds/{number}/time/"),
+    "event-wall-seating": ("get", "/api/events/{id}/seating/"),
 }
 # pages that print or download what the API already answers as data
 PRINTABLES = {"round-cards", "round-sheet", "event-hands-csv", "director-games",
@@ -51,7 +52,9 @@ PRINTABLES = {"round-cards", "round-sheet", "event-hands-csv", "director-games",
               "event-standings-fragment", "event-player", "event-pair",
               # a progressive day's screens and paper: rounds, standings and placements as data
               "event-director", "event-wall-movement", "event-results", "event-scorecard",
-              "event-scorecards", "event-table-cards", "table-card"}
+              "event-scorecards", "event-table-cards", "table-card",
+              # where do I sit (its version for the wall) and the rules of the evening
+              "event-wall-seating-version", "event-rules"}
 
 # the error statuses each new write really answers
 ERRORS: dict[tuple[str, str], set[str]] = {

@@ -78,7 +78,7 @@ def test_until_the_next_game_is_seated_the_page_counts_the_confirmed_tables_and_
     html = _page(client, tables[0])
     block = _where_next(html)
     assert "Next game: waiting for the other tables (3 of 4 confirmed)" in block
-    assert 'data-auto-refresh="20"' in html and "js/screens.js" in html
+    assert "data-where-next" in html and "js/where_next.js" in html  # polls, then redraws
     # the table still to confirm sees the same, under its confirm buttons
     html = _page(client, tables[3])
     assert "(3 of 4 confirmed)" in _where_next(html)
@@ -142,7 +142,7 @@ def test_the_last_game_links_the_standings(client, django_capture_on_commit_call
             _play(table)
     html = _page(client, first.tables.first())
     assert "That was the last game." in _where_next(html)
-    assert "data-auto-refresh" not in html
+    assert "data-auto-refresh" not in html and "data-where-next" not in html
 
 
 def test_a_club_night_player_who_sits_out_next_round_is_told_so(client) -> None:

@@ -1,0 +1,290 @@
+"""The rules of the evening: one page per event, written from the event's ruleset (the rules
+engine's preset plus the event's overrides, through ``common.rulesets.event_ruleset``), its
+format settings, bye policy and tie-breaks.
+
+Every number on the page is read from the engine's :class:`rules_engine.Ruleset` (or the
+event); the words around them are chosen here, one sentence per option value. A preset or an
+override therefore shows up on the page without anyone editing it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from common.rulesets import event_ruleset
+from rules_engine import Ruleset
+from rules_engine.rulesets import OPTION_HELP
+from standings.models import StandingsSnapshot
+from standings.selectors import BYE_SCORING_TEXT
+from standings.services import standings_compute
+from tournaments.models import Event
+
+from .selectors import event_format_settings, event_rules, rounds_total
+
+MULTIPLES = ("Single", "Double", "Triple", "Quadruple")
+RANK_NAMES = {"A": ("ace", "aces"), "T": ("ten", "tens"), "K": ("king", "kings"),
+              "Q": ("queen", "queens"), "J": ("jack", "jacks"), "9": ("nine", "nines")}
+# (meld option, name on the page, attribute of the ruleset holding (0, single, double, ...))
+MELDS = (
+    ("meld.run", "Run in trump (A 10 K Q J)", "run_t"),
+    ("meld.royal_marriage", "Royal marriage (K Q of trump)", "royal_t"),
+    ("meld.marriage", "Marriage (K Q of another suit)", "marriage_t"),
+    ("meld.pinochle", "Pinochle (Q♠ J♦)", "pinochle_t"),
+)
+AROUNDS = (("meld.aces", "Aces around"), ("meld.kings", "Kings around"),
+           ("meld.queens", "Queens around"), ("meld.jacks", "Jacks around"))
+
+SET_POLICY = {
+    "subtract_bid": "the declaring side loses the amount of its bid",
+    "opponents_gain_bid": "the declaring side scores nothing and the opponents add the bid",
+    "subtract_bid_and_meld": "the declaring side loses its bid and its meld",
+    "double_bid": "the declaring side loses twice its bid",
+}
+HEAD_RULE = {
+    "always": "Follow suit and beat the card winning the trick if you can; with no card of the "
+              "suit led, trump (and beat a trump already played) if you can.",
+    "trump_led": "Follow suit if you can; you must beat the winning card only when trump is "
+                 "led; with no card of the suit led, trump if you can.",
+}
+TIE_RULE = {
+    "declaring_side": "When both sides reach {target} on the same hand, the declaring side wins.",
+    "highest_score": "When both sides reach {target} on the same hand, the higher score wins "
+                     "(level: play another hand).",
+    "overtime": "When several sides reach {target} on the same hand, the target moves up by "
+                "{step} until one side alone is over it.",
+}
+
+
+def _join(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _points(value: int) -> str:
+    return f"{value} point{'s' if value != 1 else ''}"
+
+
+def _ladder(rs: Ruleset) -> str:
+    """The first bids on the ladder and where the steps change, e.g. "50, 51, 52 … 60, 65"."""
+    parts = [", ".join(str(b) for b in rs.next_bids(None, 3))]
+    for start, _ in rs.bid_steps:
+        parts.append(", ".join(str(b) for b in rs.next_bids(start - 1, 3)))
+    return " … ".join(parts) + " …"
+
+
+def meld_table(rs: Ruleset) -> dict[str, Any]:
+    """The meld values by multiple: ``{"columns": [...], "rows": [{"name", "what",
+    "values": [int | "wins the game"]}]}`` straight from the ruleset's tables."""
+    columns = list(MULTIPLES[: rs.copies])
+    rows: list[dict[str, Any]] = []
+    for option, name, attribute in MELDS:
+        values: list[Any] = list(getattr(rs, attribute)[1:])
+        if option == "meld.run" and rs.quadruple_run_wins and rs.copies == 4:
+            values[3] = "wins the game"
+        rows.append({"option": option, "name": name, "what": OPTION_HELP[option],
+                     "values": values})
+    for index, (option, name) in enumerate(AROUNDS):
+        rows.append({"option": option, "name": name, "what": OPTION_HELP[option],
+                     "values": list(rs.around_t[index][1:])})
+    if rs.dix:
+        rows.append({"option": "meld.dix", "name": "Dix (nine of trump)",
+                     "what": OPTION_HELP["meld.dix"],
+                     "values": [rs.dix * n for n in range(1, rs.copies + 1)]})
+    return {"columns": columns, "rows": rows}
+
+
+def _table_section(rs: Ruleset) -> list[str]:
+    ranks = ", ".join(
+        "10" if r == "T" else r for r in rs.deck.ranks)
+    copies = {2: "two", 4: "four"}.get(rs.copies, str(rs.copies))
+    lines = [
+        (f"{rs.players} players in two partnerships at a table: North and South against East "
+         "and West." if len(rs.sides) == 2 and rs.players == 4 else
+         f"{rs.players} players at a table, each playing for themselves."),
+        f"A {rs.deck.value} deck of {rs.deck.size} cards: {ranks} in each suit, {copies} of "
+        f"each card. Each player gets {rs.hand_size} cards"
+        + (f"; {rs.widow} go to the widow, which the declarer takes." if rs.widow else "."),
+    ]
+    misdeal = _misdeal(rs.misdeal_rule)
+    if misdeal:
+        lines.append(f"A player dealt {misdeal} may call a misdeal: the same dealer deals "
+                     "again.")
+    return lines
+
+
+def _misdeal(rule: str) -> str:
+    """The engine's own description of a misdeal rule ("13+ non-counters and no aces")."""
+    for part in OPTION_HELP["misdeal_rule"].split(";"):
+        name, _, what = part.strip().partition(":")
+        if name.strip() == rule and what.strip():
+            return what.strip()
+    return ""
+
+
+def _bidding_section(rs: Ruleset) -> list[str]:
+    steps = [f"by {rs.bid_step}"] + [f"from {start} by {step}" for start, step in rs.bid_steps]
+    lines = [f"The lowest opening bid is {rs.min_bid}; bids go up {_join(steps)}: {_ladder(rs)}"]
+    others = rs.players - 1
+    if rs.dealer_stuck is not None:
+        lines.append(f"If the other {others} players pass, the dealer is stuck with a bid of "
+                     f"{rs.dealer_stuck}.")
+    else:
+        lines.append("If everybody passes, the cards are thrown in and dealt again.")
+    if rs.trump_marriage_required:
+        gets = ("the opponents score their meld" if rs.board_set_opponents == "meld"
+                else "nobody scores meld")
+        lines.append("The declarer names trump and must hold a marriage in trump; without one "
+                     f"the hand is a board set: {SET_POLICY[rs.set_policy]} and {gets}.")
+    return lines
+
+
+def _meld_section(rs: Ruleset) -> list[str]:
+    lines = ["Meld is counted per player and added up per side. A card may serve in one meld of "
+             "each class: runs and marriages, pinochles, arounds."]
+    if rs.min_meld:
+        lines.append(f"A side's meld counts only when it is at least {rs.min_meld}"
+                     + (f" and the side takes at least {rs.min_counters} in counters."
+                        if rs.min_counters else "."))
+    if rs.min_meld and rs.short_meld == "set":
+        lines.append(f"A declaring side with less than {rs.min_meld} meld is set without "
+                     "playing the hand.")
+    if rs.meld_needs_trick:
+        lines.append("A player must take a trick to save their meld.")
+    return lines
+
+
+def _counting_section(rs: Ruleset) -> list[str]:
+    values = dict(zip("ATKQJ9", rs.counter_values, strict=True))
+    groups: dict[int, list[str]] = {}
+    for rank in rs.deck.ranks:
+        if values[rank]:
+            groups.setdefault(values[rank], []).append(RANK_NAMES[rank][1])
+    counts = "; ".join(f"{_join(names).capitalize()} count {_points(value)} each"
+                       for value, names in sorted(groups.items(), reverse=True))
+    lines = [f"{counts}; the last trick counts {_points(rs.last_trick)}: "
+             f"{rs.counters_total} counters in each hand."]
+    if rs.min_counters:
+        lines.append(f"A side must take at least {rs.min_counters} in counters to score; a "
+                     "declaring side that takes fewer is set.")
+    return lines
+
+
+def _scoring_section(rs: Ruleset) -> list[str]:
+    lines = ["The declaring side makes its bid when its meld plus its counters reach the bid: "
+             "each side then scores its meld and its counters.",
+             f"A set: {SET_POLICY[rs.set_policy]}; the opponents score their meld and "
+             "counters."]
+    if rs.surrender_policy == "nothing":
+        gets = "the opponents score nothing"
+    elif rs.surrender_policy == "meld":
+        gets = "the opponents score their meld"
+    else:
+        gets = f"the opponents score their meld plus {rs.surrender_bonus}"
+    lines.append(f"Throwing in the hand (surrender) after the meld: {SET_POLICY[rs.set_policy]}"
+                 f" and {gets}.")
+    if rs.forced_concession:
+        lines.append("A declarer whose meld plus every counter in the deck cannot reach the bid "
+                     "must concede the hand.")
+    declarer = {
+        "set": f"a set ({SET_POLICY[rs.set_policy]}); the opponents score their meld and "
+               "counters",
+        "set_bonus": f"{SET_POLICY[rs.set_policy]}; the opponents score their meld plus "
+                     f"{rs.renege_bonus}",
+        "double_set": "the declaring side loses twice its bid; the opponents score their meld",
+    }[rs.renege_declarer]
+    defender = ("the declaring side scores its bid"
+                + (" and its meld" if rs.renege_defender == "bid_and_meld" else "")
+                + "; the side that reneged loses its meld and the amount of the bid")
+    lines.append(f"Renege by the declaring side: {declarer}.")
+    lines.append(f"Renege by a defender: {defender}.")
+    return lines
+
+
+def _game_section(event: Event, rs: Ruleset, word: str) -> list[str]:
+    lines = []
+    target = rs.game_target
+    deals = event.deals_per_round or rs.max_deals
+    if deals:
+        lines.append(f"A {word} is {deals} deal{'s' if deals != 1 else ''} (a misdeal is dealt "
+                     "again and not counted); the side ahead after the last deal wins it.")
+    if target is not None:
+        if rs.out_rule == "bid_out":
+            lines.append(f"The game is {target}: only a declaring side that makes its bid can "
+                         "go out (bid-and-out).")
+        else:
+            lines.append(f"The game is {target}: the first side to reach it wins"
+                         + (", even before the last deal." if deals else "."))
+            lines.append(TIE_RULE[rs.tie_rule].format(target=target, step=rs.overtime_step))
+        if rs.slide_out:
+            lines.append(f"A side over {target} also wins when the others are set "
+                         f"{rs.slide_out_sets} times in a row (slide-out).")
+    if rs.quadruple_run_wins:
+        lines.append("A quadruple run in trump wins the game at once.")
+    return lines
+
+
+def tie_break_labels(event: Event) -> list[str]:
+    """The order the standings rank by, as the standings page says it."""
+    stored = StandingsSnapshot.objects.filter(event_id=event.pk).values_list(
+        "tie_breaks", flat=True).first()
+    labels = stored or standings_compute(event=event, rounds=[]).tie_breaks
+    return [str(t["label"]) for t in labels]
+
+
+def _format_section(event: Event, word: str) -> list[str]:
+    lines = list(event_rules(event))
+    settings = event_format_settings(event)
+    if event.format == Event.Format.CLUB_NIGHT:
+        lines.insert(0, f"{event.rounds_planned} rounds planned (the director may play more); "
+                        "partners change every round and nobody partners the same player twice "
+                        "while it can be avoided. When the players do not fill whole tables, "
+                        "players sit out in turn.")
+    elif event.format == Event.Format.INDIVIDUAL_PROGRESSIVE:
+        if settings.get("movement") == "fixed_seats":
+            lines.insert(1, "After each game every player moves by a fixed number of tables "
+                            "for their seat.")
+        else:
+            toward = "toward table 1" if settings.get("direction", "up") == "up" else \
+                "away from table 1"
+            who = "the system draws" if settings.get("draw", "system") == "system" else \
+                "the table cuts the cards to decide"
+            lines.insert(1, f"After each game the winners move one table {toward}; the losers "
+                            f"stay, split up and each partners a player who arrives ({who} "
+                            "who partners whom).")
+        if settings.get("game_minutes"):
+            lines.append(f"A game lasts at most {settings['game_minutes']} minutes: when the "
+                         "director calls time, the games still playing end after the deals "
+                         "entered and the side ahead wins.")
+        lines.append("Players beyond whole tables wait as alternates: an alternate takes the "
+                     "seat of a player who withdraws, scores, but is not placed for the cut or "
+                     "the prizes.")
+    elif event.is_pairs:
+        lines.insert(0, f"Fixed partnerships: each pair plays every {word} together; "
+                        f"{rounds_total(event)} {word}s in all.")
+    return lines
+
+
+def rules_sheet(event: Event) -> dict[str, Any]:
+    """Everything the rules page shows, in sections of sentences plus the meld table."""
+    rs = event_ruleset(event)
+    word = "game" if event.format == Event.Format.INDIVIDUAL_PROGRESSIVE else "round"
+    bye = BYE_SCORING_TEXT.get(event.bye_scoring, "").format(points=event.bye_points)
+    if event.is_pairs:
+        bye = "A pair with a bye wins the round. " + bye
+    sections = [
+        {"id": "rules-table", "title": "Players and cards", "lines": _table_section(rs)},
+        {"id": "rules-bidding", "title": "Bidding", "lines": _bidding_section(rs)},
+        {"id": "rules-meld", "title": "Meld", "lines": _meld_section(rs), "meld": True},
+        {"id": "rules-counters", "title": "Counters and the last trick",
+         "lines": _counting_section(rs)},
+        {"id": "rules-scoring", "title": "Made, set, surrender and renege",
+         "lines": _scoring_section(rs)},
+        {"id": "rules-game", "title": "End of a game", "lines": _game_section(event, rs, word)},
+        {"id": "rules-format", "title": f"The {event.get_format_display().split(' (')[0].lower()}",
+         "lines": _format_section(event, word)},
+        {"id": "rules-standings", "title": "Byes and standings",
+         "lines": [bye, "Ranked by " + ", then ".join(t.lower() for t in tie_break_labels(event))
+                   + "; " + ("pairs" if event.is_pairs else "players")
+                   + " level on all of these share a place."]},
+    ]
+    return {"event": event, "ruleset": rs, "sections": sections, "meld": meld_table(rs),
+            "word": word}

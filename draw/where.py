@@ -1,0 +1,205 @@
+"""Where do I sit: every player of an event's latest round with their table, seat, partner and
+opponents, or why they have no seat.
+
+Words: the *board round* is the event's latest round (the one being seated or played, or the
+last one played when the next is not seated yet). Each player of the event gets one *row*:
+``state`` is ``seated`` (a table and a seat), ``bye`` (sits the round out), ``alternate``
+(waits for a free seat), ``waiting`` (a bracket pair whose next match is not ready yet),
+``out`` (not in a semi-final, final or bracket stage), ``withdrawn`` or ``not_seated``
+(checked in after the round was seated). The wall's seating board, the event page's name
+search and ``GET /api/events/N/seating/`` all read :func:`seating`; the wall polls the cheap
+:func:`seating_version` and redraws when it moves.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from common.labels import SEAT_NAMES
+from common.rulesets import event_ruleset
+from tournaments.models import Bye, Entry, Event, Round, Seat
+
+from .formats import format_for
+from .selectors import event_bracket, rounds_total
+
+# the longest name (or part of one) the search takes
+NAME_MAX = 100
+STATES = ("seated", "bye", "alternate", "waiting", "out", "withdrawn", "not_seated")
+# bracket matches whose pairs still play
+_OPEN_MATCHES = {"waiting", "ready", "seated", "playing", "to_confirm"}
+
+
+def round_word(event: Event) -> str:
+    """What the event calls one sitting of every table: a progressive day plays games."""
+    return "game" if event.format == Event.Format.INDIVIDUAL_PROGRESSIVE else "round"
+
+
+def _round_title(event: Event, round_: Round) -> str:
+    """"Round 3", "Game 2", "Semi-final (game 7)", "Final (game 8)", "Round 5 (bracket)"."""
+    word = round_word(event).capitalize()
+    if round_.stage in (Round.Stage.SEMIFINAL, Round.Stage.FINAL):
+        return f"{Round.Stage(round_.stage).label} ({word.lower()} {round_.number})"
+    if round_.stage == Round.Stage.BRACKET:
+        return f"{word} {round_.number} (bracket)"
+    return f"{word} {round_.number}"
+
+
+def board_round(event: Event) -> Round | None:
+    return event.rounds.order_by("-number").first()
+
+
+def _seat_rows(round_: Round) -> list[tuple[int, int, str, str]]:
+    return list(Seat.objects.filter(round=round_).order_by("table__number", "position")
+                .values_list("entry_id", "table__number", "table__match", "position"))
+
+
+def seating_version(event: Event) -> str:
+    """A short digest of the board round's seats, byes and status (three small queries): it
+    changes when a round is seated, started, closed or its seats are swapped."""
+    round_ = board_round(event)
+    if round_ is None:
+        payload: list[Any] = [event.status]
+    else:
+        byes = sorted(Bye.objects.filter(round=round_).values_list("entry_id", flat=True))
+        payload = [event.status, round_.pk, round_.status, _seat_rows(round_), byes]
+    return hashlib.sha1(json.dumps(payload).encode(), usedforsecurity=False).hexdigest()[:16]
+
+
+def _bracket_players(event: Event, round_: Round) -> set[int] | None:
+    """Entries of the pairs still to play a bracket match (None when the round is no bracket
+    round or the bracket cannot be drawn)."""
+    if round_.stage != Round.Stage.BRACKET:
+        return None
+    bracket = event_bracket(event)
+    if bracket is None:
+        return None
+    alive = {side["pair"] for b in bracket["brackets"] for r in b["rounds"] for m in r["matches"]
+             if m["status"] in _OPEN_MATCHES for side in m["sides"] if side["pair"] is not None}
+    return set(Entry.objects.filter(event=event, pair_id__in=alive).values_list("pk", flat=True))
+
+
+def _status(event: Event, round_: Round | None) -> dict[str, Any]:
+    """The board round's state in words, and the number of the round players wait for."""
+    word = round_word(event)
+    if round_ is None:
+        return {"status": "none", "status_text": f"No {word} is seated yet.",
+                "next_number": 1, "last": False}
+    title = _round_title(event, round_)
+    if round_.status == Round.Status.SEATED:
+        text = f"{title} is seated: find your table and seat."
+    elif round_.status == Round.Status.PLAYING:
+        text = f"{title} is being played."
+    else:
+        text = ""
+    last = event.status in (Event.Status.FINISHED, Event.Status.CANCELLED)
+    if round_.status == Round.Status.CLOSED and not last:
+        last = not format_for(event.format).open_ended and round_.number >= rounds_total(event)
+        if not last and round_.stage == Round.Stage.BRACKET:
+            bracket = event_bracket(event)
+            last = bool(bracket and bracket["complete"])
+    if round_.status == Round.Status.CLOSED:
+        text = (f"{title} is over. That was the last {word}." if last else
+                f"{title} is over; {word} {round_.number + 1} is not seated yet.")
+    return {"status": round_.status, "status_text": text, "next_number": round_.number + 1,
+            "last": last}
+
+
+def _answer(row: dict[str, Any], title: str, status: str, word: str,
+            next_number: int) -> str:
+    """The one-line answer to "where do I sit?" for a row."""
+    name = row["name"]
+    if row["state"] == "seated":
+        where = f"table {row['table']}"
+        if row["match"]:
+            where += f" (match {row['match']})"
+        text = f"{where}, seat {row['position']}"
+        if row["partner"]:
+            text += f", partner {row['partner']}"
+        if status == Round.Status.CLOSED:
+            return (f"{name} — {title} is over (you sat at {text}); "
+                    f"{word} {next_number} is not seated yet.")
+        return f"{name} — {title}: {text}"
+    if status == Round.Status.CLOSED and row["state"] in ("bye", "not_seated", "alternate"):
+        return f"{name} — {word.capitalize()} {next_number} is not seated yet."
+    return f"{name} — {title}: {row['where']}"
+
+
+def seating(event: Event, *, name: str = "", withdrawn: bool = False) -> dict[str, Any]:
+    """The board round and one row per player of the event, alphabetically.
+
+    A row: ``{"entry_id", "name", "state", "where", "table", "match", "position",
+    "seat_name", "partner", "opponents", "pair", "answer"}``. ``name`` keeps the rows whose
+    player's name holds every word given (any case); ``withdrawn`` keeps players who left
+    (the search answers them; the wall leaves them out)."""
+    round_ = board_round(event)
+    status = _status(event, round_)
+    word = round_word(event)
+    title = _round_title(event, round_) if round_ else ""
+    entries = list(
+        Entry.objects.filter(event=event).select_related("player", "pair").order_by("pk"))
+    names = {e.pk: e.player.name for e in entries}
+    words = [w.casefold() for w in name.split()]
+    wanted = [e for e in entries
+              if all(w in e.player.name.casefold() for w in words)
+              and (withdrawn or e.status == Entry.Status.ACTIVE)]
+    rows: list[dict[str, Any]] = []
+    ruleset = event_ruleset(event)
+    at: dict[int, dict[str, int]] = {}
+    placed: dict[int, tuple[int, str, str]] = {}
+    byes: set[int] = set()
+    in_bracket: set[int] | None = None
+    if round_ is not None:
+        seats = _seat_rows(round_)
+        for entry_id, table, _, position in seats:
+            at.setdefault(table, {})[position] = entry_id
+        placed = {entry_id: (table, match, position) for entry_id, table, match, position in seats}
+        byes = set(Bye.objects.filter(round=round_).values_list("entry_id", flat=True))
+        in_bracket = _bracket_players(event, round_) if any(
+            e.pk not in placed and e.pk not in byes for e in wanted) else None
+    stage_label = Round.Stage(round_.stage).label.lower() if round_ else ""
+    for entry in wanted:
+        row: dict[str, Any] = {
+            "entry_id": entry.pk, "name": entry.player.name, "table": None, "match": "",
+            "position": "", "seat_name": "", "partner": "", "opponents": [],
+            "pair": str(entry.pair) if entry.pair_id else "",
+        }
+        if round_ is None:
+            row.update(state="not_seated", where=f"no {word} is seated yet")
+        elif entry.pk in placed:
+            table, match, position = placed[entry.pk]
+            side = ruleset.side_of(position)
+            mates = at[table]
+            partner = [mates[p] for p in ruleset.seats_of(side) if p != position and p in mates]
+            opponents = [mates[p] for p in ruleset.seats if ruleset.side_of(p) != side
+                         and p in mates]
+            where = ("final table" if round_.stage == Round.Stage.FINAL else f"table {table}")
+            row.update(state="seated", table=table, match=match, position=position,
+                       seat_name=SEAT_NAMES.get(position, position),
+                       partner=names[partner[0]] if partner else "",
+                       opponents=[names[o] for o in opponents],
+                       where=f"{where}, seat {position}")
+        elif entry.status == Entry.Status.LEFT:
+            row.update(state="withdrawn", where="has withdrawn")
+        elif entry.pk in byes:
+            row.update(state="bye", where="bye: sits this " + word + " out")
+        elif entry.alternate and round_.stage == Round.Stage.QUALIFYING:
+            row.update(state="alternate", where="alternate: waits for a free seat")
+        elif round_.stage in (Round.Stage.SEMIFINAL, Round.Stage.FINAL):
+            row.update(state="out", where=f"not in the {stage_label}")
+        elif round_.stage == Round.Stage.BRACKET:
+            if in_bracket is not None and entry.pk in in_bracket:
+                row.update(state="waiting", where="no match this round: waits for the next one")
+            else:
+                row.update(state="out", where="out of the bracket")
+        else:
+            row.update(state="not_seated", where="not seated in this " + word)
+        row["answer"] = (_answer(row, title, status["status"], word, status["next_number"])
+                         if round_ else f"{row['name']} — no {word} is seated yet.")
+        rows.append(row)
+    rows.sort(key=lambda r: (r["name"].casefold(), r["name"], r["entry_id"]))
+    return {
+        "event": event, "round": round_, "title": title, "word": word, **status,
+        "stage": round_.stage if round_ else "", "rows": rows, "query": name.strip(),
+    }
