@@ -48,3 +48,9 @@ bench-progressive: venv
 # Fixed partnerships: Swiss pairing of 128 pairs per round (< 1 s) and bracket plans (< 0.1 s).
 bench-pairs: venv
 	$(BIN)/python bench/pairs.py
+
+# Ratings: how well openskill (with and without point margins), win rate and average points
+# recover known skills in a simulated league (< 1 min); extra arguments through BENCH_ARGS.
+.PHONY: bench-ratings
+bench-ratings: venv
+	$(BIN)/python bench/ratings.py $(BENCH_ARGS)

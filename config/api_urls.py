@@ -9,4 +9,5 @@ urlpatterns = [
     path("", include("draw.api_urls")),
     path("", include("scoring.api_urls")),
     path("", include("standings.api_urls")),
+    path("", include("league.api_urls")),
 ]

@@ -21,6 +21,7 @@ urlpatterns = [
     path("", include("draw.urls")),
     path("", include("scoring.urls")),
     path("", include("standings.urls")),
+    path("", include("league.urls")),
 ]
 
 # The styled 404 page (templates/404.html) with the reason the code gave; 403 is Django's own

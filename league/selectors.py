@@ -3,15 +3,23 @@ and their leaderboards."""
 
 from __future__ import annotations
 
+import datetime
+import zoneinfo
+from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
-from clubs.models import Club
+from django.utils import timezone
+
+from clubs.models import Club, Player
 from clubs.permissions import can_view_event
 from ranking.ratings import ordinal
-from tournaments.models import Event
+from standings.models import StandingsSnapshot
+from tournaments.models import Entry, Event
 
-from .models import PlayerRating, RatingChange
+from .models import PlayerRating, RatingChange, Season
 
 
 # --- ratings --------------------------------------------------------------------------------------
@@ -36,32 +44,34 @@ def ratings_for(*, player_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
 def rating_history(*, player_id: int, user: Any = None) -> list[dict[str, Any]]:
     """The player's rating after each rated game, oldest first (playing order): ``at`` (when the
     game was confirmed, or when it ended), ``game_id``, ``event_id``, ``event_name``, ``mu``,
-    ``sigma``, ``ordinal``.
+    ``sigma``, ``ordinal`` (what the leaderboards show as the rating).
 
-    With ``user`` given, a game of an event that user may not see keeps its point (the rating
-    moved) but not its names: ``event_id`` and ``game_id`` are None and ``event_name`` says
-    "Private event". Without ``user`` nothing is hidden (callers that checked already)."""
+    With ``user`` given, only games of events that user may see are listed (the rating after
+    each still counts every game: a rating is one number across clubs). Without ``user``
+    nothing is left out (for callers that checked already)."""
     rows = list(
         RatingChange.objects.filter(player_id=player_id).order_by("order_key")
-        .values("at", "game_id", "event_id", "event__name", "event__is_public", "event__club_id",
-                "mu_after", "sigma_after")
+        .values("at", "game_id", "event_id", "event__name", "mu_after", "sigma_after")
     )
-    visible: dict[int, bool] = {}
     if user is not None:
         events = Event.objects.filter(pk__in={r["event_id"] for r in rows}).select_related("club")
-        visible = {e.pk: can_view_event(user=user, event=e) for e in events}
-    history = []
-    for r in rows:
-        shown = user is None or visible.get(r["event_id"], False)
-        history.append({
-            "at": r["at"],
-            "game_id": r["game_id"] if shown else None,
-            "event_id": r["event_id"] if shown else None,
-            "event_name": r["event__name"] if shown else "Private event",
-            "mu": r["mu_after"], "sigma": r["sigma_after"],
-            "ordinal": ordinal(r["mu_after"], r["sigma_after"]),
-        })
-    return history
+        by_club: dict[int, bool] = {}
+        visible = set()
+        for event in events:
+            if event.is_public and event.club.is_public:
+                visible.add(event.pk)
+                continue
+            if event.club_id not in by_club:  # a hidden event: the viewer's role decides
+                by_club[event.club_id] = can_view_event(user=user, event=event)
+            if by_club[event.club_id]:
+                visible.add(event.pk)
+        rows = [r for r in rows if r["event_id"] in visible]
+    return [
+        {"at": r["at"], "game_id": r["game_id"], "event_id": r["event_id"],
+         "event_name": r["event__name"], "mu": r["mu_after"], "sigma": r["sigma_after"],
+         "ordinal": ordinal(r["mu_after"], r["sigma_after"])}
+        for r in rows
+    ]
 
 
 def club_ratings(*, club: Club) -> list[dict[str, Any]]:
@@ -81,3 +91,151 @@ def club_ratings(*, club: Club) -> list[dict[str, Any]]:
             rank, previous = position, row["ordinal"]
         row["rank"] = rank
     return rows
+
+
+# --- seasons --------------------------------------------------------------------------------------
+@dataclass
+class Night:
+    """What one player did at one counted event."""
+
+    event_id: int
+    points: int
+    wins: int
+    first: bool
+
+
+def club_today(club: Club) -> datetime.date:
+    """Today's date where the club plays."""
+    try:
+        zone = zoneinfo.ZoneInfo(club.time_zone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        zone = zoneinfo.ZoneInfo("UTC")
+    return timezone.now().astimezone(zone).date()
+
+
+def club_seasons(*, club: Club) -> list[Season]:
+    """The club's seasons, latest first."""
+    return list(Season.objects.filter(club=club).order_by("-starts_on", "-pk"))
+
+
+def current_season(*, club: Club, seasons: list[Season] | None = None,
+                   today: datetime.date | None = None) -> Season | None:
+    """The season containing today (in the club's time zone); else the latest that has ended;
+    else the next to start; None when the club has no seasons."""
+    seasons = club_seasons(club=club) if seasons is None else seasons
+    today = today or club_today(club)
+    for season in seasons:
+        if season.starts_on <= today <= season.ends_on:
+            return season
+    past = [s for s in seasons if s.ends_on < today]
+    if past:
+        return max(past, key=lambda s: (s.ends_on, s.pk))
+    return min(seasons, key=lambda s: (s.starts_on, s.pk)) if seasons else None
+
+
+def event_years(*, club: Club) -> list[int]:
+    """The years in which the club finished a public event, latest first (the club page's
+    calendar-year seasons while the club has defined none)."""
+    dates = (Event.objects.filter(club=club, status=Event.Status.FINISHED, is_public=True)
+             .dates("date", "year", order="DESC"))
+    return [d.year for d in dates]
+
+
+def year_season(*, club: Club, year: int) -> Season:
+    """A calendar year as an unsaved season: total points over all the club's events."""
+    return Season(club=club, name=str(year), starts_on=datetime.date(year, 1, 1),
+                  ends_on=datetime.date(year, 12, 31), counting=Season.Counting.TOTAL,
+                  min_nights=1, events=Season.Events.ALL)
+
+
+def season_events(season: Season) -> list[Event]:
+    """The events a season counts: the club's finished public events dated within the season
+    (club nights only, unless the season counts all events). An event hidden from the public
+    never counts: the leaderboard is shown to everyone who may see the club."""
+    events = Event.objects.filter(
+        club_id=season.club_id, status=Event.Status.FINISHED, is_public=True,
+        date__gte=season.starts_on, date__lte=season.ends_on)
+    if season.events == Season.Events.CLUB_NIGHTS:
+        events = events.filter(format=Event.Format.CLUB_NIGHT)
+    return list(events.order_by("date", "pk"))
+
+
+def _nights(events: list[Event]) -> dict[int, list[Night]]:
+    """Each player's nights, from the events' standings snapshots (and final places)."""
+    by_event = {e.pk: e for e in events}
+    entry_players = dict(Entry.objects.filter(event_id__in=list(by_event))
+                         .values_list("pk", "player_id"))
+    nights: dict[int, list[Night]] = defaultdict(list)
+    for event_id, rows, placements in StandingsSnapshot.objects.filter(
+            event_id__in=list(by_event)).values_list("event_id", "rows", "placements"):
+        placed_first: set[int] = set()
+        pair_entries = {int(r["pair_id"]): [int(e) for e in r.get("entry_ids") or []]
+                        for r in rows if r.get("pair_id") is not None}
+        for place in placements or []:
+            if int(place.get("place", 0)) != 1:
+                continue
+            if place.get("pair_id") is not None:
+                placed_first.update(pair_entries.get(int(place["pair_id"]), []))
+            elif place.get("entry_id"):
+                placed_first.add(int(place["entry_id"]))
+        for row in rows:
+            entries = [int(e) for e in row.get("entry_ids") or [row["entry_id"]]]
+            for entry_id in entries:
+                player_id = entry_players.get(entry_id)
+                if player_id is None:
+                    continue
+                first = entry_id in placed_first if placements else int(row.get("rank", 0)) == 1
+                nights[player_id].append(Night(event_id=event_id, points=int(row["points"]),
+                                               wins=int(row.get("wins", 0)), first=first))
+    return nights
+
+
+def _measure(season: Season, nights: list[Night]) -> Fraction:
+    points = [n.points for n in nights]
+    if season.counting == Season.Counting.AVERAGE:
+        return Fraction(sum(points), len(points))
+    if season.counting == Season.Counting.BEST_N:
+        return Fraction(sum(sorted(points, reverse=True)[:season.best_n or len(points)]))
+    return Fraction(sum(points))
+
+
+def season_leaderboard(*, season: Season) -> dict[str, Any]:
+    """The season's leaderboard from the standings of the events it counts.
+
+    Each row: ``player_id``, ``name``, ``nights``, ``points`` (total), ``average`` (points per
+    night), ``best`` (the best-N total; with another counting, None), ``wins`` (games won),
+    ``firsts`` (events won: first place), ``score`` (what the season ranks by), ``rank`` and the
+    player's ``rating`` (``ratings_for``; None when not rated). Players are ranked by the score,
+    then by wins; rows equal on both share a rank. Players with fewer than ``min_nights``
+    nights are in ``unqualified`` (same order, no rank), after the ranked ones in ``ranked``.
+    """
+    events = season_events(season)
+    nights = _nights(events)
+    names = dict(Player.objects.filter(pk__in=list(nights)).values_list("pk", "name"))
+    ratings = ratings_for(player_ids=list(nights))
+    rows: list[dict[str, Any]] = []
+    keys: dict[int, tuple[Fraction, int]] = {}
+    for player_id, played in nights.items():
+        points = sum(n.points for n in played)
+        score = _measure(season, played)
+        wins = sum(n.wins for n in played)
+        keys[player_id] = (score, wins)
+        rows.append({
+            "player_id": player_id, "name": names.get(player_id, ""), "nights": len(played),
+            "points": points, "average": round(points / len(played), 2),
+            "best": int(score) if season.counting == Season.Counting.BEST_N else None,
+            "wins": wins, "firsts": sum(n.first for n in played),
+            "score": float(round(score, 2)), "rank": None, "rating": ratings.get(player_id),
+        })
+    rows.sort(key=lambda r: (-keys[r["player_id"]][0], -r["wins"], r["name"], r["player_id"]))
+    ranked = [r for r in rows if r["nights"] >= season.min_nights]
+    unqualified = [r for r in rows if r["nights"] < season.min_nights]
+    previous: tuple[Fraction, int] | None = None
+    rank = 0
+    for position, row in enumerate(ranked, start=1):
+        key = keys[row["player_id"]]
+        if key != previous:
+            rank, previous = position, key
+        row["rank"] = rank
+    return {"season": season, "events": len(events), "ranked": ranked,
+            "unqualified": unqualified}

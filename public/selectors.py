@@ -1,4 +1,5 @@
-"""Reads for the public site: the home page and a club's page (its nights and its season)."""
+"""Reads for the public site: the home page and a club's page (its nights; its seasons are
+``league.selectors``)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,9 @@ from typing import Any
 
 from django.db.models import Count, Prefetch
 
-from clubs.models import Club, Player
+from clubs.models import Club
 from clubs.permissions import can_view_event, visible_clubs
-from standings.models import StandingsSnapshot
-from tournaments.models import Entry, Event
+from tournaments.models import Event
 
 
 def home_overview(*, user: Any) -> dict[str, Any]:
@@ -44,40 +44,3 @@ def club_events(*, club: Club, user: Any) -> dict[str, Any]:
 def _with_club(event: Event, club: Club) -> Event:
     event.club = club
     return event
-
-
-def season_leaderboard(*, club: Club, year: int) -> list[dict[str, Any]]:
-    """Totals over the club's finished nights of one year, from their standings snapshots."""
-    snapshots = StandingsSnapshot.objects.filter(
-        event__club=club, event__status=Event.Status.FINISHED, event__date__year=year,
-        event__is_public=True,
-    ).select_related("event")
-    entry_players = dict(
-        Entry.objects.filter(event__club=club, event__date__year=year).values_list("pk", "player_id")
-    )
-    names = dict(Player.objects.filter(club_links__club=club).values_list("pk", "name"))
-    table: dict[int, dict[str, Any]] = {}
-    for snapshot in snapshots:
-        for row in snapshot.rows:
-            player_id = entry_players.get(int(row["entry_id"]))
-            if player_id is None:
-                continue
-            line = table.setdefault(player_id, {
-                "player_id": player_id, "name": names.get(player_id, row["name"]),
-                "nights": 0, "points": 0, "wins": 0, "firsts": 0,
-            })
-            line["nights"] += 1
-            line["points"] += int(row["points"])
-            line["wins"] += int(row.get("wins", 0))
-            line["firsts"] += int(row.get("rank") == 1)
-    ordered = sorted(table.values(), key=lambda r: (-r["points"], -r["wins"], r["name"]))
-    rank = 0
-    previous: tuple[int, int] | None = None
-    for position, line in enumerate(ordered, start=1):
-        key = (line["points"], line["wins"])
-        if key != previous:
-            rank = position
-            previous = key
-        line["rank"] = rank
-        line["average"] = round(line["points"] / line["nights"]) if line["nights"] else 0
-    return ordered

@@ -3,8 +3,6 @@ API token page."""
 
 from __future__ import annotations
 
-import datetime
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
@@ -18,8 +16,16 @@ from rest_framework.authtoken.models import Token
 from clubs.models import Club
 from clubs.permissions import check_view_club, has_club_role
 from common.rulesets import ruleset_for
+from league.models import Season
+from league.selectors import (
+    club_seasons,
+    current_season,
+    event_years,
+    season_leaderboard,
+    year_season,
+)
 
-from .selectors import club_events, home_overview, season_leaderboard
+from .selectors import club_events, home_overview
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -42,30 +48,39 @@ def health(request: HttpRequest) -> JsonResponse:
     )
 
 
-FIRST_SEASON = 1900
+def season_shown(club: Club, raw: str | None) -> tuple[Season | None, list[tuple[str, str]]]:
+    """The season the club page shows and the choices of its season selector.
 
-
-def season_year(raw: str | None) -> int:
-    """The season asked for in ``?season=``, or this year when it is missing or not a year a
-    club could have played (a number out of range used to end in a 500)."""
-    this_year = datetime.date.today().year
+    With seasons defined: ``?season=<id>`` of one of the club's seasons, else the current one
+    (today in the club's time zone; else the latest past). Without: the calendar years in which
+    the club finished events (``?season=<year>``, else the latest). Anything else asked for is
+    ignored."""
     text = (raw or "").strip()
-    if not text.isascii() or not text.isdigit() or len(text) != 4:
-        return this_year
-    year = int(text)
-    return year if FIRST_SEASON <= year <= this_year + 1 else this_year
+    wanted = int(text) if text.isascii() and text.isdigit() and len(text) <= 10 else None
+    seasons = club_seasons(club=club)
+    if seasons:
+        chosen = next((s for s in seasons if s.pk == wanted), None)
+        chosen = chosen or current_season(club=club, seasons=seasons)
+        return chosen, [(str(s.pk), s.name) for s in seasons]
+    years = event_years(club=club)
+    if not years:
+        return None, []
+    year = wanted if wanted in years else years[0]
+    return year_season(club=club, year=year), [(str(y), str(y)) for y in years]
 
 
 def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
     check_view_club(user=request.user, club=club)
-    year = season_year(request.GET.get("season"))
+    season, choices = season_shown(club, request.GET.get("season"))
     return render(request, "public/club_detail.html", {
         "club": club,
         "ruleset_title": ruleset_for(preset=club.ruleset_preset, overrides=club.ruleset_overrides).title,
         **club_events(club=club, user=request.user),
-        "season": year,
-        "leaderboard": season_leaderboard(club=club, year=year),
+        "season": season,
+        "season_choices": choices,
+        "season_value": (str(season.pk) if season.pk else season.name) if season else "",
+        "board": season_leaderboard(season=season) if season else None,
         "is_director": has_club_role(user=request.user, club=club, role="director"),
     })
 

@@ -44,6 +44,12 @@ PAGE_ACTIONS: dict[str, tuple[str, str]] = {
     "event-director-advance": ("post", "/api/events/{id}/advance/"),
     "event-director-cut": ("post", "/api/events/{id}/rounds/{number}/tables/{table}/cut/"),
     "event-director-time": ("post", "/api/events/{id}/rounds/{number}/time/"),
+    "season-list": ("get", "/api/clubs/{slug}/seasons/"),
+    "season-create": ("post", "/api/clubs/{slug}/seasons/"),
+    "season-edit": ("patch", "/api/clubs/{slug}/seasons/{id}/"),
+    "season-delete": ("delete", "/api/clubs/{slug}/seasons/{id}/"),
+    "season-detail": ("get", "/api/clubs/{slug}/seasons/{id}/leaderboard/"),
+    "club-ratings": ("get", "/api/clubs/{slug}/ratings/"),
     "event-wall-seating": ("get", "/api/events/{id}/seating/"),
 }
 # pages that print or download what the API already answers as data
@@ -78,6 +84,8 @@ ERRORS: dict[tuple[str, str], set[str]] = {
     ("post", "/api/events/{id}/advance/"): {"400", "403", "404"},
     ("post", "/api/events/{id}/rounds/{number}/tables/{table}/cut/"): {"400", "403", "404"},
     ("post", "/api/events/{id}/rounds/{number}/time/"): {"400", "403", "404"},
+    ("post", "/api/clubs/{slug}/seasons/"): {"400", "403", "404"},
+    ("patch", "/api/clubs/{slug}/seasons/{id}/"): {"400", "403", "404"},
 }
 
 
@@ -91,7 +99,7 @@ def schema(django_db_blocker: Any) -> dict[str, Any]:
 
 def _page_names() -> set[str]:
     names = set()
-    for module in ("clubs.urls", "draw.urls", "scoring.urls", "standings.urls"):
+    for module in ("clubs.urls", "draw.urls", "scoring.urls", "standings.urls", "league.urls"):
         for pattern in get_resolver(module).url_patterns:
             if isinstance(pattern, URLPattern) and pattern.name:
                 names.add(pattern.name)

@@ -1,0 +1,137 @@
+"""Season services: create, change and delete a club's seasons (directors; the views and the
+API check the role). Every refusal names its field."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.db import transaction
+
+from clubs.models import Club
+from common.errors import DomainError
+
+from .models import BEST_N_LIMIT, MIN_NIGHTS_LIMIT, Season
+
+# A season spans at most this many days (two years and a leap day).
+LONGEST_DAYS = 731
+FIELDS = ("name", "starts_on", "ends_on", "counting", "best_n", "min_nights", "events")
+
+
+def _date(value: Any, field: str) -> datetime.date:
+    if isinstance(value, datetime.datetime):
+        value = value.date()
+    if isinstance(value, datetime.date):
+        return value
+    if isinstance(value, str):
+        try:
+            return datetime.date.fromisoformat(value.strip())
+        except ValueError:
+            pass
+    raise DomainError("Give a date (YYYY-MM-DD).", field=field, code="invalid")
+
+
+def _count(value: Any, field: str, *, low: int, high: int, what: str) -> int:
+    if isinstance(value, bool) or value is None or value == "":
+        raise DomainError(f"Give {what}.", field=field, code="required")
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise DomainError(f"Give {what} as a whole number.", field=field,
+                          code="invalid") from None
+    if isinstance(value, float) and number != value:
+        raise DomainError(f"Give {what} as a whole number.", field=field, code="invalid")
+    if not low <= number <= high:
+        raise DomainError(f"{what[0].upper()}{what[1:]} is between {low} and {high}.",
+                          field=field, code="out_of_range")
+    return number
+
+
+def _checked(club: Club, values: dict[str, Any], *, season: Season | None) -> dict[str, Any]:
+    """The season's fields, validated against each other and the club's other seasons."""
+    name = str(values.get("name") or "").strip()
+    if not name:
+        raise DomainError("Give the season a name.", field="name", code="required")
+    if len(name) > 80:
+        raise DomainError("A season's name is at most 80 characters.", field="name",
+                          code="too_long")
+    starts_on = _date(values.get("starts_on"), "starts_on")
+    ends_on = _date(values.get("ends_on"), "ends_on")
+    if ends_on < starts_on:
+        raise DomainError("The season ends before it starts.", field="ends_on",
+                          code="before_start")
+    if (ends_on - starts_on).days >= LONGEST_DAYS:
+        raise DomainError("A season lasts at most two years.", field="ends_on", code="too_long")
+    counting = values.get("counting") or Season.Counting.TOTAL
+    if counting not in Season.Counting.values:
+        raise DomainError(f"Count by one of: {', '.join(Season.Counting.values)}.",
+                          field="counting", code="invalid_choice")
+    best_n = None
+    if counting == Season.Counting.BEST_N:
+        best_n = _count(values.get("best_n"), "best_n", low=1, high=BEST_N_LIMIT,
+                        what="the number of best nights that count")
+    min_nights = _count(1 if values.get("min_nights") in (None, "") else values["min_nights"],
+                        "min_nights", low=0, high=MIN_NIGHTS_LIMIT,
+                        what="the nights a player needs to be ranked")
+    events = values.get("events") or Season.Events.CLUB_NIGHTS
+    if events not in Season.Events.values:
+        raise DomainError(f"Events counted: one of {', '.join(Season.Events.values)}.",
+                          field="events", code="invalid_choice")
+    others = Season.objects.filter(club=club)
+    if season is not None:
+        others = others.exclude(pk=season.pk)
+    if others.filter(name=name).exists():
+        raise DomainError(f"The club already has a season called {name}.", field="name",
+                          code="taken")
+    clash = others.filter(starts_on__lte=ends_on, ends_on__gte=starts_on).order_by(
+        "starts_on").first()
+    if clash is not None:
+        inside = clash.starts_on <= starts_on <= clash.ends_on
+        raise DomainError(
+            f"These dates overlap {clash.name} ({clash.starts_on} to {clash.ends_on}); a club's "
+            "seasons do not overlap.",
+            field="starts_on" if inside else "ends_on", code="overlap")
+    return {"name": name, "starts_on": starts_on, "ends_on": ends_on, "counting": counting,
+            "best_n": best_n, "min_nights": min_nights, "events": events}
+
+
+def _lock_club(club: Club) -> Club:
+    """The club row, locked: two directors saving seasons at once are checked one after the
+    other (the overlap check reads the other seasons)."""
+    return Club.objects.select_for_update().get(pk=club.pk)
+
+
+@transaction.atomic
+def season_create(*, club: Club, name: str, starts_on: Any, ends_on: Any,
+                  counting: str = Season.Counting.TOTAL, best_n: Any = None,
+                  min_nights: Any = 1, events: str = Season.Events.CLUB_NIGHTS,
+                  actor: Any = None) -> Season:
+    """A new season of the club: its dates must not overlap another season of the club."""
+    locked = _lock_club(club)
+    fields = _checked(locked, {"name": name, "starts_on": starts_on, "ends_on": ends_on,
+                               "counting": counting, "best_n": best_n,
+                               "min_nights": min_nights, "events": events}, season=None)
+    return Season.objects.create(club=locked, **fields)
+
+
+@transaction.atomic
+def season_update(*, season: Season, actor: Any = None, **changes: Any) -> Season:
+    """Change some of a season's fields (the others keep their values)."""
+    unknown = sorted(set(changes) - set(FIELDS))
+    if unknown:
+        raise DomainError(f"Unknown field {unknown[0]}.", field=unknown[0], code="unknown")
+    _lock_club(season.club)
+    locked = Season.objects.select_for_update().get(pk=season.pk)
+    values = {f: getattr(locked, f) for f in FIELDS} | changes
+    fields = _checked(locked.club, values, season=locked)
+    for name, value in fields.items():
+        setattr(locked, name, value)
+    locked.save()
+    return locked
+
+
+@transaction.atomic
+def season_delete(*, season: Season, actor: Any = None) -> None:
+    """Delete a season. Nothing else goes with it: the leaderboard is computed from the
+    events' results, which stay."""
+    Season.objects.filter(pk=season.pk).delete()
