@@ -1,0 +1,214 @@
+"""The event archive format: what an archive holds, field by field, and what it leaves out.
+
+An **archive** is one JSON object describing one event completely::
+
+    {"format": "pinochle-event-archive", "version": 1,
+     "club": {...}, "players": [...], "event": {...}, "pairs": [...], "entries": [...],
+     "table_cards": [...], "rounds": [...], "tables": [...], "seats": [...], "byes": [...],
+     "games": [...], "hands": [{..., "revisions": [...]}], "log": [...],
+     "standings": {"tie_breaks": [...], "rows": [...], "placements": [...]}}
+
+Words used here:
+
+* a **section** is one of those keys; each list section holds one object per database row, in a
+  stable order (see :data:`SECTIONS`), so the same event always gives the same bytes;
+* a **local id** numbers the players, pairs and entries of one archive (1, 2, 3 … in the order
+  listed): references between sections use them, never a database's primary keys. Rounds are
+  named by their number, tables (and their games, seats and hands) by round and table number;
+* a **user** (who created the event, who entered a hand, who did a director action) is named by
+  user name: accounts belong to the database they were made in, so the import keeps the names as
+  data (``archive.models.EventImport``) and links no account.
+
+Left out on purpose (each field's reason is in :data:`SECTIONS`): table and table-card
+**tokens** (secrets that open score entry: an imported event gets new ones), hand revisions'
+**idempotency keys** (a device's retry key, meaningless elsewhere), and what is **derived** from
+the hands (seat results, the standings snapshot's bookkeeping). The standings rows *are* in the
+archive, for a reader, but the import recomputes them from the hands and refuses an archive
+whose rows differ; the final places (``placements``) are stored data, written when the event
+finished, and are carried as they are.
+
+Timestamps are UTC with microseconds (``2026-11-20T19:03:04.000123Z``), dates ``YYYY-MM-DD``;
+stored JSON values (settings, totals, meld, log details) are written with their keys sorted.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import models
+
+from clubs.models import Club, ClubPlayer, Membership, Player
+from scoring.models import Game, Hand, HandRevision, SeatResult
+from standings.models import StandingsSnapshot
+from tournaments.models import Bye, Entry, Event, EventLog, Pair, Round, Seat, Table, TableCard
+
+FORMAT_NAME = "pinochle-event-archive"
+VERSION = 1
+
+# What a reference names (``Section.refs``): a local id of players/pairs/entries, a user name,
+# a round by number, or a table or its game by round and table number.
+PLAYER, PAIR, ENTRY, USER, ROUND = "player", "pair", "entry", "user", "round"
+TABLE, GAME = "table", "game"
+
+
+@dataclass(frozen=True)
+class Section:
+    """How one model's rows appear in the archive.
+
+    ``layout`` lists the model's fields in the order written; a field in ``refs`` is written as
+    a reference (a ``TABLE`` or ``GAME`` reference as two keys, ``round`` and ``table``).
+    ``excluded`` names every other concrete field of the model with the reason it is not in
+    the archive: a test fails when a model gains a field that is in neither.
+    """
+
+    model: type[models.Model]
+    layout: tuple[str, ...]
+    refs: Mapping[str, str] = field(default_factory=dict)
+    excluded: Mapping[str, str] = field(default_factory=dict)
+    # Rows carry a local id ("id") that other sections refer to.
+    local_id: bool = False
+
+
+LOCAL_ID = "a local id numbers the rows of the archive instead"
+THE_EVENT = "the event the row belongs to: the archive's event"
+
+SECTIONS: dict[str, Section] = {
+    "club": Section(
+        Club, ("slug", "name", "time_zone", "ruleset_preset", "ruleset_overrides", "is_public"),
+        excluded={"id": "the target club is chosen on import",
+                  "created_at": "the club's own history, not the event's"},
+    ),
+    "players": Section(
+        Player, ("name", "email"), local_id=True,
+        excluded={"id": LOCAL_ID,
+                  "user": "a login belongs to the database it was made in",
+                  "created_at": "the roster's history, not the event's: players are matched "
+                                "to the target club's roster"},
+    ),
+    "event": Section(
+        Event,
+        ("name", "format", "format_settings", "partnership", "status", "date", "ruleset_preset",
+         "ruleset_overrides", "rounds_planned", "deals_per_round", "bye_scoring", "bye_points",
+         "tie_breaks", "is_public", "seed", "advance_held", "prizes", "hands_version",
+         "created_by", "created_at"),
+        refs={"created_by": USER},
+        excluded={"id": "a new event is made on import", "club": "the target club"},
+    ),
+    "pairs": Section(
+        Pair, ("name", "seed", "created_at"), local_id=True,
+        excluded={"id": LOCAL_ID, "event": THE_EVENT},
+    ),
+    "entries": Section(
+        Entry,
+        ("player", "pair", "status", "checked_in_at", "joined_round", "left_after_round",
+         "fixed_table", "alternate"),
+        refs={"player": PLAYER, "pair": PAIR}, local_id=True,
+        excluded={"id": LOCAL_ID, "event": THE_EVENT},
+    ),
+    "table_cards": Section(
+        TableCard, ("number",),
+        excluded={"id": "named by number", "event": THE_EVENT,
+                  "token": "a secret that opens score entry: an imported event gets new ones"},
+    ),
+    "rounds": Section(
+        Round, ("number", "stage", "status", "created_at", "started_at", "closed_at"),
+        excluded={"id": "named by number", "event": THE_EVENT},
+    ),
+    "tables": Section(
+        Table, ("round", "number", "match"), refs={"round": ROUND},
+        excluded={"id": "named by round and number",
+                  "token": "a secret that opens score entry: an imported event gets new ones"},
+    ),
+    "seats": Section(
+        Seat, ("table", "position", "entry"), refs={"table": TABLE, "entry": ENTRY},
+        excluded={"id": "named by table and position", "round": "the table's round"},
+    ),
+    "byes": Section(
+        Bye, ("round", "entry"), refs={"round": ROUND, "entry": ENTRY},
+        excluded={"id": "named by round and entry"},
+    ),
+    "games": Section(
+        Game,
+        ("table", "status", "totals", "winner", "cut_winner", "time_called", "finish_reason",
+         "hands_count", "version", "scorer_position", "confirmed_by", "confirmed_at",
+         "updated_at"),
+        refs={"table": TABLE, "confirmed_by": ENTRY},
+        excluded={"id": "named by its table (one game per table)"},
+    ),
+    "hands": Section(
+        Hand, ("game", "number", "created_at", "deleted_at"), refs={"game": GAME},
+        excluded={"id": "listed in order; a hand's revisions are nested in it"},
+    ),
+    "revisions": Section(
+        HandRevision,
+        ("revision", "is_live", "is_deletion", "dealer", "bidder", "bid", "trump", "outcome",
+         "renege_seat", "meld", "counters", "points", "result", "made", "reason", "author",
+         "source", "note", "created_at"),
+        refs={"author": USER},
+        excluded={"id": "nested in its hand, named by its revision number",
+                  "hand": "nested in its hand",
+                  "idempotency_key": "a device's retry key, meaningless in another database"},
+    ),
+    "log": Section(
+        EventLog, ("action", "actor", "details", "created_at"), refs={"actor": USER},
+        excluded={"id": "listed in time order", "event": THE_EVENT},
+    ),
+    "standings": Section(
+        StandingsSnapshot, ("tie_breaks", "rows", "placements"),
+        excluded={"id": "one per event", "event": THE_EVENT,
+                  "version": "derived: counts rebuilds in one database",
+                  "source_version": "derived: rebuilt from the hands on import",
+                  "digest": "derived: rebuilt from the hands on import",
+                  "computed_at": "derived: rebuilt from the hands on import"},
+    ),
+}
+
+# Models of the apps an event lives in that the archive does not carry, and why. A test fails
+# when one of these apps gains a model that is neither here nor in SECTIONS.
+NOT_ARCHIVED: dict[type[models.Model], str] = {
+    Membership: "the club's people and roles, not the event's",
+    ClubPlayer: "the roster: an import puts the event's players on the target club's roster",
+    SeatResult: "derived from the hands: rebuilt on import",
+}
+ARCHIVED_APPS = ("clubs", "tournaments", "scoring", "standings")
+
+# Keys of EventLog.details that hold database ids, by action (as the services that log them
+# write them): the archive writes local ids there, the import the new database's ids.
+LOG_REFS: dict[str, dict[str, str]] = {
+    "checked_in": {"player": PLAYER},
+    "returned": {"player": PLAYER},
+    "pair_registered": {"pair": PAIR, "players": PLAYER},
+    "pair_withdrew": {"pair": PAIR},
+    "left": {"entry": ENTRY},
+    "alternates_named": {"entries": ENTRY},
+    "alternate_seated": {"entry": ENTRY, "replaces": ENTRY},
+    "seat_swap": {"a": ENTRY, "b": ENTRY},
+    "confirmation_cleared": {"confirmed_by": ENTRY},
+}
+# Keys of standings rows and placements that hold database ids.
+STANDINGS_REFS: dict[str, str] = {"entry_id": ENTRY, "entry_ids": ENTRY, "pair_id": PAIR}
+
+
+def timestamp(value: datetime.datetime | None) -> str | None:
+    """A stored time as the archive writes it: UTC, always with microseconds."""
+    if value is None:
+        return None
+    return value.astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def canonical(value: Any) -> Any:
+    """A stored JSON value with every object's keys sorted (lists keep their order)."""
+    if isinstance(value, dict):
+        return {str(k): canonical(value[k]) for k in sorted(value, key=str)}
+    if isinstance(value, list):
+        return [canonical(v) for v in value]
+    return value
+
+
+def dumps(archive: Mapping[str, Any]) -> bytes:
+    """The archive's bytes: UTF-8 JSON, one space of indent per level, a final newline."""
+    return (json.dumps(archive, ensure_ascii=False, indent=1, allow_nan=False) + "\n").encode()

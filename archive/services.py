@@ -1,0 +1,433 @@
+"""Writes: importing an event archive, importing a roster from CSV. One transaction each.
+
+**An event import** (:func:`event_import`) reads the whole archive first (``archive.reader``:
+every value, reference and database rule checked, problems named by path), then in one
+transaction: matches the archive's players to the target club's roster (``archive.roster``) or
+adds them to it, creates the event and every row in the archive's order (new table tokens; the
+archived times kept), records the user names the archive gave (``EventImport``), rebuilds the
+games' derived results and the standings from the hands, and refuses the archive when they
+differ from what it says. The final places are stored as the archive gives them. An import never
+touches an existing event: the same archive imported twice into one club is refused.
+
+**A roster import** (:func:`roster_preview`, :func:`roster_import`) is all or nothing: a file
+with any bad line imports nothing, and the preview lists every bad line with its line and
+column. Lines whose player is already on the roster (or repeats an earlier line) are skipped and
+reported, never changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
+from django.db import DataError, IntegrityError, models, transaction
+
+from clubs.models import Club, Player, validate_time_zone
+from clubs.services import player_create
+from common.errors import DomainError
+from common.rulesets import check_ruleset
+from scoring.models import Game, Hand, HandRevision
+from scoring.services import event_recompute
+from standings.services import placements_store, standings_rebuild
+from tournaments.models import Bye, Entry, Event, EventLog, Pair, Round, Seat, Table, TableCard
+
+from .format import ENTRY, LOG_REFS, PAIR, PLAYER, STANDINGS_REFS, canonical
+from .models import EventImport
+from .reader import ArchiveRefused, Plan, Problem, Row, read_archive
+from .roster import (
+    CSV_MAX_BYTES,
+    CsvError,
+    CsvFile,
+    CsvLine,
+    RosterIndex,
+    csv_size_error,
+    decode_csv,
+    read_csv,
+)
+from .selectors import map_refs
+
+ARCHIVE_MAX_BYTES = 25 * 1024 * 1024
+__all__ = ["CSV_MAX_BYTES", "ARCHIVE_MAX_BYTES"]
+# Standings keys that come from the players' current names: a player matched to a roster
+# player of another name shows that name, which is not a difference in the results.
+NAME_KEYS = ("name", "players")
+
+
+def _refuse(field_: str, code: str, message: str) -> ArchiveRefused:
+    return ArchiveRefused([Problem(field_, code, message)])
+
+
+# --- reading the file --------------------------------------------------------------------------
+def archive_check_size(size: int) -> None:
+    """Refuse a file of ``size`` bytes before reading it when it is too large."""
+    if size > ARCHIVE_MAX_BYTES:
+        raise _refuse("file", "too_large",
+                      f"The file is {size / (1024 * 1024):.1f} MB; an archive is at most "
+                      f"{ARCHIVE_MAX_BYTES // (1024 * 1024)} MB.")
+
+
+def archive_load(raw: bytes) -> Any:
+    """The archive file's JSON, or :class:`ArchiveRefused` on ``file``."""
+    archive_check_size(len(raw))
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise _refuse("file", "encoding", "The file is not UTF-8 text.") from None
+
+    def no_constant(name: str) -> Any:
+        raise ValueError(f"{name} is not a JSON number")
+
+    try:
+        data = json.loads(text, parse_constant=no_constant)
+    except (ValueError, RecursionError) as exc:
+        raise _refuse("file", "invalid_json", f"The file is not JSON: {exc}.") from None
+    _check_text(data)
+    return data
+
+
+def _check_text(data: Any) -> None:
+    """Every string (keys too) valid Unicode: ``\\ud800`` parses, but no database stores it."""
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                stack.append((key, path))
+                stack.append((item, f"{path}.{key}" if path else str(key)))
+        elif isinstance(value, list):
+            stack.extend((item, f"{path}[{i}]") for i, item in enumerate(value))
+        elif isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise _refuse(path or "__all__", "invalid",
+                              "Text must be valid Unicode (a lone surrogate).") from None
+
+
+# --- the import --------------------------------------------------------------------------------
+@dataclass
+class ImportResult:
+    event: Event
+    players_added: list[str] = field(default_factory=list)
+    # (the archive's name, the roster player's name, matched by "email" or "name")
+    players_matched: list[tuple[str, str, str]] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+def event_import(*, archive: Any, club_slug: str, actor: Any = None, create_club: bool = False,
+                 digest: str = "") -> ImportResult:
+    """Create the archived event in the club ``club_slug`` (created from the archive's club
+    when missing and ``create_club``). Raises :class:`ArchiveRefused` (nothing written)."""
+    plan = read_archive(archive)
+    try:
+        with transaction.atomic():
+            return _write(plan, club_slug, actor, create_club, digest)
+    except (IntegrityError, DataError) as exc:  # a rule the reader does not know yet
+        raise _refuse("__all__", "integrity",
+                      f"The database refused the archive: {str(exc).splitlines()[0]}") from None
+
+
+def archive_digest(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()
+
+
+def _club(plan: Plan, slug: str, create: bool) -> Club:
+    club = Club.objects.filter(slug=slug).first()
+    if club is not None:
+        return club
+    if not create:
+        raise _refuse("club", "unknown", f"No club {slug!r}.")
+    try:
+        validate_slug(slug)
+    except ValidationError:
+        raise _refuse("club", "invalid", f"{slug!r} is not a club address (letters, digits, "
+                                         "hyphens).") from None
+    data = plan.club
+    try:
+        validate_time_zone(data["time_zone"])
+    except ValidationError as exc:
+        raise _refuse("club.time_zone", "invalid", exc.messages[0]) from None
+    try:
+        check_ruleset(preset=data["ruleset_preset"], overrides=data["ruleset_overrides"])
+    except DomainError as exc:
+        raise _refuse(f"club.{exc.field}", exc.code, exc.message) from None
+    return Club.objects.create(**{**data, "slug": slug})
+
+
+def _bulk(model: type[models.Model], objs: list[Any], rows: list[Row]) -> list[Any]:
+    """Insert ``objs`` in order; then give back the archived times of the fields Django fills
+    in itself on insert (``auto_now``, ``auto_now_add``)."""
+    created = model._default_manager.bulk_create(objs, batch_size=500)
+    auto = [f.name for f in model._meta.concrete_fields
+            if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)]
+    if auto and created:
+        for obj, row in zip(created, rows, strict=True):
+            for name in auto:
+                setattr(obj, name, row.values[name])
+        model._default_manager.bulk_update(created, auto, batch_size=500)
+    return created
+
+
+def _plain(row: Row, *skip: str) -> dict[str, Any]:
+    return {k: v for k, v in row.values.items() if k not in skip}
+
+
+def _write(plan: Plan, club_slug: str, actor: Any, create_club: bool,
+           digest: str) -> ImportResult:
+    s = plan.sections
+    club = _club(plan, club_slug, create_club)
+    ev = plan.event
+    twin = Event.objects.filter(club=club, name=ev["name"], date=ev["date"],
+                                created_at=ev["created_at"]).first()
+    if twin is not None:
+        raise _refuse("event", "exists",
+                      f"{club.name} already has this event (#{twin.pk}, {twin.name} on "
+                      f"{twin.date}); an import never overwrites an event.")
+    result = ImportResult(event=Event())
+
+    # players: the roster's, or new on it
+    players: dict[int, Player] = {}
+    index = RosterIndex.of_club(club)
+    taken: dict[int, Row] = {}
+    for row in s["players"]:
+        name, email = row.values["name"], row.values["email"]
+        found = index.match(name, email)
+        if found is None:
+            try:
+                player = player_create(club=club, name=name, email=email)
+            except DomainError as exc:
+                raise _refuse(f"{row.path}.{exc.field}", exc.code, exc.message) from None
+            index.add(player)
+            result.players_added.append(player.name)
+        else:
+            player, how = found
+            if player.pk in taken:
+                raise _refuse(row.path, "same_player",
+                              f"{name} and {taken[player.pk].values['name']} "
+                              f"({taken[player.pk].path}) both match {player.name} of the "
+                              "roster; one entry per player.")
+            result.players_matched.append((name, player.name, how))
+        taken[player.pk] = row
+        players[row.local_id or 0] = player
+
+    event = Event(club=club, **{k: v for k, v in ev.items() if k != "created_by"})
+    event.save()
+    Event.objects.filter(pk=event.pk).update(created_at=ev["created_at"])
+    result.event = event
+
+    pair_rows = s["pairs"]
+    pairs = dict(zip([r.local_id or 0 for r in pair_rows], _bulk(
+        Pair, [Pair(event=event, **_plain(r)) for r in pair_rows], pair_rows), strict=True))
+    entry_rows = s["entries"]
+    entries = dict(zip([r.local_id or 0 for r in entry_rows], _bulk(Entry, [
+        Entry(event=event, **_plain(r, "player", "pair"), player=players[r.values["player"]],
+              pair=pairs[r.values["pair"]] if r.values["pair"] is not None else None)
+        for r in entry_rows], entry_rows), strict=True))
+    _bulk(TableCard, [TableCard(event=event, **_plain(r)) for r in s["table_cards"]],
+          s["table_cards"])
+    rounds = {r.number: r for r in _bulk(
+        Round, [Round(event=event, **_plain(r)) for r in s["rounds"]], s["rounds"])}
+    tables = {(t.round.number, t.number): t for t in _bulk(Table, [
+        Table(round=rounds[r.values["round"]], **_plain(r, "round")) for r in s["tables"]],
+        s["tables"])}
+    _bulk(Seat, [
+        Seat(table=tables[r.values["table"]], round=tables[r.values["table"]].round,
+             position=r.values["position"], entry=entries[r.values["entry"]])
+        for r in s["seats"]], s["seats"])
+    _bulk(Bye, [Bye(round=rounds[r.values["round"]], entry=entries[r.values["entry"]])
+                for r in s["byes"]], s["byes"])
+    game_rows = s["games"]
+    games = _bulk(Game, [
+        Game(table=tables[r.values["table"]], **_plain(r, "table", "confirmed_by"),
+             confirmed_by=entries.get(r.values["confirmed_by"]))
+        for r in game_rows], game_rows)
+    game_at = {r.values["table"]: g for r, g in zip(game_rows, games, strict=True)}
+    hands = _bulk(Hand, [Hand(game=game_at[r.values["game"]], **_plain(r, "game"))
+                         for r in s["hands"]], s["hands"])
+    revision_rows = [c for r in s["hands"] for c in r.children]
+    revisions = _bulk(HandRevision, [
+        HandRevision(hand=hand, **_plain(c, "author"))
+        for r, hand in zip(s["hands"], hands, strict=True) for c in r.children],
+        revision_rows)
+
+    pks: dict[str, dict[int, int]] = {
+           PLAYER: {k: p.pk for k, p in players.items()},
+           PAIR: {k: p.pk for k, p in pairs.items()},
+           ENTRY: {k: e.pk for k, e in entries.items()}}
+
+    def to_pk(kind: str, local: Any) -> Any:
+        return pks[kind].get(local)
+
+    log = _bulk(EventLog, [
+        EventLog(event=event, action=r.values["action"], created_at=r.values["created_at"],
+                 details=map_refs(r.values["details"], LOG_REFS.get(r.values["action"], {}),
+                                  to_pk))
+        for r in s["log"]], s["log"])
+    EventImport.objects.create(
+        event=event, archive_version=plan.version, digest=digest,
+        imported_by=actor if getattr(actor, "is_authenticated", False) else None,
+        usernames={
+            "event": ev["created_by"],
+            "log": {str(line.pk): r.values["actor"] for r, line in zip(s["log"], log, strict=True)
+                    if r.values["actor"] is not None},
+            "revisions": {str(rev.pk): c.values["author"]
+                          for c, rev in zip(revision_rows, revisions, strict=True)
+                          if c.values["author"] is not None},
+        },
+    )
+    _check_derived(plan, event, game_rows, games, pks)
+    placements_store(event_id=event.pk, placements=[
+        map_refs(p, STANDINGS_REFS, to_pk) for p in plan.standings["placements"]])
+    result.counts = {"entries": len(entries), "rounds": len(rounds), "tables": len(tables),
+                     "hands": len(hands), "revisions": len(revisions), "log": len(log)}
+    return result
+
+
+GAME_DERIVED = ("status", "totals", "winner", "cut_winner", "finish_reason", "hands_count",
+                "confirmed_by_id", "confirmed_at")
+
+
+def _check_derived(plan: Plan, event: Event, game_rows: list[Row], games: list[Game],
+                   pks: dict[str, dict[int, int]]) -> None:
+    """Rebuild the games and the standings from the hands; refuse when they are not what the
+    archive says (the archive contradicts its own hands)."""
+    event_recompute(event=event)
+    stored = {pk: dict(zip(GAME_DERIVED, values, strict=True)) for pk, *values in
+              Game.objects.filter(pk__in=[g.pk for g in games]).values_list("pk", *GAME_DERIVED)}
+    problems = []
+    for row, game in zip(game_rows, games, strict=True):
+        for name in GAME_DERIVED:
+            now, said = stored[game.pk][name], getattr(game, name)
+            if now != said:
+                key = name.removesuffix("_id")
+                problems.append(Problem(
+                    f"{row.path}.{key}", "inconsistent",
+                    f"The archive says {key} {_shown(said)}, but the game's hands give "
+                    f"{_shown(now)}."))
+    if problems:
+        raise ArchiveRefused(problems[:20])
+    snapshot = standings_rebuild(event_id=event.pk)
+    local = {kind: {pk: local for local, pk in ids.items()} for kind, ids in pks.items()}
+
+    def to_local(kind: str, pk: Any) -> Any:
+        return local[kind].get(pk)
+
+    def keyed(rows: list[dict[str, Any]]) -> dict[Any, dict[str, Any]]:
+        return {(row.get("pair_id"), row.get("entry_id")):
+                {k: v for k, v in row.items() if k not in NAME_KEYS} for row in rows}
+
+    said = keyed(canonical(plan.standings["rows"]))
+    now = keyed([canonical(map_refs(r, STANDINGS_REFS, to_local)) for r in snapshot.rows])
+    if canonical(snapshot.tie_breaks) != canonical(plan.standings["tie_breaks"]):
+        raise _refuse("standings.tie_breaks", "inconsistent",
+                      "The event's tie-breaks give other standings columns than the archive's.")
+    if said != now:
+        rows = plan.standings["rows"]
+        for index, row in enumerate(rows):
+            found = (row.get("pair_id"), row.get("entry_id"))
+            theirs = now.get(found)
+            if theirs is None or theirs != said.get(found):
+                diff = next((k for k in sorted(said.get(found) or {})
+                             if theirs is None or theirs.get(k) != said[found].get(k)), "")
+                path = f"standings.rows[{index}]" + (f".{diff}" if diff else "")
+                raise _refuse(path, "inconsistent",
+                              "The standings computed from the archive's hands differ from the "
+                              f"archive's standings here (the hands give "
+                              f"{_shown((theirs or {}).get(diff)) if diff else 'no such row'}).")
+        raise _refuse("standings.rows", "inconsistent",
+                      "The hands give standings rows the archive does not list.")
+
+
+def _shown(value: Any) -> str:
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+# --- roster from CSV ---------------------------------------------------------------------------
+@dataclass
+class RosterReport:
+    """What a roster CSV would do (or did): players to add, players already on the roster
+    (with the roster player and whether the e-mail or the name matched), lines repeating an
+    earlier line, and bad lines."""
+
+    added: list[CsvLine] = field(default_factory=list)
+    existing: list[tuple[CsvLine, Player, str]] = field(default_factory=list)
+    repeated: list[tuple[CsvLine, int]] = field(default_factory=list)
+    errors: list[CsvError] = field(default_factory=list)
+    text: str = ""
+    committed: bool = False
+
+    def summary(self) -> str:
+        parts = [f"{len(self.added)} {'player' if len(self.added) == 1 else 'players'} "
+                 f"{'added' if self.committed else 'to add'}",
+                 f"{len(self.existing)} already on the roster"]
+        if self.repeated:
+            parts.append(f"{len(self.repeated)} repeated in the file")
+        if self.errors:
+            parts.append(f"{len(self.errors)} {'error' if len(self.errors) == 1 else 'errors'}")
+        return ", ".join(parts) + "."
+
+
+class RosterRefused(DomainError):
+    """A roster CSV with bad lines: nothing was imported; ``report`` lists every line."""
+
+    def __init__(self, report: RosterReport) -> None:
+        first = report.errors[0]
+        super().__init__(first.message, field=first.field, code=first.code)
+        self.report = report
+
+
+def roster_csv_text(raw: bytes) -> tuple[str, CsvError | None]:
+    """An uploaded file's text, or why it cannot be read (size, encoding)."""
+    return decode_csv(raw)
+
+
+def roster_check_size(size: int) -> CsvError | None:
+    """Why a file of ``size`` bytes is not read, if it is too large."""
+    return csv_size_error(size)
+
+
+def roster_preview(*, club: Club, text: str) -> RosterReport:
+    """What importing ``text`` would do to the club's roster (no writes)."""
+    parsed: CsvFile = read_csv(text)
+    report = RosterReport(errors=list(parsed.errors), text=text)
+    roster = RosterIndex.of_club(club)
+    earlier = RosterIndex()
+    line_of: dict[int, int] = {}
+    for line in parsed.lines:
+        found = roster.match(line.name, line.email)
+        if found is not None:
+            report.existing.append((line, found[0], found[1]))
+            continue
+        repeat = earlier.match(line.name, line.email)
+        if repeat is not None:
+            report.repeated.append((line, line_of[id(repeat[0])]))
+            continue
+        placeholder = Player(name=line.name, email=line.email)
+        earlier.add(placeholder)
+        line_of[id(placeholder)] = line.line
+        report.added.append(line)
+    return report
+
+
+@transaction.atomic
+def roster_import(*, club: Club, text: str, actor: Any = None) -> RosterReport:
+    """Add the file's new players to the club's roster, all or nothing: any bad line raises
+    :class:`RosterRefused` with the full report and adds nobody."""
+    report = roster_preview(club=club, text=text)
+    if report.errors:
+        raise RosterRefused(report)
+    for line in report.added:
+        try:
+            player_create(club=club, name=line.name, email=line.email)
+        except DomainError as exc:  # someone added the same player meanwhile
+            report.errors.append(CsvError(line.line, exc.field if exc.field in ("name", "email")
+                                          else "", exc.code, exc.message))
+            raise RosterRefused(report) from None
+    report.committed = True
+    return report
