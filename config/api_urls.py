@@ -9,5 +9,6 @@ urlpatterns = [
     path("", include("draw.api_urls")),
     path("", include("scoring.api_urls")),
     path("", include("standings.api_urls")),
+    path("", include("archive.api_urls")),
     path("", include("league.api_urls")),
 ]

@@ -19,6 +19,7 @@ urlpatterns = [
     path("", include("clubs.urls")),  # before public: "clubs/new/" is not a club
     path("", include("public.urls")),
     path("", include("draw.urls")),
+    path("", include("archive.urls")),
     path("", include("scoring.urls")),
     path("", include("standings.urls")),
     path("", include("league.urls")),
