@@ -27,7 +27,9 @@ def club_night(club: Club, *, date: datetime.date = datetime.date(2026, 3, 5),
 
 def seat(event: Event, players: Sequence[Player], *, round_number: int = 1,
          table_number: int = 1) -> Game:
-    """A table of ``event`` with ``players`` at N, E, S, W (N-S and E-W partners) and its game."""
+    """A table of ``event`` with ``players`` at N, E, S, W (N-S and E-W partners) and its game.
+    Seating a new round closes the one before (an event has one open round)."""
+    Round.objects.filter(event=event).exclude(number=round_number).update(status="closed")
     round_, _ = Round.objects.get_or_create(event=event, number=round_number,
                                             defaults={"status": "playing"})
     table = Table.objects.create(round=round_, number=table_number)
