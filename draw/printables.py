@@ -93,8 +93,12 @@ def table_card(request: HttpRequest, token: str) -> HttpResponse:
     labels = round_labels(event)
     label = labels.get(target.round.number, (f"Round {target.round.number}", ""))[0] \
         if target.round else ""
+    last = event.rounds.order_by("-number").values_list("number", flat=True).first()
+    word = "game" if event.format == Event.Format.INDIVIDUAL_PROGRESSIVE else "round"
     return render(request, "draw/table_card_idle.html", {
         "event": event, "card": target.card, "round": target.round, "round_label": label,
+        "word": word, "last_label": labels.get(last, (f"{word.capitalize()} {last}", ""))[0]
+        if last else "",
         "tables_in_round": target.tables_in_round, "all_played": target.all_played,
         "over": event.status in (Event.Status.FINISHED, Event.Status.CANCELLED),
         "refresh_seconds": 30,

@@ -114,7 +114,7 @@ def test_a_day_card_follows_the_game_played_at_its_table(day, client,
     idle = client.get(card_url)  # nothing seated yet
     assert idle.status_code == 200
     assert "No game at table 1 right now" in idle.content.decode()
-    assert "the next game has not been seated" in idle.content.decode()
+    assert "the first game is not seated yet" in idle.content.decode()
 
     first = round_create(event=event)
     response = client.get(card_url)
@@ -137,7 +137,7 @@ def test_a_day_card_follows_the_game_played_at_its_table(day, client,
     idle = client.get(card_url)
     assert idle.status_code == 200
     assert "No game at table 1 right now" in idle.content.decode()
-    assert "the next game has not been seated" in idle.content.decode()
+    assert "Game 2 is closed; the next game is not seated yet" in idle.content.decode()
 
     final = round_create(event=event)
     assert final.stage == Round.Stage.FINAL
@@ -333,3 +333,36 @@ def test_a_club_nights_results_place_by_its_standings(client) -> None:
     assert [(place, prize) for _, place, _, _, prize in shown[2:]] == [("=3", ""), ("=3", "")]
     assert {stage for *_, stage, _ in shown} == {"Qualifying"}
     assert "<h2 style=\"margin-top:0\">Standings</h2>" in body
+
+
+def test_a_club_nights_round_cards_keep_working_all_evening(client) -> None:
+    """Cards printed from round 1's "Table cards (QR)" page open round 2's tables, say when the
+    next round is not seated, and stop leading to entry once the night is finished."""
+    club, director = club_with_director(slug="nights")
+    event = event_create(club=club, name="Tuesday", date=datetime.date(2026, 11, 24),
+                         rounds_planned=2, deals_per_round=2)
+    for _ in range(8):
+        entry_check_in(event=event, player=PlayerFactory(club=club))
+    client.force_login(director)
+    round_create(event=event)
+    printed = client.get(reverse("round-cards", args=[event.pk, 1])).content.decode()
+    links = re.findall(r"/c/([\w-]+)/", printed)
+    assert len(set(links)) == 2
+    first_card = TableCard.objects.get(event=event, token=links[0])
+    card_url = reverse("table-card", args=[first_card.token])
+    assert client.get(card_url)["Location"] == _entry_url(_table(event, 1, first_card.number))
+
+    round_set_status(round_=event.rounds.get(number=1), status="playing")
+    round_set_status(round_=event.rounds.get(number=1), status="closed", close_unfinished=True)
+    idle = client.get(card_url).content.decode()
+    assert "Round 1 is closed; the next round is not seated yet" in idle
+
+    round_create(event=event)
+    assert client.get(card_url)["Location"] == _entry_url(_table(event, 2, first_card.number))
+    again = client.get(reverse("round-cards", args=[event.pk, 2])).content.decode()
+    assert set(re.findall(r"/c/([\w-]+)/", again)) == set(links)  # the same cards
+
+    round_set_status(round_=event.rounds.get(number=2), status="playing")
+    round_set_status(round_=event.rounds.get(number=2), status="closed", close_unfinished=True)
+    event_status_set(event=event, status="finished")
+    assert "The event is over" in client.get(card_url).content.decode()
