@@ -22,6 +22,7 @@ urlpatterns = [
     path("", include("archive.urls")),
     path("", include("scoring.urls")),
     path("", include("standings.urls")),
+    path("", include("profiles.urls")),
     path("", include("league.urls")),
 ]
 

@@ -1,0 +1,269 @@
+"""A player's profile across events and clubs: the read shared by the page and the API.
+
+``player_profile`` answers everything in a fixed handful of queries whatever the number of events
+(the player; their entries with events and clubs; their seats with rounds and games; everyone
+seated at those tables; the live hands of those games; the standings snapshots; the current
+rating and, for a rated player, its history), plus one query per club whose private events need
+the viewer's role. Only events the viewer may see
+(``clubs.permissions.can_view_event``) count anywhere on the profile, and a player with none is
+404. The arithmetic is in :mod:`profiles.analytics`.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.http import Http404
+
+from clubs.models import Player
+from clubs.permissions import can_view_event
+from common.rulesets import event_ruleset
+from league.selectors import rating_history, ratings_for
+from scoring.models import Game, HandRevision
+from standings.models import StandingsSnapshot
+from tournaments.models import Entry, Event, Seat
+
+from .analytics import PlayerGame, PlayerHand, bid_bucket, company, hand_analytics
+
+PARTNERS_SHOWN = 10  # the page lists this many partners and opponents; the API all of them
+
+
+@dataclass
+class Profile:
+    player: Player
+    events: list[dict[str, Any]]  # newest first
+    partners: list[dict[str, Any]]
+    opponents: list[dict[str, Any]]
+    analytics: list[dict[str, Any]]  # one group per ruleset, most hands first
+    clubs: list[dict[str, Any]]
+    # {"current": {mu, sigma, ordinal, games}, "history": [...], "by_event": [...]}, or None
+    # for a player not rated yet
+    rating: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "player": {"id": self.player.pk, "name": self.player.name},
+            "clubs": self.clubs,
+            "events": [
+                {k: v for k, v in e.items() if k not in ("event", "started_label")}
+                | {"started_at": e["started_at"].isoformat() if e["started_at"] else None}
+                for e in self.events
+            ],
+            "partners": self.partners, "opponents": self.opponents,
+            "analytics": self.analytics,
+            "rating": None if self.rating is None else {
+                "current": self.rating["current"],
+                "history": [row | {"at": row["at"].isoformat() if row["at"] else None}
+                            for row in self.rating["history"]],
+            },
+        }
+
+
+def _visible_entries(player_id: int, user: Any) -> list[Entry]:
+    """The player's entries in events the viewer may see, newest event first. A non-public
+    event is visible by the viewer's role in its club alone, so that is asked once per club."""
+    entries = list(
+        Entry.objects.filter(player_id=player_id).select_related("event__club")
+        .order_by("-event__date", "-event_id")
+    )
+    by_club: dict[int, bool] = {}
+    visible = []
+    for entry in entries:
+        event = entry.event
+        if event.is_public and event.club.is_public:
+            allowed = can_view_event(user=user, event=event)
+        else:
+            if event.club_id not in by_club:
+                by_club[event.club_id] = can_view_event(user=user, event=event)
+            allowed = by_club[event.club_id]
+        if allowed:
+            visible.append(entry)
+    return visible
+
+
+def _side_of(event: Event, position: str) -> str:
+    try:
+        return event_ruleset(event).side_of(position)
+    except KeyError:  # a seat the ruleset's table does not have
+        return position
+
+
+def _place(entry: Entry, rows: list[dict[str, Any]],
+           placements: list[dict[str, Any]]) -> dict[str, Any]:
+    """Place (of how many), points and wins of an entry from its event's snapshot: the final
+    places once written, else the standings' rank; a pair event's row is its pair's."""
+    pair_id = entry.pair_id
+
+    def mine(item: dict[str, Any]) -> bool:
+        if pair_id is not None and item.get("pair_id") is not None:
+            return int(item["pair_id"]) == pair_id
+        return int(item.get("entry_id", 0)) == entry.pk
+
+    row = next((r for r in rows if mine(r)), None)
+    out: dict[str, Any] = {
+        "place": None, "of": None, "tied": False,
+        "points": int(row["points"]) if row else None,
+        "wins": int(row.get("wins", 0)) if row else None,
+    }
+    placed = next((p for p in placements if mine(p)), None) if placements else None
+    if placed is not None:
+        out.update(place=int(placed["place"]), of=len(placements),
+                   tied=sum(1 for p in placements if p["place"] == placed["place"]) > 1)
+    elif row is not None and not placements:
+        out.update(place=int(row["rank"]), of=len(rows), tied=bool(row.get("tied")))
+    return out
+
+
+def _local(moment: datetime | None, tz_name: str) -> datetime | None:
+    if moment is None:
+        return None
+    try:
+        return moment.astimezone(zoneinfo.ZoneInfo(tz_name))
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return moment
+
+
+def _rating(player_id: int, user: Any, events: dict[int, Event]) -> dict[str, Any] | None:
+    """The player's current rating (``league``: one number across clubs) and its history over
+    the games of events the viewer may see, oldest first; ``by_event`` is the rating after each
+    event's last rated game, newest first (``event_dates``: each event's date, for charts). None
+    for a player not rated yet."""
+    current = ratings_for(player_ids=[player_id]).get(player_id)
+    if current is None:
+        return None
+    history = rating_history(player_id=player_id, user=user)
+    by_event: dict[int, dict[str, Any]] = {}
+    for row in history:
+        event = events.get(row["event_id"])
+        summary = by_event.setdefault(row["event_id"], {
+            "event_id": row["event_id"], "name": row["event_name"], "games": 0,
+            "date": event.date if event else (row["at"].date() if row["at"] else None)})
+        summary.update(games=summary["games"] + 1, mu=row["mu"], sigma=row["sigma"],
+                       two_sigma=2 * row["sigma"], ordinal=row["ordinal"])
+    return {"current": current | {"two_sigma": 2 * current["sigma"]}, "history": history,
+            "by_event": list(by_event.values())[::-1],
+            "event_dates": {pk: row["date"] for pk, row in by_event.items()}}
+
+
+def player_profile(*, player_id: int, user: Any) -> Profile:
+    """The player's events, partners, opponents and hand figures over the events ``user`` may
+    see; 404 when there are none (or no such player)."""
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        raise Http404("No such player")
+    entries = _visible_entries(player_id, user)
+    if not entries:
+        raise Http404("No such player")
+    by_entry = {e.pk: e for e in entries}
+    events = {e.event_id: e.event for e in entries}
+
+    seats = list(
+        Seat.objects.filter(entry_id__in=list(by_entry))
+        .values_list("table_id", "position", "entry_id", "round__started_at", "table__game__id",
+                     "table__game__status", "table__game__winner")
+    )
+    tables = {table_id for table_id, *_ in seats}
+    others: dict[int, list[tuple[str, int, str]]] = {}
+    for table_id, position, other_id, name in (
+        Seat.objects.filter(table_id__in=tables).exclude(entry__player_id=player_id)
+        .values_list("table_id", "position", "entry__player_id", "entry__player__name")
+    ):
+        others.setdefault(table_id, []).append((position, other_id, name))
+    revisions: dict[int, list[tuple[Any, ...]]] = {}
+    for game_id, *values in (
+        HandRevision.objects.filter(is_live=True, hand__deleted_at__isnull=True,
+                                    hand__game__table_id__in=tables)
+        .order_by("hand__game_id", "hand__number")
+        .values_list("hand__game_id", "bidder", "bid", "outcome", "result", "made", "meld",
+                     "points", "renege_seat")
+    ):
+        revisions.setdefault(game_id, []).append(tuple(values))
+    snapshots = {
+        event_id: (rows or [], placements or [])
+        for event_id, rows, placements in StandingsSnapshot.objects.filter(
+            event_id__in=list(events)).values_list("event_id", "rows", "placements")
+    }
+
+    started: dict[int, datetime] = {}
+    hands_of: dict[str, list[PlayerHand]] = {}
+    games_of: dict[str, list[PlayerGame]] = {}
+    partner_meetings: list[tuple[int, str, bool, str]] = []
+    opponent_meetings: list[tuple[int, str, bool, str]] = []
+    finished_states = (Game.Status.FINISHED, Game.Status.CONFIRMED)
+    for table_id, position, entry_id, round_started, game_id, status, winner in seats:
+        event = by_entry[entry_id].event
+        if round_started is not None and (event.pk not in started
+                                          or round_started < started[event.pk]):
+            started[event.pk] = round_started
+        if game_id is None:
+            continue
+        group = event.ruleset_preset
+        ruleset = event_ruleset(event)
+        side = _side_of(event, position)
+        finished = status in finished_states
+        games_of.setdefault(group, []).append(PlayerGame(event.pk, game_id, side, finished))
+        outcome = "won" if winner == side else "lost" if winner else ""
+        for other_position, other_id, name in others.get(table_id, []):
+            meeting = (other_id, name, finished, outcome)
+            if _side_of(event, other_position) == side:
+                partner_meetings.append(meeting)
+            else:
+                opponent_meetings.append(meeting)
+        for bidder, bid, outcome_, result, made, meld, points, renege_seat in revisions.get(
+                game_id, []):
+            bucket = None
+            if bidder == position and bid is not None:
+                bucket = bid_bucket(bid, min_bid=ruleset.min_bid, bid_step=ruleset.bid_step,
+                                    bid_steps=ruleset.bid_steps)
+            hands_of.setdefault(group, []).append(PlayerHand(
+                event_id=event.pk, game_id=game_id, position=position, side=side,
+                bidder=bidder, bid=bid, outcome=outcome_, result=result, made=made,
+                meld=meld or {}, points=points or {}, renege_seat=renege_seat, bucket=bucket,
+            ))
+
+    oldest_first = [e.event_id for e in reversed(entries)]
+    analytics = []
+    for group in sorted(set(hands_of) | set(games_of)):
+        figures = hand_analytics(hands_of.get(group, []), games_of.get(group, []), oldest_first)
+        sample = next(e for e in events.values() if e.ruleset_preset == group)
+        group_events = [e for e in events.values() if e.ruleset_preset == group]
+        for row in figures["per_event"]:
+            event = events[row["event_id"]]
+            row.update(name=event.name, date=event.date)
+        analytics.append({"ruleset": group, "title": event_ruleset(sample).title,
+                          "events": len(group_events), **figures})
+    analytics.sort(key=lambda a: (-a["hands"], a["ruleset"]))
+
+    per_event_ppg = {row["event_id"]: row for a in analytics for row in a["per_event"]}
+    event_rows = []
+    clubs: dict[int, dict[str, Any]] = {}
+    for entry in entries:
+        event = entry.event
+        club = event.club
+        local = _local(started.get(event.pk), club.time_zone)
+        rows, placements = snapshots.get(event.pk, ([], []))
+        ppg = per_event_ppg.get(event.pk)
+        event_rows.append({
+            "event": event, "event_id": event.pk, "name": event.name, "date": event.date,
+            "started_at": local, "time_zone": club.time_zone,
+            "started_label": f"{local:%H:%M} {local.tzname()}" if local else "",
+            "club": {"slug": club.slug, "name": club.name},
+            "format": event.format, "format_label": event.get_format_display(),
+            "status": event.status, "status_label": event.get_status_display(),
+            "is_pairs": event.is_pairs, "ruleset": event.ruleset_preset,
+            "entry_id": entry.pk, "pair_id": entry.pair_id,
+            **_place(entry, rows, placements),
+            "games": ppg["games"] if ppg else 0,
+            "points_per_game": ppg["points_per_game"] if ppg else None,
+        })
+        info = clubs.setdefault(club.pk, {"slug": club.slug, "name": club.name, "events": 0})
+        info["events"] += 1
+    return Profile(
+        player=player, events=event_rows, partners=company(partner_meetings),
+        opponents=company(opponent_meetings), analytics=analytics,
+        clubs=sorted(clubs.values(), key=lambda c: (-c["events"], c["name"])),
+        rating=_rating(player_id, user, events),
+    )

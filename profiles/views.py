@@ -1,0 +1,84 @@
+"""The player profile page (audience: anyone who may see one of the player's events)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from common.charts import BarSeries, LinePoint, bar_chart, line_chart
+
+from .selectors import PARTNERS_SHOWN, player_profile
+
+# made / set in play / board set / surrendered: green, orange, red, grey
+ENDINGS = (("made", "Made", "#0b6e4f"), ("set", "Set", "#c2410c"),
+           ("board_set", "Board set", "#9f1239"), ("surrendered", "Surrendered", "#8a94a6"))
+
+
+def _short_date(value: Any) -> str:
+    return f"{value.day} {value:%b %y}"
+
+
+def group_charts(group: dict[str, Any], player_name: str) -> dict[str, Any]:
+    """The charts of one ruleset's figures: bids by size (stacked by how they ended) and points
+    per game event by event (shaded: one standard error either side)."""
+    bids = group["bids"]
+    bid_chart = bar_chart(
+        title=f"{player_name}'s bids by size: made, set, board set, surrendered",
+        categories=[b["label"] for b in bids],
+        series=[BarSeries(label, [b[key] for b in bids], colour) for key, label, colour in ENDINGS],
+        unit="bids", empty="No bids of this player's yet.",
+    )
+    points = [
+        LinePoint(
+            label=_short_date(row["date"]), value=row["points_per_game"],
+            low=None if row["stderr"] is None else row["points_per_game"] - row["stderr"],
+            high=None if row["stderr"] is None else row["points_per_game"] + row["stderr"],
+            note=f"{row['name']}, {row['games']} game{'s' if row['games'] != 1 else ''}",
+        )
+        for row in group["per_event"]
+    ]
+    ppg_chart = line_chart(
+        title=f"{player_name}'s points per game, event by event", points=points,
+        band_label="shaded: one standard error either side",
+        empty="No finished games yet.",
+    )
+    return {"bid_chart": bid_chart, "ppg_chart": ppg_chart}
+
+
+def rating_chart(rating: dict[str, Any] | None, player_name: str) -> Any:
+    """The rating (mu) after each rated game, shaded two standard deviations either side."""
+    if rating is None:
+        return None
+    points = [
+        LinePoint(label=_short_date(rating["event_dates"][row["event_id"]]),
+                  value=round(row["mu"], 2),
+                  low=round(row["mu"] - 2 * row["sigma"], 2),
+                  high=round(row["mu"] + 2 * row["sigma"], 2),
+                  note=f"{row['event_name']}, rating {row['ordinal']:.1f}")
+        for row in rating["history"]
+    ]
+    return line_chart(title=f"{player_name}'s skill after each rated game",
+                      points=points, band_label="shaded: two standard deviations either side",
+                      empty="No rated games in the events you can see.")
+
+
+@require_GET
+def profile_page(request: HttpRequest, player_id: int) -> HttpResponse:
+    """A player's pinochle across events and clubs: events, partners, opponents, hand figures
+    and charts."""
+    profile = player_profile(player_id=player_id, user=request.user)
+    groups = [{**group, **group_charts(group, profile.player.name)}
+              for group in profile.analytics]
+    dates = [e["date"] for e in profile.events]
+    return render(request, "profiles/profile.html", {
+        "profile": profile, "player": profile.player, "events": profile.events,
+        "groups": groups, "rating": profile.rating,
+        "rating_chart": rating_chart(profile.rating, profile.player.name), "first_date": min(dates), "last_date": max(dates),
+        "partners": profile.partners[:PARTNERS_SHOWN],
+        "opponents": profile.opponents[:PARTNERS_SHOWN],
+        "more_partners": max(len(profile.partners) - PARTNERS_SHOWN, 0),
+        "more_opponents": max(len(profile.opponents) - PARTNERS_SHOWN, 0),
+    })
