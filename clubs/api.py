@@ -1,25 +1,33 @@
 """Club API: input serializer → service → output serializer; permissions as on the pages.
 
 What a director (or owner) can do on the club pages, the API can do too: create a club (the
-creator becomes its owner), add players to the roster, merge a duplicate player, and (owners)
-give users a role. People outside a private club get 404; members without the role get 403.
-Errors have the house shape ``{"errors": [{"field", "code", "message"}]}`` (``common.api``).
+creator becomes its owner), add players to the roster, merge a duplicate player, give users a
+role or take it away (directors: member and scorer; owners: any role), and make, list and revoke
+invitation links; anyone signed in accepts an invitation by its token. People outside a private
+club get 404; members without the role get 403. Errors have the house shape
+``{"errors": [{"field", "code", "message"}]}`` (``common.api``); an invitation that no longer
+works answers 410 with the reason in ``code`` (``expired``, ``revoked``, ``used_up``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from django.urls import reverse
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import services
-from .models import Club, Membership, Player
+from common.errors import DomainError
+from common.http import public_url
+
+from . import selectors, services
+from .models import Club, Invitation, Membership, Player
 from .permissions import check_club_role, check_view_club, visible_clubs
 
 
@@ -42,6 +50,7 @@ def error_responses(*codes: int) -> dict[int, OpenApiResponse]:
              "(Session authentication comes first, so a missing login is 403, not 401.)",
         404: "No such object, or a private club's object and you are not a member.",
         409: "Someone changed it first.",
+        410: "The invitation no longer works: code expired, revoked or used_up.",
     }
     return {code: OpenApiResponse(ApiErrors, description=text[code]) for code in codes}
 
@@ -97,6 +106,53 @@ class MemberOutput(serializers.Serializer[Any]):
 class MemberInput(serializers.Serializer[Any]):
     username = serializers.CharField(max_length=150)
     role = serializers.ChoiceField(choices=Membership.Role.choices)
+
+
+class MemberRemoveInput(serializers.Serializer[Any]):
+    username = serializers.CharField(max_length=150)
+
+
+class InvitationOutput(serializers.ModelSerializer[Invitation]):
+    url = serializers.SerializerMethodField(help_text="The link to send or show as a QR code.")
+    created_by = serializers.SerializerMethodField()
+    state = serializers.SerializerMethodField(
+        help_text="active, or why the link no longer works: revoked, expired, used_up.")
+
+    class Meta:
+        model = Invitation
+        fields = ["id", "role", "note", "token", "url", "created_by", "created_at", "expires_at",
+                  "max_uses", "uses", "revoked_at", "state"]
+
+    def get_url(self, invitation: Invitation) -> str:
+        path = reverse("invitation-accept", args=[invitation.token])
+        return public_url(self.context["request"], path)
+
+    def get_created_by(self, invitation: Invitation) -> str | None:
+        return invitation.created_by.get_username() if invitation.created_by else None
+
+    def get_state(self, invitation: Invitation) -> str:
+        return invitation.refusal() or "active"
+
+
+class InvitationInput(serializers.Serializer[Any]):
+    role = serializers.ChoiceField(choices=Invitation.Role.choices,
+                                   help_text="Directors invite members and scorers; owners also "
+                                             "directors.")
+    days = serializers.IntegerField(required=False, default=Invitation.DEFAULT_DAYS,
+                                    min_value=1, max_value=Invitation.MAX_DAYS,
+                                    help_text="How long the link works.")
+    max_uses = serializers.IntegerField(required=False, allow_null=True, default=None,
+                                        min_value=1,
+                                        help_text="How many people may use it; null: no limit. "
+                                                  "A director invitation works once.")
+    note = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
+
+
+class InvitationAcceptOutput(serializers.Serializer[Any]):
+    club = serializers.CharField(source="club.slug")
+    role = serializers.CharField(help_text="Your role in the club now.")
+    changed = serializers.BooleanField(
+        help_text="False when you already had this role or a higher one (nothing changed).")
 
 
 # --- endpoints ------------------------------------------------------------------------------------
@@ -174,18 +230,105 @@ class ClubMembersApi(APIView):
     def get(self, request: Request, slug: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
         check_club_role(user=request.user, club=club, role="director")
-        members = Membership.objects.filter(club=club).select_related("user").order_by(
-            "user__username")
-        return Response(MemberOutput(members, many=True).data)
+        return Response(MemberOutput(selectors.club_members(club=club), many=True).data)
 
-    @extend_schema(operation_id="club_member_set", summary="Give a user a role (owners)",
+    @extend_schema(operation_id="club_member_set",
+                   summary="Give a user a role (directors: member or scorer; owners: any)",
                    request=MemberInput,
                    responses={200: MemberOutput, **error_responses(400, 403, 404)})
     def post(self, request: Request, slug: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
-        check_club_role(user=request.user, club=club, role="owner")
+        check_club_role(user=request.user, club=club, role="director")
         data = MemberInput(data=request.data)
         data.is_valid(raise_exception=True)
         membership = services.membership_set(club=club, actor=request.user, **data.validated_data)
         return Response(MemberOutput(membership).data)
+
+
+class ClubMemberRemoveApi(APIView):
+    """Take someone out of the club (directors: members and scorers; owners: anyone but the
+    last owner)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="club_member_remove", request=MemberRemoveInput,
+                   summary="Take someone out of the club; answers the members left",
+                   responses={200: MemberOutput(many=True), **error_responses(400, 403, 404)})
+    def post(self, request: Request, slug: str) -> Response:
+        club = get_object_or_404(Club, slug=slug)
+        check_club_role(user=request.user, club=club, role="director")
+        data = MemberRemoveInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.membership_remove(club=club, actor=request.user, **data.validated_data)
+        return Response(MemberOutput(selectors.club_members(club=club), many=True).data)
+
+
+class ClubInvitationsApi(APIView):
+    """Invitation links of a club: directors list and make member and scorer links, owners
+    director links too (a director never sees a director link)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="club_invitations", summary="The club's working invitations",
+                   parameters=[OpenApiParameter("all", bool, description=(
+                       "Also the expired, revoked and used-up ones."))],
+                   responses={200: InvitationOutput(many=True), **error_responses(403, 404)})
+    def get(self, request: Request, slug: str) -> Response:
+        club = get_object_or_404(Club, slug=slug)
+        check_club_role(user=request.user, club=club, role="director")
+        everything = str(request.query_params.get("all", "")).lower() in {"1", "true", "yes"}
+        rows = selectors.invitations_for(club=club, user=request.user, active_only=not everything)
+        return Response(InvitationOutput(rows, many=True, context={"request": request}).data)
+
+    @extend_schema(operation_id="club_invitation_create", summary="Make an invitation link",
+                   request=InvitationInput,
+                   responses={201: InvitationOutput, **error_responses(400, 403, 404)})
+    def post(self, request: Request, slug: str) -> Response:
+        club = get_object_or_404(Club, slug=slug)
+        check_club_role(user=request.user, club=club, role="director")
+        data = InvitationInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        invitation = services.invitation_create(club=club, actor=request.user,
+                                                **data.validated_data)
+        return Response(InvitationOutput(invitation, context={"request": request}).data,
+                        status=status.HTTP_201_CREATED)
+
+
+class ClubInvitationRevokeApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="club_invitation_revoke", request=None,
+                   summary="Revoke an invitation (its link stops working)",
+                   responses={200: InvitationOutput, **error_responses(403, 404)})
+    def post(self, request: Request, slug: str, pk: int) -> Response:
+        club = get_object_or_404(Club, slug=slug)
+        check_club_role(user=request.user, club=club, role="director")
+        invitation = selectors.invitations_for(club=club, user=request.user,
+                                               active_only=False).filter(pk=pk).first()
+        if invitation is None:
+            raise Http404("No such invitation")
+        invitation = services.invitation_revoke(invitation=invitation, actor=request.user)
+        return Response(InvitationOutput(invitation, context={"request": request}).data)
+
+
+class InvitationAcceptApi(APIView):
+    """Accept an invitation: you get its role in its club (never a lower role than you have)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="invitation_accept", request=None,
+                   responses={200: InvitationAcceptOutput, **error_responses(403, 404, 410)})
+    def post(self, request: Request, token: str) -> Response:
+        try:
+            membership, changed = services.invitation_accept(token=token, user=request.user)
+        except DomainError as exc:
+            if exc.code == "not_found":
+                raise Http404("No such invitation") from None
+            if exc.code in services.INVITATION_REFUSALS:
+                return Response(
+                    {"errors": [{"field": exc.field, "code": exc.code, "message": exc.message}]},
+                    status=status.HTTP_410_GONE)
+            raise
+        return Response(InvitationAcceptOutput(
+            {"club": membership.club, "role": membership.role, "changed": changed}).data)
 

@@ -4,7 +4,7 @@ from typing import cast
 
 from django import forms
 
-from .models import Club, Membership, Player
+from .models import Club, Invitation, Membership, Player
 
 
 class ClubForm(forms.Form):
@@ -28,9 +28,43 @@ class PlayerForm(forms.Form):
     email = forms.EmailField(required=False)
 
 
+def _role_choices(choices: list[tuple[str, str]], roles: list[str] | None) -> list[tuple[str, str]]:
+    return [(value, label) for value, label in choices if roles is None or value in roles]
+
+
 class MembershipForm(forms.Form):
-    username = forms.CharField(max_length=150)
+    """Give a user a role; ``roles``: the roles the person filling it in may give."""
+
+    username = forms.CharField(max_length=150, label="User name")
     role = forms.ChoiceField(choices=Membership.Role.choices)
+
+    def __init__(self, *args: object, roles: list[str] | None = None, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        field = cast(forms.ChoiceField, self.fields["role"])
+        field.choices = _role_choices(Membership.Role.choices, roles)
+
+
+class MemberRemoveForm(forms.Form):
+    username = forms.CharField(max_length=150)
+
+
+class InvitationForm(forms.Form):
+    """A new invitation link; ``roles``: the roles the person filling it in may invite to."""
+
+    role = forms.ChoiceField(choices=Invitation.Role.choices, initial=Invitation.Role.MEMBER)
+    days = forms.IntegerField(min_value=1, max_value=Invitation.MAX_DAYS,
+                              initial=Invitation.DEFAULT_DAYS, label="Valid for (days)")
+    max_uses = forms.IntegerField(
+        min_value=1, required=False, label="How many people may use it",
+        help_text="Empty: anyone with the link, until it expires (a QR code on club night). "
+                  "A director link always works once.")
+    note = forms.CharField(max_length=80, required=False, label="Note",
+                           help_text="Who or what it is for; only managers see it.")
+
+    def __init__(self, *args: object, roles: list[str] | None = None, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        field = cast(forms.ChoiceField, self.fields["role"])
+        field.choices = _role_choices(Invitation.Role.choices, roles)
 
 
 class MergeForm(forms.Form):

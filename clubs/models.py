@@ -1,13 +1,16 @@
-"""Clubs, memberships with roles, and players."""
+"""Clubs, memberships with roles, players, and invitations (links that give a role)."""
 
 from __future__ import annotations
 
+import datetime
+import secrets
 import zoneinfo
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
+from django.utils import timezone
 
 
 def validate_time_zone(value: str) -> None:
@@ -100,3 +103,91 @@ class ClubPlayer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} on {self.club_id}"
+
+
+def invitation_token() -> str:
+    """An unguessable token for an invitation link (32 URL-safe characters, 192 bits)."""
+    return secrets.token_urlsafe(24)
+
+
+class Invitation(models.Model):
+    """A link that gives whoever accepts it a role in a club.
+
+    Made by an owner or a director (directors invite members and scorers; only owners invite
+    directors). A *members* link is typically reusable and shown as a QR code at club night; a
+    director link is always single-use. A link stops working when it expires, when it is revoked
+    or when its uses run out (``max_uses``; None: no limit). A use is counted only when accepting
+    changed someone's role: accepting never lowers a role, and someone who already has the role
+    (or a higher one) does not use up a single-use link.
+    """
+
+    class Role(models.TextChoices):
+        MEMBER = "member", "Member"
+        SCORER = "scorer", "Scorer"
+        DIRECTOR = "director", "Director"
+
+    DEFAULT_DAYS = 7
+    MAX_DAYS = 90
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)
+    token = models.CharField(max_length=64, unique=True, default=invitation_token, editable=False)
+    note = models.CharField(max_length=80, blank=True,
+                            help_text="Who or what the link is for (shown to managers only).")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="invitations_made",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    max_uses = models.PositiveIntegerField(null=True, blank=True)
+    uses = models.PositiveIntegerField(default=0)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(role__in=["member", "scorer", "director"]),
+                name="invitation_role_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(max_uses__isnull=True) | Q(max_uses__gte=1),
+                name="invitation_max_uses_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(max_uses__isnull=True) | Q(uses__lte=F("max_uses")),
+                name="invitation_uses_within_max",
+            ),
+            # A director link is never passed round: one person, one use.
+            models.CheckConstraint(
+                condition=~Q(role="director") | Q(max_uses=1),
+                name="invitation_director_single_use",
+            ),
+        ]
+        indexes = [
+            # the club's invitations, newest first, on the management page and the API list
+            models.Index(fields=["club", "-created_at"], name="invitation_club_created_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_role_display()} invitation to {self.club}"
+
+    def refusal(self, *, now: datetime.datetime | None = None) -> str | None:
+        """Why the link no longer works ("revoked", "expired", "used_up"), or None if it does."""
+        now = now or timezone.now()
+        if self.revoked_at is not None:
+            return "revoked"
+        if self.expires_at <= now:
+            return "expired"
+        if self.max_uses is not None and self.uses >= self.max_uses:
+            return "used_up"
+        return None
+
+    @property
+    def is_active(self) -> bool:
+        return self.refusal() is None
+
+    @property
+    def uses_left(self) -> int | None:
+        return None if self.max_uses is None else max(self.max_uses - self.uses, 0)

@@ -1,8 +1,10 @@
 """Who may do what in a club. Every view and API endpoint asks here; nothing trusts the UI.
 
 Roles are ordered: owner > director > scorer > member. A *scorer* may enter and correct hands of
-open rounds; a *director* runs events (check-in, seating, closing rounds, corrections after close);
-an *owner* also manages memberships and roles. Public clubs and events can be read by anyone.
+open rounds; a *director* runs events (check-in, seating, closing rounds, corrections after close)
+and manages members and scorers (invites them, moves people between member and scorer, removes
+them); an *owner* also invites and manages directors and owners. A club always keeps an owner.
+Public clubs and events can be read by anyone.
 """
 
 from __future__ import annotations
@@ -48,6 +50,30 @@ def check_club_role(*, user: Any, club: Club, role: str) -> None:
     if not club.is_public and club_role(user=user, club=club) is None:
         raise Http404("No such club")
     raise PermissionDenied(f"This needs the {role} role in {club.name}.")
+
+
+def grantable_roles(*, user: Any, club: Club) -> list[str]:
+    """The roles ``user`` may give (by invitation or by name) or take away in ``club``, lowest
+    first: owners every role, directors member and scorer, anyone else none."""
+    actual = club_role(user=user, club=club)
+    if actual == Membership.Role.OWNER:
+        return [Membership.Role.MEMBER, Membership.Role.SCORER, Membership.Role.DIRECTOR,
+                Membership.Role.OWNER]
+    if actual == Membership.Role.DIRECTOR:
+        return [Membership.Role.MEMBER, Membership.Role.SCORER]
+    return []
+
+
+def check_grant_role(*, user: Any, club: Club, role: str, current: str | None = None) -> None:
+    """Raise 403 unless ``user`` may give ``role`` to someone whose role is ``current`` (None:
+    not a member yet), or take ``current`` away (``role`` empty). Directors manage members and
+    scorers only; directors and owners are the owners' business."""
+    check_club_role(user=user, club=club, role=Membership.Role.DIRECTOR)
+    allowed = grantable_roles(user=user, club=club)
+    for wanted in (role, current):
+        if wanted and wanted not in allowed:
+            raise PermissionDenied(
+                f"Only an owner of {club.name} can give or take away the {wanted} role.")
 
 
 def can_view_club(*, user: Any, club: Club) -> bool:

@@ -1,17 +1,26 @@
-"""Writes on clubs, memberships and players. Keyword-only, one transaction each."""
+"""Writes on clubs, memberships, invitations and players. Keyword-only, one transaction each.
+
+Who may change which role is decided in :mod:`clubs.permissions` (``check_grant_role``) and asked
+here, by every path: directors manage members and scorers, owners everyone; a club always keeps
+an owner. Role changes lock the club row, so two owners demoting each other at once cannot leave
+the club without one.
+"""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.text import slugify
 
 from common.errors import DomainError
 from common.rulesets import check_ruleset
 
-from .models import Club, ClubPlayer, Membership, Player, validate_time_zone
+from .models import Club, ClubPlayer, Invitation, Membership, Player, validate_time_zone
+from .permissions import RANK, check_grant_role
 
 
 @transaction.atomic
@@ -52,9 +61,19 @@ MEMBER_REFUSED = ("No user with that name can be added. Check the spelling; the 
                   "active account of their own first.")
 
 
+def _lock_club(club: Club) -> None:
+    """Serialise role changes in one club (see the module's docstring)."""
+    Club.objects.select_for_update().filter(pk=club.pk).values_list("pk").first()
+
+
 @transaction.atomic
 def membership_set(*, club: Club, username: str, role: str, actor: Any = None) -> Membership:
     """Give a user a role in the club (or change it). The last owner cannot be demoted.
+
+    With an ``actor`` (every page and API call), the actor must be allowed to give the new role
+    and to take away the old one (``PermissionDenied`` otherwise): directors move people between
+    member and scorer; owners give and take any role. Without one (management commands) the
+    change is made as asked.
 
     Only active accounts can be given a role; any other name (no such account, or a
     deactivated one) gets the same refusal, :data:`MEMBER_REFUSED`, which does not repeat it.
@@ -66,7 +85,11 @@ def membership_set(*, club: Club, username: str, role: str, actor: Any = None) -
     user = get_user_model().objects.filter(username=username.strip(), is_active=True).first()
     if user is None:
         raise DomainError(MEMBER_REFUSED, field="username")
+    _lock_club(club)
     membership = Membership.objects.select_for_update().filter(club=club, user=user).first()
+    if actor is not None:
+        check_grant_role(user=actor, club=club, role=role,
+                         current=membership.role if membership else None)
     if membership is not None and membership.role == Membership.Role.OWNER and role != "owner":
         _keep_an_owner(club, excluding=membership)
     if membership is None:
@@ -77,10 +100,122 @@ def membership_set(*, club: Club, username: str, role: str, actor: Any = None) -
     return membership
 
 
+@transaction.atomic
+def membership_remove(*, club: Club, username: str, actor: Any = None) -> str:
+    """Take someone out of the club (their role goes; their games and player stay). Directors
+    remove members and scorers, owners anyone but the last owner. Returns the user name."""
+    _lock_club(club)
+    membership = (Membership.objects.select_for_update().select_related("user")
+                  .filter(club=club, user__username=username.strip()).first())
+    if membership is None:
+        raise DomainError(f"{username.strip() or 'That user'} is not a member of {club.name}.",
+                          field="username")
+    if actor is not None:
+        check_grant_role(user=actor, club=club, role="", current=membership.role)
+    if membership.role == Membership.Role.OWNER:
+        _keep_an_owner(club, excluding=membership)
+    name = membership.user.get_username()
+    membership.delete()
+    return name
+
+
 def _keep_an_owner(club: Club, *, excluding: Membership) -> None:
     others = Membership.objects.filter(club=club, role=Membership.Role.OWNER).exclude(pk=excluding.pk)
     if not others.exists():
         raise DomainError("A club needs at least one owner.", field="role")
+
+
+# --- invitations ------------------------------------------------------------------------------
+# Why a link no longer works, in the words the invitation page and the API give.
+INVITATION_REFUSALS = {
+    "revoked": "This invitation was withdrawn by the club. Ask whoever sent it for a new link.",
+    "expired": "This invitation has expired. Ask whoever sent it for a new link.",
+    "used_up": "This invitation has been used as many times as it allows. Ask whoever sent it "
+               "for a new link.",
+}
+INVITATION_UNKNOWN = "No such invitation. Check that the whole link was copied."
+
+
+@transaction.atomic
+def invitation_create(
+    *,
+    club: Club,
+    role: str,
+    actor: Any,
+    days: int = Invitation.DEFAULT_DAYS,
+    max_uses: int | None = None,
+    note: str = "",
+) -> Invitation:
+    """A new invitation link to ``club`` for ``role``, valid ``days`` days and ``max_uses``
+    times (None: any number). Directors invite members and scorers; only owners invite
+    directors, and a director invitation always works once (``max_uses`` 1)."""
+    if role not in Invitation.Role.values:
+        raise DomainError(f"Role must be one of {', '.join(Invitation.Role.values)}.",
+                          field="role")
+    check_grant_role(user=actor, club=club, role=role)
+    if not 1 <= days <= Invitation.MAX_DAYS:
+        raise DomainError(f"A link lasts from 1 to {Invitation.MAX_DAYS} days.", field="days")
+    if max_uses is not None and max_uses < 1:
+        raise DomainError("Uses must be at least 1 (or empty for no limit).", field="max_uses")
+    if role == Invitation.Role.DIRECTOR:
+        if max_uses not in (None, 1):
+            raise DomainError("A director invitation is for one person: it works once.",
+                              field="max_uses")
+        max_uses = 1
+    note = " ".join(note.split())
+    if len(note) > 80:
+        raise DomainError("A note is at most 80 characters.", field="note")
+    return Invitation.objects.create(
+        club=club, role=role, note=note, created_by=actor, max_uses=max_uses,
+        expires_at=timezone.now() + datetime.timedelta(days=days),
+    )
+
+
+@transaction.atomic
+def invitation_revoke(*, invitation: Invitation, actor: Any) -> Invitation:
+    """Withdraw an invitation: its link stops working at once. Whoever may make an invitation
+    for its role may revoke it; revoking twice changes nothing."""
+    check_grant_role(user=actor, club=invitation.club, role=invitation.role)
+    locked = Invitation.objects.select_for_update().get(pk=invitation.pk)
+    if locked.revoked_at is None:
+        locked.revoked_at = timezone.now()
+        locked.save(update_fields=["revoked_at"])
+    return locked
+
+
+@transaction.atomic
+def invitation_accept(*, token: str, user: Any) -> tuple[Membership, bool]:
+    """Give ``user`` the invitation's role in its club. Returns the membership and whether it
+    changed: accepting never lowers a role, and when the user already has the role or a higher
+    one nothing changes and no use is counted.
+
+    Refused with a :class:`DomainError` on ``token`` whose code says why: ``not_found``,
+    ``revoked``, ``expired`` or ``used_up``. The invitation row is locked, so two people
+    accepting a single-use link at once cannot both get it.
+    """
+    invitation = (Invitation.objects.select_for_update().select_related("club")
+                  .filter(token=str(token)).first())
+    if invitation is None:
+        raise DomainError(INVITATION_UNKNOWN, field="token", code="not_found")
+    reason = invitation.refusal()
+    if reason is not None:
+        raise DomainError(INVITATION_REFUSALS[reason], field="token", code=reason)
+    if user is None or not user.is_authenticated or not user.is_active:
+        raise DomainError("Sign in to accept the invitation.", field="token", code="sign_in")
+    club = invitation.club
+    _lock_club(club)
+    membership = Membership.objects.select_for_update().filter(club=club, user=user).first()
+    wanted = Membership.Role(invitation.role)
+    if membership is not None and RANK[Membership.Role(membership.role)] >= RANK[wanted]:
+        return membership, False
+    if membership is None:
+        membership = Membership.objects.create(club=club, user=user, role=wanted)
+    else:
+        membership.role = wanted
+        membership.save(update_fields=["role"])
+    invitation.uses += 1
+    invitation.save(update_fields=["uses"])
+    return membership, True
 
 
 @transaction.atomic

@@ -1,4 +1,5 @@
-"""Club management pages (``club-manage`` and its actions); the public club page is in ``public``."""
+"""Club management pages (``club-manage`` and its actions) and the invitation page; the public
+club page is in ``public``."""
 
 from __future__ import annotations
 
@@ -12,4 +13,14 @@ urlpatterns = [
     path("clubs/<slug:slug>/manage/players/", views.club_player_add, name="club-player-add"),
     path("clubs/<slug:slug>/manage/merge/", views.club_player_merge, name="club-player-merge"),
     path("clubs/<slug:slug>/manage/members/", views.club_member_set, name="club-member-set"),
+    path("clubs/<slug:slug>/manage/members/remove/", views.club_member_remove,
+         name="club-member-remove"),
+    path("clubs/<slug:slug>/manage/invitations/", views.invitation_create,
+         name="invitation-create"),
+    path("clubs/<slug:slug>/manage/invitations/<int:pk>/", views.invitation_detail,
+         name="invitation-detail"),
+    path("clubs/<slug:slug>/manage/invitations/<int:pk>/revoke/", views.invitation_revoke,
+         name="invitation-revoke"),
+    # the link an invitation sends (and its QR code encodes)
+    path("invite/<str:token>/", views.invitation_accept, name="invitation-accept"),
 ]

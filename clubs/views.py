@@ -1,24 +1,36 @@
-"""Club management pages: creating a club, its members and roles, its roster."""
+"""Club management pages: creating a club, its members and roles, invitation links, its roster;
+and the page where someone accepts an invitation."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlencode
 
+import segno
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
 
 from common.errors import DomainError
 from common.forms import add_domain_error
+from common.http import public_url
 
-from . import services
-from .forms import ClubForm, MembershipForm, MergeForm, PlayerForm
-from .models import Club, Membership, Player
-from .permissions import check_club_role, club_role, has_club_role
+from . import selectors, services
+from .forms import (
+    ClubForm,
+    InvitationForm,
+    MemberRemoveForm,
+    MembershipForm,
+    MergeForm,
+    PlayerForm,
+)
+from .models import Club, Invitation, Membership, Player
+from .permissions import RANK, check_club_role, club_role, grantable_roles, has_club_role
 
 
 @login_required
@@ -35,16 +47,30 @@ def club_create(request: HttpRequest) -> HttpResponse:
     return render(request, "clubs/club_form.html", {"form": form})
 
 
+def invitation_link(request: HttpRequest, invitation: Invitation) -> str:
+    """The invitation's address as a phone in the room reaches it (``common.http.public_url``)."""
+    return public_url(request, reverse("invitation-accept", args=[invitation.token]))
+
+
 def _manage_context(request: HttpRequest, club: Club, **forms: object) -> dict[str, object]:
+    roles = grantable_roles(user=request.user, club=club)
+    invitations = list(selectors.invitations_for(club=club, user=request.user))
+    for invitation in invitations:
+        setattr(invitation, "link", invitation_link(request, invitation))  # noqa: B010
     return {
         "club": club,
         "role": club_role(user=request.user, club=club),
         "is_owner": has_club_role(user=request.user, club=club, role="owner"),
-        "members": Membership.objects.filter(club=club).select_related("user").order_by("user__username"),
+        "manageable_roles": roles,
+        "members": selectors.club_members(club=club),
         "roster": Player.objects.filter(club_links__club=club).order_by("name"),
+        "invitations": invitations,
         "player_form": forms.get("player_form") or PlayerForm(),
-        "member_form": forms.get("member_form") or MembershipForm(),
+        "member_form": forms.get("member_form") or MembershipForm(roles=roles),
         "merge_form": forms.get("merge_form") or MergeForm(club=club),
+        "remove_form": forms.get("remove_form"),
+        "invitation_form": forms.get("invitation_form") or InvitationForm(
+            roles=[r for r in roles if r in Invitation.Role.values]),
     }
 
 
@@ -99,9 +125,137 @@ def club_player_merge(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def club_member_set(request: HttpRequest, slug: str) -> HttpResponse:
+    """Give someone a role: directors between member and scorer, owners any (the service asks
+    ``check_grant_role``; a role the actor may not give is a 403)."""
     def act(club: Club, data: dict[str, Any]) -> str:
         membership = services.membership_set(club=club, actor=request.user, **data)
         return f"{membership.user.get_username()} is now {membership.get_role_display().lower()}."
 
-    return _manage_action(request, slug, role="owner", form_key="member_form",
-                          make_form=lambda club: MembershipForm(request.POST), act=act)
+    return _manage_action(
+        request, slug, role="director", form_key="member_form", act=act,
+        make_form=lambda club: MembershipForm(
+            request.POST, roles=grantable_roles(user=request.user, club=club)))
+
+
+@login_required
+@require_POST
+def club_member_remove(request: HttpRequest, slug: str) -> HttpResponse:
+    def act(club: Club, data: dict[str, Any]) -> str:
+        name = services.membership_remove(club=club, actor=request.user, **data)
+        return f"{name} is no longer a member of {club.name}."
+
+    return _manage_action(request, slug, role="director", form_key="remove_form", act=act,
+                          make_form=lambda club: MemberRemoveForm(request.POST))
+
+
+# --- invitations --------------------------------------------------------------------------------
+@login_required
+@require_POST
+def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    check_club_role(user=request.user, club=club, role="director")
+    form = InvitationForm(request.POST, roles=grantable_roles(user=request.user, club=club))
+    if form.is_valid():
+        try:
+            invitation = services.invitation_create(club=club, actor=request.user,
+                                                    **form.cleaned_data)
+        except DomainError as exc:
+            add_domain_error(form, exc)
+        else:
+            messages.success(request, f"{invitation.get_role_display()} invitation ready: send "
+                                      "the link or show the QR code.")
+            return redirect("invitation-detail", slug=club.slug, pk=invitation.pk)
+    return render(request, "clubs/club_manage.html",
+                  _manage_context(request, club, invitation_form=form), status=400)
+
+
+def _managed_invitation(request: HttpRequest, slug: str, pk: int) -> Invitation:
+    """An invitation of the club the user may manage; 404 for any other (a director asking
+    for a director link included)."""
+    club = get_object_or_404(Club, slug=slug)
+    check_club_role(user=request.user, club=club, role="director")
+    invitation = selectors.invitations_for(club=club, user=request.user,
+                                           active_only=False).filter(pk=pk).first()
+    if invitation is None:
+        raise Http404("No such invitation")
+    return invitation
+
+
+@login_required
+def invitation_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """One invitation: its link to copy and its QR code, big enough to scan from across a
+    table (the page prints on one sheet)."""
+    invitation = _managed_invitation(request, slug, pk)
+    link = invitation_link(request, invitation)
+    return render(request, "clubs/invitation_detail.html", {
+        "club": invitation.club,
+        "invitation": invitation,
+        "link": link,
+        "refusal": invitation.refusal(),
+        "qr_svg": segno.make(link, error="m").svg_inline(scale=8, dark="#000"),
+    })
+
+
+@login_required
+@require_POST
+def invitation_revoke(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    invitation = _managed_invitation(request, slug, pk)
+    services.invitation_revoke(invitation=invitation, actor=request.user)
+    messages.success(request, f"The {invitation.get_role_display().lower()} invitation was "
+                              "revoked: its link no longer works.")
+    return redirect("club-manage", slug=slug)
+
+
+ROLE_WORDS = {
+    "member": "follow the club's private nights and standings",
+    "scorer": "enter and correct hands at the table",
+    "director": "run club nights and tournaments, and invite members and scorers",
+    "owner": "manage everything in the club",
+}
+
+
+@require_http_methods(["GET", "POST"])
+def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
+    """The page an invitation link opens: the club and the role, then "Accept". A visitor signs
+    in or signs up first and comes back here (``next``, kept through the e-mail confirmation).
+    A link that no longer works answers 410 with the reason, an unknown one 404."""
+    invitation = selectors.invitation_by_token(token=token)
+    if invitation is None:
+        raise Http404("No such invitation")
+    here = reverse("invitation-accept", args=[token])
+    refusal = invitation.refusal()
+    if refusal is not None:
+        return render(request, "clubs/invitation_gone.html", {
+            "invitation": invitation, "club": invitation.club,
+            "message": services.INVITATION_REFUSALS[refusal],
+        }, status=410)
+    if not request.user.is_authenticated:
+        if request.method == "POST":
+            return redirect(f"{reverse('account_login')}?{urlencode({'next': here})}")
+        return render(request, "clubs/invitation_accept.html", {
+            "invitation": invitation, "club": invitation.club, "role_words": ROLE_WORDS,
+            "next_query": urlencode({"next": here}),
+        })
+    current = club_role(user=request.user, club=invitation.club)
+    already = current is not None and RANK[Membership.Role(current)] >= RANK[
+        Membership.Role(invitation.role)]
+    if request.method == "POST":
+        try:
+            membership, changed = services.invitation_accept(token=token, user=request.user)
+        except DomainError as exc:
+            messages.error(request, exc.message)
+            return redirect(here)
+        club = invitation.club
+        if changed:
+            messages.success(request, f"Welcome to {club.name}: you are now "
+                                      f"{membership.get_role_display().lower()}.")
+        else:
+            messages.info(request, f"You are already {membership.get_role_display().lower()} "
+                                   f"of {club.name}; nothing changed.")
+        if RANK[Membership.Role(membership.role)] >= RANK[Membership.Role.DIRECTOR]:
+            return redirect("club-manage", slug=club.slug)
+        return redirect("club-detail", slug=club.slug)
+    return render(request, "clubs/invitation_accept.html", {
+        "invitation": invitation, "club": invitation.club, "role_words": ROLE_WORDS,
+        "current_role": current, "already": already,
+    })

@@ -13,7 +13,7 @@ from django.urls import Resolver404
 from django.views.decorators.http import require_http_methods
 from rest_framework.authtoken.models import Token
 
-from clubs.models import Club
+from clubs.models import Club, Membership
 from clubs.permissions import check_view_club, has_club_role
 from common.rulesets import ruleset_for
 from league.models import Season
@@ -29,7 +29,15 @@ from .selectors import club_events, home_overview
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "public/home.html", home_overview(user=request.user))
+    """The clubs, with "Create a club" for the signed in (a "Manage" link on the clubs they
+    direct or own) and "Sign up" / "Sign in" for visitors."""
+    managed: set[int] = set()
+    if request.user.is_authenticated:
+        managed = set(Membership.objects.filter(
+            user=request.user, role__in=[Membership.Role.OWNER, Membership.Role.DIRECTOR],
+        ).values_list("club_id", flat=True))
+    return render(request, "public/home.html", {**home_overview(user=request.user),
+                                                "managed_club_ids": managed})
 
 
 def health(request: HttpRequest) -> JsonResponse:

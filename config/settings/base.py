@@ -61,6 +61,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from our own static files, not a CDN
     "axes",  # login attempts: lockout after repeated failures (AXES_* below)
+    "allauth",  # sign-up, e-mail confirmation, password reset (ACCOUNT_* below)
+    "allauth.account",
     "csp",  # Content-Security-Policy header (CONTENT_SECURITY_POLICY below)
     # Project apps, lowest layer first (see README "Layers"); each imports only from earlier ones.
     "clubs",
@@ -87,11 +89,13 @@ MIDDLEWARE = [
     "public.middleware.ClubTimeZoneMiddleware",  # a club's pages in the club's time zone
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "common.middleware.IdempotencyKeyMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out login before checking it
     "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",  # user name or e-mail address
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -134,9 +138,46 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
-LOGIN_URL = "login"
+LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# Accounts (django-allauth; clubs/accounts.py fits it to the product). Anyone may sign up with a
+# user name, an e-mail address and a password, and signs in once the address is confirmed
+# (accounts an administrator made without an address sign in as before); sign in by user name
+# or e-mail address; forgotten passwords are reset by e-mail.
+ACCOUNT_ADAPTER = "clubs.accounts.AccountAdapter"
+ACCOUNT_FORMS = {"login": "clubs.accounts.LoginForm"}
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True  # the confirming browser is signed in and sent on
+ACCOUNT_SESSION_REMEMBER = True  # signed in until logging out, as before (phones at the table)
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Pinochle scoring] "
+# Failed sign-ins are counted and locked out by django-axes alone (AXES_* below): allauth's own
+# login limits would answer first, with another page, and per address rather than per account.
+ACCOUNT_RATE_LIMITS = {"login": None, "login_failed": None}
+
+# E-mail (confirmations, password resets). Embedded default: the console backend, so whoever runs
+# `make run` finds the confirmation link in the terminal. EMAIL_HOST set: SMTP through it
+# (STARTTLS on 587 unless told otherwise). DJANGO_EMAIL_BACKEND overrides the choice.
+EMAIL_HOST = get_str("EMAIL_HOST", "")
+EMAIL_BACKEND = get_str(
+    "DJANGO_EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_PORT = get_int("EMAIL_PORT", 587, minimum=1)
+EMAIL_HOST_USER = get_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = get_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = get_bool("EMAIL_USE_TLS", True)
+EMAIL_USE_SSL = get_bool("EMAIL_USE_SSL", False)
+if EMAIL_USE_SSL:
+    EMAIL_USE_TLS = False  # SSL on connect (port 465) and STARTTLS exclude each other
+EMAIL_TIMEOUT = get_int("EMAIL_TIMEOUT_SECONDS", 10, minimum=1)
+DEFAULT_FROM_EMAIL = get_str("DEFAULT_FROM_EMAIL", "Pinochle scoring <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # Trusted reverse proxies in front of the web processes (each appends to X-Forwarded-For): the
 # client's address, for login lockouts and API rate limits, is the one the outermost saw
@@ -152,6 +193,10 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_CLIENT_IP_CALLABLE = "common.http.client_ip"
+# The sign-in form's field is allauth's `login` (a user name or an e-mail address); the callable
+# counts both as the one account they name (clubs.accounts.login_identifier).
+AXES_USERNAME_FORM_FIELD = "login"
+AXES_USERNAME_CALLABLE = "clubs.accounts.login_identifier"
 AXES_VERBOSE = False  # no banner on every start; lockouts are still logged
 
 LANGUAGE_CODE = "en-us"
@@ -269,7 +314,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # Seats appear as dealer, bidder and renege seat: one enum named Seat in the schema.
-    "ENUM_NAME_OVERRIDES": {"SeatEnum": "common.labels.SEATS"},
+    "ENUM_NAME_OVERRIDES": {"SeatEnum": "common.labels.SEATS",
+                            # a member's role (four) and an invitation's (three)
+                            "MembershipRoleEnum": "clubs.models.Membership.Role",
+                            "InvitationRoleEnum": "clubs.models.Invitation.Role"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "common.schema.document_common_responses",  # 429 everywhere, 400 for a bad body

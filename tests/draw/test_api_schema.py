@@ -18,6 +18,10 @@ PAGE_ACTIONS: dict[str, tuple[str, str]] = {
     "club-player-merge": ("post", "/api/clubs/{slug}/players/merge/"),
     "club-member-set": ("post", "/api/clubs/{slug}/members/"),
     "club-manage": ("get", "/api/clubs/{slug}/members/"),
+    "club-member-remove": ("post", "/api/clubs/{slug}/members/remove/"),
+    "invitation-create": ("post", "/api/clubs/{slug}/invitations/"),
+    "invitation-revoke": ("post", "/api/clubs/{slug}/invitations/{id}/revoke/"),
+    "invitation-accept": ("post", "/api/invitations/{token}/accept/"),
     "event-create": ("post", "/api/events/"),
     "event-edit": ("patch", "/api/events/{id}/"),
     "event-detail": ("get", "/api/events/{id}/"),
@@ -53,7 +57,7 @@ PAGE_ACTIONS: dict[str, tuple[str, str]] = {
     "event-wall-seating": ("get", "/api/events/{id}/seating/"),
 }
 # pages that print or download what the API already answers as data
-PRINTABLES = {"round-cards", "round-sheet", "event-hands-csv", "director-games",
+PRINTABLES = {"invitation-detail", "round-cards", "round-sheet", "event-hands-csv", "director-games",
               "event-standings-csv", "event-standings-wall", "event-standings-version",
               "event-standings-fragment", "event-player", "event-pair",
               # a progressive day's screens and paper: rounds, standings and placements as data
@@ -67,6 +71,8 @@ ERRORS: dict[tuple[str, str], set[str]] = {
     ("post", "/api/clubs/"): {"400", "403"},
     ("post", "/api/clubs/{slug}/players/merge/"): {"400", "403", "404"},
     ("post", "/api/clubs/{slug}/members/"): {"400", "403", "404"},
+    ("post", "/api/clubs/{slug}/members/remove/"): {"400", "403", "404"},
+    ("post", "/api/clubs/{slug}/invitations/"): {"400", "403", "404"},
     ("post", "/api/events/"): {"400", "403", "404"},
     ("patch", "/api/events/{id}/"): {"400", "403", "404"},
     ("post", "/api/events/{id}/entries/"): {"400", "403", "404"},

@@ -248,7 +248,7 @@ def test_the_progressive_settings_show_only_for_that_format(
     director.save()
     page = desktop
     page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", director.username)
+    page.fill("#id_login", director.username)
     page.fill("#id_password", "dana-pass-123")
     page.click("button[type=submit]")
     page.goto(live_server.url + reverse("event-create", args=[club.slug]))

@@ -363,7 +363,7 @@ def test_a_sixteen_table_day_in_the_browser(live_server, desktop: Page, output_d
     base = live_server.url
     page = desktop
     page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", director.username)
+    page.fill("#id_login", director.username)
     page.fill("#id_password", "dana-pass-123")
     page.click("button[type=submit]")
     page.goto(f"{base}/events/{event.pk}/director/")

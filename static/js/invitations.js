@@ -1,0 +1,25 @@
+/* Invitation links: a button with data-copy="ID" copies the value of the input with that id
+ * (the clipboard API where the page is secure, else the selected text), and says so. */
+(function () {
+  "use strict";
+  function copied(button) {
+    var label = button.textContent;
+    button.textContent = "Copied";
+    window.setTimeout(function () { button.textContent = label; }, 1500);
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-copy]");
+    if (!button) { return; }
+    var input = document.getElementById(button.getAttribute("data-copy"));
+    if (!input) { return; }
+    event.preventDefault();
+    input.focus();
+    input.select();
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(input.value).then(function () { copied(button); },
+        function () { if (document.execCommand("copy")) { copied(button); } });
+    } else if (document.execCommand("copy")) {
+      copied(button);
+    }
+  });
+})();
