@@ -55,6 +55,7 @@ PAGE_ACTIONS: dict[str, tuple[str, str]] = {
     "season-detail": ("get", "/api/clubs/{slug}/seasons/{id}/leaderboard/"),
     "club-ratings": ("get", "/api/clubs/{slug}/ratings/"),
     "event-wall-seating": ("get", "/api/events/{id}/seating/"),
+    "player-profile": ("get", "/api/players/{player_id}/profile/"),
 }
 # pages that print or download what the API already answers as data
 PRINTABLES = {"invitation-detail", "round-cards", "round-sheet", "event-hands-csv", "director-games",
@@ -105,7 +106,8 @@ def schema(django_db_blocker: Any) -> dict[str, Any]:
 
 def _page_names() -> set[str]:
     names = set()
-    for module in ("clubs.urls", "draw.urls", "scoring.urls", "standings.urls", "league.urls"):
+    for module in ("clubs.urls", "draw.urls", "scoring.urls", "standings.urls", "league.urls",
+                   "profiles.urls"):
         for pattern in get_resolver(module).url_patterns:
             if isinstance(pattern, URLPattern) and pattern.name:
                 names.add(pattern.name)
