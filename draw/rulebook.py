@@ -104,6 +104,7 @@ def _table_section(rs: Ruleset) -> list[str]:
         f"each card. Each player gets {rs.hand_size} cards"
         + (f"; {rs.widow} go to the widow, which the declarer takes." if rs.widow else "."),
     ]
+    lines.append(HEAD_RULE[rs.head_rule])
     misdeal = _misdeal(rs.misdeal_rule)
     if misdeal:
         lines.append(f"A player dealt {misdeal} may call a misdeal: the same dealer deals "

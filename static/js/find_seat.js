@@ -1,5 +1,6 @@
 /* "Where do I sit?" on the event page: the search box works as a plain GET form (?find=);
- * with JavaScript the answers follow the typing, from GET /api/events/N/seating/?name=...
+ * with JavaScript the answers follow the typing (from two letters on, a quarter of a second
+ * after the last key), from GET /api/events/N/seating/?name=...
  * (each answer is the API's own sentence, so the page and the API say the same thing). */
 (function () {
   "use strict";
@@ -21,10 +22,10 @@
     });
   }
 
-  function ask() {
+  function ask(submitted) {
     var name = input.value.trim();
     var mine = ++asked;
-    if (!name) { show([]); return; }
+    if (!name || (name.length < 2 && !submitted)) { show([]); return; }
     fetch(api + "?name=" + encodeURIComponent(name),
           { headers: { Accept: "application/json" }, cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
@@ -49,12 +50,12 @@
 
   input.addEventListener("input", function () {
     window.clearTimeout(timer);
-    timer = window.setTimeout(ask, 200);
+    timer = window.setTimeout(function () { ask(false); }, 250);
   });
   form.addEventListener("submit", function (event) {
     event.preventDefault();
     window.clearTimeout(timer);
-    ask();
+    ask(true);
     if (window.history && window.history.replaceState) {
       var url = new URL(window.location.href);
       url.searchParams.set("find", input.value.trim());

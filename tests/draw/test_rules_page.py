@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 
 from common.rulesets import event_ruleset
-from draw.rulebook import meld_table
+from draw.rulebook import HEAD_RULE, SET_POLICY, meld_table
 from draw.selectors import event_rules
 from ranking import TIE_BREAKS
 from rules_engine import get_ruleset
@@ -86,6 +86,7 @@ def test_the_page_shows_the_presets_own_numbers(client, preset: str) -> None:
     assert f"The game is {ruleset.options['game_target']}" in game
     table = _section(html, "rules-table")
     assert f"{ruleset.deck.size} cards" in table and f"{ruleset.hand_size} cards" in table
+    assert HEAD_RULE[ruleset.options["head_rule"]] in table
     scoring = _section(html, "rules-scoring")
     if ruleset.options["surrender_policy"] == "meld_plus_bonus":
         assert f"their meld plus {ruleset.options['surrender_bonus']}" in scoring
@@ -113,7 +114,7 @@ def test_two_presets_differ_where_their_rulesets_differ(client) -> None:
 def test_an_events_own_override_shows_on_its_page(client) -> None:
     club, _ = club_with_director(slug="custom")
     overrides = {"game_target": 750, "min_bid": 60, "meld.pinochle": [6, 40, 80, 120],
-                 "last_trick": 5}
+                 "last_trick": 5, "set_policy": "double_bid"}
     event = event_create(club=club, name="House rules", date=DAY, ruleset_preset="pagat_double_deck",
                          ruleset_overrides=overrides, deals_per_round=None)
     ruleset = event_ruleset(event)
@@ -124,6 +125,7 @@ def test_an_events_own_override_shows_on_its_page(client) -> None:
     assert f"The game is {ruleset.game_target}" in _section(html, "rules-game")
     counters = _section(html, "rules-counters")
     assert f"the last trick counts {ruleset.last_trick} points: {ruleset.counters_total} " in counters
+    assert f"A set: {SET_POLICY[ruleset.set_policy]};" in _section(html, "rules-scoring")
     assert "with the club's own changes" in html
     # the meld table helper reads the same ruleset
     rows = {r["option"]: r["values"] for r in meld_table(ruleset)["rows"]}

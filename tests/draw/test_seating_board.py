@@ -226,6 +226,19 @@ def test_a_bracket_wave_tells_the_waiting_pair_and_later_the_pair_knocked_out(
         assert "out of the bracket" in _row(html, entry.pk)
     for entry in Entry.objects.filter(pair_id__in=in_final):
         assert rows[entry.pk]["table"] == table.number and rows[entry.pk]["match"] == table.match
+    # the phone of the first wave's table: the winners' next table with their own partner, the
+    # losers told they have no match
+    phone = client.get(reverse("table-entry", args=[first.tables.get().token])).content.decode()
+    block = _text(phone.split('id="where-next"')[1].split("</section>")[0])
+    going = _where(final)
+    for seat in Seat.objects.filter(round=first).select_related("entry__player"):
+        name = seat.entry.player.name
+        if seat.entry.pair_id == ns:
+            assert f"{name}: no match this round (see the bracket)" in block
+        else:
+            number, position, partner = going[seat.entry_id]
+            assert partner == rows[seat.entry_id]["partner"]
+            assert f"{name}: table {number}, " in block and f"(seat {position}), partner {partner}" in block
 
 
 # --- the phone at the table: the next round, without a reload -----------------------------------
@@ -278,3 +291,24 @@ def test_a_private_clubs_seating_and_rules_are_404_for_outsiders_on_pages_and_ap
     refused = api.get(f"/api/events/{event.pk}/seating/", {"name": "x" * 101})
     assert refused.status_code == 400
     assert refused.json()["errors"][0]["field"] == "name"
+
+
+# --- cost: the wall polls every few seconds ---------------------------------------------------
+def test_the_version_and_the_board_cost_the_same_few_queries_whatever_the_size(client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for players in (8, 40):
+        event = event_with_players(players=players, status="running", deals_per_round=1)
+        round_create(event=event)
+        with CaptureQueriesContext(connection) as version:
+            client.get(reverse("event-wall-seating-version", args=[event.pk]))
+        with CaptureQueriesContext(connection) as board:
+            _board(client, event)
+        with CaptureQueriesContext(connection) as api:
+            APIClient().get(f"/api/events/{event.pk}/seating/")
+        counts.append((len(version), len(board), len(api)))
+    assert counts[0] == counts[1], counts
+    # the event, its latest round, the seats, the byes (and the site's time zone lookup)
+    assert counts[0][0] <= 5 and counts[0][0] < counts[0][1], counts
