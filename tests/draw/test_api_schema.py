@@ -56,6 +56,9 @@ PAGE_ACTIONS: dict[str, tuple[str, str]] = {
     "club-ratings": ("get", "/api/clubs/{slug}/ratings/"),
     "event-wall-seating": ("get", "/api/events/{id}/seating/"),
     "player-profile": ("get", "/api/players/{player_id}/profile/"),
+    "event-archive": ("get", "/api/events/{id}/archive/"),
+    "club-event-import": ("post", "/api/clubs/{slug}/events/import/"),
+    "club-roster-import": ("post", "/api/clubs/{slug}/players/import/"),
 }
 # pages that print or download what the API already answers as data
 PRINTABLES = {"invitation-detail", "round-cards", "round-sheet", "event-hands-csv", "director-games",
@@ -93,6 +96,8 @@ ERRORS: dict[tuple[str, str], set[str]] = {
     ("post", "/api/events/{id}/rounds/{number}/time/"): {"400", "403", "404"},
     ("post", "/api/clubs/{slug}/seasons/"): {"400", "403", "404"},
     ("patch", "/api/clubs/{slug}/seasons/{id}/"): {"400", "403", "404"},
+    ("post", "/api/clubs/{slug}/events/import/"): {"400", "403", "404"},
+    ("post", "/api/clubs/{slug}/players/import/"): {"400", "403", "404"},
 }
 
 
@@ -107,7 +112,7 @@ def schema(django_db_blocker: Any) -> dict[str, Any]:
 def _page_names() -> set[str]:
     names = set()
     for module in ("clubs.urls", "draw.urls", "scoring.urls", "standings.urls", "league.urls",
-                   "profiles.urls"):
+                   "profiles.urls", "archive.urls"):
         for pattern in get_resolver(module).url_patterns:
             if isinstance(pattern, URLPattern) and pattern.name:
                 names.add(pattern.name)
