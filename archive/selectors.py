@@ -103,7 +103,9 @@ def _resolve_id(kind: str, value: Any, resolve: Resolve) -> Any:
 
 
 def event_archive(*, event: Event) -> dict[str, Any]:
-    """The event's complete archive as a JSON-ready dict (no writes)."""
+    """The event's complete archive as a JSON-ready dict (no writes). The event's row is read
+    afresh: an instance held since before the last hand would carry an old ``hands_version``."""
+    event = Event.objects.select_related("club").get(pk=event.pk)
     entries = list(Entry.objects.filter(event=event).select_related("player").order_by("pk"))
     players: list[Any] = []
     ids: dict[str, dict[int, int]] = {PLAYER: {}, PAIR: {}, ENTRY: {}}

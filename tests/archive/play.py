@@ -38,12 +38,12 @@ def director_of(club: Club, username: str) -> Any:
 
 def play_game(game: Game, rng: random.Random, *, director: Any, scorer: Any,
               tweak: bool = False) -> None:
-    """Enter hands until the game is over. With ``tweak``: a misdeal, the last hand deleted
-    (with a reason) and entered again, and the first hand corrected."""
+    """Enter hands until the game is over. With ``tweak``: a misdeal first, the last hand
+    deleted (with a reason) and entered again, then corrected."""
     number = 1
     while Game.objects.get(pk=game.pk).status == Game.Status.PLAYING:
         dealer = "NESW"[(number - 1) % 4]
-        if tweak and number == 2:
+        if tweak and number == 1:
             values: dict[str, Any] = {"outcome": "misdeal", "dealer": dealer}
         else:
             values = {**_random_hand(rng), "dealer": dealer}
@@ -56,8 +56,8 @@ def play_game(game: Game, rng: random.Random, *, director: Any, scorer: Any,
                      as_director=True, note="entered at the wrong table")
     hand_submit(game=game, number=last, values={**_random_hand(rng), "dealer": "NESW"[
         (last - 1) % 4]}, author=scorer)
-    first = Hand.objects.get(game=game, number=1, deleted_at__isnull=True)
-    hand_correct(hand=first, values={**_random_hand(rng), "dealer": "N"}, expected_revision=1,
+    again = Hand.objects.get(game=game, number=last, deleted_at__isnull=True)
+    hand_correct(hand=again, values={**_random_hand(rng), "dealer": "N"}, expected_revision=1,
                  author=director, as_director=True, note="meld miscounted")
 
 
@@ -72,20 +72,23 @@ def play_round(round_: Round, rng: random.Random, capture: Capture, *, director:
             game_confirm(game=table.game, position="E")
 
 
-def club_night(capture: Capture) -> Event:
+def club_night(capture: Capture, *, players: int = 9, rounds: int = 3,
+               deals: int = 2) -> Event:
     """Nine players, three rounds of two deals: a bye each round, a withdrawal after round 1,
-    a confirmed game of a closed round corrected by the director, finished with placements."""
+    a confirmed game of a closed round corrected by the director, finished with placements.
+    (Smaller with fewer players, rounds or deals; round 1 needs two tables.)"""
     rng = random.Random(2026_11_20)
     club = Club.objects.create(name="Riverside Pinochle", slug="riverside", time_zone="America/Chicago",
                                ruleset_overrides={}, is_public=True)
     director = director_of(club, "night-director")
     scorer = UserFactory(username="table-phone")
     event = event_create(club=club, name="Friday night", date=DAY, actor=director,
-                         rounds_planned=3, deals_per_round=2, bye_scoring="fixed", bye_points=30)
-    players = [PlayerFactory(club=club, name=f"Player {n}", email=f"p{n}@example.org"
-                             if n % 2 else "") for n in range(1, 10)]
-    entries_create_many(event=event, players=players, actor=director)
-    for number in (1, 2, 3):
+                         rounds_planned=rounds, deals_per_round=deals, bye_scoring="fixed",
+                         bye_points=30)
+    people = [PlayerFactory(club=club, name=f"Player {n}", email=f"p{n}@example.org"
+                            if n % 2 else "") for n in range(1, players + 1)]
+    entries_create_many(event=event, players=people, actor=director)
+    for number in range(1, rounds + 1):
         round_ = round_create(event=event, actor=director)
         play_round(round_, rng, capture, director=director, scorer=scorer)
         round_set_status(round_=round_, status=Round.Status.CLOSED, actor=director)
@@ -93,7 +96,7 @@ def club_night(capture: Capture) -> Event:
             seated = round_.tables.get(number=1).seats.get(position="W").entry
             entry_withdraw(entry=seated, actor=director)
             confirmed = round_.tables.get(number=2).game
-            hand = Hand.objects.get(game=confirmed, number=2, deleted_at__isnull=True)
+            hand = Hand.objects.get(game=confirmed, number=deals, deleted_at__isnull=True)
             hand_correct(hand=hand, values={**_random_hand(rng), "dealer": "E"},
                          expected_revision=1, author=director, as_director=True,
                          note="the table read the score sheet wrong")

@@ -1,0 +1,232 @@
+"""Bad archives are refused naming the field (a path into the file), its code and a message,
+and leave the database exactly as it was: every row count of the project's apps is the same
+after the refusal. Problems found while reading are all listed; an archive that contradicts its
+own hands (a game's totals, a standings row) is refused after the rebuild, in the same
+transaction, so nothing of it stays either."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import CommandError, call_command
+from django.test import Client
+
+from archive.format import VERSION
+from archive.reader import MAX_PROBLEMS
+from archive.selectors import event_archive
+from archive.services import ARCHIVE_MAX_BYTES
+from clubs.models import Club, Membership
+from tests.archive.play import club_night, director_of, row_counts
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def setting(django_capture_on_commit_callbacks: Any) -> tuple[dict[str, Any], Client, Club]:
+    """A small played club night's archive, and a director's client of another club."""
+    event = club_night(django_capture_on_commit_callbacks, rounds=2, deals=1)
+    archive = event_archive(event=event)
+    club = Club.objects.create(name="Target", slug="target")
+    client = Client()
+    client.force_login(director_of(club, "target-director"))
+    return archive, client, club
+
+
+def _post(client: Client, club: Club, archive: Any) -> Any:
+    return client.post(f"/api/clubs/{club.slug}/events/import/", archive,
+                       content_type="application/json")
+
+
+def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    """A change to an archive: ``path`` like ``hands[0].revisions[0].bid``; value DELETE
+    removes the key."""
+    def change(archive: dict[str, Any]) -> None:
+        parts = path.format(**_where(archive)).replace("[", ".").replace("]", "").split(".")
+        target: Any = archive
+        for part in parts[:-1]:
+            target = target[int(part)] if part.isdigit() else target[part]
+        last = parts[-1]
+        if value is DELETE:
+            del target[last]
+        elif callable(value):
+            target[int(last) if last.isdigit() else last] = value(
+                target[int(last) if last.isdigit() else last], archive)
+        else:
+            target[int(last) if last.isdigit() else last] = value
+    return change
+
+
+DELETE = object()
+
+
+def _where(archive: dict[str, Any]) -> dict[str, int]:
+    """Indexes a path may name by what is there: {left} the first withdrawal in the log,
+    {corrected} the first corrected hand, {played} the first hand played (not a misdeal)."""
+    return {
+        "left": next(i for i, line in enumerate(archive["log"]) if line["action"] == "left"),
+        "corrected": next(i for i, h in enumerate(archive["hands"])
+                          if len(h["revisions"]) > 1 and not h["deleted_at"]),
+        "played": next(i for i, h in enumerate(archive["hands"])
+                       if h["revisions"][0]["outcome"] == "played"),
+    }
+
+
+def _seat_twin(position: str) -> Callable[[Any, dict[str, Any]], Any]:
+    return lambda _old, archive: archive["seats"][0][position]
+
+
+CASES: list[tuple[str, Callable[[dict[str, Any]], None], str, str]] = [
+    ("a newer version", _set("version", VERSION + 1), "version", "newer_version"),
+    ("not an archive", _set("format", "something-else"), "format", "unknown_format"),
+    ("a section missing", _set("seats", DELETE), "seats", "required"),
+    ("a missing field", _set("hands[0].revisions[0].bid", DELETE),
+     "hands[0].revisions[0].bid", "required"),
+    ("a hand on a table that does not exist", _set("hands[0].table", 99), "hands[0].table",
+     "unknown"),
+    ("a seat taken twice", _set("seats[1].position", _seat_twin("position")),
+     "seats[1].position", "taken"),
+    ("a player seated twice in a round", _set("seats[1].entry", _seat_twin("entry")),
+     "seats[1].entry", "seated_twice"),
+    ("an entry of a player not in the archive", _set("entries[0].player", 99),
+     "entries[0].player", "unknown"),
+    ("a local id used twice", _set("players[1].id", 1), "players[1].id", "duplicate"),
+    ("a hand the rules refuse", _set("hands[{played}].revisions[0].trump", "X"),
+     "hands[{played}].revisions[0].trump", "bad_suit"),
+    ("a bid out of range", _set("hands[{played}].revisions[0].bid", 0),
+     "hands[{played}].revisions[0].bid", "range"),
+    ("a wrong type", _set("rounds[0].number", "one"), "rounds[0].number", "invalid"),
+    ("an unknown status", _set("rounds[0].status", "paused"), "rounds[0].status",
+     "invalid_choice"),
+    ("two open rounds", lambda a: [r.update(status="playing") for r in a["rounds"]],
+     "rounds[1].status", "open_round"),
+    ("a naive time", _set("event.created_at", "2026-11-20T19:00:00"), "event.created_at",
+     "invalid"),
+    ("bad format settings", _set("event.format_settings", {"cut": 4}),
+     "event.format_settings", "invalid"),
+    ("an unknown user name type", _set("log[0].actor", 7), "log[0].actor", "invalid"),
+    ("a log detail naming an unknown entry",
+     lambda a: next(line for line in a["log"] if line["action"] == "left")["details"].update(
+         entry=99), "log[{left}].details.entry", "unknown"),
+    ("two live revisions",
+     lambda a: [r.update(is_live=True) for h in a["hands"] for r in h["revisions"]
+                if not r["is_deletion"]],
+     "hands[{corrected}].revisions", "live"),
+    ("a game whose totals its hands do not give",
+     _set("games[0].totals", lambda old, _a: {k: v + 10 for k, v in old.items()}),
+     "games[0].totals", "inconsistent"),
+    ("a standings row its hands do not give",
+     _set("standings.rows[0].points", lambda old, _a: old + 1), "standings.rows[0].points",
+     "inconsistent"),
+]
+
+
+@pytest.mark.parametrize(("what", "change", "field", "code"), CASES, ids=[c[0] for c in CASES])
+def test_a_bad_archive_is_refused_naming_the_field_and_changes_nothing(
+        setting: tuple[dict[str, Any], Client, Club], what: str,
+        change: Callable[[dict[str, Any]], None], field: str, code: str) -> None:
+    archive, client, club = setting
+    bad = copy.deepcopy(archive)
+    change(bad)
+    field = field.format(**_where(archive))
+    before = row_counts()
+    answer = _post(client, club, bad)
+    assert answer.status_code == 400, answer.content
+    errors = answer.json()["errors"]
+    assert {"field": field, "code": code} in [{"field": e["field"], "code": e["code"]}
+                                              for e in errors], errors
+    assert all(e["message"] for e in errors)
+    assert row_counts() == before
+    # the untouched archive imports (the refusal was about the change)
+    assert _post(client, club, archive).status_code == 201
+
+
+def test_every_problem_is_listed_up_to_a_limit(
+        setting: tuple[dict[str, Any], Client, Club]) -> None:
+    archive, client, club = setting
+    bad = copy.deepcopy(archive)
+    bad["hands"][0]["table"] = 99
+    del bad["players"][0]["name"]
+    errors = _post(client, club, bad).json()["errors"]
+    assert {"hands[0].table", "players[0].name"} <= {e["field"] for e in errors}
+    for section in ("seats", "log", "entries", "hands"):
+        for row in bad[section]:
+            row["round" if section == "seats" else "created_at" if section == "log"
+                else "status" if section == "entries" else "number"] = "X"
+    errors = _post(client, club, bad).json()["errors"]
+    assert len(errors) == MAX_PROBLEMS
+
+
+def test_files_that_are_not_archives_are_refused_on_the_page_and_the_command(
+        setting: tuple[dict[str, Any], Client, Club], tmp_path: Path) -> None:
+    archive, client, club = setting
+    before = row_counts()
+    for content, code in ((b"\xff\xfe not text", "encoding"), (b"{not json", "invalid_json"),
+                          (b"[1, NaN]", "invalid_json"), (b'{"x": "\\ud800"}', "invalid")):
+        answer = client.post(f"/api/clubs/{club.slug}/events/import/",
+                             {"file": SimpleUploadedFile("a.json", content)})
+        assert answer.status_code == 400
+        assert answer.json()["errors"][0]["code"] == code
+    page = client.post(f"/clubs/{club.slug}/events/import/",
+                       {"file": SimpleUploadedFile("a.json", b"{not json")})
+    assert page.status_code == 400 and "Not imported" in page.content.decode()
+    bad = copy.deepcopy(archive)
+    bad["version"] = VERSION + 1
+    page = client.post(f"/clubs/{club.slug}/events/import/",
+                       {"file": SimpleUploadedFile("a.json", json.dumps(bad).encode())})
+    assert page.status_code == 400 and "newer" in page.content.decode()
+    path = tmp_path / "bad.json"
+    bad["version"] = VERSION
+    bad["seats"][1]["position"] = bad["seats"][0]["position"]
+    path.write_text(json.dumps(bad))
+    with pytest.raises(CommandError) as info:
+        call_command("import_event", str(path), "--club", club.slug, stdout=io.StringIO())
+    assert "seats[1].position" in str(info.value) and "nothing changed" in str(info.value)
+    path.write_text(json.dumps(archive))
+    with pytest.raises(CommandError) as info:
+        call_command("import_event", str(path), "--club", "no-such-club", stdout=io.StringIO())
+    assert "club: No club 'no-such-club'" in str(info.value)
+    assert row_counts() == before
+    assert ARCHIVE_MAX_BYTES >= 10 * 1024 * 1024
+
+
+def test_who_may_export_and_import(setting: tuple[dict[str, Any], Client, Club],
+                                   django_capture_on_commit_callbacks: Any) -> None:
+    archive, director_client, club = setting
+    from tournaments.models import Event
+
+    event = Event.objects.exclude(club=club).get()
+    source = event.club
+    urls = (f"/api/events/{event.pk}/archive/", f"/events/{event.pk}/archive.json")
+    # the other club's director: not a director here
+    for url in urls:
+        assert director_client.get(url).status_code == 403
+    scorer = Client()
+    user = director_of(source, "a-scorer")
+    Membership.objects.filter(user=user).update(role="scorer")
+    scorer.force_login(user)
+    for url in urls:
+        assert scorer.get(url).status_code == 403
+    anonymous = Client()
+    assert anonymous.get(urls[0]).status_code == 403
+    assert anonymous.get(urls[1]).status_code == 302  # to the sign-in page
+    # a private club's event: 404 for outsiders
+    Club.objects.filter(pk=source.pk).update(is_public=False)
+    assert director_client.get(urls[0]).status_code == 404
+    # importing needs the director role in the target club
+    before = row_counts()
+    assert scorer.post(f"/api/clubs/{source.slug}/events/import/", archive,
+                       content_type="application/json").status_code == 403
+    assert scorer.get(f"/clubs/{source.slug}/events/import/").status_code == 403
+    assert anonymous.post(f"/api/clubs/{club.slug}/events/import/", archive,
+                          content_type="application/json").status_code == 403
+    assert director_client.post(f"/api/clubs/{source.slug}/events/import/", archive,
+                                content_type="application/json").status_code == 404
+    assert row_counts() == before
+    assert director_client.get(f"/clubs/{club.slug}/events/import/").status_code == 200
