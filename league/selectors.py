@@ -75,8 +75,9 @@ def rating_history(*, player_id: int, user: Any = None) -> list[dict[str, Any]]:
 
 
 def club_ratings(*, club: Club) -> list[dict[str, Any]]:
-    """The club's roster players who have a rating, best rating first; level ratings share a
-    rank. Each row: ``player_id``, ``name``, ``rank`` and the rating (:func:`rating_row`)."""
+    """The club's roster players who have a rating, best rating first; ratings equal to the
+    tenth shown share a rank. Each row: ``player_id``, ``name``, ``rank`` and the rating
+    (:func:`rating_row`)."""
     rows = [
         {"player_id": player_id, "name": name, **rating_row(mu, sigma, games)}
         for player_id, name, mu, sigma, games in PlayerRating.objects.filter(
@@ -87,8 +88,9 @@ def club_ratings(*, club: Club) -> list[dict[str, Any]]:
     previous: float | None = None
     rank = 0
     for position, row in enumerate(rows, start=1):
-        if row["ordinal"] != previous:
-            rank, previous = position, row["ordinal"]
+        shown = round(row["ordinal"], 1)  # ratings that read the same share a rank
+        if shown != previous:
+            rank, previous = position, shown
         row["rank"] = rank
     return rows
 
