@@ -110,6 +110,7 @@ class LoginForm(AllauthLoginForm):
             data["login"] = data["username"]
             kwargs["data"] = data
         super().__init__(*args, **kwargs)
+        self.fields["login"].label = "User name or e-mail address"
 
 
 def login_identifier(request: HttpRequest, credentials: dict[str, Any] | None = None) -> str:

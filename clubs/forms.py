@@ -29,14 +29,17 @@ class PlayerForm(forms.Form):
 
 
 def _role_choices(choices: list[tuple[str, str]], roles: list[str] | None) -> list[tuple[str, str]]:
-    return [(value, label) for value, label in choices if roles is None or value in roles]
+    """The choices among ``roles`` (all when None), lowest role first."""
+    labels = dict(choices)
+    order = [r for r in ("member", "scorer", "director", "owner") if r in labels]
+    return [(value, labels[value]) for value in order if roles is None or value in roles]
 
 
 class MembershipForm(forms.Form):
     """Give a user a role; ``roles``: the roles the person filling it in may give."""
 
     username = forms.CharField(max_length=150, label="User name")
-    role = forms.ChoiceField(choices=Membership.Role.choices)
+    role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.MEMBER)
 
     def __init__(self, *args: object, roles: list[str] | None = None, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]

@@ -54,6 +54,7 @@ def invitation_link(request: HttpRequest, invitation: Invitation) -> str:
 
 def _manage_context(request: HttpRequest, club: Club, **forms: object) -> dict[str, object]:
     roles = grantable_roles(user=request.user, club=club)
+    members = list(selectors.club_members(club=club))
     invitations = list(selectors.invitations_for(club=club, user=request.user))
     for invitation in invitations:
         setattr(invitation, "link", invitation_link(request, invitation))  # noqa: B010
@@ -62,7 +63,9 @@ def _manage_context(request: HttpRequest, club: Club, **forms: object) -> dict[s
         "role": club_role(user=request.user, club=club),
         "is_owner": has_club_role(user=request.user, club=club, role="owner"),
         "manageable_roles": roles,
-        "members": selectors.club_members(club=club),
+        "members": members,
+        # the last owner has no "Remove" button (the service refuses it anyway)
+        "owner_count": sum(1 for m in members if m.role == Membership.Role.OWNER),
         "roster": Player.objects.filter(club_links__club=club).order_by("name"),
         "invitations": invitations,
         "player_form": forms.get("player_form") or PlayerForm(),

@@ -34,6 +34,10 @@ SECURE_HSTS_PRELOAD = get_bool("DJANGO_SECURE_HSTS_PRELOAD", False)
 SESSION_COOKIE_SECURE = get_bool("DJANGO_SECURE_COOKIES", True)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SESSION_COOKIE_HTTPONLY = True
+# E-mail (config/settings/base.py reads EMAIL_HOST and the rest): links in confirmation and
+# password-reset mails say https whenever the site is HTTPS-only, also when asked for over
+# plain HTTP; PUBLIC_BASE_URL, when set, gives the whole address instead.
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if SECURE_SSL_REDIRECT else "http"
 # Demo data (manage.py load_demo: known passwords) never goes into a production database.
 DEMO_DATA_ALLOWED = False
 STORAGES = {

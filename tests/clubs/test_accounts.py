@@ -241,10 +241,11 @@ def test_failures_by_name_and_by_address_count_for_one_account(client: Client) -
 
 
 # --- settings from the environment ---------------------------------------------------------------
-def _settings_value(env: dict[str, str], *names: str) -> list[str]:
+def _settings_value(env: dict[str, str], *names: str, module: str = "config.settings.base",
+                    ) -> list[str]:
     clean = {k: v for k, v in os.environ.items()
-             if not k.startswith(("EMAIL_", "DJANGO_EMAIL", "DEFAULT_FROM"))}
-    code = ("import django, os; os.environ['DJANGO_SETTINGS_MODULE']='config.settings.base'; "
+             if not k.startswith(("EMAIL_", "DJANGO_", "DEFAULT_FROM", "PUBLIC_BASE"))}
+    code = (f"import django, os; os.environ['DJANGO_SETTINGS_MODULE']={module!r}; "
             "django.setup(); from django.conf import settings; "
             f"print('|'.join(str(getattr(settings, n)) for n in {list(names)!r}))")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**clean, **env},
@@ -263,6 +264,16 @@ def test_the_embedded_default_prints_mails_and_smtp_comes_from_the_environment()
         "DEFAULT_FROM_EMAIL",
     ) == ["django.core.mail.backends.smtp.EmailBackend", "smtp.example.org", "465", "True",
           "False", "Club <club@example.org>"]
+
+
+def test_production_mails_say_https_when_the_site_is_https_only() -> None:
+    production = {"DJANGO_SECRET_KEY": "x" * 40, "DJANGO_ALLOWED_HOSTS": "scores.example.org",
+                  "DATABASE_URL": "postgres://u@db.example.org:5432/pinochle",
+                  "REDIS_URL": "redis://cache.example.org:6379/0"}
+    module = "config.settings.production"
+    assert _settings_value(production, "ACCOUNT_DEFAULT_HTTP_PROTOCOL", module=module) == ["https"]
+    assert _settings_value({**production, "DJANGO_SECURE_SSL_REDIRECT": "false"},
+                           "ACCOUNT_DEFAULT_HTTP_PROTOCOL", module=module) == ["http"]
 
 
 def test_a_bad_mail_port_stops_start_up_naming_it() -> None:

@@ -402,6 +402,14 @@ def test_a_director_cannot_demote_or_remove_an_owner_on_the_page(client: Client,
 
 def test_the_last_owner_cannot_be_removed_on_the_page(client: Client, club, owner) -> None:
     client.force_login(owner)
+    page = client.get(reverse("club-manage", args=[club.slug])).content.decode()
+    row = page.split('id="member-olive"', 1)[1].split("</tr>", 1)[0]
+    assert "Remove" not in row  # no button for the only owner...
+    second = _member(club, "owner", "otto")
+    page = client.get(reverse("club-manage", args=[club.slug])).content.decode()
+    assert "Remove" in page.split('id="member-olive"', 1)[1].split("</tr>", 1)[0]
+    Membership.objects.filter(pk=second.memberships.get().pk).delete()
+    # ... and posting anyway is refused with the reason.
     response = client.post(reverse("club-member-remove", args=[club.slug]), {"username": "olive"})
     assert response.status_code == 400
     assert b"A club needs at least one owner." in response.content
