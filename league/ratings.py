@@ -42,7 +42,8 @@ from .models import PlayerRating, RatingChange
 
 # The model and parameters in force. bench/ratings.py compares the alternatives: point margins
 # above 0.3 of the target (150 points of 500) recovered known skills as well as win/loss alone
-# after 8 games a player and better after 16 and 32 (Spearman +0.005 and +0.02, paired).
+# after 8 and 16 games a player (differences within the noise) and better after 32 (Spearman
+# +0.02 ± 0.005, paired over 20 simulated leagues); smaller margins did worse.
 SETTINGS = RatingSettings(model="plackett_luce", margin=0.3)
 # pg_advisory_xact_lock key: "ratings" spelt in ASCII.
 _LOCK_KEY = 0x7261_7469_6E67_73
