@@ -4,16 +4,20 @@ Times are stored in UTC. A page under a club, an event, a table, a day card or a
 that club's zone for the request, so ``{{ value|time }}`` and ``|date`` print the clock on the
 club's wall (a hand's history at an evening in Chicago reads 19:42, not 01:42 UTC). Other pages,
 and the API (which answers ISO 8601 with the offset), keep UTC. The zone is found from the URL's
-own arguments, one small query, and is reset after every request so a worker thread never
-carries one club's zone into the next request.
+own arguments (one small query, remembered for a minute per URL argument) for pages read with
+GET, and is reset after every request so a worker thread never carries one club's zone into the
+next request.
 """
 
 from __future__ import annotations
 
+import time
 import zoneinfo
 from collections.abc import Callable
 from typing import Any
 
+from django.db.models.signals import post_save
+from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
@@ -21,10 +25,33 @@ from clubs.models import Club
 from scoring.models import Hand
 from tournaments.models import Event, Table, TableCard
 
+# (path kind, URL argument) -> (zone, when looked up): a zone changes rarely, a table's phone asks
+# for its page often; a minute's staleness after a club changes its zone is acceptable.
+_CACHE: dict[tuple[str, str], tuple[str | None, float]] = {}
+_CACHE_SECONDS = 60.0
+_CACHE_MAX = 4096
+
+
+@receiver(post_save, sender=Club, dispatch_uid="club-time-zone-cache")
+def _club_saved(**_: Any) -> None:
+    _CACHE.clear()  # this process at once; the others within the minute
+
+
+def _cached_zone_name(path: str, kwargs: dict[str, Any]) -> str | None:
+    key = (path.split("/", 2)[1] if path.count("/") > 1 else path,
+           str(sorted(kwargs.items())))
+    now = time.monotonic()
+    hit = _CACHE.get(key)
+    if hit is not None and now - hit[1] < _CACHE_SECONDS:
+        return hit[0]
+    zone = _zone_name(path, kwargs)
+    if len(_CACHE) >= _CACHE_MAX:
+        _CACHE.clear()
+    _CACHE[key] = (zone, now)
+    return zone
+
 
 def _zone_name(path: str, kwargs: dict[str, Any]) -> str | None:
-    if path.startswith("/api/") or path.startswith("/admin/"):
-        return None
     if "slug" in kwargs and path.startswith("/clubs/"):
         return Club.objects.filter(slug=kwargs["slug"]).values_list("time_zone", flat=True).first()
     event_id = kwargs.get("event_id") or (kwargs.get("pk") if path.startswith("/events/") else None)
@@ -55,7 +82,11 @@ class ClubTimeZoneMiddleware:
 
     def process_view(self, request: HttpRequest, view_func: Callable[..., Any],
                      view_args: tuple[Any, ...], view_kwargs: dict[str, Any]) -> None:
-        name = _zone_name(request.path, view_kwargs)
+        path = request.path
+        # Only pages print times: writes redirect, the API answers ISO 8601 with its offset.
+        if request.method not in ("GET", "HEAD") or path.startswith(("/api/", "/admin/")):
+            return
+        name = _cached_zone_name(path, view_kwargs)
         if name:
             try:
                 timezone.activate(zoneinfo.ZoneInfo(name))

@@ -44,3 +44,17 @@ def test_api_keeps_utc_with_its_offset(client) -> None:
     answer = client.get(f"/api/hands/{revision.hand_id}/revisions/").json()
     stamps = [r["created_at"] for r in (answer.get("results") or answer.get("revisions") or answer)]
     assert stamps and all(s.endswith("Z") or s.endswith("+00:00") for s in stamps)
+
+
+def test_a_club_changing_its_zone_is_seen_at_once(client) -> None:
+    club, director = club_with_director(slug="tz-change")
+    table = seated_table(club=club)
+    revision = services.hand_submit(game=table.game, number=1, values=values())
+    moment = datetime.datetime(2026, 1, 15, 1, 42, 7, tzinfo=datetime.UTC)
+    HandRevision.objects.filter(pk=revision.pk).update(created_at=moment)
+    client.force_login(director)
+    url = reverse("hand-history", args=[revision.hand_id])
+    assert "01:42:07" in client.get(url).content.decode()
+    club.time_zone = "Asia/Tokyo"
+    club.save()
+    assert "10:42:07" in client.get(url).content.decode()
