@@ -76,6 +76,10 @@ def test_a_stranger_starts_a_club_and_invites_a_director(
     expect(page.locator("#confirm-form")).to_contain_text("maria@example.org")
     page.click("#confirm-form button[type=submit]")
     expect(page.locator(".site-header")).to_contain_text("maria")
+    page.click(".site-header a:has-text('maria')")  # her account: e-mail addresses, password
+    expect(page.locator("main")).to_contain_text("maria@example.org")
+    _fits_the_phone(page)
+    page.screenshot(path=str(output_dir / "accounts-email.png"), full_page=True)
 
     # --- creates a club from the home page ----------------------------------------------------
     page.goto(base + "/")
