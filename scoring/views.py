@@ -4,7 +4,10 @@ Views stay thin: the form checks the shape of what was typed, ``scoring.services
 writes, ``scoring.selectors`` reads. Every page works without JavaScript: a rejected hand
 re-renders with each message next to its field (status 400), a hand another device entered first
 re-renders with the stored values (409), and a closed round's table page is read-only (403 on
-writes).
+writes). With JavaScript the phone saves through the API, keeps unsent hands on the phone while
+the network is down (``static/js/offline_queue.js``), redraws the score and the hands from
+:func:`table_entry_live` instead of reloading, and a service worker (:func:`table_service_worker`)
+lets the page open without a network.
 """
 
 from __future__ import annotations
@@ -13,12 +16,14 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from clubs.permissions import check_club_role, has_club_role
 from common.errors import ConflictError, DomainError
@@ -117,6 +122,8 @@ def _table_page(
         "submit_url": reverse("api-table-hands", args=[table.token]),
         "page_url": reverse("table-entry", args=[table.token]),
         "saved": request.GET.get("saved", ""),
+        # the deal passes clockwise over the seats in play (three-handed: N E S)
+        "dealer_order": " ".join(ruleset.seats),
         **(extra or {}),
     }
     return render(request, "scoring/entry_table.html", context, status=status)
@@ -189,6 +196,38 @@ def table_hand_correct(request: HttpRequest, token: str, number: int) -> HttpRes
         ruleset=ruleset,
     )
     return _table_page(request, table, form=form, correcting=correcting)
+
+
+@require_GET
+def table_entry_live(request: HttpRequest, token: str) -> HttpResponse:
+    """The parts of the phone page that change when a hand is stored (the score, the progress,
+    the hands), as a fragment: the page's script swaps them in after a save instead of
+    reloading the page. Its ``#table-score`` carries the game's version and status and the next
+    hand's number and dealer."""
+    table = table_by_token(token=token)
+    return render(request, "scoring/partials/entry_table_live.html", table_state(table=table))
+
+
+def _service_worker_scope() -> str:
+    """The folder the worker's URL is in (``/t/``): the pages it may serve are under it."""
+    return reverse("table-service-worker").rsplit("/", 1)[0] + "/"
+
+
+@require_GET
+def table_service_worker(request: HttpRequest) -> HttpResponse:
+    """The table phone's service worker: it keeps the last copy of each table page it saw and
+    the static files they use, and answers with them when the network is gone (network first).
+    Served from ``/t/`` so that its scope covers the table pages; the project's
+    Content-Security-Policy applies to it (its fetches are same-origin, ``connect-src 'self'``)."""
+    scope = _service_worker_scope()
+    body = render_to_string("scoring/service_worker.js", {
+        "scope": scope, "static_url": settings.STATIC_URL,
+        "worker_path": reverse("table-service-worker"),
+    })
+    response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
+    response["Service-Worker-Allowed"] = scope
+    response["Cache-Control"] = "no-cache"  # a new version is picked up on the next visit
+    return response
 
 
 @require_POST

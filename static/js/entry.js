@@ -1,7 +1,9 @@
 /* Score entry: validate as you type, fill the other side's counters, show only the fields of the
- * chosen outcome, and (on the table's phone) save through the API with retries that reuse the
- * form's idempotency key. Without this script the form posts normally and the server answers
- * with the same field-level messages. */
+ * chosen outcome, and (on the table's phone) save through the table's queue (table_offline.js,
+ * offline_queue.js): each hand with its own idempotency key, sent at once or kept on the phone
+ * until the network is back, the page redrawn in place. Without this script (or without the
+ * queue's scripts) the form posts normally and the server answers with the same field-level
+ * messages. */
 (function () {
   "use strict";
   var form = document.querySelector("form[data-hand-form]");
@@ -142,75 +144,130 @@
     if (first && first.focus && !document.querySelector(".has-error")) first.focus();
   }
 
-  // Table phone: save through the API; network failures are retried with the same key.
+  // Table phone: every hand goes through the table's queue (table_offline.js): sent at once
+  // when the network is there, kept on the phone and sent later when it is not. The page is
+  // redrawn in place; the form moves on to the next hand with a fresh idempotency key.
   var submitUrl = form.dataset.submitUrl;
-  if (submitUrl) {
+  var entry = window.TableEntry;
+  if (submitUrl && entry) {
     var button = form.querySelector("[data-save]");
+    var title = form.querySelector(".form-title");
+    var conflictBox = document.querySelector("[data-conflict-js]");
     var busy = false;
+    var pristine = !form.querySelector(".has-error");
+    var editing = null;  // the key of the queued hand shown in the form for a correction
+
+    var setLabel = function (number, correcting) {
+      if (title) { title.textContent = correcting ? "Correct hand " + number + " (not sent yet)" : "Hand " + number; }
+      if (button) { button.textContent = "Save hand " + number; }
+    };
+
+    var tick = function (name, value) {
+      form.querySelectorAll('input[type=radio][name="' + name + '"]').forEach(function (r) {
+        r.checked = value !== undefined && value !== null && r.value === String(value);
+      });
+    };
+
+    // Fill the form with a hand's values (none: an empty form for the next hand).
+    var fill = function (number, v) {
+      v = v || {};
+      field("number").value = String(number);
+      field("idempotency_key").value = entry.newKey();
+      tick("outcome", v.outcome || "played");
+      tick("dealer", v.dealer);
+      ["bidder", "trump", "renege_seat"].forEach(function (name) { tick(name, v[name]); });
+      if (field("bid")) { field("bid").value = v.bid === undefined || v.bid === null ? "" : String(v.bid); }
+      sides.forEach(function (s) {
+        ["meld", "counters"].forEach(function (g) {
+          var f = field(g + "_" + s);
+          var x = v[g] && v[g][s];
+          if (f) { f.value = x === undefined || x === null ? "" : String(x); }
+        });
+      });
+      touched = {};
+      typedCounters = {};
+      sides.forEach(function (s) { typedCounters[s] = !!(v.counters && v.counters[s] !== undefined); });
+      clearErrors();
+      setPreview("", "");
+      applyOutcome();
+    };
+
+    var reset = function (next) {
+      editing = null;
+      fill(next.number, { dealer: next.dealer });
+      setLabel(next.number, false);
+      pristine = true;
+      document.dispatchEvent(new CustomEvent("table:form-reset", { detail: next }));
+    };
+
+    var showConflict = function (body) {
+      if (!conflictBox) { return; }
+      conflictBox.querySelector("[data-conflict-message]").textContent =
+        (body && body.errors && body.errors[0] && body.errors[0].message) || "This hand was already entered.";
+      conflictBox.querySelector("[data-conflict-summary]").textContent = entry.describe((body && body.current) || {});
+      conflictBox.hidden = false;
+      conflictBox.scrollIntoView({ behavior: "smooth" });
+    };
+
+    form.addEventListener("input", function () { pristine = false; });
+    form.addEventListener("change", function () { pristine = false; });
+
+    // The server moved on (hands stored here or by another phone): an untouched form follows.
+    var follow = function (event) {
+      if (pristine && !editing && !busy && event.detail && event.detail.next) { reset(event.detail.next); }
+    };
+    document.addEventListener("table:refreshed", follow);
+    document.addEventListener("table:next", follow);
+
+    // "Correct it" on a queued hand the server refused: its values come back into the form.
+    document.addEventListener("table:edit", function (event) {
+      var item = event.detail.item;
+      if (!pristine && !window.confirm("Put hand " + item.number + " in the form? What is typed now is cleared.")) { return; }
+      fill(item.number, item.values);
+      editing = item.key;
+      pristine = false;
+      setLabel(item.number, true);
+      showErrors((item.error && item.error.body && item.error.body.errors) || [], true);
+      form.scrollIntoView({ behavior: "smooth" });
+    });
+
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
-      if (busy) return;
-      busy = true;
+      if (busy) { return; }
       var body = values();
-      body.number = parseInt(val("number"), 10);
-      var idem = val("idempotency_key");
-      var label = button ? button.textContent : "";
-      if (button) { button.disabled = true; button.textContent = "Saving…"; }
-      var attempt = 0;
-      function done() { busy = false; if (button) { button.disabled = false; button.textContent = label; } }
-      function send() {
-        attempt += 1;
-        fetch(submitUrl, {
-          method: "POST",
-          headers: { "Content-Type": "application/json", "Accept": "application/json", "Idempotency-Key": idem },
-          body: JSON.stringify(body)
-        }).then(function (r) {
-          if (r.status >= 500) throw new Error("server " + r.status);
-          return r.json().then(function (b) { return { status: r.status, body: b }; });
-        }).then(function (res) {
-          if (res.status === 200 || res.status === 201) {
-            window.location.assign(form.dataset.pageUrl + "?saved=" + res.body.number);
-            return;
-          }
-          done();
-          if (res.status === 409) {
-            var box = document.querySelector("[data-conflict-js]");
-            if (box) {
-              box.querySelector("[data-conflict-message]").textContent = res.body.errors[0].message;
-              var cur = res.body.current || {};
-              box.querySelector("[data-conflict-summary]").textContent = describe(cur);
-              box.hidden = false;
-              box.scrollIntoView({ behavior: "smooth" });
-            }
-            return;
-          }
-          showErrors((res.body && res.body.errors) || [], true);
-          setPreview("Not saved: fix the fields marked in red.", "bad");
-          var bad = form.querySelector(".has-error input, .has-error");
-          if (bad && bad.scrollIntoView) bad.scrollIntoView({ block: "center" });
-        }).catch(function () {
-          if (attempt < 5) {
-            if (button) button.textContent = "No connection – retrying…";
-            setTimeout(send, Math.min(8000, 1000 * Math.pow(2, attempt - 1)));
-          } else {
-            done();
-            setPreview("Could not reach the server. Tap save again: the hand will not be stored twice.", "bad");
-          }
-        });
+      if (editing) {
+        entry.replace(editing, body);
+        reset(entry.next());
+        return;
       }
-      send();
+      var item = { key: val("idempotency_key") || entry.newKey(), number: parseInt(val("number"), 10), values: body };
+      var label = button ? button.textContent : "";
+      busy = true;
+      if (button) { button.disabled = true; button.textContent = "Saving…"; }
+      if (conflictBox) { conflictBox.hidden = true; }
+      entry.submit(item).then(function (res) {
+        busy = false;
+        if (button) { button.disabled = false; button.textContent = label; }
+        if (res.state === "stored" || res.state === "queued") {
+          reset(entry.next());
+          window.scrollTo(0, 0);
+          return;
+        }
+        if (res.state === "conflict") {
+          showConflict(res.body);
+          entry.refresh();  // the stored hand appears in the list; the typed one stays in the form
+          return;
+        }
+        showErrors((res.body && res.body.errors) || [], true);
+        setPreview("Not saved: fix the fields marked in red.", "bad");
+        var bad = form.querySelector(".has-error input, .has-error");
+        if (bad && bad.scrollIntoView) { bad.scrollIntoView({ block: "center" }); }
+      });
     });
-  }
 
-  function describe(v) {
-    var parts = ["Dealer " + (v.dealer || "?")];
-    if (v.outcome === "misdeal") return parts.concat(["misdeal"]).join(" · ");
-    parts.push((v.bidder || "?") + " bid " + (v.bid || "?") + (v.trump ? " in " + ({ S: "♠", H: "♥", D: "♦", C: "♣" })[v.trump] : ""));
-    if (v.outcome && v.outcome !== "played") parts.push(v.outcome.replace("_", " ") + (v.renege_seat ? " by " + v.renege_seat : ""));
-    ["meld", "counters"].forEach(function (g) {
-      if (v[g]) parts.push(g + " " + Object.keys(v[g]).sort().reverse().map(function (s) { return s + " " + v[g][s]; }).join(" / "));
-    });
-    return parts.join(" · ");
+    // A page from the server or from the phone's copy: the next hand counts the queued ones and
+    // gets a key of its own (a copy of the page must never reuse one).
+    if (pristine) { reset(entry.next()); } else { field("idempotency_key").value = entry.newKey(); }
   }
 
   applyOutcome();

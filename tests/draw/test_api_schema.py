@@ -41,6 +41,8 @@ PAGE_ACTIONS: dict[str, tuple[str, str]] = {
     "table-hand-correct": ("put", "/api/hands/{hand_id}/"),
     "table-set-scorer": ("post", "/api/tables/{token}/scorer/"),
     "table-confirm": ("post", "/api/tables/{token}/confirm/"),
+    # the phone page's live fragment (score, hands, next hand): the table's state as data
+    "table-entry-live": ("get", "/api/tables/{token}/"),
     "director-hands": ("post", "/api/events/{event_id}/hands/"),
     "director-hand-delete-last": ("post", "/api/events/{event_id}/hands/delete-last/"),
     "hand-history": ("get", "/api/hands/{hand_id}/revisions/"),
@@ -68,7 +70,9 @@ PRINTABLES = {"invitation-detail", "round-cards", "round-sheet", "event-hands-cs
               "event-director", "event-wall-movement", "event-results", "event-scorecard",
               "event-scorecards", "event-table-cards", "table-card",
               # where do I sit (its version for the wall) and the rules of the evening
-              "event-wall-seating-version", "event-rules"}
+              "event-wall-seating-version", "event-rules",
+              # the table phone's service worker: a script, no data of its own
+              "table-service-worker"}
 
 # the error statuses each new write really answers
 ERRORS: dict[tuple[str, str], set[str]] = {

@@ -1,0 +1,388 @@
+/* The table phone page when the Wi-Fi comes and goes (the queue itself: offline_queue.js).
+ *
+ * - Every hand the form saves goes into the table's queue first, then is sent; while the network
+ *   is down the hands stay on the phone, listed under "Saved on this phone, not yet sent (N)",
+ *   and the form moves on to the next hand (its number counts the queued ones).
+ * - The queue is sent in order when the network comes back (the `online` event), every few
+ *   seconds while hands wait, when the page opens (also after it was closed), and on "Send now".
+ *   A conflict (409) or a refused hand (400, 403) stops it at that hand, which stays listed with
+ *   the server's answer until it is corrected ("Correct it" puts it back in the form) or
+ *   discarded; nothing typed is lost.
+ * - After hands are stored the page redraws its score and hands from /t/<token>/live/ (no
+ *   reload); only a game that ends, or a round that closes, reloads the page.
+ * - A service worker (/t/sw.js) keeps a copy of the page and its files, so the page opens without
+ *   a network (browsers allow service workers on HTTPS and on localhost only).
+ *
+ * window.TableEntry is what entry.js (the form) and table_live.js (another phone's hands) use.
+ */
+(function () {
+  "use strict";
+  var root = document.querySelector("[data-entry-queue]");
+  if (!root || !window.fetch || !window.EntryQueue || !window.DOMParser) { return; }
+
+  var queue = window.EntryQueue.open(root.getAttribute("data-token"),
+                                     root.getAttribute("data-submit-url"));
+  var pageUrl = root.getAttribute("data-page-url");
+  var liveUrl = root.getAttribute("data-live-url");
+  var order = (root.getAttribute("data-dealer-order") || "N E S W").split(" ").filter(Boolean);
+  var countEl = root.querySelector("[data-queue-count]");
+  var statusEl = root.querySelector("[data-queue-status]");
+  var listEl = root.querySelector("[data-queue-list]");
+  var sendButton = root.querySelector("[data-queue-send]");
+  var banner = document.querySelector("[data-saved-banner]");
+  var offlineNote = document.querySelector("[data-offline-note]");
+  var conflictBox = document.querySelector("[data-conflict-js]");
+  var form = document.querySelector("form[data-hand-form][data-submit-url]");
+  var describe = window.EntryQueue.describe;
+
+  var busyCount = 0;       // a flush or a redraw is under way (table_live.js waits for it)
+  var running = null;      // the flush under way
+  var again = false;       // hands were added while it ran: flush again after it
+  var pending = null;      // the hand the form is waiting on ({key, answer})
+  var failures = 0;        // flushes in a row that found no network
+  var retryTimer = null;
+  var refreshing = null;
+  var refreshAgain = false;  // asked again while a redraw was on its way: its answer may be old
+  var queueConflict = false;  // the conflict box shows the queue's stopped hand
+
+  function score() { return document.getElementById("table-score"); }
+  function fromCache() { var s = score(); return !!s && s.getAttribute("data-copy") === "cache"; }
+  function busy(delta) { busyCount = Math.max(0, busyCount + delta); }
+  function emit(name, detail) { document.dispatchEvent(new CustomEvent(name, { detail: detail })); }
+
+  /* The dealer of the hand after one dealt by `dealer`: clockwise, the same after a misdeal. */
+  function after(dealer, outcome) {
+    if (outcome === "misdeal") { return dealer; }
+    var i = order.indexOf(dealer);
+    return i < 0 ? dealer : order[(i + 1) % order.length];
+  }
+
+  /* The next hand to type: after the server's last hand (as last seen, or as confirmed since),
+   * and after the hands waiting on this phone. */
+  function next() {
+    var s = score();
+    var number = s ? parseInt(s.getAttribute("data-next-number"), 10) || 1 : 1;
+    var dealer = s ? s.getAttribute("data-next-dealer") || "N" : "N";
+    var known = queue.known();
+    if (known && known.number >= number) {
+      number = known.number + 1;
+      dealer = after(known.dealer, known.outcome);
+    }
+    var items = queue.items();
+    var last = items[items.length - 1];
+    if (last && last.number >= number) {
+      number = last.number + 1;
+      dealer = after(last.dealer, last.values.outcome);
+    }
+    return { number: number, dealer: dealer };
+  }
+
+  // --- drawing the queue ------------------------------------------------------------------------
+  function messages(item) {
+    var body = (item.error && item.error.body) || {};
+    return (body.errors || []).map(function (e) { return e.message; }).join(" ");
+  }
+
+  function actionButton(label, action, key) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "btn secondary";
+    b.textContent = label;
+    b.setAttribute("data-queue-action", action);
+    b.setAttribute("data-key", key);
+    return b;
+  }
+
+  function statusText(items) {
+    var head = items[0];
+    var text;
+    if (head && head.error) {
+      text = head.error.kind === "conflict"
+        ? "Stopped at hand " + head.number + ": another phone stored that hand first. Compare the " +
+          "values, then discard this copy (or correct the stored hand with its Fix link)."
+        : head.error.kind === "closed"
+          ? "Stopped at hand " + head.number + ": this table no longer takes hands. Give these " +
+            "values to the director."
+          : "Stopped at hand " + head.number + ": correct it (or discard it); the hands after " +
+            "it wait.";
+    } else if (running) {
+      text = "Sending…";
+    } else if (navigator.onLine === false) {
+      text = "No connection. They are sent in order as soon as the network is back.";
+    } else {
+      text = "The server could not be reached; trying again in a few seconds.";
+    }
+    if (!queue.persistent()) {
+      text += " This browser does not keep them when the page is closed: keep it open.";
+    }
+    return text;
+  }
+
+  function showConflict(items) {
+    var head = items[0];
+    if (!conflictBox) { return; }
+    if (head && head.error && head.error.kind === "conflict") {
+      var body = head.error.body || {};
+      conflictBox.querySelector("[data-conflict-message]").textContent =
+        (body.errors && body.errors[0] && body.errors[0].message) || "This hand was already entered.";
+      conflictBox.querySelector("[data-conflict-summary]").textContent = describe(body.current || {});
+      conflictBox.hidden = false;
+      queueConflict = true;
+    } else if (queueConflict) {
+      conflictBox.hidden = true;
+      queueConflict = false;
+    }
+  }
+
+  function showOffline() {
+    if (!offlineNote) { return; }
+    var text = "";
+    if (fromCache()) {
+      text = "No connection: this is the copy of the page kept on this phone. Hands you save " +
+             "are kept here and sent when the network is back.";
+    } else if (navigator.onLine === false) {
+      text = "No connection: hands you save are kept on this phone and sent when the network " +
+             "is back.";
+    }
+    offlineNote.textContent = text;
+    offlineNote.hidden = !text;
+  }
+
+  function render() {
+    var items = queue.items();
+    root.hidden = !items.length;
+    countEl.textContent = String(items.length);
+    listEl.textContent = "";
+    items.forEach(function (item) {
+      var li = document.createElement("li");
+      li.className = "queue-item" + (item.error ? " stopped" : "");
+      li.setAttribute("data-number", String(item.number));
+      var head = document.createElement("strong");
+      head.textContent = "Hand " + item.number + ": ";
+      li.appendChild(head);
+      li.appendChild(document.createTextNode(describe(item.values)));
+      if (item.error) {
+        var why = document.createElement("p");
+        why.className = "field-error";
+        why.setAttribute("role", "alert");
+        why.textContent = (item.error.kind === "conflict" ? "Not sent: " : "Not stored: ") + messages(item);
+        li.appendChild(why);
+        var actions = document.createElement("div");
+        actions.className = "queue-actions";
+        if (item.error.kind === "invalid" && form) {
+          actions.appendChild(actionButton("Correct it", "edit", item.key));
+        }
+        actions.appendChild(actionButton("Discard", "discard", item.key));
+        li.appendChild(actions);
+      }
+      listEl.appendChild(li);
+    });
+    statusEl.textContent = items.length ? statusText(items) : "";
+    sendButton.hidden = !items.length || !!items[0].error || !!running;
+    showConflict(items);
+    showOffline();
+  }
+
+  function announce(sent) {
+    if (!banner || !sent.length) { return; }
+    var numbers = sent.map(function (b) { return b.number; });
+    var text = numbers.length === 1 ? "Hand " + numbers[0] + " saved."
+      : "Hands " + numbers.slice(0, -1).join(", ") + " and " + numbers[numbers.length - 1] + " saved.";
+    banner.textContent = text;
+    banner.hidden = false;
+  }
+
+  // --- redrawing the score and the hands ------------------------------------------------------
+  /* Fetch /t/<token>/live/ and swap #table-score and #table-hands. A game that ended or a round
+   * that closed meanwhile reloads the page (it then shows the confirmation or the final score). */
+  function refresh() {
+    if (refreshing) { refreshAgain = true; return refreshing; }
+    busy(1);
+    refreshing = fetch(liveUrl, { cache: "no-store", headers: { Accept: "text/html" } })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        if (!html) { return false; }
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.getElementById("table-score");
+        var freshHands = doc.getElementById("table-hands");
+        var shown = score();
+        var shownHands = document.getElementById("table-hands");
+        if (!fresh || !shown) { return false; }
+        var cached = fresh.getAttribute("data-copy") === "cache";
+        if (parseInt(fresh.getAttribute("data-version"), 10) < parseInt(shown.getAttribute("data-version"), 10)) {
+          return false;  // an older copy kept by the service worker
+        }
+        var before = shown.getAttribute("data-status") + "/" + shown.getAttribute("data-can-enter");
+        shown.replaceWith(document.importNode(fresh, true));
+        if (freshHands && shownHands) { shownHands.replaceWith(document.importNode(freshHands, true)); }
+        var now = score();
+        if (!cached) {
+          queue.forgetKnown();  // the server's own word from now on
+          if (now.getAttribute("data-status") + "/" + now.getAttribute("data-can-enter") !== before) {
+            window.location.assign(pageUrl);
+            return true;
+          }
+        }
+        emit("table:refreshed", { version: parseInt(now.getAttribute("data-version"), 10),
+                                  status: now.getAttribute("data-status"), next: next() });
+        return true;
+      })
+      .catch(function () { return false; })
+      .then(function (done) {
+        refreshing = null;
+        busy(-1);
+        render();
+        if (refreshAgain) { refreshAgain = false; return refresh(); }
+        return done;
+      });
+    return refreshing;
+  }
+
+  // --- sending ----------------------------------------------------------------------------------
+  function schedule() {
+    if (retryTimer) { clearTimeout(retryTimer); }
+    var delay = failures <= 4 ? 1000 * Math.pow(2, Math.max(0, failures - 1)) : 15000;
+    retryTimer = setTimeout(function () { retryTimer = null; flushNow(); }, delay);
+  }
+
+  /* The hand the form is waiting on is not kept when the server refuses it: the form still
+   * shows it, with the messages next to the fields (as without the queue). */
+  function takeOver(item, kind, body) {
+    if (!pending || item.key !== pending.key) { return false; }
+    queue.remove(item.key);
+    pending.answer = { state: kind, body: body };
+    return true;
+  }
+
+  function flushNow() {
+    if (retryTimer) { clearTimeout(retryTimer); retryTimer = null; }
+    if (running) { again = true; return running; }
+    if (!queue.items().length) { return Promise.resolve(null); }
+    busy(1);
+    running = queue.flush({ stop: takeOver, progress: render }).then(function (result) {
+      running = null;
+      if (result.later) { failures += 1; schedule(); } else { failures = 0; }
+      announce(result.sent);
+      var redraw = result.sent.length ? refresh() : Promise.resolve(false);
+      return redraw.then(function () {
+        busy(-1);
+        render();
+        if (again && !result.later && !result.stopped) { again = false; return flushNow(); }
+        again = false;
+        return result;
+      });
+    }, function () {
+      running = null;
+      busy(-1);
+      failures += 1;
+      schedule();
+      render();
+      return null;
+    });
+    render();
+    return running;
+  }
+
+  /* The form saves a hand: queue it, then send it (after the hands already waiting). Resolves
+   * with {state: "stored" | "queued" | "invalid" | "conflict" | "closed", body}. */
+  function submit(item) {
+    var waiting = queue.items().length > 0;
+    queue.add(item);
+    if (banner) { banner.hidden = true; }
+    if (waiting || navigator.onLine === false) {
+      failures = 0;
+      render();
+      flushNow();
+      return Promise.resolve({ state: "queued" });
+    }
+    pending = { key: item.key, answer: null };
+    return flushNow().then(function () {
+      var mine = pending;
+      pending = null;
+      if (mine && mine.answer) { return mine.answer; }
+      return { state: queue.get(item.key) ? "queued" : "stored" };
+    });
+  }
+
+  // --- the service worker -----------------------------------------------------------------------
+  function ready() { document.documentElement.setAttribute("data-offline-ready", ""); }
+
+  function registerWorker() {
+    var url = root.getAttribute("data-sw-url");
+    if (!url || !("serviceWorker" in navigator) || !window.isSecureContext) { return; }
+    var container = navigator.serviceWorker;
+    var controlled = !!container.controller;
+    container.addEventListener("message", function (event) {
+      if (event.data && event.data.type === "cached") { ready(); }
+    });
+    container.register(url, { scope: url.replace(/[^/]*$/, "") })
+      .then(function () { return container.ready; })
+      .then(function (registration) {
+        if (controlled) { ready(); return; }  // this page came through the worker: it is kept
+        // First visit: the page loaded before the worker; ask it to keep the page and its files.
+        var urls = [window.location.pathname];
+        document.querySelectorAll("script[src], link[rel=stylesheet][href]").forEach(function (el) {
+          urls.push(el.getAttribute("src") || el.getAttribute("href"));
+        });
+        registration.active.postMessage({ type: "cache", urls: urls });
+      })
+      .catch(function () { /* no worker: the queue still works, the page needs the network */ });
+  }
+
+  // --- wiring -----------------------------------------------------------------------------------
+  listEl.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-queue-action]");
+    if (!button) { return; }
+    var item = queue.get(button.getAttribute("data-key"));
+    if (!item) { render(); return; }
+    if (button.getAttribute("data-queue-action") === "edit") {
+      emit("table:edit", { item: item });
+      return;
+    }
+    if (window.confirm("Discard hand " + item.number + " (" + describe(item.values) + ") from this phone?")) {
+      queue.remove(item.key);
+      render();
+      emit("table:refreshed", { next: next() });
+      flushNow();
+    }
+  });
+  sendButton.addEventListener("click", function () { failures = 0; flushNow(); });
+  window.addEventListener("online", function () {
+    failures = 0;
+    render();
+    flushNow();
+    if (fromCache()) { refresh(); }
+  });
+  window.addEventListener("offline", render);
+  window.addEventListener("storage", function (event) {
+    if (event.key === queue.store.name) { render(); }
+  });
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden && queue.items().length && !retryTimer) { flushNow(); }
+  });
+  window.setInterval(function () {
+    if (queue.items().length && !running && !retryTimer) { flushNow(); }
+  }, 15000);
+
+  window.TableEntry = {
+    submit: submit,
+    /* A corrected queued hand: new values (and key) in its place, then send again. */
+    replace: function (key, values) {
+      queue.replace(key, values);
+      failures = 0;
+      render();
+      return flushNow();
+    },
+    next: next,
+    busy: function () { return busyCount > 0; },
+    refresh: refresh,
+    newKey: window.EntryQueue.newKey,
+    describe: describe
+  };
+
+  if (!fromCache()) { queue.forgetKnown(); }  // a page just rendered by the server knows best
+  render();
+  if (queue.items().length) { flushNow(); }
+  if (fromCache()) { refresh(); }
+  registerWorker();
+})();
