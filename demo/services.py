@@ -18,6 +18,8 @@ from clubs.models import Club, Membership, Player
 from clubs.services import club_create, player_create
 from common.rulesets import event_ruleset
 from draw import services as draw
+from league.models import Season
+from league.services import season_create
 from rules_engine import Ruleset, count_meld
 from scoring.models import Game
 from scoring.services import game_confirm, hand_submit
@@ -117,6 +119,22 @@ def load_demo(*, stdout: Any = None) -> bool:
         full_round(finished)
     events.event_set_status(event=finished, status="finished", actor=director)
 
+    # Earlier nights of the season, with whoever came: the leaderboard, the players' profiles
+    # and their ratings have a few weeks to show.
+    for weeks in (5, 4, 3, 2):
+        night = events.event_create(
+            club=club, name="Tuesday club night", date=today - datetime.timedelta(weeks=weeks),
+            actor=director, rounds_planned=2, deals_per_round=4, seed=weeks,
+        )
+        came = rng.sample(players, 12 + 2 * (weeks % 3))
+        events.entries_create_many(event=night, players=came, actor=director)
+        for _ in range(2):
+            full_round(night)
+        events.event_set_status(event=night, status="finished", actor=director)
+    season_create(club=club, name=f"Season {today.year}", starts_on=today - datetime.timedelta(
+        weeks=8), ends_on=today + datetime.timedelta(weeks=8), counting=Season.Counting.BEST_N,
+        best_n=4, min_nights=2, actor=director)
+
     running = events.event_create(
         club=club, name="Tonight's club night", date=today, actor=director,
         rounds_planned=4, deals_per_round=4, seed=11,
@@ -144,6 +162,6 @@ def load_demo(*, stdout: Any = None) -> bool:
     for index, table in enumerate(wave.tables.order_by("number")):
         play_table(table.game, rng, ruleset, 4 if index % 2 == 0 else 2)
     if stdout is not None:
-        stdout.write(f"Demo club {club.name}: {len(players)} players, 2 nights and a "
-                     "partners' bracket.\n")
+        stdout.write(f"Demo club {club.name}: {len(players)} players, 6 nights of a season and "
+                     "a partners' bracket.\n")
     return True

@@ -7,6 +7,8 @@ import pytest
 
 from clubs.models import Club, Player
 from demo.services import load_demo
+from league.models import PlayerRating, RatingChange, Season
+from league.selectors import season_leaderboard
 from scoring.models import Game, HandRevision
 from standings.models import StandingsSnapshot
 from tournaments.models import Event, Round
@@ -23,7 +25,9 @@ def test_demo_data_is_complete_and_loads_once(django_capture_on_commit_callbacks
     assert (Club.objects.count(), Player.objects.count(), Event.objects.count(),
             HandRevision.objects.count()) == counts
     assert Player.objects.count() == 24
-    finished = Event.objects.get(status=Event.Status.FINISHED)
+    past = list(Event.objects.filter(status=Event.Status.FINISHED).order_by("date"))
+    assert len(past) == 5
+    finished = past[-1]
     running = Event.objects.get(status=Event.Status.RUNNING, format=Event.Format.CLUB_NIGHT)
     assert not finished.rounds.exclude(status=Round.Status.CLOSED).exists()
     current = running.rounds.get(status=Round.Status.PLAYING)
@@ -37,7 +41,16 @@ def test_demo_data_is_complete_and_loads_once(django_capture_on_commit_callbacks
         (1, Round.Status.CLOSED), (2, Round.Status.PLAYING)]
     assert set(bracket.rounds.get(number=2).tables.values_list("match", flat=True)) == {
         "W2-1", "W2-2", "L1-1", "L1-2"}
-    for event in (finished, running, bracket):
+    for event in (*past, running, bracket):
         snapshot = StandingsSnapshot.objects.get(event=event)
         assert snapshot.source_version == Event.objects.get(pk=event.pk).hands_version
         assert any(row["points"] for row in snapshot.rows)
+    # the season's leaderboard, and a rating for everyone who played a confirmed game
+    season = Season.objects.get(club__slug="riverside")
+    board = season_leaderboard(season=season)
+    assert board["ranked"] and all(row["nights"] >= season.min_nights for row in board["ranked"])
+    rated = set(RatingChange.objects.values_list("player_id", flat=True))
+    confirmed_players = set(Game.objects.filter(status=Game.Status.CONFIRMED)
+                            .values_list("table__seats__entry__player_id", flat=True))
+    assert rated == confirmed_players == set(PlayerRating.objects.values_list("player_id",
+                                                                            flat=True))
