@@ -168,7 +168,8 @@ def test_files_that_are_not_archives_are_refused_on_the_page_and_the_command(
     archive, client, club = setting
     before = row_counts()
     for content, code in ((b"\xff\xfe not text", "encoding"), (b"{not json", "invalid_json"),
-                          (b"[1, NaN]", "invalid_json"), (b'{"x": "\\ud800"}', "invalid")):
+                          (b"[1, NaN]", "invalid_json"), (b'{"x": "\\ud800"}', "invalid"),
+                          (b'{"a": ' * 40 + b"1" + b"}" * 40, "too_deep")):
         answer = client.post(f"/api/clubs/{club.slug}/events/import/",
                              {"file": SimpleUploadedFile("a.json", content)})
         assert answer.status_code == 400
