@@ -236,7 +236,7 @@
       if (busy) { return; }
       var body = values();
       if (editing) {
-        entry.replace(editing, body);
+        entry.replace(editing, parseInt(val("number"), 10), body);
         reset(entry.next());
         return;
       }

@@ -222,10 +222,8 @@
       });
     }
 
-    function run() {
-      if (navigator.onLine === false) { result.later = true; return Promise.resolve(result); }
-      return step();
-    }
+    // navigator.onLine is only a hint (some phones say offline when they are not): always try.
+    function run() { return step(); }
 
     var locked = navigator.locks && navigator.locks.request
       ? navigator.locks.request(self.store.name, { ifAvailable: true }, function (lock) {

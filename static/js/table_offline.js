@@ -149,7 +149,8 @@
   }
 
   function render() {
-    var items = queue.items();
+    // the hand the form is waiting on is not "not yet sent" until its first try has failed
+    var items = queue.items().filter(function (x) { return !(pending && x.key === pending.key); });
     root.hidden = !items.length;
     countEl.textContent = String(items.length);
     listEl.textContent = "";
@@ -299,6 +300,7 @@
     return flushNow().then(function () {
       var mine = pending;
       pending = null;
+      render();
       if (mine && mine.answer) { return mine.answer; }
       return { state: queue.get(item.key) ? "queued" : "stored" };
     });
@@ -366,9 +368,11 @@
 
   window.TableEntry = {
     submit: submit,
-    /* A corrected queued hand: new values (and key) in its place, then send again. */
-    replace: function (key, values) {
-      queue.replace(key, values);
+    /* A corrected queued hand: new values (and key) in its place, then send again (queued
+     * anew should it have left the queue meanwhile, e.g. discarded in another tab). */
+    replace: function (key, number, values) {
+      if (queue.get(key)) { queue.replace(key, values); }
+      else { queue.add({ key: window.EntryQueue.newKey(), number: number, values: values }); }
       failures = 0;
       render();
       return flushNow();

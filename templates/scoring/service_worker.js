@@ -1,8 +1,8 @@
 /* The table phone's service worker (served by scoring.views.table_service_worker at {{ worker_path }};
  * its scope is {{ scope }}). It lets a table's entry page open without a network: the page
  * (/t/<token>/), its live fragment (/t/<token>/live/) and the static files are fetched from the
- * network first and a copy of each is kept; when the network fails, or says nothing for a few
- * seconds while a copy exists, the copy answers. A page or fragment answered from the copy says
+ * network first and a copy of each is kept; when the network fails (or, for a page or a file,
+ * says nothing for a few seconds while a copy exists), the copy answers. A page or fragment answered from the copy says
  * so (data-copy="cache"), so the page knows its score may be behind. The API is never kept:
  * hands saved offline wait in the page's own queue (static/js/offline_queue.js). */
 "use strict";
@@ -10,7 +10,7 @@
 var CACHE = "table-entry-v1";
 var SCOPE = "{{ scope|escapejs }}";
 var STATIC = "{{ static_url|escapejs }}";
-var WAIT = 5000;       // ms the network may stay silent before a kept copy answers
+var WAIT = 8000;       // ms a page or file may keep the network silent before its copy answers
 var MAX_PAGES = 40;    // table pages kept (a phone may open many tables in an evening)
 
 self.addEventListener("install", function () { self.skipWaiting(); });
@@ -80,12 +80,16 @@ self.addEventListener("fetch", function (event) {
   event.respondWith(new Promise(function (resolve, reject) {
     var answered = false;
     function answer(response) { if (!answered && response) { answered = true; resolve(response); } }
-    var timer = setTimeout(function () { copyOf(key).then(answer); }, WAIT);
+    // A Wi-Fi that is joined but dead can hold a request for a minute: after WAIT the copy
+    // answers a page or a file. The live fragment waits for the network (the page asks it in
+    // the background, and an old copy of it is no help once the page is on screen).
+    var timer = /\/live\/$/.test(url.pathname) ? null
+      : setTimeout(function () { copyOf(key).then(answer); }, WAIT);
     network.then(function (response) {
-      clearTimeout(timer);
+      if (timer) { clearTimeout(timer); }
       answer(response);
     }, function (error) {
-      clearTimeout(timer);
+      if (timer) { clearTimeout(timer); }
       copyOf(key).then(function (copy) {
         if (copy) { answer(copy); } else if (!answered) { answered = true; reject(error); }
       });

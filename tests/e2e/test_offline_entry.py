@@ -172,3 +172,64 @@ def test_a_save_redraws_the_page_in_place(live_server, phone: Page) -> None:
     revisions = HandRevision.objects.select_related("hand").order_by("hand__number")
     assert [(r.hand.number, r.bid, r.idempotency_key) for r in revisions] == [
         (1, 51, first_key), (2, 60, second_key)]
+
+
+def test_a_queued_hand_the_server_refuses_is_corrected_from_the_queue(live_server, phone: Page) -> None:
+    table = seated_table()
+    _open(phone, live_server.url, table.token)
+    queue = phone.locator("#entry-queue")
+
+    # offline nothing checks the typing: a bid off the ladder is queued, then a good hand 2
+    phone.context.set_offline(True)
+    enter_hand(phone, {**HANDS[0], "bid": "13"})
+    phone.click("[data-save]")
+    expect(queue.locator("h2")).to_have_text(f"{QUEUED} (1)")
+    enter_hand(phone, HANDS[1])
+    phone.click("[data-save]")
+    expect(queue.locator("h2")).to_have_text(f"{QUEUED} (2)")
+
+    # online: the server refuses hand 1; the queue stops there and hand 2 waits behind it
+    phone.context.set_offline(False)
+    refused = queue.locator("li").nth(0)
+    expect(refused).to_contain_text("Not stored: bid 13 is below the opening minimum", timeout=SLOW)
+    expect(queue.locator("[data-queue-status]")).to_contain_text("Stopped at hand 1")
+    expect(queue.locator("h2")).to_have_text(f"{QUEUED} (2)")
+    assert HandRevision.objects.count() == 0
+
+    # "Correct it" puts the hand back in the form with the message next to the bid
+    refused.locator("[data-queue-action=edit]").click()
+    expect(phone.locator(".form-title")).to_have_text("Correct hand 1 (not sent yet)")
+    expect(phone.locator("#err-bid")).to_contain_text("below the opening minimum")
+    expect(phone.locator("#id_bid")).to_have_value("13")
+    expect(phone.locator("#id_meld_EW")).to_have_value("32")
+    phone.fill("#id_bid", "51")
+    phone.click("[data-save]")
+    expect(queue).to_be_hidden(timeout=SLOW)
+    expect(phone.locator("#table-hands tbody tr")).to_have_count(2)
+    expect(phone.get_by_role("heading", name="Hand 3")).to_be_visible()
+    revisions = HandRevision.objects.select_related("hand").order_by("hand__number")
+    assert [(r.hand.number, r.dealer, r.bid) for r in revisions] == [(1, "N", 51), (2, "E", 60)]
+
+
+def test_a_hand_queued_when_the_page_was_closed_is_sent_when_it_opens_again(
+    live_server, phone: Page,
+) -> None:
+    table = seated_table()
+    url = f"{live_server.url}/t/{table.token}/"
+    _open(phone, live_server.url, table.token)
+    context = phone.context
+    context.set_offline(True)
+    enter_hand(phone, HANDS[0])
+    phone.click("[data-save]")
+    expect(phone.locator("#entry-queue h2")).to_have_text(f"{QUEUED} (1)")
+    phone.close()
+
+    context.set_offline(False)
+    assert HandRevision.objects.count() == 0
+    page = context.new_page()
+    page.goto(url)
+    expect(page.locator("[data-saved-banner]")).to_have_text("Hand 1 saved.", timeout=SLOW)
+    expect(page.locator("#table-hands tbody tr")).to_have_count(1)
+    expect(page.get_by_role("heading", name="Hand 2")).to_be_visible()
+    revision = HandRevision.objects.get()
+    assert (revision.hand.number, revision.bid, revision.meld) == (1, 51, {"NS": 24, "EW": 32})
