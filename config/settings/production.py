@@ -20,6 +20,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     raise ConfigError("DATABASE_URL must point at PostgreSQL in production")
 if REDIS_URL is None:
     raise ConfigError("REDIS_URL is required in production")
+# Database connections: each web worker and each Celery worker child keeps its connection for
+# DATABASE_CONN_MAX_AGE seconds instead of opening one per request (a PostgreSQL backend start
+# per request was half the CPU under load), and checks it before reusing it after a request
+# that ended (a restarted PostgreSQL costs one failed check, not one failed request).
+# Persistent connections rather than a psycopg pool: a gunicorn sync worker serves one request
+# at a time, so a pool in each process would only hold the one connection it uses (plus a
+# maintenance thread); one connection per worker process (per thread with threads) is the same
+# reuse without the extra package. 0 closes after each request, as before.
+DATABASES["default"]["CONN_MAX_AGE"] = get_int("DATABASE_CONN_MAX_AGE", 60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = get_bool("DATABASE_CONN_HEALTH_CHECKS", True)
 
 # HTTPS: the proxy in front terminates TLS and says so in X-Forwarded-Proto. Plain-HTTP
 # requests are redirected (except the health check, which load balancers make over HTTP);
