@@ -37,7 +37,8 @@ def club_events(*, club: Club, user: Any) -> dict[str, Any]:
         if can_view_event(user=user, event=_with_club(e, club))
     ]
     upcoming = [e for e in events if e.status in (Event.Status.DRAFT, Event.Status.RUNNING)]
-    past = [e for e in events if e.status == Event.Status.FINISHED]
+    past = sorted((e for e in events if e.status == Event.Status.FINISHED),
+                  key=lambda e: (e.date, e.pk), reverse=True)  # the latest first
     return {"upcoming": sorted(upcoming, key=lambda e: (e.date, e.pk)), "past": past}
 
 

@@ -58,3 +58,4 @@ def test_a_club_changing_its_zone_is_seen_at_once(client) -> None:
     club.time_zone = "Asia/Tokyo"
     club.save()
     assert "10:42:07" in client.get(url).content.decode()
+
