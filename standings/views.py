@@ -67,7 +67,8 @@ def _body_html(request: HttpRequest, *, event_id: int, version: int, view: str,
 
 def _page(request: HttpRequest, event_id: int, view: str, template: str) -> HttpResponse:
     event, status = standings_header(event_id=event_id, user=request.user)
-    stages = list(event.rounds.values_list("stage", flat=True).distinct())
+    # order_by(): without it the rounds' default ordering (by number) makes every round distinct
+    stages = list(event.rounds.order_by().values_list("stage", flat=True).distinct())
     stage = _stage(request) if len(stages) > 1 else None
     body = _body_html(request, event_id=event.pk, version=status.version, view=view,
                       stage=stage)

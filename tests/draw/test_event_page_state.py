@@ -86,3 +86,14 @@ def test_check_in_searches_names_and_asks_before_leaving(client) -> None:
     for name in names:
         assert f'data-name="{name}"' in html
     assert html.count("is leaving: take them out of the next rounds?") == len(names)
+
+
+def test_a_club_nights_standings_page_has_no_stage_tabs_and_no_template_text(client) -> None:
+    club, _ = club_with_director(slug="home")
+    event = event_with_players(club=club, players=8)
+    for _ in range(2):
+        round_ = round_create(event=event)
+        Round.objects.filter(pk=round_.pk).update(status=Round.Status.CLOSED)
+    html = client.get(reverse("event-standings", args=[event.pk])).content.decode()
+    assert 'id="stage-tabs"' not in html  # one stage: nothing to choose
+    assert "{#" not in html and "#}" not in html and "{%" not in html
