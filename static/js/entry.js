@@ -171,6 +171,8 @@
     // Fill the form with a hand's values (none: an empty form for the next hand).
     var fill = function (number, v) {
       v = v || {};
+      clearTimeout(timer);  // a check of what was typed before is no longer wanted ...
+      seq += 1;             // ... nor its answer, should it still arrive
       field("number").value = String(number);
       field("idempotency_key").value = entry.newKey();
       tick("outcome", v.outcome || "played");

@@ -192,7 +192,8 @@
   /* Send the queued items in order until the queue is empty or something stops it.
    * `options.stop(item, kind, body)` may take over a stopping item (return true), e.g. the item
    * the form has just saved; otherwise the item keeps the answer as its `error`.
-   * Resolves with {sent: [bodies], stopped: {item, kind, body} | null, later: bool}. One flush at
+   * Resolves with {sent: [bodies], stopped: {item, kind, body, fresh} | null, later: bool}
+   * (`fresh`: the server has just answered so; else the item was stopped already). One flush at
    * a time per page (and per phone when the browser has Web Locks). */
   Queue.prototype.flush = function (options) {
     var self = this;
@@ -214,7 +215,7 @@
         }
         if (kind === "later") { result.later = true; return result; }
         var body = res.body || { errors: [{ field: "general", code: "error", message: "The server refused this hand (" + res.status + ")." }] };
-        result.stopped = { item: item, kind: kind, body: body };
+        result.stopped = { item: item, kind: kind, body: body, fresh: true };
         if (!(options.stop && options.stop(item, kind, body))) {
           self._mark(item, { kind: kind, body: body, status: res.status });
         }

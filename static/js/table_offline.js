@@ -264,7 +264,9 @@
       running = null;
       if (result.later) { failures += 1; schedule(); } else { failures = 0; }
       announce(result.sent);
-      var redraw = result.sent.length ? refresh() : Promise.resolve(false);
+      // hands stored, or another phone's hand met: the score and the hands are redrawn
+      var conflict = result.stopped && result.stopped.fresh && result.stopped.kind === "conflict";
+      var redraw = result.sent.length || conflict ? refresh() : Promise.resolve(false);
       return redraw.then(function () {
         busy(-1);
         render();

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from scoring import services
 from scoring.models import HandRevision
@@ -96,7 +96,7 @@ def test_hands_saved_offline_survive_a_reload_and_are_stored_once_in_order(
 
 
 def test_a_queued_hand_taken_by_another_phone_stops_the_queue_and_keeps_its_values(
-    live_server, phone: Page,
+    live_server, phone: Page, output_dir: Path,
 ) -> None:
     table = seated_table()
     base = live_server.url
@@ -121,7 +121,10 @@ def test_a_queued_hand_taken_by_another_phone_stops_the_queue_and_keeps_its_valu
     item = queue.locator("li")
     expect(item).to_contain_text("Hand 1: Dealer N · N bid 51 in ♥ · meld NS 24 / EW 32")
     expect(item).to_contain_text("Not sent")
+    # the page shows the stored hand 1 (redrawn in place) and offers hand 2 next
+    expect(phone.locator("#table-hands")).to_contain_text("N 55")
     expect(queue.locator("[data-queue-status]")).to_contain_text("Stopped at hand 1")
+    phone.screenshot(path=str(output_dir / "offline-conflict.png"), full_page=True)
 
     # a reload keeps it (the answer too), and nothing was stored twice
     phone.reload()
@@ -168,6 +171,7 @@ def test_a_save_redraws_the_page_in_place(live_server, phone: Page) -> None:
     expect(phone.locator("#table-hands tbody tr")).to_have_count(2)
     phone.wait_for_timeout(6_000)
     assert phone.evaluate("window.stillTheSamePage") is True
+    expect(phone.locator("[data-preview]")).to_have_text("")  # no check of the emptied form
     assert navigations == []
     revisions = HandRevision.objects.select_related("hand").order_by("hand__number")
     assert [(r.hand.number, r.bid, r.idempotency_key) for r in revisions] == [
@@ -233,3 +237,24 @@ def test_a_hand_queued_when_the_page_was_closed_is_sent_when_it_opens_again(
     expect(page.get_by_role("heading", name="Hand 2")).to_be_visible()
     revision = HandRevision.objects.get()
     assert (revision.hand.number, revision.bid, revision.meld) == (1, 51, {"NS": 24, "EW": 32})
+
+
+def test_without_javascript_the_form_still_posts_and_nothing_is_queued(
+    live_server, browser: Browser,
+) -> None:
+    table = seated_table()
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/t/{table.token}/")
+        expect(page.locator("#entry-queue")).to_be_hidden()
+        enter_hand(page, HANDS[0])
+        page.click("[data-save]")
+        expect(page.get_by_text("Hand 1 saved")).to_be_visible()  # the server's own page
+        expect(page.get_by_role("heading", name="Hand 2")).to_be_visible()
+        expect(page.locator("#table-hands tbody tr")).to_have_count(1)
+    finally:
+        context.close()
+    revision = HandRevision.objects.get()
+    assert (revision.hand.number, revision.bid, revision.counters) == (1, 51, {"NS": 27, "EW": 23})
