@@ -177,12 +177,27 @@ def _store_revision(
     )
 
 
+def _hands_version_bump(event_id: int) -> int:
+    """Mark the event's standings behind its hands: ``hands_version`` + 1, returned (one UPDATE
+    ... RETURNING). Every table of the event writes this one row, and its lock is held until the
+    transaction commits: callers make it their transaction's LAST write, after the game's
+    recompute, so a table waiting for it waits for a commit, not for another table's work."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {connection.ops.quote_name(Event._meta.db_table)} "  # noqa: S608
+            "SET hands_version = hands_version + 1 WHERE id = %s RETURNING hands_version",
+            [event_id],
+        )
+        row = cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
 def _after_write(game: Game, revisions: Sequence[HandRevision], *, author: Any = None,
                  note: str = "") -> None:
     """Re-derive the locked game from its live hands (``revisions``, in hand order), then mark
     the event's standings behind. A change to a confirmed game clears its confirmation and says
-    so in the event log. The event row is bumped last: it is the row every table of the event
-    writes, so it is held for the shortest possible time."""
+    so in the event log. The event row is bumped last (:func:`_hands_version_bump`): callers
+    write nothing after this."""
     if game.status == Game.Status.CONFIRMED:
         event_log(game.table.round.event, author, "confirmation_cleared",
                   round=game.table.round.number, table=game.table.number,
@@ -192,9 +207,7 @@ def _after_write(game: Game, revisions: Sequence[HandRevision], *, author: Any =
         task_queue(RATE_GAME, args=(game.pk,))  # its rating changes are undone until confirmed
     else:
         _game_write(game, revisions, bump_version=True)
-    Event.objects.filter(pk=game.table.round.event_id).update(
-        hands_version=F("hands_version") + 1
-    )
+    _hands_version_bump(game.table.round.event_id)
     standings_request_update(event_id=game.table.round.event_id)
 
 
@@ -243,7 +256,6 @@ def hand_submit(
         hand=hand, number=1, engine_hand=engine_hand, score=score, author=author,
         source=source, note=note, idempotency_key=idempotency_key,
     )
-    _after_write(locked, [*revisions, revision], author=author, note=note)
     round_ = locked.table.round
     if round_.status == Round.Status.SEATED:
         # The first hand of a round the director did not start: play has begun (the director
@@ -251,6 +263,7 @@ def hand_submit(
         Round.objects.filter(pk=round_.pk, status=Round.Status.SEATED).update(
             status=Round.Status.PLAYING, started_at=timezone.now())
         round_.status = Round.Status.PLAYING
+    _after_write(locked, [*revisions, revision], author=author, note=note)  # the last write
     revision.replayed = False  # type: ignore[attr-defined]
     return revision
 
