@@ -30,7 +30,7 @@ from clubs.models import Club, Player, validate_time_zone
 from clubs.services import player_create
 from common.errors import DomainError
 from common.rulesets import check_ruleset
-from scoring.models import Game, Hand, HandRevision
+from scoring.models import Game, Hand, HandRevision, SeatResult
 from scoring.services import event_recompute
 from standings.services import placements_store, standings_rebuild
 from tournaments.models import Bye, Entry, Event, EventLog, Pair, Round, Seat, Table, TableCard
@@ -186,7 +186,13 @@ def _update_columns(model: type[models.Model], objs: list[Any], fields: list[Any
     fields, as the ORM would (SQLite stores times as UTC text)."""
     quote = connection.ops.quote_name
     table, pk = quote(model._meta.db_table), quote(model._meta.pk.column)
-    sets = ", ".join(f"{quote(f.column)} = v.column{i}" for i, f in enumerate(fields, start=2))
+    def value(field_: Any, i: int) -> str:
+        # PostgreSQL types a VALUES column from its first row: a NULL there would be text
+        if connection.vendor == "postgresql":
+            return f"CAST(v.column{i} AS {field_.db_type(connection)})"
+        return f"v.column{i}"
+
+    sets = ", ".join(f"{quote(f.column)} = {value(f, i)}" for i, f in enumerate(fields, start=2))
     for start in range(0, len(objs), 1000):
         chunk = objs[start:start + 1000]
         row = "(" + ", ".join(["%s"] * (len(fields) + 1)) + ")"
@@ -314,6 +320,8 @@ def _write(plan: Plan, club_slug: str, actor: Any, create_club: bool,
     return result
 
 
+REBUILD_HINT = (" If the event's results were stored by an older version, run "
+                "`manage.py rebuild_standings EVENT_ID` where it was played, then export it again.")
 GAME_DERIVED = ("status", "totals", "winner", "cut_winner", "finish_reason", "hands_count",
                 "confirmed_by_id", "confirmed_at")
 
@@ -321,11 +329,27 @@ GAME_DERIVED = ("status", "totals", "winner", "cut_winner", "finish_reason", "ha
 def _check_derived(plan: Plan, event: Event, game_rows: list[Row], games: list[Game],
                    pks: dict[str, dict[int, int]]) -> None:
     """Rebuild the games and the standings from the hands; refuse when they are not what the
-    archive says (the archive contradicts its own hands)."""
+    archive says (the archive contradicts its own hands).
+
+    A game whose totals are empty was never derived (seated, no hand entered, no time called:
+    the scoring services write totals for every side the first time): it has no seat results,
+    and stays so here, as long as it has no hands either."""
+    with_hands = set(Hand.objects.filter(game__in=games).values_list("game_id", flat=True))
+    untouched = [g for g in games if not g.totals]
+    problems = [Problem(f"{row.path}.totals", "inconsistent",
+                        "The archive says totals {}, as for a game nobody entered a hand of, but "
+                        "the game has hands.")
+                for row, game in zip(game_rows, games, strict=True)
+                if not game.totals and game.pk in with_hands]
+    if problems:
+        raise ArchiveRefused(problems[:20])
     event_recompute(event=event)
+    if untouched:
+        SeatResult.objects.filter(game__in=untouched).delete()
+        _update_columns(Game, untouched, [Game._meta.get_field(name) for name in (
+            *GAME_DERIVED, "updated_at")])
     stored = {pk: dict(zip(GAME_DERIVED, values, strict=True)) for pk, *values in
               Game.objects.filter(pk__in=[g.pk for g in games]).values_list("pk", *GAME_DERIVED)}
-    problems = []
     for row, game in zip(game_rows, games, strict=True):
         for name in GAME_DERIVED:
             now, said = stored[game.pk][name], getattr(game, name)
@@ -334,7 +358,7 @@ def _check_derived(plan: Plan, event: Event, game_rows: list[Row], games: list[G
                 problems.append(Problem(
                     f"{row.path}.{key}", "inconsistent",
                     f"The archive says {key} {_shown(said)}, but the game's hands give "
-                    f"{_shown(now)}."))
+                    f"{_shown(now)}.{REBUILD_HINT}"))
     if problems:
         raise ArchiveRefused(problems[:20])
     snapshot = standings_rebuild(event_id=event.pk)
@@ -364,7 +388,8 @@ def _check_derived(plan: Plan, event: Event, game_rows: list[Row], games: list[G
                 raise _refuse(path, "inconsistent",
                               "The standings computed from the archive's hands differ from the "
                               f"archive's standings here (the hands give "
-                              f"{_shown((theirs or {}).get(diff)) if diff else 'no such row'}).")
+                              f"{_shown((theirs or {}).get(diff)) if diff else 'no such row'})."
+                              + REBUILD_HINT)
         raise _refuse("standings.rows", "inconsistent",
                       "The hands give standings rows the archive does not list.")
 

@@ -121,6 +121,8 @@ CASES: list[tuple[str, Callable[[dict[str, Any]], None], str, str]] = [
     ("a game whose totals its hands do not give",
      _set("games[0].totals", lambda old, _a: {k: v + 10 for k, v in old.items()}),
      "games[0].totals", "inconsistent"),
+    ("a game with hands said never to have been scored", _set("games[0].totals", {}),
+     "games[0].totals", "inconsistent"),
     ("a standings row its hands do not give",
      _set("standings.rows[0].points", lambda old, _a: old + 1), "standings.rows[0].points",
      "inconsistent"),

@@ -7,8 +7,10 @@ table, a Swiss qualifying cut to a playoff bracket, a double-elimination bracket
 
 from __future__ import annotations
 
+import datetime
 import io
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -235,3 +237,38 @@ def test_importing_the_same_archive_twice_is_refused_and_players_are_matched(
     by = {m["name"]: m["matched_by"] for m in body["players_matched"]}
     assert by["PLAYER 1"] == "email" and by["Player 2"] == "name"
     assert Event.objects.filter(club=other).count() == 2
+
+
+def test_a_running_event_and_a_draft_round_trip(
+        tmp_path: Path, django_capture_on_commit_callbacks: Any) -> None:
+    """A night caught in the middle (a round playing: one table's scorer chosen and a hand
+    entered, the other table not started) and a draft with entries only."""
+    from draw.services import round_create
+    from scoring.services import game_set_scorer, hand_submit
+    from tests.clubs.factories import PlayerFactory
+    from tests.draw.test_api_progressive import _random_hand
+    from tournaments.services import entries_create_many, event_create
+
+    club = Club.objects.create(name="Midweek", slug="midweek")
+    players = [PlayerFactory(club=club, name=f"Mid {n}") for n in range(8)]
+    running = event_create(club=club, name="Wednesday", date=datetime.date(2026, 11, 25))
+    entries_create_many(event=running, players=players)
+    first = round_create(event=running)
+    game = first.tables.get(number=1).game
+    game_set_scorer(game=game, position="S")
+    hand_submit(game=game, number=1, values={**_random_hand(random.Random(1)), "dealer": "N"})
+    draft = event_create(club=club, name="Next week", date=datetime.date(2026, 12, 2),
+                         is_public=False, tie_breaks=["wins", "points"])
+    entries_create_many(event=draft, players=players[:3])
+    files = {e.name: _export_command(e.pk, tmp_path) for e in (running, draft)}
+    archive = json.loads(files["Wednesday"])
+    assert [r["status"] for r in archive["rounds"]] == ["playing"]
+    assert archive["games"][0]["scorer_position"] == "S" and archive["standings"]["rows"]
+
+    empty_database()
+    for name, data in files.items():
+        path = tmp_path / f"{name}.json"
+        path.write_bytes(data)
+        call_command("import_event", str(path), "--club", "midweek", "--create-club",
+                     stdout=io.StringIO())
+        assert _export_command(Event.objects.get(name=name).pk, tmp_path) == data
