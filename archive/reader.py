@@ -198,11 +198,11 @@ class Reader:
             return self.fail(where, "invalid", message)
         try:
             moment = datetime.datetime.fromisoformat(value)
-        except ValueError:
+            if moment.tzinfo is None:
+                return self.fail(where, "invalid", message)
+            return moment.astimezone(datetime.UTC)
+        except (ValueError, OverflowError):
             return self.fail(where, "invalid", message)
-        if moment.tzinfo is None:
-            return self.fail(where, "invalid", message)
-        return moment.astimezone(datetime.UTC)
 
     def json_value(self, field_: Any, value: Any, where: str, key: str) -> Any:
         kind = field_.default if field_.default in (dict, list) else None
@@ -456,6 +456,9 @@ def _check_event(r: Reader, event: dict[str, Any]) -> Ruleset:
         r.fail(f"event.{exc.field}", exc.code, exc.message)
     if ruleset is not None and ruleset.players != 4:
         r.fail("event.ruleset_preset", "invalid", "Events seat four players per table.")
+    if not all(isinstance(name, str) for name in event["tie_breaks"]):
+        r.fail("event.tie_breaks", "invalid", "tie_breaks is a list of tie-break names.")
+        raise _Enough
     try:
         if event["format"] in PAIR_FORMATS:
             validate_pair_tie_breaks(event["tie_breaks"] or None)
@@ -570,7 +573,8 @@ def _read_standings(r: Reader, raw: Any, known: Mapping[str, Mapping[Any, Any]])
     standings = r.mapping(raw, "standings") or {}
     out = _read_fields(r, SECTIONS["standings"], standings, "standings")
     for name in ("rows", "placements"):
-        for index, item in enumerate(out.get(name) or []):
+        listed = out.get(name)
+        for index, item in enumerate(listed if isinstance(listed, list) else []):
             where = f"standings.{name}[{index}]"
             if r.mapping(item, where) is None:
                 continue

@@ -233,3 +233,38 @@ def test_who_may_export_and_import(setting: tuple[dict[str, Any], Client, Club],
                                 content_type="application/json").status_code == 404
     assert row_counts() == before
     assert director_client.get(f"/clubs/{club.slug}/events/import/").status_code == 200
+
+
+def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in _leaves(v, (*path, k))] or [path]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _leaves(v, (*path, i))] or [path]
+    return [path]
+
+
+def test_any_value_in_any_place_is_answered_never_crashes_and_never_half_imports(
+        setting: tuple[dict[str, Any], Client, Club]) -> None:
+    """200 archives, each with three values somewhere replaced by something of another type
+    or out of range: every answer is 201 or a 400 naming fields, and a refused one leaves the
+    database as it was."""
+    import random
+
+    archive, client, club = setting
+    rng = random.Random(20261122)
+    leaves = [p for p in _leaves(archive) if p]
+    odd = [None, "", "x" * 300, -1, 0, 2**40, 1.5, True, [], {}, [1], {"a": None},
+           "2026-02-30", "NESW", "\u0000"]
+    for _ in range(200):
+        bad = copy.deepcopy(archive)
+        for path in rng.sample(leaves, 3):
+            target: Any = bad
+            for key in path[:-1]:
+                target = target[key]
+            target[path[-1]] = rng.choice(odd)
+        before = row_counts()
+        answer = _post(client, club, bad)
+        assert answer.status_code in (201, 400), (answer.status_code, answer.content[:300])
+        if answer.status_code == 400:
+            assert all(e["field"] and e["message"] for e in answer.json()["errors"])
+            assert row_counts() == before
