@@ -201,7 +201,7 @@ class Servers:
         )
         return env
 
-    def start_worker(self, timeout: float = 60.0) -> None:
+    def start_worker(self, timeout: float = 120.0) -> None:
         log = self.worker_logfile
         offset = log.stat().st_size if log.exists() else 0
         subprocess.run(
@@ -219,8 +219,12 @@ class Servers:
                     if " ready." in fh.read():
                         return
             pid = _read_pid(self.worker_pidfile)
-            if time.monotonic() - started > 5 and (pid is None or not _alive(pid)):
-                break  # the detached worker died (e.g. an import error): say why below
+            waited = time.monotonic() - started
+            # The detached worker died (e.g. an import error): say why below. On a loaded
+            # machine its pidfile can take a while to appear, so only a missing pidfile after
+            # half the timeout counts as dead.
+            if (pid is not None and not _alive(pid)) or (pid is None and waited > timeout / 2):
+                break
             time.sleep(0.2)
         # Run the app import in the foreground to show the error the detached worker hid.
         check = subprocess.run(
