@@ -54,3 +54,16 @@ bench-pairs: venv
 .PHONY: bench-ratings
 bench-ratings: venv
 	$(BIN)/python bench/ratings.py $(BENCH_ARGS)
+
+# Load benchmark of the production stack on 127.0.0.1 (PostgreSQL with fsync on, Redis, gunicorn,
+# Celery worker and beat; locust in its own environment, bench/load/.venv): 16 tables for 30 s
+# (< 2 min); the full run: BENCH_ARGS="--tables 16,32,64,96 --seconds 60 --json load.json".
+LOAD_VENV := bench/load/.venv
+$(LOAD_VENV)/.installed: bench/load/requirements.lock
+	$(PYTHON) -m venv $(LOAD_VENV)
+	$(LOAD_VENV)/bin/pip install -q -r bench/load/requirements.lock
+	touch $@
+
+.PHONY: bench-load
+bench-load: venv $(LOAD_VENV)/.installed
+	$(BIN)/python -m bench.load.run $(BENCH_ARGS)

@@ -1,0 +1,168 @@
+"""The load benchmark's data, written through the project's services (a script, not an app).
+
+Run by ``bench/load/run.py`` with the stack's environment (production settings):
+
+* ``python bench/load/data.py setup --tables N --deals D`` — a club (created once, public), its
+  director, N×4 players, a running club night whose ruleset ends a game after D deals only (no
+  target, so no game ends during the run) and its first round seated and started; prints one
+  JSON object: the event, its ruleset and every table's token.
+* ``python bench/load/data.py check --event E --answered FILE`` — after the run: waits until
+  the standings snapshot has caught up with the hands (the Celery task, or the beat reconcile),
+  then compares the hands stored with those the phones were answered 2xx for (``FILE``: JSON
+  ``{token: [hand numbers]}``; each stored exactly once, with exactly one revision), and the
+  snapshot's rows with a recomputation from the stored seat results and from the hands
+  themselves (``standings_compute`` after re-deriving every game, rolled back). Prints JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.db import transaction  # noqa: E402
+from django.db.models import Count  # noqa: E402
+
+from clubs.models import Club, Membership  # noqa: E402
+from clubs.services import club_create, player_create  # noqa: E402
+from draw import services as draw  # noqa: E402
+from scoring.models import Hand, HandRevision  # noqa: E402
+from standings.models import StandingsSnapshot  # noqa: E402
+from standings.services import games_recompute, standings_compute  # noqa: E402
+from tournaments import services as events  # noqa: E402
+from tournaments.models import Event  # noqa: E402
+
+SLUG = "load-bench"
+PRESET = "pagat_double_deck"
+
+
+class _Rollback(Exception):
+    pass
+
+
+def setup(tables: int, deals: int) -> dict[str, Any]:
+    users = get_user_model()
+    director, _ = users.objects.get_or_create(username="bench-director",
+                                              defaults={"email": "director@bench.invalid"})
+    club = Club.objects.filter(slug=SLUG).first()
+    if club is None:
+        owner, _ = users.objects.get_or_create(username="bench-owner",
+                                               defaults={"email": "owner@bench.invalid"})
+        club = club_create(name="Load bench club", slug=SLUG, owner=owner,
+                           ruleset_preset=PRESET, is_public=True)
+        Membership.objects.create(club=club, user=director, role=Membership.Role.DIRECTOR)
+    overrides = {"game_target": None, "max_deals": deals}
+    event = events.event_create(
+        club=club, name=f"Load bench, {tables} tables", date=datetime.date.today(),
+        actor=director, rounds_planned=2, deals_per_round=deals, ruleset_preset=PRESET,
+        ruleset_overrides=overrides, seed=tables,
+    )
+    prefix = f"E{event.pk}"
+    players = [player_create(club=club, name=f"{prefix} player {i + 1}")
+               for i in range(tables * 4)]
+    events.entries_create_many(event=event, players=players, actor=director)
+    round_ = draw.round_create(event=event, actor=director)
+    draw.round_set_status(round_=round_, status="playing", actor=director)
+    tokens = list(round_.tables.order_by("number").values_list("token", flat=True))
+    if len(tokens) != tables:
+        raise SystemExit(f"expected {tables} tables, the round has {len(tokens)}")
+    return {"event": event.pk, "round": round_.number, "preset": PRESET,
+            "overrides": overrides, "tokens": tokens}
+
+
+def _snapshot_caught_up(event_id: int, wait: float) -> tuple[bool, float]:
+    started = time.monotonic()
+    while True:
+        event = Event.objects.get(pk=event_id)
+        snap = StandingsSnapshot.objects.filter(event_id=event_id).first()
+        if snap is not None and snap.source_version >= event.hands_version:
+            return True, time.monotonic() - started
+        if time.monotonic() - started > wait:
+            return False, time.monotonic() - started
+        time.sleep(0.5)
+
+
+def check(event_id: int, answered: dict[str, list[int]], unanswered: dict[str, list[int]],
+          wait: float) -> dict[str, Any]:
+    problems: list[str] = []
+    caught_up, waited = _snapshot_caught_up(event_id, wait)
+    if not caught_up:
+        problems.append(f"standings still behind the hands after {wait:.0f} s")
+    hands = (Hand.objects.filter(game__table__round__event_id=event_id)
+             .annotate(n_revisions=Count("revisions"))
+             .values_list("game__table__token", "number", "n_revisions"))
+    stored: dict[str, list[int]] = {}
+    revisions = 0
+    for token, number, count in hands:
+        stored.setdefault(token, []).append(number)
+        revisions += count
+        if count != 1:
+            problems.append(f"table {token[:8]}… hand {number} has {count} revisions")
+    all_revisions = HandRevision.objects.filter(hand__game__table__round__event_id=event_id).count()
+    answered_total = sum(len(v) for v in answered.values())
+    from_lost = 0
+    for token in sorted(set(stored) | set(answered)):
+        have, want = set(stored.get(token, [])), set(answered.get(token, []))
+        maybe = set(unanswered.get(token, []))
+        from_lost += len((have - want) & maybe)
+        if want - have or (have - want) - maybe:
+            problems.append(f"table {token[:8]}…: stored hands {sorted(have)}, answered 2xx "
+                            f"{sorted(want)}, sent without an answer {sorted(maybe)}")
+    event = Event.objects.get(pk=event_id)
+    snap = StandingsSnapshot.objects.get(event_id=event_id)
+    equal_stored = standings_compute(event=event).rows == snap.rows
+    try:
+        with transaction.atomic():
+            games_recompute(event=event)
+            equal_hands = standings_compute(event=event).rows == snap.rows
+            raise _Rollback
+    except _Rollback:
+        pass
+    if not equal_stored:
+        problems.append("the snapshot differs from standings_compute over the stored results")
+    if not equal_hands:
+        problems.append("the snapshot differs from the standings recomputed from the hands")
+    return {
+        "ok": not problems, "answered": answered_total, "stored_hands": sum(map(len, stored.values())),
+        "revisions": all_revisions, "stored_without_answer": from_lost, "standings_equal": equal_stored and equal_hands,
+        "snapshot_version": snap.version, "waited_for_standings_s": round(waited, 2),
+        "problems": problems[:20],
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    one = sub.add_parser("setup")
+    one.add_argument("--tables", type=int, required=True)
+    one.add_argument("--deals", type=int, required=True)
+    two = sub.add_parser("check")
+    two.add_argument("--event", type=int, required=True)
+    two.add_argument("--answered", type=Path, required=True)
+    two.add_argument("--wait", type=float, default=45.0)
+    args = parser.parse_args()
+    if args.command == "setup":
+        out = setup(args.tables, args.deals)
+    else:
+        sent = json.loads(args.answered.read_text())
+        out = check(args.event, sent["answered"], sent.get("unanswered", {}), args.wait)
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

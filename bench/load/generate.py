@@ -1,0 +1,293 @@
+"""The load generator: locust in library mode (``locust.env.Environment`` and its local runner),
+one process, gevent greenlets, ``FastHttpUser`` (geventhttpclient) for a light client.
+
+Run by ``bench/load/run.py`` in the bench's own environment (``bench/load/.venv``, from
+``bench/load/requirements.lock``): ``python bench/load/generate.py PLAN.json OUT.json``. It
+prints ``START`` when the users start and ``STOP`` when the measured seconds are over (the
+runner measures CPU between the two), then writes every request, every standings version
+answer and every stored hand to ``OUT.json``.
+
+The devices, as the pages behave (``static/js``):
+
+* the table's scorer phone (one per table; ``entry.js``, ``table_offline.js``,
+  ``table_live.js``): opens ``/t/<token>/``; every ``submit_every`` seconds types a hand — the
+  check endpoint answers ``checks_per_hand`` times while it is typed (half-typed hands answer
+  400, expected) — and saves it (``POST /api/tables/<token>/hands/`` with its own
+  ``Idempotency-Key``, hand numbers in sequence); after a save it redraws from
+  ``/t/<token>/live/`` (``after_save: live``, what the page does now), reloads the page
+  (``reload``) or neither (``none``); every ``state_every`` seconds it asks the table's state
+  (``GET /api/tables/<token>/``). A save without an answer (or 5xx/429) is sent again at the
+  next turn with the same key, as the phone's queue does; a 403/409 or a game-over stops it.
+* standings phones (``standings_phones`` per table; ``standings.js``): the standings page,
+  then every ``standings_every`` seconds the version, and the fragment (``?view=page``) when
+  it moved; with ``conditional`` the fragment is asked with ``If-None-Match`` once it had an
+  ETag.
+* the standings wall (``?round=1`` version, ``?view=wall`` fragment) and the seating board
+  (``…/wall/seating/version/`` every ``seating_every`` seconds, the page again when it moved).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from gevent import monkey
+
+monkey.patch_all()
+
+import gevent  # noqa: E402
+from locust import FastHttpUser, constant, task  # noqa: E402
+from locust.env import Environment  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from bench.load.hands import random_hand, typing_steps  # noqa: E402
+from bench.load.harness import tag_attribute  # noqa: E402
+from rules_engine import get_ruleset  # noqa: E402
+
+PLAN: dict[str, Any] = {}
+SAMPLES: list[list[Any]] = []  # [kind, started, ms, status, bytes]
+POLLS: list[list[Any]] = []  # [who, started, ended, hands_version, source_version]
+SUBMITS: list[float] = []  # response times of hands answered 201
+ANSWERED: dict[str, list[int]] = {}  # hands answered 2xx, per table token
+UNANSWERED: dict[str, list[int]] = {}  # hands whose last save got no answer (maybe stored)
+STOPPED: dict[str, str] = {}  # phones that stopped saving, and why
+IN_FLIGHT = [0]  # saves on their way (the run waits for them before it ends)
+TOKENS: list[str] = []
+STOP_AT = [float("inf")]
+OPENING_SECONDS = 2.0  # the devices open their pages over the first seconds, not all at once
+
+
+class Device(FastHttpUser):
+    abstract = True
+    network_timeout = 30.0
+    connection_timeout = 10.0
+    wait_time = constant(0)
+
+    def call(self, kind: str, method: str, url: str, **kwargs: Any) -> tuple[int, Any, Any]:
+        """One request, recorded under ``kind``; returns (status, response, start time)."""
+        started = time.monotonic()
+        with self.client.request(method, url, name=kind, catch_response=True, **kwargs) as r:
+            r.success()  # the harness classifies statuses itself
+        ended = time.monotonic()
+        status = int(r.status_code or 0)
+        length = 0
+        if status:
+            header = r.headers.get("content-length") if r.headers else None
+            length = int(header) if header and header.isdigit() else len(r.content or b"")
+        if ended <= STOP_AT[0]:
+            SAMPLES.append([kind, started, (ended - started) * 1000, status, length])
+        return status, r, started
+
+    def pause(self, seconds: float) -> None:
+        if seconds > 0:
+            gevent.sleep(seconds)
+
+
+class ScorerPhone(Device):
+    """The table's phone: checks while typing, saves a hand, redraws, polls the table."""
+
+    def on_start(self) -> None:
+        self.token = TOKENS.pop(0)
+        self.rng = random.Random(f"{PLAN['seed']}-{self.token}")
+        self.ruleset = get_ruleset(PLAN["preset"], PLAN["overrides"])
+        self.number = 1
+        self.dealer = "N"
+        self.pending: tuple[dict[str, Any], str] | None = None
+        self.stopped = False
+        ANSWERED.setdefault(self.token, [])
+        self.pause(self.rng.uniform(0, OPENING_SECONDS))
+        self.call("table page", "GET", f"/t/{self.token}/")
+        # The room is already playing: the first turn starts part-way through.
+        self.into_turn = self.rng.uniform(0, PLAN["submit_every"])
+
+    @task
+    def turn(self) -> None:
+        every = PLAN["submit_every"]
+        begin = time.monotonic() - self.into_turn
+        self.into_turn = 0.0
+        if self.pending is None:
+            hand = random_hand(self.rng, self.ruleset, self.dealer)
+            self.pending = (hand, str(uuid.uuid4()))
+        hand, key = self.pending
+        steps = [] if self.stopped else typing_steps(hand, PLAN["checks_per_hand"])
+        plan: list[tuple[float, str, Any]] = []
+        t = 0.0
+        while t < every - 1e-9:
+            plan.append((t, "state", None))
+            t += PLAN["state_every"]
+        for i, values in enumerate(steps):
+            plan.append((1.0 + i * (every - 3.0) / max(1, len(steps)), "check", values))
+        if not self.stopped:
+            plan.append((every - 1.0, "submit", None))
+        for offset, what, values in sorted(plan, key=lambda p: p[0]):
+            if begin + offset < time.monotonic() - 0.5:
+                continue  # before this device joined
+            self.pause(begin + offset - time.monotonic())
+            if what == "state":
+                self.call("table state", "GET", f"/api/tables/{self.token}/",
+                          headers={"Accept": "application/json"})
+            elif what == "check":
+                self.call("check", "POST", f"/api/tables/{self.token}/check/", json=values)
+            else:
+                self.submit(hand, key)
+        self.pause(begin + every - time.monotonic())
+
+    def submit(self, hand: dict[str, Any], key: str) -> None:
+        if time.monotonic() > STOP_AT[0]:
+            return  # the run is over: no new save starts
+        body = {"number": self.number, **hand}
+        IN_FLIGHT[0] += 1
+        try:
+            status, response, _ = self.call("submit", "POST",
+                                            f"/api/tables/{self.token}/hands/", json=body,
+                                            headers={"Idempotency-Key": key})
+        finally:
+            IN_FLIGHT[0] -= 1
+        lost = UNANSWERED.setdefault(self.token, [])
+        if self.number in lost:
+            lost.remove(self.number)
+        if status in (200, 201):
+            if status == 201 and time.monotonic() <= STOP_AT[0]:
+                SUBMITS.append(time.monotonic())
+            ANSWERED[self.token].append(self.number)
+            self.number += 1
+            self.dealer = str(self.ruleset.next_dealer(self.dealer))
+            self.pending = None
+            after = PLAN["after_save"]
+            if after == "live":
+                self.call("table live", "GET", f"/t/{self.token}/live/",
+                          headers={"Accept": "text/html"})
+            elif after == "reload":
+                self.call("table page", "GET", f"/t/{self.token}/")
+        elif status in (403, 409) or (status == 400 and b"game_over" in (response.content or b"")):
+            self.stopped = True  # the game ended or the round closed: nothing more to save
+            STOPPED[self.token] = f"{status}: {(response.content or b'')[:200]!r}"
+        elif status == 400:
+            self.pending = None  # refused: a new hand for the same number (a harness bug)
+        else:  # no answer, 429, 5xx: the queue sends the same hand with the same key next time
+            lost.append(self.number)
+
+
+class StandingsReader(Device):
+    """A page that polls the standings version and fetches the fragment when it moved."""
+
+    abstract = True
+    who = "phone"
+    page = "/events/{event}/standings/"
+    version_url = "/events/{event}/standings/version/"
+    fragment_url = "/events/{event}/standings/fragment/?view=page"
+    kinds = ("standings page", "standings version", "standings fragment")
+
+    def on_start(self) -> None:
+        self.rng = random.Random()
+        self.every = PLAN["standings_every"]
+        self.etag: str | None = None
+        self.pause(self.rng.uniform(0, OPENING_SECONDS))
+        event = PLAN["event"]
+        self.version_at = self.version_url.format(event=event)
+        self.fragment_at = self.fragment_url.format(event=event)
+        status, response, _ = self.call(self.kinds[0], "GET", self.page.format(event=event))
+        self.current = tag_attribute(response.text or "", "standings-live", "data-version") \
+            if status == 200 else None
+
+        self.pause(self.rng.uniform(0, self.every))
+
+    @task
+    def poll(self) -> None:
+        begin = time.monotonic()
+        status, response, started = self.call(self.kinds[1], "GET", self.version_at,
+                                              headers={"X-Requested-With": "fetch"})
+        if status == 200:
+            answer = json.loads(response.content)
+            if time.monotonic() <= STOP_AT[0]:
+                POLLS.append([self.who, started, time.monotonic(), answer["hands_version"],
+                              answer["source_version"]])
+            if str(answer["version"]) != str(self.current):
+                headers = {"X-Requested-With": "fetch"}
+                if PLAN["conditional"] and self.etag:
+                    headers["If-None-Match"] = self.etag
+                got, fragment, _ = self.call(self.kinds[2], "GET", self.fragment_at,
+                                             headers=headers)
+                if got in (200, 304):
+                    self.current = str(answer["version"])
+                    if got == 200 and fragment.headers:
+                        self.etag = fragment.headers.get("etag") or self.etag
+        self.pause(begin + self.every - time.monotonic())
+
+
+class StandingsPhone(StandingsReader):
+    pass
+
+
+class StandingsWall(StandingsReader):
+    who = "wall"
+    page = "/events/{event}/standings/wall/"
+    version_url = "/events/{event}/standings/version/?round=1"
+    fragment_url = "/events/{event}/standings/fragment/?view=wall"
+    kinds = ("wall page", "wall version", "wall fragment")
+
+
+class SeatingWall(Device):
+    """The seating board: its version every few seconds, the page again when it moved."""
+
+    def on_start(self) -> None:
+        self.every = PLAN["seating_every"]
+        self.pause(random.uniform(0, OPENING_SECONDS))
+        self.page = f"/events/{PLAN['event']}/wall/seating/"
+        self.current = self.load()
+
+    def load(self) -> str | None:
+        status, response, _ = self.call("seating page", "GET", self.page)
+        return tag_attribute(response.text or "", "seating-board", "data-version") \
+            if status == 200 else None
+
+    @task
+    def poll(self) -> None:
+        begin = time.monotonic()
+        status, response, _ = self.call("seating version", "GET",
+                                        f"/events/{PLAN['event']}/wall/seating/version/",
+                                        headers={"X-Requested-With": "fetch"})
+        if status == 200 and str(json.loads(response.content)["version"]) != str(self.current):
+            self.current = self.load()
+        self.pause(begin + self.every - time.monotonic())
+
+
+def main(plan_path: str, out_path: str) -> int:
+    PLAN.update(json.loads(Path(plan_path).read_text()))
+    tables = len(PLAN["tokens"])
+    TOKENS.extend(PLAN["tokens"])
+    ScorerPhone.fixed_count = tables
+    StandingsPhone.fixed_count = tables * PLAN["standings_phones"]
+    StandingsWall.fixed_count = 1
+    SeatingWall.fixed_count = 1
+    classes = [ScorerPhone, StandingsPhone, StandingsWall, SeatingWall]
+    users = sum(c.fixed_count for c in classes)
+    env = Environment(user_classes=classes, host=PLAN["base_url"])
+    runner = env.create_local_runner()
+    started = time.monotonic()
+    STOP_AT[0] = started + PLAN["seconds"]
+    print("START", flush=True)
+    runner.start(users, spawn_rate=100)
+    gevent.sleep(max(0.0, STOP_AT[0] - time.monotonic()))
+    print("STOP", flush=True)
+    deadline = time.monotonic() + ScorerPhone.network_timeout + 5
+    while IN_FLIGHT[0] and time.monotonic() < deadline:
+        gevent.sleep(0.05)  # saves on their way finish, so every stored hand has its answer
+    runner.quit()
+    Path(out_path).write_text(json.dumps({
+        "users": users, "started": started, "stopped": STOP_AT[0], "samples": SAMPLES,
+        "polls": POLLS, "submits": SUBMITS, "answered": ANSWERED, "unanswered": UNANSWERED, "phones_stopped": STOPPED,
+        "in_flight_at_end": IN_FLIGHT[0],
+    }))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1], sys.argv[2]))

@@ -1,0 +1,255 @@
+"""Load benchmark of the production stack: ``make bench-load`` (extra arguments through
+``BENCH_ARGS``), or ``.venv/bin/python -m bench.load.run --help``.
+
+It starts, in a temporary directory and on free ports of 127.0.0.1 only, a throwaway PostgreSQL
+(fsync on), Redis, gunicorn (``config.wsgi``, 4 sync workers), a Celery worker and Celery beat
+under ``config.settings.production`` (``bench/load/stack.py``). For each table count of
+``--tables`` it creates a club night with that many tables seated and started
+(``bench/load/data.py``, through the services), runs the devices of a busy room against it
+for ``--seconds`` (``bench/load/generate.py``: locust in library mode; a scorer phone per
+table saving a hand every 10 s, three standings phones per table, two wall screens), then
+checks that every hand answered 2xx is stored exactly once and that the standings snapshot
+equals a recomputation. Everything it started is stopped by pid, whatever happens.
+
+Printed per table count (and written with ``--json FILE``): per request kind p50/p95/p99,
+mean body bytes as sent (compressed when the server compressed), rate, errors (anything but
+2xx/304 and the statuses the kind expects, counted apart: 409 for a save, 400 for the check of
+a half-typed hand), the CPU of each process group as cores busy (from /proc/<pid>/stat before
+and after), and how long after a save's 201 the first standings phone, and the wall, saw
+standings that include it (p50/p95).
+
+The default (``--tables 16 --seconds 30``) takes under two minutes on an idle machine; the
+full run is ``make bench-load BENCH_ARGS="--tables 16,32,64,96 --seconds 60 --json
+load.json"``. Figures from a machine that is busy with other work are a smoke test only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from bench.load.harness import (  # noqa: E402
+    CpuGroup,
+    Poll,
+    Sample,
+    clock_ticks,
+    cores_busy,
+    percentile,
+    read_all_stats,
+    report_text,
+    summarise,
+    visibility,
+)
+from bench.load.stack import Stack  # noqa: E402
+
+LOAD_PYTHON = ROOT / "bench" / "load" / ".venv" / "bin" / "python"
+EXPECTED = {"submit": {409}, "check": {400}}
+GROUPS = ("gunicorn", "postgres", "redis", "worker", "beat", "generator")
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(
+        prog="make bench-load BENCH_ARGS=...",
+        description="Load benchmark of the production stack on 127.0.0.1 (see bench/load/run.py).",
+    )
+    p.add_argument("--tables", default="16",
+                   help="table counts, comma-separated, one run each (default 16; the full "
+                        "run: 16,32,64,96)")
+    p.add_argument("--seconds", type=float, default=30.0,
+                   help="measured seconds per table count (default 30; the full run: 60)")
+    p.add_argument("--workers", type=int, default=4, help="gunicorn sync workers (4)")
+    p.add_argument("--celery-concurrency", type=int, default=2, help="Celery worker processes (2)")
+    p.add_argument("--after-save", choices=("live", "reload", "none"), default="live",
+                   help="what the table's phone fetches after a save: the live fragment "
+                        "/t/<token>/live/ (what the page does now), the whole page, or nothing")
+    p.add_argument("--conditional", choices=("auto", "on", "off"), default="auto",
+                   help="send If-None-Match for the standings fragment once it had an ETag "
+                        "(auto: when static/js/standings.js no longer fetches with no-store)")
+    p.add_argument("--checks-per-hand", type=int, default=3,
+                   help="check calls while a hand is typed (3)")
+    p.add_argument("--standings-phones", type=int, default=3, help="per table (3)")
+    p.add_argument("--submit-every", type=float, default=10.0, help="seconds between saves (10)")
+    p.add_argument("--state-every", type=float, default=5.0,
+                   help="seconds between table state polls (5)")
+    p.add_argument("--standings-every", type=float, default=3.0,
+                   help="seconds between standings version polls (3)")
+    p.add_argument("--seating-every", type=float, default=5.0,
+                   help="seconds between seating board version polls (5)")
+    p.add_argument("--json", type=Path, help="also write the results to this file")
+    p.add_argument("--seed", type=int, default=2026)
+    p.add_argument("--keep", action="store_true",
+                   help="keep the temporary directory (logs of every server) for inspection")
+    args = p.parse_args(argv)
+    try:
+        args.table_counts = [int(x) for x in str(args.tables).split(",") if x.strip()]
+    except ValueError:
+        p.error("--tables: whole numbers separated by commas, e.g. 16,32,64")
+    if not args.table_counts or any(n < 1 or n > 200 for n in args.table_counts):
+        p.error("--tables: each count from 1 to 200")
+    if not 5 <= args.seconds <= 3600:
+        p.error("--seconds: from 5 to 3600")
+    if not 2 <= args.submit_every <= 600 or args.state_every <= 0 or args.standings_every <= 0 \
+            or args.seating_every <= 0:
+        p.error("--submit-every from 2 s; the poll intervals must be positive")
+    # Enough deals that no game ends during the run (the event's deal limit is at most 60).
+    args.deals = int(args.seconds // args.submit_every) + 3
+    if args.deals > 60:
+        p.error(f"--seconds {args.seconds:.0f} at a save every {args.submit_every:.0f} s needs "
+                f"{args.deals} deals; a game has at most 60: shorten the run")
+    return args
+
+
+def conditional_requests(setting: str) -> bool:
+    if setting != "auto":
+        return setting == "on"
+    script = (ROOT / "static" / "js" / "standings.js").read_text()
+    return '"no-store"' not in script
+
+
+def data_script(stack: Stack, *args: str) -> dict[str, Any]:
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "load" / "data.py"), *args],
+                          cwd=ROOT, env=stack.env(), capture_output=True, text=True,
+                          timeout=600)
+    if done.returncode != 0:
+        raise RuntimeError(f"bench/load/data.py {args[0]} failed:\n{done.stderr[-3000:]}")
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def run_count(stack: Stack, args: argparse.Namespace, tables: int, work: Path) -> dict[str, Any]:
+    event = data_script(stack, "setup", "--tables", str(tables), "--deals", str(args.deals))
+    time.sleep(2)  # the seating's own tasks settle
+    plan = {
+        "base_url": stack.base_url, "event": event["event"], "tokens": event["tokens"],
+        "preset": event["preset"], "overrides": event["overrides"], "seconds": args.seconds,
+        "submit_every": args.submit_every, "state_every": args.state_every,
+        "standings_every": args.standings_every, "seating_every": args.seating_every,
+        "standings_phones": args.standings_phones, "checks_per_hand": args.checks_per_hand,
+        "after_save": args.after_save, "conditional": conditional_requests(args.conditional),
+        "seed": args.seed,
+    }
+    plan_file, out_file = work / f"plan-{tables}.json", work / f"out-{tables}.json"
+    plan_file.write_text(json.dumps(plan))
+    generator = subprocess.Popen(
+        [str(LOAD_PYTHON), str(ROOT / "bench" / "load" / "generate.py"), str(plan_file),
+         str(out_file)], cwd=ROOT, stdout=subprocess.PIPE, text=True,
+    )
+    roots = {name: (lambda n=name: stack.roots(n)) for name in GROUPS if name != "generator"}
+    roots["generator"] = lambda: [generator.pid]
+    groups = [CpuGroup(name, roots[name]) for name in GROUPS]
+    try:
+        wall = _measure(generator, groups)
+        generator.wait(timeout=120)
+    finally:
+        if generator.poll() is None:
+            generator.kill()
+            generator.wait()
+    if generator.returncode != 0:
+        raise RuntimeError(f"the load generator exited with status {generator.returncode}")
+    out = json.loads(out_file.read_text())
+    (work / f"sent-{tables}.json").write_text(json.dumps(
+        {"answered": out["answered"], "unanswered": out["unanswered"]}))
+    checksum = data_script(stack, "check", "--event", str(event["event"]), "--answered",
+                           str(work / f"sent-{tables}.json"))
+    return result_of(args, tables, out, groups, wall, checksum, plan)
+
+
+def _measure(generator: subprocess.Popen[str], groups: list[CpuGroup]) -> float:
+    """CPU of every group between the generator's START and STOP lines; the wall time."""
+    assert generator.stdout is not None
+    began = None
+    for line in generator.stdout:
+        if line.strip() == "START":
+            stats = read_all_stats()
+            for group in groups:
+                group.start(stats)
+            began = time.monotonic()
+        elif line.strip() == "STOP" and began is not None:
+            stats = read_all_stats()
+            for group in groups:
+                group.stop(stats)
+            return time.monotonic() - began
+    raise RuntimeError("the load generator ended before its run did")
+
+
+def result_of(args: argparse.Namespace, tables: int, out: dict[str, Any],
+              groups: list[CpuGroup], wall: float, checksum: dict[str, Any],
+              plan: dict[str, Any]) -> dict[str, Any]:
+    samples = [Sample(kind=k, started=s, ms=ms, status=st, bytes=b)
+               for k, s, ms, st, b in out["samples"]]
+    polls = [Poll(who=w, started=s, ended=e, hands_version=h, source_version=v)
+             for w, s, e, h, v in out["polls"]]
+    hz = clock_ticks()
+    cpu = {g.name: {"seconds": round(g.seconds(hz), 2),
+                    "cores": round(cores_busy(g.seconds(hz), wall), 3)} for g in groups}
+    vis: dict[str, Any] = {}
+    for who in ("phone", "wall"):
+        latencies, unseen = visibility(out["submits"], polls, who)
+        p50, p95 = percentile(latencies, 50), percentile(latencies, 95)
+        vis[who] = {"p50_s": None if p50 is None else round(p50, 3),
+                    "p95_s": None if p95 is None else round(p95, 3),
+                    "seen": len(latencies), "unseen": unseen}
+    return {
+        "tables": tables, "seconds": args.seconds, "wall_seconds": round(wall, 2),
+        "users": out["users"], "after_save": args.after_save,
+        "conditional_fragment": plan["conditional"],
+        "requests": [asdict(row) for row in summarise(samples, args.seconds, EXPECTED)],
+        "cpu": cpu, "cpu_total_cores": round(sum(v["cores"] for v in cpu.values()), 3),
+        "machine_cores": os.cpu_count(), "load_average": os.getloadavg(),
+        "saves_201": len(out["submits"]), "visibility": vis, "checksum": checksum,
+        "phones_stopped": out["phones_stopped"], "saves_in_flight_at_end": out["in_flight_at_end"],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if not LOAD_PYTHON.exists():
+        print("The load generator's environment is missing: `make bench-load` builds "
+              "bench/load/.venv from bench/load/requirements.lock.", file=sys.stderr)
+        return 2
+    work = Path(tempfile.mkdtemp(prefix="pinochle-load."))
+    work.chmod(0o755)  # the postgres user reaches its cluster below
+    stack = Stack(work / "stack", workers=args.workers,
+                  celery_concurrency=args.celery_concurrency)
+    stack.dir.mkdir()
+    stack.dir.chmod(0o755)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    results: list[dict[str, Any]] = []
+    started = time.monotonic()
+    try:
+        stack.start()
+        for tables in args.table_counts:
+            result = run_count(stack, args, tables, work)
+            results.append(result)
+            print(report_text(result), flush=True)
+    finally:
+        stack.stop()
+        if args.keep:
+            print(f"kept {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    summary = {
+        "command": "make bench-load BENCH_ARGS=" + json.dumps(" ".join(argv or sys.argv[1:])),
+        "total_seconds": round(time.monotonic() - started, 1), "runs": results,
+    }
+    if args.json:
+        args.json.write_text(json.dumps(summary, indent=2))
+        print(f"results written to {args.json}")
+    print(f"done in {summary['total_seconds']:.0f} s")
+    return 0 if all(r["checksum"]["ok"] for r in results) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,234 @@
+"""The production stack for the load benchmark, on free ports of 127.0.0.1, in one directory.
+
+PostgreSQL (a throwaway cluster, **fsync and synchronous commit on**, as a real server runs; as
+``scripts/testservers.py`` does, initdb and the server run as the ``postgres`` user when we are
+root), Redis (no persistence: it is a cache and a broker here), gunicorn (``config.wsgi``, sync
+workers), a Celery worker and Celery beat, all under ``config.settings.production`` with the
+variables it requires. Every process is our own child or has a pidfile in the directory, and
+:meth:`Stack.stop` stops each by its pid (SIGTERM, then SIGKILL), whatever happened before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from testservers import _as_postgres, free_port, pg_bindir  # noqa: E402
+
+DB = "pinochle"
+HOST = "127.0.0.1"
+
+
+@dataclass
+class Stack:
+    dir: Path
+    workers: int = 4
+    celery_concurrency: int = 2
+    pg_port: int = field(default_factory=free_port)
+    redis_port: int = field(default_factory=free_port)
+    web_port: int = field(default_factory=free_port)
+    procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    secret: str = field(default_factory=lambda: secrets.token_urlsafe(48))
+
+    # --- addresses and environment ------------------------------------------------------
+    @property
+    def base_url(self) -> str:
+        return f"http://{HOST}:{self.web_port}"
+
+    @property
+    def pg_dir(self) -> Path:
+        return self.dir / "pg"
+
+    def env(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "TEST_"))}
+        env.update(
+            DJANGO_SETTINGS_MODULE="config.settings.production",
+            DJANGO_SECRET_KEY=self.secret,
+            DJANGO_ALLOWED_HOSTS=f"{HOST},localhost",
+            DATABASE_URL=f"postgres://{DB}@{HOST}:{self.pg_port}/{DB}",
+            REDIS_URL=f"redis://{HOST}:{self.redis_port}/0",
+            DJANGO_SECURE_SSL_REDIRECT="false",
+            DJANGO_SECURE_COOKIES="false",
+            DJANGO_STATIC_ROOT=str(self.dir / "static"),
+            DJANGO_LOG_LEVEL="WARNING",
+            PYTHONUNBUFFERED="1",
+        )
+        return env
+
+    def manage(self, *args: str, **extra_env: str) -> None:
+        subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT,
+                       env={**self.env(), **extra_env}, check=True, stdout=subprocess.DEVNULL)
+
+    # --- start ----------------------------------------------------------------------------
+    def start(self, log: bool = True) -> None:
+        say = print if log else (lambda *a, **k: None)
+        say(f"stack in {self.dir}: PostgreSQL :{self.pg_port}, Redis :{self.redis_port}, "
+            f"gunicorn :{self.web_port}", flush=True)
+        self.start_postgres()
+        self.start_redis()
+        # The schema's commits need not wait for the disk (this session only; the server
+        # keeps fsync on for the run).
+        self.manage("migrate", "--noinput", PGOPTIONS="-c synchronous_commit=off")
+        # The pages under test use the project's own files; the API browser's and the admin's
+        # (megabytes, compressed one by one) are left out to keep the start short.
+        self.manage("collectstatic", "--noinput", "--ignore", "drf_spectacular_sidecar",
+                    "--ignore", "rest_framework", "--ignore", "admin")
+        self.start_gunicorn()
+        self.start_celery()
+        say(f"stack ready: {self.workers} gunicorn workers, Celery worker (concurrency "
+            f"{self.celery_concurrency}) and beat", flush=True)
+
+    def start_postgres(self) -> None:
+        bindir = pg_bindir()
+        data, sock = self.pg_dir / "data", self.pg_dir / "sock"
+        for path in (self.pg_dir, data, sock):
+            path.mkdir(parents=True, exist_ok=True)
+            if os.geteuid() == 0:
+                shutil.chown(path, "postgres")
+        data.chmod(0o700)
+        subprocess.run(
+            _as_postgres([str(bindir / "initdb"), "-D", str(data), "-U", "postgres",
+                          "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]),
+            check=True, stdout=subprocess.DEVNULL,
+        )
+        # Durable like a real server: fsync, synchronous_commit and full_page_writes stay on.
+        subprocess.run(
+            _as_postgres([
+                str(bindir / "pg_ctl"), "-D", str(data), "-l", str(self.pg_dir / "pg.log"),
+                "-o", f"-p {self.pg_port} -k {sock} -c listen_addresses={HOST} "
+                "-c max_connections=200 -c fsync=on -c synchronous_commit=on",
+                "-w", "start",
+            ]),
+            check=True, stdout=subprocess.DEVNULL,
+        )
+        subprocess.run(
+            [str(bindir / "psql"), "-h", HOST, "-p", str(self.pg_port), "-U", "postgres", "-q",
+             "-c", f"CREATE ROLE {DB} LOGIN CREATEDB SUPERUSER",
+             "-c", f"CREATE DATABASE {DB} OWNER {DB}"],
+            check=True,
+        )
+
+    def postgres_pid(self) -> int | None:
+        try:
+            return int((self.pg_dir / "data" / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def _spawn(self, name: str, args: list[str]) -> None:
+        log = open(self.dir / f"{name}.log", "ab")  # noqa: SIM115 - kept open for the child
+        self.procs[name] = subprocess.Popen(args, cwd=ROOT, env=self.env(), stdout=log,
+                                            stderr=subprocess.STDOUT,
+                                            stdin=subprocess.DEVNULL)
+        log.close()
+
+    def start_redis(self) -> None:
+        self._spawn("redis", ["redis-server", "--port", str(self.redis_port), "--bind", HOST,
+                              "--save", "", "--appendonly", "no", "--dir", str(self.dir)])
+        self._wait(lambda: _redis_ping(self.redis_port), "redis", 10)
+
+    def start_gunicorn(self) -> None:
+        bin_dir = Path(sys.executable).parent
+        self._spawn("gunicorn", [str(bin_dir / "gunicorn"), "config.wsgi",
+                                 "--bind", f"{HOST}:{self.web_port}",
+                                 "--workers", str(self.workers), "--worker-class", "sync",
+                                 "--timeout", "60"])
+        self._wait(lambda: _http_ok(f"{self.base_url}/health/"), "gunicorn", 60)
+
+    def start_celery(self) -> None:
+        celery = str(Path(sys.executable).parent / "celery")
+        self._spawn("worker", [celery, "-A", "config", "worker", "--loglevel", "INFO",
+                               "--concurrency", str(self.celery_concurrency),
+                               "--hostname", f"bench-{self.web_port}@%h", "--without-gossip",
+                               "--without-mingle"])
+        self._spawn("beat", [celery, "-A", "config", "beat", "--loglevel", "WARNING",
+                             "--schedule", str(self.dir / "beat-schedule"),
+                             "--pidfile", str(self.dir / "beat.pid")])
+        log = self.dir / "worker.log"
+        self._wait(lambda: " ready." in log.read_text(errors="replace"), "worker", 60)
+
+    def _wait(self, ready: Callable[[], bool], name: str, timeout: float) -> None:
+        """Until ``ready()``; fails at once when the process ``name`` has exited."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            proc = self.procs.get(name)
+            if proc is not None and proc.poll() is not None:
+                break
+            try:
+                if ready():
+                    return
+            except OSError:
+                pass
+            time.sleep(0.2)
+        raise RuntimeError(f"{name} did not start; see the logs in {self.dir}")
+
+    # --- process groups (for CPU accounting) ----------------------------------------------
+    def roots(self, name: str) -> list[int]:
+        if name == "postgres":
+            pid = self.postgres_pid()
+            return [pid] if pid else []
+        proc = self.procs.get(name)
+        return [proc.pid] if proc is not None else []
+
+    # --- stop -----------------------------------------------------------------------------
+    def stop(self) -> None:
+        """Stop everything by pid, the web and the workers first; never raises."""
+        for name in ("gunicorn", "beat", "worker", "redis"):
+            proc = self.procs.get(name)
+            if proc is None or proc.poll() is not None:
+                continue
+            try:
+                proc.send_signal(signal.SIGTERM)
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=5)
+            except OSError:
+                pass
+        self.stop_postgres()
+
+    def stop_postgres(self) -> None:
+        data = self.pg_dir / "data"
+        if not (data / "postmaster.pid").exists():
+            return
+        pid = self.postgres_pid()
+        subprocess.run(_as_postgres([str(pg_bindir() / "pg_ctl"), "-D", str(data), "-m", "fast",
+                                     "-w", "-t", "30", "stop"]),
+                       check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if pid is not None and _alive(pid):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _redis_ping(port: int) -> bool:
+    with socket.create_connection((HOST, port), timeout=0.5) as sock:
+        sock.sendall(b"PING\r\n")
+        return sock.recv(16).startswith(b"+PONG")
+
+
+def _http_ok(url: str) -> bool:
+    with urllib.request.urlopen(url, timeout=2) as response:  # noqa: S310 - loopback only
+        return bool(response.status == 200)
