@@ -67,12 +67,13 @@ def number(value: float) -> str:
 def nice_ticks(low: float, high: float, count: int = 5, *, whole: bool = False) -> list[float]:
     """Round tick values (steps of 1, 2 or 5 times a power of ten) from at or below ``low`` to
     at or above ``high``, about ``count`` of them (``whole``: steps of at least 1, for counts).
-    ``low == high`` gets a range around it."""
+    A range too narrow to draw (``low == high``, or a millionth of the values) gets a range
+    around it."""
     if not (math.isfinite(low) and math.isfinite(high)):
         raise ValueError("chart values must be finite numbers")
     if high < low:
         low, high = high, low
-    if high == low:
+    if high - low <= max(abs(low), abs(high), 1e-3) * 1e-6:
         pad = max(abs(high) * 0.1, 1.0)
         low, high = low - pad, high + pad
     raw = (high - low) / max(count, 1)
@@ -80,10 +81,13 @@ def nice_ticks(low: float, high: float, count: int = 5, *, whole: bool = False) 
     step = next(f * magnitude for f in (1, 2, 5, 10) if f * magnitude >= raw)
     if whole:
         step = max(step, 1)
-    first = math.floor(low / step)
-    ticks = [round(first * step, 10)]
-    while ticks[-1] < high:
-        ticks.append(round((first + len(ticks)) * step, 10))
+    first, last = math.floor(low / step), math.ceil(high / step)
+    digits = max(0, -math.floor(math.log10(step))) + 1
+    ticks = [round((first + k) * step, digits) for k in range(last - first + 1)]
+    if ticks[0] > low:  # a value too small for the division above to see
+        ticks.insert(0, round(ticks[0] - step, digits))
+    if ticks[-1] < high:
+        ticks.append(round(ticks[-1] + step, digits))
     return ticks
 
 

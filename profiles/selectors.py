@@ -16,12 +16,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.db.models import IntegerField
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Cast
 from django.http import Http404
 
 from clubs.models import Player
 from clubs.permissions import can_view_event
 from common.rulesets import event_ruleset
 from league.selectors import rating_history, ratings_for
+from rules_engine import Ruleset
 from scoring.models import Game, HandRevision
 from standings.models import StandingsSnapshot
 from tournaments.models import Entry, Event, Seat
@@ -67,6 +71,9 @@ def _visible_entries(player_id: int, user: Any) -> list[Entry]:
     event is visible by the viewer's role in its club alone, so that is asked once per club."""
     entries = list(
         Entry.objects.filter(player_id=player_id).select_related("event__club")
+        # documents the profile never reads
+        .defer("event__format_settings", "event__prizes", "event__tie_breaks",
+               "event__club__ruleset_overrides")
         .order_by("-event__date", "-event_id")
     )
     by_club: dict[int, bool] = {}
@@ -84,9 +91,9 @@ def _visible_entries(player_id: int, user: Any) -> list[Entry]:
     return visible
 
 
-def _side_of(event: Event, position: str) -> str:
+def _side_of(ruleset: Ruleset, position: str) -> str:
     try:
-        return event_ruleset(event).side_of(position)
+        return ruleset.side_of(position)
     except KeyError:  # a seat the ruleset's table does not have
         return position
 
@@ -148,6 +155,32 @@ def _rating(player_id: int, user: Any, events: dict[int, Event]) -> dict[str, An
             "event_dates": {pk: row["date"] for pk, row in by_event.items()}}
 
 
+def _live_hands(game_ids: list[int], *, sides: list[str]) -> dict[int, list[tuple[Any, ...]]]:
+    """The live values of the games' hands that are not deleted, by game: ``(bidder, bid,
+    outcome, result, made, meld, points, renege_seat)``, meld and points as {side: int}. The
+    database reads each side's number out of the JSON (thousands of small documents decoded in
+    Python cost more than the query)."""
+    numbers: dict[str, Any] = {}
+    for index, side in enumerate(sides):
+        numbers[f"meld_{index}"] = Cast(KeyTextTransform(side, "meld"), IntegerField())
+        numbers[f"points_{index}"] = Cast(KeyTextTransform(side, "points"), IntegerField())
+    out: dict[int, list[tuple[Any, ...]]] = {}
+    for row in (
+        HandRevision.objects.filter(is_live=True, hand__deleted_at__isnull=True,
+                                    hand__game_id__in=game_ids).order_by()
+        .annotate(**numbers)
+        .values_list("hand__game_id", "bidder", "bid", "outcome", "result", "made",
+                     "renege_seat", *numbers)
+    ):
+        game_id, bidder, bid, outcome, result, made, renege_seat, *found = row
+        meld = {side: found[2 * i] for i, side in enumerate(sides) if found[2 * i] is not None}
+        points = {side: found[2 * i + 1] for i, side in enumerate(sides)
+                  if found[2 * i + 1] is not None}
+        out.setdefault(game_id, []).append(
+            (bidder, bid, outcome, result, made, meld, points, renege_seat))
+    return out
+
+
 def player_profile(*, player_id: int, user: Any) -> Profile:
     """The player's events, partners, opponents and hand figures over the events ``user`` may
     see; 404 when there are none (or no such player)."""
@@ -160,31 +193,26 @@ def player_profile(*, player_id: int, user: Any) -> Profile:
     by_entry = {e.pk: e for e in entries}
     events = {e.event_id: e.event for e in entries}
 
+    # No query here needs an order (the models' default orderings would add joins and sorts).
     seats = list(
-        Seat.objects.filter(entry_id__in=list(by_entry))
+        Seat.objects.filter(entry_id__in=list(by_entry)).order_by()
         .values_list("table_id", "position", "entry_id", "round__started_at", "table__game__id",
                      "table__game__status", "table__game__winner")
     )
     tables = {table_id for table_id, *_ in seats}
     others: dict[int, list[tuple[str, int, str]]] = {}
     for table_id, position, other_id, name in (
-        Seat.objects.filter(table_id__in=tables).exclude(entry__player_id=player_id)
+        Seat.objects.filter(table_id__in=tables).exclude(entry__player_id=player_id).order_by()
         .values_list("table_id", "position", "entry__player_id", "entry__player__name")
     ):
         others.setdefault(table_id, []).append((position, other_id, name))
-    revisions: dict[int, list[tuple[Any, ...]]] = {}
-    for game_id, *values in (
-        HandRevision.objects.filter(is_live=True, hand__deleted_at__isnull=True,
-                                    hand__game__table_id__in=tables)
-        .order_by("hand__game_id", "hand__number")
-        .values_list("hand__game_id", "bidder", "bid", "outcome", "result", "made", "meld",
-                     "points", "renege_seat")
-    ):
-        revisions.setdefault(game_id, []).append(tuple(values))
+    rulesets = {pk: event_ruleset(event) for pk, event in events.items()}
+    revisions = _live_hands([game_id for *_, game_id, _, _ in seats if game_id is not None],
+                            sides=sorted({side for r in rulesets.values() for side in r.sides}))
     snapshots = {
         event_id: (rows or [], placements or [])
         for event_id, rows, placements in StandingsSnapshot.objects.filter(
-            event_id__in=list(events)).values_list("event_id", "rows", "placements")
+            event_id__in=list(events)).order_by().values_list("event_id", "rows", "placements")
     }
 
     started: dict[int, datetime] = {}
@@ -201,14 +229,14 @@ def player_profile(*, player_id: int, user: Any) -> Profile:
         if game_id is None:
             continue
         group = event.ruleset_preset
-        ruleset = event_ruleset(event)
-        side = _side_of(event, position)
+        ruleset = rulesets[event.pk]
+        side = _side_of(ruleset, position)
         finished = status in finished_states
         games_of.setdefault(group, []).append(PlayerGame(event.pk, game_id, side, finished))
         outcome = "won" if winner == side else "lost" if winner else ""
         for other_position, other_id, name in others.get(table_id, []):
             meeting = (other_id, name, finished, outcome)
-            if _side_of(event, other_position) == side:
+            if _side_of(ruleset, other_position) == side:
                 partner_meetings.append(meeting)
             else:
                 opponent_meetings.append(meeting)
@@ -233,7 +261,7 @@ def player_profile(*, player_id: int, user: Any) -> Profile:
         for row in figures["per_event"]:
             event = events[row["event_id"]]
             row.update(name=event.name, date=event.date)
-        analytics.append({"ruleset": group, "title": event_ruleset(sample).title,
+        analytics.append({"ruleset": group, "title": rulesets[sample.pk].title,
                           "events": len(group_events), **figures})
     analytics.sort(key=lambda a: (-a["hands"], a["ruleset"]))
 

@@ -1,0 +1,59 @@
+"""The profile reads a fixed handful of queries whatever the number of events, games or hands
+(no query per event, per game or per hand)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from clubs.models import Membership
+from league.ratings import ratings_rebuild
+from tests.clubs.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.profiles.builders import Ledger, season
+
+pytestmark = pytest.mark.django_db
+
+# the player; entries with events and clubs; seats; everyone at those tables; live hands;
+# standings snapshots; the current rating; its history and that history's events
+PROFILE_QUERIES = 9
+
+
+def test_the_api_and_the_page_read_a_handful_of_queries_whatever_the_events(
+    client, django_assert_max_num_queries
+) -> None:
+    rng = random.Random(11)
+    club = ClubFactory(slug="many")
+    others = [PlayerFactory(club=club) for _ in range(6)]
+    busy, light = PlayerFactory(club=club), PlayerFactory(club=club)
+    ledger = Ledger()
+    season(ledger, club, busy, others, events=12, rounds=2, rng=rng)
+    season(ledger, club, light, others, events=2, rounds=1, rng=rng)
+    private = ClubFactory(slug="private-many", is_public=False)
+    season(ledger, private, busy, others, events=3, rounds=1, rng=rng)
+    ratings_rebuild()
+
+    counts = {}
+    for player in (busy, light):
+        with CaptureQueriesContext(connection) as captured:
+            data = client.get(reverse("api-player-profile", args=[player.pk])).json()
+        counts[player.pk] = len(captured)
+        assert data["rating"] is not None and data["analytics"][0]["games"] > 0
+    assert len(client.get(reverse("api-player-profile", args=[busy.pk])).json()["events"]) == 12
+    assert counts[busy.pk] == counts[light.pk] <= PROFILE_QUERIES
+
+    with django_assert_max_num_queries(PROFILE_QUERIES):
+        response = client.get(reverse("player-profile", args=[busy.pk]))
+    assert response.status_code == 200 and response.content.count(b"<svg") == 3
+
+    # a member of the private club: the session, the user and the role in that club (asked once
+    # for its three events, once more by the rating's history) on top
+    member = UserFactory(username="many-member")
+    Membership.objects.create(club=private, user=member, role=Membership.Role.MEMBER)
+    client.force_login(member)
+    with django_assert_max_num_queries(PROFILE_QUERIES + 4):
+        data = client.get(reverse("api-player-profile", args=[busy.pk])).json()
+    assert len(data["events"]) == 15
