@@ -68,19 +68,28 @@ class Ledger:
     events: dict[int, Event] = field(default_factory=dict)
 
 
+SINGLE_DECK = "single_deck_partnership"
+
+
 def random_values(rng: random.Random, dealer: str, *, bidder: str | None = None,
-                  outcome: str | None = None) -> dict[str, Any]:
+                  outcome: str | None = None, preset: str = "pagat_double_deck"
+                  ) -> dict[str, Any]:
+    """A random hand of the preset (pagat's scale, or the single deck's ten times larger)."""
     outcome = outcome or rng.choice(OUTCOMES)
     if outcome == "misdeal":
         return {"dealer": dealer, "outcome": "misdeal"}
+    single = preset == SINGLE_DECK
     values: dict[str, Any] = {
-        "dealer": dealer, "bidder": bidder or rng.choice("NESW"), "bid": rng.choice(BIDS),
+        "dealer": dealer, "bidder": bidder or rng.choice("NESW"),
+        "bid": rng.choice(range(150, 260, 10)) if single else rng.choice(BIDS),
         "trump": rng.choice("SHDC"), "outcome": outcome,
-        "meld": {"NS": 2 * rng.randint(10, 20), "EW": 2 * rng.randint(10, 20)},
+        "meld": {side: 20 * rng.randint(2, 6) if single else 2 * rng.randint(10, 20)
+                 for side in ("NS", "EW")},
     }
     if outcome in ("played", "renege"):
-        ns = rng.randint(5, 45)
-        values["counters"] = {"NS": ns, "EW": 50 - ns}
+        total = 250 if single else 50
+        ns = rng.randint(total // 10, total - total // 10)
+        values["counters"] = {"NS": ns, "EW": total - ns}
     if outcome == "renege":
         values["renege_seat"] = rng.choice("NESW")
     return values
@@ -106,16 +115,17 @@ def _dealer_after(game: LedgerGame) -> str:
 def enter(ledger: Ledger, game: Game, rng: random.Random, **fixed: Any) -> Any:
     """Enter the game's next hand (random legal values, ``fixed`` ones imposed)."""
     record = ledger.games[game.pk]
+    preset = ledger.events[record.event_id].ruleset_preset
     dealer = _dealer_after(record)
     for _ in range(50):
         values = random_values(rng, dealer, bidder=fixed.get("bidder"),
-                               outcome=fixed.get("outcome"))
+                               outcome=fixed.get("outcome"), preset=preset)
         values.update({k: v for k, v in fixed.items() if k not in ("bidder", "outcome")})
         try:
             revision = hand_submit(game=game, number=len(record.hands) + 1, values=values)
         except DomainError:
             continue  # the rules engine refused these values: draw others
-        result, made, points = scored(values)
+        result, made, points = scored(values, preset)
         record.hands.append(LedgerHand(game.pk, values, result, made, points))
         return revision
     raise AssertionError("no legal hand found")
@@ -141,12 +151,12 @@ def delete_last(ledger: Ledger, game: Game) -> None:
 
 
 def new_event(club: Club, name: str, date: datetime.date, *, pairs: bool = False,
-              deals: int = 4) -> Event:
+              deals: int = 4, preset: str = "pagat_double_deck") -> Event:
     return Event.objects.create(
         club=club, name=name, date=date, status=Event.Status.RUNNING, deals_per_round=deals,
         format=Event.Format.SWISS if pairs else Event.Format.CLUB_NIGHT,
         partnership=Event.Partnership.FIXED if pairs else Event.Partnership.ROTATING,
-        ruleset_preset="pagat_double_deck", tie_breaks=[] if pairs else ["points", "wins"],
+        ruleset_preset=preset, tie_breaks=[] if pairs else ["points", "wins"],
     )
 
 

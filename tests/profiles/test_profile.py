@@ -24,6 +24,7 @@ from scoring.models import Game, Hand, HandRevision
 from scoring.services import game_confirm
 from tests.clubs.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.profiles.builders import (
+    SINGLE_DECK,
     Ledger,
     correct,
     delete_last,
@@ -157,7 +158,12 @@ def pagat_bucket(bid: int) -> str:
     return str(bid)
 
 
-def expected(world: World, event_ids: set[int]) -> dict[str, Any]:
+def single_deck_bucket(bid: int) -> str:
+    low = 150 + (bid - 150) // 50 * 50
+    return f"{low}–{low + 40}"
+
+
+def expected(world: World, event_ids: set[int], bucket: Any = pagat_bucket) -> dict[str, Any]:
     hands = declared = 0
     endings: Counter[str] = Counter()
     buckets: dict[str, Counter[str]] = {}
@@ -186,7 +192,7 @@ def expected(world: World, event_ids: set[int]) -> dict[str, Any]:
             how = ("board_set" if hand.result == "board_set" else "surrendered"
                    if hand.result == "surrendered" else "made" if hand.made else "set")
             endings[how] += 1
-            buckets.setdefault(pagat_bucket(values["bid"]), Counter())[how] += 1
+            buckets.setdefault(bucket(values["bid"]), Counter())[how] += 1
         if game.finished:
             game_points.setdefault(game.event_id, []).append(points)
             outcome = (1, 0) if game.winner == side else (0, 1) if game.winner else (0, 0)
@@ -203,8 +209,10 @@ def expected(world: World, event_ids: set[int]) -> dict[str, Any]:
         "hands": hands, "declared": declared, "misdeals": misdeals, "reneges": reneges,
         "made": endings["made"], "set": endings["set"], "board_set": endings["board_set"],
         "surrendered": endings["surrendered"],
-        "declared_share": declared / hands, "made_share": endings["made"] / declared,
-        "meld_per_hand": statistics.fmean(melds), "meld_on_own_bids": statistics.fmean(own_melds),
+        "declared_share": declared / hands,
+        "made_share": endings["made"] / declared if declared else None,
+        "meld_per_hand": statistics.fmean(melds),
+        "meld_on_own_bids": statistics.fmean(own_melds) if own_melds else None,
         "games": len(all_points), "points": sum(all_points),
         "points_per_game": statistics.fmean(all_points),
         "bids": {label: dict(c) for label, c in buckets.items()},
@@ -339,6 +347,39 @@ def test_events_list_places_points_and_local_start(client, world: World) -> None
     assert row["place"] == 1 + sum(1 for v in pair_totals.values() if tuple(v) > tuple(ours))
     assert row["of"] == 4 and row["is_pairs"] and row["status"] == "running"
     assert row["pair_id"] is not None
+
+
+def test_each_ruleset_is_a_group_of_its_own(client, world: World) -> None:
+    """Scales differ (single deck bids 150 and more, meld ten times pagat's): a single-deck
+    night is counted apart, and the pagat figures stay what they were."""
+    rng = random.Random(5)
+    riverside = world.public_events[0].club
+    others = list(Player.objects.filter(name__in=["River A", "River B", "River C"]))
+    night = new_event(riverside, "Single deck June", datetime.date(2026, 6, 4), deals=2,
+                      preset=SINGLE_DECK)
+    entries = entries_for(night, [world.subject, *others])
+    (game,) = seat_round(world.ledger, night, 1, entries, [[world.subject, *others]])
+    enter(world.ledger, game, rng, bidder="N", outcome="played")
+    enter(world.ledger, game, rng, bidder="N", outcome="surrender")
+    rebuild(night)
+    data = api(client, world.subject).json()
+    groups = {g["ruleset"]: g for g in data["analytics"]}
+    assert set(groups) == {"pagat_double_deck", SINGLE_DECK}
+    assert data["analytics"][0]["ruleset"] == "pagat_double_deck"  # most hands first
+    pagat = expected(world, {e.pk for e in world.public_events})
+    single = expected(world, {night.pk}, single_deck_bucket)
+    for group, want in ((groups["pagat_double_deck"], pagat), (groups[SINGLE_DECK], single)):
+        for key in ("hands", "declared", "games", "points", "made", "set", "surrendered"):
+            assert group[key] == want[key], key
+        assert close(group["meld_per_hand"], want["meld_per_hand"])
+        got = {b["label"]: {k: b[k] for k in ("made", "set", "board_set", "surrendered") if b[k]}
+               for b in group["bids"]}
+        assert got == want["bids"]
+    assert groups[SINGLE_DECK]["events"] == 1 and groups[SINGLE_DECK]["meld_per_hand"] >= 40
+    assert all(b["low"] >= 150 for b in groups[SINGLE_DECK]["bids"])
+    html = client.get(reverse("player-profile", args=[world.subject.pk])).content.decode()
+    assert html.count('class="card profile-group"') == 2
+    assert "Double-deck partnership pinochle (pagat)" in html
 
 
 # --- visibility -------------------------------------------------------------------------------
