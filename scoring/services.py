@@ -24,6 +24,7 @@ from django.utils import timezone
 from common.errors import ConflictError, DomainError
 from common.labels import SEATS
 from common.rulesets import event_ruleset
+from common.standings_status import status_hands_entered
 from common.tasks import RATE_GAME, ROUND_CONFIRMED, standings_request_update, task_queue
 from rules_engine import Hand as EngineHand
 from rules_engine import Outcome, RulesError, Ruleset, parse_hand, score_game, score_hand
@@ -207,8 +208,9 @@ def _after_write(game: Game, revisions: Sequence[HandRevision], *, author: Any =
         task_queue(RATE_GAME, args=(game.pk,))  # its rating changes are undone until confirmed
     else:
         _game_write(game, revisions, bump_version=True)
-    _hands_version_bump(game.table.round.event_id)
-    standings_request_update(event_id=game.table.round.event_id)
+    event_id = game.table.round.event_id
+    status_hands_entered(event_id=event_id, hands_version=_hands_version_bump(event_id))
+    standings_request_update(event_id=event_id)
 
 
 @transaction.atomic

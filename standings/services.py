@@ -46,6 +46,7 @@ from django.db.models import (
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
+from common.standings_status import status_snapshot_stored
 from ranking import (
     EntryTotals,
     Meeting,
@@ -408,7 +409,16 @@ def standings_rebuild(*, event_id: int, from_hands: bool = False) -> StandingsSn
         snapshot.source_version = event.hands_version
     snapshot.rows = computed.rows
     snapshot.tie_breaks = computed.tie_breaks
+    _publish_status(snapshot)
     return snapshot
+
+
+def _publish_status(snapshot: StandingsSnapshot) -> None:
+    """What the pages poll, into the cache on commit (common.standings_status)."""
+    status_snapshot_stored(
+        event_id=snapshot.event_id, version=snapshot.version,
+        source_version=snapshot.source_version,
+        computed_at=snapshot.computed_at.isoformat() if snapshot.computed_at else None)
 
 
 def events_behind() -> list[int]:

@@ -14,30 +14,61 @@ cache unavailable the pages render every time and still work.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.utils.cache import patch_cache_control
+from django.utils.http import parse_etags
 from django.utils.safestring import SafeString, mark_safe
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from clubs.permissions import can_view_event
 from common.spreadsheets import SafeCsvWriter
+from common.standings_status import round_put, status_cached, status_fill
 from tournaments.models import Round
 
+from .middleware import status_response
 from .selectors import event_standings, pair_card, player_card, round_status, standings_header
 
 logger = logging.getLogger(__name__)
 
 POLL_SECONDS = 3
 BODY_CACHE_SECONDS = 15 * 60
+# view -> (template, leaders in the chart, compact). "phone": the page's table as a phone shows
+# it (rank, name, points, games, wins: static/css/site.css hides the other columns below 600px
+# anyway), without the per-round cells; standings.js asks for it on narrow screens.
 VIEWS = {
-    "page": ("standings/partials/standings_body.html", 6),
-    "wall": ("standings/partials/standings_wall_body.html", 8),
+    "page": ("standings/partials/standings_body.html", 6, False),
+    "phone": ("standings/partials/standings_body.html", 6, True),
+    "wall": ("standings/partials/standings_wall_body.html", 8, False),
 }
+
+_gzip = GZipMiddleware(lambda request: HttpResponse())
+
+
+def compressed(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Gzip the view's answer (Django's GZipMiddleware, with its BREACH padding), unless a CSRF
+    token was rendered into it (a signed-in viewer's page carries the sign-out form): BREACH
+    reads a secret from the compressed size of a page that also reflects the attacker's input,
+    and these pages hold no secret but that token. Not site-wide, for the same reason: forms,
+    account pages and API tokens stay uncompressed."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        if request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):  # set by get_token(): a token is in it
+            return response
+        return cast(HttpResponse, _gzip.process_response(request, response))
+
+    return wrapped
 
 
 def _stage(request: HttpRequest) -> str | None:
@@ -55,10 +86,11 @@ def _body_html(request: HttpRequest, *, event_id: int, version: int, view: str,
     with contextlib.suppress(Exception):  # the cache is an optimisation only
         html = cache.get(key)
     if html is None:
-        template, chart_top = VIEWS[view]
+        template, chart_top, compact = VIEWS[view]
         standings = event_standings(event_id=event_id, user=request.user, chart_top=chart_top,
                                     stage=stage)
-        html = render_to_string(template, {"standings": standings}, request=request)
+        html = render_to_string(template, {"standings": standings, "compact": compact},
+                                request=request)
         if standings.status.version == version:
             with contextlib.suppress(Exception):
                 cache.set(key, html, timeout=BODY_CACHE_SECONDS)
@@ -82,39 +114,69 @@ def _page(request: HttpRequest, event_id: int, view: str, template: str) -> Http
 
 
 @require_GET
+@compressed
 def standings_page(request: HttpRequest, event_id: int) -> HttpResponse:
     return _page(request, event_id, "page", "standings/standings.html")
 
 
 @require_GET
+@compressed
 def standings_wall(request: HttpRequest, event_id: int) -> HttpResponse:
     return _page(request, event_id, "wall", "standings/standings_wall.html")
 
 
-@never_cache
 @require_GET
+@compressed
 def standings_fragment(request: HttpRequest, event_id: int) -> HttpResponse:
-    """The live part of either page (table, chart, rules), for the poller to swap in."""
-    view = "wall" if request.GET.get("view") == "wall" else "page"
-    event, status = standings_header(event_id=event_id, user=request.user)
-    response = HttpResponse(_body_html(request, event_id=event.pk, version=status.version,
-                                       view=view, stage=_stage(request)))
-    response["X-Standings-Version"] = str(status.version)
+    """The live part of either page (table, chart, rules), for the poller to swap in.
+
+    Conditional: the ETag names the snapshot version, the view and the stage, so a browser that
+    has this version answers 304 with no body; ``Cache-Control: no-cache`` makes it ask every
+    time. A public event's version comes from the cache (no query at all when the body is cached
+    too); other events go through the permission check."""
+    view = request.GET.get("view")
+    view = view if view in VIEWS else "page"
+    stage = _stage(request)
+    cached = status_cached(event_id=event_id)
+    public = cached is not None
+    if cached is not None:
+        version = int(cached["version"])
+    else:
+        event, status = standings_header(event_id=event_id, user=request.user)
+        version = status.version
+    etag = f'W/"standings-{event_id}-{version}-{view}-{stage or "all"}"'
+    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        response = HttpResponse(_body_html(request, event_id=event_id, version=version,
+                                           view=view, stage=stage))
+    response["ETag"] = etag
+    response["X-Standings-Version"] = str(version)
+    patch_cache_control(response, no_cache=True, private=not public)
     return response
 
 
-@never_cache
 @require_GET
-def standings_version(request: HttpRequest, event_id: int) -> JsonResponse:
-    """``{"version", "behind", ...}``: polled by the pages; cheap (the rows are not loaded)."""
+def standings_version(request: HttpRequest, event_id: int) -> HttpResponse:
+    """``{"version", "behind", ...}``: polled by the pages; cheap (the rows are not loaded).
+
+    A public event's answer usually comes from the cache before this view
+    (``standings.middleware``); here the database answers, with the permission check, and
+    fills the cache for the next polls."""
     event, status = standings_header(event_id=event_id, user=request.user)
     answer = status.to_dict()
+    public = can_view_event(user=AnonymousUser(), event=event)
+    status_fill(event_id=event.pk, version=status.version,
+                source_version=status.source_version, hands_version=status.hands_version,
+                computed_at=answer["computed_at"], public=public)
     if request.GET.get("round") == "1":  # the wall screen also shows the state of play
         answer["round"] = round_status(event)
-    return JsonResponse(answer)
+        round_put(event_id=event.pk, value=answer["round"])
+    return status_response(request, answer, public=public)
 
 
 @require_GET
+@compressed
 def standings_csv(request: HttpRequest, event_id: int) -> HttpResponse:
     """The standings as a spreadsheet: one row per player, one column per round."""
     standings = event_standings(event_id=event_id, user=request.user, chart_top=0)

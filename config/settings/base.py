@@ -80,6 +80,11 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # The standings poll of a public event, answered from the cache before the session, the
+    # user and the URL resolver (95 % of a live event's requests; standings/middleware.py).
+    # Compression is per view, not here: only pages without secrets or a CSRF token are
+    # gzipped (standings.views.compressed: BREACH).
+    "standings.middleware.StandingsVersionMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -269,6 +274,10 @@ CELERY_BEAT_SCHEDULE = {
 # burst of entries is folded into one run; the "update queued" mark lasts at most this long.
 STANDINGS_DEBOUNCE_SECONDS = 1.0
 STANDINGS_PENDING_SECONDS = 30
+# What the pages poll, kept in the cache (common/standings_status.py): an entry not written for
+# this long is read from the database again; the wall's state of play is kept a few seconds.
+STANDINGS_STATUS_CACHE_SECONDS = 30
+STANDINGS_ROUND_CACHE_SECONDS = 5
 # Result-store trouble must not hold a request for the backend's default 20 × 1 s.
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
     "retry_policy": {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1},

@@ -8,12 +8,20 @@
   var roundLine = document.querySelector("[data-round-status]");  // the wall's state of play
   var versionUrl = live.getAttribute("data-version-url");
   var fragmentUrl = live.getAttribute("data-fragment-url");
+  // A phone shows five columns (site.css): it asks for the "phone" fragment, without the
+  // columns it would hide; turned sideways past 600px it asks for the full one again.
+  var narrow = window.matchMedia ? window.matchMedia("(max-width: 600px)") : null;
+  function fragmentFor() {
+    if (!narrow || !narrow.matches || fragmentUrl.indexOf("view=page") < 0) { return fragmentUrl; }
+    return fragmentUrl.replace("view=page", "view=phone");
+  }
   var every = Math.max(1, parseInt(live.getAttribute("data-poll-seconds"), 10) || 3) * 1000;
   var current = live.getAttribute("data-version");
   var busy = false;
 
   function get(url, asJson) {
-    return fetch(url, { headers: { "X-Requested-With": "fetch" }, cache: "no-store",
+    // no-cache: the browser keeps the last answer and revalidates it (ETag, 304 when unchanged).
+    return fetch(url, { headers: { "X-Requested-With": "fetch" }, cache: "no-cache",
                         credentials: "same-origin" })
       .then(function (response) {
         if (!response.ok) { throw new Error("HTTP " + response.status); }
@@ -30,7 +38,7 @@
         roundLine.textContent = status.round ? status.round.text : "";
       }
       if (String(status.version) === String(current)) { return null; }
-      return get(fragmentUrl, false).then(function (html) {
+      return get(fragmentFor(), false).then(function (html) {
         live.innerHTML = html;
         current = String(status.version);
         live.setAttribute("data-version", current);
@@ -42,6 +50,9 @@
   }
 
   window.setInterval(poll, every);
+  if (narrow && narrow.addEventListener) {
+    narrow.addEventListener("change", function () { current = null; poll(); });
+  }
 
   // Wall screen: when the standings are taller than the screen, page through them slowly and
   // start again from the top, so a room can read every row without anyone touching the screen.

@@ -1,0 +1,140 @@
+"""An event's standings status in the cache: what the standings pages poll, answered without the
+database or the session (``standings.middleware``).
+
+Vocabulary (``standings.selectors.StandingsStatus``): the snapshot's ``version`` moves when its
+rows change; ``source_version`` is the event's ``hands_version`` the rows were built from; the
+snapshot is *behind* while ``source_version < hands_version``.
+
+Three small cache entries per event, each written by one kind of writer only, so no writer
+overwrites another's news:
+
+* ``snapshot``: ``{version, source_version, computed_at}``, set when a snapshot is stored
+  (``standings.services.standings_rebuild``, on commit; a lower version never replaces a higher);
+* ``hands``: the event's ``hands_version``, set when hands are entered (``scoring.services``, on
+  commit, with the value the bump returned);
+* ``public``: whether anyone may see the event (public event of a public club), set by the
+  version endpoint from the database and forgotten when an event or a club is saved.
+
+A poll is answered from the cache only when all three are there and the event is public; the
+endpoint otherwise reads the database (with the permission check) and fills what is missing,
+with ``add`` (a reader's older value never replaces a writer's newer one). Entries expire after
+``STANDINGS_STATUS_CACHE_SECONDS`` of silence, so an update lost to two writers racing is
+corrected within that time. The cache is an optimisation only: every function here swallows
+cache errors (the endpoint then reads the database).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterable
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+
+SNAPSHOT_KEY = "standings:status:{event_id}:snapshot"
+HANDS_KEY = "standings:status:{event_id}:hands"
+PUBLIC_KEY = "standings:status:{event_id}:public"
+ROUND_KEY = "standings:status:{event_id}:round"
+
+
+def _seconds() -> int:
+    return max(int(getattr(settings, "STANDINGS_STATUS_CACHE_SECONDS", 30)), 1)
+
+
+def _keys(event_id: int) -> tuple[str, str, str]:
+    return (SNAPSHOT_KEY.format(event_id=event_id), HANDS_KEY.format(event_id=event_id),
+            PUBLIC_KEY.format(event_id=event_id))
+
+
+def status_answer(*, event_id: int, snapshot: dict[str, Any], hands_version: int
+                  ) -> dict[str, Any]:
+    """The poll's JSON (``StandingsStatus.to_dict``'s shape) from the cached parts."""
+    return {
+        "event": event_id, "version": snapshot["version"],
+        "behind": snapshot["source_version"] < hands_version,
+        "source_version": snapshot["source_version"], "hands_version": hands_version,
+        "computed_at": snapshot["computed_at"],
+    }
+
+
+def status_cached(*, event_id: int) -> dict[str, Any] | None:
+    """The poll's answer from the cache, or None (a part missing, a private event, no cache)."""
+    try:
+        found = cache.get_many(_keys(event_id))
+    except Exception:  # noqa: BLE001 - the cache is an optimisation only
+        return None
+    snapshot_key, hands_key, public_key = _keys(event_id)
+    snapshot, hands, public = found.get(snapshot_key), found.get(hands_key), found.get(public_key)
+    if snapshot is None or hands is None or public is not True:
+        return None
+    return status_answer(event_id=event_id, snapshot=snapshot, hands_version=int(hands))
+
+
+def status_fill(*, event_id: int, version: int, source_version: int, hands_version: int,
+                computed_at: str | None, public: bool) -> None:
+    """What the endpoint read from the database: fills the missing parts (``add``: a writer's
+    newer value stays), and records the event's visibility."""
+    snapshot_key, hands_key, public_key = _keys(event_id)
+    seconds = _seconds()
+    with contextlib.suppress(Exception):
+        cache.add(snapshot_key, {"version": version, "source_version": source_version,
+                                 "computed_at": computed_at}, timeout=seconds)
+        cache.add(hands_key, hands_version, timeout=seconds)
+        cache.set(public_key, public, timeout=seconds)
+
+
+def _snapshot_put(event_id: int, version: int, source_version: int,
+                  computed_at: str | None) -> None:
+    key = SNAPSHOT_KEY.format(event_id=event_id)
+    with contextlib.suppress(Exception):
+        stored = cache.get(key)
+        if stored is not None and (stored["version"], stored["source_version"]) > (
+                version, source_version):
+            return  # a later snapshot's commit got here first
+        cache.set(key, {"version": version, "source_version": source_version,
+                        "computed_at": computed_at}, timeout=_seconds())
+
+
+def status_snapshot_stored(*, event_id: int, version: int, source_version: int,
+                           computed_at: str | None) -> None:
+    """A snapshot was written (or found current): publish it once the transaction commits."""
+    transaction.on_commit(
+        lambda: _snapshot_put(event_id, version, source_version, computed_at), robust=True)
+
+
+def status_hands_entered(*, event_id: int, hands_version: int) -> None:
+    """Hands were entered (the event's ``hands_version`` is now this): publish it on commit, so
+    the pages say "updating…" without asking the database."""
+
+    def put() -> None:
+        with contextlib.suppress(Exception):
+            cache.set(HANDS_KEY.format(event_id=event_id), hands_version, timeout=_seconds())
+
+    transaction.on_commit(put, robust=True)
+
+
+def status_forget(event_ids: Iterable[int]) -> None:
+    """Forget whether these events are public (an event or its club was saved): the next poll
+    asks the database and the permission check again."""
+    keys = [PUBLIC_KEY.format(event_id=pk) for pk in event_ids]
+    if keys:
+        with contextlib.suppress(Exception):
+            cache.delete_many(keys)
+
+
+def round_cached(*, event_id: int) -> tuple[bool, Any]:
+    """The wall's state of play, cached for a few seconds: (found, value; None before round 1)."""
+    try:
+        found = cache.get_many([ROUND_KEY.format(event_id=event_id)])
+    except Exception:  # noqa: BLE001
+        return False, None
+    key = ROUND_KEY.format(event_id=event_id)
+    return (key in found), found.get(key)
+
+
+def round_put(*, event_id: int, value: Any) -> None:
+    seconds = max(int(getattr(settings, "STANDINGS_ROUND_CACHE_SECONDS", 5)), 1)
+    with contextlib.suppress(Exception):
+        cache.set(ROUND_KEY.format(event_id=event_id), value, timeout=seconds)
