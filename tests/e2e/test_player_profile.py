@@ -1,5 +1,6 @@
-"""A player's profile in a real browser at phone size: the charts are drawn (inline SVG), the
-page has no console errors and never scrolls sideways; and at desktop width for the record."""
+"""A player's profile in a real browser at phone size: the charts are drawn (inline SVG: the
+rating, points per game, bids), the page has no console errors and never scrolls sideways; and
+at desktop width for the record."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def test_the_profile_draws_its_charts_on_a_phone(
              if r.status >= 400 and not r.url.endswith("/favicon.ico") else None)
     phone.goto(url)
     expect(phone.locator("h1")).to_have_text(subject.name)
-    for chart in ("points-per-game", "bids"):
+    for chart in ("rating", "points-per-game", "bids"):  # confirmed games are rated
         svg = phone.locator(f'[data-chart="{chart}"] svg[role="img"]')
         expect(svg).to_be_visible()
         box = svg.bounding_box()
