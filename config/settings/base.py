@@ -361,7 +361,8 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": get_str("DJANGO_LOG_LEVEL", "INFO")},
     "loggers": {
-        # Each eager task would log a line per hand; the worker logs its own tasks anyway.
+        # Each eager task would log a line per hand; a worker lowers this to INFO as it sets up
+        # its logging, so its log shows every task's duration (config/celery.py).
         "celery.app.trace": {"level": "WARNING"},
         # A 403 is one line ("Forbidden (Permission denied): /path"), not a traceback.
         "django.request": {"filters": ["no_4xx_traceback"]},

@@ -1,0 +1,68 @@
+"""gunicorn settings, read by ``gunicorn config.wsgi`` started from the project folder (or named
+with ``-c gunicorn.conf.py``). Every value can be changed from the environment; command-line
+flags override both. ``gunicorn config.wsgi --print-config`` shows what is in force.
+
+Workers: ``2 × CPUs + 1`` sync workers (the CPUs this process may use, so a container's limit
+counts), at most ``GUNICORN_MAX_WORKERS`` (16); ``WEB_CONCURRENCY`` sets the number outright.
+A sync worker serves one request at a time and keeps one database connection
+(``DATABASE_CONN_MAX_AGE``): the machine's PostgreSQL sees one connection per worker. With
+``GUNICORN_THREADS`` above 1 the workers become threaded (``gthread``), one connection per thread,
+and keep idle client connections open for ``GUNICORN_KEEPALIVE`` seconds (sync workers close
+each connection after its answer: put them behind a proxy, nginx or the load balancer, that keeps
+clients' connections).
+
+Access log on standard output, one line per request with the client (``X-Forwarded-For`` when a
+proxy is in front) and the time the request took in milliseconds; errors on standard error.
+"""
+
+from __future__ import annotations
+
+import os
+
+
+def _int(name: str, default: int, minimum: int = 0) -> int:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SystemExit(f"{name} must be a whole number, got {raw!r}") from None
+    if value < minimum:
+        raise SystemExit(f"{name} must be at least {minimum}, got {value}")
+    return value
+
+
+def cpu_count() -> int:
+    """The CPUs this process may run on (a container's or taskset's limit), at least 1."""
+    try:
+        return max(len(os.sched_getaffinity(0)), 1)
+    except AttributeError:  # not on Linux
+        return max(os.cpu_count() or 1, 1)
+
+
+bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+workers = _int("WEB_CONCURRENCY",
+               min(2 * cpu_count() + 1, _int("GUNICORN_MAX_WORKERS", 16, minimum=1)), minimum=1)
+threads = _int("GUNICORN_THREADS", 1, minimum=1)
+worker_class = "gthread" if threads > 1 else "sync"
+# A request taking longer than this is killed and its worker restarted (the slowest pages, a big
+# event's archive export, take a few seconds); workers get this long to finish on a restart.
+timeout = _int("GUNICORN_TIMEOUT", 30, minimum=1)
+graceful_timeout = _int("GUNICORN_GRACEFUL_TIMEOUT", 30, minimum=1)
+keepalive = _int("GUNICORN_KEEPALIVE", 5, minimum=0)
+# A worker is replaced after about this many requests (jittered, so not all at once): memory
+# that creeps up over an evening is given back.
+max_requests = _int("GUNICORN_MAX_REQUESTS", 2000, minimum=0)
+max_requests_jitter = max_requests // 10
+# The workers' heartbeat files in memory, not on a disk that may stall under load.
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None  # noqa: S108
+# Proxies whose X-Forwarded-* headers are believed (gunicorn's own default: local only).
+forwarded_allow_ips = os.environ.get("GUNICORN_FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
+errorlog = "-"
+loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
+# client, forwarded-for, time, request line, status, bytes, milliseconds, user agent
+access_log_format = ('%(h)s %({x-forwarded-for}i)s %(t)s "%(r)s" %(s)s %(b)s %(M)sms '
+                     '"%(a)s"')
