@@ -264,6 +264,8 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BROKER_CONNECTION_MAX_RETRIES: int | None = None
 # Retry policy shared by tasks that touch the database (see standings.tasks).
 TASK_RETRY_POLICY = {"max_retries": 5, "countdown": 2}
+# Beat writes a heartbeat to the cache on every tick (`manage.py beat_health` checks it).
+CELERY_BEAT_SCHEDULER = "standings.beat:HeartbeatScheduler"
 CELERY_BEAT_SCHEDULE = {
     "reconcile-standings": {
         "task": "standings.tasks.reconcile_standings",
