@@ -4,13 +4,14 @@ manage seasons and who may read them, the club page's season and its selector.""
 from __future__ import annotations
 
 import datetime
+import re
 from typing import Any
 
 import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from clubs.models import Membership
+from clubs.models import Club, Membership
 from common.errors import DomainError
 from league.models import Season
 from league.selectors import club_today, current_season
@@ -334,3 +335,16 @@ def test_api_permissions() -> None:
     assert _api(private_director).get(f"{private_path}{hidden.pk}/leaderboard/").status_code == 200
     assert Season.objects.count() == 2
     assert Season.objects.get(pk=season.pk).name == "2026"
+
+
+def test_leaderboard_and_ratings_names_link_to_the_players_profiles(
+        client, django_capture_on_commit_callbacks) -> None:
+    from demo.services import load_demo
+
+    with django_capture_on_commit_callbacks(execute=True):
+        load_demo()
+    club = Club.objects.get(slug="riverside")
+    for url in (reverse("club-detail", args=[club.slug]), reverse("club-ratings", args=[club.slug])):
+        html = client.get(url).content.decode()
+        linked = set(re.findall(r'href="/players/(\d+)/"', html))
+        assert linked and all(client.get(f"/players/{pk}/").status_code == 200 for pk in linked)
