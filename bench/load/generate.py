@@ -20,10 +20,13 @@ The devices, as the pages behave (``static/js``):
   next turn with the same key, as the phone's queue does; a 403/409 or a game-over stops it.
 * standings phones (``standings_phones`` per table; ``standings.js``): the standings page,
   then every ``standings_every`` seconds the version, and the fragment (``?view=page``) when
-  it moved; with ``conditional`` the fragment is asked with ``If-None-Match`` once it had an
-  ETag.
+  it moved.
 * the standings wall (``?round=1`` version, ``?view=wall`` fragment) and the seating board
   (``…/wall/seating/version/`` every ``seating_every`` seconds, the page again when it moved).
+
+Where a page's script fetches with ``cache: "no-cache"`` (``revalidate`` in the plan, per
+script) the device keeps each answer's ETag and asks again with ``If-None-Match``, as the
+browser does; with ``cache: "no-store"`` it asks plainly.
 """
 
 from __future__ import annotations
@@ -70,6 +73,10 @@ class Device(FastHttpUser):
     connection_timeout = 10.0
     wait_time = constant(0)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.kept: dict[str, tuple[str, bytes]] = {}  # the browser's cache: url -> (ETag, body)
+
     def call(self, kind: str, method: str, url: str, **kwargs: Any) -> tuple[int, Any, Any]:
         """One request, recorded under ``kind``; returns (status, response, start time)."""
         started = time.monotonic()
@@ -84,6 +91,24 @@ class Device(FastHttpUser):
         if ended <= STOP_AT[0]:
             SAMPLES.append([kind, started, (ended - started) * 1000, status, length])
         return status, r, started
+
+    def get(self, kind: str, url: str, revalidate: bool,
+            headers: dict[str, str] | None = None) -> tuple[int, bytes, float]:
+        """A GET as the page's ``fetch`` makes it: with ``cache: "no-cache"`` (``revalidate``)
+        the browser keeps the last answer with its ETag and asks with ``If-None-Match``; a 304
+        hands the kept body to the script. Returns (status, body, start time)."""
+        headers = dict(headers or {})
+        kept = self.kept.get(url) if revalidate else None
+        if kept is not None:
+            headers["If-None-Match"] = kept[0]
+        status, response, started = self.call(kind, "GET", url, headers=headers)
+        if status == 304 and kept is not None:
+            return status, kept[1], started
+        body = (response.content or b"") if status else b""
+        etag = response.headers.get("etag") if status == 200 and response.headers else None
+        if revalidate and etag:
+            self.kept[url] = (etag, body)
+        return status, body, started
 
     def pause(self, seconds: float) -> None:
         if seconds > 0:
@@ -131,8 +156,8 @@ class ScorerPhone(Device):
                 continue  # before this device joined
             self.pause(begin + offset - time.monotonic())
             if what == "state":
-                self.call("table state", "GET", f"/api/tables/{self.token}/",
-                          headers={"Accept": "application/json"})
+                self.get("table state", f"/api/tables/{self.token}/",
+                         PLAN["revalidate"]["table"], {"Accept": "application/json"})
             elif what == "check":
                 self.call("check", "POST", f"/api/tables/{self.token}/check/", json=values)
             else:
@@ -188,7 +213,6 @@ class StandingsReader(Device):
     def on_start(self) -> None:
         self.rng = random.Random()
         self.every = PLAN["standings_every"]
-        self.etag: str | None = None
         self.pause(self.rng.uniform(0, OPENING_SECONDS))
         event = PLAN["event"]
         self.version_at = self.version_url.format(event=event)
@@ -202,23 +226,18 @@ class StandingsReader(Device):
     @task
     def poll(self) -> None:
         begin = time.monotonic()
-        status, response, started = self.call(self.kinds[1], "GET", self.version_at,
-                                              headers={"X-Requested-With": "fetch"})
-        if status == 200:
-            answer = json.loads(response.content)
+        fetch = {"X-Requested-With": "fetch"}
+        revalidate = PLAN["revalidate"]["standings"]
+        status, body, started = self.get(self.kinds[1], self.version_at, revalidate, fetch)
+        if status in (200, 304):
+            answer = json.loads(body)
             if time.monotonic() <= STOP_AT[0]:
                 POLLS.append([self.who, started, time.monotonic(), answer["hands_version"],
                               answer["source_version"]])
             if str(answer["version"]) != str(self.current):
-                headers = {"X-Requested-With": "fetch"}
-                if PLAN["conditional"] and self.etag:
-                    headers["If-None-Match"] = self.etag
-                got, fragment, _ = self.call(self.kinds[2], "GET", self.fragment_at,
-                                             headers=headers)
+                got, _, _ = self.get(self.kinds[2], self.fragment_at, revalidate, fetch)
                 if got in (200, 304):
                     self.current = str(answer["version"])
-                    if got == 200 and fragment.headers:
-                        self.etag = fragment.headers.get("etag") or self.etag
         self.pause(begin + self.every - time.monotonic())
 
 
@@ -244,17 +263,17 @@ class SeatingWall(Device):
         self.current = self.load()
 
     def load(self) -> str | None:
-        status, response, _ = self.call("seating page", "GET", self.page)
-        return tag_attribute(response.text or "", "seating-board", "data-version") \
-            if status == 200 else None
+        status, body, _ = self.get("seating page", self.page, PLAN["revalidate"]["seating"])
+        return tag_attribute(body.decode("utf-8", "replace"), "seating-board", "data-version") \
+            if status in (200, 304) else None
 
     @task
     def poll(self) -> None:
         begin = time.monotonic()
-        status, response, _ = self.call("seating version", "GET",
-                                        f"/events/{PLAN['event']}/wall/seating/version/",
-                                        headers={"X-Requested-With": "fetch"})
-        if status == 200 and str(json.loads(response.content)["version"]) != str(self.current):
+        status, body, _ = self.get("seating version",
+                                   f"/events/{PLAN['event']}/wall/seating/version/",
+                                   PLAN["revalidate"]["seating"], {"X-Requested-With": "fetch"})
+        if status in (200, 304) and str(json.loads(body)["version"]) != str(self.current):
             self.current = self.load()
         self.pause(begin + self.every - time.monotonic())
 

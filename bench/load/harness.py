@@ -236,9 +236,11 @@ def _ms(value: float | None) -> str:
 
 def report_text(result: dict[str, Any]) -> str:
     """The human-readable table of one table count's result (the JSON's ``runs[i]``)."""
+    revalidating = ", ".join(k for k, v in result.get("revalidate", {}).items() if v) or "none"
     lines = [
         f"== {result['tables']} tables, {result['seconds']:.0f} s "
-        f"({result['users']} simulated devices, after-save: {result['after_save']}) ==",
+        f"({result['users']} simulated devices, after a save: {result['after_save']}, "
+        f"revalidating with ETags: {revalidating}) ==",
         f"{'request':<18}{'count':>7}{'req/s':>8}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}"
         f"{'bytes':>8}{'errors':>7}{'expected':>9}",
     ]

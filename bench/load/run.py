@@ -76,8 +76,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="what the table's phone fetches after a save: the live fragment "
                         "/t/<token>/live/ (what the page does now), the whole page, or nothing")
     p.add_argument("--conditional", choices=("auto", "on", "off"), default="auto",
-                   help="send If-None-Match for the standings fragment once it had an ETag "
-                        "(auto: when static/js/standings.js no longer fetches with no-store)")
+                   help="devices keep ETags and revalidate with If-None-Match (auto: as each "
+                        "page's script fetches: standings.js, seating_board.js, table_live.js "
+                        "revalidate unless they fetch with cache: \"no-store\")")
     p.add_argument("--checks-per-hand", type=int, default=3,
                    help="check calls while a hand is typed (3)")
     p.add_argument("--standings-phones", type=int, default=3, help="per table (3)")
@@ -112,11 +113,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
-def conditional_requests(setting: str) -> bool:
+SCRIPTS = {"standings": "standings.js", "seating": "seating_board.js", "table": "table_live.js"}
+
+
+def revalidating(setting: str) -> dict[str, bool]:
+    """Which devices revalidate their GETs (``If-None-Match``), as their page's script does."""
     if setting != "auto":
-        return setting == "on"
-    script = (ROOT / "static" / "js" / "standings.js").read_text()
-    return '"no-store"' not in script
+        return dict.fromkeys(SCRIPTS, setting == "on")
+    return {device: 'cache: "no-store"' not in (ROOT / "static" / "js" / name).read_text()
+            for device, name in SCRIPTS.items()}
 
 
 def data_script(stack: Stack, *args: str) -> dict[str, Any]:
@@ -137,7 +142,7 @@ def run_count(stack: Stack, args: argparse.Namespace, tables: int, work: Path) -
         "submit_every": args.submit_every, "state_every": args.state_every,
         "standings_every": args.standings_every, "seating_every": args.seating_every,
         "standings_phones": args.standings_phones, "checks_per_hand": args.checks_per_hand,
-        "after_save": args.after_save, "conditional": conditional_requests(args.conditional),
+        "after_save": args.after_save, "revalidate": revalidating(args.conditional),
         "seed": args.seed,
     }
     plan_file, out_file = work / f"plan-{tables}.json", work / f"out-{tables}.json"
@@ -204,7 +209,7 @@ def result_of(args: argparse.Namespace, tables: int, out: dict[str, Any],
     return {
         "tables": tables, "seconds": args.seconds, "wall_seconds": round(wall, 2),
         "users": out["users"], "after_save": args.after_save,
-        "conditional_fragment": plan["conditional"],
+        "revalidate": plan["revalidate"],
         "requests": [asdict(row) for row in summarise(samples, args.seconds, EXPECTED)],
         "cpu": cpu, "cpu_total_cores": round(sum(v["cores"] for v in cpu.values()), 3),
         "machine_cores": os.cpu_count(), "load_average": os.getloadavg(),

@@ -201,3 +201,27 @@ def test_a_run_too_long_for_one_game_is_refused(capsys: pytest.CaptureFixture[st
     assert "at most 60" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         parse_args(["--tables", "16,x"])
+
+
+def test_report_names_every_kind_and_a_failed_checksum() -> None:
+    from dataclasses import asdict
+
+    from bench.load.harness import report_text
+
+    rows = summarise([Sample("submit", 0, 12, 201, 480), Sample("check", 0, 5, 400, 300)], 10.0,
+                     {"check": {400}})
+    result = {
+        "tables": 4, "seconds": 10.0, "users": 18, "after_save": "live",
+        "revalidate": {"standings": True, "seating": False},
+        "requests": [asdict(row) for row in rows],
+        "cpu": {"gunicorn": {"seconds": 2.0, "cores": 0.2}}, "cpu_total_cores": 0.2,
+        "machine_cores": 2,
+        "visibility": {"phone": {"p50_s": 1.0, "p95_s": 1.5, "seen": 1, "unseen": 0},
+                       "wall": {"p50_s": None, "p95_s": None, "seen": 0, "unseen": 1}},
+        "checksum": {"ok": False, "answered": 1, "stored_hands": 0, "revisions": 0,
+                     "standings_equal": True, "problems": ["table abc…: stored hands []"]},
+    }
+    text = report_text(result)
+    assert "revalidating with ETags: standings)" in text
+    assert "submit" in text and "check" in text and "gunicorn 0.20" in text
+    assert "checksum: FAILED" in text and "stored hands []" in text
