@@ -5,7 +5,9 @@ Run by ``bench/load/run.py`` in the bench's own environment (``bench/load/.venv`
 ``bench/load/requirements.lock``): ``python bench/load/generate.py PLAN.json OUT.json``. It
 prints ``START`` when the users start and ``STOP`` when the measured seconds are over (the
 runner measures CPU between the two), then writes every request, every standings version
-answer and every stored hand to ``OUT.json``.
+answer and every stored hand to ``OUT.json``. Before START the room opens: every device loads
+its page once, over a few seconds (not measured, and it warms the web workers); in the window
+each device keeps its own schedule from a random phase, as in a room already playing.
 
 The devices, as the pages behave (``static/js``):
 
@@ -44,6 +46,7 @@ from gevent import monkey
 monkey.patch_all()
 
 import gevent  # noqa: E402
+from gevent.event import Event  # noqa: E402
 from locust import FastHttpUser, constant, task  # noqa: E402
 from locust.env import Environment  # noqa: E402
 
@@ -63,8 +66,11 @@ UNANSWERED: dict[str, list[int]] = {}  # hands whose last save got no answer (ma
 STOPPED: dict[str, str] = {}  # phones that stopped saving, and why
 IN_FLIGHT = [0]  # saves on their way (the run waits for them before it ends)
 TOKENS: list[str] = []
+START_AT = [float("inf")]  # the measured window: from START_AT to STOP_AT
 STOP_AT = [float("inf")]
-OPENING_SECONDS = 2.0  # the devices open their pages over the first seconds, not all at once
+OPENING_SECONDS = 3.0  # before the window the devices open their pages over a few seconds
+OPENED = [0]  # devices whose page is open
+MEASURING = Event()  # set when the window starts; the devices' schedules start then
 
 
 class Device(FastHttpUser):
@@ -88,7 +94,7 @@ class Device(FastHttpUser):
         if status:
             header = r.headers.get("content-length") if r.headers else None
             length = int(header) if header and header.isdigit() else len(r.content or b"")
-        if ended <= STOP_AT[0]:
+        if started >= START_AT[0] and ended <= STOP_AT[0]:
             SAMPLES.append([kind, started, (ended - started) * 1000, status, length])
         return status, r, started
 
@@ -114,6 +120,11 @@ class Device(FastHttpUser):
         if seconds > 0:
             gevent.sleep(seconds)
 
+    def opened(self) -> None:
+        """The page is open: wait for the measured window, as a room already playing."""
+        OPENED[0] += 1
+        MEASURING.wait()
+
 
 class ScorerPhone(Device):
     """The table's phone: checks while typing, saves a hand, redraws, polls the table."""
@@ -129,6 +140,7 @@ class ScorerPhone(Device):
         ANSWERED.setdefault(self.token, [])
         self.pause(self.rng.uniform(0, OPENING_SECONDS))
         self.call("table page", "GET", f"/t/{self.token}/")
+        self.opened()
         # The room is already playing: the first turn starts part-way through.
         self.into_turn = self.rng.uniform(0, PLAN["submit_every"])
 
@@ -220,7 +232,7 @@ class StandingsReader(Device):
         status, response, _ = self.call(self.kinds[0], "GET", self.page.format(event=event))
         self.current = tag_attribute(response.text or "", "standings-live", "data-version") \
             if status == 200 else None
-
+        self.opened()
         self.pause(self.rng.uniform(0, self.every))
 
     @task
@@ -261,6 +273,8 @@ class SeatingWall(Device):
         self.pause(random.uniform(0, OPENING_SECONDS))
         self.page = f"/events/{PLAN['event']}/wall/seating/"
         self.current = self.load()
+        self.opened()
+        self.pause(random.uniform(0, self.every))
 
     def load(self) -> str | None:
         status, body, _ = self.get("seating page", self.page, PLAN["revalidate"]["seating"])
@@ -290,10 +304,15 @@ def main(plan_path: str, out_path: str) -> int:
     users = sum(c.fixed_count for c in classes)
     env = Environment(user_classes=classes, host=PLAN["base_url"])
     runner = env.create_local_runner()
-    started = time.monotonic()
-    STOP_AT[0] = started + PLAN["seconds"]
-    print("START", flush=True)
     runner.start(users, spawn_rate=100)
+    # The room opens (every page loaded once, not measured), then the window starts.
+    deadline = time.monotonic() + 120
+    while OPENED[0] < users and time.monotonic() < deadline:
+        gevent.sleep(0.1)
+    started = time.monotonic()
+    START_AT[0], STOP_AT[0] = started, started + PLAN["seconds"]
+    print("START", flush=True)
+    MEASURING.set()
     gevent.sleep(max(0.0, STOP_AT[0] - time.monotonic()))
     print("STOP", flush=True)
     deadline = time.monotonic() + ScorerPhone.network_timeout + 5
@@ -301,9 +320,9 @@ def main(plan_path: str, out_path: str) -> int:
         gevent.sleep(0.05)  # saves on their way finish, so every stored hand has its answer
     runner.quit()
     Path(out_path).write_text(json.dumps({
-        "users": users, "started": started, "stopped": STOP_AT[0], "samples": SAMPLES,
-        "polls": POLLS, "submits": SUBMITS, "answered": ANSWERED, "unanswered": UNANSWERED, "phones_stopped": STOPPED,
-        "in_flight_at_end": IN_FLIGHT[0],
+        "users": users, "opened": OPENED[0], "started": started, "stopped": STOP_AT[0],
+        "samples": SAMPLES, "polls": POLLS, "submits": SUBMITS, "answered": ANSWERED,
+        "unanswered": UNANSWERED, "phones_stopped": STOPPED, "in_flight_at_end": IN_FLIGHT[0],
     }))
     return 0
 
