@@ -7,8 +7,9 @@ under ``config.settings.production`` (``bench/load/stack.py``). For each table c
 ``--tables`` it creates a club night with that many tables seated and started
 (``bench/load/data.py``, through the services), runs the devices of a busy room against it
 for ``--seconds`` (``bench/load/generate.py``: locust in library mode; a scorer phone per
-table saving a hand every 10 s, three standings phones per table, two wall screens), then
-checks that every hand answered 2xx is stored exactly once and that the standings snapshot
+table saving a hand every 10 s, three standings phones per table, two wall screens; every
+device opens its page before the measured window, which then catches a room already playing),
+then checks that every hand answered 2xx is stored exactly once and that the standings snapshot
 equals a recomputation. Everything it started is stopped by pid, whatever happens.
 
 Printed per table count (and written with ``--json FILE``): per request kind p50/p95/p99,
