@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs.api import error_responses
+from league.api import RatingOutput, RatingPointOutput
 
 from .selectors import player_profile
 
@@ -119,26 +120,9 @@ class ProfileAnalyticsOutput(serializers.Serializer[Any]):
     per_event = ProfileEventFiguresOutput(many=True, help_text="Oldest first.")
 
 
-class ProfileRatingNowOutput(serializers.Serializer[Any]):
-    mu = serializers.FloatField(help_text="Estimated skill.")
-    sigma = serializers.FloatField(help_text="Its uncertainty (one standard deviation).")
-    ordinal = serializers.FloatField(help_text="What leaderboards show: mu - 3 sigma.")
-    games = serializers.IntegerField(help_text="Rated (confirmed) games, across clubs.")
-
-
-class ProfileRatingStepOutput(serializers.Serializer[Any]):
-    at = serializers.CharField(allow_null=True, help_text="When the game was confirmed (ISO 8601).")
-    game_id = serializers.IntegerField()
-    event_id = serializers.IntegerField()
-    event_name = serializers.CharField()
-    mu = serializers.FloatField()
-    sigma = serializers.FloatField()
-    ordinal = serializers.FloatField()
-
-
 class ProfileRatingOutput(serializers.Serializer[Any]):
-    current = ProfileRatingNowOutput()
-    history = ProfileRatingStepOutput(
+    current = RatingOutput()
+    history = RatingPointOutput(
         many=True, help_text="The rating after each rated game of the events you may see, "
         "oldest first.")
 
