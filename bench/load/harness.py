@@ -259,6 +259,12 @@ def report_text(result: dict[str, Any]) -> str:
     cpu = "  ".join(f"{name} {v['cores']:.2f}" for name, v in result["cpu"].items())
     lines.append(f"cores busy: {cpu}  (total {result['cpu_total_cores']:.2f} of "
                  f"{result['machine_cores']})")
+    if "load_average_before" in result:
+        lines.append(
+            f"machine load (1-min average): {result['load_average_before'][0]:.1f} before, "
+            f"{result['load_average_after'][0]:.1f} after; well above the cores busy here "
+            "means other work shared the machine and the times above include its waits"
+        )
     for who, label in (("phone", "first standings phone"), ("wall", "wall")):
         vis = result["visibility"][who]
         lines.append(

@@ -148,6 +148,7 @@ def run_count(stack: Stack, args: argparse.Namespace, tables: int, work: Path) -
     }
     plan_file, out_file = work / f"plan-{tables}.json", work / f"out-{tables}.json"
     plan_file.write_text(json.dumps(plan))
+    load_before = os.getloadavg()
     generator = subprocess.Popen(
         [str(LOAD_PYTHON), str(ROOT / "bench" / "load" / "generate.py"), str(plan_file),
          str(out_file)], cwd=ROOT, stdout=subprocess.PIPE, text=True,
@@ -169,7 +170,9 @@ def run_count(stack: Stack, args: argparse.Namespace, tables: int, work: Path) -
         {"answered": out["answered"], "unanswered": out["unanswered"]}))
     checksum = data_script(stack, "check", "--event", str(event["event"]), "--answered",
                            str(work / f"sent-{tables}.json"))
-    return result_of(args, tables, out, groups, wall, checksum, plan)
+    result = result_of(args, tables, out, groups, wall, checksum, plan)
+    result["load_average_before"] = load_before
+    return result
 
 
 def _measure(generator: subprocess.Popen[str], groups: list[CpuGroup]) -> float:
@@ -213,7 +216,7 @@ def result_of(args: argparse.Namespace, tables: int, out: dict[str, Any],
         "revalidate": plan["revalidate"],
         "requests": [asdict(row) for row in summarise(samples, args.seconds, EXPECTED)],
         "cpu": cpu, "cpu_total_cores": round(sum(v["cores"] for v in cpu.values()), 3),
-        "machine_cores": os.cpu_count(), "load_average": os.getloadavg(),
+        "machine_cores": os.cpu_count(), "load_average_after": os.getloadavg(),
         "saves_201": len(out["submits"]), "visibility": vis, "checksum": checksum,
         "phones_stopped": out["phones_stopped"], "saves_in_flight_at_end": out["in_flight_at_end"],
     }
