@@ -147,6 +147,7 @@ class ScorerPhone(Device):
     @task
     def turn(self) -> None:
         every = PLAN["submit_every"]
+        joined = time.monotonic() if self.into_turn else None
         begin = time.monotonic() - self.into_turn
         self.into_turn = 0.0
         if self.pending is None:
@@ -164,8 +165,8 @@ class ScorerPhone(Device):
         if not self.stopped:
             plan.append((every - 1.0, "submit", None))
         for offset, what, values in sorted(plan, key=lambda p: p[0]):
-            if begin + offset < time.monotonic() - 0.5:
-                continue  # before this device joined
+            if joined is not None and begin + offset < joined:
+                continue  # before this device joined (a slow turn later still does it all)
             self.pause(begin + offset - time.monotonic())
             if what == "state":
                 self.get("table state", f"/api/tables/{self.token}/",
