@@ -45,6 +45,13 @@ clean:
 bench-progressive: venv
 	BENCH_SCRIPT=bench/progressive.py bash bench/standings.sh $(BENCH_ARGS)
 
+# One hand → standings snapshot at 250 players on a throwaway PostgreSQL: the standings task
+# keeping its totals incrementally against the full re-aggregation, checked equal after every
+# hand (target: under 20 ms); more hands with BENCH_ARGS="--hands 400".
+.PHONY: bench-snapshot
+bench-snapshot: venv
+	BENCH_SCRIPT=bench/snapshot.py bash bench/standings.sh $(BENCH_ARGS)
+
 # Fixed partnerships: Swiss pairing of 128 pairs per round (< 1 s) and bracket plans (< 0.1 s).
 bench-pairs: venv
 	$(BIN)/python bench/pairs.py

@@ -18,8 +18,9 @@ and the round closed; then the cut: the semi-final tables, their hands, and the 
 * seating: ``round_create`` for each game (one sample per game; the target applies to the
   slowest);
 * one hand: ``hand_submit`` (store the hand, re-derive its game and seat results);
-* standings after a hand: ``standings.services.standings_rebuild`` right after ``--hands`` of
-  each game's hands (spread over the game), i.e. the standings task's work for that hand.
+* standings after a hand: ``standings.services.standings_rebuild(incremental=True)`` right
+  after ``--hands`` of each game's hands (spread over the game), i.e. the standings task's work
+  for that hand (its totals kept current from the games that changed, ``standings.incremental``).
 
 The on-commit standings request is switched off so each measure is the work named (in
 production it is a Celery task on a worker, timed here as "standings after a hand").
@@ -140,7 +141,8 @@ class Day:
                 count += 1
                 if every and count % every == 0 and len(standings_ms) < self.sampled_hands:
                     started = time.perf_counter()
-                    standings_rebuild(event_id=self.event.pk)
+                    # As the standings task runs it: totals kept from the changed games.
+                    standings_rebuild(event_id=self.event.pk, incremental=True)
                     standings_ms.append(ms_since(started))
         round_set_status(round_=round_, status=Round.Status.CLOSED, close_unfinished=True)
         return submit_ms, standings_ms

@@ -7,14 +7,18 @@ How an entry reaches the wall screen (docs/architecture.md, "A hand, end to end"
 2. on commit it calls ``common.tasks.standings_request_update``, which queues the ``compute_standings``
    task at most once per debounce window per event (a pending mark in the cache; the task is
    queued with a short countdown so a burst of entries is folded into one run);
-3. the task calls :func:`standings_rebuild`: one GROUP BY over the event's seat results, the pure
-   ranking of ``ranking.standings``, and a write of the snapshot only when something
-   changed (the ``version`` moves only when the rows do; running it twice changes nothing);
+3. the task calls :func:`standings_rebuild` with ``incremental``: the totals of the entries of
+   the games whose seat results changed are rebuilt, the others kept from its last run
+   (:mod:`standings.incremental`; the same rows as :func:`standings_compute`, one GROUP BY over
+   the event's seat results), the pure ranking of ``ranking.standings``, and a write of the
+   snapshot only when something changed (the ``version`` moves only when the rows do; running
+   it twice changes nothing);
 4. pages poll the snapshot version and redraw.
 
 Failure handling: queueing never raises (a broker outage must not fail a hand submission). A
 snapshot whose ``source_version`` is below the event's ``hands_version`` is *behind*; the pages
-say "updating…" and the periodic :func:`standings_reconcile` (Celery beat) rebuilds it.
+say "updating…" and the periodic :func:`standings_reconcile` (Celery beat) rebuilds it, always
+re-aggregating everything.
 A full rebuild from the hands (every game's seat results again, then the snapshot) is
 :func:`standings_rebuild` with ``from_hands=True``, used by the ``rebuild_standings`` command.
 """
@@ -36,6 +40,7 @@ from django.db.models import (
     Count,
     Exists,
     F,
+    JSONField,
     Max,
     OuterRef,
     Q,
@@ -43,7 +48,7 @@ from django.db.models import (
     TextField,
     Value,
 )
-from django.db.models.functions import Greatest
+from django.db.models.functions import Cast, Greatest
 from django.utils import timezone
 
 from common.standings_status import status_snapshot_stored
@@ -68,6 +73,7 @@ from scoring.models import Game, SeatResult
 from scoring.services import event_recompute
 from tournaments.models import Bye, Entry, Event, Pair, Round, Seat
 
+from .incremental import standings_rows_incremental
 from .models import StandingsSnapshot
 
 logger = logging.getLogger(__name__)
@@ -79,6 +85,9 @@ REBUILDS_KEY = "standings:rebuilds:{event_id}"
 class Computed:
     rows: list[dict[str, Any]]
     tie_breaks: list[dict[str, str]]
+    # The rows as JSON text (``json.dumps(rows, separators=(",", ":"), sort_keys=True)``) when
+    # the computation has it already (the incremental path reuses unchanged rows' text).
+    rows_json: str | None = None
 
 
 # --- reading the seat results ------------------------------------------------------------------
@@ -365,13 +374,17 @@ def _store_if_changed(
     result costs no write and no comparison of rows in the database; this is on the path of
     every entry.
     """
-    payload = json.dumps([computed.rows, computed.tie_breaks], separators=(",", ":"),
-                         sort_keys=True)
-    digest = hashlib.sha256(payload.encode()).hexdigest()
+    # The rows are serialised once, for the digest and the write (the text of
+    # ``json.dumps([rows, tie_breaks], ...)``, so digests stored earlier still compare).
+    rows_json = computed.rows_json or json.dumps(computed.rows, separators=(",", ":"),
+                                                 sort_keys=True)
+    labels_json = json.dumps(computed.tie_breaks, separators=(",", ":"), sort_keys=True)
+    digest = hashlib.sha256(f"[{rows_json},{labels_json}]".encode()).hexdigest()
     if digest == snapshot.digest and snapshot.version > 0:
         return False
     StandingsSnapshot.objects.filter(pk=snapshot.pk).update(
-        rows=computed.rows, tie_breaks=computed.tie_breaks, digest=digest,
+        rows=Cast(Value(rows_json), output_field=JSONField()),
+        tie_breaks=computed.tie_breaks, digest=digest,
         version=F("version") + 1,
         source_version=Greatest(F("source_version"), Value(hands_version)), computed_at=now,
     )
@@ -380,8 +393,16 @@ def _store_if_changed(
 
 
 @transaction.atomic
-def standings_rebuild(*, event_id: int, from_hands: bool = False) -> StandingsSnapshot:
+def standings_rebuild(
+    *, event_id: int, from_hands: bool = False, incremental: bool = False
+) -> StandingsSnapshot:
     """Bring the event's snapshot up to date and return it.
+
+    ``incremental`` (the standings task after a hand): the rows come from
+    :mod:`standings.incremental`, which keeps per-entry totals current from the games that
+    changed since its last run; they equal :func:`standings_compute`'s. Without it (and always
+    with ``from_hands``) everything is re-aggregated: the safety net of the reconcile task and
+    ``rebuild_standings``.
 
     Idempotent: when the computed rows equal the stored ones (compared by the database, so the
     stored rows are never loaded) nothing is written and the version stays. The snapshot row
@@ -394,7 +415,9 @@ def standings_rebuild(*, event_id: int, from_hands: bool = False) -> StandingsSn
         games_recompute(event=Event.objects.get(pk=event_id))
     snapshot = _locked_snapshot(event_id)
     event = snapshot.event
-    computed = standings_compute(event=event)
+    fast = (standings_rows_incremental(event=event, snapshot_id=snapshot.pk)
+            if incremental and not from_hands else None)
+    computed = Computed(*fast) if fast is not None else standings_compute(event=event)
     _count_rebuild(event_id)
     now = timezone.now()
     changed = _store_if_changed(snapshot, computed, event.hands_version, now)

@@ -29,12 +29,15 @@ TRANSIENT = (OperationalError, InterfaceError)
 def compute_standings(event_id: int, full: bool = False) -> int | None:
     """Bring one event's standings snapshot up to date; returns its version.
 
-    ``full`` recomputes every game's seat results from the hands first (on demand only).
+    The rows are kept current from the games that changed (``standings.incremental``);
+    ``full`` recomputes every game's seat results from the hands and re-aggregates everything
+    (on demand only).
     """
     # Clear the pending mark first: a hand stored while we compute queues another run.
     standings_clear_pending(event_id=event_id)
     try:
-        return standings_rebuild(event_id=event_id, from_hands=full).version
+        return standings_rebuild(event_id=event_id, from_hands=full,
+                                 incremental=not full).version
     except Event.DoesNotExist:
         return None  # the event was deleted after the update was queued
 

@@ -1,0 +1,264 @@
+"""Incremental standings: the snapshot task's path, kept current from the games that changed.
+
+The full compute (:func:`standings.services.standings_compute`) re-aggregates every seat result
+of the event on each run. This module gives the same rows from what changed since its last run:
+
+* a game's *fingerprint* is (highest seat result id, number of seat results). Seat results are
+  never updated in place: scoring replaces a game's rows (delete, then insert with new ids from
+  the sequence, always higher than the ones deleted), and deleting an entry deletes its rows, so
+  any change to a game's results changes its fingerprint. One GROUP BY per run returns every
+  game's fingerprint (one row per game, two integers); only the games whose fingerprint moved
+  are read again, with the games that vanished dropped;
+* the *state* of an event is what the last run read: each game's results with the fingerprint
+  they were read with, each entry's results by game, the entries' ``EntryTotals`` (rebuilt only
+  for entries of a changed game, or whose name, status or alternate flag changed) and each
+  round's sums for bye averages (rebuilt only for rounds of a changed game). It lives in the
+  worker process's memory, a few events at most (least recently used first out); a fresh
+  process, an evicted event or a run that failed starts again from a full read. Nothing in it is
+  trusted without its fingerprint, so two worker processes each keeping their own state, or a
+  state several hands behind, still give exact rows;
+* the entries (names, status, alternates), the byes and the event's settings are read on every
+  run (small reads), so a rename, a withdrawal, a bye or a changed tie-break is seen exactly as
+  by the full compute. Ranking, bye scores and tie-breaks are ``ranking.standings_rows``, the
+  same pure code, with head-to-head meetings answered from the state instead of a query.
+
+Pair events are computed in full (:func:`standings.services.standings_compute`): their rows
+read game totals, cut winners and seats besides the seat results. The full compute stays the
+safety net: ``compute_standings(full=True)``, the reconcile task and ``rebuild_standings``.
+``tests/standings/test_incremental.py`` compares both after every step of random sequences of
+entries, corrections, deletions, withdrawals, byes and stages.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from django.db.models import Count, Max
+
+from ranking import (
+    EntryTotals,
+    Meeting,
+    RoundScores,
+    standings_rows,
+    tie_break_labels,
+    tie_breaks_in_force,
+)
+from scoring.models import SeatResult
+from tournaments.models import Bye, Entry, Event
+
+# Events whose state a worker process keeps (a state is ~1 MB for 250 players and 12 rounds).
+MAX_EVENTS = 8
+# Above this many changed games, the event's seat results are read in one pass instead of by id.
+READ_ALL_ABOVE = 64
+
+
+class Result(NamedTuple):
+    """One seat result as the state keeps it."""
+
+    id: int
+    game_id: int
+    entry_id: int
+    round_number: int
+    side: str
+    points: int
+    won: bool
+    finished: bool
+    hands_declared: int
+    hands_made: int
+    hands_set: int
+
+
+FIELDS = tuple(Result._fields)
+Fingerprint = tuple[int, int]
+
+
+@dataclass
+class EventState:
+    """What the last run of one event read (see the module docstring)."""
+
+    snapshot_id: int
+    games: dict[int, tuple[Fingerprint, tuple[Result, ...]]] = field(default_factory=dict)
+    by_entry: dict[int, dict[int, Result]] = field(default_factory=dict)
+    by_round: dict[int, set[int]] = field(default_factory=dict)
+    round_scores: dict[int, RoundScores] = field(default_factory=dict)
+    totals: dict[int, EntryTotals] = field(default_factory=dict)
+    # Each entry's last row and its JSON text: a row equal to the last one is not serialised
+    # again (one hand changes a few rows; ranks move for some more).
+    texts: dict[int, tuple[dict[str, Any], str]] = field(default_factory=dict)
+
+
+_STATES: dict[int, EventState] = {}
+
+
+def forget(event_id: int | None = None) -> None:
+    """Drop the kept state of one event (or of all): the next run reads everything."""
+    if event_id is None:
+        _STATES.clear()
+    else:
+        _STATES.pop(event_id, None)
+
+
+def _fingerprints(event: Event) -> dict[int, Fingerprint]:
+    rows = (
+        SeatResult.objects.filter(event=event).order_by().values("game_id")
+        .annotate(top=Max("id"), n=Count("id")).values_list("game_id", "top", "n")
+    )
+    return {game_id: (top, n) for game_id, top, n in rows}
+
+
+def _refresh(state: EventState, event: Event) -> set[int]:
+    """Bring the state's games up to date; returns the entries whose results changed."""
+    fingerprints = _fingerprints(event)
+    changed = {g for g, fp in fingerprints.items() if g not in state.games
+               or state.games[g][0] != fp}
+    gone = [g for g in state.games if g not in fingerprints]
+    if not changed and not gone:
+        return set()
+    query = SeatResult.objects.filter(event=event)
+    if len(changed) <= READ_ALL_ABOVE:
+        query = query.filter(game_id__in=sorted(changed))
+    fetched: dict[int, list[Result]] = {}
+    for values in query.order_by().values_list(*FIELDS):
+        result = Result(*values)
+        if result.game_id in changed:
+            fetched.setdefault(result.game_id, []).append(result)
+    entries: set[int] = set()
+    rounds: set[int] = set()
+    for game_id in (*gone, *changed):
+        old = state.games.pop(game_id, None)
+        for result in old[1] if old else ():
+            state.by_entry.get(result.entry_id, {}).pop(game_id, None)
+            state.by_round.get(result.round_number, set()).discard(game_id)
+            entries.add(result.entry_id)
+            rounds.add(result.round_number)
+    for game_id, results in fetched.items():
+        # The fingerprint of the rows actually read (they may be newer than the GROUP BY's).
+        fp = (max(r.id for r in results), len(results))
+        state.games[game_id] = (fp, tuple(results))
+        for result in results:
+            state.by_entry.setdefault(result.entry_id, {})[game_id] = result
+            state.by_round.setdefault(result.round_number, set()).add(game_id)
+            entries.add(result.entry_id)
+            rounds.add(result.round_number)
+    for number in rounds:
+        scores = _round_scores(state, number)
+        if scores is None:
+            state.round_scores.pop(number, None)
+        else:
+            state.round_scores[number] = scores
+    return entries
+
+
+def _round_scores(state: EventState, number: int) -> RoundScores | None:
+    """A round's finished results summed as ``standings.services._round_scores`` does (None
+    when the round has no finished result: that query returns no row for it)."""
+    wt = wc = at = ac = 0
+    for game_id in state.by_round.get(number, ()):
+        for r in state.games[game_id][1]:
+            if not r.finished:
+                continue
+            at += r.points
+            ac += 1
+            if r.won:
+                wt += r.points
+                wc += 1
+    return RoundScores(wt, wc, at, ac) if ac else None
+
+
+def _entry_totals(entry_id: int, name: str, active: bool, alternate: bool,
+                  results: Iterable[Result]) -> EntryTotals:
+    """One entry's totals as ``standings.services._entry_totals`` aggregates them."""
+    results = list(results)
+    if not results:
+        return EntryTotals(entry_id=entry_id, name=name, active=active, alternate=alternate)
+    finished = [r for r in results if r.finished]
+    return EntryTotals(
+        entry_id=entry_id, name=name, active=active,
+        points=sum(r.points for r in results), games=len(finished),
+        wins=sum(1 for r in finished if r.won),
+        hands_declared=sum(r.hands_declared for r in results),
+        hands_made=sum(r.hands_made for r in results),
+        hands_set=sum(r.hands_set for r in results),
+        highest_game=max((r.points for r in finished), default=None),
+        per_round={r.round_number: r.points for r in results},
+        alternate=alternate,
+    )
+
+
+def _totals(state: EventState, event: Event, changed: set[int]) -> list[EntryTotals]:
+    """Every entry's totals: kept ones reused, the changed ones rebuilt from their results."""
+    totals: dict[int, EntryTotals] = {}
+    for pk, name, status, alternate in Entry.objects.filter(event=event).order_by().values_list(
+            "pk", "player__name", "status", "alternate"):
+        active = status == Entry.Status.ACTIVE
+        kept = state.totals.get(pk)
+        if (kept is None or pk in changed or kept.name != name or kept.active != active
+                or kept.alternate != alternate):
+            kept = _entry_totals(pk, name, active, alternate,
+                                 state.by_entry.get(pk, {}).values())
+        totals[pk] = kept
+    state.totals = totals
+    return list(totals.values())
+
+
+def _state_for(event: Event, snapshot_id: int) -> EventState:
+    state = _STATES.pop(event.pk, None)
+    if state is None or state.snapshot_id != snapshot_id:
+        state = EventState(snapshot_id=snapshot_id)
+    return state
+
+
+def _rows_json(state: EventState, rows: list[dict[str, Any]]) -> str:
+    """``json.dumps(rows, separators=(",", ":"), sort_keys=True)``, reusing the text of rows
+    equal to the entry's row of the last run."""
+    texts: dict[int, tuple[dict[str, Any], str]] = {}
+    parts = []
+    for row in rows:
+        kept = state.texts.get(row["entry_id"])
+        if kept is None or kept[0] != row:
+            # A private copy: callers may change the rows they are given.
+            kept = ({**row, "per_round": dict(row["per_round"])},
+                    json.dumps(row, separators=(",", ":"), sort_keys=True))
+        texts[row["entry_id"]] = kept
+        parts.append(kept[1])
+    state.texts = texts
+    return f"[{','.join(parts)}]"
+
+
+def standings_rows_incremental(
+    *, event: Event, snapshot_id: int
+) -> tuple[list[dict[str, Any]], list[dict[str, str]], str] | None:
+    """The event's ranked rows, tie-break labels and rows as JSON text over every round, equal
+    to ``standings_compute(event=event)`` (and the text to ``json.dumps(rows,
+    separators=(",", ":"), sort_keys=True)``); None for a pair event (computed in full by the
+    caller).
+
+    ``snapshot_id`` ties the kept state to the event's snapshot row (a state is never reused for
+    another event that got the same id after a delete)."""
+    if event.is_pairs:
+        return None
+    # Taken out while it is updated: a run that raises leaves no half-updated state behind.
+    state = _state_for(event, snapshot_id)
+    changed = _refresh(state, event)
+    totals = _totals(state, event, changed)
+    byes = list(Bye.objects.filter(round__event=event).values_list("round__number", "entry_id"))
+    tie_breaks = tie_breaks_in_force(event.tie_breaks, partnership=event.partnership)
+
+    def meetings_for(ids: set[int]) -> list[Meeting]:
+        return [Meeting(r.game_id, r.entry_id, r.side, r.won)
+                for entry_id in ids for r in state.by_entry.get(entry_id, {}).values()
+                if r.finished]
+
+    rows = standings_rows(
+        totals=totals, byes=byes, round_scores=state.round_scores, tie_breaks=tie_breaks,
+        bye_scoring=event.bye_scoring, bye_points=event.bye_points, meetings_for=meetings_for,
+    )
+    dicts = [row.to_dict() for row in rows]
+    text = _rows_json(state, dicts)
+    _STATES[event.pk] = state
+    while len(_STATES) > MAX_EVENTS:
+        _STATES.pop(next(iter(_STATES)))
+    return dicts, tie_break_labels(tie_breaks), text
