@@ -36,7 +36,6 @@ from django.db import transaction
 SNAPSHOT_KEY = "standings:status:{event_id}:snapshot"
 HANDS_KEY = "standings:status:{event_id}:hands"
 PUBLIC_KEY = "standings:status:{event_id}:public"
-ROUND_KEY = "standings:status:{event_id}:round"
 
 
 def _seconds() -> int:
@@ -122,19 +121,3 @@ def status_forget(event_ids: Iterable[int]) -> None:
     if keys:
         with contextlib.suppress(Exception):
             cache.delete_many(keys)
-
-
-def round_cached(*, event_id: int) -> tuple[bool, Any]:
-    """The wall's state of play, cached for a few seconds: (found, value; None before round 1)."""
-    try:
-        found = cache.get_many([ROUND_KEY.format(event_id=event_id)])
-    except Exception:  # noqa: BLE001
-        return False, None
-    key = ROUND_KEY.format(event_id=event_id)
-    return (key in found), found.get(key)
-
-
-def round_put(*, event_id: int, value: Any) -> None:
-    seconds = max(int(getattr(settings, "STANDINGS_ROUND_CACHE_SECONDS", 5)), 1)
-    with contextlib.suppress(Exception):
-        cache.set(ROUND_KEY.format(event_id=event_id), value, timeout=seconds)

@@ -3,8 +3,9 @@
 Every phone and wall screen in the room asks ``/events/<id>/standings/version/`` every few
 seconds: 95 % of the requests of a live event. For a public event whose status is in the cache
 (``common.standings_status``) this middleware answers at once: no database query, no session
-read, no URL resolution. Anything else (a private event, a cache miss, the cache away) goes on
-to the view, which reads the database, checks the permission and fills the cache.
+read, no URL resolution. Anything else (a private event, a cache miss, the cache away, and
+the wall screens' ``?round=1``, whose state of play changes with every table that finishes)
+goes on to the view, which reads the database, checks the permission and fills the cache.
 
 It sits after ``SecurityMiddleware`` (HTTPS redirect, security headers) and WhiteNoise, before
 the session middleware (``config/settings/base.py``).
@@ -22,7 +23,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_cache_control
 from django.utils.http import parse_etags
 
-from common.standings_status import round_cached, status_cached
+from common.standings_status import status_cached
 
 # standings/urls.py: "events/<int:event_id>/standings/version/" (a test checks they agree).
 VERSION_PATH = re.compile(r"^/events/(?P<event_id>[0-9]+)/standings/version/$")
@@ -48,22 +49,10 @@ class StandingsVersionMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.method in ("GET", "HEAD"):
+        if request.method in ("GET", "HEAD") and "round" not in request.GET:
             match = VERSION_PATH.match(request.path_info)
             if match is not None:
-                response = self._from_cache(request, int(match["event_id"]))
-                if response is not None:
-                    return response
+                answer = status_cached(event_id=int(match["event_id"]))
+                if answer is not None:
+                    return status_response(request, answer, public=True)
         return self.get_response(request)
-
-    @staticmethod
-    def _from_cache(request: HttpRequest, event_id: int) -> HttpResponse | None:
-        answer = status_cached(event_id=event_id)
-        if answer is None:
-            return None
-        if request.GET.get("round") == "1":  # the wall screen: the state of play too
-            found, value = round_cached(event_id=event_id)
-            if not found:
-                return None
-            answer["round"] = value
-        return status_response(request, answer, public=True)

@@ -32,7 +32,7 @@ from django.views.decorators.http import require_GET
 
 from clubs.permissions import can_view_event
 from common.spreadsheets import SafeCsvWriter
-from common.standings_status import round_put, status_cached, status_fill
+from common.standings_status import status_cached, status_fill
 from tournaments.models import Round
 
 from .middleware import status_response
@@ -171,7 +171,6 @@ def standings_version(request: HttpRequest, event_id: int) -> HttpResponse:
                 computed_at=answer["computed_at"], public=public)
     if request.GET.get("round") == "1":  # the wall screen also shows the state of play
         answer["round"] = round_status(event)
-        round_put(event_id=event.pk, value=answer["round"])
     return status_response(request, answer, public=public)
 
 

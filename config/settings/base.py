@@ -277,9 +277,8 @@ CELERY_BEAT_SCHEDULE = {
 STANDINGS_DEBOUNCE_SECONDS = 1.0
 STANDINGS_PENDING_SECONDS = 30
 # What the pages poll, kept in the cache (common/standings_status.py): an entry not written for
-# this long is read from the database again; the wall's state of play is kept a few seconds.
+# this long is read from the database again.
 STANDINGS_STATUS_CACHE_SECONDS = 30
-STANDINGS_ROUND_CACHE_SECONDS = 5
 # Result-store trouble must not hold a request for the backend's default 20 × 1 s.
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
     "retry_policy": {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1},
