@@ -20,6 +20,7 @@ from clubs.models import Club, Player
 from clubs.services import player_create
 from common.errors import DomainError
 from common.rulesets import check_ruleset
+from common.standings_status import status_hands_entered
 from common.tasks import standings_request_update
 from pairing.pair_settings import PairSettingsError, check_pair_settings
 from pairing.progressive import ProgressiveError
@@ -54,7 +55,11 @@ def event_lock(event: Event) -> Event:
 
 def event_results_changed(event: Event) -> None:
     """Seats, byes and settings feed the standings too: mark them behind and queue an update."""
-    Event.objects.filter(pk=event.pk).update(hands_version=F("hands_version") + 1)
+    bumped = (Event.objects.filter(pk=event.pk)
+              .update(hands_version=F("hands_version") + 1))
+    if bumped:  # the pages' cached status says "updating…" at once, as after a hand
+        status_hands_entered(event_id=event.pk, hands_version=Event.objects.filter(
+            pk=event.pk).values_list("hands_version", flat=True).get())
     standings_request_update(event_id=event.pk)
 
 

@@ -236,3 +236,19 @@ def test_standings_are_compressed_unless_the_page_carries_a_csrf_token(client) -
     assert "csrfmiddlewaretoken" in signed_in.content.decode()
     # The JSON contract of the poll is unchanged by all of this.
     assert json.loads(client.get(_version_url(event)).content)["version"] == 1
+
+
+def test_a_directors_change_to_seats_or_settings_is_published_like_a_hand(
+        django_capture_on_commit_callbacks) -> None:
+    from common.standings_status import HANDS_KEY
+    from tests.clubs.factories import club_with_director
+    from tests.tournaments.factories import event_with_players
+    from tournaments.models import Event
+    from tournaments.services import event_results_changed
+
+    club, _ = club_with_director(slug="published")
+    event = event_with_players(club=club, players=4)
+    with django_capture_on_commit_callbacks(execute=True):
+        event_results_changed(event)
+    stored = Event.objects.values_list("hands_version", flat=True).get(pk=event.pk)
+    assert cache.get(HANDS_KEY.format(event_id=event.pk)) == stored
