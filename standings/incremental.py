@@ -36,7 +36,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from django.db.models import Count, Max
+from django.db import connection
 
 from ranking import (
     EntryTotals,
@@ -101,12 +101,35 @@ def forget(event_id: int | None = None) -> None:
         _STATES.pop(event_id, None)
 
 
+# Plain SQL on the path of every hand: the ORM's compilation cost more than these queries.
+FINGERPRINTS_SQL = (
+    f"SELECT game_id, MAX(id), COUNT(*) FROM {SeatResult._meta.db_table} "  # noqa: S608
+    "WHERE event_id = %s GROUP BY game_id"
+)
+RESULTS_SQL = (
+    f"SELECT {', '.join(FIELDS)} FROM {SeatResult._meta.db_table} "  # noqa: S608
+    "WHERE event_id = %s"
+)
+
+
 def _fingerprints(event: Event) -> dict[int, Fingerprint]:
-    rows = (
-        SeatResult.objects.filter(event=event).order_by().values("game_id")
-        .annotate(top=Max("id"), n=Count("id")).values_list("game_id", "top", "n")
-    )
-    return {game_id: (top, n) for game_id, top, n in rows}
+    """Every game's fingerprint: one row per game with seat results."""
+    with connection.cursor() as cursor:
+        cursor.execute(FINGERPRINTS_SQL, [event.pk])
+        return {game_id: (top, n) for game_id, top, n in cursor.fetchall()}
+
+
+def _results(event: Event, games: set[int]) -> list[tuple[Any, ...]]:
+    """The seat results of the given games (of all the event's games when there are many)."""
+    if not games:
+        return []
+    sql, params = RESULTS_SQL, [event.pk]
+    if len(games) <= READ_ALL_ABOVE:
+        sql += f" AND game_id IN ({', '.join(['%s'] * len(games))})"
+        params += sorted(games)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
 
 
 def _refresh(state: EventState, event: Event) -> set[int]:
@@ -117,12 +140,12 @@ def _refresh(state: EventState, event: Event) -> set[int]:
     gone = [g for g in state.games if g not in fingerprints]
     if not changed and not gone:
         return set()
-    query = SeatResult.objects.filter(event=event)
-    if len(changed) <= READ_ALL_ABOVE:
-        query = query.filter(game_id__in=sorted(changed))
     fetched: dict[int, list[Result]] = {}
-    for values in query.order_by().values_list(*FIELDS):
-        result = Result(*values)
+    for id_, game_id, entry_id, number, side, points, won, finished, *hands in _results(
+            event, changed):
+        # (SQLite answers booleans as integers.)
+        result = Result(id_, game_id, entry_id, number, side, points, bool(won), bool(finished),
+                        *hands)
         if result.game_id in changed:
             fetched.setdefault(result.game_id, []).append(result)
     entries: set[int] = set()
