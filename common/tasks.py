@@ -20,7 +20,7 @@ from typing import Any
 from celery import current_app
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 
 logger = logging.getLogger(__name__)
 
@@ -31,6 +31,18 @@ ROUND_CONFIRMED = "draw.tasks.round_confirmed"
 RATE_GAME = "league.tasks.rate_game"
 
 STANDINGS_PENDING_KEY = "standings:pending:{event_id}"
+
+
+def db_task_retry() -> dict[str, Any]:
+    """Celery options of a task that works on the database: transient database trouble
+    (a dropped connection, a failover) is retried with backoff up to a minute apart, as
+    ``TASK_RETRY_POLICY`` says; anything else is a bug to see in the logs."""
+    return {
+        "autoretry_for": (OperationalError, InterfaceError),
+        "retry_backoff": settings.TASK_RETRY_POLICY["countdown"],
+        "retry_backoff_max": 60,
+        "max_retries": settings.TASK_RETRY_POLICY["max_retries"],
+    }
 
 
 def task_by_name(name: str) -> Any:

@@ -9,31 +9,19 @@ into one.
 from __future__ import annotations
 
 from celery import shared_task
-from django.conf import settings
-from django.db import InterfaceError, OperationalError
+
+from common.tasks import db_task_retry
 
 from .ratings import ratings_game_update, ratings_rebuild
 
-TRANSIENT = (OperationalError, InterfaceError)
 
-
-@shared_task(
-    autoretry_for=TRANSIENT,
-    retry_backoff=settings.TASK_RETRY_POLICY["countdown"],
-    retry_backoff_max=60,
-    max_retries=settings.TASK_RETRY_POLICY["max_retries"],
-)
+@shared_task(**db_task_retry())
 def rate_game(game_id: int) -> str:
     """Bring the ratings up to date with one game (``ratings_game_update``)."""
     return ratings_game_update(game_id=game_id)
 
 
-@shared_task(
-    autoretry_for=TRANSIENT,
-    retry_backoff=settings.TASK_RETRY_POLICY["countdown"],
-    retry_backoff_max=60,
-    max_retries=settings.TASK_RETRY_POLICY["max_retries"],
-)
+@shared_task(**db_task_retry())
 def rebuild_ratings() -> int:
     """Every rating from scratch; returns the number of games rated."""
     return ratings_rebuild()

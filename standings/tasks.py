@@ -8,24 +8,14 @@ on Celery beat (``CELERY_BEAT_SCHEDULE`` in ``config/settings/base.py``).
 from __future__ import annotations
 
 from celery import shared_task
-from django.conf import settings
-from django.db import InterfaceError, OperationalError
 
-from common.tasks import standings_clear_pending
+from common.tasks import db_task_retry, standings_clear_pending
 from tournaments.models import Event
 
 from .services import standings_rebuild, standings_reconcile
 
-# Transient database trouble is retried with backoff; everything else is a bug to see in the logs.
-TRANSIENT = (OperationalError, InterfaceError)
 
-
-@shared_task(
-    autoretry_for=TRANSIENT,
-    retry_backoff=settings.TASK_RETRY_POLICY["countdown"],
-    retry_backoff_max=60,
-    max_retries=settings.TASK_RETRY_POLICY["max_retries"],
-)
+@shared_task(**db_task_retry())
 def compute_standings(event_id: int, full: bool = False) -> int | None:
     """Bring one event's standings snapshot up to date; returns its version.
 
@@ -42,12 +32,7 @@ def compute_standings(event_id: int, full: bool = False) -> int | None:
         return None  # the event was deleted after the update was queued
 
 
-@shared_task(
-    autoretry_for=TRANSIENT,
-    retry_backoff=settings.TASK_RETRY_POLICY["countdown"],
-    retry_backoff_max=60,
-    max_retries=settings.TASK_RETRY_POLICY["max_retries"],
-)
+@shared_task(**db_task_retry())
 def reconcile_standings() -> list[int]:
     """Periodic (beat): rebuild every snapshot that is behind its hands."""
     return standings_reconcile()
