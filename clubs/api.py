@@ -301,12 +301,7 @@ class ClubInvitationRevokeApi(APIView):
                    summary="Revoke an invitation (its link stops working)",
                    responses={200: InvitationOutput, **error_responses(403, 404)})
     def post(self, request: Request, slug: str, pk: int) -> Response:
-        club = get_object_or_404(Club, slug=slug)
-        check_club_role(user=request.user, club=club, role="director")
-        invitation = selectors.invitations_for(club=club, user=request.user,
-                                               active_only=False).filter(pk=pk).first()
-        if invitation is None:
-            raise Http404("No such invitation")
+        invitation = selectors.managed_invitation(slug=slug, pk=pk, user=request.user)
         invitation = services.invitation_revoke(invitation=invitation, actor=request.user)
         return Response(InvitationOutput(invitation, context={"request": request}).data)
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import F, Q, QuerySet
+from django.http import Http404
+from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from .models import Club, Invitation, Membership
-from .permissions import grantable_roles
+from .permissions import check_club_role, grantable_roles
 
 
 def club_members(*, club: Club) -> QuerySet[Membership]:
@@ -25,6 +27,18 @@ def invitations_for(*, club: Club, user: Any, active_only: bool = True) -> Query
         rows = rows.filter(revoked_at__isnull=True, expires_at__gt=timezone.now()).filter(
             Q(max_uses__isnull=True) | Q(uses__lt=F("max_uses")))
     return rows.order_by("-created_at", "-id")
+
+
+def managed_invitation(*, slug: str, pk: int, user: Any) -> Invitation:
+    """Invitation ``pk`` of club ``slug`` for someone who may manage it: the director role is
+    checked (403, or 404 outside a private club), and an invitation the user may not see (a
+    director asking for a director link included) is a 404."""
+    club = get_object_or_404(Club, slug=slug)
+    check_club_role(user=user, club=club, role="director")
+    invitation = invitations_for(club=club, user=user, active_only=False).filter(pk=pk).first()
+    if invitation is None:
+        raise Http404("No such invitation")
+    return invitation
 
 
 def invitation_by_token(*, token: str) -> Invitation | None:

@@ -172,23 +172,11 @@ def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
                   _manage_context(request, club, invitation_form=form), status=400)
 
 
-def _managed_invitation(request: HttpRequest, slug: str, pk: int) -> Invitation:
-    """An invitation of the club the user may manage; 404 for any other (a director asking
-    for a director link included)."""
-    club = get_object_or_404(Club, slug=slug)
-    check_club_role(user=request.user, club=club, role="director")
-    invitation = selectors.invitations_for(club=club, user=request.user,
-                                           active_only=False).filter(pk=pk).first()
-    if invitation is None:
-        raise Http404("No such invitation")
-    return invitation
-
-
 @login_required
 def invitation_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """One invitation: its link to copy and its QR code, big enough to scan from across a
     table (the page prints on one sheet)."""
-    invitation = _managed_invitation(request, slug, pk)
+    invitation = selectors.managed_invitation(slug=slug, pk=pk, user=request.user)
     link = invitation_link(request, invitation)
     return render(request, "clubs/invitation_detail.html", {
         "club": invitation.club,
@@ -202,7 +190,7 @@ def invitation_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def invitation_revoke(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    invitation = _managed_invitation(request, slug, pk)
+    invitation = selectors.managed_invitation(slug=slug, pk=pk, user=request.user)
     services.invitation_revoke(invitation=invitation, actor=request.user)
     messages.success(request, f"The {invitation.get_role_display().lower()} invitation was "
                               "revoked: its link no longer works.")
