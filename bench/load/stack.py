@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from testservers import _as_postgres, free_port, pg_bindir  # noqa: E402
+from testservers import _alive, _as_postgres, free_port, pg_bindir  # noqa: E402
 
 DB = "pinochle"
 HOST = "127.0.0.1"
@@ -211,16 +211,6 @@ class Stack:
         if pid is not None and _alive(pid):
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _redis_ping(port: int) -> bool:
