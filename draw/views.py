@@ -124,6 +124,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     current = overview["current_round"]
     is_director = has_club_role(user=request.user, club=event.club, role="director")
     find = request.GET.get("find", "")
+    total = rounds_total(event)
     context = {
         **find_seat(event, find),
         "event": event,
@@ -139,15 +140,14 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "rules": event_rules(event),
         "has_bracket": event.is_bracket or bool((event.format_settings or {}).get("playoff")),
         "pair_count": event.pairs.count() if event.is_pairs else 0,
-        "rounds_total": rounds_total(event) if event.is_pairs else event.rounds_planned,
+        "rounds_total": total if event.is_pairs else event.rounds_planned,
+        "can_play_on": format_for(event.format).open_ended,
     }
-    spec = format_for(event.format)
-    # Every planned round played: finishing is what comes next (a club night may still play on).
-    bracket = event_bracket(event) if context["has_bracket"] and current is None else None
+    # Every planned round played, or the bracket decided before its deepest round: finishing is
+    # what comes next (a club night may still play on). The bracket is drawn only if needed.
     context["plan_done"] = current is None and bool(overview["rounds"]) and (
-        overview["next_round_number"] > rounds_total(event)
-        or bool(bracket and bracket.get("champion")))
-    context["can_play_on"] = spec.open_ended
+        overview["next_round_number"] > total
+        or (context["has_bracket"] and bool((event_bracket(event) or {}).get("champion"))))
     return render(request, "draw/event_detail.html", context)
 
 
