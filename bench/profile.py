@@ -45,7 +45,7 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 
-from bench.standings import random_hand, revision_row  # noqa: E402
+from bench.standings import p95, random_hand, revision_row, timed  # noqa: E402
 from clubs.models import Club, ClubPlayer, Player  # noqa: E402
 from common.rulesets import event_ruleset  # noqa: E402
 from league.ratings import ratings_rebuild  # noqa: E402
@@ -119,20 +119,6 @@ def counted_queries(fun: Callable[[], object]) -> int:
     with connection.execute_wrapper(count):
         fun()
     return len(sent)
-
-
-def timed(fun: Callable[[], object], repeat: int) -> list[float]:
-    out = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        fun()
-        out.append((time.perf_counter() - started) * 1000)
-    return out
-
-
-def p95(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
 def main() -> int:

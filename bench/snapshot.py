@@ -61,11 +61,6 @@ from standings.tasks import compute_standings  # noqa: E402
 TARGET_MS = 20.0
 
 
-def p95(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-
-
 def backend_cpu_ms(pid: int) -> float:
     """CPU time used so far by a process (user + system), from /proc (0 when unreadable)."""
     try:
@@ -153,9 +148,9 @@ def main() -> int:
     print(f"{'measure':40} {'runs':>5} {'median ms':>10} {'p95 ms':>8} {'CPU ms':>8}")
     print("-" * 75)
     print(f"{'hand_submit / hand_correct (service)':40} {len(submit_ms):5} "
-          f"{statistics.median(submit_ms):10.1f} {p95(submit_ms):8.1f}")
+          f"{statistics.median(submit_ms):10.1f} {bench_standings.p95(submit_ms):8.1f}")
     for name, values in times.items():
-        print(f"{name:40} {len(values):5} {statistics.median(values):10.1f} {p95(values):8.1f} "
+        print(f"{name:40} {len(values):5} {statistics.median(values):10.1f} {bench_standings.p95(values):8.1f} "
               f"{cpu[name] / len(values):8.1f}")
     median = statistics.median(times["task, incremental (after)"])
     print(f"\ntarget: the incremental task under {TARGET_MS:.0f} ms (median): "
