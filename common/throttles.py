@@ -8,19 +8,64 @@
 
 Rates are read from the settings on every request (DRF's own classes read them once, at import),
 so a test can lower them with the ``settings`` fixture.
+
+The counts are an optimisation of the cache, not a gate on it: when the cache is unreachable
+(Redis stopped in the middle of a club night) a request is let through with a warning in the log,
+rather than answered with a 500 — the room keeps entering hands, unmetered, until it is back.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 from typing import Any
 
+from django.core.cache import cache as default_cache
+from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
 from django.core.exceptions import ImproperlyConfigured
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 
+logger = logging.getLogger(__name__)
+
 TABLE_SCOPE = "table"
+
+
+class CacheUnreachable(Exception):
+    """The throttle's cache could not be read or written."""
+
+
+class _GuardedCache(BaseCache):
+    """The default cache as DRF's throttles use it (``get``, ``set``), with any error of the
+    cache turned into :class:`CacheUnreachable`, so only the cache's own failures are let
+    through by :func:`_allow` (a bug in the throttle's arithmetic still fails loudly)."""
+
+    def __init__(self) -> None:
+        super().__init__({})
+
+    def get(self, key: str, default: Any = None, version: int | None = None) -> Any:
+        try:
+            return default_cache.get(key, default, version)
+        except Exception as exc:  # noqa: BLE001 - whatever the backend raises when it is away
+            raise CacheUnreachable(str(exc)) from exc
+
+    def set(self, key: str, value: Any, timeout: float | None = DEFAULT_TIMEOUT,
+            version: int | None = None) -> None:
+        try:
+            default_cache.set(key, value, timeout, version)
+        except Exception as exc:  # noqa: BLE001
+            raise CacheUnreachable(str(exc)) from exc
+
+
+def _allow(throttle: Any, request: Request, view: Any, parent: Any) -> bool:
+    """``parent.allow_request``, or True (logged) when the cache holding the counts is away."""
+    try:
+        return bool(parent.allow_request(throttle, request, view))
+    except CacheUnreachable as exc:
+        logger.warning("rate limit %r not applied to %s: the cache is unreachable (%s)",
+                       throttle.scope, request.path, exc)
+        return True
 
 
 def _rate(scope: str | None) -> str | None:
@@ -38,15 +83,19 @@ def _scoped(view: Any) -> bool:
 class AnonThrottle(AnonRateThrottle):
     """Anonymous callers, per address; views with their own scope are left to it."""
 
+    cache = _GuardedCache()
+
     def get_rate(self) -> str | None:
         return _rate(self.scope)
 
     def allow_request(self, request: Request, view: Any) -> bool:
-        return _scoped(view) or super().allow_request(request, view)
+        return _scoped(view) or _allow(self, request, view, AnonRateThrottle)
 
 
 class UserThrottle(UserRateThrottle):
     """Signed-in users, per user (anonymous ones are the anon throttle's)."""
+
+    cache = _GuardedCache()
 
     def get_rate(self) -> str | None:
         return _rate(self.scope)
@@ -54,15 +103,20 @@ class UserThrottle(UserRateThrottle):
     def allow_request(self, request: Request, view: Any) -> bool:
         if _scoped(view) or not (request.user and request.user.is_authenticated):
             return True
-        return super().allow_request(request, view)
+        return _allow(self, request, view, UserRateThrottle)
 
 
 class ScopedThrottle(ScopedRateThrottle):
     """Views with ``throttle_scope``: per table for the table endpoints (their ``token`` URL
     argument), else per user or address."""
 
+    cache = _GuardedCache()
+
     def get_rate(self) -> str | None:
         return _rate(self.scope)
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        return _allow(self, request, view, ScopedRateThrottle)
 
     def get_cache_key(self, request: Request, view: Any) -> str | None:
         token = getattr(view, "kwargs", {}).get("token")
