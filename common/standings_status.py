@@ -33,6 +33,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
+from common.push import push_enabled
+from common.tasks import STANDINGS_PUSH, task_queue
+
 SNAPSHOT_KEY = "standings:status:{event_id}:snapshot"
 HANDS_KEY = "standings:status:{event_id}:hands"
 PUBLIC_KEY = "standings:status:{event_id}:public"
@@ -87,13 +90,20 @@ def status_fill(*, event_id: int, version: int, source_version: int, hands_versi
 def _snapshot_put(event_id: int, version: int, source_version: int,
                   computed_at: str | None) -> None:
     key = SNAPSHOT_KEY.format(event_id=event_id)
-    with contextlib.suppress(Exception):
+    stored = None
+    try:
         stored = cache.get(key)
         if stored is not None and (stored["version"], stored["source_version"]) > (
                 version, source_version):
             return  # a later snapshot's commit got here first
         cache.set(key, {"version": version, "source_version": source_version,
                         "computed_at": computed_at}, timeout=_seconds())
+    except Exception:  # noqa: BLE001, S110 - the cache is an optimisation only
+        pass
+    if push_enabled() and (stored is None or stored["version"] < version):
+        # A new version: the open pages are told (common.push), after its fragments are
+        # rendered, by a task of the app that renders them.
+        task_queue(STANDINGS_PUSH, args=(event_id, version), on_commit=False)
 
 
 def status_snapshot_stored(*, event_id: int, version: int, source_version: int,

@@ -26,6 +26,7 @@ logger = logging.getLogger(__name__)
 
 # Names of the tasks other apps ask for (each defined in the named module).
 STANDINGS_UPDATE = "standings.tasks.compute_standings"
+STANDINGS_PUSH = "standings.tasks.publish_standings"
 ROUND_SEAT = "draw.tasks.seat_round"
 ROUND_CONFIRMED = "draw.tasks.round_confirmed"
 RATE_GAME = "league.tasks.rate_game"

@@ -92,6 +92,30 @@ def get_public_url(name: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
+def get_push_url(name: str) -> str:
+    """Where browsers open the standings push stream: a path on this site (``/push/``, a proxy
+    in front sends it to the ASGI process) or an absolute http(s) address of the push process
+    (``https://push.example.org/push/``); always ending in ``/``; "" when unset (pages poll)."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return ""
+    parts = urlsplit(raw)
+    if parts.query or parts.fragment:
+        raise ConfigError(f"{name} must be a path like /push/ or an address like "
+                          f"https://push.example.org/push/, got {raw!r}")
+    if parts.scheme or parts.netloc:
+        if parts.scheme not in {"http", "https"} or not parts.hostname:
+            raise ConfigError(f"{name} must be a path like /push/ or an http(s) address, "
+                              f"got {raw!r}")
+        try:
+            _ = parts.port
+        except ValueError:
+            raise ConfigError(f"{name} has an invalid port: {raw!r}") from None
+    elif not raw.startswith("/"):
+        raise ConfigError(f"{name} must start with / or http(s)://, got {raw!r}")
+    return raw if raw.endswith("/") else raw + "/"
+
+
 _DB_SCHEMES = {"sqlite", "postgres", "postgresql", "pgsql"}
 
 

@@ -1,9 +1,11 @@
 """Start and stop the throwaway servers the test suite runs against.
 
 ``python scripts/testservers.py start DIR`` starts, on free loopback ports, a PostgreSQL cluster,
-a Redis and a Celery worker, all with pidfiles under DIR, and writes ``DIR/env`` (shell
-``export`` lines) for the test run. ``stop DIR`` stops each by its pid. The integration tests
-import :class:`Servers` to stop and restart Redis and the worker in the middle of a test.
+a Redis, a Celery worker and the push process (uvicorn serving ``config.asgi``; the worker
+publishes to it), all with pidfiles under DIR, and writes ``DIR/env`` (shell ``export`` lines)
+for the test run. ``stop DIR`` stops each by its pid. The integration tests import
+:class:`Servers` to stop and restart Redis, the worker and the push process in the middle of a
+test.
 Everything started here is stopped by pid, never by name.
 """
 
@@ -86,6 +88,7 @@ class Servers:
     dir: Path
     pg_port: int
     redis_port: int
+    push_port: int = 0  # 0: no push process (servers started before it existed)
 
     @classmethod
     def from_env(cls) -> Servers:
@@ -99,6 +102,7 @@ class Servers:
             dir=Path(os.environ["TEST_SERVERS_DIR"]),
             pg_port=int(os.environ["TEST_PG_PORT"]),
             redis_port=int(os.environ["TEST_REDIS_PORT"]),
+            push_port=int(os.environ.get("TEST_PUSH_PORT", "0")),
         )
 
     # --- paths and URLs ---------------------------------------------------------------------
@@ -117,6 +121,15 @@ class Servers:
     @property
     def worker_logfile(self) -> Path:
         return self.dir / "worker.log"
+
+    @property
+    def push_pidfile(self) -> Path:
+        return self.dir / "push.pid"
+
+    @property
+    def push_url(self) -> str:
+        """``PUSH_URL`` of the push process ("" when there is none)."""
+        return f"http://127.0.0.1:{self.push_port}/push/" if self.push_port else ""
 
     @property
     def database_url(self) -> str:
@@ -199,6 +212,9 @@ class Servers:
             REDIS_URL=self.redis_url,
             DJANGO_DEBUG="false",
         )
+        # The worker publishes each new snapshot to the push process (common.push).
+        if self.push_url:
+            env["PUSH_URL"] = self.push_url
         return env
 
     def start_worker(self, timeout: float = 120.0) -> None:
@@ -238,11 +254,43 @@ class Servers:
     def stop_worker(self) -> None:
         _stop_pid(self.worker_pidfile, timeout=30)
 
+    # --- the push process (uvicorn) ---------------------------------------------------------
+    def start_push(self, timeout: float = 60.0) -> None:
+        """uvicorn serving ``config.asgi`` (the push streams) on ``push_port``, in its own
+        session with a pidfile; waits until it answers (403 for a stream without a token)."""
+        env = self.worker_env()
+        log = (self.dir / "push.log").open("ab")
+        process = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
+             "--port", str(self.push_port), "--no-access-log", "--log-level", "warning",
+             "--timeout-graceful-shutdown", "2"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        log.close()
+        self.push_pidfile.write_text(f"{process.pid}\n")
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise RuntimeError(f"the push process exited; see {self.dir / 'push.log'}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.push_port), timeout=0.5) as s:
+                    s.sendall(b"GET /push/events/1/ HTTP/1.0\r\n\r\n")
+                    if s.recv(64).startswith(b"HTTP/1.1 403"):
+                        return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError(f"the push process did not answer on port {self.push_port}")
+
+    def stop_push(self) -> None:
+        _stop_pid(self.push_pidfile, timeout=10)
+
     def write_env(self) -> None:
         lines = {
             "TEST_SERVERS_DIR": str(self.dir),
             "TEST_PG_PORT": str(self.pg_port),
             "TEST_REDIS_PORT": str(self.redis_port),
+            "TEST_PUSH_PORT": str(self.push_port),
             "DATABASE_URL": self.database_url,
             "REDIS_URL": self.redis_url,
         }
@@ -256,20 +304,24 @@ def main(argv: list[str]) -> int:
     directory = Path(argv[2]).resolve()
     if argv[1] == "start":
         directory.mkdir(parents=True, exist_ok=True)
-        servers = Servers(directory, free_port(), free_port())
+        servers = Servers(directory, free_port(), free_port(), free_port())
         servers.write_env()
         servers.start_postgres()
         servers.start_redis()
+        servers.start_push()
         servers.start_worker()
-        print(f"PostgreSQL on {servers.pg_port}, Redis on {servers.redis_port}, worker ready")
+        print(f"PostgreSQL on {servers.pg_port}, Redis on {servers.redis_port}, "
+              f"push on {servers.push_port}, worker ready")
         return 0
     env = dict(
         line.removeprefix("export ").split("=", 1)
         for line in (directory / "env").read_text().splitlines()
         if line
     )
-    servers = Servers(directory, int(env["TEST_PG_PORT"]), int(env["TEST_REDIS_PORT"]))
+    servers = Servers(directory, int(env["TEST_PG_PORT"]), int(env["TEST_REDIS_PORT"]),
+                      int(env.get("TEST_PUSH_PORT", "0")))
     servers.stop_worker()
+    servers.stop_push()
     servers.stop_redis()
     servers.stop_postgres()
     return 0

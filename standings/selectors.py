@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.http import Http404
 from django.utils.safestring import mark_safe
 
-from clubs.permissions import check_view_event
+from clubs.permissions import can_view_event, check_view_event
 from common.errors import DomainError
 from ranking import tie_break_labels, tie_breaks_in_force
 from scoring.models import Game, HandRevision
@@ -202,6 +203,18 @@ def standings_header(*, event_id: int, user: Any) -> tuple[Event, StandingsStatu
     event = _event(event_id, with_rows=False)
     check_view_event(user=user, event=event)
     return event, _status(event, _snapshot(event))
+
+
+def push_status(*, event_id: int) -> dict[str, Any] | None:
+    """What a push message says (the poll's JSON), plus ``public``: whether anyone may see the
+    event; None when the event is gone. No permission check: for the push task, whose message
+    goes only to streams opened with a token the page issued after its own check."""
+    try:
+        event = _event(event_id, with_rows=False)
+    except Http404:
+        return None
+    return {**_status(event, _snapshot(event)).to_dict(),
+            "public": can_view_event(user=AnonymousUser(), event=event)}
 
 
 def standings_status(*, event_id: int, user: Any) -> StandingsStatus:

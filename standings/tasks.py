@@ -2,16 +2,21 @@
 
 ``compute_standings`` is queued on commit by :func:`common.tasks.standings_request_update`
 (and may be queued by hand for a full rebuild with ``full=True``); ``reconcile_standings`` runs
-on Celery beat (``CELERY_BEAT_SCHEDULE`` in ``config/settings/base.py``).
+on Celery beat (``CELERY_BEAT_SCHEDULE`` in ``config/settings/base.py``);
+``publish_standings`` is queued when a snapshot with a new version is stored and push is on
+(``common.standings_status``).
 """
 
 from __future__ import annotations
 
 from celery import shared_task
 
+from common.push import push_publish
 from common.tasks import db_task_retry, standings_clear_pending
 from tournaments.models import Event
 
+from .fragments import bodies_warm
+from .selectors import push_status
 from .services import standings_rebuild, standings_reconcile
 
 
@@ -36,3 +41,17 @@ def compute_standings(event_id: int, full: bool = False) -> int | None:
 def reconcile_standings() -> list[int]:
     """Periodic (beat): rebuild every snapshot that is behind its hands."""
     return standings_reconcile()
+
+
+@shared_task(ignore_result=True, **db_task_retry())
+def publish_standings(event_id: int, version: int) -> bool:
+    """Tell the event's open pages that snapshot ``version`` is there (``common.push``): first
+    render its fragments into the cache (public events), so the room's fetches that follow are
+    cache reads, then publish. A version already superseded is left to its successor's run.
+    Returns whether a message was published."""
+    status = push_status(event_id=event_id)
+    if status is None or status["version"] != version:
+        return False  # the event is gone, or a newer snapshot has its own run
+    if status.pop("public"):
+        bodies_warm(event_id=event_id, version=version)
+    return push_publish(event_id, status)

@@ -1,55 +1,47 @@
 """Public standings pages: the event's standings, the wall screen, and what they poll.
 
 The pages render the last snapshot; ``static/js/standings.js`` polls the version endpoint every
-few seconds and, when the version moves, fetches the fragment and swaps it in (no reload). When
-the snapshot is behind the hands (worker down, queue lost) the last snapshot stays on screen with
-an "updating…" note until the worker or the reconcile task catches up.
+few seconds and, when the version moves, fetches the fragment and swaps it in (no reload). With
+push on (``PUSH_URL``) the page also holds a stream open (``common.push``) that says when the
+version moves, and then polls only seldom. When the snapshot is behind the hands (worker down,
+queue lost) the last snapshot stays on screen with an "updating…" note until the worker or the
+reconcile task catches up.
 
-The live part of a page depends only on the event's snapshot, so it is rendered once per
-snapshot version and kept in the cache: a room full of phones and wall screens polling costs
-one small query each (the permission check and the version), not a render of 250 rows. With the
-cache unavailable the pages render every time and still work.
+The live part of a page is rendered once per snapshot version and kept in the cache
+(``standings.fragments``): a room full of phones and wall screens costs one small query each
+(the permission check and the version), not a render of 250 rows.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import logging
 from collections.abc import Callable
 from typing import Any, cast
 
 from django.contrib.auth.models import AnonymousUser
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import render
-from django.template.loader import render_to_string
 from django.utils.cache import patch_cache_control
 from django.utils.http import parse_etags
-from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET
 
 from clubs.permissions import can_view_event
+from common.push import push_stream_url
 from common.spreadsheets import SafeCsvWriter
 from common.standings_status import status_cached, status_fill
 from tournaments.models import Round
 
+from .fragments import VIEWS, body_html
 from .middleware import status_response
 from .selectors import event_standings, pair_card, player_card, round_status, standings_header
 
 logger = logging.getLogger(__name__)
 
 POLL_SECONDS = 3
-BODY_CACHE_SECONDS = 15 * 60
-# view -> (template, leaders in the chart, compact). "phone": the page's table as a phone shows
-# it (rank, name, points, games, wins: static/css/site.css hides the other columns below 600px
-# anyway), without the per-round cells; standings.js asks for it on narrow screens.
-VIEWS = {
-    "page": ("standings/partials/standings_body.html", 6, False),
-    "phone": ("standings/partials/standings_body.html", 6, True),
-    "wall": ("standings/partials/standings_wall_body.html", 8, False),
-}
+# With a push stream open the page still polls, this seldom, in case a message was lost.
+PUSH_POLL_SECONDS = 30
 
 _gzip = GZipMiddleware(lambda request: HttpResponse())
 
@@ -77,36 +69,17 @@ def _stage(request: HttpRequest) -> str | None:
     return stage if stage in Round.Stage.values else None
 
 
-def _body_html(request: HttpRequest, *, event_id: int, version: int, view: str,
-               stage: str | None = None) -> SafeString:
-    """The rendered live region of ``view`` for this snapshot version (cached per version);
-    with a ``stage``, that stage's standings (computed from its rounds when the version moves)."""
-    key = f"standings:html:{event_id}:{version}:{view}:{stage or 'all'}"
-    html = None
-    with contextlib.suppress(Exception):  # the cache is an optimisation only
-        html = cache.get(key)
-    if html is None:
-        template, chart_top, compact = VIEWS[view]
-        standings = event_standings(event_id=event_id, user=request.user, chart_top=chart_top,
-                                    stage=stage)
-        html = render_to_string(template, {"standings": standings, "compact": compact},
-                                request=request)
-        if standings.status.version == version:
-            with contextlib.suppress(Exception):
-                cache.set(key, html, timeout=BODY_CACHE_SECONDS)
-    return mark_safe(html)  # noqa: S308 - rendered by our own template just above
-
-
 def _page(request: HttpRequest, event_id: int, view: str, template: str) -> HttpResponse:
     event, status = standings_header(event_id=event_id, user=request.user)
     # order_by(): without it the rounds' default ordering (by number) makes every round distinct
     stages = list(event.rounds.order_by().values_list("stage", flat=True).distinct())
     stage = _stage(request) if len(stages) > 1 else None
-    body = _body_html(request, event_id=event.pk, version=status.version, view=view,
-                      stage=stage)
+    body = body_html(event_id=event.pk, version=status.version, view=view, stage=stage,
+                     user=request.user)
     return render(request, template, {
         "event": event, "status": status, "body_html": body, "view": view,
         "poll_seconds": POLL_SECONDS, "stage": stage,
+        "push_url": push_stream_url(event.pk), "push_poll_seconds": PUSH_POLL_SECONDS,
         "round_status": round_status(event) if view == "wall" else None,
         "stages": [(s, Round.Stage(s).label) for s in Round.Stage.values if s in stages]
         if len(stages) > 1 else [],
@@ -148,8 +121,8 @@ def standings_fragment(request: HttpRequest, event_id: int) -> HttpResponse:
     if etag in parse_etags(request.headers.get("If-None-Match", "")):
         response: HttpResponse = HttpResponseNotModified()
     else:
-        response = HttpResponse(_body_html(request, event_id=event_id, version=version,
-                                           view=view, stage=stage))
+        response = HttpResponse(body_html(event_id=event_id, version=version, view=view,
+                                          stage=stage, user=request.user))
     response["ETag"] = etag
     response["X-Standings-Version"] = str(version)
     patch_cache_control(response, no_cache=True, private=not public)

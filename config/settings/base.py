@@ -21,6 +21,7 @@ from config.env import (
     get_int,
     get_list,
     get_public_url,
+    get_push_url,
     get_rate,
     get_redis_url,
     get_str,
@@ -272,9 +273,20 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(get_int("STANDINGS_RECONCILE_SECONDS", 30, minimum=1)),
     },
 }
+# Push (common/push.py, common/push_server.py): where browsers open the standings stream, a path
+# like /push/ (a proxy sends it to the ASGI process, `uvicorn config.asgi:application`) or the
+# push process's own address. Unset: the pages poll, the only mechanism of the embedded default.
+# Push needs Redis (pub/sub); a stream's token is valid for PUSH_TOKEN_SECONDS (a wall screen
+# left open longer falls back to polling until it is reloaded).
+PUSH_URL = get_push_url("PUSH_URL") if REDIS_URL else ""
+PUSH_TOKEN_SECONDS = get_int("PUSH_TOKEN_SECONDS", 24 * 3600, minimum=60)
 # Standings updates (standings.services): a queued update waits this long before it runs, so a
 # burst of entries is folded into one run; the "update queued" mark lasts at most this long.
-STANDINGS_DEBOUNCE_SECONDS = 1.0
+# With push the pages see a new snapshot at once, so the wait is the largest part of the delay
+# between a saved hand and the room seeing it: shorter then (each run costs more page fetches,
+# so not zero); with polling every 3 s the wait matters less.
+STANDINGS_DEBOUNCE_SECONDS = get_int("STANDINGS_DEBOUNCE_MS", 500 if PUSH_URL else 1000,
+                                     minimum=0) / 1000
 STANDINGS_PENDING_SECONDS = 30
 # What the pages poll, kept in the cache (common/standings_status.py): an entry not written for
 # this long is read from the database again.
@@ -354,6 +366,11 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": ["'none'"],
     },
 }
+if PUSH_URL.startswith(("http://", "https://")):
+    # The page's EventSource connects to another origin: the policy must allow it.
+    _push = urlsplit(PUSH_URL)
+    _directives: dict[str, list[str]] = CONTENT_SECURITY_POLICY["DIRECTIVES"]  # type: ignore[assignment]
+    _directives["connect-src"].append(f"{_push.scheme}://{_push.netloc}")
 
 LOGGING = {
     "version": 1,

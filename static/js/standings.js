@@ -1,5 +1,8 @@
 // Live standings: poll the snapshot version; when it moves, fetch the fragment and swap it in.
-// While the snapshot is behind the entered hands (worker busy or down) show the "updating…" note.
+// With a push stream (data-push-url: server-sent events) the version comes as soon as it moves,
+// and the poll runs seldom, as a safety net; without one (or while it is down) it runs every
+// few seconds. While the snapshot is behind the entered hands (worker busy or down) show the
+// "updating…" note.
 (function () {
   "use strict";
   var live = document.getElementById("standings-live");
@@ -16,8 +19,13 @@
     return fragmentUrl.replace("view=page", "view=phone");
   }
   var every = Math.max(1, parseInt(live.getAttribute("data-poll-seconds"), 10) || 3) * 1000;
+  // With a push stream open (data-push-url) the page polls this seldom, as a safety net.
+  var pushEvery = Math.max(1, parseInt(live.getAttribute("data-push-poll-seconds"), 10) || 30) * 1000;
+  var pushUrl = live.getAttribute("data-push-url");
+  var streaming = false;
   var current = live.getAttribute("data-version");
   var busy = false;
+  var pushed = null;  // the newest pushed status not yet shown
 
   function get(url, asJson) {
     // no-cache: the browser keeps the last answer and revalidates it (ETag, 304 when unchanged).
@@ -29,29 +37,74 @@
       });
   }
 
+  function wait(ms) { return new Promise(function (done) { window.setTimeout(done, ms); }); }
+
+  // A status (the poll's answer or a pushed one): the note, and the fragment when it moved.
+  function show(status) {
+    if (note) { note.hidden = !status.behind; }
+    if (roundLine && status.round !== undefined) {
+      roundLine.textContent = status.round ? status.round.text : "";
+    }
+    if (String(status.version) === String(current)) { return Promise.resolve(null); }
+    return get(fragmentFor(), false).then(function (html) {
+      live.innerHTML = html;
+      current = String(status.version);
+      live.setAttribute("data-version", current);
+      live.dispatchEvent(new CustomEvent("standings:updated", { detail: status }));
+    });
+  }
+
+  function done() { busy = false; drain(); }
+
   function poll() {
     if (busy || document.hidden) { return; }
     busy = true;
-    get(versionUrl, true).then(function (status) {
-      if (note) { note.hidden = !status.behind; }
-      if (roundLine && status.round !== undefined) {
-        roundLine.textContent = status.round ? status.round.text : "";
-      }
-      if (String(status.version) === String(current)) { return null; }
-      return get(fragmentFor(), false).then(function (html) {
-        live.innerHTML = html;
-        current = String(status.version);
-        live.setAttribute("data-version", current);
-        live.dispatchEvent(new CustomEvent("standings:updated", { detail: status }));
-      });
-    }).catch(function () {
+    get(versionUrl, true).then(show).catch(function () {
       // Network hiccup: keep the last standings on screen and try again on the next tick.
-    }).then(function () { busy = false; });
+    }).then(done);
   }
 
-  window.setInterval(poll, every);
+  // A pushed status: shown after a short random wait, so a room's phones do not all fetch the
+  // fragment in the same instant; a newer one arriving meanwhile replaces it.
+  function drain() {
+    if (busy || !pushed || document.hidden) { return; }
+    var status = pushed;
+    pushed = null;
+    busy = true;
+    wait(Math.random() * 250).then(function () {
+      // The wall also shows the state of play, which only its poll carries.
+      return roundLine ? get(versionUrl, true).then(show) : show(status);
+    }).catch(function () {}).then(done);
+  }
+
+  function tick() {
+    poll();
+    window.setTimeout(tick, streaming ? pushEvery : every);
+  }
+  window.setTimeout(tick, every);
   if (narrow && narrow.addEventListener) {
     narrow.addEventListener("change", function () { current = null; poll(); });
+  }
+
+  if (pushUrl && window.EventSource) {
+    var source = new EventSource(pushUrl);
+    var state = function (value) { live.setAttribute("data-push", value); };
+    source.addEventListener("open", function () {
+      streaming = true;
+      state("open");
+      poll();  // what changed before the stream opened
+    });
+    source.addEventListener("standings", function (event) {
+      try { pushed = JSON.parse(event.data); } catch (err) { return; }
+      drain();
+    });
+    source.addEventListener("resync", function () { poll(); });
+    source.addEventListener("error", function () {
+      // Dropped: the browser opens it again by itself (polling meanwhile); refused (the
+      // token expired): polling from now on.
+      streaming = false;
+      state(source.readyState === 2 ? "closed" : "connecting");
+    });
   }
 
   // Wall screen: when the standings are taller than the screen, page through them slowly and
@@ -67,5 +120,7 @@
       }
     }, 10000);
   }
-  document.addEventListener("visibilitychange", function () { if (!document.hidden) { poll(); } });
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden) { if (pushed) { drain(); } else { poll(); } }
+  });
 })();

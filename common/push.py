@@ -1,0 +1,110 @@
+"""Push: the open standings pages of an event hear about a new snapshot at once.
+
+The pages poll their event's standings version every few seconds (``static/js/standings.js``);
+with ``PUSH_URL`` set (production, with Redis) they also hold a server-sent events stream open
+to the push process (``common.push_server``, an ASGI app), and poll only now and then as a
+safety net. The path of a new snapshot:
+
+1. the standings task commits a snapshot with a new version;
+2. on commit, ``standings.tasks.publish_standings`` renders the live fragments of that version
+   into the cache (so the room's fetches that follow are cache hits, not a render each) and
+   calls :func:`push_publish`: one Redis ``PUBLISH`` of the poll's JSON on the event's channel;
+3. every push process (subscribed to every event's channel) writes it to the streams open on
+   that event; each page then fetches the fragment, as after a poll that saw the version move.
+
+Nothing here is needed for correctness: a lost message (Redis away, a push process restarted)
+only means the page learns of the snapshot on its next poll. Publishing never raises.
+
+A stream is opened with a signed token (:func:`push_token`) that the standings page issues
+after its permission check, so the push process needs neither the database nor the session:
+only ``SECRET_KEY`` and Redis.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from typing import Any
+
+from django.conf import settings
+from django.core import signing
+
+logger = logging.getLogger(__name__)
+
+CHANNEL_PREFIX = "push:event:"
+CHANNEL_PATTERN = CHANNEL_PREFIX + "*"
+TOKEN_SALT = "standings-push"
+
+_client_lock = threading.Lock()
+_clients: dict[str, Any] = {}
+
+
+def push_enabled() -> bool:
+    """Whether pages are offered a stream (``PUSH_URL`` set, with Redis)."""
+    return bool(getattr(settings, "PUSH_URL", "")) and bool(getattr(settings, "REDIS_URL", None))
+
+
+def channel(event_id: int) -> str:
+    return f"{CHANNEL_PREFIX}{event_id}"
+
+
+def event_of_channel(name: str) -> int | None:
+    """The event id of a channel name, or None for a name that is not one of ours."""
+    if not name.startswith(CHANNEL_PREFIX):
+        return None
+    tail = name[len(CHANNEL_PREFIX):]
+    return int(tail) if tail.isdigit() else None
+
+
+def push_token(event_id: int) -> str:
+    """A token that lets its holder open the event's stream (signed, not encrypted: it says
+    only the event id). The page that embeds it has checked the viewer may see the event."""
+    return signing.dumps(event_id, salt=TOKEN_SALT, compress=False)
+
+
+def push_token_event(token: str, *, max_age: int | None = None) -> int | None:
+    """The event id a token was issued for, or None when it is forged, mangled or older than
+    ``max_age`` seconds (``PUSH_TOKEN_SECONDS`` by default)."""
+    age = int(settings.PUSH_TOKEN_SECONDS) if max_age is None else max_age
+    try:
+        value = signing.loads(token, salt=TOKEN_SALT, max_age=age)
+    except signing.BadSignature:  # SignatureExpired is a BadSignature
+        return None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def push_stream_url(event_id: int) -> str:
+    """The address a page opens its stream at, token included; "" when push is off."""
+    if not push_enabled():
+        return ""
+    return f"{settings.PUSH_URL}events/{event_id}/?token={push_token(event_id)}"
+
+
+def _redis() -> Any:
+    """This process's Redis client for publishing (redis-py's pool reconnects after a fork
+    and after Redis comes back)."""
+    url = str(settings.REDIS_URL)
+    client = _clients.get(url)
+    if client is None:
+        import redis  # noqa: PLC0415 - only processes that publish need it
+
+        with _client_lock:
+            client = _clients.get(url)
+            if client is None:
+                client = redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
+                _clients[url] = client
+    return client
+
+
+def push_publish(event_id: int, message: dict[str, Any]) -> bool:
+    """Send ``message`` (JSON) to the event's open streams; False (logged) when push is off or
+    Redis is unreachable. Never raises."""
+    if not push_enabled():
+        return False
+    try:
+        _redis().publish(channel(event_id), json.dumps(message, separators=(",", ":")))
+    except Exception:  # noqa: BLE001 - Redis away: the pages' polls catch up
+        logger.warning("could not push to event %s", event_id, exc_info=True)
+        return False
+    return True

@@ -1,0 +1,302 @@
+"""The push process: server-sent event streams for the standings pages, fed by Redis pub/sub.
+
+An ASGI application, mounted by ``config/asgi.py`` under the path of ``PUSH_URL`` (``/push/``)
+and run by ``uvicorn config.asgi:application`` (README, "Beyond one machine"). It answers one
+URL, ``<PUSH_URL path>events/<id>/?token=…``, with a ``text/event-stream`` that stays open:
+
+* ``retry`` and an ``: open`` comment at once (the page then polls once, to catch what
+  happened before the stream opened);
+* ``event: standings`` with the poll's JSON each time the event's snapshot moves
+  (``common.push.push_publish``);
+* ``event: resync`` after this process lost Redis and got it back (messages may have been
+  missed meanwhile: the page polls once);
+* an ``: ping`` comment every ``HEARTBEAT_SECONDS`` of silence, so proxies and phones keep the
+  connection and a closed one is noticed.
+
+and ``<PUSH_URL path>health/`` for a load balancer: 200 while subscribed to Redis, else 503.
+
+One Redis connection per process subscribes to every event's channel (``PSUBSCRIBE``) and hands
+each message to the streams of that event. A slow stream never holds up the others: a stream
+keeps only the newest message not yet written (a snapshot supersedes the one before).
+
+No database, no session: the token (``common.push.push_token``, signed with ``SECRET_KEY`` by
+the page after its permission check) says which event the holder may follow. A missing, forged
+or expired token answers 403 naming the ``token`` field; the page then keeps polling.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from django.conf import settings
+
+from common.push import CHANNEL_PATTERN, event_of_channel, push_token_event
+
+logger = logging.getLogger(__name__)
+
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+HEARTBEAT_SECONDS = 15.0
+RETRY_MS = 2000  # how long a browser waits before opening a dropped stream again
+RECONNECT_MAX_SECONDS = 5.0
+
+
+def push_prefix() -> str:
+    """The path the push app answers under (``PUSH_URL``'s path, ``/push/`` by default)."""
+    path = urlsplit(getattr(settings, "PUSH_URL", "") or "/push/").path or "/push/"
+    return path if path.endswith("/") else path + "/"
+
+
+class Stream:
+    """One open stream: the newest message not yet written, and a flag to wake its writer."""
+
+    __slots__ = ("closed", "event_id", "pending", "wake")
+
+    def __init__(self, event_id: int) -> None:
+        self.event_id = event_id
+        self.pending: bytes | None = None
+        self.closed = False
+        self.wake = asyncio.Event()
+
+    def deliver(self, frame: bytes) -> None:
+        self.pending = frame  # a newer snapshot replaces one not yet written
+        self.wake.set()
+
+    def close(self) -> None:
+        self.closed = True
+        self.wake.set()
+
+
+def frame(event: str, data: str) -> bytes:
+    lines = "".join(f"data: {line}\n" for line in data.splitlines() or [""])
+    return f"event: {event}\n{lines}\n".encode()
+
+
+RESYNC = frame("resync", "{}")
+
+
+class Hub:
+    """The process's Redis subscription and the open streams, per event."""
+
+    def __init__(self, redis_url: str) -> None:
+        self.redis_url = redis_url
+        self.streams: dict[int, set[Stream]] = {}
+        self.connected = False
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Subscribe (in the background, reconnecting for ever) unless already started."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._listen())
+
+    def join(self, event_id: int) -> Stream:
+        self.start()
+        stream = Stream(event_id)
+        self.streams.setdefault(event_id, set()).add(stream)
+        return stream
+
+    def leave(self, stream: Stream) -> None:
+        streams = self.streams.get(stream.event_id)
+        if streams is not None:
+            streams.discard(stream)
+            if not streams:
+                del self.streams[stream.event_id]
+
+    def open_streams(self) -> int:
+        return sum(len(s) for s in self.streams.values())
+
+    def dispatch(self, channel_name: str, data: str) -> int:
+        """Hand one published message to the streams of its event; how many got it."""
+        event_id = event_of_channel(channel_name)
+        if event_id is None:
+            return 0
+        streams = self.streams.get(event_id, ())
+        if streams:
+            message = frame("standings", data)
+            for stream in streams:
+                stream.deliver(message)
+        return len(streams)
+
+    def _resync_all(self) -> None:
+        for streams in self.streams.values():
+            for stream in streams:
+                stream.deliver(RESYNC)
+
+    async def _listen(self) -> None:
+        import redis.asyncio as aioredis  # noqa: PLC0415 - the push process only
+
+        delay = 0.25
+        ever_connected = False
+        while True:
+            client = aioredis.Redis.from_url(self.redis_url, socket_connect_timeout=2,
+                                             health_check_interval=10)
+            pubsub = client.pubsub()
+            try:
+                await pubsub.psubscribe(CHANNEL_PATTERN)
+                self.connected = True
+                if ever_connected:
+                    self._resync_all()  # what was published while we were away is lost
+                    logger.info("push: Redis is back; open streams told to resync")
+                ever_connected, delay = True, 0.25
+                async for message in pubsub.listen():
+                    if message.get("type") != "pmessage":
+                        continue
+                    channel_name, data = message["channel"], message["data"]
+                    self.dispatch(channel_name.decode() if isinstance(channel_name, bytes)
+                                  else str(channel_name),
+                                  data.decode() if isinstance(data, bytes) else str(data))
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - Redis away: pages poll meanwhile; try again
+                if self.connected:
+                    logger.warning("push: lost Redis; reconnecting", exc_info=True)
+            finally:
+                self.connected = False
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                with contextlib.suppress(Exception):
+                    await client.aclose()
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, RECONNECT_MAX_SECONDS)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+        for streams in list(self.streams.values()):
+            for stream in list(streams):
+                stream.close()
+
+
+_hub: Hub | None = None
+
+
+def hub() -> Hub:
+    global _hub  # noqa: PLW0603 - one hub per process
+    if _hub is None:
+        _hub = Hub(str(settings.REDIS_URL))
+    return _hub
+
+
+async def _answer(send: Send, status: int, body: dict[str, Any]) -> None:
+    await send({"type": "http.response.start", "status": status, "headers": [
+        (b"content-type", b"application/json"), (b"access-control-allow-origin", b"*"),
+        (b"cache-control", b"no-store")]})
+    await send({"type": "http.response.body", "body": json.dumps(body).encode()})
+
+
+async def _health(send: Send) -> None:
+    """``<prefix>health/``: 200 while this process is subscribed to Redis, else 503 (a load
+    balancer then stops sending streams here; the pages meanwhile poll)."""
+    if not settings.REDIS_URL:
+        await _answer(send, 503, {"status": "degraded", "redis": "not configured"})
+        return
+    current = hub()
+    current.start()
+    for _ in range(20):  # just started: give the subscription a moment
+        if current.connected:
+            break
+        await asyncio.sleep(0.05)
+    await _answer(send, 200 if current.connected else 503, {
+        "status": "ok" if current.connected else "degraded",
+        "redis": "subscribed" if current.connected else "unavailable",
+        "streams": current.open_streams()})
+
+
+async def _lifespan(receive: Receive, send: Send) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            if _hub is not None:
+                await _hub.close()
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
+async def application(scope: Scope, receive: Receive, send: Send) -> None:
+    """The push app (ASGI 3)."""
+    if scope["type"] == "lifespan":
+        await _lifespan(receive, send)
+        return
+    if scope["type"] != "http":
+        return  # websockets are not offered
+    if scope["path"] == push_prefix() + "health/":
+        await _health(send)
+        return
+    match = re.fullmatch(re.escape(push_prefix()) + r"events/([0-9]{1,12})/", scope["path"])
+    if match is None:
+        await _answer(send, 404, {"detail": "Not found."})
+        return
+    if scope["method"] not in ("GET", "HEAD"):
+        await _answer(send, 405, {"detail": f"Method {scope['method']} not allowed."})
+        return
+    event_id = int(match[1])
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    token = (query.get("token") or [""])[0]
+    if not token or push_token_event(token) != event_id:
+        await _answer(send, 403, {"field": "token", "code": "invalid", "detail": (
+            "The stream's token is missing, not for this event, or expired; reload the page.")})
+        return
+    if not settings.REDIS_URL:
+        await _answer(send, 503, {"detail": "Push is not configured (no REDIS_URL)."})
+        return
+    await _stream(event_id, receive, send, head_only=scope["method"] == "HEAD")
+
+
+async def _stream(event_id: int, receive: Receive, send: Send, *, head_only: bool) -> None:
+    await send({"type": "http.response.start", "status": 200, "headers": [
+        (b"content-type", b"text/event-stream; charset=utf-8"),
+        (b"cache-control", b"no-store"),
+        (b"x-accel-buffering", b"no"),  # nginx: pass each message on at once
+        (b"access-control-allow-origin", b"*")]})
+    if head_only:
+        await send({"type": "http.response.body", "body": b""})
+        return
+    stream = hub().join(event_id)
+
+    async def watch() -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                stream.close()
+                return
+
+    watcher = asyncio.get_running_loop().create_task(watch())
+    try:
+        await send({"type": "http.response.body", "more_body": True,
+                    "body": f"retry: {RETRY_MS}\n: open\n\n".encode()})
+        while not stream.closed:
+            try:
+                await asyncio.wait_for(stream.wake.wait(), HEARTBEAT_SECONDS)
+            except TimeoutError:
+                body = b": ping\n\n"
+            else:
+                stream.wake.clear()
+                if stream.closed:
+                    break
+                body, stream.pending = stream.pending or b"", None
+                if not body:
+                    continue
+            await send({"type": "http.response.body", "body": body, "more_body": True})
+        if not watcher.done():  # this process is stopping: end the response properly
+            await send({"type": "http.response.body", "body": b""})
+    except OSError:
+        pass  # the client went away mid-write
+    finally:
+        hub().leave(stream)
+        watcher.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await watcher

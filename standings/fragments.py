@@ -1,0 +1,69 @@
+"""The live region of the standings pages, rendered once per snapshot version and cached.
+
+The live part of a page (table, chart, rules) depends only on the event's snapshot, so it is
+rendered once per snapshot version, view and stage and kept in the cache: a room full of phones
+and wall screens fetching it costs a cache read each, not a render of 250 rows. With push on,
+``standings.tasks.publish_standings`` renders the views a room fetches right after a snapshot is
+stored, before the pages hear of it, so their fetches find it ready. With the cache unavailable
+every fetch renders and the pages still work.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser
+from django.core.cache import cache
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+
+from .selectors import event_standings
+
+BODY_CACHE_SECONDS = 15 * 60
+# view -> (template, leaders in the chart, compact). "phone": the page's table as a phone shows
+# it (rank, name, points, games, wins: static/css/site.css hides the other columns below 600px
+# anyway), without the per-round cells; standings.js asks for it on narrow screens.
+VIEWS = {
+    "page": ("standings/partials/standings_body.html", 6, False),
+    "phone": ("standings/partials/standings_body.html", 6, True),
+    "wall": ("standings/partials/standings_wall_body.html", 8, False),
+}
+
+
+def _key(event_id: int, version: int, view: str, stage: str | None) -> str:
+    return f"standings:html:{event_id}:{version}:{view}:{stage or 'all'}"
+
+
+def body_html(*, event_id: int, version: int, view: str, user: Any,
+              stage: str | None = None) -> SafeString:
+    """The rendered live region of ``view`` for this snapshot version (cached per version);
+    with a ``stage``, that stage's standings (computed from its rounds when the version moves).
+    ``user`` must be allowed to see the event (the selector checks)."""
+    key = _key(event_id, version, view, stage)
+    html = None
+    with contextlib.suppress(Exception):  # the cache is an optimisation only
+        html = cache.get(key)
+    if html is None:
+        template, chart_top, compact = VIEWS[view]
+        standings = event_standings(event_id=event_id, user=user, chart_top=chart_top,
+                                    stage=stage)
+        # No request: the region must not depend on who asks (one copy serves everyone).
+        html = render_to_string(template, {"standings": standings, "compact": compact})
+        if standings.status.version == version:
+            with contextlib.suppress(Exception):
+                cache.set(key, html, timeout=BODY_CACHE_SECONDS)
+    return mark_safe(html)  # noqa: S308 - rendered by our own template just above
+
+
+def bodies_warm(*, event_id: int, version: int) -> list[str]:
+    """Render every view of a public event's snapshot ``version`` into the cache (those not
+    there yet); returns the views rendered. Called before the pages are told of the version."""
+    rendered = []
+    for view in VIEWS:
+        with contextlib.suppress(Exception):
+            if cache.get(_key(event_id, version, view, None)) is not None:
+                continue
+        body_html(event_id=event_id, version=version, view=view, user=AnonymousUser())
+        rendered.append(view)
+    return rendered

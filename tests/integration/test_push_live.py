@@ -1,0 +1,109 @@
+"""Push through the real servers `make test` starts: the push process (uvicorn serving
+``config.asgi``), Redis pub/sub and the Celery worker, which publishes each new snapshot."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+
+import pytest
+from django.core.cache import cache
+from django.test import override_settings
+
+from common.push import push_publish, push_token
+from standings.fragments import VIEWS
+from standings.models import StandingsSnapshot
+from tests.integration.sse import SseStream
+from tests.integration.test_standings_live import build_event, enter, wait_until
+from tournaments.models import Event
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def push_url(servers) -> str:
+    assert servers.push_url, "the push process was not started (TEST_PUSH_PORT)"
+    return str(servers.push_url)
+
+
+def stream(push_url: str, event_id: int, token: str | None = None) -> SseStream:
+    return SseStream(f"{push_url}events/{event_id}/?token={token or push_token(event_id)}")
+
+
+def test_a_published_status_reaches_the_open_streams_of_its_event_only(push_url) -> None:
+    mine, other = stream(push_url, 424242), stream(push_url, 424243)
+    try:
+        assert mine.status == 200
+        assert mine.headers["content-type"].startswith("text/event-stream")
+        assert mine.headers["access-control-allow-origin"] == "*"
+        assert mine.next(timeout=0.5) is None and "open" in mine.comments
+        with override_settings(PUSH_URL=push_url):
+            assert push_publish(424242, {"event": 424242, "version": 7})
+        message = mine.next_of("standings")
+        assert message is not None and message.json() == {"event": 424242, "version": 7}
+        assert other.next(timeout=1) is None  # another event's stream heard nothing
+    finally:
+        mine.close()
+        other.close()
+
+
+def test_a_stream_without_a_valid_token_is_refused_naming_the_field(push_url) -> None:
+    for token in ("", "forged", push_token(5)):
+        request = urllib.request.Request(f"{push_url}events/6/?token={token}")
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+        assert refused.value.code == 403
+        assert json.loads(refused.value.read())["field"] == "token"
+
+
+def test_the_push_health_check_says_it_is_subscribed(push_url) -> None:
+    with urllib.request.urlopen(f"{push_url}health/", timeout=10) as answer:
+        body = json.loads(answer.read())
+    assert answer.status == 200 and body["redis"] == "subscribed"
+
+
+def test_a_hand_reaches_the_stream_after_the_worker_stored_it_with_its_fragments_ready(
+    push_url, celery_app_live
+) -> None:
+    event, games = build_event(players=8)
+    opened = stream(push_url, event.pk)
+    try:
+        for game in games:
+            enter(game, 1)
+        hands_version = Event.objects.values_list("hands_version", flat=True).get(pk=event.pk)
+        seen = None
+        while seen is None or seen["source_version"] < hands_version:
+            message = opened.next_of("standings", timeout=30)
+            assert message is not None, "no push after the hands were entered"
+            seen = message.json()
+        snapshot = StandingsSnapshot.objects.get(event=event)
+        assert seen["version"] == snapshot.version and seen["event"] == event.pk
+        assert seen["behind"] is False and "public" not in seen
+        # The room's fetches that follow the message find every view rendered already.
+        for view in VIEWS:
+            html = cache.get(f"standings:html:{event.pk}:{snapshot.version}:{view}:all")
+            assert html is not None and "standings" in html
+    finally:
+        opened.close()
+
+
+def test_after_a_redis_restart_streams_are_told_to_resync_and_pushes_resume(
+    push_url, servers
+) -> None:
+    opened = stream(push_url, 424244)
+    try:
+        assert opened.next(timeout=0.5) is None  # the stream is open
+        servers.stop_redis()
+        try:
+            with override_settings(PUSH_URL=push_url):
+                assert not push_publish(424244, {"version": 1})  # logged, not raised
+        finally:
+            servers.start_redis()
+        assert opened.next_of("resync", timeout=30) is not None
+        with override_settings(PUSH_URL=push_url):
+            assert wait_until(lambda: push_publish(424244, {"version": 2}), timeout=10)
+        message = opened.next_of("standings", timeout=10)
+        assert message is not None and message.json() == {"version": 2}
+    finally:
+        opened.close()
