@@ -40,7 +40,8 @@
   function wait(ms) { return new Promise(function (done) { window.setTimeout(done, ms); }); }
 
   // A status (the poll's answer or a pushed one): the note, and the fragment when it moved.
-  function show(status) {
+  // data-updated-by says which of the two brought the last redraw ("poll" or "push").
+  function show(status, by) {
     if (note) { note.hidden = !status.behind; }
     if (roundLine && status.round !== undefined) {
       roundLine.textContent = status.round ? status.round.text : "";
@@ -50,6 +51,7 @@
       live.innerHTML = html;
       current = String(status.version);
       live.setAttribute("data-version", current);
+      live.setAttribute("data-updated-by", by);
       live.dispatchEvent(new CustomEvent("standings:updated", { detail: status }));
     });
   }
@@ -59,7 +61,7 @@
   function poll() {
     if (busy || document.hidden) { return; }
     busy = true;
-    get(versionUrl, true).then(show).catch(function () {
+    get(versionUrl, true).then(function (status) { return show(status, "poll"); }).catch(function () {
       // Network hiccup: keep the last standings on screen and try again on the next tick.
     }).then(done);
   }
@@ -73,7 +75,8 @@
     busy = true;
     wait(Math.random() * 250).then(function () {
       // The wall also shows the state of play, which only its poll carries.
-      return roundLine ? get(versionUrl, true).then(show) : show(status);
+      if (!roundLine) { return show(status, "push"); }
+      return get(versionUrl, true).then(function (now) { return show(now, "push"); });
     }).catch(function () {}).then(done);
   }
 
