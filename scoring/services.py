@@ -380,10 +380,13 @@ def _derive(
         hands = [parse_hand(revision_values(r), ruleset) for r in revisions]
         result = score_game(hands, ruleset, max_deals=event.deals_per_round)
         if result.finished_after is None and game.time_called:
-            # Time: the game ends after the deals played (misdeals are not deals).
-            played = sum(1 for h in hands if h.outcome != Outcome.MISDEAL)
-            if played:
-                result = score_game(hands, ruleset, max_deals=played)
+            # Time: the game ends after the deals played (misdeals are not deals). Misdeals
+            # after the last deal (redealing when time was called) score nothing and are kept
+            # as entered, but are left out of the re-score: past the last counted deal the
+            # engine would refuse them as hands after the end of the game.
+            counted = [i for i, h in enumerate(hands) if h.outcome != Outcome.MISDEAL]
+            if counted:
+                result = score_game(hands[:counted[-1] + 1], ruleset, max_deals=len(counted))
         totals = dict(result.totals[-1])
         winner, reason = result.winner or "", result.reason or ""
         finished = result.finished_after is not None

@@ -22,13 +22,13 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 
 from clubs.models import Club, Player
 from common.errors import DomainError
 from draw.services import entry_withdraw, round_create, round_set_status
 from ranking import TIE_BREAKS
-from rules_engine import RulesError
 from scoring.models import Game, Hand, HandRevision
 from scoring.services import (
     game_confirm,
@@ -125,12 +125,21 @@ class Walk:
         round_ = self.open_round()
         if round_ is None:
             return
-        try:
-            round_call_time(round_=round_)
-        except RulesError:
-            # Time called on a game whose last hand is a misdeal is refused by the rules engine
-            # (the misdeal comes after the last deal counted): nothing is stored.
-            self.steps.append("call_time refused")
+        # Half the time a table was redealing when time was called: its last hand is a misdeal,
+        # and the game ends after the deals before it (a misdeal is not a deal).
+        playing = [g for g in self.games() if g.status == Game.Status.PLAYING
+                   and g.table.round_id == round_.pk and g.hands_count]
+        if playing and self.rng.random() < 0.5:
+            game = self.rng.choice(playing)
+            hand_submit(game=game, number=game.hands_count + 1, values={
+                "outcome": "misdeal", "dealer": "NESW"[game.hands_count % 4]},
+                as_director=True, note="redealing when time was called")
+        if HandRevision.objects.filter(
+                hand__game__table__round=round_, hand__game__status=Game.Status.PLAYING,
+                hand__number=F("hand__game__hands_count"), is_live=True,
+                outcome="misdeal").exists():
+            self.steps.append("call_time after a misdeal")
+        round_call_time(round_=round_)
 
     def settle_tie(self) -> None:
         level = [g for g in self.games(any_round=True)
