@@ -1,0 +1,160 @@
+"""Push without servers: the setting, the stream tokens, the page's stream address, the hub's
+fan-out and the push app's answers to requests it refuses (run in-process, as an ASGI app)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from common import push_server
+from common.push import (
+    event_of_channel,
+    push_enabled,
+    push_publish,
+    push_stream_url,
+    push_token,
+    push_token_event,
+)
+from common.push_server import Hub, frame
+from config.env import ConfigError, get_push_url
+from tests.tournaments.factories import EventFactory
+
+
+@pytest.mark.parametrize(("raw", "expected"), [
+    ("", ""), ("/push/", "/push/"), ("/push", "/push/"),
+    ("https://push.example.org/push/", "https://push.example.org/push/"),
+    ("http://127.0.0.1:8001/push", "http://127.0.0.1:8001/push/"),
+])
+def test_push_address_setting(monkeypatch, raw, expected) -> None:
+    monkeypatch.setenv("PUSH_URL", raw)
+    assert get_push_url("PUSH_URL") == expected
+
+
+@pytest.mark.parametrize("raw", ["push/", "ftp://x/push/", "/push/?a=1", "http://h:99999/p/",
+                                 "http:///push/"])
+def test_a_bad_push_address_names_the_variable(monkeypatch, raw) -> None:
+    monkeypatch.setenv("PUSH_URL", raw)
+    with pytest.raises(ConfigError, match="PUSH_URL"):
+        get_push_url("PUSH_URL")
+
+
+def test_a_token_opens_its_own_event_only_and_not_for_ever() -> None:
+    token = push_token(12)
+    assert push_token_event(token) == 12
+    assert push_token_event(token + "x") is None
+    assert push_token_event("12") is None
+    assert push_token_event(token, max_age=-1) is None  # expired
+
+
+def test_a_token_signed_with_another_key_is_refused(settings) -> None:
+    token = push_token(3)
+    settings.SECRET_KEY = "another-key-of-at-least-thirty-two-characters!"
+    assert push_token_event(token) is None
+
+
+def test_pages_are_offered_a_stream_only_when_push_is_on(settings) -> None:
+    settings.PUSH_URL = ""
+    assert not push_enabled() and push_stream_url(4) == ""
+    assert not push_publish(4, {"version": 1})  # off: nothing sent, nothing raised
+    settings.PUSH_URL = "/push/"
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"
+    url = push_stream_url(4)
+    assert url.startswith("/push/events/4/?token=")
+    assert push_token_event(url.split("token=", 1)[1]) == 4
+
+
+def test_publishing_with_redis_unreachable_is_false_not_an_error(settings) -> None:
+    settings.PUSH_URL = "/push/"
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+    assert push_publish(4, {"version": 1}) is False
+
+
+def test_channel_names() -> None:
+    assert event_of_channel("push:event:17") == 17
+    assert event_of_channel("push:event:x") is None
+    assert event_of_channel("other:17") is None
+
+
+def test_a_frame_carries_every_line_of_its_data() -> None:
+    assert frame("standings", '{"a":1}') == b'event: standings\ndata: {"a":1}\n\n'
+    assert frame("x", "one\ntwo") == b"event: x\ndata: one\ndata: two\n\n"
+
+
+def test_the_hub_hands_a_message_to_its_event_s_streams_newest_first() -> None:
+    async def run() -> None:
+        hub = Hub("redis://127.0.0.1:1/0")
+        a, b, other = (hub.join(5), hub.join(5), hub.join(6))
+        assert hub.open_streams() == 3
+        assert hub.dispatch("push:event:5", '{"version":1}') == 2
+        assert hub.dispatch("push:event:5", '{"version":2}') == 2
+        assert hub.dispatch("nonsense", "{}") == 0
+        for stream in (a, b):
+            assert stream.wake.is_set()
+            assert stream.pending == frame("standings", '{"version":2}')  # 1 was superseded
+        assert other.pending is None and not other.wake.is_set()
+        hub.leave(a)
+        hub.leave(b)
+        assert 5 not in hub.streams and hub.open_streams() == 1
+        await hub.close()
+        assert other.closed
+
+    asyncio.run(run())
+
+
+def call(path: str, method: str = "GET", query: str = "") -> tuple[int, dict[str, Any]]:
+    """One request to the push app, in-process; (status, JSON body)."""
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": method, "path": path,
+             "query_string": query.encode(), "headers": []}
+    asyncio.run(push_server.application(scope, receive, send))
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return sent[0]["status"], json.loads(body)
+
+
+def test_the_push_app_refuses_what_it_does_not_serve() -> None:
+    assert call("/push/events/x/")[0] == 404
+    assert call("/push/elsewhere/")[0] == 404
+    assert call("/push/events/3/", method="POST")[0] == 405
+    status, body = call("/push/events/3/")
+    assert (status, body["field"]) == (403, "token")
+    status, body = call("/push/events/3/", query=f"token={push_token(4)}")
+    assert (status, body["field"]) == (403, "token")  # another event's token
+
+
+def test_an_absolute_push_address_is_allowed_by_the_content_security_policy() -> None:
+    env = {**os.environ, "PUSH_URL": "https://push.example.org/push/",
+           "REDIS_URL": "redis://127.0.0.1:6379/0", "DJANGO_SETTINGS_MODULE": "config.settings.base"}
+    shown = subprocess.run(
+        [sys.executable, "-c", "from django.conf import settings; "
+         "print(settings.CONTENT_SECURITY_POLICY['DIRECTIVES']['connect-src'], settings.PUSH_URL)"],
+        env=env, capture_output=True, text=True, check=True)
+    assert shown.stdout.strip() == "[\"'self'\", 'https://push.example.org'] https://push.example.org/push/"
+
+
+@pytest.mark.django_db
+def test_the_standings_pages_offer_the_stream_only_with_push_on(client, settings) -> None:
+    event = EventFactory()
+    settings.PUSH_URL = ""
+    for path in (f"/events/{event.pk}/standings/", f"/events/{event.pk}/standings/wall/"):
+        assert b"data-push-url" not in client.get(path).content
+    settings.PUSH_URL = "/push/"
+    settings.REDIS_URL = settings.REDIS_URL or "redis://127.0.0.1:1/0"
+    for path in (f"/events/{event.pk}/standings/", f"/events/{event.pk}/standings/wall/"):
+        html = client.get(path).content.decode()
+        start = html.index('data-push-url="') + len('data-push-url="')
+        url = html[start:html.index('"', start)].replace("&amp;", "&")
+        assert url.startswith(f"/push/events/{event.pk}/?token=")
+        assert push_token_event(url.split("token=", 1)[1]) == event.pk
