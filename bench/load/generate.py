@@ -22,9 +22,15 @@ The devices, as the pages behave (``static/js``):
   next turn with the same key, as the phone's queue does; a 403/409 or a game-over stops it.
 * standings phones (``standings_phones`` per table; ``standings.js``): the standings page,
   then every ``standings_every`` seconds the version, and the fragment (``?view=page``) when
-  it moved.
-* the standings wall (``?round=1`` version, ``?view=wall`` fragment) and the seating board
+  it moved. When the page offers a push stream (``data-push-url``: the stack runs with push
+  on) the phone holds it open as ``EventSource`` does (reopened 2 s after a drop), polls only
+  every ``data-push-poll-seconds``, and on each pushed status waits a random 0–250 ms and
+  fetches the fragment if the version moved.
+* the standings wall (``?round=1`` version, ``?view=wall`` fragment; on a push it asks its
+  ``?round=1`` version, as the page does, for the state of play) and the seating board
   (``…/wall/seating/version/`` every ``seating_every`` seconds, the page again when it moved).
+* a probe polling the version every half second: not a device of the room, it dates each hand
+  for the end-to-end figure (``harness.visibility``).
 
 Where a page's script fetches with ``cache: "no-cache"`` (``revalidate`` in the plan, per
 script) the device keeps each answer's ETag and asks again with ``If-None-Match``, as the
@@ -33,8 +39,11 @@ browser does; with ``cache: "no-store"`` it asks plainly.
 
 from __future__ import annotations
 
+import contextlib
+import html
 import json
 import random
+import socket
 import sys
 import time
 import uuid
@@ -47,6 +56,7 @@ monkey.patch_all()
 
 import gevent  # noqa: E402
 from gevent.event import Event  # noqa: E402
+from gevent.lock import Semaphore  # noqa: E402
 from locust import FastHttpUser, constant, task  # noqa: E402
 from locust.env import Environment  # noqa: E402
 
@@ -59,7 +69,7 @@ from rules_engine import get_ruleset  # noqa: E402
 
 PLAN: dict[str, Any] = {}
 SAMPLES: list[list[Any]] = []  # [kind, started, ms, status, bytes]
-POLLS: list[list[Any]] = []  # [who, started, ended, hands_version, source_version]
+POLLS: list[list[Any]] = []  # [who, started, ended, hands_version, source_version, pushed]
 SUBMITS: list[float] = []  # response times of hands answered 201
 ANSWERED: dict[str, list[int]] = {}  # hands answered 2xx, per table token
 UNANSWERED: dict[str, list[int]] = {}  # hands whose last save got no answer (maybe stored)
@@ -71,6 +81,8 @@ STOP_AT = [float("inf")]
 OPENING_SECONDS = 3.0  # before the window the devices open their pages over a few seconds
 OPENED = [0]  # devices whose page is open
 MEASURING = Event()  # set when the window starts; the devices' schedules start then
+PUSH = {"streams": 0, "messages": 0, "reconnects": 0}  # streams open now; totals
+DEVICE_NUMBERS = {"phone": 0, "wall": 0}
 
 
 class Device(FastHttpUser):
@@ -214,7 +226,8 @@ class ScorerPhone(Device):
 
 
 class StandingsReader(Device):
-    """A page that polls the standings version and fetches the fragment when it moved."""
+    """A standings page: polls the version and fetches the fragment when it moved; with a push
+    stream on offer, holds it open and polls seldom (``standings.js``)."""
 
     abstract = True
     who = "phone"
@@ -225,33 +238,119 @@ class StandingsReader(Device):
 
     def on_start(self) -> None:
         self.rng = random.Random()
-        self.every = PLAN["standings_every"]
+        DEVICE_NUMBERS[self.who] += 1
+        self.device = f"{self.who}:{DEVICE_NUMBERS[self.who]}"
+        self.busy = Semaphore()  # the page's own "busy": one look at a time
         self.pause(self.rng.uniform(0, OPENING_SECONDS))
         event = PLAN["event"]
         self.version_at = self.version_url.format(event=event)
         self.fragment_at = self.fragment_url.format(event=event)
         status, response, _ = self.call(self.kinds[0], "GET", self.page.format(event=event))
-        self.current = tag_attribute(response.text or "", "standings-live", "data-version") \
-            if status == 200 else None
+        text = (response.text or "") if status == 200 else ""
+        self.current = tag_attribute(text, "standings-live", "data-version")
+        stream = tag_attribute(text, "standings-live", "data-push-url")
+        self.every = PLAN["standings_every"]
+        self.streaming = False
+        if stream:
+            self.push_every = float(tag_attribute(text, "standings-live",
+                                                  "data-push-poll-seconds") or 30)
+            gevent.spawn(self.listen, html.unescape(stream))
         self.opened()
         self.pause(self.rng.uniform(0, self.every))
+
+    def look(self, answer: dict[str, Any], started: float, pushed: bool = False) -> None:
+        """Show a status: the fragment when its version moved; recorded when shown."""
+        if str(answer["version"]) != str(self.current):
+            fetch = {"X-Requested-With": "fetch"}
+            got, _, _ = self.get(self.kinds[2], self.fragment_at,
+                                 PLAN["revalidate"]["standings"], fetch)
+            if got not in (200, 304):
+                return
+            self.current = str(answer["version"])
+        if time.monotonic() <= STOP_AT[0]:
+            POLLS.append([self.device, started, time.monotonic(), answer["hands_version"],
+                          answer["source_version"], pushed])
+
+    def ask(self) -> tuple[dict[str, Any] | None, float]:
+        status, body, started = self.get(self.kinds[1], self.version_at,
+                                         PLAN["revalidate"]["standings"],
+                                         {"X-Requested-With": "fetch"})
+        return (json.loads(body) if status in (200, 304) else None), started
 
     @task
     def poll(self) -> None:
         begin = time.monotonic()
-        fetch = {"X-Requested-With": "fetch"}
-        revalidate = PLAN["revalidate"]["standings"]
-        status, body, started = self.get(self.kinds[1], self.version_at, revalidate, fetch)
-        if status in (200, 304):
-            answer = json.loads(body)
-            if time.monotonic() <= STOP_AT[0]:
-                POLLS.append([self.who, started, time.monotonic(), answer["hands_version"],
-                              answer["source_version"]])
-            if str(answer["version"]) != str(self.current):
-                got, _, _ = self.get(self.kinds[2], self.fragment_at, revalidate, fetch)
-                if got in (200, 304):
-                    self.current = str(answer["version"])
-        self.pause(begin + self.every - time.monotonic())
+        with self.busy:
+            answer, started = self.ask()
+            if answer is not None:
+                self.look(answer, started)
+        every = self.push_every if self.streaming else self.every
+        self.pause(begin + every - time.monotonic())
+
+    def pushed(self, answer: dict[str, Any], arrived: float) -> None:
+        self.pause(self.rng.uniform(0, 0.25))  # standings.js spreads the room's fetches
+        with self.busy:
+            if self.who == "wall":  # the wall's state of play comes with its own version
+                asked, started = self.ask()
+                if asked is not None:
+                    self.look(asked, started)
+                return
+            self.look(answer, arrived, pushed=True)
+
+    def listen(self, url: str) -> None:
+        """The page's EventSource: open, read events, reopen 2 s after a drop."""
+        parts = url.split("/", 3)  # http:, "", host:port, path
+        host, port = parts[2].rsplit(":", 1)
+        path = "/" + parts[3]
+        first = True
+        while time.monotonic() < STOP_AT[0] + 5:
+            if not first:
+                PUSH["reconnects"] += 1
+            first = False
+            with contextlib.suppress(OSError):
+                self.stream(host, int(port), path, parts[2])
+            self.streaming = False
+            gevent.sleep(2.0)
+
+    def stream(self, host: str, port: int, path: str, netloc: str) -> None:
+        with socket.create_connection((host, port), timeout=10) as sock:
+            sock.sendall(f"GET {path} HTTP/1.0\r\nHost: {netloc}\r\n"
+                         "Accept: text/event-stream\r\n\r\n".encode())
+            sock.settimeout(60)  # a ping comes every 15 s
+            buffer = b""
+            while b"\r\n\r\n" not in buffer:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    return
+                buffer += chunk
+            head, _, buffer = buffer.partition(b"\r\n\r\n")
+            if not head.startswith(b"HTTP/1.1 200"):
+                return
+            self.streaming = True
+            PUSH["streams"] += 1
+            try:
+                while time.monotonic() < STOP_AT[0] + 5:
+                    while b"\n\n" not in buffer:
+                        chunk = sock.recv(65536)
+                        if not chunk:
+                            return
+                        buffer += chunk
+                    block, _, buffer = buffer.partition(b"\n\n")
+                    lines = block.decode().split("\n")
+                    if "event: standings" in lines:
+                        data = "".join(x[6:] for x in lines if x.startswith("data: "))
+                        PUSH["messages"] += 1
+                        gevent.spawn(self.pushed, json.loads(data), time.monotonic())
+                    elif "event: resync" in lines:
+                        gevent.spawn(self.poll_once)
+            finally:
+                PUSH["streams"] -= 1
+
+    def poll_once(self) -> None:
+        with self.busy:
+            answer, started = self.ask()
+            if answer is not None:
+                self.look(answer, started)
 
 
 class StandingsPhone(StandingsReader):
@@ -264,6 +363,26 @@ class StandingsWall(StandingsReader):
     version_url = "/events/{event}/standings/version/?round=1"
     fragment_url = "/events/{event}/standings/fragment/?view=wall"
     kinds = ("wall page", "wall version", "wall fragment")
+
+
+class Probe(Device):
+    """Not a device of the room: polls the version every half second so every hand's 201 is
+    followed within half a second by an answer whose ``hands_version`` counts it."""
+
+    def on_start(self) -> None:
+        self.at = f"/events/{PLAN['event']}/standings/version/"
+        self.opened()
+
+    @task
+    def poll(self) -> None:
+        begin = time.monotonic()
+        status, body, started = self.get("probe version", self.at, False,
+                                         {"X-Requested-With": "fetch"})
+        if status == 200 and time.monotonic() <= STOP_AT[0]:
+            answer = json.loads(body)
+            POLLS.append(["probe", started, time.monotonic(), answer["hands_version"],
+                          answer["source_version"], False])
+        self.pause(begin + 0.5 - time.monotonic())
 
 
 class SeatingWall(Device):
@@ -301,7 +420,8 @@ def main(plan_path: str, out_path: str) -> int:
     StandingsPhone.fixed_count = tables * PLAN["standings_phones"]
     StandingsWall.fixed_count = 1
     SeatingWall.fixed_count = 1
-    classes = [ScorerPhone, StandingsPhone, StandingsWall, SeatingWall]
+    Probe.fixed_count = 1
+    classes = [ScorerPhone, StandingsPhone, StandingsWall, SeatingWall, Probe]
     users = sum(c.fixed_count for c in classes)
     env = Environment(user_classes=classes, host=PLAN["base_url"])
     runner = env.create_local_runner()
@@ -316,6 +436,7 @@ def main(plan_path: str, out_path: str) -> int:
     MEASURING.set()
     gevent.sleep(max(0.0, STOP_AT[0] - time.monotonic()))
     print("STOP", flush=True)
+    streams_at_stop = PUSH["streams"]
     deadline = time.monotonic() + ScorerPhone.network_timeout + 5
     while IN_FLIGHT[0] and time.monotonic() < deadline:
         gevent.sleep(0.05)  # saves on their way finish, so every stored hand has its answer
@@ -324,6 +445,9 @@ def main(plan_path: str, out_path: str) -> int:
         "users": users, "opened": OPENED[0], "started": started, "stopped": STOP_AT[0],
         "samples": SAMPLES, "polls": POLLS, "submits": SUBMITS, "answered": ANSWERED,
         "unanswered": UNANSWERED, "phones_stopped": STOPPED, "in_flight_at_end": IN_FLIGHT[0],
+        "push": {"streams_at_stop": streams_at_stop, "messages": PUSH["messages"],
+                 "reconnects": PUSH["reconnects"],
+                 "readers": StandingsPhone.fixed_count + StandingsWall.fixed_count},
     }))
     return 0
 

@@ -8,8 +8,8 @@
 * :class:`Sample`, :func:`summarise` — per request kind: p50/p95/p99, bytes, rate, errors and
   the statuses a kind expects (a 409 for a hand already entered, a 400 for the check of a
   half-typed hand) counted apart;
-* :class:`Poll`, :func:`visibility` — the end-to-end time from a hand's 201 to the moment a
-  poller sees standings that include it (see the function for the exact rule);
+* :class:`Poll`, :func:`visibility` — the end-to-end time from a hand's 201 to the moment each
+  phone and wall shows standings that include it (see the function for the exact rule);
 * :func:`report_text` — the table printed per run.
 """
 
@@ -186,46 +186,60 @@ def summarise(samples: Sequence[Sample], seconds: float,
 # --- end-to-end visibility ------------------------------------------------------------------
 @dataclass(frozen=True)
 class Poll:
-    """One answer of a standings version endpoint."""
+    """One look at the standings by one device: a version answer (polling), or a pushed status
+    and the fragment fetched after it, with the versions it said."""
 
-    who: str  # "phone" or "wall"
+    who: str  # "phone:N", "wall:N" (one device each) or "probe"
     started: float
-    ended: float
+    ended: float  # when the device showed it (the fragment in hand, if it moved)
     hands_version: int
     source_version: int
+    pushed: bool = False  # a pushed status: its hands_version was read before it arrived
+
+    @property
+    def group(self) -> str:
+        return self.who.split(":", 1)[0]
 
 
 def visibility(submitted: Sequence[float], polls: Sequence[Poll],
-               who: str) -> tuple[list[float], int]:
-    """Seconds from each hand's 201 (``submitted``: response times) until a ``who`` poller
-    first saw standings that include it; and how many were never seen before the run ended.
+               group: str) -> tuple[list[float], int]:
+    """Seconds from each hand's 201 (``submitted``: response times) until *each* device of
+    ``group`` ("phone" or "wall") showed standings that include it, one figure per hand and
+    device; and how many of those were never seen before the run ended.
 
     The event's ``hands_version`` that a hand's commit reached is not in its answer, so it is
-    bounded from above: the first version poll (of any poller) that *started* after the 201 was
-    answered reports a ``hands_version`` H that already counts the hand. The hand is visible to
-    a poller from its first answer (ended after the 201) whose ``source_version`` ≥ H; since the
-    snapshot's ``source_version`` never overstates what its rows contain, those rows hold the
-    hand. H may count a few later hands too, so the figure errs on the slow side, never fast.
+    bounded from above: the first version answer (of any device, the probe polling every half
+    second included; not a pushed status, composed earlier) that *started* after the 201 was
+    answered reports a ``hands_version`` H
+    that already counts the hand. A device shows the hand from its first look (ended after the
+    201) whose ``source_version`` ≥ H; since the snapshot's ``source_version`` never overstates
+    what its rows contain, those rows hold the hand. H may count a few later hands too, so the
+    figure errs on the slow side, never fast.
     """
-    all_polls = sorted(polls, key=lambda p: p.started)
+    all_polls = sorted((p for p in polls if not p.pushed), key=lambda p: p.started)
     starts = [p.started for p in all_polls]
-    mine = sorted((p for p in polls if p.who == who), key=lambda p: p.ended)
-    ends = [p.ended for p in mine]
+    devices: dict[str, list[Poll]] = {}
+    for poll in polls:
+        if poll.group == group:
+            devices.setdefault(poll.who, []).append(poll)
+    looks = [sorted(v, key=lambda p: p.ended) for v in devices.values()]
+    ends = [[p.ended for p in v] for v in looks]
     latencies: list[float] = []
     unseen = 0
     for t in submitted:
         i = bisect.bisect_right(starts, t)
         if i >= len(all_polls):
-            unseen += 1
+            unseen += len(looks)
             continue
         needed = all_polls[i].hands_version
-        j = bisect.bisect_right(ends, t)
-        seen = next((mine[k].ended for k in range(j, len(mine))
-                     if mine[k].source_version >= needed), None)
-        if seen is None:
-            unseen += 1
-        else:
-            latencies.append(seen - t)
+        for mine, mine_ends in zip(looks, ends, strict=True):
+            j = bisect.bisect_right(mine_ends, t)
+            seen = next((mine[k].ended for k in range(j, len(mine))
+                         if mine[k].source_version >= needed), None)
+            if seen is None:
+                unseen += 1
+            else:
+                latencies.append(seen - t)
     return latencies, unseen
 
 
@@ -265,11 +279,18 @@ def report_text(result: dict[str, Any]) -> str:
             f"{result['load_average_after'][0]:.1f} after; well above the cores busy here "
             "means other work shared the machine and the times above include its waits"
         )
-    for who, label in (("phone", "first standings phone"), ("wall", "wall")):
+    push = result.get("push")
+    if push is not None:
+        lines.append(
+            f"push: {'on' if push['on'] else 'off (pages poll)'}; streams open "
+            f"{push['streams']} of {push['readers']} readers, {push['messages']} messages, "
+            f"{push['reconnects']} reconnects")
+    for who, label in (("phone", "every standings phone"), ("wall", "the wall")):
         vis = result["visibility"][who]
         lines.append(
-            f"201 -> {label} sees it: p50 {_s(vis['p50_s'])}  p95 {_s(vis['p95_s'])}  "
-            f"(seen {vis['seen']}, not seen before the end {vis['unseen']})"
+            f"201 -> {label} shows it: p50 {_s(vis['p50_s'])}  p95 {_s(vis['p95_s'])}  "
+            f"p99 {_s(vis.get('p99_s'))}  (seen {vis['seen']}, not before the end "
+            f"{vis['unseen']})"
         )
     check = result.get("checksum")
     if check:

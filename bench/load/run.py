@@ -2,8 +2,9 @@
 ``BENCH_ARGS``), or ``.venv/bin/python -m bench.load.run --help``.
 
 It starts, in a temporary directory and on free ports of 127.0.0.1 only, a throwaway PostgreSQL
-(fsync on), Redis, gunicorn (``config.wsgi``, 4 sync workers), a Celery worker and Celery beat
-under ``config.settings.production`` (``bench/load/stack.py``). For each table count of
+(fsync on), Redis, gunicorn (``config.wsgi``, 4 sync workers), the push process (uvicorn,
+``config.asgi``; ``--push off`` leaves it out and the pages poll), a Celery worker and Celery
+beat under ``config.settings.production`` (``bench/load/stack.py``). For each table count of
 ``--tables`` it creates a club night with that many tables seated and started
 (``bench/load/data.py``, through the services), runs the devices of a busy room against it
 for ``--seconds`` (``bench/load/generate.py``: locust in library mode; a scorer phone per
@@ -16,8 +17,8 @@ Printed per table count (and written with ``--json FILE``): per request kind p50
 mean body bytes as sent (compressed when the server compressed), rate, errors (anything but
 2xx/304 and the statuses the kind expects, counted apart: 409 for a save, 400 for the check of
 a half-typed hand), the CPU of each process group as cores busy (from /proc/<pid>/stat before
-and after), and how long after a save's 201 the first standings phone, and the wall, saw
-standings that include it (p50/p95).
+and after), the push streams and messages, and how long after a save's 201 every standings
+phone, and the wall, showed standings that include it (p50/p95/p99 over every hand and device).
 
 The default (``--tables 16 --seconds 30``) takes under two minutes on an idle machine; the
 full run is ``make bench-load BENCH_ARGS="--tables 16,32,64,96 --seconds 60 --json
@@ -58,7 +59,7 @@ from bench.load.stack import Stack  # noqa: E402
 
 LOAD_PYTHON = ROOT / "bench" / "load" / ".venv" / "bin" / "python"
 EXPECTED = {"submit": {409}, "check": {400}}
-GROUPS = ("gunicorn", "postgres", "redis", "worker", "beat", "generator")
+GROUPS = ("gunicorn", "push", "postgres", "redis", "worker", "beat", "generator")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -73,6 +74,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="measured seconds per table count (default 30; the full run: 60)")
     p.add_argument("--workers", type=int, default=4, help="gunicorn sync workers (4)")
     p.add_argument("--celery-concurrency", type=int, default=2, help="Celery worker processes (2)")
+    p.add_argument("--push", choices=("on", "off"), default="on",
+                   help="run the push process and point the pages at it (on), or leave the "
+                        "pages polling every 3 s as the embedded default does (off)")
     p.add_argument("--after-save", choices=("live", "reload", "none"), default="live",
                    help="what the table's phone fetches after a save: the live fragment "
                         "/t/<token>/live/ (what the page does now), the whole page, or nothing")
@@ -198,18 +202,17 @@ def result_of(args: argparse.Namespace, tables: int, out: dict[str, Any],
               plan: dict[str, Any]) -> dict[str, Any]:
     samples = [Sample(kind=k, started=s, ms=ms, status=st, bytes=b)
                for k, s, ms, st, b in out["samples"]]
-    polls = [Poll(who=w, started=s, ended=e, hands_version=h, source_version=v)
-             for w, s, e, h, v in out["polls"]]
+    polls = [Poll(who=w, started=s, ended=e, hands_version=h, source_version=v, pushed=pu)
+             for w, s, e, h, v, pu in out["polls"]]
     hz = clock_ticks()
     cpu = {g.name: {"seconds": round(g.seconds(hz), 2),
                     "cores": round(cores_busy(g.seconds(hz), wall), 3)} for g in groups}
     vis: dict[str, Any] = {}
     for who in ("phone", "wall"):
         latencies, unseen = visibility(out["submits"], polls, who)
-        p50, p95 = percentile(latencies, 50), percentile(latencies, 95)
-        vis[who] = {"p50_s": None if p50 is None else round(p50, 3),
-                    "p95_s": None if p95 is None else round(p95, 3),
-                    "seen": len(latencies), "unseen": unseen}
+        vis[who] = {f"p{q}_s": None if (v := percentile(latencies, q)) is None else round(v, 3)
+                    for q in (50, 95, 99)}
+        vis[who].update(seen=len(latencies), unseen=unseen)
     return {
         "tables": tables, "seconds": args.seconds, "wall_seconds": round(wall, 2),
         "users": out["users"], "after_save": args.after_save,
@@ -218,6 +221,9 @@ def result_of(args: argparse.Namespace, tables: int, out: dict[str, Any],
         "cpu": cpu, "cpu_total_cores": round(sum(v["cores"] for v in cpu.values()), 3),
         "machine_cores": os.cpu_count(), "load_average_after": os.getloadavg(),
         "saves_201": len(out["submits"]), "visibility": vis, "checksum": checksum,
+        "push": {"on": args.push == "on", "streams": out["push"]["streams_at_stop"],
+                 "readers": out["push"]["readers"], "messages": out["push"]["messages"],
+                 "reconnects": out["push"]["reconnects"]},
         "phones_stopped": out["phones_stopped"], "saves_in_flight_at_end": out["in_flight_at_end"],
     }
 
@@ -231,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="pinochle-load."))
     work.chmod(0o755)  # the postgres user reaches its cluster below
     stack = Stack(work / "stack", workers=args.workers,
-                  celery_concurrency=args.celery_concurrency)
+                  celery_concurrency=args.celery_concurrency, push=args.push == "on")
     stack.dir.mkdir()
     stack.dir.chmod(0o755)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))

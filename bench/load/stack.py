@@ -3,8 +3,9 @@
 PostgreSQL (a throwaway cluster, **fsync and synchronous commit on**, as a real server runs; as
 ``scripts/testservers.py`` does, initdb and the server run as the ``postgres`` user when we are
 root), Redis (no persistence: it is a cache and a broker here), gunicorn (``config.wsgi``, sync
-workers), a Celery worker and Celery beat, all under ``config.settings.production`` with the
-variables it requires. Every process is our own child or has a pidfile in the directory, and
+workers), the push process (uvicorn serving ``config.asgi``; ``PUSH_URL`` points the pages at
+it, unless ``push`` is off), a Celery worker and Celery beat, all under
+``config.settings.production`` with the variables it requires. Every process is our own child or has a pidfile in the directory, and
 :meth:`Stack.stop` stops each by its pid (SIGTERM, then SIGKILL), whatever happened before.
 """
 
@@ -38,9 +39,11 @@ class Stack:
     dir: Path
     workers: int = 4
     celery_concurrency: int = 2
+    push: bool = True
     pg_port: int = field(default_factory=free_port)
     redis_port: int = field(default_factory=free_port)
     web_port: int = field(default_factory=free_port)
+    push_port: int = field(default_factory=free_port)
     procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     secret: str = field(default_factory=lambda: secrets.token_urlsafe(48))
 
@@ -67,6 +70,9 @@ class Stack:
             DJANGO_LOG_LEVEL="WARNING",
             PYTHONUNBUFFERED="1",
         )
+        if self.push:
+            # No proxy here: the pages open their streams on the push process's own port.
+            env["PUSH_URL"] = f"http://{HOST}:{self.push_port}/push/"
         return env
 
     def manage(self, *args: str, **extra_env: str) -> None:
@@ -88,9 +94,12 @@ class Stack:
         self.manage("collectstatic", "--noinput", "--ignore", "drf_spectacular_sidecar",
                     "--ignore", "rest_framework", "--ignore", "admin")
         self.start_gunicorn()
+        if self.push:
+            self.start_push()
         self.start_celery()
-        say(f"stack ready: {self.workers} gunicorn workers, Celery worker (concurrency "
-            f"{self.celery_concurrency}) and beat", flush=True)
+        say(f"stack ready: {self.workers} gunicorn workers, "
+            f"{'a push process, ' if self.push else 'no push (pages poll), '}"
+            f"Celery worker (concurrency {self.celery_concurrency}) and beat", flush=True)
 
     def start_postgres(self) -> None:
         bindir = pg_bindir()
@@ -148,6 +157,12 @@ class Stack:
                                  "--timeout", "60"])
         self._wait(lambda: _http_ok(f"{self.base_url}/health/"), "gunicorn", 60)
 
+    def start_push(self) -> None:
+        self._spawn("push", [sys.executable, "-m", "uvicorn", "config.asgi:application",
+                             "--host", HOST, "--port", str(self.push_port), "--no-access-log",
+                             "--log-level", "warning", "--timeout-graceful-shutdown", "2"])
+        self._wait(lambda: _http_ok(f"http://{HOST}:{self.push_port}/push/health/"), "push", 60)
+
     def start_celery(self) -> None:
         celery = str(Path(sys.executable).parent / "celery")
         self._spawn("worker", [celery, "-A", "config", "worker", "--loglevel", "INFO",
@@ -186,7 +201,7 @@ class Stack:
     # --- stop -----------------------------------------------------------------------------
     def stop(self) -> None:
         """Stop everything by pid, the web and the workers first; never raises."""
-        for name in ("gunicorn", "beat", "worker", "redis"):
+        for name in ("gunicorn", "push", "beat", "worker", "redis"):
             proc = self.procs.get(name)
             if proc is None or proc.poll() is not None:
                 continue

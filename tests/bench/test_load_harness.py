@@ -156,6 +156,23 @@ def test_a_hand_is_seen_once_a_snapshot_reaches_the_version_after_its_answer() -
     assert visibility([13.2], late, "phone") == ([], 1)
 
 
+def test_visibility_counts_every_device_and_does_not_date_hands_by_pushed_statuses() -> None:
+    polls = [
+        # composed before the hand's commit, arriving after its 201: must not date the hand
+        Poll("phone:1", started=10.1, ended=10.2, hands_version=4, source_version=4, pushed=True),
+        Poll("probe", started=10.4, ended=10.45, hands_version=5, source_version=4),
+        Poll("phone:1", started=11.0, ended=11.2, hands_version=5, source_version=5, pushed=True),
+        Poll("phone:2", started=11.0, ended=11.4, hands_version=5, source_version=5, pushed=True),
+        Poll("wall:1", started=12.0, ended=12.5, hands_version=5, source_version=5),
+    ]
+    phones, unseen = visibility([10.0], polls, "phone")
+    assert sorted(phones) == [pytest.approx(1.2), pytest.approx(1.4)] and unseen == 0
+    assert visibility([10.0], polls, "wall") == ([pytest.approx(2.5)], 0)
+    missing = [*polls, Poll("phone:3", started=10.5, ended=10.6, hands_version=5,
+                            source_version=4)]
+    assert visibility([10.0], missing, "phone")[1] == 1  # phone 3 never showed it
+
+
 def test_tag_attribute_reads_the_element_by_id() -> None:
     html = ('<p data-version="1">x</p><div class="a" id="standings-live" aria-live="polite"\n'
             '     data-version="17" data-poll-seconds="3">')
@@ -216,6 +233,7 @@ def test_report_names_every_kind_and_a_failed_checksum() -> None:
         "requests": [asdict(row) for row in rows],
         "cpu": {"gunicorn": {"seconds": 2.0, "cores": 0.2}}, "cpu_total_cores": 0.2,
         "machine_cores": 2,
+        "push": {"on": True, "streams": 3, "readers": 4, "messages": 20, "reconnects": 1},
         "visibility": {"phone": {"p50_s": 1.0, "p95_s": 1.5, "seen": 1, "unseen": 0},
                        "wall": {"p50_s": None, "p95_s": None, "seen": 0, "unseen": 1}},
         "checksum": {"ok": False, "answered": 1, "stored_hands": 0, "revisions": 0,
@@ -225,3 +243,4 @@ def test_report_names_every_kind_and_a_failed_checksum() -> None:
     assert "revalidating with ETags: standings)" in text
     assert "submit" in text and "check" in text and "gunicorn 0.20" in text
     assert "checksum: FAILED" in text and "stored hands []" in text
+    assert "streams open 3 of 4 readers, 20 messages, 1 reconnects" in text
