@@ -17,6 +17,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import compress_string
 
 from .selectors import event_standings
 
@@ -54,6 +55,28 @@ def body_html(*, event_id: int, version: int, view: str, user: Any,
             with contextlib.suppress(Exception):
                 cache.set(key, html, timeout=BODY_CACHE_SECONDS)
     return mark_safe(html)  # noqa: S308 - rendered by our own template just above
+
+
+def body_cached(*, event_id: int, version: int, view: str, gzip: bool) -> bytes | None:
+    """The cached region of ``view`` (no stage) as bytes, gzipped when asked (compressed once
+    per version and view, then kept beside it); None when it is not in the cache."""
+    key = _key(event_id, version, view, None)
+    try:
+        if gzip:
+            packed = cache.get(key + ":gz")
+            if packed is not None:
+                return bytes(packed)
+        html = cache.get(key)
+        if html is None:
+            return None
+        body = str(html).encode()
+        if not gzip:
+            return body
+        packed = compress_string(body)
+        cache.set(key + ":gz", packed, timeout=BODY_CACHE_SECONDS)
+        return packed
+    except Exception:  # noqa: BLE001 - the cache is an optimisation only: the view answers
+        return None
 
 
 def bodies_warm(*, event_id: int, version: int) -> list[str]:

@@ -1,11 +1,15 @@
-"""The standings poll, answered before the session, the user and the URL resolver are touched.
+"""The standings poll and fragment, answered before the session, the user and the URL resolver
+are touched.
 
 Every phone and wall screen in the room asks ``/events/<id>/standings/version/`` every few
-seconds: 95 % of the requests of a live event. For a public event whose status is in the cache
-(``common.standings_status``) this middleware answers at once: no database query, no session
-read, no URL resolution. Anything else (a private event, a cache miss, the cache away, and
-the wall screens' ``?round=1``, whose state of play changes with every table that finishes)
-goes on to the view, which reads the database, checks the permission and fills the cache.
+seconds, and ``…/fragment/`` each time the version moves (with push, all of them within a
+quarter of a second of each new snapshot): nearly every request of a live event. For a public
+event whose status is in the cache (``common.standings_status``) this middleware answers at
+once: no database query, no session read, no URL resolution; the fragment's body comes from the
+cache too (``standings.fragments``, gzipped once per version and view). Anything else (a private
+event, a cache miss, the cache away, a ``?stage=``, and the wall screens' ``?round=1``, whose
+state of play changes with every table that finishes) goes on to the view, which reads the
+database, checks the permission and fills the cache.
 
 It sits after ``SecurityMiddleware`` (HTTPS redirect, security headers) and WhiteNoise, before
 the session middleware (``config/settings/base.py``).
@@ -20,13 +24,17 @@ from collections.abc import Callable
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
-from django.utils.cache import patch_cache_control
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 
 from common.standings_status import status_cached
 
-# standings/urls.py: "events/<int:event_id>/standings/version/" (a test checks they agree).
+from .fragments import VIEWS, body_cached
+
+# standings/urls.py: "events/<int:event_id>/standings/version/" and ".../fragment/" (a test
+# checks they agree).
 VERSION_PATH = re.compile(r"^/events/(?P<event_id>[0-9]+)/standings/version/$")
+FRAGMENT_PATH = re.compile(r"^/events/(?P<event_id>[0-9]+)/standings/fragment/$")
 
 
 def status_response(request: HttpRequest, answer: dict[str, Any], *,
@@ -44,15 +52,52 @@ def status_response(request: HttpRequest, answer: dict[str, Any], *,
     return response
 
 
+def fragment_etag(event_id: int, version: int, view: str, stage: str | None) -> str:
+    """The fragment's ETag: it names the snapshot version, the view and the stage."""
+    return f'W/"standings-{event_id}-{version}-{view}-{stage or "all"}"'
+
+
+def _fragment_cached(request: HttpRequest, event_id: int) -> HttpResponse | None:
+    """A public event's fragment from the cache (304 when the browser has it), or None."""
+    view = request.GET.get("view") or "page"
+    if view not in VIEWS or set(request.GET) - {"view"}:
+        return None
+    answer = status_cached(event_id=event_id)
+    if answer is None:
+        return None
+    version = int(answer["version"])
+    etag = fragment_etag(event_id, version, view, None)
+    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        gzip = "gzip" in request.headers.get("Accept-Encoding", "")
+        body = body_cached(event_id=event_id, version=version, view=view, gzip=gzip)
+        if body is None:
+            return None
+        response = HttpResponse(body, content_type="text/html; charset=utf-8")
+        if gzip:
+            response["Content-Encoding"] = "gzip"
+        patch_vary_headers(response, ("Accept-Encoding",))
+    response["ETag"] = etag
+    response["X-Standings-Version"] = str(version)
+    patch_cache_control(response, no_cache=True, public=True)
+    return response
+
+
 class StandingsVersionMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.method in ("GET", "HEAD") and "round" not in request.GET:
+        if request.method in ("GET", "HEAD"):
             match = VERSION_PATH.match(request.path_info)
-            if match is not None:
+            if match is not None and "round" not in request.GET:
                 answer = status_cached(event_id=int(match["event_id"]))
                 if answer is not None:
                     return status_response(request, answer, public=True)
+            match = FRAGMENT_PATH.match(request.path_info)
+            if match is not None:
+                response = _fragment_cached(request, int(match["event_id"]))
+                if response is not None:
+                    return response
         return self.get_response(request)

@@ -34,7 +34,7 @@ from common.standings_status import status_cached, status_fill
 from tournaments.models import Round
 
 from .fragments import VIEWS, body_html
-from .middleware import status_response
+from .middleware import fragment_etag, status_response
 from .selectors import event_standings, pair_card, player_card, round_status, standings_header
 
 logger = logging.getLogger(__name__)
@@ -117,7 +117,7 @@ def standings_fragment(request: HttpRequest, event_id: int) -> HttpResponse:
     else:
         event, status = standings_header(event_id=event_id, user=request.user)
         version = status.version
-    etag = f'W/"standings-{event_id}-{version}-{view}-{stage or "all"}"'
+    etag = fragment_etag(event_id, version, view, stage)
     if etag in parse_etags(request.headers.get("If-None-Match", "")):
         response: HttpResponse = HttpResponseNotModified()
     else:

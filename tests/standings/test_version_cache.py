@@ -21,7 +21,7 @@ from django.urls import reverse
 from clubs.models import Club, Membership
 from common.standings_status import SNAPSHOT_KEY, status_snapshot_stored
 from scoring import services
-from standings.middleware import VERSION_PATH
+from standings.middleware import VERSION_PATH, _fragment_cached
 from standings.services import standings_rebuild
 from tests.clubs.factories import ClubFactory, UserFactory, club_with_director
 from tests.scoring.factories import seated_table, values
@@ -252,3 +252,42 @@ def test_a_directors_change_to_seats_or_settings_is_published_like_a_hand(
         event_results_changed(event)
     stored = Event.objects.values_list("hands_version", flat=True).get(pk=event.pk)
     assert cache.get(HANDS_KEY.format(event_id=event.pk)) == stored
+
+
+def test_a_public_fragment_from_the_middleware_is_the_view_s_answer_byte_for_byte(
+        client, django_assert_num_queries) -> None:
+    event = played_event()
+    client.get(_version_url(event))  # the status in the cache
+    for view in ("page", "phone", "wall"):
+        cache.delete(f"standings:html:{event.pk}:1:{view}:all")
+        from_view = client.get(_fragment_url(event, f"?view={view}"))  # renders, caches
+        assert from_view.status_code == 200
+        with django_assert_num_queries(0):
+            plain = client.get(_fragment_url(event, f"?view={view}"))
+            packed = client.get(_fragment_url(event, f"?view={view}"),
+                                HTTP_ACCEPT_ENCODING="gzip, br")
+            again = client.get(_fragment_url(event, f"?view={view}"),
+                               HTTP_IF_NONE_MATCH=plain["ETag"])
+        assert plain.content == from_view.content
+        assert plain["ETag"] == from_view["ETag"] and plain["X-Standings-Version"] == "1"
+        assert packed["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed["Vary"]
+        assert gzip.decompress(packed.content) == from_view.content
+        assert "public" in packed["Cache-Control"] and "no-cache" in packed["Cache-Control"]
+        assert again.status_code == 304 and again["ETag"] == plain["ETag"]
+
+
+def test_a_stage_a_private_event_or_an_unknown_view_go_to_the_view(client, rf) -> None:
+    event = played_event()
+    client.get(_version_url(event))
+    client.get(_fragment_url(event, "?view=page"))
+
+    def served_early(query: str) -> bool:
+        return _fragment_cached(rf.get(_fragment_url(event, query)), event.pk) is not None
+
+    assert served_early("?view=page") and served_early("")
+    assert not served_early("?view=page&stage=qualifying")  # computed by the view
+    assert not served_early("?view=nonsense") and not served_early("?view=page&x=1")
+    Club.objects.filter(pk=event.club_id).update(is_public=False)
+    cache.clear()
+    assert not served_early("?view=page")
+    assert client.get(_fragment_url(event, "?view=page")).status_code == 404
