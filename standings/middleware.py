@@ -75,6 +75,7 @@ def _fragment_cached(request: HttpRequest, event_id: int) -> HttpResponse | None
         if body is None:
             return None
         response = HttpResponse(body, content_type="text/html; charset=utf-8")
+        response["Content-Length"] = str(len(body))
         if gzip:
             response["Content-Encoding"] = "gzip"
         patch_vary_headers(response, ("Accept-Encoding",))

@@ -21,7 +21,8 @@ The devices, as the pages behave (``static/js``):
   (``GET /api/tables/<token>/``). A save without an answer (or 5xx/429) is sent again at the
   next turn with the same key, as the phone's queue does; a 403/409 or a game-over stops it.
 * standings phones (``standings_phones`` per table; ``standings.js``): the standings page,
-  then every ``standings_every`` seconds the version, and the fragment (``?view=page``) when
+  then every ``standings_every`` seconds the version, and the fragment (``?view=phone``, as
+  ``standings.js`` asks on a screen under 600 px) when
   it moved. When the page offers a push stream (``data-push-url``: the stack runs with push
   on) the phone holds it open as ``EventSource`` does (reopened 2 s after a drop), polls only
   every ``data-push-poll-seconds``, and on each pushed status waits a random 0–250 ms and
@@ -233,7 +234,7 @@ class StandingsReader(Device):
     who = "phone"
     page = "/events/{event}/standings/"
     version_url = "/events/{event}/standings/version/"
-    fragment_url = "/events/{event}/standings/fragment/?view=page"
+    fragment_url = "/events/{event}/standings/fragment/?view=phone"
     kinds = ("standings page", "standings version", "standings fragment")
 
     def on_start(self) -> None:
