@@ -42,12 +42,13 @@ from ranking import (
     EntryTotals,
     Meeting,
     RoundScores,
+    Row,
     standings_rows,
     tie_break_labels,
     tie_breaks_in_force,
 )
 from scoring.models import SeatResult
-from tournaments.models import Bye, Entry, Event
+from tournaments.models import Bye, Entry, Event, Round
 
 # Events whose state a worker process keeps (a state is ~1 MB for 250 players and 12 rounds).
 MAX_EVENTS = 8
@@ -85,9 +86,10 @@ class EventState:
     by_round: dict[int, set[int]] = field(default_factory=dict)
     round_scores: dict[int, RoundScores] = field(default_factory=dict)
     totals: dict[int, EntryTotals] = field(default_factory=dict)
-    # Each entry's last row and its JSON text: a row equal to the last one is not serialised
-    # again (one hand changes a few rows; ranks move for some more).
-    texts: dict[int, tuple[dict[str, Any], str]] = field(default_factory=dict)
+    # Each entry's last ranked row, as a dict and as JSON text around its rank (``_rows_out``):
+    # a row equal to the last one but for its rank is neither converted nor serialised again
+    # (one hand changes a few rows; ranks move for some more).
+    texts: dict[int, tuple[Row, dict[str, Any], tuple[str, str]]] = field(default_factory=dict)
 
 
 _STATES: dict[int, EventState] = {}
@@ -109,6 +111,15 @@ FINGERPRINTS_SQL = (
 RESULTS_SQL = (
     f"SELECT {', '.join(FIELDS)} FROM {SeatResult._meta.db_table} "  # noqa: S608
     "WHERE event_id = %s"
+)
+_PLAYER = Entry._meta.get_field("player").related_model._meta.db_table  # type: ignore[union-attr]
+ENTRIES_SQL = (
+    f"SELECT e.id, p.name, e.status, e.alternate FROM {Entry._meta.db_table} e "  # noqa: S608
+    f"JOIN {_PLAYER} p ON p.id = e.player_id WHERE e.event_id = %s"
+)
+BYES_SQL = (
+    f"SELECT r.number, b.entry_id FROM {Bye._meta.db_table} b "  # noqa: S608
+    f"JOIN {Round._meta.db_table} r ON r.id = b.round_id WHERE r.event_id = %s"
 )
 
 
@@ -214,9 +225,12 @@ def _entry_totals(entry_id: int, name: str, active: bool, alternate: bool,
 def _totals(state: EventState, event: Event, changed: set[int]) -> list[EntryTotals]:
     """Every entry's totals: kept ones reused, the changed ones rebuilt from their results."""
     totals: dict[int, EntryTotals] = {}
-    for pk, name, status, alternate in Entry.objects.filter(event=event).order_by().values_list(
-            "pk", "player__name", "status", "alternate"):
+    with connection.cursor() as cursor:
+        cursor.execute(ENTRIES_SQL, [event.pk])
+        entries = cursor.fetchall()
+    for pk, name, status, alternate in entries:
         active = status == Entry.Status.ACTIVE
+        alternate = bool(alternate)  # (SQLite answers booleans as integers.)
         kept = state.totals.get(pk)
         if (kept is None or pk in changed or kept.name != name or kept.active != active
                 or kept.alternate != alternate):
@@ -234,21 +248,51 @@ def _state_for(event: Event, snapshot_id: int) -> EventState:
     return state
 
 
-def _rows_json(state: EventState, rows: list[dict[str, Any]]) -> str:
-    """``json.dumps(rows, separators=(",", ":"), sort_keys=True)``, reusing the text of rows
-    equal to the entry's row of the last run."""
-    texts: dict[int, tuple[dict[str, Any], str]] = {}
+# A row's rank (and whether it is shared) moves whenever an entry passes it; the rest of the row
+# only when its own results do. Its JSON text is kept as the text before and after these two
+# keys, which ``sort_keys`` puts next to each other.
+_KEYS = sorted(Row(entry_id=0, name="").to_dict())
+if _KEYS[_KEYS.index("rank") + 1] != "tied":
+    raise RuntimeError("standings rows: 'rank' and 'tied' must be adjacent in sorted key order")
+_BEFORE = frozenset(_KEYS[:_KEYS.index("rank")])
+_AFTER = frozenset(_KEYS[_KEYS.index("tied") + 1:])
+
+
+def _dumps(data: dict[str, Any]) -> str:
+    return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+
+def _row_parts(data: dict[str, Any]) -> tuple[str, str]:
+    """The row's JSON text before ``"rank"`` and after ``"tied"`` (without the braces)."""
+    return (_dumps({k: v for k, v in data.items() if k in _BEFORE})[1:-1],
+            _dumps({k: v for k, v in data.items() if k in _AFTER})[1:-1])
+
+
+def _rows_out(state: EventState, rows: list[Row]) -> tuple[list[dict[str, Any]], str]:
+    """``[row.to_dict() for row in rows]`` and their ``json.dumps(..., separators=(",", ":"),
+    sort_keys=True)``, reusing the dict and text of a row equal to the entry's row of the last
+    run but for its rank (a ``Row`` is compared field by field; equal rows give equal dicts
+    and text)."""
+    texts: dict[int, tuple[Row, dict[str, Any], tuple[str, str]]] = {}
+    dicts = []
     parts = []
     for row in rows:
-        kept = state.texts.get(row["entry_id"])
+        kept = state.texts.get(row.entry_id)
+        if kept is not None:
+            # The kept row is this state's own: it takes the new rank before the comparison.
+            kept[0].rank, kept[0].tied = row.rank, row.tied
         if kept is None or kept[0] != row:
-            # A private copy: callers may change the rows they are given.
-            kept = ({**row, "per_round": dict(row["per_round"])},
-                    json.dumps(row, separators=(",", ":"), sort_keys=True))
-        texts[row["entry_id"]] = kept
-        parts.append(kept[1])
+            data = row.to_dict()
+            kept = (row, data, _row_parts(data))
+        texts[row.entry_id] = kept
+        # A copy: callers may change the rows they are given, the kept one stays as it was.
+        dicts.append({**kept[1], "rank": row.rank, "tied": row.tied,
+                      "per_round": dict(kept[1]["per_round"])})
+        before, after = kept[2]
+        parts.append(f'{{{before},"rank":{row.rank:d},"tied":{"true" if row.tied else "false"},'
+                     f'{after}}}')
     state.texts = texts
-    return f"[{','.join(parts)}]"
+    return dicts, f"[{','.join(parts)}]"
 
 
 def standings_rows_incremental(
@@ -267,7 +311,9 @@ def standings_rows_incremental(
     state = _state_for(event, snapshot_id)
     changed = _refresh(state, event)
     totals = _totals(state, event, changed)
-    byes = list(Bye.objects.filter(round__event=event).values_list("round__number", "entry_id"))
+    with connection.cursor() as cursor:
+        cursor.execute(BYES_SQL, [event.pk])
+        byes = [(number, entry_id) for number, entry_id in cursor.fetchall()]
     tie_breaks = tie_breaks_in_force(event.tie_breaks, partnership=event.partnership)
 
     def meetings_for(ids: set[int]) -> list[Meeting]:
@@ -279,8 +325,7 @@ def standings_rows_incremental(
         totals=totals, byes=byes, round_scores=state.round_scores, tie_breaks=tie_breaks,
         bye_scoring=event.bye_scoring, bye_points=event.bye_points, meetings_for=meetings_for,
     )
-    dicts = [row.to_dict() for row in rows]
-    text = _rows_json(state, dicts)
+    dicts, text = _rows_out(state, rows)
     _STATES[event.pk] = state
     while len(_STATES) > MAX_EVENTS:
         _STATES.pop(next(iter(_STATES)))

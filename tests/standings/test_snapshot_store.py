@@ -1,5 +1,6 @@
-"""How a snapshot is stored: the rows as ``json`` text (not ``jsonb``), lz4 compressed,
-written by one statement."""
+"""How the standings task stores a snapshot: the rows as ``json`` text (not ``jsonb``), lz4
+compressed, written by one statement; the rows' text kept between runs and only the changed
+rows serialised again."""
 
 from __future__ import annotations
 
@@ -8,10 +9,13 @@ import json
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from draw.services import round_create
+from ranking import Row
 from scoring.models import Game
 from scoring.services import hand_submit
+from standings import incremental
 from standings.models import StandingsSnapshot
 from standings.services import standings_compute, standings_rebuild
 from standings.tasks import compute_standings
@@ -71,6 +75,62 @@ def test_the_model_writes_and_reads_rows_through_the_orm() -> None:
     snapshot.save()
     assert StandingsSnapshot.objects.get(pk=snapshot.pk).rows == rows * 2
     assert stored_text(snapshot.pk) == (json.dumps(rows * 2), "json")
+
+
+def statements(queries: CaptureQueriesContext) -> list[str]:
+    """The first word of each statement, savepoints (the test's own transaction) left out."""
+    words = [q["sql"].split()[0] for q in queries.captured_queries]
+    return [w for w in words if w not in ("SAVEPOINT", "RELEASE")]
+
+
+def test_the_task_after_a_hand_costs_six_statements() -> None:
+    """Lock (with the event), fingerprints, the changed game's results, entries, byes, one
+    UPDATE; a run with nothing new writes nothing."""
+    event = event_with_players(players=9, deals_per_round=4)
+    round_create(event=event)
+    games = list(Game.objects.filter(table__round__event=event))
+    for number in range(1, 4):
+        for game in games:
+            hand_submit(game=game, number=number, values=hand(number, 20 + game.table.number))
+    compute_standings(event.pk)
+    hand_submit(game=games[0], number=4, values=hand(4, 40))
+    with CaptureQueriesContext(connection) as queries:
+        compute_standings(event.pk)
+    assert statements(queries) == ["SELECT"] * 5 + ["UPDATE"], queries.captured_queries
+    assert any(f"game_id IN ({games[0].pk})" in q["sql"] for q in queries.captured_queries)
+    assert StandingsSnapshot.objects.get(event=event).rows == standings_compute(event=event).rows
+    with CaptureQueriesContext(connection) as queries:
+        compute_standings(event.pk)
+    assert statements(queries) == ["SELECT"] * 4
+
+
+def row(entry_id: int, points: int, rank: int, tied: bool = False) -> Row:
+    return Row(entry_id=entry_id, name=f"P{entry_id}", points=points, games=2, wins=1,
+               highest_game=points // 2, rank=rank, tied=tied, per_round={1: points // 2,
+                                                                         2: points - points // 2})
+
+
+def test_rows_text_reuses_unchanged_rows_around_their_new_rank() -> None:
+    """A row that only moved in rank keeps its text around the new rank; the text always
+    equals ``json.dumps`` of the rows, and callers changing the rows they got change nothing
+    kept."""
+    state = incremental.EventState(snapshot_id=1)
+    first = [row(1, 500, 1), row(2, 400, 2), row(3, 300, 3)]
+    dicts, text = incremental._rows_out(state, first)
+    assert dicts == [r.to_dict() for r in first] and text == compact(dicts)
+    kept = {pk: parts for pk, (_, _, parts) in state.texts.items()}
+    dicts[0]["points"] = 0
+    dicts[1]["per_round"]["1"] = 0
+    # Entry 3 passes the two others, who tie: ranks and tie flags move, their results do not.
+    second = [row(3, 900, 1), row(1, 500, 2, True), row(2, 500, 2, True)]
+    second[2].per_round = {1: 250, 2: 250}
+    dicts, text = incremental._rows_out(state, second)
+    assert dicts == [r.to_dict() for r in second] and text == compact(dicts)
+    assert state.texts[1][2] is kept[1]  # only moved: its text kept
+    assert state.texts[2][2] is not kept[2] and state.texts[3][2] is not kept[3]
+    third = [row(3, 900, 1), row(1, 500, 2, True), row(2, 500, 2, True)]
+    third[2].per_round = {1: 250, 2: 250}
+    assert incremental._rows_out(state, third) == (dicts, text)
 
 
 def test_rebuild_from_an_empty_snapshot_and_back() -> None:
