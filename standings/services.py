@@ -346,19 +346,58 @@ def games_recompute(*, event: Event) -> int:
     return event_recompute(event=event)
 
 
+# The lock taken on every hand, as plain SQL (building and compiling the equivalent queryset,
+# ``select_for_update(of=("self",)).select_related("event").defer("rows", "tie_breaks")``, cost
+# several times the query): the snapshot's columns but its rows, and the event's.
+_LOCKED_FIELDS = [f for f in StandingsSnapshot._meta.concrete_fields
+                  if f.name not in ("rows", "tie_breaks")]
+_EVENT_FIELDS = list(Event._meta.concrete_fields)
+
+
+def _lock_sql() -> str:
+    qn = connection.ops.quote_name
+    columns = [f"s.{qn(f.column)}" for f in _LOCKED_FIELDS]
+    columns += [f"e.{qn(f.column)}" for f in _EVENT_FIELDS]
+    lock = (" FOR UPDATE OF s" if connection.features.has_select_for_update_of
+            else " FOR UPDATE" if connection.features.has_select_for_update else "")
+    event_id = qn(StandingsSnapshot._meta.get_field("event").column)
+    return (f"SELECT {', '.join(columns)} FROM {qn(StandingsSnapshot._meta.db_table)} s "  # noqa: S608
+            f"JOIN {qn(Event._meta.db_table)} e ON e.{qn(Event._meta.pk.column)} = s.{event_id} "
+            f"WHERE s.{event_id} = %s{lock}")
+
+
+def _instance(model: Any, fields: list[Any], values: tuple[Any, ...]) -> Any:
+    """A model instance from raw column values, converted as the ORM converts them (SQLite
+    answers dates as text, JSON fields are parsed); the fields not given are deferred."""
+    converted = []
+    for field, value in zip(fields, values, strict=True):
+        col = field.get_col(model._meta.db_table)
+        for converter in (*connection.ops.get_db_converters(col),
+                          *col.get_db_converters(connection)):
+            value = converter(value, col, connection)
+        converted.append(value)
+    return model.from_db(connection.alias, [f.attname for f in fields], converted)
+
+
 def _locked_snapshot(event_id: int) -> StandingsSnapshot:
-    """The event's snapshot row, locked, without its rows (they are compared in the database),
-    with the event read in the same query (after the lock is granted)."""
-    locked = (
-        StandingsSnapshot.objects.select_for_update(of=("self",)).select_related("event")
-        .defer("rows", "tie_breaks")
-    )
-    snapshot = locked.filter(event_id=event_id).first()
-    if snapshot is None:
-        if not Event.objects.filter(pk=event_id).exists():
-            raise Event.DoesNotExist(f"No event {event_id}")
-        StandingsSnapshot.objects.get_or_create(event_id=event_id)  # a savepoint; races are fine
-        snapshot = locked.get(event_id=event_id)
+    """The event's snapshot row, locked, without its rows (an unchanged result is recognised by
+    its digest), with the event read in the same query (after the lock is granted)."""
+    sql = _lock_sql()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [event_id])
+        found = cursor.fetchone()
+        if found is None:
+            if not Event.objects.filter(pk=event_id).exists():
+                raise Event.DoesNotExist(f"No event {event_id}")
+            # A savepoint; two runs racing here are fine.
+            StandingsSnapshot.objects.get_or_create(event_id=event_id)
+            cursor.execute(sql, [event_id])
+            found = cursor.fetchone()
+    if found is None:  # the event was deleted meanwhile
+        raise Event.DoesNotExist(f"No event {event_id}")
+    split = len(_LOCKED_FIELDS)
+    snapshot: StandingsSnapshot = _instance(StandingsSnapshot, _LOCKED_FIELDS, found[:split])
+    snapshot.event = _instance(Event, _EVENT_FIELDS, found[split:])
     return snapshot
 
 
