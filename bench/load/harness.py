@@ -292,6 +292,9 @@ def report_text(result: dict[str, Any]) -> str:
             f"p99 {_s(vis.get('p99_s'))}  (seen {vis['seen']}, not before the end "
             f"{vis['unseen']})"
         )
+    if result.get("chaos"):
+        lines.append("chaos: " + ", ".join(f"{c['what']} at {c['at_s']:.0f} s"
+                                           for c in result["chaos"]))
     check = result.get("checksum")
     if check:
         lines.append(

@@ -35,7 +35,9 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -94,6 +96,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="seconds between standings version polls (3)")
     p.add_argument("--seating-every", type=float, default=5.0,
                    help="seconds between seating board version polls (5)")
+    p.add_argument("--chaos", action="store_true",
+                   help="a quarter into the window stop the Celery worker and Redis (SIGTERM), "
+                        "start Redis again at half and the worker at 60 %%; every hand answered "
+                        "2xx must still be stored once and the standings end exactly right (the "
+                        "CPU figures of the restarted processes mean nothing then)")
     p.add_argument("--json", type=Path, help="also write the results to this file")
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--keep", action="store_true",
@@ -160,8 +167,10 @@ def run_count(stack: Stack, args: argparse.Namespace, tables: int, work: Path) -
     roots = {name: (lambda n=name: stack.roots(n)) for name in GROUPS if name != "generator"}
     roots["generator"] = lambda: [generator.pid]
     groups = [CpuGroup(name, roots[name]) for name in GROUPS]
+    chaos: list[dict[str, Any]] = []
     try:
-        wall = _measure(generator, groups)
+        wall = _measure(generator, groups,
+                        lambda: _chaos(stack, args.seconds, chaos) if args.chaos else None)
         generator.wait(timeout=120)
     finally:
         if generator.poll() is None:
@@ -172,14 +181,37 @@ def run_count(stack: Stack, args: argparse.Namespace, tables: int, work: Path) -
     out = json.loads(out_file.read_text())
     (work / f"sent-{tables}.json").write_text(json.dumps(
         {"answered": out["answered"], "unanswered": out["unanswered"]}))
+    # After an outage the standings catch up through the reconcile task on beat (every 30 s).
     checksum = data_script(stack, "check", "--event", str(event["event"]), "--answered",
-                           str(work / f"sent-{tables}.json"))
+                           str(work / f"sent-{tables}.json"), "--wait",
+                           "120" if args.chaos else "45")
     result = result_of(args, tables, out, groups, wall, checksum, plan)
+    if args.chaos:
+        result["chaos"] = chaos
     result["load_average_before"] = load_before
     return result
 
 
-def _measure(generator: subprocess.Popen[str], groups: list[CpuGroup]) -> float:
+def _chaos(stack: Stack, seconds: float, log: list[dict[str, Any]]) -> None:
+    """In a thread from the window's start: the worker and Redis away, then back."""
+
+    def at(fraction: float, what: str, action: Callable[[], None]) -> None:
+        time.sleep(max(0.0, began + fraction * seconds - time.monotonic()))
+        action()
+        log.append({"at_s": round(time.monotonic() - began, 1), "what": what})
+
+    def run() -> None:
+        at(0.25, "worker stopped", lambda: stack.stop_process("worker"))
+        at(0.25, "Redis stopped", lambda: stack.stop_process("redis"))
+        at(0.5, "Redis started", stack.start_redis)
+        at(0.6, "worker started", stack.start_worker)
+
+    began = time.monotonic()
+    threading.Thread(target=run, name="chaos", daemon=True).start()
+
+
+def _measure(generator: subprocess.Popen[str], groups: list[CpuGroup],
+             on_start: Callable[[], None] = lambda: None) -> float:
     """CPU of every group between the generator's START and STOP lines; the wall time."""
     assert generator.stdout is not None
     began = None
@@ -189,6 +221,7 @@ def _measure(generator: subprocess.Popen[str], groups: list[CpuGroup]) -> float:
             for group in groups:
                 group.start(stats)
             began = time.monotonic()
+            on_start()
         elif line.strip() == "STOP" and began is not None:
             stats = read_all_stats()
             for group in groups:

@@ -164,16 +164,36 @@ class Stack:
         self._wait(lambda: _http_ok(f"http://{HOST}:{self.push_port}/push/health/"), "push", 60)
 
     def start_celery(self) -> None:
+        self.start_worker()
+        celery = str(Path(sys.executable).parent / "celery")
+        self._spawn("beat", [celery, "-A", "config", "beat", "--loglevel", "WARNING",
+                             "--schedule", str(self.dir / "beat-schedule"),
+                             "--pidfile", str(self.dir / "beat.pid")])
+
+    def start_worker(self) -> None:
+        log = self.dir / "worker.log"
+        offset = log.stat().st_size if log.exists() else 0
         celery = str(Path(sys.executable).parent / "celery")
         self._spawn("worker", [celery, "-A", "config", "worker", "--loglevel", "INFO",
                                "--concurrency", str(self.celery_concurrency),
                                "--hostname", f"bench-{self.web_port}@%h", "--without-gossip",
                                "--without-mingle"])
-        self._spawn("beat", [celery, "-A", "config", "beat", "--loglevel", "WARNING",
-                             "--schedule", str(self.dir / "beat-schedule"),
-                             "--pidfile", str(self.dir / "beat.pid")])
-        log = self.dir / "worker.log"
-        self._wait(lambda: " ready." in log.read_text(errors="replace"), "worker", 60)
+        self._wait(lambda: " ready." in log.read_bytes()[offset:].decode(errors="replace"),
+                   "worker", 60)
+
+    def stop_process(self, name: str) -> None:
+        """Stop one of our processes by its pid (SIGTERM, then SIGKILL); never raises."""
+        proc = self.procs.get(name)
+        if proc is None or proc.poll() is not None:
+            return
+        try:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+        except OSError:
+            pass
 
     def _wait(self, ready: Callable[[], bool], name: str, timeout: float) -> None:
         """Until ``ready()``; fails at once when the process ``name`` has exited."""
@@ -202,17 +222,7 @@ class Stack:
     def stop(self) -> None:
         """Stop everything by pid, the web and the workers first; never raises."""
         for name in ("gunicorn", "push", "beat", "worker", "redis"):
-            proc = self.procs.get(name)
-            if proc is None or proc.poll() is not None:
-                continue
-            try:
-                proc.send_signal(signal.SIGTERM)
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=5)
-            except OSError:
-                pass
+            self.stop_process(name)
         self.stop_postgres()
 
     def stop_postgres(self) -> None:
