@@ -19,18 +19,21 @@ these runs and is timed, in turn (so all of them see the same mix of hands and m
 * rows only, full / incremental: the same two computations without the lock and the write.
 
 After every incremental run the stored snapshot is compared with a full recompute (not timed):
-the bench fails if they ever differ. Exit status 1 also when the incremental task's median is
-not under the 20 ms target. Times are wall time of server-side work (Python and the queries);
-on a loaded machine both paths slow down alike: compare them within one run. The CPU column
-is less sensitive to other work on the machine: this process's CPU time plus that of its
-PostgreSQL backend (from /proc, in clock ticks: a mean over the runs), what one run costs on an
-idle machine apart from the round trips.
+its rows, their text as PostgreSQL holds it and its digest; the bench fails if they ever
+differ. Exit status 1 also when the incremental task's median is not under the 20 ms target.
+Times are wall time of server-side work (Python and the queries); on a loaded machine both
+paths slow down alike: compare them within one run. The CPU column is less sensitive to other
+work on the machine: this process's CPU time plus that of its PostgreSQL backend (from /proc,
+in clock ticks: a mean over the runs), what one run costs on an idle machine apart from the
+round trips.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib.util
+import json
 import os
 import random
 import statistics
@@ -137,14 +140,22 @@ def main() -> int:
         if run is task_incremental:
             snapshot.refresh_from_db()
             full = standings_compute(event=event)
-            if (snapshot.rows, snapshot.tie_breaks) != (full.rows, full.tie_breaks):
+            text = json.dumps(full.rows, separators=(",", ":"), sort_keys=True)
+            labels = json.dumps(full.tie_breaks, separators=(",", ":"), sort_keys=True)
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT rows::text FROM scoring_standingssnapshot WHERE id = %s",
+                               [snapshot.pk])
+                stored = cursor.fetchone()[0]
+            if ((snapshot.rows, snapshot.tie_breaks) != (full.rows, full.tie_breaks)
+                    or stored != text or snapshot.digest != hashlib.sha256(
+                        f"[{text},{labels}]".encode()).hexdigest()):
                 print(f"hand {number}: the incremental snapshot differs from a full recompute")
                 return 1
     games = Game.objects.filter(table__round__event=event).count()
     print(f"\nOne hand → snapshot on PostgreSQL {connection.pg_version // 10000}: "
           f"{bench_standings.PLAYERS} players, {bench_standings.ROUNDS} rounds, {games} games, "
           f"{args.hands} hands entered or corrected, each followed by one measure in turn; "
-          "every incremental snapshot equal to a full recompute\n")
+          "every incremental snapshot (rows, stored text, digest) equal to a full recompute\n")
     print(f"{'measure':40} {'runs':>5} {'median ms':>10} {'p95 ms':>8} {'CPU ms':>8}")
     print("-" * 75)
     print(f"{'hand_submit / hand_correct (service)':40} {len(submit_ms):5} "
