@@ -27,6 +27,7 @@ import logging
 import threading
 from typing import Any
 
+import redis
 from django.conf import settings
 from django.core import signing
 
@@ -87,8 +88,6 @@ def _redis() -> Any:
     url = str(settings.REDIS_URL)
     client = _clients.get(url)
     if client is None:
-        import redis  # noqa: PLC0415 - only processes that publish need it
-
         with _client_lock:
             client = _clients.get(url)
             if client is None:

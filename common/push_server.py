@@ -35,6 +35,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+import redis.asyncio as aioredis
 from django.conf import settings
 
 from common.push import CHANNEL_PATTERN, event_of_channel, push_token_event
@@ -132,8 +133,6 @@ class Hub:
                 stream.deliver(RESYNC)
 
     async def _listen(self) -> None:
-        import redis.asyncio as aioredis  # noqa: PLC0415 - the push process only
-
         delay = 0.25
         ever_connected = False
         while True:
