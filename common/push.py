@@ -6,11 +6,13 @@ to the push process (``common.push_server``, an ASGI app), and poll only now and
 safety net. The path of a new snapshot:
 
 1. the standings task commits a snapshot with a new version;
-2. on commit, ``standings.tasks.publish_standings`` renders the live fragments of that version
-   into the cache (so the room's fetches that follow are cache hits, not a render each) and
-   calls :func:`push_publish`: one Redis ``PUBLISH`` of the poll's JSON on the event's channel;
+2. on commit, ``standings.tasks.publish_standings`` renders the live fragments of that version,
+   keeps them gzipped in Redis (:func:`push_fragments_store`) and calls :func:`push_publish`:
+   one Redis ``PUBLISH`` of the poll's JSON on the event's channel;
 3. every push process (subscribed to every event's channel) writes it to the streams open on
-   that event; each page then fetches the fragment, as after a poll that saw the version move.
+   that event; each page then fetches the fragment of that version from the push process
+   (``…/events/<id>/fragment/``: held in its memory after the first ask, so a room's two
+   hundred fetches cost one Redis read and no web worker), or from the site when that fails.
 
 Nothing here is needed for correctness: a lost message (Redis away, a push process restarted)
 only means the page learns of the snapshot on its next poll. Publishing never raises.
@@ -36,6 +38,11 @@ logger = logging.getLogger(__name__)
 CHANNEL_PREFIX = "push:event:"
 CHANNEL_PATTERN = CHANNEL_PREFIX + "*"
 TOKEN_SALT = "standings-push"
+# The live regions the push process hands out (``standings.fragments.VIEWS`` has the same names),
+# gzipped, under this key for FRAGMENT_SECONDS.
+FRAGMENT_VIEWS = ("page", "phone", "wall")
+FRAGMENT_KEY = "push:fragment:{event_id}:{version}:{view}"
+FRAGMENT_SECONDS = 15 * 60
 
 _client_lock = threading.Lock()
 _clients: dict[str, Any] = {}
@@ -94,6 +101,27 @@ def _redis() -> Any:
                 client = redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
                 _clients[url] = client
     return client
+
+
+def push_fragments_store(event_id: int, version: int, bodies: dict[str, bytes]) -> bool:
+    """Keep the gzipped live regions of snapshot ``version`` (by view) where the push process
+    reads them (raw bytes in Redis, ``FRAGMENT_KEY``); False (logged) when Redis is away."""
+    if not push_enabled():
+        return False
+    try:
+        pipe = _redis().pipeline(transaction=False)
+        for view, body in bodies.items():
+            if view not in FRAGMENT_VIEWS:
+                raise ValueError(f"unknown view {view!r}")
+            pipe.set(FRAGMENT_KEY.format(event_id=event_id, version=version, view=view), body,
+                     ex=FRAGMENT_SECONDS)
+        pipe.execute()
+    except ValueError:
+        raise
+    except Exception:  # noqa: BLE001 - Redis away: the pages fetch from the site instead
+        logger.warning("could not store the fragments of event %s", event_id, exc_info=True)
+        return False
+    return True
 
 
 def push_publish(event_id: int, message: dict[str, Any]) -> bool:

@@ -13,7 +13,12 @@ URL, ``<PUSH_URL path>events/<id>/?token=…``, with a ``text/event-stream`` tha
 * an ``: ping`` comment every ``HEARTBEAT_SECONDS`` of silence, so proxies and phones keep the
   connection and a closed one is noticed.
 
-and ``<PUSH_URL path>health/`` for a load balancer: 200 while subscribed to Redis, else 503.
+It also answers ``<PUSH_URL path>events/<id>/fragment/?token=…&view=…&version=N``: the live
+region of that snapshot version (gzipped, ``standings.tasks.publish_standings`` put it in Redis
+before publishing), kept in this process's memory after the first ask, so the room's fetches
+after a push cost one Redis read in all and never a web worker; a version not there answers 404
+naming ``version`` (the page then fetches from the site). And ``<PUSH_URL path>health/`` for a
+load balancer: 200 while subscribed to Redis, else 503.
 
 One Redis connection per process subscribes to every event's channel (``PSUBSCRIBE``) and hands
 each message to the streams of that event. A slow stream never holds up the others: a stream
@@ -28,9 +33,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
 import json
 import logging
 import re
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -38,7 +45,13 @@ from urllib.parse import parse_qs, urlsplit
 import redis.asyncio as aioredis
 from django.conf import settings
 
-from common.push import CHANNEL_PATTERN, event_of_channel, push_token_event
+from common.push import (
+    CHANNEL_PATTERN,
+    FRAGMENT_KEY,
+    FRAGMENT_VIEWS,
+    event_of_channel,
+    push_token_event,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -49,6 +62,7 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 HEARTBEAT_SECONDS = 15.0
 RETRY_MS = 2000  # how long a browser waits before opening a dropped stream again
 RECONNECT_MAX_SECONDS = 5.0
+FRAGMENTS_KEPT = 64  # (event, version, view) bodies held in memory, least recently used out
 
 
 def push_prefix() -> str:
@@ -93,6 +107,42 @@ class Hub:
         self.streams: dict[int, set[Stream]] = {}
         self.connected = False
         self._task: asyncio.Task[None] | None = None
+        self._client: Any = None  # commands (the subscription has its own connection)
+        self._fragments: OrderedDict[tuple[int, int, str], bytes] = OrderedDict()
+        self._reading: dict[tuple[int, int, str], asyncio.Future[bytes | None]] = {}
+
+    async def fragment(self, event_id: int, version: int, view: str) -> bytes | None:
+        """The gzipped live region of that version and view: from memory, else one Redis read
+        shared by every request asking meanwhile; None when Redis does not have it."""
+        key = (event_id, version, view)
+        body = self._fragments.get(key)
+        if body is not None:
+            self._fragments.move_to_end(key)
+            return body
+        reading = self._reading.get(key)
+        if reading is not None:
+            return await asyncio.shield(reading)
+        future: asyncio.Future[bytes | None] = asyncio.get_running_loop().create_future()
+        self._reading[key] = future
+        try:
+            if self._client is None:
+                self._client = aioredis.Redis.from_url(self.redis_url, socket_timeout=2,
+                                                       socket_connect_timeout=2)
+            raw = await self._client.get(FRAGMENT_KEY.format(event_id=event_id,
+                                                             version=version, view=view))
+            body = bytes(raw) if raw is not None else None
+            if body is not None:
+                self._fragments[key] = body
+                while len(self._fragments) > FRAGMENTS_KEPT:
+                    self._fragments.popitem(last=False)
+            future.set_result(body)
+            return body
+        except Exception:  # noqa: BLE001 - Redis away: the pages ask the site instead
+            logger.warning("push: could not read a fragment from Redis", exc_info=True)
+            future.set_result(None)
+            return None
+        finally:
+            del self._reading[key]
 
     def start(self) -> None:
         """Subscribe (in the background, reconnecting for ever) unless already started."""
@@ -168,6 +218,10 @@ class Hub:
             delay = min(delay * 2, RECONNECT_MAX_SECONDS)
 
     async def close(self) -> None:
+        if self._client is not None:
+            with contextlib.suppress(Exception):
+                await self._client.aclose()
+            self._client = None
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -186,6 +240,46 @@ def hub() -> Hub:
     if _hub is None:
         _hub = Hub(str(settings.REDIS_URL))
     return _hub
+
+
+async def _fragment(scope: Scope, send: Send, event_id: int, query: dict[str, list[str]]
+                    ) -> None:
+    """The live region of one snapshot version, gzipped unless the client cannot take it;
+    304 for the ETag it already has (the site's fragment ETag: the same body)."""
+    view = (query.get("view") or ["page"])[0]
+    version_text = (query.get("version") or [""])[0]
+    if view not in FRAGMENT_VIEWS:
+        await _answer(send, 400, {"field": "view", "code": "invalid",
+                                  "detail": f"view is one of {', '.join(FRAGMENT_VIEWS)}."})
+        return
+    if not version_text.isdigit() or len(version_text) > 12:
+        await _answer(send, 400, {"field": "version", "code": "invalid",
+                                  "detail": "version is the snapshot's version, a whole number."})
+        return
+    version = int(version_text)
+    body = await hub().fragment(event_id, version, view)
+    if body is None:
+        await _answer(send, 404, {"field": "version", "code": "not_found",
+                                  "detail": "That version's standings are not here; ask the site."})
+        return
+    headers = dict((k.decode("latin-1").lower(), v.decode("latin-1"))
+                   for k, v in scope.get("headers", []))
+    etag = f'W/"standings-{event_id}-{version}-{view}-all"'
+    common = [(b"etag", etag.encode()), (b"cache-control", b"no-cache"),
+              (b"access-control-allow-origin", b"*"), (b"vary", b"Accept-Encoding"),
+              (b"x-standings-version", str(version).encode())]
+    if etag in headers.get("if-none-match", ""):
+        await send({"type": "http.response.start", "status": 304, "headers": common})
+        await send({"type": "http.response.body", "body": b""})
+        return
+    packed = "gzip" in headers.get("accept-encoding", "")
+    if not packed:
+        body = gzip.decompress(body)
+    await send({"type": "http.response.start", "status": 200, "headers": [
+        (b"content-type", b"text/html; charset=utf-8"),
+        (b"content-length", str(len(body)).encode()),
+        *([(b"content-encoding", b"gzip")] if packed else []), *common]})
+    await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body})
 
 
 async def _answer(send: Send, status: int, body: dict[str, Any]) -> None:
@@ -235,7 +329,8 @@ async def application(scope: Scope, receive: Receive, send: Send) -> None:
     if scope["path"] == push_prefix() + "health/":
         await _health(send)
         return
-    match = re.fullmatch(re.escape(push_prefix()) + r"events/([0-9]{1,12})/", scope["path"])
+    match = re.fullmatch(re.escape(push_prefix()) + r"events/([0-9]{1,12})/(fragment/)?",
+                         scope["path"])
     if match is None:
         await _answer(send, 404, {"detail": "Not found."})
         return
@@ -251,6 +346,9 @@ async def application(scope: Scope, receive: Receive, send: Send) -> None:
         return
     if not settings.REDIS_URL:
         await _answer(send, 503, {"detail": "Push is not configured (no REDIS_URL)."})
+        return
+    if match[2]:
+        await _fragment(scope, send, event_id, query)
         return
     await _stream(event_id, receive, send, head_only=scope["method"] == "HEAD")
 

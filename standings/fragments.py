@@ -79,14 +79,9 @@ def body_cached(*, event_id: int, version: int, view: str, gzip: bool) -> bytes 
         return None
 
 
-def bodies_warm(*, event_id: int, version: int) -> list[str]:
-    """Render every view of a public event's snapshot ``version`` into the cache (those not
-    there yet); returns the views rendered. Called before the pages are told of the version."""
-    rendered = []
-    for view in VIEWS:
-        with contextlib.suppress(Exception):
-            if cache.get(_key(event_id, version, view, None)) is not None:
-                continue
-        body_html(event_id=event_id, version=version, view=view, user=AnonymousUser())
-        rendered.append(view)
-    return rendered
+def bodies_warm(*, event_id: int, version: int) -> dict[str, str]:
+    """Every view of a public event's snapshot ``version``, rendered into the cache if it is not
+    there yet; returns them by view. Called before the pages are told of the version."""
+    return {view: str(body_html(event_id=event_id, version=version, view=view,
+                                user=AnonymousUser()))
+            for view in VIEWS}

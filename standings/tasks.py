@@ -10,8 +10,9 @@ on Celery beat (``CELERY_BEAT_SCHEDULE`` in ``config/settings/base.py``);
 from __future__ import annotations
 
 from celery import shared_task
+from django.utils.text import compress_string
 
-from common.push import push_publish
+from common.push import push_fragments_store, push_publish
 from common.tasks import db_task_retry, standings_clear_pending
 from tournaments.models import Event
 
@@ -45,13 +46,17 @@ def reconcile_standings() -> list[int]:
 
 @shared_task(ignore_result=True, **db_task_retry())
 def publish_standings(event_id: int, version: int) -> bool:
-    """Tell the event's open pages that snapshot ``version`` is there (``common.push``): first
-    render its fragments into the cache (public events), so the room's fetches that follow are
-    cache reads, then publish. A version already superseded is left to its successor's run.
-    Returns whether a message was published."""
+    """Tell the event's open pages that snapshot ``version`` is there (``common.push``): first,
+    for a public event, render its fragments into the cache and keep them gzipped where the
+    push process serves them (the message then says ``"fragment": true``), so the room's
+    fetches that follow cost no render and no web worker; then publish. A version already
+    superseded is left to its successor's run. Returns whether a message was published."""
     status = push_status(event_id=event_id)
     if status is None or status["version"] != version:
         return False  # the event is gone, or a newer snapshot has its own run
     if status.pop("public"):
-        bodies_warm(event_id=event_id, version=version)
+        bodies = bodies_warm(event_id=event_id, version=version)
+        status["fragment"] = push_fragments_store(
+            event_id, version, {view: compress_string(html.encode())
+                                for view, html in bodies.items()})
     return push_publish(event_id, status)

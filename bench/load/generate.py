@@ -26,7 +26,8 @@ The devices, as the pages behave (``static/js``):
   it moved. When the page offers a push stream (``data-push-url``: the stack runs with push
   on) the phone holds it open as ``EventSource`` does (reopened 2 s after a drop), polls only
   every ``data-push-poll-seconds``, and on each pushed status waits a random 0–250 ms and
-  fetches the fragment if the version moved.
+  fetches the fragment if the version moved, from the push process when the status says it
+  holds it (``"fragment": true``), else from the site.
 * the standings wall (``?round=1`` version, ``?view=wall`` fragment; on a push it asks its
   ``?round=1`` version, as the page does, for the state of play) and the seating board
   (``…/wall/seating/version/`` every ``seating_every`` seconds, the page again when it moved).
@@ -252,6 +253,8 @@ class StandingsReader(Device):
         stream = tag_attribute(text, "standings-live", "data-push-url")
         self.every = PLAN["standings_every"]
         self.streaming = False
+        self.push_fragment = html.unescape(stream).replace("/?token=", "/fragment/?token=") \
+            if stream else None
         if stream:
             self.push_every = float(tag_attribute(text, "standings-live",
                                                   "data-push-poll-seconds") or 30)
@@ -260,11 +263,18 @@ class StandingsReader(Device):
         self.pause(self.rng.uniform(0, self.every))
 
     def look(self, answer: dict[str, Any], started: float, pushed: bool = False) -> None:
-        """Show a status: the fragment when its version moved; recorded when shown."""
+        """Show a status: the fragment when its version moved (from the push process when a
+        pushed status says it holds it, else from the site); recorded when shown."""
         if str(answer["version"]) != str(self.current):
-            fetch = {"X-Requested-With": "fetch"}
-            got, _, _ = self.get(self.kinds[2], self.fragment_at,
-                                 PLAN["revalidate"]["standings"], fetch)
+            got = 0
+            if pushed and answer.get("fragment") and self.push_fragment:
+                view = self.fragment_at.rsplit("view=", 1)[1]
+                got, _, _ = self.get("push fragment", f"{self.push_fragment}&view={view}"
+                                     f"&version={answer['version']}", False)
+            if got not in (200, 304):
+                got, _, _ = self.get(self.kinds[2], self.fragment_at,
+                                     PLAN["revalidate"]["standings"],
+                                     {"X-Requested-With": "fetch"})
             if got not in (200, 304):
                 return
             self.current = str(answer["version"])
@@ -294,7 +304,9 @@ class StandingsReader(Device):
             if self.who == "wall":  # the wall's state of play comes with its own version
                 asked, started = self.ask()
                 if asked is not None:
-                    self.look(asked, started)
+                    asked["fragment"] = answer.get("fragment") and \
+                        str(asked["version"]) == str(answer["version"])
+                    self.look(asked, started, pushed=True)
                 return
             self.look(answer, arrived, pushed=True)
 

@@ -37,6 +37,17 @@
       });
   }
 
+  // A pushed status with "fragment": the push process holds that version's region, so the
+  // room's fetches after a push go there, not to the site (not for a stage's standings).
+  var pushFragment = pushUrl ? pushUrl.replace("/?token=", "/fragment/?token=") : null;
+  function fromPush(status) {
+    var url = fragmentFor();
+    if (!pushFragment || !status.fragment || url.indexOf("stage=") >= 0) { return null; }
+    var view = /[?&]view=(\w+)/.exec(url);
+    return pushFragment + "&view=" + (view ? view[1] : "page") +
+      "&version=" + encodeURIComponent(status.version);
+  }
+
   function wait(ms) { return new Promise(function (done) { window.setTimeout(done, ms); }); }
 
   // A status (the poll's answer or a pushed one): the note, and the fragment when it moved.
@@ -47,7 +58,16 @@
       roundLine.textContent = status.round ? status.round.text : "";
     }
     if (String(status.version) === String(current)) { return Promise.resolve(null); }
-    return get(fragmentFor(), false).then(function (html) {
+    var direct = by === "push" ? fromPush(status) : null;
+    var body = direct
+      ? fetch(direct, { cache: "no-cache", mode: "cors", credentials: "omit" })
+          .then(function (response) {
+            if (!response.ok) { throw new Error("HTTP " + response.status); }
+            return response.text();
+          })
+          .catch(function () { return get(fragmentFor(), false); })  // ask the site instead
+      : get(fragmentFor(), false);
+    return body.then(function (html) {
       live.innerHTML = html;
       current = String(status.version);
       live.setAttribute("data-version", current);
@@ -76,7 +96,10 @@
     wait(Math.random() * 250).then(function () {
       // The wall also shows the state of play, which only its poll carries.
       if (!roundLine) { return show(status, "push"); }
-      return get(versionUrl, true).then(function (now) { return show(now, "push"); });
+      return get(versionUrl, true).then(function (now) {
+        now.fragment = status.fragment && String(now.version) === String(status.version);
+        return show(now, "push");
+      });
     }).catch(function () {}).then(done);
   }
 

@@ -43,6 +43,9 @@ def test_the_wall_redraws_from_a_push_and_polls_when_the_push_process_is_away(
     def scenario(page: Page) -> None:
         monkeypatch.setattr(standings_views, "POLL_SECONDS", 600)
         monkeypatch.setattr(standings_views, "PUSH_POLL_SECONDS", 600)
+        from_push: list[str] = []
+        page.on("response", lambda r: from_push.append(r.url) if "/fragment/?token=" in r.url
+                and r.url.startswith(push_on) and r.status == 200 else None)
         page.goto(f"{live_server.url}/events/{event.pk}/standings/wall/")
         live = page.locator("#standings-live")
         expect(live).to_have_attribute("data-push", "open")
@@ -56,6 +59,8 @@ def test_the_wall_redraws_from_a_push_and_polls_when_the_push_process_is_away(
         expect(live).to_have_attribute("data-updated-by", "push")
         assert page.evaluate("window.__sameDocument === true"), "the page reloaded"
         assert page.locator(".wall-row").all_inner_texts() != first_rows
+        # The new region came from the push process, not from the site.
+        assert from_push and "view=wall" in from_push[-1]
         out = Path(os.environ.get("TEST_OUTPUT_DIR", "test-output")) / "screenshots"
         out.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(out / "standings-wall-push.png"))

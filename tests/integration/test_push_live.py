@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import urllib.error
 import urllib.request
@@ -80,7 +81,7 @@ def test_a_hand_reaches_the_stream_after_the_worker_stored_it_with_its_fragments
             seen = message.json()
         snapshot = StandingsSnapshot.objects.get(event=event)
         assert seen["version"] == snapshot.version and seen["event"] == event.pk
-        assert seen["behind"] is False and "public" not in seen
+        assert seen["behind"] is False and "public" not in seen and seen["fragment"] is True
         # The room's fetches that follow the message find every view rendered already.
         leader = escape(snapshot.rows[0]["name"])
         for view in VIEWS:
@@ -109,3 +110,56 @@ def test_after_a_redis_restart_streams_are_told_to_resync_and_pushes_resume(
         assert message is not None and message.json() == {"version": 2}
     finally:
         opened.close()
+
+
+def get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    request = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, {k.lower(): v for k, v in answer.headers.items()}, answer.read()
+    except urllib.error.HTTPError as refused:
+        return refused.code, {k.lower(): v for k, v in refused.headers.items()}, refused.read()
+
+
+def test_the_push_process_hands_out_the_fragment_of_the_version_it_announced(
+    push_url, client, celery_app_live
+) -> None:
+    event, games = build_event(players=8)
+    opened = stream(push_url, event.pk)
+    try:
+        for game in games:
+            enter(game, 1)
+        message = opened.next_of("standings", timeout=30)
+        assert message is not None
+        seen = message.json()
+    finally:
+        opened.close()
+    assert seen["fragment"] is True
+    version, token = seen["version"], push_token(event.pk)
+    base = f"{push_url}events/{event.pk}/fragment/?token={token}"
+    for view in ("page", "phone", "wall"):
+        site = client.get(f"/events/{event.pk}/standings/fragment/?view={view}")
+        if site["X-Standings-Version"] != str(version):
+            continue  # a later snapshot came meanwhile: the site shows that one
+        status, headers, packed = get(f"{base}&view={view}&version={version}",
+                                      {"Accept-Encoding": "gzip"})
+        assert status == 200 and headers["content-encoding"] == "gzip"
+        assert gzip.decompress(packed) == site.content  # the site's very bytes
+        assert headers["etag"] == site["ETag"]
+        assert headers["access-control-allow-origin"] == "*"
+        status, _, plain = get(f"{base}&view={view}&version={version}")
+        assert status == 200 and plain == site.content
+        status, _, _ = get(f"{base}&view={view}&version={version}",
+                           {"If-None-Match": headers["etag"]})
+        assert status == 304
+    refusals = [
+        (f"{base}&view=page&version={version + 50}", 404, "version"),
+        (f"{base}&view=chart&version={version}", 400, "view"),
+        (f"{base}&view=page&version=x", 400, "version"),
+        (f"{push_url}events/{event.pk}/fragment/?view=page&version={version}", 403, "token"),
+        (f"{push_url}events/{event.pk + 1}/fragment/?token={token}&view=page&version=1", 403,
+         "token"),
+    ]
+    for url, code, field in refusals:
+        status, _, body = get(url)
+        assert (status, json.loads(body)["field"]) == (code, field), url
