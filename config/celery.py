@@ -7,6 +7,44 @@ import os
 from typing import Any
 
 from celery import Celery, signals
+from kombu.transport import redis as kombu_redis
+
+logger = logging.getLogger(__name__)
+
+
+class _QoS(kombu_redis.QoS):
+    """kombu's Redis QoS, surviving the loss of Redis while messages are held.
+
+    When Redis goes away while the worker holds unacknowledged messages (a task running, or one
+    waiting out its countdown: every standings update waits one), Celery closes the connection
+    and kombu then tries to put those messages back through the connection it has just closed;
+    the ``AttributeError`` that raises ends the worker ("Unrecoverable error"), and the standings
+    would stop catching up until someone restarted it. Here the restore is given up instead:
+    the messages are still in Redis's unacknowledged set if Redis kept its data (restored there
+    after the visibility timeout), and otherwise the reconcile task rebuilds what they would
+    have (every task here is safe to run twice or not at all). The worker then reconnects when
+    Redis is back, as it does after any other broker outage.
+    """
+
+    def restore_unacked(self, client: Any = None) -> Any:
+        try:
+            return super().restore_unacked(client)
+        except (AttributeError, OSError, kombu_redis.redis.exceptions.RedisError):
+            logger.warning("Redis went away: %d unacknowledged message(s) left to the broker "
+                           "and the standings reconcile", len(self._delivered))
+            self._delivered.clear()
+            return None
+
+
+class _Channel(kombu_redis.Channel):
+    QoS = _QoS
+
+
+class RedisTransport(kombu_redis.Transport):
+    """The Redis broker transport with :class:`_QoS` (``CELERY_BROKER_TRANSPORT``)."""
+
+    Channel = _Channel
+
 
 # The same default as config/wsgi.py: a worker started like the web server gets the same settings.
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")

@@ -240,6 +240,9 @@ else:
 
 # --- Celery: every task setting lives here, in one place. ---------------------------------------
 CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
+# kombu's Redis transport with one fix: a worker holding messages when Redis goes away keeps
+# running instead of dying (config/celery.py, RedisTransport).
+CELERY_BROKER_TRANSPORT = "config.celery:RedisTransport" if REDIS_URL else None
 CELERY_RESULT_BACKEND = REDIS_URL  # None: eager mode keeps results in memory
 CELERY_TASK_ALWAYS_EAGER = REDIS_URL is None
 CELERY_TASK_EAGER_PROPAGATES = True
