@@ -8,6 +8,7 @@ from typing import Any
 
 from celery import Celery, signals
 from kombu.transport import redis as kombu_redis
+from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
 
@@ -29,10 +30,12 @@ class _QoS(kombu_redis.QoS):
     def restore_unacked(self, client: Any = None) -> Any:
         try:
             return super().restore_unacked(client)
-        except (AttributeError, OSError, kombu_redis.redis.exceptions.RedisError):
+        except (AttributeError, OSError, RedisError):
+            held = self._delivered
             logger.warning("Redis went away: %d unacknowledged message(s) left to the broker "
-                           "and the standings reconcile", len(self._delivered))
-            self._delivered.clear()
+                           "and the standings reconcile", len(held) if held else 0)
+            if held:
+                held.clear()
             return None
 
 
