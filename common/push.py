@@ -38,8 +38,9 @@ logger = logging.getLogger(__name__)
 CHANNEL_PREFIX = "push:event:"
 CHANNEL_PATTERN = CHANNEL_PREFIX + "*"
 TOKEN_SALT = "standings-push"
-# The live regions the push process hands out (``standings.fragments.VIEWS`` has the same names),
-# gzipped, under this key for FRAGMENT_SECONDS.
+# The live regions the push process may hand out (``standings.fragments.VIEWS`` has the same
+# names; the task stores those of ``standings.fragments.PUSHED_VIEWS``), gzipped, under this key
+# for FRAGMENT_SECONDS.
 FRAGMENT_VIEWS = ("page", "phone", "wall")
 FRAGMENT_KEY = "push:fragment:{event_id}:{version}:{view}"
 FRAGMENT_SECONDS = 15 * 60

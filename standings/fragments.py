@@ -32,6 +32,10 @@ VIEWS = {
 }
 
 
+# Rendered before the room is told of a version: what phones (under 600 px) and walls fetch.
+PUSHED_VIEWS = ("phone", "wall")
+
+
 def _key(event_id: int, version: int, view: str, stage: str | None) -> str:
     return f"standings:html:{event_id}:{version}:{view}:{stage or 'all'}"
 
@@ -80,8 +84,9 @@ def body_cached(*, event_id: int, version: int, view: str, gzip: bool) -> bytes 
 
 
 def bodies_warm(*, event_id: int, version: int) -> dict[str, str]:
-    """Every view of a public event's snapshot ``version``, rendered into the cache if it is not
-    there yet; returns them by view. Called before the pages are told of the version."""
+    """The views a room fetches right after a push (``PUSHED_VIEWS``: phones and walls) of a
+    public event's snapshot ``version``, rendered into the cache if not there yet; by view.
+    The full page (desktops, a few) is rendered on its first fetch from the site."""
     return {view: str(body_html(event_id=event_id, version=version, view=view,
                                 user=AnonymousUser()))
-            for view in VIEWS}
+            for view in PUSHED_VIEWS}
