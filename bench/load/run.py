@@ -74,7 +74,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "run: 16,32,64,96)")
     p.add_argument("--seconds", type=float, default=30.0,
                    help="measured seconds per table count (default 30; the full run: 60)")
-    p.add_argument("--workers", type=int, default=4, help="gunicorn sync workers (4)")
+    p.add_argument("--workers", type=int, default=4, help="gunicorn workers (4)")
+    p.add_argument("--threads", type=int, default=1,
+                   help="threads per gunicorn worker (1: sync workers; more: gthread)")
     p.add_argument("--celery-concurrency", type=int, default=2, help="Celery worker processes (2)")
     p.add_argument("--push", choices=("on", "off"), default="on",
                    help="run the push process and point the pages at it (on), or leave the "
@@ -269,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     work = Path(tempfile.mkdtemp(prefix="pinochle-load."))
     work.chmod(0o755)  # the postgres user reaches its cluster below
-    stack = Stack(work / "stack", workers=args.workers,
+    stack = Stack(work / "stack", workers=args.workers, threads=args.threads,
                   celery_concurrency=args.celery_concurrency, push=args.push == "on")
     stack.dir.mkdir()
     stack.dir.chmod(0o755)

@@ -38,6 +38,7 @@ HOST = "127.0.0.1"
 class Stack:
     dir: Path
     workers: int = 4
+    threads: int = 1
     celery_concurrency: int = 2
     push: bool = True
     pg_port: int = field(default_factory=free_port)
@@ -153,7 +154,9 @@ class Stack:
         bin_dir = Path(sys.executable).parent
         self._spawn("gunicorn", [str(bin_dir / "gunicorn"), "config.wsgi",
                                  "--bind", f"{HOST}:{self.web_port}",
-                                 "--workers", str(self.workers), "--worker-class", "sync",
+                                 "--workers", str(self.workers), "--threads",
+                                 str(self.threads), "--worker-class",
+                                 "gthread" if self.threads > 1 else "sync",
                                  "--timeout", "60"])
         self._wait(lambda: _http_ok(f"{self.base_url}/health/"), "gunicorn", 60)
 
