@@ -116,6 +116,16 @@ class CpuGroup:
         return max(0, self.after - self.before) / hz
 
 
+def cpu_times(stat: Path = Path("/proc/stat")) -> tuple[int, int]:
+    """(all CPU ticks, stolen ticks) of the machine so far, from the ``cpu`` line of
+    /proc/stat: steal is time a virtual machine's CPUs waited for the host."""
+    for line in stat.read_text().splitlines():
+        if line.startswith("cpu "):
+            values = [int(v) for v in line.split()[1:]]
+            return sum(values[:8]), values[7] if len(values) > 7 else 0
+    raise ValueError("no cpu line in /proc/stat")
+
+
 def clock_ticks() -> int:
     return int(os.sysconf("SC_CLK_TCK"))
 
@@ -273,6 +283,9 @@ def report_text(result: dict[str, Any]) -> str:
     cpu = "  ".join(f"{name} {v['cores']:.2f}" for name, v in result["cpu"].items())
     lines.append(f"cores busy: {cpu}  (total {result['cpu_total_cores']:.2f} of "
                  f"{result['machine_cores']})")
+    if result.get("steal_percent") is not None:
+        lines.append(f"CPU stolen by the host (a virtual machine's CPUs waiting): "
+                     f"{result['steal_percent']:.1f} % of the machine's CPU time")
     if "load_average_before" in result:
         lines.append(
             f"machine load (1-min average): {result['load_average_before'][0]:.1f} before, "

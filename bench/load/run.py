@@ -51,6 +51,7 @@ from bench.load.harness import (  # noqa: E402
     Sample,
     clock_ticks,
     cores_busy,
+    cpu_times,
     percentile,
     read_all_stats,
     report_text,
@@ -170,8 +171,9 @@ def run_count(stack: Stack, args: argparse.Namespace, tables: int, work: Path) -
     roots["generator"] = lambda: [generator.pid]
     groups = [CpuGroup(name, roots[name]) for name in GROUPS]
     chaos: list[dict[str, Any]] = []
+    steal: list[tuple[int, int]] = []
     try:
-        wall = _measure(generator, groups,
+        wall = _measure(generator, groups, steal,
                         lambda: _chaos(stack, args.seconds, chaos) if args.chaos else None)
         generator.wait(timeout=120)
     finally:
@@ -190,6 +192,8 @@ def run_count(stack: Stack, args: argparse.Namespace, tables: int, work: Path) -
     result = result_of(args, tables, out, groups, wall, checksum, plan)
     if args.chaos:
         result["chaos"] = chaos
+    (total0, stolen0), (total1, stolen1) = steal
+    result["steal_percent"] = round(100 * (stolen1 - stolen0) / max(total1 - total0, 1), 1)
     result["load_average_before"] = load_before
     return result
 
@@ -213,7 +217,7 @@ def _chaos(stack: Stack, seconds: float, log: list[dict[str, Any]]) -> None:
 
 
 def _measure(generator: subprocess.Popen[str], groups: list[CpuGroup],
-             on_start: Callable[[], None] = lambda: None) -> float:
+             steal: list[tuple[int, int]], on_start: Callable[[], None] = lambda: None) -> float:
     """CPU of every group between the generator's START and STOP lines; the wall time."""
     assert generator.stdout is not None
     began = None
@@ -223,11 +227,13 @@ def _measure(generator: subprocess.Popen[str], groups: list[CpuGroup],
             for group in groups:
                 group.start(stats)
             began = time.monotonic()
+            steal.append(cpu_times())
             on_start()
         elif line.strip() == "STOP" and began is not None:
             stats = read_all_stats()
             for group in groups:
                 group.stop(stats)
+            steal.append(cpu_times())
             return time.monotonic() - began
     raise RuntimeError("the load generator ended before its run did")
 

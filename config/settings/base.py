@@ -286,9 +286,9 @@ PUSH_TOKEN_SECONDS = get_int("PUSH_TOKEN_SECONDS", 24 * 3600, minimum=60)
 # Standings updates (standings.services): a queued update waits this long before it runs, so a
 # burst of entries is folded into one run; the "update queued" mark lasts at most this long.
 # With push the pages see a new snapshot at once, so the wait is the largest part of the delay
-# between a saved hand and the room seeing it: shorter then (each run costs more page fetches,
-# so not zero); with polling every 3 s the wait matters less.
-STANDINGS_DEBOUNCE_SECONDS = get_int("STANDINGS_DEBOUNCE_MS", 500 if PUSH_URL else 1000,
+# between a saved hand and the room seeing it: shorter then, but not much (each run costs a
+# fetch by every open page; 500 ms saturated two cores at 64 tables); polling, it matters less.
+STANDINGS_DEBOUNCE_SECONDS = get_int("STANDINGS_DEBOUNCE_MS", 750 if PUSH_URL else 1000,
                                      minimum=0) / 1000
 STANDINGS_PENDING_SECONDS = 30
 # What the pages poll, kept in the cache (common/standings_status.py): an entry not written for
