@@ -73,6 +73,16 @@ def _wait_gone(pid: int, timeout: float) -> bool:
     return not _alive(pid)
 
 
+def _answers(port: int, request: bytes, expected: bytes) -> bool:
+    """Whether a server on 127.0.0.1:``port`` answers ``request`` with ``expected`` first."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as sock:
+            sock.sendall(request)
+            return sock.recv(64).startswith(expected)
+    except OSError:
+        return False
+
+
 def _stop_pid(path: Path, timeout: float = 20.0) -> None:
     pid = _read_pid(path)
     if pid is None or not _alive(pid):
@@ -191,13 +201,9 @@ class Servers:
         )
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", self.redis_port), timeout=0.5) as s:
-                    s.sendall(b"PING\r\n")
-                    if s.recv(16).startswith(b"+PONG"):
-                        return
-            except OSError:
-                time.sleep(0.1)
+            if _answers(self.redis_port, b"PING\r\n", b"+PONG"):
+                return
+            time.sleep(0.1)
         raise RuntimeError(f"Redis did not answer on port {self.redis_port}")
 
     def stop_redis(self) -> None:
@@ -273,13 +279,10 @@ class Servers:
         while time.monotonic() < deadline:
             if process.poll() is not None:
                 raise RuntimeError(f"the push process exited; see {self.dir / 'push.log'}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.push_port), timeout=0.5) as s:
-                    s.sendall(b"GET /push/events/1/ HTTP/1.0\r\n\r\n")
-                    if s.recv(64).startswith(b"HTTP/1.1 403"):
-                        return
-            except OSError:
-                time.sleep(0.2)
+            if _answers(self.push_port, b"GET /push/events/1/ HTTP/1.0\r\n\r\n",
+                        b"HTTP/1.1 403"):
+                return
+            time.sleep(0.2)
         raise RuntimeError(f"the push process did not answer on port {self.push_port}")
 
     def stop_push(self) -> None:

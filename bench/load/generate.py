@@ -227,6 +227,19 @@ class ScorerPhone(Device):
             lost.append(self.number)
 
 
+def _read_until(sock: socket.socket, buffer: bytes, separator: bytes
+                ) -> tuple[bytes | None, bytes]:
+    """(what comes before ``separator``, the rest), reading more as needed; (None, b"") when
+    the server closed the connection first."""
+    while separator not in buffer:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return None, b""
+        buffer += chunk
+    head, _, rest = buffer.partition(separator)
+    return head, rest
+
+
 class StandingsReader(Device):
     """A standings page: polls the version and fetches the fragment when it moved; with a push
     stream on offer, holds it open and polls seldom (``standings.js``)."""
@@ -330,25 +343,16 @@ class StandingsReader(Device):
             sock.sendall(f"GET {path} HTTP/1.0\r\nHost: {netloc}\r\n"
                          "Accept: text/event-stream\r\n\r\n".encode())
             sock.settimeout(60)  # a ping comes every 15 s
-            buffer = b""
-            while b"\r\n\r\n" not in buffer:
-                chunk = sock.recv(65536)
-                if not chunk:
-                    return
-                buffer += chunk
-            head, _, buffer = buffer.partition(b"\r\n\r\n")
-            if not head.startswith(b"HTTP/1.1 200"):
+            head, buffer = _read_until(sock, b"", b"\r\n\r\n")
+            if head is None or not head.startswith(b"HTTP/1.1 200"):
                 return
             self.streaming = True
             PUSH["streams"] += 1
             try:
                 while time.monotonic() < STOP_AT[0] + 5:
-                    while b"\n\n" not in buffer:
-                        chunk = sock.recv(65536)
-                        if not chunk:
-                            return
-                        buffer += chunk
-                    block, _, buffer = buffer.partition(b"\n\n")
+                    block, buffer = _read_until(sock, buffer, b"\n\n")
+                    if block is None:
+                        return
                     lines = block.decode().split("\n")
                     if "event: standings" in lines:
                         data = "".join(x[6:] for x in lines if x.startswith("data: "))
