@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from typing import Any
 
 import pytest
@@ -86,8 +87,27 @@ def test_a_frame_carries_every_line_of_its_data() -> None:
     assert frame("x", "one\ntwo") == b"event: x\ndata: one\ndata: two\n\n"
 
 
+def run(coroutine: Any) -> None:
+    """Run a coroutine to its end in a thread of its own: the e2e tests' session browser
+    (Playwright's sync API) keeps an event loop running in the main thread, where
+    ``asyncio.run`` would refuse."""
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            asyncio.run(coroutine)
+        except BaseException as exc:  # noqa: BLE001 - handed to the test
+            failure.append(exc)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join(timeout=30)
+    if failure:
+        raise failure[0]
+
+
 def test_the_hub_hands_a_message_to_its_event_s_streams_newest_first() -> None:
-    async def run() -> None:
+    async def scenario() -> None:
         hub = Hub("redis://127.0.0.1:1/0")
         a, b, other = (hub.join(5), hub.join(5), hub.join(6))
         assert hub.open_streams() == 3
@@ -104,7 +124,7 @@ def test_the_hub_hands_a_message_to_its_event_s_streams_newest_first() -> None:
         await hub.close()
         assert other.closed
 
-    asyncio.run(run())
+    run(scenario())
 
 
 def call(path: str, method: str = "GET", query: str = "") -> tuple[int, dict[str, Any]]:
@@ -119,7 +139,7 @@ def call(path: str, method: str = "GET", query: str = "") -> tuple[int, dict[str
 
     scope = {"type": "http", "method": method, "path": path,
              "query_string": query.encode(), "headers": []}
-    asyncio.run(push_server.application(scope, receive, send))
+    run(push_server.application(scope, receive, send))
     body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
     return sent[0]["status"], json.loads(body)
 
