@@ -8,6 +8,7 @@ from typing import Any
 
 from celery import Celery, signals
 from kombu.transport import redis as kombu_redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
@@ -41,6 +42,14 @@ class _QoS(kombu_redis.QoS):
 
 class _Channel(kombu_redis.Channel):
     QoS = _QoS
+
+    def _connparams(self, asynchronous: bool = False) -> Any:
+        # After the connection was closed (Redis away) an acknowledgement or a restore asks for
+        # a new client through it: say "connection error", which Celery logs and recovers from,
+        # rather than the AttributeError kombu would raise, which ends the worker.
+        if self.connection.client is None:
+            raise RedisConnectionError("the broker connection is closed (Redis went away)")
+        return super()._connparams(asynchronous)  # type: ignore[misc]
 
 
 class RedisTransport(kombu_redis.Transport):
