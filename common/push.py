@@ -104,6 +104,12 @@ def _redis() -> Any:
     return client
 
 
+def fragment_etag(event_id: int, version: int, view: str, stage: str | None = None) -> str:
+    """The ETag of a standings live region: it names the snapshot version, the view and the
+    stage, so the site and the push process give the same region the same tag."""
+    return f'W/"standings-{event_id}-{version}-{view}-{stage or "all"}"'
+
+
 def push_fragments_store(event_id: int, version: int, bodies: dict[str, bytes]) -> bool:
     """Keep the gzipped live regions of snapshot ``version`` (by view) where the push process
     reads them (raw bytes in Redis, ``FRAGMENT_KEY``); False (logged) when Redis is away."""

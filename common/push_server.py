@@ -50,6 +50,7 @@ from common.push import (
     FRAGMENT_KEY,
     FRAGMENT_VIEWS,
     event_of_channel,
+    fragment_etag,
     push_token_event,
 )
 
@@ -264,7 +265,7 @@ async def _fragment(scope: Scope, send: Send, event_id: int, query: dict[str, li
         return
     headers = dict((k.decode("latin-1").lower(), v.decode("latin-1"))
                    for k, v in scope.get("headers", []))
-    etag = f'W/"standings-{event_id}-{version}-{view}-all"'
+    etag = fragment_etag(event_id, version, view)
     common = [(b"etag", etag.encode()), (b"cache-control", b"no-cache"),
               (b"access-control-allow-origin", b"*"), (b"vary", b"Accept-Encoding"),
               (b"x-standings-version", str(version).encode())]

@@ -27,6 +27,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 
+from common.push import fragment_etag
 from common.standings_status import status_cached
 
 from .fragments import VIEWS, body_cached
@@ -52,11 +53,6 @@ def status_response(request: HttpRequest, answer: dict[str, Any], *,
     return response
 
 
-def fragment_etag(event_id: int, version: int, view: str, stage: str | None) -> str:
-    """The fragment's ETag: it names the snapshot version, the view and the stage."""
-    return f'W/"standings-{event_id}-{version}-{view}-{stage or "all"}"'
-
-
 def _fragment_cached(request: HttpRequest, event_id: int) -> HttpResponse | None:
     """A public event's fragment from the cache (304 when the browser has it), or None."""
     view = request.GET.get("view") or "page"
@@ -66,7 +62,7 @@ def _fragment_cached(request: HttpRequest, event_id: int) -> HttpResponse | None
     if answer is None:
         return None
     version = int(answer["version"])
-    etag = fragment_etag(event_id, version, view, None)
+    etag = fragment_etag(event_id, version, view)
     if etag in parse_etags(request.headers.get("If-None-Match", "")):
         response: HttpResponse = HttpResponseNotModified()
     else:

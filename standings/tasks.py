@@ -16,7 +16,7 @@ from common.push import push_fragments_store, push_publish
 from common.tasks import db_task_retry, standings_clear_pending
 from tournaments.models import Event
 
-from .fragments import bodies_warm
+from .fragments import bodies_warm, body_cached
 from .selectors import push_status
 from .services import standings_rebuild, standings_reconcile
 
@@ -56,7 +56,8 @@ def publish_standings(event_id: int, version: int) -> bool:
         return False  # the event is gone, or a newer snapshot has its own run
     if status.pop("public"):
         bodies = bodies_warm(event_id=event_id, version=version)
-        status["fragment"] = push_fragments_store(
-            event_id, version, {view: compress_string(html.encode())
-                                for view, html in bodies.items()})
+        # Gzipped once: the same bytes the site's middleware keeps for fetches it answers.
+        status["fragment"] = push_fragments_store(event_id, version, {
+            view: body_cached(event_id=event_id, version=version, view=view, gzip=True)
+            or compress_string(html.encode()) for view, html in bodies.items()})
     return push_publish(event_id, status)

@@ -28,13 +28,13 @@ from django.utils.http import parse_etags
 from django.views.decorators.http import require_GET
 
 from clubs.permissions import can_view_event
-from common.push import push_stream_url
+from common.push import fragment_etag, push_stream_url
 from common.spreadsheets import SafeCsvWriter
 from common.standings_status import status_cached, status_fill
 from tournaments.models import Round
 
 from .fragments import VIEWS, body_html
-from .middleware import fragment_etag, status_response
+from .middleware import status_response
 from .selectors import event_standings, pair_card, player_card, round_status, standings_header
 
 logger = logging.getLogger(__name__)
