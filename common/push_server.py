@@ -141,6 +141,7 @@ class Hub:
         except Exception:  # noqa: BLE001 - Redis away: the pages ask the site instead
             logger.warning("push: could not read a fragment from Redis", exc_info=True)
             future.set_result(None)
+            await self._drop_client()  # the next read connects afresh
             return None
         finally:
             del self._reading[key]
@@ -195,6 +196,7 @@ class Hub:
                 self.connected = True
                 if ever_connected:
                     self._resync_all()  # what was published while we were away is lost
+                    await self._drop_client()  # its sockets are from before the outage
                     logger.info("push: Redis is back; open streams told to resync")
                 ever_connected, delay = True, 0.25
                 async for message in pubsub.listen():
@@ -218,11 +220,14 @@ class Hub:
             await asyncio.sleep(delay)
             delay = min(delay * 2, RECONNECT_MAX_SECONDS)
 
-    async def close(self) -> None:
-        if self._client is not None:
+    async def _drop_client(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
             with contextlib.suppress(Exception):
-                await self._client.aclose()
-            self._client = None
+                await client.aclose()
+
+    async def close(self) -> None:
+        await self._drop_client()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -39,6 +39,29 @@ class _QoS(kombu_redis.QoS):
                 held.clear()
             return None
 
+    def ack(self, delivery_tag: str) -> None:
+        if self._stale(delivery_tag):
+            return
+        super().ack(delivery_tag)
+
+    def reject(self, delivery_tag: str, requeue: bool = False) -> None:
+        if self._stale(delivery_tag):
+            return
+        super().reject(delivery_tag, requeue=requeue)
+
+    def _stale(self, delivery_tag: str) -> bool:
+        """A task that finished while Redis was away is acknowledged (or rejected) only after
+        the worker has reconnected, through the channel that the outage closed. That channel
+        can no longer reach Redis, and kombu's attempt raises the ``AttributeError`` that ends
+        the worker. The message is then left as :meth:`restore_unacked` left it."""
+        if self.channel.connection is not None:
+            return False
+        logger.info("message %s was delivered on a channel a broker outage closed: "
+                    "not acknowledged", delivery_tag)
+        if self._delivered:
+            self._delivered.pop(delivery_tag, None)
+        return True
+
 
 class _Channel(kombu_redis.Channel):
     QoS = _QoS
@@ -47,7 +70,7 @@ class _Channel(kombu_redis.Channel):
         # After the connection was closed (Redis away) an acknowledgement or a restore asks for
         # a new client through it: say "connection error", which Celery logs and recovers from,
         # rather than the AttributeError kombu would raise, which ends the worker.
-        if self.connection.client is None:
+        if self.connection is None or self.connection.client is None:
             raise RedisConnectionError("the broker connection is closed (Redis went away)")
         return super()._connparams(asynchronous)  # type: ignore[misc]
 

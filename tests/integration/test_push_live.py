@@ -13,7 +13,7 @@ from django.core.cache import cache
 from django.test import override_settings
 from django.utils.html import escape
 
-from common.push import push_publish, push_token
+from common.push import push_fragments_store, push_publish, push_token
 from standings.fragments import PUSHED_VIEWS
 from standings.models import StandingsSnapshot
 from tests.integration.sse import SseStream
@@ -94,9 +94,17 @@ def test_a_hand_reaches_the_stream_after_the_worker_stored_it_with_its_fragments
 def test_after_a_redis_restart_streams_are_told_to_resync_and_pushes_resume(
     push_url, servers
 ) -> None:
+    def fragment(version: int) -> int:
+        """Store a region of ``version`` as the worker does and ask the push process for it."""
+        with override_settings(PUSH_URL=push_url):
+            assert push_fragments_store(424244, version, {"phone": gzip.compress(b"<p>r</p>")})
+        return get(f"{push_url}events/424244/fragment/?token={push_token(424244)}"
+                   f"&view=phone&version={version}")[0]
+
     opened = stream(push_url, 424244)
     try:
         assert opened.next(timeout=0.5) is None  # the stream is open
+        assert fragment(1) == 200  # the push process now holds a connection for its reads
         servers.stop_redis()
         try:
             with override_settings(PUSH_URL=push_url):
@@ -108,6 +116,8 @@ def test_after_a_redis_restart_streams_are_told_to_resync_and_pushes_resume(
             assert wait_until(lambda: push_publish(424244, {"version": 2}), timeout=10)
         message = opened.next_of("standings", timeout=10)
         assert message is not None and message.json() == {"version": 2}
+        # The first fragment read after the restart does not fail on a socket from before it.
+        assert fragment(2) == 200
     finally:
         opened.close()
 

@@ -12,8 +12,9 @@ import os
 import time
 
 import pytest
+from kombu import Connection, Exchange, Producer, Queue
 
-from config.celery import app, ping
+from config.celery import RedisTransport, app, ping
 from standings.tasks import reconcile_standings
 from tests.integration.test_standings_live import (
     assert_exactly_right,
@@ -72,3 +73,36 @@ def test_standings_end_exactly_right_when_redis_goes_away_mid_update(
     publish(lambda: reconcile_standings.apply_async(ignore_result=True))
     assert_exactly_right(event)
     assert alive(worker_pid(servers))
+
+
+def test_a_task_finished_during_the_outage_is_acknowledged_harmlessly_after_it(servers) -> None:
+    """The worker's event loop acknowledges a task that finished while Redis was away only
+    after it has reconnected, through the channel the outage closed. kombu raised an
+    AttributeError there and the worker died with "Unrecoverable error" (seen in the full
+    suite); here the same steps are taken on the transport itself."""
+    queue = Queue("broker-loss-ack", Exchange("broker-loss-ack"), "broker-loss-ack")
+    connection = Connection(servers.redis_url, transport=RedisTransport)
+    try:
+        channel = connection.channel()
+        Producer(channel).publish({"n": 1}, exchange=queue.exchange,
+                                  routing_key="broker-loss-ack", declare=[queue])
+        message = queue(channel).get(no_ack=False)
+        assert message is not None and message.payload == {"n": 1}
+        servers.stop_redis()
+        try:
+            # What the consumer's clean-up does when the broker is lost: the held message is
+            # given back (in vain: Redis is away), then the channel is closed.
+            channel.qos.restore_unacked_once()
+            channel.close()
+        finally:
+            servers.start_redis()
+        message.ack()  # the finished task's acknowledgement, after the reconnect: no error
+        assert not channel.qos._delivered
+    finally:
+        connection.release()
+    # The transport works again on a new channel.
+    with Connection(servers.redis_url, transport=RedisTransport) as fresh:
+        simple = fresh.SimpleQueue("broker-loss-ack-2")
+        simple.put({"n": 2})
+        assert simple.get(timeout=5).payload == {"n": 2}
+        simple.close()
