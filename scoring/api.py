@@ -38,6 +38,7 @@ from .selectors import (
     table_by_token,
     table_next_round,
     table_state,
+    table_status,
 )
 
 
@@ -161,6 +162,19 @@ class NextRoundOutput(serializers.Serializer[Any]):
                                                 "says where each of its players sits.")
 
 
+class GameVersionOutput(serializers.Serializer[Any]):
+    version = serializers.IntegerField(help_text="Goes up with every change to the game's hands.")
+    status = serializers.CharField()
+
+
+class TableStatusOutput(serializers.Serializer[Any]):
+    game = GameVersionOutput()
+    round = serializers.IntegerField()
+    round_status = serializers.CharField()
+    is_open = serializers.BooleanField(help_text="False once the round is closed: no more writes.")
+    next_round = NextRoundOutput()
+
+
 class TableStateOutput(serializers.Serializer[Any]):
     event_id = serializers.IntegerField()
     event_name = serializers.CharField()
@@ -264,6 +278,20 @@ class TableStateApi(APIView):
         data = _table_state_data(table_state(table=table))
         data["next_round"] = table_next_round(table=table)
         return Response(TableStateOutput(data).data)
+
+
+class TableStatusApi(APIView):
+    """What the table's page polls: the game's version and status, whether the round is open and
+    whether the next round is seated (one query; ask for the state when the version moved)."""
+
+    authentication_classes: list[Any] = []
+    permission_classes = [permissions.AllowAny]
+    throttle_scope = "table"  # rate-limited per table (common.throttles)
+
+    @extend_schema(operation_id="table_status", parameters=[TOKEN_PARAM],
+                   responses={200: TableStatusOutput, 404: ErrorOutput}, tags=["score entry"])
+    def get(self, request: Request, token: str) -> Response:
+        return Response(TableStatusOutput(table_status(token=token)).data)
 
 
 class TableCheckApi(APIView):

@@ -8,6 +8,8 @@ from . import api as api_entry
 
 urlpatterns = [
     path("tables/<str:token>/", api_entry.TableStateApi.as_view(), name="api-table"),
+    path("tables/<str:token>/status/", api_entry.TableStatusApi.as_view(),
+         name="api-table-status"),
     path("tables/<str:token>/check/", api_entry.TableCheckApi.as_view(), name="api-table-check"),
     path("tables/<str:token>/hands/", api_entry.TableHandsApi.as_view(), name="api-table-hands"),
     path("tables/<str:token>/scorer/", api_entry.TableScorerApi.as_view(),

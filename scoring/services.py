@@ -101,13 +101,25 @@ def entry_refusal(round_: Round, *, as_director: bool = False) -> DomainError | 
     reason, see :func:`_check_open`). Returns the refusal, or None when entry is open."""
     if as_director:
         return None
-    if round_.event.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
+    closed_by = entry_closed_by(event_status=round_.event.status, round_status=round_.status)
+    if closed_by == "event":
         return DomainError("This event is over.", field="event")
-    if round_.status == Round.Status.CLOSED:
+    if closed_by == "round":
         return DomainError(
             f"Round {round_.number} is closed; only a director can change its hands.",
             field="round", code="round_closed",
         )
+    return None
+
+
+def entry_closed_by(*, event_status: str, round_status: str) -> str | None:
+    """What stops a table's phone writing, from the two statuses alone: ``"event"`` (over),
+    ``"round"`` (closed) or None (open). :func:`entry_refusal` and the table's status poll
+    (``scoring.selectors.table_status``, which reads the statuses without the rows) share it."""
+    if event_status in (Event.Status.FINISHED, Event.Status.CANCELLED):
+        return "event"
+    if round_status == Round.Status.CLOSED:
+        return "round"
     return None
 
 

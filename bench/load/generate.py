@@ -17,8 +17,8 @@ The devices, as the pages behave (``static/js``):
   400, expected) — and saves it (``POST /api/tables/<token>/hands/`` with its own
   ``Idempotency-Key``, hand numbers in sequence); after a save it redraws from
   ``/t/<token>/live/`` (``after_save: live``, what the page does now), reloads the page
-  (``reload``) or neither (``none``); every ``state_every`` seconds it asks the table's state
-  (``GET /api/tables/<token>/``). A save without an answer (or 5xx/429) is sent again at the
+  (``reload``) or neither (``none``); every ``state_every`` seconds it asks the table's status
+  (``GET /api/tables/<token>/status/``). A save without an answer (or 5xx/429) is sent again at the
   next turn with the same key, as the phone's queue does; a 403/409 or a game-over stops it.
 * standings phones (``standings_phones`` per table; ``standings.js``): the standings page,
   then every ``standings_every`` seconds the version, and the fragment (``?view=phone``, as
@@ -183,7 +183,7 @@ class ScorerPhone(Device):
                 continue  # before this device joined (a slow turn later still does it all)
             self.pause(begin + offset - time.monotonic())
             if what == "state":
-                self.get("table state", f"/api/tables/{self.token}/",
+                self.get("table status", f"/api/tables/{self.token}/status/",
                          PLAN["revalidate"]["table"], {"Accept": "application/json"})
             elif what == "check":
                 self.call("check", "POST", f"/api/tables/{self.token}/check/", json=values)

@@ -94,7 +94,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--standings-phones", type=int, default=3, help="per table (3)")
     p.add_argument("--submit-every", type=float, default=10.0, help="seconds between saves (10)")
     p.add_argument("--state-every", type=float, default=5.0,
-                   help="seconds between table state polls (5)")
+                   help="seconds between table status polls (5), as table_live.js")
     p.add_argument("--standings-every", type=float, default=3.0,
                    help="seconds between standings version polls (3)")
     p.add_argument("--seating-every", type=float, default=5.0,

@@ -1,5 +1,6 @@
 /* Keeps a table's entry page current when another phone at the same table saves a hand: every
- * few seconds it asks the table's state; when the game's version moved, an untouched page
+ * few seconds it asks the table's status (GET /api/tables/<token>/status/: the game's version
+ * and status, one cheap query); when the game's version moved, an untouched page
  * redraws its score and hands in place (table_offline.js; the page reloads when the game ended
  * or without that script), and a page with a half-typed hand shows a note instead of losing the
  * typing. This phone's own saves redraw the page themselves: while one is on its way (or being

@@ -11,6 +11,7 @@ from scoring import services
 from scoring.models import Hand, HandRevision
 from tests.clubs.factories import club_with_director
 from tests.scoring.factories import close_round, member, seated_table, values
+from tournaments.models import Event, Round
 
 pytestmark = pytest.mark.django_db
 
@@ -93,6 +94,43 @@ def test_rejected_hand_is_400_and_nothing_is_stored(api) -> None:
     assert Hand.objects.count() == 0
 
 
+def test_table_status_is_what_the_state_says_in_one_query(api, django_assert_num_queries) -> None:
+    table = seated_table()
+    url = reverse("api-table-status", args=[table.token])
+
+    def status() -> dict:
+        response = api.get(url)
+        assert response.status_code == 200
+        return response.json()
+
+    def state() -> dict:
+        return api.get(reverse("api-table", args=[table.token])).json()
+
+    first = status()
+    assert first == {"game": {"version": state()["game"]["version"], "status": "playing"},
+                     "round": 1, "round_status": state()["round_status"], "is_open": True,
+                     "next_round": {"number": 2, "seated": False}}
+    submit(api, table)
+    assert status()["game"]["version"] == state()["game"]["version"] > first["game"]["version"]
+    with django_assert_num_queries(1):
+        api.get(url)
+    close_round(table)
+    assert status()["is_open"] is False and status()["round_status"] == "closed"
+    assert state()["is_open"] is False
+    Round.objects.create(event=table.round.event, number=2)
+    assert status()["next_round"] == {"number": 2, "seated": True} == state()["next_round"]
+    response = api.get(reverse("api-table-status", args=["nope"]))
+    assert response.status_code == 404 and response.json()["errors"]
+
+
+def test_table_status_is_closed_once_the_event_is_over(api) -> None:
+    table = seated_table()
+    Event.objects.filter(pk=table.round.event_id).update(status=Event.Status.FINISHED)
+    body = api.get(reverse("api-table-status", args=[table.token])).json()
+    assert body["is_open"] is False and body["round_status"] != "closed"
+    assert api.get(reverse("api-table", args=[table.token])).json()["is_open"] is False
+
+
 def test_closed_round_refuses_table_writes(api) -> None:
     table = seated_table()
     close_round(table)
@@ -164,7 +202,8 @@ def test_anonymous_cannot_correct(api) -> None:
 
 def test_schema_describes_the_entry_endpoints(client) -> None:
     paths = client.get("/api/schema/?format=json").json()["paths"]
-    for path in ["/api/tables/{token}/", "/api/tables/{token}/check/", "/api/tables/{token}/hands/",
+    for path in ["/api/tables/{token}/", "/api/tables/{token}/status/",
+                 "/api/tables/{token}/check/", "/api/tables/{token}/hands/",
                  "/api/hands/{hand_id}/", "/api/hands/{hand_id}/revisions/"]:
         assert path in paths, path
 
