@@ -26,7 +26,8 @@ cache errors (the endpoint then reads the database).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable
+import logging
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.conf import settings
@@ -39,6 +40,21 @@ from common.tasks import STANDINGS_PUSH, task_queue
 SNAPSHOT_KEY = "standings:status:{event_id}:snapshot"
 HANDS_KEY = "standings:status:{event_id}:hands"
 PUBLIC_KEY = "standings:status:{event_id}:public"
+
+logger = logging.getLogger(__name__)
+# Run when a new snapshot version has committed, before the pages can see it (see
+# status_before_announce); registered by the apps that render what the pages fetch.
+_BEFORE_ANNOUNCE: list[Callable[[int, int], None]] = []
+
+
+def status_before_announce(hook: Callable[[int, int], None]) -> None:
+    """Register ``hook(event_id, version)``: called once a snapshot with a new version has
+    committed and before that version goes into the cache the pages poll (and before the push
+    task is queued). ``standings`` renders the regions a room fetches first, so no poll finds
+    a version whose region is not ready. A hook that fails is logged; the version is announced
+    all the same."""
+    if hook not in _BEFORE_ANNOUNCE:
+        _BEFORE_ANNOUNCE.append(hook)
 
 
 def _seconds() -> int:
@@ -90,17 +106,26 @@ def status_fill(*, event_id: int, version: int, source_version: int, hands_versi
 def _snapshot_put(event_id: int, version: int, source_version: int,
                   computed_at: str | None) -> None:
     key = SNAPSHOT_KEY.format(event_id=event_id)
-    stored = None
+    stored, reachable = None, True
     try:
         stored = cache.get(key)
-        if stored is not None and (stored["version"], stored["source_version"]) > (
-                version, source_version):
-            return  # a later snapshot's commit got here first
+    except Exception:  # noqa: BLE001 - the cache is an optimisation only
+        reachable = False
+    if stored is not None and (stored["version"], stored["source_version"]) > (
+            version, source_version):
+        return  # a later snapshot's commit got here first
+    new = stored is None or stored["version"] < version
+    if new and reachable:  # (with the cache away there is nowhere to prepare anything)
+        for hook in _BEFORE_ANNOUNCE:
+            try:
+                hook(event_id, version)
+            except Exception:  # noqa: BLE001 - the pages then render on their first fetch
+                logger.warning("preparing standings version %s of event %s failed", version,
+                               event_id, exc_info=True)
+    with contextlib.suppress(Exception):
         cache.set(key, {"version": version, "source_version": source_version,
                         "computed_at": computed_at}, timeout=_seconds())
-    except Exception:  # noqa: BLE001, S110 - the cache is an optimisation only
-        pass
-    if push_enabled() and (stored is None or stored["version"] < version):
+    if push_enabled() and new:
         # A new version: the open pages are told (common.push), after its fragments are
         # rendered, by a task of the app that renders them.
         task_queue(STANDINGS_PUSH, args=(event_id, version), on_commit=False)

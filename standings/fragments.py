@@ -13,13 +13,14 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import compress_string
 
-from .selectors import event_standings
+from .selectors import event_is_public, event_standings
 
 BODY_CACHE_SECONDS = 15 * 60
 # view -> (template, leaders in the chart, compact). "phone": the page's table as a phone shows
@@ -90,3 +91,17 @@ def bodies_warm(*, event_id: int, version: int) -> dict[str, str]:
     return {view: str(body_html(event_id=event_id, version=version, view=view,
                                 user=AnonymousUser()))
             for view in PUSHED_VIEWS}
+
+
+def bodies_warm_before_announce(event_id: int, version: int) -> None:
+    """Registered with ``common.standings_status.status_before_announce``: once a new snapshot
+    version has committed, and before the pages can see it, render what a public event's room
+    fetches (``bodies_warm``) into the cache. Every poll that sees the version then finds its
+    region ready: without this, each web worker that got a fetch of a version not rendered yet
+    rendered it too, side by side, and the room's polls queued behind them (measured at 64
+    tables: p95 of every request over a second). Done by the Celery worker that stored the
+    snapshot; with tasks run inline (the embedded default) the first fetch renders, as before.
+    A private event's regions render on their first fetch, each reader's permission checked."""
+    if settings.CELERY_TASK_ALWAYS_EAGER or not event_is_public(event_id=event_id):
+        return
+    bodies_warm(event_id=event_id, version=version)

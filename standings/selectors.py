@@ -217,6 +217,15 @@ def push_status(*, event_id: int) -> dict[str, Any] | None:
             "public": can_view_event(user=AnonymousUser(), event=event)}
 
 
+def event_is_public(*, event_id: int) -> bool:
+    """Whether anyone, signed in or not, may see the event (False when it is gone)."""
+    try:
+        event = _event(event_id, with_rows=False)
+    except Http404:
+        return False
+    return can_view_event(user=AnonymousUser(), event=event)
+
+
 def standings_status(*, event_id: int, user: Any) -> StandingsStatus:
     """The snapshot version and whether it is behind (what the pages poll)."""
     return standings_header(event_id=event_id, user=user)[1]

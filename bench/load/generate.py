@@ -273,7 +273,9 @@ class StandingsReader(Device):
                                                   "data-push-poll-seconds") or 30)
             gevent.spawn(self.listen, html.unescape(stream))
         self.opened()
-        self.pause(self.rng.uniform(0, self.every))
+        # The room is already playing: the page was opened at some moment before the window,
+        # so its poll falls anywhere in its period (30 s while a stream is open, else 3 s).
+        self.pause(self.rng.uniform(0, self.push_every if stream else self.every))
 
     def look(self, answer: dict[str, Any], started: float, pushed: bool = False) -> None:
         """Show a status: the fragment when its version moved (from the push process when a

@@ -4,12 +4,15 @@ database's without a query."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from common.standings_status import status_cached
+from standings.fragments import PUSHED_VIEWS, body_cached
 from tests.integration.test_standings_live import build_event, enter, snapshot, wait_until
 from tournaments.models import Event
 
@@ -48,3 +51,30 @@ def test_the_worker_publishes_each_snapshot_to_the_cached_poll(
     assert len(queries) == 0
     assert {k: answer[k] for k in ("version", "source_version", "hands_version", "behind")} \
         == _truth(event)
+
+
+def test_every_version_the_poll_shows_has_its_regions_ready(client, celery_app_live) -> None:
+    """The worker renders what a public event's room fetches before it announces a version:
+    whenever the cached poll shows a version, its phone and wall regions are in the cache."""
+    event, games = build_event(players=8)
+    assert Event.objects.get(pk=event.pk).is_public
+    url = reverse("event-standings-version", args=[event.pk])
+    client.get(url)
+    seen: set[int] = set()
+    for number in (1, 2, 3):
+        for game in games:
+            enter(game, number)
+        hands_version = _truth(event)["hands_version"]
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            cached = status_cached(event_id=event.pk)
+            if cached and cached["version"] > 0:
+                if cached["version"] not in seen:
+                    seen.add(cached["version"])
+                    for view in PUSHED_VIEWS:
+                        assert body_cached(event_id=event.pk, version=cached["version"],
+                                           view=view, gzip=False) is not None, (cached, view)
+                if cached["source_version"] >= hands_version:
+                    break
+            time.sleep(0.02)
+    assert seen, "the poll never showed a snapshot"

@@ -16,12 +16,16 @@ from unittest import mock
 import pytest
 from django.conf import settings
 from django.core.cache import cache
+from django.db.models import F
 from django.urls import reverse
 
 from clubs.models import Club, Membership
+from common import standings_status
 from common.standings_status import SNAPSHOT_KEY, status_snapshot_stored
 from scoring import services
+from standings import fragments
 from standings.middleware import VERSION_PATH, _fragment_cached
+from standings.models import StandingsSnapshot
 from standings.services import standings_rebuild
 from tests.clubs.factories import ClubFactory, UserFactory, club_with_director
 from tests.scoring.factories import seated_table, values
@@ -291,3 +295,51 @@ def test_a_stage_a_private_event_or_an_unknown_view_go_to_the_view(client, rf) -
     cache.clear()
     assert not served_early("?view=page")
     assert client.get(_fragment_url(event, "?view=page")).status_code == 404
+
+
+def _announce_next_version(event: Event, capture) -> int:
+    """What the worker's standings task does: store a snapshot with a new version and commit."""
+    StandingsSnapshot.objects.filter(event=event).update(version=F("version") + 1)
+    snapshot = StandingsSnapshot.objects.get(event=event)
+    with capture(execute=True):
+        status_snapshot_stored(event_id=event.pk, version=snapshot.version,
+                               source_version=snapshot.source_version, computed_at=None)
+    return snapshot.version
+
+
+def test_a_new_version_is_rendered_before_the_pages_can_see_it(
+        settings, django_capture_on_commit_callbacks) -> None:
+    settings.CELERY_TASK_ALWAYS_EAGER = False  # as in the worker
+    event = played_event()
+    announced_while_rendering = []
+    real = fragments.bodies_warm
+
+    def spy(**kwargs):
+        announced_while_rendering.append(cache.get(SNAPSHOT_KEY.format(event_id=event.pk)))
+        return real(**kwargs)
+
+    cache.clear()
+    with mock.patch.object(fragments, "bodies_warm", spy):
+        version = _announce_next_version(event, django_capture_on_commit_callbacks)
+    assert announced_while_rendering == [None]  # the pages could not see it yet
+    assert cache.get(SNAPSHOT_KEY.format(event_id=event.pk))["version"] == version
+    for view in fragments.PUSHED_VIEWS:  # what a room fetches first is ready
+        assert fragments.body_cached(event_id=event.pk, version=version, view=view,
+                                     gzip=False) is not None
+
+
+def test_a_private_event_is_not_rendered_ahead_and_a_failure_still_announces(
+        settings, django_capture_on_commit_callbacks) -> None:
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    event = played_event(is_public=False)
+    cache.clear()
+    version = _announce_next_version(event, django_capture_on_commit_callbacks)
+    assert fragments.body_cached(event_id=event.pk, version=version, view="phone",
+                                 gzip=False) is None  # each reader's permission is checked
+
+    def broken(event_id: int, version: int) -> None:
+        raise RuntimeError("render failed")
+
+    with mock.patch.object(standings_status, "_BEFORE_ANNOUNCE", [broken]):
+        version = _announce_next_version(event, django_capture_on_commit_callbacks)
+    assert cache.get(SNAPSHOT_KEY.format(event_id=event.pk))["version"] == version
