@@ -264,12 +264,17 @@ ERRORS = {400: ErrorOutput, 403: ErrorOutput, 404: ErrorOutput, 409: ErrorOutput
 
 
 # --- table device endpoints ---------------------------------------------------------------------
-class TableStateApi(APIView):
-    """The table as its device sees it: seats, game score, hands so far and the next hand."""
+class TableDeviceApi(APIView):
+    """An endpoint of the table's device: the token in the URL opens that table (no login), and
+    requests are rate-limited per table (``common.throttles``)."""
 
     authentication_classes: list[Any] = []
     permission_classes = [permissions.AllowAny]
-    throttle_scope = "table"  # rate-limited per table (common.throttles)
+    throttle_scope = "table"
+
+
+class TableStateApi(TableDeviceApi):
+    """The table as its device sees it: seats, game score, hands so far and the next hand."""
 
     @extend_schema(operation_id="table_state", parameters=[TOKEN_PARAM],
                    responses={200: TableStateOutput, 404: ErrorOutput}, tags=["score entry"])
@@ -280,13 +285,9 @@ class TableStateApi(APIView):
         return Response(TableStateOutput(data).data)
 
 
-class TableStatusApi(APIView):
+class TableStatusApi(TableDeviceApi):
     """What the table's page polls: the game's version and status, whether the round is open and
     whether the next round is seated (one query; ask for the state when the version moved)."""
-
-    authentication_classes: list[Any] = []
-    permission_classes = [permissions.AllowAny]
-    throttle_scope = "table"  # rate-limited per table (common.throttles)
 
     @extend_schema(operation_id="table_status", parameters=[TOKEN_PARAM],
                    responses={200: TableStatusOutput, 404: ErrorOutput}, tags=["score entry"])
@@ -294,12 +295,8 @@ class TableStatusApi(APIView):
         return Response(TableStatusOutput(table_status(token=token)).data)
 
 
-class TableCheckApi(APIView):
+class TableCheckApi(TableDeviceApi):
     """Validate and score a hand without storing it (what the entry form calls as you type)."""
-
-    authentication_classes: list[Any] = []
-    permission_classes = [permissions.AllowAny]
-    throttle_scope = "table"  # rate-limited per table (common.throttles)
 
     @extend_schema(operation_id="table_hand_check", parameters=[TOKEN_PARAM],
                    request=HandValuesInput, responses={200: HandScoreOutput, **ERRORS},
@@ -318,12 +315,8 @@ class TableCheckApi(APIView):
         }).data)
 
 
-class TableHandsApi(APIView):
+class TableHandsApi(TableDeviceApi):
     """Store the next hand of the table's game."""
-
-    authentication_classes: list[Any] = []
-    permission_classes = [permissions.AllowAny]
-    throttle_scope = "table"  # rate-limited per table (common.throttles)
 
     @extend_schema(
         operation_id="table_hand_submit",
@@ -485,16 +478,12 @@ def _open_table_position(request: Request, token: str) -> tuple[Table, str] | Re
     return table, serializer.validated_data["position"]
 
 
-class TableScorerApi(APIView):
+class TableScorerApi(TableDeviceApi):
     """Record which seat keeps score (a player of the other side will confirm the game).
 
     Like the other table endpoints: no login, the table's token is the credential, and writes
     stop when the round closes (403). The scorer cannot change once hands are entered.
     """
-
-    authentication_classes: list[Any] = []
-    permission_classes = [permissions.AllowAny]
-    throttle_scope = "table"  # rate-limited per table (common.throttles)
 
     @extend_schema(operation_id="table_set_scorer", parameters=[TOKEN_PARAM],
                    request=PositionInput,
@@ -510,16 +499,12 @@ class TableScorerApi(APIView):
         return Response(GameOutput(_game_data(game)).data)
 
 
-class TableConfirmApi(APIView):
+class TableConfirmApi(TableDeviceApi):
     """A player of the side that did not keep score confirms the finished game.
 
     No login: the table's token is the credential (as for entering hands); 403 once the round
     is closed. Confirming a confirmed game again answers its status unchanged.
     """
-
-    authentication_classes: list[Any] = []
-    permission_classes = [permissions.AllowAny]
-    throttle_scope = "table"  # rate-limited per table (common.throttles)
 
     @extend_schema(operation_id="table_confirm", parameters=[TOKEN_PARAM], request=PositionInput,
                    responses={200: GameOutput, 400: ErrorOutput, 403: ErrorOutput,
