@@ -58,8 +58,7 @@ class _QoS(kombu_redis.QoS):
             return False
         logger.info("message %s was delivered on a channel a broker outage closed: "
                     "not acknowledged", delivery_tag)
-        if self._delivered:
-            self._delivered.pop(delivery_tag, None)
+        self._delivered.pop(delivery_tag, None)
         return True
 
 

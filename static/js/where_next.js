@@ -1,8 +1,9 @@
 /* The table's phone page once its game is over: "where do we sit next?". While the next round
  * is not seated, every few seconds it asks the table's status (GET /api/tables/<token>/status/,
- * whose next_round says whether the round after this one is seated); as soon as it is, it fetches the
- * page again and swaps the "where next" card in place (no reload, nothing typed is lost). The
- * fresh card keeps waiting when the round is still not seated (e.g. the other tables). */
+ * whose next_round says whether the round after this one is seated); as soon as it is, it
+ * fetches the page again and swaps the "where next" card in place (no reload, nothing typed is
+ * lost). The fresh card keeps waiting when the round is still not seated (e.g. the other
+ * tables). */
 (function () {
   "use strict";
   if (!window.fetch || !window.DOMParser) { return; }

@@ -102,6 +102,7 @@ def run(coroutine: Any) -> None:
     thread = threading.Thread(target=target)
     thread.start()
     thread.join(timeout=30)
+    assert not thread.is_alive(), "the coroutine did not finish within 30 s"
     if failure:
         raise failure[0]
 
