@@ -126,6 +126,26 @@ def cpu_times(stat: Path = Path("/proc/stat")) -> tuple[int, int]:
     raise ValueError("no cpu line in /proc/stat")
 
 
+def steal_profile(samples: list[tuple[int, int]]) -> dict[str, float | int] | None:
+    """From ``cpu_times()`` read about once a second: the worst interval's share of CPU time
+    the host stole (percent) and how many intervals lost more than a fifth. A run's average
+    hides a host that takes the machine away for a second or two, which is enough to put
+    every request of those seconds in the p95; these two say whether that happened."""
+    shares = [100 * (s1 - s0) / (t1 - t0)
+              for (t0, s0), (t1, s1) in zip(samples, samples[1:], strict=False) if t1 > t0]
+    if not shares:
+        return None
+    return {"worst_percent": round(max(shares), 1),
+            "seconds_over_20": sum(1 for share in shares if share > 20)}
+
+
+def _steal_seconds(profile: dict[str, Any] | None) -> str:
+    if not profile:
+        return ""
+    return (f"; worst second {profile['worst_percent']:.0f} %, "
+            f"{profile['seconds_over_20']} seconds over 20 %")
+
+
 def clock_ticks() -> int:
     return int(os.sysconf("SC_CLK_TCK"))
 
@@ -285,7 +305,8 @@ def report_text(result: dict[str, Any]) -> str:
                  f"{result['machine_cores']})")
     if result.get("steal_percent") is not None:
         lines.append(f"CPU stolen by the host (a virtual machine's CPUs waiting): "
-                     f"{result['steal_percent']:.1f} % of the machine's CPU time")
+                     f"{result['steal_percent']:.1f} % of the machine's CPU time"
+                     + _steal_seconds(result.get("steal_seconds")))
     if "load_average_before" in result:
         lines.append(
             f"machine load (1-min average): {result['load_average_before'][0]:.1f} before, "

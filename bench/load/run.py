@@ -2,7 +2,8 @@
 ``BENCH_ARGS``), or ``.venv/bin/python -m bench.load.run --help``.
 
 It starts, in a temporary directory and on free ports of 127.0.0.1 only, a throwaway PostgreSQL
-(fsync on), Redis, gunicorn (``config.wsgi``, 4 sync workers), the push process (uvicorn,
+(fsync on), Redis, gunicorn (``config.wsgi``, shaped by ``gunicorn.conf.py``:
+``2 × CPUs + 1`` sync workers), the push process (uvicorn,
 ``config.asgi``; ``--push off`` leaves it out and the pages poll), a Celery worker and Celery
 beat under ``config.settings.production`` (``bench/load/stack.py``). For each table count of
 ``--tables`` it creates a club night with that many tables seated and started
@@ -55,6 +56,7 @@ from bench.load.harness import (  # noqa: E402
     percentile,
     read_all_stats,
     report_text,
+    steal_profile,
     summarise,
     visibility,
 )
@@ -75,9 +77,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "run: 16,32,64,96)")
     p.add_argument("--seconds", type=float, default=30.0,
                    help="measured seconds per table count (default 30; the full run: 60)")
-    p.add_argument("--workers", type=int, default=4, help="gunicorn workers (4)")
-    p.add_argument("--threads", type=int, default=1,
-                   help="threads per gunicorn worker (1: sync workers; more: gthread)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="gunicorn workers (default: gunicorn.conf.py's, 2 × CPUs + 1)")
+    p.add_argument("--threads", type=int, default=None,
+                   help="threads per gunicorn worker (default: gunicorn.conf.py's, 1: sync "
+                        "workers; more: gthread)")
     p.add_argument("--celery-concurrency", type=int, default=2, help="Celery worker processes (2)")
     p.add_argument("--push", choices=("on", "off"), default="on",
                    help="run the push process and point the pages at it (on), or leave the "
@@ -192,8 +196,9 @@ def run_count(stack: Stack, args: argparse.Namespace, tables: int, work: Path) -
     result = result_of(args, tables, out, groups, wall, checksum, plan)
     if args.chaos:
         result["chaos"] = chaos
-    (total0, stolen0), (total1, stolen1) = steal
+    (total0, stolen0), (total1, stolen1) = steal[0], steal[-1]
     result["steal_percent"] = round(100 * (stolen1 - stolen0) / max(total1 - total0, 1), 1)
+    result["steal_seconds"] = steal_profile(steal)
     result["load_average_before"] = load_before
     return result
 
@@ -218,23 +223,38 @@ def _chaos(stack: Stack, seconds: float, log: list[dict[str, Any]]) -> None:
 
 def _measure(generator: subprocess.Popen[str], groups: list[CpuGroup],
              steal: list[tuple[int, int]], on_start: Callable[[], None] = lambda: None) -> float:
-    """CPU of every group between the generator's START and STOP lines; the wall time."""
+    """CPU of every group between the generator's START and STOP lines; the wall time. The
+    machine's CPU times go into ``steal`` at the start, every second and at the end."""
     assert generator.stdout is not None
     began = None
-    for line in generator.stdout:
-        if line.strip() == "START":
-            stats = read_all_stats()
-            for group in groups:
-                group.start(stats)
-            began = time.monotonic()
+    stopped = threading.Event()
+
+    def sample() -> None:
+        while not stopped.wait(1.0):
             steal.append(cpu_times())
-            on_start()
-        elif line.strip() == "STOP" and began is not None:
-            stats = read_all_stats()
-            for group in groups:
-                group.stop(stats)
-            steal.append(cpu_times())
-            return time.monotonic() - began
+
+    sampler = threading.Thread(target=sample, name="steal", daemon=True)
+
+    try:
+        for line in generator.stdout:
+            if line.strip() == "START":
+                stats = read_all_stats()
+                for group in groups:
+                    group.start(stats)
+                began = time.monotonic()
+                steal.append(cpu_times())
+                sampler.start()
+                on_start()
+            elif line.strip() == "STOP" and began is not None:
+                stats = read_all_stats()
+                for group in groups:
+                    group.stop(stats)
+                stopped.set()
+                sampler.join()
+                steal.append(cpu_times())
+                return time.monotonic() - began
+    finally:
+        stopped.set()
     raise RuntimeError("the load generator ended before its run did")
 
 

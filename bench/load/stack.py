@@ -2,17 +2,19 @@
 
 PostgreSQL (a throwaway cluster, **fsync and synchronous commit on**, as a real server runs; as
 ``scripts/testservers.py`` does, initdb and the server run as the ``postgres`` user when we are
-root), Redis (no persistence: it is a cache and a broker here), gunicorn (``config.wsgi``, sync
-workers), the push process (uvicorn serving ``config.asgi``; ``PUSH_URL`` points the pages at
-it, unless ``push`` is off), a Celery worker and Celery beat, all under
-``config.settings.production`` with the variables it requires. Every process is our own child or has a pidfile in the directory, and
-:meth:`Stack.stop` stops each by its pid (SIGTERM, then SIGKILL), whatever happened before.
+root), Redis (no persistence: it is a cache and a broker here), gunicorn (``config.wsgi``,
+shaped as ``gunicorn.conf.py`` says unless told otherwise), the push process (uvicorn serving
+``config.asgi``; ``PUSH_URL`` points the pages at it, unless ``push`` is off), a Celery worker
+and Celery beat, all under ``config.settings.production`` with the variables it requires.
+Every process is our own child or has a pidfile in the directory, and :meth:`Stack.stop` stops
+each by its pid (SIGTERM, then SIGKILL), whatever happened before.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import runpy
 import secrets
 import shutil
 import signal
@@ -37,8 +39,8 @@ HOST = "127.0.0.1"
 @dataclass
 class Stack:
     dir: Path
-    workers: int = 4
-    threads: int = 1
+    workers: int | None = None  # None: gunicorn.conf.py's (2 × CPUs + 1)
+    threads: int | None = None  # None: gunicorn.conf.py's (1: sync workers)
     celery_concurrency: int = 2
     push: bool = True
     pg_port: int = field(default_factory=free_port)
@@ -98,7 +100,8 @@ class Stack:
         if self.push:
             self.start_push()
         self.start_celery()
-        say(f"stack ready: {self.workers} gunicorn workers, "
+        workers, threads = self.gunicorn_shape()
+        say(f"stack ready: gunicorn {workers} workers × {threads} threads, "
             f"{'a push process, ' if self.push else 'no push (pages poll), '}"
             f"Celery worker (concurrency {self.celery_concurrency}) and beat", flush=True)
 
@@ -152,13 +155,19 @@ class Stack:
 
     def start_gunicorn(self) -> None:
         bin_dir = Path(sys.executable).parent
+        # gunicorn.conf.py (the production settings) unless --workers/--threads say otherwise.
+        workers, threads = self.gunicorn_shape()
         self._spawn("gunicorn", [str(bin_dir / "gunicorn"), "config.wsgi",
                                  "--bind", f"{HOST}:{self.web_port}",
-                                 "--workers", str(self.workers), "--threads",
-                                 str(self.threads), "--worker-class",
-                                 "gthread" if self.threads > 1 else "sync",
+                                 "--workers", str(workers), "--threads", str(threads),
+                                 "--worker-class", "gthread" if threads > 1 else "sync",
                                  "--timeout", "60"])
         self._wait(lambda: _http_ok(f"{self.base_url}/health/"), "gunicorn", 60)
+
+    def gunicorn_shape(self) -> tuple[int, int]:
+        """(workers, threads per worker): as given, else what gunicorn.conf.py derives here."""
+        config = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+        return (self.workers or config["workers"], self.threads or config["threads"])
 
     def start_push(self) -> None:
         self._spawn("push", [sys.executable, "-m", "uvicorn", "config.asgi:application",

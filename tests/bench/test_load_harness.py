@@ -23,6 +23,7 @@ from bench.load.harness import (
     parse_proc_stat,
     percentile,
     read_all_stats,
+    steal_profile,
     summarise,
     tag_attribute,
     tree_ticks,
@@ -220,6 +221,14 @@ def test_a_run_too_long_for_one_game_is_refused(capsys: pytest.CaptureFixture[st
         parse_args(["--tables", "16,x"])
 
 
+def test_steal_profile_finds_the_seconds_the_host_took() -> None:
+    # (all ticks, stolen ticks) a second apart on 2 CPUs (200 ticks a second): 0 %, 50 %, 10 %,
+    # then a sample that did not move (skipped), then 25 %.
+    samples = [(1000, 10), (1200, 10), (1400, 110), (1600, 130), (1600, 130), (1800, 180)]
+    assert steal_profile(samples) == {"worst_percent": 50.0, "seconds_over_20": 2}
+    assert steal_profile([(1000, 10)]) is None
+
+
 def test_report_names_every_kind_and_a_failed_checksum() -> None:
     from dataclasses import asdict
 
@@ -232,7 +241,8 @@ def test_report_names_every_kind_and_a_failed_checksum() -> None:
         "revalidate": {"standings": True, "seating": False},
         "requests": [asdict(row) for row in rows],
         "cpu": {"gunicorn": {"seconds": 2.0, "cores": 0.2}}, "cpu_total_cores": 0.2,
-        "machine_cores": 2,
+        "machine_cores": 2, "steal_percent": 3.2,
+        "steal_seconds": {"worst_percent": 41.0, "seconds_over_20": 3},
         "push": {"on": True, "streams": 3, "readers": 4, "messages": 20, "reconnects": 1},
         "visibility": {"phone": {"p50_s": 1.0, "p95_s": 1.5, "seen": 1, "unseen": 0},
                        "wall": {"p50_s": None, "p95_s": None, "seen": 0, "unseen": 1}},
@@ -244,3 +254,4 @@ def test_report_names_every_kind_and_a_failed_checksum() -> None:
     assert "submit" in text and "check" in text and "gunicorn 0.20" in text
     assert "checksum: FAILED" in text and "stored hands []" in text
     assert "streams open 3 of 4 readers, 20 messages, 1 reconnects" in text
+    assert "3.2 % of the machine's CPU time; worst second 41 %, 3 seconds over 20 %" in text
