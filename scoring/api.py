@@ -25,7 +25,6 @@ from rest_framework.views import APIView
 
 from clubs.permissions import check_club_role, has_club_role
 from common.labels import OUTCOMES, SEATS, SUITS
-from common.rulesets import event_ruleset
 from tournaments.models import Table
 from tournaments.selectors import event_get
 
@@ -37,6 +36,7 @@ from .selectors import (
     revision_row,
     table_by_token,
     table_next_round,
+    table_ruleset,
     table_state,
     table_status,
 )
@@ -302,13 +302,11 @@ class TableCheckApi(TableDeviceApi):
                    request=HandValuesInput, responses={200: HandScoreOutput, **ERRORS},
                    tags=["score entry"])
     def post(self, request: Request, token: str) -> Response:
-        table = table_by_token(token=token)
+        ruleset = table_ruleset(token=token)
         serializer = HandValuesInput(data=request.data)
         if not serializer.is_valid():
             return _invalid(serializer)
-        _, score = services.hand_check(
-            values=serializer.values(), ruleset=event_ruleset(table.round.event)
-        )
+        _, score = services.hand_check(values=serializer.values(), ruleset=ruleset)
         return Response(HandScoreOutput({
             "points": dict(score.points), "declaring_side": score.declaring_side,
             "made": score.made, "result": score.result, "reason": score.reason,

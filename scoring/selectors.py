@@ -15,8 +15,9 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from django.http import Http404
 
 from common.labels import OUTCOME_LABELS, RESULT_LABELS, SEAT_NAMES, SUIT_SYMBOLS
-from common.rulesets import event_ruleset
+from common.rulesets import event_ruleset, ruleset_for
 from pairing.progressive import stages as progressive_stages
+from rules_engine import Ruleset
 from tournaments.models import Bye, Entry, Event, Round, Seat, Table
 
 from .models import Game, Hand, HandRevision
@@ -170,6 +171,31 @@ def table_status(*, token: str) -> dict[str, Any]:
         "is_open": entry_closed_by(event_status=event_status, round_status=round_status) is None,
         "next_round": {"number": number + 1, "seated": bool(next_seated)},
     }
+
+
+TABLE_RULESET_SQL = (
+    "SELECT e.ruleset_preset, e.ruleset_overrides "  # noqa: S608
+    f"FROM {Table._meta.db_table} t "
+    f"JOIN {Game._meta.db_table} g ON g.table_id = t.id "
+    f"JOIN {Round._meta.db_table} r ON r.id = t.round_id "
+    f"JOIN {Event._meta.db_table} e ON e.id = r.event_id "
+    "WHERE t.token = %s"
+)
+
+
+def table_ruleset(*, token: str) -> Ruleset:
+    """The rules a table's hands are scored by, for the check the entry form calls as a hand is
+    typed (three or four a hand): one plain query, without building the table, round, event and
+    club that :func:`table_by_token` returns (most of the check's time went there). 404 for a
+    token that opens no table (or a table without a game)."""
+    with connection.cursor() as cursor:
+        cursor.execute(TABLE_RULESET_SQL, [token])
+        row = cursor.fetchone()
+    if row is None:
+        raise Http404("No such table")
+    preset, overrides = row
+    field = Event._meta.get_field("ruleset_overrides")
+    return ruleset_for(preset=preset, overrides=field.from_db_value(overrides, None, connection))
 
 
 def round_is_open(round_: Round) -> bool:

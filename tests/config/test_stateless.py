@@ -14,7 +14,7 @@ def test_production_sessions_and_cache_are_shared_by_every_web_process() -> None
     assert values["SESSION_ENGINE"] in {"django.contrib.sessions.backends.db",
                                         "django.contrib.sessions.backends.cache",
                                         "django.contrib.sessions.backends.cached_db"}
-    assert values["CACHES"]["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert values["CACHES"]["default"]["BACKEND"] == "common.cache.RedisCache"
     assert values["CACHES"]["default"]["LOCATION"] == PRODUCTION["REDIS_URL"]
 
 

@@ -53,6 +53,20 @@ def test_check_validates_without_storing(api) -> None:
     assert Hand.objects.count() == 0
 
 
+def test_check_scores_by_the_events_own_rules_in_one_query(
+    api, django_assert_num_queries
+) -> None:
+    table = seated_table(ruleset_overrides={"min_bid": 60})
+    url = reverse("api-table-check", args=[table.token])
+    with django_assert_num_queries(1):
+        low = api.post(url, values(), format="json")
+    assert low.status_code == 400 and "bid" in {e["field"] for e in low.json()["errors"]}
+    assert api.post(url, values(bid=60, counters={"NS": 36, "EW": 14}),
+                    format="json").status_code == 200
+    missing = api.post(reverse("api-table-check", args=["nope"]), values(), format="json")
+    assert missing.status_code == 404 and missing.json()["errors"]
+
+
 def test_submit_and_retry_with_the_same_key(api) -> None:
     table = seated_table()
     first = submit(api, table, key="same")
