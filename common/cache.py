@@ -19,15 +19,19 @@ from django.core.cache.backends.redis import RedisCacheClient
 
 
 class _ClientPerPool(RedisCacheClient):
+    # _get_connection_pool_index, _get_connection_pool and _client are Django's own (the stubs
+    # leave private members out).
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._clients: dict[int, Any] = {}
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        index = self._get_connection_pool_index(write)
+        django_client: Any = self
+        index = django_client._get_connection_pool_index(write)
         client = self._clients.get(index)
         if client is None:
-            client = self._client(connection_pool=self._get_connection_pool(write))
+            pool = django_client._get_connection_pool(write)
+            client = django_client._client(connection_pool=pool)
             self._clients[index] = client
         return client
 

@@ -8,6 +8,7 @@ what the next hand is (its number and pre-filled dealer). Each selector owns its
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.db import connection
@@ -194,8 +195,9 @@ def table_ruleset(*, token: str) -> Ruleset:
     if row is None:
         raise Http404("No such table")
     preset, overrides = row
-    field = Event._meta.get_field("ruleset_overrides")
-    return ruleset_for(preset=preset, overrides=field.from_db_value(overrides, None, connection))
+    if isinstance(overrides, str | bytes):  # the JSON's text (SQLite; PostgreSQL as Django reads it)
+        overrides = json.loads(overrides)
+    return ruleset_for(preset=preset, overrides=overrides)
 
 
 def round_is_open(round_: Round) -> bool:
