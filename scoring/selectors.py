@@ -139,18 +139,33 @@ def game_hands(game: Game, sides: tuple[str, ...] = ("NS", "EW")) -> list[dict[s
     return rows
 
 
-# The table status poll, in plain SQL: the whole request is this one statement, and building it
-# through the ORM cost several times what PostgreSQL takes to answer it (profiled).
-TABLE_STATUS_SQL = (
-    "SELECT g.version, g.status, r.number, r.status, e.status, EXISTS ("  # noqa: S608
-    f"SELECT 1 FROM {Round._meta.db_table} n WHERE n.event_id = r.event_id "
-    "AND n.number = r.number + 1) "
+# A table's game, round and event, joined from its token: the plain queries below (the phones'
+# most frequent reads) select from it. Building the ORM's query cost several times what
+# PostgreSQL took to answer it.
+_TABLE_JOIN = (
     f"FROM {Table._meta.db_table} t "
     f"JOIN {Game._meta.db_table} g ON g.table_id = t.id "
     f"JOIN {Round._meta.db_table} r ON r.id = t.round_id "
     f"JOIN {Event._meta.db_table} e ON e.id = r.event_id "
     "WHERE t.token = %s"
 )
+TABLE_STATUS_SQL = (
+    "SELECT g.version, g.status, r.number, r.status, e.status, EXISTS ("  # noqa: S608
+    f"SELECT 1 FROM {Round._meta.db_table} n WHERE n.event_id = r.event_id "
+    f"AND n.number = r.number + 1) {_TABLE_JOIN}"
+)
+TABLE_RULESET_SQL = f"SELECT e.ruleset_preset, e.ruleset_overrides {_TABLE_JOIN}"  # noqa: S608
+
+
+def _table_row(sql: str, token: str) -> tuple[Any, ...]:
+    """The one row ``sql`` (selecting from :data:`_TABLE_JOIN`) finds for a table's token; 404
+    for a token that opens no table (or a table without a game)."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [token])
+        row = cursor.fetchone()
+    if row is None:
+        raise Http404("No such table")
+    return tuple(row)
 
 
 def table_status(*, token: str) -> dict[str, Any]:
@@ -159,12 +174,8 @@ def table_status(*, token: str) -> dict[str, Any]:
     {"number", "seated"}}``. One query reading no hands and no names, so the room's polls
     stay cheap; the page fetches its live fragment only when the version moved. 404 for a
     token that opens no table (or a table without a game)."""
-    with connection.cursor() as cursor:
-        cursor.execute(TABLE_STATUS_SQL, [token])
-        row = cursor.fetchone()
-    if row is None:
-        raise Http404("No such table")
-    version, game_status, number, round_status, event_status, next_seated = row
+    version, game_status, number, round_status, event_status, next_seated = _table_row(
+        TABLE_STATUS_SQL, token)
     return {
         "game": {"version": version, "status": game_status},
         "round": number,
@@ -174,27 +185,12 @@ def table_status(*, token: str) -> dict[str, Any]:
     }
 
 
-TABLE_RULESET_SQL = (
-    "SELECT e.ruleset_preset, e.ruleset_overrides "  # noqa: S608
-    f"FROM {Table._meta.db_table} t "
-    f"JOIN {Game._meta.db_table} g ON g.table_id = t.id "
-    f"JOIN {Round._meta.db_table} r ON r.id = t.round_id "
-    f"JOIN {Event._meta.db_table} e ON e.id = r.event_id "
-    "WHERE t.token = %s"
-)
-
-
 def table_ruleset(*, token: str) -> Ruleset:
     """The rules a table's hands are scored by, for the check the entry form calls as a hand is
     typed (three or four a hand): one plain query, without building the table, round, event and
-    club that :func:`table_by_token` returns (most of the check's time went there). 404 for a
-    token that opens no table (or a table without a game)."""
-    with connection.cursor() as cursor:
-        cursor.execute(TABLE_RULESET_SQL, [token])
-        row = cursor.fetchone()
-    if row is None:
-        raise Http404("No such table")
-    preset, overrides = row
+    club that :func:`table_by_token` returns (most of the check's time went there). 404 as
+    :func:`table_status`."""
+    preset, overrides = _table_row(TABLE_RULESET_SQL, token)
     if isinstance(overrides, str | bytes):  # the JSON's text (SQLite; PostgreSQL as Django reads it)
         overrides = json.loads(overrides)
     return ruleset_for(preset=preset, overrides=overrides)
