@@ -101,7 +101,9 @@ class Stack:
             self.start_push()
         self.start_celery()
         workers, threads = self.gunicorn_shape()
-        say(f"stack ready: gunicorn {workers} workers × {threads} threads, "
+        shape = (f"{workers} sync workers" if threads == 1
+                 else f"{workers} workers × {threads} threads")
+        say(f"stack ready: gunicorn {shape}, "
             f"{'a push process, ' if self.push else 'no push (pages poll), '}"
             f"Celery worker (concurrency {self.celery_concurrency}) and beat", flush=True)
 
