@@ -7,6 +7,7 @@ import os
 from typing import Any
 
 from celery import Celery, signals
+from django.conf import settings
 from kombu.transport import redis as kombu_redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
@@ -95,6 +96,18 @@ def show_task_durations(**_: Any) -> None:
     ``celery.app.trace`` at WARNING for the web processes, where the embedded default runs
     every task inline and a line per hand would flood the log."""
     logging.getLogger("celery.app.trace").setLevel(logging.INFO)
+
+
+@signals.worker_init.connect
+def lower_worker_priority(**_: Any) -> None:
+    """A worker runs at ``WORKER_NICENESS`` (10) before it forks its children, which inherit it.
+    Its tasks are background work (standings, rounds, ratings); the web processes on the same
+    machine answer people. When both want the CPU at once (a snapshot rendered as the room's
+    phones poll), the kernel now lets the requests go first; alone, the worker runs as fast as
+    before. On a machine of its own it changes nothing."""
+    niceness = getattr(settings, "WORKER_NICENESS", 0)
+    if niceness > 0:
+        os.nice(niceness)
 
 
 @app.task(name="config.ping")

@@ -252,6 +252,9 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True  # a worker killed mid-task leaves the message for another worker
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# The worker's CPU priority below the web processes' (nice; 0 leaves it as started): see
+# config/celery.py, lower_worker_priority.
+WORKER_NICENESS = get_int("WORKER_NICENESS", 10, minimum=0)
 CELERY_TASK_SOFT_TIME_LIMIT = get_int("CELERY_TASK_SOFT_TIME_LIMIT", 30, minimum=1)
 CELERY_TASK_TIME_LIMIT = get_int("CELERY_TASK_TIME_LIMIT", 60, minimum=1)
 CELERY_RESULT_EXPIRES = 3600

@@ -4,7 +4,9 @@ default, where every task runs inline) do not log a line per task."""
 from __future__ import annotations
 
 import logging
+import os
 import time
+from pathlib import Path
 
 import pytest
 
@@ -35,3 +37,33 @@ def test_the_worker_logs_each_task_with_its_duration(servers, celery_app_live) -
             break
         time.sleep(0.2)
     assert f"Task config.ping[{task_id}] succeeded in" in text, text[-2000:]
+
+
+def _niceness(pid: int) -> int:
+    # /proc/<pid>/stat: the command name is in parentheses and may hold spaces; the niceness
+    # is the 17th field after it.
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat.rsplit(")", 1)[1].split()[16])
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(line.split(":\t", 1) for line in status.read_text().splitlines()
+                          if ":\t" in line)
+        except OSError:  # the process ended while we looked
+            continue
+        if fields.get("PPid", "").strip() == str(pid):
+            found.append(int(status.parent.name))
+    return found
+
+
+@pytest.mark.integration
+def test_the_worker_and_its_children_run_below_the_web_processes(servers) -> None:
+    """WORKER_NICENESS (10 by default): background tasks yield the CPU to people's requests."""
+    pid = int(servers.worker_pidfile.read_text().split()[0])
+    assert _niceness(pid) == 10 > os.nice(0)  # this test process runs at the default
+    children = _children(pid)
+    assert children, "the worker has no pool processes"
+    assert {_niceness(child) for child in children} == {10}
