@@ -205,6 +205,12 @@ def standings_header(*, event_id: int, user: Any) -> tuple[Event, StandingsStatu
     return event, _status(event, _snapshot(event))
 
 
+def event_public(event: Event) -> bool:
+    """Whether anyone, signed in or not, may see the event: the one spelling of "public" for
+    the standings (the cached poll, the push, the regions rendered ahead)."""
+    return can_view_event(user=AnonymousUser(), event=event)
+
+
 def push_status(*, event_id: int) -> dict[str, Any] | None:
     """What a push message says (the poll's JSON), plus ``public``: whether anyone may see the
     event; None when the event is gone. No permission check: for the push task, whose message
@@ -214,7 +220,7 @@ def push_status(*, event_id: int) -> dict[str, Any] | None:
     except Http404:
         return None
     return {**_status(event, _snapshot(event)).to_dict(),
-            "public": can_view_event(user=AnonymousUser(), event=event)}
+            "public": event_public(event)}
 
 
 def event_is_public(*, event_id: int) -> bool:
@@ -223,7 +229,7 @@ def event_is_public(*, event_id: int) -> bool:
         event = _event(event_id, with_rows=False)
     except Http404:
         return False
-    return can_view_event(user=AnonymousUser(), event=event)
+    return event_public(event)
 
 
 def standings_status(*, event_id: int, user: Any) -> StandingsStatus:

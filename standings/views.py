@@ -19,7 +19,6 @@ import logging
 from collections.abc import Callable
 from typing import Any, cast
 
-from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import render
@@ -27,7 +26,6 @@ from django.utils.cache import patch_cache_control
 from django.utils.http import parse_etags
 from django.views.decorators.http import require_GET
 
-from clubs.permissions import can_view_event
 from common.push import fragment_etag, push_stream_url
 from common.spreadsheets import SafeCsvWriter
 from common.standings_status import status_cached, status_fill
@@ -35,7 +33,14 @@ from tournaments.models import Round
 
 from .fragments import VIEWS, body_html
 from .middleware import status_response
-from .selectors import event_standings, pair_card, player_card, round_status, standings_header
+from .selectors import (
+    event_public,
+    event_standings,
+    pair_card,
+    player_card,
+    round_status,
+    standings_header,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -138,7 +143,7 @@ def standings_version(request: HttpRequest, event_id: int) -> HttpResponse:
     fills the cache for the next polls."""
     event, status = standings_header(event_id=event_id, user=request.user)
     answer = status.to_dict()
-    public = can_view_event(user=AnonymousUser(), event=event)
+    public = event_public(event)
     status_fill(event_id=event.pk, version=status.version,
                 source_version=status.source_version, hands_version=status.hands_version,
                 computed_at=answer["computed_at"], public=public)
