@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import models
 
+import formats
 from common.errors import DomainError
 from common.labels import OUTCOMES, RESULTS, SEATS
 from common.rulesets import check_ruleset
@@ -27,7 +28,7 @@ from ranking.prizes import check_prizes
 from rules_engine import RulesError, Ruleset
 from scoring.models import HandRevision
 from scoring.services import hand_check, revision_values
-from tournaments.models import BYE_POINTS_LIMIT, PAIR_FORMATS, Round
+from tournaments.models import BYE_POINTS_LIMIT, Round
 from tournaments.services import check_format_settings
 
 from .format import (
@@ -460,7 +461,7 @@ def _check_event(r: Reader, event: dict[str, Any]) -> Ruleset:
         r.fail("event.tie_breaks", "invalid", "tie_breaks is a list of tie-break names.")
         raise _Enough
     try:
-        if event["format"] in PAIR_FORMATS:
+        if getattr(formats.FORMATS.get(event["format"]), "pairs", False):
             validate_pair_tie_breaks(event["tie_breaks"] or None)
         else:
             validate_tie_breaks(event["tie_breaks"] or None, partnership=event["partnership"])

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
+
+from pairing.errors import PairingError
 
 
 class DomainError(Exception):
@@ -26,3 +30,13 @@ class ConflictError(DomainError):
     def __init__(self, message: str, *, field: str = "__all__", current: Any = None) -> None:
         super().__init__(message, field=field)
         self.current = current
+
+
+@contextmanager
+def refused() -> Iterator[None]:
+    """Inside: a refusal of a pure core (a format, a pairing, a schedule: ``PairingError``,
+    with its message, field and code) becomes the :class:`DomainError` pages and the API show."""
+    try:
+        yield
+    except PairingError as exc:
+        raise DomainError(exc.message, field=exc.field, code=exc.code) from None

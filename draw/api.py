@@ -23,6 +23,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+import formats
 from clubs.api import error_responses, roster_player
 from clubs.models import Club
 from clubs.permissions import can_view_event, check_club_role, has_club_role
@@ -43,6 +44,12 @@ from .selectors import (
     events_placements,
     rounds_total,
 )
+
+# The API schema's words on the formats' settings and capabilities, from the registry.
+SETTINGS_HELP = "; ".join(
+    f"{f.name}: {', '.join(sorted(f.setting_keys))}" for f in formats.REGISTERED if f.setting_keys
+) + "."
+SEATS_ITSELF = ", ".join(formats.names(lambda f: f.seats_automatically))
 
 
 # --- output ---------------------------------------------------------------------------------------
@@ -74,9 +81,7 @@ class EventOutput(serializers.ModelSerializer[Event]):
                   "prizes won); [] before."
     )
     format_settings = serializers.SerializerMethodField(
-        help_text="The format's settings with their defaults (individual_progressive: "
-                  "qualifying_games, movement, direction, draw, steps, cut, semi_partners, "
-                  "final_rule, ties, game_minutes).")
+        help_text="The format's settings with their defaults. " + SETTINGS_HELP)
     stages = serializers.SerializerMethodField(
         help_text="The event's stages and the round numbers of each.")
     rounds_total = serializers.SerializerMethodField(
@@ -185,15 +190,12 @@ class EventInput(serializers.Serializer[Any]):
     club = serializers.SlugField(help_text="The club's slug.")
     name = serializers.CharField(max_length=120)
     date = serializers.DateField()
-    format = serializers.ChoiceField(choices=Event.Format.choices, required=False,
-                                     default=Event.Format.CLUB_NIGHT)
+    format = serializers.ChoiceField(choices=formats.choices(), required=False,
+                                     default=formats.DEFAULT)
     ruleset_preset = serializers.CharField(required=False)
     ruleset_overrides = serializers.DictField(required=False)
     format_settings = serializers.DictField(
-        required=False, help_text="The format's own settings (individual_progressive: movement "
-        "qualifying_games, movement winners_move|fixed_seats, direction up|down, draw "
-        "system|table, steps, cut 8|4|0, semi_partners seeded|draw, final_rule "
-        "rotate|single_game, ties system_cut|table_cut, game_minutes).")
+        required=False, help_text="The format's own settings. " + SETTINGS_HELP)
     prizes = serializers.DictField(
         required=False, help_text="{\"currency\": \"$\", \"payouts\": [{\"place\": 1, "
         "\"amount\": \"300\"}], \"side\": [{\"kind\": \"high_game\", \"amount\": \"25\"}]}")
@@ -578,7 +580,7 @@ class EventRoundsApi(APIView):
                     "page's \"Seat round N\" button queues the same work as a background job "
                     "instead.) Asking for a `number` that exists returns that round unchanged "
                     "with 200; `reseat` seats the open round again while no hand is entered. "
-                    "For a format that seats itself (individual_progressive), asking for the "
+                    f"For a format that seats itself ({SEATS_ITSELF}), asking for the "
                     "next round when the automatic advance has already seated it returns that "
                     "round with 200.",
         request=SeatRoundInput,

@@ -90,7 +90,7 @@ def table_card_target(*, token: str) -> CardTarget:
 def round_labels(event: Event) -> dict[int, tuple[str, str]]:
     """{round number: (label, stage)} of the event's planned rounds: "Game 1".."Game 6",
     "Semi-final", "Final 1".. for a progressive event; "Round 1".. for a club night."""
-    word = "Game" if event.format == Event.Format.INDIVIDUAL_PROGRESSIVE else "Round"
+    word = event.spec.sitting_title
     labels: dict[int, tuple[str, str]] = {}
     for stage in event_stages(event):
         numbers = stage["rounds"]
@@ -114,7 +114,7 @@ def scorecards(event: Event, entries: list[Entry]) -> list[dict[str, Any]]:
     rounds = {r.number: r for r in event.rounds.all()}
     labels = round_labels(event)
     last = max([*labels, *rounds, 0])
-    word = "Game" if event.format == Event.Format.INDIVIDUAL_PROGRESSIVE else "Round"
+    word = event.spec.sitting_title
     mine: dict[int, dict[int, Seat]] = {pk: {} for pk in ids}
     names: dict[tuple[int, str], str] = {}
     seats = (Seat.objects.filter(round__event=event)

@@ -94,7 +94,7 @@ def table_card(request: HttpRequest, token: str) -> HttpResponse:
     label = labels.get(target.round.number, (f"Round {target.round.number}", ""))[0] \
         if target.round else ""
     last = event.rounds.order_by("-number").values_list("number", flat=True).first()
-    word = "game" if event.format == Event.Format.INDIVIDUAL_PROGRESSIVE else "round"
+    word = event.sitting
     return render(request, "draw/table_card_idle.html", {
         "event": event, "card": target.card, "round": target.round, "round_label": label,
         "word": word, "last_label": labels.get(last, (f"{word.capitalize()} {last}", ""))[0]
@@ -133,9 +133,10 @@ def entry_scorecard(request: HttpRequest, pk: int, entry_id: int) -> HttpRespons
 
 # --- results ---------------------------------------------------------------------------------------
 def _standings(event: Event) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
-    """The qualifying standings of a progressive event; the standings of any other event (its
-    snapshot, or computed now when there is none yet)."""
-    if event.format == Event.Format.INDIVIDUAL_PROGRESSIVE:
+    """The qualifying standings of an event whose stages keep their own totals (a progressive
+    day); the standings of any other event (its snapshot, or computed now when there is none
+    yet)."""
+    if event.spec.stage_totals:
         computed = standings_compute(event=event,
                                      rounds=stage_rounds(event, Round.Stage.QUALIFYING))
         return computed.rows, computed.tie_breaks
@@ -174,7 +175,7 @@ def event_results(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "draw/results.html", {
         "event": event, "finished": finished, "placements": placements, "side_prizes": side,
         "rules": event_rules(event), "ruleset": event_ruleset(event),
-        "progressive": event.format == Event.Format.INDIVIDUAL_PROGRESSIVE,
+        "qualifying_only": event.spec.stage_totals,
         "rows": rows, "ranking_sentence": ("Ranked by " + ", then ".join(labels) + ".")
         if labels else "",
         "prize_fund": prize_fund,

@@ -19,7 +19,7 @@ from standings.selectors import BYE_SCORING_TEXT
 from standings.services import standings_compute
 from tournaments.models import Event
 
-from .selectors import event_format_settings, event_rules, rounds_total
+from .selectors import event_rules, rounds_total
 
 MULTIPLES = ("Single", "Double", "Triple", "Quadruple")
 RANK_NAMES = {"A": ("ace", "aces"), "T": ("ten", "tens"), "K": ("king", "kings"),
@@ -233,32 +233,7 @@ def tie_break_labels(event: Event) -> list[str]:
 
 def _format_section(event: Event, word: str) -> list[str]:
     lines = list(event_rules(event))
-    settings = event_format_settings(event)
-    if event.format == Event.Format.CLUB_NIGHT:
-        lines.insert(0, f"{event.rounds_planned} rounds planned (the director may play more); "
-                        "partners change every round and nobody partners the same player twice "
-                        "while it can be avoided. When the players do not fill whole tables, "
-                        "players sit out in turn.")
-    elif event.format == Event.Format.INDIVIDUAL_PROGRESSIVE:
-        if settings.get("movement") == "fixed_seats":
-            lines.insert(1, "After each game every player moves by a fixed number of tables "
-                            "for their seat.")
-        else:
-            toward = "toward table 1" if settings.get("direction", "up") == "up" else \
-                "away from table 1"
-            who = "the system draws" if settings.get("draw", "system") == "system" else \
-                "the table cuts the cards to decide"
-            lines.insert(1, f"After each game the winners move one table {toward}; the losers "
-                            f"stay, split up and each partners a player who arrives ({who} "
-                            "who partners whom).")
-        if settings.get("game_minutes"):
-            lines.append(f"A game lasts at most {settings['game_minutes']} minutes: when the "
-                         "director calls time, the games still playing end after the deals "
-                         "entered and the side ahead wins.")
-        lines.append("Players beyond whole tables wait as alternates: an alternate takes the "
-                     "seat of a player who withdraws, scores, but is not placed for the cut or "
-                     "the prizes.")
-    elif event.is_pairs:
+    if event.is_pairs:
         lines.insert(0, f"Fixed partnerships: each pair plays every {word} together; "
                         f"{rounds_total(event)} {word}s in all.")
     return lines
@@ -267,7 +242,7 @@ def _format_section(event: Event, word: str) -> list[str]:
 def rules_sheet(event: Event) -> dict[str, Any]:
     """Everything the rules page shows, in sections of sentences plus the meld table."""
     rs = event_ruleset(event)
-    word = "game" if event.format == Event.Format.INDIVIDUAL_PROGRESSIVE else "round"
+    word = event.sitting
     bye = BYE_SCORING_TEXT.get(event.bye_scoring, "").format(points=event.bye_points)
     if event.is_pairs:
         bye = "A pair with a bye wins the round. " + bye

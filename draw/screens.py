@@ -37,7 +37,6 @@ from tournaments.models import Bye, Entry, Event, Round, Seat
 from tournaments.selectors import event_get, round_tables
 
 from . import seating, where
-from .formats import format_for
 from .selectors import event_format_settings, rounds_total
 
 # A playing table is "running long" past the median time of the finished tables once this many
@@ -57,7 +56,7 @@ def _game_minutes(event: Event) -> int | None:
 
 def _word(event: Event) -> str:
     """What the event calls one sitting of every table: a progressive day plays games."""
-    return "game" if event.format == Event.Format.INDIVIDUAL_PROGRESSIVE else "round"
+    return event.sitting
 
 
 def round_start_time(round_: Round) -> datetime.datetime:
@@ -115,7 +114,7 @@ def _tiles(round_: Round, *, now: datetime.datetime, deals: int | None,
 def director_screen(event: Event, *, now: datetime.datetime | None = None) -> dict[str, Any]:
     """Everything the director's screen shows, in a fixed number of queries (not per table)."""
     now = now or timezone.now()
-    spec = format_for(event.format)
+    spec = event.spec
     settings = event_format_settings(event)
     limit = _game_minutes(event)
     rounds = list(event.rounds.order_by("number"))

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from common.errors import DomainError
-from pairing.progressive import stages as progressive_stages
-from pairing.progressive.settings import check_settings
+from formats import FormatError, Stage
+from formats.pairs import bracket_first_round, bracket_view
 from ranking.prizes import award_side
 from scoring.models import Game, SeatResult
 from standings.models import StandingsSnapshot
@@ -15,35 +14,37 @@ from standings.services import qualifying_order
 from tournaments.models import Event, Round
 from tournaments.selectors import event_entrants, pairs_in_seed_order
 
-from . import pair_formats
-from .formats import format_for
 from .services import event_results
 
 
-def _progressive(event: Event) -> bool:
-    return event.format == Event.Format.INDIVIDUAL_PROGRESSIVE
-
-
 def event_format_settings(event: Event) -> dict[str, Any]:
-    """The format's settings as they apply (defaults filled in); a progressive event's
-    qualifying games are ``rounds_planned``."""
-    if not _progressive(event):
-        return dict(event.format_settings or {})
+    """The format's settings as they apply (defaults filled in); a format that names its
+    planned rounds in its settings (a progressive day's ``qualifying_games``) shows them."""
+    spec = event.spec
     try:
-        settings = check_settings(event.format_settings)
-    except ValueError:  # stored before a setting was renamed: show what is stored
+        settings = spec.check_settings(event.format_settings)
+    except FormatError:  # stored before a setting was renamed: show what is stored
         settings = dict(event.format_settings or {})
-    return {"qualifying_games": event.rounds_planned, **settings}
+    if spec.rounds_setting:
+        return {spec.rounds_setting: event.rounds_planned, **settings}
+    return settings
 
 
 def rounds_total(event: Event) -> int:
-    return format_for(event.format).rounds_total(
+    return event.spec.rounds_total(
         event.rounds_planned, dict(event.format_settings or {}), event_entrants(event))
+
+
+def event_length(event: Event) -> str:
+    """The event's length in words: "10 qualifying games of 4 deals, then the semi-final and
+    the final", "4 rounds of 8 deals"."""
+    return event.spec.describe_length(event.rounds_planned, event.deals_per_round,
+                                      dict(event.format_settings or {}), event_entrants(event))
 
 
 def event_stages(event: Event) -> list[dict[str, Any]]:
     """[{"stage", "label", "rounds": [numbers]}] in playing order (planned rounds)."""
-    spec = format_for(event.format)
+    spec = event.spec
     settings = dict(event.format_settings or {})
     entrants = event_entrants(event)
     total = spec.rounds_total(event.rounds_planned, settings, entrants)
@@ -57,12 +58,8 @@ def event_stages(event: Event) -> list[dict[str, Any]]:
 
 
 def event_rules(event: Event) -> list[str]:
-    if event.is_pairs:
-        return pair_formats.describe(event.format, dict(event.format_settings or {}),
-                                     event.rounds_planned)
-    if not _progressive(event):
-        return []
-    return progressive_stages.describe(event_format_settings(event), event.rounds_planned)
+    """The format's rules in sentences, for its settings as they apply."""
+    return event.spec.describe(event_format_settings(event), event.rounds_planned)
 
 
 def _placements(rows: list[dict[str, Any]] | None,
@@ -124,20 +121,19 @@ def final_results(event: Event) -> dict[str, Any]:
 def event_bracket(event: Event) -> dict[str, Any] | None:
     """The event's bracket as the bracket page and the API draw it (None for an event without
     one): every match of the plan with its pairs once known, its result and its table
-    (``draw.pair_formats.bracket_view`` says what a match carries)."""
-    spec = format_for(event.format)
+    (``formats.pairs.bracket_view`` says what a match carries)."""
+    spec = event.spec
     settings = dict(event.format_settings or {})
-    if not spec.pairs or not (event.is_bracket or settings.get("playoff")):
+    if not spec.pairs or not spec.has_bracket(settings):
         return None
     pairs = pairs_in_seed_order(event)
     members = {pk: m for pk, m, _ in pairs}
     entrants = len(pairs)
     first = 1
     seeds: tuple[int, ...] | None = tuple(members)
-    if not event.is_bracket:
-        first = pair_formats.qualifying_rounds(event.format, event.rounds_planned, settings,
-                                               entrants) + 1
-        started = event.rounds.filter(stage=pair_formats.BRACKET).exists()
+    if not spec.bracket:
+        first = bracket_first_round(spec, event.rounds_planned, settings, entrants)
+        started = event.rounds.filter(stage=Stage.BRACKET).exists()
         cut = int(settings["playoff"]["cut"])
         seeds = tuple(p for p, _ in qualifying_order(event))[:cut] if started else None
     names = {pk: str(pair) for pk, pair in event.pairs.in_bulk().items()}
@@ -148,9 +144,9 @@ def event_bracket(event: Event) -> dict[str, Any] | None:
             "table__round__number", "table__number", "status")
     }
     try:
-        return pair_formats.bracket_view(
-            event.format, settings, entrants=entrants, seeds=seeds, members=members,
+        return bracket_view(
+            spec.bracket, settings, entrants=entrants, seeds=seeds, members=members,
             names=names, results=event_results(event), first_round=first,
             statuses=statuses)
-    except DomainError:  # too few pairs yet for the bracket's settings: nothing to draw
+    except FormatError:  # too few pairs yet for the bracket's settings: nothing to draw
         return None

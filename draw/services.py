@@ -1,7 +1,7 @@
 """The bridge between the event's rows and the pure round builders.
 
 ``round_create`` reads who is here, the seatings so far and every game's result, hands them to
-the builder registered for the event's format (``draw.formats``), and writes the round it gets
+the builder of the event's format (``formats``), and writes the round it gets
 back: tables, seats, byes and an empty game per table, in one transaction under the event's row
 lock. Round status changes and seat swaps live here too, since they move the same rows.
 
@@ -16,8 +16,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from common.errors import DomainError
+from common.errors import DomainError, refused
 from common.tasks import ROUND_SEAT, task_queue
+from formats import Finish, Format, Situation, Stage
 from pairing.results import TableResult
 from pairing.rotation import RotationError, RoundPlan
 from ranking.prizes import award_places
@@ -34,7 +35,6 @@ from tournaments.services import (
 )
 
 from . import seating
-from .formats import Finish, Situation, format_for
 
 POSITIONS = ("N", "E", "S", "W")
 
@@ -115,7 +115,7 @@ def round_create(
     locked = event_lock(event)
     if locked.status not in (Event.Status.DRAFT, Event.Status.RUNNING):
         raise DomainError("This event is over; no more rounds.", field="event")
-    spec = format_for(locked.format)
+    spec = locked.spec
     if number is not None and not reseat:
         existing = locked.rounds.filter(number=number).first()
         if existing is not None:
@@ -161,7 +161,7 @@ def round_create(
     players = [pk for pk, _, alternate in active if not alternate]
     pairs = pairs_in_seed_order(locked) if spec.pairs else []
     if spec.pairs:
-        _check_pairs(settings, [pk for pk, _, playing in pairs if playing], new_number)
+        _check_pairs([pk for pk, _, playing in pairs if playing])
     elif len(players) < spec.min_entries:
         raise DomainError(
             f"A round needs at least {spec.min_entries} checked-in players; "
@@ -169,12 +169,14 @@ def round_create(
             field="entries",
         )
     history = event_history(locked)
-    if new_number == 1 and not spec.pairs:
-        _check_cut(settings, len(players))
+    if new_number == 1:
+        with refused():
+            spec.check_field(settings, len([p for p in pairs if p[2]]) if spec.pairs
+                             else len(players))
     if spec.needs_winners and latest is not None:
         _settle_ties(locked, latest, settings, actor)
     ranking: tuple[int, ...] = ()
-    if stage != Round.Stage.QUALIFYING and not locked.is_bracket:
+    if stage != Stage.QUALIFYING and not spec.bracket:
         ranking = tuple(entry for entry, _ in qualifying_order(locked))
     situation = Situation(
         number=new_number, seed=locked.seed, rounds_planned=locked.rounds_planned,
@@ -186,11 +188,12 @@ def round_create(
         active_pairs=tuple(pk for pk, _, playing in pairs if playing),
     )
     try:
-        built = spec.build(situation)
+        with refused():
+            built = spec.build(situation)
     except RotationError as exc:
         raise DomainError(exc.message, field=exc.field) from None
     round_ = _write_round(locked, new_number, built.plan, stage, built.matches)
-    if stage == Round.Stage.QUALIFYING and not spec.pairs:
+    if stage == Stage.QUALIFYING and spec.alternates:
         _name_alternates(locked, players, built.plan, actor)
     if locked.status == Event.Status.DRAFT:
         locked.status = Event.Status.RUNNING
@@ -229,28 +232,12 @@ def _name_alternates(event: Event, players: list[int], plan: RoundPlan[int], act
     event_log(event, actor, "alternates_named", entries=waiting, names=names)
 
 
-def _check_pairs(settings: dict[str, Any], playing: list[int], number: int) -> None:
+def _check_pairs(playing: list[int]) -> None:
     if len(playing) < 2:
         raise DomainError(
             f"A round needs at least 2 pairs; {len(playing)} "
             f"{'is' if len(playing) == 1 else 'are'} registered and playing.",
             field="pairs", code="too_few_pairs")
-    cut = int((settings.get("playoff") or {}).get("cut") or 0)
-    if number == 1 and cut > len(playing):
-        raise DomainError(
-            f"The playoff takes the top {cut} pairs, but only {len(playing)} are registered: "
-            "lower the cut (format_settings.playoff.cut) or register more pairs.",
-            field="format_settings.playoff.cut", code="cut_larger_than_field")
-
-
-def _check_cut(settings: dict[str, Any], players: int) -> None:
-    cut = int(settings.get("cut") or 0)
-    if cut and cut > players:
-        raise DomainError(
-            f"The cut is the top {cut}, but only {players} players are here: lower the cut "
-            "(format_settings.cut) or check in more players.",
-            field="format_settings.cut", code="cut_larger_than_field",
-        )
 
 
 def _settle_ties(event: Event, round_: Round, settings: dict[str, Any], actor: Any) -> None:
@@ -345,7 +332,7 @@ def event_placements_compute(
     "prize"}] best first (``prize`` is an amount string or null). A format without stages
     places by the standings (``standings``: the snapshot rows, all rounds); alternates are
     not placed."""
-    spec = format_for(event.format)
+    spec = event.spec
     if spec.pairs:
         return _pair_placements(event, spec)
     names = dict(event.entries.values_list("pk", "player__name"))
@@ -356,23 +343,25 @@ def event_placements_compute(
         rows = standings if standings is not None else standings_rebuild(event_id=event.pk).rows
         ranking = tuple((int(r["entry_id"]), int(r["rank"])) for r in rows
                         if int(r["entry_id"]) not in alternates)
-    placed = spec.placements(Finish(
-        rounds_planned=event.rounds_planned, settings=dict(event.format_settings or {}),
-        ranking=ranking, results=tuple(event_results(event)),
-    ))
+    with refused():
+        placed = spec.placements(Finish(
+            rounds_planned=event.rounds_planned, settings=dict(event.format_settings or {}),
+            ranking=ranking, results=tuple(event_results(event)),
+        ))
     won = award_places([(p.place, p.entry_id) for p in placed], event.prizes or {})
     return [{"place": p.place, "entry_id": p.entry_id, "name": names.get(p.entry_id, ""),
              "stage": p.stage, "prize": won.get(p.entry_id)} for p in placed]
 
 
-def _pair_placements(event: Event, spec: Any) -> list[dict[str, Any]]:
+def _pair_placements(event: Event, spec: Format) -> list[dict[str, Any]]:
     """A pair event's places: the pair, its first member's entry (``entry_id``) and its name."""
     pairs = pairs_in_seed_order(event)
-    placed = spec.placements(Finish(
-        rounds_planned=event.rounds_planned, settings=dict(event.format_settings or {}),
-        ranking=tuple(qualifying_order(event)), results=tuple(event_results(event)),
-        pairs={pk: members for pk, members, _ in pairs},
-    ))
+    with refused():
+        placed = spec.placements(Finish(
+            rounds_planned=event.rounds_planned, settings=dict(event.format_settings or {}),
+            ranking=tuple(qualifying_order(event)), results=tuple(event_results(event)),
+            pairs={pk: members for pk, members, _ in pairs},
+        ))
     names = {pk: str(pair) for pk, pair in event.pairs.in_bulk().items()}
     first = {pk: members[0] for pk, members, _ in pairs if members}
     won = award_places([(p.place, p.entry_id) for p in placed], event.prizes or {})
@@ -392,7 +381,7 @@ def entry_withdraw(*, entry: Entry, actor: Any = None) -> Entry:
     """
     locked = event_lock(entry.event)
     handed_over = None
-    if locked.format == Event.Format.INDIVIDUAL_PROGRESSIVE and entry.status == Entry.Status.ACTIVE:
+    if locked.spec.alternates and entry.status == Entry.Status.ACTIVE:
         handed_over = _hand_over_seat(locked, entry, actor)
     left = entry_leave(entry=entry, actor=actor)
     if handed_over is not None:

@@ -22,7 +22,6 @@ from tournaments.models import Event, Round
 from tournaments.selectors import event_entrants
 
 from . import seating
-from .formats import format_for
 from .services import round_create, round_set_status
 
 logger = logging.getLogger(__name__)
@@ -65,7 +64,7 @@ def round_confirmed(event_id: int, number: int) -> dict[str, Any]:
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
         return {"event": event_id, "round": number, "seated": None}
-    spec = format_for(event.format)
+    spec = event.spec
     if not spec.seats_automatically:
         return {"event": event_id, "round": number, "seated": None}
     round_ = event.rounds.filter(number=number).first()

@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+import formats
 from clubs.models import Club
 from clubs.permissions import check_club_role, has_club_role
 from common.errors import DomainError
@@ -26,8 +27,15 @@ from scoring.models import HandRevision
 from scoring.selectors import games_for_event
 from scoring.services import event_settings_update
 from tournaments import services as events
-from tournaments.forms import CheckInForm, EventCreateForm, EventForm, PairForm, SwapForm
-from tournaments.models import PAIR_FORMATS, Entry, Event, Round
+from tournaments.forms import (
+    CheckInForm,
+    EventCreateForm,
+    EventForm,
+    PairForm,
+    SwapForm,
+    individual_formats_using,
+)
+from tournaments.models import Entry, Event, Round
 from tournaments.selectors import (
     checkin_roster,
     event_get,
@@ -39,7 +47,6 @@ from tournaments.selectors import (
 
 from . import seating, services, where
 from .cards import MAX_TABLE_CARDS, table_cards_ensure
-from .formats import format_for
 from .rulebook import rules_sheet
 from .selectors import event_bracket, event_rules, rounds_total
 
@@ -49,17 +56,18 @@ def event_create(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
     check_club_role(user=request.user, club=club, role="director")
     initial = {"ruleset_preset": club.ruleset_preset}
-    if request.GET.get("format") in Event.Format.values:
+    if request.GET.get("format") in formats.FORMATS:
         initial["format"] = request.GET["format"]
     form = EventCreateForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.general_data()
         data["bye_points"] = data.get("bye_points") or 0
         data["ruleset_overrides"] = club.ruleset_overrides if data["ruleset_preset"] == club.ruleset_preset else {}
-        if data["format"] == Event.Format.INDIVIDUAL_PROGRESSIVE:
-            data.update(format_settings=form.format_settings(), prizes=form.prizes())
-        elif data["format"] in PAIR_FORMATS:
+        spec = formats.get(data["format"])
+        if spec.setting_keys:
             data["format_settings"] = form.format_settings()
+        if "payouts" in form.fields and data["format"] in individual_formats_using("payouts"):
+            data["prizes"] = form.prizes()
         try:
             event = events.event_create(club=club, actor=request.user, **data)
         except DomainError as exc:
@@ -82,7 +90,7 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
         "bye_scoring": event.bye_scoring, "bye_points": event.bye_points,
         "tie_breaks": event.tie_breaks, "is_public": event.is_public,
     }
-    progressive = event.format == Event.Format.INDIVIDUAL_PROGRESSIVE
+    progressive = event.format in individual_formats_using("payouts")
     if progressive:
         initial.update(EventForm.initial_progressive(event))
     elif event.is_pairs:
@@ -138,10 +146,10 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "byes": round_byes(round_=current) if current else [],
         "seating": _seating_state(event, overview["rounds"]) if is_director else None,
         "rules": event_rules(event),
-        "has_bracket": event.is_bracket or bool((event.format_settings or {}).get("playoff")),
+        "has_bracket": event.spec.has_bracket(event.format_settings or {}),
         "pair_count": event.pairs.count() if event.is_pairs else 0,
         "rounds_total": total if event.is_pairs else event.rounds_planned,
-        "can_play_on": format_for(event.format).open_ended,
+        "can_play_on": event.spec.open_ended,
     }
     # Every planned round played, or the bracket decided before its deepest round: finishing is
     # what comes next (a club night may still play on). The bracket is drawn only if needed.

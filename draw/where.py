@@ -21,7 +21,6 @@ from common.labels import SEAT_NAMES
 from common.rulesets import event_ruleset
 from tournaments.models import Bye, Entry, Event, Round, Seat
 
-from .formats import format_for
 from .selectors import event_bracket, rounds_total
 
 # the longest name (or part of one) the search takes
@@ -33,7 +32,7 @@ _OPEN_MATCHES = {"waiting", "ready", "seated", "playing", "to_confirm"}
 
 def round_word(event: Event) -> str:
     """What the event calls one sitting of every table: a progressive day plays games."""
-    return "game" if event.format == Event.Format.INDIVIDUAL_PROGRESSIVE else "round"
+    return event.sitting
 
 
 def _round_title(event: Event, round_: Round) -> str:
@@ -95,7 +94,7 @@ def _status(event: Event, round_: Round | None) -> dict[str, Any]:
         text = ""
     last = event.status in (Event.Status.FINISHED, Event.Status.CANCELLED)
     if round_.status == Round.Status.CLOSED and not last:
-        last = not format_for(event.format).open_ended and round_.number >= rounds_total(event)
+        last = not event.spec.open_ended and round_.number >= rounds_total(event)
         if not last and round_.stage == Round.Stage.BRACKET:
             bracket = event_bracket(event)
             last = bool(bracket and bracket["complete"])

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.utils import timezone
 
+import formats
 from clubs.models import Club, Player
 from clubs.permissions import can_view_event
 from ranking.ratings import ordinal
@@ -158,7 +159,7 @@ def season_events(season: Season) -> list[Event]:
         club_id=season.club_id, status=Event.Status.FINISHED, is_public=True,
         date__gte=season.starts_on, date__lte=season.ends_on)
     if season.events == Season.Events.CLUB_NIGHTS:
-        events = events.filter(format=Event.Format.CLUB_NIGHT)
+        events = events.filter(format__in=formats.names(lambda f: f.club_night))
     return list(events.order_by("date", "pk"))
 
 

@@ -17,7 +17,6 @@ from django.http import Http404
 
 from common.labels import OUTCOME_LABELS, RESULT_LABELS, SEAT_NAMES, SUIT_SYMBOLS
 from common.rulesets import event_ruleset, ruleset_for
-from pairing.progressive import stages as progressive_stages
 from rules_engine import Ruleset
 from tournaments.models import Bye, Entry, Event, Round, Seat, Table
 
@@ -320,11 +319,13 @@ def games_for_event(event: Event, *, unconfirmed_only: bool = False) -> list[Gam
 
 def _last_round_number(event: Event) -> int | None:
     """The number of an event's last round when its format ends there (a progressive event's
-    qualifying games, semi-finals and final); None for a club night, which may play on."""
-    if event.format != Event.Format.INDIVIDUAL_PROGRESSIVE:
+    qualifying games, semi-finals and final); None for a format that may play on (a club
+    night)."""
+    spec = event.spec
+    if spec.open_ended:
         return None
-    return progressive_stages.plan_from(dict(event.format_settings or {}),
-                                        event.rounds_planned).rounds_total
+    return spec.rounds_total(event.rounds_planned, dict(event.format_settings or {}),
+                             event.pairs.count() if spec.pairs else 0)
 
 
 def table_next_round(*, table: Table) -> dict[str, Any]:
@@ -353,9 +354,7 @@ def table_next_seats(*, table: Table) -> dict[str, Any] | None:
     round_ = table.round
     event = round_.event
     number = round_.number + 1
-    progressive = event.format == Event.Format.INDIVIDUAL_PROGRESSIVE
-    out: dict[str, Any] = {"number": number, "seated": False,
-                           "word": "game" if progressive else "round"}
+    out: dict[str, Any] = {"number": number, "seated": False, "word": event.sitting}
     next_round = Round.objects.filter(event_id=event.pk, number=number).first()
     if next_round is None:
         counts = Game.objects.filter(table__round_id=round_.pk).aggregate(

@@ -8,9 +8,9 @@ from typing import Any, cast
 
 from django import forms
 
+import formats
 from clubs.models import Player
 from common.errors import DomainError
-from pairing import pair_settings
 from pairing.progressive import settings as progressive_defaults
 from ranking import TIE_BREAKS
 from ranking.pairs import PAIR_TIE_BREAKS
@@ -19,18 +19,17 @@ from ranking.standings import RankingError
 
 from .models import BYE_POINTS_LIMIT, Entry, Event
 
-PROGRESSIVE = Event.Format.INDIVIDUAL_PROGRESSIVE
-# The individual progressive format's own settings (``Event.format_settings``) and the prizes,
-# as the form names them; the form shows them only for that format.
+# The individual formats' own settings (``Event.format_settings``) as the form names them, and
+# the prizes; the form shows each for the individual formats whose settings
+# (``formats.Format.setting_keys``) include it, the prizes with them.
 PROGRESSIVE_SETTINGS = ("movement", "direction", "draw", "cut", "semi_partners", "final_rule",
                         "ties", "game_minutes")
 PROGRESSIVE_FIELDS = (*PROGRESSIVE_SETTINGS, "payouts", "high_game_prize")
 HIGH_GAME = "high_game"
 
-PAIR_FORMATS = pair_settings.PAIR_FORMATS
 # The fixed-partnership formats' settings (``Event.format_settings``, checked by
-# ``pairing.pair_settings``): form field -> settings key. The form shows them in the "Pairs"
-# group, each for the formats whose keys (``pair_settings.KEYS``) include it.
+# ``formats.pair_settings``): form field -> settings key. The form shows them in the "Pairs"
+# group, each for the pair formats whose keys include it.
 PAIR_SETTINGS = {
     "pair_first_draw": "first_draw", "pair_groups": "groups", "pair_ties": "ties",
     "pair_game_minutes": "game_minutes", "pair_third_place": "third_place",
@@ -45,20 +44,10 @@ PLAYOFF_SETTINGS = {
     "playoff_consolation": ("consolation", ("single", "double")),
 }
 PAIR_FIELDS = (*PAIR_SETTINGS, *PLAYOFF_SETTINGS)
-# A round robin plays every pair once and a bracket plays until it is decided: neither uses
-# the rounds the director plans.
-ROUNDS_UNUSED = (pair_settings.ROUND_ROBIN, pair_settings.SINGLE, pair_settings.DOUBLE)
-ROUNDS_UNUSED_HELP = {
-    pair_settings.ROUND_ROBIN: "Not used: a round robin plays every pair once (in each group).",
-    pair_settings.SINGLE: "Not used: a bracket plays until it is decided.",
-    pair_settings.DOUBLE: "Not used: a bracket plays until it is decided.",
-}
-# What "Rounds" means for each pair format (the new-event page shows the chosen one's).
-ROUNDS_HELP = {
-    **{f: "With a playoff, the qualifying rounds before it." for f in
-       pair_settings.QUALIFYING_FORMATS if f not in ROUNDS_UNUSED},
-    **ROUNDS_UNUSED_HELP,
-}
+# Formats that decide their own length (a round robin, a bracket) do not use the planned
+# rounds; what "Rounds" means for each format (the new-event page shows the chosen one's).
+ROUNDS_UNUSED = tuple(formats.names(lambda f: not f.rounds_used))
+ROUNDS_HELP = {f.name: f.rounds_help for f in formats.REGISTERED if f.rounds_help}
 # The tie-breaks of a new event, individual and pair ones together, in an order that keeps
 # each kind's own order (the page shows the chosen format's; the services check them).
 TIE_BREAK_ORDER = ("points", "wins", "head_to_head", "points_against", "highest_game",
@@ -73,7 +62,30 @@ _PAYOUT_LINE = re.compile(
 def pair_formats_using(field: str) -> tuple[str, ...]:
     """The pair formats whose settings include the form field ``field`` (in the Pairs group)."""
     key = PAIR_SETTINGS.get(field, "playoff")
-    return tuple(f for f in PAIR_FORMATS if key in pair_settings.KEYS[f])
+    return tuple(formats.names(lambda f: f.pairs and key in f.setting_keys))
+
+
+def individual_formats_using(field: str) -> tuple[str, ...]:
+    """The individual formats whose settings include the form field ``field`` (the prizes go
+    with any of them)."""
+    if field not in PROGRESSIVE_SETTINGS:
+        return tuple(formats.names(
+            lambda f: not f.pairs and bool(f.setting_keys & set(PROGRESSIVE_SETTINGS))))
+    return tuple(formats.names(lambda f: not f.pairs and field in f.setting_keys))
+
+
+def _uses_individual_settings(format: str | None) -> bool:
+    return format in individual_formats_using("payouts")
+
+
+def format_data() -> dict[str, dict[str, Any]]:
+    """What the new-event page's script knows of each format: its entrants, its planned
+    rounds' label and defaults."""
+    return {f.name: {"pairs": f.pairs, "rounds_label": f.rounds_label,
+                     "rounds": str(f.default_rounds),
+                     "deals": "" if f.default_deals is None else str(f.default_deals),
+                     "individual_settings": _uses_individual_settings(f.name)}
+            for f in formats.REGISTERED}
 
 
 def _rounds_list(text: str) -> list[int]:
@@ -251,23 +263,24 @@ class EventForm(forms.Form):
         self.currency = "$"
         # The event's format (None on the new-event form, where the director picks it).
         self.event_format = format
-        if format is not None and format != PROGRESSIVE:
+        spec = formats.FORMATS.get(format) if format is not None else None
+        if format is not None:
             for name in PROGRESSIVE_FIELDS:
-                del self.fields[name]
-        elif format == PROGRESSIVE:
-            self.fields["rounds_planned"].label = "Qualifying games"
+                if format not in individual_formats_using(name):
+                    del self.fields[name]
+        if spec is not None and spec.rounds_used:
+            self.fields["rounds_planned"].label = spec.rounds_label
         if format is not None:
             for name in PAIR_FIELDS:
                 if format not in pair_formats_using(name):
                     del self.fields[name]
         self.fields["rounds_planned"].widget.attrs.update(
-            {"data-label": "Rounds", "data-progressive-label": "Qualifying games",
-             "data-unused-label": "Rounds (not used)",
+            {"data-label": "Rounds", "data-unused-label": "Rounds (not used)",
              "data-unused-formats": " ".join(ROUNDS_UNUSED),
              "data-pair-help": json.dumps(ROUNDS_HELP)})
-        if format in ROUNDS_UNUSED:
-            self.fields["rounds_planned"].label = "Rounds (not used)"
-            self.fields["rounds_planned"].help_text = ROUNDS_UNUSED_HELP[str(format)]
+        if spec is not None and not spec.rounds_used:
+            self.fields["rounds_planned"].label = spec.rounds_label
+            self.fields["rounds_planned"].help_text = spec.rounds_help
         elif format is None:
             self.fields["rounds_planned"].help_text = (
                 "Pairs: with a playoff, the qualifying rounds before it. Not used for a round "
@@ -278,7 +291,7 @@ class EventForm(forms.Form):
             tie_breaks.widget = TieBreakChoices()
             tie_breaks.choices = [(n, TIE_BREAKS.get(n) or PAIR_TIE_BREAKS[n])
                                   for n in TIE_BREAK_ORDER]
-        elif format in PAIR_FORMATS:
+        elif spec is not None and spec.pairs:
             tie_breaks.choices = list(PAIR_TIE_BREAKS.items())
             tie_breaks.help_text = ("Pairs rank by wins, then points, then these in order; "
                                     "empty for the usual ones.")
@@ -293,8 +306,22 @@ class EventForm(forms.Form):
         return [f for f in self.visible_fields()
                 if f.name not in PROGRESSIVE_FIELDS and f.name not in PAIR_FIELDS]
 
-    def progressive_fields(self) -> list[forms.BoundField]:
-        return [f for f in self.visible_fields() if f.name in PROGRESSIVE_FIELDS]
+    def progressive_fields(self) -> list[dict[str, Any]]:
+        """The individual formats' settings and the prizes, each with the formats using it."""
+        return [{"field": f, "formats": " ".join(individual_formats_using(f.name))}
+                for f in self.visible_fields() if f.name in PROGRESSIVE_FIELDS]
+
+    @staticmethod
+    def individual_settings_title() -> str:
+        return " · ".join(formats.get(n).label for n in individual_formats_using("payouts"))
+
+    @staticmethod
+    def playoff_labels() -> str:
+        return ", ".join(formats.get(n).label for n in pair_formats_using("playoff_kind"))
+
+    @staticmethod
+    def format_data() -> dict[str, dict[str, Any]]:
+        return format_data()
 
     def pair_rows(self) -> list[dict[str, Any]]:
         """The pairs group's fields, each with the pair formats that use it."""
@@ -368,7 +395,7 @@ class EventForm(forms.Form):
         """The format's settings from the form: a pair format's (see :meth:`pair_settings`), or
         the progressive settings; fixed-seat steps (not on the form) are kept from ``stored``
         while the movement stays fixed seats."""
-        if self.current_format() in PAIR_FORMATS:
+        if formats.get(self.current_format()).pairs:
             return self.pair_settings(self.current_format())
         data = self.cleaned_data
         settings: dict[str, Any] = {
@@ -383,9 +410,9 @@ class EventForm(forms.Form):
 
     def pair_settings(self, format_name: str) -> dict[str, Any]:
         """A pair format's settings from the form: only the keys the format takes
-        (``pair_settings.KEYS``); what is left empty takes the format's default."""
+        (``formats.Format.setting_keys``); what is left empty takes the format's default."""
         data = self.cleaned_data
-        keys = pair_settings.KEYS[format_name]
+        keys = formats.get(format_name).setting_keys
         settings: dict[str, Any] = {}
         for name, key in PAIR_SETTINGS.items():
             value = data.get(name)
@@ -425,7 +452,7 @@ class EventForm(forms.Form):
         name, _, rest = field.partition(".")
         if name == "format_settings":
             key, _, sub = rest.partition(".")
-            if self.current_format() in PAIR_FORMATS:
+            if formats.get(self.current_format()).pairs:
                 field = f"playoff_{sub.partition('.')[0] or 'kind'}" if key == "playoff" \
                     else f"pair_{key}"
             else:
@@ -472,24 +499,20 @@ class EventCreateForm(EventForm):
     """A new event also picks its format (how rounds are built); it does not change later."""
 
     format = forms.ChoiceField(
-        choices=Event.Format.choices, initial=Event.Format.CLUB_NIGHT, label="Format",
-        required=False,
-        help_text="Individual progressive: winners move, losers stay, partners drawn (NPA); "
-                  "its settings below default to the NPA's. The pair formats: fixed partners "
-                  "who register together; their settings are in the Pairs group.",
+        choices=formats.choices(), initial=formats.DEFAULT, label="Format", required=False,
+        help_text=" ".join(f.summary for f in formats.REGISTERED if f.summary),
     )
     field_order = ["name", "date", "format"]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["format"].widget.attrs["data-format-select"] = ""
-        if self.chosen_format() == PROGRESSIVE:
-            self.fields["rounds_planned"].label = "Qualifying games"
-            # The NPA's day: 6 qualifying games of 4 deals (the page switches these too).
-            self.fields["rounds_planned"].initial = progressive_defaults.QUALIFYING_GAMES
-            self.fields["deals_per_round"].initial = progressive_defaults.DEALS_PER_GAME
-        elif self.chosen_format() in ROUNDS_UNUSED:
-            self.fields["rounds_planned"].label = "Rounds (not used)"
+        spec = formats.FORMATS.get(self.chosen_format())
+        if spec is not None:
+            # The format's own defaults (the page switches these too).
+            self.fields["rounds_planned"].label = spec.rounds_label
+            self.fields["rounds_planned"].initial = spec.default_rounds
+            self.fields["deals_per_round"].initial = spec.default_deals
 
     def current_format(self) -> str:
         cleaned = getattr(self, "cleaned_data", None) or {}
@@ -498,11 +521,11 @@ class EventCreateForm(EventForm):
     def chosen_format(self) -> str:
         """The format asked for (posted, or the initial one), before validation."""
         if self.is_bound:
-            return str(self.data.get(self.add_prefix("format")) or Event.Format.CLUB_NIGHT)
-        return str(self.initial.get("format") or Event.Format.CLUB_NIGHT)
+            return str(self.data.get(self.add_prefix("format")) or formats.DEFAULT)
+        return str(self.initial.get("format") or formats.DEFAULT)
 
     def clean_format(self) -> str:
-        return self.cleaned_data.get("format") or Event.Format.CLUB_NIGHT
+        return self.cleaned_data.get("format") or formats.DEFAULT
 
 
 class CheckInForm(forms.Form):

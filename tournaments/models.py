@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+import formats
 from clubs.models import Club, Player
 
 
@@ -21,17 +22,9 @@ BYE_POINTS_LIMIT = 100_000
 
 
 class Event(models.Model):
-    class Format(models.TextChoices):
-        """How the next round is built: each value has a builder in ``draw.formats``."""
-
-        CLUB_NIGHT = "club_night", "Club night (rotating partners)"
-        INDIVIDUAL_PROGRESSIVE = "individual_progressive", "Individual progressive (NPA)"
-        SWISS = "swiss", "Swiss (pairs)"
-        ROUND_ROBIN = "round_robin", "Round robin (pairs)"
-        AB_MOVEMENT = "ab_movement", "A/B movement (pairs)"
-        WINNERS_STAY = "winners_stay", "Winners stay (pairs)"
-        SINGLE_ELIMINATION = "single_elimination", "Single elimination bracket (pairs)"
-        DOUBLE_ELIMINATION = "double_elimination", "Double elimination bracket (pairs)"
+    # How the event is run: the formats of the registry (``formats``), which knows each one.
+    Format = models.TextChoices(  # type: ignore[call-overload]
+        "Format", [(name.upper(), (name, label)) for name, label in formats.choices()])
 
     class Partnership(models.TextChoices):
         ROTATING = "rotating", "Rotating partners"
@@ -51,7 +44,7 @@ class Event(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="events")
     name = models.CharField(max_length=120)
-    format = models.CharField(max_length=30, choices=Format.choices, default=Format.CLUB_NIGHT)
+    format = models.CharField(max_length=30, choices=formats.choices(), default=formats.DEFAULT)
     # The format's own settings, validated by its pure module (e.g. the progressive movement).
     format_settings = models.JSONField(default=dict, blank=True)
     partnership = models.CharField(
@@ -93,9 +86,7 @@ class Event(models.Model):
                 name="event_status_valid",
             ),
             models.CheckConstraint(
-                condition=Q(format__in=[
-                    "club_night", "individual_progressive", "swiss", "round_robin", "ab_movement",
-                    "winners_stay", "single_elimination", "double_elimination"]),
+                condition=Q(format__in=formats.names()),
                 name="event_format_valid",
             ),
             models.CheckConstraint(
@@ -115,20 +106,24 @@ class Event(models.Model):
         return f"{self.name} ({self.date})"
 
     @property
+    def spec(self) -> formats.Format:
+        """What the event's format is and may do (``formats``)."""
+        return formats.get(self.format)
+
+    @property
     def is_pairs(self) -> bool:
         """Fixed pairs register together and are seated, paired and ranked as one."""
-        return self.format in PAIR_FORMATS
+        return self.spec.pairs
 
     @property
     def is_bracket(self) -> bool:
-        return self.format in BRACKET_FORMATS
+        """A bracket from the first round (not a playoff after qualifying)."""
+        return bool(self.spec.bracket)
 
-
-PAIR_FORMATS = frozenset({
-    Event.Format.SWISS, Event.Format.ROUND_ROBIN, Event.Format.AB_MOVEMENT,
-    Event.Format.WINNERS_STAY, Event.Format.SINGLE_ELIMINATION, Event.Format.DOUBLE_ELIMINATION,
-})
-BRACKET_FORMATS = frozenset({Event.Format.SINGLE_ELIMINATION, Event.Format.DOUBLE_ELIMINATION})
+    @property
+    def sitting(self) -> str:
+        """What one sitting of every table is called: "round", or "game" (a progressive day)."""
+        return self.spec.sitting
 
 
 class EventLog(models.Model):
@@ -214,14 +209,10 @@ class Round(models.Model):
         PLAYING = "playing", "Playing"
         CLOSED = "closed", "Closed"
 
-    class Stage(models.TextChoices):
-        """The stage a round belongs to: a club night is all qualifying (its one stage); an
-        individual progressive event cuts to semi-finals and a final table after it."""
-
-        QUALIFYING = "qualifying", "Qualifying"
-        SEMIFINAL = "semifinal", "Semi-final"
-        FINAL = "final", "Final"
-        BRACKET = "bracket", "Bracket"
+    # The stage a round belongs to (``formats.Stage``): a club night is all qualifying; a
+    # format's spec says which stages follow.
+    Stage = models.TextChoices(  # type: ignore[call-overload]
+        "Stage", [(stage.name, (stage.value, stage.label)) for stage in formats.Stage])
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
@@ -245,7 +236,7 @@ class Round(models.Model):
             ),
             models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
             models.CheckConstraint(
-                condition=Q(stage__in=["qualifying", "semifinal", "final", "bracket"]),
+                condition=Q(stage__in=[stage.value for stage in formats.Stage]),
                 name="round_stage_valid",
             ),
         ]

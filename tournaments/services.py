@@ -14,22 +14,20 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, Max
+from django.db.models import Count, F, Max
 
+import formats
 from clubs.models import Club, Player
 from clubs.services import player_create
-from common.errors import DomainError
+from common.errors import DomainError, refused
 from common.rulesets import check_ruleset
 from common.standings_status import status_hands_entered
 from common.tasks import standings_request_update
-from pairing.pair_settings import PairSettingsError, check_pair_settings
-from pairing.progressive import ProgressiveError
-from pairing.progressive import settings as progressive_settings
 from ranking import RankingError, validate_tie_breaks
 from ranking.pairs import validate_pair_tie_breaks
 from ranking.prizes import check_prizes
 
-from .models import BYE_POINTS_LIMIT, PAIR_FORMATS, Entry, Event, EventLog, Pair, Round
+from .models import BYE_POINTS_LIMIT, Entry, Event, EventLog, Pair, Round
 
 # Allowed status changes of an event; anything else is refused.
 EVENT_TRANSITIONS: dict[str, set[str]] = {
@@ -78,7 +76,7 @@ def event_create(
     name: str,
     date: datetime.date,
     actor: Any = None,
-    format: str = Event.Format.CLUB_NIGHT,
+    format: str = formats.DEFAULT,
     format_settings: dict[str, Any] | None = None,
     partnership: str = Event.Partnership.ROTATING,
     ruleset_preset: str | None = None,
@@ -92,21 +90,21 @@ def event_create(
     seed: int = 0,
     prizes: dict[str, Any] | None = None,
 ) -> Event:
-    """A new event. Rounds and deals left out take the format's defaults: a club night plays 4
-    rounds of 8 deals; an individual progressive event 6 qualifying games of 4 deals (NPA),
-    then the stages its settings name (by default the cut to 8: semi-finals, then the final).
-    For a progressive event ``rounds_planned`` is the number of qualifying games; it may also
-    be given as ``format_settings.qualifying_games``."""
-    progressive = format == Event.Format.INDIVIDUAL_PROGRESSIVE
-    if format in PAIR_FORMATS:
+    """A new event. Rounds and deals left out take the format's defaults (``formats``: a club
+    night plays 4 rounds of 8 deals, a progressive day 6 qualifying games of 4 deals). A format
+    with a ``rounds_setting`` (a progressive day's ``qualifying_games``) may give the planned
+    rounds in its settings instead."""
+    spec = _spec(format)
+    if spec.pairs:
         partnership = Event.Partnership.FIXED  # the pair plays together all event
     format_settings = dict(format_settings or {})
-    if progressive and "qualifying_games" in format_settings:
-        rounds_planned = _qualifying_games(format_settings.pop("qualifying_games"), rounds_planned)
+    if spec.rounds_setting and spec.rounds_setting in format_settings:
+        rounds_planned = _rounds_setting(spec, format_settings.pop(spec.rounds_setting),
+                                         rounds_planned)
     if rounds_planned is None:
-        rounds_planned = progressive_settings.QUALIFYING_GAMES if progressive else 4
+        rounds_planned = spec.default_rounds
     if isinstance(deals_per_round, _Unset):
-        deals_per_round = progressive_settings.DEALS_PER_GAME if progressive else 8
+        deals_per_round = spec.default_deals
     settings = check_format_settings(format=format, settings=format_settings)
     checked_prizes = check_prizes_field(prizes)
     name, preset, overrides, breaks = _check_settings(
@@ -127,14 +125,19 @@ def event_create(
     return event
 
 
-def _qualifying_games(value: Any, rounds_planned: int | None) -> int:
+def _spec(format: str) -> formats.Format:
+    with refused():
+        return formats.get(format)
+
+
+def _rounds_setting(spec: formats.Format, value: Any, rounds_planned: int | None) -> int:
+    """The planned rounds given as the format's ``rounds_setting`` (1 to 40)."""
+    field = f"format_settings.{spec.rounds_setting}"
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 40:
-        raise DomainError("Qualifying games are a whole number from 1 to 40.",
-                          field="format_settings.qualifying_games")
+        raise DomainError(f"{spec.rounds_label} are a whole number from 1 to 40.", field=field)
     if rounds_planned is not None and rounds_planned != value:
         raise DomainError(
-            "rounds_planned and format_settings.qualifying_games say different things; "
-            "give one of them.", field="format_settings.qualifying_games")
+            f"rounds_planned and {field} say different things; give one of them.", field=field)
     return value
 
 
@@ -147,24 +150,9 @@ def check_prizes_field(prizes: dict[str, Any] | None) -> dict[str, Any]:
 
 def check_format_settings(*, format: str, settings: dict[str, Any] | None) -> dict[str, Any]:
     """The format's settings with its defaults, or a refusal naming the field."""
-    if format not in Event.Format.values:
-        raise DomainError(
-            f"Unknown format {format!r}; choose one of {', '.join(Event.Format.values)}.",
-            field="format",
-        )
-    if format == Event.Format.INDIVIDUAL_PROGRESSIVE:
-        try:
-            return progressive_settings.check_settings(settings)
-        except ProgressiveError as exc:
-            raise DomainError(exc.message, field=exc.field) from None
-    if format in PAIR_FORMATS:
-        try:
-            return check_pair_settings(format, settings)
-        except PairSettingsError as exc:
-            raise DomainError(exc.message, field=exc.field, code=exc.code) from None
-    if settings:
-        raise DomainError("This format has no settings of its own.", field="format_settings")
-    return {}
+    spec = _spec(format)
+    with refused():
+        return spec.check_settings(settings)
 
 
 def _check_settings(
@@ -199,12 +187,12 @@ def _check_settings(
     ruleset = check_ruleset(preset=preset, overrides=overrides)
     if ruleset.players != 4:
         raise DomainError(
-            f"{Event.Format(format).label} seats four players per table; pick a four-handed "
+            f"{_spec(format).label} seats four players per table; pick a four-handed "
             "ruleset.",
             field="ruleset_preset",
         )
     try:
-        if format in PAIR_FORMATS:
+        if _spec(format).pairs:
             breaks = validate_pair_tie_breaks(tie_breaks)
         else:
             breaks = validate_tie_breaks(tie_breaks, partnership=partnership)
@@ -251,8 +239,9 @@ def event_update(
             field="ruleset_preset",
         )
     given_settings = dict(locked.format_settings if format_settings is None else format_settings)
-    if "qualifying_games" in given_settings:
-        rounds_planned = _qualifying_games(given_settings.pop("qualifying_games"), None)
+    spec = locked.spec
+    if spec.rounds_setting and spec.rounds_setting in given_settings:
+        rounds_planned = _rounds_setting(spec, given_settings.pop(spec.rounds_setting), None)
     settings = check_format_settings(format=locked.format, settings=given_settings)
     changed = {
         field: value for field, value in {
@@ -289,52 +278,16 @@ RESULT_SETTINGS = frozenset({
 
 
 def _check_plan_change(event: Event, settings: dict[str, Any], rounds_planned: int) -> None:
-    """A progressive event's stages may change until play reaches them: refused once a round
-    beyond the qualifying games is seated, or when fewer qualifying games than already seated
-    are asked for; a cut larger than the players here is refused too."""
-    if event.format in PAIR_FORMATS:
-        _check_pair_plan_change(event, settings, rounds_planned)
-        return
-    if event.format != Event.Format.INDIVIDUAL_PROGRESSIVE:
-        return
-    if event.rounds.exclude(stage=Round.Stage.QUALIFYING).exists():
-        raise DomainError("The cut has been made: the stages cannot change now.",
-                          field="format_settings")
-    seated = event.rounds.count()
-    if rounds_planned < seated:
-        raise DomainError(
-            f"{seated} qualifying games have been seated; the event cannot plan fewer.",
-            field="rounds_planned")
-    here = event.entries.filter(status=Entry.Status.ACTIVE, alternate=False).count()
-    cut = int(settings.get("cut") or 0)
-    if seated and cut > here:
-        raise DomainError(
-            f"The cut is the top {cut}, but only {here} players are here.",
-            field="format_settings.cut", code="cut_larger_than_field")
-
-
-# What a pair event's schedule or bracket is built from: fixed once play has reached it.
-PAIR_PLAN_KEYS = ("groups", "third_place", "reset", "consolation")
-
-
-def _check_pair_plan_change(event: Event, settings: dict[str, Any], rounds_planned: int) -> None:
-    """A bracket's shape and a round robin's groups are fixed once round 1 is seated; a
-    playoff once its first round is; Swiss and movements cannot plan fewer rounds than seated.
-    The time limit and how level games are settled may change at any time."""
-    stored = dict(event.format_settings or {})
-    if event.rounds.exists():
-        for key in PAIR_PLAN_KEYS:
-            if stored.get(key) != settings.get(key):
-                raise DomainError("Play has started: the bracket or the groups cannot change "
-                                  "now.", field=f"format_settings.{key}", code="started")
-    if (stored.get("playoff") != settings.get("playoff")
-            and event.rounds.filter(stage="bracket").exists()):
-        raise DomainError("The playoff has started: it cannot change now.",
-                          field="format_settings.playoff", code="started")
-    seated = event.rounds.filter(stage=Round.Stage.QUALIFYING).count()
-    if rounds_planned < seated and not event.is_bracket:
-        raise DomainError(f"{seated} rounds have been seated; the event cannot plan fewer.",
-                          field="rounds_planned")
+    """The format refuses a change of its stages, bracket or schedule once play has reached
+    them (``formats.Format.check_plan_change``), told how far play has gone."""
+    seated = dict(event.rounds.order_by().values("stage").annotate(n=Count("pk")).values_list(
+        "stage", "n"))
+    here = event.pairs.count() if event.is_pairs else event.entries.filter(
+        status=Entry.Status.ACTIVE, alternate=False).count()
+    with refused():
+        event.spec.check_plan_change(formats.PlanChange(
+            stored=dict(event.format_settings or {}), settings=settings,
+            rounds_planned=rounds_planned, seated=seated, here=here))
 
 
 def _user(actor: Any) -> Any:
@@ -391,7 +344,7 @@ def entry_check_in(
     if locked.is_pairs:
         raise DomainError("This event takes pairs: register two players together "
                           '({"player_ids": [a, b]}).', field="player_ids", code="pairs_only")
-    if alternate and locked.format != Event.Format.INDIVIDUAL_PROGRESSIVE:
+    if alternate and not locked.spec.alternates:
         raise DomainError("Alternates wait for a seat in a progressive event; at a club night "
                           "everyone plays (sitting out in turn).", field="alternate")
     if not player.club_links.filter(club_id=locked.club_id).exists():
@@ -440,7 +393,7 @@ def pair_register(
         raise DomainError(f"{players[0].name} cannot partner themselves: give two different "
                           "players.", field="player_ids", code="same_player")
     started = locked.rounds.exists()
-    if started and (locked.is_bracket or locked.format == Event.Format.ROUND_ROBIN):
+    if started and locked.spec.closed_field:
         raise DomainError("Play has started: a bracket or round robin takes no new pairs.",
                           field="player_ids", code="started")
     for player in players:

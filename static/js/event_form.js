@@ -1,20 +1,16 @@
 /* The event form: each format's settings show only when that format is chosen (without
  * JavaScript they are always shown and the server ignores the ones the format does not use).
- *  - Individual progressive: its group; "Rounds" reads "Qualifying games" and, while the
- *    director has not changed them, the default rounds and deals swap (club night and the pair
- *    formats 4 rounds of 8 deals, NPA 6 games of 4).
- *  - The pair formats: the "Pairs" group, and in it the settings the chosen format uses
- *    (data-pair-formats), the playoff's options for its kind of bracket (data-playoff-kinds),
- *    the pair tie-breaks instead of the individual ones, and "Rounds (not used)" for a round
- *    robin or a bracket, with a word on what the rounds mean for the chosen pair format. */
+ * What each format is comes from the page (#format-data, written from the format registry):
+ * whether it takes pairs, what its planned rounds are called and their defaults.
+ *  - The individual formats' settings (data-individual-formats) and the pair formats' ("Pairs"
+ *    group, data-pair-formats) show for the formats each row names; the playoff's options for
+ *    its kind of bracket (data-playoff-kinds); the pair tie-breaks instead of the individual
+ *    ones for a pair format; "Rounds" takes the chosen format's label and, while the director
+ *    has not changed them, its default rounds and deals. */
 (function () {
   "use strict";
-  var PROGRESSIVE = "individual_progressive";
-  var PAIRS = ["swiss", "round_robin", "ab_movement", "winners_stay", "single_elimination",
-               "double_elimination"];
-  var CLUB = { rounds: "4", deals: "8" };
-  var DEFAULTS = { club_night: CLUB, individual_progressive: { rounds: "6", deals: "4" } };
-  PAIRS.forEach(function (name) { DEFAULTS[name] = CLUB; });
+  var data = document.getElementById("format-data");
+  var FORMATS = data ? JSON.parse(data.textContent) : {};
   var select = document.querySelector("[data-format-select]");
   var group = document.getElementById("progressive-settings");
   var pairGroup = document.getElementById("pair-settings");
@@ -23,7 +19,8 @@
   var roundsHelp = document.getElementById("rounds_planned-help");
   var deals = document.getElementById("id_deals_per_round");
   var roundsLabel = rounds && document.querySelector("label[for='id_rounds_planned']");
-  var previous = select ? select.value || "club_night" : null;
+  var first = Object.keys(FORMATS)[0] || "";
+  var previous = select ? select.value || first : null;
 
   function listed(element, attribute, value) {
     return (element.getAttribute(attribute) || "").split(" ").indexOf(value) !== -1;
@@ -44,16 +41,23 @@
     });
   }
 
+  function showRows(container, attribute, format) {
+    var rows = container.querySelectorAll("[" + attribute + "]");
+    var any = false;
+    Array.prototype.forEach.call(rows, function (row) {
+      row.hidden = !listed(row, attribute, format);
+      any = any || !row.hidden;
+    });
+    return any;
+  }
+
   // format: the chosen one; null on an event's settings page (its format is fixed and the
   // page has only its fields), where only the playoff's options follow its kind.
   function showPairs(format) {
     if (!pairGroup) { return; }
     if (format !== null) {
-      pairGroup.hidden = PAIRS.indexOf(format) === -1;
-      var rows = pairGroup.querySelectorAll("[data-pair-formats]");
-      Array.prototype.forEach.call(rows, function (row) {
-        row.hidden = !listed(row, "data-pair-formats", format);
-      });
+      pairGroup.hidden = !(FORMATS[format] || {}).pairs;
+      showRows(pairGroup, "data-pair-formats", format);
     }
     var kind = playoffKind ? playoffKind.value : "";
     var options = pairGroup.querySelectorAll("[data-playoff-kinds]");
@@ -63,25 +67,20 @@
   }
 
   function apply() {
-    var format = select.value || "club_night";
-    var progressive = format === PROGRESSIVE;
-    var pairs = PAIRS.indexOf(format) !== -1;
-    if (group) { group.hidden = !progressive; }
+    var format = select.value || first;
+    var spec = FORMATS[format] || {};
+    if (group) { group.hidden = !showRows(group, "data-individual-formats", format); }
     showPairs(format);
-    showTieBreaks(pairs ? "pairs" : "individual");
-    if (roundsLabel) {
-      var unused = listed(rounds, "data-unused-formats", format);
-      roundsLabel.textContent = rounds.getAttribute(
-        progressive ? "data-progressive-label" : unused ? "data-unused-label" : "data-label");
-    }
+    showTieBreaks(spec.pairs ? "pairs" : "individual");
+    if (roundsLabel && spec.rounds_label) { roundsLabel.textContent = spec.rounds_label; }
     if (roundsHelp) {
       var help = {};
       try { help = JSON.parse(rounds.getAttribute("data-pair-help") || "{}"); } catch (e) { help = {}; }
       roundsHelp.hidden = !help[format];
       if (help[format]) { roundsHelp.textContent = help[format]; }
     }
-    var before = DEFAULTS[previous], after = DEFAULTS[format];
-    if (before && after && format !== previous) {
+    var before = FORMATS[previous], after = spec;
+    if (before && after.rounds && format !== previous) {
       if (rounds && rounds.value === before.rounds) { rounds.value = after.rounds; }
       if (deals && deals.value === before.deals) { deals.value = after.deals; }
     }
@@ -90,7 +89,7 @@
 
   if (playoffKind) {
     playoffKind.addEventListener("change", function () {
-      showPairs(select ? select.value || "club_night" : null);
+      showPairs(select ? select.value || first : null);
     });
   }
   if (!select) {

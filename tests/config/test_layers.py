@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LAYERS: list[set[str]] = [
     {"rules_engine"},
     {"pairing", "ranking"},
+    {"formats"},
     {"common"},
     {"clubs"},
     {"tournaments"},
@@ -28,7 +29,7 @@ LAYERS: list[set[str]] = [
     {"public", "demo"},
     {"config"},
 ]
-PURE = {"rules_engine", "pairing", "ranking"}
+PURE = {"rules_engine", "pairing", "ranking", "formats"}
 LEVEL = {package: level for level, packages in enumerate(LAYERS) for package in packages}
 STDLIB = set(sys.stdlib_module_names)
 # Pure libraries (no I/O, no framework) a pure core may use besides the standard library:

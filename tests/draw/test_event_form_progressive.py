@@ -232,8 +232,10 @@ def test_the_event_page_shows_the_rules_of_the_event(client) -> None:
     assert "The top 4 qualifiers go straight to the final table." in html
     assert "The final is one game, seeds 1 and 4 against 2 and 3" in html
     night = event_create(club=club, name="Friday", date=DAY)
-    assert "Rules of this event" not in client.get(
-        reverse("event-detail", args=[night.pk])).content.decode()
+    html = client.get(reverse("event-detail", args=[night.pk])).content.decode()
+    # A club night's rules are its own (the registry's words), not the progressive day's.
+    assert "4 rounds planned (the director may play more)" in html
+    assert "qualifying" not in html.split("Rules of this event")[1].split("</section>")[0]
 
 
 @pytest.mark.e2e

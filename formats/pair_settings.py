@@ -27,28 +27,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-SWISS = "swiss"
-ROUND_ROBIN = "round_robin"
-AB_MOVEMENT = "ab_movement"
-WINNERS_STAY = "winners_stay"
-SINGLE = "single_elimination"
-DOUBLE = "double_elimination"
-QUALIFYING_FORMATS = (SWISS, ROUND_ROBIN, AB_MOVEMENT, WINNERS_STAY)
-BRACKET_KINDS = {SINGLE: "single", DOUBLE: "double"}
-PAIR_FORMATS = (*QUALIFYING_FORMATS, SINGLE, DOUBLE)
+from .spec import FormatError
+
+# The common settings of every pair format, and those of a format that may end in a playoff.
+COMMON_KEYS = frozenset({"ties", "game_minutes"})
+PLAYOFF_KEYS = frozenset({"playoff"})
+BRACKET_KEYS = {"single": frozenset({"third_place", "consolation"}),
+                "double": frozenset({"reset", "consolation"})}
 TIES = ("system_cut", "table_cut")
 DRAWS = ("seeded", "random")
 MAX_CUT = 256
 
 
-class PairSettingsError(ValueError):
+class PairSettingsError(FormatError):
     """A bad setting, naming its key (``format_settings.<key>``)."""
 
     def __init__(self, field: str, message: str, code: str = "invalid") -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
-        self.code = code
+        super().__init__(message, field=field, code=code)
 
 
 def _whole(value: Any) -> bool:
@@ -114,21 +109,12 @@ def _playoff(raw: Any) -> dict[str, Any] | None:
     return {"kind": kind, "cut": cut, **_bracket(raw, kind, prefix)}
 
 
-KEYS: dict[str, frozenset[str]] = {
-    SWISS: frozenset({"first_draw", "ties", "game_minutes", "playoff"}),
-    ROUND_ROBIN: frozenset({"groups", "ties", "game_minutes", "playoff"}),
-    AB_MOVEMENT: frozenset({"ties", "game_minutes", "playoff"}),
-    WINNERS_STAY: frozenset({"first_draw", "ties", "game_minutes", "playoff"}),
-    SINGLE: frozenset({"ties", "game_minutes", "third_place", "consolation"}),
-    DOUBLE: frozenset({"ties", "game_minutes", "reset", "consolation"}),
-}
-
-
-def check_pair_settings(format_name: str, raw: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The settings of a pair format with its defaults filled in; raises
-    :class:`PairSettingsError` naming the key."""
+def check_pair_settings(known: frozenset[str], raw: Mapping[str, Any] | None, *,
+                        bracket: str = "") -> dict[str, Any]:
+    """The settings of a pair format taking the keys ``known`` (a bracket format: of kind
+    ``bracket``) with its defaults filled in; raises :class:`PairSettingsError` naming the
+    key."""
     raw = dict(raw or {})
-    known = KEYS[format_name]
     unknown = sorted(set(raw) - known)
     if unknown:
         raise PairSettingsError(f"format_settings.{unknown[0]}", "Unknown setting; this format's "
@@ -141,14 +127,14 @@ def check_pair_settings(format_name: str, raw: Mapping[str, Any] | None) -> dict
     settings["game_minutes"] = minutes
     if "first_draw" in known:
         settings["first_draw"] = _choice(raw, "first_draw", DRAWS)
-    if format_name == ROUND_ROBIN:
+    if "groups" in known:
         groups = raw.get("groups", 1)
         if not _whole(groups) or not 1 <= groups <= 32:
             raise PairSettingsError("format_settings.groups", "Groups are a whole number from 1 "
                                     "to 32.", "bad_value")
         settings["groups"] = groups
-    if format_name in BRACKET_KINDS:
-        settings.update(_bracket(raw, BRACKET_KINDS[format_name], "format_settings."))
+    if bracket:
+        settings.update(_bracket(raw, bracket, "format_settings."))
     if "playoff" in known:
         settings["playoff"] = _playoff(raw.get("playoff"))
     return settings

@@ -1,6 +1,6 @@
-"""The fixed-partnership formats in the registry: Swiss, round robin, the A/B and winners-stay
-movements, and single- and double-elimination brackets (alone, or as a playoff after a
-qualifying format).
+"""What every fixed-partnership format shares: the event's games as pair against pair, seating
+pairs, the bracket (a format's own, or the playoff after qualifying rounds), the placements, the
+bracket as pages draw it, and :func:`pair_format`, which makes a format's spec from its builder.
 
 The builders under ``pairing/`` pair *pairs*; this module turns the event's situation into
 pairs (each pair's two entries sit together: N-S for the first pair of a match, E-W for the
@@ -10,24 +10,20 @@ two pairs are known and that has not been played, each at its own table with its
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from common.errors import DomainError
 from pairing.bracket import BracketError, Plan, State, bracket_plan, bracket_state
 from pairing.club_night import BuiltRound
-from pairing.pair_movements import ab_movement, first_draw, winners_stay
-from pairing.pair_settings import BRACKET_KINDS, PairSettingsError
-from pairing.progressive.stages import Stage
 from pairing.results import TableResult
 from pairing.rotation import RoundPlan
-from pairing.round_robin import PairRound, ScheduleError, round_robin, round_robin_rounds
-from pairing.swiss import Standing, SwissError, swiss_round
+from pairing.round_robin import PairRound, ScheduleError
 
-from .formats import Finish, Format, Placed, Situation, register
+from .pair_settings import BRACKET_KEYS, COMMON_KEYS, PLAYOFF_KEYS, check_pair_settings
+from .spec import Finish, Format, FormatError, Placed, PlanChange, Situation, Stage
 
-BRACKET = "bracket"
+BRACKET = Stage.BRACKET.value
 
 
 @dataclass(frozen=True)
@@ -43,7 +39,7 @@ class PairResult:
     match: str
 
 
-def _pair_of(pairs: Mapping[int, tuple[int, ...]]) -> dict[int, int]:
+def pair_of(pairs: Mapping[int, tuple[int, ...]]) -> dict[int, int]:
     return {entry: pair for pair, entries in pairs.items() for entry in entries}
 
 
@@ -54,10 +50,11 @@ def pair_results(s: Situation | Finish) -> list[PairResult]:
 
 def _as_pairs(pairs: Mapping[int, tuple[int, ...]],
               results: Sequence[TableResult]) -> list[PairResult]:
-    pair_of = _pair_of(pairs)
+    pair_by_entry = pair_of(pairs)
     out = []
     for r in results:
-        ns, ew = pair_of.get(r.seats.get("N", -1)), pair_of.get(r.seats.get("E", -1))
+        ns, ew = (pair_by_entry.get(r.seats.get("N", -1)),
+                  pair_by_entry.get(r.seats.get("E", -1)))
         if ns is None or ew is None:
             continue
         winner = ns if r.winner == "NS" else ew if r.winner == "EW" else None
@@ -67,7 +64,7 @@ def _as_pairs(pairs: Mapping[int, tuple[int, ...]],
     return out
 
 
-def _seat(s: Situation, built: PairRound, method: str,
+def seat(s: Situation, built: PairRound, method: str,
           matches: tuple[str, ...] = ()) -> BuiltRound:
     """A pairs' round as seats: the first pair of each match N-S, the second E-W; both members
     of a pair with a bye sit out."""
@@ -79,15 +76,15 @@ def _seat(s: Situation, built: PairRound, method: str,
     return BuiltRound(RoundPlan(tables=tuple(tables), byes=byes), method, matches)
 
 
-def _previous_finished(s: Situation) -> None:
+def previous_finished(s: Situation) -> None:
     for r in pair_results(s):
         if r.round_number == s.number - 1 and (not r.finished or r.winner is None):
-            raise DomainError(
+            raise FormatError(
                 f"Table {r.table_number}'s game of round {r.round_number} has no winner yet: "
                 "the next round is paired from every result.", field="round")
 
 
-def _sit_out_withdrawn(s: Situation, built: PairRound) -> PairRound:
+def sit_out_withdrawn(s: Situation, built: PairRound) -> PairRound:
     """A fixed schedule (round robin, movements) keeps withdrawn pairs' places: their opponent
     has a bye instead."""
     active = set(s.active_pairs)
@@ -100,25 +97,12 @@ def _sit_out_withdrawn(s: Situation, built: PairRound) -> PairRound:
     return PairRound(matches=tuple(matches), byes=tuple(byes))
 
 
-def qualifying_rounds(format_name: str, rounds_planned: int, settings: Mapping[str, Any],
-                       entrants: int) -> int:
-    """The rounds before the bracket: none for a bracket format, a round robin's schedule,
-    otherwise the rounds the director planned."""
-    if format_name in BRACKET_KINDS:
-        return 0
-    if format_name == "round_robin":
-        try:
-            return round_robin_rounds(entrants, groups=int(settings.get("groups") or 1))
-        except ScheduleError:  # too few pairs yet: the round robin cannot be planned
-            return rounds_planned
-    return rounds_planned
-
-
-def _plan(format_name: str, settings: Mapping[str, Any], entrants: int) -> Plan | None:
-    """The bracket the event plays (its own, or the playoff after qualifying), if any."""
-    if format_name in BRACKET_KINDS:
+def _plan(bracket: str, settings: Mapping[str, Any], entrants: int) -> Plan | None:
+    """The bracket the event plays (its own of kind ``bracket``, or the playoff after
+    qualifying), if any."""
+    if bracket:
         options = dict(settings)
-        kind = BRACKET_KINDS[format_name]
+        kind = bracket
     elif settings.get("playoff"):
         options = dict(settings["playoff"])
         kind = str(options["kind"])
@@ -131,55 +115,55 @@ def _plan(format_name: str, settings: Mapping[str, Any], entrants: int) -> Plan 
             reset=bool(options.get("reset", True)),
             consolation=tuple(options.get("consolation") or ()))
     except BracketError as exc:
-        raise DomainError(exc.message, field=f"format_settings.{exc.field}") from None
+        raise FormatError(exc.message, field=f"format_settings.{exc.field}") from None
 
 
 def _depth(plan: Plan | None) -> int:
     return max((m.depth for m in plan.matches), default=0) if plan else 0
 
 
-def _seeds(format_name: str, settings: Mapping[str, Any], pairs: Sequence[int],
+def _seeds(bracket: str, settings: Mapping[str, Any], pairs: Sequence[int],
            ranking: Sequence[int]) -> tuple[int, ...]:
     """The bracket's pairs, best seed first: the director's order (a bracket format) or the top
     of the qualifying standings (a playoff)."""
-    if format_name in BRACKET_KINDS:
+    if bracket:
         return tuple(pairs)
     cut = int(settings["playoff"]["cut"])
     seeds = tuple(ranking[:cut])
     if len(seeds) < cut:
-        raise DomainError(f"The playoff takes {cut} pairs; only {len(seeds)} are still "
+        raise FormatError(f"The playoff takes {cut} pairs; only {len(seeds)} are still "
                           "playing.", field="format_settings.playoff.cut")
     return seeds
 
 
-def _state(format_name: str, settings: Mapping[str, Any], seeds: Sequence[int],
+def _state(bracket: str, settings: Mapping[str, Any], seeds: Sequence[int],
            played: Sequence[PairResult]) -> State:
     """Where the bracket stands after the bracket games ``played`` (those with a winner)."""
-    plan = _plan(format_name, settings, len(seeds))
+    plan = _plan(bracket, settings, len(seeds))
     assert plan is not None
     try:
         return bracket_state(plan, seeds, {r.match: r.winner for r in played
                                            if r.winner is not None})
     except BracketError as exc:
-        raise DomainError(exc.message, field=exc.field) from None
+        raise FormatError(exc.message, field=exc.field) from None
 
 
-def _bracket_round(s: Situation, format_name: str, first: int) -> BuiltRound:
+def _bracket_round(s: Situation, bracket: str, first: int) -> BuiltRound:
     """The next wave of bracket matches: every match whose pairs are known and that no table
     has played yet."""
-    seeds = _seeds(format_name, s.settings, tuple(s.pairs), s.ranking)
+    seeds = _seeds(bracket, s.settings, tuple(s.pairs), s.ranking)
     played = [r for r in pair_results(s) if r.round_number >= first and r.match]
-    state = _state(format_name, s.settings, seeds, played)
+    state = _state(bracket, s.settings, seeds, played)
     seated = {r.match for r in played}
     ready = [code for code in state.ready if code not in seated]
     if not ready:
         if state.complete:
-            raise DomainError("The bracket is complete: finish the event to write the places.",
+            raise FormatError("The bracket is complete: finish the event to write the places.",
                               field="round", code="complete")
-        raise DomainError("No bracket match is ready: a game of the last round has no result.",
+        raise FormatError("No bracket match is ready: a game of the last round has no result.",
                           field="round")
     matches = tuple((_known(state.sides[code][0]), _known(state.sides[code][1])) for code in ready)
-    return _seat(s, PairRound(matches=matches), "bracket", tuple(ready))
+    return seat(s, PairRound(matches=matches), "bracket", tuple(ready))
 
 
 def _known(pair: int | None) -> int:
@@ -187,106 +171,16 @@ def _known(pair: int | None) -> int:
     return pair
 
 
-def _standings(s: Situation) -> list[Standing]:
-    """What the Swiss pairing needs per pair still playing: wins (a bye counts as one),
-    points, opponents met and byes."""
-    pair_of = _pair_of(s.pairs)
-    wins = dict.fromkeys(s.pairs, 0)
-    points = dict.fromkeys(s.pairs, 0)
-    met: dict[int, set[int]] = {p: set() for p in s.pairs}
-    for r in pair_results(s):
-        for i, pair in enumerate(r.pairs):
-            points[pair] += r.points[i]
-            met[pair].add(r.pairs[1 - i])
-        if r.winner is not None:
-            wins[r.winner] += 1
-    byes = dict.fromkeys(s.pairs, 0)
-    for past in s.history:
-        for pair in {pair_of[e] for e in past.byes if e in pair_of}:
-            byes[pair] += 1
-            wins[pair] += 1
-    return [Standing(pair=p, wins=wins[p], points=points[p], opponents=frozenset(met[p]),
-                     byes=byes[p]) for p in s.active_pairs]
-
-
-def _swiss(s: Situation) -> BuiltRound:
-    if s.number > 1:
-        _previous_finished(s)
-    try:
-        found = swiss_round(_standings(s), seed=s.seed * 1000 + s.number,
-                            shuffle_first=s.settings.get("first_draw") == "random")
-    except SwissError as exc:
-        raise DomainError(exc.message, field=exc.field) from None
-    q = found.quality
-    built = PairRound(matches=found.matches, byes=(found.bye,) if found.bye is not None else ())
-    return _seat(s, built, f"swiss: {q.rematches} rematches, spread {q.spread}")
-
-
-def _round_robin(s: Situation) -> BuiltRound:
-    schedule = round_robin(tuple(s.pairs), groups=int(s.settings.get("groups") or 1))
-    return _seat(s, _sit_out_withdrawn(s, schedule[s.number - 1]), "round_robin")
-
-
-def _ab(s: Situation) -> BuiltRound:
-    return _seat(s, _sit_out_withdrawn(s, ab_movement(tuple(s.pairs), s.number)), "ab_movement")
-
-
-def _winners_stay(s: Situation) -> BuiltRound:
-    random_draw = s.settings.get("first_draw") == "random"
-    if s.number == 1:
-        built = first_draw(s.active_pairs, seed=s.seed if random_draw else -1)
-        return _seat(s, built, "first_draw")
-    _previous_finished(s)
-    firsts = sorted((r for r in pair_results(s) if r.round_number == 1),
-                    key=lambda r: r.table_number)
-    first_byes = sorted({_pair_of(s.pairs)[e] for e in s.history[0].byes})
-    built = winners_stay([r.pairs for r in firsts], [r.winner or r.pairs[0] for r in firsts],
-                         s.number, first_byes)
-    return _seat(s, _sit_out_withdrawn(s, built), "winners_stay")
-
-
-BUILDERS = {"swiss": _swiss, "round_robin": _round_robin, "ab_movement": _ab,
-            "winners_stay": _winners_stay}
-
-
-def _register(name: str, label: str) -> None:
-    def total(rounds_planned: int, settings: Mapping[str, Any], entrants: int) -> int:
-        return (qualifying_rounds(name, rounds_planned, settings, entrants)
-                + bracket_depth(name, settings, entrants))
-
-    def stage_of(number: int, rounds_planned: int, settings: Mapping[str, Any],
-                 entrants: int) -> str:
-        qualifying = qualifying_rounds(name, rounds_planned, settings, entrants)
-        return Stage.QUALIFYING.value if number <= qualifying else BRACKET
-
-    def build(s: Situation) -> BuiltRound:
-        qualifying = qualifying_rounds(name, s.rounds_planned, s.settings, len(s.pairs))
-        try:
-            if s.number > qualifying:
-                return _bracket_round(s, name, qualifying + 1)
-            return BUILDERS[name](s)
-        except (ScheduleError, PairSettingsError) as exc:
-            raise DomainError(exc.message, field=exc.field) from None
-
-    def placements(finish: Finish) -> list[Placed]:
-        return _placements(name, finish)
-
-    register(Format(name=name, label=label, build=build, min_entries=2,
-                    seats_automatically=True, stage_of=stage_of, rounds_total=total,
-                    placements=placements, needs_winners=True, open_ended=False, pairs=True))
-
-
-def _placements(name: str, finish: Finish) -> list[Placed]:
+def _placements(bracket: str, qualifying: int, finish: Finish) -> list[Placed]:
     """Bracket pairs by the bracket's places; the others (or all, without a bracket) by the
     qualifying standings, after the bracket's places."""
-    if name not in BRACKET_KINDS and not finish.settings.get("playoff"):
+    if not bracket and not finish.settings.get("playoff"):
         return [Placed(rank, pair, Stage.QUALIFYING.value) for pair, rank in finish.ranking]
-    qualifying = qualifying_rounds(name, finish.rounds_planned, finish.settings, len(finish.pairs))
-    seeds = _seeds(name, finish.settings, tuple(finish.pairs), [p for p, _ in finish.ranking])
+    seeds = _seeds(bracket, finish.settings, tuple(finish.pairs), [p for p, _ in finish.ranking])
     played = [r for r in pair_results(finish) if r.round_number > qualifying and r.match]
-    state = _state(name, finish.settings, seeds, played)
+    state = _state(bracket, finish.settings, seeds, played)
     if not state.complete:
-        raise DomainError("The bracket is not finished: play its last match before finishing "
+        raise FormatError("The bracket is not finished: play its last match before finishing "
                           "the event.", field="status", code="bracket_unfinished")
     placed = [Placed(place, pair, BRACKET) for place, pair in state.placements]
     inside = {pair for _, pair in state.placements}
@@ -296,27 +190,18 @@ def _placements(name: str, finish: Finish) -> list[Placed]:
     return placed
 
 
-for _name, _label in (
-    ("swiss", "Swiss (pairs)"), ("round_robin", "Round robin (pairs)"),
-    ("ab_movement", "A/B movement (pairs)"), ("winners_stay", "Winners stay (pairs)"),
-    ("single_elimination", "Single elimination bracket (pairs)"),
-    ("double_elimination", "Double elimination bracket (pairs)"),
-):
-    _register(_name, _label)
-
-
 # --- the bracket as pages draw it ---------------------------------------------------------------
 BRACKET_LABELS = {"winners": "Winners' bracket", "losers": "Losers' bracket",
                   "final": "Grand final", "third_place": "Third place",
                   "consolation": "Consolation bracket"}
 
 
-def bracket_depth(format_name: str, settings: Mapping[str, Any], entrants: int) -> int:
+def bracket_depth(bracket: str, settings: Mapping[str, Any], entrants: int) -> int:
     """How many rounds (waves) the event's bracket takes at most; 0 while it cannot be planned
     (too few pairs registered yet for its settings: seating the first round says why)."""
     try:
-        return _depth(_plan(format_name, settings, entrants))
-    except DomainError:
+        return _depth(_plan(bracket, settings, entrants))
+    except FormatError:
         return 0
 
 
@@ -326,7 +211,7 @@ def _slot_label(kind: str, ref: int | str) -> str:
 
 
 def bracket_view(
-    format_name: str, settings: Mapping[str, Any], *, entrants: int,
+    bracket: str, settings: Mapping[str, Any], *, entrants: int,
     seeds: Sequence[int] | None, members: Mapping[int, tuple[int, ...]],
     names: Mapping[int, str], results: Sequence[TableResult], first_round: int,
     statuses: Mapping[tuple[int, int], str],
@@ -340,7 +225,7 @@ def bracket_view(
     playoff's seeds are known (the qualifying rounds are still being played)."""
     size = len(seeds) if seeds is not None else (
         int(settings["playoff"]["cut"]) if settings.get("playoff") else entrants)
-    plan = _plan(format_name, settings, size)
+    plan = _plan(bracket, settings, size)
     assert plan is not None
     played = {r.match: r for r in _as_pairs(members, results)
               if r.round_number >= first_round and r.match}
@@ -417,23 +302,11 @@ def _describe_bracket(kind: str, options: Mapping[str, Any]) -> list[str]:
     return words
 
 
-def describe(format_name: str, settings: Mapping[str, Any], rounds_planned: int) -> list[str]:
-    """The format's rules in sentences (the event page, the results sheet, the API)."""
-    words = {
-        "swiss": [f"Swiss, {rounds_planned} rounds: pairs with the same number of wins meet, "
-                  "never twice; with an odd number of pairs one has a bye each round (never "
-                  "twice while another has had none), which counts as a win."],
-        "round_robin": ["Round robin: every pair meets every other pair of its group once."
-                        + (f" The pairs play in {settings['groups']} groups."
-                           if int(settings.get("groups") or 1) > 1 else "")],
-        "ab_movement": [f"A/B movement, {rounds_planned} rounds: the A pairs keep their table; "
-                        "the B pairs move one table up each round."],
-        "winners_stay": [f"Winners stay, {rounds_planned} rounds: the first game's winners keep "
-                         "their table all day; the others move one table up each round."],
-    }.get(format_name, [])
-    if format_name in BRACKET_KINDS:
-        words += _describe_bracket(BRACKET_KINDS[format_name], settings)
-    elif settings.get("playoff"):
+
+
+def _describe_tail(settings: Mapping[str, Any]) -> list[str]:
+    words: list[str] = []
+    if settings.get("playoff"):
         playoff = settings["playoff"]
         words.append(f"Then the top {playoff['cut']} pairs of the standings play a bracket, "
                      "seeded by the standings.")
@@ -444,3 +317,118 @@ def describe(format_name: str, settings: Mapping[str, Any], rounds_planned: int)
         words.append(f"A game lasts at most {settings['game_minutes']} minutes: when the "
                      "director calls time, the pair ahead wins.")
     return words
+
+
+# What a pair event's schedule or bracket is built from: fixed once play has reached it.
+PLAN_KEYS = ("groups", "third_place", "reset", "consolation")
+
+
+def _check_plan_change(change: PlanChange, *, bracket: str) -> None:
+    """A bracket's shape and a round robin's groups are fixed once round 1 is seated; a
+    playoff once its first round is; Swiss and movements cannot plan fewer rounds than seated.
+    The time limit and how level games are settled may change at any time."""
+    if any(change.seated.values()):
+        for key in PLAN_KEYS:
+            if change.stored.get(key) != change.settings.get(key):
+                raise FormatError("Play has started: the bracket or the groups cannot change "
+                                  "now.", field=f"format_settings.{key}", code="started")
+    if (change.stored.get("playoff") != change.settings.get("playoff")
+            and change.seated.get(BRACKET)):
+        raise FormatError("The playoff has started: it cannot change now.",
+                          field="format_settings.playoff", code="started")
+    seated = change.seated.get(Stage.QUALIFYING, 0)
+    if change.rounds_planned < seated and not bracket:
+        raise FormatError(f"{seated} rounds have been seated; the event cannot plan fewer.",
+                          field="rounds_planned")
+
+
+def _check_field(settings: Mapping[str, Any], pairs: int) -> None:
+    cut = int((settings.get("playoff") or {}).get("cut") or 0)
+    if cut > pairs:
+        raise FormatError(
+            f"The playoff takes the top {cut} pairs, but only {pairs} are registered: lower the "
+            "cut (format_settings.playoff.cut) or register more pairs.",
+            field="format_settings.playoff.cut", code="cut_larger_than_field")
+
+
+def _planned(rounds_planned: int, settings: Mapping[str, Any], entrants: int) -> int:
+    return rounds_planned
+
+
+def pair_format(
+    *, name: str, label: str, summary: str,
+    qualify: Callable[[Situation], BuiltRound] | None = None,
+    bracket: str = "",
+    qualifying_rounds: Callable[[int, Mapping[str, Any], int], int] = _planned,
+    keys: frozenset[str] = frozenset(),
+    describe: Callable[[Mapping[str, Any], int], list[str]] | None = None,
+    rounds_help: str = "With a playoff, the qualifying rounds before it.",
+    rounds_used: bool = True, closed_field: bool = False, shortcut: str = "",
+) -> Format:
+    """The spec of a fixed-partnership format: qualifying rounds built by ``qualify`` (then an
+    optional playoff), or a bracket of kind ``bracket`` (``single``, ``double``) from round 1.
+    ``keys`` are the format's own settings besides the common ones."""
+    if bracket:
+        qualifying_rounds = _no_rounds
+    known = COMMON_KEYS | keys | (BRACKET_KEYS[bracket] if bracket else PLAYOFF_KEYS)
+
+    def check(raw: Mapping[str, Any] | None) -> dict[str, Any]:
+        return check_pair_settings(known, raw, bracket=bracket)
+
+    def total(rounds_planned: int, settings: Mapping[str, Any], entrants: int) -> int:
+        return (qualifying_rounds(rounds_planned, settings, entrants)
+                + bracket_depth(bracket, settings, entrants))
+
+    def stage_of(number: int, rounds_planned: int, settings: Mapping[str, Any],
+                 entrants: int) -> str:
+        qualifying = qualifying_rounds(rounds_planned, settings, entrants)
+        return Stage.QUALIFYING.value if number <= qualifying else BRACKET
+
+    def build(s: Situation) -> BuiltRound:
+        qualifying = qualifying_rounds(s.rounds_planned, s.settings, len(s.pairs))
+        try:
+            if s.number > qualifying or qualify is None:
+                return _bracket_round(s, bracket, qualifying + 1)
+            return qualify(s)
+        except ScheduleError as exc:
+            raise FormatError(exc.message, field=exc.field) from None
+
+    def placements(finish: Finish) -> list[Placed]:
+        qualifying = qualifying_rounds(finish.rounds_planned, finish.settings, len(finish.pairs))
+        return _placements(bracket, qualifying, finish)
+
+    def words(settings: Mapping[str, Any], rounds_planned: int) -> list[str]:
+        own = describe(settings, rounds_planned) if describe else []
+        if bracket:
+            own += _describe_bracket(bracket, settings)
+        return own + _describe_tail(settings)
+
+    def plan_change(change: PlanChange) -> None:
+        _check_plan_change(change, bracket=bracket)
+
+    return Format(
+        name=name, label=label, summary=summary, shortcut=shortcut, build=build,
+        entrants="pairs",
+        rounds_help="Not used: a bracket plays until it is decided." if bracket else rounds_help,
+        rounds_used=rounds_used and not bracket,
+        rounds_label="Rounds" if rounds_used and not bracket else "Rounds (not used)",
+        setting_keys=known, check_settings=check, check_plan_change=plan_change,
+        check_field=_check_field,
+        stage_of=stage_of, rounds_total=total, qualifying_rounds=qualifying_rounds,
+        placements=placements, describe=words, min_entries=2, seats_automatically=True,
+        needs_winners=True, open_ended=False, swap="pairs",
+        closed_field=closed_field or bool(bracket), bracket=bracket,
+        playoff=not bracket, forfeits=True,
+    )
+
+
+def _no_rounds(rounds_planned: int, settings: Mapping[str, Any], entrants: int) -> int:
+    return 0
+
+
+def bracket_first_round(spec: Format, rounds_planned: int, settings: Mapping[str, Any],
+                        entrants: int) -> int:
+    """The number of the event's first bracket round."""
+    return spec.qualifying_rounds(rounds_planned, settings, entrants) + 1
+
+

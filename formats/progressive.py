@@ -1,0 +1,186 @@
+"""The individual progressive day (NPA style): qualifying games with winners moving and losers
+staying, then the cut to the semi-final tables and the final table
+(``pairing.progressive`` moves the players and plans the stages)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pairing.club_night import BuiltRound
+from pairing.progressive import ProgressiveError, next_game
+from pairing.progressive import settings as progressive_settings
+from pairing.progressive import stages as progressive_stages
+from pairing.progressive.stages import Stage as ProgressiveStage
+from pairing.progressive.start import first_game
+from pairing.rotation import RoundPlan
+
+from .spec import Finish, Format, FormatError, Placed, PlanChange, Situation, Stage
+
+
+def _refused(exc: ProgressiveError) -> FormatError:
+    return FormatError(exc.message, field=exc.field, code=exc.code)
+
+
+def _build(s: Situation) -> BuiltRound:
+    """A seat draw for the first game, then the movement (winners move and losers stay, or
+    fixed seats) from the last game's seating and who won at each table. Players who left are
+    replaced by those who arrived since (alternates), seat for seat; tables are full, so players
+    beyond them are left unseated (the bridge makes them alternates). After the qualifying
+    games: the semi-final tables from the qualifying order, then the final table."""
+    plan = progressive_stages.plan_from(s.settings, s.rounds_planned)
+    stage = plan.stage_of(s.number)
+    try:
+        if stage == ProgressiveStage.SEMIFINAL:
+            tables = progressive_stages.semifinal_tables(
+                s.ranking, mode=str(s.settings.get("semi_partners", "seeded")), seed=s.seed)
+            return BuiltRound(RoundPlan(tables=tables), "semifinal")
+        if stage == ProgressiveStage.FINAL:
+            first_final = plan.first_round(ProgressiveStage.FINAL) or s.number
+            semis = [r for r in s.results
+                     if r.round_number in plan.rounds_of(ProgressiveStage.SEMIFINAL)]
+            players = progressive_stages.finalists(s.ranking, semis, cut=plan.cut)
+            table = progressive_stages.final_table(
+                players, game=s.number - first_final + 1,
+                rule=str(s.settings.get("final_rule", "rotate")))
+            return BuiltRound(RoundPlan(tables=(table,)), "final")
+        if not s.history:
+            # Full tables only: players beyond a multiple of four (the last to check in) wait
+            # as alternates; the bridge marks them so.
+            full = s.entries[:len(s.entries) - len(s.entries) % 4]
+            return BuiltRound(RoundPlan(tables=first_game(full, seed=s.seed)), "seat_draw")
+        last = s.history[-1]
+        previous = len(s.history)
+        games = {r.table_number: r for r in s.results if r.round_number == previous}
+        winners: list[str | None] = []
+        points: list[Mapping[str, int] | None] = []
+        for number in range(1, len(last.tables) + 1):
+            game = games.get(number)
+            if game is None or not game.finished:
+                raise FormatError(
+                    f"Table {number}'s game of round {previous} is not finished: the movement "
+                    "needs every table's winners.", field="round")
+            winners.append(game.winner)
+            points.append(dict(game.points))
+        seated = set(last.seated())
+        present = set(s.entries)
+        # Arrivals since the last game, in check-in order: as many as there are empty seats
+        # take them; the others wait as alternates (the bridge marks them so).
+        leaving = sorted(seated - present)
+        entering = [e for e in s.entries if e not in seated][:len(leaving)]
+        if len(leaving) > len(entering):
+            raise FormatError(
+                f"{len(leaving) - len(entering)} player(s) withdrew and no alternate is waiting "
+                "to take the seat: check in an alternate before seating the next game.",
+                field="entries", code="no_alternate")
+        movement = str(s.settings.get("movement", "winners_move"))
+        built = next_game(
+            [tuple(table) for table in last.tables], winners,
+            [list(plan.tables) for plan in s.history[:-1]],
+            movement=movement, direction=str(s.settings.get("direction", "up")),
+            draw=str(s.settings.get("draw", "system")), seed=s.seed * 1000 + s.number,
+            steps=s.settings.get("steps"), points=points,
+            entering=entering, leaving=leaving,
+        )
+    except ProgressiveError as exc:
+        raise _refused(exc) from None
+    return BuiltRound(RoundPlan(tables=tuple(built.tables)), movement)
+
+
+def _stage_of(number: int, rounds_planned: int, settings: Mapping[str, Any],
+              entrants: int) -> str:
+    return progressive_stages.plan_from(settings, rounds_planned).stage_of(number).value
+
+
+def _rounds_total(rounds_planned: int, settings: Mapping[str, Any], entrants: int) -> int:
+    return progressive_stages.plan_from(settings, rounds_planned).rounds_total
+
+
+def _placements(finish: Finish) -> list[Placed]:
+    plan = progressive_stages.plan_from(finish.settings, finish.rounds_planned)
+    semis = plan.rounds_of(ProgressiveStage.SEMIFINAL)
+    finals = plan.rounds_of(ProgressiveStage.FINAL)
+    try:
+        placed = progressive_stages.placements(
+            ranking=finish.ranking, plan=plan,
+            semis=[r for r in finish.results if r.round_number in semis],
+            finals=[r for r in finish.results if r.round_number in finals],
+        )
+    except ProgressiveError as exc:
+        raise _refused(exc) from None
+    return [Placed(p.place, p.entry_id, p.stage.value) for p in placed]
+
+
+def _check_settings(raw: Mapping[str, Any] | None) -> dict[str, Any]:
+    try:
+        return progressive_settings.check_settings(raw)
+    except ProgressiveError as exc:
+        raise _refused(exc) from None
+
+
+def _check_plan_change(change: PlanChange) -> None:
+    """The stages may change until play reaches them: refused once a round beyond the
+    qualifying games is seated, or when fewer qualifying games than already seated are asked
+    for; a cut larger than the players here is refused too."""
+    if any(count for stage, count in change.seated.items() if stage != Stage.QUALIFYING):
+        raise FormatError("The cut has been made: the stages cannot change now.",
+                          field="format_settings")
+    seated = change.seated.get(Stage.QUALIFYING, 0)
+    if change.rounds_planned < seated:
+        raise FormatError(f"{seated} qualifying games have been seated; the event cannot plan "
+                          "fewer.", field="rounds_planned")
+    cut = int(change.settings.get("cut") or 0)
+    if seated and cut > change.here:
+        raise FormatError(f"The cut is the top {cut}, but only {change.here} players are here.",
+                          field="format_settings.cut", code="cut_larger_than_field")
+
+
+def _check_field(settings: Mapping[str, Any], players: int) -> None:
+    cut = int(settings.get("cut") or 0)
+    if cut and cut > players:
+        raise FormatError(
+            f"The cut is the top {cut}, but only {players} players are here: lower the cut "
+            "(format_settings.cut) or check in more players.",
+            field="format_settings.cut", code="cut_larger_than_field")
+
+
+def _describe(settings: Mapping[str, Any], rounds_planned: int) -> list[str]:
+    lines = progressive_stages.describe(settings, rounds_planned)
+    if settings.get("movement") == "fixed_seats":
+        movement = ("After each game every player moves by a fixed number of tables for their "
+                    "seat.")
+    else:
+        toward = "toward table 1" if settings.get("direction", "up") == "up" else \
+            "away from table 1"
+        who = "the system draws" if settings.get("draw", "system") == "system" else \
+            "the table cuts the cards to decide"
+        movement = (f"After each game the winners move one table {toward}; the losers stay, "
+                    f"split up and each partners a player who arrives ({who} who partners "
+                    "whom).")
+    lines.insert(1, movement)
+    if settings.get("game_minutes"):
+        lines.append(f"A game lasts at most {settings['game_minutes']} minutes: when the "
+                     "director calls time, the games still playing end after the deals "
+                     "entered and the side ahead wins.")
+    lines.append("Players beyond whole tables wait as alternates: an alternate takes the seat "
+                 "of a player who withdraws, scores, but is not placed for the cut or the "
+                 "prizes.")
+    return lines
+
+
+FORMAT = Format(
+    name="individual_progressive", label="Individual progressive (NPA)", build=_build,
+    summary="Individual progressive: winners move, losers stay, partners drawn (NPA); its "
+            "settings default to the NPA's.",
+    sitting="game", shortcut="New progressive tournament",
+    default_rounds=progressive_settings.QUALIFYING_GAMES,
+    default_deals=progressive_settings.DEALS_PER_GAME,
+    rounds_label="Qualifying games", rounds_setting="qualifying_games",
+    setting_keys=progressive_settings.KNOWN,
+    check_settings=_check_settings, check_plan_change=_check_plan_change,
+    check_field=_check_field,
+    stage_of=_stage_of, rounds_total=_rounds_total, placements=_placements,
+    describe=_describe,
+    seats_automatically=True, needs_winners=True, open_ended=False, alternates=True,
+    stage_totals=True,
+)

@@ -1,0 +1,43 @@
+"""Round robin (pairs): every pair meets every other pair of its group once
+(``pairing.round_robin`` makes the schedule); an optional playoff bracket after it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pairing.club_night import BuiltRound
+from pairing.round_robin import ScheduleError, round_robin, round_robin_rounds
+
+from .pairs import pair_format, seat, sit_out_withdrawn
+from .spec import Situation
+
+
+def _build(s: Situation) -> BuiltRound:
+    schedule = round_robin(tuple(s.pairs), groups=int(s.settings.get("groups") or 1))
+    return seat(s, sit_out_withdrawn(s, schedule[s.number - 1]), "round_robin")
+
+
+def _qualifying_rounds(rounds_planned: int, settings: Mapping[str, Any], entrants: int) -> int:
+    """The schedule's rounds (the planned rounds while too few pairs are registered to plan
+    it)."""
+    try:
+        return round_robin_rounds(entrants, groups=int(settings.get("groups") or 1))
+    except ScheduleError:
+        return rounds_planned
+
+
+def _describe(settings: Mapping[str, Any], rounds_planned: int) -> list[str]:
+    groups = int(settings.get("groups") or 1)
+    return ["Round robin: every pair meets every other pair of its group once."
+            + (f" The pairs play in {groups} groups." if groups > 1 else "")]
+
+
+FORMAT = pair_format(
+    name="round_robin", label="Round robin (pairs)", qualify=_build, describe=_describe,
+    summary="Round robin: every pair meets every other pair of its group once.",
+    qualifying_rounds=_qualifying_rounds, keys=frozenset({"groups"}),
+    rounds_used=False,
+    rounds_help="Not used: a round robin plays every pair once (in each group).",
+    closed_field=True,
+)

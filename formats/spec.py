@@ -1,0 +1,242 @@
+"""What a format is: the spec every other layer asks, and the plain values a builder receives.
+
+A :class:`Format` says everything the rest of the house needs to know about one way of running
+an event: what its entrants are (players or pairs), what a sitting is called (a game or a
+round), its settings (defaults and validation), its stage plan, how it builds a round from the
+event's history and results, its final placements, and its capabilities (who may swap, whether
+it seats itself, whether every game needs a winner, whether it may play on past its plan).
+Pages, services, the API and the scripts ask the spec; none of them names a format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Literal
+
+from pairing.club_night import BuiltRound
+from pairing.errors import PairingError
+from pairing.results import TableResult
+from pairing.rotation import RoundPlan
+
+
+class FormatError(PairingError):
+    """A format refuses a request; ``field`` names the input at fault (``format_settings.cut``,
+    ``round``, ``entries``), ``code`` the reason."""
+
+
+class Stage(StrEnum):
+    """The stage a round belongs to (``Round.stage``): a club night is all qualifying."""
+
+    QUALIFYING = "qualifying"
+    SEMIFINAL = "semifinal"
+    FINAL = "final"
+    BRACKET = "bracket"
+
+    @property
+    def label(self) -> str:
+        return STAGE_LABELS[self]
+
+
+STAGE_LABELS = {Stage.QUALIFYING: "Qualifying", Stage.SEMIFINAL: "Semi-final",
+                Stage.FINAL: "Final", Stage.BRACKET: "Bracket"}
+
+
+@dataclass(frozen=True)
+class Situation:
+    """Everything a builder may use to seat round ``number``."""
+
+    number: int
+    seed: int
+    rounds_planned: int
+    entries: tuple[int, ...]
+    fixed_tables: Mapping[int, int] = field(default_factory=dict)
+    history: tuple[RoundPlan[int], ...] = ()
+    results: tuple[TableResult, ...] = ()
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    # The eligible players (pairs, in a pair event) in qualifying order (best first), for
+    # rounds after a cut.
+    ranking: tuple[int, ...] = ()
+    # Fixed-partnership formats: every pair of the event (withdrawn ones too) with its two
+    # entries, in seed order (the director's seeds, then registration order); the pairs still
+    # playing; and the pairs that forfeited (each with the first round they no longer play).
+    pairs: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
+    active_pairs: tuple[int, ...] = ()
+    forfeits: Mapping[int, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Finish:
+    """What placing a finished event needs: the eligible entrants in qualifying order with their
+    qualifying rank, and every game's result (``results``) by round."""
+
+    rounds_planned: int
+    settings: Mapping[str, Any]
+    ranking: tuple[tuple[int, int], ...]
+    results: tuple[TableResult, ...]
+    # A pair event's pairs with their entries, in seed order (as in :class:`Situation`).
+    pairs: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
+    forfeits: Mapping[int, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Placed:
+    place: int
+    entry_id: int  # a pair's id in a pair event
+    stage: str
+    # A format with more than one bracket at the end (the split final) names the one that
+    # decided this place ("upper", "lower"); empty otherwise.
+    group: str = ""
+
+
+@dataclass(frozen=True)
+class PlanChange:
+    """A director changing the settings or planned rounds of an event already under way: what
+    is stored, what is asked for, and how far play has gone."""
+
+    stored: Mapping[str, Any]
+    settings: Mapping[str, Any]
+    rounds_planned: int
+    seated: Mapping[str, int]  # rounds seated per stage
+    here: int  # players (pairs) checked in and playing
+
+
+def _one_stage(number: int, rounds_planned: int, settings: Mapping[str, Any],
+               entrants: int) -> str:
+    return Stage.QUALIFYING.value
+
+
+def _planned(rounds_planned: int, settings: Mapping[str, Any], entrants: int) -> int:
+    return rounds_planned
+
+
+def _by_ranking(finish: Finish) -> list[Placed]:
+    return [Placed(rank, entry, Stage.QUALIFYING.value) for entry, rank in finish.ranking]
+
+
+def _no_settings(raw: Mapping[str, Any] | None) -> dict[str, Any]:
+    if raw:
+        raise FormatError("This format has no settings of its own.", field="format_settings",
+                          code="unknown_field")
+    return {}
+
+
+def _nothing_to_say(settings: Mapping[str, Any], rounds_planned: int) -> list[str]:
+    return []
+
+
+def _any_change(change: PlanChange) -> None:
+    return None
+
+
+def _any_field(settings: Mapping[str, Any], entrants: int) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class Format:
+    """One format. Only ``name``, ``label`` and ``build`` are required; the rest defaults to a
+    club night's answers (players, rounds, no settings, one stage, placed by the standings)."""
+
+    name: str
+    label: str
+    build: Callable[[Situation], BuiltRound]
+    # A sentence for the format's choice on the new-event form, and the words of a shortcut
+    # to a new event of this format on the club's pages ("" for none).
+    summary: str = ""
+    shortcut: str = ""
+    entrants: Literal["players", "pairs"] = "players"
+    # What one sitting of every table is called on every page: "round", or "game" where one
+    # game is played per sitting and the day is counted in games (a progressive day).
+    sitting: Literal["round", "game"] = "round"
+    # The director's planned rounds: their defaults, their label, and whether the format uses
+    # them at all (a round robin and a bracket decide their own length).
+    default_rounds: int = 4
+    default_deals: int | None = 8
+    rounds_label: str = "Rounds"
+    rounds_help: str = ""
+    rounds_used: bool = True
+    # The settings key that may give the planned rounds instead of ``rounds_planned``.
+    rounds_setting: str = ""
+    # Settings: the keys the format takes, validation with defaults filled in (raises
+    # FormatError naming ``format_settings.<key>``), and the refusal of a change once under way.
+    setting_keys: frozenset[str] = frozenset()
+    check_settings: Callable[[Mapping[str, Any] | None], dict[str, Any]] = _no_settings
+    check_plan_change: Callable[[PlanChange], None] = _any_change
+    # The first round's refusal of a field too small for the settings (a cut of 8 with six
+    # players): the settings and the entrants checked in.
+    check_field: Callable[[Mapping[str, Any], int], None] = _any_field
+    # The stage of round N and how many rounds the event plays in all, from the planned
+    # rounds, the settings and the number of entrants (players, or pairs in a pair event).
+    stage_of: Callable[[int, int, Mapping[str, Any], int], str] = _one_stage
+    rounds_total: Callable[[int, Mapping[str, Any], int], int] = _planned
+    # The rounds before any bracket or cut (a playoff seeds from their standings).
+    qualifying_rounds: Callable[[int, Mapping[str, Any], int], int] = _planned
+    # Final places when the event finishes (by default the standings' ranks).
+    placements: Callable[[Finish], list[Placed]] = _by_ranking
+    # The format's rules in sentences (rules page, event page, results sheet).
+    describe: Callable[[Mapping[str, Any], int], list[str]] = _nothing_to_say
+    # --- capabilities ---
+    min_entries: int = 4
+    # Seat the next round by itself when the last game of the current one is confirmed.
+    seats_automatically: bool = False
+    # Every game must have a winner before the next round (a level game is settled by a cut).
+    needs_winners: bool = False
+    # More rounds than planned may be seated (a club night that plays on).
+    open_ended: bool = True
+    # Players beyond whole tables wait as alternates and take the seat of one who withdraws.
+    alternates: bool = False
+    # What a director's swap moves: single players' seats, or whole pairs.
+    swap: Literal["players", "pairs"] = "players"
+    # The field is fixed once play starts (no late entrants): a schedule or a bracket.
+    closed_field: bool = False
+    # The event is a bracket from its first round: its kind ("single", "double"), or "".
+    bracket: str = ""
+    # May end in a bracket after qualifying (``format_settings.playoff``).
+    playoff: bool = False
+    # An entrant may forfeit a round or a bracket match (a walkover).
+    forfeits: bool = False
+    # A club's regular night (a season of club nights counts these).
+    club_night: bool = False
+    # Stage standings: each stage's running totals start again (the scorecard says so).
+    stage_totals: bool = False
+
+    @property
+    def pairs(self) -> bool:
+        """Fixed pairs register together and are seated, paired and ranked as one."""
+        return self.entrants == "pairs"
+
+    @property
+    def tie_break_kind(self) -> str:
+        return "pairs" if self.pairs else "individual"
+
+    @property
+    def sitting_title(self) -> str:
+        return self.sitting.title()
+
+    def has_bracket(self, settings: Mapping[str, Any]) -> bool:
+        """The event plays a bracket (its own, or a playoff after qualifying)."""
+        return bool(self.bracket) or bool(self.playoff and settings.get("playoff"))
+
+    def describe_length(self, rounds_planned: int, deals: int | None,
+                        settings: Mapping[str, Any], entrants: int) -> str:
+        """The event's length in words ("10 qualifying games of 4 deals, then the semi-final
+        and the final")."""
+        deals_text = f" of {deals} deal{'s' if deals != 1 else ''}" if deals else \
+            " played to the target"
+        word = self.sitting
+        qualifying = self.qualifying_rounds(rounds_planned, settings, entrants)
+        total = self.rounds_total(rounds_planned, settings, entrants)
+        stages = []
+        for number in range(qualifying + 1, total + 1):
+            label = Stage(self.stage_of(number, rounds_planned, settings, entrants)).label.lower()
+            if label not in stages:
+                stages.append(label)
+        if not qualifying and self.bracket:
+            return f"a bracket of up to {total} {word}s{deals_text}"
+        first = f"{qualifying} {'qualifying ' if stages else ''}{word}" \
+                f"{'s' if qualifying != 1 else ''}{deals_text}"
+        if not stages:
+            return first
+        return first + ", then the " + " and the ".join(stages)

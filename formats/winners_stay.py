@@ -1,0 +1,39 @@
+"""Winners stay (pairs): the first game's winners keep their table all day; the others move one
+table up each round (``pairing.pair_movements``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pairing.club_night import BuiltRound
+from pairing.pair_movements import first_draw, winners_stay
+
+from .pairs import pair_format, pair_of, pair_results, previous_finished, seat, sit_out_withdrawn
+from .spec import Situation
+
+
+def _build(s: Situation) -> BuiltRound:
+    random_draw = s.settings.get("first_draw") == "random"
+    if s.number == 1:
+        built = first_draw(s.active_pairs, seed=s.seed if random_draw else -1)
+        return seat(s, built, "first_draw")
+    previous_finished(s)
+    firsts = sorted((r for r in pair_results(s) if r.round_number == 1),
+                    key=lambda r: r.table_number)
+    first_byes = sorted({pair_of(s.pairs)[e] for e in s.history[0].byes})
+    built = winners_stay([r.pairs for r in firsts], [r.winner or r.pairs[0] for r in firsts],
+                         s.number, first_byes)
+    return seat(s, sit_out_withdrawn(s, built), "winners_stay")
+
+
+def _describe(settings: Mapping[str, Any], rounds_planned: int) -> list[str]:
+    return [f"Winners stay, {rounds_planned} rounds: the first game's winners keep their table "
+            "all day; the others move one table up each round."]
+
+
+FORMAT = pair_format(
+    name="winners_stay", label="Winners stay (pairs)", qualify=_build, describe=_describe,
+    summary="Winners stay: the first game's winners keep their table; the others move up.",
+    keys=frozenset({"first_draw"}),
+)
