@@ -8,22 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import (
-    ab_movement,
-    club_night,
-    double_elimination,
-    progressive,
-    round_robin,
-    single_elimination,
-    swiss,
-    winners_stay,
-)
+from .ab_movement import FORMAT as AB_MOVEMENT
+from .club_night import FORMAT as CLUB_NIGHT
+from .double_elimination import FORMAT as DOUBLE_ELIMINATION
+from .progressive import FORMAT as PROGRESSIVE
+from .round_robin import FORMAT as ROUND_ROBIN
+from .single_elimination import FORMAT as SINGLE_ELIMINATION
 from .spec import Format, FormatError
+from .swiss import FORMAT as SWISS
+from .winners_stay import FORMAT as WINNERS_STAY
 
 REGISTERED: tuple[Format, ...] = (
-    club_night.FORMAT, progressive.FORMAT, swiss.FORMAT, round_robin.FORMAT,
-    ab_movement.FORMAT, winners_stay.FORMAT, single_elimination.FORMAT,
-    double_elimination.FORMAT,
+    CLUB_NIGHT, PROGRESSIVE, SWISS, ROUND_ROBIN, AB_MOVEMENT, WINNERS_STAY, SINGLE_ELIMINATION,
+    DOUBLE_ELIMINATION,
 )
 
 

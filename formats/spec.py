@@ -117,8 +117,7 @@ def _by_ranking(finish: Finish) -> list[Placed]:
 
 def _no_settings(raw: Mapping[str, Any] | None) -> dict[str, Any]:
     if raw:
-        raise FormatError("This format has no settings of its own.", field="format_settings",
-                          code="unknown_field")
+        raise FormatError("This format has no settings of its own.", field="format_settings")
     return {}
 
 
