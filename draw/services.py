@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from common.errors import DomainError, refused
 from common.tasks import ROUND_SEAT, task_queue
-from formats import Finish, Format, Situation, Stage
+from formats import Finish, Format, Stage
 from pairing.results import TableResult
 from pairing.rotation import RotationError, RoundPlan
 from ranking.prizes import award_places
@@ -35,6 +35,7 @@ from tournaments.services import (
 )
 
 from . import seating
+from .managers import IndividualManager, manager_for
 
 POSITIONS = ("N", "E", "S", "W")
 
@@ -154,47 +155,21 @@ def round_create(
             field="number", code="no_more_rounds",
         )
     stage = spec.stage_of(new_number, locked.rounds_planned, settings, entrants)
-    active = list(
-        locked.entries.filter(status=Entry.Status.ACTIVE)
-        .order_by("checked_in_at", "pk").values_list("pk", "fixed_table", "alternate")
-    )
-    players = [pk for pk, _, alternate in active if not alternate]
-    pairs = pairs_in_seed_order(locked) if spec.pairs else []
-    if spec.pairs:
-        _check_pairs([pk for pk, _, playing in pairs if playing])
-    elif len(players) < spec.min_entries:
-        raise DomainError(
-            f"A round needs at least {spec.min_entries} checked-in players; "
-            f"{len(players)} are here.",
-            field="entries",
-        )
-    history = event_history(locked)
-    if new_number == 1:
-        with refused():
-            spec.check_field(settings, len([p for p in pairs if p[2]]) if spec.pairs
-                             else len(players))
+    manager = manager_for(spec)(
+        event=locked, spec=spec, number=new_number, stage=stage,
+        history=event_history(locked), results=tuple(event_results(locked)))
+    manager.check()
     if spec.needs_winners and latest is not None:
         _settle_ties(locked, latest, settings, actor)
-    ranking: tuple[int, ...] = ()
-    if stage != Stage.QUALIFYING and not spec.bracket:
-        ranking = tuple(entry for entry, _ in qualifying_order(locked))
-    situation = Situation(
-        number=new_number, seed=locked.seed, rounds_planned=locked.rounds_planned,
-        entries=_present(players, [pk for pk, _, alt in active if alt], history),
-        fixed_tables={pk: table for pk, table, _ in active if table},
-        history=tuple(history), results=tuple(event_results(locked)),
-        settings=settings, ranking=ranking,
-        pairs={pk: members for pk, members, _ in pairs},
-        active_pairs=tuple(pk for pk, _, playing in pairs if playing),
-    )
+    situation = manager.situation()
     try:
         with refused():
             built = spec.build(situation)
     except RotationError as exc:
         raise DomainError(exc.message, field=exc.field) from None
     round_ = _write_round(locked, new_number, built.plan, stage, built.matches)
-    if stage == Stage.QUALIFYING and spec.alternates:
-        _name_alternates(locked, players, built.plan, actor)
+    if stage == Stage.QUALIFYING and isinstance(manager, IndividualManager) and spec.alternates:
+        _name_alternates(locked, manager.players, built.plan, actor)
     if locked.status == Event.Status.DRAFT:
         locked.status = Event.Status.RUNNING
         locked.save(update_fields=["status"])
@@ -202,22 +177,6 @@ def round_create(
               byes=len(built.plan.byes), method=built.method, stage=stage)
     event_results_changed(locked)
     return round_
-
-
-def _present(
-    players: list[int], alternates: list[int], history: list[RoundPlan[int]]
-) -> tuple[int, ...]:
-    """Who the builder seats: the players; the alternates who already play (they took a
-    withdrawn player's seat earlier); and, in check-in order, one waiting alternate for each seat
-    left empty since the last round that no late arrival fills. Other alternates wait."""
-    if not history:
-        return tuple(players)
-    seated = set(history[-1].seated())
-    playing = [pk for pk in alternates if pk in seated]
-    staying = set(players) | set(playing)
-    empty = len(seated - staying) - len(set(players) - seated)
-    waiting = [pk for pk in alternates if pk not in seated]
-    return tuple(players + playing + waiting[:max(empty, 0)])
 
 
 def _name_alternates(event: Event, players: list[int], plan: RoundPlan[int], actor: Any) -> None:
@@ -230,14 +189,6 @@ def _name_alternates(event: Event, players: list[int], plan: RoundPlan[int], act
     Entry.objects.filter(pk__in=waiting).update(alternate=True)
     names = list(Entry.objects.filter(pk__in=waiting).values_list("player__name", flat=True))
     event_log(event, actor, "alternates_named", entries=waiting, names=names)
-
-
-def _check_pairs(playing: list[int]) -> None:
-    if len(playing) < 2:
-        raise DomainError(
-            f"A round needs at least 2 pairs; {len(playing)} "
-            f"{'is' if len(playing) == 1 else 'are'} registered and playing.",
-            field="pairs", code="too_few_pairs")
 
 
 def _settle_ties(event: Event, round_: Round, settings: dict[str, Any], actor: Any) -> None:

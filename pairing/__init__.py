@@ -2,6 +2,7 @@
 
 ``pairing.rotation`` seats individuals with rotating partners (club nights; complete whist
 designs when the player count allows). Each builder takes the entries and what has happened so
-far (seatings and results) and returns the next round as plain values; the ``draw`` app is the
-bridge that reads rows, calls a builder and writes rows. Nothing here touches a database.
+far (seatings and results) and returns the next round as plain values; each format of the
+``formats`` package calls its builders, and the ``draw`` app is the bridge that reads rows,
+calls the format and writes rows. Nothing here touches a database.
 """

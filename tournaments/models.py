@@ -67,11 +67,12 @@ class Event(models.Model):
     # A director's switch: while set, a format that seats itself does not seat the next game when
     # the last one is confirmed (the director seats it by hand, e.g. after a break).
     advance_held = models.BooleanField(default=False)
-    # The payout table and side prizes, validated by ``tournaments.prizes`` (shown on the final
+    # The payout table and side prizes, validated by ``ranking.prizes`` (shown on the final
     # standings and the printed results): {"payouts": [{"place", "amount"}], "side": [...]}.
     prizes = models.JSONField(default=dict, blank=True)
-    # Bumped in the same transaction as every hand write; standings snapshots record the value
-    # they were built from, so "behind" is a plain comparison (see standings.services).
+    # Moves in the same transaction as every hand write (and every change of seats, byes or
+    # settings that feeds the standings); standings snapshots record the value they were built
+    # from, so "behind" is a plain comparison (see standings.services).
     hands_version = models.PositiveIntegerField(default=0)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -65,7 +65,9 @@ INSTALLED_APPS = [
     "allauth",  # sign-up, e-mail confirmation, password reset (ACCOUNT_* below)
     "allauth.account",
     "csp",  # Content-Security-Policy header (CONTENT_SECURITY_POLICY below)
-    # Project apps, lowest layer first (see README "Layers"); each imports only from earlier ones.
+    # Project apps, lowest layer first (docs/architecture.md "Layers", measured by
+    # tests/config/test_layers.py); each imports only from earlier ones. The pure packages
+    # below them (rules_engine, pairing, ranking, formats) are not Django apps.
     "clubs",
     "tournaments",
     "scoring",

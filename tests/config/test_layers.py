@@ -1,6 +1,6 @@
 """The house's layers, measured from the code: no upward import, no cycle, pure cores pure.
 
-Layers, lowest first (README "Layers"). A module may import from its own layer's package and
+Layers, lowest first (docs/architecture.md "Layers"). A module may import from its own layer's package and
 from lower layers only; the pure cores import nothing but the standard library and each other in
 the order listed. Every import counts, including those inside functions.
 """

@@ -1,0 +1,133 @@
+"""Round managers: what each family of formats needs gathered from the rows before its builder
+can seat a round. Individuals (a club night, a progressive day) need the players here, the
+alternates and fixed tables; pairs (Swiss, round robin, movements) need the pairs in seed order
+and who still plays; a bracket needs the pairs and nothing of the qualifying order. Each manager
+reads only what its family's builders use, checks the field is big enough and hands back the
+:class:`formats.Situation`; ``draw.services.round_create`` does the rest (locks, stages,
+writing the round)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from common.errors import DomainError, refused
+from formats import Format, Situation, Stage
+from pairing.rotation import RoundPlan
+from standings.services import qualifying_order
+from tournaments.models import Entry, Event
+from tournaments.selectors import pairs_in_seed_order
+
+
+@dataclass
+class RoundManager:
+    """Gathers a round's situation for one family of formats."""
+
+    event: Event
+    spec: Format
+    number: int
+    stage: str
+    history: list[RoundPlan[int]]
+    results: tuple[Any, ...]
+
+    def check(self) -> None:
+        """Refuse a field too small for the round (and the format's first-round checks)."""
+        raise NotImplementedError
+
+    def situation(self) -> Situation:
+        raise NotImplementedError
+
+    def _ranking(self) -> tuple[int, ...]:
+        """The qualifying order, for a round after a cut."""
+        if self.stage == Stage.QUALIFYING:
+            return ()
+        return tuple(entry for entry, _ in qualifying_order(self.event))
+
+    def _base(self, **kwargs: Any) -> Situation:
+        return Situation(
+            number=self.number, seed=self.event.seed, rounds_planned=self.event.rounds_planned,
+            history=tuple(self.history), results=self.results,
+            settings=dict(self.event.format_settings or {}), **kwargs)
+
+    def _first_round_check(self, entrants: int) -> None:
+        if self.number == 1:
+            with refused():
+                self.spec.check_field(dict(self.event.format_settings or {}), entrants)
+
+
+class IndividualManager(RoundManager):
+    """Players with rotating partners: who is here (in check-in order), the alternates waiting
+    and the tables some players keep."""
+
+    def __post_init__(self) -> None:
+        self.active = list(
+            self.event.entries.filter(status=Entry.Status.ACTIVE)
+            .order_by("checked_in_at", "pk").values_list("pk", "fixed_table", "alternate"))
+        self.players = [pk for pk, _, alternate in self.active if not alternate]
+
+    def check(self) -> None:
+        if len(self.players) < self.spec.min_entries:
+            raise DomainError(
+                f"A round needs at least {self.spec.min_entries} checked-in players; "
+                f"{len(self.players)} are here.", field="entries")
+        self._first_round_check(len(self.players))
+
+    def situation(self) -> Situation:
+        alternates = [pk for pk, _, alternate in self.active if alternate]
+        return self._base(
+            entries=_present(self.players, alternates, self.history),
+            fixed_tables={pk: table for pk, table, _ in self.active if table},
+            ranking=self._ranking())
+
+
+class PairManager(RoundManager):
+    """Fixed partnerships: every pair in seed order with its two entries, and the pairs still
+    playing; after the qualifying rounds, their order for the playoff."""
+
+    def __post_init__(self) -> None:
+        self.pairs = pairs_in_seed_order(self.event)
+        self.playing = [pk for pk, _, playing in self.pairs if playing]
+
+    def check(self) -> None:
+        if len(self.playing) < 2:
+            raise DomainError(
+                f"A round needs at least 2 pairs; {len(self.playing)} "
+                f"{'is' if len(self.playing) == 1 else 'are'} registered and playing.",
+                field="pairs", code="too_few_pairs")
+        self._first_round_check(len(self.playing))
+
+    def situation(self) -> Situation:
+        return self._base(
+            entries=tuple(e for _, members, playing in self.pairs if playing for e in members),
+            ranking=self._ranking(),
+            pairs={pk: members for pk, members, _ in self.pairs},
+            active_pairs=tuple(self.playing))
+
+
+class BracketManager(PairManager):
+    """A bracket from the first round: seeded by the director, never by a qualifying order."""
+
+    def _ranking(self) -> tuple[int, ...]:
+        return ()
+
+
+def manager_for(spec: Format) -> type[RoundManager]:
+    if spec.bracket:
+        return BracketManager
+    return PairManager if spec.pairs else IndividualManager
+
+
+def _present(
+    players: list[int], alternates: list[int], history: list[RoundPlan[int]]
+) -> tuple[int, ...]:
+    """Who the builder seats: the players; the alternates who already play (they took a
+    withdrawn player's seat earlier); and, in check-in order, one waiting alternate for each seat
+    left empty since the last round that no late arrival fills. Other alternates wait."""
+    if not history:
+        return tuple(players)
+    seated = set(history[-1].seated())
+    playing = [pk for pk in alternates if pk in seated]
+    staying = set(players) | set(playing)
+    empty = len(seated - staying) - len(set(players) - seated)
+    waiting = [pk for pk in alternates if pk not in seated]
+    return tuple(players + playing + waiting[:max(empty, 0)])
