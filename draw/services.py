@@ -14,6 +14,7 @@ import random
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from common.errors import DomainError
@@ -25,18 +26,20 @@ from scoring.models import Game, Hand
 from standings.services import placements_store, qualifying_order, standings_rebuild
 from tournaments.models import Bye, Entry, Event, Round, Seat, Table
 from tournaments.selectors import event_entrants, pairs_in_seed_order
-from tournaments.services import (
-    entry_leave,
-    event_lock,
-    event_log,
-    event_results_changed,
-    event_set_status,
-)
+from tournaments.services import event_lock, event_log, event_results_changed
 
 from . import seating
 from .formats import Finish, Situation, format_for
 
 POSITIONS = ("N", "E", "S", "W")
+
+# Allowed status changes of an event; anything else is refused.
+EVENT_TRANSITIONS: dict[str, set[str]] = {
+    Event.Status.DRAFT: {Event.Status.RUNNING, Event.Status.CANCELLED},
+    Event.Status.RUNNING: {Event.Status.FINISHED, Event.Status.CANCELLED},
+    Event.Status.FINISHED: {Event.Status.RUNNING},  # reopened by a director to fix a result
+    Event.Status.CANCELLED: set(),
+}
 
 ROUND_TRANSITIONS: dict[str, set[str]] = {
     Round.Status.SEATED: {Round.Status.PLAYING},
@@ -327,14 +330,35 @@ def round_seat_request(
 def event_status_set(*, event: Event, status: str, actor: Any = None) -> Event:
     """Finish, reopen or cancel the event. Finishing also brings the standings snapshot up to
     date and writes the final places (the format's rule, with the prizes they win) in the same
-    transaction; reopening clears the places until the event finishes again."""
-    locked = event_set_status(event=event, status=status, actor=actor)
+    transaction; reopening clears the places until the event finishes again. The one service
+    that changes an event's status (the pages, the API, the demo and the archive come here)."""
+    locked = _event_status_write(event, status=status, actor=actor)
     if status == Event.Status.FINISHED:
         snapshot = standings_rebuild(event_id=locked.pk)
         placements_store(event_id=locked.pk, placements=event_placements_compute(
             locked, standings=snapshot.rows))
     elif status == Event.Status.RUNNING:
         placements_store(event_id=locked.pk, placements=[])
+    return locked
+
+
+def _event_status_write(event: Event, *, status: str, actor: Any) -> Event:
+    """The status change itself, under the event's row lock: an allowed transition, every round
+    closed before the event finishes, and a log row."""
+    locked = event_lock(event)
+    if status not in EVENT_TRANSITIONS.get(locked.status, set()):
+        raise DomainError(
+            f"An event that is {locked.get_status_display().lower()} cannot become "
+            f"{Event.Status(status).label.lower() if status in Event.Status.values else status}.",
+            field="status",
+        )
+    if status == Event.Status.FINISHED and locked.rounds.exclude(status=Round.Status.CLOSED).exists():
+        raise DomainError("Close the current round before finishing the event.", field="status")
+    previous = locked.status
+    locked.status = status
+    locked.save(update_fields=["status"])
+    event_log(locked, actor, "status", previous=previous, status=status)
+    event.status = status
     return locked
 
 
@@ -388,18 +412,36 @@ def entry_withdraw(*, entry: Entry, actor: Any = None) -> Entry:
     In a progressive event nobody is ever both withdrawn and seated: a player seated in a game
     being played withdraws when it is over (the next game gives the seat to an alternate); a
     player seated in a game not yet started hands the seat to the first waiting alternate at
-    once, and without one the withdrawal is refused.
+    once, and without one the withdrawal is refused. In a pair event the pair withdraws
+    together (``tournaments.services.pair_withdraw``). The one service by which a player
+    leaves (the pages and the API come here).
     """
     locked = event_lock(entry.event)
     handed_over = None
     if locked.format == Event.Format.INDIVIDUAL_PROGRESSIVE and entry.status == Entry.Status.ACTIVE:
         handed_over = _hand_over_seat(locked, entry, actor)
-    left = entry_leave(entry=entry, actor=actor)
+    left = _entry_leave(locked, entry, actor=actor)
     if handed_over is not None:
         # They never played the game whose seat they handed over.
         left.left_after_round = handed_over - 1
         left.save(update_fields=["left_after_round"])
     return left
+
+
+def _entry_leave(locked: Event, entry: Entry, *, actor: Any) -> Entry:
+    """Mark the entry as gone after the last round seated: seated in no further round; results
+    so far stay."""
+    entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+    if entry.pair_id is not None:
+        raise DomainError("In a pair event the pair withdraws together (both players).",
+                          field="entry", code="pair_event")
+    if entry.status == Entry.Status.LEFT:
+        raise DomainError(f"{entry.player.name} has already left.", field="entry")
+    entry.status = Entry.Status.LEFT
+    entry.left_after_round = locked.rounds.aggregate(n=Max("number"))["n"] or 0
+    entry.save(update_fields=["status", "left_after_round"])
+    event_log(locked, actor, "left", entry=entry.pk, name=entry.player.name)
+    return entry
 
 
 def _hand_over_seat(event: Event, entry: Entry, actor: Any) -> int | None:
