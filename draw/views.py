@@ -337,7 +337,7 @@ def round_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         except DomainError as exc:
             add_domain_error(form, exc)
         else:
-            messages.success(request, "Players swapped.")
+            messages.success(request, "Pairs swapped." if event.is_pairs else "Players swapped.")
             return redirect("round-detail", pk=event.pk, number=number)
     return render(request, "draw/round_detail.html", {
         "event": event, "round": round_, "tables": round_tables(round_=round_),
