@@ -56,6 +56,31 @@ def event_stages(event: Event) -> list[dict[str, Any]]:
     return out
 
 
+def event_length(event: Event, *, game_target: int | None = None) -> str:
+    """How long the event is, as its page's heading says it: "4 rounds of 8 deals", "10
+    qualifying games of 4 deals, then semi-finals and a 3-game final", "bracket matches of 4
+    deals". The rounds are the format's (``rounds_total``, stage by stage); ``game_target``
+    words a game played to a score instead of a number of deals."""
+    deals = event.deals_per_round
+    game = (f"of {deals} deal{'s' if deals != 1 else ''}" if deals
+            else f"of a game to {game_target}" if game_target else "")
+    if event.is_bracket:
+        return f"bracket matches {game}".strip()
+    if not _progressive(event):
+        total = rounds_total(event) if event.is_pairs else event.rounds_planned
+        return f"{total} round{'s' if total != 1 else ''} {game}".strip()
+    games = {stage["stage"]: len(stage["rounds"]) for stage in event_stages(event)}
+    qualifying = games.get(Round.Stage.QUALIFYING, 0)
+    words = f"{qualifying} qualifying game{'s' if qualifying != 1 else ''} {game}".strip()
+    after = []
+    if games.get(Round.Stage.SEMIFINAL):
+        after.append("semi-finals")
+    finals = games.get(Round.Stage.FINAL, 0)
+    if finals:
+        after.append("a final" if finals == 1 else f"a {finals}-game final")
+    return f"{words}, then {' and '.join(after)}" if after else words
+
+
 def event_rules(event: Event) -> list[str]:
     if event.is_pairs:
         return pair_formats.describe(event.format, dict(event.format_settings or {}),
