@@ -190,6 +190,7 @@ LOG_REFS: dict[str, dict[str, str]] = {
     "alternates_named": {"entries": ENTRY},
     "alternate_seated": {"entry": ENTRY, "replaces": ENTRY},
     "seat_swap": {"a": ENTRY, "b": ENTRY},
+    "pair_swap": {"a": PAIR, "b": PAIR},
     "confirmation_cleared": {"confirmed_by": ENTRY},
 }
 # Keys of standings rows and placements that hold database ids.

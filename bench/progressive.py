@@ -55,7 +55,7 @@ from django.db import connection  # noqa: E402
 
 from clubs.models import Club, ClubPlayer, Player  # noqa: E402
 from common.errors import DomainError  # noqa: E402
-from draw.services import round_create, round_set_status  # noqa: E402
+from draw.services import event_status_set, round_create, round_set_status  # noqa: E402
 from scoring import services as scoring_services  # noqa: E402
 from scoring.models import Game, Hand  # noqa: E402
 from standings.services import standings_rebuild  # noqa: E402
@@ -97,7 +97,7 @@ def setup(players: int, games: int, seed: int) -> Event:
                 "side": [{"kind": "high_game", "amount": "25"}]},
     )
     event_services.entries_check_in(event=event, players=roster)
-    return event_services.event_set_status(event=event, status=Event.Status.RUNNING)
+    return event_status_set(event=event, status=Event.Status.RUNNING)
 
 
 @dataclass

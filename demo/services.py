@@ -117,7 +117,7 @@ def load_demo(*, stdout: Any = None) -> bool:
 
     for _ in range(3):
         full_round(finished)
-    events.event_set_status(event=finished, status="finished", actor=director)
+    draw.event_status_set(event=finished, status="finished", actor=director)
 
     # Earlier nights of the season, with whoever came: the leaderboard, the players' profiles
     # and their ratings have a few weeks to show.
@@ -130,7 +130,7 @@ def load_demo(*, stdout: Any = None) -> bool:
         events.entries_create_many(event=night, players=came, actor=director)
         for _ in range(2):
             full_round(night)
-        events.event_set_status(event=night, status="finished", actor=director)
+        draw.event_status_set(event=night, status="finished", actor=director)
     season_create(club=club, name=f"Season {today.year}", starts_on=today - datetime.timedelta(
         weeks=8), ends_on=today + datetime.timedelta(weeks=8), counting=Season.Counting.BEST_N,
         best_n=4, min_nights=2, actor=director)

@@ -31,7 +31,7 @@ from common.errors import DomainError
 from scoring.models import Game
 from scoring.services import event_settings_update, game_settle_tie, round_call_time
 from tournaments import services as events
-from tournaments.models import BYE_POINTS_LIMIT, Entry, Event, Round
+from tournaments.models import BYE_POINTS_LIMIT, Entry, Event, Pair, Round
 from tournaments.selectors import event_get, pair_payload, round_byes, round_tables
 
 from . import services, where
@@ -274,8 +274,15 @@ class SeatRoundInput(serializers.Serializer[Any]):
 
 
 class SwapInput(serializers.Serializer[Any]):
-    entry_a = serializers.IntegerField(help_text="Entry id (seated or sitting out).")
-    entry_b = serializers.IntegerField(help_text="Entry id (seated or sitting out).")
+    entry_a = serializers.IntegerField(
+        required=False, help_text="Entry id (seated or sitting out); events of single players.")
+    entry_b = serializers.IntegerField(
+        required=False, help_text="Entry id (seated or sitting out); events of single players.")
+    pair_a = serializers.IntegerField(
+        required=False, help_text="Pair events: a pair id (seated or sitting out); partners "
+                                  "move together.")
+    pair_b = serializers.IntegerField(
+        required=False, help_text="Pair events: a pair id (seated or sitting out).")
 
 
 # --- helpers --------------------------------------------------------------------------------------
@@ -316,6 +323,13 @@ def _event_entry(event: Event, entry_id: int, *, field: str) -> Entry:
     if entry is None:
         raise serializers.ValidationError({field: ["No such entry in this event."]})
     return entry
+
+
+def _event_pair(event: Event, pair_id: int, *, field: str) -> Pair:
+    pair = event.pairs.filter(pk=pair_id).first()
+    if pair is None:
+        raise serializers.ValidationError({field: ["No such pair in this event."]})
+    return pair
 
 
 # --- events ---------------------------------------------------------------------------------------
@@ -653,11 +667,18 @@ class RoundCloseApi(RoundStatusApi):
 
 
 class RoundSwapApi(APIView):
-    """Swap two players' places (two seats, or a seat and a bye) before the round starts."""
+    """Swap two places before the round starts: two players' (two seats, or a seat and a bye),
+    or in a pair event two pairs' (partners move together)."""
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(operation_id="round_swap", summary="Swap two players (directors)",
+    @extend_schema(operation_id="round_swap", summary="Swap two players or two pairs (directors)",
+                   description="Give entry_a and entry_b (two players), or in a pair event "
+                               "pair_a and pair_b (two pairs: the partners move together, to "
+                               "the other pair's side of a table or its bye). A pair event "
+                               "refuses single players (400, field entry_a, code pair_event); "
+                               "a bracket round lets a pair change sides only with its "
+                               "opponent (field pair_b, code bracket_match).",
                    request=SwapInput,
                    responses={200: RoundOutput, **error_responses(400, 403, 404)})
     def post(self, request: Request, pk: int, number: int) -> Response:
@@ -665,9 +686,15 @@ class RoundSwapApi(APIView):
         round_ = _round(event, number)
         data = SwapInput(data=request.data)
         data.is_valid(raise_exception=True)
-        entry_a = _event_entry(event, data.validated_data["entry_a"], field="entry_a")
-        entry_b = _event_entry(event, data.validated_data["entry_b"], field="entry_b")
-        services.seat_swap(round_=round_, entry_a=entry_a, entry_b=entry_b, actor=request.user)
+        given = data.validated_data
+        found: dict[str, Any] = {}
+        for field in ("entry_a", "entry_b"):
+            if field in given:
+                found[field] = _event_entry(event, given[field], field=field)
+        for field in ("pair_a", "pair_b"):
+            if field in given:
+                found[field] = _event_pair(event, given[field], field=field)
+        services.seat_swap(round_=round_, actor=request.user, **found)
         return Response(round_payload(round_, with_tokens=True))
 
 

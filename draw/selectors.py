@@ -35,13 +35,6 @@ def rounds_total(event: Event) -> int:
         event.rounds_planned, dict(event.format_settings or {}), event_entrants(event))
 
 
-def event_length(event: Event) -> str:
-    """The event's length in words: "10 qualifying games of 4 deals, then the semi-final and
-    the final", "4 rounds of 8 deals"."""
-    return event.spec.describe_length(event.rounds_planned, event.deals_per_round,
-                                      dict(event.format_settings or {}), event_entrants(event))
-
-
 def event_stages(event: Event) -> list[dict[str, Any]]:
     """[{"stage", "label", "rounds": [numbers]}] in playing order (planned rounds)."""
     spec = event.spec
@@ -55,6 +48,14 @@ def event_stages(event: Event) -> list[dict[str, Any]]:
             out.append({"stage": stage, "label": Round.Stage(stage).label, "rounds": []})
         out[-1]["rounds"].append(number)
     return out
+
+
+def event_length(event: Event, *, game_target: int | None = None) -> str:
+    """How long the event is, as its page's heading says it (``formats.Format.describe_length``:
+    the format's rounds, stage by stage); ``game_target`` words a game played to a score."""
+    return event.spec.describe_length(
+        event.rounds_planned, event.deals_per_round, dict(event.format_settings or {}),
+        event_entrants(event), game_target=game_target)
 
 
 def event_rules(event: Event) -> list[str]:

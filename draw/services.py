@@ -14,6 +14,7 @@ import random
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from common.errors import DomainError, refused
@@ -24,20 +25,22 @@ from pairing.rotation import RotationError, RoundPlan
 from ranking.prizes import award_places
 from scoring.models import Game, Hand
 from standings.services import placements_store, qualifying_order, standings_rebuild
-from tournaments.models import Bye, Entry, Event, Round, Seat, Table
+from tournaments.models import Bye, Entry, Event, Pair, Round, Seat, Table
 from tournaments.selectors import event_entrants, pairs_in_seed_order
-from tournaments.services import (
-    entry_leave,
-    event_lock,
-    event_log,
-    event_results_changed,
-    event_set_status,
-)
+from tournaments.services import event_lock, event_log, event_results_changed
 
 from . import seating
 from .managers import IndividualManager, manager_for
 
 POSITIONS = ("N", "E", "S", "W")
+
+# Allowed status changes of an event; anything else is refused.
+EVENT_TRANSITIONS: dict[str, set[str]] = {
+    Event.Status.DRAFT: {Event.Status.RUNNING, Event.Status.CANCELLED},
+    Event.Status.RUNNING: {Event.Status.FINISHED, Event.Status.CANCELLED},
+    Event.Status.FINISHED: {Event.Status.RUNNING},  # reopened by a director to fix a result
+    Event.Status.CANCELLED: set(),
+}
 
 ROUND_TRANSITIONS: dict[str, set[str]] = {
     Round.Status.SEATED: {Round.Status.PLAYING},
@@ -265,14 +268,35 @@ def round_seat_request(
 def event_status_set(*, event: Event, status: str, actor: Any = None) -> Event:
     """Finish, reopen or cancel the event. Finishing also brings the standings snapshot up to
     date and writes the final places (the format's rule, with the prizes they win) in the same
-    transaction; reopening clears the places until the event finishes again."""
-    locked = event_set_status(event=event, status=status, actor=actor)
+    transaction; reopening clears the places until the event finishes again. The one service
+    that changes an event's status (the pages, the API, the demo and the archive come here)."""
+    locked = _event_status_write(event, status=status, actor=actor)
     if status == Event.Status.FINISHED:
         snapshot = standings_rebuild(event_id=locked.pk)
         placements_store(event_id=locked.pk, placements=event_placements_compute(
             locked, standings=snapshot.rows))
     elif status == Event.Status.RUNNING:
         placements_store(event_id=locked.pk, placements=[])
+    return locked
+
+
+def _event_status_write(event: Event, *, status: str, actor: Any) -> Event:
+    """The status change itself, under the event's row lock: an allowed transition, every round
+    closed before the event finishes, and a log row."""
+    locked = event_lock(event)
+    if status not in EVENT_TRANSITIONS.get(locked.status, set()):
+        raise DomainError(
+            f"An event that is {locked.get_status_display().lower()} cannot become "
+            f"{Event.Status(status).label.lower() if status in Event.Status.values else status}.",
+            field="status",
+        )
+    if status == Event.Status.FINISHED and locked.rounds.exclude(status=Round.Status.CLOSED).exists():
+        raise DomainError("Close the current round before finishing the event.", field="status")
+    previous = locked.status
+    locked.status = status
+    locked.save(update_fields=["status"])
+    event_log(locked, actor, "status", previous=previous, status=status)
+    event.status = status
     return locked
 
 
@@ -328,18 +352,36 @@ def entry_withdraw(*, entry: Entry, actor: Any = None) -> Entry:
     In a progressive event nobody is ever both withdrawn and seated: a player seated in a game
     being played withdraws when it is over (the next game gives the seat to an alternate); a
     player seated in a game not yet started hands the seat to the first waiting alternate at
-    once, and without one the withdrawal is refused.
+    once, and without one the withdrawal is refused. In a pair event the pair withdraws
+    together (``tournaments.services.pair_withdraw``). The one service by which a player
+    leaves (the pages and the API come here).
     """
     locked = event_lock(entry.event)
     handed_over = None
     if locked.spec.alternates and entry.status == Entry.Status.ACTIVE:
         handed_over = _hand_over_seat(locked, entry, actor)
-    left = entry_leave(entry=entry, actor=actor)
+    left = _entry_leave(locked, entry, actor=actor)
     if handed_over is not None:
         # They never played the game whose seat they handed over.
         left.left_after_round = handed_over - 1
         left.save(update_fields=["left_after_round"])
     return left
+
+
+def _entry_leave(locked: Event, entry: Entry, *, actor: Any) -> Entry:
+    """Mark the entry as gone after the last round seated: seated in no further round; results
+    so far stay."""
+    entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+    if entry.pair_id is not None:
+        raise DomainError("In a pair event the pair withdraws together (both players).",
+                          field="entry", code="pair_event")
+    if entry.status == Entry.Status.LEFT:
+        raise DomainError(f"{entry.player.name} has already left.", field="entry")
+    entry.status = Entry.Status.LEFT
+    entry.left_after_round = locked.rounds.aggregate(n=Max("number"))["n"] or 0
+    entry.save(update_fields=["status", "left_after_round"])
+    event_log(locked, actor, "left", entry=entry.pk, name=entry.player.name)
+    return entry
 
 
 def _hand_over_seat(event: Event, entry: Entry, actor: Any) -> int | None:
@@ -430,12 +472,45 @@ def round_set_status(
 
 
 @transaction.atomic
-def seat_swap(*, round_: Round, entry_a: Entry, entry_b: Entry, actor: Any = None) -> None:
-    """Swap two players' places (seats or a seat and a bye) before play starts."""
-    event_lock(round_.event)
+def seat_swap(
+    *, round_: Round, entry_a: Entry | None = None, entry_b: Entry | None = None,
+    pair_a: Pair | None = None, pair_b: Pair | None = None, actor: Any = None,
+) -> None:
+    """Swap two places of a round before play starts: two players' (``entry_a``, ``entry_b``:
+    two seats, or a seat and a bye), or in a pair event two pairs' (``pair_a``, ``pair_b``: the
+    partners move together, to the other pair's side of a table or its bye).
+
+    A pair event never swaps single players: the standings credit a table's N-S and E-W results
+    to the pairs registered there, so a pair split across two sides would be credited with
+    another pair's game. A bracket's matches are the bracket's: a pair may only change sides
+    with its opponent."""
+    locked_event = event_lock(round_.event)
     locked = Round.objects.select_for_update().get(pk=round_.pk)
     if locked.status != Round.Status.SEATED:
         raise DomainError("Seats can be swapped only before the round starts.", field="round")
+    if locked_event.is_pairs:
+        if entry_a is not None or entry_b is not None:
+            raise DomainError(
+                "In a pair event partners stay together: swap two pairs (pair_a and pair_b), "
+                "not two players.", field="entry_a" if entry_a is not None else "entry_b",
+                code="pair_event")
+        if pair_a is None or pair_b is None:
+            raise DomainError("Pick two pairs to swap.",
+                              field="pair_a" if pair_a is None else "pair_b")
+        _pair_swap(locked_event, locked, pair_a, pair_b, actor)
+    else:
+        if pair_a is not None or pair_b is not None:
+            raise DomainError(
+                "This event seats players one by one: swap two players (entry_a and entry_b).",
+                field="pair_a" if pair_a is not None else "pair_b", code="players_only")
+        if entry_a is None or entry_b is None:
+            raise DomainError("Pick two players to swap.",
+                              field="entry_a" if entry_a is None else "entry_b")
+        _player_swap(locked_event, locked, entry_a, entry_b, actor)
+    event_results_changed(locked_event)
+
+
+def _player_swap(event: Event, locked: Round, entry_a: Entry, entry_b: Entry, actor: Any) -> None:
     if entry_a.pk == entry_b.pk:
         raise DomainError("Pick two different players to swap.", field="entry_b")
     places = {}
@@ -465,6 +540,57 @@ def seat_swap(*, round_: Round, entry_a: Entry, entry_b: Entry, actor: Any = Non
         seat.save(update_fields=["entry"])
     else:
         raise DomainError("Both players are sitting out; nothing to swap.", field="entry_b")
-    event_log(locked.event, actor, "seat_swap", round=locked.number, a=entry_a.pk, b=entry_b.pk,
-         a_name=entry_a.player.name, b_name=entry_b.player.name)
-    event_results_changed(locked.event)
+    event_log(event, actor, "seat_swap", round=locked.number, a=entry_a.pk, b=entry_b.pk,
+              a_name=entry_a.player.name, b_name=entry_b.player.name)
+
+
+# Partners sit opposite each other: N-S or E-W.
+SIDES = ({"N", "S"}, {"E", "W"})
+
+
+def _pair_place(locked: Round, pair: Pair, field: str) -> tuple[list[Seat], list[Bye]]:
+    """Where the pair is in the round: its two seats on one side of a table (N before S, E
+    before W), or its two byes; anything else is refused."""
+    if pair.event_id != locked.event_id:
+        raise DomainError(f"{pair} is not in this event.", field=field)
+    seats = sorted(Seat.objects.filter(round=locked, entry__pair=pair).select_related("table"),
+                   key=lambda seat: POSITIONS.index(seat.position))
+    byes = list(Bye.objects.filter(round=locked, entry__pair=pair).order_by("entry_id"))
+    if not seats and not byes:
+        raise DomainError(f"{pair} is not in round {locked.number}.", field=field)
+    together = (len(seats) == 2 and not byes and seats[0].table_id == seats[1].table_id
+                and {s.position for s in seats} in SIDES) or (len(byes) == 2 and not seats)
+    if not together:
+        raise DomainError(f"{pair}'s two players are not on one side of a table in round "
+                          f"{locked.number}: reseat the round.", field=field)
+    return seats, byes
+
+
+def _pair_swap(event: Event, locked: Round, pair_a: Pair, pair_b: Pair, actor: Any) -> None:
+    """The two pairs exchange places, partners together: seat for seat (the player in the first
+    seat of a side takes the other pair's first seat), or a side of a table for a bye."""
+    if pair_a.pk == pair_b.pk:
+        raise DomainError("Pick two different pairs to swap.", field="pair_b")
+    seats_a, byes_a = _pair_place(locked, pair_a, "pair_a")
+    seats_b, byes_b = _pair_place(locked, pair_b, "pair_b")
+    if byes_a and byes_b:
+        raise DomainError("Both pairs are sitting out; nothing to swap.", field="pair_b")
+    one_table = not (byes_a or byes_b) and seats_a[0].table_id == seats_b[0].table_id
+    if not one_table and any(s.table.match for s in seats_a + seats_b):
+        raise DomainError(
+            "This round's tables are bracket matches: a pair can only change sides with its "
+            "opponent at the same table.", field="pair_b", code="bracket_match")
+    members_a = [s.entry_id for s in seats_a] or [b.entry_id for b in byes_a]
+    members_b = [s.entry_id for s in seats_b] or [b.entry_id for b in byes_b]
+    Seat.objects.filter(pk__in=[s.pk for s in seats_a + seats_b]).delete()
+    Bye.objects.filter(pk__in=[b.pk for b in byes_a + byes_b]).delete()
+    moved = [(seats_a, members_b), (seats_b, members_a)]
+    Seat.objects.bulk_create(
+        Seat(table_id=seat.table_id, round=locked, position=seat.position, entry_id=entry_id)
+        for seats, members in moved if seats
+        for seat, entry_id in zip(seats, members, strict=True))
+    Bye.objects.bulk_create(
+        Bye(round=locked, entry_id=entry_id)
+        for seats, members in moved if not seats for entry_id in members)
+    event_log(event, actor, "pair_swap", round=locked.number, a=pair_a.pk, b=pair_b.pk,
+              a_name=str(pair_a), b_name=str(pair_b))

@@ -48,7 +48,7 @@ from tournaments.selectors import (
 from . import seating, services, where
 from .cards import MAX_TABLE_CARDS, table_cards_ensure
 from .rulebook import rules_sheet
-from .selectors import event_bracket, event_rules, rounds_total
+from .selectors import event_bracket, event_length, event_rules, rounds_total
 
 
 @login_required
@@ -133,11 +133,13 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     is_director = has_club_role(user=request.user, club=event.club, role="director")
     find = request.GET.get("find", "")
     total = rounds_total(event)
+    ruleset = event_ruleset(event)
     context = {
         **find_seat(event, find),
         "event": event,
         "club": event.club,
-        "ruleset": event_ruleset(event),
+        "ruleset": ruleset,
+        "event_length": event_length(event, game_target=ruleset.game_target),
         "is_director": is_director,
         "is_scorer": has_club_role(user=request.user, club=event.club, role="scorer"),
         "unconfirmed_games": games_for_event(event, unconfirmed_only=True) if is_director else [],
@@ -148,7 +150,6 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "rules": event_rules(event),
         "has_bracket": event.spec.has_bracket(event.format_settings or {}),
         "pair_count": event.pairs.count() if event.is_pairs else 0,
-        "rounds_total": total if event.is_pairs else event.rounds_planned,
         "can_play_on": event.spec.open_ended,
     }
     # Every planned round played, or the bracket decided before its deepest round: finishing is
@@ -345,7 +346,7 @@ def round_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         except DomainError as exc:
             add_domain_error(form, exc)
         else:
-            messages.success(request, "Players swapped.")
+            messages.success(request, "Pairs swapped." if event.is_pairs else "Players swapped.")
             return redirect("round-detail", pk=event.pk, number=number)
     return render(request, "draw/round_detail.html", {
         "event": event, "round": round_, "tables": round_tables(round_=round_),

@@ -219,23 +219,30 @@ class Format:
         return bool(self.bracket) or bool(self.playoff and settings.get("playoff"))
 
     def describe_length(self, rounds_planned: int, deals: int | None,
-                        settings: Mapping[str, Any], entrants: int) -> str:
-        """The event's length in words ("10 qualifying games of 4 deals, then the semi-final
-        and the final")."""
-        deals_text = f" of {deals} deal{'s' if deals != 1 else ''}" if deals else \
-            " played to the target"
-        word = self.sitting
-        qualifying = self.qualifying_rounds(rounds_planned, settings, entrants)
+                        settings: Mapping[str, Any], entrants: int, *,
+                        game_target: int | None = None) -> str:
+        """The event's length in words, as its page's heading says it: "4 rounds of 8 deals",
+        "10 qualifying games of 4 deals, then semi-finals and a 3-game final", "bracket
+        matches of 4 deals"; ``game_target`` words a game played to a score instead of a
+        number of deals."""
+        game = (f"of {deals} deal{'s' if deals != 1 else ''}" if deals
+                else f"of a game to {game_target}" if game_target else "")
+        if self.bracket:
+            return f"bracket matches {game}".strip()
         total = self.rounds_total(rounds_planned, settings, entrants)
-        stages = []
-        for number in range(qualifying + 1, total + 1):
-            label = Stage(self.stage_of(number, rounds_planned, settings, entrants)).label.lower()
-            if label not in stages:
-                stages.append(label)
-        if not qualifying and self.bracket:
-            return f"a bracket of up to {total} {word}s{deals_text}"
-        first = f"{qualifying} {'qualifying ' if stages else ''}{word}" \
-                f"{'s' if qualifying != 1 else ''}{deals_text}"
-        if not stages:
-            return first
-        return first + ", then the " + " and the ".join(stages)
+        word = self.sitting
+        if not self.stage_totals:
+            return f"{total} {word}{'s' if total != 1 else ''} {game}".strip()
+        counts: dict[str, int] = {}
+        for number in range(1, total + 1):
+            stage = self.stage_of(number, rounds_planned, settings, entrants)
+            counts[stage] = counts.get(stage, 0) + 1
+        qualifying = counts.get(Stage.QUALIFYING, 0)
+        words = f"{qualifying} qualifying {word}{'s' if qualifying != 1 else ''} {game}".strip()
+        after = []
+        if counts.get(Stage.SEMIFINAL):
+            after.append("semi-finals")
+        finals = counts.get(Stage.FINAL, 0)
+        if finals:
+            after.append("a final" if finals == 1 else f"a {finals}-{word} final")
+        return f"{words}, then {' and '.join(after)}" if after else words

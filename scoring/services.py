@@ -29,7 +29,12 @@ from common.tasks import RATE_GAME, ROUND_CONFIRMED, standings_request_update, t
 from rules_engine import Hand as EngineHand
 from rules_engine import Outcome, RulesError, Ruleset, parse_hand, score_game, score_hand
 from tournaments.models import Event, Round, Seat
-from tournaments.services import event_log, event_results_changed, event_update
+from tournaments.services import (
+    check_event_settings_change,
+    event_lock,
+    event_log,
+    event_results_changed,
+)
 
 from .models import Game, Hand, HandRevision, SeatResult
 
@@ -680,13 +685,14 @@ def game_settle_tie(*, game: Game, winner: str, actor: Any = None) -> Game:
 
 @transaction.atomic
 def event_settings_update(*, event: Event, actor: Any = None, **settings: Any) -> Event:
-    """Change an event's settings (``tournaments.services.event_update``) and re-derive what
-    depends on them: a new deal count re-derives every game from its hands; the standings follow.
-    """
-    hands_entered = Hand.objects.filter(game__table__round__event=event).exists()
-    locked, changed = event_update(
-        event=event, actor=actor, hands_entered=hands_entered, **settings
-    )
+    """Change an event's settings (checked by ``tournaments.services.
+    check_event_settings_change``) and re-derive what depends on them: a new deal count
+    re-derives every game from its hands; the standings follow. The one service that changes an
+    event's settings (the pages, the API and the demo all come here)."""
+    locked = event_lock(event)
+    hands_entered = Hand.objects.filter(game__table__round__event=locked).exists()
+    changed = _event_settings_write(locked, actor=actor, hands_entered=hands_entered,
+                                    settings=settings)
     if not changed:
         return locked
     if hands_entered and "deals_per_round" in changed:
@@ -705,6 +711,19 @@ def event_settings_update(*, event: Event, actor: Any = None, **settings: Any) -
                       games=[list(g) for g in reopened])
     event_results_changed(locked)
     return locked
+
+
+def _event_settings_write(locked: Event, *, actor: Any, hands_entered: bool,
+                          settings: dict[str, Any]) -> set[str]:
+    """Store the checked settings on the locked event, with a log row; returns the names of the
+    fields that changed."""
+    changed = check_event_settings_change(event=locked, hands_entered=hands_entered, **settings)
+    for field, value in changed.items():
+        setattr(locked, field, value)
+    if changed:
+        locked.save(update_fields=list(changed))
+        event_log(locked, actor, "settings", changed=sorted(changed))
+    return set(changed)
 
 
 def _confirmed_tables(event: Event) -> set[tuple[int, int]]:

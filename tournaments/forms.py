@@ -17,7 +17,7 @@ from ranking.pairs import PAIR_TIE_BREAKS
 from ranking.prizes import check_prizes
 from ranking.standings import RankingError
 
-from .models import BYE_POINTS_LIMIT, Entry, Event
+from .models import BYE_POINTS_LIMIT, Entry, Event, Pair
 
 # The individual formats' own settings (``Event.format_settings``) as the form names them, and
 # the prizes; the form shows each for the individual formats whose settings
@@ -557,13 +557,39 @@ class PairForm(forms.Form):
 
 
 class SwapForm(forms.Form):
-    entry_a = forms.ModelChoiceField(queryset=Entry.objects.none(), label="Swap")
-    entry_b = forms.ModelChoiceField(queryset=Entry.objects.none(), label="with")
+    """The round page's swap: two players, or in a pair event two pairs (partners move
+    together; a pair event never swaps single players)."""
+
+    SPLIT = ("In a pair event partners stay together: pick two pairs to swap, not two "
+             "players.")
 
     def __init__(self, *args: object, event: Event, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.pairs = event.is_pairs
+        # Two players posted to a pair event (an old page, a script): refused in clean().
+        self.split = self.pairs and bool({"entry_a", "entry_b"} & set(self.data))
+        if self.pairs:
+            pairs = Pair.objects.filter(event=event).prefetch_related("members__player")
+            self.fields["pair_a"] = forms.ModelChoiceField(
+                queryset=pairs, label="Swap pair", required=not self.split)
+            self.fields["pair_b"] = forms.ModelChoiceField(
+                queryset=pairs, label="with pair", required=not self.split)
+            for name in ("pair_a", "pair_b"):
+                self.fields[name].label_from_instance = _pair_label  # type: ignore[attr-defined]
+            return
         entries = Entry.objects.filter(event=event).select_related("player")
-        self.fields["entry_a"].queryset = entries  # type: ignore[attr-defined]
-        self.fields["entry_b"].queryset = entries  # type: ignore[attr-defined]
+        self.fields["entry_a"] = forms.ModelChoiceField(queryset=entries, label="Swap")
+        self.fields["entry_b"] = forms.ModelChoiceField(queryset=entries, label="with")
         for name in ("entry_a", "entry_b"):
             self.fields[name].label_from_instance = lambda e: e.player.name  # type: ignore[attr-defined]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if self.split:  # never split a pair
+            self.add_error("pair_a", self.SPLIT)
+        return cleaned
+
+
+def _pair_label(pair: Pair) -> str:
+    names = " & ".join(m.player.name for m in pair.members.all())
+    return f"{pair.name} ({names})" if pair.name and pair.name != names else names or str(pair)

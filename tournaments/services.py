@@ -1,10 +1,13 @@
-"""Writes on an event's structure: creation, settings, status and check-in.
+"""Writes on an event's structure: creation, check-in and pairs; the checks of its settings.
 
 Every function here is a service: keyword-only arguments, one transaction, a row lock on the
 event where concurrent directors could collide, and an :class:`EventLog` row for the audit.
-Rounds are built by the ``draw`` app (the bridge to the pure round builders); a settings change
-that re-derives games goes through ``scoring.services.event_settings_update``, which calls
-:func:`event_update` here.
+Rounds are built by the ``draw`` app (the bridge to the pure round builders). Operations whose
+complete form needs a higher layer have their one public service there, never here: a settings
+change is ``scoring.services.event_settings_update`` (it re-derives games; the settings are
+checked by :func:`check_event_settings_change` here), a status change
+``draw.services.event_status_set`` (finishing writes the placements), a player's withdrawal
+``draw.services.entry_withdraw`` (an alternate takes the seat).
 """
 
 from __future__ import annotations
@@ -27,15 +30,7 @@ from ranking import RankingError, validate_tie_breaks
 from ranking.pairs import validate_pair_tie_breaks
 from ranking.prizes import check_prizes
 
-from .models import BYE_POINTS_LIMIT, Entry, Event, EventLog, Pair, Round
-
-# Allowed status changes of an event; anything else is refused.
-EVENT_TRANSITIONS: dict[str, set[str]] = {
-    Event.Status.DRAFT: {Event.Status.RUNNING, Event.Status.CANCELLED},
-    Event.Status.RUNNING: {Event.Status.FINISHED, Event.Status.CANCELLED},
-    Event.Status.FINISHED: {Event.Status.RUNNING},  # reopened by a director to fix a result
-    Event.Status.CANCELLED: set(),
-}
+from .models import BYE_POINTS_LIMIT, Entry, Event, EventLog, Pair
 
 
 def event_log(event: Event, actor: Any, action: str, **details: Any) -> None:
@@ -201,11 +196,9 @@ def _check_settings(
     return name, preset, overrides, breaks
 
 
-@transaction.atomic
-def event_update(
+def check_event_settings_change(
     *,
     event: Event,
-    actor: Any = None,
     hands_entered: bool,
     name: str,
     date: datetime.date,
@@ -219,14 +212,16 @@ def event_update(
     is_public: bool = True,
     format_settings: dict[str, Any] | None = None,
     prizes: dict[str, Any] | None = None,
-) -> tuple[Event, set[str]]:
-    """Change an event's settings; returns the locked event and the names of changed fields.
+) -> dict[str, Any]:
+    """The settings a change would give ``event`` (locked by the caller), checked: the fields
+    that differ, with their cleaned values, or a refusal naming the field. Writes nothing: the
+    one service that changes settings is ``scoring.services.event_settings_update``.
 
     ``hands_entered`` says whether any hand exists (the caller, one layer up, knows hands): the
     rules cannot change then, since the hands were checked under the old ones. Settings that
     change results are refused on a finished event (reopen it first, with a reason).
     """
-    locked = event_lock(event)
+    locked = event
     name, preset, overrides, breaks = _check_settings(
         club=locked.club, name=name, format=locked.format, partnership=locked.partnership,
         ruleset_preset=ruleset_preset, ruleset_overrides=ruleset_overrides,
@@ -262,12 +257,7 @@ def event_update(
                 "before changing settings that change results.",
                 field=refused[0],
             )
-    for field, value in changed.items():
-        setattr(locked, field, value)
-    if changed:
-        locked.save(update_fields=list(changed))
-        event_log(locked, actor, "settings", changed=sorted(changed))
-    return locked, set(changed)
+    return changed
 
 
 # Settings that change what a game or the standings say (refused on a finished event).
@@ -292,25 +282,6 @@ def _check_plan_change(event: Event, settings: dict[str, Any], rounds_planned: i
 
 def _user(actor: Any) -> Any:
     return actor if getattr(actor, "is_authenticated", False) else None
-
-
-@transaction.atomic
-def event_set_status(*, event: Event, status: str, actor: Any = None) -> Event:
-    locked = event_lock(event)
-    if status not in EVENT_TRANSITIONS.get(locked.status, set()):
-        raise DomainError(
-            f"An event that is {locked.get_status_display().lower()} cannot become "
-            f"{Event.Status(status).label.lower() if status in Event.Status.values else status}.",
-            field="status",
-        )
-    if status == Event.Status.FINISHED and locked.rounds.exclude(status=Round.Status.CLOSED).exists():
-        raise DomainError("Close the current round before finishing the event.", field="status")
-    previous = locked.status
-    locked.status = status
-    locked.save(update_fields=["status"])
-    event_log(locked, actor, "status", previous=previous, status=status)
-    event.status = status
-    return locked
 
 
 @transaction.atomic
@@ -441,27 +412,6 @@ def pair_withdraw(*, pair: Pair, actor: Any = None) -> Pair:
             member.save(update_fields=["status", "left_after_round"])
     event_log(locked, actor, "pair_withdrew", pair=pair.pk, name=str(pair))
     return pair
-
-
-@transaction.atomic
-def entry_leave(*, entry: Entry, actor: Any = None) -> Entry:
-    """An early leaver (a withdrawal): seated in no further round; results so far stay.
-
-    The pages and the API withdraw through ``draw.services.entry_withdraw``, which first hands
-    a seat in the open round of a progressive event to an alternate (nobody is ever both
-    withdrawn and seated)."""
-    locked = event_lock(entry.event)
-    entry = Entry.objects.select_for_update().get(pk=entry.pk)
-    if entry.pair_id is not None:
-        raise DomainError("In a pair event the pair withdraws together (both players).",
-                          field="entry", code="pair_event")
-    if entry.status == Entry.Status.LEFT:
-        raise DomainError(f"{entry.player.name} has already left.", field="entry")
-    entry.status = Entry.Status.LEFT
-    entry.left_after_round = _next_round_number(locked) - 1
-    entry.save(update_fields=["status", "left_after_round"])
-    event_log(locked, actor, "left", entry=entry.pk, name=entry.player.name)
-    return entry
 
 
 @transaction.atomic

@@ -16,6 +16,7 @@ from clubs.models import Club
 from common.errors import DomainError
 from common.parsers import MAX_DEPTH, check_json_value
 from scoring.models import HandRevision
+from scoring.services import event_settings_update
 from tests.clubs.factories import club_with_director
 from tests.scoring.factories import member, seated_table, values
 from tests.tournaments.factories import EventFactory
@@ -99,9 +100,9 @@ def test_the_event_services_refuse_out_of_range_bye_points() -> None:
     assert not Event.objects.exists()
     event = EventFactory(club=club, bye_points=5)
     with pytest.raises(DomainError) as updated:
-        events.event_update(event=event, hands_entered=False, name=event.name, date=event.date,
-                            ruleset_preset=event.ruleset_preset, rounds_planned=4,
-                            deals_per_round=4, bye_scoring="fixed", bye_points=-HUGE - 1)
+        event_settings_update(event=event, name=event.name, date=event.date,
+                              ruleset_preset=event.ruleset_preset, rounds_planned=4,
+                              deals_per_round=4, bye_scoring="fixed", bye_points=-HUGE - 1)
     assert updated.value.field == "bye_points"
     event.refresh_from_db()
     assert event.bye_points == 5

@@ -54,3 +54,23 @@ def test_demo_data_is_complete_and_loads_once(django_capture_on_commit_callbacks
                             .values_list("table__seats__entry__player_id", flat=True))
     assert rated == confirmed_players == set(PlayerRating.objects.values_list("player_id",
                                                                             flat=True))
+
+
+def test_every_finished_demo_night_stores_its_placements(
+        django_capture_on_commit_callbacks) -> None:
+    """The demo finishes its nights through the one status service, which writes the final
+    places into the standings snapshot (the league and the players' pages read them)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        assert load_demo() is True
+    finished = list(Event.objects.filter(status=Event.Status.FINISHED))
+    assert len(finished) == 5
+    for event in finished:
+        snapshot = StandingsSnapshot.objects.get(event=event)
+        ranked = [row for row in snapshot.rows if row.get("rank")]
+        assert ranked
+        assert len(snapshot.placements) == len(ranked), event.date
+        assert sorted(p["entry_id"] for p in snapshot.placements) == sorted(
+            int(row["entry_id"]) for row in ranked)
+        assert [p["place"] for p in snapshot.placements] == sorted(
+            int(row["rank"]) for row in ranked)
+        assert event.log.filter(action="status", details__status="finished").exists()

@@ -8,11 +8,11 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from common.errors import DomainError
-from draw.services import round_create, round_set_status, seat_swap
+from draw.services import entry_withdraw, round_create, round_set_status, seat_swap
 from tests.clubs.factories import ClubFactory, PlayerFactory
 from tests.tournaments.factories import event_with_players
 from tournaments.models import Bye, EventLog, Round, Seat
-from tournaments.services import entry_check_in, entry_leave
+from tournaments.services import entry_check_in
 
 pytestmark = pytest.mark.django_db
 
@@ -125,7 +125,7 @@ def test_late_arrival_and_early_leaver_between_rounds() -> None:
     round_set_status(round_=first, status="playing")
     round_set_status(round_=first, status="closed", close_unfinished=True)
     leaver = event.entries.first()
-    entry_leave(entry=leaver)
+    entry_withdraw(entry=leaver)
     late = entry_check_in(event=event, player=PlayerFactory(club=club))
     assert late.joined_round == 2
     second = round_create(event=event)

@@ -3,10 +3,10 @@ from __future__ import annotations
 import pytest
 
 from common.errors import DomainError
-from draw.services import round_create
+from draw.services import event_status_set, round_create
 from tests.clubs.factories import ClubFactory, PlayerFactory
 from tests.tournaments.factories import EventFactory, event_with_players
-from tournaments.services import entry_check_in, event_set_status
+from tournaments.services import entry_check_in
 
 pytestmark = pytest.mark.django_db
 
@@ -33,4 +33,4 @@ def test_an_event_cannot_finish_with_a_round_open() -> None:
     event = event_with_players(players=8)
     round_create(event=event)
     with pytest.raises(DomainError):
-        event_set_status(event=event, status="finished")
+        event_status_set(event=event, status="finished")
