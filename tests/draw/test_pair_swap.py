@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
-from formats import Finish
-from draw.pair_formats import pair_results
 from rest_framework.test import APIClient
 
 from common.errors import DomainError
 from draw.services import event_results, round_create, round_set_status, seat_swap
+from formats import Finish
+from formats.pairs import pair_results
 from scoring.models import Game
 from scoring.services import game_confirm, hand_submit
 from standings.services import standings_rebuild
