@@ -30,6 +30,9 @@ class RoundManager:
     history: list[RoundPlan[int]]
     results: tuple[Any, ...]
 
+    def __post_init__(self) -> None:
+        """Read the family's rows (each manager reads its own)."""
+
     def check(self) -> None:
         """Refuse a field too small for the round (and the format's first-round checks)."""
         raise NotImplementedError

@@ -58,7 +58,7 @@ def test_the_spec_answers_what_the_house_asks() -> None:
     settings = progressive.check_settings({})
     assert progressive.rounds_total(10, settings, 32) == 14  # 10, a semi-final, 3 finals
     assert progressive.describe_length(10, 4, settings, 32) == (
-        "10 qualifying games of 4 deals, then the semi-final and the final")
+        "10 qualifying games of 4 deals, then semi-finals and a 3-game final")
     swiss = formats.get("swiss")
     assert swiss.pairs and swiss.swap == "pairs" and swiss.sitting == "round"
     with_playoff = swiss.check_settings({"playoff": {"kind": "single", "cut": 4}})
