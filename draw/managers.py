@@ -13,6 +13,7 @@ from typing import Any
 
 from common.errors import DomainError, refused
 from formats import Format, Situation, Stage
+from pairing.results import TableResult
 from pairing.rotation import RoundPlan
 from standings.services import qualifying_order
 from tournaments.models import Entry, Event
@@ -28,7 +29,6 @@ class RoundManager:
     number: int
     stage: str
     history: list[RoundPlan[int]]
-    results: tuple[Any, ...]
 
     def __post_init__(self) -> None:
         """Read the family's rows (each manager reads its own)."""
@@ -37,7 +37,9 @@ class RoundManager:
         """Refuse a field too small for the round (and the format's first-round checks)."""
         raise NotImplementedError
 
-    def situation(self) -> Situation:
+    def situation(self, results: tuple[TableResult, ...]) -> Situation:
+        """The builder's situation, with every game's result (read after level games were
+        settled)."""
         raise NotImplementedError
 
     def _ranking(self) -> tuple[int, ...]:
@@ -46,10 +48,10 @@ class RoundManager:
             return ()
         return tuple(entry for entry, _ in qualifying_order(self.event))
 
-    def _base(self, **kwargs: Any) -> Situation:
+    def _base(self, results: tuple[TableResult, ...], **kwargs: Any) -> Situation:
         return Situation(
             number=self.number, seed=self.event.seed, rounds_planned=self.event.rounds_planned,
-            history=tuple(self.history), results=self.results,
+            history=tuple(self.history), results=results,
             settings=dict(self.event.format_settings or {}), **kwargs)
 
     def _first_round_check(self, entrants: int) -> None:
@@ -75,9 +77,10 @@ class IndividualManager(RoundManager):
                 f"{len(self.players)} are here.", field="entries")
         self._first_round_check(len(self.players))
 
-    def situation(self) -> Situation:
+    def situation(self, results: tuple[TableResult, ...]) -> Situation:
         alternates = [pk for pk, _, alternate in self.active if alternate]
         return self._base(
+            results,
             entries=_present(self.players, alternates, self.history),
             fixed_tables={pk: table for pk, table, _ in self.active if table},
             ranking=self._ranking())
@@ -99,8 +102,9 @@ class PairManager(RoundManager):
                 field="pairs", code="too_few_pairs")
         self._first_round_check(len(self.playing))
 
-    def situation(self) -> Situation:
+    def situation(self, results: tuple[TableResult, ...]) -> Situation:
         return self._base(
+            results,
             entries=tuple(e for _, members, playing in self.pairs if playing for e in members),
             ranking=self._ranking(),
             pairs={pk: members for pk, members, _ in self.pairs},

@@ -159,12 +159,11 @@ def round_create(
         )
     stage = spec.stage_of(new_number, locked.rounds_planned, settings, entrants)
     manager = manager_for(spec)(
-        event=locked, spec=spec, number=new_number, stage=stage,
-        history=event_history(locked), results=tuple(event_results(locked)))
+        event=locked, spec=spec, number=new_number, stage=stage, history=event_history(locked))
     manager.check()
     if spec.needs_winners and latest is not None:
         _settle_ties(locked, latest, settings, actor)
-    situation = manager.situation()
+    situation = manager.situation(tuple(event_results(locked)))
     try:
         with refused():
             built = spec.build(situation)
