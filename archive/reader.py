@@ -77,6 +77,9 @@ class ArchiveRefused(DomainError):
         super().__init__(first.message, field=first.field, code=first.code)
         self.problems = problems
 
+    def api_errors(self) -> list[dict[str, Any]]:
+        return [p.as_dict() for p in self.problems]
+
 
 class _Enough(Exception):
     """Stop reading: MAX_PROBLEMS problems are enough to show."""
@@ -466,7 +469,7 @@ def _check_event(r: Reader, event: dict[str, Any]) -> Ruleset:
             validate_tie_breaks(event["tie_breaks"] or None, partnership=event["partnership"])
         check_prizes(event["prizes"])
     except RankingError as exc:
-        r.fail(f"event.{exc.field}", "invalid", exc.message)
+        r.fail(f"event.{exc.field}", exc.code, exc.message)
     if event["rounds_planned"] < 1:
         r.fail("event.rounds_planned", "range", "rounds_planned must be 1 or more.")
     if event["deals_per_round"] is not None and event["deals_per_round"] < 1:

@@ -196,7 +196,7 @@ def _progressive(s: Situation) -> BuiltRound:
             entering=entering, leaving=leaving,
         )
     except ProgressiveError as exc:
-        raise DomainError(exc.message, field=exc.field) from None
+        raise DomainError.of(exc) from None
     return BuiltRound(RoundPlan(tables=tuple(built.tables)), movement)
 
 
@@ -220,7 +220,7 @@ def _progressive_placements(finish: Finish) -> list[Placed]:
             finals=[r for r in finish.results if r.round_number in finals],
         )
     except ProgressiveError as exc:
-        raise DomainError(exc.message, field=exc.field) from None
+        raise DomainError.of(exc) from None
     return [Placed(p.place, p.entry_id, p.stage.value) for p in placed]
 
 

@@ -131,7 +131,7 @@ def _plan(format_name: str, settings: Mapping[str, Any], entrants: int) -> Plan 
             reset=bool(options.get("reset", True)),
             consolation=tuple(options.get("consolation") or ()))
     except BracketError as exc:
-        raise DomainError(exc.message, field=f"format_settings.{exc.field}") from None
+        raise DomainError.of(exc, field_prefix="format_settings.") from None
 
 
 def _depth(plan: Plan | None) -> int:
@@ -161,7 +161,7 @@ def _state(format_name: str, settings: Mapping[str, Any], seeds: Sequence[int],
         return bracket_state(plan, seeds, {r.match: r.winner for r in played
                                            if r.winner is not None})
     except BracketError as exc:
-        raise DomainError(exc.message, field=exc.field) from None
+        raise DomainError.of(exc) from None
 
 
 def _bracket_round(s: Situation, format_name: str, first: int) -> BuiltRound:
@@ -216,7 +216,7 @@ def _swiss(s: Situation) -> BuiltRound:
         found = swiss_round(_standings(s), seed=s.seed * 1000 + s.number,
                             shuffle_first=s.settings.get("first_draw") == "random")
     except SwissError as exc:
-        raise DomainError(exc.message, field=exc.field) from None
+        raise DomainError.of(exc) from None
     q = found.quality
     built = PairRound(matches=found.matches, byes=(found.bye,) if found.bye is not None else ())
     return _seat(s, built, f"swiss: {q.rematches} rematches, spread {q.spread}")
@@ -266,7 +266,7 @@ def _register(name: str, label: str) -> None:
                 return _bracket_round(s, name, qualifying + 1)
             return BUILDERS[name](s)
         except (ScheduleError, PairSettingsError) as exc:
-            raise DomainError(exc.message, field=exc.field) from None
+            raise DomainError.of(exc) from None
 
     def placements(finish: Finish) -> list[Placed]:
         return _placements(name, finish)

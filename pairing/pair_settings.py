@@ -27,6 +27,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules_engine.errors import CoreError
+
 SWISS = "swiss"
 ROUND_ROBIN = "round_robin"
 AB_MOVEMENT = "ab_movement"
@@ -41,14 +43,11 @@ DRAWS = ("seeded", "random")
 MAX_CUT = 256
 
 
-class PairSettingsError(ValueError):
+class PairSettingsError(CoreError, ValueError):
     """A bad setting, naming its key (``format_settings.<key>``)."""
 
     def __init__(self, field: str, message: str, code: str = "invalid") -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
-        self.code = code
+        super().__init__(message, field=field, code=code)
 
 
 def _whole(value: Any) -> bool:
