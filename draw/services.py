@@ -188,7 +188,7 @@ def round_create(
     try:
         built = spec.build(situation)
     except RotationError as exc:
-        raise DomainError(exc.message, field=exc.field) from None
+        raise DomainError.of(exc) from None
     round_ = _write_round(locked, new_number, built.plan, stage, built.matches)
     if stage == Round.Stage.QUALIFYING and not spec.pairs:
         _name_alternates(locked, players, built.plan, actor)

@@ -142,7 +142,7 @@ def check_prizes_field(prizes: dict[str, Any] | None) -> dict[str, Any]:
     try:
         return check_prizes(prizes)
     except RankingError as exc:
-        raise DomainError(exc.message, field=exc.field) from None
+        raise DomainError.of(exc) from None
 
 
 def check_format_settings(*, format: str, settings: dict[str, Any] | None) -> dict[str, Any]:
@@ -156,12 +156,12 @@ def check_format_settings(*, format: str, settings: dict[str, Any] | None) -> di
         try:
             return progressive_settings.check_settings(settings)
         except ProgressiveError as exc:
-            raise DomainError(exc.message, field=exc.field) from None
+            raise DomainError.of(exc) from None
     if format in PAIR_FORMATS:
         try:
             return check_pair_settings(format, settings)
         except PairSettingsError as exc:
-            raise DomainError(exc.message, field=exc.field, code=exc.code) from None
+            raise DomainError.of(exc) from None
     if settings:
         raise DomainError("This format has no settings of its own.", field="format_settings")
     return {}
@@ -209,7 +209,7 @@ def _check_settings(
         else:
             breaks = validate_tie_breaks(tie_breaks, partnership=partnership)
     except RankingError as exc:
-        raise DomainError(exc.message, field=exc.field) from None
+        raise DomainError.of(exc) from None
     return name, preset, overrides, breaks
 
 
