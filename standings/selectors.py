@@ -13,9 +13,10 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.http import Http404
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
 from clubs.permissions import can_view_event, check_view_event
+from common.charts import progress_chart
 from common.errors import DomainError
 from ranking import tie_break_labels, tie_breaks_in_force
 from scoring.models import Game, HandRevision
@@ -24,8 +25,6 @@ from tournaments.models import Bye, Entry, Event, Pair, Round, Seat
 from .models import StandingsSnapshot
 from .services import stage_rounds, standings_compute
 
-CHART_COLOURS = ["#0b6e4f", "#c2410c", "#1d4ed8", "#a21caf", "#b91c1c", "#0e7490", "#4d7c0f",
-                 "#7c2d12", "#6d28d9", "#be185d"]
 BYE_SCORING_TEXT: dict[str, str] = {
     Event.ByeScoring.ZERO: "A bye scores nothing.",
     Event.ByeScoring.AVERAGE_WINNING: "A bye scores the average of the round's winning scores.",
@@ -56,33 +55,6 @@ class StandingsStatus:
         }
 
 
-@dataclass(frozen=True)
-class ChartLine:
-    name: str
-    colour: str
-    points: str  # SVG polyline points
-    last_x: float
-    last_y: float
-    total: int
-    label_y: float  # the name beside the line's end, moved apart from its neighbours
-
-
-@dataclass(frozen=True)
-class Chart:
-    """A score-progression chart: cumulative points per round of the leading entries."""
-
-    width: int
-    height: int
-    rounds: list[tuple[int, float]]  # (round number, x) for the axis labels
-    y_ticks: list[tuple[int, float]]  # (value, y)
-    zero_y: float
-    lines: list[ChartLine]
-    plot_left: int
-    plot_right: int
-    plot_top: int
-    plot_bottom: int
-
-
 @dataclass
 class Standings:
     event: Event
@@ -91,7 +63,7 @@ class Standings:
     tie_breaks: list[dict[str, str]]
     bye_scoring: str
     round_numbers: list[int] = field(default_factory=list)
-    chart: Chart | None = None
+    chart: SafeString | None = None  # the leaders' score progression (common.charts)
 
     @property
     def ranking_sentence(self) -> str:
@@ -101,69 +73,32 @@ class Standings:
         return "Ranked by " + ", then ".join(labels) + "."
 
 
-def _nice_step(span: int, ticks: int = 5) -> int:
-    raw = max(span / ticks, 1)
-    magnitude = 10 ** (len(str(int(raw))) - 1)
-    for factor in (1, 2, 5, 10):
-        if factor * magnitude >= raw:
-            return int(factor * magnitude)
-    return int(10 * magnitude)
-
-
-def score_chart(
-    rows: list[dict[str, Any]], *, top: int, width: int = 640, height: int = 300
-) -> Chart | None:
-    """Cumulative points per round of the first ``top`` rows, as SVG coordinates."""
+def score_series(rows: list[dict[str, Any]], *, top: int
+                 ) -> tuple[list[tuple[str, list[int]]], list[str]]:
+    """The cumulative points per round of the first ``top`` rows that played (from 0 before
+    round 1), and the rounds' labels: what :func:`score_chart` draws."""
     leaders = [r for r in rows if r.get("per_round")][:top]
     if not leaders:
-        return None
-    rounds = sorted({int(n) for r in leaders for n in r["per_round"]})
-    last_round = rounds[-1]
+        return [], []
+    last_round = max(int(n) for r in leaders for n in r["per_round"])
     series = []
     for row in leaders:
         total, values = 0, [0]
         for number in range(1, last_round + 1):
             total += int(row["per_round"].get(str(number), 0))
             values.append(total)
-        series.append((row, values))
-    low = min(0, *(v for _, values in series for v in values))
-    high = max(1, *(v for _, values in series for v in values))
-    step = _nice_step(high - low)
-    low = (low // step) * step
-    high = -((-high) // step) * step
-    left, right, top_px, bottom = 48, width - 200, 12, height - 28
+        series.append((str(row["name"]), values))
+    return series, [f"R{n}" for n in range(1, last_round + 1)]
 
-    def x(i: int) -> float:
-        return round(left + (right - left) * i / last_round, 1)
 
-    def y(v: int) -> float:
-        return round(bottom - (bottom - top_px) * (v - low) / (high - low), 1)
-
-    # Players whose lines coincide (partners after their only game together) share a line.
-    merged: dict[tuple[int, ...], list[str]] = {}
-    for row, values in series:
-        merged.setdefault(tuple(values), []).append(row["name"])
-    ends = sorted(merged.items(), key=lambda item: -item[0][-1])
-    label_ys: list[float] = []
-    for ends_at, _ in ends:
-        wanted = y(ends_at[-1])
-        label_ys.append(max(wanted, label_ys[-1] + 14) if label_ys else wanted)
-    lines = []
-    for i, ((line_values, names), label_y) in enumerate(zip(ends, label_ys, strict=True)):
-        name = " & ".join(names[:2]) + (f" +{len(names) - 2}" if len(names) > 2 else "")
-        lines.append(ChartLine(
-            name=name, colour=CHART_COLOURS[i % len(CHART_COLOURS)],
-            points=" ".join(f"{x(k)},{y(v)}" for k, v in enumerate(line_values)),
-            last_x=x(last_round), last_y=y(line_values[-1]), total=line_values[-1],
-            label_y=label_y,
-        ))
-    return Chart(
-        width=width, height=height,
-        rounds=[(n, x(n)) for n in range(1, last_round + 1)],
-        y_ticks=[(v, y(v)) for v in range(low, high + 1, step)],
-        zero_y=y(0), lines=lines, plot_left=left, plot_right=right, plot_top=top_px,
-        plot_bottom=bottom,
-    )
+def score_chart(rows: list[dict[str, Any]], *, top: int) -> SafeString | None:
+    """The score-progression chart of the first ``top`` rows (inline SVG, ``common.charts``);
+    None before anyone has played."""
+    series, steps = score_series(rows, top=top)
+    if not series:
+        return None
+    return progress_chart(title="Score progression of the leading players", series=series,
+                          steps=steps)
 
 
 def _int_or_blank(value: Any) -> str:
