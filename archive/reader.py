@@ -26,7 +26,8 @@ from ranking.pairs import validate_pair_tie_breaks
 from ranking.prizes import check_prizes
 from rules_engine import RulesError, Ruleset
 from scoring.models import HandRevision
-from scoring.services import hand_check, revision_values
+from scoring.selectors import revision_values
+from scoring.services import hand_check
 from tournaments.models import BYE_POINTS_LIMIT, PAIR_FORMATS, Round
 from tournaments.services import check_format_settings
 

@@ -7,7 +7,8 @@ import pytest
 from common.errors import DomainError
 from draw import formats
 from draw.formats import Format, Situation, format_for, register
-from draw.services import event_results, round_create, round_set_status
+from draw.selectors import event_results
+from draw.services import round_create, round_set_status
 from pairing.club_night import BuiltRound
 from scoring.services import game_confirm, hand_submit
 from tests.scoring.factories import values
