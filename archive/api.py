@@ -38,7 +38,7 @@ def _upload(request: Request, field: str) -> Any:
 
 
 def _problems(exc: ArchiveRefused) -> Response:
-    return Response({"errors": [p.as_dict() for p in exc.problems]},
+    return Response({"errors": exc.api_errors()},
                     status=status.HTTP_400_BAD_REQUEST)
 
 
@@ -208,7 +208,7 @@ class ClubRosterImportApi(APIView):
         try:
             report = services.roster_import(club=club, text=text, actor=request.user)
         except services.RosterRefused as exc:
-            return Response({"errors": [e.as_dict() for e in exc.report.errors],
+            return Response({"errors": exc.api_errors(),
                              "preview": report_data(exc.report)},
                             status=status.HTTP_400_BAD_REQUEST)
         return Response(report_data(report), status=status.HTTP_201_CREATED)

@@ -27,7 +27,8 @@ from ranking.pairs import validate_pair_tie_breaks
 from ranking.prizes import check_prizes
 from rules_engine import RulesError, Ruleset
 from scoring.models import HandRevision
-from scoring.services import hand_check, revision_values
+from scoring.selectors import revision_values
+from scoring.services import hand_check
 from tournaments.models import BYE_POINTS_LIMIT, Round
 from tournaments.services import check_format_settings
 
@@ -77,6 +78,9 @@ class ArchiveRefused(DomainError):
         first = problems[0]
         super().__init__(first.message, field=first.field, code=first.code)
         self.problems = problems
+
+    def api_errors(self) -> list[dict[str, Any]]:
+        return [p.as_dict() for p in self.problems]
 
 
 class _Enough(Exception):
@@ -467,7 +471,7 @@ def _check_event(r: Reader, event: dict[str, Any]) -> Ruleset:
             validate_tie_breaks(event["tie_breaks"] or None, partnership=event["partnership"])
         check_prizes(event["prizes"])
     except RankingError as exc:
-        r.fail(f"event.{exc.field}", "invalid", exc.message)
+        r.fail(f"event.{exc.field}", exc.code, exc.message)
     if event["rounds_planned"] < 1:
         r.fail("event.rounds_planned", "range", "rounds_planned must be 1 or more.")
     if event["deals_per_round"] is not None and event["deals_per_round"] < 1:

@@ -19,7 +19,7 @@ from django.db import models
 
 from scoring.models import Game, Hand, HandRevision
 from standings.models import StandingsSnapshot
-from standings.services import standings_compute
+from standings.selectors import standings_compute
 from tournaments.models import Bye, Entry, Event, EventLog, Pair, Round, Seat, Table, TableCard
 
 from .format import (

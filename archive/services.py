@@ -34,6 +34,7 @@ from scoring.models import Game, Hand, HandRevision, SeatResult
 from scoring.services import event_recompute
 from standings.services import placements_store, standings_rebuild
 from tournaments.models import Bye, Entry, Event, EventLog, Pair, Round, Seat, Table, TableCard
+from tournaments.services import hands_version_bump
 
 from .format import ENTRY, LOG_REFS, PAIR, PLAYER, STANDINGS_REFS, canonical
 from .models import EventImport
@@ -247,7 +248,11 @@ def _write(plan: Plan, club_slug: str, actor: Any, create_club: bool,
         taken[player.pk] = row
         players[row.local_id or 0] = player
 
-    event = Event(club=club, **{k: v for k, v in ev.items() if k != "created_by"})
+    # The event starts as before any hand: its hands' write below moves ``hands_version`` to the
+    # archive's through the one bump (an archive without hands keeps its value as it is).
+    fields = {k: v for k, v in ev.items() if k != "created_by"}
+    archived_version = fields.pop("hands_version") if s["hands"] else 0
+    event = Event(club=club, **fields)
     event.save()
     Event.objects.filter(pk=event.pk).update(created_at=ev["created_at"])
     result.event = event
@@ -286,6 +291,8 @@ def _write(plan: Plan, club_slug: str, actor: Any, create_club: bool,
         HandRevision(hand=hand, **_plain(c, "author"))
         for r, hand in zip(s["hands"], hands, strict=True) for c in r.children],
         revision_rows)
+    if hands:
+        hands_version_bump(event_id=event.pk, at_least=archived_version)
 
     pks: dict[str, dict[int, int]] = {
            PLAYER: {k: p.pk for k, p in players.items()},
@@ -432,6 +439,9 @@ class RosterRefused(DomainError):
         first = report.errors[0]
         super().__init__(first.message, field=first.field, code=first.code)
         self.report = report
+
+    def api_errors(self) -> list[dict[str, Any]]:
+        return [e.as_dict() for e in self.report.errors]
 
 
 def roster_csv_text(raw: bytes) -> tuple[str, CsvError | None]:

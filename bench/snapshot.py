@@ -58,7 +58,8 @@ from scoring import services  # noqa: E402
 from scoring.models import Game, HandRevision  # noqa: E402
 from standings.incremental import standings_rows_incremental  # noqa: E402
 from standings.models import StandingsSnapshot  # noqa: E402
-from standings.services import games_recompute, standings_compute, standings_rebuild  # noqa: E402
+from standings.selectors import standings_compute  # noqa: E402
+from standings.services import games_recompute, standings_rebuild  # noqa: E402
 from standings.tasks import compute_standings  # noqa: E402
 
 TARGET_MS = 20.0

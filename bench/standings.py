@@ -52,6 +52,7 @@ from scoring.models import Game, Hand, HandRevision  # noqa: E402
 from standings.services import games_recompute, standings_rebuild  # noqa: E402
 from standings.tasks import compute_standings  # noqa: E402
 from tournaments.models import Bye, Entry, Event, Round, Seat, Table  # noqa: E402
+from tournaments.services import hands_version_bump  # noqa: E402
 
 PLAYERS, ROUNDS, DEALS = 250, 12, 4
 TARGETS_MS = {"full rebuild (snapshot)": 500.0, "snapshot update after the hand": 20.0,
@@ -127,7 +128,7 @@ def build(rng: random.Random) -> tuple[Event, list[Game]]:
         revision_row(h, v, ruleset) for h, v in zip(hands, values, strict=True)
     )
     Game.objects.filter(pk__in=[g.pk for g in games]).update(hands_count=DEALS)
-    Event.objects.filter(pk=event.pk).update(hands_version=len(hands))
+    hands_version_bump(event_id=event.pk, at_least=len(hands))
     event.refresh_from_db()
     return event, last_round_games
 

@@ -1,4 +1,4 @@
-"""API plumbing: one exception handler that maps domain errors to HTTP, and the API router."""
+"""API plumbing: one exception handler that maps refusals (``CoreError``) and other errors to HTTP."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from rules_engine import RulesError
+from rules_engine import CoreError
 
-from .errors import ConflictError, DomainError
+from .errors import ConflictError
 
 
 def _field_errors(exc: DjangoValidationError) -> list[dict[str, str]]:
@@ -26,21 +26,16 @@ def _field_errors(exc: DjangoValidationError) -> list[dict[str, str]]:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """Every error body has the same shape: ``{"errors": [{"field", "code", "message"}]}``."""
-    if isinstance(exc, RulesError):
-        body = {"errors": [{"field": e.field, "code": e.code, "message": e.message} for e in exc.errors]}
-        return Response(body, status=status.HTTP_400_BAD_REQUEST)
+    """Every error body has the same shape: ``{"errors": [{"field", "code", "message"}]}``.
+
+    Every refusal is a :class:`CoreError` (the web apps' ``DomainError``, the rules engine's
+    ``RulesError``, the pairing and ranking cores' errors): one translation, keeping each
+    problem's field and code. A conflict is a 409 with what is stored now."""
     if isinstance(exc, ConflictError):
-        return Response(
-            {"errors": [{"field": exc.field, "code": "conflict", "message": exc.message}],
-             "current": exc.current},
-            status=status.HTTP_409_CONFLICT,
-        )
-    if isinstance(exc, DomainError):
-        return Response(
-            {"errors": [{"field": exc.field, "code": exc.code, "message": exc.message}]},
-            status=status.HTTP_400_BAD_REQUEST,
-        )
+        return Response({"errors": exc.api_errors(), "current": exc.current},
+                        status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, CoreError):
+        return Response({"errors": exc.api_errors()}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, DjangoValidationError):
         return Response({"errors": _field_errors(exc)}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, DjangoPermissionDenied):

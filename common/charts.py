@@ -2,7 +2,8 @@
 
 Each function returns one ``<svg>`` element (marked safe for templates) with
 
-* a ``viewBox`` only 360 units wide and no fixed size: the drawing scales to the width of its
+* a ``viewBox`` only 360 units wide (the progress chart of a wall screen: 640) and no fixed
+  size: the drawing scales to the width of its
   box, so on a 390-pixel phone (about 320 pixels inside a card) a 15-unit label is still over
   13 pixels high and a 14-unit tick 12.5 (a stylesheet caps the width on a desktop);
 * ``role="img"``, an ``aria-label`` and a ``<title>`` naming the chart, and a ``<title>`` on every
@@ -276,5 +277,130 @@ def line_chart(
             words += f" · {point.note}"
         parts.append(f'<circle cx="{x(i):.1f}" cy="{y(point.value):.1f}" r="{radius}" '
                      f'fill="{LINE}"><title>{escape(words)}</title></circle>')
+    parts.append("</svg>")
+    return mark_safe("".join(parts))  # noqa: S308 - every piece above is escaped
+
+
+# --- progress: cumulative lines of several series, e.g. the leaders' points round by round ------
+SERIES_COLOURS = ["#0b6e4f", "#c2410c", "#1d4ed8", "#a21caf", "#b91c1c", "#0e7490", "#4d7c0f",
+                  "#7c2d12", "#6d28d9", "#be185d"]
+
+
+@dataclass(frozen=True)
+class ProgressLine:
+    """One line of a progress chart, in ``viewBox`` units. Series whose values coincide share
+    a line (``name`` joins the first two names, "+N" the rest)."""
+
+    name: str
+    colour: str
+    points: str  # the polyline's points
+    last_x: float
+    last_y: float
+    total: float
+    label_y: float  # the name beside the line's end, moved apart from its neighbours
+
+
+@dataclass(frozen=True)
+class ProgressLayout:
+    """Where everything of a progress chart goes (pure coordinates; :func:`progress_chart`
+    draws it)."""
+
+    width: int
+    height: int
+    steps: list[tuple[str, float]]  # (label, x) of each step after the start
+    y_ticks: list[tuple[float, float]]  # (value, y)
+    zero_y: float
+    lines: list[ProgressLine]
+    plot_left: int
+    plot_right: int
+    plot_top: int
+    plot_bottom: int
+
+
+def progress_layout(
+    series: Sequence[tuple[str, Sequence[float]]], *, steps: Sequence[str], width: int = 640,
+    height: int = 300,
+) -> ProgressLayout | None:
+    """Lay out one line per ``(name, values)`` series: ``values[0]`` at the start, then one
+    value after each of ``steps`` (their labels, e.g. "R1"). Lines end in order of their last
+    value, highest first, each with its name beside its end, 14 units at least below the one
+    above. None when there are no steps or no series."""
+    if not steps or not series:
+        return None
+    for name, values in series:
+        if len(values) != len(steps) + 1:
+            raise ValueError(f"series {name!r} has {len(values)} values for {len(steps)} steps "
+                             "and the start")
+        if any(not math.isfinite(v) for v in values):
+            raise ValueError("chart values must be finite numbers")
+    count = len(steps)
+    ticks = nice_ticks(min(0, *(v for _, vs in series for v in vs)),
+                       max(1, *(v for _, vs in series for v in vs)), 5, whole=True)
+    low, high = ticks[0], ticks[-1]
+    left, right, top, bottom = 48, width - 200, 12, height - 28
+
+    def x(i: int) -> float:
+        return round(left + (right - left) * i / count, 1)
+
+    def y(v: float) -> float:
+        return round(bottom - (bottom - top) * (v - low) / (high - low), 1)
+
+    merged: dict[tuple[float, ...], list[str]] = {}
+    for name, values in series:
+        merged.setdefault(tuple(values), []).append(name)
+    ends = sorted(merged.items(), key=lambda item: -item[0][-1])
+    label_ys: list[float] = []
+    for values, _ in ends:
+        wanted = y(values[-1])
+        label_ys.append(max(wanted, label_ys[-1] + 14) if label_ys else wanted)
+    lines = []
+    for i, ((values, names), label_y) in enumerate(zip(ends, label_ys, strict=True)):
+        lines.append(ProgressLine(
+            name=" & ".join(names[:2]) + (f" +{len(names) - 2}" if len(names) > 2 else ""),
+            colour=SERIES_COLOURS[i % len(SERIES_COLOURS)],
+            points=" ".join(f"{x(k)},{y(v)}" for k, v in enumerate(values)),
+            last_x=x(count), last_y=y(values[-1]), total=values[-1], label_y=label_y,
+        ))
+    return ProgressLayout(
+        width=width, height=height, steps=[(label, x(k)) for k, label in enumerate(steps, 1)],
+        y_ticks=[(t, y(t)) for t in ticks], zero_y=y(0), lines=lines, plot_left=left,
+        plot_right=right, plot_top=top, plot_bottom=bottom,
+    )
+
+
+def progress_chart(
+    *, title: str, series: Sequence[tuple[str, Sequence[float]]], steps: Sequence[str],
+    width: int = 640, height: int = 300, empty: str = "Nothing to show yet.",
+) -> SafeString:
+    """Cumulative lines, one per series (:func:`progress_layout`), each named at its end, its
+    total in its tooltip. Wider than the other charts (``width``, 640 by default): the names
+    beside the lines' ends need the room, and a wall screen shows it large. Its parts carry the
+    classes ``grid``, ``zero`` and ``series`` for a page's stylesheet."""
+    layout = progress_layout(series, steps=steps, width=width, height=height)
+    if layout is None:
+        return _empty(title, empty, "progress")
+    parts = _open(title, layout.width, layout.height, "progress")
+    parts.append('<g class="grid">')
+    for value, y in layout.y_ticks:
+        parts.append(
+            f'<line x1="{layout.plot_left}" x2="{layout.plot_right}" y1="{y}" y2="{y}" '
+            f'stroke="{GRID}"/><text x="{layout.plot_left - 6}" y="{y}" text-anchor="end" '
+            f'dominant-baseline="middle" font-size="{SMALL}" fill="{MUTED}">{number(value)}'
+            "</text>")
+    parts.append(f'<line class="zero" x1="{layout.plot_left}" x2="{layout.plot_right}" '
+                 f'y1="{layout.zero_y}" y2="{layout.zero_y}" stroke="{MUTED}"/>')
+    for label, x in layout.steps:
+        parts.append(f'<text x="{x}" y="{layout.plot_bottom + 18}" text-anchor="middle" '
+                     f'font-size="{SMALL}" fill="{MUTED}">{escape(label)}</text>')
+    parts.append("</g>")
+    for line in layout.lines:
+        colour = escape(line.colour)
+        parts.append(
+            f'<g class="series"><polyline fill="none" stroke="{colour}" stroke-width="2.5" '
+            f'stroke-linejoin="round" points="{line.points}"/>'
+            f'<circle cx="{line.last_x}" cy="{line.last_y}" r="3.5" fill="{colour}"/>'
+            f'<text x="{line.last_x + 8}" y="{line.label_y}" fill="{colour}" '
+            f'dominant-baseline="middle">{escape(_shorten(line.name, 26))}</text>'
+            f"<title>{escape(line.name)}: {number(line.total)}</title></g>")
     parts.append("</svg>")
     return mark_safe("".join(parts))  # noqa: S308 - every piece above is escaped

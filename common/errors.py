@@ -1,4 +1,9 @@
-"""Domain errors raised by services and mapped to HTTP by views and the API exception handler."""
+"""Domain errors raised by services and mapped to HTTP by views and the API exception handler.
+
+:class:`DomainError` is a :class:`rules_engine.errors.CoreError`, the one base of every refusal
+(the pure cores' errors are too): ``message``, ``field`` and ``code``, and one translation to the
+API's error shape (``common.api.exception_handler``). A service that turns a pure core's error
+into its own refusal keeps its field and code: :meth:`DomainError.of`."""
 
 from __future__ import annotations
 
@@ -7,19 +12,17 @@ from contextlib import contextmanager
 from typing import Any
 
 from pairing.errors import PairingError
+from rules_engine.errors import CoreError
 
 
-class DomainError(Exception):
+class DomainError(CoreError):
     """A request the product refuses, with the field it concerns and a sentence for the user."""
 
-    code = "invalid"
-
-    def __init__(self, message: str, *, field: str = "__all__", code: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
-        if code is not None:
-            self.code = code
+    @classmethod
+    def of(cls, error: CoreError, *, field_prefix: str = "") -> DomainError:
+        """The refusal of a pure core's ``error``: its message and code, its field (after
+        ``field_prefix``, e.g. ``format_settings.``, where the core names a key of a setting)."""
+        return cls(error.message, field=f"{field_prefix}{error.field}", code=error.code)
 
 
 class ConflictError(DomainError):
@@ -39,4 +42,4 @@ def refused() -> Iterator[None]:
     try:
         yield
     except PairingError as exc:
-        raise DomainError(exc.message, field=exc.field, code=exc.code) from None
+        raise DomainError.of(exc) from None

@@ -18,8 +18,8 @@ from config.startup import guarded
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
 django_application = guarded(get_asgi_application)
 
-from common.push_server import application as push_application  # noqa: E402 - after setup
-from common.push_server import push_prefix  # noqa: E402
+from standings.push_server import application as push_application  # noqa: E402 - after setup
+from standings.push_server import push_prefix  # noqa: E402
 
 PUSH_PREFIX = push_prefix()
 

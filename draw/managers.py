@@ -15,7 +15,7 @@ from common.errors import DomainError, refused
 from formats import Format, Situation, Stage
 from pairing.results import TableResult
 from pairing.rotation import RoundPlan
-from standings.services import qualifying_order
+from standings.selectors import qualifying_order
 from tournaments.models import Entry, Event
 from tournaments.selectors import pairs_in_seed_order
 

@@ -18,7 +18,7 @@ from common.http import public_url
 from common.rulesets import event_ruleset
 from ranking import tie_break_labels, tie_breaks_in_force
 from standings.models import StandingsSnapshot
-from standings.services import stage_rounds, standings_compute
+from standings.selectors import stage_rounds, standings_compute
 from tournaments.models import Entry, Event, Round
 from tournaments.selectors import event_get
 

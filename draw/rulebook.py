@@ -15,8 +15,7 @@ from common.rulesets import event_ruleset
 from rules_engine import Ruleset
 from rules_engine.rulesets import OPTION_HELP
 from standings.models import StandingsSnapshot
-from standings.selectors import BYE_SCORING_TEXT
-from standings.services import standings_compute
+from standings.selectors import BYE_SCORING_TEXT, standings_compute
 from tournaments.models import Event
 
 from .selectors import event_rules, rounds_total

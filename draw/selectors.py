@@ -1,5 +1,6 @@
 """What the pages and the API read about an event's format: its settings with their defaults,
-its stages and their rounds, the rules in words, and the final results with prizes."""
+its stages and their rounds, the rules in words, the final results with prizes, and every game
+so far as the round builders see it (:func:`event_results`)."""
 
 from __future__ import annotations
 
@@ -7,14 +8,38 @@ from typing import Any
 
 from formats import FormatError, Stage
 from formats.pairs import bracket_first_round, bracket_view
+from pairing.results import TableResult
 from ranking.prizes import award_side
 from scoring.models import Game, SeatResult
 from standings.models import StandingsSnapshot
-from standings.services import qualifying_order
-from tournaments.models import Event, Round
+from standings.selectors import qualifying_order
+from tournaments.models import Event, Round, Seat
 from tournaments.selectors import event_entrants, pairs_in_seed_order
 
-from .services import event_results
+
+def event_results(event: Event) -> list[TableResult]:
+    """Every game of the event so far: seats, side totals, winner (what builders that move
+    winners and losers, or pair by wins, need). A level game's winner is the side that won the
+    cut, once there is one."""
+    seats: dict[int, dict[str, int]] = {}
+    for table_id, position, entry_id in Seat.objects.filter(round__event=event).values_list(
+        "table_id", "position", "entry_id"
+    ):
+        seats.setdefault(table_id, {})[position] = entry_id
+    games = Game.objects.filter(table__round__event=event).values_list(
+        "table_id", "table__round__number", "table__number", "totals", "winner", "cut_winner",
+        "status", "table__match",
+    ).order_by("table__round__number", "table__number")
+    return [
+        TableResult(
+            round_number=round_number, table_number=table_number, seats=seats.get(table_id, {}),
+            points={k: int(v) for k, v in (totals or {}).items()},
+            winner=winner or cut_winner or None, finished=status != Game.Status.PLAYING,
+            match=match,
+        )
+        for table_id, round_number, table_number, totals, winner, cut_winner, status, match
+        in games
+    ]
 
 
 def event_format_settings(event: Event) -> dict[str, Any]:

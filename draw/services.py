@@ -20,17 +20,18 @@ from django.utils import timezone
 from common.errors import DomainError, refused
 from common.tasks import ROUND_SEAT, task_queue
 from formats import Finish, Format, Stage
-from pairing.results import TableResult
 from pairing.rotation import RotationError, RoundPlan
 from ranking.prizes import award_places
 from scoring.models import Game, Hand
-from standings.services import placements_store, qualifying_order, standings_rebuild
+from standings.selectors import qualifying_order
+from standings.services import placements_store, standings_rebuild
 from tournaments.models import Bye, Entry, Event, Pair, Round, Seat, Table
 from tournaments.selectors import event_entrants, pairs_in_seed_order
 from tournaments.services import event_lock, event_log, event_results_changed
 
 from . import seating
 from .managers import IndividualManager, manager_for
+from .selectors import event_results
 
 POSITIONS = ("N", "E", "S", "W")
 
@@ -81,31 +82,6 @@ def event_history(event: Event) -> list[RoundPlan[int]]:
             byes=tuple(sorted(byes.get(number, []))),
         )
         for number in sorted(set(tables) | set(byes))
-    ]
-
-
-def event_results(event: Event) -> list[TableResult]:
-    """Every game of the event so far: seats, side totals, winner (what builders that move
-    winners and losers, or pair by wins, need). A level game's winner is the side that won the
-    cut, once there is one."""
-    seats: dict[int, dict[str, int]] = {}
-    for table_id, position, entry_id in Seat.objects.filter(round__event=event).values_list(
-        "table_id", "position", "entry_id"
-    ):
-        seats.setdefault(table_id, {})[position] = entry_id
-    games = Game.objects.filter(table__round__event=event).values_list(
-        "table_id", "table__round__number", "table__number", "totals", "winner", "cut_winner",
-        "status", "table__match",
-    ).order_by("table__round__number", "table__number")
-    return [
-        TableResult(
-            round_number=round_number, table_number=table_number, seats=seats.get(table_id, {}),
-            points={k: int(v) for k, v in (totals or {}).items()},
-            winner=winner or cut_winner or None, finished=status != Game.Status.PLAYING,
-            match=match,
-        )
-        for table_id, round_number, table_number, totals, winner, cut_winner, status, match
-        in games
     ]
 
 
@@ -168,7 +144,7 @@ def round_create(
         with refused():
             built = spec.build(situation)
     except RotationError as exc:
-        raise DomainError(exc.message, field=exc.field) from None
+        raise DomainError.of(exc) from None
     round_ = _write_round(locked, new_number, built.plan, stage, built.matches)
     if stage == Stage.QUALIFYING and isinstance(manager, IndividualManager) and spec.alternates:
         _name_alternates(locked, manager.players, built.plan, actor)

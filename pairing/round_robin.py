@@ -30,18 +30,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rules_engine.errors import CoreError
 
-class ScheduleError(ValueError):
+
+class ScheduleError(CoreError, ValueError):
     """A schedule that cannot be drawn, with the input at fault (the web layer shows it there).
 
     ``field`` is one of ``pairs``, ``groups``, ``round``, ``winners`` or ``byes``; ``message`` is a
     sentence a tournament director can act on.
     """
 
-    def __init__(self, message: str, field: str) -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
+    def __init__(self, message: str, field: str, code: str = "invalid") -> None:
+        super().__init__(message, field=field, code=code)
 
     def to_dict(self) -> dict[str, str]:
         return {"field": self.field, "message": self.message}

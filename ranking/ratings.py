@@ -31,6 +31,8 @@ from openskill.models import (
     ThurstoneMostellerFull,
 )
 
+from rules_engine.errors import CoreError
+
 DEFAULT_MU = 25.0
 DEFAULT_SIGMA = 25.0 / 3.0
 # The leaderboards' rating: mu - ORDINAL_Z * sigma (openskill's ordinal, a 99.7 % lower bound).
@@ -49,13 +51,11 @@ class _Model(Protocol):
              scores: list[float] | None = None) -> list[list[Any]]: ...
 
 
-class RatingInputError(ValueError):
+class RatingInputError(CoreError, ValueError):
     """A game that cannot be rated (one side, an empty side, a player twice); names the field."""
 
-    def __init__(self, message: str, *, field: str) -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
+    def __init__(self, message: str, *, field: str, code: str = "invalid") -> None:
+        super().__init__(message, field=field, code=code)
 
 
 @dataclass(frozen=True)

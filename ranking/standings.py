@@ -24,6 +24,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from itertools import groupby
 from typing import Any, Protocol, TypeVar
 
+from rules_engine.errors import CoreError
+
 TIE_BREAKS: dict[str, str] = {
     "points": "Total points",
     "wins": "Games won",
@@ -38,13 +40,11 @@ PARTNERSHIP_DEFAULT = ["wins", "points"]
 
 
 
-class RankingError(ValueError):
+class RankingError(CoreError, ValueError):
     """Bad ranking settings, with the field they concern (the web layer shows it there)."""
 
-    def __init__(self, message: str, *, field: str) -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
+    def __init__(self, message: str, *, field: str, code: str = "invalid") -> None:
+        super().__init__(message, field=field, code=code)
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,7 @@ from __future__ import annotations
 from .auction import AuctionResult, Call, validate_auction
 from .bids import check_bid, max_bid
 from .cards import Deck, Suit, card_str, parse_card, parse_cards, parse_suit
-from .errors import FieldError, RulesError
+from .errors import CoreError, FieldError, RulesError
 from .game import GameResult, score_game
 from .hands import Hand, Outcome, fields_for, parse_hand
 from .meld import Meld, MeldResult, check_meld_total, count_meld, max_side_meld, meld_total
@@ -95,6 +95,7 @@ __all__ = [
     "Renege",
     "Result",
     "RulesError",
+    "CoreError",
     "Ruleset",
     "Seat",
     "Side",

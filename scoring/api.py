@@ -31,6 +31,7 @@ from tournaments.selectors import event_get
 from . import services
 from .models import HandRevision
 from .selectors import (
+    entry_refusal,
     hand_history,
     hand_with_context,
     revision_row,
@@ -329,7 +330,7 @@ class TableHandsApi(TableDeviceApi):
     )
     def post(self, request: Request, token: str) -> Response:
         table = table_by_token(token=token)
-        if services.entry_refusal(table.round) is not None:
+        if entry_refusal(table.round) is not None:
             return _closed({"round": table.round})
         serializer = HandSubmitInput(data=request.data)
         if not serializer.is_valid():
@@ -468,7 +469,7 @@ def _open_table_position(request: Request, token: str) -> tuple[Table, str] | Re
     """The table of ``token`` and the seat the body names, or the refusal to send back (the
     round is closed: 403; no valid ``position``: 400)."""
     table = table_by_token(token=token)
-    if services.entry_refusal(table.round) is not None:
+    if entry_refusal(table.round) is not None:
         return _closed({"round": table.round})
     serializer = PositionInput(data=request.data)
     if not serializer.is_valid():

@@ -15,13 +15,62 @@ from django.db import connection
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.http import Http404
 
+from common.errors import DomainError
 from common.labels import OUTCOME_LABELS, RESULT_LABELS, SEAT_NAMES, SUIT_SYMBOLS
 from common.rulesets import event_ruleset, ruleset_for
-from rules_engine import Ruleset
+from rules_engine import Outcome, Ruleset
 from tournaments.models import Bye, Entry, Event, Round, Seat, Table
 
 from .models import Game, Hand, HandRevision
-from .services import entry_closed_by, entry_refusal, revision_values
+
+
+def revision_values(revision: HandRevision) -> dict[str, Any]:
+    """A revision's entered values in the rules engine's input shape: only the fields its
+    outcome carries (``rules_engine.fields_for``; a misdeal carries its dealer alone)."""
+    values: dict[str, Any] = {"dealer": revision.dealer, "outcome": revision.outcome}
+    if revision.outcome != Outcome.MISDEAL and revision.meld:
+        values["meld"] = revision.meld
+    if revision.bidder:
+        values["bidder"] = revision.bidder
+    if revision.bid is not None:
+        values["bid"] = revision.bid
+    if revision.trump:
+        values["trump"] = revision.trump
+    if revision.counters is not None:
+        values["counters"] = revision.counters
+    if revision.renege_seat:
+        values["renege_seat"] = revision.renege_seat
+    return values
+
+
+def entry_refusal(round_: Round, *, as_director: bool = False) -> DomainError | None:
+    """THE definition of "the round is open" for score entry, used by the services, the table
+    page and the API alike: a table's phone may write while the round is not closed and the
+    event not over (a seated round that the director has not started yet accepts hands too: the
+    players are at their tables). A director may also change a closed round's hands (with a
+    reason, see ``scoring.services``). Returns the refusal, or None when entry is open."""
+    if as_director:
+        return None
+    closed_by = entry_closed_by(event_status=round_.event.status, round_status=round_.status)
+    if closed_by == "event":
+        return DomainError("This event is over.", field="event")
+    if closed_by == "round":
+        return DomainError(
+            f"Round {round_.number} is closed; only a director can change its hands.",
+            field="round", code="round_closed",
+        )
+    return None
+
+
+def entry_closed_by(*, event_status: str, round_status: str) -> str | None:
+    """What stops a table's phone writing, from the two statuses alone: ``"event"`` (over),
+    ``"round"`` (closed) or None (open). :func:`entry_refusal` and the table's status poll
+    (:func:`table_status`, which reads the statuses without the rows) share it."""
+    if event_status in (Event.Status.FINISHED, Event.Status.CANCELLED):
+        return "event"
+    if round_status == Round.Status.CLOSED:
+        return "round"
+    return None
 
 
 def table_by_token(*, token: str) -> Table:
@@ -196,7 +245,7 @@ def table_ruleset(*, token: str) -> Ruleset:
 
 
 def round_is_open(round_: Round) -> bool:
-    """Whether a table's phone may still write (see ``scoring.services.entry_refusal``)."""
+    """Whether a table's phone may still write (see :func:`entry_refusal`)."""
     return entry_refusal(round_) is None
 
 

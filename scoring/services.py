@@ -24,7 +24,6 @@ from django.utils import timezone
 from common.errors import ConflictError, DomainError
 from common.labels import SEATS
 from common.rulesets import event_ruleset
-from common.standings_status import status_hands_entered
 from common.tasks import RATE_GAME, ROUND_CONFIRMED, standings_request_update, task_queue
 from rules_engine import Hand as EngineHand
 from rules_engine import Outcome, RulesError, Ruleset, parse_hand, score_game, score_hand
@@ -34,30 +33,13 @@ from tournaments.services import (
     event_lock,
     event_log,
     event_results_changed,
+    hands_version_bump,
 )
 
 from .models import Game, Hand, HandRevision, SeatResult
+from .selectors import entry_refusal, revision_values
 
 HAND_FIELDS = ("dealer", "bidder", "bid", "trump", "outcome", "renege_seat", "meld", "counters")
-
-
-def revision_values(revision: HandRevision) -> dict[str, Any]:
-    """A revision's entered values in the rules engine's input shape: only the fields its
-    outcome carries (``rules_engine.fields_for``; a misdeal carries its dealer alone)."""
-    values: dict[str, Any] = {"dealer": revision.dealer, "outcome": revision.outcome}
-    if revision.outcome != Outcome.MISDEAL and revision.meld:
-        values["meld"] = revision.meld
-    if revision.bidder:
-        values["bidder"] = revision.bidder
-    if revision.bid is not None:
-        values["bid"] = revision.bid
-    if revision.trump:
-        values["trump"] = revision.trump
-    if revision.counters is not None:
-        values["counters"] = revision.counters
-    if revision.renege_seat:
-        values["renege_seat"] = revision.renege_seat
-    return values
 
 
 def _clean_values(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -96,36 +78,6 @@ def _live_revisions(game: Game) -> list[HandRevision]:
         .select_related("hand")
         .order_by("hand__number")
     )
-
-
-def entry_refusal(round_: Round, *, as_director: bool = False) -> DomainError | None:
-    """THE definition of "the round is open" for score entry, used by the services, the table
-    page and the API alike: a table's phone may write while the round is not closed and the
-    event not over (a seated round that the director has not started yet accepts hands too: the
-    players are at their tables). A director may also change a closed round's hands (with a
-    reason, see :func:`_check_open`). Returns the refusal, or None when entry is open."""
-    if as_director:
-        return None
-    closed_by = entry_closed_by(event_status=round_.event.status, round_status=round_.status)
-    if closed_by == "event":
-        return DomainError("This event is over.", field="event")
-    if closed_by == "round":
-        return DomainError(
-            f"Round {round_.number} is closed; only a director can change its hands.",
-            field="round", code="round_closed",
-        )
-    return None
-
-
-def entry_closed_by(*, event_status: str, round_status: str) -> str | None:
-    """What stops a table's phone writing, from the two statuses alone: ``"event"`` (over),
-    ``"round"`` (closed) or None (open). :func:`entry_refusal` and the table's status poll
-    (``scoring.selectors.table_status``, which reads the statuses without the rows) share it."""
-    if event_status in (Event.Status.FINISHED, Event.Status.CANCELLED):
-        return "event"
-    if round_status == Round.Status.CLOSED:
-        return "round"
-    return None
 
 
 def _check_open(game: Game, *, as_director: bool, note: str) -> None:
@@ -195,27 +147,12 @@ def _store_revision(
     )
 
 
-def _hands_version_bump(event_id: int) -> int:
-    """Mark the event's standings behind its hands: ``hands_version`` + 1, returned (one UPDATE
-    ... RETURNING). Every table of the event writes this one row, and its lock is held until the
-    transaction commits: callers make it their transaction's LAST write, after the game's
-    recompute, so a table waiting for it waits for a commit, not for another table's work."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {connection.ops.quote_name(Event._meta.db_table)} "  # noqa: S608
-            "SET hands_version = hands_version + 1 WHERE id = %s RETURNING hands_version",
-            [event_id],
-        )
-        row = cursor.fetchone()
-    return int(row[0]) if row else 0
-
-
 def _after_write(game: Game, revisions: Sequence[HandRevision], *, author: Any = None,
                  note: str = "") -> None:
     """Re-derive the locked game from its live hands (``revisions``, in hand order), then mark
     the event's standings behind. A change to a confirmed game clears its confirmation and says
-    so in the event log. The event row is bumped last (:func:`_hands_version_bump`): callers
-    write nothing after this."""
+    so in the event log. The event row is bumped last (``tournaments.services.hands_version_bump``):
+    callers write nothing after this."""
     if game.status == Game.Status.CONFIRMED:
         event_log(game.table.round.event, author, "confirmation_cleared",
                   round=game.table.round.number, table=game.table.number,
@@ -226,7 +163,7 @@ def _after_write(game: Game, revisions: Sequence[HandRevision], *, author: Any =
     else:
         _game_write(game, revisions, bump_version=True)
     event_id = game.table.round.event_id
-    status_hands_entered(event_id=event_id, hands_version=_hands_version_bump(event_id))
+    hands_version_bump(event_id=event_id)
     standings_request_update(event_id=event_id)
 
 

@@ -36,10 +36,12 @@ from .forms import HandForm, errors_from_exception, hand_layout
 from .models import Game, Hand, HandRevision
 from .selectors import (
     describe_values,
+    entry_refusal,
     event_rounds,
     games_for_event,
     hand_history,
     hand_with_context,
+    revision_values,
     table_by_token,
     table_next_seats,
     table_state,
@@ -143,7 +145,7 @@ def table_entry(request: HttpRequest, token: str) -> HttpResponse:
     table = table_by_token(token=token)
     if request.method != "POST":
         return _table_page(request, table, extra={"where_next": table_next_seats(table=table)})
-    if services.entry_refusal(table.round) is not None:
+    if entry_refusal(table.round) is not None:
         return _refuse_closed(request, table)
     form = HandForm(request.POST, ruleset=event_ruleset(table.round.event))
     outcome = _save(form, game=table.game, hand=None, author=request.user,
@@ -169,7 +171,7 @@ def table_hand_correct(request: HttpRequest, token: str, number: int) -> HttpRes
     ruleset = event_ruleset(state["event"])
     live = hand.revisions.get(is_live=True)
     correcting = {"number": number, "revision": live.revision,
-                  "summary": describe_values(services.revision_values(live)),
+                  "summary": describe_values(revision_values(live)),
                   "action": reverse("table-hand-correct", args=[token, number])}
     if request.method == "POST":
         form = HandForm(request.POST, ruleset=ruleset)
@@ -190,7 +192,7 @@ def table_hand_correct(request: HttpRequest, token: str, number: int) -> HttpRes
                            correcting=correcting)
     form = HandForm(
         initial=HandForm.initial_for(
-            number=number, dealer=live.dealer, values=services.revision_values(live),
+            number=number, dealer=live.dealer, values=revision_values(live),
             expected_revision=live.revision,
         ),
         ruleset=ruleset,
@@ -234,7 +236,7 @@ def table_service_worker(request: HttpRequest) -> HttpResponse:
 def table_set_scorer(request: HttpRequest, token: str) -> HttpResponse:
     """Record which seat keeps score (a player of the other side will confirm the game)."""
     table = table_by_token(token=token)
-    if services.entry_refusal(table.round) is not None:
+    if entry_refusal(table.round) is not None:
         return _refuse_closed(request, table)
     try:
         services.game_set_scorer(game=table.game, position=request.POST.get("position", ""))
@@ -251,7 +253,7 @@ def table_set_scorer(request: HttpRequest, token: str) -> HttpResponse:
 def table_confirm(request: HttpRequest, token: str) -> HttpResponse:
     """A player of the side that did not keep score confirms the finished game."""
     table = table_by_token(token=token)
-    if services.entry_refusal(table.round) is not None:
+    if entry_refusal(table.round) is not None:
         return _refuse_closed(request, table)
     try:
         game = services.game_confirm(game=table.game, position=request.POST.get("position", ""))
@@ -334,7 +336,7 @@ def director_hands(request: HttpRequest, event_id: int) -> HttpResponse:
         state = table_state(table=table)
     elif live is not None and hand is not None:
         form = HandForm(initial=HandForm.initial_for(
-            number=hand.number, dealer=live.dealer, values=services.revision_values(live),
+            number=hand.number, dealer=live.dealer, values=revision_values(live),
             expected_revision=live.revision), ruleset=ruleset)
     else:
         form = HandForm(initial=HandForm.initial_for(

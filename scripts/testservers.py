@@ -218,7 +218,7 @@ class Servers:
             REDIS_URL=self.redis_url,
             DJANGO_DEBUG="false",
         )
-        # The worker publishes each new snapshot to the push process (common.push).
+        # The worker publishes each new snapshot to the push process (standings.push).
         if self.push_url:
             env["PUSH_URL"] = self.push_url
         return env

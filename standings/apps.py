@@ -6,9 +6,4 @@ class StandingsConfig(AppConfig):
     verbose_name = "Standings"
 
     def ready(self) -> None:
-        from common.standings_status import status_before_announce
-
         from . import signals  # noqa: F401 - connects the receivers
-        from .fragments import bodies_warm_before_announce
-
-        status_before_announce(bodies_warm_before_announce)

@@ -94,7 +94,7 @@ def bodies_warm(*, event_id: int, version: int) -> dict[str, str]:
 
 
 def bodies_warm_before_announce(event_id: int, version: int) -> None:
-    """Registered with ``common.standings_status.status_before_announce``: once a new snapshot
+    """Called by ``standings.status`` (``_snapshot_put``): once a new snapshot
     version has committed, and before the pages can see it, render what a public event's room
     fetches (``bodies_warm``) into the cache. Every poll that sees the version then finds its
     region ready: without this, each web worker that got a fetch of a version not rendered yet

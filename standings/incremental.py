@@ -1,6 +1,6 @@
 """Incremental standings: the snapshot task's path, kept current from the games that changed.
 
-The full compute (:func:`standings.services.standings_compute`) re-aggregates every seat result
+The full compute (:func:`standings.selectors.standings_compute`) re-aggregates every seat result
 of the event on each run. This module gives the same rows from what changed since its last run:
 
 * a game's *fingerprint* is (highest seat result id, number of seat results). Seat results are
@@ -22,7 +22,7 @@ of the event on each run. This module gives the same rows from what changed sinc
   by the full compute. Ranking, bye scores and tie-breaks are ``ranking.standings_rows``, the
   same pure code, with head-to-head meetings answered from the state instead of a query.
 
-Pair events are computed in full (:func:`standings.services.standings_compute`): their rows
+Pair events are computed in full (:func:`standings.selectors.standings_compute`): their rows
 read game totals, cut winners and seats besides the seat results. The full compute stays the
 safety net: ``compute_standings(full=True)``, the reconcile task and ``rebuild_standings``.
 ``tests/standings/test_incremental.py`` compares both after every step of random sequences of
@@ -187,7 +187,7 @@ def _refresh(state: EventState, event: Event) -> set[int]:
 
 
 def _round_scores(state: EventState, number: int) -> RoundScores | None:
-    """A round's finished results summed as ``standings.services._round_scores`` does (None
+    """A round's finished results summed as ``standings.selectors._round_scores`` does (None
     when the round has no finished result: that query returns no row for it)."""
     wt = wc = at = ac = 0
     for game_id in state.by_round.get(number, ()):
@@ -204,7 +204,7 @@ def _round_scores(state: EventState, number: int) -> RoundScores | None:
 
 def _entry_totals(entry_id: int, name: str, active: bool, alternate: bool,
                   results: Iterable[Result]) -> EntryTotals:
-    """One entry's totals as ``standings.services._entry_totals`` aggregates them."""
+    """One entry's totals as ``standings.selectors._entry_totals`` aggregates them."""
     results = list(results)
     if not results:
         return EntryTotals(entry_id=entry_id, name=name, active=active, alternate=alternate)

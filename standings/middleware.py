@@ -4,7 +4,7 @@ are touched.
 Every phone and wall screen in the room asks ``/events/<id>/standings/version/`` every few
 seconds, and ``…/fragment/`` each time the version moves (with push, all of them within a
 quarter of a second of each new snapshot): nearly every request of a live event. For a public
-event whose status is in the cache (``common.standings_status``) this middleware answers at
+event whose status is in the cache (``standings.status``) this middleware answers at
 once: no database query, no session read, no URL resolution; the fragment's body comes from the
 cache too (``standings.fragments``, gzipped once per version and view). Anything else (a private
 event, a cache miss, the cache away, a ``?stage=``, and the wall screens' ``?round=1``, whose
@@ -27,10 +27,9 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 
-from common.push import fragment_etag
-from common.standings_status import status_cached
-
 from .fragments import VIEWS, body_cached
+from .push import fragment_etag
+from .status import status_cached
 
 # standings/urls.py: "events/<int:event_id>/standings/version/" and ".../fragment/" (a test
 # checks they agree).

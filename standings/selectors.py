@@ -1,4 +1,5 @@
-"""Standings reads shared by the standings pages and the API.
+"""Standings reads shared by the standings pages and the API, and the standings computed from
+the seat results (:func:`standings_compute`, no writes: ``standings.services`` stores it).
 
 Each selector loads what its page needs in as few queries as possible: the standings page and
 the API read one row (the event with its club and snapshot); the version poll reads the same row
@@ -7,25 +8,42 @@ without the snapshot's rows, so polling every few seconds from every wall screen
 
 from __future__ import annotations
 
+import json
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
+from django.db.models import Aggregate, Count, Max, Q, Sum, TextField
 from django.http import Http404
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
 from clubs.permissions import can_view_event, check_view_event
+from common.charts import progress_chart
 from common.errors import DomainError
-from ranking import tie_break_labels, tie_breaks_in_force
-from scoring.models import Game, HandRevision
+from ranking import (
+    EntryTotals,
+    Meeting,
+    RoundScores,
+    bye_score,
+    standings_rows,
+    tie_break_labels,
+    tie_breaks_in_force,
+)
+from ranking.pairs import (
+    PAIR_TIE_BREAKS,
+    PairBye,
+    PairGame,
+    PairInfo,
+    pair_standings,
+    validate_pair_tie_breaks,
+)
+from scoring.models import Game, HandRevision, SeatResult
 from tournaments.models import Bye, Entry, Event, Pair, Round, Seat
 
 from .models import StandingsSnapshot
-from .services import stage_rounds, standings_compute
 
-CHART_COLOURS = ["#0b6e4f", "#c2410c", "#1d4ed8", "#a21caf", "#b91c1c", "#0e7490", "#4d7c0f",
-                 "#7c2d12", "#6d28d9", "#be185d"]
 BYE_SCORING_TEXT: dict[str, str] = {
     Event.ByeScoring.ZERO: "A bye scores nothing.",
     Event.ByeScoring.AVERAGE_WINNING: "A bye scores the average of the round's winning scores.",
@@ -56,33 +74,6 @@ class StandingsStatus:
         }
 
 
-@dataclass(frozen=True)
-class ChartLine:
-    name: str
-    colour: str
-    points: str  # SVG polyline points
-    last_x: float
-    last_y: float
-    total: int
-    label_y: float  # the name beside the line's end, moved apart from its neighbours
-
-
-@dataclass(frozen=True)
-class Chart:
-    """A score-progression chart: cumulative points per round of the leading entries."""
-
-    width: int
-    height: int
-    rounds: list[tuple[int, float]]  # (round number, x) for the axis labels
-    y_ticks: list[tuple[int, float]]  # (value, y)
-    zero_y: float
-    lines: list[ChartLine]
-    plot_left: int
-    plot_right: int
-    plot_top: int
-    plot_bottom: int
-
-
 @dataclass
 class Standings:
     event: Event
@@ -91,7 +82,7 @@ class Standings:
     tie_breaks: list[dict[str, str]]
     bye_scoring: str
     round_numbers: list[int] = field(default_factory=list)
-    chart: Chart | None = None
+    chart: SafeString | None = None  # the leaders' score progression (common.charts)
 
     @property
     def ranking_sentence(self) -> str:
@@ -101,69 +92,32 @@ class Standings:
         return "Ranked by " + ", then ".join(labels) + "."
 
 
-def _nice_step(span: int, ticks: int = 5) -> int:
-    raw = max(span / ticks, 1)
-    magnitude = 10 ** (len(str(int(raw))) - 1)
-    for factor in (1, 2, 5, 10):
-        if factor * magnitude >= raw:
-            return int(factor * magnitude)
-    return int(10 * magnitude)
-
-
-def score_chart(
-    rows: list[dict[str, Any]], *, top: int, width: int = 640, height: int = 300
-) -> Chart | None:
-    """Cumulative points per round of the first ``top`` rows, as SVG coordinates."""
+def score_series(rows: list[dict[str, Any]], *, top: int
+                 ) -> tuple[list[tuple[str, list[int]]], list[str]]:
+    """The cumulative points per round of the first ``top`` rows that played (from 0 before
+    round 1), and the rounds' labels: what :func:`score_chart` draws."""
     leaders = [r for r in rows if r.get("per_round")][:top]
     if not leaders:
-        return None
-    rounds = sorted({int(n) for r in leaders for n in r["per_round"]})
-    last_round = rounds[-1]
+        return [], []
+    last_round = max(int(n) for r in leaders for n in r["per_round"])
     series = []
     for row in leaders:
         total, values = 0, [0]
         for number in range(1, last_round + 1):
             total += int(row["per_round"].get(str(number), 0))
             values.append(total)
-        series.append((row, values))
-    low = min(0, *(v for _, values in series for v in values))
-    high = max(1, *(v for _, values in series for v in values))
-    step = _nice_step(high - low)
-    low = (low // step) * step
-    high = -((-high) // step) * step
-    left, right, top_px, bottom = 48, width - 200, 12, height - 28
+        series.append((str(row["name"]), values))
+    return series, [f"R{n}" for n in range(1, last_round + 1)]
 
-    def x(i: int) -> float:
-        return round(left + (right - left) * i / last_round, 1)
 
-    def y(v: int) -> float:
-        return round(bottom - (bottom - top_px) * (v - low) / (high - low), 1)
-
-    # Players whose lines coincide (partners after their only game together) share a line.
-    merged: dict[tuple[int, ...], list[str]] = {}
-    for row, values in series:
-        merged.setdefault(tuple(values), []).append(row["name"])
-    ends = sorted(merged.items(), key=lambda item: -item[0][-1])
-    label_ys: list[float] = []
-    for ends_at, _ in ends:
-        wanted = y(ends_at[-1])
-        label_ys.append(max(wanted, label_ys[-1] + 14) if label_ys else wanted)
-    lines = []
-    for i, ((line_values, names), label_y) in enumerate(zip(ends, label_ys, strict=True)):
-        name = " & ".join(names[:2]) + (f" +{len(names) - 2}" if len(names) > 2 else "")
-        lines.append(ChartLine(
-            name=name, colour=CHART_COLOURS[i % len(CHART_COLOURS)],
-            points=" ".join(f"{x(k)},{y(v)}" for k, v in enumerate(line_values)),
-            last_x=x(last_round), last_y=y(line_values[-1]), total=line_values[-1],
-            label_y=label_y,
-        ))
-    return Chart(
-        width=width, height=height,
-        rounds=[(n, x(n)) for n in range(1, last_round + 1)],
-        y_ticks=[(v, y(v)) for v in range(low, high + 1, step)],
-        zero_y=y(0), lines=lines, plot_left=left, plot_right=right, plot_top=top_px,
-        plot_bottom=bottom,
-    )
+def score_chart(rows: list[dict[str, Any]], *, top: int) -> SafeString | None:
+    """The score-progression chart of the first ``top`` rows (inline SVG, ``common.charts``);
+    None before anyone has played."""
+    series, steps = score_series(rows, top=top)
+    if not series:
+        return None
+    return progress_chart(title="Score progression of the leading players", series=series,
+                          steps=steps)
 
 
 def _int_or_blank(value: Any) -> str:
@@ -375,3 +329,240 @@ def round_status(event: Event) -> dict[str, Any] | None:
         text = f"Round {number} closed: the next round is not seated yet"
     return {"number": number, "status": latest.status, "tables": tables, "finished": done,
             "text": text}
+
+
+# --- the standings computed from the seat results (no writes) -----------------------------------
+@dataclass(frozen=True)
+class Computed:
+    rows: list[dict[str, Any]]
+    tie_breaks: list[dict[str, str]]
+    # The rows as JSON text (``json.dumps(rows, separators=(",", ":"), sort_keys=True)``) when
+    # the computation has it already (the incremental path reuses unchanged rows' text).
+    rows_json: str | None = None
+
+
+class RoundPoints(Aggregate):
+    """An entry's points per round as a JSON object ``{"round number": points}`` (JSON text):
+    ``json_object_agg`` on PostgreSQL, ``json_group_object`` on SQLite. An entry sits at one
+    table per round (constraint ``seat_entry_once_per_round``), so the keys are unique."""
+
+    function = "json_object_agg"
+    template = "%(function)s(%(expressions)s)"
+    output_field = TextField()
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return self.as_sql(compiler, connection, template="%(function)s(%(expressions)s)::text",
+                           **extra)
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return self.as_sql(compiler, connection, function="json_group_object", **extra)
+
+
+def _results(event: Event, rounds: Collection[int] | None) -> Any:
+    """The event's seat results, or those of the given rounds (a stage's standings)."""
+    rows = SeatResult.objects.filter(event=event)
+    return rows if rounds is None else rows.filter(round_number__in=list(rounds))
+
+
+def _entry_totals(event: Event, rounds: Collection[int] | None = None) -> list[EntryTotals]:
+    """Totals per entry from ONE GROUP BY over the event's seat results (index
+    seatresult_event_entry_idx), the per-round points riding along as one JSON object per entry:
+    250 rows come back for a 250-player event, not 3,000."""
+    names = {
+        pk: (name, status == Entry.Status.ACTIVE, alternate)
+        for pk, name, status, alternate in Entry.objects.filter(event=event).values_list(
+            "pk", "player__name", "status", "alternate"
+        )
+    }
+    grouped = (
+        _results(event, rounds).order_by().values("entry_id")
+        .annotate(
+            sum_points=Sum("points"),
+            n_games=Count("id", filter=Q(finished=True)),
+            n_wins=Count("id", filter=Q(won=True, finished=True)),
+            declared=Sum("hands_declared"),
+            made=Sum("hands_made"),
+            set=Sum("hands_set"),
+            best=Max("points", filter=Q(finished=True)),
+            rounds=RoundPoints("round_number", "points"),
+        )
+        .values_list("entry_id", "sum_points", "n_games", "n_wins", "declared", "made", "set",
+                     "best", "rounds")
+    )
+    found = {row[0]: row for row in grouped}
+    totals = []
+    for pk, (name, active, alternate) in names.items():
+        agg = found.get(pk)
+        if agg is None:
+            totals.append(EntryTotals(entry_id=pk, name=name, active=active, alternate=alternate))
+            continue
+        _, points, games, wins, declared, made, set_, best, per_round = agg
+        totals.append(EntryTotals(
+            entry_id=pk, name=name, active=active, points=points or 0, games=games, wins=wins,
+            hands_declared=declared or 0, hands_made=made or 0, hands_set=set_ or 0,
+            highest_game=best,
+            per_round={int(k): v for k, v in json.loads(per_round).items()} if per_round else {},
+            alternate=alternate,
+        ))
+    return totals
+
+
+def _round_scores(event: Event, rounds: Collection[int] | None = None) -> dict[int, RoundScores]:
+    """Per round, the finished games' winning scores and all scores (for bye averages):
+    a GROUP BY returning one row per round."""
+    rows = (
+        _results(event, rounds).filter(finished=True).order_by().values("round_number")
+        .annotate(
+            wt=Sum("points", filter=Q(won=True)), wc=Count("id", filter=Q(won=True)),
+            at=Sum("points"), ac=Count("id"),
+        )
+        .values_list("round_number", "wt", "wc", "at", "ac")
+    )
+    return {n: RoundScores(wt or 0, wc, at or 0, ac) for n, wt, wc, at, ac in rows}
+
+
+def _meetings_for(event: Event, rounds: Collection[int] | None = None) -> Any:
+    def meetings(ids: set[int]) -> list[Meeting]:
+        return [
+            Meeting(*values)
+            for values in _results(event, rounds).filter(
+                entry_id__in=ids, finished=True
+            ).values_list("game_id", "entry_id", "side", "won")
+        ]
+
+    return meetings
+
+
+def stage_rounds(event: Event, stage: str) -> list[int]:
+    """The numbers of the event's rounds of one stage (``Round.Stage``)."""
+    return list(event.rounds.filter(stage=stage).values_list("number", flat=True))
+
+
+def _pair_games(event: Event, rounds: Collection[int] | None) -> list[PairGame]:
+    """The finished games of a pair event, pair against pair (the N seat's pair plays N-S)."""
+    pair_at: dict[tuple[int, str], int] = {}
+    seats = Seat.objects.filter(round__event=event, position__in=("N", "E"))
+    if rounds is not None:
+        seats = seats.filter(round__number__in=list(rounds))
+    for table_id, position, pair_id in seats.values_list("table_id", "position", "entry__pair_id"):
+        pair_at[(table_id, position)] = pair_id
+    games = Game.objects.filter(table__round__event=event).exclude(status=Game.Status.PLAYING)
+    if rounds is not None:
+        games = games.filter(table__round__number__in=list(rounds))
+    out = []
+    for game_id, table_id, number, totals, winner, cut_winner in games.values_list(
+            "pk", "table_id", "table__round__number", "totals", "winner", "cut_winner"):
+        ns, ew = pair_at.get((table_id, "N")), pair_at.get((table_id, "E"))
+        if ns is None or ew is None:
+            continue
+        side = winner or cut_winner
+        out.append(PairGame(
+            round_number=number, game_id=game_id, pairs=(ns, ew),
+            points=(int((totals or {}).get("NS", 0)), int((totals or {}).get("EW", 0))),
+            winner=ns if side == "NS" else ew if side == "EW" else None,
+        ))
+    return out
+
+
+def _pair_byes(event: Event, rounds: Collection[int] | None,
+               games: list[PairGame]) -> list[PairBye]:
+    """A bye per pair and round, scored by the event's bye policy from that round's games."""
+    byes = Bye.objects.filter(round__event=event, entry__pair__isnull=False)
+    if rounds is not None:
+        byes = byes.filter(round__number__in=list(rounds))
+    sitting = set(byes.values_list("round__number", "entry__pair_id"))
+    scores: dict[int, list[int]] = {}
+    for game in games:
+        sums = scores.setdefault(game.round_number, [0, 0, 0, 0])
+        if game.winner is not None:
+            sums[0] += game.points[game.pairs.index(game.winner)]
+            sums[1] += 1
+        sums[2] += sum(game.points)
+        sums[3] += 2
+    return [
+        PairBye(round_number=number, pair_id=pair_id, points=bye_score(
+            scoring=event.bye_scoring, fixed_points=event.bye_points,
+            scores=RoundScores(*scores.get(number, [0, 0, 0, 0]))))
+        for number, pair_id in sorted(sitting)
+    ]
+
+
+def _pair_rows(event: Event, rounds: Collection[int] | None) -> Computed:
+    """Standings per pair: wins (a bye counts as one), points, then the named tie-breaks."""
+    members: dict[int, list[tuple[int, str, bool]]] = {}
+    for pair_id, entry_id, name, status in Entry.objects.filter(
+            event=event, pair__isnull=False).order_by("pk").values_list(
+            "pair_id", "pk", "player__name", "status"):
+        members.setdefault(pair_id, []).append((entry_id, name, status == Entry.Status.ACTIVE))
+    infos = [
+        PairInfo(pair_id=pk, name=name or " & ".join(n for _, n, _ in members.get(pk, [])),
+                 players=tuple(n for _, n, _ in members.get(pk, [])),
+                 active=all(a for _, _, a in members.get(pk, [])))
+        for pk, name in Pair.objects.filter(event=event).order_by("pk").values_list("pk", "name")
+    ]
+    games = _pair_games(event, rounds)
+    hands: dict[int, list[int]] = {}
+    for entry_id, declared, made, set_ in _results(event, rounds).values_list(
+            "entry_id", "hands_declared", "hands_made", "hands_set"):
+        sums = hands.setdefault(entry_id, [0, 0, 0])
+        sums[0] += declared
+        sums[1] += made
+        sums[2] += set_
+    tie_breaks = validate_pair_tie_breaks(event.tie_breaks or None)
+    rows = []
+    for row in pair_standings(infos, games, _pair_byes(event, rounds, games), tie_breaks):
+        data = row.to_dict()
+        entries = [e for e, _, _ in members.get(row.pair_id, [])]
+        counted = [hands.get(e, [0, 0, 0]) for e in entries]
+        data.update({
+            "entry_id": entries[0] if entries else 0, "entry_ids": entries,
+            "alternate": False,
+            "hands_declared": sum(c[0] for c in counted), "hands_made": sum(c[1] for c in counted),
+            "hands_set": sum(c[2] for c in counted),
+        })
+        data.setdefault("bye_points", 0)
+        rows.append(data)
+    labels = [{"name": "wins", "label": "Wins (a bye counts as a win)"},
+              {"name": "points", "label": "Total points"}]
+    labels += [{"name": n, "label": PAIR_TIE_BREAKS[n]} for n in tie_breaks]
+    return Computed(rows, labels)
+
+
+def standings_compute(*, event: Event, rounds: Collection[int] | None = None) -> Computed:
+    """The event's ranked standings from its seat results (no writes): over every round, or
+    over the given rounds only (one stage's standings, e.g. the qualifying games). A pair
+    event ranks its pairs."""
+    if event.is_pairs:
+        return _pair_rows(event, rounds)
+    tie_breaks = tie_breaks_in_force(event.tie_breaks, partnership=event.partnership)
+    byes_of = Bye.objects.filter(round__event=event)
+    if rounds is not None:
+        byes_of = byes_of.filter(round__number__in=list(rounds))
+    byes = list(byes_of.values_list("round__number", "entry_id"))
+    averaged = event.bye_scoring in (Event.ByeScoring.AVERAGE_WINNING, Event.ByeScoring.AVERAGE_ALL)
+    rows = standings_rows(
+        totals=_entry_totals(event, rounds),
+        byes=byes,
+        round_scores=_round_scores(event, rounds) if byes and averaged else {},
+        tie_breaks=tie_breaks,
+        bye_scoring=event.bye_scoring,
+        bye_points=event.bye_points,
+        meetings_for=_meetings_for(event, rounds),
+    )
+    return Computed([row.to_dict() for row in rows], tie_break_labels(tie_breaks))
+
+
+def qualifying_order(event: Event) -> list[tuple[int, int]]:
+    """The players eligible for a cut or a place, in qualifying order, as (entry id, rank):
+    the qualifying stage's standings without alternates and players who withdrew. In a pair
+    event: the pairs still playing, as (pair id, rank)."""
+    rounds = stage_rounds(event, Round.Stage.QUALIFYING)
+    if event.is_pairs:
+        return [(int(r["pair_id"]), int(r["rank"]))
+                for r in standings_compute(event=event, rounds=rounds).rows if r["active"]]
+    eligible = set(
+        Entry.objects.filter(event=event, status=Entry.Status.ACTIVE, alternate=False)
+        .values_list("pk", flat=True)
+    )
+    rows = standings_compute(event=event, rounds=rounds).rows
+    return [(int(r["entry_id"]), int(r["rank"])) for r in rows if r["entry_id"] in eligible]

@@ -1,6 +1,12 @@
-"""Who may see an event changes when the event or its club is saved: the cached answer of the
-standings poll (``common.standings_status``, "public") is forgotten then, in every process at
-once (the cache is shared), and the next poll goes through the permission check again."""
+"""The standings' cached status (``standings.status``) kept in step with the apps below.
+
+* Who may see an event changes when the event or its club is saved: the cached answer of the
+  standings poll ("public") is forgotten then, in every process at once (the cache is shared),
+  and the next poll goes through the permission check again.
+* The event's ``hands_version`` moved (``tournaments.signals.hands_version_moved``, sent by the
+  one bump every hand writer calls): the new value goes into the cache on commit, so the pages
+  say "updating…" without asking the database.
+"""
 
 from __future__ import annotations
 
@@ -10,8 +16,10 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from clubs.models import Club
-from common.standings_status import status_forget
 from tournaments.models import Event
+from tournaments.signals import hands_version_moved
+
+from .status import status_forget, status_hands_entered
 
 
 @receiver(post_save, sender=Event, dispatch_uid="standings-status-event-saved")
@@ -23,3 +31,8 @@ def _event_changed(instance: Event, **_: Any) -> None:
 @receiver(post_save, sender=Club, dispatch_uid="standings-status-club-saved")
 def _club_saved(instance: Club, **_: Any) -> None:
     status_forget(Event.objects.filter(club_id=instance.pk).values_list("pk", flat=True))
+
+
+@receiver(hands_version_moved, dispatch_uid="standings-status-hands-moved")
+def _hands_moved(event_id: int, hands_version: int, **_: Any) -> None:
+    status_hands_entered(event_id=event_id, hands_version=hands_version)

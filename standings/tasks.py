@@ -4,7 +4,7 @@
 (and may be queued by hand for a full rebuild with ``full=True``); ``reconcile_standings`` runs
 on Celery beat (``CELERY_BEAT_SCHEDULE`` in ``config/settings/base.py``);
 ``publish_standings`` is queued when a snapshot with a new version is stored and push is on
-(``common.standings_status``).
+(``standings.status``).
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from __future__ import annotations
 from celery import shared_task
 from django.utils.text import compress_string
 
-from common.push import push_fragments_store, push_publish
 from common.tasks import db_task_retry, standings_clear_pending
 from tournaments.models import Event
 
 from .fragments import bodies_warm, body_cached
+from .push import push_fragments_store, push_publish
 from .selectors import push_status
 from .services import standings_rebuild, standings_reconcile
 
@@ -46,7 +46,7 @@ def reconcile_standings() -> list[int]:
 
 @shared_task(ignore_result=True, **db_task_retry())
 def publish_standings(event_id: int, version: int) -> bool:
-    """Tell the event's open pages that snapshot ``version`` is there (``common.push``): first,
+    """Tell the event's open pages that snapshot ``version`` is there (``standings.push``): first,
     for a public event, render its fragments into the cache and keep them gzipped where the
     push process serves them (the message then says ``"fragment": true``), so the room's
     fetches that follow cost no render and no web worker; then publish. A version already

@@ -2,7 +2,7 @@
 
 The pages render the last snapshot; ``static/js/standings.js`` polls the version endpoint every
 few seconds and, when the version moves, fetches the fragment and swaps it in (no reload). With
-push on (``PUSH_URL``) the page also holds a stream open (``common.push``) that says when the
+push on (``PUSH_URL``) the page also holds a stream open (``standings.push``) that says when the
 version moves, and then polls only seldom. When the snapshot is behind the hands (worker down,
 queue lost) the last snapshot stays on screen with an "updating…" note until the worker or the
 reconcile task catches up.
@@ -26,13 +26,12 @@ from django.utils.cache import patch_cache_control
 from django.utils.http import parse_etags
 from django.views.decorators.http import require_GET
 
-from common.push import fragment_etag, push_stream_url
 from common.spreadsheets import SafeCsvWriter
-from common.standings_status import status_cached, status_fill
 from tournaments.models import Round
 
 from .fragments import VIEWS, body_html
 from .middleware import status_response
+from .push import fragment_etag, push_stream_url
 from .selectors import (
     event_public,
     event_standings,
@@ -41,6 +40,7 @@ from .selectors import (
     round_status,
     standings_header,
 )
+from .status import status_cached, status_fill
 
 logger = logging.getLogger(__name__)
 

@@ -16,21 +16,21 @@ import datetime
 from collections.abc import Iterable
 from typing import Any
 
-from django.db import transaction
-from django.db.models import Count, F, Max
+from django.db import connection, transaction
+from django.db.models import Count, Max
 
 import formats
 from clubs.models import Club, Player
 from clubs.services import player_create
 from common.errors import DomainError, refused
 from common.rulesets import check_ruleset
-from common.standings_status import status_hands_entered
 from common.tasks import standings_request_update
 from ranking import RankingError, validate_tie_breaks
 from ranking.pairs import validate_pair_tie_breaks
 from ranking.prizes import check_prizes
 
 from .models import BYE_POINTS_LIMIT, Entry, Event, EventLog, Pair
+from .signals import hands_version_moved
 
 
 def event_log(event: Event, actor: Any, action: str, **details: Any) -> None:
@@ -46,13 +46,35 @@ def event_lock(event: Event) -> Event:
     return Event.objects.select_for_update().get(pk=event.pk)
 
 
+def hands_version_bump(*, event_id: int, at_least: int = 0) -> int:
+    """THE one writer of ``Event.hands_version``: mark the event's standings behind its hands
+    (``hands_version`` + 1, or ``at_least`` when that is more) and return the new value; 0 when
+    the event is gone. Every write of hands (a hand entered, corrected or deleted, an archive's
+    hands imported) and of what else feeds the standings (seats, byes, settings, time called)
+    calls it, so the snapshot is *behind* until the standings task catches up.
+
+    One ``UPDATE ... RETURNING``. Every table of the event writes this one row, and its lock is
+    held until the transaction commits: hand writers make it their transaction's LAST write, so
+    a table waiting for it waits for a commit, not for another table's work. The new value goes
+    out as ``tournaments.signals.hands_version_moved`` (the standings' cached status listens)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {connection.ops.quote_name(Event._meta.db_table)} "  # noqa: S608
+            "SET hands_version = CASE WHEN hands_version + 1 > %s THEN hands_version + 1 "
+            "ELSE %s END WHERE id = %s RETURNING hands_version",
+            [at_least, at_least, event_id],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return 0
+    version = int(row[0])
+    hands_version_moved.send(sender=Event, event_id=event_id, hands_version=version)
+    return version
+
+
 def event_results_changed(event: Event) -> None:
     """Seats, byes and settings feed the standings too: mark them behind and queue an update."""
-    bumped = (Event.objects.filter(pk=event.pk)
-              .update(hands_version=F("hands_version") + 1))
-    if bumped:  # the pages' cached status says "updating…" at once, as after a hand
-        status_hands_entered(event_id=event.pk, hands_version=Event.objects.filter(
-            pk=event.pk).values_list("hands_version", flat=True).get())
+    hands_version_bump(event_id=event.pk)
     standings_request_update(event_id=event.pk)
 
 
@@ -140,7 +162,7 @@ def check_prizes_field(prizes: dict[str, Any] | None) -> dict[str, Any]:
     try:
         return check_prizes(prizes)
     except RankingError as exc:
-        raise DomainError(exc.message, field=exc.field) from None
+        raise DomainError.of(exc) from None
 
 
 def check_format_settings(*, format: str, settings: dict[str, Any] | None) -> dict[str, Any]:
@@ -192,7 +214,7 @@ def _check_settings(
         else:
             breaks = validate_tie_breaks(tie_breaks, partnership=partnership)
     except RankingError as exc:
-        raise DomainError(exc.message, field=exc.field) from None
+        raise DomainError.of(exc) from None
     return name, preset, overrides, breaks
 
 

@@ -42,7 +42,8 @@ from clubs.services import club_create, player_create  # noqa: E402
 from draw import services as draw  # noqa: E402
 from scoring.models import Hand, HandRevision  # noqa: E402
 from standings.models import StandingsSnapshot  # noqa: E402
-from standings.services import games_recompute, standings_compute  # noqa: E402
+from standings.selectors import standings_compute  # noqa: E402
+from standings.services import games_recompute  # noqa: E402
 from tournaments import services as events  # noqa: E402
 from tournaments.models import Event  # noqa: E402
 

@@ -281,7 +281,7 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(get_int("STANDINGS_RECONCILE_SECONDS", 30, minimum=1)),
     },
 }
-# Push (common/push.py, common/push_server.py): where browsers open the standings stream, a path
+# Push (standings/push.py, standings/push_server.py): where browsers open the standings stream, a path
 # like /push/ (a proxy sends it to the ASGI process, `uvicorn config.asgi:application`) or the
 # push process's own address. Unset: the pages poll, the only mechanism of the embedded default.
 # Push needs Redis (pub/sub); a stream's token is valid for PUSH_TOKEN_SECONDS (a wall screen
@@ -296,7 +296,7 @@ PUSH_TOKEN_SECONDS = get_int("PUSH_TOKEN_SECONDS", 24 * 3600, minimum=60)
 STANDINGS_DEBOUNCE_SECONDS = get_int("STANDINGS_DEBOUNCE_MS", 750 if PUSH_URL else 1000,
                                      minimum=0) / 1000
 STANDINGS_PENDING_SECONDS = 30
-# What the pages poll, kept in the cache (common/standings_status.py): an entry not written for
+# What the pages poll, kept in the cache (standings/status.py): an entry not written for
 # this long is read from the database again.
 STANDINGS_STATUS_CACHE_SECONDS = 30
 # Result-store trouble must not hold a request for the backend's default 20 × 1 s.

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
+from rules_engine.errors import CoreError
+
 # The one Seat and Side of the project (the rules engine's), re-exported for the movement.
 from rules_engine.seats import Seat as Seat
 from rules_engine.seats import Side as Side
@@ -57,7 +59,7 @@ MAX_GAMES = 1_000
 MAX_POINTS = 1_000_000
 
 
-class ProgressiveError(ValueError):
+class ProgressiveError(CoreError, ValueError):
     """A malformed or impossible movement request.
 
     ``field`` names the input at fault as a path into the request (``tables[2].S``,
@@ -67,10 +69,8 @@ class ProgressiveError(ValueError):
     """
 
     def __init__(self, field: str, message: str, code: str = "invalid") -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
-        self.code = code
+        super().__init__(message, field=field, code=code)
+        self.args = (f"{field}: {message}",)
 
     def to_dict(self) -> dict[str, str]:
         return {"field": self.field, "code": self.code, "message": self.message}

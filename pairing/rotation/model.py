@@ -10,6 +10,8 @@ from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
+from rules_engine.errors import CoreError
+
 
 class Orderable(Protocol):
     """A player id: hashable and ordered (ints, strings, ...)."""
@@ -26,7 +28,7 @@ NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
 SEATS = ("N", "E", "S", "W")
 
 
-class RotationError(ValueError):
+class RotationError(CoreError, ValueError):
     """An impossible or malformed rotation request.
 
     ``field`` names the input at fault (``players``, ``rounds``, ``history``, ``fixed_tables``,
@@ -35,10 +37,8 @@ class RotationError(ValueError):
     """
 
     def __init__(self, field: str, message: str, code: str = "invalid") -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
-        self.code = code
+        super().__init__(message, field=field, code=code)
+        self.args = (f"{field}: {message}",)
 
     def to_dict(self) -> dict[str, str]:
         return {"field": self.field, "code": self.code, "message": self.message}

@@ -11,7 +11,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from common.charts import BarSeries, LinePoint, bar_chart, line_chart, nice_ticks
+from common.charts import (
+    BarSeries,
+    LinePoint,
+    bar_chart,
+    line_chart,
+    nice_ticks,
+    progress_chart,
+    progress_layout,
+)
 
 SVG = "{http://www.w3.org/2000/svg}"
 NASTY = "<script>alert('x')</script> & \"Bob\""
@@ -173,3 +181,30 @@ def test_whole_ticks_for_counts() -> None:
     assert nice_ticks(0, 1, 4, whole=True) == [0, 1]
     assert nice_ticks(0, 3, 4, whole=True) == [0, 1, 2, 3]
     assert nice_ticks(0, 9, 5) == [0, 2, 4, 6, 8, 10]
+
+
+def test_progress_layout_merges_coinciding_lines_and_separates_labels() -> None:
+    layout = progress_layout(
+        [("Ann", [0, 300, 500]), ("Bob", [0, 300, 500]), ("Cy", [0, 250, 498]),
+         ("Di", [0, -50, -50]), ("Eve", [0, 300, 500]), ("Flo", [0, 300, 500])],
+        steps=["R1", "R2"])
+    assert layout is not None
+    assert [line.name for line in layout.lines] == ["Ann & Bob +2", "Cy", "Di"]
+    assert [line.total for line in layout.lines] == [500, 498, -50]
+    labels = [line.label_y for line in layout.lines]
+    assert all(b - a >= 14 for a, b in zip(labels, labels[1:], strict=False))
+    assert layout.lines[0].points.startswith(f"{float(layout.plot_left)},")  # the start: 0
+    assert [label for label, _ in layout.steps] == ["R1", "R2"]
+    assert [value for value, _ in layout.y_ticks] == [-200, 0, 200, 400, 600]  # steps of 200
+    assert layout.lines[0].colour != layout.lines[1].colour
+
+
+def test_progress_chart_escapes_names_and_says_when_empty() -> None:
+    svg = str(progress_chart(title="Points <so far>", series=[("<script>", [0, 5])],
+                             steps=["R1"]))
+    assert 'aria-label="Points &lt;so far&gt;"' in svg and "<script>" not in svg
+    assert "&lt;script&gt;: 5</title>" in svg
+    empty = str(progress_chart(title="Points", series=[], steps=[]))
+    assert "Nothing to show yet." in empty and "<polyline" not in empty
+    with pytest.raises(ValueError, match="values for 2 steps"):
+        progress_layout([("A", [0, 1])], steps=["R1", "R2"])

@@ -46,16 +46,23 @@ def _module_name(path: Path) -> str:
 
 def _imports(path: Path) -> list[str]:
     """Absolute names of every module imported by ``path`` (relative imports resolved)."""
-    module = _module_name(path)
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    return _imports_of(path.read_text(), _module_name(path), package=path.name == "__init__.py",
+                       filename=str(path))
+
+
+def _imports_of(source: str, module: str, *, package: bool = False,
+                filename: str = "<string>") -> list[str]:
+    """Absolute names of every module imported by ``source``, the text of module ``module``
+    (``package``: an ``__init__.py``), relative imports resolved."""
+    package_name = module if package else module.rpartition(".")[0]
     found = []
-    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+    for node in ast.walk(ast.parse(source, filename=filename)):
         if isinstance(node, ast.Import):
             found += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             if node.level:
-                base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                prefix = ".".join(base)
+                parts = package_name.split(".")
+                prefix = ".".join(parts[: len(parts) - node.level + 1])
                 target = f"{prefix}.{node.module}" if node.module else prefix
                 found.append(target)
                 if not node.module:
@@ -146,12 +153,52 @@ def test_no_import_hides_behind_a_noqa_marker() -> None:
     assert hidden == []
 
 
-def test_the_checker_sees_an_upward_import(tmp_path: Path) -> None:
+def test_the_checker_sees_an_upward_import() -> None:
     """The checker itself: a low module importing a high one is reported."""
-    fake = ROOT / "clubs" / "_layer_probe.py"
-    fake.write_text("from draw.services import round_create\n")
-    try:
-        assert "draw.services" in _imports(fake)
-        assert LEVEL["draw"] > LEVEL["clubs"]
-    finally:
-        fake.unlink()
+    imported = _imports_of("def late():\n    from draw.services import round_create\n",
+                           "clubs._layer_probe")
+    assert "draw.services" in imported
+    assert LEVEL["draw"] > LEVEL["clubs"]
+
+
+def _is(name: str, kind: str) -> bool:
+    """Whether module ``name`` is (or lies inside) a module called ``kind``: ``x.selectors``,
+    ``x.services.event_results`` (a name imported from it)."""
+    return kind in name.split(".")
+
+
+def _selectors_importing_services(imports: dict[str, list[str]]) -> list[str]:
+    return sorted(f"{name} imports {imported}"
+                  for name, found in imports.items() if _is(name, "selectors")
+                  for imported in found
+                  if _is(imported, "services") and imported.split(".")[0] in LEVEL)
+
+
+def test_selectors_never_import_services() -> None:
+    """Reads live in selectors, writes in services (STYLE: "selectors never import services"):
+    no ``*.selectors`` module imports any app's ``services``, at the top or inside a function,
+    so a page that only reads can never reach a write."""
+    imports = {name: _imports(path) for name, path in MODULES.items()}
+    assert _selectors_importing_services(imports) == []
+
+
+def test_the_selectors_check_sees_each_way_of_importing_a_service() -> None:
+    """The check itself, on modules parsed in memory: a direct import, a relative one, a
+    package-level ``import … as``, and one hidden inside a function are each reported; a
+    service importing a selector and a selector importing a selector are not."""
+    probes = {
+        "draw.selectors": "from standings.services import standings_rebuild\n",
+        "scoring.selectors": "from . import services\n",
+        "league.selectors": "import archive.services as archiving\n",
+        "profiles.selectors": "def late():\n    from .services import profile_update\n",
+        "standings.services": "from .selectors import standings_compute\n",
+        "archive.selectors": "from standings.selectors import standings_compute\n",
+    }
+    imports = {name: _imports_of(source, name) for name, source in probes.items()}
+    assert _selectors_importing_services(imports) == [
+        "draw.selectors imports standings.services",
+        "draw.selectors imports standings.services.standings_rebuild",
+        "league.selectors imports archive.services",
+        "profiles.selectors imports profiles.services",
+        "scoring.selectors imports scoring.services",
+    ]

@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from scoring.models import Game
 from standings.models import StandingsSnapshot
-from standings.services import qualifying_order
+from standings.selectors import qualifying_order
 from tests.clubs.factories import ClubFactory, PlayerFactory
 from tests.e2e.accounts import sign_in_director
 from tests.e2e.entry_form import enter_hand

@@ -13,9 +13,9 @@ from django.core.cache import cache
 from django.test import override_settings
 from django.utils.html import escape
 
-from common.push import push_fragments_store, push_publish, push_token
 from standings.fragments import PUSHED_VIEWS
 from standings.models import StandingsSnapshot
+from standings.push import push_fragments_store, push_publish, push_token
 from tests.integration.sse import SseStream
 from tests.integration.test_standings_live import build_event, enter, wait_until
 from tournaments.models import Event

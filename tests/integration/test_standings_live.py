@@ -17,7 +17,8 @@ from django.core.cache import cache
 from scoring.models import Game, Hand
 from scoring.services import hand_submit
 from standings.models import StandingsSnapshot
-from standings.services import games_recompute, rebuild_count, standings_compute
+from standings.selectors import standings_compute
+from standings.services import games_recompute, rebuild_count
 from tests.clubs.factories import ClubFactory, PlayerFactory
 from tests.tournaments.factories import EntryFactory, EventFactory
 from tournaments.models import Event, Round, Seat, Table

@@ -11,8 +11,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from common.standings_status import status_cached
 from standings.fragments import PUSHED_VIEWS, body_cached
+from standings.status import status_cached
 from tests.integration.test_standings_live import build_event, enter, snapshot, wait_until
 from tournaments.models import Event
 

@@ -40,7 +40,7 @@ from scoring.services import (
 )
 from standings import incremental
 from standings.models import StandingsSnapshot
-from standings.services import standings_compute
+from standings.selectors import standings_compute
 from standings.tasks import compute_standings
 from tests.clubs.factories import PlayerFactory
 from tests.draw.test_api_progressive import _random_hand

@@ -14,12 +14,8 @@ from ranking.standings import Result, compute_standings, tie_breaks_in_force
 from scoring.models import SeatResult
 from standings import services as standings_module
 from standings.models import StandingsSnapshot
-from standings.services import (
-    events_behind,
-    standings_compute,
-    standings_rebuild,
-    standings_reconcile,
-)
+from standings.selectors import standings_compute
+from standings.services import events_behind, standings_rebuild, standings_reconcile
 from tests.scoring.factories import game_with_results
 from tests.tournaments.factories import EntryFactory, EventFactory, bye_for
 from tournaments.models import Entry, Event

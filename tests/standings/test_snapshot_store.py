@@ -17,7 +17,8 @@ from scoring.models import Game
 from scoring.services import hand_submit
 from standings import incremental
 from standings.models import StandingsSnapshot
-from standings.services import standings_compute, standings_rebuild
+from standings.selectors import standings_compute
+from standings.services import standings_rebuild
 from standings.tasks import compute_standings
 from tests.standings.test_tasks import hand, played_event
 from tests.tournaments.factories import event_with_players

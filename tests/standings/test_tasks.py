@@ -12,7 +12,7 @@ from draw.services import round_create
 from scoring.models import Game, SeatResult
 from scoring.services import hand_submit
 from standings.models import StandingsSnapshot
-from standings.services import standings_compute
+from standings.selectors import standings_compute
 from standings.tasks import compute_standings, reconcile_standings
 from tests.tournaments.factories import event_with_players
 from tournaments.models import Event

@@ -1,4 +1,4 @@
-"""The standings poll from the cache (common.standings_status, standings.middleware), its
+"""The standings poll from the cache (standings.status, standings.middleware), its
 conditional answers, the phone fragment and compression.
 
 A public event's poll is answered without a query and without the session once the cache holds
@@ -20,13 +20,13 @@ from django.db.models import F
 from django.urls import reverse
 
 from clubs.models import Club, Membership
-from common import standings_status
-from common.standings_status import SNAPSHOT_KEY, status_snapshot_stored
 from scoring import services
 from standings import fragments
+from standings import status as standings_status
 from standings.middleware import VERSION_PATH, _fragment_cached
 from standings.models import StandingsSnapshot
 from standings.services import standings_rebuild
+from standings.status import SNAPSHOT_KEY, status_snapshot_stored
 from tests.clubs.factories import ClubFactory, UserFactory, club_with_director
 from tests.scoring.factories import seated_table, values
 from tests.standings.test_views import played_event
@@ -244,7 +244,7 @@ def test_standings_are_compressed_unless_the_page_carries_a_csrf_token(client) -
 
 def test_a_directors_change_to_seats_or_settings_is_published_like_a_hand(
         django_capture_on_commit_callbacks) -> None:
-    from common.standings_status import HANDS_KEY
+    from standings.status import HANDS_KEY
     from tests.clubs.factories import club_with_director
     from tests.tournaments.factories import event_with_players
     from tournaments.models import Event
@@ -340,6 +340,6 @@ def test_a_private_event_is_not_rendered_ahead_and_a_failure_still_announces(
     def broken(event_id: int, version: int) -> None:
         raise RuntimeError("render failed")
 
-    with mock.patch.object(standings_status, "_BEFORE_ANNOUNCE", [broken]):
+    with mock.patch.object(standings_status, "bodies_warm_before_announce", broken):
         version = _announce_next_version(event, django_capture_on_commit_callbacks)
     assert cache.get(SNAPSHOT_KEY.format(event_id=event.pk))["version"] == version

@@ -158,23 +158,25 @@ def test_openapi_schema_describes_standings(client) -> None:
     assert "StandingsOutput" in str(path["get"]["responses"]["200"])
 
 
-def test_score_chart_merges_coinciding_lines_and_separates_labels() -> None:
-    from standings.selectors import score_chart
+def test_score_chart_draws_the_leaders_cumulative_points_with_common_charts() -> None:
+    from standings.selectors import score_chart, score_series
 
     rows = [
         {"name": "Ann", "per_round": {"1": 300, "2": 200}},
         {"name": "Bob", "per_round": {"1": 300, "2": 200}},  # Ann's partner both rounds
         {"name": "Cy", "per_round": {"1": 250, "2": 248}},
-        {"name": "Di", "per_round": {"1": -50}},  # left after round 1
+        {"name": "Di <b>", "per_round": {"1": -50}},  # left after round 1
+        {"name": "Ed", "per_round": {"1": 900}},  # below the top four
     ]
-    chart = score_chart(rows, top=4)
-    assert chart is not None
-    assert [line.name for line in chart.lines] == ["Ann & Bob", "Cy", "Di"]
-    assert [line.total for line in chart.lines] == [500, 498, -50]
-    labels = [line.label_y for line in chart.lines]
-    assert all(b - a >= 14 for a, b in zip(labels, labels[1:], strict=False))
-    assert chart.lines[0].points.startswith(f"{float(chart.plot_left)},")  # 0 before round 1
-    assert [n for n, _ in chart.rounds] == [1, 2]
+    series, steps = score_series(rows, top=4)
+    assert steps == ["R1", "R2"]
+    assert series == [("Ann", [0, 300, 500]), ("Bob", [0, 300, 500]), ("Cy", [0, 250, 498]),
+                      ("Di <b>", [0, -50, -50])]
+    chart = str(score_chart(rows, top=4))
+    assert chart.startswith('<svg class="chart chart-progress" viewBox="0 0 640 300"')
+    assert chart.count("<polyline") == 3  # Ann and Bob share a line
+    assert ">Ann &amp; Bob</text>" in chart and "<title>Ann &amp; Bob: 500</title>" in chart
+    assert "Di &lt;b&gt;" in chart and "<b>" not in chart
     assert score_chart([{"name": "X", "per_round": {}}], top=3) is None
 
 

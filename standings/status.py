@@ -10,8 +10,9 @@ overwrites another's news:
 
 * ``snapshot``: ``{version, source_version, computed_at}``, set when a snapshot is stored
   (``standings.services.standings_rebuild``, on commit; a lower version never replaces a higher);
-* ``hands``: the event's ``hands_version``, set when hands are entered (``scoring.services``, on
-  commit, with the value the bump returned);
+* ``hands``: the event's ``hands_version``, set on commit whenever it moves (the one bump,
+  ``tournaments.services.hands_version_bump``, sends ``tournaments.signals.hands_version_moved``
+  with the value it wrote; ``standings.signals`` hands it to :func:`status_hands_entered`);
 * ``public``: whether anyone may see the event (public event of a public club), set by the
   version endpoint from the database and forgotten when an event or a club is saved.
 
@@ -27,34 +28,23 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
-from common.push import push_enabled
 from common.tasks import STANDINGS_PUSH, task_queue
+
+from .fragments import bodies_warm_before_announce
+from .push import push_enabled
 
 SNAPSHOT_KEY = "standings:status:{event_id}:snapshot"
 HANDS_KEY = "standings:status:{event_id}:hands"
 PUBLIC_KEY = "standings:status:{event_id}:public"
 
 logger = logging.getLogger(__name__)
-# Run when a new snapshot version has committed, before the pages can see it (see
-# status_before_announce); registered by the apps that render what the pages fetch.
-_BEFORE_ANNOUNCE: list[Callable[[int, int], None]] = []
-
-
-def status_before_announce(hook: Callable[[int, int], None]) -> None:
-    """Register ``hook(event_id, version)``: called once a snapshot with a new version has
-    committed and before that version goes into the cache the pages poll (and before the push
-    task is queued). ``standings`` renders the regions a room fetches first, so no poll finds
-    a version whose region is not ready. A hook that fails is logged; the version is announced
-    all the same."""
-    if hook not in _BEFORE_ANNOUNCE:
-        _BEFORE_ANNOUNCE.append(hook)
 
 
 def _seconds() -> int:
@@ -116,17 +106,19 @@ def _snapshot_put(event_id: int, version: int, source_version: int,
         return  # a later snapshot's commit got here first
     new = stored is None or stored["version"] < version
     if new and reachable:  # (with the cache away there is nowhere to prepare anything)
-        for hook in _BEFORE_ANNOUNCE:
-            try:
-                hook(event_id, version)
-            except Exception:  # noqa: BLE001 - the pages then render on their first fetch
-                logger.warning("preparing standings version %s of event %s failed", version,
-                               event_id, exc_info=True)
+        # Before the version is announced, the regions a room fetches first are rendered
+        # (standings.fragments), so no poll finds a version whose region is not ready; the
+        # version is announced all the same when that fails.
+        try:
+            bodies_warm_before_announce(event_id, version)
+        except Exception:  # noqa: BLE001 - the pages then render on their first fetch
+            logger.warning("preparing standings version %s of event %s failed", version,
+                           event_id, exc_info=True)
     with contextlib.suppress(Exception):
         cache.set(key, {"version": version, "source_version": source_version,
                         "computed_at": computed_at}, timeout=_seconds())
     if push_enabled() and new:
-        # A new version: the open pages are told (common.push), after its fragments are
+        # A new version: the open pages are told (standings.push), after its fragments are
         # rendered, by a task of the app that renders them.
         task_queue(STANDINGS_PUSH, args=(event_id, version), on_commit=False)
 

@@ -2,7 +2,7 @@
 
 The pages poll their event's standings version every few seconds (``static/js/standings.js``);
 with ``PUSH_URL`` set (production, with Redis) they also hold a server-sent events stream open
-to the push process (``common.push_server``, an ASGI app), and poll only now and then as a
+to the push process (``standings.push_server``, an ASGI app), and poll only now and then as a
 safety net. The path of a new snapshot:
 
 1. the standings task commits a snapshot with a new version;

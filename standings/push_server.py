@@ -7,7 +7,7 @@ URL, ``<PUSH_URL path>events/<id>/?token=…``, with a ``text/event-stream`` tha
 * ``retry`` and an ``: open`` comment at once (the page then polls once, to catch what
   happened before the stream opened);
 * ``event: standings`` with the poll's JSON each time the event's snapshot moves
-  (``common.push.push_publish``);
+  (``standings.push.push_publish``);
 * ``event: resync`` after this process lost Redis and got it back (messages may have been
   missed meanwhile: the page polls once);
 * an ``: ping`` comment every ``HEARTBEAT_SECONDS`` of silence, so proxies and phones keep the
@@ -24,7 +24,7 @@ One Redis connection per process subscribes to every event's channel (``PSUBSCRI
 each message to the streams of that event. A slow stream never holds up the others: a stream
 keeps only the newest message not yet written (a snapshot supersedes the one before).
 
-No database, no session: the token (``common.push.push_token``, signed with ``SECRET_KEY`` by
+No database, no session: the token (``standings.push.push_token``, signed with ``SECRET_KEY`` by
 the page after its permission check) says which event the holder may follow. A missing, forged
 or expired token answers 403 naming the ``token`` field; the page then keeps polling.
 """
@@ -45,7 +45,7 @@ from urllib.parse import parse_qs, urlsplit
 import redis.asyncio as aioredis
 from django.conf import settings
 
-from common.push import (
+from .push import (
     CHANNEL_PATTERN,
     FRAGMENT_KEY,
     FRAGMENT_VIEWS,

@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from common import push_server
-from common.push import (
+from config.env import ConfigError, get_push_url
+from standings import push_server
+from standings.push import (
     event_of_channel,
     push_enabled,
     push_publish,
@@ -22,8 +23,7 @@ from common.push import (
     push_token,
     push_token_event,
 )
-from common.push_server import Hub, frame
-from config.env import ConfigError, get_push_url
+from standings.push_server import Hub, frame
 from tests.tournaments.factories import EventFactory
 
 
