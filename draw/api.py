@@ -62,6 +62,9 @@ class PlacementOutput(serializers.Serializer[Any]):
     stage = serializers.CharField(
         help_text="Where the place was decided: final, semifinal, bracket or qualifying "
                   "(standings).")
+    group = serializers.CharField(required=False, help_text="A split final (pair events with "
+                                  "playoff.lower): the bracket that decided the place, upper or "
+                                  "lower; empty otherwise.")
     prize = serializers.CharField(allow_null=True, help_text="The amount won, from the payouts.")
 
 
@@ -508,6 +511,8 @@ class BracketRoundOutput(serializers.Serializer[Any]):
 class BracketPartOutput(serializers.Serializer[Any]):
     name = serializers.CharField()
     label = serializers.CharField()  # type: ignore[assignment]  # a field, not Field.label
+    group = serializers.CharField(help_text="A split final: upper or lower (the lower bracket's "
+                                  'match codes start with "L-"); empty otherwise.')
     rounds = BracketRoundOutput(many=True)
 
 
@@ -515,6 +520,14 @@ class BracketPlaceOutput(serializers.Serializer[Any]):
     place = serializers.IntegerField()
     pair = serializers.IntegerField()
     name = serializers.CharField()
+    group = serializers.CharField(required=False, help_text="A split final: upper or lower.")
+
+
+class BracketLowerOutput(serializers.Serializer[Any]):
+    entrants = serializers.IntegerField()
+    complete = serializers.BooleanField()
+    champion = serializers.IntegerField(allow_null=True)
+    champion_name = serializers.CharField()
 
 
 class BracketOutput(serializers.Serializer[Any]):
@@ -526,8 +539,14 @@ class BracketOutput(serializers.Serializer[Any]):
     champion = serializers.IntegerField(allow_null=True)
     champion_name = serializers.CharField()
     brackets = BracketPartOutput(many=True)
-    placements = BracketPlaceOutput(many=True)
+    placements = BracketPlaceOutput(many=True, help_text="A split final: the upper bracket's "
+                                    "places, then the lower bracket's after them.")
     consolation_placements = BracketPlaceOutput(many=True)
+    lower = BracketLowerOutput(allow_null=True, help_text="A split final's lower bracket (the "
+                               "pairs after the cut), played at the same time; null without one. "
+                               "kind, entrants and champion are then the upper bracket's, "
+                               "complete is both brackets', and brackets and placements list "
+                               "both.")
 
 
 class EventBracketApi(APIView):

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET
 from common.errors import DomainError
 from common.http import public_url
 from common.rulesets import event_ruleset
+from formats.pairs import GROUP_LABELS
 from ranking import tie_break_labels, tie_breaks_in_force
 from standings.models import StandingsSnapshot
 from standings.selectors import stage_rounds, standings_compute
@@ -163,7 +164,9 @@ def event_results(request: HttpRequest, pk: int) -> HttpResponse:
     for p in results["placements"]:
         counts[p["place"]] = counts.get(p["place"], 0) + 1
     placements = [{**p, "shared": counts[p["place"]] > 1,
-                   "stage_label": STAGE_LABELS.get(p.get("stage") or "", ""),
+                   # a split final's place: the bracket that decided it
+                   "stage_label": GROUP_LABELS.get(p.get("group") or "")
+                   or STAGE_LABELS.get(p.get("stage") or "", ""),
                    "prize_text": money(p.get("prize"), currency)}
                   for p in results["placements"]]
     side = [{**s, "amount_text": money(s["amount"], currency)} for s in results["side_prizes"]]

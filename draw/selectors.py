@@ -160,8 +160,8 @@ def event_bracket(event: Event) -> dict[str, Any] | None:
     if not spec.bracket:
         first = bracket_first_round(spec, event.rounds_planned, settings, entrants)
         started = event.rounds.filter(stage=Stage.BRACKET).exists()
-        cut = int(settings["playoff"]["cut"])
-        seeds = tuple(p for p, _ in qualifying_order(event))[:cut] if started else None
+        # The qualifying order: the format seeds its bracket(s) from the top of it.
+        seeds = tuple(p for p, _ in qualifying_order(event)) if started else None
     names = {pk: str(pair) for pk, pair in event.pairs.in_bulk().items()}
     statuses = {
         (number, table): game_status

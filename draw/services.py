@@ -316,7 +316,8 @@ def _pair_placements(event: Event, spec: Format) -> list[dict[str, Any]]:
     first = {pk: members[0] for pk, members, _ in pairs if members}
     won = award_places([(p.place, p.entry_id) for p in placed], event.prizes or {})
     return [{"place": p.place, "pair_id": p.entry_id, "entry_id": first.get(p.entry_id, 0),
-             "name": names.get(p.entry_id, ""), "stage": p.stage, "prize": won.get(p.entry_id)}
+             "name": names.get(p.entry_id, ""), "stage": p.stage, "group": p.group,
+             "prize": won.get(p.entry_id)}
             for p in placed]
 
 

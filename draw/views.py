@@ -152,11 +152,12 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "pair_count": event.pairs.count() if event.is_pairs else 0,
         "can_play_on": event.spec.open_ended,
     }
-    # Every planned round played, or the bracket decided before its deepest round: finishing is
-    # what comes next (a club night may still play on). The bracket is drawn only if needed.
+    # Every planned round played, or the bracket decided before its deepest round (both brackets
+    # of a split final, and any consolation bracket): finishing is what comes next (a club night
+    # may still play on). The bracket is drawn only if needed.
     context["plan_done"] = current is None and bool(overview["rounds"]) and (
         overview["next_round_number"] > total
-        or (context["has_bracket"] and bool((event_bracket(event) or {}).get("champion"))))
+        or (context["has_bracket"] and bool((event_bracket(event) or {}).get("complete"))))
     return render(request, "draw/event_detail.html", context)
 
 

@@ -17,8 +17,11 @@ consolation           brackets: ``[]``, or the rounds whose losers play a consol
                       (single: winners' bracket rounds; double: losers' bracket rounds)
 playoff               swiss, round_robin, ab_movement, winners_stay: ``null``, or a bracket
                       after the qualifying rounds: ``{"kind": "single" | "double", "cut": 8,
-                      "third_place", "reset", "consolation"}`` (the top ``cut`` pairs of the
-                      qualifying standings, seeded in that order)
+                      "third_place", "reset", "consolation", "lower"}`` (the top ``cut`` pairs
+                      of the qualifying standings, seeded in that order); ``lower``: ``0``, or
+                      the split final: the next ``lower`` pairs play a lower bracket of the
+                      same kind (and third-place match or reset, no consolation) at the same
+                      time, for the places after the upper bracket's
 ====================  ========================================================================
 """
 
@@ -26,6 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+
+from pairing.bracket import BracketError, Plan, bracket_plan
 
 from .spec import FormatError
 
@@ -95,10 +100,10 @@ def _playoff(raw: Any) -> dict[str, Any] | None:
         raise PairSettingsError("format_settings.playoff", 'Give the bracket after the '
                                 'qualifying rounds, e.g. {"kind": "single", "cut": 8}, or null.',
                                 "bad_value")
-    unknown = sorted(set(raw) - {"kind", "cut", "third_place", "reset", "consolation"})
+    unknown = sorted(set(raw) - {"kind", "cut", "third_place", "reset", "consolation", "lower"})
     if unknown:
         raise PairSettingsError(f"{prefix}{unknown[0]}", "Unknown setting; a playoff has kind, "
-                                "cut, third_place, reset and consolation.", "unknown_field")
+                                "cut, third_place, reset, consolation and lower.", "unknown_field")
     kind = raw.get("kind", "single")
     if kind not in ("single", "double"):
         raise PairSettingsError(f"{prefix}kind", "Choose single or double.", "bad_choice")
@@ -106,7 +111,33 @@ def _playoff(raw: Any) -> dict[str, Any] | None:
     if not _whole(cut) or not 2 <= cut <= MAX_CUT:
         raise PairSettingsError(f"{prefix}cut", f"The cut is the number of pairs that go on to "
                                 f"the bracket: 2 to {MAX_CUT}.", "bad_value")
-    return {"kind": kind, "cut": cut, **_bracket(raw, kind, prefix)}
+    playoff = {"kind": kind, "cut": cut, **_bracket(raw, kind, prefix)}
+    lower = raw.get("lower")
+    lower = 0 if lower is None else lower
+    if not _whole(lower) or not (lower == 0 or 2 <= lower <= MAX_CUT):
+        raise PairSettingsError(f"{prefix}lower", "The lower bracket takes the next pairs after "
+                                f"the cut: 2 to {MAX_CUT}, or 0 for none.", "bad_value")
+    if lower:
+        playoff["lower"] = lower
+        lower_plan(playoff)
+    return playoff
+
+
+def lower_plan(playoff: Mapping[str, Any]) -> Plan | None:
+    """The split final's lower bracket (None without one): the playoff's kind, third-place
+    match and reset for the ``lower`` pairs after the cut, without a consolation bracket. A
+    lower bracket that cannot be built is refused naming ``format_settings.playoff.lower``."""
+    size = playoff.get("lower") or 0
+    if not size:
+        return None
+    try:
+        return bracket_plan(int(size), kind=str(playoff["kind"]),
+                            third_place=bool(playoff.get("third_place", False)),
+                            reset=bool(playoff.get("reset", True)))
+    except BracketError as exc:
+        raise PairSettingsError("format_settings.playoff.lower",
+                                f"The lower bracket of {size} pairs: {exc.message}",
+                                "bad_lower") from None
 
 
 def check_pair_settings(known: frozenset[str], raw: Mapping[str, Any] | None, *,

@@ -6,6 +6,8 @@ The builders under ``pairing/`` pair *pairs*; this module turns the event's situ
 pairs (each pair's two entries sit together: N-S for the first pair of a match, E-W for the
 second) and the pairs' matches back into seats. A bracket round is a wave: every match whose
 two pairs are known and that has not been played, each at its own table with its match code.
+A playoff may be a split final (``playoff.lower``): the next pairs after the cut play a lower
+bracket at the same time, its matches coded after "L-", its places after the upper bracket's.
 """
 
 from __future__ import annotations
@@ -20,7 +22,13 @@ from pairing.results import TableResult
 from pairing.rotation import RoundPlan
 from pairing.round_robin import PairRound, ScheduleError
 
-from .pair_settings import BRACKET_KEYS, COMMON_KEYS, PLAYOFF_KEYS, check_pair_settings
+from .pair_settings import (
+    BRACKET_KEYS,
+    COMMON_KEYS,
+    PLAYOFF_KEYS,
+    check_pair_settings,
+    lower_plan,
+)
 from .spec import Finish, Format, FormatError, Placed, PlanChange, Situation, Stage
 
 BRACKET = Stage.BRACKET.value
@@ -136,34 +144,115 @@ def _seeds(bracket: str, settings: Mapping[str, Any], pairs: Sequence[int],
     return seeds
 
 
-def _state(bracket: str, settings: Mapping[str, Any], seeds: Sequence[int],
-           played: Sequence[PairResult]) -> State:
-    """Where the bracket stands after the bracket games ``played`` (those with a winner)."""
-    plan = _plan(bracket, settings, len(seeds))
-    assert plan is not None
-    try:
-        return bracket_state(plan, seeds, {r.match: r.winner for r in played
-                                           if r.winner is not None})
-    except BracketError as exc:
-        raise FormatError(exc.message, field=exc.field) from None
+# --- the split final: an upper and a lower bracket at the same time ---------------------------
+# The lower bracket's match codes are its plan's codes after this prefix ("L-W1-1", "L-GF"); the
+# upper bracket's (and a lone bracket's) are the plan's own ("W1-1", and "L2-1" in a losers'
+# bracket: never "L-").
+LOWER_PREFIX = "L-"
+UPPER, LOWER = "upper", "lower"
+GROUP_LABELS = {UPPER: "Upper bracket", LOWER: "Lower bracket"}
+
+
+@dataclass(frozen=True)
+class Bracket:
+    """One bracket of the event: ``group`` is "" for the only one, "upper" or "lower" in a split
+    final; ``seeds`` best first (None before a playoff's seeds are known); ``offset`` the
+    places before its own (the upper bracket's pairs, for the lower one)."""
+
+    group: str
+    prefix: str
+    plan: Plan
+    seeds: tuple[int, ...] | None
+    offset: int = 0
+
+    def owns(self, code: str) -> bool:
+        return code.startswith(self.prefix) if self.prefix else not code.startswith(LOWER_PREFIX)
+
+    def results(self, played: Sequence[PairResult]) -> dict[str, int]:
+        """The winners of this bracket's matches among ``played``, by the plan's codes."""
+        return {r.match[len(self.prefix):]: r.winner for r in played
+                if r.winner is not None and self.owns(r.match)}
+
+    def state(self, played: Sequence[PairResult]) -> State:
+        assert self.seeds is not None
+        try:
+            return bracket_state(self.plan, self.seeds, self.results(played))
+        except BracketError as exc:
+            raise FormatError(exc.message, field=exc.field) from None
+
+
+def lower_size(settings: Mapping[str, Any]) -> int:
+    """The pairs of the split final's lower bracket (0 without one)."""
+    return int((settings.get("playoff") or {}).get("lower") or 0)
+
+
+def brackets(bracket: str, settings: Mapping[str, Any], entrants: int,
+             seeds: Sequence[int] | None) -> list[Bracket]:
+    """The event's brackets: its own (of kind ``bracket``, seeded by ``seeds``, the pairs in
+    the director's order), or the playoff's upper bracket and the split final's lower one,
+    seeded from ``seeds``, the qualifying order: the first ``cut`` pairs play the upper
+    bracket, the next ``lower`` the lower one. ``seeds`` None: not known yet. None at all
+    without a bracket or a playoff."""
+    if not bracket and not settings.get("playoff"):
+        return []
+    if bracket:
+        plan = _plan(bracket, settings, len(seeds) if seeds is not None else entrants)
+        assert plan is not None
+        return [Bracket("", "", plan, tuple(seeds) if seeds is not None else None)]
+    playoff = settings["playoff"]
+    cut, lower = int(playoff["cut"]), lower_size(settings)
+    upper = _plan(bracket, settings, cut)
+    assert upper is not None
+    found = [Bracket(UPPER if lower else "", "", upper,
+                     tuple(seeds[:cut]) if seeds is not None else None)]
+    if lower:
+        plan = lower_plan(playoff)
+        assert plan is not None
+        found.append(Bracket(LOWER, LOWER_PREFIX, plan,
+                             tuple(seeds[cut:cut + lower]) if seeds is not None else None,
+                             offset=cut))
+    return found
+
+
+def _seeded(bracket: str, settings: Mapping[str, Any], pairs: Sequence[int],
+            ranking: Sequence[int]) -> list[Bracket]:
+    """The event's brackets with their seeds: a playoff's from the qualifying ``ranking``
+    (refused when fewer pairs are still playing than its brackets take)."""
+    seeds = _seeds(bracket, settings, pairs, ranking)
+    if bracket:
+        return brackets(bracket, settings, len(seeds), seeds)
+    lower = lower_size(settings)
+    cut = len(seeds)
+    if lower and len(ranking) < cut + lower:
+        raise FormatError(f"The lower bracket takes the {lower} pairs after the top {cut}; only "
+                          f"{max(len(ranking) - cut, 0)} are still playing.",
+                          field="format_settings.playoff.lower")
+    return brackets(bracket, settings, cut, tuple(ranking[:cut + lower]))
 
 
 def _bracket_round(s: Situation, bracket: str, first: int) -> BuiltRound:
-    """The next wave of bracket matches: every match whose pairs are known and that no table
-    has played yet."""
-    seeds = _seeds(bracket, s.settings, tuple(s.pairs), s.ranking)
+    """The next wave of bracket matches: every match of every bracket (both of a split final)
+    whose pairs are known and that no table has played yet."""
+    parts = _seeded(bracket, s.settings, tuple(s.pairs), s.ranking)
     played = [r for r in pair_results(s) if r.round_number >= first and r.match]
-    state = _state(bracket, s.settings, seeds, played)
     seated = {r.match for r in played}
-    ready = [code for code in state.ready if code not in seated]
-    if not ready:
-        if state.complete:
+    matches: list[tuple[int, int]] = []
+    codes: list[str] = []
+    complete = True
+    for part in parts:
+        state = part.state(played)
+        complete = complete and state.complete
+        for code in state.ready:
+            if part.prefix + code not in seated:
+                matches.append((_known(state.sides[code][0]), _known(state.sides[code][1])))
+                codes.append(part.prefix + code)
+    if not codes:
+        if complete:
             raise FormatError("The bracket is complete: finish the event to write the places.",
                               field="round", code="complete")
         raise FormatError("No bracket match is ready: a game of the last round has no result.",
                           field="round")
-    matches = tuple((_known(state.sides[code][0]), _known(state.sides[code][1])) for code in ready)
-    return seat(s, PairRound(matches=matches), "bracket", tuple(ready))
+    return seat(s, PairRound(matches=tuple(matches)), "bracket", tuple(codes))
 
 
 def _known(pair: int | None) -> int:
@@ -172,18 +261,24 @@ def _known(pair: int | None) -> int:
 
 
 def _placements(bracket: str, qualifying: int, finish: Finish) -> list[Placed]:
-    """Bracket pairs by the bracket's places; the others (or all, without a bracket) by the
-    qualifying standings, after the bracket's places."""
+    """Bracket pairs by the bracket's places (a split final: the upper bracket's, then the
+    lower bracket's after them); the others (or all, without a bracket) by the qualifying
+    standings, after the brackets' places."""
     if not bracket and not finish.settings.get("playoff"):
         return [Placed(rank, pair, Stage.QUALIFYING.value) for pair, rank in finish.ranking]
-    seeds = _seeds(bracket, finish.settings, tuple(finish.pairs), [p for p, _ in finish.ranking])
+    parts = _seeded(bracket, finish.settings, tuple(finish.pairs),
+                    [p for p, _ in finish.ranking])
     played = [r for r in pair_results(finish) if r.round_number > qualifying and r.match]
-    state = _state(bracket, finish.settings, seeds, played)
-    if not state.complete:
-        raise FormatError("The bracket is not finished: play its last match before finishing "
-                          "the event.", field="status", code="bracket_unfinished")
-    placed = [Placed(place, pair, BRACKET) for place, pair in state.placements]
-    inside = {pair for _, pair in state.placements}
+    placed: list[Placed] = []
+    for part in parts:
+        state = part.state(played)
+        if not state.complete:
+            which = f"The {GROUP_LABELS[part.group].lower()}" if part.group else "The bracket"
+            raise FormatError(f"{which} is not finished: play its last match before finishing "
+                              "the event.", field="status", code="bracket_unfinished")
+        placed += [Placed(part.offset + place, pair, BRACKET, part.group)
+                   for place, pair in state.placements]
+    inside = {p.entry_id for p in placed}
     after = len(placed)
     placed += [Placed(max(rank, after + 1), pair, Stage.QUALIFYING.value)
                for pair, rank in finish.ranking if pair not in inside]
@@ -197,17 +292,19 @@ BRACKET_LABELS = {"winners": "Winners' bracket", "losers": "Losers' bracket",
 
 
 def bracket_depth(bracket: str, settings: Mapping[str, Any], entrants: int) -> int:
-    """How many rounds (waves) the event's bracket takes at most; 0 while it cannot be planned
-    (too few pairs registered yet for its settings: seating the first round says why)."""
+    """How many rounds (waves) the event's bracket takes at most (a split final: its deeper
+    bracket's, both being played at the same time); 0 while it cannot be planned (too few pairs
+    registered yet for its settings: seating the first round says why)."""
     try:
-        return _depth(_plan(bracket, settings, entrants))
+        return max((_depth(part.plan) for part in brackets(bracket, settings, entrants, None)),
+                   default=0)
     except FormatError:
         return 0
 
 
-def _slot_label(kind: str, ref: int | str) -> str:
-    return {"seed": f"Seed {ref}", "winner": f"Winner of {ref}",
-            "loser": f"Loser of {ref}"}[kind]
+def _slot_label(kind: str, ref: int | str, prefix: str = "") -> str:
+    return {"seed": f"Seed {ref}", "winner": f"Winner of {prefix}{ref}",
+            "loser": f"Loser of {prefix}{ref}"}[kind]
 
 
 def bracket_view(
@@ -222,27 +319,52 @@ def bracket_view(
     [{"slot", "pair", "name", "seed"}], "winner", "loser", "winner_to", "loser_to", "status",
     "round_number", "table", "points"}``; ``status`` is waiting (its pairs are not known yet),
     ready, seated, playing, to_confirm, finished or skipped. ``seeds`` is None before a
-    playoff's seeds are known (the qualifying rounds are still being played)."""
-    size = len(seeds) if seeds is not None else (
-        int(settings["playoff"]["cut"]) if settings.get("playoff") else entrants)
-    plan = _plan(bracket, settings, size)
-    assert plan is not None
+    playoff's seeds are known (the qualifying rounds are still being played); a playoff's are
+    the qualifying order (the first ``cut`` seed it, a split final's next ``lower`` its lower
+    bracket). A split final lists both brackets' parts (each with its ``group``, upper or lower,
+    the lower bracket's codes after "L-"), the upper bracket's places then the lower's, and
+    ``lower``: the lower bracket's entrants, completion and winner (None without one)."""
+    parts = brackets(bracket, settings, entrants, seeds)
+    if not parts:
+        raise FormatError("This event plays no bracket.", field="format_settings.playoff")
     played = {r.match: r for r in _as_pairs(members, results)
               if r.round_number >= first_round and r.match}
     # A winner advances once the game is confirmed (until then the table may still correct it).
-    confirmed = {code: r.winner for code, r in played.items() if r.winner is not None
-                 and statuses.get((r.round_number, r.table_number)) == "confirmed"}
-    state = bracket_state(plan, seeds, confirmed) if seeds is not None else None
-    seed_of = {pair: n for n, pair in enumerate(seeds or (), start=1)}
-    brackets: dict[str, dict[int, list[dict[str, Any]]]] = {}
+    confirmed = [r for r in played.values() if r.winner is not None
+                 and statuses.get((r.round_number, r.table_number)) == "confirmed"]
+    drawn = [_part_view(part, played, confirmed, names, statuses) for part in parts]
+    upper = drawn[0]
+    lower = drawn[1] if len(drawn) > 1 else None
+    return {
+        "kind": parts[0].plan.kind, "entrants": parts[0].plan.entrants,
+        "seeded": seeds is not None,
+        "complete": all(d["complete"] for d in drawn),
+        "champion": upper["champion"], "champion_name": upper["champion_name"],
+        "brackets": [b for d in drawn for b in d["brackets"]],
+        "placements": [p for d in drawn for p in d["placements"]],
+        "consolation_placements": upper["consolation_placements"],
+        "lower": None if lower is None else {
+            "entrants": parts[1].plan.entrants, "complete": lower["complete"],
+            "champion": lower["champion"], "champion_name": lower["champion_name"]},
+    }
+
+
+def _part_view(part: Bracket, played: Mapping[str, PairResult],
+               confirmed: Sequence[PairResult], names: Mapping[int, str],
+               statuses: Mapping[tuple[int, int], str]) -> dict[str, Any]:
+    """One bracket of :func:`bracket_view`: its parts, places and winner."""
+    plan, prefix = part.plan, part.prefix
+    state = part.state(confirmed) if part.seeds is not None else None
+    seed_of = {pair: n for n, pair in enumerate(part.seeds or (), start=1)}
+    found: dict[str, dict[int, list[dict[str, Any]]]] = {}
     for m in plan.matches:
         known = state.sides.get(m.code, (None, None)) if state else (None, None)
         sides = []
         for slot, pair in zip(m.sides, known, strict=True):
-            sides.append({"slot": _slot_label(slot.kind, slot.ref), "pair": pair,
+            sides.append({"slot": _slot_label(slot.kind, slot.ref, prefix), "pair": pair,
                           "name": names.get(pair, "") if pair is not None else "",
                           "seed": seed_of.get(pair) if pair is not None else None})
-        game = played.get(m.code)
+        game = played.get(prefix + m.code)
         status = "waiting"
         if state and m.code in state.skipped:
             status = "skipped"
@@ -253,29 +375,32 @@ def bracket_view(
                 statuses.get((game.round_number, game.table_number), ""), "seated")
         elif state and m.code in state.ready:
             status = "ready"
-        brackets.setdefault(m.bracket, {}).setdefault(m.round, []).append({
-            "code": m.code, "bracket": m.bracket, "round": m.round, "position": m.position,
-            "depth": m.depth, "conditional": m.conditional, "sides": sides,
+        found.setdefault(m.bracket, {}).setdefault(m.round, []).append({
+            "code": prefix + m.code, "bracket": m.bracket, "round": m.round,
+            "position": m.position, "depth": m.depth, "conditional": m.conditional,
+            "sides": sides,
             "winner": state.winners.get(m.code) if state else None,
             "loser": state.losers.get(m.code) if state else None,
-            "winner_to": m.winner_to, "loser_to": m.loser_to, "status": status,
+            "winner_to": prefix + m.winner_to if m.winner_to else None,
+            "loser_to": prefix + m.loser_to if m.loser_to else None, "status": status,
             "round_number": game.round_number if game else None,
             "table": game.table_number if game else None,
             "points": list(game.points) if game else None,
         })
     order = ["winners", "losers", "final", "third_place", "consolation"]
+    group = f"{GROUP_LABELS[part.group]}: " if part.group else ""
     return {
-        "kind": plan.kind, "entrants": plan.entrants, "seeded": seeds is not None,
         "complete": bool(state and state.complete),
         "champion": state.champion if state else None,
         "champion_name": names.get(state.champion, "") if state and state.champion else "",
         "brackets": [
-            {"name": b, "label": BRACKET_LABELS.get(b, b),
+            {"name": b, "label": group + BRACKET_LABELS.get(b, b), "group": part.group,
              "rounds": [{"round": r, "matches": sorted(ms, key=lambda x: x["position"])}
-                        for r, ms in sorted(brackets[b].items())]}
-            for b in order if b in brackets
+                        for r, ms in sorted(found[b].items())]}
+            for b in order if b in found
         ],
-        "placements": [{"place": place, "pair": pair, "name": names.get(pair, "")}
+        "placements": [{"place": part.offset + place, "pair": pair, "name": names.get(pair, ""),
+                        "group": part.group}
                        for place, pair in (state.placements if state else ())],
         "consolation_placements": [
             {"place": place, "pair": pair, "name": names.get(pair, "")}
@@ -304,6 +429,20 @@ def _describe_bracket(kind: str, options: Mapping[str, Any]) -> list[str]:
 
 
 
+def _describe_lower(playoff: Mapping[str, Any]) -> list[str]:
+    """The split final's sentences (none without a lower bracket)."""
+    lower = int(playoff.get("lower") or 0)
+    if not lower:
+        return []
+    cut = int(playoff["cut"])
+    return [f"At the same time the next {lower} pairs (places {cut + 1} to {cut + lower} of the "
+            "standings) play a lower bracket of the same kind, seeded by the standings"
+            f"{'' if not playoff.get('consolation') else ', without a consolation bracket'}: "
+            f"the upper bracket decides places 1 to {cut}, the lower bracket places {cut + 1} "
+            f"to {cut + lower}, and the other pairs keep their places in the standings after "
+            "them."]
+
+
 def _describe_tail(settings: Mapping[str, Any]) -> list[str]:
     words: list[str] = []
     if settings.get("playoff"):
@@ -311,6 +450,7 @@ def _describe_tail(settings: Mapping[str, Any]) -> list[str]:
         words.append(f"Then the top {playoff['cut']} pairs of the standings play a bracket, "
                      "seeded by the standings.")
         words += _describe_bracket(str(playoff["kind"]), playoff)
+        words += _describe_lower(playoff)
     words.append("A game that ends level is settled by cutting the cards; a bye counts as a "
                  "win.")
     if settings.get("game_minutes"):
@@ -349,6 +489,18 @@ def _check_field(settings: Mapping[str, Any], pairs: int) -> None:
             f"The playoff takes the top {cut} pairs, but only {pairs} are registered: lower the "
             "cut (format_settings.playoff.cut) or register more pairs.",
             field="format_settings.playoff.cut", code="cut_larger_than_field")
+    _check_lower(settings, pairs)
+
+
+def _check_lower(settings: Mapping[str, Any], pairs: int) -> None:
+    """The split final's two brackets take ``cut + lower`` pairs: no more than are here."""
+    lower, cut = lower_size(settings), int((settings.get("playoff") or {}).get("cut") or 0)
+    if lower and cut + lower > pairs:
+        raise FormatError(
+            f"The upper and lower brackets take the top {cut + lower} pairs ({cut} and "
+            f"{lower}), but only {pairs} are registered: make the lower bracket smaller "
+            "(format_settings.playoff.lower) or register more pairs.",
+            field="format_settings.playoff.lower", code="lower_larger_than_field")
 
 
 def _planned(rounds_planned: int, settings: Mapping[str, Any], entrants: int) -> int:

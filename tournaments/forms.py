@@ -42,6 +42,7 @@ PLAYOFF_SETTINGS = {
     "playoff_third_place": ("third_place", ("single",)),
     "playoff_reset": ("reset", ("double",)),
     "playoff_consolation": ("consolation", ("single", "double")),
+    "playoff_lower": ("lower", ("single", "double")),
 }
 PAIR_FIELDS = (*PAIR_SETTINGS, *PLAYOFF_SETTINGS)
 # Formats that decide their own length (a round robin, a bracket) do not use the planned
@@ -251,6 +252,13 @@ class EventForm(forms.Form):
         widget=forms.TextInput(attrs={"placeholder": "1, 2"}),
         help_text='The playoff rounds whose losers play a consolation bracket, e.g. "1, 2". '
                   "Empty for none.",
+    )
+    playoff_lower = forms.IntegerField(
+        required=False, min_value=0, label="Lower bracket (pairs)",
+        widget=forms.NumberInput(attrs={"min": 0, "placeholder": "0"}),
+        help_text="A split final: the next pairs after the cut play a lower bracket of the same "
+                  "kind at the same time, for the places after the upper bracket's. Empty or 0 "
+                  "for none.",
     )
 
     def __init__(self, *args: object, format: str | None = None, **kwargs: object) -> None:

@@ -21,7 +21,7 @@ DAY = datetime.date(2026, 11, 22)
 PAIR_LABELS = ("First round draw", "Groups", "Level games", "Game time limit (minutes)",
                "Third-place match", "Grand final reset", "Consolation rounds", "Playoff",
                "Playoff cut (pairs)", "Playoff third-place match", "Playoff grand final reset",
-               "Playoff consolation rounds")
+               "Playoff consolation rounds", "Lower bracket (pairs)")
 
 
 def _form(format: str, **over: Any) -> dict[str, Any]:
@@ -194,7 +194,7 @@ def test_the_settings_page_keeps_and_changes_a_swiss_playoff(director_client) ->
     # only Swiss's settings, and the pair tie-breaks
     assert {n for n in form.fields if n.startswith(("pair_", "playoff_"))} == {
         "pair_first_draw", "pair_ties", "pair_game_minutes", "playoff_kind", "playoff_cut",
-        "playoff_third_place", "playoff_reset", "playoff_consolation"}
+        "playoff_third_place", "playoff_reset", "playoff_consolation", "playoff_lower"}
     assert "cut" not in form.fields  # not the progressive group
     assert [c for c, _ in form.fields["tie_breaks"].choices] == [
         "head_to_head", "points_against", "highest_game"]
@@ -239,3 +239,34 @@ def test_the_settings_page_of_a_bracket_keeps_its_consolation(director_client) -
     assert event.deals_per_round == 3
     assert event.format_settings == {"ties": "system_cut", "game_minutes": None,
                                      "reset": False, "consolation": [1, 2]}
+
+
+def test_a_split_final_stores_its_lower_bracket_and_refusals_name_the_field(
+        director_client) -> None:
+    url = reverse("event-create", args=["pairs"])
+    page = director_client.get(url, {"format": "swiss"}).content.decode()
+    assert 'name="playoff_lower"' in page
+    refused = director_client.post(url, _form("swiss", playoff_kind="single", playoff_cut="4",
+                                              playoff_lower="1"))
+    assert refused.status_code == 200
+    assert list(refused.context["form"].errors) == ["playoff_lower"]
+    assert "The lower bracket takes the next pairs after the cut" in \
+        refused.context["form"].errors["playoff_lower"][0]
+    # a third-place match for a lower bracket of two pairs: refused on the lower bracket's field
+    refused = director_client.post(url, _form("swiss", playoff_kind="single", playoff_cut="4",
+                                              playoff_third_place="on", playoff_lower="2"))
+    assert list(refused.context["form"].errors) == ["playoff_lower"]
+    assert not Event.objects.exists()
+    response = director_client.post(url, _form("swiss", playoff_kind="single", playoff_cut="4",
+                                               playoff_lower="4"))
+    assert response.status_code == 302
+    event = Event.objects.get(name="Pairs day")
+    assert event.format_settings["playoff"] == {"kind": "single", "cut": 4, "third_place": False,
+                                                "consolation": [], "lower": 4}
+    edit = director_client.get(reverse("event-edit", args=[event.pk])).context["form"]
+    assert edit["playoff_lower"].value() == 4
+    # emptied on the settings page: no lower bracket any more
+    assert director_client.post(reverse("event-edit", args=[event.pk]),
+                                _posted_back(edit, playoff_lower="")).status_code == 302
+    event.refresh_from_db()
+    assert "lower" not in event.format_settings["playoff"]
