@@ -59,11 +59,10 @@ class Situation:
     # rounds after a cut.
     ranking: tuple[int, ...] = ()
     # Fixed-partnership formats: every pair of the event (withdrawn ones too) with its two
-    # entries, in seed order (the director's seeds, then registration order); the pairs still
-    # playing; and the pairs that forfeited (each with the first round they no longer play).
+    # entries, in seed order (the director's seeds, then registration order); and the pairs
+    # still playing.
     pairs: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
     active_pairs: tuple[int, ...] = ()
-    forfeits: Mapping[int, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -77,7 +76,6 @@ class Finish:
     results: tuple[TableResult, ...]
     # A pair event's pairs with their entries, in seed order (as in :class:`Situation`).
     pairs: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
-    forfeits: Mapping[int, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

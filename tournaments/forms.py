@@ -11,6 +11,7 @@ from django import forms
 import formats
 from clubs.models import Player
 from common.errors import DomainError
+from formats import fields as setting_fields
 from pairing.progressive import settings as progressive_defaults
 from ranking import TIE_BREAKS
 from ranking.pairs import PAIR_TIE_BREAKS
@@ -22,28 +23,17 @@ from .models import BYE_POINTS_LIMIT, Entry, Event, Pair
 # The individual formats' own settings (``Event.format_settings``) as the form names them, and
 # the prizes; the form shows each for the individual formats whose settings
 # (``formats.Format.setting_keys``) include it, the prizes with them.
-PROGRESSIVE_SETTINGS = ("movement", "direction", "draw", "cut", "semi_partners", "final_rule",
-                        "ties", "game_minutes")
+PROGRESSIVE_SETTINGS = tuple(f.name for f in setting_fields.INDIVIDUAL)
 PROGRESSIVE_FIELDS = (*PROGRESSIVE_SETTINGS, "payouts", "high_game_prize")
 HIGH_GAME = "high_game"
 
 # The fixed-partnership formats' settings (``Event.format_settings``, checked by
 # ``formats.pair_settings``): form field -> settings key. The form shows them in the "Pairs"
 # group, each for the pair formats whose keys include it.
-PAIR_SETTINGS = {
-    "pair_first_draw": "first_draw", "pair_groups": "groups", "pair_ties": "ties",
-    "pair_game_minutes": "game_minutes", "pair_third_place": "third_place",
-    "pair_reset": "reset", "pair_consolation": "consolation",
-}
+PAIR_SETTINGS = {f.name: f.key for f in setting_fields.PAIRS}
 # The playoff after a qualifying pair format: form field -> key of ``playoff``, and the kinds
 # of bracket it applies to.
-PLAYOFF_SETTINGS = {
-    "playoff_kind": ("kind", ("single", "double")), "playoff_cut": ("cut", ("single", "double")),
-    "playoff_third_place": ("third_place", ("single",)),
-    "playoff_reset": ("reset", ("double",)),
-    "playoff_consolation": ("consolation", ("single", "double")),
-    "playoff_lower": ("lower", ("single", "double")),
-}
+PLAYOFF_SETTINGS = {f.name: (f.key, f.kinds) for f in setting_fields.PLAYOFF}
 PAIR_FIELDS = (*PAIR_SETTINGS, *PLAYOFF_SETTINGS)
 # Formats that decide their own length (a round robin, a bracket) do not use the planned
 # rounds; what "Rounds" means for each format (the new-event page shows the chosen one's).
@@ -136,47 +126,7 @@ class EventForm(forms.Form):
     )
     is_public = forms.BooleanField(required=False, initial=True, label="Standings are public")
 
-    # --- individual progressive: its settings and the prizes ---------------------------------
-    movement = forms.ChoiceField(
-        required=False, initial="winners_move", label="Movement",
-        choices=[("winners_move", "Winners move, losers stay"),
-                 ("fixed_seats", "Fixed seat movement (N stays, S down one, E up one, W up two)")],
-    )
-    direction = forms.ChoiceField(
-        required=False, initial="up", label="Winners move",
-        choices=[("up", "Toward table 1 (table 1's winners to the last table)"),
-                 ("down", "Away from table 1")],
-    )
-    draw = forms.ChoiceField(
-        required=False, initial="system", label="Partner draw",
-        choices=[("system", "The system draws partners (high/low)"),
-                 ("table", "The table draws partners")],
-    )
-    cut = forms.TypedChoiceField(
-        required=False, initial=8, coerce=int, label="Cut",
-        choices=[(8, "Top 8: two semi-final tables, then the final table"),
-                 (4, "Top 4: straight to the final table"),
-                 (0, "No cut: the qualifying standings are the result")],
-    )
-    semi_partners = forms.ChoiceField(
-        required=False, initial="seeded", label="Semi-final partners",
-        choices=[("seeded", "Seeded: 1+8 v 4+5 at table 1, 2+7 v 3+6 at table 2"),
-                 ("draw", "Drawn by the system")],
-    )
-    final_rule = forms.ChoiceField(
-        required=False, initial="rotate", label="Final",
-        choices=[("rotate", "Three games, partners rotate; highest individual total wins"),
-                 ("single_game", "One game, seeds 1+4 v 2+3")],
-    )
-    ties = forms.ChoiceField(
-        required=False, initial="system_cut", label="Level games",
-        choices=[("system_cut", "The system cuts the cards (seeded and logged)"),
-                 ("table_cut", "The table cuts the cards and enters the result")],
-    )
-    game_minutes = forms.IntegerField(
-        required=False, min_value=10, max_value=240, label="Game time limit (minutes)",
-        help_text="Optional, 10 to 240. Leave empty for games that end by deals.",
-    )
+    # --- the individual formats' settings (built from ``formats.fields``) and the prizes -----
     payouts = forms.CharField(
         required=False, label="Payouts", max_length=20_000,
         widget=forms.Textarea(attrs={"rows": 4, "placeholder": "1 300\n2 150\n3 75"}),
@@ -188,78 +138,7 @@ class EventForm(forms.Form):
         label="High game prize", help_text="Optional: the highest single-game score wins it.",
     )
 
-    # --- fixed partnerships (pairs): their settings --------------------------------------------
-    pair_first_draw = forms.ChoiceField(
-        required=False, initial="seeded", label="First round draw",
-        choices=[("seeded", "Seeded: by seed, then in the order the pairs registered"),
-                 ("random", "Drawn at random")],
-    )
-    pair_groups = forms.IntegerField(
-        required=False, initial=1, label="Groups", widget=forms.NumberInput(attrs={"min": 1}),
-        help_text="The pairs are split into this many groups (by seed, snake order); each "
-                  "pair plays every other pair of its group once.",
-    )
-    pair_ties = forms.ChoiceField(
-        required=False, initial="system_cut", label="Level games",
-        choices=[("system_cut", "The system cuts the cards (seeded and logged)"),
-                 ("table_cut", "The table cuts the cards and enters the result")],
-    )
-    pair_game_minutes = forms.IntegerField(
-        required=False, min_value=10, max_value=240, label="Game time limit (minutes)",
-        help_text="Optional, 10 to 240: when the director calls time, the side ahead wins. "
-                  "Leave empty for games that end by deals.",
-    )
-    pair_third_place = forms.BooleanField(
-        required=False, label="Third-place match",
-        help_text="Single elimination: the semi-final losers play for third.",
-    )
-    pair_reset = forms.BooleanField(
-        required=False, initial=True, label="Grand final reset",
-        help_text="Double elimination: a second grand final when the losers' bracket side "
-                  "wins the first.",
-    )
-    pair_consolation = forms.CharField(
-        required=False, max_length=200, label="Consolation rounds",
-        widget=forms.TextInput(attrs={"placeholder": "1, 2"}),
-        help_text='The rounds whose losers play a consolation bracket, e.g. "1, 2" (single '
-                  "elimination: rounds of the bracket; double: rounds of the losers' "
-                  "bracket). Empty for none.",
-    )
-    playoff_kind = forms.ChoiceField(
-        required=False, initial="", label="Playoff",
-        choices=[("", "None: the qualifying standings are the result"),
-                 ("single", "Single elimination bracket"),
-                 ("double", "Double elimination bracket")],
-        help_text="A bracket after the qualifying rounds for the top pairs, seeded in their "
-                  "standings order.",
-    )
-    playoff_cut = forms.IntegerField(
-        required=False, initial=8, label="Playoff cut (pairs)",
-        widget=forms.NumberInput(attrs={"min": 2}),
-        help_text="How many of the top pairs go on to the playoff.",
-    )
-    playoff_third_place = forms.BooleanField(
-        required=False, label="Playoff third-place match",
-        help_text="Single elimination: the semi-final losers play for third.",
-    )
-    playoff_reset = forms.BooleanField(
-        required=False, initial=True, label="Playoff grand final reset",
-        help_text="Double elimination: a second grand final when the losers' bracket side "
-                  "wins the first.",
-    )
-    playoff_consolation = forms.CharField(
-        required=False, max_length=200, label="Playoff consolation rounds",
-        widget=forms.TextInput(attrs={"placeholder": "1, 2"}),
-        help_text='The playoff rounds whose losers play a consolation bracket, e.g. "1, 2". '
-                  "Empty for none.",
-    )
-    playoff_lower = forms.IntegerField(
-        required=False, min_value=0, label="Lower bracket (pairs)",
-        widget=forms.NumberInput(attrs={"min": 0, "placeholder": "0"}),
-        help_text="A split final: the next pairs after the cut play a lower bracket of the same "
-                  "kind at the same time, for the places after the upper bracket's. Empty or 0 "
-                  "for none.",
-    )
+    # --- fixed partnerships (pairs): their settings and the playoff (``formats.fields``) ----
 
     def __init__(self, *args: object, format: str | None = None, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -496,6 +375,46 @@ class EventForm(forms.Form):
                 value = source[key]
                 initial[name] = ", ".join(map(str, value)) if key == "consolation" else value
         return initial
+
+
+def _form_field(spec: setting_fields.SettingField) -> forms.Field:
+    """A form field from a format setting's declaration (``formats.fields``)."""
+    common: dict[str, Any] = {"required": False, "label": spec.label, "help_text": spec.help}
+    if spec.initial is not None:
+        common["initial"] = spec.initial
+    attrs: dict[str, Any] = {}
+    if spec.placeholder:
+        attrs["placeholder"] = spec.placeholder
+    if spec.kind == "choice":
+        return forms.ChoiceField(choices=list(spec.choices), **common)
+    if spec.kind == "int_choice":
+        return forms.TypedChoiceField(choices=list(spec.choices), coerce=int, **common)
+    if spec.kind == "bool":
+        return forms.BooleanField(**common)
+    if spec.kind == "rounds":
+        return forms.CharField(max_length=200, widget=forms.TextInput(attrs=attrs), **common)
+    if spec.minimum is not None:
+        attrs["min"] = spec.minimum
+    return forms.IntegerField(min_value=spec.minimum, max_value=spec.maximum,
+                              widget=forms.NumberInput(attrs=attrs), **common)
+
+
+def _with_setting_fields(form: type[forms.Form]) -> None:
+    """Add the formats' settings to ``form``'s fields: the individual ones before the prizes,
+    the pair and playoff ones at the end."""
+    fields = dict(form.base_fields)
+    ordered: dict[str, forms.Field] = {}
+    for name, field in fields.items():
+        if name == "payouts":
+            ordered.update({f.name: _form_field(f) for f in setting_fields.INDIVIDUAL})
+        ordered[name] = field
+    ordered.update({f.name: _form_field(f) for f in (*setting_fields.PAIRS,
+                                                     *setting_fields.PLAYOFF)})
+    form.base_fields = ordered
+    form.declared_fields = dict(ordered)  # what subclasses inherit
+
+
+_with_setting_fields(EventForm)
 
 
 def _plain(amount: str) -> str:
