@@ -21,8 +21,8 @@ from ranking import tie_break_labels, tie_breaks_in_force
 from scoring.models import Game, HandRevision
 from tournaments.models import Bye, Entry, Event, Pair, Round, Seat
 
+from .boards import PARTS, RESULT, TOTALS, Board, flat_rows, label_rows, part_boards, row_key
 from .models import StandingsSnapshot
-from .services import stage_rounds, standings_compute
 
 CHART_COLOURS = ["#0b6e4f", "#c2410c", "#1d4ed8", "#a21caf", "#b91c1c", "#0e7490", "#4d7c0f",
                  "#7c2d12", "#6d28d9", "#be185d"]
@@ -85,6 +85,10 @@ class Chart:
 
 @dataclass
 class Standings:
+    """A ranking view of the event: its ``boards`` (``standings.boards``: the final results,
+    the stages' tables, the qualifying standings with the cut line, or the totals) and
+    ``rows``, every board's rows in order, each entry once."""
+
     event: Event
     status: StandingsStatus
     rows: list[dict[str, Any]]
@@ -92,13 +96,23 @@ class Standings:
     bye_scoring: str
     round_numbers: list[int] = field(default_factory=list)
     chart: Chart | None = None
+    part: str = RESULT
+    boards: list[Board] = field(default_factory=list)
+
+    @property
+    def final(self) -> bool:
+        """The rows are the event's final places."""
+        return any(board.key == RESULT for board in self.boards)
 
     @property
     def ranking_sentence(self) -> str:
         labels = [t["label"].lower() for t in self.tie_breaks]
         if not labels:
             return ""
-        return "Ranked by " + ", then ".join(labels) + "."
+        staged = self.part == RESULT and (
+            len(self.boards) > 1 or any(board.note for board in self.boards))
+        return (("The qualifying standings are ranked by " if staged else "Ranked by ")
+                + ", then ".join(labels) + ".")
 
 
 def _nice_step(span: int, ticks: int = 5) -> int:
@@ -238,10 +252,16 @@ def standings_status(*, event_id: int, user: Any) -> StandingsStatus:
 
 
 def event_standings(
-    *, event_id: int, user: Any, chart_top: int = 6, stage: str | None = None
+    *, event_id: int, user: Any, chart_top: int = 6, stage: str | None = None,
+    part: str | None = None,
 ) -> Standings:
-    """The event's last standings snapshot, ready for the page, the wall and the API; or, for
-    one ``stage`` (``Round.Stage``), that stage's standings computed now from its rounds."""
+    """A ranking view of the event, ready for the pages, the wall, the CSV and the API.
+
+    ``part`` (``standings.boards.PARTS``): ``result`` (the default) is the event's result: the
+    final places once the event has them, else the stages seated so far (the final table, the
+    semi-final tables, the bracket's places, then the qualifying standings with the cut line);
+    ``totals`` is the snapshot as it stands, every game summed; a stage (``Round.Stage``, also
+    given as ``stage``) is that stage's standings computed now from its rounds."""
     event = _event(event_id, with_rows=True)
     check_view_event(user=user, event=event)
     snapshot = _snapshot(event)
@@ -249,17 +269,23 @@ def event_standings(
         if stage not in Round.Stage.values:
             raise DomainError(f"A stage is one of: {', '.join(Round.Stage.values)}.",
                               field="stage")
-        computed = standings_compute(event=event, rounds=stage_rounds(event, stage))
-        rows, tie_breaks = computed.rows, computed.tie_breaks
-    else:
-        rows = list(snapshot.rows) if snapshot else []
-        tie_breaks = (
-            list(snapshot.tie_breaks) if snapshot and snapshot.tie_breaks
-            else tie_break_labels(tie_breaks_in_force(event.tie_breaks,
-                                                      partnership=event.partnership))
-        )
-    round_numbers = sorted({int(n) for r in rows for n in r.get("per_round", {})})
-    for row in rows:
+        part = stage
+    part = part or RESULT
+    if part not in PARTS:
+        raise DomainError(f"A view is one of: {RESULT}, {TOTALS}.", field="view")
+    rows = list(snapshot.rows) if snapshot else []
+    tie_breaks = (
+        list(snapshot.tie_breaks) if snapshot and snapshot.tie_breaks
+        else tie_break_labels(tie_breaks_in_force(event.tie_breaks,
+                                                  partnership=event.partnership))
+    )
+    boards = part_boards(event, part, rows,
+                         list(snapshot.placements or []) if snapshot else [])
+    label_rows(boards)
+    shown = flat_rows(boards, pairs=event.is_pairs)
+    every = [row for board in boards for row in board.rows]
+    round_numbers = sorted({int(n) for r in every for n in r.get("per_round", {})})
+    for row in every:
         # The per-round cells are the bulk of a big table: built here (integers only, so
         # nothing to escape) instead of a template loop of rows x rounds.
         per_round = row.get("per_round", {})
@@ -267,11 +293,17 @@ def event_standings(
             f'<td class="num round">{_int_or_blank(per_round.get(str(n)))}</td>'
             for n in round_numbers
         ))
+    chart_rows = shown
+    if part == RESULT:
+        # The result's leaders, drawn with their points over every game.
+        by_key = {row_key(r, pairs=event.is_pairs): r for r in rows}
+        chart_rows = [by_key.get(row_key(r, pairs=event.is_pairs), r) for r in shown]
     bye_text = BYE_SCORING_TEXT.get(event.bye_scoring, "").format(points=event.bye_points)
     return Standings(
-        event=event, status=_status(event, snapshot), rows=rows, tie_breaks=tie_breaks,
+        event=event, status=_status(event, snapshot), rows=shown, tie_breaks=tie_breaks,
         bye_scoring=bye_text, round_numbers=round_numbers,
-        chart=score_chart(rows, top=chart_top) if chart_top else None,
+        chart=score_chart(chart_rows, top=chart_top) if chart_top else None,
+        part=part, boards=boards,
     )
 
 
