@@ -46,7 +46,8 @@ STAGE_WORDS = {Round.Stage.FINAL: "the final table", Round.Stage.SEMIFINAL: "the
 @dataclass
 class Board:
     """One ranked table: ``rows`` best first; ``cut``: how many rows stand above the cut line
-    (None: no line); ``note``: one sentence under the title."""
+    (None: no line); ``note``: one sentence under the title; ``podium``: its first three are
+    the event's leaders (the wall colours them)."""
 
     key: str
     title: str
@@ -55,6 +56,7 @@ class Board:
     note: str = ""
     stage: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    podium: bool = True
 
 
 def row_key(item: dict[str, Any], *, pairs: bool) -> int:
@@ -180,7 +182,8 @@ def _table_boards(event: Event, stage: str, rounds: list[int]) -> list[Board]:
         title = "Final table" if stage == Round.Stage.FINAL and len(tables) == 1 \
             else f"{label} · table {number}"
         boards.append(Board(f"{stage}-{number}", title, table_rows, stage=stage,
-                            note="Points in this stage's games only."))
+                            note="Points in this stage's games only.",
+                            podium=stage == Round.Stage.FINAL))
     return boards
 
 
@@ -273,6 +276,7 @@ def result_boards(event: Event, rows: list[dict[str, Any]],
     if Round.Stage.QUALIFYING in stages:
         qualifying = standings_compute(event=event, rounds=stages[Round.Stage.QUALIFYING]).rows
         boards.append(qualifying_board(event, qualifying, titled=True))
+        boards[-1].podium = False  # the leaders are those of the later stages now
     return boards
 
 
