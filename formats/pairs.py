@@ -29,7 +29,7 @@ from .pair_settings import (
     check_pair_settings,
     lower_plan,
 )
-from .spec import Finish, Format, FormatError, Placed, PlanChange, Situation, Stage
+from .spec import Cut, Finish, Format, FormatError, Placed, PlanChange, Situation, Stage
 
 BRACKET = Stage.BRACKET.value
 
@@ -124,6 +124,25 @@ def _plan(bracket: str, settings: Mapping[str, Any], entrants: int) -> Plan | No
             consolation=tuple(options.get("consolation") or ()))
     except BracketError as exc:
         raise FormatError(exc.message, field=f"format_settings.{exc.field}") from None
+
+
+def bracket_plan_of(spec: Format, settings: Mapping[str, Any], entrants: int) -> Plan | None:
+    """The (upper) bracket an event of format ``spec`` plays, or None when it has none or it
+    cannot be planned yet."""
+    try:
+        return _plan(spec.bracket, settings, entrants)
+    except FormatError:
+        return None
+
+
+def _playoff_cut(settings: Mapping[str, Any]) -> Cut | None:
+    playoff = settings.get("playoff")
+    if not isinstance(playoff, Mapping):
+        return None
+    size = playoff.get("cut", 8)
+    if not isinstance(size, int) or isinstance(size, bool) or size <= 0:
+        return None
+    return Cut(size, "the playoff")
 
 
 def _depth(plan: Plan | None) -> int:
@@ -565,7 +584,7 @@ def pair_format(
         rounds_used=rounds_used and not bracket,
         rounds_label="Rounds" if rounds_used and not bracket else "Rounds (not used)",
         setting_keys=known, check_settings=check, check_plan_change=plan_change,
-        check_field=_check_field,
+        check_field=_check_field, qualifying_cut=_no_cut if bracket else _playoff_cut,
         stage_of=stage_of, rounds_total=total, qualifying_rounds=qualifying_rounds,
         placements=placements, describe=words, min_entries=2, seats_automatically=True,
         needs_winners=True, open_ended=False, swap="pairs",
@@ -584,3 +603,7 @@ def bracket_first_round(spec: Format, rounds_planned: int, settings: Mapping[str
     return spec.qualifying_rounds(rounds_planned, settings, entrants) + 1
 
 
+
+
+def _no_cut(settings: Mapping[str, Any]) -> Cut | None:
+    return None

@@ -15,7 +15,7 @@ from pairing.progressive.stages import Stage as ProgressiveStage
 from pairing.progressive.start import first_game
 from pairing.rotation import RoundPlan
 
-from .spec import Finish, Format, FormatError, Placed, PlanChange, Situation, Stage
+from .spec import Cut, Finish, Format, FormatError, Placed, PlanChange, Situation, Stage
 
 
 def _refused(exc: ProgressiveError) -> FormatError:
@@ -135,6 +135,14 @@ def _check_plan_change(change: PlanChange) -> None:
                           field="format_settings.cut", code="cut_larger_than_field")
 
 
+def _qualifying_cut(settings: Mapping[str, Any]) -> Cut | None:
+    """The progressive day's cut: 8 to the semi-final tables, 4 to the final table, 0 none."""
+    size = progressive_stages.plan_from(settings, 1).cut
+    if not size:
+        return None
+    return Cut(size, "the semi-final tables" if size == 8 else "the final table")
+
+
 def _check_field(settings: Mapping[str, Any], players: int) -> None:
     cut = int(settings.get("cut") or 0)
     if cut and cut > players:
@@ -178,7 +186,7 @@ FORMAT = Format(
     rounds_label="Qualifying games", rounds_setting="qualifying_games",
     setting_keys=progressive_settings.KNOWN,
     check_settings=_check_settings, check_plan_change=_check_plan_change,
-    check_field=_check_field,
+    check_field=_check_field, qualifying_cut=_qualifying_cut,
     stage_of=_stage_of, rounds_total=_rounds_total, placements=_placements,
     describe=_describe,
     seats_automatically=True, needs_winners=True, open_ended=False, alternates=True,

@@ -89,6 +89,14 @@ class Placed:
 
 
 @dataclass(frozen=True)
+class Cut:
+    """After qualifying, the best ``size`` eligible entrants go on to ``goes_to`` (words)."""
+
+    size: int
+    goes_to: str
+
+
+@dataclass(frozen=True)
 class PlanChange:
     """A director changing the settings or planned rounds of an event already under way: what
     is stored, what is asked for, and how far play has gone."""
@@ -128,6 +136,10 @@ def _any_change(change: PlanChange) -> None:
 
 
 def _any_field(settings: Mapping[str, Any], entrants: int) -> None:
+    return None
+
+
+def _no_cut(settings: Mapping[str, Any]) -> Cut | None:
     return None
 
 
@@ -172,6 +184,8 @@ class Format:
     qualifying_rounds: Callable[[int, Mapping[str, Any], int], int] = _planned
     # Final places when the event finishes (by default the standings' ranks).
     placements: Callable[[Finish], list[Placed]] = _by_ranking
+    # The cut after the qualifying rounds (the standings draw its line), if any.
+    qualifying_cut: Callable[[Mapping[str, Any]], Cut | None] = _no_cut
     # The format's rules in sentences (rules page, event page, results sheet).
     describe: Callable[[Mapping[str, Any], int], list[str]] = _nothing_to_say
     # --- capabilities ---

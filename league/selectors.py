@@ -17,6 +17,7 @@ import formats
 from clubs.models import Club, Player
 from clubs.permissions import can_view_event
 from ranking.ratings import ordinal
+from standings.boards import first_placed
 from standings.models import StandingsSnapshot
 from tournaments.models import Entry, Event
 
@@ -171,16 +172,9 @@ def _nights(events: list[Event]) -> dict[int, list[Night]]:
     nights: dict[int, list[Night]] = defaultdict(list)
     for event_id, rows, placements in StandingsSnapshot.objects.filter(
             event_id__in=list(by_event)).values_list("event_id", "rows", "placements"):
-        placed_first: set[int] = set()
         pair_entries = {int(r["pair_id"]): [int(e) for e in r.get("entry_ids") or []]
                         for r in rows if r.get("pair_id") is not None}
-        for place in placements or []:
-            if int(place.get("place", 0)) != 1:
-                continue
-            if place.get("pair_id") is not None:
-                placed_first.update(pair_entries.get(int(place["pair_id"]), []))
-            elif place.get("entry_id"):
-                placed_first.add(int(place["entry_id"]))
+        placed_first = first_placed(placements or [], pair_entries)
         for row in rows:
             entries = [int(e) for e in row.get("entry_ids") or [row["entry_id"]]]
             for entry_id in entries:

@@ -27,6 +27,7 @@ from common.rulesets import event_ruleset
 from league.selectors import rating_history, ratings_for
 from rules_engine import Ruleset
 from scoring.models import Game, HandRevision
+from standings.boards import place_of
 from standings.models import StandingsSnapshot
 from tournaments.models import Entry, Event, Seat
 
@@ -101,7 +102,8 @@ def _side_of(ruleset: Ruleset, position: str) -> str:
 def _place(entry: Entry, rows: list[dict[str, Any]],
            placements: list[dict[str, Any]]) -> dict[str, Any]:
     """Place (of how many), points and wins of an entry from its event's snapshot: the final
-    places once written, else the standings' rank; a pair event's row is its pair's."""
+    places once written (``standings.boards.place_of``: the places every standings view ranks
+    by), else the standings' rank; a pair event's row is its pair's."""
     pair_id = entry.pair_id
 
     def mine(item: dict[str, Any]) -> bool:
@@ -115,10 +117,9 @@ def _place(entry: Entry, rows: list[dict[str, Any]],
         "points": int(row["points"]) if row else None,
         "wins": int(row.get("wins", 0)) if row else None,
     }
-    placed = next((p for p in placements if mine(p)), None) if placements else None
+    placed = place_of(placements, entry_id=entry.pk, pair_id=pair_id) if placements else None
     if placed is not None:
-        out.update(place=int(placed["place"]), of=len(placements),
-                   tied=sum(1 for p in placements if p["place"] == placed["place"]) > 1)
+        out.update(place=placed[0], of=placed[1], tied=placed[2])
     elif row is not None and not placements:
         out.update(place=int(row["rank"]), of=len(rows), tied=bool(row.get("tied")))
     return out

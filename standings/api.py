@@ -1,7 +1,9 @@
 """Standings API: the event's last standings snapshot, read through the shared selector.
 
-``GET /api/events/<id>/standings/`` answers what the standings pages show: the ranked rows, the
-tie-breaks in force, the snapshot version and whether it is behind the entered hands. Private
+``GET /api/events/<id>/standings/`` answers what the standings pages show: the event's result
+(the final places once the event has them, else the stages' boards and the qualifying standings
+with the cut line), ``?view=totals`` every game summed, ``?stage=`` one stage; the tie-breaks in
+force, the snapshot version and whether it is behind the entered hands. Private
 events answer 404 to people outside the club, exactly like the pages.
 """
 
@@ -26,7 +28,10 @@ class TieBreakOutput(serializers.Serializer[Any]):
 
 
 class StandingsRowOutput(serializers.Serializer[Any]):
-    rank = serializers.IntegerField()
+    rank = serializers.IntegerField(
+        allow_null=True, help_text="The place once the event's places are written (the final "
+        "results), else the rank on its board; null for an entry not placed (an alternate, a "
+        "player who withdrew) and for a pair still in the bracket.")
     tied = serializers.BooleanField(help_text="Shares its rank with another entry.")
     entry_id = serializers.IntegerField()
     name = serializers.CharField()
@@ -54,6 +59,24 @@ class StandingsRowOutput(serializers.Serializer[Any]):
     losses = serializers.IntegerField(required=False, help_text="Pair events: games lost.")
     against = serializers.IntegerField(required=False,
                                        help_text="Pair events: the opponents' points.")
+    stage = serializers.CharField(
+        required=False, help_text="The final results: the stage that decided the place "
+        "(final, semifinal, bracket or qualifying).")
+    prize = serializers.CharField(
+        required=False, help_text="The final results: the prize the place wins (an amount; "
+        "absent when none).")
+
+
+class BoardOutput(serializers.Serializer[Any]):
+    key = serializers.CharField(help_text="result, totals, qualifying, bracket, a stage, or "
+                                "<stage>-<table> for a semi-final or final table.")
+    title = serializers.CharField(allow_blank=True)
+    stage = serializers.CharField(allow_blank=True)
+    note = serializers.CharField(allow_blank=True)
+    cut = serializers.IntegerField(
+        allow_null=True, help_text="How many rows stand above the cut line (those who go "
+        "through, or would as things stand); null: no line.")
+    rows = StandingsRowOutput(many=True)
 
 
 class StandingsStatusOutput(serializers.Serializer[Any]):
@@ -70,11 +93,18 @@ class StandingsStatusOutput(serializers.Serializer[Any]):
 class StandingsOutput(StandingsStatusOutput):
     stage = serializers.CharField(
         allow_null=True, help_text="The stage asked for (?stage=qualifying|semifinal|final|bracket: "
-        "that stage's rounds only, computed now), or null for every round (the snapshot).")
+        "that stage's rounds only, computed now), or null.")
+    view = serializers.CharField(
+        help_text="result (the default: the event's result, the final places once written), "
+        "totals (?view=totals: every game summed, whatever its stage) or the stage asked for.")
+    final = serializers.BooleanField(help_text="The rows are the event's final places.")
     name = serializers.CharField()
     tie_breaks = TieBreakOutput(many=True)
     bye_scoring = serializers.CharField()
-    rows = StandingsRowOutput(many=True)
+    boards = BoardOutput(many=True, help_text="The ranked tables the pages show, in order.")
+    rows = StandingsRowOutput(
+        many=True, help_text="Every board's rows in order, each entry (pair) once: after the "
+        "finish, the final places in order, then the entries not placed.")
 
 
 class EventStandingsApi(APIView):
@@ -85,7 +115,10 @@ class EventStandingsApi(APIView):
         summary="An event's live standings",
         parameters=[OpenApiParameter("stage", str, required=False,
                                      enum=["qualifying", "semifinal", "final", "bracket"],
-                                     description="One stage's standings (its rounds only).")],
+                                     description="One stage's standings (its rounds only)."),
+                    OpenApiParameter("view", str, required=False, enum=["result", "totals"],
+                                     description="result (default): the event's result; "
+                                     "totals: every game summed.")],
         responses={200: StandingsOutput, **error_responses(400),
                    404: OpenApiResponse(description="No such event")},
         tags=["standings"],
@@ -93,12 +126,16 @@ class EventStandingsApi(APIView):
     def get(self, request: Request, event_id: int) -> Response:
         stage = request.query_params.get("stage") or None
         standings = event_standings(event_id=event_id, user=request.user, chart_top=0,
-                                    stage=stage)
+                                    stage=stage, part=request.query_params.get("view") or None)
         data: dict[str, Any] = standings.status.to_dict() | {
             "stage": stage,
+            "view": standings.part,
+            "final": standings.final,
             "name": standings.event.name,
             "tie_breaks": standings.tie_breaks,
             "bye_scoring": standings.bye_scoring,
+            "boards": [{"key": b.key, "title": b.title, "stage": b.stage, "note": b.note,
+                        "cut": b.cut, "rows": b.rows} for b in standings.boards],
             "rows": standings.rows,
         }
         data["computed_at"] = standings.status.computed_at

@@ -1,7 +1,8 @@
 """The live region of the standings pages, rendered once per snapshot version and cached.
 
-The live part of a page (table, chart, rules) depends only on the event's snapshot, so it is
-rendered once per snapshot version, view and stage and kept in the cache: a room full of phones
+The live part of a page (table, chart, rules) depends only on the event's snapshot (its rows
+and final places; the snapshot's version also moves when a round of a later stage is seated), so
+it is rendered once per snapshot version, view and part and kept in the cache: a room full of phones
 and wall screens fetching it costs a cache read each, not a render of 250 rows. With push on,
 ``standings.tasks.publish_standings`` renders the views a room fetches right after a snapshot is
 stored, before the pages hear of it, so their fetches find it ready. With the cache unavailable
@@ -37,23 +38,24 @@ VIEWS = {
 PUSHED_VIEWS = ("phone", "wall")
 
 
-def _key(event_id: int, version: int, view: str, stage: str | None) -> str:
-    return f"standings:html:{event_id}:{version}:{view}:{stage or 'all'}"
+def _key(event_id: int, version: int, view: str, part: str | None) -> str:
+    return f"standings:html:{event_id}:{version}:{view}:{part or 'all'}"
 
 
 def body_html(*, event_id: int, version: int, view: str, user: Any,
-              stage: str | None = None) -> SafeString:
-    """The rendered live region of ``view`` for this snapshot version (cached per version);
-    with a ``stage``, that stage's standings (computed from its rounds when the version moves).
+              part: str | None = None) -> SafeString:
+    """The rendered live region of ``view`` for this snapshot version (cached per version):
+    the event's result as it stands, or another ``part`` (``standings.boards.PARTS``:
+    ``totals``, or one stage's standings, computed from its rounds when the version moves).
     ``user`` must be allowed to see the event (the selector checks)."""
-    key = _key(event_id, version, view, stage)
+    key = _key(event_id, version, view, part)
     html = None
     with contextlib.suppress(Exception):  # the cache is an optimisation only
         html = cache.get(key)
     if html is None:
         template, chart_top, compact = VIEWS[view]
         standings = event_standings(event_id=event_id, user=user, chart_top=chart_top,
-                                    stage=stage)
+                                    part=part)
         # No request: the region must not depend on who asks (one copy serves everyone).
         html = render_to_string(template, {"standings": standings, "compact": compact})
         if standings.status.version == version:
@@ -63,7 +65,7 @@ def body_html(*, event_id: int, version: int, view: str, user: Any,
 
 
 def body_cached(*, event_id: int, version: int, view: str, gzip: bool) -> bytes | None:
-    """The cached region of ``view`` (no stage) as bytes, gzipped when asked (compressed once
+    """The cached region of ``view`` (the default part: the result) as bytes, gzipped when asked (compressed once
     per version and view, then kept beside it); None when it is not in the cache."""
     key = _key(event_id, version, view, None)
     try:

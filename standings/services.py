@@ -56,9 +56,26 @@ REBUILDS_KEY = "standings:rebuilds:{event_id}"
 
 @transaction.atomic
 def placements_store(*, event_id: int, placements: list[dict[str, Any]]) -> None:
-    """Write the final places of a finished event (an empty list clears them on reopening)."""
+    """Write the final places of a finished event (an empty list clears them on reopening).
+    The places are what the standings pages rank by from then on, so the version moves (the
+    pages redraw, the cached regions of the last version are not served for this one)."""
     snapshot = _locked_snapshot(event_id)
-    StandingsSnapshot.objects.filter(pk=snapshot.pk).update(placements=placements)
+    StandingsSnapshot.objects.filter(pk=snapshot.pk).update(
+        placements=placements, version=F("version") + 1)
+    snapshot.version += 1
+    _publish_status(snapshot)
+
+
+@transaction.atomic
+def standings_version_bump(*, event_id: int) -> int:
+    """Move the snapshot's version without changing its rows, for what the pages show besides
+    them (``standings.signals``: a round of a later stage seated, whose tables the standings
+    show from then on); returns the new version. The pages hear of it on commit."""
+    snapshot = _locked_snapshot(event_id)
+    StandingsSnapshot.objects.filter(pk=snapshot.pk).update(version=F("version") + 1)
+    snapshot.version += 1
+    _publish_status(snapshot)
+    return snapshot.version
 
 
 # --- writing the snapshot ----------------------------------------------------------------------

@@ -6,6 +6,10 @@
 * The event's ``hands_version`` moved (``tournaments.signals.hands_version_moved``, sent by the
   one bump every hand writer calls): the new value goes into the cache on commit, so the pages
   say "updating…" without asking the database.
+* A round of a later stage seated (a semi-final, a final game, a bracket wave) changes what
+  the standings show (its tables come first, ``standings.boards``) before any of its hands
+  changes the rows: the snapshot's version moves then, so the pages redraw and no region
+  cached for the version before is served for it.
 """
 
 from __future__ import annotations
@@ -16,9 +20,10 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from clubs.models import Club
-from tournaments.models import Event
+from tournaments.models import Event, Round
 from tournaments.signals import hands_version_moved
 
+from .services import standings_version_bump
 from .status import status_forget, status_hands_entered
 
 
@@ -36,3 +41,9 @@ def _club_saved(instance: Club, **_: Any) -> None:
 @receiver(hands_version_moved, dispatch_uid="standings-status-hands-moved")
 def _hands_moved(event_id: int, hands_version: int, **_: Any) -> None:
     status_hands_entered(event_id=event_id, hands_version=hands_version)
+
+
+@receiver(post_save, sender=Round, dispatch_uid="standings-later-stage-seated")
+def _round_seated(instance: Round, created: bool, **_: Any) -> None:
+    if created and instance.stage != Round.Stage.QUALIFYING:
+        standings_version_bump(event_id=instance.event_id)

@@ -27,8 +27,9 @@ from django.utils.http import parse_etags
 from django.views.decorators.http import require_GET
 
 from common.spreadsheets import SafeCsvWriter
-from tournaments.models import Round
+from tournaments.models import Event, Round
 
+from .boards import TOTALS
 from .fragments import VIEWS, body_html
 from .middleware import status_response
 from .push import fragment_etag, push_stream_url
@@ -68,24 +69,34 @@ def compressed(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
     return wrapped
 
 
-def _stage(request: HttpRequest) -> str | None:
-    """The stage asked for (``?stage=qualifying``), or None for every round."""
+def _part(request: HttpRequest, *, fragment: bool = False) -> str | None:
+    """The part of the standings asked for (``standings.boards.PARTS``), None for the default
+    (the event's result): ``?view=totals`` or ``?stage=qualifying`` on the pages and the CSV;
+    the fragment, whose ``view`` names the layout, carries either in ``stage``. Anything else
+    is the default."""
     stage = request.GET.get("stage") or None
-    return stage if stage in Round.Stage.values else None
+    if stage in Round.Stage.values or (fragment and stage == TOTALS):
+        return stage
+    if not fragment and request.GET.get("view") == TOTALS:
+        return TOTALS
+    return None
 
 
 def _page(request: HttpRequest, event_id: int, view: str, template: str) -> HttpResponse:
     event, status = standings_header(event_id=event_id, user=request.user)
     # order_by(): without it the rounds' default ordering (by number) makes every round distinct
     stages = list(event.rounds.order_by().values_list("stage", flat=True).distinct())
-    stage = _stage(request) if len(stages) > 1 else None
-    body = body_html(event_id=event.pk, version=status.version, view=view, stage=stage,
+    part = _part(request) if len(stages) > 1 else None
+    body = body_html(event_id=event.pk, version=status.version, view=view, part=part,
                      user=request.user)
+    finished = event.status == Event.Status.FINISHED
     return render(request, template, {
         "event": event, "status": status, "body_html": body, "view": view,
-        "poll_seconds": POLL_SECONDS, "stage": stage,
+        "poll_seconds": POLL_SECONDS, "stage": part,
         "push_url": push_stream_url(event.pk), "push_poll_seconds": PUSH_POLL_SECONDS,
         "round_status": round_status(event) if view == "wall" else None,
+        # The tabs: the result (the default), each stage seated, the totals over all games.
+        "result_label": "Final results" if finished else "Standings",
         "stages": [(s, Round.Stage(s).label) for s in Round.Stage.values if s in stages]
         if len(stages) > 1 else [],
     })
@@ -114,7 +125,7 @@ def standings_fragment(request: HttpRequest, event_id: int) -> HttpResponse:
     too); other events go through the permission check."""
     view = request.GET.get("view")
     view = view if view in VIEWS else "page"
-    stage = _stage(request)
+    stage = _part(request, fragment=True)
     cached = status_cached(event_id=event_id)
     public = cached is not None
     if cached is not None:
@@ -127,7 +138,7 @@ def standings_fragment(request: HttpRequest, event_id: int) -> HttpResponse:
         response: HttpResponse = HttpResponseNotModified()
     else:
         response = HttpResponse(body_html(event_id=event_id, version=version, view=view,
-                                          stage=stage, user=request.user))
+                                          part=stage, user=request.user))
     response["ETag"] = etag
     response["X-Standings-Version"] = str(version)
     patch_cache_control(response, no_cache=True, private=not public)
@@ -155,41 +166,58 @@ def standings_version(request: HttpRequest, event_id: int) -> HttpResponse:
 @require_GET
 @compressed
 def standings_csv(request: HttpRequest, event_id: int) -> HttpResponse:
-    """The standings as a spreadsheet: one row per player, one column per round."""
-    standings = event_standings(event_id=event_id, user=request.user, chart_top=0)
+    """The standings as a spreadsheet: one row per player (pair), one column per round; the
+    rows and ranks of the page (the final places once the event has them; ``?view=totals``:
+    every game summed), ``section`` naming the board a row is on."""
+    standings = event_standings(event_id=event_id, user=request.user, chart_top=0,
+                                part=_part(request))
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = (
         f'attachment; filename="event-{standings.event.pk}-standings.csv"'
     )
     writer = SafeCsvWriter(response)  # a name like "=HYPERLINK(...)" stays text
     rounds = standings.round_numbers
+    titles = {board.key: board.title or "Standings" for board in standings.boards}
     if standings.event.is_pairs:
-        _pair_csv(writer, standings.rows, rounds)
+        _pair_csv(writer, standings.rows, rounds, titles)
         return response
     writer.writerow(["rank", "player", "points", "games", "wins", "declared", "made", "set",
-                     "byes", "best_game", *(f"round_{n}" for n in rounds)])
+                     "byes", "best_game", "section", *(f"round_{n}" for n in rounds)])
     for row in standings.rows:
         per_round = row.get("per_round", {})
         writer.writerow([
-            f"{row['rank']}{'=' if row.get('tied') else ''}", row["name"], row["points"],
+            _csv_rank(row), row["name"], row["points"],
             row["games"], row["wins"], row["hands_declared"], row["hands_made"],
             row["hands_set"], row["byes"], row["highest_game"] if row["highest_game"] is not None
-            else "", *(per_round.get(str(n), "") for n in rounds),
+            else "", titles.get(row.get("board", ""), ""),
+            *(per_round.get(str(n), "") for n in rounds),
         ])
     return response
 
 
-def _pair_csv(writer: SafeCsvWriter, rows: list[dict[str, Any]], rounds: list[int]) -> None:
+def _csv_rank(row: dict[str, Any]) -> str:
+    """The rank column: the place (``=`` when shared), the places still open for a pair in the
+    bracket (``1 to 4``: a spreadsheet would read ``1-4`` as a date), empty for an entry not
+    placed."""
+    if row.get("rank") is not None:
+        return f"{row['rank']}{'=' if row.get('tied') else ''}"
+    text = str(row.get("rank_text", ""))
+    return "" if text in ("", "–") else text.replace("–", " to ")
+
+
+def _pair_csv(writer: SafeCsvWriter, rows: list[dict[str, Any]], rounds: list[int],
+              titles: dict[str, str]) -> None:
     """One row per pair: wins (byes count), losses, points for and against, per round."""
     writer.writerow(["rank", "pair", "players", "wins", "losses", "games", "byes", "points",
-                     "against", "best_game", *(f"round_{n}" for n in rounds)])
+                     "against", "best_game", "section", *(f"round_{n}" for n in rounds)])
     for row in rows:
         per_round = row.get("per_round", {})
         writer.writerow([
-            f"{row['rank']}{'=' if row.get('tied') else ''}", row["name"],
+            _csv_rank(row), row["name"],
             " & ".join(row.get("players", [])), row["wins"], row.get("losses", 0), row["games"],
             row["byes"], row["points"], row.get("against", 0),
             row["highest_game"] if row["highest_game"] is not None else "",
+            titles.get(row.get("board", ""), ""),
             *(per_round.get(str(n), "") for n in rounds),
         ])
 

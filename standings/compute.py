@@ -1,0 +1,276 @@
+"""The standings computed from the rows: totals per entry (or pair), ranked by the event's
+tie-breaks, for all rounds or some (a stage's); the order a cut takes. Read by the selectors,
+the boards and the services."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Aggregate, Count, Max, Q, Sum, TextField
+
+from ranking import (
+    EntryTotals,
+    Meeting,
+    RoundScores,
+    bye_score,
+    standings_rows,
+    tie_break_labels,
+    tie_breaks_in_force,
+)
+from ranking.pairs import (
+    PAIR_TIE_BREAKS,
+    PairBye,
+    PairGame,
+    PairInfo,
+    pair_standings,
+    validate_pair_tie_breaks,
+)
+from scoring.models import Game, SeatResult
+from tournaments.models import Bye, Entry, Event, Pair, Round, Seat
+
+BYE_SCORING_TEXT: dict[str, str] = {
+    Event.ByeScoring.ZERO: "A bye scores nothing.",
+    Event.ByeScoring.AVERAGE_WINNING: "A bye scores the average of the round's winning scores.",
+    Event.ByeScoring.AVERAGE_ALL: "A bye scores the average of all scores of the round.",
+    Event.ByeScoring.FIXED: "A bye scores {points} points.",
+}
+
+
+# --- the standings computed from the seat results (no writes) -----------------------------------
+@dataclass(frozen=True)
+class Computed:
+    rows: list[dict[str, Any]]
+    tie_breaks: list[dict[str, str]]
+    # The rows as JSON text (``json.dumps(rows, separators=(",", ":"), sort_keys=True)``) when
+    # the computation has it already (the incremental path reuses unchanged rows' text).
+    rows_json: str | None = None
+
+
+class RoundPoints(Aggregate):
+    """An entry's points per round as a JSON object ``{"round number": points}`` (JSON text):
+    ``json_object_agg`` on PostgreSQL, ``json_group_object`` on SQLite. An entry sits at one
+    table per round (constraint ``seat_entry_once_per_round``), so the keys are unique."""
+
+    function = "json_object_agg"
+    template = "%(function)s(%(expressions)s)"
+    output_field = TextField()
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return self.as_sql(compiler, connection, template="%(function)s(%(expressions)s)::text",
+                           **extra)
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return self.as_sql(compiler, connection, function="json_group_object", **extra)
+
+
+def _results(event: Event, rounds: Collection[int] | None) -> Any:
+    """The event's seat results, or those of the given rounds (a stage's standings)."""
+    rows = SeatResult.objects.filter(event=event)
+    return rows if rounds is None else rows.filter(round_number__in=list(rounds))
+
+
+def _entry_totals(event: Event, rounds: Collection[int] | None = None) -> list[EntryTotals]:
+    """Totals per entry from ONE GROUP BY over the event's seat results (index
+    seatresult_event_entry_idx), the per-round points riding along as one JSON object per entry:
+    250 rows come back for a 250-player event, not 3,000."""
+    names = {
+        pk: (name, status == Entry.Status.ACTIVE, alternate)
+        for pk, name, status, alternate in Entry.objects.filter(event=event).values_list(
+            "pk", "player__name", "status", "alternate"
+        )
+    }
+    grouped = (
+        _results(event, rounds).order_by().values("entry_id")
+        .annotate(
+            sum_points=Sum("points"),
+            n_games=Count("id", filter=Q(finished=True)),
+            n_wins=Count("id", filter=Q(won=True, finished=True)),
+            declared=Sum("hands_declared"),
+            made=Sum("hands_made"),
+            set=Sum("hands_set"),
+            best=Max("points", filter=Q(finished=True)),
+            rounds=RoundPoints("round_number", "points"),
+        )
+        .values_list("entry_id", "sum_points", "n_games", "n_wins", "declared", "made", "set",
+                     "best", "rounds")
+    )
+    found = {row[0]: row for row in grouped}
+    totals = []
+    for pk, (name, active, alternate) in names.items():
+        agg = found.get(pk)
+        if agg is None:
+            totals.append(EntryTotals(entry_id=pk, name=name, active=active, alternate=alternate))
+            continue
+        _, points, games, wins, declared, made, set_, best, per_round = agg
+        totals.append(EntryTotals(
+            entry_id=pk, name=name, active=active, points=points or 0, games=games, wins=wins,
+            hands_declared=declared or 0, hands_made=made or 0, hands_set=set_ or 0,
+            highest_game=best,
+            per_round={int(k): v for k, v in json.loads(per_round).items()} if per_round else {},
+            alternate=alternate,
+        ))
+    return totals
+
+
+def _round_scores(event: Event, rounds: Collection[int] | None = None) -> dict[int, RoundScores]:
+    """Per round, the finished games' winning scores and all scores (for bye averages):
+    a GROUP BY returning one row per round."""
+    rows = (
+        _results(event, rounds).filter(finished=True).order_by().values("round_number")
+        .annotate(
+            wt=Sum("points", filter=Q(won=True)), wc=Count("id", filter=Q(won=True)),
+            at=Sum("points"), ac=Count("id"),
+        )
+        .values_list("round_number", "wt", "wc", "at", "ac")
+    )
+    return {n: RoundScores(wt or 0, wc, at or 0, ac) for n, wt, wc, at, ac in rows}
+
+
+def _meetings_for(event: Event, rounds: Collection[int] | None = None) -> Any:
+    def meetings(ids: set[int]) -> list[Meeting]:
+        return [
+            Meeting(*values)
+            for values in _results(event, rounds).filter(
+                entry_id__in=ids, finished=True
+            ).values_list("game_id", "entry_id", "side", "won")
+        ]
+
+    return meetings
+
+
+def stage_rounds(event: Event, stage: str) -> list[int]:
+    """The numbers of the event's rounds of one stage (``Round.Stage``)."""
+    return list(event.rounds.filter(stage=stage).values_list("number", flat=True))
+
+
+def _pair_games(event: Event, rounds: Collection[int] | None) -> list[PairGame]:
+    """The finished games of a pair event, pair against pair (the N seat's pair plays N-S)."""
+    pair_at: dict[tuple[int, str], int] = {}
+    seats = Seat.objects.filter(round__event=event, position__in=("N", "E"))
+    if rounds is not None:
+        seats = seats.filter(round__number__in=list(rounds))
+    for table_id, position, pair_id in seats.values_list("table_id", "position", "entry__pair_id"):
+        pair_at[(table_id, position)] = pair_id
+    games = Game.objects.filter(table__round__event=event).exclude(status=Game.Status.PLAYING)
+    if rounds is not None:
+        games = games.filter(table__round__number__in=list(rounds))
+    out = []
+    for game_id, table_id, number, totals, winner, cut_winner in games.values_list(
+            "pk", "table_id", "table__round__number", "totals", "winner", "cut_winner"):
+        ns, ew = pair_at.get((table_id, "N")), pair_at.get((table_id, "E"))
+        if ns is None or ew is None:
+            continue
+        side = winner or cut_winner
+        out.append(PairGame(
+            round_number=number, game_id=game_id, pairs=(ns, ew),
+            points=(int((totals or {}).get("NS", 0)), int((totals or {}).get("EW", 0))),
+            winner=ns if side == "NS" else ew if side == "EW" else None,
+        ))
+    return out
+
+
+def _pair_byes(event: Event, rounds: Collection[int] | None,
+               games: list[PairGame]) -> list[PairBye]:
+    """A bye per pair and round, scored by the event's bye policy from that round's games."""
+    byes = Bye.objects.filter(round__event=event, entry__pair__isnull=False)
+    if rounds is not None:
+        byes = byes.filter(round__number__in=list(rounds))
+    sitting = set(byes.values_list("round__number", "entry__pair_id"))
+    scores: dict[int, list[int]] = {}
+    for game in games:
+        sums = scores.setdefault(game.round_number, [0, 0, 0, 0])
+        if game.winner is not None:
+            sums[0] += game.points[game.pairs.index(game.winner)]
+            sums[1] += 1
+        sums[2] += sum(game.points)
+        sums[3] += 2
+    return [
+        PairBye(round_number=number, pair_id=pair_id, points=bye_score(
+            scoring=event.bye_scoring, fixed_points=event.bye_points,
+            scores=RoundScores(*scores.get(number, [0, 0, 0, 0]))))
+        for number, pair_id in sorted(sitting)
+    ]
+
+
+def _pair_rows(event: Event, rounds: Collection[int] | None) -> Computed:
+    """Standings per pair: wins (a bye counts as one), points, then the named tie-breaks."""
+    members: dict[int, list[tuple[int, str, bool]]] = {}
+    for pair_id, entry_id, name, status in Entry.objects.filter(
+            event=event, pair__isnull=False).order_by("pk").values_list(
+            "pair_id", "pk", "player__name", "status"):
+        members.setdefault(pair_id, []).append((entry_id, name, status == Entry.Status.ACTIVE))
+    infos = [
+        PairInfo(pair_id=pk, name=name or " & ".join(n for _, n, _ in members.get(pk, [])),
+                 players=tuple(n for _, n, _ in members.get(pk, [])),
+                 active=all(a for _, _, a in members.get(pk, [])))
+        for pk, name in Pair.objects.filter(event=event).order_by("pk").values_list("pk", "name")
+    ]
+    games = _pair_games(event, rounds)
+    hands: dict[int, list[int]] = {}
+    for entry_id, declared, made, set_ in _results(event, rounds).values_list(
+            "entry_id", "hands_declared", "hands_made", "hands_set"):
+        sums = hands.setdefault(entry_id, [0, 0, 0])
+        sums[0] += declared
+        sums[1] += made
+        sums[2] += set_
+    tie_breaks = validate_pair_tie_breaks(event.tie_breaks or None)
+    rows = []
+    for row in pair_standings(infos, games, _pair_byes(event, rounds, games), tie_breaks):
+        data = row.to_dict()
+        entries = [e for e, _, _ in members.get(row.pair_id, [])]
+        counted = [hands.get(e, [0, 0, 0]) for e in entries]
+        data.update({
+            "entry_id": entries[0] if entries else 0, "entry_ids": entries,
+            "alternate": False,
+            "hands_declared": sum(c[0] for c in counted), "hands_made": sum(c[1] for c in counted),
+            "hands_set": sum(c[2] for c in counted),
+        })
+        data.setdefault("bye_points", 0)
+        rows.append(data)
+    labels = [{"name": "wins", "label": "Wins (a bye counts as a win)"},
+              {"name": "points", "label": "Total points"}]
+    labels += [{"name": n, "label": PAIR_TIE_BREAKS[n]} for n in tie_breaks]
+    return Computed(rows, labels)
+
+
+def standings_compute(*, event: Event, rounds: Collection[int] | None = None) -> Computed:
+    """The event's ranked standings from its seat results (no writes): over every round, or
+    over the given rounds only (one stage's standings, e.g. the qualifying games). A pair
+    event ranks its pairs."""
+    if event.is_pairs:
+        return _pair_rows(event, rounds)
+    tie_breaks = tie_breaks_in_force(event.tie_breaks, partnership=event.partnership)
+    byes_of = Bye.objects.filter(round__event=event)
+    if rounds is not None:
+        byes_of = byes_of.filter(round__number__in=list(rounds))
+    byes = list(byes_of.values_list("round__number", "entry_id"))
+    averaged = event.bye_scoring in (Event.ByeScoring.AVERAGE_WINNING, Event.ByeScoring.AVERAGE_ALL)
+    rows = standings_rows(
+        totals=_entry_totals(event, rounds),
+        byes=byes,
+        round_scores=_round_scores(event, rounds) if byes and averaged else {},
+        tie_breaks=tie_breaks,
+        bye_scoring=event.bye_scoring,
+        bye_points=event.bye_points,
+        meetings_for=_meetings_for(event, rounds),
+    )
+    return Computed([row.to_dict() for row in rows], tie_break_labels(tie_breaks))
+
+
+def qualifying_order(event: Event) -> list[tuple[int, int]]:
+    """The players eligible for a cut or a place, in qualifying order, as (entry id, rank):
+    the qualifying stage's standings without alternates and players who withdrew. In a pair
+    event: the pairs still playing, as (pair id, rank)."""
+    rounds = stage_rounds(event, Round.Stage.QUALIFYING)
+    if event.is_pairs:
+        return [(int(r["pair_id"]), int(r["rank"]))
+                for r in standings_compute(event=event, rounds=rounds).rows if r["active"]]
+    eligible = set(
+        Entry.objects.filter(event=event, status=Entry.Status.ACTIVE, alternate=False)
+        .values_list("pk", flat=True)
+    )
+    rows = standings_compute(event=event, rounds=rounds).rows
+    return [(int(r["entry_id"]), int(r["rank"])) for r in rows if r["entry_id"] in eligible]
