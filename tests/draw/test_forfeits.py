@@ -327,3 +327,37 @@ def test_the_round_page_offers_the_forfeit_and_shows_the_walkover(
     assert 'data-forfeit="NS"' in phone and "EW win" in phone
     card = page.get(f"/events/{event.pk}/pairs/{gone}/").content.decode()
     assert 'data-forfeit="NS"' in card and "forfeited" in card
+
+
+def test_a_playoff_pair_that_forfeits_and_withdraws_keeps_its_seed(
+        django_capture_on_commit_callbacks: Any) -> None:
+    event, director, _ = _pair_event("swiss", 4, rounds_planned=1, format_settings={
+        "playoff": {"kind": "single", "cut": 4, "third_place": True}})
+    qualifying = round_create(event=event, actor=director)
+    with django_capture_on_commit_callbacks(execute=True):
+        for table in qualifying.tables.all():
+            _win(table.game, "NS")
+            game_confirm(game=table.game, position="E")
+    semis = event.rounds.get(number=2)
+    assert semis.stage == Round.Stage.BRACKET
+    one, two = semis.tables.order_by("number")
+    with django_capture_on_commit_callbacks(execute=True):
+        game_forfeit(game=one.game, side="EW", reason="Went home", actor=director,
+                     withdraw=True)
+        _win(two.game, "NS")
+        game_confirm(game=two.game, position="E")
+    # the seeds stay as drawn: the final and the withdrawn pair's third-place walkover
+    last = event.rounds.get(number=3)
+    matches = {t.match: t for t in last.tables.all()}
+    final = matches.pop("W2-1")
+    (third,) = matches.values()
+    assert set(_sides(final).values()) == {_sides(one)["NS"], _sides(two)["NS"]}
+    assert Game.objects.get(table=third).forfeit
+    assert _sides(third)[Game.objects.get(table=third).forfeit] == _sides(one)["EW"]
+    with django_capture_on_commit_callbacks(execute=True):
+        _win(final.game, "NS")
+        game_confirm(game=final.game, position="E")
+    finished = event_status_set(event=event, status=Event.Status.FINISHED, actor=director)
+    places = [p["pair_id"] for p in StandingsSnapshot.objects.get(event=finished).placements]
+    assert places == [_sides(final)["NS"], _sides(final)["EW"], _sides(two)["EW"],
+                      _sides(one)["EW"]]
