@@ -71,6 +71,9 @@ class Section:
     excluded: Mapping[str, str] = field(default_factory=dict)
     # Rows carry a local id ("id") that other sections refer to.
     local_id: bool = False
+    # Fields added after an archive version was first written: an archive without them reads
+    # as these values (what the database held before the field existed).
+    defaults: Mapping[str, Any] = field(default_factory=dict)
 
 
 LOCAL_ID = "a local id numbers the rows of the archive instead"
@@ -133,10 +136,12 @@ SECTIONS: dict[str, Section] = {
     ),
     "games": Section(
         Game,
-        ("table", "status", "totals", "winner", "cut_winner", "time_called", "finish_reason",
-         "hands_count", "version", "scorer_position", "confirmed_by", "confirmed_at",
-         "updated_at"),
+        ("table", "status", "totals", "winner", "cut_winner", "time_called", "forfeit",
+         "finish_reason", "hands_count", "version", "scorer_position", "confirmed_by",
+         "confirmed_at", "updated_at"),
         refs={"table": TABLE, "confirmed_by": ENTRY},
+        # ``forfeit``: the side that forfeited (a walkover), empty for a game played out.
+        defaults={"forfeit": ""},
         excluded={"id": "named by its table (one game per table)"},
     ),
     "hands": Section(

@@ -353,6 +353,7 @@ def _read(r: Reader, data: Any) -> Plan | None:
 def _read_fields(r: Reader, section: Section, row: Mapping[str, Any], path: str) -> dict[str, Any]:
     """The section's plain fields of ``row`` (references are read by :func:`_rows`)."""
     return {name: r.value(section.model, name, row, path)
+            if name in row or name not in section.defaults else section.defaults[name]
             for name in section.layout if name not in section.refs}
 
 
@@ -496,6 +497,10 @@ def _check_game(r: Reader, row: Row, ruleset: Ruleset) -> None:
         if values[name] and values[name] not in sides:
             r.fail(f"{row.path}.{name}", "invalid_choice",
                    f"{name} is empty or one of: {', '.join(ruleset.sides)}.")
+    if values["forfeit"] and (values["forfeit"] not in sides or values["status"] != "confirmed"):
+        r.fail(f"{row.path}.forfeit", "invalid",
+               "forfeit is empty or the side that forfeited a confirmed game: "
+               f"{', '.join(ruleset.sides)}.")
     if values["scorer_position"] and values["scorer_position"] not in SEATS:
         r.fail(f"{row.path}.scorer_position", "invalid_choice",
                f"scorer_position is empty or one of: {', '.join(SEATS)}.")

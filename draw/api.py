@@ -29,7 +29,12 @@ from clubs.models import Club
 from clubs.permissions import can_view_event, check_club_role, has_club_role
 from common.errors import DomainError
 from scoring.models import Game
-from scoring.services import event_settings_update, game_settle_tie, round_call_time
+from scoring.services import (
+    event_settings_update,
+    game_forfeit,
+    game_settle_tie,
+    round_call_time,
+)
 from tournaments import services as events
 from tournaments.models import BYE_POINTS_LIMIT, Entry, Event, Pair, Round
 from tournaments.selectors import event_get, pair_payload, round_byes, round_tables
@@ -159,6 +164,9 @@ class TableGameOutput(serializers.Serializer[Any]):
     winner = serializers.CharField(allow_null=True, help_text="The winning side; null if level.")
     cut_winner = serializers.CharField(
         allow_null=True, help_text="A level game: the side that won the cut of the cards.")
+    forfeit = serializers.CharField(
+        allow_null=True, help_text="A walkover: the side that forfeited the game (the other "
+                                   "side won it without its hands); null for a game played.")
 
 
 class TableOutput(serializers.Serializer[Any]):
@@ -265,6 +273,32 @@ class CutInput(serializers.Serializer[Any]):
                                      help_text="The side that won the cut of the cards.")
 
 
+class ForfeitInput(serializers.Serializer[Any]):
+    side = serializers.ChoiceField(choices=["NS", "EW"],
+                                   help_text="The side (pair) that cannot go on.")
+    reason = serializers.CharField(max_length=200, help_text="Why (kept in the event's log).")
+    withdraw = serializers.BooleanField(
+        required=False, default=False,
+        help_text="The forfeiting pair also withdraws from the later rounds (a bracket then "
+                  "gives each of its later opponents a walkover).")
+
+
+class ForfeitGameOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    match = serializers.CharField(help_text="The bracket match at this table, or empty.")
+    status = serializers.CharField(help_text="confirmed: a forfeit decides the game at once.")
+    forfeit = serializers.CharField(help_text="The side that forfeited.")
+    winner = serializers.CharField(help_text="The side that won by the walkover.")
+    finish_reason = serializers.CharField()
+    totals = serializers.DictField(child=serializers.IntegerField(),
+                                   help_text="0 for both sides: the standings score the walkover "
+                                             "as a bye for the winner.")
+    hands_count = serializers.IntegerField(help_text="Hands entered before the forfeit (kept, "
+                                                     "not counted).")
+
+
 class SeatRoundInput(serializers.Serializer[Any]):
     number = serializers.IntegerField(
         required=False, min_value=1,
@@ -292,10 +326,10 @@ class SwapInput(serializers.Serializer[Any]):
 def round_payload(round_: Round, *, with_tokens: bool) -> dict[str, Any]:
     games = {
         number: {"status": status, "hands": hands, "totals": totals or {},
-                 "winner": winner or None, "cut_winner": cut or None}
-        for number, status, hands, totals, winner, cut in Game.objects.filter(
+                 "winner": winner or None, "cut_winner": cut or None, "forfeit": forfeit or None}
+        for number, status, hands, totals, winner, cut, forfeit in Game.objects.filter(
             table__round=round_).values_list("table__number", "status", "hands_count", "totals",
-                                             "winner", "cut_winner")
+                                             "winner", "cut_winner", "forfeit")
     }
     tables = []
     for item in round_tables(round_=round_):
@@ -501,6 +535,8 @@ class BracketMatchOutput(serializers.Serializer[Any]):
     round_number = serializers.IntegerField(allow_null=True)
     table = serializers.IntegerField(allow_null=True)
     points = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    forfeit = serializers.IntegerField(allow_null=True, help_text="A walkover: the pair that "
+                                       "forfeited the match (its opponent went on).")
 
 
 class BracketRoundOutput(serializers.Serializer[Any]):
@@ -757,6 +793,38 @@ class TableCutApi(APIView):
         data.is_valid(raise_exception=True)
         game_settle_tie(game=game, winner=data.validated_data["winner"], actor=request.user)
         return Response(round_payload(round_, with_tokens=True))
+
+
+class TableForfeitApi(APIView):
+    """A side that cannot go on forfeits its game: the other side wins by a walkover."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="table_forfeit", summary="Forfeit a table's game (directors)",
+                   description="Pair formats only (refused naming the format otherwise). The "
+                               "game of a table of the open round is decided for the other "
+                               "side without its hands and confirmed at once: the winner scores "
+                               "what a bye scores, the forfeiting side nothing; the standings "
+                               "follow and a format that seats itself advances as after any "
+                               "confirmed game. Refused for a game already confirmed.",
+                   request=ForfeitInput,
+                   responses={200: ForfeitGameOutput, **error_responses(400, 403, 404)})
+    def post(self, request: Request, pk: int, number: int, table: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        round_ = _round(event, number)
+        game = get_object_or_404(Game.objects.select_related("table__round"),
+                                 table__round=round_, table__number=table)
+        data = ForfeitInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        done = game_forfeit(game=game, actor=request.user, **data.validated_data)
+        return Response(forfeit_payload(done))
+
+
+def forfeit_payload(game: Game) -> dict[str, Any]:
+    return {"id": game.pk, "round": game.table.round.number, "table": game.table.number,
+            "match": game.table.match, "status": game.status, "forfeit": game.forfeit,
+            "winner": game.winner, "finish_reason": game.finish_reason,
+            "totals": game.totals or {}, "hands_count": game.hands_count}
 
 
 class RoundTimeApi(APIView):

@@ -27,6 +27,8 @@ urlpatterns = [
          name="api-round-swap"),
     path("events/<int:pk>/rounds/<int:number>/tables/<int:table>/cut/",
          api.TableCutApi.as_view(), name="api-table-cut"),
+    path("events/<int:pk>/rounds/<int:number>/tables/<int:table>/forfeit/",
+         api.TableForfeitApi.as_view(), name="api-table-forfeit"),
     path("events/<int:pk>/rounds/<int:number>/time/", api.RoundTimeApi.as_view(),
          name="api-round-time"),
     path("events/<int:pk>/advance/", api.EventAdvanceApi.as_view(), name="api-event-advance"),

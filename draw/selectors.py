@@ -163,16 +163,37 @@ def event_bracket(event: Event) -> dict[str, Any] | None:
         # The qualifying order: the format seeds its bracket(s) from the top of it.
         seeds = tuple(p for p, _ in qualifying_order(event)) if started else None
     names = {pk: str(pair) for pk, pair in event.pairs.in_bulk().items()}
-    statuses = {
-        (number, table): game_status
-        for number, table, game_status in Game.objects.filter(
+    statuses: dict[tuple[int, int], str] = {}
+    forfeits: dict[tuple[int, int], tuple[int, str]] = {}
+    for number, table, table_id, game_status, forfeit in Game.objects.filter(
             table__round__event=event, table__round__number__gte=first).values_list(
-            "table__round__number", "table__number", "status")
-    }
+            "table__round__number", "table__number", "table_id", "status", "forfeit"):
+        statuses[(number, table)] = game_status
+        if forfeit:
+            forfeits[(number, table)] = (table_id, forfeit)
     try:
-        return bracket_view(
+        view = bracket_view(
             spec.bracket, settings, entrants=entrants, seeds=seeds, members=members,
             names=names, results=event_results(event), first_round=first,
             statuses=statuses)
     except FormatError:  # too few pairs yet for the bracket's settings: nothing to draw
         return None
+    return _with_walkovers(view, forfeits)
+
+
+def _with_walkovers(view: dict[str, Any],
+                    forfeits: dict[tuple[int, int], tuple[int, str]]) -> dict[str, Any]:
+    """Each match says whether it was a walkover: ``forfeit``, the pair that forfeited it (None
+    for a match played out or not played yet)."""
+    pair_at = {
+        (table_id, position): pair_id for table_id, position, pair_id in Seat.objects.filter(
+            table_id__in=[t for t, _ in forfeits.values()], position__in=("N", "E"))
+        .values_list("table_id", "position", "entry__pair_id")
+    } if forfeits else {}
+    for part in view["brackets"]:
+        for column in part["rounds"]:
+            for match in column["matches"]:
+                found = forfeits.get((match["round_number"], match["table"]))
+                match["forfeit"] = pair_at.get(
+                    (found[0], "N" if found[1] == "NS" else "E")) if found else None
+    return view

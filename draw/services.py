@@ -23,6 +23,7 @@ from formats import Finish, Format, Stage
 from pairing.rotation import RotationError, RoundPlan
 from ranking.prizes import award_places
 from scoring.models import Game, Hand
+from scoring.services import game_forfeit
 from standings.selectors import qualifying_order
 from standings.services import placements_store, standings_rebuild
 from tournaments.models import Bye, Entry, Event, Pair, Round, Seat, Table
@@ -30,7 +31,7 @@ from tournaments.selectors import event_entrants, pairs_in_seed_order
 from tournaments.services import event_lock, event_log, event_results_changed
 
 from . import seating
-from .managers import IndividualManager, manager_for
+from .managers import IndividualManager, PairManager, manager_for
 from .selectors import event_results
 
 POSITIONS = ("N", "E", "S", "W")
@@ -153,8 +154,31 @@ def round_create(
         locked.save(update_fields=["status"])
     event_log(locked, actor, "round_seated", round=new_number, tables=len(built.plan.tables),
               byes=len(built.plan.byes), method=built.method, stage=stage)
+    if spec.forfeits and isinstance(manager, PairManager):
+        _walkovers(locked, round_, built.plan, manager.pairs, actor)
     event_results_changed(locked)
     return round_
+
+
+def _walkovers(event: Event, round_: Round, plan: RoundPlan[int],
+               pairs: list[tuple[int, tuple[int, ...], bool]], actor: Any) -> None:
+    """A table seated with a pair that has withdrawn (a bracket keeps its withdrawn pairs in
+    their places) is a walkover: the pair forfeits the game at once and its opponent goes on.
+    Should both pairs of a table have withdrawn, the N-S pair (the better seed of a bracket
+    match) takes the walkover."""
+    withdrawn = {pk for pk, _, playing in pairs if not playing}
+    if not withdrawn:
+        return
+    pair_of = {entry: pk for pk, members, _ in pairs for entry in members}
+    names = {pk: str(pair) for pk, pair in event.pairs.in_bulk(list(withdrawn)).items()}
+    games = {g.table.number: g for g in
+             Game.objects.filter(table__round=round_).select_related("table__round")}
+    for number, (north, east, _, _) in enumerate(plan.tables, start=1):
+        ns, ew = pair_of.get(north), pair_of.get(east)
+        side = "EW" if ew in withdrawn else "NS" if ns in withdrawn else ""
+        if side:
+            game_forfeit(game=games[number], side=side, actor=actor,
+                         reason=f"{names[ew if side == 'EW' else ns]} withdrew: a walkover.")
 
 
 def _name_alternates(event: Event, players: list[int], plan: RoundPlan[int], actor: Any) -> None:

@@ -25,6 +25,8 @@ urlpatterns = [
     path("events/<int:pk>/rounds/<int:number>/close/", views.round_status,
          {"status": "closed"}, name="round-close"),
     path("events/<int:pk>/rounds/<int:number>/swap/", views.round_swap, name="round-swap"),
+    path("events/<int:pk>/rounds/<int:number>/tables/<int:table>/forfeit/", views.table_forfeit,
+         name="table-forfeit"),
     path("events/<int:pk>/rounds/<int:number>/cards/", views.table_cards, name="round-cards"),
     path("events/<int:pk>/rounds/<int:number>/sheet/", views.score_sheet, name="round-sheet"),
     # screens for a big day: the director's room view and the wall's movement board

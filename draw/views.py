@@ -23,9 +23,9 @@ from common.forms import add_domain_error
 from common.http import public_url
 from common.rulesets import event_ruleset
 from common.spreadsheets import SafeCsvWriter
-from scoring.models import HandRevision
+from scoring.models import Game, HandRevision
 from scoring.selectors import games_for_event
-from scoring.services import event_settings_update
+from scoring.services import event_settings_update, game_forfeit
 from tournaments import services as events
 from tournaments.forms import (
     CheckInForm,
@@ -304,6 +304,9 @@ def _round_context(request: HttpRequest, event: Event, round_: Round) -> dict[st
         "byes": round_byes(round_=round_), "is_director": is_director,
         "is_scorer": has_club_role(user=request.user, club=event.club, role="scorer"),
         "swap_form": SwapForm(event=event) if is_director else None,
+        # A director may forfeit a table's game of the open round (formats with forfeits).
+        "can_forfeit": is_director and event.spec.forfeits
+        and round_.status != Round.Status.CLOSED and event.status == Event.Status.RUNNING,
     }
 
 
@@ -332,6 +335,26 @@ def round_status(request: HttpRequest, pk: int, number: int, status: str) -> Htt
     else:
         label = "started" if status == Round.Status.PLAYING else "closed"
         messages.success(request, f"Round {number} {label}.")
+    return redirect("round-detail", pk=event.pk, number=number)
+
+
+@login_required
+@require_POST
+def table_forfeit(request: HttpRequest, pk: int, number: int, table: int) -> HttpResponse:
+    """A side that cannot go on forfeits its table's game (the round page's "Forfeit")."""
+    event = event_get(pk=pk, user=request.user, role="director")
+    round_ = _round(event, number)
+    game = get_object_or_404(Game.objects.select_related("table__round"),
+                             table__round=round_, table__number=table)
+    try:
+        done = game_forfeit(game=game, side=request.POST.get("side", ""),
+                            reason=request.POST.get("reason", ""), actor=request.user,
+                            withdraw=request.POST.get("withdraw") == "1")
+    except DomainError as exc:
+        messages.error(request, f"Table {table}: {exc.message}")
+    else:
+        messages.success(request, f"Table {table}: {done.forfeit} forfeited; {done.winner} win "
+                                  "by a walkover.")
     return redirect("round-detail", pk=event.pk, number=number)
 
 

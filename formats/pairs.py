@@ -478,6 +478,15 @@ def _describe_tail(settings: Mapping[str, Any]) -> list[str]:
     return words
 
 
+# How a forfeit is scored (``scoring.services.game_forfeit``, ``standings.services``): like a
+# bye for the pair that was ready to play, which is what it amounts to for that pair.
+FORFEIT_WORDS = [
+    "A pair that cannot go on forfeits its game (a walkover): the other pair wins it and "
+    "scores what a bye scores; the forfeiting pair scores nothing. A pair that withdraws from "
+    "a bracket gives each of its later opponents a walkover.",
+]
+
+
 # What a pair event's schedule or bracket is built from: fixed once play has reached it.
 PLAN_KEYS = ("groups", "third_place", "reset", "consolation")
 
@@ -572,7 +581,7 @@ def pair_format(
         own = describe(settings, rounds_planned) if describe else []
         if bracket:
             own += _describe_bracket(bracket, settings)
-        return own + _describe_tail(settings)
+        return own + _describe_tail(settings) + FORFEIT_WORDS
 
     def plan_change(change: PlanChange) -> None:
         _check_plan_change(change, bracket=bracket)

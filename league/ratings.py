@@ -92,9 +92,9 @@ def rated_games(*, since: datetime.date | None = None,
                 game_ids: Collection[int] | None = None) -> list[RatedGame]:
     """The confirmed games (played on or after ``since``, or those of ``game_ids``) as they are
     rated, in playing order. Games that cannot be rated (fewer than two sides seated) are left
-    out."""
-    games = Game.objects.filter(status=Game.Status.CONFIRMED)
-    results = SeatResult.objects.filter(game__status=Game.Status.CONFIRMED)
+    out, and so are walkovers (a forfeited game was not played out: it says nothing of skill)."""
+    games = Game.objects.filter(status=Game.Status.CONFIRMED, forfeit="")
+    results = SeatResult.objects.filter(game__status=Game.Status.CONFIRMED, game__forfeit="")
     if since is not None:
         games = games.filter(table__round__event__date__gte=since)
         results = results.filter(game__table__round__event__date__gte=since)

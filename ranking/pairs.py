@@ -6,7 +6,10 @@ Vocabulary (the individual standings' words, see :mod:`ranking.standings`, appli
 * a *game* is one finished game between two pairs: each pair's points and the winning pair, or
   no winner when the game ended level;
 * a *bye* is a round a pair sat out; it counts as a win and scores the points the event gives
-  (the caller works them out, e.g. with :func:`ranking.standings.bye_score`).
+  (the caller works them out, e.g. with :func:`ranking.standings.bye_score`);
+* a *forfeit* (walkover) is a game one pair could not play out: a game won by the other pair
+  and lost by it, with the points the caller gives (the house: a bye's for the winner, nothing
+  for the forfeiting pair).
 
 What a row counts: ``wins`` are games won plus byes; ``losses`` games lost; ``games`` games
 played (a level game is a game for both pairs and neither a win nor a loss); ``byes`` the rounds
@@ -52,7 +55,9 @@ class PairInfo:
 class PairGame:
     """One finished game: the two pairs, their points (in the same order) and the winning pair.
 
-    ``winner`` is ``None`` when the game ended level.
+    ``winner`` is ``None`` when the game ended level. A ``forfeit`` (a walkover) counts as a
+    game won and lost with the points given (the caller scores it, e.g. as a bye), but is no
+    one's highest game.
     """
 
     round_number: int
@@ -60,6 +65,7 @@ class PairGame:
     pairs: tuple[int, int]
     points: tuple[int, int]
     winner: int | None
+    forfeit: bool = False
 
 
 @dataclass(frozen=True)
@@ -196,7 +202,9 @@ def pair_standings(
                 row.wins += 1
             elif game.winner is not None:
                 row.losses += 1
-            row.highest_game = own if row.highest_game is None else max(row.highest_game, own)
+            if not game.forfeit:
+                row.highest_game = own if row.highest_game is None else max(row.highest_game,
+                                                                            own)
             rounds = per_round[row.pair_id]
             rounds[game.round_number] = rounds.get(game.round_number, 0) + own
     for bye in byes:

@@ -152,6 +152,8 @@ class GameOutput(serializers.Serializer[Any]):
     totals = serializers.DictField(child=serializers.IntegerField())
     winner = serializers.CharField(allow_blank=True)
     finish_reason = serializers.CharField(allow_blank=True)
+    forfeit = serializers.CharField(allow_blank=True, help_text="A walkover: the side that "
+                                    "forfeited (the director decided the game); empty otherwise.")
     hands_count = serializers.IntegerField()
     version = serializers.IntegerField()
     scorer_position = serializers.CharField(allow_blank=True)
@@ -252,7 +254,8 @@ def _table_state_data(state: dict[str, Any]) -> dict[str, Any]:
         "seats": state["seats"],
         "game": {
             "status": game.status, "totals": game.totals or {}, "winner": game.winner,
-            "finish_reason": game.finish_reason, "hands_count": game.hands_count,
+            "finish_reason": game.finish_reason, "forfeit": game.forfeit,
+        "hands_count": game.hands_count,
             "version": game.version, "scorer_position": game.scorer_position,
         },
         "hands": state["hands"],
@@ -433,7 +436,8 @@ class DeskHandInput(DeskTableInput, HandSubmitInput):
 def _game_data(game: Any) -> dict[str, Any]:
     return {
         "status": game.status, "totals": game.totals or {}, "winner": game.winner,
-        "finish_reason": game.finish_reason, "hands_count": game.hands_count,
+        "finish_reason": game.finish_reason, "forfeit": game.forfeit,
+        "hands_count": game.hands_count,
         "version": game.version, "scorer_position": game.scorer_position,
     }
 

@@ -30,6 +30,10 @@ class Game(models.Model):
     # A timed game whose time ran out: it ends after the deals entered, the side ahead winning
     # (level: settled by a cut); more hands are refused.
     time_called = models.BooleanField(default=False)
+    # A forfeit (walkover): the side that could not go on ("NS", "EW"; empty for none). The
+    # game is decided for the other side without its hands (``scoring.services.game_forfeit``);
+    # hands entered before stay in its history but count for nothing.
+    forfeit = models.CharField(max_length=2, blank=True, default="")
     finish_reason = models.CharField(max_length=20, blank=True)
     hands_count = models.PositiveSmallIntegerField(default=0)
     # Bumped on every write to the game's hands: lets a device tell that its view is stale.
@@ -47,6 +51,13 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=Q(status__in=["playing", "finished", "confirmed"]),
                 name="game_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(forfeit__in=["", "NS", "EW"]), name="game_forfeit_valid",
+            ),
+            # A forfeited game is decided and confirmed at once.
+            models.CheckConstraint(
+                condition=Q(forfeit="") | Q(status="confirmed"), name="game_forfeit_confirmed",
             ),
         ]
 

@@ -34,10 +34,14 @@ from tournaments.services import (
     event_log,
     event_results_changed,
     hands_version_bump,
+    pair_withdraw,
 )
 
 from .models import Game, Hand, HandRevision, SeatResult
 from .selectors import entry_refusal, revision_values
+
+# A forfeited game's ``finish_reason``.
+FORFEIT = "forfeit"
 
 HAND_FIELDS = ("dealer", "bidder", "bid", "trump", "outcome", "renege_seat", "meld", "counters")
 
@@ -87,6 +91,11 @@ def _check_open(game: Game, *, as_director: bool, note: str) -> None:
     refusal = entry_refusal(game.table.round, as_director=as_director)
     if refusal is not None:
         raise refusal
+    if game.forfeit:
+        raise DomainError(
+            f"This game was forfeited by {game.forfeit}: it takes no more hands.",
+            field="number", code="forfeited",
+        )
     if game.status == Game.Status.CONFIRMED:
         if not as_director:
             raise DomainError(
@@ -329,8 +338,14 @@ def _derive(
     *, game: Game, event: Event, round_number: int, revisions: Sequence[HandRevision],
     seats: Sequence[tuple[str, int]], ruleset: Ruleset,
 ) -> tuple[dict[str, Any], list[SeatResult]]:
-    """A game's derived fields and seat results from its live hands (no queries)."""
-    if revisions:
+    """A game's derived fields and seat results from its live hands (no queries). A forfeited
+    game is decided for the other side whatever its hands say: no points for either side (the
+    standings score the walkover, see ``standings.services``), hands entered before kept."""
+    if game.forfeit:
+        totals = {side: 0 for side in ruleset.sides}
+        finished, reason = True, FORFEIT
+        winner = next(side for side in ruleset.sides if side != game.forfeit)
+    elif revisions:
         hands = [parse_hand(revision_values(r), ruleset) for r in revisions]
         result = score_game(hands, ruleset, max_deals=event.deals_per_round)
         if result.finished_after is None and game.time_called:
@@ -617,6 +632,66 @@ def game_settle_tie(*, game: Game, winner: str, actor: Any = None) -> Game:
               table=locked.table.number, winner=winner, by="table")
     if locked.status == Game.Status.CONFIRMED:
         _round_confirmed_advance(round_)
+    return locked
+
+
+@transaction.atomic
+def game_forfeit(*, game: Game, side: str, reason: str, actor: Any = None,
+                 withdraw: bool = False) -> Game:
+    """A side that cannot go on forfeits the game (a walkover): the game is decided for the
+    other side without its hands, confirmed at once, and what follows a confirmed game follows
+    (the standings, and a format that seats itself advances). Formats whose spec allows
+    forfeits only (a pair event). The winner scores what a bye scores and the forfeiting side
+    nothing (``standings.services``); hands entered before stay in the game's history but count
+    for nothing. With ``withdraw`` the forfeiting pair also withdraws from the later rounds.
+
+    Refused for a confirmed game (its result was played out), a closed round or an event that
+    is over. Asking again for the same side returns the game unchanged."""
+    event = Event.objects.select_for_update().get(pk=game.table.round.event_id)
+    locked = _locked_game(game)
+    round_ = locked.table.round
+    spec = event.spec
+    if not spec.forfeits:
+        raise DomainError(f"A {spec.label.lower()} has no forfeits: enter the game's hands, or "
+                          "withdraw the player.", field="format", code="no_forfeits")
+    ruleset = event_ruleset(event)
+    if side not in ruleset.sides or side not in ("NS", "EW"):
+        raise DomainError("Name the side that forfeits: NS or EW.", field="side")
+    reason = (reason or "").strip()
+    if not reason:
+        raise DomainError("Say why the side forfeits.", field="reason")
+    if locked.forfeit == side:
+        return locked
+    if locked.forfeit:
+        raise DomainError(f"{locked.forfeit} has already forfeited this game.", field="side",
+                          code="forfeited")
+    if event.status != Event.Status.RUNNING:
+        raise DomainError("This event is not running.", field="event")
+    if round_.status == Round.Status.CLOSED:
+        raise DomainError(f"Round {round_.number} is closed: only a game of the open round can "
+                          "be forfeited.", field="round", code="round_closed")
+    if locked.status == Game.Status.CONFIRMED:
+        raise DomainError("This game was played to its end and confirmed; it cannot be "
+                          "forfeited now.", field="game", code="confirmed")
+    seats = {s.position: s.entry for s in
+             Seat.objects.filter(table_id=locked.table_id).select_related("entry__pair")}
+    forfeiting = seats.get("N" if side == "NS" else "E")
+    pair = forfeiting.pair if forfeiting is not None else None
+    if pair is None:
+        raise DomainError("No pair sits at that side of this table.", field="side")
+    now = timezone.now()
+    Game.objects.filter(pk=locked.pk).update(
+        forfeit=side, status=Game.Status.CONFIRMED, confirmed_by=None, confirmed_at=now)
+    locked.forfeit, locked.status = side, Game.Status.CONFIRMED
+    locked.confirmed_by, locked.confirmed_at = None, now
+    _game_write(locked, _live_revisions(locked), bump_version=True)
+    event_log(event, actor, "game_forfeited", round=round_.number, table=locked.table.number,
+              side=side, pair=pair.pk, name=str(pair), reason=reason[:200],
+              withdrawn=withdraw, hands=locked.hands_count)
+    if withdraw and any(m.status == m.Status.ACTIVE for m in pair.members.all()):
+        pair_withdraw(pair=pair, actor=actor, forfeited=True)
+    event_results_changed(event)
+    _round_confirmed_advance(round_)
     return locked
 
 

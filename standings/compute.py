@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db.models import Aggregate, Count, Max, Q, Sum, TextField
@@ -147,7 +147,10 @@ def stage_rounds(event: Event, stage: str) -> list[int]:
 
 
 def _pair_games(event: Event, rounds: Collection[int] | None) -> list[PairGame]:
-    """The finished games of a pair event, pair against pair (the N seat's pair plays N-S)."""
+    """The finished games of a pair event, pair against pair (the N seat's pair plays N-S).
+
+    A forfeited game (a walkover) scores like a bye for the pair that won it (the event's bye
+    policy, from the round's games played out) and nothing for the pair that forfeited."""
     pair_at: dict[tuple[int, str], int] = {}
     seats = Seat.objects.filter(round__event=event, position__in=("N", "E"))
     if rounds is not None:
@@ -158,8 +161,9 @@ def _pair_games(event: Event, rounds: Collection[int] | None) -> list[PairGame]:
     if rounds is not None:
         games = games.filter(table__round__number__in=list(rounds))
     out = []
-    for game_id, table_id, number, totals, winner, cut_winner in games.values_list(
-            "pk", "table_id", "table__round__number", "totals", "winner", "cut_winner"):
+    for game_id, table_id, number, totals, winner, cut_winner, forfeit in games.values_list(
+            "pk", "table_id", "table__round__number", "totals", "winner", "cut_winner",
+            "forfeit"):
         ns, ew = pair_at.get((table_id, "N")), pair_at.get((table_id, "E"))
         if ns is None or ew is None:
             continue
@@ -168,8 +172,37 @@ def _pair_games(event: Event, rounds: Collection[int] | None) -> list[PairGame]:
             round_number=number, game_id=game_id, pairs=(ns, ew),
             points=(int((totals or {}).get("NS", 0)), int((totals or {}).get("EW", 0))),
             winner=ns if side == "NS" else ew if side == "EW" else None,
+            forfeit=bool(forfeit),
         ))
+    if not any(g.forfeit for g in out):
+        return out
+    scores = _pair_round_scores(out)
+    for index, game in enumerate(out):
+        if game.forfeit and game.winner is not None:
+            won = _pair_bye_points(event, scores, game.round_number)
+            out[index] = replace(game, points=(won, 0) if game.winner == game.pairs[0]
+                                 else (0, won))
     return out
+
+
+def _pair_round_scores(games: list[PairGame]) -> dict[int, RoundScores]:
+    """Per round, what a bye is scored from: the games played out (not the walkovers)."""
+    sums: dict[int, list[int]] = {}
+    for game in games:
+        if game.forfeit:
+            continue
+        row = sums.setdefault(game.round_number, [0, 0, 0, 0])
+        if game.winner is not None:
+            row[0] += game.points[game.pairs.index(game.winner)]
+            row[1] += 1
+        row[2] += sum(game.points)
+        row[3] += 2
+    return {number: RoundScores(*row) for number, row in sums.items()}
+
+
+def _pair_bye_points(event: Event, scores: dict[int, RoundScores], number: int) -> int:
+    return bye_score(scoring=event.bye_scoring, fixed_points=event.bye_points,
+                     scores=scores.get(number, RoundScores()))
 
 
 def _pair_byes(event: Event, rounds: Collection[int] | None,
@@ -179,18 +212,10 @@ def _pair_byes(event: Event, rounds: Collection[int] | None,
     if rounds is not None:
         byes = byes.filter(round__number__in=list(rounds))
     sitting = set(byes.values_list("round__number", "entry__pair_id"))
-    scores: dict[int, list[int]] = {}
-    for game in games:
-        sums = scores.setdefault(game.round_number, [0, 0, 0, 0])
-        if game.winner is not None:
-            sums[0] += game.points[game.pairs.index(game.winner)]
-            sums[1] += 1
-        sums[2] += sum(game.points)
-        sums[3] += 2
+    scores = _pair_round_scores(games)
     return [
-        PairBye(round_number=number, pair_id=pair_id, points=bye_score(
-            scoring=event.bye_scoring, fixed_points=event.bye_points,
-            scores=RoundScores(*scores.get(number, [0, 0, 0, 0]))))
+        PairBye(round_number=number, pair_id=pair_id,
+                points=_pair_bye_points(event, scores, number))
         for number, pair_id in sorted(sitting)
     ]
 
@@ -266,8 +291,15 @@ def qualifying_order(event: Event) -> list[tuple[int, int]]:
     event: the pairs still playing, as (pair id, rank)."""
     rounds = stage_rounds(event, Round.Stage.QUALIFYING)
     if event.is_pairs:
+        # A pair that withdrew after the qualifying rounds (from a playoff under way) keeps its
+        # place, so the bracket's seeds stay as drawn (its later matches are walkovers).
+        last = max(rounds, default=0)
+        kept = set(Entry.objects.filter(
+            event=event, pair__isnull=False, status=Entry.Status.LEFT,
+            left_after_round__gt=last).values_list("pair_id", flat=True)) if last else set()
         return [(int(r["pair_id"]), int(r["rank"]))
-                for r in standings_compute(event=event, rounds=rounds).rows if r["active"]]
+                for r in standings_compute(event=event, rounds=rounds).rows
+                if r["active"] or r["pair_id"] in kept]
     eligible = set(
         Entry.objects.filter(event=event, status=Entry.Status.ACTIVE, alternate=False)
         .values_list("pk", flat=True)

@@ -297,6 +297,8 @@ def player_card(*, event_id: int, entry_id: int, user: Any) -> dict[str, Any]:
                           (("E", "W") if side == "NS" else ("N", "S"))],
             "points": (game.totals or {}).get(side, 0), "against": (game.totals or {}).get(other, 0),
             "status": game.status, "won": game.winner == side, "hands": lines,
+            # A walkover: which side forfeited ("" for a game played out).
+            "forfeit": game.forfeit,
         })
     byes = list(Bye.objects.filter(entry=entry).values_list("round__number", flat=True))
     snapshot = _snapshot(event)

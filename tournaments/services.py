@@ -29,7 +29,7 @@ from ranking import RankingError, validate_tie_breaks
 from ranking.pairs import validate_pair_tie_breaks
 from ranking.prizes import check_prizes
 
-from .models import BYE_POINTS_LIMIT, Entry, Event, EventLog, Pair
+from .models import BYE_POINTS_LIMIT, Entry, Event, EventLog, Pair, Round, Seat
 from .signals import hands_version_moved
 
 
@@ -415,14 +415,20 @@ def pair_register(
 
 
 @transaction.atomic
-def pair_withdraw(*, pair: Pair, actor: Any = None) -> Pair:
-    """A pair withdraws: both players leave; results so far stay. A bracket's pair cannot
-    withdraw once the bracket has started (its matches are entered as played)."""
+def pair_withdraw(*, pair: Pair, actor: Any = None, forfeited: bool = False) -> Pair:
+    """A pair withdraws: both players leave; results so far stay. In a bracket that has
+    started, each of its later matches is a walkover for its opponent; a pair seated at a table
+    of the open round forfeits that game instead (``scoring.services.game_forfeit``, which
+    withdraws it with ``forfeited``)."""
     locked = event_lock(pair.event)
-    if locked.is_bracket and locked.rounds.exists():
-        raise DomainError("The bracket has started: a pair that cannot go on loses its next "
-                          "match (enter the game) rather than withdraws.", field="pair",
-                          code="started")
+    if locked.is_bracket and not forfeited:
+        seat = Seat.objects.filter(entry__pair=pair).exclude(
+            round__status=Round.Status.CLOSED).select_related("table", "round").first()
+        if seat is not None:
+            raise DomainError(
+                f"{pair} is seated at table {seat.table.number} of round {seat.round.number}: "
+                "forfeit that game (which can withdraw the pair) rather than withdraw it.",
+                field="pair", code="seated")
     members = list(pair.members.select_related("player"))
     if all(m.status == Entry.Status.LEFT for m in members):
         raise DomainError(f"{pair} has already withdrawn.", field="pair")

@@ -17,7 +17,13 @@ from django.contrib.auth import get_user_model
 from clubs.models import Club, Membership, Player
 from draw.services import entry_withdraw, event_status_set, round_create, round_set_status
 from scoring.models import Game, Hand
-from scoring.services import game_confirm, hand_correct, hand_delete_last, hand_submit
+from scoring.services import (
+    game_confirm,
+    game_forfeit,
+    hand_correct,
+    hand_delete_last,
+    hand_submit,
+)
 from standings.models import StandingsSnapshot
 from tests.clubs.factories import PlayerFactory, UserFactory
 from tests.draw.test_api_progressive import _random_hand
@@ -138,9 +144,11 @@ def progressive_day(capture: Capture) -> Event:
 
 
 def pair_event(capture: Capture, fmt: str, pairs: int, *, withdraw: bool = False,
-               **settings: Any) -> Event:
+               forfeit: int = 0, **settings: Any) -> Event:
     """A pair event (seeded pairs, the first one named) seated round by round, wave by wave, by
-    the advance until it is over; with ``withdraw`` the last pair withdraws before the start."""
+    the advance until it is over; with ``withdraw`` the last pair withdraws before the start;
+    with ``forfeit`` the N-S pair of table 1 of that round forfeits after a hand and withdraws
+    (a bracket then gives its later opponents walkovers)."""
     rng = random.Random(pairs)
     club = Club.objects.create(name="Partners Club", slug="partners", time_zone="UTC")
     director = director_of(club, "pairs-director")
@@ -156,8 +164,16 @@ def pair_event(capture: Capture, fmt: str, pairs: int, *, withdraw: bool = False
         pair_withdraw(pair=made[-1], actor=director)
     current = round_create(event=event, actor=director)
     while True:
+        if current.number == forfeit:
+            game = current.tables.get(number=1).game
+            hand_submit(game=game, number=1, values={**_random_hand(rng), "dealer": "N"},
+                        author=scorer)
+            with capture(execute=True):
+                game_forfeit(game=game, side="NS", reason="Taken ill", actor=director,
+                             withdraw=True)
         play_round(current, rng, capture, director=director, scorer=scorer,
-                   tweak_tables=(1,) if current.number % 2 else (2,))
+                   tweak_tables=(1,) if current.number % 2 and current.number != forfeit
+                   else (2,))
         following = event.rounds.filter(number=current.number + 1).first()
         if following is None:
             break

@@ -123,6 +123,12 @@ CASES: list[tuple[str, Callable[[dict[str, Any]], None], str, str]] = [
      "games[0].totals", "inconsistent"),
     ("a game with hands said never to have been scored", _set("games[0].totals", {}),
      "games[0].totals", "inconsistent"),
+    ("a forfeit by no side", _set("games[0].forfeit", "N"), "games[0].forfeit", "invalid"),
+    ("a forfeit of a game not confirmed",
+     lambda a: a["games"][0].update(forfeit="NS", status="finished"), "games[0].forfeit",
+     "invalid"),
+    ("a forfeit the game's totals contradict", _set("games[0].forfeit", "EW"),
+     "games[0].totals", "inconsistent"),
     ("a standings row its hands do not give",
      _set("standings.rows[0].points", lambda old, _a: old + 1), "standings.rows[0].points",
      "inconsistent"),
@@ -268,3 +274,14 @@ def test_any_value_in_any_place_is_answered_never_crashes_and_never_half_imports
         if answer.status_code == 400:
             assert all(e["field"] and e["message"] for e in answer.json()["errors"])
             assert row_counts() == before
+
+
+def test_an_archive_written_before_forfeits_imports(
+        setting: tuple[dict[str, Any], Client, Club]) -> None:
+    """Games of an archive made before the ``forfeit`` field read as played out."""
+    archive, client, club = setting
+    older = copy.deepcopy(archive)
+    for game in older["games"]:
+        assert game.pop("forfeit") == ""
+    answer = _post(client, club, older)
+    assert answer.status_code == 201, answer.content

@@ -168,6 +168,9 @@ def test_a_progressive_day_with_its_cut_and_final_round_trips_through_the_api(
                    "format_settings": {"playoff": {"kind": "single", "cut": 4,
                                                    "third_place": True}}}),
     ("double_elimination", 5, {}),
+    # a forfeit (with a hand entered before it) and the withdrawn pair's later walkovers
+    ("double_elimination", 6, {"forfeit": 1}),
+    ("swiss", 6, {"rounds_planned": 3, "forfeit": 2}),
 ])
 def test_a_pair_event_with_a_bracket_round_trips_through_the_pages(
         django_capture_on_commit_callbacks: Any, fmt: str, pairs: int,
@@ -181,10 +184,17 @@ def test_a_pair_event_with_a_bracket_round_trips_through_the_pages(
     first = client.get(f"/events/{event.pk}/archive.json").content
     archive = json.loads(first)
     _check_content(archive, usernames={"pairs-director", "pair-phones"})
-    assert {t["match"] for t in archive["tables"]} - {""}, "bracket matches are named"
+    if fmt != "swiss" or settings.get("format_settings"):
+        assert {t["match"] for t in archive["tables"]} - {""}, "bracket matches are named"
     assert len(archive["pairs"]) == pairs and archive["pairs"][0]["name"] == "The Aces"
     if settings.get("withdraw"):
         assert archive["byes"] and [e["status"] for e in archive["entries"]].count("left") == 2
+    if settings.get("forfeit"):
+        forfeits = [g for g in archive["games"] if g["forfeit"]]
+        assert forfeits and all(g["finish_reason"] == "forfeit" for g in forfeits)
+        assert any(g["hands_count"] for g in forfeits)
+        if fmt == "double_elimination":  # its losers' bracket match was a walkover
+            assert len(forfeits) == 2
     before = standings_by_name(event)
 
     empty_database()

@@ -57,6 +57,7 @@ def director_writes(night: dict[str, Any]) -> list[tuple[str, str, dict[str, Any
         ("post", f"{base}/rounds/1/start/", {}),
         ("post", f"{base}/rounds/1/close/", {}),
         ("post", f"{base}/rounds/1/swap/", {"entry_a": a.pk, "entry_b": b.pk}),
+        ("post", f"{base}/rounds/1/tables/1/forfeit/", {"side": "NS", "reason": "Gone home"}),
         ("post", f"/api/clubs/{club.slug}/players/", {"name": "Intruder"}),
         ("post", f"/api/clubs/{club.slug}/players/merge/",
          {"keep": night["spare"].pk, "duplicate": a.player_id}),
