@@ -27,6 +27,9 @@ class SettingField:
     minimum: int | None = None
     maximum: int | None = None
     placeholder: str = ""
+    # The form checks the bounds itself; otherwise they only shape the input and the format's
+    # validation words the refusal.
+    form_bounds: bool = True
     # Playoff fields: the kinds of bracket the field applies to.
     kinds: tuple[str, ...] = ()
 
@@ -66,7 +69,7 @@ PAIRS: tuple[SettingField, ...] = (
                  initial="seeded", choices=(
                      ("seeded", "Seeded: by seed, then in the order the pairs registered"),
                      ("random", "Drawn at random"))),
-    SettingField("pair_groups", "groups", "Groups", "int", initial=1, minimum=1,
+    SettingField("pair_groups", "groups", "Groups", "int", initial=1, minimum=1, form_bounds=False,
                  help="The pairs are split into this many groups (by seed, snake order); each "
                       "pair plays every other pair of its group once."),
     SettingField("pair_ties", "ties", "Level games", "choice", initial="system_cut",
@@ -95,6 +98,7 @@ PLAYOFF: tuple[SettingField, ...] = (
         help="A bracket after the qualifying rounds for the top pairs, seeded in their "
              "standings order.", kinds=("single", "double")),
     SettingField("playoff_cut", "cut", "Playoff cut (pairs)", "int", initial=8, minimum=2,
+                 form_bounds=False,
                  help="How many of the top pairs go on to the playoff.",
                  kinds=("single", "double")),
     SettingField("playoff_third_place", "third_place", "Playoff third-place match", "bool",

@@ -395,6 +395,8 @@ def _form_field(spec: setting_fields.SettingField) -> forms.Field:
         return forms.CharField(max_length=200, widget=forms.TextInput(attrs=attrs), **common)
     if spec.minimum is not None:
         attrs["min"] = spec.minimum
+    if not spec.form_bounds:
+        return forms.IntegerField(widget=forms.NumberInput(attrs=attrs), **common)
     return forms.IntegerField(min_value=spec.minimum, max_value=spec.maximum,
                               widget=forms.NumberInput(attrs=attrs), **common)
 
