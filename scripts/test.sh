@@ -22,6 +22,15 @@ SERVERS_DIR=$(mktemp -d /tmp/pinochle-test.XXXXXX)
 chmod 755 "$SERVERS_DIR"
 cleanup() { $BIN/python scripts/testservers.py stop "$SERVERS_DIR" || true; rm -rf "$SERVERS_DIR"; }
 trap cleanup EXIT
+# ruff and mypy run while the servers start; what they print is shown after.
+LINT_LOG="$SERVERS_DIR/lint.log"
+(
+  lint=0
+  echo "== ruff"; $BIN/ruff check . || lint=1
+  echo "== mypy"; $BIN/mypy . || lint=1
+  exit $lint
+) > "$LINT_LOG" 2>&1 &
+lint_pid=$!
 $BIN/python scripts/testservers.py start "$SERVERS_DIR"
 # shellcheck disable=SC1091
 source "$SERVERS_DIR/env"
@@ -29,8 +38,8 @@ export TEST_OUTPUT_DIR="${TEST_OUTPUT_DIR:-$PWD/test-output}"
 mkdir -p "$TEST_OUTPUT_DIR"
 
 status=0
-echo "== ruff";  $BIN/ruff check . || status=1
-echo "== mypy";  $BIN/mypy . || status=1
+wait $lint_pid || status=1
+cat "$LINT_LOG"
 
 # Two pytest lanes (markers set by folder and fixture in tests/conftest.py):
 #  1. the in-process tests, in TEST_RUNNERS pytest-xdist runners at once, each with a test
