@@ -1,5 +1,15 @@
-"""Suite-wide fixtures. Browser tests share one Chromium (Debian's, driven by Playwright; no
-browser download): Playwright's sync API cannot be started twice in one process."""
+"""Suite-wide fixtures and the two lanes of `make test`.
+
+Every test under tests/integration, and any test elsewhere that uses the real servers (the
+``servers`` or ``celery_app_live`` fixture), is marked ``integration``; every test under tests/e2e,
+and any test elsewhere that drives the browser (``browser``, ``phone`` or ``desktop``), is marked
+``e2e``. ``-m "not integration and not e2e"`` is then exactly the in-process lane that
+scripts/test.sh runs in parallel runners; the marked tests run after it, one at a time.
+
+Browser tests share one Chromium (Debian's, driven by Playwright; no browser download):
+Playwright's sync API cannot be started twice in one process. Playwright is imported only when
+a browser test asks for it.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +17,36 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from django.conf import settings
 from django.core.cache import cache
-from playwright.sync_api import Browser, Page, sync_playwright
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 # Playwright's sync API runs an event loop in the test thread; Django must allow ORM calls there.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+TESTS = Path(__file__).resolve().parent
+SERVER_FIXTURES = {"servers", "celery_app_live"}
+BROWSER_FIXTURES = {"browser", "phone", "desktop"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        try:
+            folder = item.path.resolve().relative_to(TESTS).parts[0]
+        except ValueError:
+            folder = ""
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if folder == "integration" or fixtures & SERVER_FIXTURES:
+            item.add_marker(pytest.mark.integration)
+        if folder == "e2e" or fixtures & BROWSER_FIXTURES:
+            item.add_marker(pytest.mark.e2e)
+
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -26,6 +58,8 @@ CHROMIUM_ARGS = [
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser

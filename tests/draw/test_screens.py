@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import datetime
 import re
+from typing import TYPE_CHECKING
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
-from playwright.sync_api import Page, expect
 
 from draw.screens import director_screen
 from draw.services import entry_withdraw, round_create, round_set_status
@@ -21,6 +21,9 @@ from tests.clubs.factories import PlayerFactory, club_with_director
 from tests.scoring.factories import member, values
 from tournaments.models import Entry, Event, Round, Seat
 from tournaments.services import entry_check_in, event_create
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 pytestmark = pytest.mark.django_db
 
@@ -336,6 +339,8 @@ LAST = ["Baker", "Olsen", "Schmidt", "Novak"]
 @pytest.mark.django_db(transaction=True)
 def test_a_sixteen_table_day_in_the_browser(live_server, desktop: Page, output_dir) -> None:
     """The director's screen with 16 tables on a laptop, and the wall board's clock."""
+    from playwright.sync_api import expect
+
     club, director = club_with_director(slug="big-day")
     director.set_password("dana-pass-123")
     director.save()

@@ -40,7 +40,9 @@ from tests.clubs.factories import PlayerFactory, club_with_director
 from tests.scoring.factories import values
 from tests.tournaments.factories import event_with_players
 
-pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+# In-process (its own live_server and test database; no Celery worker, push process or
+# browser), so it runs in the parallel lane of `make test`.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 # Generated examples per operation (valid and invalid together), on top of the coverage cases:
 # with ~30 operations the module sends ~3,600 requests in about two and a half minutes.
