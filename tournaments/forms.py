@@ -203,6 +203,10 @@ class EventForm(forms.Form):
         return " · ".join(formats.get(n).label for n in individual_formats_using("payouts"))
 
     @staticmethod
+    def individual_settings_note() -> str:
+        return " ".join(formats.get(n).summary for n in individual_formats_using("payouts"))
+
+    @staticmethod
     def playoff_labels() -> str:
         return ", ".join(formats.get(n).label for n in pair_formats_using("playoff_kind"))
 
