@@ -75,6 +75,7 @@ def format_data() -> dict[str, dict[str, Any]]:
     return {f.name: {"pairs": f.pairs, "rounds_label": f.rounds_label,
                      "rounds": str(f.default_rounds),
                      "deals": "" if f.default_deals is None else str(f.default_deals),
+                     "summary": f.summary,
                      "individual_settings": _uses_individual_settings(f.name)}
             for f in formats.REGISTERED}
 
@@ -433,7 +434,6 @@ class EventCreateForm(EventForm):
 
     format = forms.ChoiceField(
         choices=formats.choices(), initial=formats.DEFAULT, label="Format", required=False,
-        help_text=" ".join(f.summary for f in formats.REGISTERED if f.summary),
     )
     field_order = ["name", "date", "format"]
 
@@ -441,6 +441,8 @@ class EventCreateForm(EventForm):
         super().__init__(*args, **kwargs)
         self.fields["format"].widget.attrs["data-format-select"] = ""
         spec = formats.FORMATS.get(self.chosen_format())
+        # The chosen format's sentence (the page's script swaps it when another is chosen).
+        self.fields["format"].help_text = spec.summary if spec else ""
         if spec is not None:
             # The format's own defaults (the page switches these too).
             self.fields["rounds_planned"].label = spec.rounds_label

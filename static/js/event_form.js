@@ -73,6 +73,8 @@
     showPairs(format);
     showTieBreaks(spec.pairs ? "pairs" : "individual");
     if (roundsLabel && spec.rounds_label) { roundsLabel.textContent = spec.rounds_label; }
+    var formatHelp = document.getElementById("format-help");
+    if (formatHelp && spec.summary) { formatHelp.textContent = spec.summary; }
     if (roundsHelp) {
       var help = {};
       try { help = JSON.parse(rounds.getAttribute("data-pair-help") || "{}"); } catch (e) { help = {}; }
