@@ -33,7 +33,7 @@ from tournaments.forms import (
     EventForm,
     PairForm,
     SwapForm,
-    individual_formats_using,
+    prize_formats,
 )
 from tournaments.models import Entry, Event, Round
 from tournaments.selectors import (
@@ -66,7 +66,7 @@ def event_create(request: HttpRequest, slug: str) -> HttpResponse:
         spec = formats.get(data["format"])
         if spec.setting_keys:
             data["format_settings"] = form.format_settings()
-        if "payouts" in form.fields and data["format"] in individual_formats_using("payouts"):
+        if data["format"] in prize_formats():
             data["prizes"] = form.prizes()
         try:
             event = events.event_create(club=club, actor=request.user, **data)
@@ -90,7 +90,7 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
         "bye_scoring": event.bye_scoring, "bye_points": event.bye_points,
         "tie_breaks": event.tie_breaks, "is_public": event.is_public,
     }
-    progressive = event.format in individual_formats_using("payouts")
+    progressive = event.format in prize_formats()
     if progressive:
         initial.update(EventForm.initial_progressive(event))
     elif event.is_pairs:

@@ -29,7 +29,18 @@ from .pair_settings import (
     check_pair_settings,
     lower_plan,
 )
-from .spec import Cut, Finish, Format, FormatError, Placed, PlanChange, Situation, Stage
+from .spec import (
+    Cut,
+    Finish,
+    Format,
+    FormatError,
+    Placed,
+    PlanChange,
+    Situation,
+    Stage,
+    no_cut,
+    planned_rounds,
+)
 
 BRACKET = Stage.BRACKET.value
 
@@ -531,15 +542,11 @@ def _check_lower(settings: Mapping[str, Any], pairs: int) -> None:
             field="format_settings.playoff.lower", code="lower_larger_than_field")
 
 
-def _planned(rounds_planned: int, settings: Mapping[str, Any], entrants: int) -> int:
-    return rounds_planned
-
-
 def pair_format(
     *, name: str, label: str, summary: str,
     qualify: Callable[[Situation], BuiltRound] | None = None,
     bracket: str = "",
-    qualifying_rounds: Callable[[int, Mapping[str, Any], int], int] = _planned,
+    qualifying_rounds: Callable[[int, Mapping[str, Any], int], int] = planned_rounds,
     keys: frozenset[str] = frozenset(),
     describe: Callable[[Mapping[str, Any], int], list[str]] | None = None,
     rounds_help: str = "With a playoff, the qualifying rounds before it.",
@@ -593,7 +600,7 @@ def pair_format(
         rounds_used=rounds_used and not bracket,
         rounds_label="Rounds" if rounds_used and not bracket else "Rounds (not used)",
         setting_keys=known, check_settings=check, check_plan_change=plan_change,
-        check_field=_check_field, qualifying_cut=_no_cut if bracket else _playoff_cut,
+        check_field=_check_field, qualifying_cut=no_cut if bracket else _playoff_cut,
         stage_of=stage_of, rounds_total=total, qualifying_rounds=qualifying_rounds,
         placements=placements, describe=words, min_entries=2, seats_automatically=True,
         needs_winners=True, open_ended=False, swap="pairs",
@@ -612,7 +619,3 @@ def bracket_first_round(spec: Format, rounds_planned: int, settings: Mapping[str
     return spec.qualifying_rounds(rounds_planned, settings, entrants) + 1
 
 
-
-
-def _no_cut(settings: Mapping[str, Any]) -> Cut | None:
-    return None

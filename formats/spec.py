@@ -113,7 +113,8 @@ def _one_stage(number: int, rounds_planned: int, settings: Mapping[str, Any],
     return Stage.QUALIFYING.value
 
 
-def _planned(rounds_planned: int, settings: Mapping[str, Any], entrants: int) -> int:
+def planned_rounds(rounds_planned: int, settings: Mapping[str, Any], entrants: int) -> int:
+    """The rounds the director planned (a format that plays them as planned)."""
     return rounds_planned
 
 
@@ -139,7 +140,8 @@ def _any_field(settings: Mapping[str, Any], entrants: int) -> None:
     return None
 
 
-def _no_cut(settings: Mapping[str, Any]) -> Cut | None:
+def no_cut(settings: Mapping[str, Any]) -> Cut | None:
+    """No cut after the qualifying rounds."""
     return None
 
 
@@ -179,13 +181,13 @@ class Format:
     # The stage of round N and how many rounds the event plays in all, from the planned
     # rounds, the settings and the number of entrants (players, or pairs in a pair event).
     stage_of: Callable[[int, int, Mapping[str, Any], int], str] = _one_stage
-    rounds_total: Callable[[int, Mapping[str, Any], int], int] = _planned
+    rounds_total: Callable[[int, Mapping[str, Any], int], int] = planned_rounds
     # The rounds before any bracket or cut (a playoff seeds from their standings).
-    qualifying_rounds: Callable[[int, Mapping[str, Any], int], int] = _planned
+    qualifying_rounds: Callable[[int, Mapping[str, Any], int], int] = planned_rounds
     # Final places when the event finishes (by default the standings' ranks).
     placements: Callable[[Finish], list[Placed]] = _by_ranking
     # The cut after the qualifying rounds (the standings draw its line), if any.
-    qualifying_cut: Callable[[Mapping[str, Any]], Cut | None] = _no_cut
+    qualifying_cut: Callable[[Mapping[str, Any]], Cut | None] = no_cut
     # The format's rules in sentences (rules page, event page, results sheet).
     describe: Callable[[Mapping[str, Any], int], list[str]] = _nothing_to_say
     # --- capabilities ---
@@ -217,10 +219,6 @@ class Format:
     def pairs(self) -> bool:
         """Fixed pairs register together and are seated, paired and ranked as one."""
         return self.entrants == "pairs"
-
-    @property
-    def tie_break_kind(self) -> str:
-        return "pairs" if self.pairs else "individual"
 
     @property
     def sitting_title(self) -> str:

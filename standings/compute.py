@@ -31,13 +31,6 @@ from ranking.pairs import (
 from scoring.models import Game, SeatResult
 from tournaments.models import Bye, Entry, Event, Pair, Round, Seat
 
-BYE_SCORING_TEXT: dict[str, str] = {
-    Event.ByeScoring.ZERO: "A bye scores nothing.",
-    Event.ByeScoring.AVERAGE_WINNING: "A bye scores the average of the round's winning scores.",
-    Event.ByeScoring.AVERAGE_ALL: "A bye scores the average of all scores of the round.",
-    Event.ByeScoring.FIXED: "A bye scores {points} points.",
-}
-
 
 # --- the standings computed from the seat results (no writes) -----------------------------------
 @dataclass(frozen=True)

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import datetime
-import json
 import re
 from decimal import Decimal
 from typing import Any, cast
@@ -36,9 +35,8 @@ PAIR_SETTINGS = {f.name: f.key for f in setting_fields.PAIRS}
 PLAYOFF_SETTINGS = {f.name: (f.key, f.kinds) for f in setting_fields.PLAYOFF}
 PAIR_FIELDS = (*PAIR_SETTINGS, *PLAYOFF_SETTINGS)
 # Formats that decide their own length (a round robin, a bracket) do not use the planned
-# rounds; what "Rounds" means for each format (the new-event page shows the chosen one's).
+# rounds (the field's markup names them; its label and help per format are in #format-data).
 ROUNDS_UNUSED = tuple(formats.names(lambda f: not f.rounds_used))
-ROUNDS_HELP = {f.name: f.rounds_help for f in formats.REGISTERED if f.rounds_help}
 # The tie-breaks of a new event, individual and pair ones together, in an order that keeps
 # each kind's own order (the page shows the chosen format's; the services check them).
 TIE_BREAK_ORDER = ("points", "wins", "head_to_head", "points_against", "highest_game",
@@ -56,17 +54,19 @@ def pair_formats_using(field: str) -> tuple[str, ...]:
     return tuple(formats.names(lambda f: f.pairs and key in f.setting_keys))
 
 
+def prize_formats() -> tuple[str, ...]:
+    """The formats whose form offers the prizes: the individual formats with settings of their
+    own (a progressive day)."""
+    return tuple(formats.names(
+        lambda f: not f.pairs and bool(f.setting_keys & set(PROGRESSIVE_SETTINGS))))
+
+
 def individual_formats_using(field: str) -> tuple[str, ...]:
-    """The individual formats whose settings include the form field ``field`` (the prizes go
-    with any of them)."""
+    """The individual formats whose settings include the form field ``field`` (the prizes'
+    fields: :func:`prize_formats`)."""
     if field not in PROGRESSIVE_SETTINGS:
-        return tuple(formats.names(
-            lambda f: not f.pairs and bool(f.setting_keys & set(PROGRESSIVE_SETTINGS))))
+        return prize_formats()
     return tuple(formats.names(lambda f: not f.pairs and field in f.setting_keys))
-
-
-def _uses_individual_settings(format: str | None) -> bool:
-    return format in individual_formats_using("payouts")
 
 
 def format_data() -> dict[str, dict[str, Any]]:
@@ -75,8 +75,7 @@ def format_data() -> dict[str, dict[str, Any]]:
     return {f.name: {"pairs": f.pairs, "rounds_label": f.rounds_label,
                      "rounds": str(f.default_rounds),
                      "deals": "" if f.default_deals is None else str(f.default_deals),
-                     "summary": f.summary,
-                     "individual_settings": _uses_individual_settings(f.name)}
+                     "summary": f.summary, "rounds_help": f.rounds_help}
             for f in formats.REGISTERED}
 
 
@@ -162,10 +161,7 @@ class EventForm(forms.Form):
             for name in PAIR_FIELDS:
                 if format not in pair_formats_using(name):
                     del self.fields[name]
-        self.fields["rounds_planned"].widget.attrs.update(
-            {"data-label": "Rounds", "data-unused-label": "Rounds (not used)",
-             "data-unused-formats": " ".join(ROUNDS_UNUSED),
-             "data-pair-help": json.dumps(ROUNDS_HELP)})
+        self.fields["rounds_planned"].widget.attrs["data-unused-formats"] = " ".join(ROUNDS_UNUSED)
         if spec is not None and not spec.rounds_used:
             self.fields["rounds_planned"].label = spec.rounds_label
             self.fields["rounds_planned"].help_text = spec.rounds_help
@@ -201,11 +197,11 @@ class EventForm(forms.Form):
 
     @staticmethod
     def individual_settings_title() -> str:
-        return " · ".join(formats.get(n).label for n in individual_formats_using("payouts"))
+        return " · ".join(formats.get(n).label for n in prize_formats())
 
     @staticmethod
     def individual_settings_note() -> str:
-        return " ".join(formats.get(n).summary for n in individual_formats_using("payouts"))
+        return " ".join(formats.get(n).summary for n in prize_formats())
 
     @staticmethod
     def playoff_labels() -> str:

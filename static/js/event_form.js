@@ -76,10 +76,8 @@
     var formatHelp = document.getElementById("format-help");
     if (formatHelp && spec.summary) { formatHelp.textContent = spec.summary; }
     if (roundsHelp) {
-      var help = {};
-      try { help = JSON.parse(rounds.getAttribute("data-pair-help") || "{}"); } catch (e) { help = {}; }
-      roundsHelp.hidden = !help[format];
-      if (help[format]) { roundsHelp.textContent = help[format]; }
+      roundsHelp.hidden = !spec.rounds_help;
+      if (spec.rounds_help) { roundsHelp.textContent = spec.rounds_help; }
     }
     var before = FORMATS[previous], after = spec;
     if (before && after.rounds && format !== previous) {
