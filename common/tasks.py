@@ -67,16 +67,17 @@ def _publish(name: str, args: Sequence[Any], countdown: float | None) -> bool:
 
 
 def task_queue(name: str, *, args: Sequence[Any] = (), countdown: float | None = None,
-               on_commit: bool = True) -> None:
-    """Queue task ``name`` with ``args`` once the current transaction commits. Never raises."""
+               on_commit: bool = True) -> bool:
+    """Queue task ``name`` with ``args`` once the current transaction commits. Never raises.
+    Queued at once (``on_commit=False``), returns whether the broker took it (else True)."""
 
     def queue() -> None:
         _publish(name, args, countdown)
 
     if on_commit:
         transaction.on_commit(queue, robust=True)
-    else:
-        queue()
+        return True
+    return _publish(name, args, countdown)
 
 
 def standings_request_update(*, event_id: int) -> None:

@@ -110,6 +110,19 @@ def lower_worker_priority(**_: Any) -> None:
         os.nice(niceness)
 
 
+@signals.worker_ready.connect
+def catch_up(sender: Any = None, **_: Any) -> None:
+    """A worker has started (after a crash, perhaps one that lost what it held): it asks at
+    once for the reconciles beat runs periodically, so an automatic advance lost with the last
+    worker is done within seconds of the restart rather than at beat's next tick, or the
+    broker's redelivery minutes later."""
+    for name in ("draw.tasks.reconcile_advances", "standings.tasks.reconcile_standings"):
+        try:
+            app.send_task(name, ignore_result=True)
+        except Exception:  # noqa: BLE001 - the broker away: beat catches up later
+            logging.getLogger(__name__).warning("could not queue %s at start", name)
+
+
 @app.task(name="config.ping")
 def ping(value: str = "pong") -> str:
     """A trivial round trip used by health checks and the integration tests."""

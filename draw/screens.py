@@ -37,7 +37,7 @@ from tournaments.models import Bye, Entry, Event, Round, Seat
 from tournaments.selectors import event_get, round_tables
 
 from . import seating, where
-from .selectors import event_format_settings, rounds_total
+from .selectors import advance_due, event_format_settings, rounds_total
 
 # A playing table is "running long" past the median time of the finished tables once this many
 # have finished (fewer on a small day: half the tables), or past the event's time limit.
@@ -155,8 +155,23 @@ def director_screen(event: Event, *, now: datetime.datetime | None = None) -> di
         "alternates": [e for e in entries if e.alternate and e.status == Entry.Status.ACTIVE
                        and e.pk not in seated],
         "seating": seating.job_state(event_id=event.pk),
+        "stalled": _advance_stalled(event, now=now),
         "refresh_seconds": REFRESH_SECONDS, "word": _word(event),
     }
+
+
+# An automatic advance not done this long after the last confirmation is shown as stalled.
+ADVANCE_STALL_SECONDS = 20
+
+
+def _advance_stalled(event: Event, *, now: datetime.datetime) -> dict[str, Any] | None:
+    """The advance owed to the event (:func:`draw.selectors.advance_due`) once it is overdue:
+    the director then sees it and seats the next round in one step."""
+    due = advance_due(event)
+    if due is None or (due["since"] and (now - due["since"]).total_seconds()
+                       < ADVANCE_STALL_SECONDS):
+        return None
+    return due
 
 
 @login_required

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import formats
 from formats import FormatError, Stage
 from formats.pairs import bracket_first_round, bracket_view
 from pairing.results import TableResult
@@ -58,6 +59,38 @@ def event_format_settings(event: Event) -> dict[str, Any]:
 def rounds_total(event: Event) -> int:
     return event.spec.rounds_total(
         event.rounds_planned, dict(event.format_settings or {}), event_entrants(event))
+
+
+def advance_due(event: Event) -> dict[str, Any] | None:
+    """The automatic advance this event is owed and has not had: its latest round has games,
+    every one confirmed, the format seats the next round by itself, the advance is not held, and
+    the next round is not seated (nor the last round played). ``{"round", "next", "since"}``
+    (``since``: the last confirmation), or None. A worker killed at the last confirmation, or a
+    broker away then, leaves exactly this state behind; ``draw.tasks.reconcile_advances`` and
+    the director screen's "Seat now" both start from it."""
+    if event.status != Event.Status.RUNNING or event.advance_held:
+        return None
+    if not event.spec.seats_automatically:
+        return None
+    latest = event.rounds.order_by("-number").first()
+    if latest is None:
+        return None
+    games = Game.objects.filter(table__round=latest)
+    if not games.exists() or games.exclude(status=Game.Status.CONFIRMED).exists():
+        return None
+    if latest.number >= rounds_total(event):
+        return None
+    since = max((at for at in games.values_list("confirmed_at", flat=True) if at), default=None)
+    return {"round": latest.number, "next": latest.number + 1, "since": since}
+
+
+def advances_due() -> list[tuple[int, int]]:
+    """Every running event owed an automatic advance, as ``(event_id, round number)``."""
+    automatic = formats.names(lambda spec: spec.seats_automatically)
+    events = Event.objects.filter(status=Event.Status.RUNNING, advance_held=False,
+                                  format__in=automatic)
+    owed = ((event.pk, advance_due(event)) for event in events)
+    return [(event_id, due["round"]) for event_id, due in owed if due]
 
 
 def event_stages(event: Event) -> list[dict[str, Any]]:

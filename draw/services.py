@@ -119,10 +119,16 @@ def round_create(
         # race with this request): asking for "the next round" returns it, unchanged.
         return latest
     elif latest is not None and latest.status != Round.Status.CLOSED:
-        raise DomainError(
-            f"Round {latest.number} is still open; close it before seating the next one.",
-            field="round",
-        )
+        if round_unfinished(latest) or not Game.objects.filter(table__round=latest).exists():
+            raise DomainError(
+                f"Round {latest.number} is still open; close it before seating the next one.",
+                field="round",
+            )
+        # Every game is confirmed: closing is what the automatic advance would have done (it may
+        # have been lost with a worker), so seating the next round closes this one first.
+        if latest.status == Round.Status.SEATED:
+            round_set_status(round_=latest, status=Round.Status.PLAYING, actor=actor)
+        latest = round_set_status(round_=latest, status=Round.Status.CLOSED, actor=actor)
     new_number = (latest.number if latest else 0) + 1
     if number is not None and number != new_number:
         raise DomainError(f"The next round is round {new_number}.", field="number")
@@ -257,8 +263,13 @@ def round_seat_request(
         number = (latest.number if latest else 0) + 1
     seating.job_queued(event_id=event.pk, number=number)
     # Nothing was written here, so there is no commit to wait for.
-    task_queue(ROUND_SEAT, args=(event.pk, number, reseat, getattr(actor, "pk", None)),
-               on_commit=False)
+    if not task_queue(ROUND_SEAT, args=(event.pk, number, reseat, getattr(actor, "pk", None)),
+                      on_commit=False):
+        # The broker is away: the director is here, so the round is seated in this request.
+        try:
+            round_create(event=event, number=number, reseat=reseat, actor=actor)
+        finally:
+            seating.job_done(event_id=event.pk)
     return number
 
 

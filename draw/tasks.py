@@ -5,6 +5,8 @@ which is idempotent: asking again for a round that exists returns it unchanged (
 a retried task never makes two rounds). A reseat happens only when the director asks for it, and
 only before any hand of the round is entered. ``round_confirmed`` is asked for (by name) when the
 last game of a round is confirmed; formats that seat themselves then build the next round.
+``reconcile_advances`` (beat, and once at each worker's start) does an advance that was owed and
+lost on the way (see :func:`draw.selectors.advance_due`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from tournaments.models import Event, Round
 from tournaments.selectors import event_entrants
 
 from . import seating
+from .selectors import advances_due
 from .services import round_create, round_set_status
 
 logger = logging.getLogger(__name__)
@@ -81,3 +84,17 @@ def round_confirmed(event_id: int, number: int) -> dict[str, Any]:
     if event.advance_held:
         return {"event": event_id, "round": number, "seated": None, "held": True}
     return seat_round(event_id, number + 1)
+
+
+@shared_task(autoretry_for=TRANSIENT, retry_backoff=settings.TASK_RETRY_POLICY["countdown"],
+             max_retries=settings.TASK_RETRY_POLICY["max_retries"])
+def reconcile_advances() -> list[dict[str, Any]]:
+    """Periodic (beat), and once as a worker starts: every automatic advance that is owed and was
+    lost (the worker killed at the last confirmation, the broker away then) is done now. Safe to
+    run beside the advance it stands in for: seating is idempotent."""
+    done = []
+    for event_id, number in advances_due():
+        logger.warning("event %s: round %s is confirmed but the next round was not seated; "
+                       "seating it now", event_id, number)
+        done.append(round_confirmed(event_id, number))
+    return done

@@ -280,6 +280,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "standings.tasks.reconcile_standings",
         "schedule": float(get_int("STANDINGS_RECONCILE_SECONDS", 30, minimum=1)),
     },
+    # An automatic advance lost with a killed worker or an absent broker (draw.tasks).
+    "reconcile-advances": {
+        "task": "draw.tasks.reconcile_advances",
+        "schedule": float(get_int("ADVANCE_RECONCILE_SECONDS", 15, minimum=1)),
+    },
 }
 # Push (standings/push.py, standings/push_server.py): where browsers open the standings stream, a path
 # like /push/ (a proxy sends it to the ASGI process, `uvicorn config.asgi:application`) or the
