@@ -424,6 +424,11 @@ class EventDetailApi(APIView):
         return Response(EventOutput(updated).data)
 
 
+class ReopenInput(serializers.Serializer[Any]):
+    reason = serializers.CharField(max_length=500, help_text=(
+        "Why the finished event's final results are to change (kept in the event's log)."))
+
+
 class EventStatusApi(APIView):
     """Base of finish and reopen: a director moves the event to ``target``."""
 
@@ -432,7 +437,12 @@ class EventStatusApi(APIView):
 
     def post(self, request: Request, pk: int) -> Response:
         event = event_get(pk=pk, user=request.user, role="director")
-        services.event_status_set(event=event, status=self.target, actor=request.user)
+        data = request.data if isinstance(request.data, dict) else {}
+        reason = data.get("reason", "")
+        if not isinstance(reason, str):
+            raise DomainError("The reason is text.", field="reason")
+        services.event_status_set(event=event, status=self.target, actor=request.user,
+                                  reason=reason)
         return Response(EventOutput(event_get(pk=pk, user=request.user)).data)
 
 
@@ -454,7 +464,7 @@ class EventReopenApi(EventStatusApi):
     target = Event.Status.RUNNING
 
     @extend_schema(operation_id="event_reopen", summary="Reopen a finished event (directors)",
-                   request=None,
+                   request=ReopenInput,
                    responses={200: EventOutput, **error_responses(400, 403, 404)})
     def post(self, request: Request, pk: int) -> Response:
         return super().post(request, pk)

@@ -27,7 +27,7 @@ from scoring.services import game_forfeit
 from standings.selectors import qualifying_order
 from standings.services import placements_store, standings_rebuild
 from tournaments.models import Bye, Entry, Event, Pair, Round, Seat, Table
-from tournaments.selectors import event_entrants, pairs_in_seed_order
+from tournaments.selectors import event_entrants, pairs_in_seed_order, results_final_check
 from tournaments.services import event_lock, event_log, event_results_changed
 
 from . import seating
@@ -43,6 +43,7 @@ EVENT_TRANSITIONS: dict[str, set[str]] = {
     Event.Status.FINISHED: {Event.Status.RUNNING},  # reopened by a director to fix a result
     Event.Status.CANCELLED: set(),
 }
+REASON_MAX_LENGTH = 500
 
 ROUND_TRANSITIONS: dict[str, set[str]] = {
     Round.Status.SEATED: {Round.Status.PLAYING},
@@ -275,12 +276,13 @@ def round_seat_request(
 
 # --- the event's status -------------------------------------------------------------------------
 @transaction.atomic
-def event_status_set(*, event: Event, status: str, actor: Any = None) -> Event:
+def event_status_set(*, event: Event, status: str, actor: Any = None, reason: str = "") -> Event:
     """Finish, reopen or cancel the event. Finishing also brings the standings snapshot up to
     date and writes the final places (the format's rule, with the prizes they win) in the same
-    transaction; reopening clears the places until the event finishes again. The one service
-    that changes an event's status (the pages, the API, the demo and the archive come here)."""
-    locked = _event_status_write(event, status=status, actor=actor)
+    transaction; reopening (``reason`` required: the results were final) clears the places until
+    the event finishes again. The one service that changes an event's status (the pages, the
+    API, the demo and the archive come here)."""
+    locked = _event_status_write(event, status=status, actor=actor, reason=reason)
     if status == Event.Status.FINISHED:
         snapshot = standings_rebuild(event_id=locked.pk)
         placements_store(event_id=locked.pk, placements=event_placements_compute(
@@ -290,7 +292,7 @@ def event_status_set(*, event: Event, status: str, actor: Any = None) -> Event:
     return locked
 
 
-def _event_status_write(event: Event, *, status: str, actor: Any) -> Event:
+def _event_status_write(event: Event, *, status: str, actor: Any, reason: str = "") -> Event:
     """The status change itself, under the event's row lock: an allowed transition, every round
     closed before the event finishes, and a log row."""
     locked = event_lock(event)
@@ -302,10 +304,18 @@ def _event_status_write(event: Event, *, status: str, actor: Any) -> Event:
         )
     if status == Event.Status.FINISHED and locked.rounds.exclude(status=Round.Status.CLOSED).exists():
         raise DomainError("Close the current round before finishing the event.", field="status")
+    reason = (reason or "").strip()
+    if locked.status == Event.Status.FINISHED and not reason:
+        raise DomainError("Say why the finished event is reopened: its results were final.",
+                          field="reason")
+    if len(reason) > REASON_MAX_LENGTH:
+        raise DomainError(f"Keep the reason under {REASON_MAX_LENGTH} characters.",
+                          field="reason")
     previous = locked.status
     locked.status = status
     locked.save(update_fields=["status"])
-    event_log(locked, actor, "status", previous=previous, status=status)
+    event_log(locked, actor, "status", previous=previous, status=status,
+              **({"reason": reason} if reason else {}))
     event.status = status
     return locked
 
@@ -368,6 +378,7 @@ def entry_withdraw(*, entry: Entry, actor: Any = None) -> Entry:
     leaves (the pages and the API come here).
     """
     locked = event_lock(entry.event)
+    results_final_check(locked)
     handed_over = None
     if locked.spec.alternates and entry.status == Entry.Status.ACTIVE:
         handed_over = _hand_over_seat(locked, entry, actor)
@@ -496,6 +507,7 @@ def seat_swap(
     another pair's game. A bracket's matches are the bracket's: a pair may only change sides
     with its opponent."""
     locked_event = event_lock(round_.event)
+    results_final_check(locked_event)
     locked = Round.objects.select_for_update().get(pk=round_.pk)
     if locked.status != Round.Status.SEATED:
         raise DomainError("Seats can be swapped only before the round starts.", field="round")

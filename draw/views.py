@@ -383,7 +383,8 @@ def round_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def event_status(request: HttpRequest, pk: int, status: str) -> HttpResponse:
     event = event_get(pk=pk, user=request.user, role="director")
     try:
-        services.event_status_set(event=event, status=status, actor=request.user)
+        services.event_status_set(event=event, status=status, actor=request.user,
+                                  reason=request.POST.get("reason", ""))
     except DomainError as exc:
         messages.error(request, exc.message)
     else:

@@ -20,6 +20,7 @@ from common.labels import OUTCOME_LABELS, RESULT_LABELS, SEAT_NAMES, SUIT_SYMBOL
 from common.rulesets import event_ruleset, ruleset_for
 from rules_engine import Outcome, Ruleset
 from tournaments.models import Bye, Entry, Event, Round, Seat, Table
+from tournaments.selectors import results_final
 
 from .models import Game, Hand, HandRevision
 
@@ -50,7 +51,7 @@ def entry_refusal(round_: Round, *, as_director: bool = False) -> DomainError | 
     players are at their tables). A director may also change a closed round's hands (with a
     reason, see ``scoring.services``). Returns the refusal, or None when entry is open."""
     if as_director:
-        return None
+        return results_final(round_.event)
     closed_by = entry_closed_by(event_status=round_.event.status, round_status=round_.status)
     if closed_by == "event":
         return DomainError("This event is over.", field="event")

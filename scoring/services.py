@@ -28,6 +28,7 @@ from common.tasks import RATE_GAME, ROUND_CONFIRMED, standings_request_update, t
 from rules_engine import Hand as EngineHand
 from rules_engine import Outcome, RulesError, Ruleset, parse_hand, score_game, score_hand
 from tournaments.models import Event, Round, Seat
+from tournaments.selectors import results_final_check
 from tournaments.services import (
     check_event_settings_change,
     event_lock,
@@ -562,6 +563,7 @@ def game_confirm(*, game: Game, position: str) -> Game:
     ruleset = event_ruleset(locked.table.round.event)
     if locked.status == Game.Status.CONFIRMED:
         return locked
+    results_final_check(locked.table.round.event)
     if locked.status != Game.Status.FINISHED:
         raise DomainError("The game is not finished yet.", field="status")
     seat = Seat.objects.filter(table=locked.table, position=position).select_related("entry").first()
@@ -588,6 +590,7 @@ def round_call_time(*, round_: Round, actor: Any = None) -> list[int]:
     the side ahead winning (a level game is settled by a cut). Returns the tables ended.
     The games then wait for confirmation like any finished game."""
     event = Event.objects.select_for_update().get(pk=round_.event_id)
+    results_final_check(event)
     if round_.status == Round.Status.CLOSED:
         raise DomainError(f"Round {round_.number} is closed.", field="round")
     games = list(
@@ -612,6 +615,7 @@ def game_settle_tie(*, game: Game, winner: str, actor: Any = None) -> Game:
     table's high/low cut, entered by the director). The points stand; the cut decides who moves
     on (or reaches the final). If the round was waiting for it, the advance follows."""
     locked = _locked_game(game)
+    results_final_check(locked.table.round.event)
     if locked.status == Game.Status.PLAYING:
         raise DomainError("The game is not finished yet.", field="status")
     if locked.winner:
@@ -648,6 +652,7 @@ def game_forfeit(*, game: Game, side: str, reason: str, actor: Any = None,
     Refused for a confirmed game (its result was played out), a closed round or an event that
     is over. Asking again for the same side returns the game unchanged."""
     event = Event.objects.select_for_update().get(pk=game.table.round.event_id)
+    results_final_check(event)
     locked = _locked_game(game)
     round_ = locked.table.round
     spec = event.spec

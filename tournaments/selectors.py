@@ -9,8 +9,29 @@ from django.shortcuts import get_object_or_404
 
 from clubs.models import Player
 from clubs.permissions import check_club_role, check_view_event
+from common.errors import DomainError
 
 from .models import Bye, Entry, Event, Pair, Round, Seat, Table
+
+
+def results_final(event: Event) -> DomainError | None:
+    """THE rule that a finished event's results are final: its hands, games, seats, entries and
+    settings change only after a director reopens it, with a reason (its placements, prizes and
+    ratings would otherwise disagree with its hands). Every writer asks; returns the refusal."""
+    if event.status == Event.Status.FINISHED:
+        return DomainError("This event is finished and its results are final; reopen it, "
+                           "saying why, to change them.", field="event", code="event_final")
+    if event.status == Event.Status.CANCELLED:
+        return DomainError("This event was cancelled; its results can no longer change.",
+                           field="event", code="event_final")
+    return None
+
+
+def results_final_check(event: Event) -> None:
+    """Raise :func:`results_final`'s refusal, if any."""
+    refusal = results_final(event)
+    if refusal is not None:
+        raise refusal
 
 
 def event_get(*, pk: int, user: Any, role: str | None = None) -> Event:

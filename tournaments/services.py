@@ -30,6 +30,7 @@ from ranking.pairs import validate_pair_tie_breaks
 from ranking.prizes import check_prizes
 
 from .models import BYE_POINTS_LIMIT, Entry, Event, EventLog, Pair, Round, Seat
+from .selectors import results_final_check
 from .signals import hands_version_moved
 
 
@@ -421,6 +422,8 @@ def pair_withdraw(*, pair: Pair, actor: Any = None, forfeited: bool = False) -> 
     of the open round forfeits that game instead (``scoring.services.game_forfeit``, which
     withdraws it with ``forfeited``)."""
     locked = event_lock(pair.event)
+    if not forfeited:
+        results_final_check(locked)
     if locked.is_bracket and not forfeited:
         seat = Seat.objects.filter(entry__pair=pair).exclude(
             round__status=Round.Status.CLOSED).select_related("table", "round").first()

@@ -168,6 +168,9 @@ def test_a_club_night_through_the_api_alone(director_api: APIClient) -> None:
         e for e, pts in expected.items() if pts == best}
 
     # a director may reopen (placements go until it finishes again) and finish again
-    reopened = _ok(api.post(f"/api/events/{event_id}/reopen/"))
+    refused = api.post(f"/api/events/{event_id}/reopen/", {}, format="json")
+    assert refused.status_code == 400 and refused.json()["errors"][0]["field"] == "reason"
+    reopened = _ok(api.post(f"/api/events/{event_id}/reopen/",
+                            {"reason": "table 2 keyed a hand wrongly"}, format="json"))
     assert (reopened["status"], reopened["placements"]) == ("running", [])
     assert _ok(api.post(f"/api/events/{event_id}/finish/"))["placements"] == placements
