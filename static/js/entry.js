@@ -87,7 +87,7 @@
     if (!preview) return;
     var text = lastPreview.text, cls = lastPreview.cls;
     if (refused()) {
-      text = server.general ? "Not saved: " + server.general : "Not saved: fix the fields marked in red.";
+      text = server.general ? "Not saved: see the message above." : "Not saved: fix the fields marked in red.";
       cls = "bad";
     }
     preview.textContent = text;
