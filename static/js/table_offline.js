@@ -493,6 +493,16 @@
     describe: describe
   };
 
+  // A refusal the server rendered with the page (a keeper, a confirmation) stays until dismissed.
+  document.querySelectorAll("[data-refusal]").forEach(function (box) {
+    var close = document.createElement("button");
+    close.type = "button";
+    close.className = "btn secondary dismiss";
+    close.textContent = "Dismiss this message";
+    close.addEventListener("click", function () { box.hidden = true; });
+    box.appendChild(close);
+  });
+
   if (!fromCache()) { queue.forgetKnown(); }  // a page just rendered by the server knows best
   // The keeper: the server's word, else the one named on this phone (a copy of the page opened
   // offline, or a tap not sent yet).

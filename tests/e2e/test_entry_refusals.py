@@ -101,6 +101,7 @@ def test_a_correction_of_a_game_confirmed_meanwhile_is_refused_in_words(
     expect(phone.locator("[data-ask-director]")).to_be_visible()
     phone.locator('[data-error-for="general"]').scroll_into_view_if_needed()
     phone.screenshot(path=str(output_dir / "entry-refused-confirmed.png"))
+    phone.locator(".game-over").screenshot(path=str(output_dir / "entry-confirmed-card.png"))
     assert HandRevision.objects.get(hand__number=2, is_live=True).revision == 1
 
 
