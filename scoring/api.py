@@ -226,12 +226,15 @@ def _invalid(serializer: serializers.Serializer[Any]) -> Response:
 
 
 def _closed(state: dict[str, Any]) -> Response:
+    """403: the table's round (or its event) no longer takes writes from the table."""
+    refusal = entry_refusal(state["round"])
+    field, code, message = (
+        (refusal.field, refusal.code, refusal.message) if refusal is not None
+        else ("round", "round_closed", "This table no longer takes scores.")
+    )
     return Response(
-        {"errors": [{
-            "field": "round", "code": "round_closed",
-            "message": f"Round {state['round'].number} is closed: this table's scores can no "
-                       "longer be changed from the table.",
-        }]},
+        {"errors": [{"field": field, "code": code,
+                     "message": f"{message} Ask the director if something is wrong."}]},
         status=status.HTTP_403_FORBIDDEN,
     )
 
@@ -318,7 +321,9 @@ class TableCheckApi(TableDeviceApi):
 
 
 class TableHandsApi(TableDeviceApi):
-    """Store the next hand of the table's game."""
+    """Store the next hand of the table's game. The game's keeper is named first
+    (``POST /api/tables/<token>/scorer/``); before that a hand is refused (400, naming
+    ``scorer``)."""
 
     @extend_schema(
         operation_id="table_hand_submit",
@@ -343,6 +348,7 @@ class TableHandsApi(TableDeviceApi):
         revision = services.hand_submit(
             game=table.game, number=serializer.validated_data["number"],
             values=serializer.values(), source=HandRevision.Source.TABLE, idempotency_key=key,
+            table_device=True,
         )
         replayed = getattr(revision, "replayed", False)
         return Response(RevisionOutput(revision_row(revision)).data,
@@ -482,10 +488,12 @@ def _open_table_position(request: Request, token: str) -> tuple[Table, str] | Re
 
 
 class TableScorerApi(TableDeviceApi):
-    """Record which seat keeps score (a player of the other side will confirm the game).
+    """Name the seat that keeps score on this phone, before the first hand (a player of the
+    other side will confirm the game).
 
     Like the other table endpoints: no login, the table's token is the credential, and writes
-    stop when the round closes (403). The scorer cannot change once hands are entered.
+    stop when the round closes (403). The keeper cannot change once a hand is stored (400,
+    naming ``scorer``); naming the same seat again answers the game unchanged.
     """
 
     @extend_schema(operation_id="table_set_scorer", parameters=[TOKEN_PARAM],
@@ -503,7 +511,8 @@ class TableScorerApi(TableDeviceApi):
 
 
 class TableConfirmApi(TableDeviceApi):
-    """A player of the side that did not keep score confirms the finished game.
+    """A player of the side that did not keep score confirms the finished game (a player of the
+    keeper's side: 400).
 
     No login: the table's token is the credential (as for entering hands); 403 once the round
     is closed. Confirming a confirmed game again answers its status unchanged.

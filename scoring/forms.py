@@ -158,6 +158,10 @@ def form_value(form: HandForm, name: str) -> Any:
     return "" if value is None else value
 
 
+# Message keys shown once for the whole form (no field of their own on the page).
+FORM_WIDE_ERRORS = ("general", "number", "expected_revision", "idempotency_key", "scorer")
+
+
 def hand_layout(
     form: HandForm, *, seats: list[dict[str, Any]], errors: dict[str, list[str]] | None = None,
 ) -> dict[str, Any]:
@@ -176,6 +180,10 @@ def hand_layout(
 
     return {
         "value": value,
+        # the refusals that concern the hand as a whole, shown above the form
+        "general_errors": " ".join(
+            message for key in FORM_WIDE_ERRORS for message in errors.get(key, [])
+        ),
         "outcome_fields": json.dumps(
             {k: sorted(v) for k, v in outcome_fields(form.ruleset).items()}
         ),

@@ -57,7 +57,8 @@ def entry_refusal(round_: Round, *, as_director: bool = False) -> DomainError | 
         return DomainError("This event is over.", field="event")
     if closed_by == "round":
         return DomainError(
-            f"Round {round_.number} is closed; only a director can change its hands.",
+            f"{round_.event.spec.sitting_title} {round_.number} is closed: only a director can "
+            "change its hands now.",
             field="round", code="round_closed",
         )
     return None

@@ -22,7 +22,6 @@ from django.db.models import F
 from django.utils import timezone
 
 from common.errors import ConflictError, DomainError
-from common.labels import SEATS
 from common.rulesets import event_ruleset
 from common.tasks import RATE_GAME, ROUND_CONFIRMED, standings_request_update, task_queue
 from rules_engine import Hand as EngineHand
@@ -100,7 +99,7 @@ def _check_open(game: Game, *, as_director: bool, note: str) -> None:
     if game.status == Game.Status.CONFIRMED:
         if not as_director:
             raise DomainError(
-                "This game was confirmed by the other side; only a director can change it now.",
+                "This game is confirmed: only a director can change it now. Ask the director.",
                 field="number", code="confirmed",
             )
         if not note.strip():
@@ -188,8 +187,14 @@ def hand_submit(
     idempotency_key: str | None = None,
     as_director: bool = False,
     note: str = "",
+    table_device: bool = False,
 ) -> HandRevision:
     """Store a new hand (the next one of the game) after the rules engine accepts it.
+
+    ``table_device``: the table's own phone writes (its token, no login). It names the game's
+    keeper first (:func:`game_set_scorer`): before that its hands are refused, naming
+    ``scorer``, so that a player of the other side confirms the game. A scorer's or a director's
+    desk enters for any table and is not asked.
 
     A retried submission (same ``idempotency_key``) returns the revision stored the first time,
     with ``replayed`` set on it; a new one has ``replayed`` false.
@@ -215,7 +220,14 @@ def hand_submit(
     if number != expected:
         raise DomainError(f"The next hand of this game is hand {expected}.", field="number")
     if locked.status != Game.Status.PLAYING and revisions:
-        raise DomainError("This game is over; no more hands can be entered.", field="number")
+        raise DomainError("This game is over; no more hands can be entered.", field="number",
+                          code="game_over")
+    if table_device and not as_director and not locked.scorer_position:
+        raise DomainError(
+            "Name the player who keeps score on this phone first (tap their name): a player of "
+            "the other side confirms the game at the end.",
+            field="scorer", code="no_scorer",
+        )
     engine_hand, score = hand_check(values=values, ruleset=ruleset)
     hand = Hand.objects.create(game=locked, number=number)
     revision = _store_revision(
@@ -535,14 +547,34 @@ def event_recompute(*, event: Event) -> int:
 
 @transaction.atomic
 def game_set_scorer(*, game: Game, position: str) -> Game:
-    """Record which seat keeps score; once hands are entered the choice stands (a player of the
-    other side confirms the game, so the scorer's side must not change under them)."""
+    """Name the seat that keeps score on the table's phone (the *keeper*): a player of the other
+    side confirms the game (:func:`game_confirm`). Named before the first hand (the table's phone
+    enters no hand before, see :func:`hand_submit`) and fixed from then on: once a hand is
+    stored another keeper is refused, naming ``scorer``; naming the same seat again answers the
+    game unchanged (a phone's retry). A game whose first hands came from a desk may still name its
+    keeper while it is played, never once it is over (the winners would pick who confirms)."""
     locked = _locked_game(game)
-    if position not in SEATS:
-        raise DomainError("Pick the seat of the player keeping score.", field="scorer_position")
+    ruleset = event_ruleset(locked.table.round.event)
+    if position not in ruleset.seats:
+        raise DomainError(f"Pick the seat of the player keeping score: {', '.join(ruleset.seats)}.",
+                          field="scorer", code="invalid_choice")
+    if locked.scorer_position == position:
+        return locked
+    names = {s.position: s.entry.player.name
+             for s in Seat.objects.filter(table=locked.table).select_related("entry__player")}
+    if position not in names:
+        raise DomainError("Nobody sits at that seat of this table.", field="scorer",
+                          code="invalid_choice")
     if locked.scorer_position and locked.hands_count:
-        raise DomainError("The scorer was chosen when the first hand was entered.",
-                          field="position", code="scorer_chosen")
+        keeper = names.get(locked.scorer_position) or locked.scorer_position
+        raise DomainError(
+            f"{keeper} ({locked.scorer_position}) keeps score for this game since its first "
+            "hand; the keeper cannot change now.",
+            field="scorer", code="scorer_chosen",
+        )
+    if locked.status != Game.Status.PLAYING:
+        raise DomainError("This game is over: the keeper is named before the first hand, not "
+                          "after the last.", field="scorer", code="game_over")
     locked.scorer_position = position
     locked.save(update_fields=["scorer_position"])
     return locked
@@ -558,7 +590,9 @@ def _round_confirmed_advance(round_: Round) -> None:
 
 @transaction.atomic
 def game_confirm(*, game: Game, position: str) -> Game:
-    """A player of the side that did not keep score confirms the finished game."""
+    """A player of the side that did not keep score confirms the finished game: a player of the
+    keeper's side is refused. A game without a keeper had its hands entered at a desk (the
+    table's phone names one before its first hand): any of its players confirms it."""
     locked = _locked_game(game)
     ruleset = event_ruleset(locked.table.round.event)
     if locked.status == Game.Status.CONFIRMED:
@@ -571,7 +605,8 @@ def game_confirm(*, game: Game, position: str) -> Game:
         raise DomainError("That seat is not at this table.", field="position")
     if locked.scorer_position and ruleset.side_of(position) == ruleset.side_of(locked.scorer_position):
         raise DomainError(
-            "A player of the other side (not the scorer's) must confirm.", field="position"
+            f"{position} is on the keeper's side ({locked.scorer_position} kept score): a player "
+            "of the other side confirms.", field="position", code="scorer_side",
         )
     locked.status = Game.Status.CONFIRMED
     locked.confirmed_by = seat.entry

@@ -23,6 +23,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from clubs.permissions import check_club_role, has_club_role
@@ -62,8 +63,9 @@ class Outcome:
 
 
 def _save(form: HandForm, *, game: Game, hand: Hand | None, author: Any, source: str,
-          as_director: bool) -> Outcome:
-    """Hand the form's values to the service: a new hand, or a correction of ``hand``."""
+          as_director: bool, table_device: bool = False) -> Outcome:
+    """Hand the form's values to the service: a new hand, or a correction of ``hand``
+    (``table_device``: from the table's phone, which names its keeper first)."""
     if not form.is_valid():
         return Outcome(errors=form.error_dict())
     data = form.cleaned_data
@@ -73,6 +75,7 @@ def _save(form: HandForm, *, game: Game, hand: Hand | None, author: Any, source:
                 game=game, number=data["number"], values=form.hand_values(), author=author,
                 source=source, idempotency_key=data.get("idempotency_key") or None,
                 as_director=as_director, note=data.get("note") or "",
+                table_device=table_device,
             )
         else:
             if not data.get("expected_revision"):
@@ -107,6 +110,11 @@ def _table_page(
 ) -> HttpResponse:
     state = table_state(table=table)
     ruleset = event_ruleset(state["event"])
+    game = state["game"]
+    # The table's phone names its keeper before the first hand: until then the form is not
+    # offered (with JavaScript it is on the page, hidden, for a keeper named while offline).
+    needs_keeper = (state["is_open"] and game.status == Game.Status.PLAYING
+                    and not game.scorer_position and correcting is None)
     if form is None and state["can_enter"]:
         form = HandForm(
             initial=HandForm.initial_for(number=state["next_number"], dealer=state["next_dealer"]),
@@ -120,8 +128,11 @@ def _table_page(
         "errors": outcome.errors if outcome else {},
         "conflict": outcome.conflict if outcome else None,
         "correcting": correcting,
+        "needs_keeper": needs_keeper,
+        "sitting_label": f"{state['event'].spec.sitting_title} {table.round.number}",
         "check_url": reverse("api-table-check", args=[table.token]),
         "submit_url": reverse("api-table-hands", args=[table.token]),
+        "scorer_url": reverse("api-table-scorer", args=[table.token]),
         "page_url": reverse("table-entry", args=[table.token]),
         "saved": request.GET.get("saved", ""),
         # the deal passes clockwise over the seats in play (three-handed: N E S)
@@ -132,13 +143,25 @@ def _table_page(
 
 
 def _refuse_closed(request: HttpRequest, table: Table) -> HttpResponse:
-    outcome = Outcome(errors={"round": [
-        f"Round {table.round.number} is closed: its scores can no longer be changed here. "
-        "Ask the director if something is wrong."
-    ]})
+    refusal = entry_refusal(table.round)
+    message = refusal.message if refusal is not None else ""
+    outcome = Outcome(errors={"round": [f"{message} Ask the director if something is wrong."]})
     return _table_page(request, table, outcome=outcome, status=403)
 
 
+def _refuse_confirmed(request: HttpRequest, table: Table, number: int) -> HttpResponse:
+    """A correction of a confirmed game (a stale page's link): the page says why, no form."""
+    outcome = Outcome(errors={"status": [
+        f"Hand {number} was not changed: this game is confirmed, and only a director can "
+        "change it now. Ask the director."
+    ]})
+    return _table_page(request, table, outcome=outcome, status=400)
+
+
+# The table's pages are never kept by the browser (Cache-Control: no-store): Back or Forward
+# asks the server again, so a copy showing the form of a hand already saved never comes back.
+# The table's service worker keeps its own copy for a phone without a network.
+@never_cache
 def table_entry(request: HttpRequest, token: str) -> HttpResponse:
     """The page a table's QR code opens: the game so far and the form for the next hand; once
     the game is over, where each player goes next (or how many tables the next game waits for)."""
@@ -149,7 +172,7 @@ def table_entry(request: HttpRequest, token: str) -> HttpResponse:
         return _refuse_closed(request, table)
     form = HandForm(request.POST, ruleset=event_ruleset(table.round.event))
     outcome = _save(form, game=table.game, hand=None, author=request.user,
-                    source=HandRevision.Source.TABLE, as_director=False)
+                    source=HandRevision.Source.TABLE, as_director=False, table_device=True)
     if outcome.revision is not None:
         messages.success(request, _saved_message(outcome.revision))
         return redirect(reverse("table-entry", args=[token]))
@@ -159,8 +182,10 @@ def table_entry(request: HttpRequest, token: str) -> HttpResponse:
     return _table_page(request, table, form=form, outcome=outcome, status=outcome.status)
 
 
+@never_cache
 def table_hand_correct(request: HttpRequest, token: str, number: int) -> HttpResponse:
-    """Correct a hand of this table while the round is open (a new revision; the old one stays)."""
+    """Correct a hand of this table while the round is open and the game not confirmed (a new
+    revision; the old one stays)."""
     table = table_by_token(token=token)
     hand = Hand.objects.filter(game=table.game, number=number, deleted_at__isnull=True).first()
     if hand is None:
@@ -168,6 +193,8 @@ def table_hand_correct(request: HttpRequest, token: str, number: int) -> HttpRes
     state = table_state(table=table)
     if not state["is_open"]:
         return _refuse_closed(request, table)
+    if state["game"].status == Game.Status.CONFIRMED and request.method != "POST":
+        return _refuse_confirmed(request, table, number)
     ruleset = event_ruleset(state["event"])
     live = hand.revisions.get(is_live=True)
     correcting = {"number": number, "revision": live.revision,
@@ -200,6 +227,7 @@ def table_hand_correct(request: HttpRequest, token: str, number: int) -> HttpRes
     return _table_page(request, table, form=form, correcting=correcting)
 
 
+@never_cache
 @require_GET
 def table_entry_live(request: HttpRequest, token: str) -> HttpResponse:
     """The parts of the phone page that change when a hand is stored (the score, the progress,
@@ -232,23 +260,24 @@ def table_service_worker(request: HttpRequest) -> HttpResponse:
     return response
 
 
+@never_cache
 @require_POST
 def table_set_scorer(request: HttpRequest, token: str) -> HttpResponse:
-    """Record which seat keeps score (a player of the other side will confirm the game)."""
+    """Name the seat that keeps score, before the first hand (a player of the other side will
+    confirm the game). A refusal (another keeper once hands are stored) re-renders the page with
+    the message next to the keeper (400)."""
     table = table_by_token(token=token)
     if entry_refusal(table.round) is not None:
         return _refuse_closed(request, table)
     try:
         services.game_set_scorer(game=table.game, position=request.POST.get("position", ""))
     except DomainError as exc:
-        if exc.code == "scorer_chosen":
-            messages.error(request, exc.message)
-            return redirect(reverse("table-entry", args=[token]))
         return _table_page(request, table, outcome=Outcome(errors=errors_from_exception(exc)),
                            status=400)
     return redirect(reverse("table-entry", args=[token]))
 
 
+@never_cache
 @require_POST
 def table_confirm(request: HttpRequest, token: str) -> HttpResponse:
     """A player of the side that did not keep score confirms the finished game."""

@@ -12,9 +12,10 @@ each device keeps its own schedule from a random phase, as in a room already pla
 The devices, as the pages behave (``static/js``):
 
 * the table's scorer phone (one per table; ``entry.js``, ``table_offline.js``,
-  ``table_live.js``): opens ``/t/<token>/``; every ``submit_every`` seconds types a hand — the
-  check endpoint answers ``checks_per_hand`` times while it is typed (half-typed hands answer
-  400, expected) — and saves it (``POST /api/tables/<token>/hands/`` with its own
+  ``table_live.js``): opens ``/t/<token>/`` and names its keeper (``POST
+  /api/tables/<token>/scorer/``, the page's first tap); every ``submit_every`` seconds types a
+  hand — the check endpoint answers ``checks_per_hand`` times while it is typed (half-typed
+  hands answer 400, expected) — and saves it (``POST /api/tables/<token>/hands/`` with its own
   ``Idempotency-Key``, hand numbers in sequence); after a save it redraws from
   ``/t/<token>/live/`` (``after_save: live``, what the page does now), reloads the page
   (``reload``) or neither (``none``); every ``state_every`` seconds it asks the table's status
@@ -154,6 +155,9 @@ class ScorerPhone(Device):
         ANSWERED.setdefault(self.token, [])
         self.pause(self.rng.uniform(0, OPENING_SECONDS))
         self.call("table page", "GET", f"/t/{self.token}/")
+        # the phone names its keeper before its first hand (the page's first tap)
+        self.call("keeper", "POST", f"/api/tables/{self.token}/scorer/",
+                  json={"position": "N"})
         self.opened()
         # The room is already playing: the first turn starts part-way through.
         self.into_turn = self.rng.uniform(0, PLAN["submit_every"])

@@ -3,7 +3,13 @@
  * offline_queue.js): each hand with its own idempotency key, sent at once or kept on the phone
  * until the network is back, the page redrawn in place. Without this script (or without the
  * queue's scripts) the form posts normally and the server answers with the same field-level
- * messages. */
+ * messages.
+ *
+ * Two kinds of messages: the *live* ones (the check endpoint's answer while typing, redrawn on
+ * every answer) and the *server's refusals* (a save, a correction refused with 400, 403 or 409,
+ * as rendered with the page or answered to the script). A refusal stays next to its field until
+ * that field is edited, or (a refusal of the whole hand: a closed round, a confirmed game) until
+ * the player dismisses it; while one stands, the preview says "Not saved", never the score. */
 (function () {
   "use strict";
   var form = document.querySelector("form[data-hand-form]");
@@ -13,6 +19,10 @@
   var total = parseInt(form.dataset.countersTotal || "0", 10);
   var outcomeFields = JSON.parse(form.dataset.outcomeFields || "{}");
   var preview = form.querySelector("[data-preview]");
+  var actions = form.querySelector(".entry-actions");
+  var server = {};  // slot key -> the server's refusal shown there (kept until the player acts)
+  var live = {};    // slot key -> the live check's message
+  var lastPreview = { text: "", cls: "" };
   var touched = {};
   var typedCounters = {};
   var timer = null;
@@ -39,38 +49,112 @@
     return v;
   }
 
-  function clearErrors() {
-    form.querySelectorAll("[data-error-for]").forEach(function (el) { el.textContent = ""; });
-    form.querySelectorAll(".has-error").forEach(function (el) { el.classList.remove("has-error"); });
+  function slotKey(k) {
+    return form.querySelector('[data-error-for="' + k + '"]') ? k : "general";
   }
+
+  function join(a, b) { return !a ? (b || "") : (!b || a === b ? a : a + " " + b); }
+
+  // Draw both kinds of messages in their slots (the server's first).
+  function paint() {
+    form.querySelectorAll("[data-error-for]").forEach(function (slot) {
+      var k = slot.getAttribute("data-error-for");
+      var text = join(server[k], live[k]);
+      slot.textContent = text;
+      if (server[k]) { slot.setAttribute("data-server", ""); } else { slot.removeAttribute("data-server"); }
+      var box = slot.closest(".fld, .num-field");
+      if (box) { box.classList.toggle("has-error", !!text); }
+    });
+    var dismiss = form.querySelector("[data-dismiss-refusal]");
+    if (server.general && !dismiss) {
+      dismiss = document.createElement("button");
+      dismiss.type = "button";
+      dismiss.className = "btn secondary dismiss";
+      dismiss.setAttribute("data-dismiss-refusal", "");
+      dismiss.textContent = "Dismiss this message";
+      var general = form.querySelector('[data-error-for="general"]');
+      if (general) { general.insertAdjacentElement("afterend", dismiss); }
+    }
+    if (dismiss) { dismiss.hidden = !server.general; }
+    showPreview();
+  }
+
+  function refused() { return Object.keys(server).length > 0; }
+
+  // The preview next to the save button: the score of what is typed, unless the server refused
+  // the hand and its message still stands (then it says so, never "made").
+  function showPreview() {
+    if (!preview) return;
+    var text = lastPreview.text, cls = lastPreview.cls;
+    if (refused()) {
+      text = server.general ? "Not saved: see the message above." : "Not saved: fix the fields marked in red.";
+      cls = "bad";
+    }
+    preview.textContent = text;
+    preview.className = "preview" + (cls ? " " + cls : "");
+  }
+
+  function clearErrors() { live = {}; paint(); }
+  function clearRefusals() { server = {}; paint(); }
 
   function isTouched(k) {
     if (touched[k]) return true;
     return Object.keys(touched).some(function (t) { return t.indexOf(k + "_") === 0; });
   }
 
-  // Show messages next to their fields; while typing, only for fields already touched.
+  // The live check's messages; while typing, only for fields already touched. Returns how many.
   function showErrors(errors, all) {
-    clearErrors();
+    live = {};
     var shown = 0;
     errors.forEach(function (e) {
       var k = key(e.field);
       if (!all && !isTouched(k)) return;
-      var slot = form.querySelector('[data-error-for="' + k + '"]') || form.querySelector('[data-error-for="general"]');
-      if (!slot) return;
-      slot.textContent = (slot.textContent ? slot.textContent + " " : "") + e.message;
-      var box = slot.closest(".fld, .num-field");
-      if (box) box.classList.add("has-error");
+      var slot = slotKey(k);
+      live[slot] = join(live[slot], e.message);
       shown += 1;
     });
+    paint();
     return shown;
   }
 
-  function setPreview(text, cls) {
-    if (!preview) return;
-    preview.textContent = text;
-    preview.className = "preview" + (cls ? " " + cls : "");
+  // The server refused the hand: its messages stay until the player acts.
+  function showRefusal(errors) {
+    server = {};
+    (errors || []).forEach(function (e) {
+      var slot = slotKey(key(e.field));
+      server[slot] = join(server[slot], e.message);
+    });
+    if (!errors || !errors.length) { server.general = "The server refused this hand."; }
+    live = {};
+    paint();
   }
+
+  // Editing a field answers its refusal (and its group's: meld_NS answers "meld").
+  function acted(name) {
+    var k = key(name);
+    var changed = false;
+    [k, k.split("_")[0]].forEach(function (x) {
+      if (x !== "general" && server[x]) { delete server[x]; changed = true; }
+    });
+    if (changed) { paint(); }
+  }
+
+  function setPreview(text, cls) {
+    lastPreview = { text: text, cls: cls };
+    showPreview();
+  }
+
+  // The messages the server rendered with the page are refusals too.
+  form.querySelectorAll("[data-error-for]").forEach(function (slot) {
+    var text = slot.textContent.trim();
+    if (text) { server[slot.getAttribute("data-error-for")] = text; }
+  });
+  form.addEventListener("click", function (ev) {
+    if (ev.target.closest && ev.target.closest("[data-dismiss-refusal]")) {
+      delete server.general;
+      paint();
+    }
+  });
 
   function check() {
     var mine = ++seq;
@@ -82,7 +166,7 @@
     }).then(function (res) {
       if (mine !== seq) return;  // an older answer arriving late
       if (res.status === 200) {
-        clearErrors();
+        clearErrors();  // the live messages only: the server's refusals stay
         var pts = Object.keys(res.body.points).map(function (s) {
           var p = res.body.points[s]; return s + " " + (p >= 0 ? "+" : "") + p;
         }).join(" · ");
@@ -115,22 +199,50 @@
     field("counters_" + other).value = (!isNaN(n) && n <= total) ? String(total - n) : "";
   }
 
-  sides.forEach(function (s) {
-    typedCounters[s] = val("counters_" + s).trim() !== "" && !form.dataset.submitUrl;
-  });
+  // Counters shown with the page (a correction's stored values) were not typed here: typing one
+  // side fills the other.
+  sides.forEach(function (s) { typedCounters[s] = false; });
 
   form.addEventListener("input", function (ev) {
     var name = ev.target.name;
     if (!name) return;
     touched[key(name)] = true;
+    acted(name);
+    if (name.indexOf("counters_") === 0) { acted("counters"); }
     if (name.indexOf("counters_") === 0) fillCounters(name);
     if (name === "outcome") applyOutcome();
     schedule();
   });
   form.addEventListener("change", function (ev) {
     if (ev.target.name === "outcome") applyOutcome();
-    if (ev.target.name) { touched[key(ev.target.name)] = true; schedule(); }
+    if (ev.target.name) { touched[key(ev.target.name)] = true; acted(ev.target.name); schedule(); }
   });
+
+  // The sticky save bar never hides the field being typed in: the page scrolls it above the bar
+  // (the on-screen keyboard shrinks the visual viewport; the bar sits on top of it).
+  function barHeight() { return actions ? actions.getBoundingClientRect().height : 0; }
+  function keepVisible(target) {
+    if (!actions || !target || actions.contains(target)) return;
+    var box = target.closest(".num-field, .fld, fieldset") || target;
+    var rect = box.getBoundingClientRect();
+    var view = window.visualViewport ? window.visualViewport.height : window.innerHeight;
+    var limit = view - barHeight() - 8;
+    if (rect.bottom > limit) {
+      window.scrollBy(0, Math.min(rect.bottom - limit, Math.max(0, rect.top - 8)));
+    }
+  }
+  if (actions && window.getComputedStyle(actions).position === "sticky") {
+    document.documentElement.style.scrollPaddingBottom = Math.ceil(barHeight() + 12) + "px";
+    form.addEventListener("focusin", function (ev) {
+      // after the browser's own scrolling (and the keyboard's opening) for this focus
+      setTimeout(function () { keepVisible(ev.target); }, 50);
+    });
+    if (window.visualViewport) {
+      window.visualViewport.addEventListener("resize", function () {
+        if (form.contains(document.activeElement)) { keepVisible(document.activeElement); }
+      });
+    }
+  }
 
   // Desktop: Enter saves from any field, selects included.
   if (form.hasAttribute("data-desk")) {
@@ -154,7 +266,8 @@
     var title = form.querySelector(".form-title");
     var conflictBox = document.querySelector("[data-conflict-js]");
     var busy = false;
-    var pristine = !form.querySelector(".has-error");
+    var banner = document.querySelector("[data-saved-banner]");
+    var pristine = !form.querySelector(".has-error") && !refused();
     var editing = null;  // the key of the queued hand shown in the form for a correction
 
     var setLabel = function (number, correcting) {
@@ -188,9 +301,11 @@
       });
       touched = {};
       typedCounters = {};
-      sides.forEach(function (s) { typedCounters[s] = !!(v.counters && v.counters[s] !== undefined); });
-      clearErrors();
+      sides.forEach(function (s) { typedCounters[s] = false; });
+      server = {};
+      live = {};
       setPreview("", "");
+      paint();
       applyOutcome();
     };
 
@@ -229,7 +344,7 @@
       editing = item.key;
       pristine = false;
       setLabel(item.number, true);
-      showErrors((item.error && item.error.body && item.error.body.errors) || [], true);
+      showRefusal((item.error && item.error.body && item.error.body.errors) || []);
       form.scrollIntoView({ behavior: "smooth" });
     });
 
@@ -255,14 +370,22 @@
           window.scrollTo(0, 0);
           return;
         }
+        // Refused: nothing may look saved (no "saved" line, no score in the preview).
+        if (banner) { banner.hidden = true; }
         if (res.state === "conflict") {
+          server = { general: "Another phone entered this hand first: compare the stored values above." };
+          paint();
           showConflict(res.body);
           entry.refresh();  // the stored hand appears in the list; the typed one stays in the form
           return;
         }
-        showErrors((res.body && res.body.errors) || [], true);
-        setPreview("Not saved: fix the fields marked in red.", "bad");
-        var bad = form.querySelector(".has-error input, .has-error");
+        var errors = (res.body && res.body.errors) || [];
+        showRefusal(errors);
+        if (errors.some(function (e) { return e.field === "scorer"; })) {
+          document.dispatchEvent(new CustomEvent("table:keeper-needed", { detail: res.body }));
+        }
+        var bad = server.general ? form.querySelector('[data-error-for="general"]')
+          : form.querySelector(".has-error input, .has-error");
         if (bad && bad.scrollIntoView) { bad.scrollIntoView({ block: "center" }); }
       });
     });
@@ -273,7 +396,8 @@
   }
 
   applyOutcome();
-  if (form.querySelector(".has-error")) {
+  paint();
+  if (refused()) {
     // The server rejected the last try: keep its messages, check again once the user types.
   } else if (val("bid") !== "") {
     check();

@@ -13,6 +13,13 @@
  * discards it. A network failure, a time-out, a 429 or a 5xx stops the flush and leaves the
  * item as it is, to be sent again later. `known` remembers the last hand the server confirmed
  * (until a fresh copy of the page says more). No DOM here: static/js/table_offline.js draws it.
+ *
+ * The game's keeper (who keeps score on the phone) is named before the first hand: a tap made
+ * while the network is down is an item too ({kind: "keeper", number: 0, values: {position}}),
+ * queued before every hand and sent first (POST /api/tables/<token>/scorer/); refused, it stops
+ * the queue like a refused hand. `Queue.keeper()` / `remember()` keep the keeper of a game on
+ * this phone (localStorage, by table token and game), so a page opened from the phone's copy
+ * knows it too.
  */
 (function () {
   "use strict";
@@ -85,12 +92,26 @@
     this.name = name;
   }
 
-  function Queue(token, submitUrl) {
+  function Queue(token, submitUrl, scorerUrl) {
     this.token = token;
     this.submitUrl = submitUrl;
+    this.scorerUrl = scorerUrl;
     this.store = new Store(token);
     this.flushing = null;
   }
+
+  /* The keeper this phone named for `game` (a seat), or "". */
+  Queue.prototype.keeper = function (game) {
+    try { return window.localStorage.getItem(PREFIX + "keeper." + this.token + "." + game) || ""; }
+    catch (e) { return ""; }
+  };
+  Queue.prototype.remember = function (game, position) {
+    try {
+      var name = PREFIX + "keeper." + this.token + "." + game;
+      if (position) { window.localStorage.setItem(name, position); }
+      else { window.localStorage.removeItem(name); }
+    } catch (e) { /* private mode: the page still knows it until it is closed */ }
+  };
 
   Queue.prototype.items = function () { return this.store.read().items; };
   Queue.prototype.known = function () { return this.store.read().known; };
@@ -106,9 +127,13 @@
 
   Queue.prototype.add = function (item) {
     this._change(function (data) {
-      data.items = data.items.filter(function (x) { return x.key !== item.key; });
-      data.items.push({ key: item.key, number: item.number, dealer: item.values.dealer,
-                        values: item.values, savedAt: Date.now() });
+      data.items = data.items.filter(function (x) {
+        return x.key !== item.key && !(item.kind === "keeper" && x.kind === "keeper");
+      });
+      var fresh = { key: item.key, number: item.number, dealer: item.values.dealer,
+                    values: item.values, savedAt: Date.now() };
+      if (item.kind) { fresh.kind = item.kind; }
+      data.items.push(fresh);
     });
   };
 
@@ -141,6 +166,7 @@
   Queue.prototype._stored = function (item, body) {
     this._change(function (data) {
       data.items = data.items.filter(function (x) { return x.key !== item.key; });
+      if (item.kind === "keeper") { return; }
       var number = body && body.number ? body.number : item.number;
       if (!data.known || data.known.number < number) {
         var values = (body && body.values) || item.values;
@@ -159,10 +185,11 @@
   Queue.prototype.send = function (item) {
     var body = {};
     Object.keys(item.values).forEach(function (k) { body[k] = item.values[k]; });
-    body.number = item.number;
+    var keeper = item.kind === "keeper";
+    if (!keeper) { body.number = item.number; }
     var controller = window.AbortController ? new AbortController() : null;
     var timer = controller ? setTimeout(function () { controller.abort(); }, TIMEOUT) : null;
-    return fetch(this.submitUrl, {
+    return fetch(keeper ? this.scorerUrl : this.submitUrl, {
       method: "POST",
       headers: { "Content-Type": "application/json", "Accept": "application/json",
                  "Idempotency-Key": item.key },
@@ -199,7 +226,7 @@
     var self = this;
     options = options || {};
     if (self.flushing) { return self.flushing; }
-    var result = { sent: [], stopped: null, later: false };
+    var result = { sent: [], stopped: null, later: false, keeper: null };
 
     function step() {
       var item = self.items()[0];
@@ -207,6 +234,12 @@
       if (item.error) { result.stopped = { item: item, kind: item.error.kind, body: item.error.body }; return Promise.resolve(result); }
       return self.send(item).then(function (res) {
         var kind = verdict(res.status);
+        if (kind === "stored" && item.kind === "keeper") {
+          self._stored(item, res.body);
+          result.keeper = res.body || { scorer_position: item.values.position };
+          if (options.progress) { options.progress(result); }
+          return step();
+        }
         if (kind === "stored") {
           self._stored(item, res.body);
           result.sent.push(res.body || { number: item.number, values: item.values });
@@ -243,7 +276,7 @@
   };
 
   window.EntryQueue = {
-    open: function (token, submitUrl) { return new Queue(token, submitUrl); },
+    open: function (token, submitUrl, scorerUrl) { return new Queue(token, submitUrl, scorerUrl); },
     newKey: newKey,
     describe: describe
   };

@@ -13,6 +13,12 @@
  * - A service worker (/t/sw.js) keeps a copy of the page and its files, so the page opens without
  *   a network (browsers allow service workers on HTTPS and on localhost only).
  *
+ * - The keeper (who keeps score on this phone) is named first, with one tap: the hand form is
+ *   shown once it is named. The tap is an item of the queue (sent before the hands; kept while
+ *   the network is down, the form then shown at once) and the phone remembers the keeper of the
+ *   game, so that a copy of the page opened offline shows the form too. A refused tap (the round
+ *   closed, another keeper named since the first hand) says why in the keeper's card.
+ *
  * window.TableEntry is what entry.js (the form) and table_live.js (another phone's hands) use.
  */
 (function () {
@@ -21,7 +27,9 @@
   if (!root || !window.fetch || !window.EntryQueue || !window.DOMParser) { return; }
 
   var queue = window.EntryQueue.open(root.getAttribute("data-token"),
-                                     root.getAttribute("data-submit-url"));
+                                     root.getAttribute("data-submit-url"),
+                                     root.getAttribute("data-scorer-url"));
+  var game = root.getAttribute("data-game") || "";
   var pageUrl = root.getAttribute("data-page-url");
   var liveUrl = root.getAttribute("data-live-url");
   var order = (root.getAttribute("data-dealer-order") || "N E S W").split(" ").filter(Boolean);
@@ -33,7 +41,14 @@
   var offlineNote = document.querySelector("[data-offline-note]");
   var conflictBox = document.querySelector("[data-conflict-js]");
   var form = document.querySelector("form[data-hand-form][data-submit-url]");
-  var describe = window.EntryQueue.describe;
+  var keeperCard = document.querySelector("[data-keeper]");
+  var keeperForm = keeperCard && keeperCard.querySelector("[data-keeper-form]");
+  var handArea = document.querySelector("[data-hand-area]");
+
+  function describe(values, item) {
+    if (item && item.kind === "keeper") { return keeperLabel(values.position); }
+    return window.EntryQueue.describe(values);
+  }
 
   var busyCount = 0;       // a flush or a redraw is under way (table_live.js waits for it)
   var running = null;      // the flush under way
@@ -96,7 +111,10 @@
   function statusText(items) {
     var head = items[0];
     var text;
-    if (head && head.error) {
+    if (head && head.error && head.kind === "keeper") {
+      text = "Stopped at the keeper named on this phone: the server refused it (below). " +
+             "Discard it; the hands wait.";
+    } else if (head && head.error) {
       text = head.error.kind === "conflict"
         ? "Stopped at hand " + head.number + ": another phone stored that hand first. Compare the " +
           "values, then discard this copy (or correct the stored hand with its Fix link)."
@@ -159,9 +177,9 @@
       li.className = "queue-item" + (item.error ? " stopped" : "");
       li.setAttribute("data-number", String(item.number));
       var head = document.createElement("strong");
-      head.textContent = "Hand " + item.number + ": ";
+      head.textContent = item.kind === "keeper" ? "Keeper: " : "Hand " + item.number + ": ";
       li.appendChild(head);
-      li.appendChild(document.createTextNode(describe(item.values)));
+      li.appendChild(document.createTextNode(describe(item.values, item)));
       if (item.error) {
         var why = document.createElement("p");
         why.className = "field-error";
@@ -170,7 +188,7 @@
         li.appendChild(why);
         var actions = document.createElement("div");
         actions.className = "queue-actions";
-        if (item.error.kind === "invalid" && form) {
+        if (item.error.kind === "invalid" && form && item.kind !== "keeper") {
           actions.appendChild(actionButton("Correct it", "edit", item.key));
         }
         actions.appendChild(actionButton("Discard", "discard", item.key));
@@ -192,6 +210,81 @@
     banner.textContent = text;
     banner.hidden = false;
   }
+
+  // --- the keeper ---------------------------------------------------------------------------------
+  function serverKeeper() { var s = score(); return s ? s.getAttribute("data-scorer") || "" : ""; }
+  function queuedKeeper() {
+    return queue.items().filter(function (x) { return x.kind === "keeper"; })[0] || null;
+  }
+  function keeperLabel(position) {
+    var button = keeperForm && keeperForm.querySelector('button[value="' + position + '"]');
+    var name = button ? button.getAttribute("data-name") : "";
+    return name ? name + " (" + position + ")" : position;
+  }
+
+  /* Show who keeps score: named (the form is offered; `pending`: not sent yet) or not (the
+   * tiles). `keepForm`: a form holding a refused hand stays in view. */
+  function showKeeper(position, pending, keepForm) {
+    if (handArea) { handArea.hidden = !position && !keepForm; }
+    if (!keeperCard) { return; }
+    var ask = keeperCard.querySelector("[data-keeper-ask]");
+    var note = keeperCard.querySelector("[data-keeper-pending]");
+    var refusal = keeperCard.querySelector("[data-refusal]:not([hidden]), [data-keeper-error]:not([hidden])");
+    if (keeperForm) { keeperForm.hidden = !!position; }
+    if (ask) { ask.hidden = !!position; }
+    if (note) {
+      note.textContent = position && pending
+        ? keeperLabel(position) + " keeps score. Saved on this phone; sent with the first hand " +
+          "when the network is back."
+        : "";
+      note.hidden = !(position && pending);
+    }
+    keeperCard.hidden = !!position && !pending && !refusal;
+  }
+
+  function keeperRefused(body) {
+    var error = keeperCard && keeperCard.querySelector("[data-keeper-error]");
+    queue.remember(game, "");
+    if (error) {
+      error.textContent = (body && body.errors || []).map(function (e) { return e.message; }).join(" ") ||
+        "The keeper was not recorded.";
+      error.hidden = false;
+    }
+    showKeeper(serverKeeper(), false, false);
+    if (keeperCard) { keeperCard.scrollIntoView({ block: "center" }); }
+  }
+
+  function chooseKeeper(position) {
+    var error = keeperCard && keeperCard.querySelector("[data-keeper-error]");
+    if (error) { error.hidden = true; }
+    queue.remember(game, position);
+    submit({ key: window.EntryQueue.newKey(), kind: "keeper", number: 0,
+             values: { position: position } }).then(function (res) {
+      if (res.state === "stored") {
+        showKeeper(position, false, false);
+        refresh();  // "score kept by ..." under the score
+      } else if (res.state === "queued") {
+        showKeeper(position, true, false);
+      } else {
+        keeperRefused(res.body);
+      }
+    });
+  }
+
+  if (keeperForm) {
+    keeperForm.addEventListener("click", function (event) {
+      var button = event.target.closest && event.target.closest("button[name=position]");
+      if (!button) { return; }
+      event.preventDefault();
+      chooseKeeper(button.value);
+    });
+  }
+  // A hand refused for want of a keeper (the phone's keeper was discarded or refused): ask again.
+  document.addEventListener("table:keeper-needed", function () {
+    queue.remember(game, "");
+    showKeeper("", false, true);
+    if (keeperCard) { keeperCard.scrollIntoView({ block: "center" }); }
+  });
 
   // --- redrawing the score and the hands ------------------------------------------------------
   /* Fetch /t/<token>/live/ and swap #table-score and #table-hands. A game that ended or a round
@@ -264,6 +357,14 @@
       running = null;
       if (result.later) { failures += 1; schedule(); } else { failures = 0; }
       announce(result.sent);
+      if (result.keeper && !(pending && pending.answer)) {
+        queue.remember(game, result.keeper.scorer_position || "");
+        if (keeperCard) { showKeeper(result.keeper.scorer_position || "", false, false); }
+      }
+      if (result.stopped && result.stopped.fresh && result.stopped.item.kind === "keeper" &&
+          !(pending && pending.key === result.stopped.item.key)) {
+        keeperRefused(result.stopped.body);
+      }
       // hands stored, or another phone's hand met: the score and the hands are redrawn
       var conflict = result.stopped && result.stopped.fresh && result.stopped.kind === "conflict";
       var redraw = result.sent.length || conflict ? refresh() : Promise.resolve(false);
@@ -343,8 +444,14 @@
       emit("table:edit", { item: item });
       return;
     }
-    if (window.confirm("Discard hand " + item.number + " (" + describe(item.values) + ") from this phone?")) {
+    var what = item.kind === "keeper" ? "the keeper " + describe(item.values, item)
+      : "hand " + item.number + " (" + describe(item.values) + ")";
+    if (window.confirm("Discard " + what + " from this phone?")) {
       queue.remove(item.key);
+      if (item.kind === "keeper") {
+        queue.remember(game, "");
+        showKeeper(serverKeeper(), false, !!serverKeeper());
+      }
       render();
       emit("table:refreshed", { next: next() });
       flushNow();
@@ -386,7 +493,27 @@
     describe: describe
   };
 
+  // A refusal the server rendered with the page (a keeper, a confirmation) stays until dismissed.
+  document.querySelectorAll("[data-refusal]").forEach(function (box) {
+    var close = document.createElement("button");
+    close.type = "button";
+    close.className = "btn secondary dismiss";
+    close.textContent = "Dismiss this message";
+    close.addEventListener("click", function () { box.hidden = true; });
+    box.appendChild(close);
+  });
+
   if (!fromCache()) { queue.forgetKnown(); }  // a page just rendered by the server knows best
+  // The keeper: the server's word, else the one named on this phone (a copy of the page opened
+  // offline, or a tap not sent yet).
+  (function () {
+    var named = serverKeeper();
+    var waiting = queuedKeeper();
+    if (named) { queue.remember(game, named); }
+    else if (!fromCache() && !waiting) { queue.remember(game, ""); }
+    var keeper = named || (waiting && waiting.values.position) || queue.keeper(game);
+    if (keeperCard && keeper) { showKeeper(keeper, !!waiting, false); }
+  })();
   render();
   if (queue.items().length) { flushNow(); }
   if (fromCache()) { refresh(); }

@@ -36,7 +36,7 @@ round_ = Round.objects.create(event=event, number=1, status="playing")
 tokens = []
 for number in range(1, TABLES + 1):
     table = Table.objects.create(round=round_, number=number)
-    Game.objects.create(table=table)
+    Game.objects.create(table=table, scorer_position="N")  # the phone named its keeper
     for position in "NESW":
         player = Player.objects.create(name=f"P{number}{position}")
         ClubPlayer.objects.create(club=club, player=player)

@@ -226,7 +226,7 @@ def test_scorer_and_confirm_errors_name_the_field(night: dict[str, Any]) -> None
     assert not_done.status_code == 400 and _fields(not_done) == ["status"]
     scoring.hand_submit(game=table.game, number=1, values=values())
     fixed = api.post(f"{url}/scorer/", {"position": "N"}, format="json")
-    assert fixed.status_code == 400 and _fields(fixed) == ["position"]
+    assert fixed.status_code == 400 and _fields(fixed) == ["scorer"]
     missing = api.post(f"{url}/confirm/", {}, format="json")
     assert missing.status_code == 400 and _fields(missing) == ["position"]
 

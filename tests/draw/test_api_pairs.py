@@ -378,6 +378,8 @@ def test_a_timed_round_to_the_target_ends_when_time_is_called_and_the_pair_ahead
     points = []
     for table in first["tables"]:
         state = _ok(t.tables_api.get(f"/api/tables/{table['token']}/"))
+        _ok(t.tables_api.post(f"/api/tables/{table['token']}/scorer/", {"position": "N"},
+                              format="json"))
         body = {**_random_hand(t.rng), "dealer": state["next_dealer"], "number": 1}
         points.append(_ok(t.tables_api.post(f"/api/tables/{table['token']}/hands/", body,
                                             format="json"), 201)["points"])

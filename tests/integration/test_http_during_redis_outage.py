@@ -67,6 +67,11 @@ def room_walk(event: Event, games: list[Game], director: str) -> list[tuple[str,
     token, form_token = api_table.token, form_table.token
     ask("table page", phone.get, reverse("table-entry", args=[token]))
     ask("table state API", phone.get, reverse("api-table", args=[token]))
+    # each phone names its keeper before the first hand (through the API, through the form)
+    ask("keeper API", phone.post, reverse("api-table-scorer", args=[token]), {"position": "N"},
+        content_type="application/json")
+    ask("keeper form", phone.post, reverse("table-set-scorer", args=[form_token]),
+        {"position": "N"})
     for number in range(1, DEALS + 1):
         values = hand_values(api_table.number, number)
         ask("check API", phone.post, reverse("api-table-check", args=[token]), values,

@@ -18,16 +18,18 @@ from tournaments.models import Entry, Event, Round, Seat, Table
 
 def seated_table(
     *, event: Event | None = None, club: Club | None = None, round_status: str = "playing",
-    round_number: int = 1, table_number: int = 1, **event_kwargs: Any,
+    round_number: int = 1, table_number: int = 1, keeper: str = "N", **event_kwargs: Any,
 ) -> Table:
-    """A table of ``event`` (a new one of ``club`` when omitted) with four players seated."""
+    """A table of ``event`` (a new one of ``club`` when omitted) with four players seated, whose
+    phone named ``keeper`` as the player keeping score (``keeper=""``: not named yet, the table's
+    phone then enters no hand)."""
     if event is None:
         event = EventFactory(club=club or ClubFactory(), status="running", **event_kwargs)
     round_, _ = Round.objects.get_or_create(
         event=event, number=round_number, defaults={"status": round_status}
     )
     table = Table.objects.create(round=round_, number=table_number)
-    Game.objects.create(table=table)
+    Game.objects.create(table=table, scorer_position=keeper)
     for position in "NESW":
         entry = Entry.objects.create(event=event, player=PlayerFactory(club=event.club))
         Seat.objects.create(table=table, round=round_, position=position, entry=entry)

@@ -243,9 +243,9 @@ def test_the_scorer_stands_once_hands_are_entered(api, client) -> None:
     submit(api, table)
     refused = api.post(url, {"position": "E"}, format="json")
     assert refused.status_code == 400
-    assert refused.json()["errors"][0]["field"] == "position"
-    page = client.post(reverse("table-set-scorer", args=[table.token]), {"position": "E"},
-                       follow=True)
-    assert b"The scorer was chosen when the first hand was entered" in page.content
+    assert refused.json()["errors"][0]["field"] == "scorer"
+    page = client.post(reverse("table-set-scorer", args=[table.token]), {"position": "E"})
+    assert page.status_code == 400
+    assert b"keeps score for this game since its first hand" in page.content
     table.game.refresh_from_db()
     assert table.game.scorer_position == "N"

@@ -235,6 +235,7 @@ def test_entry_on_a_round_seated_by_the_seating_service(client) -> None:
     round_set_status(round_=round_, status="playing")
     table = round_.tables.order_by("number").first()
     assert client.get(url(table)).status_code == 200
+    client.post(reverse("table-set-scorer", args=[table.token]), {"position": "N"})
     assert client.post(url(table), form_data()).status_code == 302
     round_set_status(round_=round_, status="closed", close_unfinished=True)
     assert client.post(url(table), form_data(number=2, key="k2", dealer="W")).status_code == 403
