@@ -29,6 +29,8 @@ urlpatterns = [
          api.TableCutApi.as_view(), name="api-table-cut"),
     path("events/<int:pk>/rounds/<int:number>/tables/<int:table>/forfeit/",
          api.TableForfeitApi.as_view(), name="api-table-forfeit"),
+    path("events/<int:pk>/rounds/<int:number>/confirm/", api.RoundConfirmApi.as_view(),
+         name="api-round-confirm"),
     path("events/<int:pk>/rounds/<int:number>/time/", api.RoundTimeApi.as_view(),
          name="api-round-time"),
     path("events/<int:pk>/advance/", api.EventAdvanceApi.as_view(), name="api-event-advance"),
