@@ -105,7 +105,7 @@ class EventOutput(serializers.ModelSerializer[Event]):
                   "date", "ruleset_preset", "ruleset_overrides", "rounds_planned",
                   "rounds_total", "stages", "rules", "deals_per_round", "bye_scoring",
                   "bye_points", "tie_breaks", "is_public", "advance_held", "prizes",
-                  "placements"]
+                  "self_check_in", "placements"]
 
     def get_format_settings(self, event: Event) -> dict[str, Any]:
         return event_format_settings(event)
@@ -486,6 +486,44 @@ class EventEntriesApi(APIView):
         entry = events.entry_check_in(event=event, player=player, actor=request.user,
                                       alternate=data.validated_data["alternate"])
         return Response(EntryOutput(entry).data, status=status.HTTP_201_CREATED)
+
+
+class BulkCheckInInput(serializers.Serializer[Any]):
+    player_ids = serializers.ListField(
+        child=serializers.IntegerField(), min_length=1, max_length=1000,
+        help_text="Players of the event's club roster.")
+    alternate = serializers.BooleanField(
+        required=False, default=False,
+        help_text="Check them all in as alternates (formats with alternates only).")
+
+
+class EventEntriesBulkApi(APIView):
+    """Check many players in at once, all or nobody."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="entries_bulk_check_in", summary="Check many players in (directors)",
+        description="All or nobody: when any id is refused the answer is 400 with one error "
+                    "per refused id, field `player_ids.<id>` (codes not_on_roster, "
+                    "already_here, repeated), and nobody is checked in. Otherwise 201 with "
+                    "the entries, in the order given. A player who left comes back. Pair "
+                    "events register pairs one by one (POST entries/).",
+        request=BulkCheckInInput,
+        responses={201: EntryOutput(many=True), **error_responses(400, 403, 404)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        data = BulkCheckInInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        if event.is_pairs:
+            raise DomainError("This event takes pairs: register each pair with POST entries/ "
+                              '({"player_ids": [a, b]}).', field="player_ids",
+                              code="pairs_only")
+        entries = events.entries_bulk_create(
+            event=event, player_ids=data.validated_data["player_ids"],
+            alternate=data.validated_data["alternate"], actor=request.user)
+        return Response(EntryOutput(entries, many=True).data, status=status.HTTP_201_CREATED)
 
 
 def _register_pair(event: Event, data: dict[str, Any], user: Any) -> Response:

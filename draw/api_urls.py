@@ -10,6 +10,8 @@ urlpatterns = [
     path("events/<int:pk>/finish/", api.EventFinishApi.as_view(), name="api-event-finish"),
     path("events/<int:pk>/reopen/", api.EventReopenApi.as_view(), name="api-event-reopen"),
     path("events/<int:pk>/entries/", api.EventEntriesApi.as_view(), name="api-event-entries"),
+    path("events/<int:pk>/entries/bulk/", api.EventEntriesBulkApi.as_view(),
+         name="api-event-entries-bulk"),
     path("events/<int:pk>/pairs/", api.EventPairsApi.as_view(), name="api-event-pairs"),
     path("events/<int:pk>/pairs/<int:pair_id>/leave/", api.PairLeaveApi.as_view(),
          name="api-pair-leave"),

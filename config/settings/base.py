@@ -323,6 +323,9 @@ REST_FRAMEWORK = {
         "anon": get_rate("API_RATE_ANON", "300/min"),
         "user": get_rate("API_RATE_USER", "1200/min"),
         "table": get_rate("API_RATE_TABLE", "600/min"),
+        # the self check-in page's searches and "I'm here" (common.throttles.page_allowed): per
+        # address, and a room's phones share one; about 3 searches and a tap per player
+        "self_checkin": get_rate("API_RATE_SELF_CHECKIN", "240/min"),
     },
     "NUM_PROXIES": NUM_PROXIES,
     "DEFAULT_AUTHENTICATION_CLASSES": [
