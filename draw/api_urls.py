@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import api
+from . import api, checkin_api
 
 urlpatterns = [
     path("events/", api.EventListApi.as_view(), name="api-events"),
@@ -12,6 +12,14 @@ urlpatterns = [
     path("events/<int:pk>/entries/", api.EventEntriesApi.as_view(), name="api-event-entries"),
     path("events/<int:pk>/entries/bulk/", api.EventEntriesBulkApi.as_view(),
          name="api-event-entries-bulk"),
+    path("events/<int:pk>/entries/<int:entry_id>/alternate/",
+         checkin_api.EntryAlternateApi.as_view(), name="api-entry-alternate"),
+    path("events/<int:pk>/self-check-in/", checkin_api.SelfCheckInModeApi.as_view(),
+         name="api-event-self-check-in"),
+    path("events/<int:pk>/arrivals/", checkin_api.ArrivalsApi.as_view(), name="api-arrivals"),
+    path("events/<int:pk>/arrivals/<int:arrival_id>/", checkin_api.ArrivalDecideApi.as_view(),
+         name="api-arrival-decide"),
+    path("events/<int:pk>/here/", checkin_api.SelfCheckInApi.as_view(), name="api-self-check-in"),
     path("events/<int:pk>/pairs/", api.EventPairsApi.as_view(), name="api-event-pairs"),
     path("events/<int:pk>/pairs/<int:pair_id>/leave/", api.PairLeaveApi.as_view(),
          name="api-pair-leave"),

@@ -58,7 +58,6 @@ def event_checkin(request: HttpRequest, pk: int) -> HttpResponse:
     form = CheckInForm(request.POST if action == "checkin" else None, event=event)
     preview = None
     pasted = ""
-    status = 200
     if action == "everyone":
         here = set(event.entries.filter(status=Entry.Status.ACTIVE).values_list("player_id",
                                                                                flat=True))
@@ -68,15 +67,12 @@ def event_checkin(request: HttpRequest, pk: int) -> HttpResponse:
         pasted = request.POST.get("names", "")
         preview = checkin_match(event=event, text=pasted)
         if not preview["count"]:
-            status = 400
             messages.error(request, "Paste the names first: one a line, or separated by commas.")
     if action == "checkin" and form.is_valid():
         return _check_in(request, event, form.cleaned_data["players"],
                          new_player=form.cleaned_data["new_player"],
                          new_players=request.POST.getlist("new_players"), form=form)
-    if action == "checkin":
-        status = 400
-    return _page(request, event, form=form, preview=preview, pasted=pasted, status=status)
+    return _page(request, event, form=form, preview=preview, pasted=pasted)
 
 
 def _check_in(request: HttpRequest, event: Event, players: Any, *, new_player: str = "",
@@ -91,7 +87,7 @@ def _check_in(request: HttpRequest, event: Event, players: Any, *, new_player: s
             form.add_error("new_player" if exc.field == "name" else "players", exc.message)
         else:
             messages.error(request, exc.message)
-        return _page(request, event, form=form, status=400)
+        return _page(request, event, form=form)
     if checked:
         names = ", ".join(entry.player.name for entry in checked)
         messages.success(request, f"Checked in ({len(checked)}): {names}.")
@@ -101,7 +97,9 @@ def _check_in(request: HttpRequest, event: Event, players: Any, *, new_player: s
 
 
 def _page(request: HttpRequest, event: Event, *, form: CheckInForm, preview: Any = None,
-          pasted: str = "", status: int = 200) -> HttpResponse:
+          pasted: str = "") -> HttpResponse:
+    """The page, re-rendered with a refused form's messages beside its fields (200, as the
+    other desk forms)."""
     roster = checkin_roster(event=event)
     reasons = alternate_reasons(event)
     active = [r for r in roster if r["entry"] and r["entry"].status == Entry.Status.ACTIVE]
@@ -128,7 +126,7 @@ def _page(request: HttpRequest, event: Event, *, form: CheckInForm, preview: Any
         "self_refusal": events.self_check_in_refusal(event),
         "here_url": here_url,
         "qr_svg": segno.make(here_url, error="m").svg_inline(scale=4, dark="#000"),
-    }, status=status)
+    })
 
 
 @login_required

@@ -352,7 +352,9 @@ SPECTACULAR_SETTINGS = {
                             "SideEnum": ["NS", "EW"],
                             # a member's role (four) and an invitation's (three)
                             "MembershipRoleEnum": "clubs.models.Membership.Role",
-                            "InvitationRoleEnum": "clubs.models.Invitation.Role"},
+                            "InvitationRoleEnum": "clubs.models.Invitation.Role",
+                            # an event's self check-in (its field, and the switch's body)
+                            "SelfCheckInEnum": "tournaments.models.Event.SelfCheckIn"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "common.schema.document_common_responses",  # 429 everywhere, 400 for a bad body
