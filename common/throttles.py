@@ -124,3 +124,21 @@ class ScopedThrottle(ScopedRateThrottle):
             digest = hashlib.sha256(str(token).encode("utf-8", "replace")).hexdigest()[:32]
             return self.cache_format % {"scope": self.scope, "ident": f"table-{digest}"}
         return super().get_cache_key(request, view)
+
+
+SELF_CHECK_IN_SCOPE = "self_checkin"
+
+
+class _PageView:
+    """What a throttle asks of a view, for a page (a Django view, not an API view)."""
+
+    def __init__(self, scope: str) -> None:
+        self.throttle_scope = scope
+        self.kwargs: dict[str, Any] = {}
+
+
+def page_allowed(request: Any, scope: str) -> bool:
+    """May this page request go on under the API's rate ``scope`` (per user, else per client
+    address, counted with the API's own throttles)? The anonymous pages that write (the self
+    check-in's "I'm here") and search a roster ask this first and answer 429 when not."""
+    return ScopedThrottle().allow_request(request, _PageView(scope))

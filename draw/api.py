@@ -28,11 +28,12 @@ from clubs.api import error_responses, roster_player
 from clubs.models import Club
 from clubs.permissions import can_view_event, check_club_role, has_club_role
 from common.errors import DomainError
-from scoring.models import Game
+from scoring.models import DESK_SOURCES, Game
 from scoring.services import (
     event_settings_update,
     game_forfeit,
     game_settle_tie,
+    games_confirm_at_desk,
     round_call_time,
 )
 from tournaments import services as events
@@ -104,7 +105,7 @@ class EventOutput(serializers.ModelSerializer[Event]):
                   "date", "ruleset_preset", "ruleset_overrides", "rounds_planned",
                   "rounds_total", "stages", "rules", "deals_per_round", "bye_scoring",
                   "bye_points", "tie_breaks", "is_public", "advance_held", "prizes",
-                  "placements"]
+                  "self_check_in", "placements"]
 
     def get_format_settings(self, event: Event) -> dict[str, Any]:
         return event_format_settings(event)
@@ -497,6 +498,44 @@ class EventEntriesApi(APIView):
         return Response(EntryOutput(entry).data, status=status.HTTP_201_CREATED)
 
 
+class BulkCheckInInput(serializers.Serializer[Any]):
+    player_ids = serializers.ListField(
+        child=serializers.IntegerField(), min_length=1, max_length=1000,
+        help_text="Players of the event's club roster.")
+    alternate = serializers.BooleanField(
+        required=False, default=False,
+        help_text="Check them all in as alternates (formats with alternates only).")
+
+
+class EventEntriesBulkApi(APIView):
+    """Check many players in at once, all or nobody."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="entries_bulk_check_in", summary="Check many players in (directors)",
+        description="All or nobody: when any id is refused the answer is 400 with one error "
+                    "per refused id, field `player_ids.<id>` (codes not_on_roster, "
+                    "already_here, repeated), and nobody is checked in. Otherwise 201 with "
+                    "the entries, in the order given. A player who left comes back. Pair "
+                    "events register pairs one by one (POST entries/).",
+        request=BulkCheckInInput,
+        responses={201: EntryOutput(many=True), **error_responses(400, 403, 404)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        data = BulkCheckInInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        if event.is_pairs:
+            raise DomainError("This event takes pairs: register each pair with POST entries/ "
+                              '({"player_ids": [a, b]}).', field="player_ids",
+                              code="pairs_only")
+        entries = events.entries_bulk_create(
+            event=event, player_ids=data.validated_data["player_ids"],
+            alternate=data.validated_data["alternate"], actor=request.user)
+        return Response(EntryOutput(entries, many=True).data, status=status.HTTP_201_CREATED)
+
+
 def _register_pair(event: Event, data: dict[str, Any], user: Any) -> Response:
     ids = data.get("player_ids")
     if not ids:
@@ -854,6 +893,59 @@ class RoundTimeApi(APIView):
         round_ = _round(event, number)
         round_call_time(round_=round_, actor=request.user)
         return Response(round_payload(round_, with_tokens=True))
+
+
+class DeskConfirmInput(serializers.Serializer[Any]):
+    tables = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), min_length=1, max_length=500,
+        help_text="The round's table numbers whose games the director confirms.")
+    source = serializers.ChoiceField(  # type: ignore[assignment]  # a field, not Field.source
+        choices=list(DESK_SOURCES),
+        help_text="Where the confirmation comes from: signed_sheet (the players' signed score "
+                  "sheet) or director (the director's own word).")
+
+
+class DeskConfirmTableOutput(serializers.Serializer[Any]):
+    table = serializers.IntegerField()
+    confirmed = serializers.BooleanField(help_text="The game is confirmed now (or was already).")
+    already = serializers.BooleanField(required=False,
+                                       help_text="It was confirmed before this request.")
+    code = serializers.CharField(required=False, help_text="Why not: no_table, not_finished.")
+    error = serializers.CharField(required=False, help_text="Why not, in words.")
+
+
+class DeskConfirmOutput(serializers.Serializer[Any]):
+    round = serializers.IntegerField()
+    source = serializers.CharField()  # type: ignore[assignment]  # a field, not Field.source
+    tables = DeskConfirmTableOutput(many=True)
+
+
+class RoundConfirmApi(APIView):
+    """The desk confirms finished games from the players' signed score sheets."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="round_confirm",
+                   summary="Confirm finished games at the desk (directors)",
+                   description="Each finished game of the tables named is confirmed as if its "
+                               "other side had confirmed it (the round advances once its last "
+                               "game is confirmed); the event's log records the director and "
+                               "the source. Answers 200 with one result per table: a game "
+                               "still playing or a table the round does not have is refused "
+                               "with its reason (confirmed false, error) while the others are "
+                               "confirmed; a game confirmed before says already.",
+                   request=DeskConfirmInput,
+                   responses={200: DeskConfirmOutput, **error_responses(400, 403, 404)})
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        round_ = _round(event, number)
+        data = DeskConfirmInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        source = data.validated_data["source"]
+        results = games_confirm_at_desk(round_=round_, tables=data.validated_data["tables"],
+                                        source=source, actor=request.user)
+        return Response(DeskConfirmOutput(
+            {"round": round_.number, "source": source, "tables": results}).data)
 
 
 # --- where do I sit ---------------------------------------------------------------------------------

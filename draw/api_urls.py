@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import api
+from . import api, checkin_api
 
 urlpatterns = [
     path("events/", api.EventListApi.as_view(), name="api-events"),
@@ -10,6 +10,16 @@ urlpatterns = [
     path("events/<int:pk>/finish/", api.EventFinishApi.as_view(), name="api-event-finish"),
     path("events/<int:pk>/reopen/", api.EventReopenApi.as_view(), name="api-event-reopen"),
     path("events/<int:pk>/entries/", api.EventEntriesApi.as_view(), name="api-event-entries"),
+    path("events/<int:pk>/entries/bulk/", api.EventEntriesBulkApi.as_view(),
+         name="api-event-entries-bulk"),
+    path("events/<int:pk>/entries/<int:entry_id>/alternate/",
+         checkin_api.EntryAlternateApi.as_view(), name="api-entry-alternate"),
+    path("events/<int:pk>/self-check-in/", checkin_api.SelfCheckInModeApi.as_view(),
+         name="api-event-self-check-in"),
+    path("events/<int:pk>/arrivals/", checkin_api.ArrivalsApi.as_view(), name="api-arrivals"),
+    path("events/<int:pk>/arrivals/<int:arrival_id>/", checkin_api.ArrivalDecideApi.as_view(),
+         name="api-arrival-decide"),
+    path("events/<int:pk>/here/", checkin_api.SelfCheckInApi.as_view(), name="api-self-check-in"),
     path("events/<int:pk>/pairs/", api.EventPairsApi.as_view(), name="api-event-pairs"),
     path("events/<int:pk>/pairs/<int:pair_id>/leave/", api.PairLeaveApi.as_view(),
          name="api-pair-leave"),
@@ -29,6 +39,8 @@ urlpatterns = [
          api.TableCutApi.as_view(), name="api-table-cut"),
     path("events/<int:pk>/rounds/<int:number>/tables/<int:table>/forfeit/",
          api.TableForfeitApi.as_view(), name="api-table-forfeit"),
+    path("events/<int:pk>/rounds/<int:number>/confirm/", api.RoundConfirmApi.as_view(),
+         name="api-round-confirm"),
     path("events/<int:pk>/rounds/<int:number>/time/", api.RoundTimeApi.as_view(),
          name="api-round-time"),
     path("events/<int:pk>/advance/", api.EventAdvanceApi.as_view(), name="api-event-advance"),

@@ -4,13 +4,24 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import printables, screens, views
+from . import checkin, printables, screens, views
 
 urlpatterns = [
     path("clubs/<slug:slug>/events/new/", views.event_create, name="event-create"),
     path("events/<int:pk>/", views.event_detail, name="event-detail"),
     path("events/<int:pk>/settings/", views.event_edit, name="event-edit"),
-    path("events/<int:pk>/checkin/", views.event_checkin, name="event-checkin"),
+    path("events/<int:pk>/checkin/", checkin.event_checkin, name="event-checkin"),
+    path("events/<int:pk>/checkin/self/", checkin.self_checkin_mode, name="checkin-self-mode"),
+    path("events/<int:pk>/checkin/arrivals/", checkin.checkin_arrivals_live,
+         name="checkin-arrivals"),
+    path("events/<int:pk>/checkin/arrivals/<int:arrival_id>/", checkin.arrival_decide,
+         name="arrival-decide"),
+    path("events/<int:pk>/checkin/poster/", checkin.checkin_poster, name="checkin-poster"),
+    path("events/<int:pk>/entries/<int:entry_id>/alternate/", checkin.entry_alternate,
+         name="entry-alternate"),
+    # the players' self check-in (the poster's QR code)
+    path("events/<int:pk>/here/", checkin.self_checkin, name="self-checkin"),
+    path("events/<int:pk>/here/find/", checkin.self_checkin_find_live, name="self-checkin-find"),
     path("events/<int:pk>/entries/<int:entry_id>/leave/", views.entry_leave, name="entry-leave"),
     path("events/<int:pk>/pairs/", views.event_pairs, name="event-pairs"),
     path("events/<int:pk>/bracket/", views.event_bracket_page, name="event-bracket"),

@@ -28,16 +28,14 @@ from scoring.selectors import games_for_event
 from scoring.services import event_settings_update, game_forfeit
 from tournaments import services as events
 from tournaments.forms import (
-    CheckInForm,
     EventCreateForm,
     EventForm,
     PairForm,
     SwapForm,
     prize_formats,
 )
-from tournaments.models import Entry, Event, Round
+from tournaments.models import Event, Round
 from tournaments.selectors import (
-    checkin_roster,
     event_get,
     event_overview,
     pair_payload,
@@ -188,33 +186,6 @@ def _seating_state(event: Event, rounds: list[Round]) -> dict[str, object] | Non
     if any(r.number == state.get("number") for r in rounds) and not state.get("error"):
         return None  # the round is there: the job is done
     return state
-
-
-@login_required
-def event_checkin(request: HttpRequest, pk: int) -> HttpResponse:
-    event = event_get(pk=pk, user=request.user, role="director")
-    if event.is_pairs:
-        return redirect("event-pairs", pk=event.pk)
-    form = CheckInForm(request.POST or None, event=event)
-    if request.method == "POST" and form.is_valid():
-        try:
-            checked = events.entries_check_in(
-                event=event, players=form.cleaned_data["players"],
-                new_player=form.cleaned_data["new_player"], actor=request.user,
-            )
-        except DomainError as exc:
-            field = "new_player" if exc.field == "name" else "players"
-            form.add_error(field, exc.message)
-        else:
-            if checked:
-                names = ", ".join(entry.player.name for entry in checked)
-                messages.success(request, f"Checked in: {names}.")
-            return redirect("event-checkin", pk=event.pk)
-    roster = checkin_roster(event=event)
-    return render(request, "draw/checkin.html", {
-        "event": event, "form": form, "roster": roster,
-        "active_count": sum(1 for r in roster if r["entry"] and r["entry"].status == Entry.Status.ACTIVE),
-    })
 
 
 @login_required

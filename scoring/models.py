@@ -9,6 +9,13 @@ from django.db.models import Q
 from common.labels import OUTCOMES, RESULTS, SEATS
 from tournaments.models import Entry, Event, Table
 
+# Where a director's confirmation at the desk comes from (``scoring.services.
+# games_confirm_at_desk``): the players' signed score sheet, or the director's own word.
+DESK_SOURCES = {
+    "signed_sheet": "signed score sheet",
+    "director": "director",
+}
+
 
 class Game(models.Model):
     """What one table plays in one round: hands until the target or the deal count."""

@@ -19,10 +19,10 @@ from common.errors import DomainError
 from common.labels import OUTCOME_LABELS, RESULT_LABELS, SEAT_NAMES, SUIT_SYMBOLS
 from common.rulesets import event_ruleset, ruleset_for
 from rules_engine import Outcome, Ruleset
-from tournaments.models import Bye, Entry, Event, Round, Seat, Table
+from tournaments.models import Bye, Entry, Event, EventLog, Round, Seat, Table
 from tournaments.selectors import results_final
 
-from .models import Game, Hand, HandRevision
+from .models import DESK_SOURCES, Game, Hand, HandRevision
 
 
 def revision_values(revision: HandRevision) -> dict[str, Any]:
@@ -366,6 +366,18 @@ def games_for_event(event: Event, *, unconfirmed_only: bool = False) -> list[Gam
             {"side": side, "points": points} for side, points in (game.totals or {}).items()
         ]
     return result
+
+
+def desk_confirmations(event: Event) -> dict[tuple[int, int], str]:
+    """(round, table) -> where the desk's confirmation came from, in words ("signed score
+    sheet"), for the games a director confirmed at the desk (the log's ``games_confirmed``)."""
+    found: dict[tuple[int, int], str] = {}
+    for details in EventLog.objects.filter(event=event, action="games_confirmed").order_by(
+            "created_at", "pk").values_list("details", flat=True):
+        label = DESK_SOURCES.get(str(details.get("source")), str(details.get("source")))
+        for table in details.get("tables", []):
+            found[(int(details.get("round", 0)), int(table))] = label
+    return found
 
 
 def _last_round_number(event: Event) -> int | None:

@@ -37,7 +37,7 @@ from tournaments.services import (
     pair_withdraw,
 )
 
-from .models import Game, Hand, HandRevision, SeatResult
+from .models import DESK_SOURCES, Game, Hand, HandRevision, SeatResult
 from .selectors import entry_refusal, revision_values
 
 # A forfeited game's ``finish_reason``.
@@ -608,15 +608,69 @@ def game_confirm(*, game: Game, position: str) -> Game:
             f"{position} is on the keeper's side ({locked.scorer_position} kept score): a player "
             "of the other side confirms.", field="position", code="scorer_side",
         )
+    _game_confirmed(locked, by=seat.entry)
+    _round_confirmed_advance(locked.table.round)
+    return locked
+
+
+def _game_confirmed(locked: Game, *, by: Any = None) -> None:
+    """Mark the locked, finished game confirmed (``by`` the entry that confirmed it; None at
+    the desk) and queue its rating; the caller then asks for the round's advance."""
     locked.status = Game.Status.CONFIRMED
-    locked.confirmed_by = seat.entry
+    locked.confirmed_by = by
     locked.confirmed_at = timezone.now()
     locked.save(update_fields=["status", "confirmed_by", "confirmed_at"])
     task_queue(RATE_GAME, args=(locked.pk,))
-    round_ = locked.table.round
-    _round_confirmed_advance(round_)
-    return locked
 
+
+@transaction.atomic
+def games_confirm_at_desk(*, round_: Round, tables: Sequence[int], source: str,
+                          actor: Any = None) -> list[dict[str, Any]]:
+    """A director confirms finished games of ``round_`` at the desk (from the players' signed
+    score sheets, ``source``), table by table: each finished game is confirmed as if its other
+    side had confirmed it (the rating, and once the round's last game is confirmed its advance);
+    a game still playing or a table the round does not have is refused with its reason while the
+    others are confirmed; a game already confirmed says so. One log row names the director, the
+    source and the tables. Returns one result per table asked, in the order asked:
+    ``{"table", "confirmed", "already"?, "error"?, "code"?}``."""
+    if source not in DESK_SOURCES:
+        raise DomainError(f"Say where the confirmation comes from: {', '.join(DESK_SOURCES)}.",
+                          field="source")
+    asked = list(dict.fromkeys(int(t) for t in tables))
+    if not asked:
+        raise DomainError("Pick at least one table.", field="tables")
+    event = round_.event
+    if event.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
+        raise DomainError("This event is over: reopen it before confirming games.",
+                          field="round", code="event_over")
+    games = {g.table.number: g for g in Game.objects.filter(
+        table__round=round_, table__number__in=asked).select_related("table")}
+    results: dict[int, dict[str, Any]] = {}
+    confirmed: list[int] = []
+    for number in sorted(asked):  # one lock order for every writer: no deadlock between desks
+        game = games.get(number)
+        if game is None:
+            results[number] = {"table": number, "confirmed": False, "code": "no_table",
+                               "error": f"Round {round_.number} has no table {number}."}
+            continue
+        locked = _locked_game(game)
+        if locked.status == Game.Status.CONFIRMED:
+            results[number] = {"table": number, "confirmed": True, "already": True}
+        elif locked.status != Game.Status.FINISHED:
+            hands = locked.hands_count
+            results[number] = {
+                "table": number, "confirmed": False, "code": "not_finished",
+                "error": f"Table {number} is still playing ({hands} hand"
+                         f"{'' if hands == 1 else 's'} entered): the game is not finished."}
+        else:
+            _game_confirmed(locked)
+            confirmed.append(number)
+            results[number] = {"table": number, "confirmed": True}
+    if confirmed:
+        event_log(event, actor, "games_confirmed", round=round_.number, tables=confirmed,
+                  source=source)
+        _round_confirmed_advance(round_)
+    return [results[n] for n in asked]
 
 
 @transaction.atomic

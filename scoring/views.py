@@ -19,6 +19,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -34,9 +35,10 @@ from tournaments.models import Event, Table
 
 from . import services
 from .forms import HandForm, errors_from_exception, hand_layout
-from .models import Game, Hand, HandRevision
+from .models import DESK_SOURCES, Game, Hand, HandRevision
 from .selectors import (
     describe_values,
+    desk_confirmations,
     entry_refusal,
     event_rounds,
     games_for_event,
@@ -423,10 +425,54 @@ def hand_history_page(request: HttpRequest, hand_id: int) -> HttpResponse:
 
 @login_required
 def director_games(request: HttpRequest, event_id: int) -> HttpResponse:
-    """The night's games and whether each is finished and confirmed."""
+    """The night's games and whether each is finished and confirmed. A director also confirms
+    finished games here from the players' signed score sheets (ticked, or every finished one),
+    and sees what became of each table."""
     event = _event_for_scorer(request, event_id)
+    as_director = has_club_role(user=request.user, club=event.club, role="director")
     only_open = request.GET.get("all") != "1"
+    desk_results: list[dict[str, Any]] | None = None
+    desk_error = ""
+    if request.method == "POST":
+        if not as_director:
+            raise PermissionDenied("Only a director confirms games at the desk.")
+        desk_results, desk_error = _desk_confirm(request, event)
+    games = games_for_event(event, unconfirmed_only=only_open)
+    sources = desk_confirmations(event)
+    for game in games:
+        game.desk_source = sources.get(  # type: ignore[attr-defined]
+            (game.table.round.number, game.table.number), "")
     return render(request, "scoring/director_games.html", {
-        "event": event, "games": games_for_event(event, unconfirmed_only=only_open),
-        "only_open": only_open,
-    })
+        "event": event, "games": games, "only_open": only_open,
+        "desk_confirm": as_director, "desk_sources": DESK_SOURCES,
+        "desk_results": desk_results, "desk_error": desk_error,
+        "finished_count": sum(1 for g in games if g.status == Game.Status.FINISHED),
+    }, status=400 if desk_error else 200)
+
+
+def _desk_confirm(request: HttpRequest, event: Event) -> tuple[list[dict[str, Any]], str]:
+    """The games page's "Confirm from signed sheets": the ticked games ("round-table"), round
+    by round through ``services.games_confirm_at_desk``; one result per table."""
+    source = request.POST.get("source", "signed_sheet")
+    wanted: dict[int, list[int]] = {}
+    for value in request.POST.getlist("game"):
+        round_number, _, table = value.partition("-")
+        if round_number.isdigit() and table.isdigit():
+            wanted.setdefault(int(round_number), []).append(int(table))
+    if not wanted:
+        return [], "Tick the finished games whose signed sheets you have."
+    rounds = {r.number: r for r in event.rounds.filter(number__in=list(wanted))}
+    results: list[dict[str, Any]] = []
+    for number, tables in sorted(wanted.items()):
+        round_ = rounds.get(number)
+        if round_ is None:
+            results += [{"round": number, "table": t, "confirmed": False,
+                         "error": f"There is no round {number}."} for t in tables]
+            continue
+        try:
+            done = services.games_confirm_at_desk(round_=round_, tables=tables, source=source,
+                                                  actor=request.user)
+        except DomainError as exc:
+            return results, exc.message
+        results += [{"round": number, **r} for r in done]
+    return results, ""

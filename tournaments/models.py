@@ -36,6 +36,11 @@ class Event(models.Model):
         FINISHED = "finished", "Finished"
         CANCELLED = "cancelled", "Cancelled"
 
+    class SelfCheckIn(models.TextChoices):
+        OFF = "off", "Off: players check in at the desk"
+        APPROVAL = "approval", "On, the director approves each arrival"
+        OPEN = "open", "On, players are checked in at once"
+
     class ByeScoring(models.TextChoices):
         ZERO = "zero", "Nothing"
         AVERAGE_WINNING = "average_winning", "Average of the round's winning scores"
@@ -67,6 +72,10 @@ class Event(models.Model):
     # A director's switch: while set, a format that seats itself does not seat the next game when
     # the last one is confirmed (the director seats it by hand, e.g. after a break).
     advance_held = models.BooleanField(default=False)
+    # Players check themselves in on the event's check-in page (a QR code at the door) until the
+    # first round is seated: off, with the director's approval of each arrival, or at once.
+    self_check_in = models.CharField(max_length=10, choices=SelfCheckIn.choices,
+                                     default=SelfCheckIn.APPROVAL)
     # The payout table and side prizes, validated by ``ranking.prizes`` (shown on the final
     # standings and the printed results): {"payouts": [{"place", "amount"}], "side": [...]}.
     prizes = models.JSONField(default=dict, blank=True)
@@ -96,6 +105,10 @@ class Event(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(rounds_planned__gte=1), name="event_rounds_planned_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(self_check_in__in=["off", "approval", "open"]),
+                name="event_self_check_in_valid",
             ),
         ]
         indexes = [
@@ -143,6 +156,42 @@ class EventLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} at {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class Arrival(models.Model):
+    """A player who tapped "I'm here" on the event's self check-in page: waiting for the
+    director's approval, or approved (at once when the event needs no approval) or declined.
+    The director's check-in page lists them as they come."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for the director"
+        APPROVED = "approved", "Checked in"
+        DECLINED = "declined", "Not approved"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="arrivals")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], condition=Q(status="waiting"),
+                                    name="arrival_waiting_once"),
+            models.CheckConstraint(condition=Q(status__in=["waiting", "approved", "declined"]),
+                                   name="arrival_status_valid"),
+        ]
+        indexes = [
+            # the director's check-in page: an event's arrivals, newest first
+            models.Index(fields=["event", "-created_at"], name="arrival_event_created_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"arrival of player {self.player_id} at event {self.event_id}"
 
 
 class Pair(models.Model):

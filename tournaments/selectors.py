@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import Any
 
 from django.db.models import F, Prefetch
@@ -11,7 +13,7 @@ from clubs.models import Player
 from clubs.permissions import check_club_role, check_view_event
 from common.errors import DomainError
 
-from .models import Bye, Entry, Event, Pair, Round, Seat, Table
+from .models import Arrival, Bye, Entry, Event, EventLog, Pair, Round, Seat, Table
 
 
 def results_final(event: Event) -> DomainError | None:
@@ -117,3 +119,120 @@ def pair_payload(pair: Pair) -> dict[str, Any]:
             "status": Entry.Status.LEFT if left else Entry.Status.ACTIVE,
             "players": [{"entry_id": m.pk, "player_id": m.player_id, "name": m.player.name}
                         for m in members]}
+
+
+# --- check-in for a big room ------------------------------------------------------------------
+PASTE_MAX_NAMES = 400
+CHOICES_SHOWN = 8
+
+
+def fold_name(text: str) -> str:
+    """A name as the matching compares it: no accents, any case, letters and digits only,
+    single spaces ("Zoë  O'Neil" -> "zoe o neil")."""
+    plain = unicodedata.normalize("NFKD", text)
+    plain = "".join(c for c in plain if not unicodedata.combining(c)).casefold()
+    return " ".join(re.sub(r"[^\w]+", " ", plain).split())
+
+
+def pasted_names(text: str) -> list[str]:
+    """The names of a pasted list: one a line, or separated by commas, semicolons or tabs; a
+    leading number ("12. Ann Smith", "3) Bob") dropped; blanks and repeats dropped."""
+    names: list[str] = []
+    seen: set[str] = set()
+    for part in re.split(r"[\n\r,;\t]+", text):
+        name = re.sub(r"^\s*\d+\s*[.):-]?\s*", "", part).strip()
+        key = fold_name(name)
+        if key and key not in seen:
+            seen.add(key)
+            names.append(" ".join(name.split()))
+    return names
+
+
+def checkin_match(*, event: Event, text: str) -> dict[str, Any]:
+    """Match a pasted list of names against the club's roster, for the check-in page's preview:
+
+    * ``matched``: one player for the name (its exact name, else the one player whose name
+      holds every word typed, each as the start of a word: "ann sm" is Ann Smith), with
+      ``here`` when already checked in;
+    * ``ambiguous``: several players could be meant (two Ann Smiths, or just "Smith"), with the
+      choices (at most ``CHOICES_SHOWN``);
+    * ``unknown``: no player of the roster has that name;
+    * ``too_many``: the names beyond ``PASTE_MAX_NAMES``, not looked at.
+    """
+    names = pasted_names(text)
+    too_many = names[PASTE_MAX_NAMES:]
+    roster = [(p, fold_name(p.name)) for p in
+              Player.objects.filter(club_links__club=event.club).order_by("name", "pk")]
+    here = set(event.entries.filter(status=Entry.Status.ACTIVE).values_list("player_id",
+                                                                             flat=True))
+    matched: list[dict[str, Any]] = []
+    ambiguous: list[dict[str, Any]] = []
+    unknown: list[str] = []
+    for name in names[:PASTE_MAX_NAMES]:
+        key = fold_name(name)
+        found = [p for p, folded in roster if folded == key]
+        if not found:
+            words = key.split()
+            found = [p for p, folded in roster
+                     if all(any(part.startswith(w) for part in folded.split()) for w in words)]
+        if len(found) == 1:
+            matched.append({"typed": name, "player": found[0], "here": found[0].pk in here})
+        elif found:
+            ambiguous.append({"typed": name, "choices": [
+                {"player": p, "here": p.pk in here} for p in found[:CHOICES_SHOWN]],
+                "more": max(0, len(found) - CHOICES_SHOWN)})
+        else:
+            unknown.append(name)
+    return {"matched": matched, "ambiguous": ambiguous, "unknown": unknown,
+            "too_many": too_many, "count": len(names),
+            "to_check_in": sum(1 for m in matched if not m["here"])}
+
+
+def alternate_reasons(event: Event) -> dict[int, str]:
+    """entry id -> why the entry is an alternate, in words, from the event's log: left without
+    a full table when a round was seated, or marked by the director (an alternate missing here
+    was checked in as one)."""
+    reasons: dict[int, str] = {}
+    for action, details in EventLog.objects.filter(
+            event=event, action__in=["alternates_named", "alternate_marked"],
+    ).order_by("created_at", "pk").values_list("action", "details"):
+        if action == "alternates_named":
+            for entry_id in details.get("entries", []):
+                reasons[int(entry_id)] = ("no full table of four was left for them when play "
+                                          "was seated: they wait for a free seat")
+        else:
+            reasons[int(details.get("entry", 0))] = "marked as an alternate by the director"
+    return reasons
+
+
+def checkin_arrivals(*, event: Event, limit: int = 50) -> dict[str, Any]:
+    """The self check-in's arrivals for the director's check-in page: those waiting for
+    approval (oldest first) and the latest decided ones."""
+    arrivals = Arrival.objects.filter(event=event).select_related("player")
+    return {
+        "waiting": list(arrivals.filter(status=Arrival.Status.WAITING).order_by("created_at",
+                                                                                 "pk")),
+        "recent": list(arrivals.exclude(status=Arrival.Status.WAITING)
+                       .order_by("-created_at", "-pk")[:limit]),
+    }
+
+
+def self_checkin_find(*, event: Event, name: str, limit: int = 8) -> list[dict[str, Any]]:
+    """The self check-in page's search: the club's players whose name holds every word typed
+    (each as the start of a word, any case and accents), at most ``limit``, each with its
+    state: ``here`` (checked in), ``waiting`` (for the director's approval) or ``free``."""
+    words = fold_name(name).split()
+    if not words:
+        return []
+    found = [Player(pk=pk, name=full) for pk, full in
+             Player.objects.filter(club_links__club=event.club).order_by("name", "pk")
+             .values_list("pk", "name")
+             if all(any(part.startswith(w) for part in fold_name(full).split()) for w in words)]
+    found = found[:limit]
+    ids = [p.pk for p in found]
+    here = set(event.entries.filter(status=Entry.Status.ACTIVE, player_id__in=ids)
+               .values_list("player_id", flat=True))
+    waiting = set(Arrival.objects.filter(event=event, status=Arrival.Status.WAITING,
+                                         player_id__in=ids).values_list("player_id", flat=True))
+    return [{"player": p, "state": "here" if p.pk in here else "waiting" if p.pk in waiting
+             else "free"} for p in found]

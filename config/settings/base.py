@@ -328,6 +328,9 @@ REST_FRAMEWORK = {
         "anon": get_rate("API_RATE_ANON", "300/min"),
         "user": get_rate("API_RATE_USER", "1200/min"),
         "table": get_rate("API_RATE_TABLE", "600/min"),
+        # the self check-in page's searches and "I'm here" (common.throttles.page_allowed): per
+        # address, and a room's phones share one; about 3 searches and a tap per player
+        "self_checkin": get_rate("API_RATE_SELF_CHECKIN", "240/min"),
     },
     "NUM_PROXIES": NUM_PROXIES,
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -354,7 +357,9 @@ SPECTACULAR_SETTINGS = {
                             "SideEnum": ["NS", "EW"],
                             # a member's role (four) and an invitation's (three)
                             "MembershipRoleEnum": "clubs.models.Membership.Role",
-                            "InvitationRoleEnum": "clubs.models.Invitation.Role"},
+                            "InvitationRoleEnum": "clubs.models.Invitation.Role",
+                            # an event's self check-in (its field, and the switch's body)
+                            "SelfCheckInEnum": "tournaments.models.Event.SelfCheckIn"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "common.schema.document_common_responses",  # 429 everywhere, 400 for a bad body

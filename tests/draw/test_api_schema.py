@@ -27,6 +27,12 @@ PAGE_ACTIONS: dict[str, tuple[str, str]] = {
     "event-detail": ("get", "/api/events/{id}/"),
     "event-checkin": ("post", "/api/events/{id}/entries/"),
     "entry-leave": ("post", "/api/events/{id}/entries/{entry_id}/leave/"),
+    "entry-alternate": ("post", "/api/events/{id}/entries/{entry_id}/alternate/"),
+    "checkin-self-mode": ("post", "/api/events/{id}/self-check-in/"),
+    "checkin-arrivals": ("get", "/api/events/{id}/arrivals/"),
+    "arrival-decide": ("post", "/api/events/{id}/arrivals/{arrival_id}/"),
+    "self-checkin": ("post", "/api/events/{id}/here/"),
+    "self-checkin-find": ("get", "/api/events/{id}/here/"),
     "event-pairs": ("post", "/api/events/{id}/entries/"),
     "pair-leave": ("post", "/api/events/{id}/pairs/{pair_id}/leave/"),
     "event-bracket": ("get", "/api/events/{id}/bracket/"),
@@ -72,6 +78,8 @@ PRINTABLES = {"invitation-detail", "round-cards", "round-sheet", "event-hands-cs
               "event-scorecards", "event-table-cards", "table-card",
               # where do I sit (its version for the wall) and the rules of the evening
               "event-wall-seating-version", "event-rules",
+              # the self check-in poster: the QR code of the self check-in page
+              "checkin-poster",
               # the table phone's service worker: a script, no data of its own
               "table-service-worker"}
 
@@ -86,6 +94,11 @@ ERRORS: dict[tuple[str, str], set[str]] = {
     ("patch", "/api/events/{id}/"): {"400", "403", "404"},
     ("post", "/api/events/{id}/entries/"): {"400", "403", "404"},
     ("post", "/api/events/{id}/entries/{entry_id}/leave/"): {"400", "403", "404"},
+    ("post", "/api/events/{id}/entries/bulk/"): {"400", "403", "404"},
+    ("post", "/api/events/{id}/entries/{entry_id}/alternate/"): {"400", "403", "404"},
+    ("post", "/api/events/{id}/self-check-in/"): {"400", "403", "404"},
+    ("post", "/api/events/{id}/arrivals/{arrival_id}/"): {"400", "403", "404"},
+    ("post", "/api/events/{id}/rounds/{number}/confirm/"): {"400", "403", "404"},
     ("post", "/api/events/{id}/finish/"): {"400", "403", "404"},
     ("post", "/api/events/{id}/reopen/"): {"400", "403", "404"},
     ("post", "/api/events/{id}/rounds/"): {"400", "403", "404"},

@@ -1,0 +1,195 @@
+"""Check-in API for a big room, the pages' counterparts (``draw.checkin``): alternates marked,
+self check-in switched, its arrivals listed and approved, and the players' own self check-in
+(``/api/events/{id}/here/``: no login, rate-limited per address with the scope
+``self_checkin``, open until the first round is seated). Many players at once:
+``POST /api/events/{id}/entries/bulk/`` (``draw.api``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from clubs.api import error_responses, roster_player
+from common.errors import DomainError
+from common.throttles import SELF_CHECK_IN_SCOPE
+from tournaments import services as events
+from tournaments.models import Arrival, Event
+from tournaments.selectors import checkin_arrivals, event_get, self_checkin_find
+
+from .api import EntryOutput, EventOutput
+from .checkin import NAME_MAX, NAME_MIN
+
+
+class AlternateInput(serializers.Serializer[Any]):
+    alternate = serializers.BooleanField(
+        help_text="True: waits to take the seat of a player who withdraws (scores, is not "
+                  "ranked). Only until the player is first seated.")
+
+
+class SelfCheckInModeInput(serializers.Serializer[Any]):
+    mode = serializers.ChoiceField(
+        choices=Event.SelfCheckIn.choices,
+        help_text="off; approval (the director approves each arrival); open (checked in at "
+                  "once).")
+
+
+class ArrivalOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.CharField(help_text="waiting, approved or declined.")
+    created_at = serializers.DateTimeField()
+    decided_at = serializers.DateTimeField(allow_null=True)
+
+
+class ArrivalsOutput(serializers.Serializer[Any]):
+    waiting = ArrivalOutput(many=True, help_text="Waiting for approval, oldest first.")
+    recent = ArrivalOutput(many=True, help_text="The latest decided, newest first.")
+
+
+class ArrivalDecideInput(serializers.Serializer[Any]):
+    approve = serializers.BooleanField(help_text="True checks the player in; false declines.")
+
+
+class HereInput(serializers.Serializer[Any]):
+    player_id = serializers.IntegerField(help_text="The player's id, from GET here/?name=.")
+
+
+class HerePlayerOutput(serializers.Serializer[Any]):
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    state = serializers.CharField(help_text="free (may check in), waiting (for the director's "
+                                            "approval) or here (checked in).")
+
+
+class HereOutput(serializers.Serializer[Any]):
+    arrival = serializers.IntegerField()
+    state = serializers.CharField(help_text="waiting (for the director's approval) or here.")
+    message = serializers.CharField()
+
+
+def arrival_payload(arrival: Arrival) -> dict[str, Any]:
+    return {"id": arrival.pk, "player_id": arrival.player_id, "name": arrival.player.name,
+            "status": arrival.status, "created_at": arrival.created_at,
+            "decided_at": arrival.decided_at}
+
+
+class EntryAlternateApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="entry_alternate",
+                   summary="Mark a player as an alternate, or as a player (directors)",
+                   request=AlternateInput,
+                   responses={200: EntryOutput, **error_responses(400, 403, 404)})
+    def post(self, request: Request, pk: int, entry_id: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        entry = get_object_or_404(event.entries.select_related("player"), pk=entry_id)
+        data = AlternateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        done = events.entry_set_alternate(entry=entry, actor=request.user,
+                                          alternate=data.validated_data["alternate"])
+        return Response(EntryOutput(done).data)
+
+
+class SelfCheckInModeApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="event_self_check_in",
+                   summary="Turn self check-in off or on (directors)",
+                   request=SelfCheckInModeInput,
+                   responses={200: EventOutput, **error_responses(400, 403, 404)})
+    def post(self, request: Request, pk: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        data = SelfCheckInModeInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        events.event_self_check_in_set(event=event, mode=data.validated_data["mode"],
+                                       actor=request.user)
+        return Response(EventOutput(event_get(pk=pk, user=request.user)).data)
+
+
+class ArrivalsApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="event_arrivals",
+                   summary="Players who checked themselves in (directors)",
+                   responses={200: ArrivalsOutput, **error_responses(403, 404)})
+    def get(self, request: Request, pk: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        found = checkin_arrivals(event=event)
+        return Response(ArrivalsOutput({
+            "waiting": [arrival_payload(a) for a in found["waiting"]],
+            "recent": [arrival_payload(a) for a in found["recent"]]}).data)
+
+
+class ArrivalDecideApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="arrival_decide",
+                   summary="Approve or decline a self check-in (directors)",
+                   description="Approving checks the player in (as at the desk); deciding an "
+                               "arrival already decided answers it unchanged.",
+                   request=ArrivalDecideInput,
+                   responses={200: ArrivalOutput, **error_responses(400, 403, 404)})
+    def post(self, request: Request, pk: int, arrival_id: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        arrival = get_object_or_404(event.arrivals, pk=arrival_id)
+        data = ArrivalDecideInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        done = events.arrival_decide(arrival=arrival, approve=data.validated_data["approve"],
+                                     actor=request.user)
+        return Response(arrival_payload(done))
+
+
+class SelfCheckInApi(APIView):
+    """The players' self check-in: find your name, say you are here. No login."""
+
+    permission_classes = [AllowAny]
+    throttle_scope = SELF_CHECK_IN_SCOPE
+
+    @extend_schema(operation_id="self_check_in_find",
+                   summary="Find your name for the self check-in",
+                   parameters=[OpenApiParameter(
+                       "name", str, required=True,
+                       description=f"{NAME_MIN} to {NAME_MAX} characters: the club's players "
+                                   "whose name holds every word, each as a word's start.")],
+                   responses={200: HerePlayerOutput(many=True), **error_responses(400, 404)},
+                   tags=["events"])
+    def get(self, request: Request, pk: int) -> Response:
+        event = event_get(pk=pk, user=request.user)
+        refusal = events.self_check_in_refusal(event)
+        if refusal is not None:
+            raise refusal
+        name = " ".join(request.query_params.get("name", "").split())
+        if not NAME_MIN <= len(name) <= NAME_MAX:
+            raise DomainError(f"Give {NAME_MIN} to {NAME_MAX} characters of the name.",
+                              field="name")
+        return Response(HerePlayerOutput([
+            {"player_id": f["player"].pk, "name": f["player"].name, "state": f["state"]}
+            for f in self_checkin_find(event=event, name=name)], many=True).data)
+
+    @extend_schema(operation_id="self_check_in", summary="I'm here: check yourself in",
+                   description="Open until the event's first round is seated, when the event "
+                               "has self check-in. With the director's approval the answer "
+                               "is waiting (201); without, the player is checked in (201). "
+                               "Never as an alternate.",
+                   request=HereInput,
+                   responses={201: HereOutput, **error_responses(400, 404)}, tags=["events"])
+    def post(self, request: Request, pk: int) -> Response:
+        event = event_get(pk=pk, user=request.user)
+        data = HereInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = roster_player(event.club, data.validated_data["player_id"], field="player_id")
+        arrival = events.self_check_in(event=event, player=player)
+        waiting = arrival.status == Arrival.Status.WAITING
+        return Response(HereOutput({
+            "arrival": arrival.pk, "state": "waiting" if waiting else "here",
+            "message": (f"Thank you, {player.name}: the director will confirm you."
+                        if waiting else f"Welcome, {player.name}: you are checked in."),
+        }).data, status=status.HTTP_201_CREATED)
