@@ -23,8 +23,9 @@ LAST = ["Jones", "Kowalczyk-Henderson", "Abernathy", "Li", "Vanderbilt", "O'Sull
 
 
 def name(n: int) -> str:
-    """The n-th player's name: every pair of a first and a last name, some of them long."""
-    return f"{FIRST[n % len(FIRST)]} {LAST[(n // len(FIRST)) % len(LAST)]}"
+    """The n-th player's name (200 different ones), some of them long: neighbours differ in
+    both their first and their last name."""
+    return f"{FIRST[n % len(FIRST)]} {LAST[(n + n // len(FIRST)) % len(LAST)]}"
 
 
 def players(club: Club, count: int) -> list[Player]:
