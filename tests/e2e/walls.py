@@ -32,7 +32,7 @@ def players(club: Club, count: int) -> list[Player]:
     return [PlayerFactory(club=club, name=name(n)) for n in range(count)]
 
 
-def _values(table: int, won_by: str) -> dict[str, Any]:
+def hand_won_by(won_by: str, table: int) -> dict[str, Any]:
     """A hand the ``won_by`` side wins clearly, by a margin that differs from table to table."""
     margin = 2 * (table % 13)
     us, them = ("NS", "EW") if won_by == "NS" else ("EW", "NS")
@@ -49,7 +49,7 @@ def play_round(round_: Round) -> None:
         won_by = "NS" if table.number % 2 else "EW"
         game_set_scorer(game=game, position="N")
         for number in range(1, deals + 1):
-            hand_submit(game=game, number=number, values=_values(table.number, won_by))
+            hand_submit(game=game, number=number, values=hand_won_by(won_by, table.number))
         game.refresh_from_db()
         game_confirm(game=game, position="E")
 
