@@ -7,10 +7,11 @@ cut form for a level game. Above them: counts, the buttons that move the day on 
 release the automatic advance, re-draw, seat the next game), and below: unconfirmed games, late
 arrivals, withdrawals and alternates waiting. ``/events/<pk>/wall/movement/`` is the public wall
 board for the coming game: every player, alphabetically, with their table and seat, and the
-game's clock when the event plays timed games. Both pages reload themselves
+game's clock when the event plays timed games. The director's screen reloads itself
 (``static/js/screens.js``). ``/events/<pk>/wall/seating/`` is the wall's "where do I sit"
-board for every format: players by name with table, seat and partner, and the round's state;
-it polls ``…/wall/seating/version/`` and redraws when a round is seated.
+board for every format: players by name with table, seat and partner, and the round's state.
+Both walls redraw in place (``static/js/seating_board.js``) when ``…/wall/seating/version/``
+moves: asked at once on a push (``draw.signals``), else polled.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from common.labels import SEAT_NAMES
 from scoring.models import Game, Hand
 from scoring.selectors import games_for_event
 from scoring.services import game_settle_tie, round_call_time
+from standings.push import push_stream_url
 from tournaments import services as events
 from tournaments.models import Bye, Entry, Event, Round, Seat
 from tournaments.selectors import event_get, round_tables
@@ -272,18 +274,28 @@ def movement_board(event: Event, *, now: datetime.datetime | None = None) -> dic
         "word": _word(event), "game_minutes": _game_minutes(event),
         "stage_label": Round.Stage(round_.stage).label if round_ else "",
         "density": "dense" if len(rows) > 96 else "medium" if len(rows) > 40 else "",
-        "refresh_seconds": 30,
+        "refresh_seconds": 30, "version": where.seating_version(event), **wall_live(event),
     }
 
 
 def event_wall_movement(request: HttpRequest, pk: int) -> HttpResponse:
-    """The wall screen for the coming game: who sits where, in big type."""
+    """The wall screen for the coming game: who sits where, in big type; it redraws itself
+    when a game is seated, started or closed (``static/js/seating_board.js``)."""
     event = event_get(pk=pk, user=request.user)
     return render(request, "draw/wall_movement.html", movement_board(event))
 
 
 # --- the wall's seating board --------------------------------------------------------------------
+# The seating and movement walls ask their version this often without a push stream, and this
+# seldom (a safety net) with one: a push says at once when a round is seated, started or closed.
 SEATING_POLL_SECONDS = 5
+WALL_PUSH_POLL_SECONDS = 60
+
+
+def wall_live(event: Event) -> dict[str, Any]:
+    """What a self-redrawing wall needs: its push stream ("" without push) and poll periods."""
+    return {"push_url": push_stream_url(event.pk), "poll_seconds": SEATING_POLL_SECONDS,
+            "push_poll_seconds": WALL_PUSH_POLL_SECONDS}
 
 
 def seating_board(event: Event) -> dict[str, Any]:
@@ -296,7 +308,7 @@ def seating_board(event: Event) -> dict[str, Any]:
         "show_rows": board["round"] is not None and board["status"] != Round.Status.CLOSED,
         "seated_count": sum(1 for r in rows if r["state"] == "seated"),
         "density": "dense" if len(rows) > 96 else "medium" if len(rows) > 40 else "",
-        "poll_seconds": SEATING_POLL_SECONDS,
+        **wall_live(event),
     }
 
 

@@ -33,6 +33,7 @@ from tournaments.services import event_lock, event_log, event_results_changed
 from . import seating
 from .managers import IndividualManager, PairManager, manager_for
 from .selectors import event_results
+from .signals import walls_nudge
 
 POSITIONS = ("N", "E", "S", "W")
 
@@ -531,6 +532,7 @@ def seat_swap(
                               field="entry_a" if entry_a is None else "entry_b")
         _player_swap(locked_event, locked, entry_a, entry_b, actor)
     event_results_changed(locked_event)
+    walls_nudge(locked_event.pk)  # the seats were rewritten in bulk: no model signal says so
 
 
 def _player_swap(event: Event, locked: Round, entry_a: Entry, entry_b: Entry, actor: Any) -> None:

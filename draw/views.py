@@ -26,6 +26,7 @@ from common.spreadsheets import SafeCsvWriter
 from scoring.models import Game, HandRevision
 from scoring.selectors import games_for_event
 from scoring.services import event_settings_update, game_forfeit
+from standings.push import push_stream_url
 from tournaments import services as events
 from tournaments.forms import (
     EventCreateForm,
@@ -388,17 +389,32 @@ def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     })
 
 
+# The bracket page asks for its drawing this often without a push stream, and this seldom (a
+# safety net) with one: a push says at once when a match was seated, scored or confirmed.
+BRACKET_POLL_SECONDS = 4
+BRACKET_PUSH_POLL_SECONDS = 60
+
+
 def event_bracket_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The bracket drawn live (winners, losers, final, consolation): a phone scrolls it
-    sideways, ``?wall=1`` is the big-screen version, and it prints. ``?fragment=1`` is the
+    sideways, ``?wall=1`` is the big-screen version (the whole screen, type sized from it), and
+    it prints. ``?fragment=1`` is the
     drawn part alone, which the page fetches to stay current."""
     event = event_get(pk=pk, user=request.user)
     bracket = event_bracket(event)
     if bracket is None:
         raise Http404("This event has no bracket.")
     digest = hashlib.sha256(json.dumps(bracket, sort_keys=True, default=str).encode()).hexdigest()
+    parts = bracket["brackets"]
+    for part in parts:  # its share of a wall screen's height: its tallest column
+        part["tallest"] = max((len(column["matches"]) for column in part["rounds"]), default=1)
+    # A wall stacks the brackets; a third-place match sits under the final instead (screens.css).
+    stacked = [p for p in parts if p["name"] != "third_place" or len(parts) == 1]
     context = {"event": event, "bracket": bracket, "digest": digest[:16],
-               "wall": request.GET.get("wall") == "1"}
+               "wall": request.GET.get("wall") == "1",
+               "tallest": sum(part["tallest"] for part in stacked),
+               "push_url": push_stream_url(event.pk), "poll_seconds": BRACKET_POLL_SECONDS,
+               "push_poll_seconds": BRACKET_PUSH_POLL_SECONDS}
     if request.GET.get("fragment"):
         return render(request, "draw/partials/bracket.html", context)
     return render(request, "draw/bracket.html", context)

@@ -142,3 +142,10 @@ def push_publish(event_id: int, message: dict[str, Any]) -> bool:
         logger.warning("could not push to event %s", event_id, exc_info=True)
         return False
     return True
+
+
+def push_wall(event_id: int, what: str) -> bool:
+    """Nudge the event's wall screens (seating, movement, bracket): ``what`` moved (``seating``,
+    ``results``); they ask for their own version and redraw when it changed. Goes out on the
+    event's stream as ``event: wall`` (``standings.push_server.event_name``); never raises."""
+    return push_publish(event_id, {"wall": what})

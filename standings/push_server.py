@@ -8,6 +8,8 @@ URL, ``<PUSH_URL path>events/<id>/?token=…``, with a ``text/event-stream`` tha
   happened before the stream opened);
 * ``event: standings`` with the poll's JSON each time the event's snapshot moves
   (``standings.push.push_publish``);
+* ``event: wall`` when the event's seats, rounds or results moved (``standings.push.push_wall``):
+  the seating, movement and bracket walls then ask for their version and redraw;
 * ``event: resync`` after this process lost Redis and got it back (messages may have been
   missed meanwhile: the page polls once);
 * an ``: ping`` comment every ``HEARTBEAT_SECONDS`` of silence, so proxies and phones keep the
@@ -75,17 +77,28 @@ def push_prefix() -> str:
 class Stream:
     """One open stream: the newest message not yet written, and a flag to wake its writer."""
 
-    __slots__ = ("closed", "event_id", "pending", "wake")
+    __slots__ = ("closed", "event_id", "pending", "pending_wall", "wake")
 
     def __init__(self, event_id: int) -> None:
         self.event_id = event_id
         self.pending: bytes | None = None
+        self.pending_wall: bytes | None = None  # a wall's nudge is kept beside the snapshot
         self.closed = False
         self.wake = asyncio.Event()
 
-    def deliver(self, frame: bytes) -> None:
-        self.pending = frame  # a newer snapshot replaces one not yet written
+    def deliver(self, frame: bytes, *, wall: bool = False) -> None:
+        # a newer message of the same kind replaces one not yet written
+        if wall:
+            self.pending_wall = frame
+        else:
+            self.pending = frame
         self.wake.set()
+
+    def take(self) -> bytes:
+        """What is to be written now (the nudge, then the snapshot), emptied."""
+        body = (self.pending_wall or b"") + (self.pending or b"")
+        self.pending = self.pending_wall = None
+        return body
 
     def close(self) -> None:
         self.closed = True
@@ -98,6 +111,13 @@ def frame(event: str, data: str) -> bytes:
 
 
 RESYNC = frame("resync", "{}")
+
+
+def event_name(data: str) -> str:
+    """The stream event a published message goes out as: ``wall`` for a wall screen's nudge
+    (``standings.push.push_wall``: ``{"wall": ...}``, seats, rounds or results moved), else
+    ``standings`` (a new snapshot). A page listens only to the events it draws from."""
+    return "wall" if data.startswith('{"wall"') else "standings"
 
 
 class Hub:
@@ -174,9 +194,10 @@ class Hub:
             return 0
         streams = self.streams.get(event_id, ())
         if streams:
-            message = frame("standings", data)
+            name = event_name(data)
+            message = frame(name, data)
             for stream in streams:
-                stream.deliver(message)
+                stream.deliver(message, wall=name == "wall")
         return len(streams)
 
     def _resync_all(self) -> None:
@@ -390,7 +411,7 @@ async def _stream(event_id: int, receive: Receive, send: Send, *, head_only: boo
                 stream.wake.clear()
                 if stream.closed:
                     break
-                body, stream.pending = stream.pending or b"", None
+                body = stream.take()
                 if not body:
                     continue
             await send({"type": "http.response.body", "body": body, "more_body": True})

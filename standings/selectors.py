@@ -17,7 +17,7 @@ from django.http import Http404
 from django.utils.safestring import SafeString, mark_safe
 
 from clubs.permissions import can_view_event, check_view_event
-from common.charts import progress_chart
+from common.charts import progress_chart, progress_layout
 from common.errors import DomainError
 from ranking import (
     tie_break_labels,
@@ -76,6 +76,9 @@ class Standings:
     bye_scoring: str
     round_numbers: list[int] = field(default_factory=list)
     chart: SafeString | None = None  # the leaders' score progression (common.charts)
+    # The chart's lines as a list (name, colour, total), best first: the wall shows it under
+    # the chart, where long names wrap instead of running off the drawing's edge.
+    chart_legend: list[dict[str, Any]] = field(default_factory=list)
     part: str = RESULT
     boards: list[Board] = field(default_factory=list)
 
@@ -121,6 +124,17 @@ def score_chart(rows: list[dict[str, Any]], *, top: int) -> SafeString | None:
         return None
     return progress_chart(title="Score progression of the leading players", series=series,
                           steps=steps)
+
+
+def score_legend(rows: list[dict[str, Any]], *, top: int) -> list[dict[str, Any]]:
+    """The lines of :func:`score_chart` in the order and colours it draws them: ``name``,
+    ``colour`` and ``total`` each."""
+    series, steps = score_series(rows, top=top)
+    layout = progress_layout(series, steps=steps) if series else None
+    if layout is None:
+        return []
+    return [{"name": line.name, "colour": line.colour, "total": int(line.total)}
+            for line in layout.lines]
 
 
 def _int_or_blank(value: Any) -> str:
@@ -246,6 +260,7 @@ def event_standings(
         event=event, status=_status(event, snapshot), rows=shown, tie_breaks=tie_breaks,
         bye_scoring=bye_text, round_numbers=round_numbers,
         chart=score_chart(chart_rows, top=chart_top) if chart_top else None,
+        chart_legend=score_legend(chart_rows, top=chart_top) if chart_top else [],
         part=part, boards=boards,
     )
 

@@ -48,6 +48,8 @@ logger = logging.getLogger(__name__)
 POLL_SECONDS = 3
 # With a push stream open the page still polls, this seldom, in case a message was lost.
 PUSH_POLL_SECONDS = 30
+# The wall screen turns to its next page of rows this often (when they fill more than one).
+WALL_PAGE_SECONDS = 10
 
 _gzip = GZipMiddleware(lambda request: HttpResponse())
 
@@ -95,6 +97,7 @@ def _page(request: HttpRequest, event_id: int, view: str, template: str) -> Http
         "poll_seconds": POLL_SECONDS, "stage": part,
         "push_url": push_stream_url(event.pk), "push_poll_seconds": PUSH_POLL_SECONDS,
         "round_status": round_status(event) if view == "wall" else None,
+        "page_seconds": WALL_PAGE_SECONDS,
         # The tabs: the result (the default), each stage seated, the totals over all games.
         "result_label": "Final results" if finished else "Standings",
         "stages": [(s, Round.Stage(s).label) for s in Round.Stage.values if s in stages]

@@ -1,6 +1,7 @@
 /* Screens that keep themselves current, without inline scripts (the Content-Security-Policy
  * refuses those):
- *   data-auto-refresh="25"  reloads the page every 25 seconds, but never while someone is
+ *   data-auto-refresh="25"  reloads the page every 25 seconds (the director's screen; the
+ *                           walls redraw in place instead, seating_board.js), but never while someone is
  *                           typing in (or has changed) a form field of the page, nor while the
  *                           page is hidden (it reloads as soon as it is shown again);
  *   data-deadline="ms"      counts down to that moment (milliseconds since 1970) as m:ss, and
@@ -53,9 +54,11 @@
     });
   }
 
-  var clocks = document.querySelectorAll("[data-deadline]");
-  if (clocks.length) {
+  // Looked up on every tick: a wall that redraws itself in place (seating_board.js) brings in
+  // a new clock when a new game is seated.
+  if (document.querySelector("[data-deadline]") || document.querySelector("[data-live-wall]")) {
     var tick = function () {
+      var clocks = document.querySelectorAll("[data-deadline]");
       for (var i = 0; i < clocks.length; i += 1) {
         var clock = clocks[i];
         var deadline = parseInt(clock.getAttribute("data-deadline"), 10);

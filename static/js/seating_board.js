@@ -1,16 +1,27 @@
-/* The wall's seating board ("where do I sit"): every few seconds it asks the board's version
- * (a digest of the latest round's seats, byes and status); when it moved, it fetches the page
- * again and swaps the board in place, so the screen never goes blank and nobody has to touch
- * it. A network hiccup keeps the last board and tries again on the next tick. */
+/* A wall screen that redraws itself in place: the seating board ("where do I sit") and the
+ * movement board. The element with data-live-wall names the region it redraws (data-region:
+ * the id of the element that carries data-version) and where to ask the region's version
+ * (data-version-url). With the event's push stream (data-push-url: server-sent events) each
+ * "wall" message (a round seated, started or closed, seats handed over, the event finished)
+ * makes it ask the version at once, and it polls only seldom (data-push-poll-seconds) as a
+ * safety net; without one, or while it is down, it polls every data-poll-seconds. When the
+ * version moved it fetches the page again and swaps the region, so the screen never goes
+ * blank and nobody has to touch it; data-updated-by says whether a push or a poll brought the
+ * last redraw. A network hiccup keeps the last board and tries again on the next tick. */
 (function () {
   "use strict";
-  var wall = document.querySelector("[data-seating-board]");
+  var wall = document.querySelector("[data-live-wall]");
   if (!wall || !window.fetch || !window.DOMParser) { return; }
   var url = wall.getAttribute("data-version-url");
+  var regionId = wall.getAttribute("data-region");
   var every = Math.max(2, parseInt(wall.getAttribute("data-poll-seconds"), 10) || 5) * 1000;
+  var pushEvery = Math.max(2, parseInt(wall.getAttribute("data-push-poll-seconds"), 10) || 60) * 1000;
+  var pushUrl = wall.getAttribute("data-push-url");
+  var streaming = false;
   var busy = false;
+  var again = null;  // a check asked for while one was running: who asked
 
-  function board() { return document.getElementById("seating-board"); }
+  function region() { return document.getElementById(regionId); }
 
   function get(address, asJson) {
     return fetch(address, { headers: { "X-Requested-With": "fetch" }, cache: "no-store",
@@ -21,25 +32,51 @@
       });
   }
 
-  function poll() {
-    var shown = board();
-    if (busy || document.hidden || !shown) { return; }
+  function check(by) {
+    var shown = region();
+    if (!shown || document.hidden) { return; }
+    if (busy) { again = by; return; }
     busy = true;
     get(url, true).then(function (answer) {
-      if (!answer || String(answer.version) === shown.getAttribute("data-version")) { return null; }
+      if (!answer || String(answer.version) === region().getAttribute("data-version")) { return null; }
       return get(window.location.href, false).then(function (html) {
-        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("seating-board");
+        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById(regionId);
         if (fresh) {
-          board().replaceWith(document.importNode(fresh, true));
-          window.scrollTo({ top: 0 });
+          region().replaceWith(document.importNode(fresh, true));
+          wall.setAttribute("data-updated-by", by);
+          wall.dispatchEvent(new CustomEvent("wall:updated", { detail: answer }));
           wall.dispatchEvent(new CustomEvent("seating:updated", { detail: answer }));
         }
       });
     }).catch(function () {
       // offline for a moment: keep the board on screen, try again on the next tick
-    }).then(function () { busy = false; });
+    }).then(function () {
+      busy = false;
+      if (again) { var next = again; again = null; check(next); }
+    });
   }
 
-  window.setInterval(poll, every);
-  document.addEventListener("visibilitychange", function () { if (!document.hidden) { poll(); } });
+  function tick() {
+    check("poll");
+    window.setTimeout(tick, streaming ? pushEvery : every);
+  }
+  window.setTimeout(tick, every);
+
+  if (pushUrl && window.EventSource) {
+    var source = new EventSource(pushUrl);
+    var state = function (value) { wall.setAttribute("data-push", value); };
+    source.addEventListener("open", function () {
+      streaming = true;
+      state("open");
+      check("push");  // what changed before the stream opened
+    });
+    source.addEventListener("wall", function () { check("push"); });
+    source.addEventListener("resync", function () { check("push"); });
+    source.addEventListener("error", function () {
+      // dropped: the browser opens it again by itself (polling meanwhile); refused: polling
+      streaming = false;
+      state(source.readyState === 2 ? "closed" : "connecting");
+    });
+  }
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) { check("poll"); } });
 })();

@@ -133,10 +133,50 @@
     });
   }
 
-  // Wall screen: when the standings are taller than the screen, page through them slowly and
-  // start again from the top, so a room can read every row without anyone touching the screen.
+  // Wall screen: the rows flow down columns of the screen's height (screens.css); when they
+  // fill more columns than one screen shows, turn to the next screenful every few seconds and
+  // say which ("page 2 of 7"), starting again from the first. A redraw keeps the page shown
+  // (or the last one, if there are fewer now). A wall opened on a small screen has no paged
+  // columns: it scrolls through the rows slowly instead.
   if (document.body.classList.contains("wall")) {
+    var pageNote = document.querySelector("[data-wall-page]");
+    var pageEvery = Math.max(2, parseInt(pageNote && pageNote.getAttribute("data-page-seconds"), 10) || 10) * 1000;
+    var page = 0;
+    var pageCount = function (flow, box) {
+      var step = box.clientWidth + parseFloat(window.getComputedStyle(flow).columnGap || 0);
+      var left = box.getBoundingClientRect().left + (flow.currentShift || 0);
+      var last = 0;
+      var items = flow.querySelectorAll("li, h2");
+      for (var i = 0; i < items.length; i += 1) {
+        var at = items[i].getBoundingClientRect().left - left;
+        last = Math.max(last, Math.floor((at + 2) / step));
+      }
+      return { count: last + 1, step: step };
+    };
+    var turn = function (advance) {
+      var flow = live.querySelector("[data-wall-flow]");
+      var box = live.querySelector("[data-wall-pages]");
+      if (!flow || !box || window.getComputedStyle(flow).columnFill !== "auto") {
+        if (pageNote) { pageNote.hidden = true; }
+        return false;
+      }
+      var pages = pageCount(flow, box);
+      page = advance ? (page + 1) % pages.count : Math.min(page, pages.count - 1);
+      flow.currentShift = -page * pages.step;
+      flow.style.transform = page ? "translateX(" + flow.currentShift + "px)" : "";
+      live.setAttribute("data-page", String(page + 1));
+      live.setAttribute("data-pages", String(pages.count));
+      if (pageNote) {
+        pageNote.textContent = "page " + (page + 1) + " of " + pages.count;
+        pageNote.hidden = pages.count < 2;
+      }
+      return true;
+    };
+    turn(false);
+    live.addEventListener("standings:updated", function () { turn(false); });
+    window.addEventListener("resize", function () { turn(false); });
     window.setInterval(function () {
+      if (turn(true)) { return; }
       var bottom = window.scrollY + window.innerHeight;
       if (document.documentElement.scrollHeight <= window.innerHeight + 4) { return; }
       if (bottom >= document.documentElement.scrollHeight - 4) {
@@ -144,7 +184,7 @@
       } else {
         window.scrollBy({ top: Math.round(window.innerHeight * 0.8), behavior: "smooth" });
       }
-    }, 10000);
+    }, pageEvery);
   }
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden) { if (pushed) { drain(); } else { poll(); } }

@@ -282,7 +282,7 @@ def test_the_wall_board_lists_every_seated_player_alphabetically(client) -> None
     response = client.get(reverse("event-wall-movement", args=[event.pk]))  # anyone, no login
     assert response.status_code == 200
     html = response.content.decode()
-    assert '<body class="wall">' in html
+    assert '<body class="wall wall-screen">' in html
     rows = re.findall(r'<li class="movement-row[^"]*"><span class="name">([^<]*)</span>'
                       r'<span class="where">(\d+)</span><span class="seat"[^>]*>([NESW])</span>',
                       html)
@@ -294,7 +294,11 @@ def test_the_wall_board_lists_every_seated_player_alphabetically(client) -> None
     first.refresh_from_db()
     deadline = int((first.started_at + datetime.timedelta(minutes=45)).timestamp() * 1000)
     assert f'data-deadline="{deadline}"' in html
-    assert "js/screens.js" in html and 'data-auto-refresh="30"' in html
+    # it redraws itself in place when the seating board's version moves (no reload)
+    assert "js/screens.js" in html and "js/seating_board.js" in html
+    assert "data-auto-refresh" not in html and 'data-region="movement-board"' in html
+    version = client.get(reverse("event-wall-seating-version", args=[event.pk])).json()["version"]
+    assert f'id="movement-board" data-version="{version}"' in html
 
 
 def test_the_wall_board_without_a_time_limit_has_no_clock_and_names_the_final(

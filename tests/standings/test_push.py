@@ -107,6 +107,22 @@ def run(coroutine: Any) -> None:
         raise failure[0]
 
 
+def test_a_wall_nudge_goes_out_as_its_own_event_beside_the_newest_snapshot() -> None:
+    async def scenario() -> None:
+        hub = Hub("redis://127.0.0.1:1/0")
+        stream = hub.join(5)
+        assert hub.dispatch("push:event:5", '{"wall":"seating"}') == 1
+        assert hub.dispatch("push:event:5", '{"version":3}') == 1
+        assert hub.dispatch("push:event:5", '{"wall":"results"}') == 1
+        # neither kind supersedes the other: the newest of each is written, the nudge first
+        assert stream.take() == frame("wall", '{"wall":"results"}') + frame(
+            "standings", '{"version":3}')
+        assert stream.take() == b"" and stream.pending is None and stream.pending_wall is None
+        await hub.close()
+
+    run(scenario())
+
+
 def test_the_hub_hands_a_message_to_its_event_s_streams_newest_first() -> None:
     async def scenario() -> None:
         hub = Hub("redis://127.0.0.1:1/0")

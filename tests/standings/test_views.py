@@ -54,7 +54,7 @@ def test_wall_screen_has_wall_body_and_no_chrome(client) -> None:
     response = client.get(reverse("event-standings-wall", args=[event.pk]))
     assert response.status_code == 200
     html = response.content.decode()
-    assert '<body class="wall">' in html
+    assert '<body class="wall wall-screen">' in html
     assert "wall-row" in html and "Player A" in html
 
 
