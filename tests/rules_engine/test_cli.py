@@ -193,6 +193,7 @@ def test_three_handed_score() -> None:
         "trump": "H",
         "meld": {"N": 150, "E": 60, "S": 20},
         "counters": {"N": 160, "E": 90, "S": 0},
+        "tricks": {"N": 9, "E": 6, "S": 0},
     }
     code, out = run_cli("score", "--ruleset", "three_handed", stdin=json.dumps(hand))
     assert (code, out["points"]) == (0, {"N": 310, "E": 150, "S": 0})
@@ -407,6 +408,7 @@ def test_three_handed_forced_concession() -> None:
         "trump": "H",
         "meld": {"N": 80, "E": 60, "S": 20},
         "counters": {"N": 160, "E": 90, "S": 0},
+        "tricks": {"N": 9, "E": 6, "S": 0},
     }
     code, out = run_cli("score", "--ruleset", "three_handed", stdin=json.dumps(hand))
     assert (code, out["result"], out["points"]) == (0, "surrendered", {"N": -350, "E": 60, "S": 20})
