@@ -407,7 +407,7 @@ def test_a_changed_meld_table_is_enumerated_at_once(rng: random.Random) -> None:
 def test_an_extra_king_or_queen_beside_a_run() -> None:
     # the encyclopedia: "an extra king or queen in a run is worth half a trump marriage, 20
     # points. In other versions, it is worth a full marriage, 40 points."
-    run_and_king = "AH TH KH KH QH JH".split()
+    run_and_king = ["AH", "TH", "KH", "KH", "QH", "JH"]
     assert count_meld(run_and_king, "H", SINGLE).total == 150
     half = get_ruleset("single_deck_partnership", {"meld.run_extra": 20})
     full = get_ruleset("single_deck_partnership", {"meld.run_extra": 40})
@@ -416,13 +416,13 @@ def test_an_extra_king_or_queen_beside_a_run() -> None:
     assert [(m.name, m.times, m.points) for m in res.melds] == [
         ("run", 1, 150), ("run_extra", 1, 20)]
     assert count_meld(run_and_king, "H", full).total == 190
-    assert count_meld("AH TH KH QH QH JH".split(), "H", half).total == 170
+    assert count_meld(["AH", "TH", "KH", "QH", "QH", "JH"], "H", half).total == 170
     # an extra king and queen together are a royal marriage, as before
-    assert count_meld("AH TH KH KH QH QH JH".split(), "H", half).total == 190
+    assert count_meld(["AH", "TH", "KH", "KH", "QH", "QH", "JH"], "H", half).total == 190
     # no run, no extra: a lone king of trump is nothing
-    assert count_meld("TH KH KH QH JH".split(), "H", half).total == 40
+    assert count_meld(["TH", "KH", "KH", "QH", "JH"], "H", half).total == 40
     # the fast path agrees, and the entry check knows the new totals
     assert meld_total(counts_of(half.deck.cards()[:0] + [0, 1, 2, 2, 3, 4]), 0, half) == 170
     check_meld_total(170, half, player=True)
     double = get_ruleset("pagat_double_deck", {"meld.run_extra": 2})
-    assert count_meld("AS TS KS KS KS QS JS".split(), "S", double).total == 15 + 2 * 2
+    assert count_meld(["AS", "TS", "KS", "KS", "KS", "QS", "JS"], "S", double).total == 15 + 2 * 2
