@@ -88,6 +88,10 @@ def meld_table(rs: Ruleset) -> dict[str, Any]:
         rows.append({"option": "meld.dix", "name": "Dix (nine of trump)",
                      "what": OPTION_HELP["meld.dix"],
                      "values": [rs.dix * n for n in range(1, rs.copies + 1)]})
+    if rs.run_extra:
+        rows.append({"option": "meld.run_extra", "name": "Extra king or queen beside a run",
+                     "what": OPTION_HELP["meld.run_extra"],
+                     "values": [rs.run_extra * n for n in range(1, rs.copies + 1)]})
     return {"columns": columns, "rows": rows}
 
 
@@ -124,6 +128,9 @@ def _bidding_section(rs: Ruleset) -> list[str]:
     steps = [f"by {rs.bid_step}"] + [f"from {start} by {step}" for start, step in rs.bid_steps]
     lines = [f"The lowest opening bid is {rs.min_bid}; bids go up {_join(steps)}: {_ladder(rs)}"]
     others = rs.players - 1
+    if rs.dealer_lowest_bid is not None:
+        lines.append(f"If the other {others} players pass, the dealer may open at "
+                     f"{rs.dealer_lowest_bid}, one step below the lowest opening bid.")
     if rs.dealer_stuck is not None:
         lines.append(f"If the other {others} players pass, the dealer is stuck with a bid of "
                      f"{rs.dealer_stuck}.")
@@ -149,6 +156,9 @@ def _meld_section(rs: Ruleset) -> list[str]:
                      "playing the hand.")
     if rs.meld_needs_trick:
         lines.append("A player must take a trick to save their meld.")
+    if rs.run_extra:
+        lines.append(f"An extra king or queen of trump beside a run, with no partner for a royal "
+                     f"marriage, counts {rs.run_extra} more each.")
     return lines
 
 
@@ -169,9 +179,10 @@ def _counting_section(rs: Ruleset) -> list[str]:
 
 
 def _scoring_section(rs: Ruleset) -> list[str]:
+    keeps = "; it keeps its meld (scores it less the set)" if rs.set_keeps_meld else ""
     lines = ["The declaring side makes its bid when its meld plus its counters reach the bid: "
              "each side then scores its meld and its counters.",
-             f"A set: {SET_POLICY[rs.set_policy]}; the opponents score their meld and "
+             f"A set: {SET_POLICY[rs.set_policy]}{keeps}; the opponents score their meld and "
              "counters."]
     if rs.surrender_policy == "nothing":
         gets = "the opponents score nothing"
@@ -196,6 +207,11 @@ def _scoring_section(rs: Ruleset) -> list[str]:
                 + "; the side that reneged loses its meld and the amount of the bid")
     lines.append(f"Renege by the declaring side: {declarer}.")
     lines.append(f"Renege by a defender: {defender}.")
+    if rs.forced_concession:
+        lines.append("A hand the declarer had to concede is scored as that concession, even if "
+                     "it was played and somebody reneged.")
+    if rs.all_tricks == "bonus":
+        lines.append(f"A side that takes every trick scores {rs.all_tricks_bonus} more.")
     return lines
 
 
@@ -211,14 +227,23 @@ def _game_section(event: Event, rs: Ruleset, word: str) -> list[str]:
             lines.append(f"The game is {target}: only a declaring side that makes its bid can "
                          "go out (bid-and-out).")
         else:
-            lines.append(f"The game is {target}: the first side to reach it wins"
+            goal = f"pass it (score more than {target})" if rs.target_exceed else "reach it"
+            lines.append(f"The game is {target}: the first side to {goal} wins"
                          + (", even before the last deal." if deals else "."))
-            lines.append(TIE_RULE[rs.tie_rule].format(target=target, step=rs.overtime_step))
+            tie = TIE_RULE[rs.tie_rule].format(target=target, step=rs.overtime_step)
+            if rs.target_exceed:
+                tie = tie.replace("reach ", "pass ")
+            lines.append(tie)
         if rs.slide_out:
             lines.append(f"A side over {target} also wins when the others are set "
                          f"{rs.slide_out_sets} times in a row (slide-out).")
+    if target is not None and rs.out_rule == "bid_out" and rs.target_exceed:
+        lines.append(f"Going out means passing {target}: exactly {target} is not enough.")
     if rs.quadruple_run_wins:
         lines.append("A quadruple run in trump wins the game at once.")
+    if rs.all_tricks == "wins_game":
+        lines.append("A side that takes every trick wins the game at once, whatever the score "
+                     "and whoever bid.")
     return lines
 
 

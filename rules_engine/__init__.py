@@ -54,7 +54,7 @@ Entry points
 ------------
 ``get_ruleset(name, overrides)``, ``list_rulesets()``, ``parse_cards(tokens)``,
 ``count_meld(cards, trump, ruleset)``, ``check_meld_total(total, ruleset)``,
-``fields_for(outcome, ruleset)``, ``parse_hand(data, ruleset)``, ``score_hand(hand, ruleset)``,
+``fields_for(outcome, ruleset)``, ``needs_tricks(ruleset)``, ``parse_hand(data, ruleset)``, ``score_hand(hand, ruleset)``,
 ``validate_auction(dealer, calls, ruleset)``,
 ``check_play(trump, leader, hands, tricks, ruleset)``,
 ``score_game(hands, ruleset, max_deals=None)``; all raise :class:`RulesError` (a list of at
@@ -71,7 +71,7 @@ from .bids import check_bid, max_bid
 from .cards import Deck, Suit, card_str, parse_card, parse_cards, parse_suit
 from .errors import CoreError, FieldError, RulesError
 from .game import GameResult, score_game
-from .hands import Hand, Outcome, fields_for, parse_hand
+from .hands import Hand, Outcome, fields_for, needs_tricks, parse_hand
 from .meld import Meld, MeldResult, check_meld_total, count_meld, max_side_meld, meld_total
 from .play import PlayResult, Renege, check_play, legal_cards, trick_winner
 from .rulesets import DEFAULT_RULESET, PRESET_NAMES, Ruleset, get_ruleset, list_rulesets
@@ -112,6 +112,7 @@ __all__ = [
     "max_bid",
     "max_side_meld",
     "meld_total",
+    "needs_tricks",
     "parse_card",
     "parse_cards",
     "parse_hand",

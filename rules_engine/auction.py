@@ -89,8 +89,9 @@ def validate_auction(dealer: object, calls: Sequence[object], ruleset: Ruleset) 
     code ``bad_call``, ``out_of_turn``, ``already_passed``, ``below_minimum``, ``wrong_step``,
     ``too_high`` (above :func:`~rules_engine.bids.max_bid`), ``not_higher``, ``dealer_stuck`` or
     ``auction_over``.
-    The auction ends when all but one player have passed after a bid; if everybody but the
-    dealer passes without a bid, the dealer is stuck with ``dealer_stuck`` (or, if the ruleset has
+    The auction ends when all but one player have passed after a bid; under
+    ``dealer_opens_lower`` a dealer whom everybody passed to may open one step below the minimum.
+    If everybody but the dealer passes without a bid, the dealer is stuck with ``dealer_stuck`` (or, if the ruleset has
     no such rule, everybody may pass and the hand is redealt).
     """
     rs = ruleset
@@ -137,6 +138,13 @@ def validate_auction(dealer: object, calls: Sequence[object], ruleset: Ruleset) 
             log.append(Call(turn, None))
         else:
             problem = check_bid(bid, rs)
+            if (
+                problem is not None
+                and bid == rs.dealer_lowest_bid
+                and turn == d
+                and high is None
+            ):
+                problem = None  # the dealer opens one step lower when everybody else passed
             if problem is not None:
                 code, message = problem
                 raise RulesError.single(field, code, f"{turn}: {message}")

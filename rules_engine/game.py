@@ -20,9 +20,10 @@ class GameResult:
 
     ``reason`` is one of ``target`` (a side reached the target alone), ``bid_and_out`` (the
     declaring side went out, winning a hand on which more than one side passed the target, or the
-    only way out in a bid-out game), ``overtime``, ``quadruple_run``, ``slide_out``, ``deals``
-    (a fixed number of deals was played). ``finished_after`` is the number (from 1) of the hand
-    that ended the game.
+    only way out in a bid-out game), ``overtime``, ``quadruple_run``, ``all_tricks`` (a side took
+    every trick under ``all_tricks=wins_game``), ``slide_out``, ``deals`` (a fixed number of
+    deals was played). With ``target_exceed`` a side must pass the target, not just reach it.
+    ``finished_after`` is the number (from 1) of the hand that ended the game.
     """
 
     totals: list[dict[str, int]]
@@ -71,6 +72,11 @@ def score_game(hands: Sequence[Hand], ruleset: Ruleset, max_deals: int | None = 
     finished: int | None = None
     deals = 0
     slide = dict.fromkeys(sides, 0)
+
+    def out(total: int, goal: int) -> bool:
+        """Whether a total ends the game: reaching the target, or passing it (target_exceed)."""
+        return total > goal if rs.target_exceed else total >= goal
+
     for i, hand in enumerate(hands):
         if finished is not None:
             raise RulesError.single(
@@ -91,15 +97,19 @@ def score_game(hands: Sequence[Hand], ruleset: Ruleset, max_deals: int | None = 
         if hand.quadruple_run is not None and rs.quadruple_run_wins:
             winner, reason, finished = hand.quadruple_run, "quadruple_run", i + 1
             continue
+        if sc.all_tricks is not None and rs.all_tricks == "wins_game":
+            # from any score, whoever bid and whether or not the bid was made
+            winner, reason, finished = sc.all_tricks, "all_tricks", i + 1
+            continue
         if target is not None:
-            over = [s for s in sides if totals[s] >= target]
+            over = [s for s in sides if out(totals[s], target)]
             if rs.out_rule == "bid_out":
-                if d is not None and sc.made and totals[d] >= target:
+                if d is not None and sc.made and out(totals[d], target):
                     winner, reason, finished = d, "bid_and_out", i + 1
                     continue
                 if rs.slide_out:
                     for s in sides:
-                        if totals[s] < target:
+                        if not out(totals[s], target):
                             slide[s] = 0
                         elif d is not None and d != s and sc.made is False:
                             slide[s] += 1
@@ -120,7 +130,7 @@ def score_game(hands: Sequence[Hand], ruleset: Ruleset, max_deals: int | None = 
                 if rule == "overtime":
                     while len(over) > 1:
                         target += rs.overtime_step
-                        over = [s for s in sides if totals[s] >= target]
+                        over = [s for s in sides if out(totals[s], target)]
                     if len(over) == 1:
                         winner, reason, finished = over[0], "overtime", i + 1
                         continue

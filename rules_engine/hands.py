@@ -4,7 +4,9 @@ A hand is one deal as the scorer types it. What it carries depends on its outcom
 
 played
     The cards were played out: dealer, bidder, bid, trump, meld and counters per side (plus
-    tricks per side where a player must take a trick to save meld).
+    tricks per side, required where a player must take a trick to save meld or where taking
+    every trick counts). Counters must be possible for the tricks: a side with no trick holds
+    none (the declarer's discards aside), and where every card counts in tens so do counters.
 no_marriage
     A board set: the declarer holds no marriage in trump, so there is no play and no counters.
 surrender
@@ -40,7 +42,7 @@ from .meld import check_meld_total
 from .rulesets import Ruleset
 from .seats import Seat
 
-__all__ = ["Outcome", "Hand", "HAND_FIELDS", "fields_for", "parse_hand"]
+__all__ = ["Outcome", "Hand", "HAND_FIELDS", "fields_for", "needs_tricks", "parse_hand"]
 
 
 class Outcome(StrEnum):
@@ -113,8 +115,9 @@ class Hand:
     ``meld`` and ``counters`` are keyed by side (``NS``/``EW``; the seat in three-player games).
     ``counters`` is None when no cards were played; ``meld`` is empty for a misdeal.
     ``quadruple_run`` names the side that showed a quadruple run (a special win under some
-    rulesets); ``tricks`` optionally gives tricks won per side (three-handed: a player must take
-    a trick to save meld; without it, a player with no counters is taken to have won no trick).
+    rulesets); ``tricks`` gives tricks won per side, which :func:`parse_hand` requires of a played
+    hand wherever a player must take a trick to save meld or taking every trick counts
+    (:func:`needs_tricks`).
     :func:`parse_hand` fills the seat, side and suit fields with :class:`~rules_engine.Seat`,
     :class:`~rules_engine.Side` and :class:`~rules_engine.Suit` members, which are strings; a
     hand built directly may use plain strings.
@@ -167,11 +170,18 @@ def fields_for(outcome: Outcome | str, ruleset: Ruleset) -> tuple[str, ...]:
     if o is None:
         raise RulesError.single("outcome", "bad_choice", _bad_outcome(outcome))
     fields = _CARRIES[o]
-    if o is Outcome.PLAYED and ruleset.meld_needs_trick:
+    if o is Outcome.PLAYED and needs_tricks(ruleset):
         fields = (*fields, "tricks")
     if o is not Outcome.MISDEAL and ruleset.quadruple_run_wins:
         fields = (*fields, "quadruple_run")
     return fields
+
+
+def needs_tricks(ruleset: Ruleset) -> bool:
+    """Whether a played hand must say how many tricks each side took: where meld is saved only
+    by taking a trick, or where taking every trick counts (``all_tricks``). Counters cannot
+    stand in for tricks: a trick may hold no counter, and the declarer's discards hold some."""
+    return ruleset.meld_needs_trick or ruleset.all_tricks != "nothing"
 
 
 def _bad_outcome(raw: object) -> str:
@@ -189,7 +199,7 @@ _MAX_KEYS = 32
 
 
 def _not_carried(key: str, name: str, outcome: Outcome, rs: Ruleset) -> FieldError:
-    if name == "tricks" and not rs.meld_needs_trick:
+    if name == "tricks" and not needs_tricks(rs):
         return FieldError(
             key,
             "not_in_ruleset",
@@ -280,7 +290,12 @@ def _seat(
 
 
 def _bid(
-    given: Mapping[str, tuple[str, object]], rs: Ruleset, errors: list[FieldError], required: bool
+    given: Mapping[str, tuple[str, object]],
+    rs: Ruleset,
+    errors: list[FieldError],
+    required: bool,
+    dealer: Seat | None,
+    bidder: Seat | None,
 ) -> int | None:
     if "bid" not in given:
         if required:
@@ -288,6 +303,21 @@ def _bid(
         return None
     raw = given["bid"][1]
     bid = whole_number(raw)
+    lowest = rs.dealer_lowest_bid
+    if lowest is not None and bid == lowest:
+        # the dealer's own opening, one step under the minimum, when everybody else passed
+        if dealer is not None and bidder == dealer:
+            return bid
+        errors.append(
+            FieldError(
+                "bid",
+                "bad_bid",
+                f"bid {bid} is below the opening minimum of {rs.min_bid}; only the dealer may "
+                f"open at {bid}"
+                + ("" if dealer is not None else ": give the dealer"),
+            )
+        )
+        return None
     problem = check_bid(bid if bid is not None else raw, rs)
     if problem is not None:
         code, message = problem
@@ -330,8 +360,8 @@ def _quadruple_run(
 
 # --- values per side --------------------------------------------------------------------------
 
-# check(value, field, one_player) -> the problem with one entered value, or None
-_Check = Callable[[int, str, bool], FieldError | None]
+# check(value, field, one_player, side) -> the problem with one entered value, or None
+_Check = Callable[[int, str, bool, str], FieldError | None]
 
 
 def _per_side(
@@ -402,7 +432,9 @@ def _per_side(
         elif n < 0:
             problem = FieldError(fld, "negative", f"{key} for {k} cannot be negative")
         else:
-            problem = check(n, fld, seat is not None)
+            where = rs.side_of(seat) if seat is not None else side
+            assert where is not None
+            problem = check(n, fld, seat is not None, where)
         if problem is not None:
             errors.append(problem)
             ok = False
@@ -451,10 +483,17 @@ def _per_side(
     return out if ok else None
 
 
-def _meld_check(rs: Ruleset) -> _Check:
-    def check(value: int, field: str, one_player: bool) -> FieldError | None:
+def _meld_check(rs: Ruleset, bidder: Seat | None) -> _Check:
+    """A side's (or seat's) meld against what its cards can show. With a widow, only the
+    declarer melds with it: a defender's meld is checked against a hand without it."""
+    declaring = rs.side_of(bidder) if bidder is not None else None
+
+    def check(value: int, field: str, one_player: bool, side: str) -> FieldError | None:
+        cards = None
+        if rs.widow and declaring is not None and side != declaring:
+            cards = rs.hand_size
         try:
-            check_meld_total(value, rs, field, player=one_player)
+            check_meld_total(value, rs, field, player=one_player, cards=cards)
         except RulesError as exc:
             return exc.errors[0]
         return None
@@ -463,7 +502,7 @@ def _meld_check(rs: Ruleset) -> _Check:
 
 
 def _at_most(name: str, limit: int, what: str) -> _Check:
-    def check(value: int, field: str, one_player: bool) -> FieldError | None:
+    def check(value: int, field: str, one_player: bool, side: str) -> FieldError | None:
         if value > limit:
             return FieldError(
                 field, "too_high", f"{shown(value)} is more {name} than {what} ({limit})"
@@ -471,6 +510,86 @@ def _at_most(name: str, limit: int, what: str) -> _Check:
         return None
 
     return check
+
+
+def _counter_check(rs: Ruleset) -> _Check:
+    """Counters are at most every counter in the hand, in the units cards count in."""
+    total, unit = rs.counters_total, rs.counter_unit
+
+    def check(value: int, field: str, one_player: bool, side: str) -> FieldError | None:
+        if value > total:
+            return FieldError(
+                field, "too_high", f"{shown(value)} is more counters than a hand holds ({total})"
+            )
+        if unit > 1 and value % unit:
+            return FieldError(
+                field,
+                "not_multiple",
+                f"{shown(value)} counters cannot be taken here: every card and the last trick "
+                f"count in multiples of {unit}, so counters are a multiple of {unit}",
+            )
+        return None
+
+    return check
+
+
+def _top_counters(rs: Ruleset, cards: int) -> int:
+    """The most counters ``cards`` cards of the deck can hold (the best ones)."""
+
+    def build() -> list[int]:
+        values = sorted((rs.counter_values[c % 6] for c in rs.deck.cards()), reverse=True)
+        best = [0]
+        for v in values:
+            best.append(best[-1] + v)
+        return best
+
+    best: list[int] = rs.memo("top_counters", build)
+    return best[min(cards, len(best) - 1)]
+
+
+def _counters_fit_tricks(
+    counters: Mapping[str, int] | None,
+    tricks: Mapping[str, int] | None,
+    bidder: Seat | None,
+    rs: Ruleset,
+    errors: list[FieldError],
+) -> None:
+    """Counters a side could hold with the tricks it took: none without a trick (save the
+    declarer's discards, which count for the declarer), and at most the best cards of its
+    tricks plus the last trick."""
+    if counters is None or tricks is None or bidder is None:
+        return
+    declaring = rs.side_of(bidder)
+    for side in rs.sides:
+        took = tricks[side]
+        discards = rs.widow if side == declaring else 0
+        cap = _top_counters(rs, took * rs.players + discards)
+        if took:
+            cap += rs.last_trick
+        cap = min(cap, rs.counters_total)
+        if counters[side] <= cap:
+            continue
+        if not took and discards:
+            why = (
+                f"{side} took no trick, so only the {discards} discarded cards count for "
+                f"{side}: at most {cap}"
+            )
+        elif not took:
+            why = f"{side} took no trick, so {side} holds no counters"
+        else:
+            why = (
+                f"{side} took {took} trick{'s' if took != 1 else ''}"
+                + (f" and discarded {discards} cards" if discards else "")
+                + f": at most {cap} counters"
+            )
+        errors.append(
+            FieldError(
+                f"counters.{side}",
+                "impossible",
+                f"{shown(counters[side])} counters for {side} cannot be: {why} "
+                "(check counters and tricks)",
+            )
+        )
 
 
 def _adds_up(
@@ -514,9 +633,9 @@ def parse_hand(data: Mapping[str, object], ruleset: Ruleset) -> Hand:
     played = outcome in (Outcome.PLAYED, Outcome.RENEGE)
     dealer = _seat(given, "dealer", rs, errors, required=False)
     bidder = _seat(given, "bidder", rs, errors, required=contract)
-    bid = _bid(given, rs, errors, required=contract)
+    bid = _bid(given, rs, errors, required=contract, dealer=dealer, bidder=bidder)
     trump = _trump(given, errors, required=played)
-    meld = _per_side(given, "meld", rs, errors, required=played, check=_meld_check(rs))
+    meld = _per_side(given, "meld", rs, errors, required=played, check=_meld_check(rs, bidder))
     renege_seat = _seat(given, "renege_seat", rs, errors, required=outcome is Outcome.RENEGE)
     # a renege by the declaring side is scored from the counters only when it is an ordinary set
     needs_counters = outcome is Outcome.PLAYED or (
@@ -533,9 +652,25 @@ def parse_hand(data: Mapping[str, object], ruleset: Ruleset) -> Hand:
         rs,
         errors,
         required=needs_counters,
-        check=_at_most("counters", total, "a hand holds"),
+        check=_counter_check(rs),
     )
     _adds_up(counters, "counters", total, errors)
+    # who saved meld (or took every trick) is read from tricks, never guessed from counters
+    if outcome is Outcome.PLAYED and needs_tricks(rs) and "tricks" not in given:
+        example = ", ".join(f'"{s}": 0' for s in rs.sides)
+        why = (
+            "a player must take a trick to save meld"
+            if rs.meld_needs_trick
+            else "taking every trick counts here"
+        )
+        errors.append(
+            FieldError(
+                "tricks",
+                "required",
+                f"tricks is missing: {why}, so give the tricks each side took "
+                f"(they add up to {rs.hand_size}), e.g. {{{example}}}",
+            )
+        )
     tricks = _per_side(
         given,
         "tricks",
@@ -545,6 +680,13 @@ def parse_hand(data: Mapping[str, object], ruleset: Ruleset) -> Hand:
         check=_at_most("tricks", rs.hand_size, "a deal has"),
     )
     _adds_up(tricks, "tricks", rs.hand_size, errors)
+    if (
+        counters is not None
+        and sum(counters.values()) == total
+        and tricks is not None
+        and sum(tricks.values()) == rs.hand_size
+    ):
+        _counters_fit_tricks(counters, tricks, bidder, rs, errors)
     quad = _quadruple_run(given, rs, errors)
     if outcome is Outcome.NO_MARRIAGE and not rs.trump_marriage_required:
         errors.append(

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ._meld_data import PRECOMPUTED
+from ._meld_data import PRECOMPUTED, SIDE_MAX
 from .cards import (
     ACE,
     DIAMONDS,
@@ -50,6 +50,7 @@ __all__ = [
     "check_meld_total",
     "achievable_hand_totals",
     "max_side_meld",
+    "side_meld_witness",
 ]
 
 _AROUND_RANKS = (ACE, KING, QUEEN, JACK)
@@ -103,6 +104,8 @@ def meld_total(counts: Sequence[int], trump: int, rs: Ruleset) -> int:
     q = counts[b + QUEEN]
     runs = min(counts[b], counts[b + TEN], k, q, counts[b + JACK])
     total = rs.run_t[runs] + rs.royal_t[min(k, q) - runs] + rs.dix * counts[b + NINE]
+    if runs and rs.run_extra:
+        total += rs.run_extra * abs(k - q)
     mt = rs.marriage_t
     for s in (2, 8, 14, 20):
         if s != b + 2:
@@ -161,6 +164,7 @@ def _meld_table(rs: Ruleset) -> dict[tuple[str, int, int], Meld]:
                 t["royal_marriage", s, n] = Meld("royal_marriage", "I", n, rs.royal_t[n], suit)
                 t["marriage", s, n] = Meld("marriage", "I", n, rs.marriage_t[n], suit)
                 t["dix", s, n] = Meld("dix", "I", n, rs.dix * n, suit)
+                t["run_extra", s, n] = Meld("run_extra", "I", n, rs.run_extra * n, suit)
             t["pinochle", 0, n] = Meld("pinochle", "II", n, rs.pinochle_t[n])
             for i, name in enumerate(_AROUND_NAMES):
                 t[name, 0, n] = Meld(name, "III", n, rs.around_t[i][n])
@@ -187,6 +191,9 @@ def count_meld(cards: Iterable[int | str], trump: int | str, ruleset: Ruleset) -
     royal = min(k, q) - runs
     if royal:
         melds.append(table["royal_marriage", t, royal])
+    if runs and rs.run_extra and k != q:
+        # kings (or queens) of trump beside the run with no partner for a royal marriage
+        melds.append(table["run_extra", t, abs(k - q)])
     for s in range(4):
         if s != t:
             m = min(c[s * 6 + KING], c[s * 6 + QUEEN])
@@ -226,6 +233,7 @@ def _hand_totals_for_trump(rs: Ruleset, trump: int, max_cards: int) -> int:
     single = rs.deck.copies == 2
     run_t, royal_t, mar_t, pin_t = rs.run_t, rs.royal_t, rs.marriage_t, rs.pinochle_t
     a_t = rs.around_t
+    extra = rs.run_extra
     others = [s for s in range(4) if s != trump]
     # pinochle suits first (after trump) so the pending count is resolved early
     others.sort(key=lambda s: (s not in (SPADES, DIAMONDS), s))
@@ -249,6 +257,8 @@ def _hand_totals_for_trump(rs: Ruleset, trump: int, max_cards: int) -> int:
                         for kk in range(max(r, lk), copies + 1):
                             for qq in range(max(r, lq), copies + 1):
                                 value = run_t[r] + royal_t[min(kk, qq) - r]
+                                if r:
+                                    value += extra * abs(kk - qq)
                                 tight = (kk == lk) | ((qq == lq) << 1)
                                 for jj in j_choices:
                                     for nn in nine_choices:
@@ -322,10 +332,177 @@ def _table_key(rs: Ruleset, cards: int) -> str:
         rs.around_t,
         rs.dix,
     ]
+    if rs.run_extra:  # left out when off, so the precomputed keys of the presets stay the same
+        parts.append(("run_extra", rs.run_extra))
     return repr(parts).replace(" ", "")
 
 
 _TOTALS_CACHE: dict[str, int] = {}
+
+
+# --- the most a side can meld ------------------------------------------------------------------
+#
+# Adding the two partners' best hands overstates a side: both hands come from one deck and share
+# one trump suit (a single-deck hand's best, a double run with double pinochle, 1800, leaves the
+# partner no trump run card). The side's maximum is found by enumeration instead:
+#
+# 1. A hand's *signature* is what it shows: runs r, royal marriages m, extra kings or queens
+#    beside the run e, dix n, a marriage level per other suit, pinochles p and an around level
+#    per rank. A signature's value is its melds added up; it needs, per card, the most copies any
+#    of its classes uses (a card serves once per class, so classes share cards).
+# 2. Every signature one hand's cards allow is listed, per trump suit (hearts and clubs are
+#    alike), with its needed cards packed four bits a card.
+# 3. A real side's two hands each show their own signature, which needs no more cards than the
+#    hand holds; so no side melds more than the best pair of listed signatures whose needs fit in
+#    the deck together (per card at most ``copies``). Pairs are tried from the highest values
+#    down, so the first pair that fits is the maximum.
+# 4. The pair found is filled up to full hands with cards that belong to no meld (tens and nines
+#    outside trump), and :func:`meld_total` of those two real hands equals the maximum: the bound
+#    is reached, so it is exact. tests/rules_engine/test_meld.py and bench/side_meld.py check
+#    this for every preset (single deck partnership: 2,220; pagat double deck: 572).
+
+
+def _signatures(rs: Ruleset, trump: int, max_cards: int) -> list[tuple[int, int, int]]:
+    """(value, needed cards packed 4 bits per card, card count) of every signature one hand of
+    ``max_cards`` cards allows with this trump."""
+    cp = rs.copies
+    rng = range(cp + 1)
+    run_t, royal_t, mar_t, pin_t, at = (
+        rs.run_t, rs.royal_t, rs.marriage_t, rs.pinochle_t, rs.around_t,
+    )  # fmt: skip
+    dix, extra = rs.dix, rs.run_extra
+    nines = rng if rs.deck.copies == 2 and dix else (0,)
+    others = [x for x in range(4) if x != trump]
+
+    def put(suit: int, rank: int, n: int) -> int:
+        return n << (4 * (suit * 6 + rank))
+
+    out: list[tuple[int, int, int]] = []
+    for la in rng:
+        for lk in rng:
+            for lq in rng:
+                for lj in rng:
+                    if 4 * (la + lk + lq + lj) > max_cards:
+                        continue
+                    around = at[0][la] + at[1][lk] + at[2][lq] + at[3][lj]
+                    for p in rng:
+                        per: list[list[tuple[int, int, int]]] = []
+                        for x in others:
+                            row = []
+                            for mk in rng:
+                                kk = max(lk, mk)
+                                qq = max(lq, mk, p if x == SPADES else 0)
+                                jj = max(lj, p if x == DIAMONDS else 0)
+                                packed = put(x, ACE, la) | put(x, KING, kk)
+                                packed |= put(x, QUEEN, qq) | put(x, JACK, jj)
+                                row.append((la + kk + qq + jj, packed, mar_t[mk]))
+                            per.append(row)
+                        trumps = []
+                        for r in rng:
+                            for m in range(cp - r + 1):
+                                for e in range(cp - r - m + 1) if extra and r else (0,):
+                                    for rank in (KING, QUEEN) if e else (KING,):
+                                        for n in nines:
+                                            aa = max(la, r)
+                                            kk = max(lk, r + m + (e if rank == KING else 0))
+                                            qq = r + m + (e if rank == QUEEN else 0)
+                                            qq = max(lq, qq, p if trump == SPADES else 0)
+                                            jj = max(lj, r, p if trump == DIAMONDS else 0)
+                                            packed = put(trump, ACE, aa) | put(trump, TEN, r)
+                                            packed |= put(trump, KING, kk) | put(trump, QUEEN, qq)
+                                            packed |= put(trump, JACK, jj) | put(trump, NINE, n)
+                                            value = run_t[r] + royal_t[m] + extra * e + dix * n
+                                            trumps.append((aa + r + kk + qq + jj + n, packed, value))
+                        base = around + pin_t[p]
+                        (r1, r2, r3) = per
+                        for s0, x0, v0 in trumps:
+                            if s0 > max_cards:
+                                continue
+                            for s1, x1, v1 in r1:
+                                t1 = s0 + s1
+                                if t1 > max_cards:
+                                    continue
+                                for s2, x2, v2 in r2:
+                                    t2 = t1 + s2
+                                    if t2 > max_cards:
+                                        continue
+                                    for s3, x3, v3 in r3:
+                                        if t2 + s3 <= max_cards:
+                                            value = base + v0 + v1 + v2 + v3
+                                            out.append((value, x0 | x1 | x2 | x3, t2 + s3))
+    return out
+
+
+def _unpack(packed: int) -> list[int]:
+    return [(packed >> (4 * i)) & 15 for i in range(NUM_CARD_TYPES)]
+
+
+def _fill(needed: list[int], spare: list[int], size: int) -> list[int] | None:
+    """``needed`` filled up to ``size`` cards from ``spare`` (taken from it); None if too few."""
+    hand = list(needed)
+    short = size - sum(hand)
+    for card in range(NUM_CARD_TYPES):
+        take = min(short, spare[card])
+        hand[card] += take
+        spare[card] -= take
+        short -= take
+    return hand if short == 0 else None
+
+
+def side_meld_witness(rs: Ruleset) -> tuple[int, int, list[int], list[int]] | None:
+    """The most meld a partnership can show, with the trump and the two partners' hands (count
+    arrays) that show it; None at a three-player table, where a side is one hand.
+
+    See the comment above :func:`_signatures` for the method.
+    """
+    if rs.players == 3:
+        return None
+
+    def build() -> tuple[int, int, list[int], list[int]]:
+        size = rs.hand_size
+        cp = rs.copies
+        bias = sum((7 - cp) << (4 * i) for i in range(NUM_CARD_TYPES))
+        high = sum(8 << (4 * i) for i in range(NUM_CARD_TYPES))
+        best = -1
+        found = (0, 0, 0)
+        for trump in (SPADES, 1, DIAMONDS):  # hearts and clubs are alike
+            sigs = _signatures(rs, trump, size)
+            sigs.sort(key=lambda z: -z[0])
+            for i, (v1, x1, _) in enumerate(sigs):
+                if 2 * v1 <= best:
+                    break  # the partner's share would have to be the larger one
+                for v2, x2, _ in sigs[i:]:
+                    if v1 + v2 <= best:
+                        break
+                    if not (x1 + x2 + bias) & high:  # no card needed more than cp times
+                        best, found = v1 + v2, (trump, x1, x2)
+                        break
+        trump, x1, x2 = found
+        one, two = _unpack(x1), _unpack(x2)
+        # cards outside every meld: tens and nines of the suits that are not trump
+        spare = [
+            (cp if c // 6 != trump and c % 6 in (TEN, NINE) and c in _VALID_CARDS[rs.deck] else 0)
+            - one[c]
+            - two[c]
+            for c in range(NUM_CARD_TYPES)
+        ]
+        hand1 = _fill(one, spare, size) or one
+        hand2 = _fill(two, spare, size) or two
+        return best, trump, hand1, hand2
+
+    result: tuple[int, int, list[int], list[int]] = rs.memo("side_witness", build)
+    return result
+
+
+def _side_max(rs: Ruleset) -> int:
+    if rs.players == 3:
+        return achievable_hand_totals(rs).bit_length() - 1
+    known = SIDE_MAX.get(_table_key(rs, rs.hand_size))
+    if known is not None:
+        return known
+    witness = side_meld_witness(rs)
+    assert witness is not None
+    return witness[0]
 
 
 def _side_bits(rs: Ruleset) -> int:
@@ -341,29 +518,34 @@ def _side_bits(rs: Ruleset) -> int:
                 both |= hand << n
             h >>= 1
             n += 1
-        return both
+        # two hands from one deck: nothing above the side's real maximum
+        return both & ((1 << (_side_max(rs) + 1)) - 1)
 
     result: int = rs.memo("side_bits", build)
     return result
 
 
 def max_side_meld(rs: Ruleset) -> int:
-    """The most meld a side can show.
-
-    Each partner's hand is taken at its own maximum, ignoring that the two hands share one deck
-    and one trump suit, so this is an upper bound: it never rejects a real total.
-    """
-    return _side_bits(rs).bit_length() - 1
+    """The most meld a side can show: exact, from the enumeration above (three players: the
+    declarer's hand with the widow)."""
+    return _side_max(rs)
 
 
 def check_meld_total(
-    total: object, ruleset: Ruleset, field: str = "meld", *, player: bool = False
+    total: object,
+    ruleset: Ruleset,
+    field: str = "meld",
+    *,
+    player: bool = False,
+    cards: int | None = None,
 ) -> None:
     """Raise :class:`RulesError` if no deal could give a side this meld total under the ruleset.
 
     With ``player=True`` the total is one player's meld, checked against a single hand: 13 is
     not a pagat total even when a side's 13 could not be told apart from 2 + 11 typed wrongly.
-    In three-player games a side is one player, so both checks are the same.
+    In three-player games a side is one player, so both checks are the same. ``cards`` is the
+    number of cards that player melds from where it differs from the declarer's (a
+    three-handed defender holds 15, without the widow).
     """
     if not isinstance(total, int) or isinstance(total, bool):
         raise RulesError.single(
@@ -371,10 +553,18 @@ def check_meld_total(
         )
     if total < 0:
         raise RulesError.single(field, "negative", f"meld cannot be negative, got {shown(total)}")
-    bits = achievable_hand_totals(ruleset) if player else _side_bits(ruleset)
+    if cards is not None:
+        bits = achievable_hand_totals(ruleset, cards)
+    elif player:
+        bits = achievable_hand_totals(ruleset)
+    else:
+        bits = _side_bits(ruleset)
     top = bits.bit_length() - 1
     if total > top:
-        who = "one player" if player else "a side"
+        if cards is not None:
+            who = f"a player holding {cards} cards"
+        else:
+            who = "one player" if player else "a side"
         raise RulesError.single(
             field,
             "too_high",
@@ -391,23 +581,30 @@ def check_meld_total(
 
 
 def _generate_precomputed() -> str:  # pragma: no cover - run by hand after changing a preset
-    """Source of ``_meld_data.py``: achievable totals of every preset (both scales)."""
+    """Source of ``_meld_data.py``: achievable totals of every preset (both scales), for the
+    declarer's hand and, where there is a widow, a defender's; and each partnership preset's
+    side maximum (:func:`side_meld_witness`)."""
     from .rulesets import PRESET_NAMES, get_ruleset
 
     table: dict[str, str] = {}
+    sides: dict[str, int] = {}
     for name in PRESET_NAMES:
         for scale in (1, 10):
             rs = get_ruleset(name, {"scale": scale})
-            cards = rs.hand_size + rs.widow
-            bits = 0
-            for trump in (SPADES, 1, DIAMONDS):
-                bits |= _hand_totals_for_trump(rs, trump, cards)
-            table[_table_key(rs, cards)] = format(bits, "x")
+            for cards in sorted({rs.hand_size + rs.widow, rs.hand_size}):
+                bits = 0
+                for trump in (SPADES, 1, DIAMONDS):
+                    bits |= _hand_totals_for_trump(rs, trump, cards)
+                table[_table_key(rs, cards)] = format(bits, "x")
+            witness = side_meld_witness(rs)
+            if witness is not None:
+                sides[_table_key(rs, rs.hand_size)] = witness[0]
     lines = [
         '"""Generated by ``rules_engine.meld._generate_precomputed()``: do not edit by hand.',
         "",
         "Bitsets (hex) of the meld totals one hand can show, keyed by the meld table they belong",
-        'to, so that checking an entered total needs no search for the presets."""',
+        "to, so that checking an entered total needs no search for the presets; and the most a",
+        'partnership can meld under each table (SIDE_MAX, found by enumeration)."""',
         "",
         "from __future__ import annotations",
         "",
@@ -418,5 +615,10 @@ def _generate_precomputed() -> str:  # pragma: no cover - run by hand after chan
         for i in range(0, len(v), 80):
             lines.append(f'        "{v[i : i + 80]}"')
         lines.append("    ),")
+    lines.append("}")
+    lines.append("")
+    lines.append("SIDE_MAX: dict[str, int] = {")
+    for k, n in sides.items():
+        lines.append(f"    {k!r}: {n},")
     lines.append("}")
     return "\n".join(lines) + "\n"

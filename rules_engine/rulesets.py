@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -68,6 +69,9 @@ _SPEC: dict[str, tuple[str, Any, bool, str]] = {
     "meld.queens": ("meld_list", None, True, "a queen of each suit"),
     "meld.jacks": ("meld_list", None, True, "a jack of each suit"),
     "meld.dix": ("int", 0, True, "each nine of trump (single deck)"),
+    "meld.run_extra": ("int", 0, True,
+                       "each extra king or queen of trump beside a run, not paired in a royal "
+                       "marriage (0: nothing; the encyclopedia gives 20 or 40)"),
     "quadruple_run_wins": ("bool", None, False, "a quadruple run wins the game outright"),
     "counter_values": ("counter_values", None, True, "points per card taken in tricks, by rank"),
     "last_trick": ("int", 0, True, "bonus for winning the last trick"),
@@ -75,6 +79,8 @@ _SPEC: dict[str, tuple[str, Any, bool, str]] = {
     "bid_step": ("int", 1, True, "bid increment from the opening bid"),
     "bid_steps": ("bid_steps", None, True, "[[from, step], ...]: larger steps from higher bids"),
     "dealer_stuck": ("int_or_null", 1, True, "if all others pass the dealer must bid this; null: redeal"),
+    "dealer_opens_lower": ("bool", None, False,
+                           "when all others pass, the dealer may open one step below min_bid"),
     "trump_marriage_required": ("bool", None, False, "declarer must hold a marriage in trump"),
     "board_set_opponents": ("choice", ("nothing", "meld"), False,
                             "what the opponents score when the declarer has no trump marriage"),
@@ -87,6 +93,8 @@ _SPEC: dict[str, tuple[str, Any, bool, str]] = {
     "forced_concession": ("bool", None, False,
                           "a declarer whose meld plus every counter cannot reach the bid must "
                           "concede: a played hand is scored as a concession (three-handed)"),
+    "set_keeps_meld": ("bool", None, False,
+                       "a declaring side set in play still scores its meld (less the set)"),
     "set_policy": ("choice",
                    ("subtract_bid", "opponents_gain_bid", "subtract_bid_and_meld", "double_bid"),
                    False, "what a set costs"),
@@ -106,6 +114,12 @@ _SPEC: dict[str, tuple[str, Any, bool, str]] = {
     "head_rule": ("choice", ("always", "trump_led"), False,
                   "must beat the trick: always (pagat), or only when trump is led (post-1945)"),
     "game_target": ("int_or_null", 1, True, "score that ends the game; null: play max_deals"),
+    "target_exceed": ("bool", None, False,
+                      "a side must pass game_target (score more than it), not just reach it"),
+    "all_tricks": ("choice", ("nothing", "wins_game", "bonus"), False,
+                   "a side that takes every trick: nothing special, wins the game at once "
+                   "(whoever bid), or scores all_tricks_bonus on top of the hand"),
+    "all_tricks_bonus": ("int", 0, True, "points for taking every trick (all_tricks=bonus)"),
     "out_rule": ("choice", ("target", "bid_out"), False,
                  "target: reaching it wins; bid_out: only a declarer who makes the bid goes out"),
     "tie_rule": ("choice", ("declaring_side", "highest_score", "overtime"), False,
@@ -151,6 +165,7 @@ _DOUBLE_BASE: dict[str, Any] = {
     "meld.queens": [6, 60, 90, 120],
     "meld.jacks": [4, 40, 60, 80],
     "meld.dix": 0,
+    "meld.run_extra": 0,
     "quadruple_run_wins": False,
     "counter_values": {"A": 1, "T": 1, "K": 1, "Q": 0, "J": 0, "9": 0},
     "last_trick": 2,
@@ -158,6 +173,7 @@ _DOUBLE_BASE: dict[str, Any] = {
     "bid_step": 1,
     "bid_steps": [[60, 5]],
     "dealer_stuck": 50,
+    "dealer_opens_lower": False,
     "trump_marriage_required": True,
     "board_set_opponents": "nothing",
     "min_meld": 0,
@@ -165,6 +181,7 @@ _DOUBLE_BASE: dict[str, Any] = {
     "short_meld": "play",
     "meld_needs_trick": False,
     "forced_concession": False,
+    "set_keeps_meld": False,
     "set_policy": "subtract_bid",
     "surrender_policy": "meld",
     "surrender_bonus": 0,
@@ -174,6 +191,9 @@ _DOUBLE_BASE: dict[str, Any] = {
     "misdeal_rule": "no_aces",
     "head_rule": "always",
     "game_target": 500,
+    "target_exceed": False,
+    "all_tricks": "nothing",
+    "all_tricks_bonus": 25,
     "out_rule": "target",
     "tie_rule": "declaring_side",
     "overtime_step": 250,
@@ -207,6 +227,7 @@ _SINGLE_BASE: dict[str, Any] = {
     "renege_defender": "bid_and_meld",
     "misdeal_rule": "nines",
     "game_target": 1000,
+    "all_tricks_bonus": 250,
 }
 
 _PRESETS: dict[str, dict[str, Any]] = {
@@ -451,11 +472,13 @@ class Ruleset:
     __slots__ = (
         "name", "title", "seed", "players", "seats", "sides", "overrides", "options",
         "deck", "copies", "hand_size", "widow", "counters_total", "counter_values", "last_trick",
+        "counter_unit", "dealer_lowest_bid",
         "game_target", "min_bid", "bid_step", "bid_steps", "dealer_stuck",
         "run_t", "royal_t", "marriage_t", "pinochle_t", "around_t", "dix",
         "quadruple_run_wins", "trump_marriage_required", "board_set_opponents",
         "min_meld", "min_counters", "short_meld", "meld_needs_trick", "forced_concession",
-        "set_policy",
+        "run_extra", "set_keeps_meld", "dealer_opens_lower", "target_exceed", "all_tricks",
+        "all_tricks_bonus", "set_policy",
         "surrender_policy", "surrender_bonus", "renege_declarer", "renege_defender",
         "renege_bonus", "misdeal_rule", "head_rule", "out_rule", "tie_rule", "overtime_step",
         "slide_out", "slide_out_sets", "max_deals", "_seat_side", "_next", "_cache",
@@ -476,6 +499,8 @@ class Ruleset:
     counters_total: int
     counter_values: tuple[int, ...]
     last_trick: int
+    counter_unit: int
+    dealer_lowest_bid: int | None
     game_target: int | None
     min_bid: int
     bid_step: int
@@ -495,6 +520,12 @@ class Ruleset:
     short_meld: str
     meld_needs_trick: bool
     forced_concession: bool
+    run_extra: int
+    set_keeps_meld: bool
+    dealer_opens_lower: bool
+    target_exceed: bool
+    all_tricks: str
+    all_tricks_bonus: int
     set_policy: str
     surrender_policy: str
     surrender_bonus: int
@@ -547,11 +578,16 @@ class Ruleset:
         s(self, "last_trick", o["last_trick"])
         per_copy = sum(cv[r] for r in range(len(deck.ranks))) * 4
         s(self, "counters_total", per_copy * deck.copies + o["last_trick"])
+        # every counter total is a multiple of this (10 when cards and last trick count in tens)
+        s(self, "counter_unit", math.gcd(*(cv[r] for r in range(len(deck.ranks))), o["last_trick"]))
         s(self, "game_target", o["game_target"])
         s(self, "min_bid", o["min_bid"])
         s(self, "bid_step", o["bid_step"])
         s(self, "bid_steps", tuple((a, b) for a, b in o["bid_steps"]))
         s(self, "dealer_stuck", o["dealer_stuck"])
+        # the dealer's own opening when everybody else passed (dealer_opens_lower)
+        lower = o["min_bid"] - _first_step(o) if o["dealer_opens_lower"] else None
+        s(self, "dealer_lowest_bid", lower)
         s(self, "run_t", (0, *o["meld.run"]))
         s(self, "royal_t", (0, *o["meld.royal_marriage"]))
         s(self, "marriage_t", (0, *o["meld.marriage"]))
@@ -562,13 +598,15 @@ class Ruleset:
             tuple((0, *o[k]) for k in ("meld.aces", "meld.kings", "meld.queens", "meld.jacks")),
         )
         s(self, "dix", o["meld.dix"])
+        s(self, "run_extra", o["meld.run_extra"])
         for key in (
             "quadruple_run_wins", "trump_marriage_required", "board_set_opponents", "min_meld",
             "min_counters", "short_meld", "meld_needs_trick", "forced_concession", "set_policy",
             "surrender_policy",
             "surrender_bonus", "renege_declarer", "renege_defender", "renege_bonus",
             "misdeal_rule", "head_rule", "out_rule", "tie_rule", "overtime_step", "slide_out",
-            "slide_out_sets", "max_deals",
+            "slide_out_sets", "max_deals", "set_keeps_meld", "dealer_opens_lower", "target_exceed",
+            "all_tricks", "all_tricks_bonus",
         ):  # fmt: skip
             s(self, key, o[key])
         s(self, "_cache", {})
@@ -683,6 +721,15 @@ class Ruleset:
 _RULESET_CACHE: dict[str, Ruleset] = {}
 
 
+def _first_step(options: Mapping[str, Any]) -> int:
+    """The step of the bid ladder at the opening minimum."""
+    step: int = options["bid_step"]
+    for frm, st in options["bid_steps"]:
+        if options["min_bid"] >= frm:
+            step = st
+    return step
+
+
 def _validate(options: dict[str, Any], players: int) -> list[FieldError]:
     errors: list[FieldError] = []
     deck = Deck(options["deck"])
@@ -699,12 +746,29 @@ def _validate(options: dict[str, Any], players: int) -> list[FieldError]:
             f"{deck.size} cards less a widow of {options['widow']} cannot be dealt "
             f"evenly to {players} players",
         )
-    if options["dealer_stuck"] is not None and options["dealer_stuck"] < options["min_bid"]:
+    lowest = options["min_bid"]
+    if options["dealer_opens_lower"]:
+        lowest -= _first_step(options)
+        if lowest < 1:
+            err(
+                "dealer_opens_lower",
+                f"the dealer cannot open one step below an opening minimum of "
+                f"{options['min_bid']}: that bid would be {lowest}",
+            )
+    if options["dealer_stuck"] is not None and options["dealer_stuck"] < lowest:
         err(
             "dealer_stuck",
             f"dealer_stuck ({options['dealer_stuck']}) is below the opening "
-            f"minimum of {options['min_bid']}",
+            f"minimum of {lowest}",
         )
+    if options["set_keeps_meld"] and options["set_policy"] == "subtract_bid_and_meld":
+        err(
+            "set_keeps_meld",
+            "set_keeps_meld cannot be on when set_policy is subtract_bid_and_meld "
+            "(a set that costs the meld cannot also keep it)",
+        )
+    if options["all_tricks"] == "bonus" and options["all_tricks_bonus"] <= 0:
+        err("all_tricks_bonus", "all_tricks is bonus, so all_tricks_bonus must be above 0")
     if options["slide_out"] and options["out_rule"] != "bid_out":
         err("slide_out", "slide_out only applies when out_rule is bid_out")
     if options["game_target"] is None and options["max_deals"] is None:

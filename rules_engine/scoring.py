@@ -56,15 +56,19 @@ class HandScore:
     made: bool | None
     result: str
     reason: str = field(default="")
+    all_tricks: str | None = None  # the side that took every trick, where that counts
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        d: dict[str, Any] = {
             "points": dict(self.points),
             "declaring_side": self.declaring_side,
             "made": self.made,
             "result": str(self.result),
             "reason": self.reason,
         }
+        if self.all_tricks is not None:
+            d["all_tricks"] = self.all_tricks
+        return d
 
 
 # --- what a set costs -------------------------------------------------------------------------
@@ -140,13 +144,11 @@ def _score_played(hand: Hand, rs: Ruleset, d: str, eff: dict[str, int]) -> HandS
         )
     counters = hand.counters
     assert counters is not None, "a played hand needs counters"
+    tricks = hand.tricks
     if rs.meld_needs_trick:
-        eff = dict(eff)
-        tricks = hand.tricks
-        for s in rs.sides:
-            took = tricks[s] > 0 if tricks is not None and s in tricks else counters[s] > 0
-            if not took:
-                eff[s] = 0
+        # parse_hand requires tricks here: who saved meld is never guessed from counters
+        assert tricks is not None, "a played hand needs tricks where meld needs a trick"
+        eff = {s: (m if tricks[s] > 0 else 0) for s, m in eff.items()}
     mc = rs.min_counters
     points = dict.fromkeys(rs.sides, 0)
     for s in rs.sides:
@@ -156,19 +158,46 @@ def _score_played(hand: Hand, rs: Ruleset, d: str, eff: dict[str, int]) -> HandS
     got = eff[d] + cd
     if cd >= mc and got >= bid:
         points[d] = got
-        return HandScore(
-            points,
-            d,
-            True,
-            Result.MADE,
-            f"{d} bid {bid} and made {got} ({eff[d]} meld + {cd} counters)",
+        return _all_tricks(
+            hand,
+            rs,
+            HandScore(
+                points,
+                d,
+                True,
+                Result.MADE,
+                f"{d} bid {bid} and made {got} ({eff[d]} meld + {cd} counters)",
+            ),
         )
     how = _set(rs, points, d, bid, meld[d])
+    if rs.set_keeps_meld and cd >= mc and eff[d]:
+        points[d] += eff[d]
+        how += f"; {d} keep their meld, {eff[d]}"
     if cd < mc:
         why = f"{d} took only {cd} counters, {mc} needed"
     else:
         why = f"{d} bid {bid} but made only {got} ({eff[d]} meld + {cd} counters)"
-    return HandScore(points, d, False, Result.SET, f"{why}: set, {how}")
+    return _all_tricks(hand, rs, HandScore(points, d, False, Result.SET, f"{why}: set, {how}"))
+
+
+def _all_tricks(hand: Hand, rs: Ruleset, score: HandScore) -> HandScore:
+    """A side that took every trick: named on the score (the game ends under
+    ``all_tricks=wins_game``), or given ``all_tricks_bonus`` on top of the hand."""
+    tricks = hand.tricks
+    if rs.all_tricks == "nothing" or tricks is None:
+        return score
+    side = next((s for s in rs.sides if tricks.get(s) == rs.hand_size), None)
+    if side is None:
+        return score
+    points = dict(score.points)
+    if rs.all_tricks == "bonus":
+        points[side] += rs.all_tricks_bonus
+        note = f"; {side} took every trick: +{rs.all_tricks_bonus}"
+    else:
+        note = f"; {side} took every trick and wins the game"
+    return HandScore(
+        points, score.declaring_side, score.made, score.result, score.reason + note, side
+    )
 
 
 def _score_no_marriage(hand: Hand, rs: Ruleset, d: str, eff: dict[str, int]) -> HandScore:
@@ -273,7 +302,21 @@ def _renege_defender(hand: Hand, rs: Ruleset, d: str, eff: dict[str, int]) -> Ha
 
 def _score_renege(hand: Hand, rs: Ruleset, d: str, eff: dict[str, int]) -> HandScore:
     seat = hand.renege_seat
-    assert seat is not None, "a renege needs renege_seat"
+    bid = hand.bid
+    assert seat is not None and bid is not None, "a renege needs renege_seat and a bid"
+    if rs.forced_concession and eff[d] + rs.counters_total < bid:
+        # The declarer had to concede before the first card, so no card should have been
+        # played: a renege in a hand that could not be played is no renege, and the hand is
+        # scored as the concession it had to be (docs/architecture.md, "Rulesets").
+        return _concede(
+            hand,
+            rs,
+            d,
+            eff,
+            f"{d} could not reach {bid} with {eff[d]} meld and every counter, so had to "
+            f"concede before play; the renege by {seat} in a hand that should not have been "
+            "played does not count",
+        )
     if rs.side_of(seat) == d:
         return _RENEGE_DECLARER[rs.renege_declarer](hand, rs, d, eff)
     return _renege_defender(hand, rs, d, eff)

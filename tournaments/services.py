@@ -29,6 +29,7 @@ from common.tasks import standings_request_update
 from ranking import RankingError, validate_tie_breaks
 from ranking.pairs import validate_pair_tie_breaks
 from ranking.prizes import check_prizes
+from rules_engine import needs_tricks
 
 from .models import BYE_POINTS_LIMIT, Arrival, Entry, Event, EventLog, Pair, Round, Seat
 from .selectors import results_final_check
@@ -209,6 +210,13 @@ def _check_settings(
             f"{_spec(format).label} seats four players per table; pick a four-handed "
             "ruleset.",
             field="ruleset_preset",
+        )
+    if needs_tricks(ruleset):
+        which = "all_tricks" if ruleset.all_tricks != "nothing" else "meld_needs_trick"
+        raise DomainError(
+            f"{which}: this ruleset needs the tricks each side took in every played hand, and "
+            "score entry records counters, not tricks; leave the option out for an event.",
+            field="ruleset_overrides", code="not_supported",
         )
     try:
         if _spec(format).pairs:

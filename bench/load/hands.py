@@ -50,6 +50,7 @@ def random_hand(rng: random.Random, ruleset: Ruleset, dealer: str) -> dict[str, 
     other = next(s for s in meld if s != side)
     total = ruleset.counters_total
     taken = rng.randint(total * 36 // 100, total * 88 // 100)
+    taken -= taken % ruleset.counter_unit  # counters come in the units cards count in (tens)
     bid = max(ruleset.min_bid, meld[side] + rng.randint(total * 28 // 100, total * 60 // 100))
     for _ in range(10_000):
         if ruleset.is_valid_bid(bid):

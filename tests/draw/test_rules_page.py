@@ -180,3 +180,29 @@ def test_the_phone_page_and_the_event_page_link_the_rules(client) -> None:
     rules = reverse("event-rules", args=[event.pk])
     assert rules in client.get(reverse("table-entry", args=[table.token])).content.decode()
     assert rules in client.get(reverse("event-detail", args=[event.pk])).content.decode()
+
+
+@pytest.mark.parametrize("all_tricks", ["bonus", "wins_game"])
+def test_the_options_from_the_rule_texts_show_on_the_page(client, all_tricks: str) -> None:
+    overrides = {"meld.run_extra": 20, "set_keeps_meld": True, "dealer_opens_lower": True,
+                 "dealer_stuck": None, "target_exceed": True, "all_tricks": all_tricks}
+    event = EventFactory(ruleset_preset="single_deck_partnership", ruleset_overrides=overrides)
+    ruleset = event_ruleset(event)
+    html = _page(client, event)
+    assert _meld_rows(html)["meld.run_extra"] == [str(ruleset.run_extra * n) for n in (1, 2)]
+    assert f"counts {ruleset.run_extra} more each" in _section(html, "rules-meld")
+    assert (f"the dealer may open at {ruleset.dealer_lowest_bid}, one step below"
+            in _section(html, "rules-bidding"))
+    scoring = _section(html, "rules-scoring")
+    assert "it keeps its meld" in scoring
+    game = _section(html, "rules-game")
+    assert f"the first side to pass it (score more than {ruleset.game_target}) wins" in game
+    if all_tricks == "bonus":
+        assert f"takes every trick scores {ruleset.all_tricks_bonus} more" in scoring
+    else:
+        assert "takes every trick wins the game at once" in game
+    # the preset alone says none of it
+    plain = _page(client, EventFactory(ruleset_preset="single_deck_partnership"))
+    assert "meld.run_extra" not in _meld_rows(plain)
+    for words in ("keeps its meld", "every trick", "one step below", "pass it"):
+        assert words not in _text(plain)

@@ -89,6 +89,7 @@ def random_values(rng: random.Random, dealer: str, *, bidder: str | None = None,
     if outcome in ("played", "renege"):
         total = 250 if single else 50
         ns = rng.randint(total // 10, total - total // 10)
+        ns -= ns % 10 if single else 0  # single-deck counters come in tens
         values["counters"] = {"NS": ns, "EW": total - ns}
     if outcome == "renege":
         values["renege_seat"] = rng.choice("NESW")

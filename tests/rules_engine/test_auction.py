@@ -118,5 +118,21 @@ def test_impossible_calls(call: object, code: str) -> None:
 
 def test_nothing_outbids_the_ceiling() -> None:
     with pytest.raises(RulesError) as exc:
-        validate_auction("S", ["680", "680"], PAGAT)
+        validate_auction("S", ["620", "620"], PAGAT)
     assert "no higher bid exists" in exc.value.errors[0].message
+
+
+def test_the_dealer_opens_one_lower_when_everybody_passed() -> None:
+    # the encyclopedia: "bidding begins at 20, or as little as 19 if dealer"
+    rs = get_ruleset("three_handed", {"scale": 1, "min_bid": 20, "bid_step": 1,
+                                      "dealer_opens_lower": True})
+    res = validate_auction("S", ["pass", "pass", "19"], rs)
+    assert (res.declarer, res.bid, res.complete) == ("S", 19, True)
+    for calls, bad in ((["19"], 0), (["20", "pass", "19"], 2), (["pass", "pass", "18"], 2)):
+        with pytest.raises(RulesError) as exc:
+            validate_auction("S", calls, rs)
+        assert exc.value.errors[0].field == f"calls[{bad}]"
+    with pytest.raises(RulesError) as exc:
+        validate_auction("S", ["pass", "pass", "19"], get_ruleset("three_handed", {"scale": 1,
+                         "min_bid": 20, "bid_step": 1}))
+    assert exc.value.errors[0].code == "below_minimum"

@@ -193,6 +193,7 @@ def test_three_handed_score() -> None:
         "trump": "H",
         "meld": {"N": 150, "E": 60, "S": 20},
         "counters": {"N": 160, "E": 90, "S": 0},
+        "tricks": {"N": 9, "E": 6, "S": 0},
     }
     code, out = run_cli("score", "--ruleset", "three_handed", stdin=json.dumps(hand))
     assert (code, out["points"]) == (0, {"N": 310, "E": 150, "S": 0})
@@ -407,6 +408,7 @@ def test_three_handed_forced_concession() -> None:
         "trump": "H",
         "meld": {"N": 80, "E": 60, "S": 20},
         "counters": {"N": 160, "E": 90, "S": 0},
+        "tricks": {"N": 9, "E": 6, "S": 0},
     }
     code, out = run_cli("score", "--ruleset", "three_handed", stdin=json.dumps(hand))
     assert (code, out["result"], out["points"]) == (0, "surrendered", {"N": -350, "E": 60, "S": 20})
@@ -495,3 +497,141 @@ def test_mutated_hands_get_an_answer(change: dict[str, object]) -> None:
     assert code in (0, 2)
     if code == 2:
         assert "internal_error" not in {e["code"] for e in result["errors"]}, result
+
+
+# --- the stricter checks, through the command line ---------------------------------------------
+
+THREE_HAND = {
+    "dealer": "S", "bidder": "N", "bid": 300, "trump": "H", "outcome": "played",
+    "meld": {"N": 150, "E": 60, "S": 20}, "counters": {"N": 160, "E": 90, "S": 0},
+    "tricks": {"N": 9, "E": 6, "S": 0},
+}
+SINGLE_HAND = {
+    "dealer": "S", "bidder": "N", "bid": 250, "trump": "H", "outcome": "played",
+    "meld": {"NS": 100, "EW": 60}, "counters": {"NS": 150, "EW": 100},
+}
+
+
+@pytest.mark.parametrize(
+    ("preset", "hand", "field", "code_", "words"),
+    [
+        # tricks decide who saved meld; they are never guessed from counters
+        ("three_handed", {**THREE_HAND, "tricks": None}, "tricks", "required", "save meld"),
+        ("cutthroat", {**THREE_HAND, "tricks": None}, "tricks", "required", "add up to 16"),
+        # counters in tens under the 10/10/10 count
+        ("single_deck_partnership", {**SINGLE_HAND, "counters": {"NS": 155, "EW": 95}},
+         "counters.NS", "not_multiple", "multiple of 10"),
+        ("three_handed", {**THREE_HAND, "counters": {"N": 165, "E": 85, "S": 0}},
+         "counters.N", "not_multiple", "multiple of 10"),
+        # counters the tricks cannot hold
+        ("three_handed", {**THREE_HAND, "counters": {"N": 160, "E": 40, "S": 50}},
+         "counters.S", "impossible", "took no trick"),
+        ("three_handed", {**THREE_HAND, "counters": {"N": 200, "E": 50, "S": 0},
+                          "tricks": {"N": 15, "E": 0, "S": 0}},
+         "counters.E", "impossible", "took no trick"),
+        ("three_handed", {**THREE_HAND, "counters": {"N": 40, "E": 110, "S": 100},
+                          "tricks": {"N": 0, "E": 8, "S": 7}},
+         "counters.N", "impossible", "3 discarded cards"),
+        # meld the cards cannot give
+        ("single_deck_partnership", {**SINGLE_HAND, "meld": {"NS": 3600, "EW": 0}},
+         "meld.NS", "too_high", "at most 2220"),
+        ("single_deck_partnership", {**SINGLE_HAND, "bid": 2500}, "bid", "too_high",
+         "at most 2470"),
+        ("pagat_double_deck", {**HAND, "meld": {"NS": 600, "EW": 0}}, "meld.NS", "too_high",
+         "at most 572"),
+        ("three_handed", {**THREE_HAND, "meld": {"N": 150, "E": 2800, "S": 20}}, "meld.E",
+         "too_high", "15 cards"),
+        # the dealer's lower opening is the dealer's alone, and only where the option is on
+        ("three_handed", {**THREE_HAND, "bid": 290}, "bid", "bad_bid", "below the opening"),
+    ],
+)
+def test_new_malformed_hands_are_refused_naming_the_field(
+    preset: str, hand: dict[str, Any], field: str, code_: str, words: str
+) -> None:
+    data = {k: v for k, v in hand.items() if v is not None}
+    code, out = run_cli("score", "--ruleset", preset, stdin=json.dumps(data))
+    assert_error(code, out, field)
+    error = next(e for e in out["errors"] if e["field"] == field)
+    assert error["code"] == code_ and words in error["message"], error
+
+
+@pytest.mark.parametrize(
+    ("option", "field"),
+    [
+        ("meld.run_extra=-20", "options.meld.run_extra"),
+        ("set_keeps_meld=perhaps", "options.set_keeps_meld"),
+        ("dealer_opens_lower=2", "options.dealer_opens_lower"),
+        ("target_exceed=[1]", "options.target_exceed"),
+        ("all_tricks=moon", "options.all_tricks"),
+        ("all_tricks_bonus=-5", "options.all_tricks_bonus"),
+    ],
+)
+def test_bad_values_of_the_new_options_name_the_option(option: str, field: str) -> None:
+    code, out = run_cli("score", "--ruleset", "three_handed", "--option", option,
+                        stdin=json.dumps(THREE_HAND))
+    assert_error(code, out, field)
+
+
+def test_the_new_options_through_the_command_line() -> None:
+    # a set that keeps meld: 150 meld + 160 counters short of 350
+    hand = {**THREE_HAND, "bid": 350}
+    code, out = run_cli("score", "-r", "three_handed", "-o", "set_keeps_meld=true",
+                        stdin=json.dumps(hand))
+    assert (code, out["points"]) == (0, {"N": -200, "E": 150, "S": 0})
+    # the dealer's lower opening
+    code, out = run_cli("auction", "-r", "three_handed", "-o", "dealer_opens_lower=true",
+                        "--dealer", "S", "pass", "pass", "290")
+    assert (code, out["declarer"], out["bid"]) == (0, "S", 290)
+    # an extra king beside a run
+    code, out = run_cli("meld", "-r", "single_deck_partnership", "-o", "meld.run_extra=40",
+                        "--trump", "H", "AH", "TH", "KH", "KH", "QH", "JH")
+    assert (code, out["total"]) == (0, 190)
+    # taking every trick wins the game
+    every = {**THREE_HAND, "meld": {"N": 100, "E": 100, "S": 100},
+             "counters": {"N": 0, "E": 250, "S": 0}, "tricks": {"N": 0, "E": 15, "S": 0}}
+    code, out = run_cli("game", "-r", "three_handed", "-o", "all_tricks=wins_game",
+                        stdin=json.dumps([every]))
+    assert (code, out["winner"], out["reason"]) == (0, "E", "all_tricks")
+    # a target to pass: 400 + 600 reaches 1000 but does not pass it
+    made = {**THREE_HAND, "meld": {"N": 240, "E": 0, "S": 0}}
+    code, out = run_cli("game", "-r", "three_handed", "-o", "target_exceed=true",
+                        "-o", "game_target=800", stdin=json.dumps([made, made]))
+    assert code == 0 and out["totals"][-1]["N"] == 800 and out["winner"] is None
+
+
+def test_a_forced_concession_entered_as_a_renege() -> None:
+    hand = {**THREE_HAND, "bid": 350, "meld": {"N": 80, "E": 60, "S": 20}, "outcome": "renege",
+            "renege_seat": "N"}
+    del hand["tricks"], hand["counters"]
+    code, out = run_cli("score", "-r", "three_handed", stdin=json.dumps(hand))
+    assert (code, out["result"], out["points"]) == (0, "surrendered", {"N": -350, "E": 60, "S": 20})
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.sampled_from(["three_handed", "cutthroat"]),
+    st.dictionaries(st.sampled_from(["N", "E", "S"]), st.integers(-3, 20), min_size=0, max_size=3),
+    st.dictionaries(st.sampled_from(["N", "E", "S"]), st.integers(-5, 260), min_size=0, max_size=3),
+)
+def test_three_player_hands_with_any_tricks_and_counters_get_an_answer(
+    preset: str, tricks: dict[str, int], counters: dict[str, int]
+) -> None:
+    hand = {**THREE_HAND, "tricks": tricks, "counters": counters}
+    out = io.StringIO()
+    code = main(["score", "-r", preset], stdin=io.StringIO(json.dumps(hand)), stdout=out)
+    result = json.loads(out.getvalue())
+    assert code in (0, 2)
+    if code == 2:
+        assert "internal_error" not in {e["code"] for e in result["errors"]}, result
+        return
+    # accepted: the tricks add up, counters add up and come in tens, and fit the tricks
+    size = 15 if preset == "three_handed" else 16
+    assert sum(tricks.values()) == size and sum(counters.values()) == 250
+    assert all(v % 10 == 0 for v in counters.values())
+    for seat in "ES":  # defenders with no trick hold no counter
+        assert tricks[seat] > 0 or counters[seat] == 0
+    # and meld was saved exactly by the players who took a trick
+    saved = {s: tricks[s] > 0 for s in "NES"}
+    for seat in "ES":
+        assert result["points"][seat] == (THREE_HAND["meld"][seat] if saved[seat] else 0) + \
+            counters[seat]

@@ -104,8 +104,11 @@ def three(
     bid: int,
     meld: tuple[int, int, int],
     counters: tuple[int, int, int],
+    tricks: tuple[int, int, int] = (5, 5, 5),
     outcome: str = "played",
 ) -> dict[str, Any]:
+    """A three-player hand; tricks are required (a player must take one to save meld): 15 a
+    deal three-handed, 16 in cutthroat."""
     return {
         "dealer": "N",
         "bidder": bidder,
@@ -113,12 +116,13 @@ def three(
         "trump": "H",
         "meld": dict(zip("NES", meld, strict=True)),
         "counters": dict(zip("NES", counters, strict=True)),
+        "tricks": dict(zip("NES", tricks, strict=True)),
         "outcome": outcome,
     }
 
 
 def test_cutthroat_only_bid_and_out_wins() -> None:
-    h1 = three("N", 300, (300, 500, 400), (100, 100, 50))
+    h1 = three("N", 300, (300, 500, 400), (100, 100, 50), (6, 5, 5))
     res = game("cutthroat", [h1, h1])
     # N made twice: 400 + 400 = 800; E 600 + 600 = 1200 without bidding: no win
     assert res.totals[-1] == {"N": 800, "E": 1200, "S": 900}
@@ -148,8 +152,9 @@ def test_overtime_picks_the_one_over_the_new_target() -> None:
 
 
 def test_slide_out() -> None:
-    h_out = three("N", 300, (100, 600, 100), (200, 50, 0))  # N makes 300, E reaches 650
-    set_n = three("N", 400, (100, 100, 100), (100, 100, 50))  # N set
+    # N makes 300, E reaches 650; S takes no trick and loses its meld
+    h_out = three("N", 300, (100, 600, 100), (200, 50, 0), (10, 6, 0))
+    set_n = three("N", 400, (100, 100, 100), (100, 100, 50), (6, 5, 5))  # N set
     rs_over = {"slide_out": True, "game_target": 600}
     res = game("cutthroat", [h_out, set_n, set_n, set_n], rs_over)
     assert (res.winner, res.reason, res.finished_after) == ("E", "slide_out", 4)
@@ -158,3 +163,49 @@ def test_slide_out() -> None:
 def test_to_dict_shape() -> None:
     d = game("pagat_double_deck", [hand("N", 60, 24, 20, 30)]).to_dict()
     assert set(d) >= {"totals", "winner", "reason", "finished_after", "hands"}
+
+
+def test_a_target_that_must_be_passed() -> None:
+    # the encyclopedia: "if two players exceed 1000 points on the same hand" -- with
+    # target_exceed, reaching the target exactly is not enough
+    h = three("N", 300, (300, 500, 100), (100, 100, 50))  # N +400, E +600, S +150
+    reach = game("three_handed", [h], {"game_target": 600})
+    assert (reach.winner, reach.reason) == ("E", "target")
+    passed = game("three_handed", [h], {"game_target": 600, "target_exceed": True})
+    assert passed.winner is None and passed.finished_after is None
+    res = game("three_handed", [h, h], {"game_target": 600, "target_exceed": True})
+    assert res.totals[-1] == {"N": 800, "E": 1200, "S": 300}
+    # N and E are both past 600 on the second hand; the declarer N wins (bid-and-out)
+    assert (res.winner, res.reason) == ("N", "bid_and_out")
+    bid_out = game("cutthroat", [three("N", 300, (500, 0, 0), (100, 100, 50), (6, 5, 5))],
+                   {"game_target": 600, "target_exceed": True})
+    assert bid_out.totals[-1]["N"] == 600 and bid_out.winner is None
+
+
+def test_taking_every_trick_wins_the_game_from_any_score() -> None:
+    # the encyclopedia's "pinochling": all the tricks win at once, bid made or not, bidder or not
+    every = three("N", 300, (100, 100, 100), (0, 250, 0), (0, 15, 0))  # E, not bidding, takes all
+    res = game("three_handed", [every], {"all_tricks": "wins_game"})
+    assert (res.winner, res.reason, res.finished_after) == ("E", "all_tricks", 1)
+    assert res.scores[0].all_tricks == "E"
+    plain = game("three_handed", [every])
+    assert plain.winner is None and plain.scores[0].all_tricks is None
+    # a declarer who must concede never plays, so nobody can take every trick
+    conceded = three("N", 300, (0, 100, 100), (0, 250, 0), (0, 15, 0))
+    res = game("three_handed", [conceded], {"all_tricks": "wins_game"})
+    assert res.winner is None and res.scores[0].result == "surrendered"
+    with pytest.raises(RulesError) as exc:
+        game("three_handed", [every, every], {"all_tricks": "wins_game"})
+    assert exc.value.errors[0].code == "game_over"
+
+
+def test_taking_every_trick_at_a_partnership_table_needs_tricks() -> None:
+    rs = {"all_tricks": "bonus"}
+    with pytest.raises(RulesError) as exc:
+        game("single_deck_partnership", [dict(hand("N", 250, 100, 0, 0), counters=None)], rs)
+    assert "tricks" in {e.field for e in exc.value.errors}
+    h = {"dealer": "N", "bidder": "N", "bid": 250, "trump": "S", "meld": {"NS": 100, "EW": 0},
+         "counters": {"NS": 250, "EW": 0}, "tricks": {"NS": 12, "EW": 0}}
+    res = game("single_deck_partnership", [h], rs)
+    # 100 meld + 250 counters, and the encyclopedia's 250 for taking every trick
+    assert res.totals[-1] == {"NS": 600, "EW": 0}

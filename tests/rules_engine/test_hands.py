@@ -13,6 +13,7 @@ from rules_engine import (
     fields_for,
     get_ruleset,
     max_bid,
+    max_side_meld,
     parse_hand,
     score_hand,
 )
@@ -187,6 +188,7 @@ def test_three_player_sides_are_the_seats() -> None:
         "trump": "H",
         "meld": {"N": 150, "E": 60, "S": 20},
         "counters": {"N": 160, "E": 90, "S": 0},
+        "tricks": {"N": 9, "E": 6, "S": 0},
     }
     parse_hand(hand, THREE)
     assert errors(dict(hand, meld={"N": 150, "E": 60, "S": 20, "W": 0}), THREE) == {
@@ -230,13 +232,15 @@ def test_impossible_bids_are_field_errors(bid: object) -> None:
 
 
 def test_the_bid_ceiling_is_meld_plus_counters() -> None:
-    # the most a side can meld (an upper bound, two best hands) plus all 50 counters
-    assert max_bid(PAGAT) == 630 + 50
-    assert errors(dict(PLAYED, bid=685)) == {"bid": "too_high"}
+    # the most a side can meld (two hands from one deck: 572, not twice one hand's 315) plus
+    # all 50 counters
+    assert max_bid(PAGAT) == 572 + 50
+    assert errors(dict(PLAYED, bid=625)) == {"bid": "too_high"}
     assert errors(dict(PLAYED, bid=10**30)) == {"bid": "too_high"}
     parse_hand(
-        dict(PLAYED, bid=680, meld={"NS": 630, "EW": 0}, counters={"NS": 50, "EW": 0}), PAGAT
+        dict(PLAYED, bid=620, meld={"NS": 572, "EW": 0}, counters={"NS": 50, "EW": 0}), PAGAT
     )
+    assert errors(dict(PLAYED, meld={"NS": 573, "EW": 0})) == {"meld.NS": "too_high"}
 
 
 @pytest.mark.parametrize(
@@ -280,3 +284,59 @@ def test_tricks_are_checked_like_counters() -> None:
     parse_hand(dict(hand, tricks={"N": 9, "E": 5, "S": 1}), THREE)
     assert errors(dict(hand, tricks={"N": 16, "E": 0, "S": 0}), THREE) == {"tricks.N": "too_high"}
     assert errors(dict(hand, tricks={"N": 9, "E": 5, "S": 0}), THREE) == {"tricks": "bad_sum"}
+    assert errors(hand, THREE) == {"tricks": "required"}
+    assert errors(dict(hand, tricks={}), THREE) == {"tricks": "required"}
+    assert errors(dict(hand, tricks=None), THREE) == {"tricks": "required"}
+
+
+SINGLE = get_ruleset("single_deck_partnership")
+
+
+def test_a_single_deck_side_melds_at_most_2220() -> None:
+    # two hands of 12 from one 48-card deck: double aces and double pinochle in one hand,
+    # double kings and the double royal and club marriages in the other (tests/rules_engine/
+    # test_meld.py enumerates it); twice one hand's best (1800) cannot be reached
+    hand = {"dealer": "S", "bidder": "N", "bid": 250, "trump": "H",
+            "meld": {"NS": 2220, "EW": 0}, "counters": {"NS": 250, "EW": 0}}
+    parse_hand(hand, SINGLE)
+    for impossible in (2230, 3600):
+        got = errors(dict(hand, meld={"NS": impossible, "EW": 0}), SINGLE)
+        assert got == {"meld.NS": "too_high"}
+    try:
+        parse_hand(dict(hand, meld={"NS": 3600, "EW": 0}), SINGLE)
+    except RulesError as exc:
+        assert "at most 2220" in exc.errors[0].message
+    assert max_bid(SINGLE) == 2470
+    assert errors(dict(hand, bid=2480), SINGLE) == {"bid": "too_high"}
+    parse_hand(dict(hand, bid=2470), SINGLE)
+
+
+def test_a_three_handed_defender_melds_from_15_cards() -> None:
+    hand = {"dealer": "S", "bidder": "N", "bid": 300, "trump": "H",
+            "meld": {"N": 150, "E": 60, "S": 20}, "counters": {"N": 160, "E": 90, "S": 0},
+            "tricks": {"N": 9, "E": 6, "S": 0}}
+    # the declarer, with the widow (18 cards), can show 2800; a defender holds 15
+    parse_hand(dict(hand, meld={"N": 2800, "E": 60, "S": 20}), THREE)
+    got = errors(dict(hand, meld={"N": 150, "E": 2800, "S": 20}), THREE)
+    assert got == {"meld.E": "too_high"}
+    try:
+        parse_hand(dict(hand, meld={"N": 150, "E": 2800, "S": 20}), THREE)
+    except RulesError as exc:
+        assert "a player holding 15 cards" in exc.errors[0].message
+    # cutthroat has no widow: every player holds 16
+    cut = get_ruleset("cutthroat")
+    top = max_side_meld(cut)
+    parse_hand(dict(hand, meld={"N": 150, "E": top, "S": 20},
+                    tricks={"N": 10, "E": 6, "S": 0}), cut)
+
+
+def test_the_dealer_may_open_one_lower() -> None:
+    rs = get_ruleset("three_handed", {"dealer_opens_lower": True})
+    hand = {"dealer": "N", "bidder": "N", "bid": 290, "trump": "H",
+            "meld": {"N": 150, "E": 60, "S": 20}, "counters": {"N": 160, "E": 90, "S": 0},
+            "tricks": {"N": 9, "E": 6, "S": 0}}
+    assert parse_hand(hand, rs).bid == 290
+    assert errors(dict(hand, dealer="S"), rs) == {"bid": "bad_bid"}
+    assert errors(dict(hand, dealer=None), rs) == {"bid": "bad_bid"}
+    assert errors(dict(hand, bid=280), rs) == {"bid": "bad_bid"}
+    assert errors(hand, THREE) == {"bid": "bad_bid"}

@@ -18,7 +18,7 @@ from rules_engine import (
     meld_total,
 )
 from rules_engine.cards import counts_of
-from rules_engine.meld import achievable_hand_totals
+from rules_engine.meld import achievable_hand_totals, side_meld_witness
 
 from .conftest import load_cases
 
@@ -325,3 +325,104 @@ def test_one_players_meld_is_checked_against_one_hand() -> None:
     assert "one player" in exc.value.errors[0].message
     check_meld_total(315, PAGAT, player=True)
     check_meld_total(15, PAGAT, player=True)
+
+
+# --- the most a side can meld, from one deck ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("preset", "scale", "top"),
+    [
+        ("single_deck_partnership", 10, 2220),
+        ("single_deck_partnership", 1, 222),
+        ("pagat_double_deck", 1, 572),
+        ("npa_double_deck", 1, 572),
+        ("club_double_deck", 1, 788),
+    ],
+)
+def test_the_side_maximum_is_reached_by_a_real_deal(preset: str, scale: int, top: int) -> None:
+    rs = get_ruleset(preset, {"scale": scale})
+    # the precomputed figure the entry check uses, recomputed by the enumeration
+    assert max_side_meld(rs) == top
+    # the enumeration itself (the check above reads its result, stored in _meld_data.py)
+    witness = side_meld_witness(rs)
+    assert witness is not None
+    best, trump, one, two = witness
+    assert best == top
+    # two real hands: the right size, no card more often than the deck holds it
+    assert sum(one) == sum(two) == rs.hand_size
+    assert all(a + b <= rs.copies for a, b in zip(one, two, strict=True))
+    assert all(one[c] == two[c] == 0 for c in range(24) if c % 6 == 5 and rs.copies == 4)
+    assert all(n <= rs.copies for n in one + two)
+    assert meld_total(one, trump, rs) + meld_total(two, trump, rs) == top
+    # and the entry check says so
+    check_meld_total(top, rs)
+    with pytest.raises(RulesError) as exc:
+        check_meld_total(top + rs.options["scale"], rs)
+    assert f"at most {top}" in exc.value.errors[0].message
+
+
+def test_twice_one_hands_best_is_not_a_side_total() -> None:
+    # one hand's best is 1800 (double run and double pinochle); two of them need one deck twice
+    assert achievable_hand_totals(SINGLE).bit_length() - 1 == 1800
+    for impossible in (3600, 2230, 2800):
+        with pytest.raises(RulesError) as exc:
+            check_meld_total(impossible, SINGLE)
+        assert exc.value.errors[0].code == "too_high"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.randoms(use_true_random=False),
+    st.sampled_from(["single_deck_partnership", "pagat_double_deck", "club_double_deck"]),
+)
+def test_every_dealt_side_is_within_the_maximum(rng: random.Random, name: str) -> None:
+    rs = get_ruleset(name)
+    cards = rs.deck.cards()
+    rng.shuffle(cards)
+    size = rs.hand_size
+    trump = rng.randrange(4)
+    hands = [counts_of(cards[i * size : (i + 1) * size]) for i in range(4)]
+    for a, b in ((0, 2), (1, 3)):
+        side = meld_total(hands[a], trump, rs) + meld_total(hands[b], trump, rs)
+        assert side <= max_side_meld(rs)
+        check_meld_total(side, rs)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_a_changed_meld_table_is_enumerated_at_once(rng: random.Random) -> None:
+    # an override moves the side maximum; the enumeration runs for it and stays exact
+    run = rng.choice([100, 150, 250])
+    rs = get_ruleset("single_deck_partnership", {"meld.run": [run, 1500], "meld.run_extra": 20})
+    witness = side_meld_witness(rs)
+    assert witness is not None
+    best, trump, one, two = witness
+    assert meld_total(one, trump, rs) + meld_total(two, trump, rs) == best == max_side_meld(rs)
+
+
+# --- an extra king or queen beside a run --------------------------------------------------------
+
+
+def test_an_extra_king_or_queen_beside_a_run() -> None:
+    # the encyclopedia: "an extra king or queen in a run is worth half a trump marriage, 20
+    # points. In other versions, it is worth a full marriage, 40 points."
+    run_and_king = ["AH", "TH", "KH", "KH", "QH", "JH"]
+    assert count_meld(run_and_king, "H", SINGLE).total == 150
+    half = get_ruleset("single_deck_partnership", {"meld.run_extra": 20})
+    full = get_ruleset("single_deck_partnership", {"meld.run_extra": 40})
+    res = count_meld(run_and_king, "H", half)
+    assert res.total == 170
+    assert [(m.name, m.times, m.points) for m in res.melds] == [
+        ("run", 1, 150), ("run_extra", 1, 20)]
+    assert count_meld(run_and_king, "H", full).total == 190
+    assert count_meld(["AH", "TH", "KH", "QH", "QH", "JH"], "H", half).total == 170
+    # an extra king and queen together are a royal marriage, as before
+    assert count_meld(["AH", "TH", "KH", "KH", "QH", "QH", "JH"], "H", half).total == 190
+    # no run, no extra: a lone king of trump is nothing
+    assert count_meld(["TH", "KH", "KH", "QH", "JH"], "H", half).total == 40
+    # the fast path agrees, and the entry check knows the new totals
+    assert meld_total(counts_of(half.deck.cards()[:0] + [0, 1, 2, 2, 3, 4]), 0, half) == 170
+    check_meld_total(170, half, player=True)
+    double = get_ruleset("pagat_double_deck", {"meld.run_extra": 2})
+    assert count_meld(["AS", "TS", "KS", "KS", "KS", "QS", "JS"], "S", double).total == 15 + 2 * 2

@@ -211,14 +211,15 @@ def test_forced_concession_is_a_three_player_preset_option() -> None:
 
 def test_the_bid_ladder_ends_where_no_hand_can_reach() -> None:
     rs = get_ruleset("pagat_double_deck")
-    assert max_bid(rs) == 680
-    assert check_bid(680, rs) is None
-    assert check_bid(685, rs) == (
+    # the most a side can meld (572, two hands from one deck) plus all 50 counters
+    assert max_bid(rs) == 622
+    assert check_bid(620, rs) is None
+    assert check_bid(625, rs) == (
         "too_high",
-        "bid 685 can never be made here: meld and counters together come to at most 680",
+        "bid 625 can never be made here: meld and counters together come to at most 622",
     )
     assert check_bid(61, rs) == rs.bid_check(61) and check_bid(61, rs) is not None
-    assert bids_above(670, rs) == [675, 680] and bids_above(680, rs) == []
+    assert bids_above(610, rs) == [615, 620] and bids_above(620, rs) == []
     three = get_ruleset("three_handed")
     # one hand with the widow (18 cards) at its best, plus every counter
     assert max_bid(three) == max_side_meld(three) + 250
@@ -254,3 +255,57 @@ def test_an_empty_ruleset_name_is_not_the_default() -> None:
     with pytest.raises(RulesError) as exc:
         get_ruleset("")
     assert (exc.value.errors[0].field, exc.value.errors[0].code) == ("ruleset", "unknown_ruleset")
+
+
+NEW_OPTIONS = ("meld.run_extra", "set_keeps_meld", "dealer_opens_lower", "target_exceed",
+               "all_tricks", "all_tricks_bonus")
+
+
+def test_the_options_from_the_rule_texts_are_off_in_every_preset() -> None:
+    for rs in list_rulesets():
+        assert rs.run_extra == 0 and not rs.set_keeps_meld and not rs.dealer_opens_lower
+        assert not rs.target_exceed and rs.all_tricks == "nothing"
+        assert rs.dealer_lowest_bid is None
+        for name in NEW_OPTIONS:
+            assert name in rs.options and name in OPTION_HELP
+    # the bonus is at the preset's scale: the encyclopedia's 250 at x10, 25 at x1
+    assert get_ruleset("single_deck_partnership").all_tricks_bonus == 250
+    assert get_ruleset("single_deck_partnership", {"scale": 1}).all_tricks_bonus == 25
+
+
+@pytest.mark.parametrize(
+    ("preset", "overrides", "field", "code"),
+    [
+        ("single_deck_partnership", {"meld.run_extra": -20}, "options.meld.run_extra", "bad_type"),
+        ("single_deck_partnership", {"meld.run_extra": "twenty"}, "options.meld.run_extra",
+         "bad_type"),
+        ("three_handed", {"set_keeps_meld": "maybe"}, "options.set_keeps_meld", "bad_type"),
+        ("three_handed", {"dealer_opens_lower": 2}, "options.dealer_opens_lower", "bad_type"),
+        ("three_handed", {"target_exceed": None}, "options.target_exceed", "bad_type"),
+        ("cutthroat", {"all_tricks": "moon"}, "options.all_tricks", "bad_choice"),
+        ("cutthroat", {"all_tricks_bonus": -1}, "options.all_tricks_bonus", "bad_type"),
+        ("cutthroat", {"all_tricks": "bonus", "all_tricks_bonus": 0},
+         "options.all_tricks_bonus", "inconsistent"),
+        ("pagat_double_deck", {"dealer_opens_lower": True, "min_bid": 1},
+         "options.dealer_opens_lower", "inconsistent"),
+        ("pagat_double_deck", {"set_keeps_meld": True, "set_policy": "subtract_bid_and_meld"},
+         "options.set_keeps_meld", "inconsistent"),
+    ],
+)
+def test_bad_values_of_the_new_options_name_the_option(
+    preset: str, overrides: dict[str, object], field: str, code: str
+) -> None:
+    with pytest.raises(RulesError) as exc:
+        get_ruleset(preset, overrides)
+    assert [(e.field, e.code) for e in exc.value.errors] == [(field, code)]
+
+
+def test_the_new_options_read_from_the_command_line_words() -> None:
+    rs = get_ruleset("three_handed", {"meld.run_extra": "20", "set_keeps_meld": "yes",
+                                      "dealer_opens_lower": "on", "target_exceed": "true",
+                                      "all_tricks": "wins_game"})
+    assert (rs.run_extra, rs.set_keeps_meld, rs.dealer_opens_lower, rs.target_exceed,
+            rs.all_tricks, rs.dealer_lowest_bid) == (20, True, True, True, "wins_game", 290)
+    # a stuck dealer may be held to the lower opening too
+    assert get_ruleset("pagat_double_deck", {"dealer_opens_lower": True,
+                                             "dealer_stuck": 49}).dealer_stuck == 49

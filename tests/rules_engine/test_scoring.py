@@ -267,6 +267,8 @@ def three(**extra: Any) -> dict[str, Any]:
         "trump": "H",
         "meld": {"N": 150, "E": 60, "S": 20},
         "counters": {"N": 160, "E": 90, "S": 0},
+        # required: a player must take a trick to save meld (S took none)
+        "tricks": {"N": 9, "E": 6, "S": 0},
     }
     d.update(extra)
     return {k: v for k, v in d.items() if v is not None}
@@ -285,17 +287,17 @@ def test_three_handed_set_cancels_meld() -> None:
 
 
 def test_three_handed_concede_and_renege() -> None:
-    s = score("three_handed", **three(outcome="surrender", counters=None))
+    s = score("three_handed", **three(outcome="surrender", counters=None, tricks=None))
     assert s.points == {"N": -300, "E": 60, "S": 20}
-    s = score("three_handed", **three(outcome="renege", renege_seat="N"))
+    s = score("three_handed", **three(outcome="renege", renege_seat="N", tricks=None))
     assert s.points == {"N": -600, "E": 60, "S": 20}
-    s = score("three_handed", **three(outcome="renege", renege_seat="E"))
+    s = score("three_handed", **three(outcome="renege", renege_seat="E", tricks=None))
     assert s.points == {"N": 450, "E": -300, "S": 20}
 
 
 def test_three_handed_has_no_board_set_for_marriage() -> None:
     with pytest.raises(RulesError) as exc:
-        score("three_handed", **three(outcome="no_marriage", counters=None))
+        score("three_handed", **three(outcome="no_marriage", counters=None, tricks=None))
     assert [e.field for e in exc.value.errors] == ["outcome"]
 
 
@@ -471,7 +473,8 @@ def test_three_handed_declarer_who_cannot_reach_the_bid_must_concede() -> None:
     # S keeps meld although it took no counters (nobody had to take a trick)
     assert s.points == {"N": -350, "E": 60, "S": 20}
     assert "had to concede" in s.reason
-    assert score("cutthroat", **hand).points == {"N": -350, "E": 60, "S": 20}
+    cut = dict(hand, tricks={"N": 10, "E": 6, "S": 0})  # cutthroat deals 16 tricks
+    assert score("cutthroat", **cut).points == {"N": -350, "E": 60, "S": 20}
 
 
 def test_forced_concession_only_below_the_reach_of_every_counter() -> None:
@@ -499,3 +502,127 @@ def test_every_outcome_and_policy_has_a_scorer() -> None:
     assert set(_SCORERS) | {"misdeal"} == {o.value for o in Outcome}
     assert set(_SET_POLICIES) == set(_SPEC["set_policy"][1])
     assert set(_RENEGE_DECLARER) == set(_SPEC["renege_declarer"][1])
+
+
+# --- tricks decide who saved meld; counters must fit the tricks --------------------------------
+
+
+def test_tricks_are_required_where_meld_needs_a_trick() -> None:
+    for preset, size in (("three_handed", 15), ("cutthroat", 16)):
+        with pytest.raises(RulesError) as exc:
+            score(preset, **three(tricks=None))
+        (error,) = exc.value.errors
+        assert (error.field, error.code) == ("tricks", "required")
+        assert f"add up to {size}" in error.message and "save meld" in error.message
+    # a hand without play carries no tricks at all
+    assert score("three_handed", **three(outcome="surrender", counters=None, tricks=None))
+
+
+def test_a_pointless_trick_saves_meld() -> None:
+    # the defender S won one trick holding no counter: its 100 meld is saved
+    s = score("three_handed", **three(meld={"N": 150, "E": 60, "S": 100},
+                                      tricks={"N": 9, "E": 5, "S": 1}))
+    assert s.points == {"N": 310, "E": 150, "S": 100}
+
+
+def test_discarded_counters_do_not_save_the_declarers_meld() -> None:
+    # N took no trick; its 30 counters are the three tens it discarded: meld lost, so set
+    hand = three(bid=300, meld={"N": 280, "E": 60, "S": 20},
+                 counters={"N": 30, "E": 150, "S": 70}, tricks={"N": 0, "E": 9, "S": 6})
+    s = score("three_handed", **hand)
+    assert (s.result, s.points) == ("set", {"N": -300, "E": 210, "S": 90})
+
+
+@pytest.mark.parametrize(
+    ("counters", "tricks", "field"),
+    [
+        # a defender with no trick holds no counter
+        ({"N": 160, "E": 40, "S": 50}, {"N": 9, "E": 6, "S": 0}, "counters.S"),
+        # one player took every trick while another has 50
+        ({"N": 200, "E": 50, "S": 0}, {"N": 15, "E": 0, "S": 0}, "counters.E"),
+        # the declarer's three discards hold at most three tens
+        ({"N": 40, "E": 110, "S": 100}, {"N": 0, "E": 8, "S": 7}, "counters.N"),
+        # one trick is three cards and perhaps the last trick: at most 40 here
+        ({"N": 160, "E": 40, "S": 50}, {"N": 9, "E": 5, "S": 1}, "counters.S"),
+    ],
+)
+def test_counters_impossible_for_the_tricks(
+    counters: dict[str, int], tricks: dict[str, int], field: str
+) -> None:
+    with pytest.raises(RulesError) as exc:
+        score("three_handed", **three(counters=counters, tricks=tricks))
+    assert [(e.field, e.code) for e in exc.value.errors] == [(field, "impossible")]
+
+
+def test_counters_at_the_edge_of_the_tricks_pass() -> None:
+    # S: one trick of three tens, plus the last trick
+    s = score("three_handed", **three(counters={"N": 160, "E": 50, "S": 40},
+                                      tricks={"N": 9, "E": 5, "S": 1}))
+    assert s.points["S"] == 60
+    # N took no trick but discarded three tens: 30 counts for N
+    score("three_handed", **three(counters={"N": 30, "E": 120, "S": 100},
+                                  tricks={"N": 0, "E": 8, "S": 7}))
+
+
+@pytest.mark.parametrize("preset", ["single_deck_partnership", "three_handed", "cutthroat"])
+def test_counters_come_in_tens_where_every_card_does(preset: str) -> None:
+    rs = get_ruleset(preset)
+    sides = list(rs.sides)
+    counters = dict.fromkeys(sides, 0)
+    counters[sides[0]], counters[sides[1]] = 125, 125
+    tricks = dict.fromkeys(sides, 0)
+    tricks[sides[0]] = rs.hand_size - 3
+    tricks[sides[1]] = 3
+    hand = {"dealer": rs.seats[0], "bidder": rs.seats[0], "bid": 300, "trump": "H",
+            "meld": dict.fromkeys(sides, 100), "counters": counters}
+    if rs.meld_needs_trick:
+        hand["tricks"] = tricks
+    with pytest.raises(RulesError) as exc:
+        score_hand(parse_hand(hand, rs), rs)
+    assert {(e.field, e.code) for e in exc.value.errors} == {
+        (f"counters.{sides[0]}", "not_multiple"), (f"counters.{sides[1]}", "not_multiple")}
+    assert "multiple of 10" in exc.value.errors[0].message
+    # counting 11/10/4/3/2 (classic) gives any whole number
+    classic = get_ruleset(preset, {"count_method": "classic"})
+    assert classic.counter_unit == 1
+
+
+# --- the forced concession entered as the declarer's renege -----------------------------------
+
+
+def test_a_renege_in_a_hand_the_declarer_had_to_concede_is_the_concession() -> None:
+    # 80 meld + every counter (250) < 350: N had to concede before the first card. Entered as
+    # N's renege it is scored as that concession (-350, the others their meld), not -2 x bid.
+    hand = three(bid=350, meld={"N": 80, "E": 60, "S": 20}, outcome="renege", renege_seat="N",
+                 tricks=None)
+    s = score("three_handed", **hand)
+    assert (s.result, s.points) == ("surrendered", {"N": -350, "E": 60, "S": 20})
+    assert "does not count" in s.reason
+    # a defender's renege in that hand does not hand the declarer the bid either
+    s = score("three_handed", **dict(hand, renege_seat="E"))
+    assert (s.result, s.points) == ("surrendered", {"N": -350, "E": 60, "S": 20})
+    # a declarer who could reach the bid and reneged takes the double set
+    s = score("three_handed", **dict(hand, meld={"N": 100, "E": 60, "S": 20}))
+    assert (s.result, s.points) == ("renege", {"N": -700, "E": 60, "S": 20})
+
+
+# --- a set that keeps meld --------------------------------------------------------------------
+
+
+def test_a_set_that_keeps_meld() -> None:
+    # the encyclopedia: the bid is subtracted, "often" with the meld lost as well -- where the
+    # meld is not lost, the declaring side scores its meld less the bid
+    hand = three(bid=350)  # 150 meld + 160 counters = 310 < 350
+    assert score("three_handed", **hand).points == {"N": -350, "E": 150, "S": 0}
+    s = score("three_handed", {"set_keeps_meld": True}, **hand)
+    assert (s.result, s.points) == ("set", {"N": -200, "E": 150, "S": 0})
+    assert "keep their meld, 150" in s.reason
+    # the meld kept is the meld that counts: none without a trick
+    s = score("three_handed", {"set_keeps_meld": True},
+              **three(bid=300, meld={"N": 280, "E": 60, "S": 20},
+                      counters={"N": 30, "E": 150, "S": 70}, tricks={"N": 0, "E": 9, "S": 6}))
+    assert s.points["N"] == -300
+    with pytest.raises(RulesError) as exc:
+        get_ruleset("pagat_double_deck",
+                    {"set_keeps_meld": True, "set_policy": "subtract_bid_and_meld"})
+    assert exc.value.errors[0].field == "options.set_keeps_meld"

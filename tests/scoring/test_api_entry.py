@@ -249,3 +249,30 @@ def test_the_scorer_stands_once_hands_are_entered(api, client) -> None:
     assert b"keeps score for this game since its first hand" in page.content
     table.game.refresh_from_db()
     assert table.game.scorer_position == "N"
+
+
+def test_the_engines_stricter_checks_reach_the_api_as_400s_naming_the_field(api) -> None:
+    three = seated_table(ruleset_preset="three_handed")
+    url = reverse("api-table-check", args=[three.token])
+    hand = {"dealer": "S", "bidder": "N", "bid": 300, "trump": "H", "outcome": "played",
+            "meld": {"N": 150, "E": 60, "S": 20}, "counters": {"N": 160, "E": 90, "S": 0}}
+    # who saved meld is never guessed from counters: tricks are required
+    response = api.post(url, hand, format="json")
+    assert response.status_code == 400
+    (error,) = response.json()["errors"]
+    assert (error["field"], error["code"]) == ("tricks", "required")
+    single = seated_table(ruleset_preset="single_deck_partnership")
+    url = reverse("api-table-check", args=[single.token])
+    base = {"dealer": "S", "bidder": "N", "bid": 250, "trump": "H", "outcome": "played",
+            "meld": {"NS": 100, "EW": 60}, "counters": {"NS": 150, "EW": 100}}
+    assert api.post(url, base, format="json").status_code == 200
+    odd = api.post(url, {**base, "counters": {"NS": 155, "EW": 95}}, format="json")
+    assert odd.status_code == 400
+    assert {(e["field"], e["code"]) for e in odd.json()["errors"]} == {
+        ("counters.NS", "not_multiple"), ("counters.EW", "not_multiple")}
+    # one deck cannot give a side two hands' best: the message says the real limit
+    high = api.post(url, {**base, "meld": {"NS": 3600, "EW": 0}}, format="json")
+    assert high.status_code == 400
+    (error,) = high.json()["errors"]
+    assert error["field"] == "meld.NS" and "at most 2220" in error["message"]
+    assert Hand.objects.count() == 0

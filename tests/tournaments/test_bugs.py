@@ -48,3 +48,21 @@ def test_a_role_change_is_seen_by_the_same_user_object() -> None:
     membership.role = "member"
     membership.save()
     assert not has_club_role(user=user, club=club, role="scorer")
+
+
+def test_an_event_takes_the_new_rule_options_and_names_a_bad_one() -> None:
+    club = ClubFactory(ruleset_preset="single_deck_partnership")
+    day = datetime.date(2026, 11, 20)
+    overrides = {"meld.run_extra": 20, "set_keeps_meld": True, "dealer_opens_lower": True,
+                 "target_exceed": True}
+    event = event_create(club=club, name="House rules", date=day, ruleset_overrides=overrides)
+    rs = event_ruleset(event)
+    assert (rs.run_extra, rs.set_keeps_meld, rs.dealer_lowest_bid, rs.target_exceed) == (
+        20, True, 140, True)
+    with pytest.raises(DomainError) as info:
+        event_create(club=club, name="Bad", date=day, ruleset_overrides={"meld.run_extra": -5})
+    assert info.value.field == "ruleset_overrides" and "meld.run_extra" in info.value.message
+    # score entry records counters, not tricks: a ruleset needing tricks is refused, named
+    with pytest.raises(DomainError) as info:
+        event_create(club=club, name="Moon", date=day, ruleset_overrides={"all_tricks": "bonus"})
+    assert info.value.field == "ruleset_overrides" and info.value.message.startswith("all_tricks")
