@@ -83,6 +83,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A NUL character in a query parameter or form field: a 400 before anything reads it.
+    "common.middleware.NulCharacterMiddleware",
     # The standings poll of a public event, answered from the cache before the session, the
     # user and the URL resolver (95 % of a live event's requests; standings/middleware.py).
     # Compression is per view, not here: only pages without secrets or a CSRF token are
