@@ -30,6 +30,7 @@ from clubs.models import Club, Player, validate_time_zone
 from clubs.services import player_create
 from common.errors import DomainError
 from common.rulesets import check_ruleset
+from rules_engine import CoreError
 from scoring.models import Game, Hand, HandRevision, SeatResult
 from scoring.services import event_recompute
 from standings.services import placements_store, standings_rebuild
@@ -137,6 +138,11 @@ def event_import(*, archive: Any, club_slug: str, actor: Any = None, create_club
     except (IntegrityError, DataError) as exc:  # a rule the reader does not know yet
         raise _refuse("__all__", "integrity",
                       f"The database refused the archive: {str(exc).splitlines()[0]}") from None
+    except ArchiveRefused:
+        raise
+    except CoreError as exc:  # a refusal of the services the reader did not foresee
+        raise ArchiveRefused([Problem(p["field"], p["code"], p["message"])
+                              for p in exc.api_errors()]) from None
 
 
 def archive_digest(raw: bytes) -> str:
