@@ -327,9 +327,12 @@ REST_FRAMEWORK = {
         "table": get_rate("API_RATE_TABLE", "600/min"),
     },
     "NUM_PROXIES": NUM_PROXIES,
+    # Token first: its ``WWW-Authenticate: Token`` header makes a missing, wrong, regenerated
+    # or inactive user's credential a 401 (the REST convention); a signed-in browser's session
+    # is still read when no token is sent. A refusal of a known user stays a 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
