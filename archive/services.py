@@ -30,6 +30,7 @@ from clubs.models import Club, Player, validate_time_zone
 from clubs.services import player_create
 from common.errors import DomainError
 from common.rulesets import check_ruleset
+from common.tasks import RATE_EVENT, task_queue
 from rules_engine import CoreError
 from scoring.models import Game, Hand, HandRevision, SeatResult
 from scoring.services import event_recompute
@@ -328,6 +329,8 @@ def _write(plan: Plan, club_slug: str, actor: Any, create_club: bool,
     _check_derived(plan, event, game_rows, games, pks)
     placements_store(event_id=event.pk, placements=[
         map_refs(p, STANDINGS_REFS, to_pk) for p in plan.standings["placements"]])
+    # Its confirmed games are rated (unless the event is here already: league.ratings).
+    task_queue(RATE_EVENT, args=(event.pk,))
     result.counts = {"entries": len(entries), "rounds": len(rounds), "tables": len(tables),
                      "hands": len(hands), "revisions": len(revisions), "log": len(log)}
     return result
