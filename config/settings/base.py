@@ -196,10 +196,14 @@ NUM_PROXIES = get_int("DJANGO_NUM_PROXIES", 0)
 
 # Login lockout (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one user name from
 # one address, that pair is refused for the cool-off time (other addresses and names are not,
-# so nobody can lock a director out from elsewhere); a right password resets the count.
+# so nobody can lock a director out from elsewhere); a right password resets the count. After
+# LOGIN_ADDRESS_FAILURE_LIMIT wrong passwords from one address, whatever the names, the address
+# is refused too (higher: a club room shares one address). Two limits: clubs.lockout.
 AXES_FAILURE_LIMIT = get_int("LOGIN_FAILURE_LIMIT", 10, minimum=1)
+LOGIN_ADDRESS_FAILURE_LIMIT = get_int("LOGIN_ADDRESS_FAILURE_LIMIT", 50, minimum=1)
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=get_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], ["ip_address"]]
+AXES_HANDLER = "clubs.lockout.LockoutHandler"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_CLIENT_IP_CALLABLE = "common.http.client_ip"
