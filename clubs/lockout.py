@@ -36,7 +36,7 @@ def _limits(request: HttpRequest, credentials: dict[str, Any] | None) -> list[in
             for p in settings.AXES_LOCKOUT_PARAMETERS]
 
 
-class LockoutHandler(AxesDatabaseHandler):  # type: ignore[misc]
+class LockoutHandler(AxesDatabaseHandler):
     """``AXES_HANDLER``: django-axes's database handler, each combination with its own limit."""
 
     def get_failures(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> int:

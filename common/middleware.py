@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.multipartparser import MultiPartParserError
 
@@ -27,6 +28,29 @@ class IdempotencyKeyMiddleware:
                 "message": f"Ensure this field has no more than {IDEMPOTENCY_KEY_MAX_LENGTH} "
                            "characters.",
             }]}, status=400)
+        return self.get_response(request)
+
+
+class RequestSizeMiddleware:
+    """A request body longer than ``REQUEST_MAX_BYTES`` (by its ``Content-Length``) is a 413 on
+    the field ``file`` before anything reads it: no upload of the product is larger (an event
+    archive is at most 25 MB), and a form's files are otherwise parsed to disk before the view
+    could refuse them."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        limit = int(settings.REQUEST_MAX_BYTES)
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > limit:
+            return JsonResponse({"errors": [{
+                "field": "file", "code": "too_large",
+                "message": f"The request is {length / (1024 * 1024):.1f} MB; at most "
+                           f"{limit / (1024 * 1024):g} MB is read."}]}, status=413)
         return self.get_response(request)
 
 

@@ -101,7 +101,7 @@ def _scale(preset: str, overrides: Any) -> int:
     return int(ruleset.game_target or 10 * ruleset.counters_total)
 
 
-def rated_events() -> QuerySet[Event]:
+def rated_events() -> QuerySet[Event, Any]:
     """The events whose games are rated: public events of public clubs, less the imported
     copies of an event already here (an event of the same name, date and creation time as an
     earlier one, in any club: only an import makes one, since it keeps the creation time)."""

@@ -83,7 +83,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # A NUL character in a query parameter or form field: a 400 before anything reads it.
+    # A body over REQUEST_MAX_BYTES: a 413 before anything reads it; a NUL character in a query
+    # parameter or form field: a 400 before anything reads it.
+    "common.middleware.RequestSizeMiddleware",
     "common.middleware.NulCharacterMiddleware",
     # The standings poll of a public event, answered from the cache before the session, the
     # user and the URL resolver (95 % of a live event's requests; standings/middleware.py).
@@ -193,6 +195,15 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # client's address, for login lockouts and API rate limits, is the one the outermost saw
 # (common.http.client_ip). 0: REMOTE_ADDR itself.
 NUM_PROXIES = get_int("DJANGO_NUM_PROXIES", 0)
+
+# Uploads: the largest request body read at all (an event archive is at most 25 MB, plus the
+# form around it); archives above ARCHIVE_INLINE_MAX_BYTES are imported by the worker, never in
+# a web request, at most ARCHIVE_MAX_HANDS hands each (archive.services).
+REQUEST_MAX_BYTES = get_int("REQUEST_MAX_BYTES", 26 * 1024 * 1024, minimum=1024 * 1024)
+ARCHIVE_MAX_BYTES = 25 * 1024 * 1024
+ARCHIVE_MAX_HANDS = get_int("ARCHIVE_MAX_HANDS", 20_000, minimum=1)
+ARCHIVE_INLINE_MAX_BYTES = get_int("ARCHIVE_INLINE_MAX_BYTES", 1024 * 1024, minimum=0)
+ARCHIVE_IMPORT_TIME_LIMIT = get_int("ARCHIVE_IMPORT_TIME_LIMIT", 600, minimum=30)
 
 # Login lockout (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one user name from
 # one address, that pair is refused for the cool-off time (other addresses and names are not,
