@@ -573,8 +573,9 @@ def _check_revision(r: Reader, values: dict[str, Any], where: str, ruleset: Rule
     # What a hand scores is derived from its values, as entry derives it: the archive's own
     # points, result, made and reason are replaced by the engine's (a forged "NS 999" is not
     # kept; an honest archive says the same).
+    # A deletion's reason says so, as ``scoring.services.hand_delete_last`` writes it.
     values.update(points=dict(score.points), result=score.result, made=score.made,
-                  reason=score.reason[:200])
+                  reason="deleted" if values["is_deletion"] else score.reason[:200])
 
 
 def _check_games_end(r: Reader, hands: list[Row], games: Mapping[Any, Row], ruleset: Ruleset,
