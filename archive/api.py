@@ -8,12 +8,11 @@ several problems lists them all (each CSV error also says its ``line`` and ``col
 
 from __future__ import annotations
 
-import hashlib
-import json
 from typing import Any
 
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -28,18 +27,16 @@ from clubs.permissions import check_club_role
 from tournaments.selectors import event_get
 
 from . import services
+from .models import ImportJob
 from .reader import ArchiveRefused
-from .selectors import archive_filename, event_archive_bytes
+from .selectors import archive_filename, event_archive_bytes, import_job_get, import_job_status
+from .services import ARCHIVE_INLINE_MAX_BYTES, ARCHIVE_MAX_BYTES, ARCHIVE_MAX_HANDS
+from .views import request_file_size
 
 
 def _upload(request: Request, field: str) -> Any:
     """The uploaded file ``field`` of a multipart request, or None."""
     return request.FILES.get(field)
-
-
-def _problems(exc: ArchiveRefused) -> Response:
-    return Response({"errors": exc.api_errors()},
-                    status=status.HTTP_400_BAD_REQUEST)
 
 
 # --- export ----------------------------------------------------------------------------------
@@ -79,48 +76,84 @@ class EventImportOutput(serializers.Serializer[Any]):
     counts = serializers.DictField(child=serializers.IntegerField())
 
 
+class ImportJobOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=ImportJob.Status.choices)
+    stage = serializers.CharField(help_text="What the worker is doing now.")
+    progress = serializers.IntegerField(help_text="0 to 100.")
+    size = serializers.IntegerField(help_text="The file's size in bytes.")
+    hands = serializers.IntegerField(help_text="Hands counted before parsing.")
+    event_id = serializers.IntegerField(allow_null=True, help_text="Once imported.")
+    problems = serializers.ListField(child=serializers.DictField(),
+                                     help_text="Once refused: why, each with its path.")
+    report = serializers.DictField(help_text="Once imported: as the 201 answer.")
+
+
+def _status_of(exc: ArchiveRefused) -> int:
+    return (status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+            if any(p.code == "too_large" for p in exc.problems) else status.HTTP_400_BAD_REQUEST)
+
+
 class ClubEventImportApi(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
         operation_id="club_event_import", summary="Import an event archive into the club",
         description="Send the archive as a multipart upload (`file`) or as the JSON body. "
+                    "Its size (from `Content-Length`, before it is read; 413 past "
+                    f"{ARCHIVE_MAX_BYTES // (1024 * 1024)} MB) and its hands (counted before "
+                    f"it is parsed; at most {ARCHIVE_MAX_HANDS:,}) are checked first. "
                     "Everything is checked before anything is written; a refused archive "
                     "lists every problem by path (e.g. `hands[12].revisions[0].bid`) and "
                     "changes nothing. Players are matched to the roster by e-mail, else by "
                     "name, or added to it. An archive of a newer format version is refused, "
-                    "and so is one whose event the club already has.",
+                    "and so is one whose event the club already has. A large archive (above "
+                    f"{ARCHIVE_INLINE_MAX_BYTES // 1024} KB) is imported by the worker: the "
+                    "answer is 202 with the job, whose status `Location` gives.",
         request={"multipart/form-data": ArchiveFileInput,
                  "application/json": OpenApiTypes.OBJECT},
-        responses={201: EventImportOutput, **error_responses(400, 403, 404)},
+        responses={201: EventImportOutput, 202: ImportJobOutput,
+                   **error_responses(400, 403, 404, 413)},
     )
     def post(self, request: Request, slug: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
         check_club_role(user=request.user, club=club, role="director")
         try:
-            upload = _upload(request, "file")
-            if upload is not None:
+            services.archive_check_size(request_file_size(request._request))
+            if request.content_type.startswith("multipart/"):
+                upload = _upload(request, "file")
+                if upload is None:
+                    raise serializers.ValidationError({"file": ["Attach the archive file."]})
                 services.archive_check_size(upload.size)
                 raw = upload.read()
-                archive, digest = services.archive_load(raw), services.archive_digest(raw)
-            elif request.content_type.startswith("multipart/"):
-                raise serializers.ValidationError({"file": ["Attach the archive file."]})
-            else:
-                archive = request.data
-                digest = hashlib.sha256(
-                    json.dumps(archive, sort_keys=True).encode("utf-8", "backslashreplace")
-                ).hexdigest()
-            result = services.event_import(archive=archive, club_slug=club.slug,
-                                           actor=request.user, digest=digest)
+            else:  # the JSON body, read as the file's bytes (the same checks, the same digest)
+                stream = request.stream
+                raw = stream.read() if stream is not None else b""
+            started = services.archive_import_start(raw=raw, club=club, actor=request.user)
         except ArchiveRefused as exc:
-            return _problems(exc)
-        return Response({
-            "id": result.event.pk, "name": result.event.name,
-            "players_added": result.players_added,
-            "players_matched": [{"name": a, "roster_name": b, "matched_by": how}
-                                for a, b, how in result.players_matched],
-            "counts": result.counts,
-        }, status=status.HTTP_201_CREATED)
+            return Response({"errors": exc.api_errors()}, status=_status_of(exc))
+        if isinstance(started, ImportJob):
+            job = import_job_get(club=club, pk=started.pk) or started
+            url = reverse("api-club-event-import-job", kwargs={"slug": club.slug,
+                                                               "pk": started.pk})
+            return Response(ImportJobOutput(import_job_status(job)).data,
+                            status=status.HTTP_202_ACCEPTED, headers={"Location": url})
+        return Response(services.import_report(started), status=status.HTTP_201_CREATED)
+
+
+class ClubEventImportJobApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="club_event_import_job",
+                   summary="How far the worker is with a large archive (directors)",
+                   responses={200: ImportJobOutput, **error_responses(403, 404)})
+    def get(self, request: Request, slug: str, pk: int) -> Response:
+        club = get_object_or_404(Club, slug=slug)
+        check_club_role(user=request.user, club=club, role="director")
+        job = import_job_get(club=club, pk=pk)
+        if job is None:
+            raise Http404("No such import")
+        return Response(ImportJobOutput(import_job_status(job)).data)
 
 
 # --- roster import ----------------------------------------------------------------------------

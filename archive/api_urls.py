@@ -10,6 +10,8 @@ urlpatterns = [
     path("events/<int:pk>/archive/", api.EventArchiveApi.as_view(), name="api-event-archive"),
     path("clubs/<slug:slug>/events/import/", api.ClubEventImportApi.as_view(),
          name="api-club-event-import"),
+    path("clubs/<slug:slug>/events/import/jobs/<int:pk>/", api.ClubEventImportJobApi.as_view(),
+         name="api-club-event-import-job"),
     path("clubs/<slug:slug>/players/import/", api.ClubRosterImportApi.as_view(),
          name="api-club-roster-import"),
 ]

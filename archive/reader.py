@@ -25,7 +25,7 @@ from common.rulesets import check_ruleset
 from ranking import RankingError, validate_tie_breaks
 from ranking.pairs import validate_pair_tie_breaks
 from ranking.prizes import check_prizes
-from rules_engine import RulesError, Ruleset
+from rules_engine import RulesError, Ruleset, parse_hand, score_game
 from scoring.models import HandRevision
 from scoring.selectors import revision_values
 from scoring.services import hand_check
@@ -341,6 +341,7 @@ def _read(r: Reader, data: Any) -> Plan | None:
             "Hand {key[2]} of table {key[1]} in round {key[0]} is listed twice (and not deleted)")
     for row in s["hands"]:
         _read_revisions(r, row, ruleset)
+    _check_games_end(r, s["hands"], games, ruleset, event["deals_per_round"])
     s["log"] = _rows(r, data, "log", {})
     for row in s["log"]:
         _check_log(r, row, {PLAYER: player_ids, PAIR: pair_ids, ENTRY: entry_ids})
@@ -564,10 +565,53 @@ def _check_revision(r: Reader, values: dict[str, Any], where: str, ruleset: Rule
     revision = HandRevision(**{k: values[k] for k in (
         "dealer", "bidder", "bid", "trump", "outcome", "renege_seat", "meld", "counters")})
     try:
-        hand_check(values=revision_values(revision), ruleset=ruleset)
+        _hand, score = hand_check(values=revision_values(revision), ruleset=ruleset)
     except RulesError as exc:
         for error in exc.errors:
             r.fail(f"{where}.{error.field}", error.code, error.message)
+        return
+    # What a hand scores is derived from its values, as entry derives it: the archive's own
+    # points, result, made and reason are replaced by the engine's (a forged "NS 999" is not
+    # kept; an honest archive says the same).
+    # A deletion's reason says so, as ``scoring.services.hand_delete_last`` writes it.
+    values.update(points=dict(score.points), result=score.result, made=score.made,
+                  reason="deleted" if values["is_deletion"] else score.reason[:200])
+
+
+def _check_games_end(r: Reader, hands: list[Row], games: Mapping[Any, Row], ruleset: Ruleset,
+                     deals_per_round: int | None) -> None:
+    """Each game's live hands scored in order as the scoring services score them: a hand after
+    the one that ended the game (a target reached, the deals played) is refused at its path,
+    before anything is written."""
+    by_game: dict[Any, list[tuple[int, Row]]] = {}
+    for hand in hands:
+        live = [c for c in hand.children if c.values["is_live"]]
+        if hand.values["deleted_at"] is None and len(live) == 1:
+            by_game.setdefault(hand.values["game"], []).append((hand.values["number"], live[0]))
+    for key, listed in by_game.items():
+        game = games.get(key)
+        if game is None or game.values["forfeit"]:
+            continue  # a forfeited game is decided whatever its hands say
+        listed.sort(key=lambda item: item[0])
+        try:
+            engine_hands = [parse_hand(revision_values(HandRevision(**{k: c.values[k] for k in (
+                "dealer", "bidder", "bid", "trump", "outcome", "renege_seat", "meld",
+                "counters")})), ruleset) for _, c in listed]
+            score_game(engine_hands, ruleset, max_deals=deals_per_round)
+        except RulesError as exc:
+            for error in exc.errors:
+                index = _hand_index(error.field)
+                where = listed[index][1].path if index is not None else f"{game.path}.totals"
+                r.fail(where, error.code, f"{error.message[:1].upper()}{error.message[1:]}.")
+
+
+def _hand_index(field_: str) -> int | None:
+    if field_.startswith("hands[") and field_.endswith("]"):
+        try:
+            return int(field_[6:-1])
+        except ValueError:
+            return None
+    return None
 
 
 def _check_log(r: Reader, row: Row, known: Mapping[str, Mapping[Any, Any]]) -> None:

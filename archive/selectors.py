@@ -10,11 +10,13 @@ database and exporting it again gives the same bytes.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import models
 
 from scoring.models import Game, Hand, HandRevision
@@ -40,7 +42,7 @@ from .format import (
     dumps,
     timestamp,
 )
-from .models import EventImport
+from .models import EventImport, ImportJob
 
 POSITIONS = "NESW"
 
@@ -224,3 +226,30 @@ def event_archive_bytes(*, event: Event) -> bytes:
 
 def archive_filename(event: Event) -> str:
     return f"event-{event.pk}-{event.date.isoformat()}.json"
+
+
+# --- import jobs -------------------------------------------------------------------------------
+JOB_PROGRESS_KEY = "archive:job:{job_id}:progress"
+
+
+def import_job_get(*, club: Any, pk: int) -> ImportJob | None:
+    return (ImportJob.objects.filter(club=club, pk=pk).defer("data")
+            .select_related("event").first())
+
+
+def import_job_status(job: ImportJob) -> dict[str, Any]:
+    """What the status page and the API show of a job: ``status``, ``stage``, ``progress``
+    (0-100; the worker's live progress from the cache while it runs), the event once imported
+    and the problems once refused."""
+    stage, progress = job.stage, job.progress
+    if job.status == ImportJob.Status.RUNNING:
+        with contextlib.suppress(Exception):  # the cache is only for the live figure
+            live = cache.get(JOB_PROGRESS_KEY.format(job_id=job.pk))
+            if live:
+                stage, progress = str(live[0]), int(live[1])
+    return {"id": job.pk, "status": job.status, "status_label": job.get_status_display(),
+            "stage": stage, "progress": progress, "size": job.size, "hands": job.hands,
+            "finished": job.finished, "event_id": job.event_id,
+            "event_name": job.event.name if job.event else "",
+            "problems": job.problems, "report": job.report,
+            "created_at": job.created_at, "finished_at": job.finished_at}

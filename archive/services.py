@@ -17,19 +17,27 @@ reported, never changed.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import DataError, IntegrityError, connection, models, transaction
+from django.utils import timezone
 
 from clubs.models import Club, Player, validate_time_zone
 from clubs.services import player_create
 from common.errors import DomainError
 from common.rulesets import check_ruleset
+from common.tasks import RATE_EVENT, task_queue
+from rules_engine import CoreError
 from scoring.models import Game, Hand, HandRevision, SeatResult
 from scoring.services import event_recompute
 from standings.services import placements_store, standings_rebuild
@@ -37,7 +45,7 @@ from tournaments.models import Bye, Entry, Event, EventLog, Pair, Round, Seat, T
 from tournaments.services import hands_version_bump
 
 from .format import ENTRY, LOG_REFS, PAIR, PLAYER, STANDINGS_REFS, canonical
-from .models import EventImport
+from .models import EventImport, ImportJob
 from .reader import ArchiveRefused, Plan, Problem, Row, read_archive
 from .roster import (
     CSV_MAX_BYTES,
@@ -49,10 +57,16 @@ from .roster import (
     decode_csv,
     read_csv,
 )
-from .selectors import map_refs
+from .selectors import JOB_PROGRESS_KEY, map_refs
 
 ARCHIVE_MAX_BYTES = 25 * 1024 * 1024
-__all__ = ["CSV_MAX_BYTES", "ARCHIVE_MAX_BYTES"]
+# The most hands one import may hold (a day of 1,000 players, 10 rounds of 8 deals is 20,000),
+# counted in the file's bytes before it is parsed.
+ARCHIVE_MAX_HANDS = 20_000
+# Archives larger than this are imported by the worker (an ImportJob), never in a web request.
+ARCHIVE_INLINE_MAX_BYTES = 1024 * 1024
+ARCHIVE_IMPORT_TASK = "archive.tasks.import_archive"
+__all__ = ["CSV_MAX_BYTES", "ARCHIVE_MAX_BYTES", "ARCHIVE_MAX_HANDS", "ARCHIVE_INLINE_MAX_BYTES"]
 # Standings keys that come from the players' current names: a player matched to a roster
 # player of another name shows that name, which is not a difference in the results.
 NAME_KEYS = ("name", "players")
@@ -64,16 +78,66 @@ def _refuse(field_: str, code: str, message: str) -> ArchiveRefused:
 
 # --- reading the file --------------------------------------------------------------------------
 def archive_check_size(size: int) -> None:
-    """Refuse a file of ``size`` bytes before reading it when it is too large."""
-    if size > ARCHIVE_MAX_BYTES:
+    """Refuse a file of ``size`` bytes before reading it when it is too large (the request's
+    ``Content-Length`` is given here before the upload is read)."""
+    limit = archive_max_bytes()
+    if size > limit:
         raise _refuse("file", "too_large",
                       f"The file is {size / (1024 * 1024):.1f} MB; an archive is at most "
-                      f"{ARCHIVE_MAX_BYTES // (1024 * 1024)} MB.")
+                      f"{limit / (1024 * 1024):g} MB.")
+
+
+def archive_max_bytes() -> int:
+    return int(getattr(settings, "ARCHIVE_MAX_BYTES", ARCHIVE_MAX_BYTES))
+
+
+def archive_max_hands() -> int:
+    return int(getattr(settings, "ARCHIVE_MAX_HANDS", ARCHIVE_MAX_HANDS))
+
+
+def archive_inline_max_bytes() -> int:
+    return int(getattr(settings, "ARCHIVE_INLINE_MAX_BYTES", ARCHIVE_INLINE_MAX_BYTES))
+
+
+# Every hand of an archive carries its ``revisions`` list, once: the key's bytes are what a scan
+# counts. A file spelling the key otherwise (JSON escapes) passes the scan but not the count of
+# the parsed hands, which is checked again before anything is read further.
+_HAND_MARK = b'"revisions"'
+
+
+def archive_count_hands(raw: bytes, *, stop_after: int | None = None) -> int:
+    """The hands in an archive file, counted in its bytes without parsing it (one pass, no
+    copy), stopping once past ``stop_after``."""
+    count, at = 0, raw.find(_HAND_MARK)
+    while at != -1:
+        count += 1
+        if stop_after is not None and count > stop_after:
+            break
+        at = raw.find(_HAND_MARK, at + len(_HAND_MARK))
+    return count
+
+
+def _too_many_hands(count: int | str) -> ArchiveRefused:
+    limit = archive_max_hands()
+    return _refuse("file", "too_many_hands",
+                   f"The archive has {count} hands; an import takes at most {limit:,}. "
+                   "Split the event, or ask the site's administrator to import it.")
+
+
+def archive_check_hands(raw: bytes) -> int:
+    """The file's hands, counted before parsing; refused past :data:`ARCHIVE_MAX_HANDS`."""
+    limit = archive_max_hands()
+    count = archive_count_hands(raw, stop_after=limit)
+    if count > limit:
+        raise _too_many_hands(f"more than {limit:,}")
+    return count
 
 
 def archive_load(raw: bytes) -> Any:
-    """The archive file's JSON, or :class:`ArchiveRefused` on ``file``."""
+    """The archive file's JSON, or :class:`ArchiveRefused` on ``file``: its size and its hands
+    are checked first, before it is parsed."""
     archive_check_size(len(raw))
+    archive_check_hands(raw)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -86,6 +150,9 @@ def archive_load(raw: bytes) -> Any:
         data = json.loads(text, parse_constant=no_constant)
     except (ValueError, RecursionError) as exc:
         raise _refuse("file", "invalid_json", f"The file is not JSON: {exc}.") from None
+    hands = data.get("hands") if isinstance(data, dict) else None
+    if isinstance(hands, list) and len(hands) > archive_max_hands():
+        raise _too_many_hands(f"{len(hands):,}")
     _check_text(data)
     return data
 
@@ -126,17 +193,32 @@ class ImportResult:
     counts: dict[str, int] = field(default_factory=dict)
 
 
+Progress = Callable[[str, int], None]
+
+
+def _no_progress(stage: str, percent: int) -> None:
+    return None
+
+
 def event_import(*, archive: Any, club_slug: str, actor: Any = None, create_club: bool = False,
-                 digest: str = "") -> ImportResult:
+                 digest: str = "", progress: Progress = _no_progress) -> ImportResult:
     """Create the archived event in the club ``club_slug`` (created from the archive's club
-    when missing and ``create_club``). Raises :class:`ArchiveRefused` (nothing written)."""
+    when missing and ``create_club``). Raises :class:`ArchiveRefused` (nothing written).
+    ``progress(stage, percent)`` is told what is being done (the worker's job shows it)."""
+    progress("Checking every row of the archive", 15)
     plan = read_archive(archive)
+    progress(f"Writing the event: {len(plan.sections['hands']):,} hands", 45)
     try:
         with transaction.atomic():
-            return _write(plan, club_slug, actor, create_club, digest)
+            return _write(plan, club_slug, actor, create_club, digest, progress)
     except (IntegrityError, DataError) as exc:  # a rule the reader does not know yet
         raise _refuse("__all__", "integrity",
                       f"The database refused the archive: {str(exc).splitlines()[0]}") from None
+    except ArchiveRefused:
+        raise
+    except CoreError as exc:  # a refusal of the services the reader did not foresee
+        raise ArchiveRefused([Problem(p["field"], p["code"], p["message"])
+                              for p in exc.api_errors()]) from None
 
 
 def archive_digest(raw: bytes) -> str:
@@ -211,7 +293,7 @@ def _plain(row: Row, *skip: str) -> dict[str, Any]:
 
 
 def _write(plan: Plan, club_slug: str, actor: Any, create_club: bool,
-           digest: str) -> ImportResult:
+           digest: str, progress: Progress = _no_progress) -> ImportResult:
     s = plan.sections
     club = _club(plan, club_slug, create_club)
     ev = plan.event
@@ -319,9 +401,12 @@ def _write(plan: Plan, club_slug: str, actor: Any, create_club: bool,
                           if c.values["author"] is not None},
         },
     )
+    progress("Rebuilding the games and the standings from the hands", 75)
     _check_derived(plan, event, game_rows, games, pks)
     placements_store(event_id=event.pk, placements=[
         map_refs(p, STANDINGS_REFS, to_pk) for p in plan.standings["placements"]])
+    # Its confirmed games are rated (unless the event is here already: league.ratings).
+    task_queue(RATE_EVENT, args=(event.pk,))
     result.counts = {"entries": len(entries), "rounds": len(rounds), "tables": len(tables),
                      "hands": len(hands), "revisions": len(revisions), "log": len(log)}
     return result
@@ -405,6 +490,77 @@ def _shown(value: Any) -> str:
     if hasattr(value, "isoformat"):
         return value.isoformat()
     return json.dumps(value, ensure_ascii=False, default=str)
+
+
+# --- large archives: the worker's job ------------------------------------------------------------
+def import_report(result: ImportResult) -> dict[str, Any]:
+    """What an import did, as the API answers it (and a job keeps it)."""
+    return {"id": result.event.pk, "name": result.event.name,
+            "players_added": result.players_added,
+            "players_matched": [{"name": a, "roster_name": b, "matched_by": how}
+                                for a, b, how in result.players_matched],
+            "counts": result.counts}
+
+
+def archive_import_start(*, raw: bytes, club: Club, actor: Any = None,
+                         digest: str | None = None) -> ImportResult | ImportJob:
+    """Import an uploaded archive: its size and hands checked first (before it is parsed), then
+    a small file imported here and now (:class:`ImportResult`), a large one (above
+    ``ARCHIVE_INLINE_MAX_BYTES``) handed to the worker as an :class:`ImportJob`, whose page
+    shows how far it is. Raises :class:`ArchiveRefused` (nothing written)."""
+    archive_check_size(len(raw))
+    hands = archive_check_hands(raw)
+    digest = digest or archive_digest(raw)
+    if len(raw) <= archive_inline_max_bytes():
+        return event_import(archive=archive_load(raw), club_slug=club.slug, actor=actor,
+                            digest=digest)
+    with transaction.atomic():
+        job = ImportJob.objects.create(
+            club=club, requested_by=actor if getattr(actor, "is_authenticated", False) else None,
+            size=len(raw), hands=hands, data=raw, digest=digest,
+            stage="Waiting for the worker")
+        task_queue(ARCHIVE_IMPORT_TASK, args=(job.pk,))
+    return job
+
+
+def _progress_of(job_id: int) -> Progress:
+    def tell(stage: str, percent: int) -> None:
+        with contextlib.suppress(Exception):  # progress is shown when it can be
+            cache.set(JOB_PROGRESS_KEY.format(job_id=job_id), [stage, percent], timeout=3600)
+    return tell
+
+
+def import_job_run(*, job_id: int) -> str:
+    """The worker's part: import the job's archive into its club, once. A finished job is left
+    alone (a retried task); a job whose worker died half-way starts again (its transaction
+    was rolled back). The outcome and the job's new status are written together."""
+    job = ImportJob.objects.filter(pk=job_id).select_related("club", "requested_by").first()
+    if job is None or job.finished:
+        return "skipped"
+    ImportJob.objects.filter(pk=job.pk).update(status=ImportJob.Status.RUNNING,
+                                              stage="Reading the file", progress=5)
+    tell = _progress_of(job.pk)
+    tell("Reading the file", 5)
+    problems: list[dict[str, str]] = []
+    try:
+        data = archive_load(bytes(job.data or b""))
+        with transaction.atomic():
+            result = event_import(archive=data, club_slug=job.club.slug, actor=job.requested_by,
+                                  digest=job.digest, progress=tell)
+            ImportJob.objects.filter(pk=job.pk).update(
+                status=ImportJob.Status.DONE, stage="Imported", progress=100, event=result.event,
+                report=import_report(result), data=None, finished_at=timezone.now())
+        return ImportJob.Status.DONE
+    except ArchiveRefused as exc:
+        problems = exc.api_errors()
+    except SoftTimeLimitExceeded:
+        problems = [{"field": "file", "code": "too_slow",
+                     "message": "The import took longer than the worker allows; nothing was "
+                                "changed. Split the event, or ask the site's administrator."}]
+    ImportJob.objects.filter(pk=job.pk).update(
+        status=ImportJob.Status.REFUSED, stage="Not imported", progress=100, problems=problems,
+        data=None, finished_at=timezone.now())
+    return ImportJob.Status.REFUSED
 
 
 # --- roster from CSV ---------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from clubs.models import Club
@@ -14,9 +14,10 @@ from tournaments.selectors import event_get
 
 from . import services
 from .forms import ArchiveUploadForm, RosterUploadForm
+from .models import ImportJob
 from .reader import ArchiveRefused, Problem
 from .roster import CSV_MAX_ROWS
-from .selectors import archive_filename, event_archive_bytes
+from .selectors import archive_filename, event_archive_bytes, import_job_get, import_job_status
 
 
 @login_required
@@ -35,32 +36,70 @@ def _club_for_director(request: HttpRequest, slug: str) -> Club:
     return club
 
 
+# A multipart body is its file plus a few hundred bytes of boundaries and fields: the request's
+# length, less this, is what the file can be at least.
+MULTIPART_SLACK = 64 * 1024
+
+
+def request_file_size(request: HttpRequest) -> int:
+    """At least the size of the file a request uploads, from its ``Content-Length`` (read
+    before the body)."""
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    return max(0, length - MULTIPART_SLACK)
+
+
+def _status(problems: list[Problem]) -> int:
+    return 413 if any(p.code == "too_large" for p in problems) else 400
+
+
 @login_required
 def club_event_import(request: HttpRequest, slug: str) -> HttpResponse:
+    """Upload an archive: its size (from the request, before the upload is read) and its hands
+    (counted before it is parsed) are checked first; a small archive is imported now, a large
+    one by the worker, with a page that shows how far it is."""
     club = _club_for_director(request, slug)
-    form = ArchiveUploadForm(request.POST or None, request.FILES or None)
     problems: list[Problem] = []
-    if request.method == "POST" and form.is_valid():
-        upload = form.cleaned_data["file"]
+    form = ArchiveUploadForm()
+    if request.method == "POST":
         try:
-            services.archive_check_size(upload.size)
-            raw = upload.read()
-            result = services.event_import(
-                archive=services.archive_load(raw), club_slug=club.slug, actor=request.user,
-                digest=services.archive_digest(raw))
+            services.archive_check_size(request_file_size(request))
+            form = ArchiveUploadForm(request.POST, request.FILES)
+            if form.is_valid():
+                upload = form.cleaned_data["file"]
+                services.archive_check_size(upload.size)
+                started = services.archive_import_start(raw=upload.read(), club=club,
+                                                        actor=request.user)
+                if isinstance(started, ImportJob):
+                    return redirect("club-event-import-job", slug=club.slug, pk=started.pk)
+                added, matched = len(started.players_added), len(started.players_matched)
+                messages.success(
+                    request, f"Imported {started.event.name}: {started.counts['hands']} hands, "
+                             f"{added} new {'player' if added == 1 else 'players'} on the "
+                             f"roster, {matched} found on it.")
+                return redirect("event-detail", pk=started.event.pk)
         except ArchiveRefused as exc:
             problems = exc.problems
-        else:
-            added, matched = len(result.players_added), len(result.players_matched)
-            messages.success(
-                request, f"Imported {result.event.name}: {result.counts['hands']} hands, "
-                         f"{added} new {'player' if added == 1 else 'players'} on the roster, "
-                         f"{matched} found on it.")
-            return redirect("event-detail", pk=result.event.pk)
     return render(request, "archive/event_import.html",
                   {"club": club, "form": form, "problems": problems,
-                   "max_mb": services.ARCHIVE_MAX_BYTES // (1024 * 1024)},
-                  status=400 if request.method == "POST" else 200)
+                   "max_mb": services.archive_max_bytes() // (1024 * 1024),
+                   "max_hands": services.archive_max_hands()},
+                  status=_status(problems) if request.method == "POST" else 200)
+
+
+@login_required
+def club_event_import_job(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """How far the worker is with a large archive (the page polls its own fragment)."""
+    club = _club_for_director(request, slug)
+    job = import_job_get(club=club, pk=pk)
+    if job is None:
+        raise Http404("No such import")
+    context = {"club": club, "job": import_job_status(job)}
+    if request.GET.get("fragment"):
+        return render(request, "archive/partials/import_job.html", context)
+    return render(request, "archive/import_job.html", context)
 
 
 @login_required

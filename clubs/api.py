@@ -46,11 +46,13 @@ def error_responses(*codes: int) -> dict[int, OpenApiResponse]:
     """Schema entries for the error statuses an endpoint really answers."""
     text = {
         400: "Invalid input; each error names its field.",
-        403: "Not signed in (or a bad token), or signed in without the needed role in the club. "
-             "(Session authentication comes first, so a missing login is 403, not 401.)",
+        401: "Not signed in, or a wrong, regenerated or inactive user's token "
+             "(`WWW-Authenticate: Token`).",
+        403: "Signed in without the needed role in the club.",
         404: "No such object, or a private club's object and you are not a member.",
         409: "Someone changed it first.",
         410: "The invitation no longer works: code expired, revoked or used_up.",
+        413: "The file is larger than an upload may be (`file`, with the limit).",
     }
     return {code: OpenApiResponse(ApiErrors, description=text[code]) for code in codes}
 

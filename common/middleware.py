@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.multipartparser import MultiPartParserError
 
 # HandRevision.idempotency_key is a CharField(max_length=64); the body field is checked by the
 # serializers, the header here (a longer one reached the database and failed there, as a 500).
@@ -25,5 +27,68 @@ class IdempotencyKeyMiddleware:
                 "field": "idempotency_key", "code": "max_length",
                 "message": f"Ensure this field has no more than {IDEMPOTENCY_KEY_MAX_LENGTH} "
                            "characters.",
+            }]}, status=400)
+        return self.get_response(request)
+
+
+class RequestSizeMiddleware:
+    """A request body longer than ``REQUEST_MAX_BYTES`` (by its ``Content-Length``) is a 413 on
+    the field ``file`` before anything reads it: no upload of the product is larger (an event
+    archive is at most 25 MB), and a form's files are otherwise parsed to disk before the view
+    could refuse them."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        limit = int(settings.REQUEST_MAX_BYTES)
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > limit:
+            return JsonResponse({"errors": [{
+                "field": "file", "code": "too_large",
+                "message": f"The request is {length / (1024 * 1024):.1f} MB; at most "
+                           f"{limit / (1024 * 1024):g} MB is read."}]}, status=413)
+        return self.get_response(request)
+
+
+NUL = "\x00"
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def _nul_field(request: HttpRequest) -> str | None:
+    """The first query parameter or form field (name or value) holding a NUL character."""
+    sources = [request.GET]
+    if request.method == "POST" and request.content_type in FORM_TYPES:
+        sources.append(request.POST)
+    for source in sources:
+        for name, values in source.lists():
+            if NUL in name or any(NUL in value for value in values):
+                return name.replace(NUL, "\\x00")
+    return None
+
+
+class NulCharacterMiddleware:
+    """A NUL character in any query parameter or form field (its name or its value) is a 400
+    naming the field: no text column of PostgreSQL stores it, so a filter or a write with it
+    ended in a 500. JSON bodies are checked by the API's parser (``common.parsers``), uploaded
+    files by whoever reads them."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            name = _nul_field(request)
+        except MultiPartParserError as exc:
+            return JsonResponse({"errors": [{
+                "field": "__all__", "code": "parse_error",
+                "message": f"The form could not be read: {exc}"}]}, status=400)
+        if name is not None:
+            return JsonResponse({"errors": [{
+                "field": name or "__all__", "code": "null_characters_not_allowed",
+                "message": "Null characters are not allowed.",
             }]}, status=400)
         return self.get_response(request)

@@ -9,7 +9,9 @@ and ended in a 500 instead of a 400:
 * strings that are not valid Unicode: a JSON escape may name half of a surrogate pair
   (``"\\ud800"``), which no UTF-8 encoder (PostgreSQL's, or the JSON renderer echoing an error)
   accepts;
-* numbers too large for a float (``1e999`` is infinity), which no JSON column stores.
+* numbers too large for a float (``1e999`` is infinity), which no JSON column stores;
+* the NUL character in a string or key (``"\\u0000"``), which no text or JSON column of
+  PostgreSQL stores.
 
 Each is refused here with a 400 in the house error shape, naming the field where it can.
 """
@@ -77,6 +79,9 @@ def check_json_value(data: Any, *, max_depth: int = MAX_DEPTH) -> None:
                     {path or "__all__": ["Text must be valid Unicode (this has a lone surrogate "
                                          "code point)."]}
                 )
+            if "\x00" in value:
+                raise serializers.ValidationError(
+                    {path or "__all__": ["Null characters are not allowed."]})
         elif isinstance(value, (Mapping, list)):
             if depth >= max_depth:
                 raise ParseError(f"JSON nested deeper than {max_depth} levels.")
@@ -87,6 +92,9 @@ def check_json_value(data: Any, *, max_depth: int = MAX_DEPTH) -> None:
                         raise serializers.ValidationError(
                             {path or "__all__": [f"Key {name!r} is not valid Unicode."]}
                         )
+                    if "\x00" in str(key):
+                        raise serializers.ValidationError(
+                            {path or "__all__": ["Null characters are not allowed in a key."]})
                     stack.append((item, f"{path}.{name}" if path else name, depth + 1))
             else:
                 stack.extend((item, path, depth + 1) for item in value)

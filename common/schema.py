@@ -29,8 +29,10 @@ METHODS = {"get", "put", "post", "patch", "delete", "head", "options", "trace"}
 
 
 def document_common_responses(result: dict[str, Any], **_: Any) -> dict[str, Any]:
-    """Every operation may answer 429 (rate limited, see ``common.throttles``), and every
-    operation taking a body 400 (a body that is not valid JSON, ``common.parsers``)."""
+    """Every operation may answer 429 (rate limited, see ``common.throttles``), 401 (a wrong
+    token: token authentication comes first) and 400 (a NUL character in a query parameter,
+    ``common.middleware``), and every operation taking a body 400 (a body that is not valid
+    JSON, ``common.parsers``) and 413 (a body larger than any the site reads)."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas.setdefault(ERROR_SCHEMA_NAME, ERROR_SCHEMA)
     ref = {"$ref": f"#/components/schemas/{ERROR_SCHEMA_NAME}"}
@@ -43,9 +45,24 @@ def document_common_responses(result: dict[str, Any], **_: Any) -> dict[str, Any
                 "description": "Too many requests: wait the seconds in Retry-After.",
                 "content": {"application/json": {"schema": ref}},
             })
+            responses.setdefault("401", {
+                "description": "A wrong, regenerated or inactive user's token, or none where "
+                               "one is needed (`WWW-Authenticate: Token`).",
+                "content": {"application/json": {"schema": ref}},
+            })
             if "requestBody" in operation:
                 responses.setdefault("400", {
-                    "description": "The body is not valid JSON (or nests too deeply).",
+                    "description": "The body is not valid JSON (or nests too deeply), or a "
+                                   "value holds a NUL character.",
+                    "content": {"application/json": {"schema": ref}},
+                })
+                responses.setdefault("413", {
+                    "description": "The body is larger than any the site reads.",
+                    "content": {"application/json": {"schema": ref}},
+                })
+            else:
+                responses.setdefault("400", {
+                    "description": "A query parameter holds a NUL character.",
                     "content": {"application/json": {"schema": ref}},
                 })
     return result

@@ -30,6 +30,7 @@ STANDINGS_PUSH = "standings.tasks.publish_standings"
 ROUND_SEAT = "draw.tasks.seat_round"
 ROUND_CONFIRMED = "draw.tasks.round_confirmed"
 RATE_GAME = "league.tasks.rate_game"
+RATE_EVENT = "league.tasks.rate_event"
 
 STANDINGS_PENDING_KEY = "standings:pending:{event_id}"
 

@@ -10,6 +10,18 @@ twice or running the task twice all leave exactly what a rebuild from scratch
 
 One writer at a time: a transaction-scoped advisory lock on PostgreSQL (SQLite serialises writers
 itself). Ratings are per person across clubs, so the lock is global; a replay is short.
+
+**What is rated.** A rating is one public number per person, shown to everyone who may see a
+club the player is on the roster of. So it counts only games anyone may see: games of public
+events of public clubs. A hidden event's games, and a private club's, are never rated (they
+would move a number strangers read, and name a player who played nowhere else); a club that
+wants its nights rated plays them in public. Changing an event's or a club's visibility replays
+the ratings (``league.signals``).
+
+**An event counted once.** An archive imported into a second club (``archive``) makes a second
+event with the same identity: the same name, date and creation time, which the import keeps.
+Only the first of those events (the original, or the first import when the original is on
+another site) is rated: the same games played once count once.
 """
 
 from __future__ import annotations
@@ -23,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, OuterRef, Subquery
+from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from clubs.models import Player
@@ -37,6 +49,7 @@ from ranking.ratings import (
     rate_game,
 )
 from scoring.models import Game, SeatResult
+from tournaments.models import Event
 
 from .models import PlayerRating, RatingChange
 
@@ -88,13 +101,31 @@ def _scale(preset: str, overrides: Any) -> int:
     return int(ruleset.game_target or 10 * ruleset.counters_total)
 
 
+def rated_events() -> QuerySet[Event, Any]:
+    """The events whose games are rated: public events of public clubs, less the imported
+    copies of an event already here (an event of the same name, date and creation time as an
+    earlier one, in any club: only an import makes one, since it keeps the creation time)."""
+    earlier = Event.objects.filter(name=OuterRef("name"), date=OuterRef("date"),
+                                   created_at=OuterRef("created_at"), pk__lt=OuterRef("pk"))
+    return (Event.objects.filter(is_public=True, club__is_public=True)
+            .exclude(Exists(earlier)).values("pk"))
+
+
+def event_key(*, date: datetime.date, event_id: int) -> str:
+    """The order key before every game of the event (a replay from it re-rates the event)."""
+    return f"{date.isoformat()}/{event_id:012d}/"
+
+
 def rated_games(*, since: datetime.date | None = None,
                 game_ids: Collection[int] | None = None) -> list[RatedGame]:
     """The confirmed games (played on or after ``since``, or those of ``game_ids``) as they are
     rated, in playing order. Games that cannot be rated (fewer than two sides seated) are left
     out, and so are walkovers (a forfeited game was not played out: it says nothing of skill)."""
-    games = Game.objects.filter(status=Game.Status.CONFIRMED, forfeit="")
-    results = SeatResult.objects.filter(game__status=Game.Status.CONFIRMED, game__forfeit="")
+    events = rated_events()
+    games = Game.objects.filter(status=Game.Status.CONFIRMED, forfeit="",
+                                table__round__event__in=events)
+    results = SeatResult.objects.filter(game__status=Game.Status.CONFIRMED, game__forfeit="",
+                                        game__table__round__event__in=events)
     if since is not None:
         games = games.filter(table__round__event__date__gte=since)
         results = results.filter(game__table__round__event__date__gte=since)
@@ -227,3 +258,14 @@ def ratings_game_update(*, game_id: int) -> str:
     keys = [k for k, _ in stored] + [g.order_key for g in now]
     _replay(min(keys))
     return "rated"
+
+
+@transaction.atomic
+def ratings_event_update(*, event_id: int) -> int:
+    """Rate again from the event's first game on (its visibility changed, or it was imported);
+    returns the number of games rated. Nothing for an event that no longer exists."""
+    date = Event.objects.filter(pk=event_id).values_list("date", flat=True).first()
+    if date is None:
+        return 0
+    _lock()
+    return _replay(event_key(date=date, event_id=event_id))

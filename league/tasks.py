@@ -12,13 +12,21 @@ from celery import shared_task
 
 from common.tasks import db_task_retry
 
-from .ratings import ratings_game_update, ratings_rebuild
+from .ratings import ratings_event_update, ratings_game_update, ratings_rebuild
 
 
 @shared_task(**db_task_retry())
 def rate_game(game_id: int) -> str:
     """Bring the ratings up to date with one game (``ratings_game_update``)."""
     return ratings_game_update(game_id=game_id)
+
+
+@shared_task(**db_task_retry())
+def rate_event(event_id: int) -> int:
+    """Rate again from the event's first game on (``ratings_event_update``): queued by name
+    (``common.tasks.RATE_EVENT``) when an event is imported, and when an event's or a club's
+    visibility changes (``league.signals``)."""
+    return ratings_event_update(event_id=event_id)
 
 
 @shared_task(**db_task_retry())

@@ -83,6 +83,10 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A body over REQUEST_MAX_BYTES: a 413 before anything reads it; a NUL character in a query
+    # parameter or form field: a 400 before anything reads it.
+    "common.middleware.RequestSizeMiddleware",
+    "common.middleware.NulCharacterMiddleware",
     # The standings poll of a public event, answered from the cache before the session, the
     # user and the URL resolver (95 % of a live event's requests; standings/middleware.py).
     # Compression is per view, not here: only pages without secrets or a CSRF token are
@@ -192,12 +196,25 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # (common.http.client_ip). 0: REMOTE_ADDR itself.
 NUM_PROXIES = get_int("DJANGO_NUM_PROXIES", 0)
 
+# Uploads: the largest request body read at all (an event archive is at most 25 MB, plus the
+# form around it); archives above ARCHIVE_INLINE_MAX_BYTES are imported by the worker, never in
+# a web request, at most ARCHIVE_MAX_HANDS hands each (archive.services).
+REQUEST_MAX_BYTES = get_int("REQUEST_MAX_BYTES", 26 * 1024 * 1024, minimum=1024 * 1024)
+ARCHIVE_MAX_BYTES = 25 * 1024 * 1024
+ARCHIVE_MAX_HANDS = get_int("ARCHIVE_MAX_HANDS", 20_000, minimum=1)
+ARCHIVE_INLINE_MAX_BYTES = get_int("ARCHIVE_INLINE_MAX_BYTES", 1024 * 1024, minimum=0)
+ARCHIVE_IMPORT_TIME_LIMIT = get_int("ARCHIVE_IMPORT_TIME_LIMIT", 600, minimum=30)
+
 # Login lockout (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one user name from
 # one address, that pair is refused for the cool-off time (other addresses and names are not,
-# so nobody can lock a director out from elsewhere); a right password resets the count.
+# so nobody can lock a director out from elsewhere); a right password resets the count. After
+# LOGIN_ADDRESS_FAILURE_LIMIT wrong passwords from one address, whatever the names, the address
+# is refused too (higher: a club room shares one address). Two limits: clubs.lockout.
 AXES_FAILURE_LIMIT = get_int("LOGIN_FAILURE_LIMIT", 10, minimum=1)
+LOGIN_ADDRESS_FAILURE_LIMIT = get_int("LOGIN_ADDRESS_FAILURE_LIMIT", 50, minimum=1)
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=get_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], ["ip_address"]]
+AXES_HANDLER = "clubs.lockout.LockoutHandler"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_CLIENT_IP_CALLABLE = "common.http.client_ip"
@@ -333,9 +350,12 @@ REST_FRAMEWORK = {
         "self_checkin": get_rate("API_RATE_SELF_CHECKIN", "240/min"),
     },
     "NUM_PROXIES": NUM_PROXIES,
+    # Token first: its ``WWW-Authenticate: Token`` header makes a missing, wrong, regenerated
+    # or inactive user's credential a 401 (the REST convention); a signed-in browser's session
+    # is still read when no token is sent. A refusal of a known user stays a 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -234,7 +234,7 @@ def test_who_may_export_and_import(setting: tuple[dict[str, Any], Client, Club],
                        content_type="application/json").status_code == 403
     assert scorer.get(f"/clubs/{source.slug}/events/import/").status_code == 403
     assert anonymous.post(f"/api/clubs/{club.slug}/events/import/", archive,
-                          content_type="application/json").status_code == 403
+                          content_type="application/json").status_code == 401  # no credential
     assert director_client.post(f"/api/clubs/{source.slug}/events/import/", archive,
                                 content_type="application/json").status_code == 404
     assert row_counts() == before
@@ -285,3 +285,69 @@ def test_an_archive_written_before_forfeits_imports(
         assert game.pop("forfeit") == ""
     answer = _post(client, club, older)
     assert answer.status_code == 201, answer.content
+
+
+def _past_the_end(archive: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """The archive with its first game going on after it was won: a low target, more deals
+    allowed, and a second hand after the first (which reaches the target)."""
+    bad = copy.deepcopy(archive)
+    bad["event"]["ruleset_overrides"] = {**bad["event"]["ruleset_overrides"], "game_target": 1}
+    bad["event"]["deals_per_round"] = 5
+    game = bad["games"][0]
+    first = next(i for i, h in enumerate(bad["hands"])
+                 if (h["round"], h["table"]) == (game["round"], game["table"])
+                 and not h["deleted_at"] and h["revisions"][-1]["outcome"] == "played")
+    extra = copy.deepcopy(bad["hands"][first])
+    extra["number"] = max(h["number"] for h in bad["hands"]
+                          if (h["round"], h["table"]) == (game["round"], game["table"])) + 1
+    bad["hands"].append(extra)
+    return bad, f"hands[{len(bad['hands']) - 1}].revisions[{len(extra['revisions']) - 1}]"
+
+
+def test_a_game_going_on_after_it_was_won_is_refused_on_every_path(
+        setting: tuple[dict[str, Any], Client, Club], tmp_path: Path) -> None:
+    """The API, the page and the command all refuse it naming the hand (the page answered 500
+    and the command printed a traceback), and nothing is written."""
+    archive, client, club = setting
+    bad, where = _past_the_end(archive)
+    before = row_counts()
+    answer = _post(client, club, bad)
+    assert answer.status_code == 400, answer.content
+    errors = answer.json()["errors"]
+    assert {"field": where, "code": "game_over"} in [
+        {"field": e["field"], "code": e["code"]} for e in errors], errors
+    page = client.post(f"/clubs/{club.slug}/events/import/",
+                       {"file": SimpleUploadedFile("a.json", json.dumps(bad).encode())})
+    assert page.status_code == 400
+    assert "Not imported" in page.content.decode() and where in page.content.decode()
+    path = tmp_path / "past.json"
+    path.write_text(json.dumps(bad))
+    with pytest.raises(CommandError) as info:
+        call_command("import_event", str(path), "--club", club.slug, stdout=io.StringIO())
+    assert where in str(info.value) and "already over" in str(info.value)
+    assert row_counts() == before
+
+
+def test_a_hand_s_points_are_derived_from_its_values_never_taken_from_the_archive(
+        setting: tuple[dict[str, Any], Client, Club]) -> None:
+    from scoring.models import HandRevision
+
+    archive, client, club = setting
+    played = _where(archive)["played"]
+    honest = archive["hands"][played]["revisions"][0]
+    forged = copy.deepcopy(archive)
+    revision = forged["hands"][played]["revisions"][0]
+    revision.update(points={side: 999 for side in honest["points"]}, made=not honest["made"],
+                    reason="forged")
+    answer = _post(client, club, forged)
+    assert answer.status_code == 201, answer.content
+    stored = HandRevision.objects.get(
+        hand__game__table__round__event_id=answer.json()["id"],
+        hand__game__table__round__number=archive["hands"][played]["round"],
+        hand__game__table__number=archive["hands"][played]["table"],
+        hand__number=archive["hands"][played]["number"], revision=revision["revision"],
+        hand__deleted_at__isnull=archive["hands"][played]["deleted_at"] is None)
+    assert stored.points == honest["points"]
+    assert (stored.made, stored.result, stored.reason) == (
+        honest["made"], honest["result"], honest["reason"])
+    assert 999 not in stored.points.values()

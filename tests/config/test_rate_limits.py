@@ -119,3 +119,74 @@ def test_the_schema_documents_429_on_every_operation(client) -> None:
     for path, item in schema["paths"].items():
         for method, operation in item.items():
             assert "429" in operation["responses"], (method, path)
+
+
+# --- parallel requests --------------------------------------------------------------------------
+def _parallel(url: str, clients: int, each: int) -> list[int]:
+    """``clients`` threads, released together, each sending ``each`` GETs to ``url``."""
+    import threading
+    import urllib.error
+    import urllib.request
+
+    start = threading.Barrier(clients)
+    statuses: list[int] = []
+    lock = threading.Lock()
+
+    def client() -> None:
+        start.wait()
+        for _ in range(each):
+            try:
+                with urllib.request.urlopen(url, timeout=30) as response:  # noqa: S310
+                    code = response.status
+            except urllib.error.HTTPError as exc:
+                code = exc.code
+            with lock:
+                statuses.append(code)
+
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return statuses
+
+
+@pytest.mark.django_db(transaction=True)
+def test_twenty_parallel_clients_get_no_more_than_the_limit(live_server: Any,
+                                                            settings: Any) -> None:
+    """Counting is atomic: 20 phones of one table at once, 5 requests each, against a limit
+    of 30 a minute: exactly 30 answered, the rest 429 (DRF's read-then-write count let
+    through far more)."""
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"anon": "1000/min", "user": "1000/min", "table": "30/min"},
+    }
+    table = seated_table()
+    statuses = _parallel(f"{live_server.url}/api/tables/{table.token}/", clients=20, each=5)
+    assert len(statuses) == 100 and set(statuses) <= {200, 429}
+    assert statuses.count(200) == 30, statuses.count(200)
+
+
+def test_an_address_trying_many_names_is_capped(client, settings: Any) -> None:
+    """One address, wrong passwords over many user names (each under the per-account limit):
+    past LOGIN_ADDRESS_FAILURE_LIMIT the address is refused, even the right password of a
+    name it never tried; another address is not; signing in to an account of one's own on the
+    way does not clear the address's count."""
+    settings.LOGIN_ADDRESS_FAILURE_LIMIT = 30
+    UserFactory(username="director", password="right-password")
+    UserFactory(username="mine", password="my-password")
+    names = [f"player{n}" for n in range(30)]
+    for name in names:
+        UserFactory(username=name, password="secret-password")
+    statuses = []
+    for round_ in range(3):
+        for name in names[round_ * 10:(round_ + 1) * 10]:
+            statuses.append(_login(client, name, "guess").status_code)
+        if round_ == 0:  # a right password of one's own account on the way
+            assert _login(client, "mine", "my-password").status_code == 302
+            client.post(reverse("logout"))
+    assert statuses[:29] == [200] * 29 and statuses[29] == 429
+    assert _login(client, "director", "right-password").status_code == 429
+    assert not _signed_in(client)
+    elsewhere = client.__class__()
+    assert _login(elsewhere, "director", "right-password", ip="10.9.8.7").status_code == 302

@@ -67,6 +67,7 @@ PAGE_ACTIONS: dict[str, tuple[str, str]] = {
     "player-profile": ("get", "/api/players/{player_id}/profile/"),
     "event-archive": ("get", "/api/events/{id}/archive/"),
     "club-event-import": ("post", "/api/clubs/{slug}/events/import/"),
+    "club-event-import-job": ("get", "/api/clubs/{slug}/events/import/jobs/{id}/"),
     "club-roster-import": ("post", "/api/clubs/{slug}/players/import/"),
 }
 # pages that print or download what the API already answers as data

@@ -495,8 +495,8 @@ def test_rating_and_its_history_over_the_visible_events(client, world: World) ->
 
     public = {e.pk for e in world.public_events}
     data = api(client, world.subject).json()["rating"]
-    assert data["current"]["games"] == current["games"] == len(rated(
-        public | {world.private_event.pk}))  # the rating counts every game
+    # a rating is public: it counts only the games anyone may see (league.ratings)
+    assert data["current"]["games"] == current["games"] == len(rated(public))
     assert data["current"]["ordinal"] == pytest.approx(current["ordinal"])
     assert sorted(step["game_id"] for step in data["history"]) == sorted(rated(public))
     assert [step["event_id"] for step in data["history"]] == sorted(
@@ -511,5 +511,5 @@ def test_rating_and_its_history_over_the_visible_events(client, world: World) ->
     Membership.objects.create(club=world.members_club, user=member, role=Membership.Role.MEMBER)
     client.force_login(member)
     data = api(client, world.subject).json()["rating"]
-    assert sorted(step["game_id"] for step in data["history"]) == sorted(
-        rated(public | {world.private_event.pk}))
+    # a member of the private event's club sees the same: the private games are not rated
+    assert sorted(step["game_id"] for step in data["history"]) == sorted(rated(public))

@@ -1,0 +1,62 @@
+"""Sign-in lockouts: django-axes's database handler with two limits instead of one.
+
+django-axes counts failed sign-ins by the combinations of ``AXES_LOCKOUT_PARAMETERS`` and
+compares the highest count with one ``AXES_FAILURE_LIMIT``. The product wants two limits:
+
+* **per account and address** (``AXES_FAILURE_LIMIT``, 10): someone guessing one person's
+  password; other addresses are not locked, so nobody can lock a director out from elsewhere;
+* **per address** (``LOGIN_ADDRESS_FAILURE_LIMIT``, 50 by default): someone trying many names from
+  one address (270 wrong passwords over 30 names all went through). Higher, because a club room
+  shares one public address and its people mistype too.
+
+:class:`LockoutHandler` counts each combination against its own limit, scaled to the one limit
+axes compares with. A right password clears that account's failures from that address only:
+signing in to one's own account does not wipe the address's count of failures on other names.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from axes.handlers.database import AxesDatabaseHandler
+from axes.helpers import get_failure_limit
+from django.conf import settings
+from django.db.models import QuerySet, Sum
+from django.http import HttpRequest
+
+# AXES_LOCKOUT_PARAMETERS, in this order (config/settings).
+ACCOUNT_AND_ADDRESS = ["username", "ip_address"]
+ADDRESS = ["ip_address"]
+
+
+def _limits(request: HttpRequest, credentials: dict[str, Any] | None) -> list[int]:
+    """Each lockout combination's own limit, in the order of ``AXES_LOCKOUT_PARAMETERS``."""
+    account = get_failure_limit(request, credentials)
+    return [account if list(p) == ACCOUNT_AND_ADDRESS else settings.LOGIN_ADDRESS_FAILURE_LIMIT
+            for p in settings.AXES_LOCKOUT_PARAMETERS]
+
+
+class LockoutHandler(AxesDatabaseHandler):
+    """``AXES_HANDLER``: django-axes's database handler, each combination with its own limit."""
+
+    def get_failures(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> int:
+        """The failures as axes compares them with ``AXES_FAILURE_LIMIT``: each combination's
+        count scaled by that limit over its own, the highest."""
+        account = get_failure_limit(request, credentials)
+        scaled = 0
+        for attempts, limit in zip(self.get_user_attempts(request, credentials),
+                                   _limits(request, credentials), strict=True):
+            failures = attempts.aggregate(n=Sum("failures_since_start"))["n"] or 0
+            scaled = max(scaled, failures * account // limit)
+        return scaled
+
+    def reset_user_attempts(self, request: HttpRequest,
+                            credentials: dict[str, Any] | None = None) -> int:
+        """A right password clears that account's failures from that address only."""
+        count = 0
+        for attempts, parameters in zip(self.filter_user_attempts(request, credentials),
+                                        settings.AXES_LOCKOUT_PARAMETERS, strict=True):
+            if list(parameters) == ACCOUNT_AND_ADDRESS:
+                deleted: QuerySet[Any] = attempts
+                count += deleted.delete()[0]
+        return count
