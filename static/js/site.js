@@ -37,7 +37,7 @@
   // A box that scrolls sideways takes the focus (the arrow keys then scroll it) and is named
   // after its table's caption or its section's heading; marked again when a live redraw
   // replaces it or the window changes size, unmarked when it no longer scrolls.
-  var SCROLLERS = ".table-scroll, .bracket-scroll";
+  var SCROLLERS = ".table-scroll, .bracket-scroll, .sheet, .scorecard";
   function scrollerName(box) {
     var caption = box.querySelector("caption");
     var section = box.closest("section, .card");
