@@ -81,7 +81,7 @@ class Site:
 @dataclass(frozen=True)
 class Kind:
     path: Callable[[Site], str]
-    who: str = "director"  # or "guest"
+    who: str = "director"  # "guest"; "visitor": a guest who signs in on the page itself
     wall: bool = False
     status: int = 200
     act: Callable[[Page], None] | None = None  # brings the loaded page to the state to check
@@ -92,6 +92,14 @@ def _failed_sign_in(page: Page) -> None:
     page.fill("#id_password", "not-the-password")
     page.click("#login-form button[type=submit]")
     page.wait_for_selector("#login-form .errorlist, #login-form .field-error, .messages .error")
+
+
+def _signed_in(page: Page) -> None:
+    """Sign in from the page: the next one says so in the messages at its top."""
+    page.fill("#id_login", DIRECTOR[0])
+    page.fill("#id_password", DIRECTOR[1])
+    page.click("#login-form button[type=submit]")
+    page.wait_for_selector(".messages li")
 
 
 def _refused_event_form(page: Page) -> None:
@@ -106,6 +114,7 @@ KINDS: dict[str, Kind] = {
     "home": Kind(lambda s: "/", who="guest"),
     "login": Kind(lambda s: "/accounts/login/", who="guest"),
     "login-refused": Kind(lambda s: "/accounts/login/", who="guest", act=_failed_sign_in),
+    "signed-in-message": Kind(lambda s: "/accounts/login/", who="visitor", act=_signed_in),
     "signup": Kind(lambda s: "/accounts/signup/", who="guest"),
     "invitation": Kind(lambda s: f"/invite/{s.invitation}/", who="guest"),
     "not-found": Kind(lambda s: "/events/999999/", who="guest", status=404),
