@@ -1,0 +1,336 @@
+"""Accessibility in a real browser, over every kind of page the product serves.
+
+axe-core (vendored in tests/e2e/vendor, so no network is needed) runs in each page at phone
+width (390 px) and desk width (1280 px), the wall screens also at 1920×1080, and must find no
+violation of impact "serious" or "critical" (contrast AA, names of buttons and fields,
+landmarks, lists, ...). A second check opens each page at 200 % zoom (a 640 px wide CSS viewport
+at device scale 2) and asks that the document never scrolls sideways (a wide table may scroll
+inside its own box).
+
+The pages show one seeded club (the demo: a finished and a running club night, a season, a
+partners' double-elimination bracket half played), with an individual progressive day and an
+invitation added. The data is written once for the module and served by one live server; the
+browser contexts (a guest and the club's director, per size) are reused from page to page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from pytest_django.live_server_helper import LiveServer
+
+from clubs.models import Club
+from clubs.services import invitation_create
+from demo.services import load_demo
+from draw.cards import table_cards_ensure
+from draw.services import round_create, round_set_status
+from league.models import Season
+from scoring.models import Game
+from scoring.services import game_confirm, game_set_scorer, hand_submit
+from tests.e2e.accounts import sign_in
+from tests.scoring.factories import values
+from tests.tournaments.factories import progressive_event
+from tournaments.models import Event, Pair, Table
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, Page
+
+# The data is committed once for the module (the ``site`` fixture); each test's own transaction
+# (the plain django_db mark, which also asks for the test database) is only rolled back.
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db]
+
+AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text()
+DIRECTOR = ("director", "director-pass")  # the demo's director of its club
+WIDTHS = (390, 1280)
+WALL_WIDTHS = (390, 1280, 1920)
+SIZES = {  # width → (viewport height, phone?)
+    390: (844, True), 640: (450, False), 1280: (800, False), 1920: (1080, False),
+}
+ZOOM_WIDTH = 640  # 1280 px at 200 %: the same CSS width, drawn at device scale 2
+
+
+@dataclass(frozen=True)
+class Site:
+    """What the pages are about: the seeded objects' keys and the server's address."""
+
+    base: str
+    club: str
+    night: int  # tonight's club night, round 2 playing
+    finished: int  # last week's club night
+    bracket: int  # the partners' bracket, its second wave playing
+    day: int  # an individual progressive day, game 2 playing
+    entry: int
+    pair: int
+    player: int
+    season: int
+    invitation: str
+    invitation_pk: int
+    table_keeper: str  # no keeper named yet
+    table_playing: str  # keeper named, a hand saved
+    table_finished: str  # over, waiting for the other side
+    table_confirmed: str
+    idle_card: str  # a day card whose number has no table this game
+
+
+@dataclass(frozen=True)
+class Kind:
+    path: Callable[[Site], str]
+    who: str = "director"  # "guest"; "visitor": a guest who signs in on the page itself
+    wall: bool = False
+    status: int = 200
+    act: Callable[[Page], None] | None = None  # brings the loaded page to the state to check
+
+
+def _failed_sign_in(page: Page) -> None:
+    page.fill("#id_login", "nobody-here")
+    page.fill("#id_password", "not-the-password")
+    page.click("#login-form button[type=submit]")
+    page.wait_for_selector("#login-form .errorlist, #login-form .field-error, .messages .error")
+
+
+def _signed_in(page: Page) -> None:
+    """Sign in from the page: the next one says so in the messages at its top."""
+    page.fill("#id_login", DIRECTOR[0])
+    page.fill("#id_password", DIRECTOR[1])
+    page.click("#login-form button[type=submit]")
+    page.wait_for_selector(".messages li")
+
+
+def _refused_event_form(page: Page) -> None:
+    page.fill("#id_name", "")
+    page.eval_on_selector("#id_name", "field => { field.form.noValidate = true; }")
+    page.click("button:has-text('Create')")
+    page.wait_for_selector(".errorlist, .field-error:not(:empty)")
+
+
+KINDS: dict[str, Kind] = {
+    # --- anyone ---------------------------------------------------------------------------------
+    "home": Kind(lambda s: "/", who="guest"),
+    "login": Kind(lambda s: "/accounts/login/", who="guest"),
+    "login-refused": Kind(lambda s: "/accounts/login/", who="guest", act=_failed_sign_in),
+    "signed-in-message": Kind(lambda s: "/accounts/login/", who="visitor", act=_signed_in),
+    "signup": Kind(lambda s: "/accounts/signup/", who="guest"),
+    "invitation": Kind(lambda s: f"/invite/{s.invitation}/", who="guest"),
+    "not-found": Kind(lambda s: "/events/999999/", who="guest", status=404),
+    "table-keeper": Kind(lambda s: f"/t/{s.table_keeper}/", who="guest"),
+    "table-playing": Kind(lambda s: f"/t/{s.table_playing}/", who="guest"),
+    "table-finished": Kind(lambda s: f"/t/{s.table_finished}/", who="guest"),
+    "table-confirmed": Kind(lambda s: f"/t/{s.table_confirmed}/", who="guest"),
+    "table-card": Kind(lambda s: f"/c/{s.idle_card}/", who="guest"),
+    "standings": Kind(lambda s: f"/events/{s.night}/standings/", who="guest"),
+    "standings-pairs": Kind(lambda s: f"/events/{s.bracket}/standings/", who="guest"),
+    "player": Kind(lambda s: f"/events/{s.night}/players/{s.entry}/", who="guest"),
+    "pair": Kind(lambda s: f"/events/{s.bracket}/pairs/{s.pair}/", who="guest"),
+    "bracket": Kind(lambda s: f"/events/{s.bracket}/bracket/", who="guest"),
+    "rules": Kind(lambda s: f"/events/{s.night}/rules/", who="guest"),
+    "profile": Kind(lambda s: f"/players/{s.player}/", who="guest"),
+    # --- the walls ------------------------------------------------------------------------------
+    "wall-standings": Kind(lambda s: f"/events/{s.night}/standings/wall/", who="guest", wall=True),
+    "wall-standings-pairs": Kind(lambda s: f"/events/{s.bracket}/standings/wall/", who="guest",
+                                 wall=True),
+    "wall-standings-day": Kind(lambda s: f"/events/{s.day}/standings/wall/", who="guest",
+                               wall=True),
+    "wall-bracket": Kind(lambda s: f"/events/{s.bracket}/bracket/?wall=1", who="guest", wall=True),
+    "wall-seating": Kind(lambda s: f"/events/{s.night}/wall/seating/", who="guest", wall=True),
+    "wall-seating-day": Kind(lambda s: f"/events/{s.day}/wall/seating/", who="guest", wall=True),
+    "wall-movement": Kind(lambda s: f"/events/{s.day}/wall/movement/", who="guest", wall=True),
+    # --- the club and its director ---------------------------------------------------------------
+    "home-signed-in": Kind(lambda s: "/"),
+    "club": Kind(lambda s: f"/clubs/{s.club}/"),
+    "club-manage": Kind(lambda s: f"/clubs/{s.club}/manage/"),
+    "invitation-detail": Kind(lambda s: f"/clubs/{s.club}/manage/invitations/{s.invitation_pk}/"),
+    "event-night": Kind(lambda s: f"/events/{s.night}/"),
+    "event-finished": Kind(lambda s: f"/events/{s.finished}/"),
+    "event-bracket": Kind(lambda s: f"/events/{s.bracket}/"),
+    "event-day": Kind(lambda s: f"/events/{s.day}/"),
+    "event-form": Kind(lambda s: f"/clubs/{s.club}/events/new/"),
+    "event-form-refused": Kind(lambda s: f"/clubs/{s.club}/events/new/", act=_refused_event_form),
+    "event-settings": Kind(lambda s: f"/events/{s.night}/settings/"),
+    "checkin": Kind(lambda s: f"/events/{s.night}/checkin/"),
+    "pairs": Kind(lambda s: f"/events/{s.bracket}/pairs/"),
+    "round": Kind(lambda s: f"/events/{s.night}/rounds/2/"),
+    "director-screen": Kind(lambda s: f"/events/{s.night}/director/"),
+    "director-screen-day": Kind(lambda s: f"/events/{s.day}/director/"),
+    "director-games": Kind(lambda s: f"/events/{s.night}/games/"),
+    "director-hands": Kind(lambda s: f"/events/{s.night}/hands/"),
+    "results": Kind(lambda s: f"/events/{s.finished}/results/"),
+    "results-bracket": Kind(lambda s: f"/events/{s.bracket}/results/"),
+    "round-cards": Kind(lambda s: f"/events/{s.night}/rounds/2/cards/"),
+    "day-table-cards": Kind(lambda s: f"/events/{s.day}/table-cards/"),
+    "score-sheet": Kind(lambda s: f"/events/{s.night}/rounds/2/sheet/"),
+    "scorecards": Kind(lambda s: f"/events/{s.night}/scorecards/"),
+    "seasons": Kind(lambda s: f"/clubs/{s.club}/seasons/"),
+    "season": Kind(lambda s: f"/clubs/{s.club}/seasons/{s.season}/"),
+    "season-form": Kind(lambda s: f"/clubs/{s.club}/seasons/new/"),
+    "ratings": Kind(lambda s: f"/clubs/{s.club}/ratings/"),
+}
+
+
+def _seed() -> dict[str, Any]:
+    """The demo club, plus a progressive day (game 1 confirmed, game 2 playing), an invitation
+    and the day's table cards; returns the keys the pages need."""
+    assert load_demo(), "the demo club is already there: the database was not empty"
+    club = Club.objects.get(slug="riverside")
+    director = get_user_model().objects.get(username=DIRECTOR[0])
+    night = Event.objects.get(club=club, name="Tonight's club night")
+    finished = Event.objects.filter(club=club, status=Event.Status.FINISHED).order_by("-date")[0]
+    bracket = Event.objects.get(club=club, name="Saturday partners' bracket")
+
+    day = progressive_event(16, club=club, deals_per_round=2)
+    first = round_create(event=day, actor=director)
+    for table in first.tables.order_by("number"):
+        game_set_scorer(game=table.game, position="N")
+        for number in (1, 2):
+            hand_submit(game=table.game, number=number, values=values())
+        game_confirm(game=Game.objects.get(table=table), position="E")
+    second = day.rounds.get(number=2)  # seated by itself once game 1 was confirmed
+    round_set_status(round_=second, status="playing", actor=director)
+    playing, keeper = (t.game for t in second.tables.order_by("number")[:2])
+    game_set_scorer(game=playing, position="N")
+    hand_submit(game=playing, number=1, values=values())
+    cards = table_cards_ensure(event=day, count=second.tables.count() + 1, actor=director)
+
+    invitation = invitation_create(club=club, role="member", actor=director)
+    tonight = Table.objects.filter(round__event=night, round__number=2)
+    entry = night.entries.order_by("pk")[0]
+    return {
+        "club": club.slug, "night": night.pk, "finished": finished.pk, "bracket": bracket.pk,
+        "day": day.pk, "entry": entry.pk, "player": entry.player_id,
+        "pair": Pair.objects.filter(event=bracket).order_by("seed")[0].pk,
+        "season": Season.objects.get(club=club).pk,
+        "invitation": invitation.token, "invitation_pk": invitation.pk,
+        "table_keeper": keeper.table.token, "table_playing": playing.table.token,
+        "table_finished": tonight.filter(game__status=Game.Status.FINISHED)[0].token,
+        "table_confirmed": first.tables.order_by("number")[0].token,
+        "idle_card": cards[-1].token,
+    }
+
+
+@pytest.fixture(scope="module")
+def site(django_db_setup: None, django_db_blocker: Any) -> Iterator[Site]:
+    """The seeded data, committed, and a live server of the module's own. The database stays
+    open to this module's tests (the server's thread reads it) and is emptied at the end, as a
+    transactional test would leave it."""
+    with django_db_blocker.unblock():
+        try:
+            keys = _seed()
+            server = LiveServer("localhost")
+            server._live_server_modified_settings.enable()
+            try:
+                yield Site(base=server.url, **keys)
+            finally:
+                server._live_server_modified_settings.disable()
+                server.stop()
+        finally:
+            call_command("flush", interactive=False, verbosity=0)
+
+
+class Browsers:
+    """One browser context per visitor and size, signed in once and reused."""
+
+    def __init__(self, browser: Browser, site: Site) -> None:
+        self.browser, self.site = browser, site
+        self.pages: dict[tuple[str, int, bool], Page] = {}
+        self.contexts: list[BrowserContext] = []
+
+    def page(self, who: str, width: int, *, zoom: bool = False) -> Page:
+        key = (who, width, zoom)
+        if key not in self.pages:
+            height, phone = SIZES[width]
+            context = self.browser.new_context(
+                viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone,
+                device_scale_factor=2 if zoom else 1)
+            self.contexts.append(context)
+            page = context.new_page()
+            page.set_default_timeout(20_000)
+            if who == "director":
+                sign_in(page, self.site.base, *DIRECTOR)
+            self.pages[key] = page
+        return self.pages[key]
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture(scope="module")
+def browsers(browser: Browser, site: Site) -> Iterator[Browsers]:
+    held = Browsers(browser, site)
+    yield held
+    held.close()
+
+
+def _open(page: Page, site: Site, kind: Kind) -> str:
+    """Load the page of ``kind``, bring it to its state and let its scripts settle; returns
+    its path."""
+    path = kind.path(site)
+    response = page.goto(site.base + path, wait_until="load")
+    assert response is not None and response.status == kind.status, (
+        f"{path} answered {response and response.status}, not {kind.status}")
+    if kind.act is not None:
+        kind.act(page)
+    page.evaluate("""() => document.fonts.ready.then(() => new Promise(
+        done => requestAnimationFrame(() => requestAnimationFrame(done))))""")
+    return path
+
+
+def _describe(violations: list[dict[str, Any]]) -> str:
+    lines = []
+    for violation in violations:
+        lines.append(f"- {violation['id']} ({violation['impact']}): {violation['help']}")
+        for node in violation["nodes"]:
+            summary = " ".join(node["summary"].split())
+            lines.append(f"    {node['target']}: {summary}")
+    return "\n".join(lines)
+
+
+CASES = [pytest.param(name, width, id=f"{name}-{width}")
+         for name, kind in KINDS.items()
+         for width in (WALL_WIDTHS if kind.wall else WIDTHS)]
+
+
+@pytest.mark.parametrize(("name", "width"), CASES)
+def test_no_serious_or_critical_violation(
+    name: str, width: int, site: Site, browsers: Browsers
+) -> None:
+    kind = KINDS[name]
+    page = browsers.page(kind.who, width)
+    path = _open(page, site, kind)
+    page.evaluate(AXE)
+    violations = page.evaluate("""async () => {
+      const result = await axe.run(document, {resultTypes: ["violations"]});
+      return result.violations
+        .filter(v => v.impact === "serious" || v.impact === "critical")
+        .map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => ({
+          target: n.target.join(" "), summary: n.failureSummary || ""}))}));
+    }""")
+    assert violations == [], (
+        f"axe: {len(violations)} serious or critical violation(s) on {name} ({path}) at "
+        f"{width} px:\n{_describe(violations)}")
+
+
+@pytest.mark.parametrize("name", list(KINDS))
+def test_no_sideways_scrolling_at_200_percent_zoom(
+    name: str, site: Site, browsers: Browsers
+) -> None:
+    kind = KINDS[name]
+    page = browsers.page(kind.who, ZOOM_WIDTH, zoom=True)
+    path = _open(page, site, kind)
+    widths = page.evaluate("""() => {
+      const root = document.documentElement;
+      const wide = [...document.body.querySelectorAll("*")]
+        .filter(el => el.getBoundingClientRect().right > root.clientWidth + 0.5)
+        .slice(0, 5).map(el => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "")
+          + (el.className && typeof el.className === "string"
+             ? "." + el.className.trim().split(/\\s+/).join(".") : ""));
+      return {scroll: root.scrollWidth, client: root.clientWidth, wide};
+    }""")
+    assert widths["scroll"] <= widths["client"], (
+        f"{name} ({path}) scrolls sideways at 200 % zoom: the document is {widths['scroll']} px "
+        f"wide in a {widths['client']} px window; wider than the window: {widths['wide']}")
