@@ -23,6 +23,7 @@ from common.forms import add_domain_error
 from common.http import public_url
 from common.rulesets import event_ruleset
 from common.spreadsheets import SafeCsvWriter
+from conduct.selectors import players_recently_penalised
 from scoring.models import Game, HandRevision
 from scoring.selectors import games_for_event
 from scoring.services import event_settings_update, game_forfeit
@@ -211,6 +212,11 @@ def event_checkin(request: HttpRequest, pk: int) -> HttpResponse:
                 messages.success(request, f"Checked in: {names}.")
             return redirect("event-checkin", pk=event.pk)
     roster = checkin_roster(event=event)
+    # Players with a penalty of the last 12 months in the club's events (directors only).
+    flagged = players_recently_penalised(club=event.club,
+                                         player_ids=[r["player"].pk for r in roster])
+    for row in roster:
+        row["conduct"] = row["player"].pk in flagged
     return render(request, "draw/checkin.html", {
         "event": event, "form": form, "roster": roster,
         "active_count": sum(1 for r in roster if r["entry"] and r["entry"].status == Entry.Status.ACTIVE),
@@ -307,6 +313,9 @@ def _round_context(request: HttpRequest, event: Event, round_: Round) -> dict[st
         # A director may forfeit a table's game of the open round (formats with forfeits).
         "can_forfeit": is_director and event.spec.forfeits
         and round_.status != Round.Status.CLOSED and event.status == Event.Status.RUNNING,
+        # A director may give any game an adjusted result (``scoring.services.game_adjust``).
+        "adjust_sides": event_ruleset(event).sides
+        if is_director and event.status == Event.Status.RUNNING else (),
     }
 
 
