@@ -118,13 +118,14 @@ ENTRIES_SQL = (
     f"SELECT e.id, p.name, e.status, e.alternate FROM {Entry._meta.db_table} e "  # noqa: S608
     f"JOIN {_PLAYER} p ON p.id = e.player_id WHERE e.event_id = %s"
 )
-PENALTIES_SQL = (
-    f"SELECT entry_id, SUM(points) FROM {Penalty._meta.db_table} "  # noqa: S608
-    "WHERE event_id = %s AND withdrawn_at IS NULL AND entry_id IS NOT NULL GROUP BY entry_id"
-)
+# The byes as (0, round number, entry id) and the penalties in force as (1, points, entry id):
+# one statement (one round trip on the path of every hand).
 BYES_SQL = (
-    f"SELECT r.number, b.entry_id FROM {Bye._meta.db_table} b "  # noqa: S608
-    f"JOIN {Round._meta.db_table} r ON r.id = b.round_id WHERE r.event_id = %s"
+    f"SELECT 0, r.number, b.entry_id FROM {Bye._meta.db_table} b "  # noqa: S608
+    f"JOIN {Round._meta.db_table} r ON r.id = b.round_id WHERE r.event_id = %s "
+    f"UNION ALL SELECT 1, SUM(p.points), p.entry_id FROM {Penalty._meta.db_table} p "
+    "WHERE p.event_id = %s AND p.withdrawn_at IS NULL AND p.entry_id IS NOT NULL "
+    "GROUP BY p.entry_id"
 )
 
 
@@ -317,10 +318,10 @@ def standings_rows_incremental(
     changed = _refresh(state, event)
     totals = _totals(state, event, changed)
     with connection.cursor() as cursor:
-        cursor.execute(BYES_SQL, [event.pk])
-        byes = [(number, entry_id) for number, entry_id in cursor.fetchall()]
-        cursor.execute(PENALTIES_SQL, [event.pk])
-        penalties = {entry_id: int(total) for entry_id, total in cursor.fetchall()}
+        cursor.execute(BYES_SQL, [event.pk, event.pk])
+        found = cursor.fetchall()
+    byes = [(number, entry_id) for kind, number, entry_id in found if kind == 0]
+    penalties = {entry_id: int(total) for kind, total, entry_id in found if kind == 1}
     tie_breaks = tie_breaks_in_force(event.tie_breaks, partnership=event.partnership)
 
     def meetings_for(ids: set[int]) -> list[Meeting]:
