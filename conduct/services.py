@@ -122,7 +122,7 @@ def penalty_record(*, event: Event, round_number: Any, kind: str, reason: str,
     results_final_check(locked)
     if locked.status != Event.Status.RUNNING:
         raise DomainError("Penalties are recorded while the event is running.", field="event")
-    if kind not in Penalty.Kind.values:
+    if not isinstance(kind, str) or kind not in Penalty.Kind.values:
         raise DomainError(f"A penalty's kind is one of: {', '.join(Penalty.Kind.values)}.",
                           field="kind")
     if points in (None, ""):
@@ -173,7 +173,7 @@ def appeal_record(*, event: Event, contested: str, decision: str, note: str = ""
     locked = event_lock(event)
     results_final_check(locked)
     what = _reason(contested, field="contested", what="the ruling is contested", limit=500)
-    if decision not in Appeal.Decision.values:
+    if not isinstance(decision, str) or decision not in Appeal.Decision.values:
         raise DomainError(f"The decision is one of: {', '.join(Appeal.Decision.values)}.",
                           field="decision")
     note = (note or "").strip() if isinstance(note, str) else ""
@@ -226,7 +226,7 @@ def penalty_table_set(*, event: Event, preset: str | None = None,
     results_final_check(locked)
     current = penalty_table(locked)
     preset = preset or current["preset"]
-    if preset not in PRESETS:
+    if not isinstance(preset, str) or preset not in PRESETS:
         raise DomainError(f"A preset is one of: {', '.join(PRESETS)}.", field="preset")
     given = dict(points or {})
     unknown = sorted(set(given) - set(Penalty.Kind.values))

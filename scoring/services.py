@@ -784,8 +784,8 @@ def game_adjust(*, game: Game, kind: str, reason: str, points: Any = None, side:
     once a later round is seated, only without changing who won it."""
     event = Event.objects.select_for_update().get(pk=game.table.round.event_id)
     results_final_check(event)
-    reason = (reason or "").strip()
-    if kind not in ADJUST_KINDS:
+    reason = reason.strip() if isinstance(reason, str) else ""
+    if not isinstance(kind, str) or kind not in ADJUST_KINDS:
         raise DomainError(f"An adjusted result is one of: {', '.join(ADJUST_KINDS)}.",
                           field="kind")
     if not reason:
