@@ -8,6 +8,7 @@ urlpatterns = [
     path("", include("clubs.api_urls")),
     path("", include("draw.api_urls")),
     path("", include("scoring.api_urls")),
+    path("", include("conduct.api_urls")),
     path("", include("standings.api_urls")),
     path("", include("archive.api_urls")),
     path("", include("league.api_urls")),

@@ -24,6 +24,7 @@ urlpatterns = [
     path("", include("draw.urls")),
     path("", include("archive.urls")),
     path("", include("scoring.urls")),
+    path("", include("conduct.urls")),
     path("", include("standings.urls")),
     path("", include("profiles.urls")),
     path("", include("league.urls")),

@@ -17,6 +17,7 @@ from django.db.models import Count, Max
 from django.http import Http404
 
 from common.errors import DomainError
+from conduct.selectors import penalties_of
 from scoring.models import Game
 from standings.models import StandingsSnapshot
 from tournaments.models import Bye, Entry, Event, Round, Seat, Table, TableCard
@@ -136,6 +137,11 @@ def scorecards(event: Event, entries: list[Entry]) -> list[dict[str, Any]]:
     for entry in entries:
         rows: list[dict[str, Any]] = []
         running, stage_now = 0, None
+        # The director's penalties in force, by round (taken off the running total there).
+        penalised: dict[int, int] = {}
+        for penalty in penalties_of(event, entry):
+            penalised[penalty.round_number] = (penalised.get(penalty.round_number, 0)
+                                               + penalty.points)
         for number in range(1, last + 1):
             label, stage = labels.get(number, (f"{word} {number}", Round.Stage.QUALIFYING))
             if stage != stage_now:
@@ -144,7 +150,8 @@ def scorecards(event: Event, entries: list[Entry]) -> list[dict[str, Any]]:
                                    "new_stage": bool(rows) and rows[-1]["stage"] != stage,
                                    "table": None, "seat": "", "partner": "", "opponents": [],
                                    "ours": None, "theirs": None, "running": None,
-                                   "bye": False, "absent": False}
+                                   "bye": False, "absent": False, "adjusted": False,
+                                   "penalty": penalised.get(number, 0)}
             seat = mine[entry.pk].get(number)
             if seat is not None:
                 table = seat.table
@@ -159,7 +166,8 @@ def scorecards(event: Event, entries: list[Entry]) -> list[dict[str, Any]]:
                     totals = game.totals or {}
                     ours, theirs = int(totals.get(side, 0)), int(totals.get(other, 0))
                     running += ours
-                    row.update(ours=ours, theirs=theirs, running=running)
+                    row.update(ours=ours, theirs=theirs, running=running,
+                               adjusted=bool(game.adjusted))
             elif number in byes.get(entry.pk, set()):
                 row["bye"] = True
                 points = per_round.get(entry.pk, {}).get(str(number))
@@ -168,6 +176,10 @@ def scorecards(event: Event, entries: list[Entry]) -> list[dict[str, Any]]:
                     row.update(ours=int(points), running=running)
             elif number in rounds:
                 row["absent"] = True  # the round is seated without them (cut, late, left)
+            if row["penalty"]:
+                running -= row["penalty"]
+                row["running"] = running
             rows.append(row)
-        cards.append({"entry": entry, "rows": rows})
+        cards.append({"entry": entry, "rows": rows,
+                      "penalised": bool(penalised) or any(r["adjusted"] for r in rows)})
     return cards

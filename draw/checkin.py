@@ -28,6 +28,7 @@ from clubs.models import Player
 from common.errors import DomainError
 from common.http import public_url
 from common.throttles import SELF_CHECK_IN_SCOPE, page_allowed
+from conduct.selectors import players_recently_penalised
 from tournaments import services as events
 from tournaments.forms import CheckInForm
 from tournaments.models import Arrival, Entry, Event
@@ -102,6 +103,11 @@ def _page(request: HttpRequest, event: Event, *, form: CheckInForm, preview: Any
     other desk forms)."""
     roster = checkin_roster(event=event)
     reasons = alternate_reasons(event)
+    # Players with a penalty of the last 12 months in the club's events (directors only).
+    flagged = players_recently_penalised(club=event.club,
+                                         player_ids=[r["player"].pk for r in roster])
+    for row in roster:
+        row["conduct"] = row["player"].pk in flagged
     active = [r for r in roster if r["entry"] and r["entry"].status == Entry.Status.ACTIVE]
     for row in roster:
         entry = row["entry"]

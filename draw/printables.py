@@ -16,8 +16,10 @@ from django.views.decorators.http import require_GET
 from common.errors import DomainError
 from common.http import public_url
 from common.rulesets import event_ruleset
+from conduct.selectors import event_penalties
 from formats.pairs import GROUP_LABELS
 from ranking import tie_break_labels, tie_breaks_in_force
+from scoring.models import Game
 from standings.models import StandingsSnapshot
 from standings.selectors import stage_rounds, standings_compute
 from tournaments.models import Entry, Event, Round
@@ -182,4 +184,7 @@ def event_results(request: HttpRequest, pk: int) -> HttpResponse:
         "rows": rows, "ranking_sentence": ("Ranked by " + ", then ".join(labels) + ".")
         if labels else "",
         "prize_fund": prize_fund,
+        "penalties": [p for p in event_penalties(event) if not p.withdrawn],
+        "adjusted": Game.objects.filter(table__round__event=event, adjusted__isnull=False)
+        .select_related("table__round").order_by("table__round__number", "table__number"),
     })

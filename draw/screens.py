@@ -95,6 +95,8 @@ def _tiles(round_: Round, *, now: datetime.datetime, deals: int | None,
             "awaiting_cut": bool(cuts and game and status != Game.Status.PLAYING
                                  and not game.winner and not game.cut_winner),
             "cut_winner": game.cut_winner if game else "",
+            # The director gave the game an adjusted result (or a walkover).
+            "adjusted": bool(game and (game.adjusted or game.forfeit)),
             "entry_ids": {s.entry_id for s in seats if s is not None},
         })
     done = [t["minutes"] for t in tiles if t["status"] != Game.Status.PLAYING]

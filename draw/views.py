@@ -279,6 +279,9 @@ def _round_context(request: HttpRequest, event: Event, round_: Round) -> dict[st
         # A director may forfeit a table's game of the open round (formats with forfeits).
         "can_forfeit": is_director and event.spec.forfeits
         and round_.status != Round.Status.CLOSED and event.status == Event.Status.RUNNING,
+        # A director may give any game an adjusted result (``scoring.services.game_adjust``).
+        "adjust_sides": event_ruleset(event).sides
+        if is_director and event.status == Event.Status.RUNNING else (),
     }
 
 

@@ -9,6 +9,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from common.charts import BarSeries, LinePoint, bar_chart, line_chart
+from conduct.selectors import conduct_record, conduct_summary, player_clubs_with_record
 
 from .selectors import PARTNERS_SHOWN, player_profile
 
@@ -81,4 +82,17 @@ def profile_page(request: HttpRequest, player_id: int) -> HttpResponse:
         "opponents": profile.opponents[:PARTNERS_SHOWN],
         "more_partners": max(len(profile.partners) - PARTNERS_SHOWN, 0),
         "more_opponents": max(len(profile.opponents) - PARTNERS_SHOWN, 0),
+        "conduct": _own_conduct(request, profile.player),
     })
+
+
+def _own_conduct(request: HttpRequest, player: Any) -> list[dict[str, Any]]:
+    """The player's conduct record per club, on their own profile only (nobody else's)."""
+    if not request.user.is_authenticated or player.user_id != request.user.pk:
+        return []
+    records = []
+    for club in player_clubs_with_record(player):
+        penalties = conduct_record(club=club, player=player)
+        records.append({"club": club, "penalties": penalties,
+                        "summary": conduct_summary(penalties)})
+    return records

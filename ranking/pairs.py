@@ -27,7 +27,7 @@ members of the same group, and the group is split by that count.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,13 +93,15 @@ class PairRow:
     against: int = 0
     highest_game: int | None = None
     per_round: dict[int, int] = field(default_factory=dict)
+    # The director's penalties against the pair (a positive sum), already taken off ``points``.
+    penalty_points: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "rank": self.rank, "tied": self.tied, "pair_id": self.pair_id, "name": self.name,
             "players": list(self.players), "active": self.active, "wins": self.wins,
             "losses": self.losses, "games": self.games, "byes": self.byes,
-            "points": self.points, "against": self.against, "highest_game": self.highest_game,
+            "points": self.points, "penalty_points": self.penalty_points, "against": self.against, "highest_game": self.highest_game,
             "per_round": {str(k): v for k, v in sorted(self.per_round.items())},
         }
 
@@ -171,8 +173,10 @@ def pair_standings(
     games: Sequence[PairGame],
     byes: Sequence[PairBye],
     tie_breaks: Sequence[str] = PAIR_DEFAULT,
+    penalties: Mapping[int, int] | None = None,
 ) -> list[PairRow]:
-    """Ranked standings of ``pairs`` from their finished ``games`` and ``byes``.
+    """Ranked standings of ``pairs`` from their finished ``games`` and ``byes``, less the
+    director's ``penalties`` (pair id -> a positive sum, taken off the points).
 
     Games and byes of pairs not listed are left out of those pairs' rows (an opponent who is
     listed still counts the game). Raises :class:`~ranking.standings.RankingError` for an unknown
@@ -218,4 +222,9 @@ def pair_standings(
         rounds[bye.round_number] = rounds.get(bye.round_number, 0) + bye.points
     for pair_id, rounds in per_round.items():
         rows[pair_id].per_round = dict(sorted(rounds.items()))
+    for pair_id, penalty in (penalties or {}).items():
+        row = rows.get(pair_id)
+        if row is not None and penalty:
+            row.penalty_points += penalty
+            row.points -= penalty
     return rank_pair_rows(list(rows.values()), names, games)

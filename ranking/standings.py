@@ -125,12 +125,14 @@ class Row:
     tied: bool = False
     per_round: dict[int, int] = field(default_factory=dict)
     alternate: bool = False
+    # The director's penalties (a positive sum), already taken off ``points``.
+    penalty_points: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "rank": self.rank, "tied": self.tied, "entry_id": self.entry_id, "name": self.name,
             "active": self.active, "alternate": self.alternate, "points": self.points,
-            "games": self.games,
+            "penalty_points": self.penalty_points, "games": self.games,
             "wins": self.wins, "byes": self.byes, "bye_points": self.bye_points,
             "hands_declared": self.hands_declared, "hands_made": self.hands_made,
             "hands_set": self.hands_set, "highest_game": self.highest_game,
@@ -356,8 +358,11 @@ def standings_rows(
     bye_scoring: str = "average_winning",
     bye_points: int = 0,
     meetings_for: MeetingsFor = lambda ids: (),
+    penalties: Mapping[int, int] | None = None,
 ) -> list[Row]:
-    """Ranked standings: ``totals`` per entry, ``byes`` as (round number, entry id)."""
+    """Ranked standings: ``totals`` per entry, ``byes`` as (round number, entry id),
+    ``penalties`` the points a director took off each entry (entry id -> a positive sum):
+    subtracted from its points (not from a round's), shown beside them."""
     rows: dict[int, Row] = {
         t.entry_id: Row(
             entry_id=t.entry_id, name=t.name, active=t.active, points=t.points, games=t.games,
@@ -382,6 +387,11 @@ def standings_rows(
         row.bye_points += value
         row.points += value
         row.per_round[round_number] = row.per_round.get(round_number, 0) + value
+    for entry_id, penalty in (penalties or {}).items():
+        row = rows.get(entry_id)
+        if row is not None and penalty:
+            row.penalty_points += penalty
+            row.points -= penalty
     return rank_rows(list(rows.values()), tie_breaks, meetings_for)
 
 

@@ -41,6 +41,11 @@ class Game(models.Model):
     # game is decided for the other side without its hands (``scoring.services.game_forfeit``);
     # hands entered before stay in its history but count for nothing.
     forfeit = models.CharField(max_length=2, blank=True, default="")
+    # An adjusted result a director gave a game that could not be played out
+    # (``scoring.services.game_adjust``): {"kind": "points" | "average" | "forfeit", "points":
+    # {side: points}, "reason": ...}; null for a game played out. The game is decided by these
+    # points whatever its hands say (hands entered before stay in its history).
+    adjusted = models.JSONField(null=True, blank=True, default=None)
     finish_reason = models.CharField(max_length=20, blank=True)
     hands_count = models.PositiveSmallIntegerField(default=0)
     # Bumped on every write to the game's hands: lets a device tell that its view is stale.
@@ -65,6 +70,11 @@ class Game(models.Model):
             # A forfeited game is decided and confirmed at once.
             models.CheckConstraint(
                 condition=Q(forfeit="") | Q(status="confirmed"), name="game_forfeit_confirmed",
+            ),
+            # An adjusted game is decided and confirmed at once, like a forfeit.
+            models.CheckConstraint(
+                condition=Q(adjusted__isnull=True) | Q(status="confirmed"),
+                name="game_adjusted_confirmed",
             ),
         ]
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.db import connection, transaction
@@ -42,6 +43,15 @@ from .selectors import entry_refusal, revision_values
 
 # A forfeited game's ``finish_reason``.
 FORFEIT = "forfeit"
+# An adjusted game's ``finish_reason``, and the kinds of adjusted result a director can give.
+ADJUSTED = "adjusted"
+ADJUST_KINDS = {
+    "points": "Both sides' points, as the director sets them",
+    "average": "Average of the round (the mean of the other games' side totals)",
+    "forfeit": "A forfeit by one side (formats with forfeits)",
+}
+# An adjusted side's points are at most this far from 0 (the column is a 32-bit integer).
+ADJUSTED_POINTS_LIMIT = 100_000
 
 HAND_FIELDS = ("dealer", "bidder", "bid", "trump", "outcome", "renege_seat", "meld", "counters")
 
@@ -95,6 +105,11 @@ def _check_open(game: Game, *, as_director: bool, note: str) -> None:
         raise DomainError(
             f"This game was forfeited by {game.forfeit}: it takes no more hands.",
             field="number", code="forfeited",
+        )
+    if game.adjusted:
+        raise DomainError(
+            "This game has an adjusted result from the director: it takes no more hands.",
+            field="number", code="adjusted",
         )
     if game.status == Game.Status.CONFIRMED:
         if not as_director:
@@ -358,6 +373,14 @@ def _derive(
         totals = {side: 0 for side in ruleset.sides}
         finished, reason = True, FORFEIT
         winner = next(side for side in ruleset.sides if side != game.forfeit)
+    elif game.adjusted:
+        # The director's adjusted result decides, whatever the hands say.
+        given = game.adjusted.get("points") or {}
+        totals = {side: int(given.get(side, 0)) for side in ruleset.sides}
+        finished, reason = True, ADJUSTED
+        top = max(totals.values())
+        leaders = [side for side, points in totals.items() if points == top]
+        winner = leaders[0] if len(leaders) == 1 else ""
     elif revisions:
         hands = [parse_hand(revision_values(r), ruleset) for r in revisions]
         result = score_game(hands, ruleset, max_deals=event.deals_per_round)
@@ -784,6 +807,128 @@ def game_forfeit(*, game: Game, side: str, reason: str, actor: Any = None,
               withdrawn=withdraw, hands=locked.hands_count)
     if withdraw and any(m.status == m.Status.ACTIVE for m in pair.members.all()):
         pair_withdraw(pair=pair, actor=actor, forfeited=True)
+    event_results_changed(event)
+    _round_confirmed_advance(round_)
+    return locked
+
+
+def _round_average(game: Game) -> int | None:
+    """The mean of the side totals of the round's other games played out (decided, not
+    forfeited or themselves averaged), rounded half up; None when there is none yet."""
+    totals = [
+        int(points)
+        for totals, adjusted in Game.objects.filter(table__round_id=game.table.round_id)
+        .exclude(pk=game.pk).exclude(status=Game.Status.PLAYING).filter(forfeit="")
+        .values_list("totals", "adjusted")
+        if not (adjusted and adjusted.get("kind") == "average")
+        for points in (totals or {}).values()
+    ]
+    if not totals:
+        return None
+    return int((Decimal(sum(totals)) / Decimal(len(totals))).quantize(
+        Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def _adjusted_points(points: Any, sides: Sequence[str]) -> dict[str, int]:
+    """Both (every) side's points as the director gives them, checked: a whole number per side,
+    within ``ADJUSTED_POINTS_LIMIT``; each refusal names ``points.<side>``."""
+    if not isinstance(points, Mapping):
+        raise DomainError(f"Give each side's points: {', '.join(sides)}.", field="points")
+    unknown = sorted(set(points) - set(sides))
+    if unknown:
+        raise DomainError(f"{unknown[0]} is not a side of this game ({', '.join(sides)}).",
+                          field=f"points.{unknown[0]}")
+    out: dict[str, int] = {}
+    for side in sides:
+        value = points.get(side)
+        if value is None or value == "":
+            raise DomainError(f"Give {side}'s points.", field=f"points.{side}")
+        try:
+            if isinstance(value, bool) or not isinstance(value, int | str):
+                raise ValueError
+            number = int(str(value).strip())
+        except ValueError:
+            raise DomainError(f"{side}'s points are a whole number.",
+                              field=f"points.{side}") from None
+        if abs(number) > ADJUSTED_POINTS_LIMIT:
+            raise DomainError(f"{side}'s points are at most {ADJUSTED_POINTS_LIMIT:,} either side "
+                              "of 0.", field=f"points.{side}")
+        out[side] = number
+    return out
+
+
+@transaction.atomic
+def game_adjust(*, game: Game, kind: str, reason: str, points: Any = None, side: str = "",
+                actor: Any = None) -> Game:
+    """A director gives a game that cannot be played out (a player taken ill, a fouled deck)
+    an adjusted result, saying why: both sides' ``points``, the ``average`` of the round (every
+    side scores the mean of the other games' side totals), or a ``forfeit`` by one ``side``
+    (``game_forfeit``; formats whose spec allows forfeits). The game is then decided and
+    confirmed at once and what follows a confirmed game follows (the standings, the ratings,
+    the advance of a format that seats itself); it shows as adjusted everywhere. Hands entered
+    before stay in its history but count for nothing, and it takes no more.
+
+    The event's policy: points and the round's average in every format, a forfeit where the
+    format has forfeits. A confirmed game may be adjusted too (the reason is always required);
+    once a later round is seated, only without changing who won it."""
+    event = Event.objects.select_for_update().get(pk=game.table.round.event_id)
+    results_final_check(event)
+    reason = reason.strip() if isinstance(reason, str) else ""
+    if not isinstance(kind, str) or kind not in ADJUST_KINDS:
+        raise DomainError(f"An adjusted result is one of: {', '.join(ADJUST_KINDS)}.",
+                          field="kind")
+    if not reason:
+        raise DomainError("Say why the game gets an adjusted result.", field="reason")
+    if len(reason) > 200:
+        raise DomainError("Keep the reason under 200 characters.", field="reason")
+    spec = event.spec
+    if kind == "forfeit":
+        if not spec.forfeits:
+            raise DomainError(f"A {spec.label.lower()} has no forfeits: give both sides' points "
+                              "or the round's average.", field="kind", code="no_forfeits")
+        done = game_forfeit(game=game, side=side, reason=reason, actor=actor)
+        adjusted = {"kind": kind, "side": side, "points": dict(done.totals or {}),
+                    "reason": reason}
+        Game.objects.filter(pk=done.pk).update(adjusted=adjusted)
+        done.adjusted = adjusted
+        return done
+    if event.status != Event.Status.RUNNING:
+        raise DomainError("This event is not running.", field="event")
+    locked = _locked_game(game)
+    round_ = locked.table.round
+    if locked.forfeit:
+        raise DomainError(f"This game was forfeited by {locked.forfeit}.", field="game",
+                          code="forfeited")
+    ruleset = event_ruleset(event)
+    if kind == "points":
+        given = _adjusted_points(points, ruleset.sides)
+    else:
+        average = _round_average(locked)
+        if average is None:
+            raise DomainError(f"No other game of {event.sitting} {round_.number} has a result to "
+                              "average yet: give both sides' points.", field="kind",
+                              code="no_average")
+        given = {s: average for s in ruleset.sides}
+    top = max(given.values())
+    leaders = [s for s, v in given.items() if v == top]
+    winner = leaders[0] if len(leaders) == 1 else ""
+    if (locked.status == Game.Status.CONFIRMED and (winner or locked.cut_winner)
+            != (locked.winner or locked.cut_winner)
+            and event.rounds.filter(number__gt=round_.number).exists()):
+        raise DomainError(f"The next {event.sitting} has been seated from this game's result; "
+                          "an adjusted result may not change who won it now.", field="points",
+                          code="seated")
+    was = {"status": locked.status, "totals": locked.totals, "winner": locked.winner}
+    adjusted = {"kind": kind, "points": given, "reason": reason}
+    now = timezone.now()
+    Game.objects.filter(pk=locked.pk).update(
+        adjusted=adjusted, status=Game.Status.CONFIRMED, confirmed_by=None, confirmed_at=now)
+    locked.adjusted, locked.status = adjusted, Game.Status.CONFIRMED
+    locked.confirmed_by, locked.confirmed_at = None, now
+    _game_write(locked, _live_revisions(locked), bump_version=True)
+    event_log(event, actor, "game_adjusted", round=round_.number, table=locked.table.number,
+              kind=kind, points=given, reason=reason, was=was)
+    task_queue(RATE_GAME, args=(locked.pk,))
     event_results_changed(event)
     _round_confirmed_advance(round_)
     return locked

@@ -36,7 +36,11 @@ class StandingsRowOutput(serializers.Serializer[Any]):
     entry_id = serializers.IntegerField()
     name = serializers.CharField()
     active = serializers.BooleanField(help_text="False for a player who left early.")
-    points = serializers.IntegerField(help_text="Total points, bye points included.")
+    points = serializers.IntegerField(help_text="Total points, bye points included and the "
+                                      "director's penalties taken off.")
+    penalty_points = serializers.IntegerField(
+        required=False, help_text="The points the director's penalties in force took off "
+        "(already out of points; 0 for none).")
     games = serializers.IntegerField(help_text="Finished games played.")
     wins = serializers.IntegerField()
     byes = serializers.IntegerField()

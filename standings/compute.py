@@ -11,6 +11,7 @@ from typing import Any
 
 from django.db.models import Aggregate, Count, Max, Q, Sum, TextField
 
+from conduct.selectors import penalty_sums
 from ranking import (
     EntryTotals,
     Meeting,
@@ -236,7 +237,8 @@ def _pair_rows(event: Event, rounds: Collection[int] | None) -> Computed:
         sums[2] += set_
     tie_breaks = validate_pair_tie_breaks(event.tie_breaks or None)
     rows = []
-    for row in pair_standings(infos, games, _pair_byes(event, rounds, games), tie_breaks):
+    for row in pair_standings(infos, games, _pair_byes(event, rounds, games), tie_breaks,
+                              penalties=penalty_sums(event, rounds)):
         data = row.to_dict()
         entries = [e for e, _, _ in members.get(row.pair_id, [])]
         counted = [hands.get(e, [0, 0, 0]) for e in entries]
@@ -257,7 +259,8 @@ def _pair_rows(event: Event, rounds: Collection[int] | None) -> Computed:
 def standings_compute(*, event: Event, rounds: Collection[int] | None = None) -> Computed:
     """The event's ranked standings from its seat results (no writes): over every round, or
     over the given rounds only (one stage's standings, e.g. the qualifying games). A pair
-    event ranks its pairs."""
+    event ranks its pairs. The director's penalties in force (of those rounds) are taken off
+    the penalised player's points, or the pair's in a pair event (``conduct``)."""
     if event.is_pairs:
         return _pair_rows(event, rounds)
     tie_breaks = tie_breaks_in_force(event.tie_breaks, partnership=event.partnership)
@@ -274,6 +277,7 @@ def standings_compute(*, event: Event, rounds: Collection[int] | None = None) ->
         bye_scoring=event.bye_scoring,
         bye_points=event.bye_points,
         meetings_for=_meetings_for(event, rounds),
+        penalties=penalty_sums(event, rounds),
     )
     return Computed([row.to_dict() for row in rows], tie_break_labels(tie_breaks))
 

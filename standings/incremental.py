@@ -17,8 +17,8 @@ of the event on each run. This module gives the same rows from what changed sinc
   process, an evicted event or a run that failed starts again from a full read. Nothing in it is
   trusted without its fingerprint, so two worker processes each keeping their own state, or a
   state several hands behind, still give exact rows;
-* the entries (names, status, alternates), the byes and the event's settings are read on every
-  run (small reads), so a rename, a withdrawal, a bye or a changed tie-break is seen exactly as
+* the entries (names, status, alternates), the byes, the director's penalties in force (one
+  GROUP BY) and the event's settings are read on every run (small reads), so a rename, a withdrawal, a bye or a changed tie-break is seen exactly as
   by the full compute. Ranking, bye scores and tie-breaks are ``ranking.standings_rows``, the
   same pure code, with head-to-head meetings answered from the state instead of a query.
 
@@ -38,6 +38,7 @@ from typing import Any, NamedTuple
 
 from django.db import connection
 
+from conduct.models import Penalty
 from ranking import (
     EntryTotals,
     Meeting,
@@ -117,9 +118,14 @@ ENTRIES_SQL = (
     f"SELECT e.id, p.name, e.status, e.alternate FROM {Entry._meta.db_table} e "  # noqa: S608
     f"JOIN {_PLAYER} p ON p.id = e.player_id WHERE e.event_id = %s"
 )
+# The byes as (0, round number, entry id) and the penalties in force as (1, points, entry id):
+# one statement (one round trip on the path of every hand).
 BYES_SQL = (
-    f"SELECT r.number, b.entry_id FROM {Bye._meta.db_table} b "  # noqa: S608
-    f"JOIN {Round._meta.db_table} r ON r.id = b.round_id WHERE r.event_id = %s"
+    f"SELECT 0, r.number, b.entry_id FROM {Bye._meta.db_table} b "  # noqa: S608
+    f"JOIN {Round._meta.db_table} r ON r.id = b.round_id WHERE r.event_id = %s "
+    f"UNION ALL SELECT 1, SUM(p.points), p.entry_id FROM {Penalty._meta.db_table} p "
+    "WHERE p.event_id = %s AND p.withdrawn_at IS NULL AND p.entry_id IS NOT NULL "
+    "GROUP BY p.entry_id"
 )
 
 
@@ -312,8 +318,10 @@ def standings_rows_incremental(
     changed = _refresh(state, event)
     totals = _totals(state, event, changed)
     with connection.cursor() as cursor:
-        cursor.execute(BYES_SQL, [event.pk])
-        byes = [(number, entry_id) for number, entry_id in cursor.fetchall()]
+        cursor.execute(BYES_SQL, [event.pk, event.pk])
+        found = cursor.fetchall()
+    byes = [(number, entry_id) for kind, number, entry_id in found if kind == 0]
+    penalties = {entry_id: int(total) for kind, total, entry_id in found if kind == 1}
     tie_breaks = tie_breaks_in_force(event.tie_breaks, partnership=event.partnership)
 
     def meetings_for(ids: set[int]) -> list[Meeting]:
@@ -324,6 +332,7 @@ def standings_rows_incremental(
     rows = standings_rows(
         totals=totals, byes=byes, round_scores=state.round_scores, tie_breaks=tie_breaks,
         bye_scoring=event.bye_scoring, bye_points=event.bye_points, meetings_for=meetings_for,
+        penalties=penalties,
     )
     dicts, text = _rows_out(state, rows)
     _STATES[event.pk] = state

@@ -19,6 +19,7 @@ from django.utils.safestring import SafeString, mark_safe
 from clubs.permissions import can_view_event, check_view_event
 from common.charts import progress_chart, progress_layout
 from common.errors import DomainError
+from conduct.selectors import penalties_of
 from ranking import (
     tie_break_labels,
     tie_breaks_in_force,
@@ -314,12 +315,15 @@ def player_card(*, event_id: int, entry_id: int, user: Any) -> dict[str, Any]:
             "status": game.status, "won": game.winner == side, "hands": lines,
             # A walkover: which side forfeited ("" for a game played out).
             "forfeit": game.forfeit,
+            # The director's adjusted result (kind, points, reason), or None.
+            "adjusted": game.adjusted,
         })
     byes = list(Bye.objects.filter(entry=entry).values_list("round__number", flat=True))
     snapshot = _snapshot(event)
     row = next((r for r in snapshot.rows if int(r["entry_id"]) == entry.pk), None) \
         if snapshot else None
-    return {"event": event, "entry": entry, "rounds": rounds, "byes": sorted(byes), "row": row}
+    return {"event": event, "entry": entry, "rounds": rounds, "byes": sorted(byes), "row": row,
+            "penalties": penalties_of(event, entry)}
 
 
 def pair_card(*, event_id: int, pair_id: int, user: Any) -> dict[str, Any]:

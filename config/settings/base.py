@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "clubs",
     "tournaments",
     "scoring",
+    "conduct",
     "standings",
     "draw",
     "league",

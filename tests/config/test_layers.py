@@ -22,6 +22,7 @@ LAYERS: list[set[str]] = [
     {"clubs"},
     {"tournaments"},
     {"scoring"},
+    {"conduct"},
     {"standings"},
     {"draw"},
     {"league", "archive"},

@@ -69,6 +69,14 @@ PAGE_ACTIONS: dict[str, tuple[str, str]] = {
     "club-event-import": ("post", "/api/clubs/{slug}/events/import/"),
     "club-event-import-job": ("get", "/api/clubs/{slug}/events/import/jobs/{id}/"),
     "club-roster-import": ("post", "/api/clubs/{slug}/players/import/"),
+    # the director's authority: penalties, appeals, the penalty table, adjusted results, and a
+    # player's conduct record
+    "event-penalties": ("post", "/api/events/{id}/penalties/"),
+    "penalty-withdraw": ("post", "/api/events/{id}/penalties/{penalty_id}/withdraw/"),
+    "penalty-table": ("put", "/api/events/{id}/penalty-table/"),
+    "event-appeal": ("post", "/api/events/{id}/appeals/"),
+    "table-adjust": ("post", "/api/events/{id}/rounds/{number}/tables/{table}/adjust/"),
+    "player-conduct": ("get", "/api/clubs/{slug}/players/{player_id}/conduct/"),
 }
 # pages that print or download what the API already answers as data
 PRINTABLES = {"invitation-detail", "round-cards", "round-sheet", "event-hands-csv", "director-games",
@@ -118,6 +126,11 @@ ERRORS: dict[tuple[str, str], set[str]] = {
     ("patch", "/api/clubs/{slug}/seasons/{id}/"): {"400", "403", "404"},
     ("post", "/api/clubs/{slug}/events/import/"): {"400", "403", "404"},
     ("post", "/api/clubs/{slug}/players/import/"): {"400", "403", "404"},
+    ("post", "/api/events/{id}/penalties/"): {"400", "403", "404"},
+    ("post", "/api/events/{id}/penalties/{penalty_id}/withdraw/"): {"400", "403", "404"},
+    ("put", "/api/events/{id}/penalty-table/"): {"400", "403", "404"},
+    ("post", "/api/events/{id}/appeals/"): {"400", "403", "404"},
+    ("post", "/api/events/{id}/rounds/{number}/tables/{table}/adjust/"): {"400", "403", "404"},
 }
 
 
@@ -132,7 +145,7 @@ def schema(django_db_blocker: Any) -> dict[str, Any]:
 def _page_names() -> set[str]:
     names = set()
     for module in ("clubs.urls", "draw.urls", "scoring.urls", "standings.urls", "league.urls",
-                   "profiles.urls", "archive.urls"):
+                   "profiles.urls", "archive.urls", "conduct.urls"):
         for pattern in get_resolver(module).url_patterns:
             if isinstance(pattern, URLPattern) and pattern.name:
                 names.add(pattern.name)

@@ -1,0 +1,293 @@
+"""Conduct API: penalties, their withdrawal, appeals, the penalty table, adjusted results and a
+player's conduct record. Only directors (and owners) of the event's club record, withdraw,
+adjust and rule, and read an event's penalties and appeals; a player's conduct record is read by
+the club's directors and the player. Everyone else: 403, or 404 for people outside a private
+club (and for the conduct record, for anyone but a club member). Refusals name their field in
+the house shape ``{"errors": [{"field", "code", "message"}]}``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from clubs.api import error_responses
+from clubs.models import Club, Player
+from common.errors import DomainError
+from scoring.models import Game
+from scoring.services import ADJUST_KINDS, game_adjust
+from tournaments.selectors import event_get
+
+from . import selectors, services
+from .models import Appeal, Penalty
+
+KINDS_HELP = "; ".join(f"{k.value}: {k.label}" for k in Penalty.Kind)
+
+
+def _data(request: Request) -> Mapping[str, Any]:
+    return request.data if isinstance(request.data, Mapping) else {}
+
+
+# --- penalties --------------------------------------------------------------------------------
+class PenaltyInput(serializers.Serializer[Any]):
+    entry_id = serializers.IntegerField(required=False, help_text="The player penalised (in a "
+                                        "pair event the penalty counts against their pair).")
+    pair_id = serializers.IntegerField(required=False, help_text="Pair events: the pair "
+                                       "penalised (instead of entry_id).")
+    round = serializers.IntegerField(help_text="The round (a progressive day's game) of the "
+                                     "offence; the player (pair) must have played in it.")
+    table = serializers.IntegerField(required=False, help_text="The table of the game, if the "
+                                     "offence was in one; the player must have sat there.")
+    kind = serializers.ChoiceField(choices=Penalty.Kind.values, help_text=KINDS_HELP)
+    points = serializers.IntegerField(required=False, help_text="Points taken off, 1 to 1000 "
+                                      "(positive; a penalty subtracts). Default: the event's "
+                                      "penalty table.")
+    reason = serializers.CharField(max_length=200)
+
+
+class PenaltyOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    event_id = serializers.IntegerField()
+    round = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    entry_id = serializers.IntegerField(allow_null=True)
+    pair_id = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    kind_label = serializers.CharField()
+    points = serializers.IntegerField(help_text="Taken off the player's (pair's) total.")
+    reason = serializers.CharField()
+    created_by = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    withdrawn = serializers.BooleanField()
+    withdrawn_at = serializers.DateTimeField(allow_null=True)
+    withdrawn_reason = serializers.CharField()
+    withdrawn_by = serializers.CharField()
+
+
+class WithdrawInput(serializers.Serializer[Any]):
+    reason = serializers.CharField(max_length=200, help_text="Why (kept in the history).")
+
+
+class EventPenaltiesApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="event_penalties", summary="An event's penalties (directors)",
+                   description="Every penalty, withdrawn ones too (the history), in round order.",
+                   responses={200: PenaltyOutput(many=True), **error_responses(403, 404)})
+    def get(self, request: Request, pk: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        return Response([selectors.penalty_payload(p) for p in selectors.event_penalties(event)])
+
+    @extend_schema(operation_id="penalty_record", summary="Record a penalty (directors)",
+                   description="Points off a player (or a pair) for an offence in a round: they "
+                               "count in the standings at once, the player's in an individual "
+                               "event, the pair's in a pair event.",
+                   request=PenaltyInput,
+                   responses={201: PenaltyOutput, **error_responses(400, 403, 404)})
+    def post(self, request: Request, pk: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        data = _data(request)
+        penalty = services.penalty_record(
+            event=event, round_number=data.get("round"), kind=data.get("kind", ""),
+            reason=data.get("reason", ""), points=data.get("points"),
+            entry_id=data.get("entry_id"), pair_id=data.get("pair_id"), table=data.get("table"),
+            actor=request.user)
+        penalty = Penalty.objects.select_related(
+            "entry__player", "pair", "game__table", "created_by").get(pk=penalty.pk)
+        return Response(selectors.penalty_payload(penalty), status=status.HTTP_201_CREATED)
+
+
+class PenaltyWithdrawApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="penalty_withdraw", summary="Withdraw a penalty (directors)",
+                   description="It stops counting; it stays in the history, marked withdrawn.",
+                   request=WithdrawInput,
+                   responses={200: PenaltyOutput, **error_responses(400, 403, 404)})
+    def post(self, request: Request, pk: int, penalty_id: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        penalty = get_object_or_404(Penalty, event=event, pk=penalty_id)
+        services.penalty_withdraw(penalty=penalty, reason=_data(request).get("reason", ""),
+                                  actor=request.user)
+        done = Penalty.objects.select_related(
+            "entry__player", "pair", "game__table", "created_by", "withdrawn_by").get(pk=penalty.pk)
+        return Response(selectors.penalty_payload(done))
+
+
+# --- the penalty table ----------------------------------------------------------------------
+class PenaltyTableKindOutput(serializers.Serializer[Any]):
+    kind = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a field, not Field.label
+    points = serializers.IntegerField()
+
+
+class PenaltyTableOutput(serializers.Serializer[Any]):
+    preset = serializers.CharField(help_text="tournament (NPA-style) or club.")
+    label = serializers.CharField()  # type: ignore[assignment]  # a field, not Field.label
+    kinds = PenaltyTableKindOutput(many=True)
+    edited = serializers.BooleanField(help_text="The director changed the preset's points.")
+
+
+class PenaltyTableInput(serializers.Serializer[Any]):
+    preset = serializers.CharField(required=False)
+    points = serializers.DictField(child=serializers.IntegerField(), required=False,
+                                   help_text="Points per kind, 1 to 1000 each.")
+
+
+class PenaltyTableApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="penalty_table", summary="The event's penalty table (directors)",
+                   responses={200: PenaltyTableOutput, **error_responses(403, 404)})
+    def get(self, request: Request, pk: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        return Response(selectors.penalty_table(event))
+
+    @extend_schema(operation_id="penalty_table_set", summary="Set the penalty table (directors)",
+                   request=PenaltyTableInput,
+                   responses={200: PenaltyTableOutput, **error_responses(400, 403, 404)})
+    def put(self, request: Request, pk: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        data = _data(request)
+        points = data.get("points")
+        if points is not None and not isinstance(points, Mapping):
+            raise DomainError("Give the points per kind.", field="points")
+        services.penalty_table_set(event=event, preset=data.get("preset") or None,
+                                   points=points, actor=request.user)
+        return Response(selectors.penalty_table(event))
+
+
+# --- appeals --------------------------------------------------------------------------------
+class AppealInput(serializers.Serializer[Any]):
+    penalty_id = serializers.IntegerField(required=False, help_text="The penalty contested.")
+    round = serializers.IntegerField(required=False, help_text="The game contested: its round…")
+    table = serializers.IntegerField(required=False, help_text="…and table.")
+    entry_id = serializers.IntegerField(required=False, help_text="Who appealed.")
+    contested = serializers.CharField(max_length=500, help_text="The ruling contested.")
+    decision = serializers.ChoiceField(choices=Appeal.Decision.values,
+                                       help_text="overturned withdraws the penalty contested.")
+    note = serializers.CharField(max_length=500, required=False,
+                                 help_text="The decision's reasons (required for changed).")
+
+
+class AppealOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    event_id = serializers.IntegerField()
+    penalty_id = serializers.IntegerField(allow_null=True)
+    round = serializers.IntegerField(allow_null=True)
+    table = serializers.IntegerField(allow_null=True)
+    entry_id = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField()
+    contested = serializers.CharField()
+    decision = serializers.CharField()
+    decision_label = serializers.CharField()
+    note = serializers.CharField()
+    decided_by = serializers.CharField()
+    decided_at = serializers.DateTimeField()
+
+
+class EventAppealsApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="event_appeals", summary="An event's appeals (directors)",
+                   responses={200: AppealOutput(many=True), **error_responses(403, 404)})
+    def get(self, request: Request, pk: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        return Response([selectors.appeal_payload(a) for a in selectors.event_appeals(event)])
+
+    @extend_schema(operation_id="appeal_record", summary="Log an appeal and its decision "
+                   "(directors)", request=AppealInput,
+                   responses={201: AppealOutput, **error_responses(400, 403, 404)})
+    def post(self, request: Request, pk: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        data = _data(request)
+        appeal = services.appeal_record(
+            event=event, contested=data.get("contested", ""), decision=data.get("decision", ""),
+            note=data.get("note", ""), penalty_id=data.get("penalty_id"),
+            round_number=data.get("round"), table=data.get("table"),
+            entry_id=data.get("entry_id"), actor=request.user)
+        appeal = Appeal.objects.select_related(
+            "game__table__round", "entry__player", "decided_by").get(pk=appeal.pk)
+        return Response(selectors.appeal_payload(appeal), status=status.HTTP_201_CREATED)
+
+
+# --- adjusted results -----------------------------------------------------------------------
+class AdjustInput(serializers.Serializer[Any]):
+    kind = serializers.ChoiceField(choices=list(ADJUST_KINDS), help_text="; ".join(
+        f"{k}: {v}" for k, v in ADJUST_KINDS.items()))
+    points = serializers.DictField(child=serializers.IntegerField(), required=False,
+                                   help_text='kind points: every side\'s points, e.g. '
+                                             '{"NS": 250, "EW": 180}.')
+    side = serializers.CharField(required=False, help_text="kind forfeit: NS or EW.")
+    reason = serializers.CharField(max_length=200)
+
+
+class AdjustedGameOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    status = serializers.CharField(help_text="confirmed: an adjusted result decides the game.")
+    winner = serializers.CharField()
+    totals = serializers.DictField(child=serializers.IntegerField())
+    adjusted = serializers.DictField(help_text="kind, points, reason (and side for a forfeit).")
+
+
+class TableAdjustApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="table_adjust", summary="Give a game an adjusted result "
+                   "(directors)",
+                   description="For a game that cannot be played out: both sides' points, the "
+                               "round's average, or a forfeit (formats with forfeits), with a "
+                               "reason. The game is decided and confirmed at once; the "
+                               "standings follow and a format that seats itself advances.",
+                   request=AdjustInput,
+                   responses={200: AdjustedGameOutput, **error_responses(400, 403, 404)})
+    def post(self, request: Request, pk: int, number: int, table: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        game = get_object_or_404(Game.objects.select_related("table__round"),
+                                 table__round__event=event, table__round__number=number,
+                                 table__number=table)
+        data = _data(request)
+        done = game_adjust(game=game, kind=data.get("kind", ""), reason=data.get("reason", ""),
+                           points=data.get("points"), side=data.get("side", "") or "",
+                           actor=request.user)
+        done.refresh_from_db()
+        return Response({"id": done.pk, "round": number, "table": table, "status": done.status,
+                         "winner": done.winner, "totals": done.totals or {},
+                         "adjusted": done.adjusted or {}})
+
+
+# --- the conduct record ---------------------------------------------------------------------
+class ConductRecordOutput(serializers.Serializer[Any]):
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    club = serializers.CharField()
+    count = serializers.IntegerField(help_text="Penalties in force.")
+    withdrawn = serializers.IntegerField()
+    points = serializers.IntegerField(help_text="Points of the penalties in force.")
+    recent = serializers.IntegerField(help_text="Penalties in force of the last 12 months.")
+    penalties = PenaltyOutput(many=True)
+
+
+class PlayerConductApi(APIView):
+    @extend_schema(operation_id="player_conduct", summary="A player's conduct record in a club "
+                   "(the club's directors, the player)",
+                   responses={200: ConductRecordOutput, **error_responses(403, 404)})
+    def get(self, request: Request, slug: str, player_id: int) -> Response:
+        club = get_object_or_404(Club, slug=slug)
+        player = get_object_or_404(Player, pk=player_id)
+        selectors.conduct_access(user=request.user, club=club, player=player)
+        record = selectors.conduct_record(club=club, player=player)
+        return Response({"player_id": player.pk, "name": player.name, "club": club.slug,
+                         **selectors.conduct_summary(record),
+                         "penalties": [selectors.penalty_payload(p) | {"event": p.event.name}
+                                       for p in record]})

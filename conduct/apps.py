@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ConductConfig(AppConfig):
+    name = "conduct"
+    verbose_name = "Conduct"

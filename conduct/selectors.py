@@ -1,0 +1,171 @@
+"""Reads of penalties, appeals, penalty tables and conduct records, shared by the pages, the
+API and the standings (``standings.compute`` sums the penalties in force)."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Collection
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet, Sum
+from django.http import Http404
+from django.utils import timezone
+
+from clubs.models import Club, ClubPlayer, Membership, Player
+from clubs.permissions import has_club_role
+from tournaments.models import Entry, Event
+
+from .models import Appeal, Penalty, PenaltyTable
+from .presets import PRESETS, preset_for
+
+# The check-in page marks players with a penalty within this many days.
+RECENT_DAYS = 365
+
+
+def penalty_table(event: Event) -> dict[str, Any]:
+    """The event's default points per kind: its own table, or its ruleset family's preset."""
+    stored = PenaltyTable.objects.filter(event=event).first()
+    preset = stored.preset if stored else preset_for(event.ruleset_preset)
+    points = dict(PRESETS[preset]["points"])
+    if stored:
+        points.update({k: int(v) for k, v in stored.points.items() if k in points})
+    return {"preset": preset, "label": PRESETS[preset]["label"], "points": points,
+            "kinds": [{"kind": k.value, "label": k.label, "points": points[k.value]}
+                      for k in Penalty.Kind],
+            "edited": stored is not None}
+
+
+def penalty_sums(event: Event, rounds: Collection[int] | None = None) -> dict[int, int]:
+    """The points taken off by the penalties in force, per entry in an individual event and
+    per pair in a pair event (the event's rule), over every round or the given ones."""
+    live = Penalty.objects.filter(event=event, withdrawn_at__isnull=True)
+    if rounds is not None:
+        live = live.filter(round_number__in=list(rounds))
+    key = "pair_id" if event.is_pairs else "entry_id"
+    return {target: int(total) for target, total in
+            live.exclude(**{f"{key}__isnull": True}).order_by().values(key)
+            .annotate(total=Sum("points")).values_list(key, "total")}
+
+
+def event_penalties(event: Event) -> list[Penalty]:
+    """Every penalty of the event, withdrawn ones too (the history), in round order."""
+    return list(Penalty.objects.filter(event=event).select_related(
+        "entry__player", "pair", "game__table", "created_by", "withdrawn_by"))
+
+
+def penalties_of(event: Event, entry: Entry) -> list[Penalty]:
+    """The penalties in force that count against ``entry`` by the event's rule: its own in an
+    individual event, its pair's in a pair event."""
+    live = Penalty.objects.filter(event=event, withdrawn_at__isnull=True)
+    live = live.filter(pair_id=entry.pair_id) if event.is_pairs and entry.pair_id \
+        else live.filter(entry=entry)
+    return list(live.select_related("entry__player", "game__table"))
+
+
+def event_appeals(event: Event) -> list[Appeal]:
+    return list(Appeal.objects.filter(event=event).select_related(
+        "penalty", "game__table__round", "entry__player", "decided_by"))
+
+
+def penalty_target_name(penalty: Penalty) -> str:
+    """The player penalised (with their pair in a pair event), or the pair."""
+    entry = penalty.entry
+    if entry is not None and penalty.pair_id is not None:
+        return f"{entry.player.name} ({penalty.pair})"
+    if entry is not None:
+        return entry.player.name
+    return str(penalty.pair)
+
+
+def penalty_payload(penalty: Penalty) -> dict[str, Any]:
+    """A penalty as the pages and the API show it."""
+    return {
+        "id": penalty.pk, "event_id": penalty.event_id, "round": penalty.round_number,
+        "table": penalty.game.table.number if penalty.game_id and penalty.game else None,
+        "entry_id": penalty.entry_id, "pair_id": penalty.pair_id,
+        "name": penalty_target_name(penalty),
+        "kind": penalty.kind, "kind_label": penalty.get_kind_display(),
+        "points": penalty.points, "reason": penalty.reason,
+        "created_by": penalty.created_by.get_username() if penalty.created_by else "",
+        "created_at": penalty.created_at,
+        "withdrawn": penalty.withdrawn,
+        "withdrawn_at": penalty.withdrawn_at, "withdrawn_reason": penalty.withdrawn_reason,
+        "withdrawn_by": penalty.withdrawn_by.get_username() if penalty.withdrawn_by else "",
+    }
+
+
+def appeal_payload(appeal: Appeal) -> dict[str, Any]:
+    game = appeal.game
+    return {
+        "id": appeal.pk, "event_id": appeal.event_id, "penalty_id": appeal.penalty_id,
+        "round": game.table.round.number if game else None,
+        "table": game.table.number if game else None,
+        "entry_id": appeal.entry_id,
+        "name": appeal.entry.player.name if appeal.entry_id and appeal.entry else "",
+        "contested": appeal.contested, "decision": appeal.decision,
+        "decision_label": appeal.get_decision_display(), "note": appeal.note,
+        "decided_by": appeal.decided_by.get_username() if appeal.decided_by else "",
+        "decided_at": appeal.decided_at,
+    }
+
+
+def _player_penalties(player_id: int) -> Q:
+    """A player's penalties: those naming them, and those against their pair naming no one."""
+    return Q(entry__player_id=player_id) | Q(entry__isnull=True, pair__members__player_id=player_id)
+
+
+def conduct_access(*, user: Any, club: Club, player: Player) -> None:
+    """May ``user`` read ``player``'s conduct record in ``club``? Its directors (and owners) and
+    the player themselves; 404 for anyone else (the record's existence is nobody's business),
+    and for a player the club never knew."""
+    known = ClubPlayer.objects.filter(club=club, player=player).exists() or Entry.objects.filter(
+        event__club=club, player=player).exists()
+    if not known:
+        raise Http404("No such player")
+    if has_club_role(user=user, club=club, role=Membership.Role.DIRECTOR):
+        return
+    if user is not None and user.is_authenticated and player.user_id == user.pk:
+        return
+    if user is not None and user.is_authenticated and has_club_role(
+            user=user, club=club, role=Membership.Role.MEMBER):
+        raise PermissionDenied("A player's conduct record is for the club's directors.")
+    raise Http404("No such player")
+
+
+def conduct_record(*, club: Club, player: Player) -> list[Penalty]:
+    """The player's penalties across the club's events, newest first (withdrawn ones too)."""
+    return list(
+        Penalty.objects.filter(_player_penalties(player.pk), event__club=club).distinct()
+        .select_related("event", "entry__player", "pair", "game__table", "created_by",
+                        "withdrawn_by")
+        .order_by("-event__date", "-created_at", "-id"))
+
+
+def conduct_summary(penalties: list[Penalty]) -> dict[str, Any]:
+    """In force, withdrawn, points in force, and those of the last twelve months."""
+    since = timezone.now() - datetime.timedelta(days=RECENT_DAYS)
+    live = [p for p in penalties if not p.withdrawn]
+    return {"count": len(live), "withdrawn": len(penalties) - len(live),
+            "points": sum(p.points for p in live),
+            "recent": sum(1 for p in live if p.created_at >= since)}
+
+
+def player_clubs_with_record(player: Player) -> QuerySet[Club]:
+    """The clubs in whose events the player has a penalty (their profile lists each record)."""
+    return Club.objects.filter(
+        pk__in=Penalty.objects.filter(_player_penalties(player.pk)).values("event__club_id")
+    ).order_by("name")
+
+
+def players_recently_penalised(*, club: Club, player_ids: Collection[int]) -> set[int]:
+    """Of ``player_ids``, those with a penalty in force in the club's events within the last
+    ``RECENT_DAYS`` days (the check-in page marks them; directors only)."""
+    since = timezone.now() - datetime.timedelta(days=RECENT_DAYS)
+    live = Penalty.objects.filter(event__club=club, withdrawn_at__isnull=True,
+                                  created_at__gte=since)
+    named = set(live.filter(entry__player_id__in=list(player_ids)).values_list(
+        "entry__player_id", flat=True))
+    paired = set(live.filter(entry__isnull=True, pair__members__player_id__in=list(player_ids))
+                 .values_list("pair__members__player_id", flat=True))
+    return named | paired

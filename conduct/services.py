@@ -1,0 +1,243 @@
+"""Writes of penalties, appeals and penalty tables: each one transaction under the event's lock,
+with a log row, refused once the event's results are final. A penalty recorded or withdrawn
+moves the event's ``hands_version`` and queues the standings (``tournaments.services.
+event_results_changed``), as a hand does."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from common.errors import DomainError
+from scoring.models import Game
+from tournaments.models import Entry, Event, Pair, Seat
+from tournaments.selectors import results_final_check
+from tournaments.services import event_lock, event_log, event_results_changed
+
+from .models import PENALTY_POINTS_MAX, Appeal, Penalty, PenaltyTable
+from .presets import PRESETS
+from .selectors import penalty_table
+
+REASON_MAX = 200
+
+
+def _user(actor: Any) -> Any:
+    return actor if getattr(actor, "is_authenticated", False) else None
+
+
+def _reason(value: Any, *, field: str, what: str, limit: int = REASON_MAX) -> str:
+    text = (value or "").strip() if isinstance(value, str | type(None)) else ""
+    if not text:
+        raise DomainError(f"Say why {what}.", field=field)
+    if len(text) > limit:
+        raise DomainError(f"Keep it under {limit} characters.", field=field)
+    return text
+
+
+def check_penalty_points(value: Any, *, field: str = "points") -> int:
+    """A penalty's points: a whole number from 1 to ``PENALTY_POINTS_MAX`` (a penalty takes
+    points off; a negative or absurd number is refused naming ``field``)."""
+    try:
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise ValueError
+        number = int(str(value).strip())
+    except ValueError:
+        raise DomainError("A penalty's points are a whole number.", field=field) from None
+    if number < 1:
+        raise DomainError("A penalty takes off at least 1 point (give the points as a positive "
+                          "number).", field=field, code="min_value")
+    if number > PENALTY_POINTS_MAX:
+        raise DomainError(f"A penalty takes off at most {PENALTY_POINTS_MAX} points.",
+                          field=field, code="max_value")
+    return number
+
+
+def _target(event: Event, *, entry_id: Any, pair_id: Any) -> tuple[Entry | None, Pair | None]:
+    """The player or pair penalised: one of ``entry_id`` or ``pair_id``, of this event. In a
+    pair event a player's penalty counts against their pair."""
+    if (entry_id in (None, "")) == (pair_id in (None, "")):
+        raise DomainError("Name the player (entry_id) or the pair (pair_id) penalised, one of "
+                          "them.", field="entry_id")
+    if entry_id not in (None, ""):
+        entry = Entry.objects.select_related("player", "pair").filter(
+            event=event, pk=_id(entry_id, "entry_id")).first()
+        if entry is None:
+            raise DomainError("That player is not in this event.", field="entry_id")
+        return entry, entry.pair
+    if not event.is_pairs:
+        raise DomainError("This event has no pairs: name the player (entry_id).",
+                          field="pair_id")
+    pair = Pair.objects.filter(event=event, pk=_id(pair_id, "pair_id")).first()
+    if pair is None:
+        raise DomainError("That pair is not in this event.", field="pair_id")
+    return None, pair
+
+
+def _id(value: Any, field: str) -> int:
+    try:
+        if isinstance(value, bool):
+            raise ValueError
+        return int(value)
+    except (TypeError, ValueError):
+        raise DomainError("An id is a whole number.", field=field) from None
+
+
+def _sitting(event: Event, *, number: Any, table: Any, entry: Entry | None,
+             pair: Pair | None) -> tuple[int, Game | None]:
+    """The round (and game) of the offence, checked: the player (or pair) sat in it."""
+    round_number = _id(number, "round")
+    round_ = event.rounds.filter(number=round_number).first()
+    if round_ is None:
+        raise DomainError(f"This event has no {event.sitting} {round_number}.", field="round")
+    seats = Seat.objects.filter(round=round_)
+    seats = seats.filter(entry=entry) if entry is not None else seats.filter(entry__pair=pair)
+    seat = seats.select_related("table").first()
+    who = entry.player.name if entry is not None else str(pair)
+    if seat is None:
+        raise DomainError(f"{who} did not play in {event.sitting} {round_number}.",
+                          field="round", code="not_seated")
+    if table in (None, ""):
+        return round_number, None
+    table_number = _id(table, "table")
+    if seat.table.number != table_number:
+        raise DomainError(f"{who} played at table {seat.table.number} in {event.sitting} "
+                          f"{round_number}, not at table {table_number}.", field="table",
+                          code="not_at_table")
+    return round_number, Game.objects.filter(table=seat.table).first()
+
+
+@transaction.atomic
+def penalty_record(*, event: Event, round_number: Any, kind: str, reason: str,
+                   points: Any = None, entry_id: Any = None, pair_id: Any = None,
+                   table: Any = None, actor: Any = None) -> Penalty:
+    """A director penalises a player (or a pair) for an offence in a round (at a table): the
+    kind, the points (the event's penalty table's when left out) and why. It counts in the
+    standings at once (the player's total in an individual event, the pair's in a pair
+    event). Refused, naming the field, for a player not seated in that round (or at that
+    table), points not from 1 to 1000, an unknown kind, no reason, or an event that is over."""
+    locked = event_lock(event)
+    results_final_check(locked)
+    if locked.status != Event.Status.RUNNING:
+        raise DomainError("Penalties are recorded while the event is running.", field="event")
+    if not isinstance(kind, str) or kind not in Penalty.Kind.values:
+        raise DomainError(f"A penalty's kind is one of: {', '.join(Penalty.Kind.values)}.",
+                          field="kind")
+    if points in (None, ""):
+        points = penalty_table(locked)["points"][kind]
+    number = check_penalty_points(points)
+    why = _reason(reason, field="reason", what="the player is penalised")
+    entry, pair = _target(locked, entry_id=entry_id, pair_id=pair_id)
+    round_no, game = _sitting(locked, number=round_number, table=table, entry=entry, pair=pair)
+    penalty = Penalty.objects.create(
+        event=locked, round_number=round_no, game=game, entry=entry,
+        pair=pair if locked.is_pairs else None, kind=kind, points=number, reason=why,
+        created_by=_user(actor))
+    event_log(locked, actor, "penalty_recorded", penalty=penalty.pk, round=round_no,
+              table=game.table.number if game else None, entry=penalty.entry_id,
+              pair=penalty.pair_id, kind=kind, points=number, reason=why)
+    event_results_changed(locked)
+    return penalty
+
+
+@transaction.atomic
+def penalty_withdraw(*, penalty: Penalty, reason: str, actor: Any = None) -> Penalty:
+    """Withdraw a penalty, saying why: it stops counting (the standings follow) and stays in
+    the event's history and the player's record, marked withdrawn."""
+    locked_event = event_lock(penalty.event)
+    results_final_check(locked_event)
+    locked = Penalty.objects.select_for_update().get(pk=penalty.pk)
+    if locked.withdrawn:
+        raise DomainError("This penalty was already withdrawn.", field="penalty",
+                          code="withdrawn")
+    why = _reason(reason, field="reason", what="the penalty is withdrawn")
+    locked.withdrawn_at = timezone.now()
+    locked.withdrawn_by = _user(actor)
+    locked.withdrawn_reason = why
+    locked.save(update_fields=["withdrawn_at", "withdrawn_by", "withdrawn_reason"])
+    event_log(locked_event, actor, "penalty_withdrawn", penalty=locked.pk,
+              points=locked.points, reason=why)
+    event_results_changed(locked_event)
+    return locked
+
+
+@transaction.atomic
+def appeal_record(*, event: Event, contested: str, decision: str, note: str = "",
+                  penalty_id: Any = None, round_number: Any = None, table: Any = None,
+                  entry_id: Any = None, actor: Any = None) -> Appeal:
+    """Log an appeal and its decision: what was contested (a penalty, or a game's ruling), the
+    decision (upheld, overturned, changed) and who decided. An appeal that overturns a penalty
+    withdraws it (the appeal is the reason)."""
+    locked = event_lock(event)
+    results_final_check(locked)
+    what = _reason(contested, field="contested", what="the ruling is contested", limit=500)
+    if not isinstance(decision, str) or decision not in Appeal.Decision.values:
+        raise DomainError(f"The decision is one of: {', '.join(Appeal.Decision.values)}.",
+                          field="decision")
+    note = (note or "").strip() if isinstance(note, str) else ""
+    if len(note) > 500:
+        raise DomainError("Keep the note under 500 characters.", field="note")
+    if decision == Appeal.Decision.CHANGED and not note:
+        raise DomainError("Say how the ruling was changed.", field="note")
+    penalty = None
+    if penalty_id not in (None, ""):
+        penalty = Penalty.objects.filter(event=locked, pk=_id(penalty_id, "penalty_id")).first()
+        if penalty is None:
+            raise DomainError("No such penalty in this event.", field="penalty_id")
+    game = None
+    if round_number not in (None, "") or table not in (None, ""):
+        if round_number in (None, "") or table in (None, ""):
+            raise DomainError("Name both the round and the table of the game contested.",
+                              field="table" if table in (None, "") else "round")
+        game = Game.objects.filter(table__round__event=locked,
+                                   table__round__number=_id(round_number, "round"),
+                                   table__number=_id(table, "table")).first()
+        if game is None:
+            raise DomainError("No such table in that round.", field="table")
+    entry = None
+    if entry_id not in (None, ""):
+        entry = Entry.objects.filter(event=locked, pk=_id(entry_id, "entry_id")).first()
+        if entry is None:
+            raise DomainError("That player is not in this event.", field="entry_id")
+    if penalty is None and game is None:
+        raise DomainError("Name the penalty (penalty_id) or the game (round and table) "
+                          "contested.", field="penalty_id")
+    if penalty is not None and game is None:
+        game = penalty.game
+    appeal = Appeal.objects.create(event=locked, penalty=penalty, game=game, entry=entry,
+                                   contested=what, decision=decision, note=note,
+                                   decided_by=_user(actor))
+    event_log(locked, actor, "appeal_decided", appeal=appeal.pk, penalty=appeal.penalty_id,
+              decision=decision, contested=what, note=note)
+    if penalty is not None and decision == Appeal.Decision.OVERTURNED and not penalty.withdrawn:
+        penalty_withdraw(penalty=penalty, actor=actor,
+                         reason=f"Overturned on appeal: {note or what}"[:REASON_MAX])
+    return appeal
+
+
+@transaction.atomic
+def penalty_table_set(*, event: Event, preset: str | None = None,
+                      points: Mapping[str, Any] | None = None, actor: Any = None) -> PenaltyTable:
+    """Set the event's penalty table: a preset (``conduct.presets``) and the director's points
+    per kind over it; each refusal names ``preset`` or ``points.<kind>``."""
+    locked = event_lock(event)
+    results_final_check(locked)
+    current = penalty_table(locked)
+    preset = preset or current["preset"]
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise DomainError(f"A preset is one of: {', '.join(PRESETS)}.", field="preset")
+    given = dict(points or {})
+    unknown = sorted(set(given) - set(Penalty.Kind.values))
+    if unknown:
+        raise DomainError(f"{unknown[0]!r} is not a kind of penalty.",
+                          field=f"points.{unknown[0]}")
+    base = dict(PRESETS[preset]["points"])
+    chosen = {kind: check_penalty_points(given[kind], field=f"points.{kind}")
+              for kind in Penalty.Kind.values if kind in given and given[kind] not in (None, "")}
+    table, _ = PenaltyTable.objects.update_or_create(
+        event=locked, defaults={"preset": preset,
+                                "points": {k: v for k, v in chosen.items() if base[k] != v}})
+    event_log(locked, actor, "penalty_table", preset=preset, points=table.points)
+    return table

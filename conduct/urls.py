@@ -1,0 +1,19 @@
+"""Conduct pages: the director's Penalties page of an event, adjusted results, conduct records."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("events/<int:pk>/penalties/", views.event_penalties, name="event-penalties"),
+    path("events/<int:pk>/penalties/<int:penalty_id>/withdraw/", views.penalty_withdraw,
+         name="penalty-withdraw"),
+    path("events/<int:pk>/penalty-table/", views.penalty_table_set, name="penalty-table"),
+    path("events/<int:pk>/appeals/", views.event_appeal, name="event-appeal"),
+    path("events/<int:pk>/rounds/<int:number>/tables/<int:table>/adjust/", views.table_adjust,
+         name="table-adjust"),
+    path("clubs/<slug:slug>/players/<int:player_id>/conduct/", views.conduct_record_page,
+         name="player-conduct"),
+]

@@ -1,0 +1,144 @@
+"""Conduct pages: the director's Penalties page of an event (record, list, withdraw with a
+reason, the penalty table, appeals), a game's adjusted result (from the round page), and a
+player's conduct record in a club (the club's directors and the player only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from clubs.models import Club, Player
+from common.errors import DomainError
+from scoring.models import Game
+from scoring.services import game_adjust
+from tournaments.models import Event
+from tournaments.selectors import event_get, results_final
+
+from . import selectors, services
+from .models import Appeal, Penalty
+
+
+def _page(request: HttpRequest, event: Event, *, errors: dict[str, str] | None = None,
+          posted: dict[str, Any] | None = None, status: int = 200) -> HttpResponse:
+    entries = list(event.entries.select_related("player", "pair").order_by("player__name"))
+    return render(request, "conduct/penalties.html", {
+        "event": event, "penalties": selectors.event_penalties(event),
+        "appeals": selectors.event_appeals(event), "table": selectors.penalty_table(event),
+        "entries": entries, "pairs": list(event.pairs.order_by("pk")) if event.is_pairs else [],
+        "rounds": list(event.rounds.order_by("number").values_list("number", flat=True)),
+        "kinds": Penalty.Kind.choices, "decisions": Appeal.Decision.choices,
+        "errors": errors or {}, "posted": posted or {},
+        "final": results_final(event), "presets": selectors.PRESETS,
+    }, status=status)
+
+
+@login_required
+def event_penalties(request: HttpRequest, pk: int) -> HttpResponse:
+    """The event's penalties and appeals; POST records a penalty."""
+    event = event_get(pk=pk, user=request.user, role="director")
+    if request.method != "POST":
+        return _page(request, event)
+    data = request.POST
+    target = data.get("target", "")
+    entry_id = target[2:] if target.startswith("e:") else None
+    pair_id = target[2:] if target.startswith("p:") else None
+    try:
+        penalty = services.penalty_record(
+            event=event, round_number=data.get("round"), kind=data.get("kind", ""),
+            reason=data.get("reason", ""), points=data.get("points") or None,
+            entry_id=entry_id, pair_id=pair_id, table=data.get("table") or None,
+            actor=request.user)
+    except DomainError as exc:
+        field = "target" if exc.field in ("entry_id", "pair_id") else exc.field
+        return _page(request, event, errors={field: exc.message}, posted=data.dict(),
+                     status=400)
+    messages.success(request, f"Penalty recorded: {penalty.points} points off "
+                              f"{selectors.penalty_target_name(penalty)}.")
+    return redirect("event-penalties", pk=event.pk)
+
+
+@login_required
+@require_POST
+def penalty_withdraw(request: HttpRequest, pk: int, penalty_id: int) -> HttpResponse:
+    event = event_get(pk=pk, user=request.user, role="director")
+    penalty = get_object_or_404(Penalty, event=event, pk=penalty_id)
+    try:
+        services.penalty_withdraw(penalty=penalty, reason=request.POST.get("reason", ""),
+                                  actor=request.user)
+    except DomainError as exc:
+        messages.error(request, f"Penalty not withdrawn: {exc.message}")
+    else:
+        messages.success(request, "Penalty withdrawn; it stays in the history.")
+    return redirect("event-penalties", pk=event.pk)
+
+
+@login_required
+@require_POST
+def event_appeal(request: HttpRequest, pk: int) -> HttpResponse:
+    event = event_get(pk=pk, user=request.user, role="director")
+    data = request.POST
+    try:
+        services.appeal_record(
+            event=event, contested=data.get("contested", ""), decision=data.get("decision", ""),
+            note=data.get("note", ""), penalty_id=data.get("penalty_id") or None,
+            round_number=data.get("round") or None, table=data.get("table") or None,
+            actor=request.user)
+    except DomainError as exc:
+        return _page(request, event, errors={f"appeal_{exc.field}": exc.message},
+                     posted=data.dict(), status=400)
+    messages.success(request, "Appeal logged.")
+    return redirect("event-penalties", pk=event.pk)
+
+
+@login_required
+@require_POST
+def penalty_table_set(request: HttpRequest, pk: int) -> HttpResponse:
+    event = event_get(pk=pk, user=request.user, role="director")
+    points = {kind: request.POST.get(f"points_{kind}", "") for kind in Penalty.Kind.values}
+    try:
+        services.penalty_table_set(event=event, preset=request.POST.get("preset") or None,
+                                   points=points, actor=request.user)
+    except DomainError as exc:
+        return _page(request, event, errors={f"table_{exc.field}": exc.message},
+                     posted=request.POST.dict(), status=400)
+    messages.success(request, "Penalty table saved.")
+    return redirect("event-penalties", pk=event.pk)
+
+
+@login_required
+@require_POST
+def table_adjust(request: HttpRequest, pk: int, number: int, table: int) -> HttpResponse:
+    """A game that cannot be played out gets an adjusted result (the round page's "Adjust")."""
+    event = event_get(pk=pk, user=request.user, role="director")
+    game = get_object_or_404(Game.objects.select_related("table__round"),
+                             table__round__event=event, table__round__number=number,
+                             table__number=table)
+    data = request.POST
+    points = {side: data.get(f"points_{side}", "") for side in ("NS", "EW", "N", "E", "S")
+              if f"points_{side}" in data}
+    try:
+        done = game_adjust(game=game, kind=data.get("kind", ""), reason=data.get("reason", ""),
+                           points=points, side=data.get("side", ""), actor=request.user)
+    except DomainError as exc:
+        messages.error(request, f"Table {table}: {exc.message}")
+    else:
+        shown = " · ".join(f"{s} {v}" for s, v in (done.totals or {}).items())
+        messages.success(request, f"Table {table}: adjusted result recorded ({shown}).")
+    return redirect("round-detail", pk=event.pk, number=number)
+
+
+def conduct_record_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    """A player's conduct record in one club: their penalties across its events."""
+    club = get_object_or_404(Club, slug=slug)
+    player = get_object_or_404(Player, pk=player_id)
+    selectors.conduct_access(user=request.user, club=club, player=player)
+    record = selectors.conduct_record(club=club, player=player)
+    return render(request, "conduct/record.html", {
+        "club": club, "player": player, "penalties": record,
+        "summary": selectors.conduct_summary(record),
+    })
