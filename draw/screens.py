@@ -21,7 +21,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Max
+from django.db.models import Count, Max
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -29,7 +29,7 @@ from django.views.decorators.http import require_POST
 
 from common.errors import DomainError
 from common.labels import SEAT_NAMES
-from scoring.models import Game, Hand
+from scoring.models import Game, Hand, HandRevision
 from scoring.selectors import games_for_event
 from scoring.services import game_settle_tie, round_call_time
 from tournaments import services as events
@@ -73,6 +73,12 @@ def _tiles(round_: Round, *, now: datetime.datetime, deals: int | None,
         Hand.objects.filter(game__table__round=round_, deleted_at__isnull=True)
         .values("game_id").annotate(last=Max("created_at")).values_list("game_id", "last")
     )
+    # A misdeal is redealt and is not one of the game's deals: the tile counts deals played.
+    misdeals = dict(
+        HandRevision.objects.filter(hand__game__table__round=round_, hand__deleted_at__isnull=True,
+                                    is_live=True, outcome="misdeal")
+        .values("hand__game_id").annotate(n=Count("id")).values_list("hand__game_id", "n")
+    )
     tiles = []
     for item in round_tables(round_=round_):
         table, game = item["table"], item["game"]
@@ -89,6 +95,8 @@ def _tiles(round_: Round, *, now: datetime.datetime, deals: int | None,
             "ns": [names.get(p, "–") for p in ("N", "S")],
             "ew": [names.get(p, "–") for p in ("E", "W")],
             "hands": game.hands_count if game else 0, "deals": deals, "minutes": minutes,
+            "misdeals": misdeals.get(game.pk, 0) if game else 0,
+            "played": (game.hands_count - misdeals.get(game.pk, 0)) if game else 0,
             "totals": game.totals if game and game.totals else None,
             "awaiting_cut": bool(cuts and game and status != Game.Status.PLAYING
                                  and not game.winner and not game.cut_winner),
