@@ -14,7 +14,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from common.errors import DomainError
-from common.http import public_url
+from common.http import public_address
 from common.rulesets import event_ruleset
 from formats.pairs import GROUP_LABELS
 from ranking import tie_break_labels, tie_breaks_in_force
@@ -65,6 +65,7 @@ def day_table_cards(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         count = table_card_count(event)
     cards = []
+    address = public_address(request)
     if count and not error:
         try:
             made = table_cards_ensure(event=event, count=count, actor=request.user)
@@ -72,13 +73,13 @@ def day_table_cards(request: HttpRequest, pk: int) -> HttpResponse:
             error = exc.message
         else:
             for card in made:
-                url = public_url(request, reverse("table-card", args=[card.token]))
+                url = address.url(reverse("table-card", args=[card.token]))
                 qr = segno.make(url, error="m")
                 cards.append({"card": card, "url": url,
                               "qr_svg": qr.svg_inline(scale=7, dark="#000")})
     return render(request, "draw/day_table_cards.html", {
         "event": event, "cards": cards, "count": count if not error else "",
-        "error": error, "max_tables": MAX_TABLE_CARDS,
+        "error": error, "max_tables": MAX_TABLE_CARDS, "address": address,
     }, status=400 if error else 200)
 
 

@@ -20,7 +20,7 @@ from clubs.models import Club
 from clubs.permissions import check_club_role, has_club_role
 from common.errors import DomainError
 from common.forms import add_domain_error
-from common.http import public_url
+from common.http import public_address
 from common.rulesets import event_ruleset
 from common.spreadsheets import SafeCsvWriter
 from scoring.models import Game, HandRevision
@@ -403,16 +403,17 @@ def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     tokens = {card.number: card.token for card in
               (table_cards_ensure(event=event, count=min(largest, MAX_TABLE_CARDS),
                                   actor=request.user) if largest else [])}
+    address = public_address(request)
     cards = []
     for item in tables:
         token = tokens.get(item["table"].number)
         path = (reverse("table-card", args=[token]) if token
                 else reverse("table-entry", args=[item["table"].token]))
-        url = public_url(request, path)
+        url = address.url(path)
         qr = segno.make(url, error="m")
         cards.append({**item, "url": url, "qr_svg": qr.svg_inline(scale=6, dark="#000")})
     return render(request, "draw/table_cards.html", {
-        "event": event, "round": round_, "cards": cards,
+        "event": event, "round": round_, "cards": cards, "address": address,
     })
 
 
