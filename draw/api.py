@@ -827,6 +827,14 @@ def forfeit_payload(game: Game) -> dict[str, Any]:
             "totals": game.totals or {}, "hands_count": game.hands_count}
 
 
+class RoundTimeInput(serializers.Serializer[Any]):
+    confirm = serializers.BooleanField(
+        required=False, default=False,
+        help_text="Call time even though a table still playing has no hand entered (its game "
+                  "ends 0-0); without it that is refused (400, field `confirm`, naming the "
+                  "tables).")
+
+
 class RoundTimeApi(APIView):
     """Time is up: games still playing end after the deals entered."""
 
@@ -836,13 +844,17 @@ class RoundTimeApi(APIView):
                    summary="Call time on a round (directors; timed games)",
                    description="Every game of the round still playing ends after the deals "
                                "entered: the side ahead wins (a level game is settled by a "
-                               "cut). The games then wait for confirmation as usual.",
-                   request=None,
+                               "cut). The games then wait for confirmation as usual. A table "
+                               "with no hand entered would end 0-0: refused unless `confirm`.",
+                   request=RoundTimeInput,
                    responses={200: RoundOutput, **error_responses(400, 403, 404)})
     def post(self, request: Request, pk: int, number: int) -> Response:
         event = event_get(pk=pk, user=request.user, role="director")
         round_ = _round(event, number)
-        round_call_time(round_=round_, actor=request.user)
+        data = RoundTimeInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        round_call_time(round_=round_, actor=request.user,
+                        confirm_empty=data.validated_data["confirm"])
         return Response(round_payload(round_, with_tokens=True))
 
 

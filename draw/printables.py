@@ -31,7 +31,7 @@ from .cards import (
     table_card_target,
     table_cards_ensure,
 )
-from .selectors import event_rules, final_results
+from .selectors import event_rules, final_results, stage_games
 
 STAGE_LABELS = dict(Round.Stage.choices)
 
@@ -176,7 +176,11 @@ def event_results(request: HttpRequest, pk: int) -> HttpResponse:
                   for p in prizes.get("payouts", [])]
     prize_fund += [f"{s['label']} {money(s['amount'], currency)}" for s in prizes.get("side", [])]
     labels = [t["label"].lower() for t in tie_breaks]
+    games = stage_games(event)
+    stages = list(dict.fromkeys(STAGE_LABELS.get(r["stage"], "") for r in reversed(games)))
     return render(request, "draw/results.html", {
+        "stage_games": games,
+        "stage_games_title": (" and ".join(stages).capitalize() + " games") if stages else "",
         "event": event, "finished": finished, "placements": placements, "side_prizes": side,
         "rules": event_rules(event), "ruleset": event_ruleset(event),
         "qualifying_only": event.spec.stage_totals,

@@ -33,11 +33,12 @@ from scoring.models import Game, Hand, HandRevision
 from scoring.selectors import games_for_event
 from scoring.services import game_settle_tie, round_call_time
 from tournaments import services as events
-from tournaments.models import Bye, Entry, Event, Round, Seat
+from tournaments.models import Bye, Entry, Event, EventLog, Round, Seat
 from tournaments.selectors import event_get, round_tables
 
 from . import seating, where
-from .selectors import event_format_settings, rounds_total
+from .flow import next_step, redraw_warning
+from .selectors import event_format_settings, rounds_total, sitting_labels, sitting_phrase
 
 # A playing table is "running long" past the median time of the finished tables once this many
 # have finished (fewer on a small day: half the tables), or past the event's time limit.
@@ -142,7 +143,23 @@ def director_screen(event: Event, *, now: datetime.datetime | None = None) -> di
     total = rounds_total(event)
     next_number = (rounds[-1].number + 1) if rounds else 1
     counts = {status: sum(1 for t in tiles if t["status"] == status) for status in Game.Status.values}
+    labels = sitting_labels(event, upto=next_number)
+    shown_label = labels.get(shown.number, "") if shown else ""
+    open_label = labels.get(open_round.number, "") if open_round else ""
+    heading = shown_label
+    if shown is not None and total:
+        plain = f"{event.spec.sitting_title} {shown.number}"
+        heading = (f"{plain} of {total}" if shown_label == plain
+                   else f"{shown_label} ({_word(event)} {shown.number} of {total})")
     return {
+        "heading": heading,
+        "labels": labels, "round_label": shown_label, "open_label": open_label,
+        "open_phrase": sitting_phrase(open_label) if open_round else "",
+        "next_phrase": sitting_phrase(labels[next_number]),
+        "next_step": next_step(event, rounds),
+        "redraw_warning": redraw_warning(event, open_label) if open_round else "",
+        "empty_tables": [t["number"] for t in tiles
+                         if t["status"] == Game.Status.PLAYING and not t["hands"]],
         "event": event, "round": shown, "open_round": open_round, "tiles": tiles,
         "counts": counts, "long_count": sum(1 for t in tiles if t["long"]),
         "cut_count": sum(1 for t in tiles if t["awaiting_cut"]),
@@ -222,8 +239,13 @@ def event_director_time(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, "No game is being played.")
         return redirect("event-director", pk=event.pk)
     try:
-        ended = round_call_time(round_=round_, actor=request.user)
+        ended = round_call_time(round_=round_, actor=request.user,
+                                confirm_empty=request.POST.get("confirm") == "1")
     except DomainError as exc:
+        if exc.code == "no_hands":
+            # Ask first: name the tables that would end 0-0, with a button that goes on.
+            return render(request, "draw/director.html", {
+                **director_screen(event), "call_time_refusal": exc.message}, status=409)
         messages.error(request, exc.message)
     else:
         listed = ", ".join(str(n) for n in ended) or "none"
@@ -240,6 +262,7 @@ def movement_board(event: Event, *, now: datetime.datetime | None = None) -> dic
     round_ = event.rounds.order_by("-number").first()
     rows: list[dict[str, Any]] = []
     deadline = None
+    time_called = False
     if round_ is not None:
         final = round_.stage == Round.Stage.FINAL
         for name, table, position in (
@@ -254,7 +277,10 @@ def movement_board(event: Event, *, now: datetime.datetime | None = None) -> dic
                          "where": "sits out"})
         rows.sort(key=lambda r: (r["name"].casefold(), r["name"]))
         limit = _game_minutes(event)
-        if limit is not None and round_.status != Round.Status.CLOSED:
+        # Once the director has called time the clock has nothing left to count.
+        time_called = limit is not None and EventLog.objects.filter(
+            event=event, action="time_called", details__round=round_.number).exists()
+        if limit is not None and round_.status != Round.Status.CLOSED and not time_called:
             deadline = round_start_time(round_) + datetime.timedelta(minutes=limit)
     left = int((deadline - now).total_seconds()) if deadline else 0
     return {
@@ -262,7 +288,7 @@ def movement_board(event: Event, *, now: datetime.datetime | None = None) -> dic
         "deadline_ms": int(deadline.timestamp() * 1000) if deadline else None,
         "now_ms": int(now.timestamp() * 1000),
         "time_left": f"{left // 60}:{left % 60:02d}" if left > 0 else "Time",
-        "word": _word(event), "game_minutes": _game_minutes(event),
+        "word": _word(event), "game_minutes": _game_minutes(event), "time_called": time_called,
         "stage_label": Round.Stage(round_.stage).label if round_ else "",
         "density": "dense" if len(rows) > 96 else "medium" if len(rows) > 40 else "",
         "refresh_seconds": 30,

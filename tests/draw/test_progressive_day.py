@@ -218,7 +218,9 @@ def test_the_director_screen_calls_time(client: Any) -> None:
     client.force_login(director)
     page = client.get(reverse("event-director", args=[event.pk]))
     assert b'id="call-time"' in page.content
-    client.post(reverse("event-director-time", args=[event.pk]))
+    # Table 2 has no hand: the director is asked first, then confirms.
+    assert client.post(reverse("event-director-time", args=[event.pk])).status_code == 409
+    client.post(reverse("event-director-time", args=[event.pk]), {"confirm": "1"})
     assert set(Game.objects.filter(table__round=first).values_list("status", flat=True)) == {
         "finished"}
     assert EventLog.objects.filter(event=event, action="time_called").exists()

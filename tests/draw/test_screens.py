@@ -209,11 +209,11 @@ def test_seat_next_game_when_none_is_open(client) -> None:
     event, director = _day(8)
     client.force_login(director)
     html = client.get(reverse("event-director", args=[event.pk])).content.decode()
-    assert "Nothing seated yet" in html and 'id="seat-next"' in html
+    assert "Nothing seated yet" in html and 'id="seat-round"' in html
     response = client.post(reverse("round-seat", args=[event.pk]), {"number": "1"})
     assert response.status_code == 302
     html = client.get(reverse("event-director", args=[event.pk])).content.decode()
-    assert html.count('class="dtile ') == 2 and 'id="seat-next"' not in html
+    assert html.count('class="dtile ') == 2 and 'id="seat-round"' not in html
 
 
 def test_tables_running_long_are_marked(client) -> None:
