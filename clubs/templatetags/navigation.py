@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import template
 
 from clubs.permissions import directs_any_club
