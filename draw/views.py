@@ -444,6 +444,7 @@ def event_finish(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "draw/event_finish.html", {
         "event": event, "placings": [{**p, "prize_text": money(p.get("prize"), currency)}
                                      for p in placings],
+        "has_prizes": any(p.get("prize") for p in placings),
         "refusal": refusal, "early": not refusal and not flow.plan_done(
             event, rounds, rounds_total(event)),
         "asked": request.method == "POST",
