@@ -290,3 +290,24 @@ def test_the_director_tile_counts_deals_not_misdeals_and_the_redraw_says_what_it
                       tile, re.S)
     assert hands and hands.group(1).startswith("4/4") and "+1 misdeal" in hands.group(1)
     assert "5/4" not in tile
+
+
+def test_the_api_advances_in_one_step_and_names_what_is_unfinished() -> None:
+    club, director = club_with_director(slug="api-night")
+    event = event_with_players(club=club, players=8, rounds_planned=2, deals_per_round=1)
+    first = round_create(event=event)
+    round_set_status(round_=first, status=Round.Status.PLAYING)
+    api = APIClient()
+    api.force_authenticate(director)
+    url = reverse("api-round-advance", args=[event.pk, 1])
+    refused = api.post(url, {}, format="json")
+    assert refused.status_code == 400 and "close_unfinished" in refused.content.decode()
+    assert event.rounds.get(number=1).status == Round.Status.PLAYING and event.rounds.count() == 1
+    seated = api.post(url, {"close_unfinished": True, "start": False}, format="json")
+    assert seated.status_code == 200, seated.content
+    body = seated.json()
+    assert body["closed"] == 1 and body["round"]["number"] == 2
+    assert body["round"]["status"] == "seated" and len(body["round"]["tables"]) == 2
+    last = api.post(reverse("api-round-advance", args=[event.pk, 2]),
+                    {"close_unfinished": True}, format="json")
+    assert last.status_code == 200 and last.json() == {"closed": 2, "round": None}

@@ -50,7 +50,12 @@ def test_time_ends_the_games_still_playing_after_the_deals_entered(
     first = round_create(event=event)
     t1, t2 = (t.game for t in first.tables.order_by("number"))
     hand_submit(game=t1, number=1, values=values())  # EW 55, NS 51
-    ended = round_call_time(round_=first)
+    # Table 2 has no hand: calling time would end it 0-0, so the director is asked first.
+    with pytest.raises(DomainError) as asked:
+        round_call_time(round_=first)
+    assert (asked.value.field, asked.value.code) == ("confirm", "no_hands")
+    assert "table 2" in asked.value.message
+    ended = round_call_time(round_=first, confirm_empty=True)
     assert ended == [1, 2]
     t1.refresh_from_db()
     t2.refresh_from_db()
