@@ -76,6 +76,17 @@ def check_grant_role(*, user: Any, club: Club, role: str, current: str | None = 
                 f"Only an owner of {club.name} can give or take away the {wanted} role.")
 
 
+def directs_any_club(*, user: Any) -> bool:
+    """Whether the user directs (or owns) at least one club: the navigation offers the API and
+    an API token to them only (superusers act as owners)."""
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_superuser:
+        return True
+    return Membership.objects.filter(
+        user=user, role__in=[Membership.Role.DIRECTOR, Membership.Role.OWNER]).exists()
+
+
 def can_view_club(*, user: Any, club: Club) -> bool:
     return club.is_public or club_role(user=user, club=club) is not None
 

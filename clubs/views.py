@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from common.errors import DomainError
 from common.forms import add_domain_error
-from common.http import public_url
+from common.http import public_address
 
 from . import selectors, services
 from .forms import (
@@ -47,19 +47,17 @@ def club_create(request: HttpRequest) -> HttpResponse:
     return render(request, "clubs/club_form.html", {"form": form})
 
 
-def invitation_link(request: HttpRequest, invitation: Invitation) -> str:
-    """The invitation's address as a phone in the room reaches it (``common.http.public_url``)."""
-    return public_url(request, reverse("invitation-accept", args=[invitation.token]))
-
-
 def _manage_context(request: HttpRequest, club: Club, **forms: object) -> dict[str, object]:
     roles = grantable_roles(user=request.user, club=club)
     members = list(selectors.club_members(club=club))
     invitations = list(selectors.invitations_for(club=club, user=request.user))
+    address = public_address(request)
     for invitation in invitations:
-        setattr(invitation, "link", invitation_link(request, invitation))  # noqa: B010
+        setattr(invitation, "link", address.url(  # noqa: B010
+            reverse("invitation-accept", args=[invitation.token])))
     return {
         "club": club,
+        "address": address,
         "role": club_role(user=request.user, club=club),
         "is_owner": has_club_role(user=request.user, club=club, role="owner"),
         "manageable_roles": roles,
@@ -177,9 +175,11 @@ def invitation_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """One invitation: its link to copy and its QR code, big enough to scan from across a
     table (the page prints on one sheet)."""
     invitation = selectors.managed_invitation(slug=slug, pk=pk, user=request.user)
-    link = invitation_link(request, invitation)
+    address = public_address(request)
+    link = address.url(reverse("invitation-accept", args=[invitation.token]))
     return render(request, "clubs/invitation_detail.html", {
         "club": invitation.club,
+        "address": address,
         "invitation": invitation,
         "link": link,
         "refusal": invitation.refusal(),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import time
 from pathlib import Path
 
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]"]
@@ -72,6 +73,29 @@ def lan_host_names() -> list[str]:
         names += [host, short, f"{short}.local", f"{short}.lan", f"{short}.home"]
     names += lan_addresses()
     return list(dict.fromkeys(names))
+
+
+# Whether the server answers on a LAN address, asked once per address and port for this long: a
+# page of QR codes asks once, and a restart with another HOST is seen within seconds.
+_ANSWERS_SECONDS = 5.0
+_answers: dict[tuple[str, int], tuple[float, bool]] = {}
+
+
+def answers_on(address: str, port: int) -> bool:
+    """Whether something on this machine accepts connections on ``address:port``: a server
+    started on ``0.0.0.0`` does, one started on ``127.0.0.1`` refuses at once (the machine's own
+    address is reached through the loopback interface, so no packet leaves it)."""
+    now = time.monotonic()
+    known = _answers.get((address, port))
+    if known is not None and now - known[0] < _ANSWERS_SECONDS:
+        return known[1]
+    try:
+        with socket.create_connection((address, port), timeout=0.3):
+            answered = True
+    except OSError:
+        answered = False
+    _answers[(address, port)] = (now, answered)
+    return answered
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -770,6 +770,50 @@ class RoundCloseApi(RoundStatusApi):
         return super().post(request, pk, number)
 
 
+class RoundAdvanceInput(serializers.Serializer[Any]):
+    close_unfinished = serializers.BooleanField(
+        required=False, default=False,
+        help_text="Close even though some games are still playing or unconfirmed.")
+    start = serializers.BooleanField(
+        required=False, default=True,
+        help_text="Start the new round at once (its clock runs); false leaves it seated, so "
+                  "seats can still be swapped.")
+
+
+class RoundAdvanceOutput(serializers.Serializer[Any]):
+    closed = serializers.IntegerField(help_text="The round closed.")
+    round = RoundOutput(allow_null=True,
+                        help_text="The round seated (and started) next; null when the closed "
+                                  "round was the last: finishing the event comes next.")
+
+
+class RoundAdvanceApi(APIView):
+    """Close round N and seat round N+1, in one step."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="round_advance",
+                   summary="Close a round and seat the next one (directors; every format)",
+                   description="One transaction: round `number` is closed and the next round "
+                               "is seated by the event's format and started. Refused (400, "
+                               "field close_unfinished, listing them) while games are still "
+                               "playing or unconfirmed, unless {\"close_unfinished\": true}; "
+                               "any refusal leaves the round open. Asked again once done, it "
+                               "answers the same round and changes nothing.",
+                   request=RoundAdvanceInput,
+                   responses={200: RoundAdvanceOutput, **error_responses(400, 403, 404)})
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        _round(event, number)
+        data = RoundAdvanceInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        new = services.round_advance(event=event, number=number, actor=request.user,
+                                     close_unfinished=data.validated_data["close_unfinished"],
+                                     start=data.validated_data["start"])
+        return Response({"closed": number,
+                         "round": round_payload(new, with_tokens=True) if new else None})
+
+
 class RoundSwapApi(APIView):
     """Swap two places before the round starts: two players' (two seats, or a seat and a bye),
     or in a pair event two pairs' (partners move together)."""
@@ -876,6 +920,14 @@ def forfeit_payload(game: Game) -> dict[str, Any]:
             "totals": game.totals or {}, "hands_count": game.hands_count}
 
 
+class RoundTimeInput(serializers.Serializer[Any]):
+    confirm = serializers.BooleanField(
+        required=False, default=False,
+        help_text="Call time even though a table still playing has no hand entered (its game "
+                  "ends 0-0); without it that is refused (400, field `confirm`, naming the "
+                  "tables).")
+
+
 class RoundTimeApi(APIView):
     """Time is up: games still playing end after the deals entered."""
 
@@ -885,13 +937,17 @@ class RoundTimeApi(APIView):
                    summary="Call time on a round (directors; timed games)",
                    description="Every game of the round still playing ends after the deals "
                                "entered: the side ahead wins (a level game is settled by a "
-                               "cut). The games then wait for confirmation as usual.",
-                   request=None,
+                               "cut). The games then wait for confirmation as usual. A table "
+                               "with no hand entered would end 0-0: refused unless `confirm`.",
+                   request=RoundTimeInput,
                    responses={200: RoundOutput, **error_responses(400, 403, 404)})
     def post(self, request: Request, pk: int, number: int) -> Response:
         event = event_get(pk=pk, user=request.user, role="director")
         round_ = _round(event, number)
-        round_call_time(round_=round_, actor=request.user)
+        data = RoundTimeInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        round_call_time(round_=round_, actor=request.user,
+                        confirm_empty=data.validated_data["confirm"])
         return Response(round_payload(round_, with_tokens=True))
 
 

@@ -33,6 +33,8 @@ urlpatterns = [
          name="api-round-start"),
     path("events/<int:pk>/rounds/<int:number>/close/", api.RoundCloseApi.as_view(),
          name="api-round-close"),
+    path("events/<int:pk>/rounds/<int:number>/advance/", api.RoundAdvanceApi.as_view(),
+         name="api-round-advance"),
     path("events/<int:pk>/rounds/<int:number>/swap/", api.RoundSwapApi.as_view(),
          name="api-round-swap"),
     path("events/<int:pk>/rounds/<int:number>/tables/<int:table>/cut/",

@@ -14,7 +14,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from common.errors import DomainError
-from common.http import public_url
+from common.http import public_address
 from common.rulesets import event_ruleset
 from conduct.selectors import event_penalties
 from formats.pairs import GROUP_LABELS
@@ -33,7 +33,7 @@ from .cards import (
     table_card_target,
     table_cards_ensure,
 )
-from .selectors import event_rules, final_results
+from .selectors import event_rules, final_results, stage_games
 
 STAGE_LABELS = dict(Round.Stage.choices)
 
@@ -67,6 +67,7 @@ def day_table_cards(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         count = table_card_count(event)
     cards = []
+    address = public_address(request)
     if count and not error:
         try:
             made = table_cards_ensure(event=event, count=count, actor=request.user)
@@ -74,13 +75,13 @@ def day_table_cards(request: HttpRequest, pk: int) -> HttpResponse:
             error = exc.message
         else:
             for card in made:
-                url = public_url(request, reverse("table-card", args=[card.token]))
+                url = address.url(reverse("table-card", args=[card.token]))
                 qr = segno.make(url, error="m")
                 cards.append({"card": card, "url": url,
                               "qr_svg": qr.svg_inline(scale=7, dark="#000")})
     return render(request, "draw/day_table_cards.html", {
         "event": event, "cards": cards, "count": count if not error else "",
-        "error": error, "max_tables": MAX_TABLE_CARDS,
+        "error": error, "max_tables": MAX_TABLE_CARDS, "address": address,
     }, status=400 if error else 200)
 
 
@@ -177,7 +178,11 @@ def event_results(request: HttpRequest, pk: int) -> HttpResponse:
                   for p in prizes.get("payouts", [])]
     prize_fund += [f"{s['label']} {money(s['amount'], currency)}" for s in prizes.get("side", [])]
     labels = [t["label"].lower() for t in tie_breaks]
+    games = stage_games(event)
+    stages = list(dict.fromkeys(STAGE_LABELS.get(r["stage"], "") for r in reversed(games)))
     return render(request, "draw/results.html", {
+        "stage_games": games,
+        "stage_games_title": (" and ".join(stages).capitalize() + " games") if stages else "",
         "event": event, "finished": finished, "placements": placements, "side_prizes": side,
         "rules": event_rules(event), "ruleset": event_ruleset(event),
         "qualifying_only": event.spec.stage_totals,

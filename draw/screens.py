@@ -22,7 +22,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Max
+from django.db.models import Count, Max
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -30,16 +30,23 @@ from django.views.decorators.http import require_POST
 
 from common.errors import DomainError
 from common.labels import SEAT_NAMES
-from scoring.models import Game, Hand
+from scoring.models import Game, Hand, HandRevision
 from scoring.selectors import games_for_event
 from scoring.services import game_settle_tie, round_call_time
 from standings.push import push_stream_url
 from tournaments import services as events
-from tournaments.models import Bye, Entry, Event, Round, Seat
+from tournaments.models import Bye, Entry, Event, EventLog, Round, Seat
 from tournaments.selectors import event_get, round_tables
 
 from . import seating, where
-from .selectors import advance_due, event_format_settings, rounds_total
+from .flow import next_step, redraw_warning
+from .selectors import (
+    advance_due,
+    event_format_settings,
+    rounds_total,
+    sitting_labels,
+    sitting_phrase,
+)
 
 # A playing table is "running long" past the median time of the finished tables once this many
 # have finished (fewer on a small day: half the tables), or past the event's time limit.
@@ -75,6 +82,12 @@ def _tiles(round_: Round, *, now: datetime.datetime, deals: int | None,
         Hand.objects.filter(game__table__round=round_, deleted_at__isnull=True)
         .values("game_id").annotate(last=Max("created_at")).values_list("game_id", "last")
     )
+    # A misdeal is redealt and is not one of the game's deals: the tile counts deals played.
+    misdeals = dict(
+        HandRevision.objects.filter(hand__game__table__round=round_, hand__deleted_at__isnull=True,
+                                    is_live=True, outcome="misdeal")
+        .values("hand__game_id").annotate(n=Count("id")).values_list("hand__game_id", "n")
+    )
     tiles = []
     for item in round_tables(round_=round_):
         table, game = item["table"], item["game"]
@@ -91,6 +104,8 @@ def _tiles(round_: Round, *, now: datetime.datetime, deals: int | None,
             "ns": [names.get(p, "–") for p in ("N", "S")],
             "ew": [names.get(p, "–") for p in ("E", "W")],
             "hands": game.hands_count if game else 0, "deals": deals, "minutes": minutes,
+            "misdeals": misdeals.get(game.pk, 0) if game else 0,
+            "played": (game.hands_count - misdeals.get(game.pk, 0)) if game else 0,
             "totals": game.totals if game and game.totals else None,
             "awaiting_cut": bool(cuts and game and status != Game.Status.PLAYING
                                  and not game.winner and not game.cut_winner),
@@ -138,7 +153,23 @@ def director_screen(event: Event, *, now: datetime.datetime | None = None) -> di
     total = rounds_total(event)
     next_number = (rounds[-1].number + 1) if rounds else 1
     counts = {status: sum(1 for t in tiles if t["status"] == status) for status in Game.Status.values}
+    labels = sitting_labels(event, upto=next_number)
+    shown_label = labels.get(shown.number, "") if shown else ""
+    open_label = labels.get(open_round.number, "") if open_round else ""
+    heading = shown_label
+    if shown is not None and total:
+        plain = f"{event.spec.sitting_title} {shown.number}"
+        heading = (f"{plain} of {total}" if shown_label == plain
+                   else f"{shown_label} ({_word(event)} {shown.number} of {total})")
     return {
+        "heading": heading,
+        "labels": labels, "round_label": shown_label, "open_label": open_label,
+        "open_phrase": sitting_phrase(open_label) if open_round else "",
+        "next_phrase": sitting_phrase(labels[next_number]),
+        "next_step": next_step(event, rounds),
+        "redraw_warning": redraw_warning(event, open_label) if open_round else "",
+        "empty_tables": [t["number"] for t in tiles
+                         if t["status"] == Game.Status.PLAYING and not t["hands"]],
         "event": event, "round": shown, "open_round": open_round, "tiles": tiles,
         "counts": counts, "long_count": sum(1 for t in tiles if t["long"]),
         "cut_count": sum(1 for t in tiles if t["awaiting_cut"]),
@@ -233,8 +264,13 @@ def event_director_time(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, "No game is being played.")
         return redirect("event-director", pk=event.pk)
     try:
-        ended = round_call_time(round_=round_, actor=request.user)
+        ended = round_call_time(round_=round_, actor=request.user,
+                                confirm_empty=request.POST.get("confirm") == "1")
     except DomainError as exc:
+        if exc.code == "no_hands":
+            # Ask first: name the tables that would end 0-0, with a button that goes on.
+            return render(request, "draw/director.html", {
+                **director_screen(event), "call_time_refusal": exc.message}, status=409)
         messages.error(request, exc.message)
     else:
         listed = ", ".join(str(n) for n in ended) or "none"
@@ -251,6 +287,7 @@ def movement_board(event: Event, *, now: datetime.datetime | None = None) -> dic
     round_ = event.rounds.order_by("-number").first()
     rows: list[dict[str, Any]] = []
     deadline = None
+    time_called = False
     if round_ is not None:
         final = round_.stage == Round.Stage.FINAL
         for name, table, position in (
@@ -265,7 +302,10 @@ def movement_board(event: Event, *, now: datetime.datetime | None = None) -> dic
                          "where": "sits out"})
         rows.sort(key=lambda r: (r["name"].casefold(), r["name"]))
         limit = _game_minutes(event)
-        if limit is not None and round_.status != Round.Status.CLOSED:
+        # Once the director has called time the clock has nothing left to count.
+        time_called = limit is not None and EventLog.objects.filter(
+            event=event, action="time_called", details__round=round_.number).exists()
+        if limit is not None and round_.status != Round.Status.CLOSED and not time_called:
             deadline = round_start_time(round_) + datetime.timedelta(minutes=limit)
     left = int((deadline - now).total_seconds()) if deadline else 0
     return {
@@ -273,7 +313,7 @@ def movement_board(event: Event, *, now: datetime.datetime | None = None) -> dic
         "deadline_ms": int(deadline.timestamp() * 1000) if deadline else None,
         "now_ms": int(now.timestamp() * 1000),
         "time_left": f"{left // 60}:{left % 60:02d}" if left > 0 else "Time",
-        "word": _word(event), "game_minutes": _game_minutes(event),
+        "word": _word(event), "game_minutes": _game_minutes(event), "time_called": time_called,
         "stage_label": Round.Stage(round_.stage).label if round_ else "",
         "density": "dense" if len(rows) > 96 else "medium" if len(rows) > 40 else "",
         "refresh_seconds": 30, "version": where.seating_version(event), **wall_live(event),

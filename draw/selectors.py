@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import formats
+from common.rulesets import event_ruleset
 from formats import FormatError, Stage
 from formats.pairs import bracket_first_round, bracket_view
 from pairing.results import TableResult
@@ -105,6 +106,78 @@ def event_stages(event: Event) -> list[dict[str, Any]]:
         if not out or out[-1]["stage"] != stage:
             out.append({"stage": stage, "label": Round.Stage(stage).label, "rounds": []})
         out[-1]["rounds"].append(number)
+    return out
+
+
+def sitting_labels(event: Event, *, upto: int = 0) -> dict[int, str]:
+    """{round number: its name on the event's pages}, from the format's word for a sitting and
+    its stages: "Round 3" or "Game 3" while the event has one stage; with stages, the qualifying
+    rounds by their number and the later ones by their stage ("Semi-final", "Final game 2",
+    "Bracket round 1"). Rounds past the plan (a club night playing on, up to ``upto``) are
+    named by their number."""
+    word = event.spec.sitting_title
+    stages = event_stages(event)
+    labels: dict[int, str] = {}
+    for stage in stages:
+        numbers = stage["rounds"]
+        for i, number in enumerate(numbers, start=1):
+            if len(stages) == 1 or stage["stage"] == Stage.QUALIFYING:
+                labels[number] = f"{word} {number}"
+            elif len(numbers) == 1:
+                labels[number] = stage["label"]
+            else:
+                labels[number] = f"{stage['label']} {word.lower()} {i}"
+    for number in range(1, upto + 1):
+        labels.setdefault(number, f"{word} {number}")
+    return labels
+
+
+def sitting_phrase(label: str) -> str:
+    """A sitting's label inside a sentence: "game 3", "the semi-final", "final game 2"."""
+    words = label.split()
+    phrase = label[:1].lower() + label[1:]
+    return phrase if words[-1].isdigit() else f"the {phrase}"
+
+
+def stage_games(event: Event) -> list[dict[str, Any]]:
+    """The games after qualifying (semi-finals, finals, bracket matches), the last round first,
+    for the results sheet: each round's label and, per table, its sides (names and points) and
+    the winner. An event of one stage has none, unless that stage is a bracket."""
+    qualifying_only = {s["stage"] for s in event_stages(event)} == {Stage.QUALIFYING}
+    rounds = list(event.rounds.exclude(stage=Stage.QUALIFYING).order_by("-number"))
+    if qualifying_only or not rounds:
+        return []
+    labels = sitting_labels(event, upto=rounds[0].number)
+    ruleset = event_ruleset(event)
+    sides = ruleset.sides
+    names: dict[int, dict[str, str]] = {}
+    pair_names: dict[int, dict[str, str]] = {}
+    for table_id, position, name, pair_id in Seat.objects.filter(round__in=rounds).values_list(
+            "table_id", "position", "entry__player__name", "entry__pair_id"):
+        names.setdefault(table_id, {})[position] = name
+        if pair_id is not None:
+            pair_names.setdefault(table_id, {})[ruleset.side_of(position)] = str(pair_id)
+    pairs = {str(pk): str(pair) for pk, pair in event.pairs.in_bulk().items()} if event.is_pairs \
+        else {}
+    games = (Game.objects.filter(table__round__in=rounds).select_related("table__round")
+             .order_by("-table__round__number", "table__number"))
+    out: list[dict[str, Any]] = []
+    for game in games:
+        table = game.table
+        if not out or out[-1]["number"] != table.round.number:
+            out.append({"number": table.round.number, "label": labels[table.round.number],
+                        "stage": table.round.stage, "games": []})
+        winner = game.winner or game.cut_winner
+        out[-1]["games"].append({
+            "table": table.number, "status": game.status, "forfeit": game.forfeit,
+            "sides": [{
+                "side": side,
+                "name": pairs.get(pair_names.get(table.pk, {}).get(side, ""))
+                or " & ".join(names.get(table.pk, {}).get(p, "–") for p in ruleset.seats_of(side)),
+                "points": (game.totals or {}).get(side),
+                "won": winner == side,
+            } for side in sides],
+        })
     return out
 
 

@@ -24,7 +24,7 @@ from pairing.rotation import RotationError, RoundPlan
 from ranking.prizes import award_places
 from scoring.models import Game, Hand
 from scoring.services import game_forfeit
-from standings.selectors import qualifying_order
+from standings.selectors import qualifying_order, standings_compute
 from standings.services import placements_store, standings_rebuild
 from tournaments.models import Bye, Entry, Event, Pair, Round, Seat, Table
 from tournaments.selectors import event_entrants, pairs_in_seed_order, results_final_check
@@ -275,6 +275,60 @@ def round_seat_request(
     return number
 
 
+@transaction.atomic
+def round_advance(
+    *, event: Event, number: int, actor: Any = None, close_unfinished: bool = False,
+    start: bool = True,
+) -> Round | None:
+    """The director's one step between rounds: close round ``number`` and seat the next round,
+    started (its clock runs and the tables' phones show the new seats), in one transaction, for
+    every format (the format builds the round, ``round_create``). What took five pages (the
+    round page, Close, the event page, Seat, Start) is one button.
+
+    Returns the new round, or None when round ``number`` was the last (the plan is played, or
+    the bracket is decided): finishing comes next. Asked again for a round already closed
+    whose next round exists (a second click, or the automatic advance was first), it returns
+    that round and changes nothing. Any refusal (games not finished and confirmed without
+    ``close_unfinished``, code ``unfinished``; a level game waiting for its table's cut; too few
+    players) leaves everything as it was: the round stays open."""
+    locked = event_lock(event)
+    if locked.status not in (Event.Status.DRAFT, Event.Status.RUNNING):
+        raise DomainError("This event is over; no more rounds.", field="event")
+    word = locked.sitting
+    round_ = locked.rounds.filter(number=number).first()
+    if round_ is None:
+        raise DomainError(f"There is no {word} {number}.", field="number")
+    if round_.status == Round.Status.CLOSED:
+        following = locked.rounds.filter(number=number + 1).first()
+        if following is not None:
+            return following
+    else:
+        later = locked.rounds.filter(number__gt=number).exists()
+        if later:  # pragma: no cover - one open round at a time (a named constraint)
+            raise DomainError(f"{word.capitalize()} {number} is not the latest.", field="number")
+        if round_.status == Round.Status.SEATED:
+            # Never started (every game decided without a hand, or nobody pressed Start).
+            round_set_status(round_=round_, status=Round.Status.PLAYING, actor=actor)
+        round_set_status(round_=round_, status=Round.Status.CLOSED, actor=actor,
+                         close_unfinished=close_unfinished)
+    spec = locked.spec
+    total = spec.rounds_total(locked.rounds_planned, dict(locked.format_settings or {}),
+                              event_entrants(locked))
+    if number >= total:
+        return None
+    try:
+        new = round_create(event=locked, actor=actor, number=number + 1)
+    except DomainError as exc:
+        if exc.code == "complete":  # a bracket decided before its deepest round
+            return None
+        raise
+    if start and new.status == Round.Status.SEATED:
+        round_set_status(round_=new, status=Round.Status.PLAYING, actor=actor)
+    event_log(locked, actor, "round_advanced", closed=number, seated=new.number,
+              started=start)
+    return new
+
+
 # --- the event's status -------------------------------------------------------------------------
 @transaction.atomic
 def event_status_set(*, event: Event, status: str, actor: Any = None, reason: str = "") -> Event:
@@ -319,6 +373,14 @@ def _event_status_write(event: Event, *, status: str, actor: Any, reason: str = 
               **({"reason": reason} if reason else {}))
     event.status = status
     return locked
+
+
+def event_finish_preview(event: Event) -> list[dict[str, Any]]:
+    """The places finishing the event would write now (``event_placements_compute`` over the
+    standings as they stand), written nowhere: the director's "Finish" page shows them first."""
+    rows = None if event.spec.pairs or event.spec.needs_winners \
+        else standings_compute(event=event).rows
+    return event_placements_compute(event, standings=rows)
 
 
 def event_placements_compute(

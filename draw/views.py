@@ -20,7 +20,7 @@ from clubs.models import Club
 from clubs.permissions import check_club_role, has_club_role
 from common.errors import DomainError
 from common.forms import add_domain_error
-from common.http import public_url
+from common.http import public_address
 from common.rulesets import event_ruleset
 from common.spreadsheets import SafeCsvWriter
 from scoring.models import Game, HandRevision
@@ -44,10 +44,19 @@ from tournaments.selectors import (
     round_tables,
 )
 
-from . import seating, services, where
+from . import flow, seating, services, where
 from .cards import MAX_TABLE_CARDS, table_cards_ensure
+from .printables import money
 from .rulebook import rules_sheet
-from .selectors import event_bracket, event_length, event_rules, rounds_total
+from .selectors import (
+    event_bracket,
+    event_length,
+    event_placements,
+    event_rules,
+    rounds_total,
+    sitting_labels,
+    sitting_phrase,
+)
 
 
 @login_required
@@ -154,10 +163,24 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     # Every planned round played, or the bracket decided before its deepest round (both brackets
     # of a split final, and any consolation bracket): finishing is what comes next (a club night
     # may still play on). The bracket is drawn only if needed.
-    context["plan_done"] = current is None and bool(overview["rounds"]) and (
-        overview["next_round_number"] > total
-        or (context["has_bracket"] and bool((event_bracket(event) or {}).get("complete"))))
+    context["plan_done"] = flow.plan_done(event, overview["rounds"], total)
+    context["next_step"] = flow.next_step(event, overview["rounds"]) if is_director else None
+    labels = sitting_labels(event, upto=overview["next_round_number"])
+    for r in overview["rounds"]:
+        setattr(r, "label", labels.get(r.number, r.number))  # noqa: B010
+    context["current_label"] = labels.get(current.number, "") if current else ""
+    context["podium"] = _podium(event_placements(event))
     return render(request, "draw/event_detail.html", context)
+
+
+def _podium(placements: list[dict[str, object]]) -> list[dict[str, object]]:
+    """The places 1 to 3 of a finished event (shared places all shown), best first."""
+    podium: list[dict[str, object]] = []
+    for p in placements:
+        place = p.get("place")
+        if isinstance(place, int) and place <= 3:
+            podium.append(p)
+    return podium
 
 
 def find_seat(event: Event, find: str) -> dict[str, object]:
@@ -271,7 +294,12 @@ def _round(event: Event, number: int) -> Round:
 
 def _round_context(request: HttpRequest, event: Event, round_: Round) -> dict[str, object]:
     is_director = has_club_role(user=request.user, club=event.club, role="director")
+    label = sitting_labels(event, upto=round_.number).get(round_.number, str(round_.number))
     return {
+        "round_label": label, "round_phrase": sitting_phrase(label),
+        "redraw_warning": flow.redraw_warning(event, label) if is_director else "",
+        "next_step": flow.next_step(event, list(event.rounds.order_by("number")))
+        if is_director else None,
         "event": event, "round": round_, "tables": round_tables(round_=round_),
         "byes": round_byes(round_=round_), "is_director": is_director,
         "is_scorer": has_club_role(user=request.user, club=event.club, role="scorer"),
@@ -313,6 +341,91 @@ def round_status(request: HttpRequest, pk: int, number: int, status: str) -> Htt
     return redirect("round-detail", pk=event.pk, number=number)
 
 
+def _after_step(request: HttpRequest, event: Event) -> HttpResponse:
+    """Back where the director pressed the button: the director screen or the event page."""
+    if request.POST.get("from") == "director":
+        return redirect("event-director", pk=event.pk)
+    return redirect("event-detail", pk=event.pk)
+
+
+@login_required
+@require_POST
+def round_advance(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """"Close round N and seat round N+1" (the event page's and the director screen's main
+    button): one service call closes, seats and starts; games not finished and confirmed are
+    listed first, with a button that goes on anyway."""
+    event = event_get(pk=pk, user=request.user, role="director")
+    round_ = _round(event, number)
+    labels = sitting_labels(event, upto=number + 1)
+    try:
+        new = services.round_advance(
+            event=event, number=number, actor=request.user,
+            close_unfinished=request.POST.get("close_unfinished") == "1")
+    except DomainError as exc:
+        if exc.code == "unfinished":
+            step = flow.next_step(event, list(event.rounds.order_by("number")))
+            return render(request, "draw/round_detail.html", {
+                **_round_context(request, event, round_),
+                "close_unfinished": services.round_unfinished(round_),
+                "close_action": reverse("round-advance", args=[event.pk, number]),
+                "close_label": (step.label if step and step.kind == "advance"
+                                else f"Close {sitting_phrase(labels[number])}") + " anyway",
+                "close_from": request.POST.get("from", ""),
+            }, status=409)
+        messages.error(request, exc.message)
+        return _after_step(request, event)
+    closed = labels[number]
+    if new is None:
+        messages.success(request, f"{closed} closed: that was the last. Check the placings, "
+                                  "then finish the event.")
+        return redirect("event-finish", pk=event.pk)
+    started = "started" if new.status == Round.Status.PLAYING else "seated"
+    messages.success(request, f"{closed} closed; {sitting_phrase(labels.get(new.number, ''))} is "
+                              f"{started}: the tables' phones show the new seats.")
+    return _after_step(request, event)
+
+
+@login_required
+def event_finish(request: HttpRequest, pk: int) -> HttpResponse:
+    """Finish the event: first the placings it will write (the format's rule over the standings
+    as they stand), then, posted with ``confirm=1``, the finish itself."""
+    event = event_get(pk=pk, user=request.user, role="director")
+    if event.status == Event.Status.FINISHED:
+        messages.info(request, "The event is finished.")
+        return redirect("event-detail", pk=event.pk)
+    if request.method == "POST" and request.POST.get("confirm") == "1":
+        try:
+            services.event_status_set(event=event, status=Event.Status.FINISHED,
+                                      actor=request.user)
+        except DomainError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, "The event is finished: the placings are written.")
+            return redirect("event-detail", pk=event.pk)
+    rounds = list(event.rounds.order_by("number"))
+    open_round = next((r for r in rounds if r.status != Round.Status.CLOSED), None)
+    labels = sitting_labels(event, upto=rounds[-1].number if rounds else 0)
+    refusal = ""
+    if event.status != Event.Status.RUNNING:
+        refusal = f"An event that is {event.get_status_display().lower()} cannot be finished."
+    elif open_round is not None:
+        refusal = (f"{labels.get(open_round.number, open_round.number)} is still open: close "
+                   "it before finishing the event.")
+    try:
+        placings = services.event_finish_preview(event) if not refusal else []
+    except DomainError as exc:
+        refusal, placings = exc.message, []
+    currency = (event.prizes or {}).get("currency", "")
+    return render(request, "draw/event_finish.html", {
+        "event": event, "placings": [{**p, "prize_text": money(p.get("prize"), currency)}
+                                     for p in placings],
+        "has_prizes": any(p.get("prize") for p in placings),
+        "refusal": refusal, "early": not refusal and not flow.plan_done(
+            event, rounds, rounds_total(event)),
+        "asked": request.method == "POST",
+    }, status=400 if request.method == "POST" else 200)
+
+
 @login_required
 @require_POST
 def table_forfeit(request: HttpRequest, pk: int, number: int, table: int) -> HttpResponse:
@@ -348,8 +461,7 @@ def round_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             messages.success(request, "Pairs swapped." if event.is_pairs else "Players swapped.")
             return redirect("round-detail", pk=event.pk, number=number)
     return render(request, "draw/round_detail.html", {
-        "event": event, "round": round_, "tables": round_tables(round_=round_),
-        "byes": round_byes(round_=round_), "is_director": True, "swap_form": form,
+        **_round_context(request, event, round_), "swap_form": form,
     }, status=400)
 
 
@@ -379,16 +491,17 @@ def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     tokens = {card.number: card.token for card in
               (table_cards_ensure(event=event, count=min(largest, MAX_TABLE_CARDS),
                                   actor=request.user) if largest else [])}
+    address = public_address(request)
     cards = []
     for item in tables:
         token = tokens.get(item["table"].number)
         path = (reverse("table-card", args=[token]) if token
                 else reverse("table-entry", args=[item["table"].token]))
-        url = public_url(request, path)
+        url = address.url(path)
         qr = segno.make(url, error="m")
         cards.append({**item, "url": url, "qr_svg": qr.svg_inline(scale=6, dark="#000")})
     return render(request, "draw/table_cards.html", {
-        "event": event, "round": round_, "cards": cards,
+        "event": event, "round": round_, "cards": cards, "address": address,
     })
 
 

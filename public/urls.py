@@ -9,6 +9,7 @@ from . import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("health/", views.health, name="health"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/token/", views.api_token, name="api-token"),
     path("clubs/<slug:slug>/", views.club_detail, name="club-detail"),
 ]

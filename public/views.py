@@ -1,8 +1,12 @@
-"""The public site: the home page, a club's page, the health endpoint, and a signed-in user's
-API token page."""
+"""The public site: the home page, a club's page, the health endpoint, the site's icon, and a
+signed-in user's API token page."""
 
 from __future__ import annotations
 
+from functools import cache
+from pathlib import Path
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
@@ -10,7 +14,8 @@ from django.db import connection, transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import Resolver404
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_GET, require_http_methods
 from rest_framework.authtoken.models import Token
 
 from clubs.models import Club, Membership
@@ -38,6 +43,19 @@ def home(request: HttpRequest) -> HttpResponse:
         ).values_list("club_id", flat=True))
     return render(request, "public/home.html", {**home_overview(user=request.user),
                                                 "managed_club_ids": managed})
+
+
+@cache
+def _favicon() -> bytes:
+    return (Path(settings.BASE_DIR) / "static" / "favicon.ico").read_bytes()
+
+
+@require_GET
+@cache_control(public=True, max_age=86400)
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``, which browsers ask for whatever the page links: the spade of
+    ``static/favicon.ico`` (pages link ``static/favicon.svg``)."""
+    return HttpResponse(_favicon(), content_type="image/x-icon")
 
 
 def health(request: HttpRequest) -> JsonResponse:

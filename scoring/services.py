@@ -697,18 +697,35 @@ def games_confirm_at_desk(*, round_: Round, tables: Sequence[int], source: str,
 
 
 @transaction.atomic
-def round_call_time(*, round_: Round, actor: Any = None) -> list[int]:
+def round_call_time(*, round_: Round, actor: Any = None, confirm_empty: bool = False) -> list[int]:
     """Time is up for a timed round: every game still playing ends after the deals entered,
     the side ahead winning (a level game is settled by a cut). Returns the tables ended.
-    The games then wait for confirmation like any finished game."""
+    The games then wait for confirmation like any finished game.
+
+    A table still playing with no hand entered would end 0-0: that is refused (code
+    ``no_hands``, field ``confirm``, naming the tables) unless ``confirm_empty`` says the
+    director has seen it (the tables may be keeping paper sheets, entered later)."""
     event = Event.objects.select_for_update().get(pk=round_.event_id)
     results_final_check(event)
+    word = event.sitting
     if round_.status == Round.Status.CLOSED:
-        raise DomainError(f"Round {round_.number} is closed.", field="round")
+        raise DomainError(f"{word.capitalize()} {round_.number} is closed.", field="round")
     games = list(
         Game.objects.select_for_update(of=("self",)).select_related("table__round__event")
         .filter(table__round=round_, status=Game.Status.PLAYING).order_by("table__number")
     )
+    empty = [g.table.number for g in games if not g.hands_count]
+    if empty and not confirm_empty:
+        tables = ", ".join(str(n) for n in empty)
+        if len(empty) == 1:
+            what = f"table {tables}: calling time now ends its game 0-0"
+        elif len(empty) == len(games):
+            what = f"any table (tables {tables}): calling time now ends every game 0-0"
+        else:
+            what = f"tables {tables}: calling time now ends their games 0-0"
+        raise DomainError(
+            f"No hand has been entered at {what}. Call time anyway?",
+            field="confirm", code="no_hands")
     for game in games:
         game.time_called = True
         Game.objects.filter(pk=game.pk).update(time_called=True)

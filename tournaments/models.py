@@ -241,6 +241,7 @@ class Entry(models.Model):
                              related_name="members")
 
     class Meta:
+        verbose_name_plural = "entries"
         ordering = ["player__name", "id"]
         constraints = [
             models.UniqueConstraint(fields=["event", "player"], name="entry_player_once_per_event"),

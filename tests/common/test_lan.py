@@ -10,7 +10,7 @@ from django.conf import settings
 from django.test import RequestFactory
 
 from common import lan
-from common.http import public_url
+from common.http import PublicAddress, public_address, public_url
 from config.env import ConfigError, get_public_url
 
 
@@ -72,10 +72,52 @@ def test_qr_address_from_a_lan_request_is_kept(settings) -> None:
     assert public_url(request, "/c/abc/") == "http://192.168.1.20:8000/c/abc/"
 
 
-def test_qr_address_from_loopback_becomes_the_lan_address(settings, monkeypatch) -> None:
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_qr_address_from_loopback_becomes_the_lan_address_the_server_answers_on(
+        settings, monkeypatch) -> None:
+    """A server listening on every address (``make run HOST=0.0.0.0``) answers on the LAN
+    address too: QR codes carry it. 127.0.0.2 stands for the LAN address (any 127.x address
+    reaches this machine, and a listener bound to it answers there only)."""
     settings.PUBLIC_BASE_URL = ""
-    monkeypatch.setattr("common.http.lan_addresses", lambda: ["192.168.1.20"])
-    request = RequestFactory().get("/", HTTP_HOST="127.0.0.1:8000")
-    assert public_url(request, "/c/abc/") == "http://192.168.1.20:8000/c/abc/"
-    monkeypatch.setattr("common.http.lan_addresses", lambda: [])  # no network: loopback stays
-    assert public_url(request, "/c/abc/") == "http://127.0.0.1:8000/c/abc/"
+    monkeypatch.setattr("common.http.lan_addresses", lambda: ["127.0.0.2"])
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.2", 0))
+        listener.listen()
+        port = listener.getsockname()[1]
+        request = RequestFactory().get("/", HTTP_HOST=f"127.0.0.1:{port}")
+        address = public_address(request)
+        assert address.phones_reach and address.fix == ""
+        assert public_url(request, "/c/abc/") == f"http://127.0.0.2:{port}/c/abc/"
+
+
+def test_qr_address_of_a_loopback_only_server_stays_loopback_and_says_so(
+        settings, monkeypatch) -> None:
+    """``make run`` on 127.0.0.1: nothing answers on the LAN address, so a code carrying it is
+    dead. The loopback address stays (it opens on the laptop), and the page is told why phones
+    cannot reach it and the command that fixes it."""
+    settings.PUBLIC_BASE_URL = ""
+    monkeypatch.setattr("common.http.lan_addresses", lambda: ["127.0.0.2"])
+    port = _free_port()
+    assert not lan.answers_on("127.0.0.2", port)
+    request = RequestFactory().get("/", HTTP_HOST=f"127.0.0.1:{port}")
+    address = public_address(request)
+    assert public_url(request, "/c/abc/") == f"http://127.0.0.1:{port}/c/abc/"
+    assert not address.phones_reach
+    assert address.fix == f"make run HOST=0.0.0.0 PORT={port}"
+    monkeypatch.setattr("common.http.lan_addresses", lambda: [])  # no network at all
+    default = RequestFactory().get("/", HTTP_HOST="localhost:8000")
+    assert public_address(default) == PublicAddress(
+        "http://localhost:8000", phones_reach=False, fix="make run HOST=0.0.0.0")
+
+
+def test_a_lan_request_is_its_own_proof(settings) -> None:
+    """A page asked by a LAN address came from this server: no probe, phones reach it."""
+    settings.PUBLIC_BASE_URL = ""
+    settings.ALLOWED_HOSTS = ["*"]
+    address = public_address(RequestFactory().get("/", HTTP_HOST="laptop.local:8000"))
+    assert address == PublicAddress("http://laptop.local:8000")

@@ -279,7 +279,8 @@ def test_finishing_on_the_page_also_fixes_the_placements(night: dict[str, Any], 
     scoring.hand_submit(game=game, number=1, values=values())
     round_set_status(round_=round_, status="closed", close_unfinished=True)
     client.force_login(night["director"])
-    assert client.post(f"/events/{event.pk}/finish/").status_code == 302
+    assert client.post(f"/events/{event.pk}/finish/").status_code == 400  # asks first
+    assert client.post(f"/events/{event.pk}/finish/", {"confirm": "1"}).status_code == 302
     placements = night["api"].get(night["base"] + "/").json()["placements"]
     assert len(placements) == 9 and placements[0]["place"] == 1
     winners = set(Seat.objects.filter(table__game=game, position__in=["E", "W"]).values_list(

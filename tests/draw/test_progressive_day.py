@@ -50,7 +50,12 @@ def test_time_ends_the_games_still_playing_after_the_deals_entered(
     first = round_create(event=event)
     t1, t2 = (t.game for t in first.tables.order_by("number"))
     hand_submit(game=t1, number=1, values=values())  # EW 55, NS 51
-    ended = round_call_time(round_=first)
+    # Table 2 has no hand: calling time would end it 0-0, so the director is asked first.
+    with pytest.raises(DomainError) as asked:
+        round_call_time(round_=first)
+    assert (asked.value.field, asked.value.code) == ("confirm", "no_hands")
+    assert "table 2" in asked.value.message
+    ended = round_call_time(round_=first, confirm_empty=True)
     assert ended == [1, 2]
     t1.refresh_from_db()
     t2.refresh_from_db()
@@ -218,7 +223,9 @@ def test_the_director_screen_calls_time(client: Any) -> None:
     client.force_login(director)
     page = client.get(reverse("event-director", args=[event.pk]))
     assert b'id="call-time"' in page.content
-    client.post(reverse("event-director-time", args=[event.pk]))
+    # Table 2 has no hand: the director is asked first, then confirms.
+    assert client.post(reverse("event-director-time", args=[event.pk])).status_code == 409
+    client.post(reverse("event-director-time", args=[event.pk]), {"confirm": "1"})
     assert set(Game.objects.filter(table__round=first).values_list("status", flat=True)) == {
         "finished"}
     assert EventLog.objects.filter(event=event, action="time_called").exists()

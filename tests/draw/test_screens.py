@@ -74,9 +74,9 @@ def test_the_director_screen_shows_every_table_with_its_players_and_state(client
         tile = _tile(html, table.number)
         seats = {s.position: s.entry.player.name for s in table.seats.select_related("entry__player")}
         assert f"{seats['N']} &amp; {seats['S']}" in tile and f"{seats['E']} &amp; {seats['W']}" in tile
-    assert "st-confirmed" in _tile(html, 1) and 'title="hands entered of the deals planned">1/1<' in _tile(html, 1)
+    assert "st-confirmed" in _tile(html, 1) and 'title="deals played of the 1 planned">1/1<' in _tile(html, 1)
     assert "st-finished" in _tile(html, 2) and "to confirm" in _tile(html, 2)
-    assert "st-playing" in _tile(html, 3) and 'deals planned">0/1<' in _tile(html, 3)
+    assert "st-playing" in _tile(html, 3) and ' planned">0/1<' in _tile(html, 3)
     # the unconfirmed list names the finished table, not the ones still playing
     unconfirmed = html.split('id="unconfirmed"')[1].split("</section>")[0]
     assert "Unconfirmed games (1)" in unconfirmed
@@ -209,11 +209,11 @@ def test_seat_next_game_when_none_is_open(client) -> None:
     event, director = _day(8)
     client.force_login(director)
     html = client.get(reverse("event-director", args=[event.pk])).content.decode()
-    assert "Nothing seated yet" in html and 'id="seat-next"' in html
+    assert "Nothing seated yet" in html and 'id="seat-round"' in html
     response = client.post(reverse("round-seat", args=[event.pk]), {"number": "1"})
     assert response.status_code == 302
     html = client.get(reverse("event-director", args=[event.pk])).content.decode()
-    assert html.count('class="dtile ') == 2 and 'id="seat-next"' not in html
+    assert html.count('class="dtile ') == 2 and 'id="seat-round"' not in html
 
 
 def test_tables_running_long_are_marked(client) -> None:

@@ -171,6 +171,10 @@ def test_a_single_elimination_bracket_through_the_pages(
     # --- the director finishes the event; the results list the four pairs -----------------------
     page.goto(f"{base}/events/{event.pk}/")
     page.click("button:has-text('Finish the event')")
+    # the finish page shows the placings it will write, then writes them when confirmed
+    expect(page.locator("#finish-placings")).to_be_visible(timeout=SLOW)
+    page.screenshot(path=str(output_dir / "pairs-finish-preview.png"), full_page=True)
+    page.click("#confirm-finish")
     expect(page.locator("h1 .badge")).to_have_text("Finished", timeout=SLOW)
     page.goto(f"{base}/events/{event.pk}/results/")
     for pair in pairs.values():

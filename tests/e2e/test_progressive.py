@@ -113,6 +113,10 @@ def test_a_progressive_tournament_through_the_pages(
     # --- the director finishes; the results sheet names the champion --------------------------
     page.goto(f"{base}/events/{event.pk}/")
     page.click("button:has-text('Finish the event')")
+    # the finish page shows the placings it will write, then writes them when confirmed
+    expect(page.locator("#finish-placings")).to_be_visible(timeout=SLOW)
+    page.screenshot(path=str(output_dir / "progressive-finish-preview.png"), full_page=True)
+    page.click("#confirm-finish")
     expect(page.locator("body")).to_contain_text("Finished", timeout=SLOW)
     event.refresh_from_db()
     assert event.status == "finished"

@@ -67,7 +67,11 @@ def test_the_token_page_is_csrf_protected() -> None:
 
 def test_the_user_menu_links_to_the_token_page(client: Client) -> None:
     assert reverse("api-token").encode() not in client.get("/").content
-    client.force_login(UserFactory(username="director"))
+    # A player has no use for it; a director of a club is offered it.
+    client.force_login(UserFactory(username="player"))
+    assert reverse("api-token").encode() not in client.get("/").content
+    _, director = club_with_director(slug="token-club")
+    client.force_login(director)
     assert f'href="{reverse("api-token")}"'.encode() in client.get("/").content
 
 
