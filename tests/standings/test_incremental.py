@@ -139,7 +139,7 @@ class Walk:
                 hand__number=F("hand__game__hands_count"), is_live=True,
                 outcome="misdeal").exists():
             self.steps.append("call_time after a misdeal")
-        round_call_time(round_=round_)
+        round_call_time(round_=round_, confirm_empty=True)
 
     def settle_tie(self) -> None:
         level = [g for g in self.games(any_round=True)
@@ -154,7 +154,7 @@ class Walk:
         if round_ is None or Hand.objects.filter(game__table__round=round_).exists():
             return
         if not round_.tables.filter(game__status=Game.Status.FINISHED).exists():
-            round_call_time(round_=round_)
+            round_call_time(round_=round_, confirm_empty=True)
             return
         round_create(event=self.event, reseat=True)
 
@@ -328,7 +328,7 @@ def test_games_that_vanish_leave_the_totals(django_capture_on_commit_callbacks: 
     event = event_create(club=c, name="Night", date=DAY, rounds_planned=2, deals_per_round=2)
     entries_create_many(event=event, players=players(c, 8))
     first = round_create(event=event)
-    round_call_time(round_=first)
+    round_call_time(round_=first, confirm_empty=True)  # the director confirmed the 0-0s
     assert_incremental_equals_full(event.pk)
     rows = incremental.standings_rows_incremental(
         event=event, snapshot_id=StandingsSnapshot.objects.get(event=event).pk)
