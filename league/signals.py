@@ -9,7 +9,10 @@ rebuilt once the merge commits.
 Ratings count only the games of public events of public clubs (``league.ratings``): an event
 made public or hidden is rated again from its first game on, a club made public or private has
 every rating rebuilt (rare: a club's visibility is set when it is made), once the change
-commits. The old visibility is read before the save; saves that leave it alone queue nothing."""
+commits. The old visibility is read before the save; saves that leave it alone queue nothing.
+An event's date or deals per round changed, or the event deleted, re-rates as well (its games
+move in the rating order, or their results change, or they are gone), so the ratings never wait
+for ``manage.py rebuild_ratings``."""
 
 from __future__ import annotations
 
@@ -47,17 +50,44 @@ def _visibility_moved(instance: Any) -> bool:
     return before is not None and before != instance.is_public
 
 
+# An event's fields that move its games' ratings: who may see it, when it was played (the order
+# games are rated in), and its deals per round (its games' results).
+EVENT_RATED_FIELDS = ("is_public", "date", "deals_per_round")
+
+
 @receiver(pre_save, sender=Event, dispatch_uid="league-event-visibility-before")
 def event_visibility_before(sender: Any, instance: Event, update_fields: Any = None,
                             **kwargs: Any) -> None:
     _visibility_before(sender, instance, update_fields)
+    if instance.pk is None or (update_fields is not None
+                               and not set(EVENT_RATED_FIELDS[1:]) & set(update_fields)):
+        instance._rated_before = None  # type: ignore[attr-defined]
+        return
+    instance._rated_before = (  # type: ignore[attr-defined]
+        sender.objects.filter(pk=instance.pk).values_list("date", "deals_per_round").first())
 
 
 @receiver(post_save, sender=Event, dispatch_uid="league-event-visibility")
 def event_visibility_changed(sender: Any, instance: Event, created: bool = False,
                              **kwargs: Any) -> None:
-    if _visibility_moved(instance):
+    before = getattr(instance, "_rated_before", None)
+    instance._rated_before = None  # type: ignore[attr-defined]
+    moved_date = before is not None and str(before[0]) != str(instance.date)
+    moved_deals = before is not None and before[1] != instance.deals_per_round
+    if _visibility_moved(instance) or moved_deals:
         task_queue(RATE_EVENT, args=(instance.pk,))
+    if moved_date and RatingChange.objects.exists():
+        # The event's games move in the order everyone's games are rated in: every rating
+        # after the earlier of the two dates may change, so all are rebuilt (a date is rarely
+        # changed once games are rated).
+        task_queue(RATINGS_REBUILD)
+
+
+@receiver(post_delete, sender=Event, dispatch_uid="league-event-deleted")
+def event_deleted(sender: Any, instance: Event, **kwargs: Any) -> None:
+    """A deleted event's games leave everyone's history: the ratings are rebuilt without them."""
+    if RatingChange.objects.exists():
+        task_queue(RATINGS_REBUILD)
 
 
 @receiver(pre_save, sender=Club, dispatch_uid="league-club-visibility-before")

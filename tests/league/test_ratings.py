@@ -369,3 +369,22 @@ def test_a_live_revision_change_outside_confirmation_is_not_rated(
     assert HandRevision.objects.filter(hand__game=game).count() == 1
     assert ratings_game_update(game_id=game.pk) == "skipped"
     assert not RatingChange.objects.exists() and not PlayerRating.objects.exists()
+
+
+# --- an event's changes re-rate without rebuild_ratings ----------------------------------------------
+def test_an_events_new_date_re_rates_as_a_rebuild_would(
+        club_players: Any, django_capture_on_commit_callbacks: Any) -> None:
+    club, p = club_players
+    games = _two_nights(club, p)
+    _confirm(games, django_capture_on_commit_callbacks)
+    first = games[0].table.round.event
+    before = state()
+    # the first night moves after the second: its games are now rated last
+    with django_capture_on_commit_callbacks(execute=True):
+        first.date = D(2026, 3, 19)
+        first.save()
+    moved = state()
+    assert moved != before
+    assert rebuilt() == moved
+    keys = [r["game_id"] for r in rating_history(player_id=p[0].pk)]
+    assert keys[0] in {g.pk for g in games[4:]}  # the second night's games come first now
