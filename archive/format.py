@@ -99,7 +99,8 @@ SECTIONS: dict[str, Section] = {
          "tie_breaks", "is_public", "seed", "advance_held", "prizes", "hands_version",
          "created_by", "created_at"),
         refs={"created_by": USER},
-        excluded={"id": "a new event is made on import", "club": "the target club"},
+        excluded={"id": "a new event is made on import", "club": "the target club",
+                  "self_check_in": "the door's policy on the day, not a result"},
     ),
     "pairs": Section(
         Pair, ("name", "seed", "created_at"), local_id=True,
@@ -142,7 +143,9 @@ SECTIONS: dict[str, Section] = {
         refs={"table": TABLE, "confirmed_by": ENTRY},
         # ``forfeit``: the side that forfeited (a walkover), empty for a game played out.
         defaults={"forfeit": ""},
-        excluded={"id": "named by its table (one game per table)"},
+        excluded={"id": "named by its table (one game per table)",
+                  "adjusted": "not carried yet: an imported game is derived from its hands, so "
+                              "a director's adjusted result must be given again after import"},
     ),
     "hands": Section(
         Hand, ("game", "number", "created_at", "deleted_at"), refs={"game": GAME},
@@ -181,6 +184,8 @@ NOT_ARCHIVED: dict[str, str] = {
                         "roster",
     "clubs.Invitation": "invitations to join the club, not the event's",
     "scoring.SeatResult": "derived from the hands: rebuilt on import",
+    "tournaments.Arrival": "the door's self check-ins of the day: those admitted are archived as "
+                           "entries",
 }
 ARCHIVED_APPS = ("clubs", "tournaments", "scoring", "standings")
 

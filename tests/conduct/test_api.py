@@ -172,7 +172,7 @@ def test_only_the_clubs_directors_record_adjust_and_rule(day: dict[str, Any]) ->
         "other club's director": (_client(day["other_director"]), 403),
         "scorer": (_client(day["scorer"]), 403),
         "member": (_client(day["member"]), 403),
-        "anonymous": (APIClient(), 403),
+        "anonymous": (APIClient(), 401),
     }
     before = _state(day)
     for who, (api, status) in callers.items():
@@ -181,10 +181,10 @@ def test_only_the_clubs_directors_record_adjust_and_rule(day: dict[str, Any]) ->
             assert response.status_code == status, (who, method, path, response.content)
         for path in _reads(day):
             assert api.get(path).status_code == status, (who, path)
-    # the table's link (its page's session) gives no authority either
+    # the table's link (its page's session) gives no authority either: no credentials, 401
     for method, path, body in _writes(day, penalty):
         response = getattr(table_link, method)(path, body, content_type="application/json")
-        assert response.status_code == 403, (method, path)
+        assert response.status_code == 401, (method, path)
     assert _state(day) == before
     # a private club's event: 404 to another club's director
     Event.objects.filter(pk=day["event"].pk).update(is_public=False)

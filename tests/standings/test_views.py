@@ -138,7 +138,7 @@ def test_api_standings(client) -> None:
     assert first["name"] == "Player A" and first["points"] == 1030 and first["rank"] == 1
     assert set(first) == {"rank", "tied", "entry_id", "name", "active", "points", "games", "wins",
                           "byes", "bye_points", "hands_declared", "hands_made", "hands_set",
-                          "highest_game", "per_round", "alternate"}
+                          "highest_game", "per_round", "alternate", "penalty_points"}
     assert first["per_round"] == {"1": 520, "2": 510}
     version = client.get(f"/api/events/{event.pk}/standings/version/").json()
     assert version["version"] == 1
