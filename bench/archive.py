@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import time
 from pathlib import Path
@@ -28,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
-from progressive import Day, ms_since, setup  # noqa: E402  (sets Django up)
+from progressive import ms_since, played_day  # noqa: E402  (sets Django up)
 
 from archive.selectors import event_archive_bytes  # noqa: E402
 from archive.services import event_import  # noqa: E402
@@ -49,11 +48,7 @@ def main() -> int:
     args = parser.parse_args()
     call_command("migrate", verbosity=0)
     print(f"Playing {args.players} players, {args.games} games…", flush=True)
-    event = setup(args.players, args.games, seed=7)
-    day = Day(event, random.Random(7), 0)
-    for number in range(1, args.games + 1):
-        round_, _ = day.seat(number)
-        day.play(round_, sample=False)
+    event = played_day(args.players, args.games)
 
     exports, imports = [], []
     data = b""

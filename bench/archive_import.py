@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import resource
 import sys
 import time
@@ -34,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from django.core.management import call_command  # noqa: E402
 from django.db import transaction  # noqa: E402
-from progressive import Day, setup  # noqa: E402  (sets Django up)
+from progressive import played_day  # noqa: E402  (sets Django up)
 
 from archive.models import ImportJob  # noqa: E402
 from archive.reader import ArchiveRefused  # noqa: E402
@@ -111,11 +110,7 @@ def main() -> int:
     args = parser.parse_args()
     call_command("migrate", verbosity=0)
     print(f"Playing {args.players} players, {args.games} games…", flush=True)
-    event = setup(args.players, args.games, seed=7)
-    day = Day(event, random.Random(7), 0)
-    for number in range(1, args.games + 1):
-        round_, _ = day.seat(number)
-        day.play(round_, sample=False)
+    event = played_day(args.players, args.games)
     data = event_archive_bytes(event=event)
     hands = len(json.loads(data)["hands"])
 

@@ -153,6 +153,17 @@ class Day:
         print(f"  {label:18} seated in {seat_ms:7.1f} ms, {len(submit_ms)} hands", flush=True)
 
 
+def played_day(players: int, games: int, seed: int = 7) -> Event:
+    """A progressive day of ``players`` with its ``games`` qualifying games seated and played
+    (no timings kept): the event the archive benches export and import."""
+    event = setup(players, games, seed=seed)
+    day = Day(event, random.Random(seed), 0)
+    for number in range(1, games + 1):
+        round_, _ = day.seat(number)
+        day.play(round_, sample=False)
+    return event
+
+
 def stats(values: list[float]) -> str:
     if not values:
         return f"{'':>8} {'':>8} {'':>8}"
