@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "draw",
     "league",
     "archive",
+    "following",
     "profiles",
     "public",
     "demo",
@@ -191,6 +192,22 @@ if EMAIL_USE_SSL:
 EMAIL_TIMEOUT = get_int("EMAIL_TIMEOUT_SECONDS", 10, minimum=1)
 DEFAULT_FROM_EMAIL = get_str("DEFAULT_FROM_EMAIL", "Pinochle scoring <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# Web Push (following/: a player's own phone told where to sit). VAPID_PRIVATE_KEY: the raw P-256
+# private key, base64url (`manage.py vapid_keys` makes a pair); VAPID_PUBLIC_KEY: its public
+# point (derived when unset); VAPID_SUBJECT: a mailto: or https: address push services may
+# write to. Unset keys: derived from SECRET_KEY while VAPID_FROM_SECRET_KEY is on (the embedded
+# default and the tests; production turns it off, so there Web Push needs the keys set).
+VAPID_PRIVATE_KEY = get_str("VAPID_PRIVATE_KEY", "")
+VAPID_PUBLIC_KEY = get_str("VAPID_PUBLIC_KEY", "")
+VAPID_SUBJECT = get_str("VAPID_SUBJECT", "mailto:noreply@localhost")
+VAPID_FROM_SECRET_KEY = True
+# Sending a round's notices (following.tasks): each push or mail gives up after this long, a
+# batch of followers is sent by this many threads at once, and a task that has run this long
+# hands the rest of the round's followers to a new task.
+FOLLOW_SEND_TIMEOUT_SECONDS = get_int("FOLLOW_SEND_TIMEOUT_SECONDS", 5, minimum=1)
+FOLLOW_SEND_THREADS = get_int("FOLLOW_SEND_THREADS", 8, minimum=1)
+FOLLOW_TASK_BUDGET_SECONDS = get_int("FOLLOW_TASK_BUDGET_SECONDS", 20, minimum=1)
 
 # Trusted reverse proxies in front of the web processes (each appends to X-Forwarded-For): the
 # client's address, for login lockouts and API rate limits, is the one the outermost saw
@@ -401,6 +418,8 @@ CONTENT_SECURITY_POLICY = {
         "img-src": ["'self'", "data:"],
         "font-src": ["'self'"],
         "connect-src": ["'self'"],
+        # the follow page's service worker (/sw.js, following/): our own script only
+        "worker-src": ["'self'"],
         "object-src": ["'none'"],
         "base-uri": ["'self'"],
         "form-action": ["'self'"],

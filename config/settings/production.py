@@ -20,6 +20,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     raise ConfigError("DATABASE_URL must point at PostgreSQL in production")
 if REDIS_URL is None:
     raise ConfigError("REDIS_URL is required in production")
+# Web Push signs with VAPID_PRIVATE_KEY only: no pair derived from the secret key here.
+VAPID_FROM_SECRET_KEY = False
 # Database connections: each web worker and each Celery worker child keeps its connection for
 # DATABASE_CONN_MAX_AGE seconds instead of opening one per request (a PostgreSQL backend start
 # per request was half the CPU under load), and checks it before reusing it after a request

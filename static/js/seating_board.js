@@ -78,5 +78,7 @@
       state(source.readyState === 2 ? "closed" : "connecting");
     });
   }
+  // the follow page's service worker received a push (static/js/follow.js): check at once
+  wall.addEventListener("follow:push", function () { check("push"); });
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { check("poll"); } });
 })();

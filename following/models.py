@@ -1,0 +1,69 @@
+"""A player following an event from their own phone, without an account.
+
+Words: a *follower* is one phone (or one e-mail address) following one entry of an event: it
+holds a random token (kept in the phone's cookie; only its SHA-256 is stored), optionally a Web
+Push subscription (the browser's ``PushSubscription`` as JSON) and an e-mail address the player
+confirmed. A *notice* records that the followers of a round were told something (the round
+seated, its players called to the tables), so a retried task or a second signal never tells
+them twice.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+
+from tournaments.models import Entry, Event, Round
+
+
+class Follower(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="followers")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="followers")
+    # sha256 of the token the phone keeps (``following.services.token_digest``)
+    token_digest = models.CharField(max_length=64, unique=True)
+    # the browser's PushSubscription (endpoint and keys); null: no Web Push on this phone
+    push_subscription = models.JSONField(null=True, blank=True)
+    email = models.EmailField(blank=True)
+    email_confirmed_at = models.DateTimeField(null=True, blank=True)
+    # the address the phone reached this server by (links in e-mails, when PUBLIC_BASE_URL is unset)
+    site = models.CharField(max_length=200, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    # set by "Stop notifications": no push, no mail from then on (the page still shows the seat)
+    stopped = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # the round's notice task: the live followers of an event
+            models.Index(fields=["event"], condition=Q(stopped__isnull=True),
+                         name="follower_live_by_event"),
+        ]
+
+    def __str__(self) -> str:
+        return f"follower {self.pk} of entry {self.entry_id}"
+
+    @property
+    def email_on(self) -> bool:
+        return bool(self.email and self.email_confirmed_at and self.stopped is None)
+
+
+class Notice(models.Model):
+    """The followers of ``round`` were told ``kind`` (at most once per round and kind)."""
+
+    class Kind(models.TextChoices):
+        SEATED = "seated", "Round seated"
+        CALLED = "called", "Players called to the tables"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="notices")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    created = models.DateTimeField(auto_now_add=True)
+    sent = models.PositiveIntegerField(default=0)  # pushes and mails that went out
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "kind"], name="notice_once_per_round"),
+            models.CheckConstraint(condition=Q(kind__in=["seated", "called"]),
+                                   name="notice_kind_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} notice of round {self.round_id}"

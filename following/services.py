@@ -1,0 +1,388 @@
+"""Following an event from a player's own phone: starting, Web Push, e-mail, stopping, and
+telling a round's followers where they sit.
+
+Words (``following.models``): a *follower* is one phone following one entry; its *token* lives
+in the phone's cookie and only its digest here. A round's *notice* is what its followers are
+told when it is seated and when its players are called to the tables (``following.texts``).
+
+``round_notify`` is the one sender: queued on commit by ``following.signals`` when a round is
+created or started (one task per round), it claims the notices still owed under the round's
+row lock (so two signals, a retried task or two workers never tell anyone twice), then sends
+in batches, each push and mail with a timeout, a few at a time; past its time budget it hands
+the rest to a new task. A refusal or an unreachable push service never fails the seating: the
+task runs after the round is committed, and a failed send is logged and skipped. A push service
+answering 404 or 410 (the subscription is gone) drops that subscription.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+from urllib.parse import urlsplit
+
+import requests
+from django.conf import settings
+from django.core import signing
+from django.core.exceptions import ValidationError
+from django.core.mail import EmailMessage, get_connection
+from django.core.validators import validate_email
+from django.db import transaction
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+from py_vapid import Vapid
+from pywebpush import WebPushException, webpush
+
+from common.errors import DomainError
+from common.tasks import task_queue
+from draw.where import seating
+from standings.selectors import qualifying_order
+from tournaments.models import Entry, Event, Round
+
+from .models import Follower, Notice
+from .texts import notice_text
+from .vapid import vapid_keys
+
+logger = logging.getLogger(__name__)
+
+ROUND_NOTIFY = "following.tasks.round_notify"
+STOP_SALT = "following-stop"
+EMAIL_SALT = "following-email"
+ENTRY_SALT = "following-entry"
+EMAIL_CONFIRM_SECONDS = 3 * 24 * 3600
+BATCH = 100  # followers read and sent per batch
+ENDPOINT_MAX = 2000
+KEY_MAX = 200
+PUSH_TTL_SECONDS = 3600  # a seat an hour old is no use
+
+
+# --- tokens and links ----------------------------------------------------------------------------
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def stop_token(follower: Follower) -> str:
+    """The signed token of the "Stop notifications" link in every push and mail."""
+    return signing.dumps(follower.pk, salt=STOP_SALT, compress=False)
+
+
+def stop_path(follower: Follower) -> str:
+    return reverse("follow-stop-link", args=[stop_token(follower)])
+
+
+def entry_key(entry: Entry) -> str:
+    """The key of an entry's personal link (``?k=``): lets whoever holds it read that entry's
+    seat in an event they could not otherwise see (the registration mail carries it)."""
+    return signing.dumps(entry.pk, salt=ENTRY_SALT, compress=False)
+
+
+def entry_key_valid(entry: Entry, key: str) -> bool:
+    try:
+        return bool(key) and signing.loads(key, salt=ENTRY_SALT) == entry.pk
+    except signing.BadSignature:
+        return False
+
+
+def follow_path(entry: Entry, *, keyed: bool = False) -> str:
+    """The follow page of ``entry`` (``keyed``: with its personal key, for a private event)."""
+    path = reverse("follow-entry", args=[entry.event_id, entry.pk])
+    return f"{path}?k={entry_key(entry)}" if keyed else path
+
+
+def _absolute(follower: Follower, path: str) -> str:
+    base = str(getattr(settings, "PUBLIC_BASE_URL", "") or "") or follower.site
+    return base.rstrip("/") + path
+
+
+# --- a phone following an entry ------------------------------------------------------------------
+@transaction.atomic
+def follower_start(*, event: Event, entry: Entry, site: str = "") -> tuple[Follower, str]:
+    """A new follower of ``entry`` (this phone), and the token it keeps (shown once)."""
+    if entry.event_id != event.pk:
+        raise DomainError("This player is not in this event.", field="entry")
+    token = secrets.token_urlsafe(32)
+    follower = Follower.objects.create(event=event, entry=entry, token_digest=token_digest(token),
+                                       site=site[:200])
+    return follower, token
+
+
+def follower_for_token(*, event: Event, token: str) -> Follower | None:
+    """The follower of ``event`` holding ``token`` (None for an unknown or foreign token)."""
+    if not token or len(token) > 200:
+        return None
+    return (Follower.objects.select_related("entry__player")
+            .filter(event=event, token_digest=token_digest(token)).first())
+
+
+def _subscription(raw: Any) -> dict[str, Any]:
+    """A browser's PushSubscription JSON, checked field by field."""
+    if not isinstance(raw, dict):
+        raise DomainError("Send the browser's push subscription as a JSON object.",
+                          field="subscription")
+    endpoint = raw.get("endpoint")
+    if not isinstance(endpoint, str) or not endpoint or len(endpoint) > ENDPOINT_MAX:
+        raise DomainError("The subscription needs its endpoint address.",
+                          field="subscription.endpoint")
+    parts = urlsplit(endpoint)
+    if parts.scheme not in ("https", "http") or not parts.netloc:
+        raise DomainError("The endpoint must be an http(s) address.",
+                          field="subscription.endpoint")
+    keys = raw.get("keys")
+    if not isinstance(keys, dict):
+        raise DomainError("The subscription needs its keys.", field="subscription.keys")
+    clean: dict[str, str] = {}
+    for name in ("p256dh", "auth"):
+        value = keys.get(name)
+        if not isinstance(value, str) or not value or len(value) > KEY_MAX:
+            raise DomainError(f"The subscription needs its {name} key.",
+                              field=f"subscription.keys.{name}")
+        clean[name] = value
+    return {"endpoint": endpoint, "keys": clean}
+
+
+@transaction.atomic
+def follower_subscribe(*, follower: Follower, subscription: Any) -> Follower:
+    """Store the phone's Web Push subscription ("Notify me"); notifications are on again."""
+    follower.push_subscription = _subscription(subscription)
+    follower.stopped = None
+    follower.save(update_fields=["push_subscription", "stopped"])
+    return follower
+
+
+@transaction.atomic
+def follower_email_request(*, follower: Follower, email: str, site: str = "") -> Follower:
+    """Ask for e-mails too: the address gets a link to confirm it; nothing else is sent to it
+    until then."""
+    email = (email or "").strip()
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise DomainError("Enter a valid e-mail address.", field="email") from None
+    follower.email = email
+    follower.email_confirmed_at = None
+    if site:
+        follower.site = site[:200]
+    follower.save(update_fields=["email", "email_confirmed_at", "site"])
+    token = signing.dumps({"f": follower.pk, "e": email}, salt=EMAIL_SALT, compress=False)
+    link = _absolute(follower, reverse("follow-email-confirm", args=[token]))
+    event = follower.event
+    name = follower.entry.player.name
+    message = EmailMessage(
+        subject=f"{settings.ACCOUNT_EMAIL_SUBJECT_PREFIX}Confirm: {event.name} seats for {name}",
+        body=(f"Someone asked for {name}'s seats at {event.name} to be sent to this address.\n\n"
+              f"Confirm: {link}\n\nIf it was not you, ignore this mail: nothing more is sent."),
+        to=[email])
+    transaction.on_commit(lambda: _send_quietly([message]))
+    return follower
+
+
+@transaction.atomic
+def follower_email_confirm(*, token: str) -> Follower:
+    """The address of a confirmation link is confirmed (and notifications are on again)."""
+    try:
+        data = signing.loads(token, salt=EMAIL_SALT, max_age=EMAIL_CONFIRM_SECONDS)
+    except signing.SignatureExpired:
+        raise DomainError("This confirmation link has expired: ask again on the follow page.",
+                          field="token", code="expired") from None
+    except signing.BadSignature:
+        raise DomainError("This confirmation link is not valid.", field="token") from None
+    follower = Follower.objects.select_for_update().filter(pk=data.get("f")).first()
+    if follower is None or follower.email != data.get("e"):
+        raise DomainError("This confirmation link is no longer valid: ask again on the follow "
+                          "page.", field="token")
+    if follower.email_confirmed_at is None:
+        follower.email_confirmed_at = timezone.now()
+    follower.stopped = None
+    follower.save(update_fields=["email_confirmed_at", "stopped"])
+    return follower
+
+
+@transaction.atomic
+def follower_stop(*, follower: Follower) -> Follower:
+    """Stop every notification of this follower, push and mail (one tap, or the signed link).
+    The page itself still shows the seat."""
+    follower.stopped = follower.stopped or timezone.now()
+    follower.push_subscription = None
+    follower.email_confirmed_at = None
+    follower.save(update_fields=["stopped", "push_subscription", "email_confirmed_at"])
+    return follower
+
+
+def follower_stop_signed(*, token: str) -> Follower:
+    """``follower_stop`` for the holder of a signed stop link."""
+    try:
+        pk = signing.loads(token, salt=STOP_SALT)
+    except signing.BadSignature:
+        raise DomainError("This link is not valid.", field="token") from None
+    follower = Follower.objects.select_related("event", "entry__player").filter(pk=pk).first()
+    if follower is None:
+        raise DomainError("This link is no longer valid.", field="token")
+    return follower_stop(follower=follower)
+
+
+# --- telling a round's followers -----------------------------------------------------------------
+def round_notify_queue(round_id: int) -> None:
+    """Ask, once the transaction commits, for the round's followers to be told what is owed
+    (never raises: queueing cannot fail the seating)."""
+    task_queue(ROUND_NOTIFY, args=(round_id,))
+
+
+def _claim(round_id: int) -> list[str]:
+    """The notices of the round still owed, claimed under the round's row lock: seated (once),
+    and the players called once the round is under way."""
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().filter(pk=round_id).first()
+        if round_ is None or round_.status == Round.Status.CLOSED:
+            return []
+        done = set(Notice.objects.filter(round=round_).values_list("kind", flat=True))
+        owed = [Notice.Kind.SEATED.value] if Notice.Kind.SEATED not in done else []
+        if round_.status == Round.Status.PLAYING and Notice.Kind.CALLED not in done:
+            owed.append(Notice.Kind.CALLED.value)
+        Notice.objects.bulk_create(Notice(round=round_, kind=kind) for kind in owed)
+    return owed
+
+
+def _places(event: Event, cut: bool) -> dict[int, int]:
+    """Qualifying places by entry (a pair's place for both its players) when the cut is made:
+    the first position of each rank in the qualifying order, after the cut's own places."""
+    if not cut:
+        return {}
+    spec_cut = event.spec.qualifying_cut(dict(event.format_settings or {}))
+    floor = (spec_cut.size + 1) if spec_cut else 1
+    order = qualifying_order(event)
+    first: dict[int, int] = {}
+    by_id: dict[int, int] = {}
+    for position, (pk, rank) in enumerate(order, start=1):
+        by_id[pk] = max(first.setdefault(rank, position), floor)
+    if not event.is_pairs:
+        return by_id
+    return {entry: by_id[pair] for entry, pair in
+            Entry.objects.filter(event=event, pair_id__in=by_id).values_list("pk", "pair_id")
+            if pair is not None}
+
+
+def _is_cut(round_: Round) -> bool:
+    """The first round after the qualifying stage of a format with a cut."""
+    if round_.stage == Round.Stage.QUALIFYING:
+        return False
+    event = round_.event
+    before = event.rounds.filter(number=round_.number - 1).values_list("stage", flat=True).first()
+    return (before == Round.Stage.QUALIFYING
+            and event.spec.qualifying_cut(dict(event.format_settings or {})) is not None)
+
+
+def round_notify(*, round_id: int, after: int = 0, kinds: Iterable[str] | None = None
+                 ) -> dict[str, Any]:
+    """Tell the followers of round ``round_id``'s event (those after follower ``after``) what
+    is owed: claimed here on the first run (``kinds`` None), handed on by a continuation."""
+    owed = _claim(round_id) if kinds is None else list(kinds)
+    result: dict[str, Any] = {"round": round_id, "kinds": owed, "pushed": 0, "mailed": 0,
+                              "failed": 0, "dropped": 0}
+    if not owed:
+        return result
+    round_ = Round.objects.select_related("event__club").filter(pk=round_id).first()
+    if round_ is None:
+        return result
+    event = round_.event
+    board = seating(event)
+    if board["round"] is None or board["round"].pk != round_.pk:
+        return result  # a later round (or a reseat) came first: its own notices say it
+    cut = _is_cut(round_)
+    places = _places(event, cut) if Notice.Kind.SEATED in owed else {}
+    rows = {row["entry_id"]: row for row in board["rows"]}
+    texts: dict[int, str | None] = {}
+    for entry_id, row in rows.items():
+        texts[entry_id] = notice_text(board, row, seated=Notice.Kind.SEATED in owed,
+                                      called=Notice.Kind.CALLED in owed, cut=cut,
+                                      place=places.get(entry_id))
+    started = time.monotonic()
+    budget = float(settings.FOLLOW_TASK_BUDGET_SECONDS)
+    keys = vapid_keys()
+    followers = (Follower.objects.filter(event=event, stopped__isnull=True, pk__gt=after)
+                 .filter(Q(push_subscription__isnull=False) | Q(email_confirmed_at__isnull=False))
+                 .order_by("pk"))
+    last = after
+    while True:
+        batch = list(followers.filter(pk__gt=last)[:BATCH])
+        if not batch:
+            break
+        last = batch[-1].pk
+        _send_batch(event, batch, texts, keys, result)
+        if len(batch) == BATCH and time.monotonic() - started > budget:
+            result["continued_after"] = last
+            task_queue(ROUND_NOTIFY, args=(round_id, last, owed), on_commit=False)
+            break
+    Notice.objects.filter(round=round_, kind__in=owed).update(sent=result["pushed"]
+                                                              + result["mailed"])
+    return result
+
+
+def _send_batch(event: Event, batch: list[Follower], texts: dict[int, str | None],
+                keys: tuple[str, str] | None, result: dict[str, Any]) -> None:
+    pushes: list[tuple[Follower, dict[str, Any]]] = []
+    mails: list[EmailMessage] = []
+    for follower in batch:
+        text = texts.get(follower.entry_id)
+        if not text:
+            continue
+        stop = stop_path(follower)
+        page = reverse("follow-entry", args=[event.pk, follower.entry_id])
+        if follower.push_subscription and keys is not None:
+            pushes.append((follower, {"title": event.name, "body": text, "url": page,
+                                      "stop": stop, "tag": f"follow-{event.pk}"}))
+        if follower.email_on:
+            mails.append(EmailMessage(
+                subject=f"{settings.ACCOUNT_EMAIL_SUBJECT_PREFIX}{event.name}: {text}",
+                body=(f"{text}\n\nYour seat, live: {_absolute(follower, page)}\n"
+                      f"Stop notifications: {_absolute(follower, stop)}\n"),
+                to=[follower.email]))
+    if pushes and keys is not None:
+        vapid = Vapid.from_raw(keys[0].encode())
+        threads = min(int(settings.FOLLOW_SEND_THREADS), len(pushes))
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            outcomes = list(pool.map(lambda item: _push(item[0], item[1], vapid), pushes))
+        gone = [f.pk for (f, _), outcome in zip(pushes, outcomes, strict=True) if outcome == "gone"]
+        result["pushed"] += outcomes.count("sent")
+        result["failed"] += outcomes.count("failed")
+        result["dropped"] += len(gone)
+        if gone:
+            Follower.objects.filter(pk__in=gone).update(push_subscription=None)
+    if mails:
+        result["mailed"] += _send_quietly(mails)
+
+
+def _push(follower: Follower, payload: dict[str, Any], vapid: Vapid) -> str:
+    """One Web Push: "sent", "gone" (404/410: the subscription is dead) or "failed"."""
+    try:
+        webpush(subscription_info=follower.push_subscription or {},
+                data=json.dumps(payload, separators=(",", ":")),
+                vapid_private_key=vapid,
+                vapid_claims={"sub": str(settings.VAPID_SUBJECT)},  # a new dict: it gains "aud"
+                timeout=float(settings.FOLLOW_SEND_TIMEOUT_SECONDS), ttl=PUSH_TTL_SECONDS,
+                headers={"Urgency": "high"})
+    except WebPushException as exc:
+        status = getattr(exc.response, "status_code", None)
+        if status in (404, 410):
+            return "gone"
+        logger.warning("push to follower %s refused: %s", follower.pk, status)
+        return "failed"
+    except (requests.RequestException, ValueError, TypeError):
+        logger.warning("push to follower %s failed", follower.pk, exc_info=True)
+        return "failed"
+    return "sent"
+
+
+def _send_quietly(messages: list[EmailMessage]) -> int:
+    """Send mails over one connection; a mail server away is logged, never raised."""
+    try:
+        connection = get_connection(timeout=int(settings.FOLLOW_SEND_TIMEOUT_SECONDS))
+        return int(connection.send_messages(messages) or 0)
+    except Exception:  # noqa: BLE001 - mail trouble must not fail the seating or the page
+        logger.warning("could not send %d follow mails", len(messages), exc_info=True)
+        return 0

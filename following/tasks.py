@@ -1,0 +1,18 @@
+"""Celery jobs of following: thin, take ids, call one service (``following.services``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import shared_task
+
+from common.tasks import db_task_retry
+
+from .services import round_notify as round_notify_service
+
+
+@shared_task(**db_task_retry())
+def round_notify(round_id: int, after: int = 0, kinds: list[str] | None = None
+                 ) -> dict[str, Any]:
+    """Tell the followers of a round seated or started (batched, bounded; see the service)."""
+    return round_notify_service(round_id=round_id, after=after, kinds=kinds)

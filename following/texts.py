@@ -1,0 +1,96 @@
+"""What a follower is told, in words, from the event's "where do I sit" board (``draw.where``).
+
+Every word of a format comes from the event's spec through the board (``title``: "Round 3",
+"Game 2", "Semi-final (game 7)"; ``word``: "round" or "game") and from the round's stage label
+("Semi-final", "Final", "Bracket"); nothing here names a format.
+
+* a round seated: ``"Round 3: table 5, seat N, partner Bob Jones"``; a bye: ``"Round 3: bye —
+  you sit this round out"``; an alternate, a bracket pair waiting for its match, a player not in
+  a later stage: the board's own words;
+* the first round after the qualifying stage (the cut): ``"The cut is made: you play semi-final
+  table 2, seat N, partner …"`` or ``"The cut is made: your day is over — 23rd"``;
+* the players called (the round started): ``"Round 3: come to your tables — table 5, seat N"``.
+
+A withdrawn player, and one checked in after the round was seated, are told nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tournaments.models import Round
+
+SILENT = frozenset({"withdrawn", "not_seated"})
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 22nd, 23rd, 101st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _place(row: dict[str, Any]) -> str:
+    """ "table 5, seat N" (with the bracket's match), "final table, seat N"."""
+    where = str(row["where"])
+    if row.get("match"):
+        where = where.replace(f"table {row['table']}", f"table {row['table']} (match {row['match']})", 1)
+    return where
+
+
+def seat_text(board: dict[str, Any], row: dict[str, Any]) -> str:
+    """The line the follow page shows for ``row`` of ``board`` (``draw.where.seating``)."""
+    title, word = board["title"], board["word"]
+    if board["round"] is None:
+        return f"No {word} is seated yet."
+    state = row["state"]
+    if state == "seated":
+        text = f"{title}: {_place(row)}"
+        if row["partner"]:
+            text += f", partner {row['partner']}"
+        return text
+    if state == "bye":
+        return f"{title}: bye — you sit this {word} out"
+    if state == "withdrawn":
+        return "You have withdrawn from this event."
+    return f"{title}: {row['where']}"
+
+
+def cut_text(board: dict[str, Any], row: dict[str, Any], place: int | None) -> str | None:
+    """The line of the first round after the cut: where a player who made it plays, or that a
+    player's day is over and their place (``place``: the qualifying order's, None unknown)."""
+    state = row["state"]
+    if state == "seated":
+        round_: Round = board["round"]
+        stage = Round.Stage(round_.stage).label.lower()
+        where = _place(row)
+        where = f"{stage} {where}" if where.startswith("table ") else f"the {where}"
+        text = f"The cut is made: you play {where}"
+        if row["partner"]:
+            text += f", partner {row['partner']}"
+        return text
+    if state in ("out", "alternate"):
+        return "The cut is made: your day is over" + (f" — {ordinal(place)}" if place else "")
+    if state in SILENT:
+        return None
+    return f"The cut is made. {seat_text(board, row)}"
+
+
+def called_text(board: dict[str, Any], row: dict[str, Any]) -> str | None:
+    """The players are called: only those seated are told."""
+    if row["state"] != "seated":
+        return None
+    return f"{board['title']}: come to your tables — {_place(row)}"
+
+
+def notice_text(board: dict[str, Any], row: dict[str, Any], *, seated: bool, called: bool,
+                cut: bool, place: int | None) -> str | None:
+    """What a follower of ``row`` is told when their round was seated and/or its players
+    called (both at once when the director seats and starts in one step); None: nothing."""
+    if row["state"] in SILENT:
+        return None
+    if not seated:
+        return called_text(board, row) if called else None
+    text = cut_text(board, row, place) if cut else seat_text(board, row)
+    if text and called and row["state"] == "seated":
+        text += " — come to your tables"
+    return text

@@ -1,0 +1,240 @@
+"""The follow pages: a player picks their name, then their phone shows (and is told) where they
+sit, without an account.
+
+* ``/events/<id>/follow/`` (``follow-pick``): find your name, tap it: this phone follows you
+  (a cookie ``follow-<event id>`` holds the follower's token);
+* ``/events/<id>/follow/<entry id>/`` (``follow-entry``): the seat line, redrawn by itself on
+  the event's push stream (``static/js/seating_board.js``, as the walls) with a poll as a
+  safety net; "Notify me" (Web Push, ``static/js/follow.js``), e-mails, "Stop notifications";
+* ``/sw.js``: the service worker, served from the site's root so its scope is the whole site.
+
+Who may read a follow page: whoever may see the event (a public event of a public club, or a
+member), the phone following that very entry (its cookie), or the holder of the entry's
+personal link (``?k=``, ``following.services.entry_key``). A follower's token never opens
+another entry's page.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from clubs.permissions import can_view_event
+from common.errors import DomainError
+from common.http import public_address
+from draw.screens import wall_live
+from draw.where import seating, seating_version
+from tournaments.models import Entry, Event
+
+from . import services
+from .models import Follower
+from .texts import seat_text
+from .vapid import public_key
+
+COOKIE = "follow-{event_id}"
+COOKIE_SECONDS = 60 * 24 * 3600
+PICK_MAX = 30  # names listed for one search
+SERVICE_WORKER = Path(settings.BASE_DIR) / "static" / "js" / "sw.js"
+
+
+def _event(pk: int) -> Event:
+    return get_object_or_404(Event.objects.select_related("club"), pk=pk)
+
+
+def _follower(request: HttpRequest, event: Event) -> Follower | None:
+    return services.follower_for_token(
+        event=event, token=request.COOKIES.get(COOKIE.format(event_id=event.pk), ""))
+
+
+def _readable(request: HttpRequest, event: Event, entry: Entry,
+              follower: Follower | None) -> bool:
+    if follower is not None and follower.entry_id == entry.pk:
+        return True
+    if can_view_event(user=request.user, event=event):
+        return True
+    return services.entry_key_valid(entry, request.GET.get("k", ""))
+
+
+def _entry(request: HttpRequest, pk: int, entry_id: int) -> tuple[Event, Entry, Follower | None]:
+    event = _event(pk)
+    entry = get_object_or_404(Entry.objects.select_related("player"), pk=entry_id, event=event)
+    follower = _follower(request, event)
+    if not _readable(request, event, entry, follower):
+        raise Http404("No such player")
+    if follower is not None and follower.entry_id != entry.pk:
+        follower = None
+    return event, entry, follower
+
+
+def _site(request: HttpRequest) -> str:
+    return public_address(request).base
+
+
+def _start(request: HttpRequest, event: Event, entry: Entry) -> HttpResponse:
+    follower, token = services.follower_start(event=event, entry=entry, site=_site(request))
+    response = redirect("follow-entry", pk=event.pk, entry_id=entry.pk)
+    response.set_cookie(COOKIE.format(event_id=event.pk), token, max_age=COOKIE_SECONDS,
+                        httponly=True, samesite="Lax", secure=request.is_secure())
+    return response
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def follow_pick(request: HttpRequest, pk: int) -> HttpResponse:
+    """Find your name and tap it: this phone follows you."""
+    event = _event(pk)
+    if not can_view_event(user=request.user, event=event):
+        raise Http404("No such event")
+    if request.method == "POST":
+        picked = str(request.POST.get("entry", ""))
+        entry = Entry.objects.filter(event=event, pk=int(picked)).first() \
+            if picked.isdigit() else None
+        if entry is None:
+            messages.error(request, "entry: pick your name from the list.")
+            return redirect("follow-pick", pk=event.pk)
+        return _start(request, event, entry)
+    name = request.GET.get("name", "").strip()[:100]
+    entries = Entry.objects.filter(event=event, status=Entry.Status.ACTIVE).select_related(
+        "player").order_by("player__name", "pk")
+    for word in name.split():
+        entries = entries.filter(player__name__icontains=word)
+    everyone = not name and entries.count() <= PICK_MAX
+    found = list(entries[:PICK_MAX]) if name or everyone else []
+    return render(request, "following/pick.html", {
+        "event": event, "name": name, "found": found, "listed": bool(name) or everyone,
+        "following": _follower(request, event)})
+
+
+def _board(event: Event, entry: Entry) -> dict[str, Any]:
+    board = seating(event, withdrawn=True)
+    row = next((r for r in board["rows"] if r["entry_id"] == entry.pk), None)
+    line = seat_text(board, row) if row is not None else "You are not in this event."
+    return {"board": board, "row": row, "line": line}
+
+
+def _version(event: Event, entry: Entry) -> str:
+    return hashlib.sha1(f"{seating_version(event)}:{entry.status}".encode(),
+                        usedforsecurity=False).hexdigest()[:16]
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def follow_entry(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
+    """The seat of one player, live; "Follow on this phone" (POST) when not yet followed."""
+    event, entry, follower = _entry(request, pk, entry_id)
+    if request.method == "POST":
+        return _start(request, event, entry)
+    context = {
+        "event": event, "entry": entry, "follower": follower, **_board(event, entry),
+        "version": _version(event, entry), **wall_live(event),
+        "vapid_public_key": public_key(), "key": request.GET.get("k", ""),
+        "stop_path": services.stop_path(follower) if follower else "",
+    }
+    response = render(request, "following/entry.html", context)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_GET
+def follow_version(request: HttpRequest, pk: int, entry_id: int) -> JsonResponse:
+    """``{"version"}`` of a follow page: polled (and asked after each push) by the page."""
+    event, entry, _ = _entry(request, pk, entry_id)
+    return JsonResponse({"version": _version(event, entry)})
+
+
+def _own_follower(request: HttpRequest, pk: int, entry_id: int) -> tuple[Event, Follower]:
+    event, _, follower = _entry(request, pk, entry_id)
+    if follower is None:
+        raise Http404("This phone does not follow this player")
+    return event, follower
+
+
+@require_POST
+def follow_subscribe(request: HttpRequest, pk: int, entry_id: int) -> JsonResponse:
+    """"Notify me": the page posts the browser's push subscription (JSON)."""
+    _, follower = _own_follower(request, pk, entry_id)
+    try:
+        body = json.loads(request.body or b"null")
+    except (ValueError, UnicodeDecodeError):
+        body = None
+    try:
+        services.follower_subscribe(
+            follower=follower, subscription=body.get("subscription") if isinstance(body, dict)
+            else body)
+    except DomainError as exc:
+        return JsonResponse({"errors": [{"field": exc.field, "code": exc.code,
+                                         "message": exc.message}]}, status=400)
+    return JsonResponse({"ok": True})
+
+
+@require_POST
+def follow_email(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
+    """Ask for e-mails too (a confirmation link goes to the address first)."""
+    event, follower = _own_follower(request, pk, entry_id)
+    try:
+        services.follower_email_request(follower=follower, email=request.POST.get("email", ""),
+                                        site=_site(request))
+    except DomainError as exc:
+        messages.error(request, f"{exc.field}: {exc.message}")
+    else:
+        messages.success(request, "We sent a link to that address: open it to confirm.")
+    return redirect("follow-entry", pk=event.pk, entry_id=follower.entry_id)
+
+
+@require_POST
+def follow_stop(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
+    """"Stop notifications": one tap on the follow page."""
+    event, follower = _own_follower(request, pk, entry_id)
+    services.follower_stop(follower=follower)
+    if request.headers.get("Accept", "").startswith("application/json"):
+        return JsonResponse({"stopped": True})
+    messages.success(request, "Notifications stopped. This page still shows your seat.")
+    return redirect("follow-entry", pk=event.pk, entry_id=follower.entry_id)
+
+
+@csrf_exempt  # the signed token in the address is the credential (a notification's Stop button)
+@require_http_methods(["GET", "HEAD", "POST"])
+def follow_stop_link(request: HttpRequest, token: str) -> HttpResponse:
+    """The "Stop notifications" link of every push and mail: one tap stops them."""
+    if request.method == "POST":
+        try:
+            follower = services.follower_stop_signed(token=token)
+        except DomainError as exc:
+            if request.headers.get("Accept", "").startswith("application/json"):
+                return JsonResponse({"errors": [{"field": exc.field, "message": exc.message}]},
+                                    status=400)
+            return render(request, "following/stop.html", {"error": exc.message}, status=400)
+        if request.headers.get("Accept", "").startswith("application/json"):
+            return JsonResponse({"stopped": True})
+        return render(request, "following/stop.html", {"follower": follower, "done": True})
+    return render(request, "following/stop.html", {"token": token})
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def follow_email_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """The confirmation link of an e-mail address: one tap confirms it."""
+    if request.method != "POST":
+        return render(request, "following/email_confirm.html", {"token": token})
+    try:
+        follower = services.follower_email_confirm(token=token)
+    except DomainError as exc:
+        return render(request, "following/email_confirm.html", {"error": exc.message},
+                      status=400)
+    return render(request, "following/email_confirm.html", {"follower": follower, "done": True})
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker, from the site's root (its scope may then be the whole site)."""
+    response = HttpResponse(SERVICE_WORKER.read_bytes(), content_type="text/javascript")
+    response["Service-Worker-Allowed"] = "/"
+    response["Cache-Control"] = "no-cache"
+    return response
+

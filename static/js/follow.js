@@ -1,0 +1,81 @@
+/* The follow page's "Notify me": with a tap (never before: browsers refuse, and people dislike,
+ * a permission asked for unprompted) it asks for notification permission, registers the
+ * service worker (/sw.js, scope "/"), subscribes with the server's VAPID public key
+ * (data-vapid-key) and posts the subscription to data-subscribe-url. Where the browser cannot
+ * (no service worker or push, a page not served over HTTPS or from this machine), the button
+ * stays hidden and the note says the page updates by itself while open (seating_board.js).
+ * A push the worker receives while this page is open makes it check its seat at once. */
+(function () {
+  "use strict";
+  var box = document.querySelector("[data-follow]");
+  if (!box) { return; }
+  var button = document.getElementById("follow-notify-me");
+  var note = document.getElementById("follow-push-note");
+  var key = box.getAttribute("data-vapid-key");
+  var supported = window.isSecureContext && "serviceWorker" in navigator &&
+    "PushManager" in window && "Notification" in window;
+
+  function say(text) { note.textContent = text; }
+
+  function keyBytes(text) {
+    var base64 = (text + "===".slice((text.length + 3) % 4)).replace(/-/g, "+").replace(/_/g, "/");
+    var raw = window.atob(base64);
+    var bytes = new Uint8Array(raw.length);
+    for (var i = 0; i < raw.length; i++) { bytes[i] = raw.charCodeAt(i); }
+    return bytes;
+  }
+
+  function csrf() {
+    var field = document.querySelector("input[name=csrfmiddlewaretoken]");
+    return field ? field.value : "";
+  }
+
+  function post(subscription) {
+    return fetch(box.getAttribute("data-subscribe-url"), {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() },
+      body: JSON.stringify({ subscription: subscription.toJSON ? subscription.toJSON() : subscription })
+    }).then(function (response) {
+      if (!response.ok) { throw new Error("HTTP " + response.status); }
+    });
+  }
+
+  function notifyMe() {
+    button.disabled = true;
+    Notification.requestPermission().then(function (permission) {
+      if (permission !== "granted") {
+        say("Notifications are blocked for this site: allow them in the browser's settings, or keep this page open.");
+        return null;
+      }
+      return navigator.serviceWorker.register("/sw.js", { scope: "/" })
+        .then(function () { return navigator.serviceWorker.ready; })
+        .then(function (registration) {
+          return registration.pushManager.getSubscription().then(function (existing) {
+            return existing || registration.pushManager.subscribe(
+              { userVisibleOnly: true, applicationServerKey: keyBytes(key) });
+          });
+        })
+        .then(post)
+        .then(function () {
+          box.setAttribute("data-push", "on");
+          say("Notifications on: this phone is told where you sit as soon as a round is seated.");
+        });
+    }).catch(function () {
+      box.setAttribute("data-push", "failed");
+      say("This phone could not be subscribed. Keep this page open: it updates by itself.");
+    }).then(function () { button.disabled = false; });
+  }
+
+  if (supported && button && key) {
+    button.hidden = false;
+    button.addEventListener("click", notifyMe);
+    navigator.serviceWorker.addEventListener("message", function (event) {
+      if (event.data && event.data.type === "follow:push") {
+        var live = document.querySelector("[data-live-wall]");
+        if (live) { live.dispatchEvent(new CustomEvent("follow:push")); }
+      }
+    });
+  } else if (box.getAttribute("data-push") !== "on") {
+    say("This browser cannot be notified from this page; it updates by itself while it is open.");
+  }
+})();
