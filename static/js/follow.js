@@ -60,8 +60,9 @@
           box.setAttribute("data-push", "on");
           say("Notifications on: this phone is told where you sit as soon as a round is seated.");
         });
-    }).catch(function () {
+    }).catch(function (error) {
       box.setAttribute("data-push", "failed");
+      box.setAttribute("data-push-error", (error && (error.name + ": " + error.message)) || "");
       say("This phone could not be subscribed. Keep this page open: it updates by itself.");
     }).then(function () { button.disabled = false; });
   }
