@@ -14,6 +14,8 @@ the same idempotency key returns the revision stored the first time.
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -76,6 +78,41 @@ def hand_check(*, values: Mapping[str, Any], ruleset: Ruleset) -> tuple[EngineHa
     """Validate and score values without storing anything (also used for live form checks)."""
     hand = parse_hand(_clean_values(values), ruleset)
     return hand, score_hand(hand, ruleset)
+
+
+# Parsed hands by their stored values: a save re-derives its game from every live hand, and a
+# hand's values never change once stored (a correction is a new revision with its own values), so
+# each hand is parsed once per process instead of once per later save of its game. Kept per
+# ruleset (``Ruleset.memo``), keyed by the values themselves, never by a row's id, so nothing
+# needs forgetting: a correction, a deletion or another ruleset simply asks for other keys.
+PARSED_HANDS_KEPT = 4096  # per ruleset, least recently used out
+_parsed_lock = threading.Lock()
+
+
+def _values_key(values: Mapping[str, Any]) -> tuple[Any, ...]:
+    return tuple(
+        (k, json.dumps(v, sort_keys=True) if isinstance(v, Mapping) else v)
+        for k, v in sorted(values.items())
+    )
+
+
+def revision_hand(revision: HandRevision, ruleset: Ruleset) -> EngineHand:
+    """The rules engine's hand of a stored revision (``parse_hand`` of its values), parsed once
+    per process, ruleset and values (see ``PARSED_HANDS_KEPT``)."""
+    values = revision_values(revision)
+    key = _values_key(values)
+    kept: OrderedDict[tuple[Any, ...], EngineHand] = ruleset.memo("parsed_hands", OrderedDict)
+    with _parsed_lock:
+        hand = kept.get(key)
+        if hand is not None:
+            kept.move_to_end(key)
+            return hand
+    hand = parse_hand(values, ruleset)
+    with _parsed_lock:
+        kept[key] = hand
+        while len(kept) > PARSED_HANDS_KEPT:
+            kept.popitem(last=False)
+    return hand
 
 
 def _locked_game(game: Game) -> Game:
@@ -295,7 +332,7 @@ def hand_correct(
     revisions = _live_revisions(locked)
     replayed = [r if r.hand_id != hand.pk else None for r in revisions]
     engine_hands = [
-        engine_hand if r is None else parse_hand(revision_values(r), ruleset) for r in replayed
+        engine_hand if r is None else revision_hand(r, ruleset) for r in replayed
     ]
     try:
         score_game(engine_hands, ruleset, max_deals=locked.table.round.event.deals_per_round)
@@ -382,7 +419,7 @@ def _derive(
         leaders = [side for side, points in totals.items() if points == top]
         winner = leaders[0] if len(leaders) == 1 else ""
     elif revisions:
-        hands = [parse_hand(revision_values(r), ruleset) for r in revisions]
+        hands = [revision_hand(r, ruleset) for r in revisions]
         result = score_game(hands, ruleset, max_deals=event.deals_per_round)
         if result.finished_after is None and game.time_called:
             # Time: the game ends after the deals played (misdeals are not deals). Misdeals

@@ -86,15 +86,23 @@ def setup(tables: int, deals: int) -> dict[str, Any]:
 
 
 def _snapshot_caught_up(event_id: int, wait: float) -> tuple[bool, float]:
+    """Until the snapshot has caught up with the hands and no hand has come in for a second
+    (a save the phone gave up on may still be running on a web worker of a machine loaded far
+    past its cores; compared before it commits, the snapshot would look wrong); at most
+    ``wait`` seconds."""
     started = time.monotonic()
+    last, still_since = None, time.monotonic()
     while True:
         event = Event.objects.get(pk=event_id)
+        if event.hands_version != last:
+            last, still_since = event.hands_version, time.monotonic()
         snap = StandingsSnapshot.objects.filter(event_id=event_id).first()
-        if snap is not None and snap.source_version >= event.hands_version:
+        if snap is not None and snap.source_version >= event.hands_version \
+                and time.monotonic() - still_since >= 1.0:
             return True, time.monotonic() - started
         if time.monotonic() - started > wait:
             return False, time.monotonic() - started
-        time.sleep(0.5)
+        time.sleep(0.25)
 
 
 def check(event_id: int, answered: dict[str, list[int]], unanswered: dict[str, list[int]],

@@ -285,6 +285,7 @@ def report_text(result: dict[str, Any]) -> str:
         f"== {result['tables']} tables, {result['seconds']:.0f} s "
         f"({result['users']} simulated devices, after a save: {result['after_save']}, "
         f"revalidating with ETags: {revalidating}) ==",
+        *([f"layout: {result['layout']}"] if result.get("layout") else []),
         f"{'request':<18}{'count':>7}{'req/s':>8}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}"
         f"{'bytes':>8}{'errors':>7}{'expected':>9}",
     ]

@@ -103,6 +103,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="seconds between standings version polls (3)")
     p.add_argument("--seating-every", type=float, default=5.0,
                    help="seconds between seating board version polls (5)")
+    p.add_argument("--split", action="store_true",
+                   help="run the web processes as two gunicorn groups and the push processes as "
+                        "two uvicorn processes, each on its own port, behind nginx on 127.0.0.1 "
+                        "(the README's several-machine recipe; the same workers in all)")
     p.add_argument("--chaos", action="store_true",
                    help="a quarter into the window stop the Celery worker and Redis (SIGTERM), "
                         "start Redis again at half and the worker at 60 %%; every hand answered "
@@ -171,9 +175,10 @@ def run_count(stack: Stack, args: argparse.Namespace, tables: int, work: Path) -
         [str(LOAD_PYTHON), str(ROOT / "bench" / "load" / "generate.py"), str(plan_file),
          str(out_file)], cwd=ROOT, stdout=subprocess.PIPE, text=True,
     )
-    roots = {name: (lambda n=name: stack.roots(n)) for name in GROUPS if name != "generator"}
+    names = (*GROUPS, "nginx") if stack.split else GROUPS
+    roots = {name: (lambda n=name: stack.roots(n)) for name in names if name != "generator"}
     roots["generator"] = lambda: [generator.pid]
-    groups = [CpuGroup(name, roots[name]) for name in GROUPS]
+    groups = [CpuGroup(name, roots[name]) for name in names]
     chaos: list[dict[str, Any]] = []
     steal: list[tuple[int, int]] = []
     try:
@@ -194,6 +199,7 @@ def run_count(stack: Stack, args: argparse.Namespace, tables: int, work: Path) -
                            str(work / f"sent-{tables}.json"), "--wait",
                            "120" if args.chaos else "45")
     result = result_of(args, tables, out, groups, wall, checksum, plan)
+    result["layout"] = stack_layout(stack)
     if args.chaos:
         result["chaos"] = chaos
     (total0, stolen0), (total1, stolen1) = steal[0], steal[-1]
@@ -201,6 +207,18 @@ def run_count(stack: Stack, args: argparse.Namespace, tables: int, work: Path) -
     result["steal_seconds"] = steal_profile(steal)
     result["load_average_before"] = load_before
     return result
+
+
+def stack_layout(stack: Stack) -> str:
+    """How the stack was laid out, for the report."""
+    workers, threads = stack.gunicorn_shape()
+    per = "sync workers" if threads == 1 else f"workers × {threads} threads"
+    if not stack.split:
+        return f"one machine: gunicorn {workers} {per}" + (", one push process" if stack.push
+                                                           else "")
+    first, second = stack.split_workers(workers)
+    return (f"split behind nginx: web groups of {first} and {second} {per}"
+            + (", two push processes" if stack.push else ""))
 
 
 def _chaos(stack: Stack, seconds: float, log: list[dict[str, Any]]) -> None:
@@ -298,7 +316,8 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="pinochle-load."))
     work.chmod(0o755)  # the postgres user reaches its cluster below
     stack = Stack(work / "stack", workers=args.workers, threads=args.threads,
-                  celery_concurrency=args.celery_concurrency, push=args.push == "on")
+                  celery_concurrency=args.celery_concurrency, push=args.push == "on",
+                  split=args.split)
     stack.dir.mkdir()
     stack.dir.chmod(0o755)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))

@@ -8,6 +8,14 @@ shaped as ``gunicorn.conf.py`` says unless told otherwise), the push process (uv
 and Celery beat, all under ``config.settings.production`` with the variables it requires.
 Every process is our own child or has a pidfile in the directory, and :meth:`Stack.stop` stops
 each by its pid (SIGTERM, then SIGKILL), whatever happened before.
+
+With ``split`` the stack is laid out as the README's "Beyond one machine" recipe: the web
+processes as two independent gunicorn groups and the push processes as two uvicorn processes,
+each on its own port as if on its own machine, behind nginx (Debian's ``/usr/sbin/nginx``, its
+configuration, logs, temporary files and pid file written into the directory) on one more port:
+``/push/`` goes to the push group (unbuffered, for the streams), everything else to the web
+group. The pages then open their streams on the proxy's own address (``PUSH_URL``), as behind a
+real load balancer. One PostgreSQL, one Redis, one Celery worker and one beat, as before.
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ from testservers import _alive, _as_postgres, free_port, pg_bindir  # noqa: E402
 
 DB = "pinochle"
 HOST = "127.0.0.1"
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 
 @dataclass
@@ -43,17 +52,27 @@ class Stack:
     threads: int | None = None  # None: gunicorn.conf.py's (1: sync workers)
     celery_concurrency: int = 2
     push: bool = True
+    split: bool = False  # two web groups and two push processes behind nginx (see above)
     pg_port: int = field(default_factory=free_port)
     redis_port: int = field(default_factory=free_port)
     web_port: int = field(default_factory=free_port)
     push_port: int = field(default_factory=free_port)
+    web2_port: int = field(default_factory=free_port)  # with split only, as the next two
+    push2_port: int = field(default_factory=free_port)
+    proxy_port: int = field(default_factory=free_port)
     procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     secret: str = field(default_factory=lambda: secrets.token_urlsafe(48))
 
     # --- addresses and environment ------------------------------------------------------
     @property
     def base_url(self) -> str:
-        return f"http://{HOST}:{self.web_port}"
+        """Where the devices send their requests: gunicorn, or the proxy with ``split``."""
+        return f"http://{HOST}:{self.proxy_port if self.split else self.web_port}"
+
+    @property
+    def push_base(self) -> str:
+        """The push process's ``PUSH_URL`` (the proxy's ``/push/`` with ``split``)."""
+        return f"{self.base_url if self.split else f'http://{HOST}:{self.push_port}'}/push/"
 
     @property
     def pg_dir(self) -> Path:
@@ -73,9 +92,12 @@ class Stack:
             DJANGO_LOG_LEVEL="WARNING",
             PYTHONUNBUFFERED="1",
         )
+        if self.split:
+            env["DJANGO_NUM_PROXIES"] = "1"  # X-Forwarded-For from nginx
         if self.push:
-            # No proxy here: the pages open their streams on the push process's own port.
-            env["PUSH_URL"] = f"http://{HOST}:{self.push_port}/push/"
+            # Without split, no proxy: the pages open their streams on the push process's own
+            # port; with it, on the proxy's address, which passes /push/ to the push group.
+            env["PUSH_URL"] = self.push_base
         return env
 
     def manage(self, *args: str, **extra_env: str) -> None:
@@ -85,8 +107,10 @@ class Stack:
     # --- start ----------------------------------------------------------------------------
     def start(self, log: bool = True) -> None:
         say = print if log else (lambda *a, **k: None)
+        web = (f"gunicorn :{self.web_port} and :{self.web2_port}, nginx :{self.proxy_port}"
+               if self.split else f"gunicorn :{self.web_port}")
         say(f"stack in {self.dir}: PostgreSQL :{self.pg_port}, Redis :{self.redis_port}, "
-            f"gunicorn :{self.web_port}", flush=True)
+            f"{web}", flush=True)
         self.start_postgres()
         self.start_redis()
         # The schema's commits need not wait for the disk (this session only; the server
@@ -99,12 +123,20 @@ class Stack:
         self.start_gunicorn()
         if self.push:
             self.start_push()
+        if self.split:
+            self.start_proxy()
         self.start_celery()
         workers, threads = self.gunicorn_shape()
         shape = (f"{workers} sync workers" if threads == 1
                  else f"{workers} workers × {threads} threads")
+        if self.split:
+            first, second = self.split_workers(workers)
+            shape = (f"two groups of {first} and {second} "
+                     + ("sync workers" if threads == 1 else f"workers × {threads} threads")
+                     + " behind nginx")
+        pushes = "two push processes behind nginx, " if self.split else "a push process, "
         say(f"stack ready: gunicorn {shape}, "
-            f"{'a push process, ' if self.push else 'no push (pages poll), '}"
+            f"{pushes if self.push else 'no push (pages poll), '}"
             f"Celery worker (concurrency {self.celery_concurrency}) and beat", flush=True)
 
     def start_postgres(self) -> None:
@@ -156,15 +188,30 @@ class Stack:
         self._wait(lambda: _redis_ping(self.redis_port), "redis", 10)
 
     def start_gunicorn(self) -> None:
-        bin_dir = Path(sys.executable).parent
-        # gunicorn.conf.py (the production settings) unless --workers/--threads say otherwise.
+        # gunicorn.conf.py (the production settings) unless --workers/--threads say otherwise;
+        # with split, the same number of workers in all, shared by the two groups.
         workers, threads = self.gunicorn_shape()
-        self._spawn("gunicorn", [str(bin_dir / "gunicorn"), "config.wsgi",
-                                 "--bind", f"{HOST}:{self.web_port}",
-                                 "--workers", str(workers), "--threads", str(threads),
-                                 "--worker-class", "gthread" if threads > 1 else "sync",
-                                 "--timeout", "60"])
-        self._wait(lambda: _http_ok(f"{self.base_url}/health/"), "gunicorn", 60)
+        if not self.split:
+            self._start_web("gunicorn", self.web_port, workers, threads)
+            return
+        first, second = self.split_workers(workers)
+        self._start_web("gunicorn", self.web_port, first, threads)
+        self._start_web("gunicorn2", self.web2_port, second, threads)
+
+    @staticmethod
+    def split_workers(workers: int) -> tuple[int, int]:
+        """The two web groups' workers with split: ``workers`` shared, at least one each."""
+        first = max(1, (workers + 1) // 2)
+        return first, max(1, workers - first)
+
+    def _start_web(self, name: str, port: int, workers: int, threads: int) -> None:
+        bin_dir = Path(sys.executable).parent
+        self._spawn(name, [str(bin_dir / "gunicorn"), "config.wsgi",
+                           "--bind", f"{HOST}:{port}",
+                           "--workers", str(workers), "--threads", str(threads),
+                           "--worker-class", "gthread" if threads > 1 else "sync",
+                           "--timeout", "60"])
+        self._wait(lambda: _http_ok(f"http://{HOST}:{port}/health/"), name, 60)
 
     def gunicorn_shape(self) -> tuple[int, int]:
         """(workers, threads per worker): as given, else what gunicorn.conf.py derives here."""
@@ -172,10 +219,62 @@ class Stack:
         return (self.workers or config["workers"], self.threads or config["threads"])
 
     def start_push(self) -> None:
-        self._spawn("push", [sys.executable, "-m", "uvicorn", "config.asgi:application",
-                             "--host", HOST, "--port", str(self.push_port), "--no-access-log",
-                             "--log-level", "warning", "--timeout-graceful-shutdown", "2"])
-        self._wait(lambda: _http_ok(f"http://{HOST}:{self.push_port}/push/health/"), "push", 60)
+        ports = {"push": self.push_port, **({"push2": self.push2_port} if self.split else {})}
+        for name, port in ports.items():
+            self._spawn(name, [sys.executable, "-m", "uvicorn", "config.asgi:application",
+                               "--host", HOST, "--port", str(port), "--no-access-log",
+                               "--log-level", "warning", "--timeout-graceful-shutdown", "2"])
+            self._wait(lambda port=port: _http_ok(f"http://{HOST}:{port}/push/health/"),
+                       name, 60)
+
+    def proxy_config(self) -> str:
+        """nginx's configuration with split: the web group and the push group as upstreams."""
+        run = self.dir / "nginx"
+        temp = "\n".join(f"    {kind}_temp_path {run / kind};"
+                         for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        pushes = (f"server {HOST}:{self.push_port}; server {HOST}:{self.push2_port};"
+                  if self.push else f"server {HOST}:{self.push_port} down;")
+        return f"""# Written by bench/load/stack.py for one run; removed with its directory.
+worker_processes 1;
+pid {run / "nginx.pid"};
+error_log {run / "error.log"} warn;
+daemon off;
+events {{ worker_connections 8192; }}
+http {{
+    access_log off;
+{temp}
+    client_max_body_size 20m;
+    upstream web {{ least_conn; server {HOST}:{self.web_port}; server {HOST}:{self.web2_port}; }}
+    upstream push {{ least_conn; {pushes} keepalive 32; }}
+    server {{
+        listen {HOST}:{self.proxy_port} backlog=4096;
+        location /push/ {{
+            proxy_pass http://push;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $http_host;
+            proxy_buffering off;
+            proxy_read_timeout 1h;
+        }}
+        location / {{
+            proxy_pass http://web;
+            proxy_set_header Host $http_host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_set_header X-Forwarded-Proto $scheme;
+        }}
+    }}
+}}
+"""
+
+    def start_proxy(self) -> None:
+        """nginx in front of both groups (split): our child, stopped by its pid."""
+        run = self.dir / "nginx"
+        run.mkdir(exist_ok=True)
+        conf = run / "nginx.conf"
+        conf.write_text(self.proxy_config())
+        self._spawn("nginx", [NGINX, "-p", str(run), "-c", str(conf), "-e",
+                              str(run / "error.log")])
+        self._wait(lambda: _http_ok(f"{self.base_url}/health/"), "nginx", 30)
 
     def start_celery(self) -> None:
         self.start_worker()
@@ -226,16 +325,20 @@ class Stack:
 
     # --- process groups (for CPU accounting) ----------------------------------------------
     def roots(self, name: str) -> list[int]:
+        """The root pids of a group: ``postgres``, ``gunicorn`` (both web groups with split),
+        ``push`` (both push processes), ``nginx``, ``redis``, ``worker``, ``beat``."""
         if name == "postgres":
             pid = self.postgres_pid()
             return [pid] if pid else []
-        proc = self.procs.get(name)
-        return [proc.pid] if proc is not None else []
+        names = {"gunicorn": ("gunicorn", "gunicorn2"), "push": ("push", "push2")}.get(
+            name, (name,))
+        return [proc.pid for n in names if (proc := self.procs.get(n)) is not None]
 
     # --- stop -----------------------------------------------------------------------------
     def stop(self) -> None:
         """Stop everything by pid, the web and the workers first; never raises."""
-        for name in ("gunicorn", "push", "beat", "worker", "redis"):
+        for name in ("nginx", "gunicorn", "gunicorn2", "push", "push2", "beat", "worker",
+                     "redis"):
             self.stop_process(name)
         self.stop_postgres()
 

@@ -255,3 +255,40 @@ def test_report_names_every_kind_and_a_failed_checksum() -> None:
     assert "checksum: FAILED" in text and "stored hands []" in text
     assert "streams open 3 of 4 readers, 20 messages, 1 reconnects" in text
     assert "3.2 % of the machine's CPU time; worst second 41 %, 3 seconds over 20 %" in text
+
+
+def test_split_shares_the_workers_between_two_web_groups() -> None:
+    from bench.load.stack import Stack
+
+    assert Stack.split_workers(5) == (3, 2)
+    assert Stack.split_workers(2) == (1, 1)
+    assert Stack.split_workers(1) == (1, 1)
+    assert parse_args(["--split"]).split and not parse_args([]).split
+
+
+def test_split_proxy_config_is_valid_nginx_and_routes_push_apart(tmp_path: Path) -> None:
+    import shutil
+    import subprocess
+
+    from bench.load.stack import NGINX, Stack
+
+    stack = Stack(tmp_path, split=True)
+    assert stack.base_url.endswith(f":{stack.proxy_port}")
+    assert stack.env()["PUSH_URL"] == f"http://127.0.0.1:{stack.proxy_port}/push/"
+    assert stack.env()["DJANGO_NUM_PROXIES"] == "1"
+    config = stack.proxy_config()
+    for port in (stack.web_port, stack.web2_port, stack.push_port, stack.push2_port):
+        assert f"127.0.0.1:{port};" in config
+    assert "location /push/" in config and "proxy_buffering off" in config
+    single = Stack(tmp_path)
+    assert single.env()["PUSH_URL"] == f"http://127.0.0.1:{single.push_port}/push/"
+    assert "DJANGO_NUM_PROXIES" not in single.env()
+    if shutil.which(NGINX) is None:
+        return
+    (tmp_path / "nginx").mkdir()
+    conf = tmp_path / "nginx" / "nginx.conf"
+    conf.write_text(config)
+    checked = subprocess.run([NGINX, "-t", "-p", str(tmp_path / "nginx"), "-c", str(conf),
+                              "-e", str(tmp_path / "nginx" / "error.log")],
+                             capture_output=True, text=True, check=False)
+    assert checked.returncode == 0, checked.stderr
