@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -406,8 +406,12 @@ class EventCallsApi(APIView):
     @extend_schema(operation_id="event_calls", summary="The event's calls for a director "
                    "(directors)",
                    description="Open calls first (longest waiting first), then closed ones "
-                               "(newest first). ?state=open (not closed), waiting, taken or "
-                               "closed.",
+                               "(newest first).",
+                   parameters=[OpenApiParameter(
+                       "state", str, OpenApiParameter.QUERY, required=False,
+                       enum=list(selectors.CALL_FILTERS),
+                       description="open (not closed: waiting or taken), waiting (nobody took "
+                                   "it yet), taken or closed.")],
                    responses={200: CallOutput(many=True), **error_responses(400, 403, 404)})
     def get(self, request: Request, pk: int) -> Response:
         event = event_get(pk=pk, user=request.user, role="director")
