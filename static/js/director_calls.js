@@ -4,6 +4,7 @@
  * at once (a director's request: the stream itself says nothing about the calls), and it polls
  * only seldom (data-push-poll-seconds); without one it polls every data-poll-seconds.
  * A call whose ruling is being typed keeps its form (and the typing) while the rest redraws.
+ * On the director screen the calling tables' tiles are marked too (.dtile.called).
  * The waiting times tick ([data-since-ms], against the server's clock: data-now-ms); a new call
  * is announced to screen readers, counted in the tab's title and, on a phone, buzzes it.
  * data-push says whether the stream is open, data-updated-by whether a push or a poll brought
@@ -76,6 +77,7 @@
     if (focused && fresh.contains(focused) && focused.focus) { focused.focus(); }
     fresh.setAttribute("data-updated-by", by);
     fresh.setAttribute("data-push", streaming ? "open" : (shown.getAttribute("data-push") || "off"));
+    markTiles(fresh);
     var arrived = [];
     var now = fresh.querySelectorAll("li[data-call][data-state='waiting']");
     for (var j = 0; j < now.length; j += 1) {
@@ -87,6 +89,19 @@
       if (navigator.vibrate) { try { navigator.vibrate(200); } catch (e) { /* not allowed */ } }
     }
     tick();
+  }
+
+  // The director screen's tiles of the round shown: a calling table's tile is marked.
+  function markTiles(shown) {
+    var tiles = document.querySelector(".ds-tiles[data-round]");
+    if (!tiles) return;
+    var round = tiles.getAttribute("data-round");
+    var items = tiles.querySelectorAll(".dtile[data-table]");
+    for (var i = 0; i < items.length; i += 1) {
+      var call = shown.querySelector("li[data-call][data-round='" + round + "'][data-table='" +
+                                     items[i].getAttribute("data-table") + "']");
+      items[i].classList.toggle("called", !!call);
+    }
   }
 
   function check(by) {

@@ -8,6 +8,7 @@ director screen with the call go to the test output."""
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 
@@ -98,6 +99,8 @@ def test_a_table_calls_and_the_directors_see_it_by_push_and_the_phone_gets_the_r
                 "data-updated-by", "push")
             assert director_page.evaluate("window.__sameDocument === true"), "it reloaded"
         expect(screen.locator("#calls-live [data-since-ms]")).to_have_text("under a minute")
+        expect(screen.locator(f"#table-{table.number}")).to_have_class(re.compile(r"\bcalled\b"))
+        expect(screen.locator("#table-1")).not_to_have_class(re.compile(r"\bcalled\b"))
         phone.screenshot(path=str(out / "table-call-open-390.png"), full_page=True)
         screen.screenshot(path=str(out / "director-screen-calls-1280.png"), full_page=True)
         directors_phone.screenshot(path=str(out / "director-calls-page-390.png"), full_page=True)
