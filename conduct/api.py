@@ -1,9 +1,11 @@
-"""Conduct API: penalties, their withdrawal, appeals, the penalty table, adjusted results and a
-player's conduct record. Only directors (and owners) of the event's club record, withdraw,
+"""Conduct API: penalties, their withdrawal, appeals, the penalty table, adjusted results, a
+player's conduct record, and the calls for a director. Only directors (and owners) of the event's club record, withdraw,
 adjust and rule, and read an event's penalties and appeals; a player's conduct record is read by
 the club's directors and the player. Everyone else: 403, or 404 for people outside a private
-club (and for the conduct record, for anyone but a club member). Refusals name their field in
-the house shape ``{"errors": [{"field", "code", "message"}]}``."""
+club (and for the conduct record, for anyone but a club member). A table raises a call with
+its link's token (no login), and sees only its own calls; the event's directors list, take and
+close them. Refusals name their field in the house shape ``{"errors": [{"field", "code",
+"message"}]}``."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -21,12 +23,14 @@ from rest_framework.views import APIView
 from clubs.api import error_responses
 from clubs.models import Club, Player
 from common.errors import DomainError
+from scoring.api import TOKEN_PARAM, TableDeviceApi
 from scoring.models import Game
+from scoring.selectors import entry_refusal, table_by_token
 from scoring.services import ADJUST_KINDS, game_adjust
 from tournaments.selectors import event_get
 
 from . import selectors, services
-from .models import Appeal, Penalty
+from .models import CALL_NOTE_MAX, CALL_WORDS_MAX, Appeal, DirectorCall, Penalty
 
 KINDS_HELP = "; ".join(f"{k.value}: {k.label}" for k in Penalty.Kind)
 
@@ -291,3 +295,160 @@ class PlayerConductApi(APIView):
                          **selectors.conduct_summary(record),
                          "penalties": [selectors.penalty_payload(p) | {"event": p.event.name}
                                        for p in record]})
+
+
+# --- calls for a director -------------------------------------------------------------------
+REASONS_HELP = "; ".join(f"{r.value}: {r.label}" for r in DirectorCall.Reason if r.value)
+
+
+class CallInput(serializers.Serializer[Any]):
+    reason = serializers.ChoiceField(choices=[r for r in DirectorCall.Reason.values if r],
+                                     required=False, help_text=f"Optional. {REASONS_HELP}.")
+    words = serializers.CharField(max_length=CALL_WORDS_MAX, required=False,
+                                  help_text="Optional: a few words for the director.")
+
+
+class CallCloseInput(serializers.Serializer[Any]):
+    note = serializers.CharField(max_length=CALL_NOTE_MAX,
+                                 help_text="The ruling (required): the table's phone shows it.")
+
+
+class CallOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    event_id = serializers.IntegerField()
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    reason = serializers.CharField(help_text=f"Empty, or {REASONS_HELP}.")
+    reason_label = serializers.CharField()
+    words = serializers.CharField()
+    state = serializers.ChoiceField(choices=DirectorCall.State.values,
+                                    help_text="waiting (nobody took it yet), taken (a director is "
+                                              "on the way), closed (ruled).")
+    open = serializers.BooleanField(help_text="Not closed yet.")
+    raised_at = serializers.DateTimeField()
+    waited_seconds = serializers.IntegerField(help_text="From the call until a director took "
+                                              "it (or until now, while nobody has).")
+    taken_by = serializers.CharField()
+    taken_at = serializers.DateTimeField(allow_null=True)
+    closed_by = serializers.CharField()
+    closed_at = serializers.DateTimeField(allow_null=True)
+    note = serializers.CharField(help_text="The ruling.")
+    dismissed = serializers.BooleanField(help_text="The table's phone put the ruling away.")
+
+
+def _no_call(call_id: int, where: str) -> Response:
+    return Response({"errors": [{"field": "call_id", "code": "not_found",
+                                 "message": f"There is no call {call_id} {where}."}]},
+                    status=status.HTTP_404_NOT_FOUND)
+
+
+def _table_closed(table: Any) -> Response | None:
+    """403 naming ``round`` (or ``event``) while the table's round takes nothing from it."""
+    refusal = entry_refusal(table.round)
+    if refusal is None:
+        return None
+    return Response({"errors": [{"field": refusal.field, "code": refusal.code or "closed",
+                                 "message": f"{refusal.message} Ask a director in person."}]},
+                    status=status.HTTP_403_FORBIDDEN)
+
+
+class TableCallsApi(TableDeviceApi):
+    """A table's calls for a director, from its phone: the table's link token is the credential
+    (no login); it sees its own calls only."""
+
+    @extend_schema(operation_id="table_calls", parameters=[TOKEN_PARAM],
+                   summary="This table's calls (the open one first)",
+                   responses={200: CallOutput(many=True), **error_responses(404)},
+                   tags=["score entry"])
+    def get(self, request: Request, token: str) -> Response:
+        table = table_by_token(token=token)
+        return Response([selectors.call_payload(c) for c in selectors.table_calls(table)])
+
+    @extend_schema(operation_id="table_call_raise", parameters=[TOKEN_PARAM],
+                   summary="Call the director to this table",
+                   description="One open call per table: a second one while the first is open "
+                               "is refused (400 naming table). 403 once the round is closed.",
+                   request=CallInput,
+                   responses={201: CallOutput, **error_responses(400, 403, 404)},
+                   tags=["score entry"])
+    def post(self, request: Request, token: str) -> Response:
+        table = table_by_token(token=token)
+        closed = _table_closed(table)
+        if closed is not None:
+            return closed
+        data = _data(request)
+        call = services.director_call_raise(table=table, reason=data.get("reason", ""),
+                                            words=data.get("words", ""))
+        return Response(selectors.call_payload(_call(call.pk)), status=status.HTTP_201_CREATED)
+
+
+class TableCallDismissApi(TableDeviceApi):
+    @extend_schema(operation_id="table_call_dismiss", parameters=[TOKEN_PARAM],
+                   summary="Put a ruling away on the table's phone",
+                   responses={200: CallOutput, **error_responses(400, 404)},
+                   tags=["score entry"])
+    def post(self, request: Request, token: str, call_id: int) -> Response:
+        table = table_by_token(token=token)
+        call = DirectorCall.objects.filter(table=table, pk=call_id).first()
+        if call is None:
+            return _no_call(call_id, "at this table")
+        services.director_call_dismiss(call=call)
+        return Response(selectors.call_payload(_call(call.pk)))
+
+
+def _call(pk: int) -> DirectorCall:
+    return DirectorCall.objects.select_related("table__round", "taken_by", "closed_by").get(pk=pk)
+
+
+class EventCallsApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="event_calls", summary="The event's calls for a director "
+                   "(directors)",
+                   description="Open calls first (longest waiting first), then closed ones "
+                               "(newest first).",
+                   parameters=[OpenApiParameter(
+                       "state", str, OpenApiParameter.QUERY, required=False,
+                       enum=list(selectors.CALL_FILTERS),
+                       description="open (not closed: waiting or taken), waiting (nobody took "
+                                   "it yet), taken or closed.")],
+                   responses={200: CallOutput(many=True), **error_responses(400, 403, 404)})
+    def get(self, request: Request, pk: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        state = request.query_params.get("state") or None
+        if state is not None and state not in selectors.CALL_FILTERS:
+            raise DomainError(f"state is one of: {', '.join(selectors.CALL_FILTERS)}.",
+                              field="state")
+        return Response([selectors.call_payload(c)
+                         for c in selectors.event_calls(event, state=state)])
+
+
+class CallTakeApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="call_take", summary="Take a call: on my way (directors)",
+                   request=None,
+                   responses={200: CallOutput, **error_responses(400, 403, 404)})
+    def post(self, request: Request, pk: int, call_id: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        call = DirectorCall.objects.filter(event=event, pk=call_id).first()
+        if call is None:
+            return _no_call(call_id, "in this event")
+        services.director_call_take(call=call, actor=request.user)
+        return Response(selectors.call_payload(_call(call.pk)))
+
+
+class CallCloseApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="call_close", summary="Close a call with the ruling (directors)",
+                   request=CallCloseInput,
+                   responses={200: CallOutput, **error_responses(400, 403, 404)})
+    def post(self, request: Request, pk: int, call_id: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        call = DirectorCall.objects.filter(event=event, pk=call_id).first()
+        if call is None:
+            return _no_call(call_id, "in this event")
+        services.director_call_close(call=call, note=_data(request).get("note"),
+                                     actor=request.user)
+        return Response(selectors.call_payload(_call(call.pk)))

@@ -10,7 +10,11 @@ Vocabulary:
   family) that the director may edit;
 * an *appeal* is a ruling contested (a penalty, or a game's result) and the decision on it;
 * a player's *conduct record* is their penalties across the events of a club, seen by that
-  club's directors and by the player.
+  club's directors and by the player;
+* a *call* (``DirectorCall``) is a table asking for a director from its phone: *raised* (with an
+  optional reason and a few words), *taken* by a director ("on my way"), *closed* with a note
+  (the ruling), which the table's phone shows until it is *dismissed* or the next hand is
+  stored. A call is *open* until it is closed; a table has one open call at a time.
 """
 
 from __future__ import annotations
@@ -18,9 +22,10 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from scoring.models import Game
-from tournaments.models import Entry, Event, Pair
+from tournaments.models import Entry, Event, Pair, Table
 
 # A penalty takes at most this many points (far beyond any table's penalty, a guard against a
 # typo's extra zeros).
@@ -28,6 +33,9 @@ PENALTY_POINTS_MAX = 1000
 # The kinds and decisions as the check constraints list them (the choices below, in order).
 PENALTY_KINDS = ["table_talk", "slow_play", "tardiness", "misconduct", "renege", "other"]
 DECISIONS = ["upheld", "overturned", "changed"]
+CALL_REASONS = ["", "renege", "misdeal", "dispute", "other"]
+CALL_WORDS_MAX = 140
+CALL_NOTE_MAX = 500
 
 
 class Penalty(models.Model):
@@ -138,5 +146,74 @@ class PenaltyTable(models.Model):
         return f"penalty table of event {self.event_id}"
 
 
-if Penalty.Kind.values != PENALTY_KINDS or Appeal.Decision.values != DECISIONS:
+class DirectorCall(models.Model):
+    """A table's call for a director, from its phone (the table's link), and its ruling."""
+
+    class Reason(models.TextChoices):
+        NONE = "", "No reason given"
+        RENEGE = "renege", "Renege"
+        MISDEAL = "misdeal", "Misdeal"
+        DISPUTE = "dispute", "Dispute"
+        OTHER = "other", "Other"
+
+    class State(models.TextChoices):
+        WAITING = "waiting", "Waiting for a director"
+        TAKEN = "taken", "A director is on the way"
+        CLOSED = "closed", "Closed with a ruling"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="director_calls")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="director_calls")
+    reason = models.CharField(max_length=10, choices=Reason.choices, blank=True, default="")
+    words = models.CharField(max_length=CALL_WORDS_MAX, blank=True, default="")
+    raised_at = models.DateTimeField(default=timezone.now)
+    taken_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                 on_delete=models.SET_NULL, related_name="+")
+    taken_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                  on_delete=models.SET_NULL, related_name="+")
+    closed_at = models.DateTimeField(null=True, blank=True)
+    note = models.CharField(max_length=CALL_NOTE_MAX, blank=True, default="")
+    # The table's phone put the ruling away (it also goes at the next hand).
+    dismissed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "raised_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["table"], condition=Q(closed_at__isnull=True),
+                                    name="director_call_one_open_per_table"),
+            models.CheckConstraint(condition=Q(reason__in=CALL_REASONS),
+                                   name="director_call_reason_valid"),
+            models.CheckConstraint(
+                condition=Q(closed_at__isnull=True, note="")
+                | (Q(closed_at__isnull=False) & ~Q(note="")),
+                name="director_call_closed_with_note",
+            ),
+            models.CheckConstraint(condition=Q(closed_at__isnull=True) | Q(taken_at__isnull=False),
+                                   name="director_call_closed_was_taken"),
+            models.CheckConstraint(
+                condition=Q(dismissed_at__isnull=True) | Q(closed_at__isnull=False),
+                name="director_call_dismissed_when_closed"),
+        ]
+        indexes = [
+            # the directors' list and screen: the event's open calls, longest waiting first
+            models.Index(fields=["event", "raised_at"], condition=Q(closed_at__isnull=True),
+                         name="director_call_event_open_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"call {self.pk} from table {self.table_id}"
+
+    @property
+    def state(self) -> str:
+        if self.closed_at is not None:
+            return self.State.CLOSED
+        return self.State.TAKEN if self.taken_at is not None else self.State.WAITING
+
+    @property
+    def is_open(self) -> bool:
+        return self.closed_at is None
+
+
+if (Penalty.Kind.values != PENALTY_KINDS or Appeal.Decision.values != DECISIONS
+        or DirectorCall.Reason.values != CALL_REASONS):
     raise RuntimeError("conduct: the constraints' lists must follow the choices")

@@ -14,9 +14,11 @@ from django.utils import timezone
 
 from clubs.models import Club, ClubPlayer, Membership, Player
 from clubs.permissions import has_club_role
-from tournaments.models import Entry, Event
+from scoring.models import Hand
+from scoring.selectors import entry_refusal
+from tournaments.models import Entry, Event, Table
 
-from .models import Appeal, Penalty, PenaltyTable
+from .models import CALL_WORDS_MAX, Appeal, DirectorCall, Penalty, PenaltyTable
 from .presets import PRESETS, preset_for
 
 # The check-in page marks players with a penalty within this many days.
@@ -169,3 +171,93 @@ def players_recently_penalised(*, club: Club, player_ids: Collection[int]) -> se
     paired = set(live.filter(entry__isnull=True, pair__members__player_id__in=list(player_ids))
                  .values_list("pair__members__player_id", flat=True))
     return named | paired
+
+
+# --- calls for a director ---------------------------------------------------------------------
+# What ``?state=`` of the directors' list takes: ``open`` (not closed: waiting or taken) or one
+# state.
+CALL_FILTERS = ("open", *DirectorCall.State.values)
+
+
+def call_person(user: Any) -> str:
+    """How a director is named to a table and to the other directors."""
+    if user is None:
+        return ""
+    return (user.get_full_name() or "").strip() or user.get_username()
+
+
+def _calls() -> QuerySet[DirectorCall]:
+    return DirectorCall.objects.select_related("table__round", "taken_by", "closed_by")
+
+
+def event_calls(event: Event, *, state: str | None = None) -> list[DirectorCall]:
+    """The event's calls: the open ones first, longest waiting first, then the closed ones,
+    newest first. ``state``: one of :data:`CALL_FILTERS` (checked by the caller)."""
+    calls = _calls().filter(event=event)
+    if state == "open":
+        calls = calls.filter(closed_at__isnull=True)
+    elif state == DirectorCall.State.WAITING:
+        calls = calls.filter(closed_at__isnull=True, taken_at__isnull=True)
+    elif state == DirectorCall.State.TAKEN:
+        calls = calls.filter(closed_at__isnull=True, taken_at__isnull=False)
+    elif state == DirectorCall.State.CLOSED:
+        calls = calls.filter(closed_at__isnull=False)
+    found = list(calls)
+    open_ = sorted((c for c in found if c.is_open), key=lambda c: (c.raised_at, c.pk))
+    closed = sorted((c for c in found if not c.is_open),
+                    key=lambda c: (c.closed_at, c.pk), reverse=True)
+    return open_ + closed
+
+
+def open_calls(event: Event) -> list[DirectorCall]:
+    return event_calls(event, state="open")
+
+
+def call_payload(call: DirectorCall, *, now: datetime.datetime | None = None) -> dict[str, Any]:
+    """A call as the API shows it (to the event's directors, and to its own table)."""
+    now = now or timezone.now()
+    end = call.closed_at or now
+    return {
+        "id": call.pk, "event_id": call.event_id, "round": call.table.round.number,
+        "table": call.table.number, "reason": call.reason,
+        "reason_label": call.get_reason_display() if call.reason else "",
+        "words": call.words, "state": call.state, "open": call.is_open,
+        "raised_at": call.raised_at,
+        "waited_seconds": max(0, int(((call.taken_at or end) - call.raised_at).total_seconds())),
+        "taken_by": call_person(call.taken_by), "taken_at": call.taken_at,
+        "closed_by": call_person(call.closed_by), "closed_at": call.closed_at,
+        "note": call.note, "dismissed": call.dismissed_at is not None,
+    }
+
+
+def table_calls(table: Table) -> list[DirectorCall]:
+    """One table's calls (only its own): the open one first, then the rest newest first."""
+    calls = list(_calls().filter(table=table))
+    return sorted(calls, key=lambda c: (not c.is_open, -c.raised_at.timestamp(), -c.pk))
+
+
+def table_call_state(table: Table) -> dict[str, Any]:
+    """What the table's phone shows about calling the director: its open call (waiting or
+    taken), else the ruling of its last call until the phone dismisses it or a hand is stored
+    after it, and whether the table may call (its round is open and no call is)."""
+    current = _calls().filter(table=table, closed_at__isnull=True).first()
+    ruling = None
+    if current is None:
+        last = _calls().filter(table=table, closed_at__isnull=False,
+                               dismissed_at__isnull=True).order_by("-closed_at", "-pk").first()
+        if last is not None and last.closed_at is not None and not Hand.objects.filter(
+                game__table=table, created_at__gt=last.closed_at).exists():
+            ruling = last
+    can_call = current is None and entry_refusal(table.round) is None
+    shown = current or ruling
+    return {
+        "table": table, "call": current, "ruling": ruling, "can_call": can_call,
+        "reasons": [(r.value, r.label) for r in DirectorCall.Reason if r.value],
+        "state": shown.state if shown else "idle",
+        "version": f"{shown.pk}-{shown.state}" if shown else "idle",
+        "taken_by": call_person(current.taken_by) if current else "",
+        "ruled_by": call_person(ruling.closed_by) if ruling else "",
+        "raised_ms": int(current.raised_at.timestamp() * 1000) if current else None,
+        "now_ms": int(timezone.now().timestamp() * 1000),
+        "words_max": CALL_WORDS_MAX,
+    }

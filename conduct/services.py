@@ -1,25 +1,41 @@
 """Writes of penalties, appeals and penalty tables: each one transaction under the event's lock,
 with a log row, refused once the event's results are final. A penalty recorded or withdrawn
 moves the event's ``hands_version`` and queues the standings (``tournaments.services.
-event_results_changed``), as a hand does."""
+event_results_changed``), as a hand does.
+
+Calls for a director (``DirectorCall``): a table raises one from its phone while its round is
+open (:func:`director_call_raise`, under the table's row lock: one open call per table, which
+the database guards too), a director takes it (:func:`director_call_take`) and closes it with
+the ruling (:func:`director_call_close`); each step is a row of the event's log. The directors'
+screens hear of every step by push (a receiver in ``draw.signals``: this layer publishes
+nothing)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from common.errors import DomainError
 from scoring.models import Game
-from tournaments.models import Entry, Event, Pair, Seat
+from scoring.selectors import entry_refusal
+from tournaments.models import Entry, Event, Pair, Seat, Table
 from tournaments.selectors import results_final_check
 from tournaments.services import event_lock, event_log, event_results_changed
 
-from .models import PENALTY_POINTS_MAX, Appeal, Penalty, PenaltyTable
+from .models import (
+    CALL_NOTE_MAX,
+    CALL_WORDS_MAX,
+    PENALTY_POINTS_MAX,
+    Appeal,
+    DirectorCall,
+    Penalty,
+    PenaltyTable,
+)
 from .presets import PRESETS
-from .selectors import penalty_table
+from .selectors import call_person, penalty_table
 
 REASON_MAX = 200
 
@@ -241,3 +257,119 @@ def penalty_table_set(*, event: Event, preset: str | None = None,
                                 "points": {k: v for k, v in chosen.items() if base[k] != v}})
     event_log(locked, actor, "penalty_table", preset=preset, points=table.points)
     return table
+
+
+# --- calls for a director ---------------------------------------------------------------------
+def _call_open_error(call: DirectorCall) -> DomainError:
+    when = timezone.localtime(call.raised_at).strftime("%H:%M")
+    if call.taken_at is not None:
+        who = call_person(call.taken_by) or "A director"
+        return DomainError(f"This table already called the director (at {when}); {who} is on "
+                           "the way.", field="table", code="call_open")
+    return DomainError(f"This table already called the director (at {when}); the call is "
+                       "still open.", field="table", code="call_open")
+
+
+@transaction.atomic
+def director_call_raise(*, table: Table, reason: Any = "", words: Any = "",
+                        actor: Any = None) -> DirectorCall:
+    """A table calls the director from its phone, with an optional reason (renege, misdeal,
+    dispute, other) and a few words. Refused, naming the field, while the table's round is
+    closed or the event over (``round``, ``event``), while the table's last call is still open
+    (``table``), and for an unknown reason (``reason``) or too many words (``words``)."""
+    locked = Table.objects.select_for_update().select_related("round__event").get(pk=table.pk)
+    refusal = entry_refusal(locked.round)
+    if refusal is not None:
+        raise DomainError(f"{refusal.message} Ask a director in person.", field=refusal.field,
+                          code=refusal.code)
+    if not isinstance(reason, str | type(None)) or (reason or "") not in DirectorCall.Reason.values:
+        raise DomainError("The reason is one of: " + ", ".join(
+            r for r in DirectorCall.Reason.values if r) + " (or none).", field="reason")
+    text = (words or "").strip() if isinstance(words, str | type(None)) else None
+    if text is None:
+        raise DomainError("Say it in a few words.", field="words")
+    if len(text) > CALL_WORDS_MAX:
+        raise DomainError(f"Keep it under {CALL_WORDS_MAX} characters: the director comes and "
+                          "listens.", field="words", code="max_length")
+    current = DirectorCall.objects.filter(table=locked, closed_at__isnull=True).select_related(
+        "taken_by").first()
+    if current is not None:
+        raise _call_open_error(current)
+    event = locked.round.event
+    try:
+        with transaction.atomic():
+            call = DirectorCall.objects.create(event=event, table=locked, reason=reason or "",
+                                               words=text)
+    except IntegrityError:  # the constraint, should a second writer ever pass the lock
+        raise DomainError("This table already called the director; the call is still open.",
+                          field="table", code="call_open") from None
+    event_log(event, actor, "director_called", call=call.pk, round=locked.round.number,
+              table=locked.number, reason=call.reason, words=text)
+    return call
+
+
+def _locked_call(call: DirectorCall) -> DirectorCall:
+    return DirectorCall.objects.select_for_update().select_related(
+        "event", "table__round").get(pk=call.pk)
+
+
+@transaction.atomic
+def director_call_take(*, call: DirectorCall, actor: Any) -> DirectorCall:
+    """A director takes a call ("on my way"): the table's phone shows who is coming. Taking it
+    again is a no-op for the same director; refused (``call``) once it is closed or when
+    another director has taken it."""
+    locked = _locked_call(call)
+    if locked.closed_at is not None:
+        raise DomainError("This call is closed already: the ruling was given.", field="call",
+                          code="closed")
+    user = _user(actor)
+    if locked.taken_at is not None:
+        if locked.taken_by_id is not None and user is not None and locked.taken_by_id == user.pk:
+            return locked
+        who = call_person(locked.taken_by) or "Another director"
+        raise DomainError(f"{who} has taken this call already.", field="call", code="taken")
+    locked.taken_by, locked.taken_at = user, timezone.now()
+    locked.save(update_fields=["taken_by", "taken_at"])
+    event_log(locked.event, actor, "director_call_taken", call=locked.pk,
+              round=locked.table.round.number, table=locked.table.number)
+    return locked
+
+
+@transaction.atomic
+def director_call_close(*, call: DirectorCall, note: Any, actor: Any) -> DirectorCall:
+    """A director closes a call with the ruling (``note``, required), which the table's phone
+    shows. A call nobody took is taken by the director who closes it. Refused (``call``) when
+    it is closed already."""
+    locked = _locked_call(call)
+    if locked.closed_at is not None:
+        raise DomainError("This call is closed already: the ruling was given.", field="call",
+                          code="closed")
+    ruling = (note or "").strip() if isinstance(note, str | type(None)) else ""
+    if not ruling:
+        raise DomainError("Write the ruling for the table: a call is closed with a note.",
+                          field="note", code="required")
+    if len(ruling) > CALL_NOTE_MAX:
+        raise DomainError(f"Keep the ruling under {CALL_NOTE_MAX} characters.", field="note",
+                          code="max_length")
+    now, user = timezone.now(), _user(actor)
+    if locked.taken_at is None:
+        locked.taken_by, locked.taken_at = user, now
+    locked.closed_by, locked.closed_at, locked.note = user, now, ruling
+    locked.save(update_fields=["taken_by", "taken_at", "closed_by", "closed_at", "note"])
+    event_log(locked.event, actor, "director_call_closed", call=locked.pk,
+              round=locked.table.round.number, table=locked.table.number, note=ruling)
+    return locked
+
+
+@transaction.atomic
+def director_call_dismiss(*, call: DirectorCall) -> DirectorCall:
+    """The table's phone puts a ruling away (it goes by itself at the next hand). Only a closed
+    call's ruling is dismissed (``call``); twice is a no-op."""
+    locked = _locked_call(call)
+    if locked.closed_at is None:
+        raise DomainError("This call is still open: the director has not ruled yet.",
+                          field="call", code="open")
+    if locked.dismissed_at is None:
+        locked.dismissed_at = timezone.now()
+        locked.save(update_fields=["dismissed_at"])
+    return locked

@@ -1,6 +1,8 @@
 """Conduct pages: the director's Penalties page of an event (record, list, withdraw with a
-reason, the penalty table, appeals), a game's adjusted result (from the round page), and a
-player's conduct record in a club (the club's directors and the player only)."""
+reason, the penalty table, appeals), a game's adjusted result (from the round page), a
+player's conduct record in a club (the club's directors and the player only), and the table
+phone's call for a director (``/t/<token>/call/``: the table link's token, no login; the
+directors' side of the calls is in ``draw.calls``, which hears the push)."""
 
 from __future__ import annotations
 
@@ -10,17 +12,19 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from clubs.models import Club, Player
 from common.errors import DomainError
 from scoring.models import Game
+from scoring.selectors import table_by_token
 from scoring.services import game_adjust
 from tournaments.models import Event
 from tournaments.selectors import event_get, results_final
 
 from . import selectors, services
-from .models import Appeal, Penalty
+from .models import Appeal, DirectorCall, Penalty
 
 
 def _page(request: HttpRequest, event: Event, *, errors: dict[str, str] | None = None,
@@ -142,3 +146,56 @@ def conduct_record_page(request: HttpRequest, slug: str, player_id: int) -> Http
         "club": club, "player": player, "penalties": record,
         "summary": selectors.conduct_summary(record),
     })
+
+
+# --- the table phone's call for a director ----------------------------------------------------
+def _from_script(request: HttpRequest) -> bool:
+    return request.headers.get("X-Requested-With") == "fetch"
+
+
+def _call_region(request: HttpRequest, table: Any, *, error: str | None = None,
+                 status: int = 200) -> HttpResponse:
+    return render(request, "conduct/partials/table_call.html", {
+        **selectors.table_call_state(table), "error": error}, status=status)
+
+
+@never_cache
+def table_call(request: HttpRequest, token: str) -> HttpResponse:
+    """GET: the table's call region (what ``table_call.js`` redraws). POST: call the director
+    (an optional ``reason`` and ``words``); the page's script gets the region back (201, or the
+    refusal in it: 400, 403 once the round is closed), a page without script goes back to the
+    table with a message."""
+    table = table_by_token(token=token)
+    if request.method != "POST":
+        return _call_region(request, table)
+    try:
+        services.director_call_raise(table=table, reason=request.POST.get("reason", ""),
+                                     words=request.POST.get("words", ""))
+    except DomainError as exc:
+        status = 403 if exc.field in ("round", "event") else 400
+        if _from_script(request):
+            return _call_region(request, table, error=exc.message, status=status)
+        messages.error(request, f"The director was not called: {exc.message}")
+        return redirect("table-entry", token=token)
+    if _from_script(request):
+        return _call_region(request, table, status=201)
+    messages.success(request, "The director has been called: stay at the table.")
+    return redirect("table-entry", token=token)
+
+
+@never_cache
+@require_POST
+def table_call_dismiss(request: HttpRequest, token: str, call_id: int) -> HttpResponse:
+    """Put the director's ruling away on the table's phone (this table's calls only)."""
+    table = table_by_token(token=token)
+    call = get_object_or_404(DirectorCall, table=table, pk=call_id)
+    error = None
+    try:
+        services.director_call_dismiss(call=call)
+    except DomainError as exc:
+        error = exc.message
+    if _from_script(request):
+        return _call_region(request, table, error=error, status=400 if error else 200)
+    if error:
+        messages.error(request, error)
+    return redirect("table-entry", token=token)

@@ -3,7 +3,8 @@
 ``/events/<pk>/director/`` shows every table of the game being played (or of the last one) as a
 compact tile: players, whether the game is playing, finished or confirmed, hands entered of the
 deals planned and how long the table has been playing (tables running long are marked), with a
-cut form for a level game. Above them: counts, the buttons that move the day on (start, hold or
+cut form for a level game. Above them: the calls for a director (``draw.calls``, redrawn on a
+push), counts, the buttons that move the day on (start, hold or
 release the automatic advance, re-draw, seat the next game), and below: unconfirmed games, late
 arrivals, withdrawals and alternates waiting. ``/events/<pk>/wall/movement/`` is the public wall
 board for the coming game: every player, alphabetically, with their table and seat, and the
@@ -39,6 +40,7 @@ from tournaments.models import Bye, Entry, Event, EventLog, Round, Seat
 from tournaments.selectors import event_get, round_tables
 
 from . import seating, where
+from .calls import calls_region
 from .flow import next_step, redraw_warning
 from .selectors import (
     advance_due,
@@ -209,11 +211,24 @@ def _advance_stalled(event: Event, *, now: datetime.datetime) -> dict[str, Any] 
     return due
 
 
+def _director_page(event: Event) -> dict[str, Any]:
+    """The director screen with the open calls for a director (``draw.calls``) above the
+    tiles, and each calling table's tile marked."""
+    screen = director_screen(event)
+    calls = calls_region(event, where="director")
+    shown = screen["round"]
+    for tile in screen["tiles"]:
+        tile["call"] = calls["called_tables"].get((shown.number, tile["number"]), "") \
+            if shown is not None else ""
+    return {**screen, **calls}
+
+
 @login_required
 def event_director(request: HttpRequest, pk: int) -> HttpResponse:
-    """The director's screen for a big day: every table of the game at a glance."""
+    """The director's screen for a big day: every table of the game at a glance, and the calls
+    for a director (they arrive by push)."""
     event = event_get(pk=pk, user=request.user, role="director")
-    return render(request, "draw/director.html", director_screen(event))
+    return render(request, "draw/director.html", _director_page(event))
 
 
 @login_required
@@ -270,7 +285,7 @@ def event_director_time(request: HttpRequest, pk: int) -> HttpResponse:
         if exc.code == "no_hands":
             # Ask first: name the tables that would end 0-0, with a button that goes on.
             return render(request, "draw/director.html", {
-                **director_screen(event), "call_time_refusal": exc.message}, status=409)
+                **_director_page(event), "call_time_refusal": exc.message}, status=409)
         messages.error(request, exc.message)
     else:
         listed = ", ".join(str(n) for n in ended) or "none"

@@ -7,6 +7,10 @@ it moved, so a room's screens follow a round seated, started or closed, a seat h
 game confirmed or the event finished within a second or two, and poll only as a safety net.
 Hands do not nudge them: a hand moves the standings, whose own message the bracket wall hears.
 Swaps rewrite seats in bulk (no model signal): ``draw.services.seat_swap`` nudges itself.
+
+A call for a director raised, taken or closed (``conduct.models.DirectorCall``) sends ``event:
+calls`` on the same stream: the director screen and the directors' calls page then ask for the
+calls (``draw.calls``). The conduct app, below the push, publishes nothing itself.
 """
 
 from __future__ import annotations
@@ -17,8 +21,9 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
+from conduct.models import DirectorCall
 from scoring.models import Game
-from standings.push import push_enabled, push_wall
+from standings.push import push_calls, push_enabled, push_wall
 from tournaments.models import Bye, Event, Round, Seat
 
 # A game's fields that move a wall (the bracket's winners, walkovers, the round's state).
@@ -59,3 +64,12 @@ def _game_changed(instance: Game, update_fields: Any = None, **_: Any) -> None:
 def _event_saved(instance: Event, created: bool, **_: Any) -> None:
     if not created:
         walls_nudge(instance.pk)
+
+
+@receiver(post_save, sender=DirectorCall, dispatch_uid="calls-call-saved")
+def _call_changed(instance: DirectorCall, update_fields: Any = None, **_: Any) -> None:
+    if update_fields is not None and set(update_fields) == {"dismissed_at"}:
+        return  # the table put a ruling away: nothing a director's screen draws
+    if push_enabled():
+        event_id = instance.event_id
+        transaction.on_commit(lambda: push_calls(event_id))

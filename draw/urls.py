@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import checkin, printables, screens, views
+from . import calls, checkin, printables, screens, views
 
 urlpatterns = [
     path("clubs/<slug:slug>/events/new/", views.event_create, name="event-create"),
@@ -49,6 +49,13 @@ urlpatterns = [
     path("events/<int:pk>/director/cut/", screens.event_director_cut, name="event-director-cut"),
     path("events/<int:pk>/director/time/", screens.event_director_time,
          name="event-director-time"),
+    # the calls for a director: the directors' page, its live region, take and close
+    path("events/<int:pk>/calls/", calls.event_calls_page, name="event-calls"),
+    path("events/<int:pk>/calls/live/", calls.event_calls_live, name="event-calls-live"),
+    path("events/<int:pk>/calls/<int:call_id>/take/", calls.event_call_take,
+         name="event-call-take"),
+    path("events/<int:pk>/calls/<int:call_id>/close/", calls.event_call_close,
+         name="event-call-close"),
 
     path("events/<int:pk>/wall/movement/", screens.event_wall_movement,
          name="event-wall-movement"),

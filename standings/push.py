@@ -149,3 +149,12 @@ def push_wall(event_id: int, what: str) -> bool:
     ``results``); they ask for their own version and redraw when it changed. Goes out on the
     event's stream as ``event: wall`` (``standings.push_server.event_name``); never raises."""
     return push_publish(event_id, {"wall": what})
+
+
+def push_calls(event_id: int) -> bool:
+    """Tell the event's directors' screens that a call for a director was raised, taken or
+    closed: ``event: calls`` on the event's stream (``standings.push_server.event_name``). The
+    message says nothing else (the stream's token is the standings page's, which anyone who may
+    see the event holds): each director's page asks the site for the calls, as a director.
+    Never raises."""
+    return push_publish(event_id, {"calls": "moved"})

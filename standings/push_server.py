@@ -10,6 +10,8 @@ URL, ``<PUSH_URL path>events/<id>/?token=…``, with a ``text/event-stream`` tha
   (``standings.push.push_publish``);
 * ``event: wall`` when the event's seats, rounds or results moved (``standings.push.push_wall``):
   the seating, movement and bracket walls then ask for their version and redraw;
+* ``event: calls`` when a table called a director, or a director took or closed a call
+  (``standings.push.push_calls``): the directors' screens then ask the site for the calls;
 * ``event: resync`` after this process lost Redis and got it back (messages may have been
   missed meanwhile: the page polls once);
 * an ``: ping`` comment every ``HEARTBEAT_SECONDS`` of silence, so proxies and phones keep the
@@ -77,27 +79,30 @@ def push_prefix() -> str:
 class Stream:
     """One open stream: the newest message not yet written, and a flag to wake its writer."""
 
-    __slots__ = ("closed", "event_id", "pending", "pending_wall", "wake")
+    __slots__ = ("closed", "event_id", "pending", "pending_calls", "pending_wall", "wake")
 
     def __init__(self, event_id: int) -> None:
         self.event_id = event_id
         self.pending: bytes | None = None
         self.pending_wall: bytes | None = None  # a wall's nudge is kept beside the snapshot
+        self.pending_calls: bytes | None = None  # and so is the directors' calls nudge
         self.closed = False
         self.wake = asyncio.Event()
 
-    def deliver(self, frame: bytes, *, wall: bool = False) -> None:
+    def deliver(self, frame: bytes, *, wall: bool = False, calls: bool = False) -> None:
         # a newer message of the same kind replaces one not yet written
-        if wall:
+        if calls:
+            self.pending_calls = frame
+        elif wall:
             self.pending_wall = frame
         else:
             self.pending = frame
         self.wake.set()
 
     def take(self) -> bytes:
-        """What is to be written now (the nudge, then the snapshot), emptied."""
-        body = (self.pending_wall or b"") + (self.pending or b"")
-        self.pending = self.pending_wall = None
+        """What is to be written now (the nudges, then the snapshot), emptied."""
+        body = (self.pending_calls or b"") + (self.pending_wall or b"") + (self.pending or b"")
+        self.pending = self.pending_wall = self.pending_calls = None
         return body
 
     def close(self) -> None:
@@ -115,9 +120,13 @@ RESYNC = frame("resync", "{}")
 
 def event_name(data: str) -> str:
     """The stream event a published message goes out as: ``wall`` for a wall screen's nudge
-    (``standings.push.push_wall``: ``{"wall": ...}``, seats, rounds or results moved), else
-    ``standings`` (a new snapshot). A page listens only to the events it draws from."""
-    return "wall" if data.startswith('{"wall"') else "standings"
+    (``standings.push.push_wall``: ``{"wall": ...}``, seats, rounds or results moved),
+    ``calls`` for the directors' screens (``standings.push.push_calls``: ``{"calls": ...}``, a
+    call for a director moved), else ``standings`` (a new snapshot). A page listens only to the
+    events it draws from."""
+    if data.startswith('{"wall"'):
+        return "wall"
+    return "calls" if data.startswith('{"calls"') else "standings"
 
 
 class Hub:
@@ -197,7 +206,7 @@ class Hub:
             name = event_name(data)
             message = frame(name, data)
             for stream in streams:
-                stream.deliver(message, wall=name == "wall")
+                stream.deliver(message, wall=name == "wall", calls=name == "calls")
         return len(streams)
 
     def _resync_all(self) -> None:

@@ -34,6 +34,7 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import status_code_conformance
 
 from clubs.models import Membership
+from conduct.services import director_call_raise
 from draw.services import round_create, round_set_status
 from scoring.services import hand_submit
 from tests.clubs.factories import PlayerFactory, club_with_director
@@ -79,13 +80,15 @@ def world(live_server: Any, settings: Any) -> dict[str, Any]:
     table = round_.tables.order_by("number").first()
     assert table is not None
     revision = hand_submit(game=table.game, number=1, values=values())
+    call = director_call_raise(table=table, reason="dispute")  # a call for a director, open
     newcomer = PlayerFactory(club=club)  # on the roster, not yet checked in
     entries = list(event.entries.order_by("pk").values_list("pk", flat=True))
     return {
         "url": live_server.url,
         "headers": {"Authorization": f"Token {Token.objects.create(user=director).key}"},
         "paths": {"slug": club.slug, "id": event.pk, "event_id": event.pk, "number": 1,
-                  "entry_id": entries[0], "token": table.token, "hand_id": revision.hand_id},
+                  "entry_id": entries[0], "token": table.token, "hand_id": revision.hand_id,
+                  "call_id": call.pk},
         "body": {"club": club.slug, "player_id": newcomer.pk, "entry_a": entries[0],
                  "entry_b": entries[-1], "keep": newcomer.pk, "duplicate": newcomer.pk,
                  "round": 1, "table": table.number, "number": 2, "expected_revision": 1,

@@ -78,6 +78,13 @@ PAGE_ACTIONS: dict[str, tuple[str, str]] = {
     "event-appeal": ("post", "/api/events/{id}/appeals/"),
     "table-adjust": ("post", "/api/events/{id}/rounds/{number}/tables/{table}/adjust/"),
     "player-conduct": ("get", "/api/clubs/{slug}/players/{player_id}/conduct/"),
+    # calls for a director: the table's phone calls and puts the ruling away, directors rule
+    "table-call": ("post", "/api/tables/{token}/calls/"),
+    "table-call-dismiss": ("post", "/api/tables/{token}/calls/{call_id}/dismiss/"),
+    "event-calls": ("get", "/api/events/{id}/calls/"),
+    "event-calls-live": ("get", "/api/events/{id}/calls/"),
+    "event-call-take": ("post", "/api/events/{id}/calls/{call_id}/take/"),
+    "event-call-close": ("post", "/api/events/{id}/calls/{call_id}/close/"),
 }
 # pages that print or download what the API already answers as data
 PRINTABLES = {"invitation-detail", "round-cards", "round-sheet", "event-hands-csv", "director-games",
@@ -133,6 +140,10 @@ ERRORS: dict[tuple[str, str], set[str]] = {
     ("put", "/api/events/{id}/penalty-table/"): {"400", "403", "404"},
     ("post", "/api/events/{id}/appeals/"): {"400", "403", "404"},
     ("post", "/api/events/{id}/rounds/{number}/tables/{table}/adjust/"): {"400", "403", "404"},
+    ("post", "/api/tables/{token}/calls/"): {"400", "403", "404"},
+    ("post", "/api/tables/{token}/calls/{call_id}/dismiss/"): {"400", "404"},
+    ("post", "/api/events/{id}/calls/{call_id}/take/"): {"400", "403", "404"},
+    ("post", "/api/events/{id}/calls/{call_id}/close/"): {"400", "403", "404"},
 }
 
 

@@ -27,6 +27,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from clubs.models import Club
 from clubs.services import invitation_create
+from conduct.services import director_call_close, director_call_raise, director_call_take
 from demo.services import load_demo
 from draw.cards import table_cards_ensure
 from draw.services import round_create, round_set_status
@@ -76,6 +77,8 @@ class Site:
     table_finished: str  # over, waiting for the other side
     table_confirmed: str
     idle_card: str  # a day card whose number has no table this game
+    table_called: str  # a director called and on the way
+    table_ruling: str  # the director's ruling shown
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,8 @@ KINDS: dict[str, Kind] = {
     "table-playing": Kind(lambda s: f"/t/{s.table_playing}/", who="guest"),
     "table-finished": Kind(lambda s: f"/t/{s.table_finished}/", who="guest"),
     "table-confirmed": Kind(lambda s: f"/t/{s.table_confirmed}/", who="guest"),
+    "table-called": Kind(lambda s: f"/t/{s.table_called}/", who="guest"),
+    "table-ruling": Kind(lambda s: f"/t/{s.table_ruling}/", who="guest"),
     "table-card": Kind(lambda s: f"/c/{s.idle_card}/", who="guest"),
     "standings": Kind(lambda s: f"/events/{s.night}/standings/", who="guest"),
     "standings-pairs": Kind(lambda s: f"/events/{s.bracket}/standings/", who="guest"),
@@ -157,6 +162,7 @@ KINDS: dict[str, Kind] = {
     "round": Kind(lambda s: f"/events/{s.night}/rounds/2/"),
     "director-screen": Kind(lambda s: f"/events/{s.night}/director/"),
     "director-screen-day": Kind(lambda s: f"/events/{s.day}/director/"),
+    "event-calls": Kind(lambda s: f"/events/{s.day}/calls/"),
     "director-games": Kind(lambda s: f"/events/{s.night}/games/"),
     "director-hands": Kind(lambda s: f"/events/{s.night}/hands/"),
     "results": Kind(lambda s: f"/events/{s.finished}/results/"),
@@ -195,6 +201,12 @@ def _seed() -> dict[str, Any]:
     game_set_scorer(game=playing, position="N")
     hand_submit(game=playing, number=1, values=values())
     cards = table_cards_ensure(event=day, count=second.tables.count() + 1, actor=director)
+    called, ruled = (t for t in second.tables.order_by("number")[2:4])
+    waiting = director_call_raise(table=called, reason="dispute", words="Who led the ace?")
+    director_call_take(call=waiting, actor=director)
+    director_call_raise(table=second.tables.get(number=1), reason="misdeal")
+    director_call_close(call=director_call_raise(table=ruled, reason="renege"),
+                        note="Renege: two tricks to E-W.", actor=director)
 
     invitation = invitation_create(club=club, role="member", actor=director)
     tonight = Table.objects.filter(round__event=night, round__number=2)
@@ -209,6 +221,7 @@ def _seed() -> dict[str, Any]:
         "table_finished": tonight.filter(game__status=Game.Status.FINISHED)[0].token,
         "table_confirmed": first.tables.order_by("number")[0].token,
         "idle_card": cards[-1].token,
+        "table_called": called.token, "table_ruling": ruled.token,
     }
 
 

@@ -123,6 +123,24 @@ def test_a_wall_nudge_goes_out_as_its_own_event_beside_the_newest_snapshot() -> 
     run(scenario())
 
 
+def test_a_calls_nudge_goes_out_as_its_own_event_beside_the_wall_s_and_the_snapshot() -> None:
+    async def scenario() -> None:
+        hub = Hub("redis://127.0.0.1:1/0")
+        stream = hub.join(5)
+        assert push_server.event_name('{"calls":"moved"}') == "calls"
+        assert hub.dispatch("push:event:5", '{"calls":"moved"}') == 1
+        assert hub.dispatch("push:event:5", '{"version":4}') == 1
+        assert hub.dispatch("push:event:5", '{"wall":"seating"}') == 1
+        assert hub.dispatch("push:event:5", '{"calls":"moved"}') == 1
+        # a snapshot or a wall's nudge never swallows a call: each kind keeps its newest
+        assert stream.take() == frame("calls", '{"calls":"moved"}') + frame(
+            "wall", '{"wall":"seating"}') + frame("standings", '{"version":4}')
+        assert stream.take() == b"" and stream.pending_calls is None
+        await hub.close()
+
+    run(scenario())
+
+
 def test_the_hub_hands_a_message_to_its_event_s_streams_newest_first() -> None:
     async def scenario() -> None:
         hub = Hub("redis://127.0.0.1:1/0")
