@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "draw",
     "league",
     "archive",
+    "series",
     "profiles",
     "public",
     "demo",
