@@ -29,7 +29,6 @@ from league.selectors import (
     season_leaderboard,
     year_season,
 )
-
 from series.selectors import club_series
 
 from .selectors import club_events, home_overview

@@ -130,7 +130,7 @@ class WinnerOutput(serializers.Serializer[Any]):
 
 class SidePotOutput(serializers.Serializer[Any]):
     kind = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # the pot's label, a field
     amount = serializers.CharField()
     score = serializers.IntegerField(allow_null=True)
     share = serializers.CharField(allow_null=True, help_text="What each winner wins.")

@@ -127,10 +127,10 @@ def _placings(finished: list[Event]) -> tuple[list[EventPlacings], dict[int, str
     for event in finished:
         placings = []
         for item in placed.get(event.pk, []):
-            pair_id = item.get("pair_id")
-            if pair_id is not None:
-                players = tuple(members.get((event.pk, int(pair_id)), []))
-                link = reverse("event-pair", args=[event.pk, int(pair_id)])
+            if item.get("pair_id") is not None:
+                pair = int(item["pair_id"])
+                players = tuple(members.get((event.pk, pair), []))
+                link = reverse("event-pair", args=[event.pk, pair])
             else:
                 entry_id = int(item.get("entry_id") or 0)
                 players = (player_of[entry_id],) if entry_id in player_of else ()
