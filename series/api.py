@@ -207,6 +207,8 @@ class SeriesDetailApi(APIView):
         data = _data(request)
         if "club" in data:
             raise DomainError("A series keeps its owning club.", field="club", code="fixed")
+        if "partner_clubs" in data:
+            selectors.check_partners_change(user=request.user, series=series)
         series = services.series_update(series=series, actor=request.user, **data)
         return Response(SeriesOutput(series, context={"user": request.user}).data)
 

@@ -76,6 +76,13 @@ def check_series_manage(*, user: Any, series: Series) -> None:
         raise PermissionDenied("This needs the director role in one of the series' clubs.")
 
 
+def check_partners_change(*, user: Any, series: Series) -> None:
+    """Only the owning club's directors choose its partner clubs."""
+    if not has_club_role(user=user, club=series.club, role="director"):
+        raise PermissionDenied(f"Only a director of {series.club.name} changes the partner "
+                               "clubs.")
+
+
 def series_of_club(*, club: Club) -> QuerySet[Series]:
     """The series a club owns or is a partner of (of a public club), newest first."""
     return (Series.objects.filter(Q(club=club) | Q(partner_clubs=club, club__is_public=True))

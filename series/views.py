@@ -9,7 +9,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -18,7 +17,7 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET, require_POST
 
 from clubs.models import Club, Membership
-from clubs.permissions import check_club_role, has_club_role
+from clubs.permissions import check_club_role
 from common.errors import DomainError
 from common.spreadsheets import SafeCsvWriter
 from tournaments.models import Event
@@ -100,10 +99,8 @@ def series_edit(request: HttpRequest, pk: int) -> HttpResponse:
         request.user, [series.club, *series.partner_clubs.all()], chosen))
 
     def save(values: dict[str, Any]) -> Series:
-        if values["partner_clubs"] != [c.slug for c in series.partner_clubs.all()] \
-                and not has_club_role(user=request.user, club=series.club, role="director"):
-            raise PermissionDenied(f"Only a director of {series.club.name} changes the "
-                                   "partner clubs.")
+        if values["partner_clubs"] != [c.slug for c in series.partner_clubs.all()]:
+            selectors.check_partners_change(user=request.user, series=series)
         return services.series_update(series=series, actor=request.user, **values)
 
     return _form_page(request, series.club, form, save, series=series)
