@@ -12,5 +12,6 @@ urlpatterns = [
     path("", include("standings.api_urls")),
     path("", include("archive.api_urls")),
     path("", include("league.api_urls")),
+    path("", include("series.api_urls")),
     path("", include("profiles.api_urls")),
 ]

@@ -29,6 +29,7 @@ urlpatterns = [
     path("", include("profiles.urls")),
     path("", include("league.urls")),
     path("", include("following.urls")),
+    path("", include("series.urls")),
 ]
 
 # The styled 404 page (templates/404.html) with the reason the code gave; 403 is Django's own

@@ -23,6 +23,7 @@ from league.services import season_create
 from rules_engine import Ruleset, count_meld
 from scoring.models import Game
 from scoring.services import game_confirm, hand_submit
+from series.services import series_create
 from tournaments import services as events
 
 DEMO_SLUG = "riverside"
@@ -121,6 +122,7 @@ def load_demo(*, stdout: Any = None) -> bool:
 
     # Earlier nights of the season, with whoever came: the leaderboard, the players' profiles
     # and their ratings have a few weeks to show.
+    nights = [finished]
     for weeks in (5, 4, 3, 2):
         night = events.event_create(
             club=club, name="Tuesday club night", date=today - datetime.timedelta(weeks=weeks),
@@ -131,6 +133,14 @@ def load_demo(*, stdout: Any = None) -> bool:
         for _ in range(2):
             full_round(night)
         draw.event_status_set(event=night, status="finished", actor=director)
+        nights.append(night)
+    # The same nights as a tour: points by place, a player's best 3 count, prizes and a pot.
+    series_create(club=club, name="Spring tour", events=[n.pk for n in nights],
+                  points=[25, 18, 15, 12, 10, 8, 6, 4, 2, 1], best_of=3, min_events=2,
+                  prizes={"currency": "$", "payouts": [{"place": 1, "amount": "60"},
+                                                       {"place": 2, "amount": "30"}],
+                          "side": [{"kind": "high_game", "label": "High game of the tour",
+                                    "amount": "20"}]}, actor=director)
     season_create(club=club, name=f"Season {today.year}", starts_on=today - datetime.timedelta(
         weeks=8), ends_on=today + datetime.timedelta(weeks=8), counting=Season.Counting.BEST_N,
         best_n=4, min_nights=2, actor=director)
@@ -162,6 +172,6 @@ def load_demo(*, stdout: Any = None) -> bool:
     for index, table in enumerate(wave.tables.order_by("number")):
         play_table(table.game, rng, ruleset, 4 if index % 2 == 0 else 2)
     if stdout is not None:
-        stdout.write(f"Demo club {club.name}: {len(players)} players, 6 nights of a season and "
-                     "a partners' bracket.\n")
+        stdout.write(f"Demo club {club.name}: {len(players)} players, 6 nights of a season (5 of "
+                     "them a tour) and a partners' bracket.\n")
     return True

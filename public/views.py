@@ -29,6 +29,7 @@ from league.selectors import (
     season_leaderboard,
     year_season,
 )
+from series.selectors import club_series
 
 from .selectors import club_events, home_overview
 
@@ -107,6 +108,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "season_choices": choices,
         "season_value": (str(season.pk) if season.pk else season.name) if season else "",
         "board": season_leaderboard(season=season) if season else None,
+        "series_list": club_series(club=club),
         "is_director": has_club_role(user=request.user, club=club, role="director"),
     })
 

@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "league",
     "archive",
     "following",
+    "series",
     "profiles",
     "public",
     "demo",

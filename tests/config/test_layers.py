@@ -25,7 +25,7 @@ LAYERS: list[set[str]] = [
     {"conduct"},
     {"standings"},
     {"draw"},
-    {"league", "archive", "following"},
+    {"league", "archive", "following", "series"},
     {"profiles"},
     {"public", "demo"},
     {"config"},

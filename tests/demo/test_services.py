@@ -10,6 +10,8 @@ from demo.services import load_demo
 from league.models import PlayerRating, RatingChange, Season
 from league.selectors import season_leaderboard
 from scoring.models import Game, HandRevision
+from series.models import Series
+from series.selectors import series_standings
 from standings.models import StandingsSnapshot
 from tournaments.models import Event, Round
 
@@ -49,6 +51,12 @@ def test_demo_data_is_complete_and_loads_once(django_capture_on_commit_callbacks
     season = Season.objects.get(club__slug="riverside")
     board = season_leaderboard(season=season)
     assert board["ranked"] and all(row["nights"] >= season.min_nights for row in board["ranked"])
+    # the tour: the five finished nights, a player's best three counting
+    tour = Series.objects.get(club__slug="riverside")
+    standings = series_standings(series=tour, user=None)
+    assert len(standings["events"]) == 5 and standings["lines"][0]["rank"] == 1
+    assert any(line["dropped"] for line in standings["lines"])
+    assert standings["side_pots"][0]["winners"]
     rated = set(RatingChange.objects.values_list("player_id", flat=True))
     confirmed_players = set(Game.objects.filter(status=Game.Status.CONFIRMED)
                             .values_list("table__seats__entry__player_id", flat=True))

@@ -85,6 +85,11 @@ PAGE_ACTIONS: dict[str, tuple[str, str]] = {
     "event-calls-live": ("get", "/api/events/{id}/calls/"),
     "event-call-take": ("post", "/api/events/{id}/calls/{call_id}/take/"),
     "event-call-close": ("post", "/api/events/{id}/calls/{call_id}/close/"),
+    # series: events under one points table
+    "series-create": ("post", "/api/series/"),
+    "series-edit": ("patch", "/api/series/{id}/"),
+    "series-delete": ("delete", "/api/series/{id}/"),
+    "series-detail": ("get", "/api/series/{id}/standings/"),
 }
 # pages that print or download what the API already answers as data
 PRINTABLES = {"invitation-detail", "round-cards", "round-sheet", "event-hands-csv", "director-games",
@@ -98,7 +103,9 @@ PRINTABLES = {"invitation-detail", "round-cards", "round-sheet", "event-hands-cs
               # the self check-in poster: the QR code of the self check-in page
               "checkin-poster",
               # the table phone's service worker: a script, no data of its own
-              "table-service-worker"}
+              "table-service-worker",
+              # the series' wall (and its poll) and spreadsheet: its standings as data
+              "series-wall", "series-version", "series-fragment", "series-csv"}
 
 # the error statuses each new write really answers
 ERRORS: dict[tuple[str, str], set[str]] = {
@@ -144,6 +151,8 @@ ERRORS: dict[tuple[str, str], set[str]] = {
     ("post", "/api/tables/{token}/calls/{call_id}/dismiss/"): {"400", "404"},
     ("post", "/api/events/{id}/calls/{call_id}/take/"): {"400", "403", "404"},
     ("post", "/api/events/{id}/calls/{call_id}/close/"): {"400", "403", "404"},
+    ("post", "/api/series/"): {"400", "401", "403", "404"},
+    ("patch", "/api/series/{id}/"): {"400", "401", "403", "404"},
 }
 
 
@@ -158,7 +167,7 @@ def schema(django_db_blocker: Any) -> dict[str, Any]:
 def _page_names() -> set[str]:
     names = set()
     for module in ("clubs.urls", "draw.urls", "scoring.urls", "standings.urls", "league.urls",
-                   "profiles.urls", "archive.urls", "conduct.urls"):
+                   "profiles.urls", "archive.urls", "conduct.urls", "series.urls"):
         for pattern in get_resolver(module).url_patterns:
             if isinstance(pattern, URLPattern) and pattern.name:
                 names.add(pattern.name)
