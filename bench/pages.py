@@ -37,8 +37,8 @@ import random  # noqa: E402
 import statistics  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
+from typing import Any  # noqa: E402
 
-from bench.progressive import DEALS, Day, played_day, random_hand  # noqa: E402  (sets Django up)
 from django.core.cache import cache  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
@@ -46,6 +46,7 @@ from django.test import Client  # noqa: E402
 
 from bench.profile import build as profile_build  # noqa: E402
 from bench.profile import counted_queries  # noqa: E402
+from bench.progressive import DEALS, Day, random_hand, setup  # noqa: E402  (sets Django up)
 from bench.standings import p95  # noqa: E402
 from clubs.models import Club, ClubPlayer, Membership, Player  # noqa: E402
 from draw.services import event_status_set, round_create, round_set_status  # noqa: E402
@@ -67,9 +68,13 @@ def quiet_standings() -> None:
 
 
 def room(players: int, games: int) -> Event:
-    """The progressive day: ``games`` played, the next seated and half its deals entered."""
-    event = played_day(players, games, seed=26)
+    """The progressive day: ``games`` played, the next seated and half its deals entered (the
+    plan is two games longer, so the game in play is a qualifying game at every table)."""
+    event = setup(players, games + 2, seed=26)
     day = Day(event, random.Random(26), 0)
+    for number in range(1, games + 1):
+        round_, _ = day.seat(number)
+        day.play(round_, sample=False)
     round_, _ = day.seat(games + 1)
     for number in range(1, DEALS // 2 + 1):
         for game in Game.objects.filter(table__round=round_).order_by("table__number"):
@@ -116,24 +121,7 @@ def timed(fun: Callable[[], object], repeat: int) -> list[float]:
     return out
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=512)
-    parser.add_argument("--games", type=int, default=3, help="qualifying games played (3)")
-    parser.add_argument("--pairs", type=int, default=128)
-    parser.add_argument("--events", type=int, default=500)
-    parser.add_argument("--years", type=int, default=5)
-    parser.add_argument("--repeat", type=int, default=30)
-    parser.add_argument("--only", default="", help="measure only the pages whose name has this")
-    parser.add_argument("--profile", default="",
-                        help="print cProfile's top functions for the pages whose name has this")
-    args = parser.parse_args()
-    if connection.vendor != "postgresql":
-        print("bench/pages.py measures PostgreSQL: set DATABASE_URL (or run make bench-pages)")
-        return 2
-    call_command("migrate", verbosity=0)
-    quiet_standings()
-
+def build(args: argparse.Namespace) -> tuple[Event, Event, Player, Season, Any]:
     started = time.perf_counter()
     print(f"Building: a day of {args.players} players…", flush=True)
     day = room(args.players, args.games)
@@ -149,12 +137,44 @@ def main() -> int:
     season = Season.objects.create(
         club=nights.club, name="Five years", starts_on=first,
         ends_on=first + datetime.timedelta(days=365 * args.years - 1))
-    print(f"  built in {time.perf_counter() - started:.0f} s", flush=True)
-
     user_model = Membership._meta.get_field("user").related_model
     director = user_model.objects.create_user(username="bench-director", password="x")
     for each in (club, nights.club):
         Membership.objects.create(club=each, user=director, role=Membership.Role.DIRECTOR)
+    return day, pairs, subject, season, director
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=512)
+    parser.add_argument("--games", type=int, default=3, help="qualifying games played (3)")
+    parser.add_argument("--pairs", type=int, default=128)
+    parser.add_argument("--events", type=int, default=500)
+    parser.add_argument("--years", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--reuse", action="store_true",
+                        help="on a database of your own: measure the data an earlier run built")
+    parser.add_argument("--only", default="", help="measure only the pages whose name has this")
+    parser.add_argument("--profile", default="",
+                        help="print cProfile's top functions for the pages whose name has this")
+    args = parser.parse_args()
+    if connection.vendor != "postgresql":
+        print("bench/pages.py measures PostgreSQL: set DATABASE_URL (or run make bench-pages)")
+        return 2
+    call_command("migrate", verbosity=0)
+    quiet_standings()
+
+    started = time.perf_counter()
+    if args.reuse and Season.objects.filter(name="Five years").exists():
+        day = Event.objects.get(name="Bench NPA day")
+        pairs = Event.objects.get(name="Bench bracket")
+        season = Season.objects.get(name="Five years")
+        subject = Player.objects.filter(club_links__club=season.club).order_by("pk").first()
+        director = Membership.objects.get(user__username="bench-director", club=day.club).user
+        print("Reusing the data of an earlier run", flush=True)
+    else:
+        day, pairs, subject, season, director = build(args)
+        print(f"  built in {time.perf_counter() - started:.0f} s", flush=True)
     guest, desk = Client(), Client()
     desk.force_login(director)
     playing = day.rounds.order_by("-number").first()
@@ -172,8 +192,9 @@ def main() -> int:
         ("event archive", desk, f"/events/{day.pk}/archive.json"),
         ("bracket", guest, f"/events/{pairs.pk}/bracket/"),
         ("bracket standings", guest, f"/events/{pairs.pk}/standings/"),
+        ("bracket director", desk, f"/events/{pairs.pk}/director/"),
         ("player profile", guest, f"/players/{subject.pk}/"),
-        ("season leaderboard", guest, f"/clubs/{nights.club.slug}/seasons/{season.pk}/"),
+        ("season leaderboard", guest, f"/clubs/{season.club.slug}/seasons/{season.pk}/"),
     ]
     rows = []
     failed = False
@@ -192,7 +213,9 @@ def main() -> int:
             timed(lambda client=client, url=url: client.get(url), 5)
             profiler.disable()
             print(f"\n--- {name}")
-            pstats.Stats(profiler).sort_stats("cumulative").print_stats(35)
+            stats = pstats.Stats(profiler)
+            stats.sort_stats("cumulative").print_stats(r"^(?!.*site-packages).*\.py", 30)
+            stats.sort_stats("tottime").print_stats(15)
         top = p95(values)
         failed |= top > TARGET_MS
         rows.append((name, url, statistics.median(values), top, queries, size))
