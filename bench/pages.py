@@ -2,11 +2,14 @@
 
 Run it with ``make bench-pages`` (a throwaway PostgreSQL on a free loopback port, stopped and
 deleted afterwards, through bench/standings.sh), or against an empty database of your own:
-``DATABASE_URL=postgres://... python bench/pages.py``. The data:
+``DATABASE_URL=postgres://... python bench/pages.py`` (add ``--reuse`` on later runs to measure
+the data the first run built; ``--only NAME`` measures the pages whose name has NAME,
+``--profile NAME`` prints where their time goes). The data:
 
 * a progressive day of ``--players`` (512: 128 tables), ``--games`` qualifying games played
-  through the services (``bench/progressive.py`` ``played_day``), then the next game seated and
-  half of its deals entered: the room in play;
+  through the services as ``bench/progressive.py`` plays them (games left unconfirmed: the
+  director's list of games to confirm is at its longest), then the next game seated and half
+  of its deals entered at every table: the room in play;
 * a single-elimination bracket of ``--pairs`` pairs (128), its first round played and the
   second seated;
 * one player with ``--events`` club nights (500, weekly, 16 players a night; bulk-built as
@@ -111,6 +114,16 @@ def bracket(club: Club, pairs: int) -> Event:
     return event
 
 
+def cpu_line() -> list[int]:
+    """The host's "cpu" line of /proc/stat (user, nice, system, idle, iowait, irq, softirq,
+    steal, ...), in ticks; empty where there is none."""
+    try:
+        with open("/proc/stat") as stat:
+            return [int(v) for v in stat.readline().split()[1:]]
+    except OSError:
+        return []
+
+
 def timed(fun: Callable[[], object], repeat: int) -> list[float]:
     out = []
     for _ in range(repeat):
@@ -198,6 +211,7 @@ def main() -> int:
     ]
     rows = []
     failed = False
+    before = cpu_line()
     for name, client, url in pages:
         if args.only and args.only not in name:
             continue
@@ -231,6 +245,13 @@ def main() -> int:
     for name, url, median, top, queries, size in rows:
         mark = "" if top <= TARGET_MS else "  SLOW"
         print(f"{name:20} {median:10.1f} {top:8.1f} {queries:8} {size / 1024:7.0f}  {url}{mark}")
+    after = cpu_line()
+    if before and after:
+        spent = [b - a for a, b in zip(before, after, strict=True)]
+        total = sum(spent) or 1
+        print(f"\nhost CPU while measuring: {100 * (total - spent[3] - spent[4]) / total:.0f} % "
+              f"busy, {100 * spent[7] / total:.1f} % stolen (/proc/stat cpu line before: "
+              f"{' '.join(map(str, before[:8]))}; after: {' '.join(map(str, after[:8]))})")
     print(f"\ntarget: every page's p95 under {TARGET_MS:.0f} ms\n")
     return 1 if failed else 0
 
