@@ -52,6 +52,13 @@ bench-progressive: venv
 bench-snapshot: venv
 	BENCH_SCRIPT=bench/snapshot.py bash bench/standings.sh $(BENCH_ARGS)
 
+# Every page a director or player opens, at 512 players (128 tables), a bracket of 128 pairs, a
+# player of 500 nights and a season of 5 years, on a throwaway PostgreSQL: median and p95 server
+# time and the queries of each page (target: p95 under 300 ms); e.g. BENCH_ARGS="--repeat 50".
+.PHONY: bench-pages
+bench-pages: venv
+	BENCH_SCRIPT=bench/pages.py bash bench/standings.sh $(BENCH_ARGS)
+
 # Fixed partnerships: Swiss pairing of 128 pairs per round (< 1 s) and bracket plans (< 0.1 s).
 bench-pairs: venv
 	$(BIN)/python bench/pairs.py

@@ -53,7 +53,11 @@ Resolve = Callable[[str, Any], Any]
 def field_value(model: type[models.Model], name: str, value: Any) -> Any:
     """A stored value as the archive writes it."""
     field: Any = model._meta.get_field(name)
-    internal = field.get_internal_type()
+    return _written(field.get_internal_type(), value)
+
+
+def _written(internal: str, value: Any) -> Any:
+    """A stored value of a field of type ``internal`` as the archive writes it."""
     if value is None:
         return None
     if internal == "DateTimeField":
@@ -66,19 +70,34 @@ def field_value(model: type[models.Model], name: str, value: Any) -> Any:
     return value
 
 
+# section -> each field of its layout: (name, reference kind or None, internal type, attname);
+# looked up once per section, not once per row and field.
+_PLANS: dict[int, tuple[tuple[str, str | None, str, str], ...]] = {}
+
+
+def _plan(section: Section) -> tuple[tuple[str, str | None, str, str], ...]:
+    plan = _PLANS.get(id(section))
+    if plan is None:
+        fields = []
+        for name in section.layout:
+            field: Any = section.model._meta.get_field(name)
+            fields.append((name, section.refs.get(name), field.get_internal_type(),
+                           field.attname))
+        plan = _PLANS[id(section)] = tuple(fields)
+    return plan
+
+
 def section_row(section: Section, obj: models.Model, resolve: Resolve,
                 local_id: int | None = None) -> dict[str, Any]:
     """One row of a section: its local id, then its fields in the section's layout."""
     out: dict[str, Any] = {}
     if section.local_id:
         out["id"] = local_id
-    for name in section.layout:
-        kind = section.refs.get(name)
+    for name, kind, internal, attname in _plan(section):
         if kind is None:
-            out[name] = field_value(section.model, name, getattr(obj, name))
+            out[name] = _written(internal, getattr(obj, name))
             continue
-        field: Any = section.model._meta.get_field(name)
-        value = getattr(obj, field.attname)
+        value = getattr(obj, attname)
         if kind in (TABLE, GAME):
             out["round"], out["table"] = resolve(kind, value)
         else:

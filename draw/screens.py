@@ -148,10 +148,7 @@ def director_screen(event: Event, *, now: datetime.datetime | None = None) -> di
                                cuts=spec.needs_winners)
     seated = set().union(*(t["entry_ids"] for t in tiles)) if tiles else set()
     entries = list(event.entries.select_related("player").order_by("player__name"))
-    unconfirmed = [
-        g for g in games_for_event(event, unconfirmed_only=True)
-        if g.status == Game.Status.FINISHED or g.table.round.status == Round.Status.CLOSED
-    ]
+    unconfirmed = games_for_event(event, to_confirm_only=True)
     total = rounds_total(event)
     next_number = (rounds[-1].number + 1) if rounds else 1
     counts = {status: sum(1 for t in tiles if t["status"] == status) for status in Game.Status.values}

@@ -558,17 +558,20 @@ def event_hands_csv(request: HttpRequest, pk: int) -> HttpResponse:
     writer.writerow(["round", "table", "hand", "dealer", "bidder", "bid", "trump", "outcome",
                      "renege_seat", "meld_NS", "meld_EW", "counters_NS", "counters_EW",
                      "points_NS", "points_EW", "result", "revision"])
+    # Plain rows, not models: a day of 128 tables is thousands of hands.
     revisions = (
         HandRevision.objects.filter(hand__game__table__round__event=event, is_live=True)
-        .select_related("hand__game__table__round")
         .order_by("hand__game__table__round__number", "hand__game__table__number", "hand__number")
+        .values_list("hand__game__table__round__number", "hand__game__table__number",
+                     "hand__number", "dealer", "bidder", "bid", "trump", "outcome", "renege_seat",
+                     "meld", "counters", "points", "result", "revision")
     )
-    for r in revisions:
-        counters = r.counters or {}
+    for (round_number, table_number, number, dealer, bidder, bid, trump, outcome, renege_seat,
+         meld, counters, points, result, revision) in revisions.iterator(chunk_size=2000):
+        meld, counters, points = meld or {}, counters or {}, points or {}
         writer.writerow([
-            r.hand.game.table.round.number, r.hand.game.table.number, r.hand.number, r.dealer,
-            r.bidder, r.bid, r.trump, r.outcome, r.renege_seat, r.meld.get("NS"), r.meld.get("EW"),
-            counters.get("NS"), counters.get("EW"), r.points.get("NS"), r.points.get("EW"),
-            r.result, r.revision,
+            round_number, table_number, number, dealer, bidder, bid, trump, outcome, renege_seat,
+            meld.get("NS"), meld.get("EW"), counters.get("NS"), counters.get("EW"),
+            points.get("NS"), points.get("EW"), result, revision,
         ])
     return response

@@ -337,31 +337,42 @@ def event_rounds(*, event: Event) -> list[Round]:
     )
 
 
-def games_for_event(event: Event, *, unconfirmed_only: bool = False) -> list[Game]:
+def games_for_event(event: Event, *, unconfirmed_only: bool = False,
+                    to_confirm_only: bool = False) -> list[Game]:
     """The event's games, by round and table, each with ``players`` (by seat) attached.
 
     With ``unconfirmed_only`` only games still playing or finished but not confirmed are listed
-    (the director's "which tables are we waiting for" view).
+    (the director's "which tables are we waiting for" view); with ``to_confirm_only`` only those
+    awaiting a confirmation: finished, or left unconfirmed in a closed round (the director
+    screen's list). Two queries whatever the size: the games (with their table, round and
+    confirming player) and the seated players' names (plain rows, no models).
     """
     games: QuerySet[Game] = (
         Game.objects.filter(table__round__event=event)
         .select_related("table__round", "confirmed_by__player")
-        .prefetch_related(
-            Prefetch(
-                "table__seats",
-                queryset=Seat.objects.select_related("entry__player").order_by("position"),
-            )
-        )
         .order_by("table__round__number", "table__number")
     )
-    if unconfirmed_only:
+    if unconfirmed_only or to_confirm_only:
         games = games.exclude(status=Game.Status.CONFIRMED)
+    if to_confirm_only:
+        games = games.filter(Q(status=Game.Status.FINISHED)
+                             | Q(table__round__status=Round.Status.CLOSED))
     result = list(games)
+    names: dict[int, dict[str, str]] = {}
+    seats = (Seat.objects.filter(table__round__event=event)
+             .values_list("table_id", "position", "entry__player__name"))
+    if unconfirmed_only or to_confirm_only:
+        seats = seats.filter(table_id__in=[g.table_id for g in result])
+    for table_id, position, name in seats:
+        names.setdefault(table_id, {})[position] = name
     for game in result:
-        by_position = {s.position: s.entry.player.name for s in game.table.seats.all()}
+        by_position = names.get(game.table_id, {})
         game.players = [  # type: ignore[attr-defined]
             {"position": p, "name": by_position.get(p, "")} for p in ("N", "E", "S", "W")
         ]
+        # the players as one line, as the games' table shows them ("–" for an empty seat)
+        game.players_line = " · ".join(  # type: ignore[attr-defined]
+            by_position.get(p) or "–" for p in ("N", "E", "S", "W"))
         game.totals_list = [  # type: ignore[attr-defined]
             {"side": side, "points": points} for side, points in (game.totals or {}).items()
         ]

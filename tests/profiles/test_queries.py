@@ -57,3 +57,19 @@ def test_the_api_and_the_page_read_a_handful_of_queries_whatever_the_events(
     with django_assert_max_num_queries(PROFILE_QUERIES + 4):
         data = client.get(reverse("api-player-profile", args=[busy.pk])).json()
     assert len(data["events"]) == 15
+
+
+def test_the_page_costs_the_same_queries_for_5_and_40_events(client) -> None:
+    """Bulk-built nights (as ``bench/profile.py`` builds them; its times at 500 events are
+    ``make bench-pages``'s): the same queries for a player of 5 and of 40 events."""
+    from bench.profile import build
+
+    counts = []
+    for events in (5, 40):
+        subject = build(random.Random(events), events=events, rounds=2, deals=1, tables=2)
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(reverse("player-profile", args=[subject.pk]))
+        assert response.status_code == 200
+        assert len(response.context["events"]) == events
+        counts.append(len(captured))
+    assert counts[0] == counts[1] <= PROFILE_QUERIES, counts
