@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page, expect
 
 from rules_engine import PRESET_NAMES, RulesError, Ruleset, browser_rules, get_ruleset
 from scoring.api import HandValuesInput, hand_check_answer
@@ -165,3 +165,62 @@ def test_the_browser_checks_and_scores_every_generated_hand_as_the_engine_does(
                  "tricks:required", "outcome:not_in_ruleset"):
         assert seen[kind] >= 3, (kind, seen)
     assert compared >= 0.8 * CASES_PER_RULESET * len(RULESETS)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_typing_a_whole_hand_on_the_table_page_sends_no_check(
+    live_server, phone: Page, output_dir: Path,
+) -> None:
+    from tests.e2e.entry_form import enter_hand, tile
+    from tests.scoring.factories import seated_table
+
+    table = seated_table()
+    checks: list[str] = []
+    phone.on("request", lambda r: checks.append(r.url) if "/check/" in r.url else None)
+    phone.goto(f"{live_server.url}/t/{table.token}/")
+    expect(phone.get_by_role("heading", name="Hand 1")).to_be_visible()
+    preview = phone.locator("[data-preview]")
+
+    # a bid off the ladder and a meld no hand can show: named next to their fields at once
+    enter_hand(phone, {"bidder": "N", "bid": "63", "trump": "H", "meld_NS": "13",
+                       "meld_EW": "32", "counters_NS": "27"})
+    expect(phone.locator("#id_counters_EW")).to_have_value("23")
+    expect(phone.locator("#err-bid")).to_have_text(
+        "bid 63 is not allowed: from 60 bids go up in steps of 5 (60 or 65)")
+    expect(phone.locator("#err-meld_NS")).to_have_text(
+        "no combination of melds adds up to 13; did you mean 12 or 14?")
+    expect(preview).to_have_class("preview bad")
+    phone.locator("#id_bid").scroll_into_view_if_needed()
+    phone.screenshot(path=str(output_dir / "entry-preview-errors.png"))
+
+    # corrected: the score of the hand, made, and no message left
+    phone.fill("#id_bid", "51")
+    phone.fill("#id_meld_NS", "24")
+    expect(preview).to_have_text("NS +51 · EW +55 — made")
+    expect(phone.locator("#err-bid")).to_have_text("")
+    expect(phone.locator("#err-meld_NS")).to_have_text("")
+    phone.fill("#id_counters_NS", "20")
+    expect(preview).to_have_text("NS -51 · EW +62 — set")
+    # a board set and a throw-in score without counters
+    tile(phone, "outcome", "surrender")
+    expect(preview).to_have_text("NS -51 · EW +32 — surrendered")
+    tile(phone, "outcome", "played")
+    phone.fill("#id_counters_NS", "27")
+    expect(preview).to_have_text("NS +51 · EW +55 — made")
+    phone.screenshot(path=str(output_dir / "entry-preview-made.png"))
+    phone.wait_for_timeout(600)
+    assert checks == []
+
+    # text in a number field is the server's to judge: that one hand is checked there
+    with phone.expect_response("**/check/") as checked:
+        phone.fill("#id_bid", "5a")
+    assert checked.value.status == 400
+    expect(phone.locator("#err-bid")).to_have_text("A valid integer is required.")
+    assert len(checks) == 1
+
+    phone.fill("#id_bid", "51")
+    expect(preview).to_have_text("NS +51 · EW +55 — made")
+    phone.click("[data-save]")
+    expect(phone.locator("[data-saved-banner]")).to_have_text("Hand 1 saved.")
+    expect(phone.get_by_role("heading", name="Hand 2")).to_be_visible()
+    assert len(checks) == 1
