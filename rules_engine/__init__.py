@@ -61,7 +61,8 @@ Entry points
 most 20 :class:`FieldError`, plus a note when there were more) on bad input, and never quote a
 huge input value back. ``check_bid(bid, ruleset)`` returns a bid's problem, if any, and
 ``max_bid(ruleset)`` the highest bid a hand could make (the most meld a side can show plus every
-counter). The command line is ``python -m rules_engine --help``.
+counter). ``browser_rules(ruleset)`` is what the entry form's browser checks and scores a
+typed hand with (static/js/hand_preview.js). The command line is ``python -m rules_engine --help``.
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ from .game import GameResult, score_game
 from .hands import Hand, Outcome, fields_for, needs_tricks, parse_hand
 from .meld import Meld, MeldResult, check_meld_total, count_meld, max_side_meld, meld_total
 from .play import PlayResult, Renege, check_play, legal_cards, trick_winner
+from .preview import browser_rules
 from .rulesets import DEFAULT_RULESET, PRESET_NAMES, Ruleset, get_ruleset, list_rulesets
 from .scoring import HandScore, Result, score_hand
 from .seats import Seat, Side
@@ -100,6 +102,7 @@ __all__ = [
     "Seat",
     "Side",
     "Suit",
+    "browser_rules",
     "card_str",
     "check_bid",
     "check_meld_total",

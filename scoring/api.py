@@ -25,6 +25,7 @@ from rest_framework.views import APIView
 
 from clubs.permissions import check_club_role, has_club_role
 from common.labels import OUTCOMES, SEATS, SUITS
+from rules_engine import Ruleset
 from tournaments.models import Table
 from tournaments.selectors import event_get
 
@@ -313,11 +314,18 @@ class TableCheckApi(TableDeviceApi):
         serializer = HandValuesInput(data=request.data)
         if not serializer.is_valid():
             return _invalid(serializer)
-        _, score = services.hand_check(values=serializer.values(), ruleset=ruleset)
-        return Response(HandScoreOutput({
-            "points": dict(score.points), "declaring_side": score.declaring_side,
-            "made": score.made, "result": score.result, "reason": score.reason,
-        }).data)
+        return Response(hand_check_answer(serializer.values(), ruleset))
+
+
+def hand_check_answer(values: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
+    """The check endpoint's 200 answer for values its serializer let through (a hand the rules
+    refuse raises ``RulesError``, answered 400 with its errors). The entry form's browser computes
+    the same answer (static/js/hand_preview.js); tests/e2e/test_hand_preview.py compares them."""
+    _, score = services.hand_check(values=values, ruleset=ruleset)
+    return dict(HandScoreOutput({
+        "points": dict(score.points), "declaring_side": score.declaring_side,
+        "made": score.made, "result": score.result, "reason": score.reason,
+    }).data)
 
 
 class TableHandsApi(TableDeviceApi):

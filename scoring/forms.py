@@ -24,7 +24,7 @@ from common.labels import (
     SUIT_NAMES,
     SUIT_SYMBOLS,
 )
-from rules_engine import RulesError, Ruleset, fields_for
+from rules_engine import RulesError, Ruleset, browser_rules, fields_for
 
 
 def outcome_fields(ruleset: Ruleset) -> dict[str, set[str]]:
@@ -188,6 +188,8 @@ def hand_layout(
             {k: sorted(v) for k, v in outcome_fields(form.ruleset).items()}
         ),
         "sides_attr": " ".join(form.sides),
+        # what static/js/hand_preview.js checks and scores a typed hand with, in the browser
+        "rules": json.dumps(browser_rules(form.ruleset), separators=(",", ":")),
         "dealer": seat_tiles("dealer"),
         "bidder": seat_tiles("bidder"),
         "renege_seat": seat_tiles("renege_seat"),

@@ -15,7 +15,8 @@ The devices, as the pages behave (``static/js``):
   ``table_live.js``): opens ``/t/<token>/`` and names its keeper (``POST
   /api/tables/<token>/scorer/``, the page's first tap); every ``submit_every`` seconds types a
   hand — the check endpoint answers ``checks_per_hand`` times while it is typed (half-typed
-  hands answer 400, expected) — and saves it (``POST /api/tables/<token>/hands/`` with its own
+  hands answer 400, expected; 0 by default: the page checks a typed hand itself,
+  ``hand_preview.js``) — and saves it (``POST /api/tables/<token>/hands/`` with its own
   ``Idempotency-Key``, hand numbers in sequence); after a save it redraws from
   ``/t/<token>/live/`` (``after_save: live``, what the page does now), reloads the page
   (``reload``) or neither (``none``); every ``state_every`` seconds it asks the table's status

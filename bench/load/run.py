@@ -93,8 +93,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="devices keep ETags and revalidate with If-None-Match (auto: as each "
                         "page's script fetches: standings.js, seating_board.js, table_live.js "
                         "revalidate unless they fetch with cache: \"no-store\")")
-    p.add_argument("--checks-per-hand", type=int, default=3,
-                   help="check calls while a hand is typed (3)")
+    p.add_argument("--checks-per-hand", type=int, default=0,
+                   help="check calls while a hand is typed (0: the form checks a typed hand in "
+                        "the browser, static/js/hand_preview.js; 3 replays the page before it)")
     p.add_argument("--standings-phones", type=int, default=3, help="per table (3)")
     p.add_argument("--submit-every", type=float, default=10.0, help="seconds between saves (10)")
     p.add_argument("--state-every", type=float, default=5.0,

@@ -5,8 +5,10 @@
  * queue's scripts) the form posts normally and the server answers with the same field-level
  * messages.
  *
- * Two kinds of messages: the *live* ones (the check endpoint's answer while typing, redrawn on
- * every answer) and the *server's refusals* (a save, a correction refused with 400, 403 or 409,
+ * Two kinds of messages: the *live* ones (the check of what is typed, redrawn after every pause
+ * in the typing: computed here by hand_preview.js from the ruleset in the form's data-rules,
+ * exactly as the check endpoint would answer; the endpoint is asked only for a hand that script
+ * cannot decide) and the *server's refusals* (a save, a correction refused with 400, 403 or 409,
  * as rendered with the page or answered to the script). A refusal stays next to its field until
  * that field is edited, or (a refusal of the whole hand: a closed round, a confirmed game) until
  * the player dismisses it; while one stands, the preview says "Not saved", never the score. */
@@ -18,6 +20,8 @@
   var sides = (form.dataset.sides || "").split(" ").filter(Boolean);
   var total = parseInt(form.dataset.countersTotal || "0", 10);
   var outcomeFields = JSON.parse(form.dataset.outcomeFields || "{}");
+  var rules = null;  // the ruleset as hand_preview.js reads it (none: every check asks the server)
+  try { rules = JSON.parse(form.dataset.rules || "null"); } catch (e) { rules = null; }
   var preview = form.querySelector("[data-preview]");
   var actions = form.querySelector(".entry-actions");
   var server = {};  // slot key -> the server's refusal shown there (kept until the player acts)
@@ -156,14 +160,23 @@
     }
   });
 
+  // The check endpoint's answer for what is typed: computed here when hand_preview.js can
+  // decide the hand (every hand the form produces but a rare one), else asked of the server.
+  function answer(body) {
+    var local = null;
+    try { local = window.HandPreview && rules ? window.HandPreview.check(rules, body) : null; } catch (e) { local = null; }
+    if (local) return Promise.resolve(local);
+    return fetch(form.dataset.checkUrl, {
+      method: "POST", headers: { "Content-Type": "application/json", "Accept": "application/json" },
+      body: JSON.stringify(body)
+    }).then(function (r) {
+      return r.json().then(function (json) { return { status: r.status, body: json }; });
+    });
+  }
+
   function check() {
     var mine = ++seq;
-    fetch(form.dataset.checkUrl, {
-      method: "POST", headers: { "Content-Type": "application/json", "Accept": "application/json" },
-      body: JSON.stringify(values())
-    }).then(function (r) {
-      return r.json().then(function (body) { return { status: r.status, body: body }; });
-    }).then(function (res) {
+    answer(values()).then(function (res) {
       if (mine !== seq) return;  // an older answer arriving late
       if (res.status === 200) {
         clearErrors();  // the live messages only: the server's refusals stay

@@ -183,9 +183,11 @@ def test_a_queued_hand_the_server_refuses_is_corrected_from_the_queue(live_serve
     _open(phone, live_server.url, table.token)
     queue = phone.locator("#entry-queue")
 
-    # offline nothing checks the typing: a bid off the ladder is queued, then a good hand 2
+    # offline the phone still checks the typing, but a bid off the ladder is queued all the same,
+    # then a good hand 2
     phone.context.set_offline(True)
     enter_hand(phone, {**HANDS[0], "bid": "13"})
+    expect(phone.locator("#err-bid")).to_have_text("bid 13 is below the opening minimum of 50")
     phone.click("[data-save]")
     expect(queue.locator("h2")).to_have_text(f"{QUEUED} (1)")
     enter_hand(phone, HANDS[1])

@@ -1,0 +1,61 @@
+"""What the entry form's browser needs to check and score a typed hand without asking the server.
+
+The table's phone shows a live preview (points, made or set) and the field messages while a
+hand is typed. ``static/js/hand_preview.js`` computes them in the browser from
+:func:`browser_rules`: the ruleset's values that :func:`~rules_engine.hands.parse_hand` and
+:func:`~rules_engine.scoring.score_hand` read for the fields the form sends, and the derived
+tables that would cost the browser a search (the meld totals a side, or a three-handed defender,
+can show, as hexadecimal bitsets; the highest bid). The browser's answers equal the engine's
+(tests/e2e/test_hand_preview.py runs generated hands of every preset through both); where a hand
+holds something the port does not read, the browser asks the server as before. The save is
+always validated and scored here, on the server.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .bids import max_bid
+from .hands import Outcome, fields_for, needs_tricks
+from .meld import _side_bits, achievable_hand_totals
+from .rulesets import Ruleset
+
+__all__ = ["browser_rules"]
+
+# the ruleset's own values the port reads, by name
+_OPTIONS = (
+    "players", "hand_size", "widow", "counters_total", "counter_unit", "min_bid", "bid_step",
+    "dealer_lowest_bid", "min_meld", "min_counters", "short_meld", "meld_needs_trick",
+    "forced_concession", "set_keeps_meld", "set_policy", "surrender_policy", "surrender_bonus",
+    "renege_declarer", "renege_defender", "renege_bonus", "board_set_opponents",
+    "trump_marriage_required", "all_tricks",
+)  # fmt: skip
+
+
+def browser_rules(ruleset: Ruleset) -> dict[str, Any]:
+    """The ruleset as the browser's port of hand checking and scoring reads it (JSON-ready).
+
+    ``meld_side``: bit n set when a side (a three-handed declarer, with the widow) can show n
+    meld; ``meld_defender``: the same for a player without the widow (None without a widow).
+    """
+    rs = ruleset
+
+    def build() -> dict[str, Any]:
+        rules: dict[str, Any] = {name: getattr(rs, name) for name in _OPTIONS}
+        rules.update(
+            seats=[str(s) for s in rs.seats],
+            sides=[str(s) for s in rs.sides],
+            side_of={str(s): str(rs.side_of(s)) for s in rs.seats},
+            bid_steps=[list(p) for p in rs.bid_steps],
+            max_bid=max_bid(rs),
+            needs_tricks=needs_tricks(rs),
+            fields={o.value: list(fields_for(o, rs)) for o in Outcome},
+            meld_side=format(_side_bits(rs), "x"),
+            meld_defender=format(achievable_hand_totals(rs, rs.hand_size), "x")
+            if rs.widow
+            else None,
+        )
+        return rules
+
+    rules: dict[str, Any] = rs.memo("browser_rules", build)
+    return rules

@@ -1,0 +1,226 @@
+"""The browser's live check of a typed hand (static/js/hand_preview.js) answers exactly as the
+check endpoint does: thousands of hands generated from the engine's own rulesets (every preset,
+both scales, and overrides for every set, surrender and renege policy) are checked by the
+endpoint's code and by the script in Chromium, and every answer (status, points, verdict,
+reason, or each error's field, code and message) must be the same. Hands the script leaves to
+the server (text in a number field, a number over the form's limit) are exactly those the
+endpoint's serializer refuses."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from rules_engine import PRESET_NAMES, RulesError, Ruleset, browser_rules, get_ruleset
+from scoring.api import HandValuesInput, hand_check_answer
+
+pytestmark = pytest.mark.e2e
+
+SCRIPT = Path(__file__).resolve().parents[2] / "static" / "js" / "hand_preview.js"
+OUTCOMES = ("played", "no_marriage", "surrender", "renege", "misdeal")
+SEATS = ("N", "E", "S", "W")
+CASES_PER_RULESET = 300
+
+RULESETS: list[tuple[str, dict[str, Any]]] = [
+    *((name, {}) for name in PRESET_NAMES),
+    *((name, {"scale": 10 if get_ruleset(name).options["scale"] == 1 else 1}) for name in PRESET_NAMES),
+    ("pagat_double_deck", {"set_policy": "opponents_gain_bid"}),
+    ("pagat_double_deck", {"set_policy": "subtract_bid_and_meld", "surrender_policy": "nothing"}),
+    ("pagat_double_deck", {"set_policy": "double_bid", "dealer_opens_lower": True}),
+    ("pagat_double_deck", {"all_tricks": "bonus"}),
+    ("club_double_deck", {"set_keeps_meld": True, "renege_declarer": "double_set"}),
+    ("npa_double_deck", {"renege_defender": "bid_and_meld", "min_counters": 0}),
+    ("single_deck_partnership", {"renege_declarer": "set", "trump_marriage_required": True}),
+    ("three_handed", {"renege_declarer": "set", "surrender_policy": "meld_plus_bonus",
+                      "surrender_bonus": 50}),
+    ("three_handed", {"meld_needs_trick": False}),
+    ("cutthroat", {"meld_needs_trick": False, "set_policy": "opponents_gain_bid",
+                   "renege_declarer": "set_bonus", "renege_bonus": 100}),
+]
+
+
+def _totals(hex_bits: str) -> list[int]:
+    bits = int(hex_bits, 16)
+    return [n for n in range(bits.bit_length()) if (bits >> n) & 1]
+
+
+def _number(rng: random.Random, good: list[int], top: int, unit: int) -> Any:
+    """A value for a number field: mostly one that can be, sometimes a typing slip."""
+    roll = rng.random()
+    if roll < 0.65:
+        return rng.choice(good)
+    if roll < 0.75:
+        return rng.randrange(0, top + 2)  # anything up to just past the top
+    if roll < 0.82:
+        return top + rng.choice((1, unit, 10 * unit, 1000))
+    if roll < 0.86 and unit > 1:
+        return rng.choice(good) + 1  # not a multiple of the unit
+    if roll < 0.90:
+        return rng.choice(("5a", "", None, 10001))  # the serializer's to refuse, or blank
+    return rng.choice(good[:3] or [0])
+
+
+def _cases(rs: Ruleset, rng: random.Random) -> list[dict[str, Any]]:
+    rules = browser_rules(rs)
+    side_meld = _totals(rules["meld_side"])
+    defender_meld = _totals(rules["meld_defender"]) if rules["meld_defender"] else side_meld
+    total, unit = rs.counters_total, rs.counter_unit
+    ladder = rs.next_bids(None, 60)
+    bids = [b for b in ladder if b <= rules["max_bid"]]
+    if rs.dealer_lowest_bid is not None:
+        bids.append(rs.dealer_lowest_bid)
+    out: list[dict[str, Any]] = []
+    for _ in range(CASES_PER_RULESET):
+        outcome = rng.choice(OUTCOMES)
+        carried = set(rules["fields"][outcome])
+        seats = list(rs.seats)
+        v: dict[str, Any] = {"dealer": rng.choice(seats if rng.random() < 0.9 else SEATS),
+                             "outcome": outcome}
+        if "bidder" in carried and rng.random() < 0.92:
+            v["bidder"] = rng.choice(seats if rng.random() < 0.95 else SEATS)
+        if "bid" in carried and rng.random() < 0.92:
+            v["bid"] = _number(rng, bids, rules["max_bid"], rs.bid_step)
+        if "trump" in carried and rng.random() < 0.92:
+            v["trump"] = rng.choice("SHDC")
+        if "renege_seat" in carried and rng.random() < 0.92:
+            v["renege_seat"] = rng.choice(seats)
+        if "meld" in carried:
+            meld: dict[str, Any] = {}
+            for side in rs.sides:
+                if rng.random() < 0.93:
+                    pool = side_meld if rng.random() < 0.7 else defender_meld
+                    meld[side] = _number(rng, pool[:40] + pool[::7], pool[-1], unit)
+            v["meld"] = meld
+        if "counters" in carried and rng.random() < 0.9:
+            counters: dict[str, Any] = {}
+            left = total
+            for i, side in enumerate(rs.sides):
+                if i == len(rs.sides) - 1 and rng.random() < 0.85:
+                    counters[side] = left  # the form fills the last side in
+                elif rng.random() < 0.95:
+                    x = rng.randrange(0, left // unit + 1) * unit
+                    counters[side] = x if rng.random() < 0.9 else _number(rng, [x], total, unit)
+                    left -= x
+            v["counters"] = counters
+        out.append(v)
+    return out
+
+
+def _engine(values: dict[str, Any], rs: Ruleset) -> dict[str, Any] | None:
+    """The check endpoint's answer; None where its serializer refuses the values."""
+    serializer = HandValuesInput(data=values)
+    if not serializer.is_valid():
+        return None
+    try:
+        return {"status": 200, "body": hand_check_answer(serializer.values(), rs)}
+    except RulesError as exc:
+        return {"status": 400, "body": {"errors": exc.api_errors()}}
+
+
+def test_the_browser_checks_and_scores_every_generated_hand_as_the_engine_does(
+    browser: Browser,
+) -> None:
+    page = browser.new_page()
+    try:
+        page.set_content("<!doctype html><title>hand preview</title>")
+        page.add_script_tag(path=str(SCRIPT))
+        rng = random.Random(26)
+        seen: Counter[str] = Counter()
+        compared = 0
+        for name, overrides in RULESETS:
+            rs = get_ruleset(name, overrides)
+            rules = browser_rules(rs)
+            cases = _cases(rs, rng)
+            answers = page.evaluate(
+                "([rules, cases]) => cases.map(v => HandPreview.check(rules, v))", [rules, cases]
+            )
+            for values, got in zip(cases, answers, strict=True):
+                want = _engine(values, rs)
+                where = f"{name} {overrides} {values}"
+                if want is None:
+                    # the serializer's own refusals are left to the server
+                    assert got is None, where
+                    seen["server"] += 1
+                    continue
+                assert got == want, where
+                compared += 1
+                if want["status"] == 200:
+                    seen[want["body"]["result"]] += 1
+                else:
+                    seen.update(f"{e['field'].split('.')[0]}:{e['code']}"
+                                for e in want["body"]["errors"])
+    finally:
+        page.context.close()
+    # the generated hands reach every verdict and every message the form can meet
+    for kind in ("made", "set", "board_set", "surrendered", "renege", "misdeal", "server",
+                 "dealer:bad_seat", "bidder:required", "bidder:bad_seat", "bid:required",
+                 "bid:bad_bid", "bid:too_high", "trump:required", "meld:required",
+                 "meld:too_high", "meld:not_achievable", "counters:required", "counters:too_high",
+                 "counters:not_multiple", "counters:bad_sum", "renege_seat:required",
+                 "tricks:required", "outcome:not_in_ruleset"):
+        assert seen[kind] >= 3, (kind, seen)
+    assert compared >= 0.8 * CASES_PER_RULESET * len(RULESETS)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_typing_a_whole_hand_on_the_table_page_sends_no_check(
+    live_server, phone: Page, output_dir: Path,
+) -> None:
+    from tests.e2e.entry_form import enter_hand, tile
+    from tests.scoring.factories import seated_table
+
+    table = seated_table()
+    checks: list[str] = []
+    phone.on("request", lambda r: checks.append(r.url) if "/check/" in r.url else None)
+    phone.goto(f"{live_server.url}/t/{table.token}/")
+    expect(phone.get_by_role("heading", name="Hand 1")).to_be_visible()
+    preview = phone.locator("[data-preview]")
+
+    # a bid off the ladder and a meld no hand can show: named next to their fields at once
+    enter_hand(phone, {"bidder": "N", "bid": "63", "trump": "H", "meld_NS": "13",
+                       "meld_EW": "32", "counters_NS": "27"})
+    expect(phone.locator("#id_counters_EW")).to_have_value("23")
+    expect(phone.locator("#err-bid")).to_have_text(
+        "bid 63 is not allowed: from 60 bids go up in steps of 5 (60 or 65)")
+    expect(phone.locator("#err-meld_NS")).to_have_text(
+        "no combination of melds adds up to 13; did you mean 12 or 14?")
+    expect(preview).to_have_class("preview bad")
+    phone.locator("#id_bid").scroll_into_view_if_needed()
+    phone.screenshot(path=str(output_dir / "entry-preview-errors.png"))
+
+    # corrected: the score of the hand, made, and no message left
+    phone.fill("#id_bid", "51")
+    phone.fill("#id_meld_NS", "24")
+    expect(preview).to_have_text("NS +51 · EW +55 — made")
+    expect(phone.locator("#err-bid")).to_have_text("")
+    expect(phone.locator("#err-meld_NS")).to_have_text("")
+    phone.fill("#id_counters_NS", "20")
+    expect(preview).to_have_text("NS -51 · EW +62 — set")
+    # a board set and a throw-in score without counters
+    tile(phone, "outcome", "surrender")
+    expect(preview).to_have_text("NS -51 · EW +32 — surrendered")
+    tile(phone, "outcome", "played")
+    phone.fill("#id_counters_NS", "27")
+    expect(preview).to_have_text("NS +51 · EW +55 — made")
+    phone.screenshot(path=str(output_dir / "entry-preview-made.png"))
+    phone.wait_for_timeout(600)
+    assert checks == []
+
+    # text in a number field is the server's to judge: that one hand is checked there
+    with phone.expect_response("**/check/") as checked:
+        phone.fill("#id_bid", "5a")
+    assert checked.value.status == 400
+    expect(phone.locator("#err-bid")).to_have_text("A valid integer is required.")
+    assert len(checks) == 1
+
+    phone.fill("#id_bid", "51")
+    expect(preview).to_have_text("NS +51 · EW +55 — made")
+    phone.click("[data-save]")
+    expect(phone.locator("[data-saved-banner]")).to_have_text("Hand 1 saved.")
+    expect(phone.get_by_role("heading", name="Hand 2")).to_be_visible()
+    assert len(checks) == 1
