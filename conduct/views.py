@@ -12,7 +12,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from clubs.models import Club, Player
+from clubs.models import Club, Membership, Player
+from clubs.permissions import has_club_role
 from common.errors import DomainError
 from scoring.models import Game
 from scoring.services import game_adjust
@@ -141,4 +142,6 @@ def conduct_record_page(request: HttpRequest, slug: str, player_id: int) -> Http
     return render(request, "conduct/record.html", {
         "club": club, "player": player, "penalties": record,
         "summary": selectors.conduct_summary(record),
+        # the button that downloads what the club holds about the player (privacy)
+        "can_export": has_club_role(user=request.user, club=club, role=Membership.Role.DIRECTOR),
     })

@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "league",
     "archive",
     "profiles",
+    "privacy",
     "public",
     "demo",
 ]
