@@ -149,6 +149,7 @@ def collect(subjects: Iterable[models.Model | None], *, club: Club | None = None
                         found.pop(label, None)
                         continue
                     rows = rows.filter(**{path: club})
+                found.setdefault(label, {})
                 owned = not rel.many_to_many and rel.on_delete in OWNING
                 for obj in rows.order_by("pk"):
                     found[label].setdefault(obj.pk, row_of(obj))
