@@ -125,12 +125,13 @@ def collect(subjects: Iterable[models.Model | None], *, club: Club | None = None
     and the labels left out of a club's scope. Each model keyed to a subject has its label,
     with no row when there is none. One query per relation and level, whatever the rows."""
     subject_list = [s for s in subjects if s is not None]
-    subject_classes = {type(s) for s in subject_list}
+    # the model of each subject (a request's user is a lazy object, not of the model's type)
+    subject_classes = {s._meta.model for s in subject_list}
     found: dict[str, dict[Any, dict[str, Any]]] = defaultdict(dict)
     withheld: set[str] = set()
     frontier: dict[type[models.Model], set[Any]] = defaultdict(set)
     for subject in subject_list:
-        frontier[type(subject)].add(subject.pk)
+        frontier[subject._meta.model].add(subject.pk)
     for label in models_keyed_to_subjects(subject_classes):
         found.setdefault(label, {})
     for depth in range(1, MAX_DEPTH + 1):
