@@ -14,6 +14,7 @@ from typing import Any
 
 from allauth.account.models import EmailAddress
 from axes.models import AccessAttempt, AccessLog
+from django.db import transaction
 from rest_framework.authtoken.models import Token
 
 from clubs.models import Club, ClubPlayer, Membership, Player
@@ -71,6 +72,13 @@ def play_round(event: Event, number: int, subject: Player, rng: random.Random) -
 
 
 def build_world() -> World:
+    """The world, built in one transaction: the tasks queued on commit (the automatic advance
+    after a confirmed game) find every event finished, as in a test that never commits."""
+    with transaction.atomic():
+        return _build_world()
+
+
+def _build_world() -> World:
     rng = random.Random(2511)
     club, director = club_with_director(slug="riverside")
     other_club, other_director = club_with_director(slug="hilltop")
