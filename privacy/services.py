@@ -19,6 +19,7 @@ club on first.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,12 +61,16 @@ def _swap_name(text: str, old: str) -> str:
     parts = text.split(PAIR_JOINER)
     if old in parts:
         return PAIR_JOINER.join(ERASED_NAME if p == old else p for p in parts)
-    return text.replace(old, ERASED_NAME)
+    # a whole word or words only: "Al" is not erased from "Always"
+    return re.sub(rf"(?<!\w){re.escape(old)}(?!\w)", ERASED_NAME, text)
 
 
-def _log_details(details: dict[str, Any], old: str, ids: dict[str, set[int]]) -> dict[str, Any]:
+def _log_details(details: dict[str, Any], old: str, ids: dict[str, set[int]], *,
+                 in_text: bool) -> dict[str, Any]:
     """An event log line's details with the player's name replaced where the line names them
-    by id (``player``, ``entry``, ``pair``, a swap's ``a``/``b``, the alternates' lists)."""
+    by id (``player``, ``entry``, ``pair``, a swap's ``a``/``b``, the alternates' lists); with
+    ``in_text`` (nobody else in the event bears the name) also inside every other text of the
+    line (a penalty's reason, an appeal's words)."""
     changed = dict(details)
     for name_key, id_keys in LOG_NAMES.items():
         if not isinstance(changed.get(name_key), str):
@@ -78,7 +83,17 @@ def _log_details(details: dict[str, Any], old: str, ids: dict[str, set[int]]) ->
     if isinstance(entries, list) and isinstance(names, list) and len(entries) == len(names):
         changed["names"] = [ERASED_NAME if e in ids["entry"] else n
                             for e, n in zip(entries, names, strict=True)]
+    if in_text:
+        changed = {k: _swap_name(v, old) if isinstance(v, str) and k not in LOG_NAMES else v
+                   for k, v in changed.items()}
     return changed
+
+
+def _namesakes(event_ids: list[int], player: Player, name: str) -> set[int]:
+    """The events where someone else bears the same name: there a text is left as it is (it
+    may speak of them)."""
+    return set(Entry.objects.filter(event_id__in=event_ids, player__name=name)
+               .exclude(player=player).values_list("event_id", flat=True))
 
 
 def _anonymise_player(player: Player) -> list[int]:
@@ -89,20 +104,27 @@ def _anonymise_player(player: Player) -> list[int]:
            "pair": {p for _, _, p in entries if p}}
     events = sorted({event for _, event, _ in entries}
                     | set(Arrival.objects.filter(player=player).values_list("event_id", flat=True)))
+    namesakes = _namesakes(events, player, old)
     Player.objects.filter(pk=player.pk).update(name=ERASED_NAME, email="", user=None)
     for pair in Pair.objects.filter(pk__in=ids["pair"]).exclude(name=""):
         Pair.objects.filter(pk=pair.pk).update(name=_swap_name(pair.name, old))
     for log in EventLog.objects.filter(event_id__in=events):
-        details = _log_details(log.details or {}, old, ids)
+        details = _log_details(log.details or {}, old, ids,
+                               in_text=log.event_id not in namesakes)
         if details != log.details:
             EventLog.objects.filter(pk=log.pk).update(details=details)
-    for penalty in Penalty.objects.filter(Q(entry_id__in=ids["entry"]) | Q(pair_id__in=ids["pair"])):
+    # Conduct records: the player's own, and the texts of the same events that may speak of
+    # them (unless someone else there bears the name).
+    spoken = [e for e in events if e not in namesakes]
+    for penalty in Penalty.objects.filter(Q(entry_id__in=ids["entry"]) | Q(pair_id__in=ids["pair"])
+                                          | Q(event_id__in=spoken)):
         Penalty.objects.filter(pk=penalty.pk).update(
             reason=_swap_name(penalty.reason, old),
             withdrawn_reason=_swap_name(penalty.withdrawn_reason, old))
     for appeal in Appeal.objects.filter(Q(entry_id__in=ids["entry"])
                                         | Q(penalty__entry_id__in=ids["entry"])
-                                        | Q(penalty__pair_id__in=ids["pair"])):
+                                        | Q(penalty__pair_id__in=ids["pair"])
+                                        | Q(event_id__in=spoken)):
         Appeal.objects.filter(pk=appeal.pk).update(contested=_swap_name(appeal.contested, old),
                                                    note=_swap_name(appeal.note, old))
     for event_id in {event for _, event, _ in entries}:
