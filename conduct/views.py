@@ -15,7 +15,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from clubs.models import Club, Player
+from clubs.models import Club, Membership, Player
+from clubs.permissions import has_club_role
 from common.errors import DomainError
 from scoring.models import Game
 from scoring.selectors import table_by_token
@@ -145,6 +146,8 @@ def conduct_record_page(request: HttpRequest, slug: str, player_id: int) -> Http
     return render(request, "conduct/record.html", {
         "club": club, "player": player, "penalties": record,
         "summary": selectors.conduct_summary(record),
+        # the button that downloads what the club holds about the player (privacy)
+        "can_export": has_club_role(user=request.user, club=club, role=Membership.Role.DIRECTOR),
     })
 
 

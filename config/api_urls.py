@@ -14,4 +14,5 @@ urlpatterns = [
     path("", include("league.api_urls")),
     path("", include("series.api_urls")),
     path("", include("profiles.api_urls")),
+    path("", include("privacy.api_urls")),
 ]

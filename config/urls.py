@@ -27,6 +27,7 @@ urlpatterns = [
     path("", include("conduct.urls")),
     path("", include("standings.urls")),
     path("", include("profiles.urls")),
+    path("", include("privacy.urls")),
     path("", include("league.urls")),
     path("", include("following.urls")),
     path("", include("series.urls")),

@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "following",
     "series",
     "profiles",
+    "privacy",
     "public",
     "demo",
 ]

@@ -26,7 +26,7 @@ LAYERS: list[set[str]] = [
     {"standings"},
     {"draw"},
     {"league", "archive", "following", "series"},
-    {"profiles"},
+    {"profiles", "privacy"},
     {"public", "demo"},
     {"config"},
 ]
