@@ -25,7 +25,7 @@ LAYERS: list[set[str]] = [
     {"conduct"},
     {"standings"},
     {"draw"},
-    {"league", "archive"},
+    {"league", "archive", "registrations"},
     {"profiles"},
     {"public", "demo"},
     {"config"},
