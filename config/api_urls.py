@@ -13,4 +13,5 @@ urlpatterns = [
     path("", include("archive.api_urls")),
     path("", include("league.api_urls")),
     path("", include("profiles.api_urls")),
+    path("", include("registrations.api_urls")),
 ]

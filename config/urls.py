@@ -28,6 +28,7 @@ urlpatterns = [
     path("", include("standings.urls")),
     path("", include("profiles.urls")),
     path("", include("league.urls")),
+    path("", include("registrations.urls")),
 ]
 
 # The styled 404 page (templates/404.html) with the reason the code gave; 403 is Django's own

@@ -456,6 +456,19 @@ def registrations_check_in(*, event: Event, registrations: Iterable[Registration
     return chosen
 
 
+def registration_here_refusal(event: Event) -> DomainError | None:
+    """Why "I'm here" by a registration's link takes nobody now, or None: the event's self
+    check-in rules (off, over, play started), which a registered pair passes too (its partner
+    is known, unlike a pair at the door)."""
+    refusal = events.self_check_in_refusal(event)
+    if refusal is not None and refusal.code != "pairs_only":
+        return refusal
+    if event.rounds.exists():
+        return DomainError("Play has started: please check in at the desk.", field="event",
+                           code="started")
+    return None
+
+
 @transaction.atomic
 def registration_here(*, registration: Registration) -> str:
     """"I'm here", by a registration's personal link (or the registered player's account):
@@ -472,12 +485,9 @@ def registration_here(*, registration: Registration) -> str:
                           "see the desk.", field="registration", code="not_registered")
     if registration_checked_in(locked):
         return "here"
-    refusal = events.self_check_in_refusal(event)
-    if refusal is not None and refusal.code != "pairs_only":
+    refusal = registration_here_refusal(event)
+    if refusal is not None:
         raise refusal
-    if event.rounds.exists():
-        raise DomainError("Play has started: please check in at the desk.", field="event",
-                          code="started")
     _resolve_players(locked)
     if not locked.is_pair:
         assert locked.player is not None
