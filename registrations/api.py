@@ -288,6 +288,32 @@ class RegistrationHereApi(_Action):
         return Response({"state": services.registration_here(registration=registration)})
 
 
+class LinkInput(serializers.Serializer[Any]):
+    email = serializers.EmailField(help_text="The address registered (yours or your partner's).")
+
+
+class LinkOutput(serializers.Serializer[Any]):
+    message = serializers.CharField()
+
+
+class RegistrationLinkApi(_Action):
+    @extend_schema(operation_id="registration_link",
+                   summary="Mail my personal link again",
+                   description="The answer is the same whether the address is registered or "
+                               "not; only a registered address gets a mail.",
+                   request=LinkInput,
+                   responses={202: LinkOutput, **error_responses(400, 404)},
+                   tags=["registrations"])
+    def post(self, request: Request, pk: int) -> Response:
+        event = event_get(pk=pk, user=request.user)
+        data = LinkInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.registration_send_link(event=event, email=data.validated_data["email"],
+                                        site=_site(request))
+        return Response({"message": "If that address is registered for this event, its link "
+                                    "is on its way."}, status=status.HTTP_202_ACCEPTED)
+
+
 class _DirectorAction(APIView):
     permission_classes = [IsAuthenticated]
 

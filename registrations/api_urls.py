@@ -10,6 +10,7 @@ urlpatterns = [
     path(BASE, api.RegistrationsApi.as_view(), name="api-registrations"),
     path(BASE + "settings/", api.RegistrationSettingsApi.as_view(),
          name="api-registration-settings"),
+    path(BASE + "link/", api.RegistrationLinkApi.as_view(), name="api-registration-link"),
     path(BASE + "check-in/", api.RegistrationsCheckInApi.as_view(),
          name="api-registrations-check-in"),
     path(BASE + "<int:rid>/", api.RegistrationApi.as_view(), name="api-registration"),

@@ -35,18 +35,22 @@ class RegisterForm(forms.Form):
             del self.fields["name"]
 
 
-class SettingsForm(forms.ModelForm[RegistrationSettings]):
+class SettingsForm(forms.Form):
+    is_open = forms.BooleanField(label="Registration open", required=False)
+    capacity = forms.IntegerField(
+        label="Capacity", required=False, min_value=1, max_value=CAPACITY_MAX,
+        help_text="Places (players, or pairs in a pair event); empty: no limit. Beyond it "
+                  "registrations wait on the waitlist.")
     deadline = forms.DateTimeField(
         required=False, label="Deadline", help_text="Empty: until the event starts.",
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"])
+    fee = forms.DecimalField(label="Entry fee", required=False, min_value=0, max_digits=7,
+                             decimal_places=2,
+                             help_text="Recorded as paid or not; no payment is taken here.")
+    approval_required = forms.BooleanField(label="I approve each registration",
+                                           required=False)
 
-    class Meta:
-        model = RegistrationSettings
-        fields = ["is_open", "capacity", "deadline", "fee", "approval_required"]
-        labels = {"is_open": "Registration open", "capacity": "Capacity",
-                  "fee": "Entry fee", "approval_required": "I approve each registration"}
-        help_texts = {"capacity": "Places (players, or pairs in a pair event); empty: no limit. "
-                                  "Beyond it registrations wait on the waitlist.",
-                      "fee": "Recorded as paid or not; no payment is taken here."}
-        widgets = {"capacity": forms.NumberInput(attrs={"min": 1, "max": CAPACITY_MAX})}
+    @classmethod
+    def initial_of(cls, settings: RegistrationSettings) -> dict[str, Any]:
+        return {name: getattr(settings, name) for name in cls.base_fields}

@@ -162,9 +162,11 @@ def door(request: HttpRequest, pk: int) -> HttpResponse:
 def manage(request: HttpRequest, pk: int) -> HttpResponse:
     event = event_get(pk=pk, user=request.user, role="director")
     settings = registration_settings(event)
-    form = SettingsForm(request.POST if request.method == "POST" else None, instance=settings)
+    form = SettingsForm(request.POST if request.method == "POST" else None,
+                        initial=SettingsForm.initial_of(settings))
     if request.method == "POST" and form.is_valid():
-        data: dict[str, Any] = form.cleaned_data
+        data: dict[str, Any] = dict(form.cleaned_data)
+        data["fee"] = data["fee"] or 0
         try:
             services.registration_settings_set(event=event, actor=request.user,
                                                site=site(request), **data)
