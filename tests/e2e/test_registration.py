@@ -94,7 +94,7 @@ def test_the_directors_list_approves_and_checks_everyone_in(
                                                                      name="Approve").click()
         expect(desk.locator(".messages")).to_contain_text(f"{name}: approved.")
     desk.locator("#group-registered tr", has_text="Ann Smith").get_by_role(
-        "button", name="Paid").click()
+        "button", name="Mark paid").click()
     expect(desk.locator("#group-registered tr", has_text="Ann Smith")).to_contain_text("paid")
     desk.screenshot(path=str(output_dir / "registrations-director-1280.png"), full_page=True)
     desk.once("dialog", lambda dialog: dialog.accept())
