@@ -51,7 +51,7 @@ def _site(request: Request) -> str:
 
 
 # --- serializers ------------------------------------------------------------------------------
-class SettingsInput(serializers.Serializer[Any]):
+class RegistrationSettingsInput(serializers.Serializer[Any]):
     is_open = serializers.BooleanField()
     capacity = serializers.IntegerField(required=False, allow_null=True, default=None,
                                         help_text="Places (players, or pairs in a pair event); "
@@ -63,7 +63,7 @@ class SettingsInput(serializers.Serializer[Any]):
     approval_required = serializers.BooleanField(required=False, default=False)
 
 
-class SettingsOutput(serializers.Serializer[Any]):
+class RegistrationSettingsOutput(serializers.Serializer[Any]):
     is_open = serializers.BooleanField()
     capacity = serializers.IntegerField(allow_null=True)
     places_left = serializers.IntegerField(allow_null=True)
@@ -73,7 +73,7 @@ class SettingsOutput(serializers.Serializer[Any]):
     entrants = serializers.CharField(help_text="players, or pairs (register with a partner).")
 
 
-class RegisterInput(serializers.Serializer[Any]):
+class RegistrationCreateInput(serializers.Serializer[Any]):
     name = serializers.CharField(required=False, allow_blank=True, default="", max_length=200,
                                  help_text="Not needed when signed in as a player.")
     email = serializers.CharField(required=False, allow_blank=True, default="", max_length=254,
@@ -104,22 +104,22 @@ class RegistrationOutput(serializers.Serializer[Any]):
     confirmed_at = serializers.DateTimeField(allow_null=True)
 
 
-class TokenInput(serializers.Serializer[Any]):
+class RegistrationTokenInput(serializers.Serializer[Any]):
     token = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class PaidInput(serializers.Serializer[Any]):
+class RegistrationPaidInput(serializers.Serializer[Any]):
     paid = serializers.BooleanField()
 
 
-class CheckInInput(serializers.Serializer[Any]):
+class RegistrationsCheckInInput(serializers.Serializer[Any]):
     ids = serializers.ListField(child=serializers.IntegerField(), required=False,
                                 allow_null=True, default=None, max_length=2000,
                                 help_text="Registrations to check in; omitted: every registered "
                                           "one not checked in yet.")
 
 
-class HereOutput(serializers.Serializer[Any]):
+class RegistrationHereOutput(serializers.Serializer[Any]):
     state = serializers.CharField(help_text="here (checked in) or waiting (for the director).")
 
 
@@ -172,19 +172,19 @@ class _DirectorsOrPost(BasePermission):
 # --- views ----------------------------------------------------------------------------------
 class RegistrationSettingsApi(APIView):
     @extend_schema(operation_id="registration_settings", summary="Registration settings",
-                   responses={200: SettingsOutput, **error_responses(404)}, tags=["registrations"])
+                   responses={200: RegistrationSettingsOutput, **error_responses(404)}, tags=["registrations"])
     def get(self, request: Request, pk: int) -> Response:
         event = event_get(pk=pk, user=request.user)
         return Response(self._out(event))
 
     @extend_schema(operation_id="registration_settings_set",
                    summary="Open or close registration and set its terms (directors)",
-                   request=SettingsInput,
-                   responses={200: SettingsOutput, **error_responses(400, 401, 403, 404)},
+                   request=RegistrationSettingsInput,
+                   responses={200: RegistrationSettingsOutput, **error_responses(400, 401, 403, 404)},
                    tags=["registrations"])
     def put(self, request: Request, pk: int) -> Response:
         event = event_get(pk=pk, user=request.user, role="director")
-        data = SettingsInput(data=request.data)
+        data = RegistrationSettingsInput(data=request.data)
         data.is_valid(raise_exception=True)
         services.registration_settings_set(event=event, actor=request.user, site=_site(request),
                                            **data.validated_data)
@@ -193,7 +193,7 @@ class RegistrationSettingsApi(APIView):
     @staticmethod
     def _out(event: Event) -> dict[str, Any]:
         found = registration_settings(event)
-        return SettingsOutput({
+        return RegistrationSettingsOutput({
             "is_open": found.is_open, "capacity": found.capacity,
             "places_left": places_left(found), "deadline": found.deadline, "fee": found.fee,
             "approval_required": found.approval_required, "entrants": event.spec.entrants,
@@ -221,12 +221,12 @@ class RegistrationsApi(APIView):
                                "`name` and `email`: the registration counts once the address "
                                "is confirmed by the mailed link. A pair event needs "
                                "`partner_name` and `partner_email`.",
-                   request=RegisterInput,
+                   request=RegistrationCreateInput,
                    responses={201: RegistrationOutput, **error_responses(400, 404)},
                    tags=["registrations"])
     def post(self, request: Request, pk: int) -> Response:
         event = event_get(pk=pk, user=request.user)
-        data = RegisterInput(data=request.data)
+        data = RegistrationCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         done = services.registration_create(event=event, user=request.user, site=_site(request),
                                             **data.validated_data)
@@ -253,7 +253,7 @@ class _Action(APIView):
 
 class RegistrationConfirmApi(_Action):
     @extend_schema(operation_id="registration_confirm", summary="Confirm the address",
-                   request=TokenInput, parameters=[TOKEN],
+                   request=RegistrationTokenInput, parameters=[TOKEN],
                    responses={200: RegistrationOutput, **error_responses(400, 404)},
                    tags=["registrations"])
     def post(self, request: Request, pk: int, rid: int) -> Response:
@@ -266,7 +266,7 @@ class RegistrationWithdrawApi(_Action):
     @extend_schema(operation_id="registration_withdraw",
                    summary="Withdraw (the registrant or a director)",
                    description="A place it held goes to the first waitlisted, who is mailed.",
-                   request=TokenInput, parameters=[TOKEN],
+                   request=RegistrationTokenInput, parameters=[TOKEN],
                    responses={200: RegistrationOutput, **error_responses(400, 404)},
                    tags=["registrations"])
     def post(self, request: Request, pk: int, rid: int) -> Response:
@@ -280,19 +280,19 @@ class RegistrationHereApi(_Action):
     @extend_schema(operation_id="registration_here", summary="I'm here (the registrant)",
                    description="Checked in, or waiting for the director, as the event's self "
                                "check-in says; only a registered entrant, until play starts.",
-                   request=TokenInput, parameters=[TOKEN],
-                   responses={200: HereOutput, **error_responses(400, 404)},
+                   request=RegistrationTokenInput, parameters=[TOKEN],
+                   responses={200: RegistrationHereOutput, **error_responses(400, 404)},
                    tags=["registrations"])
     def post(self, request: Request, pk: int, rid: int) -> Response:
         _, registration, _ = _registration(request, pk, rid)
         return Response({"state": services.registration_here(registration=registration)})
 
 
-class LinkInput(serializers.Serializer[Any]):
+class RegistrationLinkInput(serializers.Serializer[Any]):
     email = serializers.EmailField(help_text="The address registered (yours or your partner's).")
 
 
-class LinkOutput(serializers.Serializer[Any]):
+class RegistrationLinkOutput(serializers.Serializer[Any]):
     message = serializers.CharField()
 
 
@@ -301,12 +301,12 @@ class RegistrationLinkApi(_Action):
                    summary="Mail my personal link again",
                    description="The answer is the same whether the address is registered or "
                                "not; only a registered address gets a mail.",
-                   request=LinkInput,
-                   responses={202: LinkOutput, **error_responses(400, 404)},
+                   request=RegistrationLinkInput,
+                   responses={202: RegistrationLinkOutput, **error_responses(400, 404)},
                    tags=["registrations"])
     def post(self, request: Request, pk: int) -> Response:
         event = event_get(pk=pk, user=request.user)
-        data = LinkInput(data=request.data)
+        data = RegistrationLinkInput(data=request.data)
         data.is_valid(raise_exception=True)
         services.registration_send_link(event=event, email=data.validated_data["email"],
                                         site=_site(request))
@@ -345,12 +345,12 @@ class RegistrationRefuseApi(_DirectorAction):
 class RegistrationPaidApi(_DirectorAction):
     @extend_schema(operation_id="registration_paid", summary="Mark the fee paid or not "
                                                              "(directors)",
-                   request=PaidInput,
+                   request=RegistrationPaidInput,
                    responses={200: RegistrationOutput, **error_responses(400, 401, 403, 404)},
                    tags=["registrations"])
     def post(self, request: Request, pk: int, rid: int) -> Response:
         _, registration, _ = _registration(request, pk, rid, director_only=True)
-        data = PaidInput(data=request.data)
+        data = RegistrationPaidInput(data=request.data)
         data.is_valid(raise_exception=True)
         done = services.registration_mark_paid(registration=registration,
                                                paid=data.validated_data["paid"],
@@ -363,13 +363,13 @@ class RegistrationsCheckInApi(_DirectorAction):
                    summary="Turn registrations into check-ins (directors)",
                    description="Makes each one's entry, or pair and entries; all or none. "
                                "Refusals name `registrations.<id>`.",
-                   request=CheckInInput,
+                   request=RegistrationsCheckInInput,
                    responses={200: RegistrationOutput(many=True),
                               **error_responses(400, 401, 403, 404)},
                    tags=["registrations"])
     def post(self, request: Request, pk: int) -> Response:
         event = event_get(pk=pk, user=request.user, role="director")
-        data = CheckInInput(data=request.data)
+        data = RegistrationsCheckInInput(data=request.data)
         data.is_valid(raise_exception=True)
         ids = data.validated_data["ids"]
         chosen = None
