@@ -383,7 +383,7 @@ class TableCallsApi(TableDeviceApi):
 
 
 class TableCallDismissApi(TableDeviceApi):
-    @extend_schema(operation_id="table_call_dismiss", parameters=[TOKEN_PARAM],
+    @extend_schema(operation_id="table_call_dismiss", parameters=[TOKEN_PARAM], request=None,
                    summary="Put a ruling away on the table's phone",
                    responses={200: CallOutput, **error_responses(400, 404)},
                    tags=["score entry"])

@@ -15,4 +15,5 @@ urlpatterns = [
     path("", include("series.api_urls")),
     path("", include("profiles.api_urls")),
     path("", include("privacy.api_urls")),
+    path("", include("registrations.api_urls")),
 ]

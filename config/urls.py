@@ -31,6 +31,7 @@ urlpatterns = [
     path("", include("league.urls")),
     path("", include("following.urls")),
     path("", include("series.urls")),
+    path("", include("registrations.urls")),
 ]
 
 # The styled 404 page (templates/404.html) with the reason the code gave; 403 is Django's own

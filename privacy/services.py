@@ -30,6 +30,8 @@ from django.db.models import Q
 from clubs.models import Club, ClubPlayer, Membership, Player
 from common.errors import DomainError
 from conduct.models import Appeal, Penalty
+from following.models import Follower
+from registrations.models import Registration
 from standings.models import StandingsSnapshot
 from standings.services import placements_store, standings_rebuild
 from tournaments.models import Arrival, Entry, EventLog, Pair
@@ -163,6 +165,18 @@ def _check_owners(user: Any) -> None:
                 field="account", code="last_owner")
 
 
+def _forget_contacts(user: Any, player: Player | None) -> None:
+    """The ways to reach the person that other apps keep: their phones' follows (push
+    subscriptions, a confirmed address) go; their registrations keep their place and history
+    with the name replaced and the address cleared, as the player row is."""
+    if player is not None:
+        Follower.objects.filter(entry__player=player).delete()
+        Registration.objects.filter(partner_player=player).update(partner_name=ERASED_NAME,
+                                                                  partner_email="")
+    own = Q(user=user) | Q(player=player) if player is not None else Q(user=user)
+    Registration.objects.filter(own).update(name=ERASED_NAME, email="")
+
+
 @transaction.atomic
 def account_erase(*, user: Any, confirm: Any) -> Erased:
     """Erase ``user``'s account at their request (``confirm``: their user name, typed again);
@@ -181,6 +195,7 @@ def account_erase(*, user: Any, confirm: Any) -> Erased:
         PrivacyLog.objects.bulk_create(
             PrivacyLog(club_id=club_id, player=player, action=PrivacyLog.Action.ERASURE)
             for club_id in clubs)
+    _forget_contacts(user, player)
     for session in user_sessions(user):
         session.delete()
     for model in (AccessAttempt, AccessFailureLog, AccessLog):

@@ -137,7 +137,7 @@ class SidePotOutput(serializers.Serializer[Any]):
     winners = WinnerOutput(many=True)
 
 
-class StandingsOutput(serializers.Serializer[Any]):
+class SeriesStandingsOutput(serializers.Serializer[Any]):
     series = SeriesOutput()
     events = ColumnOutput(many=True)
     hidden = serializers.IntegerField(help_text="Events of the series you may not see.")
@@ -223,10 +223,10 @@ class SeriesDetailApi(APIView):
 
 class SeriesStandingsApi(APIView):
     @extend_schema(operation_id="series_standings",
-                   responses={200: StandingsOutput, **error_responses(404)})
+                   responses={200: SeriesStandingsOutput, **error_responses(404)})
     def get(self, request: Request, pk: int) -> Response:
         """The series' standings from the events you may see: each line a player, the total of
         the counted events and one cell per event (points, place, counted, the results link)."""
         series = selectors.series_get(pk=pk, user=request.user)
         board = selectors.series_standings(series=series, user=request.user)
-        return Response(StandingsOutput(board, context={"user": request.user}).data)
+        return Response(SeriesStandingsOutput(board, context={"user": request.user}).data)

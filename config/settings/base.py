@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "archive",
     "following",
     "series",
+    "registrations",
     "profiles",
     "privacy",
     "public",
@@ -368,6 +369,9 @@ REST_FRAMEWORK = {
         # the self check-in page's searches and "I'm here" (common.throttles.page_allowed): per
         # address, and a room's phones share one; about 3 searches and a tap per player
         "self_checkin": get_rate("API_RATE_SELF_CHECKIN", "240/min"),
+        # registering for an event without an account (the form and the API's create), and
+        # asking for one's registration link again: per address, each a mail sent
+        "registration": get_rate("API_RATE_REGISTRATION", "20/min"),
     },
     "NUM_PROXIES": NUM_PROXIES,
     # Token first: its ``WWW-Authenticate: Token`` header makes a missing, wrong, regenerated

@@ -49,7 +49,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 # with ~30 operations the module sends ~3,600 requests in about two and a half minutes.
 EXAMPLES = 25
 GENEROUS = {"anon": "100000/min", "user": "100000/min", "table": "100000/min",
-            "self_checkin": "100000/min"}
+            "self_checkin": "100000/min", "registration": "100000/min"}
 
 
 def _own_schema() -> dict[str, Any]:

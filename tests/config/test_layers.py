@@ -25,7 +25,7 @@ LAYERS: list[set[str]] = [
     {"conduct"},
     {"standings"},
     {"draw"},
-    {"league", "archive", "following", "series"},
+    {"league", "archive", "following", "series", "registrations"},
     {"profiles", "privacy"},
     {"public", "demo"},
     {"config"},

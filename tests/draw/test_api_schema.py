@@ -90,6 +90,13 @@ PAGE_ACTIONS: dict[str, tuple[str, str]] = {
     "series-edit": ("patch", "/api/series/{id}/"),
     "series-delete": ("delete", "/api/series/{id}/"),
     "series-detail": ("get", "/api/series/{id}/standings/"),
+    # registering in advance: the public form, the door, the director's list and actions
+    "event-register": ("post", "/api/events/{id}/registrations/"),
+    "event-registered": ("post", "/api/events/{id}/registrations/link/"),
+    "event-registrations": ("get", "/api/events/{id}/registrations/"),
+    "registrations-check-in": ("post", "/api/events/{id}/registrations/check-in/"),
+    "registration-act": ("post", "/api/events/{id}/registrations/{rid}/approve/"),
+    "registration-mine": ("get", "/api/events/{id}/registrations/{rid}/"),
 }
 # pages that print or download what the API already answers as data
 PRINTABLES = {"invitation-detail", "round-cards", "round-sheet", "event-hands-csv", "director-games",
@@ -153,6 +160,15 @@ ERRORS: dict[tuple[str, str], set[str]] = {
     ("post", "/api/events/{id}/calls/{call_id}/close/"): {"400", "403", "404"},
     ("post", "/api/series/"): {"400", "401", "403", "404"},
     ("patch", "/api/series/{id}/"): {"400", "401", "403", "404"},
+    ("put", "/api/events/{id}/registrations/settings/"): {"400", "403", "404"},
+    ("post", "/api/events/{id}/registrations/"): {"400", "404"},
+    ("post", "/api/events/{id}/registrations/{rid}/approve/"): {"400", "403", "404"},
+    ("post", "/api/events/{id}/registrations/{rid}/refuse/"): {"400", "403", "404"},
+    ("post", "/api/events/{id}/registrations/{rid}/paid/"): {"400", "403", "404"},
+    ("post", "/api/events/{id}/registrations/{rid}/withdraw/"): {"400", "404"},
+    ("post", "/api/events/{id}/registrations/{rid}/confirm/"): {"400", "404"},
+    ("post", "/api/events/{id}/registrations/{rid}/here/"): {"400", "404"},
+    ("post", "/api/events/{id}/registrations/check-in/"): {"400", "403", "404"},
 }
 
 
@@ -167,7 +183,8 @@ def schema(django_db_blocker: Any) -> dict[str, Any]:
 def _page_names() -> set[str]:
     names = set()
     for module in ("clubs.urls", "draw.urls", "scoring.urls", "standings.urls", "league.urls",
-                   "profiles.urls", "archive.urls", "conduct.urls", "series.urls"):
+                   "profiles.urls", "archive.urls", "conduct.urls", "series.urls",
+                   "registrations.urls"):
         for pattern in get_resolver(module).url_patterns:
             if isinstance(pattern, URLPattern) and pattern.name:
                 names.add(pattern.name)
@@ -198,7 +215,7 @@ def test_new_writes_declare_their_request_and_error_statuses(schema: dict[str, A
             assert "$ref" in content, (method, path, code)
     with_body = [key for key in ERRORS if not key[1].endswith(("/finish/", "/reopen/", "/start/",
                                                                "/close/", "/leave/", "/dismiss/", "/take/",
-                                                               "/time/"))]
+                                                               "/time/", "/approve/", "/refuse/"))]
     for method, path in with_body:
         assert "requestBody" in schema["paths"][path][method], (method, path)
 

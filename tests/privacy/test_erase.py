@@ -179,3 +179,29 @@ def test_a_clubs_last_owner_cannot_erase_their_account(world: World) -> None:
     assert [(e["field"], e["code"]) for e in answer.json()["errors"]] == [
         ("account", "last_owner")]
     assert get_user_model().objects.filter(pk=world.user.pk).exists()
+
+
+def test_erasure_forgets_the_followed_phones_and_the_registrations_contacts(world: World) -> None:
+    from following.models import Follower
+    from registrations.models import Registration
+
+    entry = Entry.objects.get(event=world.night, player=world.subject)
+    Follower.objects.create(event=world.night, entry=entry, token_digest="d" * 64,
+                            email="sam@example.org", push_subscription={"endpoint": "x"})
+    own = Registration.objects.create(event=world.progressive, name=OLD_NAME,
+                                      email="sam@example.org", user=world.user,
+                                      player=world.subject)
+    partnered = Registration.objects.create(event=world.progressive, name="Ada Other",
+                                            email="ada@example.org", partner_name=OLD_NAME,
+                                            partner_email="sam@example.org",
+                                            partner_player=world.subject)
+    client = _signed_in(world)
+    answer = client.post(reverse("api-me-erase"), {"confirm": "sam"},
+                         content_type="application/json")
+    assert answer.status_code == 200
+    assert not Follower.objects.filter(entry=entry).exists()
+    own.refresh_from_db()
+    partnered.refresh_from_db()
+    assert (own.name, own.email, own.status) == (ERASED_NAME, "", Registration.Status.UNCONFIRMED)
+    assert (partnered.name, partnered.email) == ("Ada Other", "ada@example.org")
+    assert (partnered.partner_name, partnered.partner_email) == (ERASED_NAME, "")
