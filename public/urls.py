@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import views
+from . import series_registration, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -12,4 +12,6 @@ urlpatterns = [
     path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/token/", views.api_token, name="api-token"),
     path("clubs/<slug:slug>/", views.club_detail, name="club-detail"),
+    path("series/<int:pk>/register/", series_registration.series_register,
+         name="series-register"),
 ]

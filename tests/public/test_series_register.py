@@ -1,0 +1,102 @@
+"""Registering for a series: its page lists every event's registration and registers a
+signed-in player for each open singles event with one tap; a closed event, a pair event and an
+event the player is already in are left alone, and one event's refusal leaves the others."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+import pytest
+from django.core import mail
+from django.test import Client
+from django.urls import reverse
+
+from registrations.models import Registration
+from registrations.services import registration_settings_set
+from series.services import series_create
+from tests.clubs.factories import PlayerFactory, UserFactory, club_with_director
+from tournaments.models import Event
+from tournaments.services import event_create
+
+pytestmark = pytest.mark.django_db
+
+
+def _week() -> tuple[object, list[Event]]:
+    club, director = club_with_director(slug="week", is_public=True)
+    day = datetime.date(2026, 12, 4)
+    friday = event_create(club=club, name="Friday mini", date=day)
+    saturday = event_create(club=club, name="Saturday main", date=day + datetime.timedelta(1))
+    pairs = event_create(club=club, name="Sunday pairs", date=day + datetime.timedelta(2),
+                         format=Event.Format.SWISS)
+    closed = event_create(club=club, name="Monday closed", date=day + datetime.timedelta(3))
+    registration_settings_set(event=friday, is_open=True, capacity=1)
+    registration_settings_set(event=saturday, is_open=True, fee=20)
+    registration_settings_set(event=pairs, is_open=True)
+    series = series_create(club=club, name="Championship week",
+                           events=[friday.pk, saturday.pk, pairs.pk, closed.pk],
+                           points=[100, 80, 60], actor=director)
+    return series, [friday, saturday, pairs, closed]
+
+
+def test_one_tap_registers_for_every_open_singles_event(
+        django_capture_on_commit_callbacks: Any) -> None:
+    series, (friday, saturday, pairs, closed) = _week()
+    first = UserFactory(username="early", email="early@example.org")
+    PlayerFactory(club=series.club, name="Early Bird", user=first)
+    early = Client()
+    early.force_login(first)
+    url = reverse("series-register", args=[series.pk])
+    assert early.post(url).status_code == 302
+    assert Registration.objects.filter(user=first).count() == 2  # Friday and Saturday
+
+    user = UserFactory(username="gus", email="gus@example.org")
+    PlayerFactory(club=series.club, name="Gus Hale", user=user)
+    gus = Client()
+    gus.force_login(user)
+    page = gus.get(url).content.decode()
+    assert "Register me for the 2 open events above" in page
+    assert "Registration for this event is closed." in page  # Monday
+    assert reverse("event-register", args=[pairs.pk]) in page  # a pair asks for a partner
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = gus.post(url, follow=True)
+    assert answer.status_code == 200
+    mine = {r.event_id: r.status for r in Registration.objects.filter(user=user)}
+    assert mine == {friday.pk: Registration.Status.WAITLISTED,  # capacity 1, taken
+                    saturday.pk: Registration.Status.REGISTERED}
+    text = answer.content.decode()
+    assert "Registered for 2 events of the series" in text
+    assert "You are on the waitlist." in text and "You are registered." in text
+    assert {m.to[0] for m in mail.outbox} == {"gus@example.org"}
+    # a second tap has nothing left to do: no button, nothing added
+    assert "Register me for" not in text
+    gus.post(url)
+    assert Registration.objects.filter(user=user).count() == 2
+
+
+def test_anonymous_sees_the_list_and_is_asked_to_sign_in() -> None:
+    series, (friday, *_rest) = _week()
+    client = Client()
+    url = reverse("series-register", args=[series.pk])
+    page = client.get(url).content.decode()
+    assert reverse("event-register", args=[friday.pk]) in page
+    assert "Sign in</a> to register for every open event at once" in page
+    answer = client.post(url)
+    assert answer.status_code == 302 and reverse("account_login") in answer["Location"]
+    assert not Registration.objects.exists()
+
+
+def test_a_private_clubs_series_is_not_found_for_outsiders() -> None:
+    club, director = club_with_director(slug="hidden", is_public=False)
+    event = event_create(club=club, name="Members only", date=datetime.date(2026, 12, 4))
+    registration_settings_set(event=event, is_open=True)
+    series = series_create(club=club, name="Members' week", events=[event.pk], points=[10],
+                           actor=director)
+    outsider = UserFactory(username="out", email="out@example.org")
+    client = Client()
+    client.force_login(outsider)
+    url = reverse("series-register", args=[series.pk])
+    assert client.get(url).status_code == 404
+    assert client.post(url).status_code == 404
+    assert not Registration.objects.exists()
