@@ -69,6 +69,9 @@ def test_one_tap_registers_for_every_open_singles_event(
     assert "Registered for 2 events of the series" in text
     assert "You are on the waitlist." in text and "You are registered." in text
     assert {m.to[0] for m in mail.outbox} == {"gus@example.org"}
+    registered = next(m for m in mail.outbox if m.subject.startswith("You are registered"))
+    # the mail says where the phone learns its seat on the day
+    assert f"http://testserver{reverse('follow-pick', args=[saturday.pk])}" in registered.body
     # a second tap has nothing left to do: no button, nothing added
     assert "Register me for" not in text
     gus.post(url)
