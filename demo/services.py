@@ -101,7 +101,8 @@ def load_demo(*, stdout: Any = None) -> bool:
     today = datetime.date.today()
 
     finished = events.event_create(
-        club=club, name="Tuesday club night", date=today - datetime.timedelta(days=7),
+        club=club, name=f"{today - datetime.timedelta(days=7):%A} club night",
+        date=today - datetime.timedelta(days=7),
         actor=director, rounds_planned=3, deals_per_round=4, seed=7,
     )
     events.entries_create_many(event=finished, players=players, actor=director)
@@ -125,7 +126,8 @@ def load_demo(*, stdout: Any = None) -> bool:
     nights = [finished]
     for weeks in (5, 4, 3, 2):
         night = events.event_create(
-            club=club, name="Tuesday club night", date=today - datetime.timedelta(weeks=weeks),
+            club=club, name=f"{today - datetime.timedelta(weeks=weeks):%A} club night",
+            date=today - datetime.timedelta(weeks=weeks),
             actor=director, rounds_planned=2, deals_per_round=4, seed=weeks,
         )
         came = rng.sample(players, 12 + 2 * (weeks % 3))
