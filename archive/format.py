@@ -236,7 +236,7 @@ def dumps(archive: Mapping[str, Any]) -> bytes:
     return "".join(out).encode()
 
 
-_escape = json.encoder.encode_basestring  # type: ignore[attr-defined]  # the C one where built
+_escape = json.encoder.encode_basestring  # the C escaper where Python has it
 _float = float.__repr__
 _int = int.__repr__
 

@@ -99,7 +99,7 @@ def _tiles(round_: Round, *, now: datetime.datetime, deals: int | None,
     ):
         names.setdefault(table_id, {})[position] = name
         entry_ids.setdefault(table_id, set()).add(entry_id)
-    tiles = []
+    tiles: list[dict[str, Any]] = []
     for (table_id, number, token, game_id, status, hands_count, totals, winner, cut_winner,
          adjusted, forfeit, updated_at) in (
         Table.objects.filter(round=round_).order_by("number")

@@ -13,7 +13,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Prefetch, Q
 from django.http import Http404
 
 from common.errors import DomainError
