@@ -224,5 +224,87 @@ def canonical(value: Any) -> Any:
 
 
 def dumps(archive: Mapping[str, Any]) -> bytes:
-    """The archive's bytes: UTF-8 JSON, one space of indent per level, a final newline."""
-    return (json.dumps(archive, ensure_ascii=False, indent=1, allow_nan=False) + "\n").encode()
+    """The archive's bytes: UTF-8 JSON, one space of indent per level, a final newline.
+
+    The same bytes as ``json.dumps(archive, ensure_ascii=False, indent=1, allow_nan=False)``
+    (tests/archive checks it), written about three times faster: the standard library indents
+    only with its pure-Python encoder, while here the strings go through its C escaper and the
+    layout is one function that appends to a list."""
+    out: list[str] = []
+    _write(archive, "\n", out)
+    out.append("\n")
+    return "".join(out).encode()
+
+
+_escape = json.encoder.encode_basestring  # the C escaper where Python has it
+_float = float.__repr__
+_int = int.__repr__
+
+
+def _key(key: Any) -> str:
+    """A mapping key as ``json`` writes it."""
+    if isinstance(key, str):
+        return key
+    if key is True:
+        return "true"
+    if key is False:
+        return "false"
+    if key is None:
+        return "null"
+    if isinstance(key, float):
+        return _scalar(key)
+    if isinstance(key, int):
+        return _int(key)
+    raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, str):
+        return _escape(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int):
+        return _int(value)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError(f"Out of range float values are not JSON compliant: {value!r}")
+        return _float(value)
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+def _write(value: Any, newline: str, out: list[str]) -> None:
+    """``value`` at the indent ``newline`` ends with (one space per level)."""
+    if isinstance(value, dict):
+        if not value:
+            out.append("{}")
+            return
+        inner = newline + " "
+        first = True
+        for key, item in value.items():
+            out.append(("{" if first else ",") + inner + _escape(_key(key)) + ": ")
+            first = False
+            if isinstance(item, (dict, list, tuple)):
+                _write(item, inner, out)
+            else:
+                out.append(_scalar(item))
+        out.append(newline + "}")
+    elif isinstance(value, (list, tuple)):
+        if not value:
+            out.append("[]")
+            return
+        inner = newline + " "
+        first = True
+        for item in value:
+            out.append(("[" if first else ",") + inner)
+            first = False
+            if isinstance(item, (dict, list, tuple)):
+                _write(item, inner, out)
+            else:
+                out.append(_scalar(item))
+        out.append(newline + "]")
+    else:
+        out.append(_scalar(value))

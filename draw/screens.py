@@ -23,7 +23,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Max
+from django.db.models import Count, Max, Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -36,8 +36,8 @@ from scoring.selectors import games_for_event
 from scoring.services import game_settle_tie, round_call_time
 from standings.push import push_stream_url
 from tournaments import services as events
-from tournaments.models import Bye, Entry, Event, EventLog, Round, Seat
-from tournaments.selectors import event_get, round_tables
+from tournaments.models import Bye, Entry, Event, EventLog, Round, Seat, Table
+from tournaments.selectors import event_get
 
 from . import seating, where
 from .calls import calls_region
@@ -90,31 +90,46 @@ def _tiles(round_: Round, *, now: datetime.datetime, deals: int | None,
                                     is_live=True, outcome="misdeal")
         .values("hand__game_id").annotate(n=Count("id")).values_list("hand__game_id", "n")
     )
-    tiles = []
-    for item in round_tables(round_=round_):
-        table, game = item["table"], item["game"]
-        seats = item["seats"]
-        names = {s.position: s.entry.player.name for s in seats if s is not None}
-        status = game.status if game else Game.Status.PLAYING
-        if game is not None and status != Game.Status.PLAYING:
-            minutes = _minutes((last_hand.get(game.pk) or game.updated_at) - start)
+    # Plain rows, not a model per table, game, seat, entry and player (128 tables: 1,800).
+    names: dict[int, dict[str, str]] = {}
+    entry_ids: dict[int, set[int]] = {}
+    for table_id, position, entry_id, name in (
+        Seat.objects.filter(table__round=round_).order_by()
+        .values_list("table_id", "position", "entry_id", "entry__player__name")
+    ):
+        names.setdefault(table_id, {})[position] = name
+        entry_ids.setdefault(table_id, set()).add(entry_id)
+    tiles: list[dict[str, Any]] = []
+    for (table_id, number, token, game_id, status, hands_count, totals, winner, cut_winner,
+         adjusted, forfeit, updated_at) in (
+        Table.objects.filter(round=round_).order_by("number")
+        .values_list("pk", "number", "token", "game__id", "game__status", "game__hands_count",
+                     "game__totals", "game__winner", "game__cut_winner", "game__adjusted",
+                     "game__forfeit", "game__updated_at")
+    ):
+        by_position = names.get(table_id, {})
+        has_game = game_id is not None
+        status = status if has_game else Game.Status.PLAYING
+        if has_game and status != Game.Status.PLAYING:
+            minutes = _minutes((last_hand.get(game_id) or updated_at) - start)
         else:
             minutes = _minutes(end - start)
+        hands = hands_count if has_game else 0
+        misdealt = misdeals.get(game_id, 0) if has_game else 0
         tiles.append({
-            "number": table.number, "token": table.token, "game": game, "status": status,
+            "number": number, "token": token, "game_id": game_id, "status": status,
             "status_label": Game.Status(status).label,
-            "ns": [names.get(p, "–") for p in ("N", "S")],
-            "ew": [names.get(p, "–") for p in ("E", "W")],
-            "hands": game.hands_count if game else 0, "deals": deals, "minutes": minutes,
-            "misdeals": misdeals.get(game.pk, 0) if game else 0,
-            "played": (game.hands_count - misdeals.get(game.pk, 0)) if game else 0,
-            "totals": game.totals if game and game.totals else None,
-            "awaiting_cut": bool(cuts and game and status != Game.Status.PLAYING
-                                 and not game.winner and not game.cut_winner),
-            "cut_winner": game.cut_winner if game else "",
+            "ns": [by_position.get(p, "–") for p in ("N", "S")],
+            "ew": [by_position.get(p, "–") for p in ("E", "W")],
+            "hands": hands, "deals": deals, "minutes": minutes,
+            "misdeals": misdealt, "played": hands - misdealt,
+            "totals": totals or None,
+            "awaiting_cut": bool(cuts and has_game and status != Game.Status.PLAYING
+                                 and not winner and not cut_winner),
+            "cut_winner": cut_winner or "",
             # The director gave the game an adjusted result (or a walkover).
-            "adjusted": bool(game and (game.adjusted or game.forfeit)),
-            "entry_ids": {s.entry_id for s in seats if s is not None},
+            "adjusted": bool(has_game and (adjusted or forfeit)),
+            "entry_ids": entry_ids.get(table_id, set()),
         })
     done = [t["minutes"] for t in tiles if t["status"] != Game.Status.PLAYING]
     median = None
@@ -147,7 +162,11 @@ def director_screen(event: Event, *, now: datetime.datetime | None = None) -> di
         tiles, median = _tiles(shown, now=now, deals=event.deals_per_round, limit=limit,
                                cuts=spec.needs_winners)
     seated = set().union(*(t["entry_ids"] for t in tiles)) if tiles else set()
-    entries = list(event.entries.select_related("player").order_by("player__name"))
+    # Only the entries the lists below name (late, withdrawn, alternates), not the whole room.
+    entries = list(event.entries.filter(
+        Q(joined_round__gt=1) | Q(status=Entry.Status.LEFT)
+        | Q(alternate=True, status=Entry.Status.ACTIVE)).select_related("player")
+        .order_by("player__name"))
     unconfirmed = games_for_event(event, to_confirm_only=True)
     total = rounds_total(event)
     next_number = (rounds[-1].number + 1) if rounds else 1

@@ -440,7 +440,7 @@ def director_games(request: HttpRequest, event_id: int) -> HttpResponse:
     games = games_for_event(event, unconfirmed_only=only_open)
     sources = desk_confirmations(event)
     for game in games:
-        game.desk_source = sources.get(  # type: ignore[attr-defined]
+        game.desk_source = sources.get(
             (game.table.round.number, game.table.number), "")
     return render(request, "scoring/director_games.html", {
         "event": event, "games": games, "only_open": only_open,
