@@ -47,7 +47,8 @@ DAY_PAGES: dict[str, tuple[str, bool, int]] = {
 BRACKET_PAGES: dict[str, tuple[str, bool, int]] = {
     "bracket": ("bracket/", False, 8),
     "bracket standings": ("standings/", False, 9),
-    "bracket director screen": ("director/", True, 26),
+    # 27: the open calls for a director above the tiles are one query of their own
+    "bracket director screen": ("director/", True, 27),
 }
 
 
