@@ -77,7 +77,7 @@ def per_hour_requests(samples: Sequence[Sample], t0: float, pace: float, hours: 
     second)."""
     buckets: list[list[Sample]] = [[] for _ in range(hours)]
     for sample in samples:
-        hour = int(hour_of(sample.started, t0, pace))
+        hour = math.floor(hour_of(sample.started, t0, pace))
         if 0 <= hour < hours:
             buckets[hour].append(sample)
     seconds = SECONDS_PER_HOUR / pace
@@ -90,7 +90,7 @@ def per_hour_visibility(submits: Sequence[float], polls: Sequence[Poll], t0: flo
     showed them (p50/p95/p99, how many seen and not seen before the end)."""
     buckets: list[list[float]] = [[] for _ in range(hours)]
     for t in submits:
-        hour = int(hour_of(t, t0, pace))
+        hour = math.floor(hour_of(t, t0, pace))
         if 0 <= hour < hours:
             buckets[hour].append(t)
     out = []
@@ -183,6 +183,16 @@ def report_text(result: Mapping[str, Any]) -> str:
             text = "-" if row is None else f"{_ms(row['p50_ms'])}/{_ms(row['p95_ms'])}"
             line += f" | {text:>21}"
         lines.append(line)
+    errors: dict[str, dict[str, int]] = {}
+    for rows in result["requests_per_hour"]:
+        for row in rows:
+            if row["errors"]:
+                mine = errors.setdefault(row["kind"], {})
+                for status, n in row["statuses"].items():
+                    if status not in ("200", "201", "304"):
+                        mine[status] = mine.get(status, 0) + n
+    if errors:
+        lines.append(f"statuses of kinds with errors (0: no answer): {errors}")
     lines.append("hand saved -> shown (s), per simulated hour: phones p50/p95/p99 (seen, "
                  "unseen) | walls p50/p95/p99")
     for hour, vis in enumerate(result["visibility_per_hour"]):
