@@ -59,6 +59,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+# Run as a script, its folder (bench/, whose scripts are named like modules: profile.py,
+# rules_engine.py) would come first on the path: the project's root comes instead.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
 import aiohttp  # noqa: E402
@@ -303,7 +306,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"event {setup['event']}: {args.tables * 4} players seated; playing", flush=True)
         remaining = args.time_limit * 60 - (time.monotonic() - started) - 120
         try:
-            record = asyncio.run(play(plan, max(60.0, remaining)))
+            if os.environ.get("SOAK_PROFILE"):  # where the generator's own CPU goes
+                import cProfile
+
+                with cProfile.Profile() as profile:
+                    record = asyncio.run(play(plan, max(60.0, remaining)))
+                profile.dump_stats(os.environ["SOAK_PROFILE"])
+            else:
+                record = asyncio.run(play(plan, max(60.0, remaining)))
         except (TimeoutError, RuntimeError) as exc:
             failure = f"the day was not played to its end: {exc or type(exc).__name__}"
             raise

@@ -123,6 +123,7 @@ def per_hour_gauges(samples: Sequence[Mapping[str, Any]], hours: int) -> list[di
             "pg_by_state": last.get("pg_by_state", {}),
             "redis_clients_max": max(s["redis_clients"] for s in inside),
             "redis_used_mb": round(last["redis_used_mb"], 2),
+            "redis_keys": last.get("redis_keys"),
         })
     return out
 
@@ -219,6 +220,8 @@ def report_text(result: Mapping[str, Any]) -> str:
         f"{g.get('redis_clients_max', '-'):>14}" for g in gauges))
     lines.append(f"{'redis used MB':<22}" + "".join(
         f"{g.get('redis_used_mb', '-'):>14}" for g in gauges))
+    lines.append(f"{'redis keys':<22}" + "".join(
+        f"{g.get('redis_keys', '-'):>14}" for g in gauges))
     restarts = {k: v for k, v in result.get("worker_restarts", {}).items() if v}
     if restarts:
         lines.append(f"gunicorn workers recycled (max_requests): {restarts}")

@@ -137,6 +137,7 @@ class Sampler(threading.Thread):
             # our own connection is one of Redis's clients
             "redis_clients": int(clients["connected_clients"]) - 1,
             "redis_used_mb": int(memory["used_memory"]) / 1024 / 1024,
+            "redis_keys": int(cache.dbsize()),
             "ticks": {group: tree_ticks(stats, roots[group]) for group in GROUPS},
             "cpu": list(cpu_times()),
         }
