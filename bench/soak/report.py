@@ -238,7 +238,7 @@ def report_text(result: Mapping[str, Any]) -> str:
     adv = result["advances"]
     if adv:
         waits = [a["seconds"] for a in adv]
-        lines.append(f"automatic advance (last confirmation -> next game seated, real s): "
+        lines.append(f"automatic advance (last confirmation -> next game seated, or the last game closed; real s): "
                      f"median {_s(percentile(waits, 50))}, max {_s(max(waits))} over "
                      f"{len(waits)} advances")
     if result.get("steal_percent") is not None:

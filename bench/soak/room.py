@@ -173,9 +173,14 @@ class Room:
                                        f"finish and confirm: {self.record.problems[-5:]}")
                 last = max(t for t in confirmed if t is not None)
                 if game < plan.games:
-                    await self.await_advance(game + 1, last)
+                    waited = await self.await_advance(game + 1, last)
                 else:
-                    await self.await_closed(game, last)
+                    waited = await self.await_closed(game, last)
+                hours = (time.monotonic() - self.record.started) * plan.pace / 3600
+                print(f"  game {game} confirmed at every table after {hours:.2f} simulated "
+                      f"hours; {'next game seated' if game < plan.games else 'closed'} "
+                      f"{waited if waited is not None else float('nan'):.1f} s after the last "
+                      f"confirmation; {len(self.record.sent)} hands saved", flush=True)
         finally:
             self.record.ended = time.monotonic()
             self.over.set()
@@ -195,7 +200,7 @@ class Room:
             raise RuntimeError(f"game {number} has {len(self.tokens)} tables, expected "
                                f"{self.plan.tables}")
 
-    async def await_advance(self, number: int, last_confirm: float) -> None:
+    async def await_advance(self, number: int, last_confirm: float) -> float:
         deadline = time.monotonic() + self.plan.advance_timeout
         while time.monotonic() < deadline:
             status, body, _, _ = await self.call(
@@ -206,12 +211,12 @@ class Room:
                 now = time.monotonic()
                 self.record.advances.append({"game": number, "at": now,
                                              "seconds": round(now - last_confirm, 3)})
-                return
+                return now - last_confirm
             await asyncio.sleep(0.5)
         raise RuntimeError(f"game {number} was not seated {self.plan.advance_timeout:.0f} s "
                            "after the last confirmation (the automatic advance)")
 
-    async def await_closed(self, number: int, last_confirm: float) -> None:
+    async def await_closed(self, number: int, last_confirm: float) -> float | None:
         """The last game: the worker closes it (no next game)."""
         deadline = time.monotonic() + self.plan.advance_timeout
         while time.monotonic() < deadline:
@@ -219,12 +224,14 @@ class Room:
                 "director round", "GET", f"/api/events/{self.plan.event}/rounds/{number}/",
                 headers=self.director)
             if status == 200 and json.loads(body)["status"] == "closed":
-                self.record.advances.append({"game": None, "closed": number, "seconds": round(
-                    time.monotonic() - last_confirm, 3)})
-                return
+                waited = time.monotonic() - last_confirm
+                self.record.advances.append({"game": None, "closed": number,
+                                             "seconds": round(waited, 3)})
+                return waited
             await asyncio.sleep(0.5)
         self.record.problems.append(f"game {number} was not closed by the worker within "
                                     f"{self.plan.advance_timeout:.0f} s")
+        return None
 
     # --- the probe --------------------------------------------------------------------------
     async def probe(self) -> None:
