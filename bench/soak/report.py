@@ -128,8 +128,8 @@ def per_hour_gauges(samples: Sequence[Mapping[str, Any]], hours: int) -> list[di
     return out
 
 
-def per_hour_cpu(samples: Sequence[Mapping[str, Any]], hours: int, hz: int
-                 ) -> list[dict[str, Any]]:
+def per_hour_cpu(samples: Sequence[Mapping[str, Any]], hours: int, hz: int,
+                 cores_of_machine: int = 1) -> list[dict[str, Any]]:
     """Per simulated hour, between its first and last sample: each group's cores busy (CPU
     seconds over real seconds) and the share of the machine's CPU time the host stole."""
     out: list[dict[str, Any]] = []
@@ -144,8 +144,15 @@ def per_hour_cpu(samples: Sequence[Mapping[str, Any]], hours: int, hz: int
                  for group in last["ticks"] if group in first["ticks"]}
         total = last["cpu"][0] - first["cpu"][0]
         stolen = last["cpu"][1] - first["cpu"][1]
-        out.append({"hour": hour, "cores": cores,
-                    "steal_percent": round(100 * stolen / total, 1) if total > 0 else 0.0})
+        row = {"hour": hour, "cores": cores,
+               "steal_percent": round(100 * stolen / total, 1) if total > 0 else 0.0}
+        if "cpu_idle" in first and "cpu_idle" in last and total > 0:
+            # Everything the machine ran (ours and other work), in cores: the machine's busy
+            # share of its CPU time (not idle, not stolen) times its cores.
+            idle = last["cpu_idle"] - first["cpu_idle"]
+            row["machine_busy_cores"] = round(cores_of_machine * (total - idle - stolen) / total,
+                                              2)
+        out.append(row)
     return out
 
 
@@ -229,6 +236,8 @@ def report_text(result: Mapping[str, Any]) -> str:
     if cpu:
         lines.append("cores busy per simulated hour: " + "; ".join(
             f"{h}: " + " ".join(f"{k} {v:.2f}" for k, v in row["cores"].items())
+            + (f", the whole machine {row['machine_busy_cores']:.2f}"
+               if "machine_busy_cores" in row else "")
             + f" (steal {row['steal_percent']:.0f} %)" for h, row in enumerate(cpu)))
     push = result["push"]
     lines.append(f"push: {push['streams_max']} streams open at most of {push['readers']} "

@@ -29,6 +29,15 @@ def _cmdline(pid: int) -> str:
         return ""
 
 
+def machine_idle(stat: Path = Path("/proc/stat")) -> int:
+    """Idle and iowait ticks of the machine so far (the ``cpu`` line's 4th and 5th values)."""
+    for line in stat.read_text().splitlines():
+        if line.startswith("cpu "):
+            values = [int(v) for v in line.split()[1:]]
+            return values[3] + values[4]
+    raise ValueError("no cpu line in /proc/stat")
+
+
 class Sampler(threading.Thread):
     def __init__(self, stack: Stack, every: float) -> None:
         super().__init__(name="soak-sampler", daemon=True)
@@ -140,4 +149,5 @@ class Sampler(threading.Thread):
             "redis_keys": int(cache.dbsize()),
             "ticks": {group: tree_ticks(stats, roots[group]) for group in GROUPS},
             "cpu": list(cpu_times()),
+            "cpu_idle": machine_idle(),
         }

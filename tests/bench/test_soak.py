@@ -120,6 +120,11 @@ def test_gauges_and_cores_per_hour() -> None:
     assert cpu[0]["cores"] == {"push": pytest.approx(0.1)}
     assert cpu[0]["steal_percent"] == pytest.approx(1.0)
     assert cpu[1]["cores"] == {}  # a single sample says nothing
+    # the machine: of 19,200 ticks, 9,600 idle and 192 stolen: 49 % busy, of 2 cores
+    samples[0]["cpu_idle"], samples[1]["cpu_idle"] = 0, 9600
+    machine = per_hour_cpu(samples, 1, hz=100, cores_of_machine=2)[0]
+    assert machine["machine_busy_cores"] == pytest.approx(2 * (19200 - 9600 - 192) / 19200,
+                                                          abs=0.01)
 
 
 # --- processes -----------------------------------------------------------------------------------
