@@ -229,8 +229,9 @@ def summarise_day(args: argparse.Namespace, record: Record, sampler: Sampler,
                   load_before: tuple[float, float, float]) -> dict[str, Any]:
     t0, t1, pace = record.started, record.ended, args.pace
     hours = hours_spanned(t0, t1, pace)
+    # The day's samples only: the checks after it run scripts whose CPU would count as ours.
     samples = [dict(s, hour=hour_of(s["t"], t0, pace)) for s in sampler.samples
-               if s["t"] >= t0 - 1]
+               if t0 - 1 <= s["t"] <= t1 + 1]
     # Memory after the first game: from game 2's seating on (the whole day if one game).
     second = next((a["at"] for a in record.advances if a.get("game") == 2), None)
     after = hour_of(second, t0, pace) if second is not None else 0.0
