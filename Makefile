@@ -81,3 +81,12 @@ $(LOAD_VENV)/.installed: bench/load/requirements.lock
 .PHONY: bench-load
 bench-load: venv $(LOAD_VENV)/.installed
 	$(BIN)/python -m bench.load.run $(BENCH_ARGS)
+
+# Soak benchmark: a whole progressive day on the production stack (as bench-load starts it) at
+# 30x pace, 128 tables x 10 games (about 12 minutes of play); per simulated hour latencies,
+# memory of every process, connections and Redis memory; the memory slopes; checksum of every
+# hand and the standings against an independent recomputation. A quick one:
+# BENCH_ARGS="--tables 16 --games 3".
+.PHONY: bench-soak
+bench-soak: venv
+	$(BIN)/python bench/soak.py $(BENCH_ARGS)
