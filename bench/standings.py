@@ -32,9 +32,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
-os.environ.setdefault("DJANGO_DEBUG", "false")
-os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
+if "DJANGO_SETTINGS_MODULE" not in os.environ:  # run as a script; imported by a test, leave
+    os.environ.update({"DJANGO_SETTINGS_MODULE": "config.settings.base",  # the process alone
+                       "DJANGO_DEBUG": "false",
+                       "DJANGO_ALLOWED_HOSTS": "testserver,127.0.0.1,localhost"})
 
 import django  # noqa: E402
 

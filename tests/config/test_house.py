@@ -45,7 +45,8 @@ def test_home_page_renders(client) -> None:
 
 
 def _manage(env_overrides: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    env = {k: v for k, v in os.environ.items()
+           if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_ALLOWED_HOSTS"}}
     env.update(env_overrides)
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True,
