@@ -121,7 +121,10 @@ def rated_games(*, since: datetime.date | None = None,
     """The confirmed games (played on or after ``since``, or those of ``game_ids``) as they are
     rated, in playing order. Games that cannot be rated (fewer than two sides seated) are left
     out, and so are walkovers (a forfeited game was not played out: it says nothing of skill)."""
-    events = rated_events()
+    # The ids first: inside the games' query the planner may run the imported-copy check
+    # (a correlated NOT EXISTS over events) once per seat result, which on a few years of
+    # nights takes minutes; as a list it is one pass over the events.
+    events = list(rated_events().values_list("pk", flat=True))
     games = Game.objects.filter(status=Game.Status.CONFIRMED, forfeit="",
                                 table__round__event__in=events)
     results = SeatResult.objects.filter(game__status=Game.Status.CONFIRMED, game__forfeit="",
