@@ -8,7 +8,8 @@ a Celery worker and beat, all on free ports of 127.0.0.1 in a temporary director
 progressive day of ``--tables`` × 4 players and ``--games`` games of the format's deals (no cut:
 every game seats every table) through the services (``bench/soak/data.py``), and plays it
 from game 1 to the last at ``--pace`` times a real day's speed (``bench/soak/room.py``): the
-director seats game 1 through the API; every hand is typed (the check) and saved through the
+director seats game 1 through the API; every hand is typed (checked on the phone, no request
+unless ``--checks-per-hand``) and saved through the
 table's phone API, the live fragment fetched after it, the table's status polled; each game
 ends as the rules engine says, the other side confirms, and the Celery worker seats the next
 game (the automatic advance); a standings phone per table and the walls hold their push
@@ -106,8 +107,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "most (3)")
     p.add_argument("--confirm-minutes", type=float, default=1.0,
                    help="simulated minutes before the other side confirms a game, on average (1)")
-    p.add_argument("--checks-per-hand", type=int, default=3,
-                   help="check calls while a hand is typed (3, as the entry form now)")
+    p.add_argument("--checks-per-hand", type=int, default=0,
+                   help="check calls while a hand is typed (0: the entry form checks a typed "
+                        "hand in the browser, hand_preview.js; 3 as the form once did)")
     p.add_argument("--state-every", type=float, default=5.0,
                    help="real seconds between a table's status polls (5, table_live.js)")
     p.add_argument("--walls", type=int, default=2,
