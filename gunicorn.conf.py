@@ -54,7 +54,9 @@ bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = _int("WEB_CONCURRENCY",
                min(2 * cpu_count() + 1, _int("GUNICORN_MAX_WORKERS", 16, minimum=1)), minimum=1)
 threads = _int("GUNICORN_THREADS", 1, minimum=1)
-worker_class = "gthread" if threads > 1 else "sync"
+# sync: gunicorn's, except that it closes a connection without waiting for the client to hang up
+# (config/gunicorn_worker.py)
+worker_class = "gthread" if threads > 1 else "config.gunicorn_worker.SyncWorker"
 # A request taking longer than this is killed and its worker restarted (the slowest pages, a big
 # event's archive export, take a few seconds); workers get this long to finish on a restart.
 timeout = _int("GUNICORN_TIMEOUT", 30, minimum=1)

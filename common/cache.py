@@ -43,3 +43,18 @@ class RedisCache(DjangoRedisCache):
     def __init__(self, server: Any, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = _ClientPerPool
+
+    def count_in_window(self, key: str, previous_key: str, timeout: int) -> tuple[int, int]:
+        """One more on the counter ``key`` (created at 0 to last ``timeout`` seconds when
+        missing) and the counter ``previous_key`` as it stands, in one round trip: ``(previous,
+        new count)``. What a rate limit asks on every API request (``common.throttles``), where
+        three round trips to Redis were an eleventh of a busy room's web time."""
+        current = self.make_and_validate_key(key)
+        before = self.make_and_validate_key(previous_key)
+        client: Any = self._cache  # type: ignore[attr-defined]  # Django's, left out of the stubs
+        pipe = client.get_client(current, write=True).pipeline(transaction=False)
+        pipe.get(before)
+        pipe.set(current, 0, nx=True, ex=max(int(timeout), 1))
+        pipe.incr(current)
+        previous, _, count = pipe.execute()
+        return (int(previous) if previous is not None else 0), int(count)

@@ -12,8 +12,9 @@ so a test can lower them with the ``settings`` fixture.
 **Counting is atomic.** DRF's throttles read a list of request times from the cache and write it
 back: parallel requests all read the same list, so 974 of 1,500 parallel table requests got
 through a limit of 600 a minute. Here each request is one atomic increment of a counter in the
-cache (Redis ``INCR`` on a key that expires with its window; ``add`` creates it, so two first
-requests cannot both start at zero). The window slides: the count of the window before, weighed
+cache (Redis ``INCR`` on a key that expires with its window; ``SET NX`` creates it, so two
+first requests cannot both start at zero; with the previous window's count read alongside, one
+round trip to Redis per request). The window slides: the count of the window before, weighed
 by the share of it still inside the last ``duration`` seconds (rounded up), is added to the
 current window's count. A request the limit refuses takes its increment back, so a client
 hammering past the limit is let in again once its earlier requests age out, as with DRF's.
@@ -75,6 +76,18 @@ class _GuardedCache(BaseCache):
         except Exception as exc:  # noqa: BLE001
             raise CacheUnreachable(str(exc)) from exc
 
+    def count_in_window(self, key: str, previous_key: str, timeout: float) -> tuple[int, int]:
+        """``(the count of previous_key, the count of key after adding one)``: in one round trip
+        on Redis (``common.cache.RedisCache``), else with ``get``, ``add`` and ``incr``."""
+        counter = getattr(default_cache, "count_in_window", None)
+        if counter is None:
+            previous = int(self.get(previous_key) or 0)
+            return previous, _count(self, key, timeout)
+        try:
+            return counter(key, previous_key, int(timeout))
+        except Exception as exc:  # noqa: BLE001
+            raise CacheUnreachable(str(exc)) from exc
+
     def incr(self, key: str, delta: int = 1, version: int | None = None) -> int:
         try:
             return int(default_cache.incr(key, delta, version))
@@ -110,9 +123,9 @@ def atomic_allow(throttle: Any, request: Request, view: Any) -> bool:
     current = f"{throttle.key}:w{window}"
     throttle.now = now
     throttle.window_end = (window + 1) * duration
-    previous = int(throttle.cache.get(f"{throttle.key}:w{window - 1}") or 0)
+    previous, count = throttle.cache.count_in_window(current, f"{throttle.key}:w{window - 1}",
+                                                     2 * duration)
     still_counted = math.ceil(previous * (1 - (now - window * duration) / duration))
-    count = _count(throttle.cache, current, 2 * duration)
     if count + still_counted <= throttle.num_requests:
         return True
     with contextlib.suppress(Exception):  # the request is refused either way

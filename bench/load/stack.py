@@ -209,7 +209,8 @@ class Stack:
         self._spawn(name, [str(bin_dir / "gunicorn"), "config.wsgi",
                            "--bind", f"{HOST}:{port}",
                            "--workers", str(workers), "--threads", str(threads),
-                           "--worker-class", "gthread" if threads > 1 else "sync",
+                           "--worker-class",
+                           "gthread" if threads > 1 else "config.gunicorn_worker.SyncWorker",
                            "--timeout", "60"])
         self._wait(lambda: _http_ok(f"http://{HOST}:{port}/health/"), name, 60)
 

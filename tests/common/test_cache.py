@@ -51,3 +51,17 @@ def test_the_kept_client_works_again_after_redis_restarts(servers, cache: RedisC
     cache.set("after", 2, 60)  # the server started empty (no persistence)
     assert cache.get("after") == 2 and cache.get("before") is None
     assert cache._cache.get_client() is client
+
+
+def test_a_rate_limit_counts_in_one_round_trip(cache: RedisCache) -> None:
+    """count_in_window: the previous window's count and one more on the current one, the
+    counter created at 0 with its time to live and kept as the backend's own integers."""
+    assert cache.count_in_window("w2", "w1", 120) == (0, 1)
+    assert cache.count_in_window("w2", "w1", 120) == (0, 2)
+    assert cache.get("w2") == 2 and cache.incr("w2") == 3  # Django reads and adds to it
+    client = cache._cache.get_client()
+    assert 0 < client.ttl(cache.make_key("w2")) <= 120
+    assert cache.count_in_window("w3", "w2", 120) == (3, 1)
+    cache.set("w3", 7, 30)  # an existing counter keeps its value and its time to live
+    assert cache.count_in_window("w3", "w2", 120) == (3, 8)
+    assert client.ttl(cache.make_key("w3")) <= 30

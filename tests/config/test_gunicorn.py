@@ -8,9 +8,12 @@ import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
+
+from config.gunicorn_worker import close_after_answer
 
 ROOT = Path(__file__).resolve().parents[2]
 GUNICORN = str(Path(sys.executable).parent / "gunicorn")
@@ -35,7 +38,8 @@ def test_workers_come_from_the_cpu_count() -> None:
     config = _config()
     cpus = len(os.sched_getaffinity(0))
     assert int(config["workers"]) == min(2 * cpus + 1, 16)
-    assert config["worker_class"] == "sync" and config["threads"] == "1"
+    assert config["worker_class"] == "config.gunicorn_worker.SyncWorker"
+    assert config["threads"] == "1"
     assert config["timeout"] == "30" and config["keepalive"] == "5"
     assert "%(M)sms" in config["access_log_format"]  # the request's time, in milliseconds
 
@@ -89,3 +93,58 @@ def test_the_access_log_has_one_line_per_request_with_its_time(tmp_path: Path) -
     lines = log.read_text().splitlines()
     assert any(re.search(r'"GET /health/ HTTP/1\.1" 200 \d+ \d+ms ', line) for line in lines), \
         lines
+
+
+def _connected() -> tuple[socket.socket, socket.socket]:
+    """A client and the server's side of one TCP connection on the loopback."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        client = socket.create_connection(listener.getsockname())
+        server, _ = listener.accept()
+    return client, server
+
+
+def _closed_in_thread(server: socket.socket, timeout: float) -> threading.Thread:
+    closing = threading.Thread(target=close_after_answer, args=(server,),
+                               kwargs={"timeout": timeout}, daemon=True)
+    closing.start()
+    return closing
+
+
+def test_a_worker_closes_without_waiting_for_the_client_to_hang_up() -> None:
+    """The client sent its request and is reading: the worker closes at once (gunicorn's own
+    close would wait up to its timeout for the client to close first), and the client still
+    gets the whole answer, then the end of the connection."""
+    client, server = _connected()
+    with client:
+        client.sendall(b"GET /health/ HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert server.recv(4096).startswith(b"GET /health/")
+        answer = b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n" + b"x" * 200_000
+        server.sendall(answer)
+        closing = _closed_in_thread(server, timeout=60)
+        closing.join(10)
+        assert not closing.is_alive()  # did not wait for the client
+        received = b""
+        while chunk := client.recv(65536):
+            received += chunk
+        assert received == answer
+
+
+def test_a_worker_drains_a_client_still_sending_before_it_closes() -> None:
+    """Bytes the view never read (a body sent after the answer began) are drained until the
+    client closes, so the kernel never resets the connection under the answer."""
+    client, server = _connected()
+    with client:
+        answer = b"HTTP/1.1 413 Content Too Large\r\nConnection: close\r\n\r\n"
+        server.sendall(answer)
+        client.sendall(b"y" * 30_000)  # the rest of a body nobody reads
+        closing = _closed_in_thread(server, timeout=60)
+        received = b""
+        while chunk := client.recv(65536):  # a reset would raise ConnectionResetError here
+            received += chunk
+        assert received == answer
+        assert closing.is_alive()  # still draining: it waits for the client to close
+        client.shutdown(socket.SHUT_WR)
+        closing.join(10)
+        assert not closing.is_alive()
