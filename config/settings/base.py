@@ -295,6 +295,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # The worker's CPU priority below the web processes' (nice; 0 leaves it as started): see
 # config/celery.py, lower_worker_priority.
 WORKER_NICENESS = get_int("WORKER_NICENESS", 10, minimum=0)
+# A worker's child process is replaced after this many tasks (0: never), as gunicorn replaces a
+# web worker after GUNICORN_MAX_REQUESTS: memory a long day leaves behind in one is given back (the
+# next standings run of an event then reads it in full once: standings.incremental).
+CELERY_WORKER_MAX_TASKS_PER_CHILD = get_int("CELERY_MAX_TASKS_PER_CHILD", 1000, minimum=0) or None
 CELERY_TASK_SOFT_TIME_LIMIT = get_int("CELERY_TASK_SOFT_TIME_LIMIT", 30, minimum=1)
 CELERY_TASK_TIME_LIMIT = get_int("CELERY_TASK_TIME_LIMIT", 60, minimum=1)
 CELERY_RESULT_EXPIRES = 3600

@@ -67,3 +67,13 @@ def test_the_worker_and_its_children_run_below_the_web_processes(servers) -> Non
     children = _children(pid)
     assert children, "the worker has no pool processes"
     assert {_niceness(child) for child in children} == {10}
+
+
+@pytest.mark.integration
+def test_the_worker_replaces_a_child_after_its_share_of_tasks(servers, celery_app_live) -> None:
+    """CELERY_MAX_TASKS_PER_CHILD (1000 by default): the real worker's pool says it replaces a
+    child process after that many tasks, so a long day's leftovers are given back."""
+    stats = celery_app_live.control.inspect(timeout=10).stats() or {}
+    assert stats, "the worker did not answer"
+    pools = [worker["pool"] for worker in stats.values()]
+    assert {pool.get("max-tasks-per-child") for pool in pools} == {1000}
