@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
@@ -12,6 +12,8 @@ from common.charts import BarSeries, LinePoint, bar_chart, line_chart
 from conduct.selectors import conduct_record, conduct_summary, player_clubs_with_record
 
 from .selectors import PARTNERS_SHOWN, player_profile
+
+EVENTS_PER_PAGE = 50  # the events table shows this many, newest first; "Older events" the rest
 
 # made / set in play / board set / surrendered: green, orange, red, grey
 ENDINGS = (("made", "Made", "#0b6e4f"), ("set", "Set", "#c2410c"),
@@ -71,11 +73,16 @@ def profile_page(request: HttpRequest, player_id: int) -> HttpResponse:
     """A player's pinochle across events and clubs: events, partners, opponents, hand figures
     and charts."""
     profile = player_profile(player_id=player_id, user=request.user)
+    page, pages = _events_page(request, len(profile.events))
+    shown = profile.events[(page - 1) * EVENTS_PER_PAGE:page * EVENTS_PER_PAGE]
     groups = [{**group, **group_charts(group, profile.player.name)}
               for group in profile.analytics]
     dates = [e["date"] for e in profile.events]
     return render(request, "profiles/profile.html", {
-        "profile": profile, "player": profile.player, "events": profile.events,
+        "profile": profile, "player": profile.player, "events": shown,
+        "event_count": len(profile.events), "page": page, "pages": pages,
+        "first_shown": (page - 1) * EVENTS_PER_PAGE + 1,
+        "last_shown": (page - 1) * EVENTS_PER_PAGE + len(shown),
         "groups": groups, "rating": profile.rating,
         "rating_chart": rating_chart(profile.rating, profile.player.name), "first_date": min(dates), "last_date": max(dates),
         "partners": profile.partners[:PARTNERS_SHOWN],
@@ -84,6 +91,17 @@ def profile_page(request: HttpRequest, player_id: int) -> HttpResponse:
         "more_opponents": max(len(profile.opponents) - PARTNERS_SHOWN, 0),
         "conduct": _own_conduct(request, profile.player),
     })
+
+
+def _events_page(request: HttpRequest, count: int) -> tuple[int, int]:
+    """The page of the events table asked for (``?page=``, 1 the newest) and how many there
+    are; 404 naming the field for a page that is not one of them. The figures, partners,
+    opponents and charts cover every event whatever the page."""
+    pages = max(1, -(-count // EVENTS_PER_PAGE))
+    asked = request.GET.get("page", "1")
+    if not asked.isdigit() or not 1 <= int(asked) <= pages:
+        raise Http404(f"page: there are {pages} pages of events (1 is the newest).")
+    return int(asked), pages
 
 
 def _own_conduct(request: HttpRequest, player: Any) -> list[dict[str, Any]]:
