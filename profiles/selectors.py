@@ -86,9 +86,10 @@ def _visible_entries(player_id: int, user: Any) -> list[Entry]:
         Entry.objects.filter(player_id=player_id)
         .select_related("event__club", "profile_summary")
         .annotate(standings_version=F("event__standings__version"))
-        # documents the profile never reads
+        # documents and times the profile never reads
         .defer("event__format_settings", "event__prizes", "event__tie_breaks",
-               "event__club__ruleset_overrides")
+               "event__created_at", "event__club__ruleset_overrides", "event__club__created_at",
+               "profile_summary__computed_at", "checked_in_at")
         .order_by("-event__date", "-event_id")
     )
     by_club: dict[int, bool] = {}
@@ -148,7 +149,7 @@ def _local(moment: datetime | None, tz_name: str) -> datetime | None:
         return moment
 
 
-def _rating(player_id: int, user: Any, events: dict[int, Event]) -> dict[str, Any] | None:
+def _rating(player_id: int, events: dict[int, Event]) -> dict[str, Any] | None:
     """The player's current rating (``league``: one number across clubs) and its history over
     the games of events the viewer may see, oldest first; ``by_event`` is the rating after each
     event's last rated game, newest first (``event_dates``: each event's date, for charts). None
@@ -156,7 +157,9 @@ def _rating(player_id: int, user: Any, events: dict[int, Event]) -> dict[str, An
     current = ratings_for(player_ids=[player_id]).get(player_id)
     if current is None:
         return None
-    history = rating_history(player_id=player_id, user=user)
+    # Every rated game of the player's is in one of their events, and ``events`` are those the
+    # viewer may see (``_visible_entries`` asked ``can_view_event``): no second check per event.
+    history = [row for row in rating_history(player_id=player_id) if row["event_id"] in events]
     by_event: dict[int, dict[str, Any]] = {}
     for row in history:
         event = events.get(row["event_id"])
@@ -374,6 +377,8 @@ def player_profile(*, player_id: int, user: Any) -> Profile:
     analytics.sort(key=lambda a: (-a["hands"], a["ruleset"]))
 
     per_event_ppg = {row["event_id"]: row for a in analytics for row in a["per_event"]}
+    formats_shown = dict(Event._meta.get_field("format").flatchoices)
+    statuses_shown = dict(Event.Status.choices)
     event_rows = []
     clubs: dict[int, dict[str, Any]] = {}
     for entry in entries:
@@ -387,8 +392,10 @@ def player_profile(*, player_id: int, user: Any) -> Profile:
             "started_at": local, "time_zone": club.time_zone,
             "started_label": f"{local:%H:%M} {local.tzname()}" if local else "",
             "club": {"slug": club.slug, "name": club.name},
-            "format": event.format, "format_label": event.get_format_display(),
-            "status": event.status, "status_label": event.get_status_display(),
+            "format": event.format,
+            "format_label": str(formats_shown.get(event.format, event.format)),
+            "status": event.status,
+            "status_label": str(statuses_shown.get(event.status, event.status)),
             "is_pairs": event.is_pairs, "ruleset": event.ruleset_preset,
             "entry_id": entry.pk, "pair_id": entry.pair_id,
             **part.place,
@@ -401,5 +408,5 @@ def player_profile(*, player_id: int, user: Any) -> Profile:
         player=player, events=event_rows, partners=company_of(partners, names),
         opponents=company_of(opponents, names), analytics=analytics,
         clubs=sorted(clubs.values(), key=lambda c: (-c["events"], c["name"])),
-        rating=_rating(player_id, user, events),
+        rating=_rating(player_id, events),
     )
