@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 BUCKET_STEPS = 5  # a bucket is this many of the ladder's smallest steps wide
+ENDINGS = ("made", "set", "board_set", "surrendered")
 
 
 @dataclass(frozen=True)
@@ -125,75 +126,118 @@ def _share(part: int, whole: int) -> float | None:
     return round(part / whole, 4) if whole else None
 
 
-@dataclass
-class _Totals:
-    hands: int = 0
-    misdeals: int = 0
-    declared: int = 0
-    endings: dict[str, int] = field(default_factory=lambda: dict.fromkeys(
-        ("made", "set", "board_set", "surrendered"), 0))
-    reneges: int = 0
-    meld: _Mean = field(default_factory=_Mean)
-    own_meld: _Mean = field(default_factory=_Mean)
-    buckets: dict[tuple[int, int], _BucketCount] = field(default_factory=dict)
+def event_figures(hands: Iterable[PlayerHand], games: Iterable[PlayerGame]) -> dict[str, Any]:
+    """One event's share of :func:`hand_analytics`, as plain JSON values (what a summary row
+    keeps, ``profiles.models.EventSummary``): counts, meld sums and counts, bids by bucket, and
+    the points of each finished game. :func:`combine_figures` adds such shares up."""
+    endings = dict.fromkeys(ENDINGS, 0)
+    hands_count = misdeals = declared = reneges = 0
+    meld = [0, 0]  # sum, count
+    own_meld = [0, 0]
+    buckets: dict[tuple[int, int], list[Any]] = {}  # low, high, label, then one count per ending
+    game_points: dict[int, int] = {}
+    for hand in hands:
+        if hand.outcome == "misdeal":
+            misdeals += 1
+            continue
+        hands_count += 1
+        game_points[hand.game_id] = game_points.get(hand.game_id, 0) + int(
+            hand.points.get(hand.side, 0))
+        if hand.side in hand.meld:
+            meld[0] += int(hand.meld[hand.side])
+            meld[1] += 1
+        if hand.renege_seat and hand.renege_seat == hand.position:
+            reneges += 1
+        if hand.bidder != hand.position:
+            continue
+        declared += 1
+        how = ending(hand)
+        endings[how] += 1
+        if hand.side in hand.meld:
+            own_meld[0] += int(hand.meld[hand.side])
+            own_meld[1] += 1
+        if hand.bucket is not None:
+            key = (hand.bucket.low, hand.bucket.high)
+            row = buckets.setdefault(key, [hand.bucket.low, hand.bucket.high, hand.bucket.label,
+                                           0, 0, 0, 0])
+            row[3 + ENDINGS.index(how)] += 1
+    seated = 0
+    points = []
+    for game in games:
+        seated += 1
+        if game.finished:
+            points.append(game_points.get(game.game_id, 0))
+    return {"seated": seated, "hands": hands_count, "misdeals": misdeals, "declared": declared,
+            **endings, "reneges": reneges, "meld": meld, "own_meld": own_meld,
+            "bids": [buckets[k] for k in sorted(buckets)], "points": points}
+
+
+def _event_row(event_id: int, points: list[int]) -> dict[str, Any]:
+    return {
+        "event_id": event_id, "games": len(points), "points": sum(points),
+        "points_per_game": round(statistics.fmean(points), 2),
+        "stderr": round(statistics.stdev(points) / math.sqrt(len(points)), 2)
+        if len(points) > 1 else None,
+    }
+
+
+def combine_figures(shares: Mapping[int, dict[str, Any]],
+                    event_order: Sequence[int]) -> dict[str, Any]:
+    """The figures of one group of events from each event's :func:`event_figures` (by event
+    id): what :func:`hand_analytics` answers for the same hands and games."""
+    totals = dict.fromkeys(("hands", "misdeals", "declared", *ENDINGS, "reneges"), 0)
+    meld, own_meld = _Mean(), _Mean()
+    buckets: dict[tuple[int, int], _BucketCount] = {}
+    for share in shares.values():
+        for key in totals:
+            totals[key] += share[key]
+        meld.total += share["meld"][0]
+        meld.count += share["meld"][1]
+        own_meld.total += share["own_meld"][0]
+        own_meld.count += share["own_meld"][1]
+        for low, high, label, *counts in share["bids"]:
+            count = buckets.setdefault((low, high), _BucketCount(Bucket(low, high, label)))
+            for how, n in zip(ENDINGS, counts, strict=True):
+                setattr(count, how, getattr(count, how) + n)
+    all_points = [p for share in shares.values() for p in share["points"]]
+    events = []
+    for event_id in event_order:
+        found = shares.get(event_id)
+        if found and found["points"]:  # a stored line is copied: callers add to it
+            events.append(dict(found.get("row") or _event_row(event_id, found["points"])))
+    return {
+        "hands": totals["hands"], "misdeals": totals["misdeals"], "declared": totals["declared"],
+        "declared_share": _share(totals["declared"], totals["hands"]),
+        **{how: totals[how] for how in ENDINGS},
+        "made_share": _share(totals["made"], totals["declared"]),
+        "reneges": totals["reneges"],
+        "meld_per_hand": meld.value, "meld_on_own_bids": own_meld.value,
+        "games": len(all_points), "points": sum(all_points),
+        "points_per_game": round(statistics.fmean(all_points), 2) if all_points else None,
+        "bids": [buckets[k].to_dict() for k in sorted(buckets)],
+        "per_event": events,
+    }
+
+
+def event_row(event_id: int, share: dict[str, Any]) -> dict[str, Any] | None:
+    """The event's line of ``per_event`` (games, points, points per game and its standard
+    error over its finished games), None without one: kept beside a stored share."""
+    return _event_row(event_id, share["points"]) if share["points"] else None
 
 
 def hand_analytics(hands: Iterable[PlayerHand], games: Iterable[PlayerGame],
                    event_order: Sequence[int]) -> dict[str, Any]:
     """The figures of one group of events (one ruleset): hands, bids by bucket, meld, points
     per game overall and per event (``event_order``: the events oldest first)."""
-    t = _Totals()
-    game_points: dict[int, int] = {}
+    hands_of: dict[int, list[PlayerHand]] = {}
+    games_of: dict[int, list[PlayerGame]] = {}
     for hand in hands:
-        if hand.outcome == "misdeal":
-            t.misdeals += 1
-            continue
-        t.hands += 1
-        game_points[hand.game_id] = game_points.get(hand.game_id, 0) + int(
-            hand.points.get(hand.side, 0))
-        if hand.side in hand.meld:
-            t.meld.add(int(hand.meld[hand.side]))
-        if hand.renege_seat and hand.renege_seat == hand.position:
-            t.reneges += 1
-        if hand.bidder != hand.position:
-            continue
-        t.declared += 1
-        how = ending(hand)
-        t.endings[how] += 1
-        if hand.side in hand.meld:
-            t.own_meld.add(int(hand.meld[hand.side]))
-        if hand.bucket is not None:
-            key = (hand.bucket.low, hand.bucket.high)
-            count = t.buckets.setdefault(key, _BucketCount(hand.bucket))
-            setattr(count, how, getattr(count, how) + 1)
-    per_event: dict[int, list[int]] = {}
+        hands_of.setdefault(hand.event_id, []).append(hand)
     for game in games:
-        if game.finished:
-            per_event.setdefault(game.event_id, []).append(game_points.get(game.game_id, 0))
-    all_points = [p for points in per_event.values() for p in points]
-    events = []
-    for event_id in event_order:
-        points = per_event.get(event_id)
-        if not points:
-            continue
-        events.append({
-            "event_id": event_id, "games": len(points), "points": sum(points),
-            "points_per_game": round(statistics.fmean(points), 2),
-            "stderr": round(statistics.stdev(points) / math.sqrt(len(points)), 2)
-            if len(points) > 1 else None,
-        })
-    return {
-        "hands": t.hands, "misdeals": t.misdeals, "declared": t.declared,
-        "declared_share": _share(t.declared, t.hands),
-        **t.endings,
-        "made_share": _share(t.endings["made"], t.declared),
-        "reneges": t.reneges,
-        "meld_per_hand": t.meld.value, "meld_on_own_bids": t.own_meld.value,
-        "games": len(all_points), "points": sum(all_points),
-        "points_per_game": round(statistics.fmean(all_points), 2) if all_points else None,
-        "bids": [t.buckets[k].to_dict() for k in sorted(t.buckets)],
-        "per_event": events,
-    }
+        games_of.setdefault(game.event_id, []).append(game)
+    shares = {event_id: event_figures(hands_of.get(event_id, []), games_of.get(event_id, []))
+              for event_id in {*hands_of, *games_of}}
+    return combine_figures(shares, event_order)
 
 
 @dataclass
@@ -209,17 +253,32 @@ class _Company:
                 "wins": self.wins, "losses": self.losses}
 
 
+def meeting_counts(meetings: Iterable[tuple[int, str, bool, str]]) -> dict[int, list[int]]:
+    """``[games, wins, losses]`` per other player over the finished games of ``meetings``
+    (``(player_id, name, finished, outcome)`` as :func:`company` takes them)."""
+    counts: dict[int, list[int]] = {}
+    for player_id, _, finished, outcome in meetings:
+        if not finished:
+            continue
+        row = counts.setdefault(player_id, [0, 0, 0])
+        row[0] += 1
+        row[1] += outcome == "won"
+        row[2] += outcome == "lost"
+    return counts
+
+
+def company_of(counts: Mapping[int, Sequence[int]], names: Mapping[int, str]) -> list[dict[str, Any]]:
+    """Partners (or opponents) from ``[games, wins, losses]`` per player id: most games first,
+    then most wins, then by name."""
+    people = [_Company(player_id, names[player_id], *row) for player_id, row in counts.items()]
+    ordered = sorted(people, key=lambda p: (-p.games, -p.wins, p.name, p.player_id))
+    return [p.to_dict() for p in ordered]
+
+
 def company(meetings: Iterable[tuple[int, str, bool, str]]) -> list[dict[str, Any]]:
     """Partners (or opponents) from ``(player_id, name, finished, outcome)`` per finished game
     together, ``outcome`` being ``won``, ``lost`` or ``""`` (a level game) from the player's side:
     most games first, then most wins, then by name."""
-    people: dict[int, _Company] = {}
-    for player_id, name, finished, outcome in meetings:
-        if not finished:
-            continue
-        person = people.setdefault(player_id, _Company(player_id, name))
-        person.games += 1
-        person.wins += outcome == "won"
-        person.losses += outcome == "lost"
-    ordered = sorted(people.values(), key=lambda p: (-p.games, -p.wins, p.name, p.player_id))
-    return [p.to_dict() for p in ordered]
+    meetings = list(meetings)
+    names = {player_id: name for player_id, name, *_ in meetings}
+    return company_of(meeting_counts(meetings), names)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import IntegerField
+from django.db.models import F, IntegerField
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 from django.http import Http404
@@ -31,9 +31,21 @@ from standings.boards import place_of
 from standings.models import StandingsSnapshot
 from tournaments.models import Entry, Event, Seat
 
-from .analytics import PlayerGame, PlayerHand, bid_bucket, company, hand_analytics
+from .analytics import (
+    PlayerGame,
+    PlayerHand,
+    bid_bucket,
+    combine_figures,
+    company_of,
+    event_figures,
+    event_row,
+    meeting_counts,
+)
+from .models import EventSummary
 
 PARTNERS_SHOWN = 10  # the page lists this many partners and opponents; the API all of them
+# An event's summary is read only once it is over (one in play is computed live).
+SUMMARISED_STATUSES = (Event.Status.FINISHED, Event.Status.CANCELLED)
 
 
 @dataclass
@@ -71,14 +83,17 @@ def _visible_entries(player_id: int, user: Any) -> list[Entry]:
     """The player's entries in events the viewer may see, newest event first. A non-public
     event is visible by the viewer's role in its club alone, so that is asked once per club."""
     entries = list(
-        Entry.objects.filter(player_id=player_id).select_related("event__club")
-        # documents the profile never reads
+        Entry.objects.filter(player_id=player_id)
+        .select_related("event__club", "profile_summary")
+        .annotate(standings_version=F("event__standings__version"))
+        # documents and times the profile never reads
         .defer("event__format_settings", "event__prizes", "event__tie_breaks",
-               "event__club__ruleset_overrides")
+               "event__created_at", "event__club__ruleset_overrides", "event__club__created_at",
+               "profile_summary__computed_at", "checked_in_at")
         .order_by("-event__date", "-event_id")
     )
     by_club: dict[int, bool] = {}
-    visible = []
+    visible: list[Entry] = []
     for entry in entries:
         event = entry.event
         if event.is_public and event.club.is_public:
@@ -134,7 +149,7 @@ def _local(moment: datetime | None, tz_name: str) -> datetime | None:
         return moment
 
 
-def _rating(player_id: int, user: Any, events: dict[int, Event]) -> dict[str, Any] | None:
+def _rating(player_id: int, events: dict[int, Event]) -> dict[str, Any] | None:
     """The player's current rating (``league``: one number across clubs) and its history over
     the games of events the viewer may see, oldest first; ``by_event`` is the rating after each
     event's last rated game, newest first (``event_dates``: each event's date, for charts). None
@@ -142,7 +157,9 @@ def _rating(player_id: int, user: Any, events: dict[int, Event]) -> dict[str, An
     current = ratings_for(player_ids=[player_id]).get(player_id)
     if current is None:
         return None
-    history = rating_history(player_id=player_id, user=user)
+    # Every rated game of the player's is in one of their events, and ``events`` are those the
+    # viewer may see (``_visible_entries`` asked ``can_view_event``): no second check per event.
+    history = [row for row in rating_history(player_id=player_id) if row["event_id"] in events]
     by_event: dict[int, dict[str, Any]] = {}
     for row in history:
         event = events.get(row["event_id"])
@@ -182,6 +199,146 @@ def _live_hands(game_ids: list[int], *, sides: list[str]) -> dict[int, list[tupl
     return out
 
 
+@dataclass
+class EventPart:
+    """What the profile takes from one entry's event: when the player's first round started,
+    the place (``_place``), the hand figures (``analytics.event_figures``, with ``row``: the
+    event's line of the per-event figures) and ``[games, wins, losses]`` per partner and per
+    opponent over finished games. Computed live (:func:`event_parts`) or read from the entry's
+    ``EventSummary``."""
+
+    started: datetime | None
+    place: dict[str, Any]
+    figures: dict[str, Any]
+    partners: dict[int, list[int]]
+    opponents: dict[int, list[int]]
+
+    @classmethod
+    def of_summary(cls, summary: EventSummary) -> EventPart:
+        data = summary.data
+        return cls(started=summary.started_at, place=data["place"], figures=data["figures"],
+                   partners={row[0]: row[1:] for row in data["partners"]},
+                   opponents={row[0]: row[1:] for row in data["opponents"]})
+
+    def stored(self) -> dict[str, Any]:
+        """The summary's ``data``."""
+        return {"place": self.place, "figures": self.figures,
+                "partners": [[pk, *row] for pk, row in sorted(self.partners.items())],
+                "opponents": [[pk, *row] for pk, row in sorted(self.opponents.items())]}
+
+
+def event_parts(entries: list[Entry]) -> tuple[dict[int, EventPart], dict[int, str]]:
+    """Each entry's :class:`EventPart` computed from the seats, the live hands and the standings
+    snapshots (``entries``' events loaded), by entry id; and the names of everyone met. A fixed
+    handful of queries whatever the number of entries: their seats with rounds and games;
+    everyone seated at those tables; the live hands of those games; the standings snapshots."""
+    by_entry = {e.pk: e for e in entries}
+    events = {e.event_id: e.event for e in entries}
+    # No query here needs an order (the models' default orderings would add joins and sorts).
+    seats = list(
+        Seat.objects.filter(entry_id__in=list(by_entry)).order_by()
+        .values_list("table_id", "position", "entry_id", "round__started_at", "table__game__id",
+                     "table__game__status", "table__game__winner")
+    ) if by_entry else []
+    tables = {table_id for table_id, *_ in seats}
+    at_table: dict[int, list[tuple[str, int, int, str]]] = {}
+    names: dict[int, str] = {}
+    for table_id, position, entry_id, player_id, name in (
+        Seat.objects.filter(table_id__in=tables).order_by()
+        .values_list("table_id", "position", "entry_id", "entry__player_id",
+                     "entry__player__name")
+    ) if tables else ():
+        at_table.setdefault(table_id, []).append((position, entry_id, player_id, name))
+    rulesets = {pk: event_ruleset(event) for pk, event in events.items()}
+    revisions = _live_hands([game_id for *_, game_id, _, _ in seats if game_id is not None],
+                            sides=sorted({side for r in rulesets.values() for side in r.sides}))
+    snapshots = {
+        event_id: (rows or [], placements or [])
+        for event_id, rows, placements in StandingsSnapshot.objects.filter(
+            event_id__in=list(events)).order_by().values_list("event_id", "rows", "placements")
+    } if events else {}
+
+    started: dict[int, datetime] = {}
+    hands_of: dict[int, list[PlayerHand]] = {}
+    games_of: dict[int, list[PlayerGame]] = {}
+    partner_meetings: dict[int, list[tuple[int, str, bool, str]]] = {}
+    opponent_meetings: dict[int, list[tuple[int, str, bool, str]]] = {}
+    finished_states = (Game.Status.FINISHED, Game.Status.CONFIRMED)
+    for table_id, position, entry_id, round_started, game_id, status, winner in seats:
+        event = by_entry[entry_id].event
+        if round_started is not None and (entry_id not in started
+                                          or round_started < started[entry_id]):
+            started[entry_id] = round_started
+        if game_id is None:
+            continue
+        ruleset = rulesets[event.pk]
+        side = _side_of(ruleset, position)
+        finished = status in finished_states
+        games_of.setdefault(entry_id, []).append(PlayerGame(event.pk, game_id, side, finished))
+        outcome = "won" if winner == side else "lost" if winner else ""
+        for other_position, other_entry, other_id, name in at_table.get(table_id, []):
+            if other_entry == entry_id:
+                continue
+            names[other_id] = name
+            meeting = (other_id, name, finished, outcome)
+            if _side_of(ruleset, other_position) == side:
+                partner_meetings.setdefault(entry_id, []).append(meeting)
+            else:
+                opponent_meetings.setdefault(entry_id, []).append(meeting)
+        for bidder, bid, outcome_, result, made, meld, points, renege_seat in revisions.get(
+                game_id, []):
+            bucket = None
+            if bidder == position and bid is not None:
+                bucket = bid_bucket(bid, min_bid=ruleset.min_bid, bid_step=ruleset.bid_step,
+                                    bid_steps=ruleset.bid_steps)
+            hands_of.setdefault(entry_id, []).append(PlayerHand(
+                event_id=event.pk, game_id=game_id, position=position, side=side,
+                bidder=bidder, bid=bid, outcome=outcome_, result=result, made=made,
+                meld=meld or {}, points=points or {}, renege_seat=renege_seat, bucket=bucket,
+            ))
+
+    parts = {}
+    for entry in entries:
+        figures = event_figures(hands_of.get(entry.pk, []), games_of.get(entry.pk, []))
+        figures["row"] = event_row(entry.event_id, figures)
+        rows, placements = snapshots.get(entry.event_id, ([], []))
+        parts[entry.pk] = EventPart(
+            started=started.get(entry.pk), place=_place(entry, rows, placements),
+            figures=figures, partners=meeting_counts(partner_meetings.get(entry.pk, [])),
+            opponents=meeting_counts(opponent_meetings.get(entry.pk, [])))
+    return parts, names
+
+
+def summary_current(entry: Entry, summary: EventSummary | None,
+                    standings_version: int | None) -> bool:
+    """Whether ``summary`` (the entry's, or None) still says what :func:`event_parts` would:
+    the event is over (finished or cancelled) and neither its hands nor its standings nor its
+    ruleset moved since it was written."""
+    event = entry.event
+    return (summary is not None and event.status in SUMMARISED_STATUSES
+            and summary.hands_version == event.hands_version
+            and summary.standings_version == standings_version
+            and summary.ruleset == event.ruleset_preset)
+
+
+def _parts(entries: list[Entry]) -> tuple[dict[int, EventPart], dict[int, str]]:
+    """Each entry's part: from its current summary (the names of everyone it counts read in
+    one query), else live (:func:`event_parts`, for the rest at once)."""
+    parts: dict[int, EventPart] = {}
+    for entry in entries:
+        summary = getattr(entry, "profile_summary", None)
+        if summary is not None and summary_current(entry, summary,
+                                                   getattr(entry, "standings_version", None)):
+            parts[entry.pk] = EventPart.of_summary(summary)
+    wanted = {pk for part in parts.values() for pk in (*part.partners, *part.opponents)}
+    names = dict(Player.objects.filter(pk__in=wanted).values_list("pk", "name")) if wanted else {}
+    for entry_id in [pk for pk, part in parts.items()
+                     if not names.keys() >= {*part.partners, *part.opponents}]:
+        del parts[entry_id]  # someone it counts is gone (merged into another player)
+    live, live_names = event_parts([e for e in entries if e.pk not in parts])
+    return parts | live, names | live_names
+
+
 def player_profile(*, player_id: int, user: Any) -> Profile:
     """The player's events, partners, opponents and hand figures over the events ``user`` may
     see; 404 when there are none (or no such player)."""
@@ -191,108 +348,65 @@ def player_profile(*, player_id: int, user: Any) -> Profile:
     entries = _visible_entries(player_id, user)
     if not entries:
         raise Http404("No such player")
-    by_entry = {e.pk: e for e in entries}
     events = {e.event_id: e.event for e in entries}
+    parts, names = _parts(entries)
 
-    # No query here needs an order (the models' default orderings would add joins and sorts).
-    seats = list(
-        Seat.objects.filter(entry_id__in=list(by_entry)).order_by()
-        .values_list("table_id", "position", "entry_id", "round__started_at", "table__game__id",
-                     "table__game__status", "table__game__winner")
-    )
-    tables = {table_id for table_id, *_ in seats}
-    others: dict[int, list[tuple[str, int, str]]] = {}
-    for table_id, position, other_id, name in (
-        Seat.objects.filter(table_id__in=tables).exclude(entry__player_id=player_id).order_by()
-        .values_list("table_id", "position", "entry__player_id", "entry__player__name")
-    ):
-        others.setdefault(table_id, []).append((position, other_id, name))
-    rulesets = {pk: event_ruleset(event) for pk, event in events.items()}
-    revisions = _live_hands([game_id for *_, game_id, _, _ in seats if game_id is not None],
-                            sides=sorted({side for r in rulesets.values() for side in r.sides}))
-    snapshots = {
-        event_id: (rows or [], placements or [])
-        for event_id, rows, placements in StandingsSnapshot.objects.filter(
-            event_id__in=list(events)).order_by().values_list("event_id", "rows", "placements")
-    }
-
-    started: dict[int, datetime] = {}
-    hands_of: dict[str, list[PlayerHand]] = {}
-    games_of: dict[str, list[PlayerGame]] = {}
-    partner_meetings: list[tuple[int, str, bool, str]] = []
-    opponent_meetings: list[tuple[int, str, bool, str]] = []
-    finished_states = (Game.Status.FINISHED, Game.Status.CONFIRMED)
-    for table_id, position, entry_id, round_started, game_id, status, winner in seats:
-        event = by_entry[entry_id].event
-        if round_started is not None and (event.pk not in started
-                                          or round_started < started[event.pk]):
-            started[event.pk] = round_started
-        if game_id is None:
-            continue
-        group = event.ruleset_preset
-        ruleset = rulesets[event.pk]
-        side = _side_of(ruleset, position)
-        finished = status in finished_states
-        games_of.setdefault(group, []).append(PlayerGame(event.pk, game_id, side, finished))
-        outcome = "won" if winner == side else "lost" if winner else ""
-        for other_position, other_id, name in others.get(table_id, []):
-            meeting = (other_id, name, finished, outcome)
-            if _side_of(ruleset, other_position) == side:
-                partner_meetings.append(meeting)
-            else:
-                opponent_meetings.append(meeting)
-        for bidder, bid, outcome_, result, made, meld, points, renege_seat in revisions.get(
-                game_id, []):
-            bucket = None
-            if bidder == position and bid is not None:
-                bucket = bid_bucket(bid, min_bid=ruleset.min_bid, bid_step=ruleset.bid_step,
-                                    bid_steps=ruleset.bid_steps)
-            hands_of.setdefault(group, []).append(PlayerHand(
-                event_id=event.pk, game_id=game_id, position=position, side=side,
-                bidder=bidder, bid=bid, outcome=outcome_, result=result, made=made,
-                meld=meld or {}, points=points or {}, renege_seat=renege_seat, bucket=bucket,
-            ))
+    shares: dict[str, dict[int, dict[str, Any]]] = {}
+    partners: dict[int, list[int]] = {}
+    opponents: dict[int, list[int]] = {}
+    for entry in entries:
+        part = parts[entry.pk]
+        if part.figures["seated"]:
+            shares.setdefault(entry.event.ruleset_preset, {})[entry.event_id] = part.figures
+        for book, counts in ((partners, part.partners), (opponents, part.opponents)):
+            for other_id, row in counts.items():
+                total = book.setdefault(other_id, [0, 0, 0])
+                for i, n in enumerate(row):
+                    total[i] += n
 
     oldest_first = [e.event_id for e in reversed(entries)]
     analytics = []
-    for group in sorted(set(hands_of) | set(games_of)):
-        figures = hand_analytics(hands_of.get(group, []), games_of.get(group, []), oldest_first)
-        sample = next(e for e in events.values() if e.ruleset_preset == group)
+    for group in sorted(shares):
+        figures = combine_figures(shares[group], oldest_first)
         group_events = [e for e in events.values() if e.ruleset_preset == group]
         for row in figures["per_event"]:
             event = events[row["event_id"]]
             row.update(name=event.name, date=event.date)
-        analytics.append({"ruleset": group, "title": rulesets[sample.pk].title,
+        analytics.append({"ruleset": group, "title": event_ruleset(group_events[0]).title,
                           "events": len(group_events), **figures})
     analytics.sort(key=lambda a: (-a["hands"], a["ruleset"]))
 
     per_event_ppg = {row["event_id"]: row for a in analytics for row in a["per_event"]}
+    formats_shown = dict(Event._meta.get_field("format").flatchoices)
+    statuses_shown = dict(Event.Status.choices)
     event_rows = []
     clubs: dict[int, dict[str, Any]] = {}
     for entry in entries:
         event = entry.event
         club = event.club
-        local = _local(started.get(event.pk), club.time_zone)
-        rows, placements = snapshots.get(event.pk, ([], []))
+        part = parts[entry.pk]
+        local = _local(part.started, club.time_zone)
         ppg = per_event_ppg.get(event.pk)
         event_rows.append({
             "event": event, "event_id": event.pk, "name": event.name, "date": event.date,
             "started_at": local, "time_zone": club.time_zone,
             "started_label": f"{local:%H:%M} {local.tzname()}" if local else "",
             "club": {"slug": club.slug, "name": club.name},
-            "format": event.format, "format_label": event.get_format_display(),
-            "status": event.status, "status_label": event.get_status_display(),
+            "format": event.format,
+            "format_label": str(formats_shown.get(event.format, event.format)),
+            "status": event.status,
+            "status_label": str(statuses_shown.get(event.status, event.status)),
             "is_pairs": event.is_pairs, "ruleset": event.ruleset_preset,
             "entry_id": entry.pk, "pair_id": entry.pair_id,
-            **_place(entry, rows, placements),
+            **part.place,
             "games": ppg["games"] if ppg else 0,
             "points_per_game": ppg["points_per_game"] if ppg else None,
         })
         info = clubs.setdefault(club.pk, {"slug": club.slug, "name": club.name, "events": 0})
         info["events"] += 1
     return Profile(
-        player=player, events=event_rows, partners=company(partner_meetings),
-        opponents=company(opponent_meetings), analytics=analytics,
+        player=player, events=event_rows, partners=company_of(partners, names),
+        opponents=company_of(opponents, names), analytics=analytics,
         clubs=sorted(clubs.values(), key=lambda c: (-c["events"], c["name"])),
-        rating=_rating(player_id, user, events),
+        rating=_rating(player_id, events),
     )

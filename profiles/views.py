@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
@@ -12,6 +12,9 @@ from common.charts import BarSeries, LinePoint, bar_chart, line_chart
 from conduct.selectors import conduct_record, conduct_summary, player_clubs_with_record
 
 from .selectors import PARTNERS_SHOWN, player_profile
+
+RATING_GAMES_DRAWN = 200  # the rating chart draws each game up to this many, else each event
+EVENTS_PER_PAGE = 50  # the events table shows this many, newest first; "Older events" the rest
 
 # made / set in play / board set / surrendered: green, orange, red, grey
 ENDINGS = (("made", "Made", "#0b6e4f"), ("set", "Set", "#c2410c"),
@@ -50,18 +53,22 @@ def group_charts(group: dict[str, Any], player_name: str) -> dict[str, Any]:
 
 
 def rating_chart(rating: dict[str, Any] | None, player_name: str) -> Any:
-    """The rating (mu) after each rated game, shaded two standard deviations either side."""
+    """The rating (mu) after each rated game, shaded two standard deviations either side; past
+    ``RATING_GAMES_DRAWN`` games, after each event's last rated game (every event still drawn,
+    and a phone is not sent thousands of dots it cannot tell apart)."""
     if rating is None:
         return None
+    by_game = len(rating["history"]) <= RATING_GAMES_DRAWN
     points = [
         LinePoint(label=_short_date(rating["event_dates"][row["event_id"]]),
                   value=round(row["mu"], 2),
                   low=round(row["mu"] - 2 * row["sigma"], 2),
                   high=round(row["mu"] + 2 * row["sigma"], 2),
-                  note=f"{row['event_name']}, rating {row['ordinal']:.1f}")
-        for row in rating["history"]
+                  note=f"{row.get('event_name') or row['name']}, rating {row['ordinal']:.1f}")
+        for row in (rating["history"] if by_game else rating["by_event"][::-1])
     ]
-    return line_chart(title=f"{player_name}'s skill after each rated game",
+    return line_chart(title=f"{player_name}'s skill after each rated "
+                            f"{'game' if by_game else 'event'}",
                       points=points, band_label="shaded: two standard deviations either side",
                       empty="No rated games in the events you can see.")
 
@@ -71,19 +78,42 @@ def profile_page(request: HttpRequest, player_id: int) -> HttpResponse:
     """A player's pinochle across events and clubs: events, partners, opponents, hand figures
     and charts."""
     profile = player_profile(player_id=player_id, user=request.user)
-    groups = [{**group, **group_charts(group, profile.player.name)}
+    page, pages = _events_page(request, len(profile.events))
+    shown = profile.events[(page - 1) * EVENTS_PER_PAGE:page * EVENTS_PER_PAGE]
+    on_page = {e["event_id"] for e in shown}
+    # each group's numbers per event: those of the events on this page, newest first
+    groups = [{**group, **group_charts(group, profile.player.name),
+               "per_event_shown": [row for row in reversed(group["per_event"])
+                                   if row["event_id"] in on_page]}
               for group in profile.analytics]
     dates = [e["date"] for e in profile.events]
     return render(request, "profiles/profile.html", {
-        "profile": profile, "player": profile.player, "events": profile.events,
+        "profile": profile, "player": profile.player, "events": shown,
+        "event_count": len(profile.events), "page": page, "pages": pages,
+        "first_shown": (page - 1) * EVENTS_PER_PAGE + 1,
+        "last_shown": (page - 1) * EVENTS_PER_PAGE + len(shown),
         "groups": groups, "rating": profile.rating,
-        "rating_chart": rating_chart(profile.rating, profile.player.name), "first_date": min(dates), "last_date": max(dates),
+        "rating_chart": rating_chart(profile.rating, profile.player.name),
+        "rating_by_game": profile.rating is not None
+        and len(profile.rating["history"]) <= RATING_GAMES_DRAWN,
+        "first_date": min(dates), "last_date": max(dates),
         "partners": profile.partners[:PARTNERS_SHOWN],
         "opponents": profile.opponents[:PARTNERS_SHOWN],
         "more_partners": max(len(profile.partners) - PARTNERS_SHOWN, 0),
         "more_opponents": max(len(profile.opponents) - PARTNERS_SHOWN, 0),
         "conduct": _own_conduct(request, profile.player),
     })
+
+
+def _events_page(request: HttpRequest, count: int) -> tuple[int, int]:
+    """The page of the events table asked for (``?page=``, 1 the newest) and how many there
+    are; 404 naming the field for a page that is not one of them. The figures, partners,
+    opponents and charts cover every event whatever the page."""
+    pages = max(1, -(-count // EVENTS_PER_PAGE))
+    asked = request.GET.get("page", "1")
+    if not asked.isdigit() or not 1 <= int(asked) <= pages:
+        raise Http404(f"page: there are {pages} pages of events (1 is the newest).")
+    return int(asked), pages
 
 
 def _own_conduct(request: HttpRequest, player: Any) -> list[dict[str, Any]]:

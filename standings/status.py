@@ -34,6 +34,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
+from django.dispatch import Signal
 
 from common.tasks import STANDINGS_PUSH, task_queue
 
@@ -123,9 +124,17 @@ def _snapshot_put(event_id: int, version: int, source_version: int,
         task_queue(STANDINGS_PUSH, args=(event_id, version), on_commit=False)
 
 
+# Sent inside the writer's transaction each time an event's snapshot is stored (or found current),
+# with ``event_id`` and ``version``: apps above standings keep what they derive from it in step
+# (``profiles.signals``).
+snapshot_stored = Signal()
+
+
 def status_snapshot_stored(*, event_id: int, version: int, source_version: int,
                            computed_at: str | None) -> None:
-    """A snapshot was written (or found current): publish it once the transaction commits."""
+    """A snapshot was written (or found current): publish it once the transaction commits, and
+    say so to the apps above (``snapshot_stored``: ``event_id``, ``version``)."""
+    snapshot_stored.send(sender=None, event_id=event_id, version=version)
     transaction.on_commit(
         lambda: _snapshot_put(event_id, version, source_version, computed_at), robust=True)
 

@@ -73,3 +73,38 @@ def test_the_page_costs_the_same_queries_for_5_and_40_events(client) -> None:
         assert len(response.context["events"]) == events
         counts.append(len(captured))
     assert counts[0] == counts[1] <= PROFILE_QUERIES, counts
+
+
+def test_from_summaries_the_page_costs_the_same_queries_for_5_and_40_events(client) -> None:
+    """Once the summaries are written (every bulk-built night is finished), the profile reads
+    them and not the hands: fewer queries, the same for 5 and 40 events."""
+    from bench.profile import build
+    from profiles.services import event_summaries_backfill
+
+    counts = []
+    for events in (5, 40):
+        subject = build(random.Random(events), events=events, rounds=2, deals=1, tables=2)
+        event_summaries_backfill()
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(reverse("player-profile", args=[subject.pk]))
+        assert response.status_code == 200
+        assert not any("scoring_handrevision" in q["sql"] for q in captured.captured_queries)
+        counts.append(len(captured))
+    assert counts[0] == counts[1] < PROFILE_QUERIES, counts
+
+
+def test_the_events_table_shows_50_events_a_page(client) -> None:
+    from bench.profile import build
+
+    subject = build(random.Random(55), events=55, rounds=1, deals=1, tables=1)
+    url = reverse("player-profile", args=[subject.pk])
+    first = client.get(url)
+    assert first.context["event_count"] == 55 and len(first.context["events"]) == 50
+    assert b'rel="next"' in first.content and b'rel="prev"' not in first.content
+    second = client.get(url + "?page=2")
+    assert [e["name"] for e in second.context["events"]] == [f"Night {n}" for n in range(5, 0, -1)]
+    assert b'rel="prev"' in second.content and b'rel="next"' not in second.content
+    # the figures cover every event whatever the page
+    assert second.context["groups"][0]["events"] == 55
+    for bad in ("3", "0", "two"):
+        assert client.get(url + f"?page={bad}").status_code == 404
