@@ -68,6 +68,8 @@ def _every_queued_name() -> tuple[set[str], list[str]]:
     sources = dict(MODULES)
     for folder in ("bench", "scripts", "tests"):
         for path in (ROOT / folder).rglob("*.py"):
+            if ".venv" in path.parts:  # a bench's own environment (bench/load/.venv)
+                continue
             sources[".".join(path.relative_to(ROOT).with_suffix("").parts)] = path
     for name, path in sources.items():
         found, lost = _queued_names(path.read_text(), name)
