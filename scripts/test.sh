@@ -47,7 +47,8 @@ cat "$LINT_LOG"
 #  2. then, one at a time, the tests that share the real servers (the Celery worker reading
 #     test_pinochle, the push process, Redis restarts: `integration`) or drive Chromium (`e2e`).
 # --reuse-db: the worker holds connections to test_pinochle; the whole cluster is thrown away.
-# Extra arguments (paths, -k, ...) go to both lanes; a lane they leave empty is skipped (pytest's
+# Each lane ends with its 15 slowest tests (where the suite's time goes). Extra arguments (paths,
+# -k, ...) go to both lanes; a lane they leave empty is skipped (pytest's
 # exit 5), but a run that selects no test at all, or a full run with an empty lane, fails.
 RUNNERS="${TEST_RUNNERS:-3}"
 lane() {  # lane NAME PYTEST-ARGS...: runs pytest, sets status from its exit code
@@ -55,7 +56,7 @@ lane() {  # lane NAME PYTEST-ARGS...: runs pytest, sets status from its exit cod
   shift
   echo "== pytest: $name"
   local started=$SECONDS
-  $BIN/pytest --reuse-db "$@" || rc=$?
+  $BIN/pytest --reuse-db --durations=15 "$@" || rc=$?
   echo "== pytest: $name took $((SECONDS - started)) s (exit $rc)"
   if [ $rc -eq 5 ] && [ $filtered -eq 1 ]; then
     empty=$((empty + 1))
