@@ -4,7 +4,7 @@ Times are stored in UTC. A page under a club, an event, a table, a day card or a
 that club's zone for the request, so ``{{ value|time }}`` and ``|date`` print the clock on the
 club's wall (a hand's history at an evening in Chicago reads 19:42, not 01:42 UTC). Other pages,
 and the API (which answers ISO 8601 with the offset), keep UTC. The zone is found from the URL's
-own arguments (one small query, remembered for a minute per URL argument) for pages read with
+own arguments (one small query, remembered for ten minutes per URL argument) for pages read with
 GET, and is reset after every request so a worker thread never carries one club's zone into the
 next request.
 """
@@ -25,10 +25,14 @@ from clubs.models import Club
 from scoring.models import Hand
 from tournaments.models import Event, Table, TableCard
 
-# (path kind, URL argument) -> (zone, when looked up): a zone changes rarely, a table's phone asks
-# for its page often; a minute's staleness after a club changes its zone is acceptable.
+# (path kind, URL argument) -> (zone, when looked up): a zone changes rarely (a club sets it once),
+# a table's phone asks for its page after every hand. Each web worker keeps its own copy, so with a
+# minute's memory a room of 128 tables missed it on most of its phones' requests (at 5 workers a
+# table's page reaches a given worker about once a minute): ten minutes' staleness in the other
+# workers after a club changes its zone is acceptable (the worker that saved the club forgets at
+# once).
 _CACHE: dict[tuple[str, str], tuple[str | None, float]] = {}
-_CACHE_SECONDS = 60.0
+_CACHE_SECONDS = 600.0
 _CACHE_MAX = 4096
 
 
