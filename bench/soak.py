@@ -126,9 +126,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "is replaced after that many; 0 keeps every worker all day, so a leak "
                         "in one shows)")
     p.add_argument("--celery-concurrency", type=int, default=2, help="Celery worker processes (2)")
-    p.add_argument("--servers-niceness", type=int, default=0,
-                   help="PostgreSQL's and Redis's CPU priority (nice, -20..19; negative runs "
-                        "them before the web and the worker; 0)")
     p.add_argument("--max-slope", type=float, default=None,
                    help="fail when a process's private memory grows faster than this many MB "
                         "per simulated hour after the first game")
@@ -281,8 +278,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.max_requests is not None:
         os.environ["GUNICORN_MAX_REQUESTS"] = str(args.max_requests)
     stack = Stack(work / "stack", workers=args.workers, threads=args.threads,
-                  celery_concurrency=args.celery_concurrency, push=True,
-                  servers_niceness=args.servers_niceness)
+                  celery_concurrency=args.celery_concurrency, push=True)
     stack.dir.mkdir()
     stack.dir.chmod(0o755)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))

@@ -83,9 +83,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="threads per gunicorn worker (default: gunicorn.conf.py's, 1: sync "
                         "workers; more: gthread)")
     p.add_argument("--celery-concurrency", type=int, default=2, help="Celery worker processes (2)")
-    p.add_argument("--servers-niceness", type=int, default=0,
-                   help="PostgreSQL's and Redis's CPU priority (nice, -20..19; negative runs "
-                        "them before the web and the worker; 0)")
     p.add_argument("--push", choices=("on", "off"), default="on",
                    help="run the push process and point the pages at it (on), or leave the "
                         "pages polling every 3 s as the embedded default does (off)")
@@ -321,8 +318,7 @@ def main(argv: list[str] | None = None) -> int:
     work.chmod(0o755)  # the postgres user reaches its cluster below
     stack = Stack(work / "stack", workers=args.workers, threads=args.threads,
                   celery_concurrency=args.celery_concurrency, push=args.push == "on",
-                  split=args.split,
-                  servers_niceness=args.servers_niceness)
+                  split=args.split)
     stack.dir.mkdir()
     stack.dir.chmod(0o755)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))

@@ -51,9 +51,6 @@ class Stack:
     workers: int | None = None  # None: gunicorn.conf.py's (2 × CPUs + 1)
     threads: int | None = None  # None: gunicorn.conf.py's (1: sync workers)
     celery_concurrency: int = 2
-    # PostgreSQL's and Redis's CPU priority (nice: negative is first); every request waits on
-    # them, and they use little CPU of their own (see bench/README.md)
-    servers_niceness: int = 0
     push: bool = True
     split: bool = False  # two web groups and two push processes behind nginx (see above)
     pg_port: int = field(default_factory=free_port)
@@ -138,12 +135,9 @@ class Stack:
                      + ("sync workers" if threads == 1 else f"workers × {threads} threads")
                      + " behind nginx")
         pushes = "two push processes behind nginx, " if self.split else "a push process, "
-        servers = (f"; PostgreSQL and Redis at niceness {self.servers_niceness}"
-                   if self.servers_niceness else "")
         say(f"stack ready: gunicorn {shape}, "
             f"{pushes if self.push else 'no push (pages poll), '}"
-            f"Celery worker (concurrency {self.celery_concurrency}) and beat{servers}",
-            flush=True)
+            f"Celery worker (concurrency {self.celery_concurrency}) and beat", flush=True)
 
     def start_postgres(self) -> None:
         bindir = pg_bindir()
@@ -160,12 +154,12 @@ class Stack:
         )
         # Durable like a real server: fsync, synchronous_commit and full_page_writes stay on.
         subprocess.run(
-            [*self._niced(), *_as_postgres([
+            _as_postgres([
                 str(bindir / "pg_ctl"), "-D", str(data), "-l", str(self.pg_dir / "pg.log"),
                 "-o", f"-p {self.pg_port} -k {sock} -c listen_addresses={HOST} "
                 "-c max_connections=200 -c fsync=on -c synchronous_commit=on",
                 "-w", "start",
-            ])],
+            ]),
             check=True, stdout=subprocess.DEVNULL,
         )
         subprocess.run(
@@ -181,10 +175,6 @@ class Stack:
         except (OSError, ValueError, IndexError):
             return None
 
-    def _niced(self) -> list[str]:
-        """The prefix that starts PostgreSQL or Redis at ``servers_niceness``."""
-        return ["nice", "-n", str(self.servers_niceness)] if self.servers_niceness else []
-
     def _spawn(self, name: str, args: list[str]) -> None:
         log = open(self.dir / f"{name}.log", "ab")  # noqa: SIM115 - kept open for the child
         self.procs[name] = subprocess.Popen(args, cwd=ROOT, env=self.env(), stdout=log,
@@ -193,7 +183,7 @@ class Stack:
         log.close()
 
     def start_redis(self) -> None:
-        self._spawn("redis", [*self._niced(), "redis-server", "--port", str(self.redis_port), "--bind", HOST,
+        self._spawn("redis", ["redis-server", "--port", str(self.redis_port), "--bind", HOST,
                               "--save", "", "--appendonly", "no", "--dir", str(self.dir)])
         self._wait(lambda: _redis_ping(self.redis_port), "redis", 10)
 
