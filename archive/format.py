@@ -350,14 +350,20 @@ def _write(value: Any, newline: str, out: list[str]) -> None:
         if encoder is not None and _PLAIN.issuperset(map(type, value)):
             out.append("[" + inner + _items(encoder, value) + newline + "]")
             return
-        first = True
+        deeper = inner + " "
+        rows = _run(deeper)
+        opening = "["
         for item in value:
-            out.append(("[" if first else ",") + inner)
-            first = False
-            if isinstance(item, (dict, list, tuple)):
+            if (rows is not None and type(item) is dict and item
+                    and _PLAIN.issuperset(map(type, item.values()))):
+                # a row of plain values (most of a section), without a call of its own
+                out.append(opening + inner + "{" + deeper + _items(rows, item) + inner + "}")
+            elif isinstance(item, (dict, list, tuple)):
+                out.append(opening + inner)
                 _write(item, inner, out)
             else:
-                out.append(_scalar(item))
+                out.append(opening + inner + _scalar(item))
+            opening = ","
         out.append(newline + "]")
     else:
         out.append(_scalar(value))
