@@ -205,20 +205,21 @@ def event_archive(*, event: Event) -> dict[str, Any]:
         "pk", *fields["rounds"]))
     round_number = {row[0]: row[1] for row in round_rows}
     # tables: (pk, round_id, number, match)
-    table_rows = sorted(Table.objects.filter(round__event=event).values_list(
+    table_rows = sorted(Table.objects.filter(round__event=event).order_by().values_list(
         "pk", *fields["tables"]), key=lambda t: (round_number[t[1]], t[2]))
     table_key = {t[0]: (round_number[t[1]], t[2]) for t in table_rows}
     table_order = {t[0]: i for i, t in enumerate(table_rows)}
+    # (sorted here, not by the database: ``order_by()`` drops the models' default orderings)
     # games: (pk, table_id, ...)
-    game_rows = sorted(Game.objects.filter(table__round__event=event).values_list(
+    game_rows = sorted(Game.objects.filter(table__round__event=event).order_by().values_list(
         "pk", *fields["games"]), key=lambda g: table_order[g[1]])
     game_table = {g[0]: g[1] for g in game_rows}
-    seat_rows = sorted(Seat.objects.filter(round__event=event).values_list(*fields["seats"]),
+    seat_rows = sorted(Seat.objects.filter(round__event=event).order_by().values_list(*fields["seats"]),
                        key=lambda s: (table_order[s[0]], POSITIONS.index(s[1])))
-    bye_rows = sorted(Bye.objects.filter(round__event=event).values_list(*fields["byes"]),
+    bye_rows = sorted(Bye.objects.filter(round__event=event).order_by().values_list(*fields["byes"]),
                       key=lambda b: (round_number[b[0]], ids[ENTRY].get(b[1], 0)))
     # hands: (pk, game_id, ...)
-    hand_rows = sorted(Hand.objects.filter(game__table__round__event=event).values_list(
+    hand_rows = sorted(Hand.objects.filter(game__table__round__event=event).order_by().values_list(
         "pk", *fields["hands"]), key=lambda h: (table_order[game_table[h[1]]], h[0]))
     # revisions: (pk, hand_id, ...), by hand and number
     revision_rows = list(HandRevision.objects.filter(
