@@ -323,6 +323,8 @@ def _write(value: Any, newline: str, out: list[str]) -> None:
         if encoder is not None and _PLAIN.issuperset(map(type, value.values())):
             out.append("{" + inner + _items(encoder, value) + newline + "}")
             return
+        deeper = inner + " "
+        nested = _run(deeper)
         opening = "{"
         run: dict[Any, Any] = {}
         for key, item in value.items():
@@ -332,12 +334,20 @@ def _write(value: Any, newline: str, out: list[str]) -> None:
             if run:
                 out.append(opening + inner + _items(encoder, run))  # type: ignore[arg-type]
                 opening, run = ",", {}
-            out.append(opening + inner + _escape(_key(key)) + ": ")
+            named = opening + inner + _escape(_key(key)) + ": "
             opening = ","
-            if isinstance(item, (dict, list, tuple)):
+            kind = type(item)
+            if (nested is not None and (kind is dict or kind is list) and item
+                    and _PLAIN.issuperset(map(type, item.values() if kind is dict else item))):
+                # a small dict or list of plain values (totals, meld, a log's details)
+                brackets = "{}" if kind is dict else "[]"
+                out.append(named + brackets[0] + deeper + _items(nested, item) + inner
+                           + brackets[1])
+            elif isinstance(item, (dict, list, tuple)):
+                out.append(named)
                 _write(item, inner, out)
             else:
-                out.append(_scalar(item))
+                out.append(named + _scalar(item))
         if run:
             out.append(opening + inner + _items(encoder, run))  # type: ignore[arg-type]
         out.append(newline + "}")
