@@ -234,11 +234,12 @@ def dumps(archive: Mapping[str, Any]) -> bytes:
     """The archive's bytes: UTF-8 JSON, one space of indent per level, a final newline.
 
     The same bytes as ``json.dumps(archive, ensure_ascii=False, indent=1, allow_nan=False)``
-    (tests/archive checks it), written several times faster: the standard library indents only
-    with its pure-Python encoder, while here the layout is one function that appends to a
-    list, and every run of plain values (a row's numbers, texts and times: most of an
-    archive) is written by the standard library's C encoder in one call, its separators
-    carrying the newline and indent of their level."""
+    (tests/archive checks it), in about half the time on a big day's archive: the standard
+    library indents only with its pure-Python encoder, while here the layout is one function
+    that appends to a list, and every run of plain values (a row's numbers, texts and times,
+    a small dict such as a hand's meld: most of an archive) is written by the standard
+    library's C encoder in one call, its separators carrying the newline and indent of their
+    level."""
     out: list[str] = []
     _write(archive, "\n", out)
     out.append("\n")
