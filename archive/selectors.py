@@ -123,45 +123,116 @@ def _resolve_id(kind: str, value: Any, resolve: Resolve) -> Any:
     return resolve(kind, value)
 
 
+def _converter(internal: str) -> Callable[[Any], Any] | None:
+    """How a stored value of a field of type ``internal`` is written (None: as it is)."""
+    if internal == "DateTimeField":
+        return timestamp
+    if internal == "DateField":
+        return _iso_date
+    if internal == "JSONField":
+        return canonical
+    return None
+
+
+def _iso_date(value: datetime.date) -> str:
+    return value.isoformat()
+
+
+def section_fields(section: Section) -> list[str]:
+    """The columns a section's rows are read from (``values_list``), in its layout's order."""
+    return [attname for _, _, _, attname in _plan(section)]
+
+
+def section_rows(section: Section, rows: list[Any], resolve: Resolve, *, skip: int = 0,
+                 local_ids: list[int] | None = None) -> list[dict[str, Any]]:
+    """A section's rows from plain rows read with :func:`section_fields` (after ``skip``
+    leading columns of the caller's own): the same as :func:`section_row` of each model,
+    without building the models. A ``TABLE`` or ``GAME`` reference comes first in a layout
+    (checked here), written as its two keys."""
+    plan = _plan(section)
+    kinds = [kind for _, kind, _, _ in plan]
+    if any(kind in (TABLE, GAME) for kind in kinds[1:]):
+        raise ValueError(f"{section.model.__name__}: a table or game reference comes first")
+    located = kinds[0] in (TABLE, GAME)
+    where = kinds[0] or ""
+    first = skip + 1 if located else skip
+    names = [name for name, _, _, _ in plan][1 if located else 0:]
+    converted = [(name, fn) for name, kind, internal, _ in plan
+                 if kind is None and (fn := _converter(internal)) is not None]
+    refs = [(name, kind) for name, kind, _, _ in plan if kind is not None and kind not in
+            (TABLE, GAME)]
+    out = []
+    for number, row in enumerate(rows):
+        item: dict[str, Any] = {}
+        if section.local_id:
+            item["id"] = local_ids[number] if local_ids is not None else None
+        if located:
+            item["round"], item["table"] = resolve(where, row[skip])
+        item.update(zip(names, row[first:], strict=True))
+        for name, fn in converted:
+            value = item[name]
+            if value is not None:
+                item[name] = fn(value)
+        for name, kind in refs:
+            item[name] = resolve(kind, item[name])
+        out.append(item)
+    return out
+
+
 def event_archive(*, event: Event) -> dict[str, Any]:
     """The event's complete archive as a JSON-ready dict (no writes). The event's row is read
-    afresh: an instance held since before the last hand would carry an old ``hands_version``."""
+    afresh: an instance held since before the last hand would carry an old ``hands_version``.
+
+    Every section but the club and the event is read as plain rows (``values_list``), not
+    models: a day of 512 players is some 10,000 rows."""
     event = Event.objects.select_related("club").get(pk=event.pk)
-    entries = list(Entry.objects.filter(event=event).select_related("player").order_by("pk"))
-    players: list[Any] = []
+    fields = {key: section_fields(section) for key, section in SECTIONS.items()}
+    # entries, with their players' archived fields
+    entry_rows = list(Entry.objects.filter(event=event).order_by("pk").values_list(
+        "pk", "player__name", "player__email", *fields["entries"]))
     ids: dict[str, dict[int, int]] = {PLAYER: {}, PAIR: {}, ENTRY: {}}
-    for entry in entries:
-        if entry.player_id not in ids[PLAYER]:
-            players.append(entry.player)
-            ids[PLAYER][entry.player_id] = len(players)
-    for number, entry in enumerate(entries, start=1):
-        ids[ENTRY][entry.pk] = number
-    pairs = list(Pair.objects.filter(event=event).order_by("pk"))
-    ids[PAIR] = {pair.pk: number for number, pair in enumerate(pairs, start=1)}
+    player_rows: list[tuple[Any, ...]] = []
+    for number, (pk, name, email, player_id, *_) in enumerate(entry_rows, start=1):
+        ids[ENTRY][pk] = number
+        if player_id not in ids[PLAYER]:
+            player_rows.append((name, email))
+            ids[PLAYER][player_id] = len(player_rows)
+    pair_rows = list(Pair.objects.filter(event=event).order_by("pk").values_list(
+        "pk", *fields["pairs"]))
+    ids[PAIR] = {row[0]: number for number, row in enumerate(pair_rows, start=1)}
 
-    rounds = list(Round.objects.filter(event=event).order_by("number"))
-    round_number = {r.pk: r.number for r in rounds}
-    tables = sorted(Table.objects.filter(round__event=event),
-                    key=lambda t: (round_number[t.round_id], t.number))
-    table_key = {t.pk: (round_number[t.round_id], t.number) for t in tables}
-    table_order = {t.pk: i for i, t in enumerate(tables)}
-    games = sorted(Game.objects.filter(table__round__event=event),
-                   key=lambda g: table_order[g.table_id])
-    game_table = {g.pk: g.table_id for g in games}
-    seats = sorted(Seat.objects.filter(round__event=event),
-                   key=lambda s: (table_order[s.table_id], POSITIONS.index(s.position)))
-    byes = sorted(Bye.objects.filter(round__event=event),
-                  key=lambda b: (round_number[b.round_id], ids[ENTRY].get(b.entry_id, 0)))
-    hands = sorted(Hand.objects.filter(game__table__round__event=event),
-                   key=lambda h: (table_order[game_table[h.game_id]], h.pk))
-    revisions: dict[int, list[HandRevision]] = {}
-    for revision in HandRevision.objects.filter(
-            hand__game__table__round__event=event).order_by("hand_id", "revision"):
-        revisions.setdefault(revision.hand_id, []).append(revision)
-    log = list(EventLog.objects.filter(event=event).order_by("created_at", "pk"))
+    round_rows = list(Round.objects.filter(event=event).order_by("number").values_list(
+        "pk", *fields["rounds"]))
+    round_number = {row[0]: row[1] for row in round_rows}
+    # tables: (pk, round_id, number, match)
+    table_rows = sorted(Table.objects.filter(round__event=event).order_by().values_list(
+        "pk", *fields["tables"]), key=lambda t: (round_number[t[1]], t[2]))
+    table_key = {t[0]: (round_number[t[1]], t[2]) for t in table_rows}
+    table_order = {t[0]: i for i, t in enumerate(table_rows)}
+    # (sorted here, not by the database: ``order_by()`` drops the models' default orderings)
+    # games: (pk, table_id, ...)
+    game_rows = sorted(Game.objects.filter(table__round__event=event).order_by().values_list(
+        "pk", *fields["games"]), key=lambda g: table_order[g[1]])
+    game_table = {g[0]: g[1] for g in game_rows}
+    seat_rows = sorted(Seat.objects.filter(round__event=event).order_by().values_list(*fields["seats"]),
+                       key=lambda s: (table_order[s[0]], POSITIONS.index(s[1])))
+    bye_rows = sorted(Bye.objects.filter(round__event=event).order_by().values_list(*fields["byes"]),
+                      key=lambda b: (round_number[b[0]], ids[ENTRY].get(b[1], 0)))
+    # hands: (pk, game_id, ...)
+    hand_rows = sorted(Hand.objects.filter(game__table__round__event=event).order_by().values_list(
+        "pk", *fields["hands"]), key=lambda h: (table_order[game_table[h[1]]], h[0]))
+    # revisions: (pk, hand_id, ...), by hand and number
+    revision_rows = list(HandRevision.objects.filter(
+        hand__game__table__round__event=event).order_by("hand_id", "revision").values_list(
+        "pk", "hand_id", *fields["revisions"]))
+    # log: (pk, ...)
+    log_rows = list(EventLog.objects.filter(event=event).order_by("created_at", "pk")
+                    .values_list("pk", *fields["log"]))
 
-    user_ids = {event.created_by_id} | {r.author_id for rs in revisions.values() for r in rs}
-    user_ids |= {line.actor_id for line in log}
+    author_at = 2 + SECTIONS["revisions"].layout.index("author")
+    actor_at = 1 + SECTIONS["log"].layout.index("actor")
+    user_ids = {event.created_by_id} | {r[author_at] for r in revision_rows}
+    user_ids |= {line[actor_at] for line in log_rows}
     usernames = dict(get_user_model().objects.filter(
         pk__in=[pk for pk in user_ids if pk is not None]).values_list("pk", "username"))
     imported = EventImport.objects.filter(event=event).values_list("usernames", flat=True).first()
@@ -184,24 +255,24 @@ def event_archive(*, event: Event) -> dict[str, Any]:
     event_row = section_row(SECTIONS["event"], event, resolve)
     event_row["created_by"] = user_of(event.created_by_id, kept.get("event"))
 
-    hand_rows = []
-    for hand in hands:
-        row = section_row(SECTIONS["hands"], hand, resolve)
-        row["revisions"] = []
-        for revision in revisions.get(hand.pk, []):
-            item = section_row(SECTIONS["revisions"], revision, resolve)
-            item["author"] = user_of(revision.author_id,
-                                     kept.get("revisions", {}).get(str(revision.pk)))
-            row["revisions"].append(item)
-        hand_rows.append(row)
+    kept_authors = kept.get("revisions", {})
+    revisions: dict[int, list[dict[str, Any]]] = {}
+    for row, item in zip(revision_rows, section_rows(
+            SECTIONS["revisions"], revision_rows, resolve, skip=2), strict=True):
+        if row[author_at] is None:
+            item["author"] = kept_authors.get(str(row[0]))
+        revisions.setdefault(row[1], []).append(item)
+    hands = section_rows(SECTIONS["hands"], hand_rows, resolve, skip=1)
+    for row, item in zip(hand_rows, hands, strict=True):
+        item["revisions"] = revisions.get(row[0], [])
 
-    log_rows = []
-    for line in log:
-        row = section_row(SECTIONS["log"], line, resolve)
-        row["actor"] = user_of(line.actor_id, kept.get("log", {}).get(str(line.pk)))
-        row["details"] = canonical(map_refs(line.details or {}, LOG_REFS.get(line.action, {}),
-                                            resolve))
-        log_rows.append(row)
+    kept_actors = kept.get("log", {})
+    log = section_rows(SECTIONS["log"], log_rows, resolve, skip=1)
+    for row, item in zip(log_rows, log, strict=True):
+        if row[actor_at] is None:
+            item["actor"] = kept_actors.get(str(row[0]))
+        item["details"] = canonical(map_refs(item["details"] or {},
+                                             LOG_REFS.get(item["action"], {}), resolve))
 
     computed = standings_compute(event=event)
     placements = StandingsSnapshot.objects.filter(event=event).values_list(
@@ -210,21 +281,23 @@ def event_archive(*, event: Event) -> dict[str, Any]:
         "format": FORMAT_NAME,
         "version": VERSION,
         "club": section_row(SECTIONS["club"], event.club, resolve),
-        "players": [section_row(SECTIONS["players"], p, resolve, n)
-                    for n, p in enumerate(players, start=1)],
+        "players": section_rows(SECTIONS["players"], player_rows, resolve,
+                                local_ids=list(range(1, len(player_rows) + 1))),
         "event": event_row,
-        "pairs": [section_row(SECTIONS["pairs"], p, resolve, ids[PAIR][p.pk]) for p in pairs],
-        "entries": [section_row(SECTIONS["entries"], e, resolve, ids[ENTRY][e.pk])
-                    for e in entries],
-        "table_cards": [section_row(SECTIONS["table_cards"], c, resolve)
-                        for c in TableCard.objects.filter(event=event).order_by("number")],
-        "rounds": [section_row(SECTIONS["rounds"], r, resolve) for r in rounds],
-        "tables": [section_row(SECTIONS["tables"], t, resolve) for t in tables],
-        "seats": [section_row(SECTIONS["seats"], s, resolve) for s in seats],
-        "byes": [section_row(SECTIONS["byes"], b, resolve) for b in byes],
-        "games": [section_row(SECTIONS["games"], g, resolve) for g in games],
-        "hands": hand_rows,
-        "log": log_rows,
+        "pairs": section_rows(SECTIONS["pairs"], pair_rows, resolve, skip=1,
+                              local_ids=[ids[PAIR][row[0]] for row in pair_rows]),
+        "entries": section_rows(SECTIONS["entries"], entry_rows, resolve, skip=3,
+                                local_ids=[ids[ENTRY][row[0]] for row in entry_rows]),
+        "table_cards": section_rows(SECTIONS["table_cards"], list(
+            TableCard.objects.filter(event=event).order_by("number").values_list(
+                *fields["table_cards"])), resolve),
+        "rounds": section_rows(SECTIONS["rounds"], round_rows, resolve, skip=1),
+        "tables": section_rows(SECTIONS["tables"], table_rows, resolve, skip=1),
+        "seats": section_rows(SECTIONS["seats"], seat_rows, resolve),
+        "byes": section_rows(SECTIONS["byes"], bye_rows, resolve),
+        "games": section_rows(SECTIONS["games"], game_rows, resolve, skip=1),
+        "hands": hands,
+        "log": log,
         "standings": {
             "tie_breaks": canonical(computed.tie_breaks),
             "rows": standings_local(computed.rows, resolve),

@@ -4,13 +4,15 @@ and their leaderboards."""
 from __future__ import annotations
 
 import datetime
+import json
 import zoneinfo
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from django.db import connection
 from django.utils import timezone
 
 import formats
@@ -152,38 +154,136 @@ def year_season(*, club: Club, year: int) -> Season:
                   min_nights=1, events=Season.Events.ALL)
 
 
-def season_events(season: Season) -> list[Event]:
-    """The events a season counts: the club's finished public events dated within the season
-    (club nights only, unless the season counts all events). An event hidden from the public
-    never counts: the leaderboard is shown to everyone who may see the club."""
+def season_event_ids(season: Season) -> list[int]:
+    """The events a season counts, by id: the club's finished public events dated within the
+    season (club nights only, unless the season counts all events). An event hidden from the
+    public never counts: the leaderboard is shown to everyone who may see the club."""
     events = Event.objects.filter(
         club_id=season.club_id, status=Event.Status.FINISHED, is_public=True,
         date__gte=season.starts_on, date__lte=season.ends_on)
     if season.events == Season.Events.CLUB_NIGHTS:
         events = events.filter(format__in=formats.names(lambda f: f.club_night))
-    return list(events.order_by("date", "pk"))
+    return list(events.order_by("date", "pk").values_list("pk", flat=True))
 
 
-def _nights(events: list[Event]) -> dict[int, list[Night]]:
-    """Each player's nights, from the events' standings snapshots (and final places)."""
-    by_event = {e.pk: e for e in events}
-    entry_players = dict(Entry.objects.filter(event_id__in=list(by_event))
+# What a season reads of its events' standings snapshots, pulled out of the stored JSON by
+# PostgreSQL (``json_to_recordset``: one parse per snapshot, in C, next to the data): the whole
+# rows (a dozen keys each, per-round scores and names included) are neither sent nor decoded
+# here. One row per standings row: its entry, a pair's ``entry_ids`` as JSON text (individual
+# rows have none), its pair, points, wins and rank, numbers truncated as ``int()`` truncates a
+# JSON number.
+_ROWS_SQL = """
+SELECT s.event_id, trunc(r.entry_id)::bigint, r.entry_ids::text, trunc(r.pair_id)::bigint,
+       trunc(r.points)::bigint, COALESCE(trunc(r.wins)::bigint, 0),
+       COALESCE(trunc(r.rank)::bigint, 0)
+FROM {snapshot} s
+CROSS JOIN LATERAL json_to_recordset(s.rows) AS r(
+    entry_id numeric, entry_ids json, pair_id numeric, points numeric, wins numeric,
+    rank numeric)
+WHERE s.event_id = ANY(%s)
+"""
+# One row per event: its entries' ids and players (an index scan per event, sent as two arrays
+# rather than a row per entry), whether it has final places, and those placed first.
+_EVENTS_SQL = """
+SELECT s.event_id, e.ids, e.players, f.placed, f.firsts
+FROM {snapshot} s
+CROSS JOIN LATERAL (
+    SELECT array_agg(entry.id) AS ids, array_agg(entry.player_id) AS players
+    FROM {entry} entry WHERE entry.event_id = s.event_id
+) e
+CROSS JOIN LATERAL (
+    SELECT count(*) > 0 AS placed,
+           (jsonb_agg(p) FILTER (WHERE COALESCE(trunc((p->>'place')::numeric), 0) = 1))::text
+               AS firsts
+    FROM jsonb_array_elements(
+        CASE jsonb_typeof(s.placements) WHEN 'array' THEN s.placements ELSE '[]' END) p
+) f
+WHERE s.event_id = ANY(%s)
+"""
+
+
+@dataclass
+class _Snapshot:
+    """What a season reads of one event's standings: its rows as (entry id, entry ids or None,
+    pair id or None, points, wins, rank), whether the event has final places and those placed
+    first."""
+
+    rows: list[tuple[int | None, list[int] | None, int | None, int, int, int]]
+    placed: bool = False
+    firsts: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _ids(value: Any) -> list[int] | None:
+    """A row's ``entry_ids`` as ints (None when it has none)."""
+    return None if value is None else [int(e) for e in value]
+
+
+Snapshots = tuple[dict[int, int], dict[int, _Snapshot]]
+
+
+def _season_snapshots(event_ids: list[int]) -> Snapshots:
+    """The events' entries (entry id -> player id) and what a season reads of their standings
+    snapshots: in SQL on PostgreSQL, from the decoded rows elsewhere (SQLite, the embedded
+    default). Both give the same (tests/league/test_queries.py)."""
+    if not event_ids:
+        return {}, {}
+    if connection.vendor == "postgresql":
+        return _season_snapshots_sql(event_ids)
+    return _season_snapshots_decoded(event_ids)
+
+
+def _season_snapshots_sql(event_ids: list[int]) -> Snapshots:
+    names = {"snapshot": connection.ops.quote_name(StandingsSnapshot._meta.db_table),
+             "entry": connection.ops.quote_name(Entry._meta.db_table)}
+    entry_players: dict[int, int] = {}
+    snapshots: dict[int, _Snapshot] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(_EVENTS_SQL.format(**names), [event_ids])
+        for event_id, ids, players, placed, firsts in cursor.fetchall():
+            entry_players.update(zip(ids or [], players or [], strict=True))
+            snapshots[event_id] = _Snapshot(rows=[], placed=placed,
+                                            firsts=json.loads(firsts) if firsts else [])
+        cursor.execute(_ROWS_SQL.format(**names), [event_ids])
+        for event_id, entry_id, entry_ids, pair_id, points, wins, rank in cursor.fetchall():
+            snapshots[event_id].rows.append((
+                entry_id, _ids(None if entry_ids is None else json.loads(entry_ids)),
+                pair_id, points, wins, rank))
+    return entry_players, snapshots
+
+
+def _season_snapshots_decoded(event_ids: list[int]) -> Snapshots:
+    entry_players = dict(Entry.objects.filter(event_id__in=event_ids)
                          .values_list("pk", "player_id"))
-    nights: dict[int, list[Night]] = defaultdict(list)
+    snapshots: dict[int, _Snapshot] = {}
     for event_id, rows, placements in StandingsSnapshot.objects.filter(
-            event_id__in=list(by_event)).values_list("event_id", "rows", "placements"):
-        pair_entries = {int(r["pair_id"]): [int(e) for e in r.get("entry_ids") or []]
-                        for r in rows if r.get("pair_id") is not None}
-        placed_first = first_placed(placements or [], pair_entries)
-        for row in rows:
-            entries = [int(e) for e in row.get("entry_ids") or [row["entry_id"]]]
-            for entry_id in entries:
-                player_id = entry_players.get(entry_id)
+            event_id__in=event_ids).values_list("event_id", "rows", "placements"):
+        snapshots[event_id] = _Snapshot(
+            rows=[(None if row.get("entry_id") is None else int(row["entry_id"]),
+                   _ids(row.get("entry_ids")),
+                   None if row.get("pair_id") is None else int(row["pair_id"]),
+                   int(row["points"]), int(row.get("wins", 0)), int(row.get("rank", 0)))
+                  for row in rows],
+            placed=bool(placements),
+            firsts=[p for p in placements or [] if int(p.get("place", 0)) == 1])
+    return entry_players, snapshots
+
+
+def _nights(event_ids: list[int]) -> dict[int, list[Night]]:
+    """Each player's nights, from the events' standings snapshots (and final places)."""
+    entry_players, snapshots = _season_snapshots(event_ids)
+    nights: dict[int, list[Night]] = defaultdict(list)
+    for event_id, snapshot in snapshots.items():
+        pair_entries = {pair_id: entry_ids or [] for _, entry_ids, pair_id, *_ in snapshot.rows
+                        if pair_id is not None}
+        placed_first = first_placed(snapshot.firsts, pair_entries)
+        for entry_id, entry_ids, _, points, wins, rank in snapshot.rows:
+            for each in entry_ids or ([] if entry_id is None else [entry_id]):
+                player_id = entry_players.get(each)
                 if player_id is None:
                     continue
-                first = entry_id in placed_first if placements else int(row.get("rank", 0)) == 1
-                nights[player_id].append(Night(event_id=event_id, points=int(row["points"]),
-                                               wins=int(row.get("wins", 0)), first=first))
+                first = each in placed_first if snapshot.placed else rank == 1
+                nights[player_id].append(Night(event_id=event_id, points=points, wins=wins,
+                                               first=first))
     return nights
 
 
@@ -206,7 +306,7 @@ def season_leaderboard(*, season: Season) -> dict[str, Any]:
     then by wins; rows equal on both share a rank. Players with fewer than ``min_nights``
     nights are in ``unqualified`` (same order, no rank), after the ranked ones in ``ranked``.
     """
-    events = season_events(season)
+    events = season_event_ids(season)
     nights = _nights(events)
     names = dict(Player.objects.filter(pk__in=list(nights)).values_list("pk", "name"))
     ratings = ratings_for(player_ids=list(nights))

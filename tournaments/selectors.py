@@ -73,12 +73,14 @@ def round_byes(*, round_: Round) -> list[Bye]:
 def event_overview(*, event: Event) -> dict[str, Any]:
     rounds = list(event.rounds.order_by("number"))
     current = next((r for r in rounds if r.status != Round.Status.CLOSED), None)
-    entries = list(event.entries.select_related("player").order_by("player__name"))
+    # the players' names and statuses as plain rows (``name``, ``status``), by name
+    entries = [{"name": name, "status": status} for name, status in
+               event.entries.order_by("player__name").values_list("player__name", "status")]
     return {
         "rounds": rounds,
         "current_round": current,
         "entries": entries,
-        "active_count": sum(1 for e in entries if e.status == Entry.Status.ACTIVE),
+        "active_count": sum(1 for e in entries if e["status"] == Entry.Status.ACTIVE),
         "next_round_number": (rounds[-1].number + 1) if rounds else 1,
     }
 

@@ -52,6 +52,11 @@ def test_times_and_stored_json_are_written_one_way_only() -> None:
     moment = datetime.datetime(2026, 11, 20, 20, 3, 4, tzinfo=berlin)
     assert timestamp(moment) == "2026-11-20T19:03:04.000000Z"
     assert datetime.datetime.fromisoformat(timestamp(moment) or "") == moment
+    in_utc = moment.astimezone(datetime.UTC)  # as the database gives times: the same text
+    assert timestamp(in_utc) == timestamp(moment.replace(tzinfo=berlin))
+    assert timestamp(in_utc.replace(microsecond=7)) == "2026-11-20T19:03:04.000007Z"
+    early = datetime.datetime(999, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)
+    assert timestamp(early) == early.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     nested: dict[str, Any] = {"b": [{"z": 1, "a": 2}], "a": {"y": None, "x": True}}
     assert list(canonical(nested)) == ["a", "b"]
     assert list(canonical(nested)["b"][0]) == ["a", "z"]

@@ -1,0 +1,66 @@
+"""The rows of the games' list (``scoring/partials/games_status.html``), written in Python.
+
+A big day lists some 500 games, a dozen values each: as template nodes that was most of the
+event page's and the director screen's time; here it is one pass of string formatting. Each
+game is one of ``scoring.selectors.games_for_event`` (``desk_source`` added by the director's
+games page); every text is escaped, numbers are printed as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django import template
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+register = template.Library()
+
+
+def _status(game: Any) -> str:
+    adjusted, forfeit = game.adjusted, game.forfeit
+    if adjusted and not forfeit:
+        reason = adjusted.get("reason", "") if isinstance(adjusted, dict) else ""
+        return ('<span class="badge adjusted">Adjusted</span> '
+                f'<small class="muted">{escape(reason)}</small>')
+    if forfeit:
+        return ('<span class="badge forfeit">Walkover</span> '
+                f'<small class="muted">{escape(forfeit)} forfeited, {escape(game.winner)} win'
+                '</small>')
+    if game.status == "confirmed":
+        out = '<span class="badge confirmed">Confirmed</span>'
+        source = getattr(game, "desk_source", "")
+        if game.confirmed_by:
+            out += f' <small class="muted">by {escape(game.confirmed_by.player.name)}</small>'
+        elif source:
+            out += f' <small class="muted">at the desk ({escape(source)})</small>'
+        return out
+    if game.status == "finished":
+        return '<span class="badge warn">Finished, not confirmed</span>'
+    return '<span class="badge playing">Playing</span>'
+
+
+@register.simple_tag
+def games_status_rows(games: Iterable[Any], hands_url: str,
+                      desk_confirm: bool = False) -> SafeString:
+    """One ``<tr>`` per game: (a confirm box on the director's games page,) round, table,
+    players, hands, score, status and a link to its hands."""
+    rows = []
+    link = escape(hands_url)
+    for game in games:
+        r, t = game.table.round.number, game.table.number
+        box = ""
+        if desk_confirm:
+            box = "<td></td>"
+            if game.status == "finished":
+                box = (f'<td><input type="checkbox" name="game" value="{r}-{t}" id="desk-{r}-{t}"'
+                       f' aria-label="Confirm round {r}, table {t}"></td>')
+        score = " – ".join(f"{escape(s['side'])} {escape(s['points'])}"
+                           for s in game.totals_list) or "–"
+        rows.append(
+            f'<tr class="game-{escape(game.status)}">{box}<td>{r}</td><td>{t}</td>'
+            f"<td>{escape(game.players_line)}</td><td class=\"num\">{game.hands_count}</td>"
+            f"<td>{score}</td><td>{_status(game)}</td>"
+            f'<td><a href="{link}?round={r}&amp;table={t}">Hands</a></td></tr>\n')
+    return mark_safe("".join(rows))  # noqa: S308 - every value above is escaped or a number
