@@ -4,9 +4,9 @@ player of hundreds of events reads one small row per event instead of every hand
 A summary is written by ``profiles.services.event_summaries_write`` (queued when an event's
 standings are stored or the event finishes or is cancelled; ``manage.py profile_summaries``
 writes every missing or stale one) and is *current* while the event is finished or cancelled and
-its ``hands_version`` and standings version are the ones recorded here. The profile computes any
-other event live (``profiles.selectors``), so a summary missing or behind is only slower, never
-wrong.
+its ``hands_version`` (``source_version`` here, as the standings call it) and standings version
+are the ones recorded here. The profile computes any other event live (``profiles.selectors``),
+so a summary missing or behind is only slower, never wrong.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ class EventSummary(models.Model):
     entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="profile_summary")
     # What it was computed from: the event's hands_version, its standings snapshot's version
     # (null: the event had none) and ruleset preset (the analytics group).
-    hands_version = models.PositiveIntegerField()
+    source_version = models.PositiveIntegerField()
     standings_version = models.PositiveIntegerField(null=True)
     ruleset = models.CharField(max_length=40)
     # When the player's first round started.

@@ -316,7 +316,7 @@ def summary_current(entry: Entry, summary: EventSummary | None,
     ruleset moved since it was written."""
     event = entry.event
     return (summary is not None and event.status in SUMMARISED_STATUSES
-            and summary.hands_version == event.hands_version
+            and summary.source_version == event.hands_version
             and summary.standings_version == standings_version
             and summary.ruleset == event.ruleset_preset)
 

@@ -36,7 +36,7 @@ def event_summaries_write(*, event_id: int, force: bool = False) -> int:
         return 0
     parts, _ = event_parts(entries)
     rows = [
-        EventSummary(entry_id=entry.pk, hands_version=event.hands_version,
+        EventSummary(entry_id=entry.pk, source_version=event.hands_version,
                      standings_version=standings_version, ruleset=event.ruleset_preset,
                      started_at=parts[entry.pk].started, data=parts[entry.pk].stored())
         for entry in entries
@@ -48,7 +48,7 @@ def event_summaries_write(*, event_id: int, force: bool = False) -> int:
         EventSummary.objects.bulk_create(
             [r for r in rows if r.entry_id in alive], update_conflicts=True,
             unique_fields=["entry"],
-            update_fields=["hands_version", "standings_version", "ruleset", "started_at",
+            update_fields=["source_version", "standings_version", "ruleset", "started_at",
                            "data", "computed_at"])
     return len(rows)
 

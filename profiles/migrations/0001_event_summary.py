@@ -17,7 +17,7 @@ class Migration(migrations.Migration):
             name='EventSummary',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('hands_version', models.PositiveIntegerField()),
+                ('source_version', models.PositiveIntegerField()),
                 ('standings_version', models.PositiveIntegerField(null=True)),
                 ('ruleset', models.CharField(max_length=40)),
                 ('started_at', models.DateTimeField(null=True)),

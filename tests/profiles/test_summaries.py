@@ -106,7 +106,7 @@ def test_a_hand_corrected_after_the_summary_was_written_is_counted_live() -> Non
     event_status_set(event=night, status=Event.Status.FINISHED)
     night.refresh_from_db()
     stale = EventSummary.objects.filter(entry__event=night)
-    assert stale.exists() and all(s.hands_version < night.hands_version for s in stale)
+    assert stale.exists() and all(s.source_version < night.hands_version for s in stale)
 
     found, sql = profile(world.subject.pk, AnonymousUser())
     assert any("tournaments_seat" in q for q in sql)  # the night is computed live
@@ -141,7 +141,7 @@ def test_finishing_an_event_writes_its_summaries_on_commit(django_capture_on_com
     rows = EventSummary.objects.filter(entry__event=swiss)
     assert rows.count() == Entry.objects.filter(event=swiss).count()
     swiss.refresh_from_db()
-    assert {r.hands_version for r in rows} == {swiss.hands_version}
+    assert {r.source_version for r in rows} == {swiss.hands_version}
     assert not EventSummary.objects.filter(entry__event=world.private_event).exists()
 
 
