@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.conf import settings
@@ -125,5 +126,28 @@ def celery_app_live(servers: Servers) -> Iterator[object]:
     try:
         yield app
     finally:
+        _until_the_worker_is_idle(app)
         app.conf.task_always_eager = previous
         settings.CELERY_TASK_ALWAYS_EAGER = previous
+
+
+def _until_the_worker_is_idle(app: Any, seconds: float = 20.0) -> None:
+    """Wait (at most ``seconds``) until the real worker has nothing queued, held or running: the
+    test database is emptied after the test (TRUNCATE of every table), and a task of this test
+    still reading it, such as a standings run a hand queued, would deadlock with the emptying."""
+    import redis
+
+    broker = redis.Redis.from_url(str(settings.CELERY_BROKER_URL))
+    deadline = time.monotonic() + seconds
+    try:
+        while time.monotonic() < deadline:
+            queued = sum(int(broker.llen(key)) for key in broker.scan_iter("celery*")
+                         if broker.type(key) == b"list")
+            inspect = app.control.inspect(timeout=2, limit=1)  # one worker: its answer ends it
+            held = [*(inspect.active() or {}).values(), *(inspect.reserved() or {}).values(),
+                    *(inspect.scheduled() or {}).values()]
+            if not queued and not any(held):
+                return
+            time.sleep(0.2)
+    finally:
+        broker.close()
