@@ -7,7 +7,10 @@ URL, ``<PUSH_URL path>events/<id>/?token=…``, with a ``text/event-stream`` tha
 * ``retry`` and an ``: open`` comment at once (the page then polls once, to catch what
   happened before the stream opened);
 * ``event: standings`` with the poll's JSON each time the event's snapshot moves
-  (``standings.push.push_publish``);
+  (``standings.push.push_publish``). A stream opened with ``&view=phone`` (or ``wall``, ``page``:
+  the live region the page shows) also gets that view's region of the new version inside the
+  message (``"region"``: the gzipped HTML, base64), when the worker sent it along
+  (``standings.push.push_regions``): the page then redraws without a request of its own;
 * ``event: wall`` when the event's seats, rounds or results moved (``standings.push.push_wall``):
   the seating, movement and bracket walls then ask for their version and redraw;
 * ``event: calls`` when a table called a director, or a director took or closed a call
@@ -19,9 +22,10 @@ URL, ``<PUSH_URL path>events/<id>/?token=…``, with a ``text/event-stream`` tha
 
 It also answers ``<PUSH_URL path>events/<id>/fragment/?token=…&view=…&version=N``: the live
 region of that snapshot version (gzipped, ``standings.tasks.publish_standings`` put it in Redis
-before publishing), kept in this process's memory after the first ask, so the room's fetches
-after a push cost one Redis read in all and never a web worker; a version not there answers 404
-naming ``version`` (the page then fetches from the site). And ``<PUSH_URL path>health/`` for a
+before publishing), kept in this process's memory (from the message that carried it, or after
+the first ask), for the pages whose stream did not carry it (a browser that cannot inflate, a
+region too big to send along); a version not there answers 404 naming ``version`` (the page then
+fetches from the site). And ``<PUSH_URL path>health/`` for a
 load balancer: 200 while subscribed to Redis, else 503.
 
 One Redis connection per process subscribes to every event's channel (``PSUBSCRIBE``) and hands
@@ -36,6 +40,7 @@ or expired token answers 403 naming the ``token`` field; the page then keeps pol
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import gzip
 import json
@@ -43,7 +48,7 @@ import logging
 import re
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import parse_qs, urlsplit
 
 import redis.asyncio as aioredis
@@ -79,10 +84,11 @@ def push_prefix() -> str:
 class Stream:
     """One open stream: the newest message not yet written, and a flag to wake its writer."""
 
-    __slots__ = ("closed", "event_id", "pending", "pending_calls", "pending_wall", "wake")
+    __slots__ = ("closed", "event_id", "pending", "pending_calls", "pending_wall", "view", "wake")
 
-    def __init__(self, event_id: int) -> None:
+    def __init__(self, event_id: int, view: str | None = None) -> None:
         self.event_id = event_id
+        self.view = view  # the live region the page shows, sent along when the message has it
         self.pending: bytes | None = None
         self.pending_wall: bytes | None = None  # a wall's nudge is kept beside the snapshot
         self.pending_calls: bytes | None = None  # and so is the directors' calls nudge
@@ -118,6 +124,38 @@ def frame(event: str, data: str) -> bytes:
 RESYNC = frame("resync", "{}")
 
 
+class Snapshot(NamedTuple):
+    """A snapshot's message as it goes out (:func:`standings_frames`)."""
+
+    plain: bytes  # for a stream without a view, or one whose region the message lacks
+    by_view: dict[str, bytes]  # for a stream showing that view: the status and its region
+    regions: dict[str, bytes]  # those regions, gzipped (kept for the fetches of other pages)
+    version: int | None
+
+
+def standings_frames(data: str) -> Snapshot:
+    """Split a published snapshot message: the status alone, and the status with each region
+    it carries (``"regions"``: view to base64 of the gzipped HTML, ``standings.push``). A
+    message without regions goes out as it came."""
+    status: Any = None
+    if '"regions"' in data:
+        with contextlib.suppress(ValueError):
+            status = json.loads(data)
+    regions = status.pop("regions", None) if isinstance(status, dict) else None
+    if not isinstance(regions, dict) or not regions or not isinstance(status.get("version"), int):
+        return Snapshot(frame("standings", data), {}, {}, None)
+    plain = json.dumps(status, separators=(",", ":"))
+    by_view: dict[str, bytes] = {}
+    packed: dict[str, bytes] = {}
+    for view, region in regions.items():
+        if view not in FRAGMENT_VIEWS or not isinstance(region, str):
+            continue
+        with contextlib.suppress(ValueError):
+            packed[view] = base64.b64decode(region, validate=True)
+            by_view[view] = frame("standings", f'{plain[:-1]},"region":"{region}"}}')
+    return Snapshot(frame("standings", plain), by_view, packed, status["version"])
+
+
 def event_name(data: str) -> str:
     """The stream event a published message goes out as: ``wall`` for a wall screen's nudge
     (``standings.push.push_wall``: ``{"wall": ...}``, seats, rounds or results moved),
@@ -141,6 +179,14 @@ class Hub:
         self._fragments: OrderedDict[tuple[int, int, str], bytes] = OrderedDict()
         self._reading: dict[tuple[int, int, str], asyncio.Future[bytes | None]] = {}
 
+    def keep(self, event_id: int, version: int, view: str, body: bytes) -> None:
+        """Hold a gzipped region in memory (least recently used out past ``FRAGMENTS_KEPT``)."""
+        key = (event_id, version, view)
+        self._fragments[key] = body
+        self._fragments.move_to_end(key)
+        while len(self._fragments) > FRAGMENTS_KEPT:
+            self._fragments.popitem(last=False)
+
     async def fragment(self, event_id: int, version: int, view: str) -> bytes | None:
         """The gzipped live region of that version and view: from memory, else one Redis read
         shared by every request asking meanwhile; None when Redis does not have it."""
@@ -162,9 +208,7 @@ class Hub:
                                                              version=version, view=view))
             body = bytes(raw) if raw is not None else None
             if body is not None:
-                self._fragments[key] = body
-                while len(self._fragments) > FRAGMENTS_KEPT:
-                    self._fragments.popitem(last=False)
+                self.keep(event_id, version, view, body)
             future.set_result(body)
             return body
         except Exception:  # noqa: BLE001 - Redis away: the pages ask the site instead
@@ -180,9 +224,9 @@ class Hub:
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._listen())
 
-    def join(self, event_id: int) -> Stream:
+    def join(self, event_id: int, view: str | None = None) -> Stream:
         self.start()
-        stream = Stream(event_id)
+        stream = Stream(event_id, view)
         self.streams.setdefault(event_id, set()).add(stream)
         return stream
 
@@ -202,11 +246,20 @@ class Hub:
         if event_id is None:
             return 0
         streams = self.streams.get(event_id, ())
-        if streams:
-            name = event_name(data)
+        if not streams:
+            return 0
+        name = event_name(data)
+        if name != "standings":
             message = frame(name, data)
             for stream in streams:
                 stream.deliver(message, wall=name == "wall", calls=name == "calls")
+            return len(streams)
+        snapshot = standings_frames(data)
+        if snapshot.version is not None:
+            for view, body in snapshot.regions.items():
+                self.keep(event_id, snapshot.version, view, body)
+        for stream in streams:
+            stream.deliver(snapshot.by_view.get(stream.view or "", snapshot.plain))
         return len(streams)
 
     def _resync_all(self) -> None:
@@ -285,8 +338,7 @@ async def _fragment(scope: Scope, send: Send, event_id: int, query: dict[str, li
     view = (query.get("view") or ["page"])[0]
     version_text = (query.get("version") or [""])[0]
     if view not in FRAGMENT_VIEWS:
-        await _answer(send, 400, {"field": "view", "code": "invalid",
-                                  "detail": f"view is one of {', '.join(FRAGMENT_VIEWS)}."})
+        await _refuse_view(send)
         return
     if not version_text.isdigit() or len(version_text) > 12:
         await _answer(send, 400, {"field": "version", "code": "invalid",
@@ -323,6 +375,11 @@ async def _answer(send: Send, status: int, body: dict[str, Any]) -> None:
         (b"content-type", b"application/json"), (b"access-control-allow-origin", b"*"),
         (b"cache-control", b"no-store")]})
     await send({"type": "http.response.body", "body": json.dumps(body).encode()})
+
+
+async def _refuse_view(send: Send) -> None:
+    await _answer(send, 400, {"field": "view", "code": "invalid",
+                              "detail": f"view is one of {', '.join(FRAGMENT_VIEWS)}."})
 
 
 async def _health(send: Send) -> None:
@@ -386,10 +443,15 @@ async def application(scope: Scope, receive: Receive, send: Send) -> None:
     if match[2]:
         await _fragment(scope, send, event_id, query)
         return
-    await _stream(event_id, receive, send, head_only=scope["method"] == "HEAD")
+    view = (query.get("view") or [None])[0]
+    if view is not None and view not in FRAGMENT_VIEWS:
+        await _refuse_view(send)
+        return
+    await _stream(event_id, receive, send, head_only=scope["method"] == "HEAD", view=view)
 
 
-async def _stream(event_id: int, receive: Receive, send: Send, *, head_only: bool) -> None:
+async def _stream(event_id: int, receive: Receive, send: Send, *, head_only: bool,
+                  view: str | None) -> None:
     await send({"type": "http.response.start", "status": 200, "headers": [
         (b"content-type", b"text/event-stream; charset=utf-8"),
         (b"cache-control", b"no-store"),
@@ -398,7 +460,7 @@ async def _stream(event_id: int, receive: Receive, send: Send, *, head_only: boo
     if head_only:
         await send({"type": "http.response.body", "body": b""})
         return
-    stream = hub().join(event_id)
+    stream = hub().join(event_id, view)
 
     async def watch() -> None:
         while True:

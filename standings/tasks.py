@@ -16,7 +16,7 @@ from common.tasks import db_task_retry, standings_clear_pending
 from tournaments.models import Event
 
 from .fragments import bodies_warm, body_cached
-from .push import push_fragments_store, push_publish
+from .push import push_fragments_store, push_publish, push_regions
 from .selectors import push_status
 from .services import standings_rebuild, standings_reconcile
 
@@ -48,8 +48,9 @@ def reconcile_standings() -> list[int]:
 def publish_standings(event_id: int, version: int) -> bool:
     """Tell the event's open pages that snapshot ``version`` is there (``standings.push``): first,
     for a public event, render its fragments into the cache and keep them gzipped where the
-    push process serves them (the message then says ``"fragment": true``), so the room's
-    fetches that follow cost no render and no web worker; then publish. A version already
+    push process serves them (the message then says ``"fragment": true``, and carries them:
+    ``"regions"``, for the pages whose stream asked for one), so the room redraws without a
+    render, a web worker or, mostly, a request; then publish. A version already
     superseded is left to its successor's run. Returns whether a message was published."""
     status = push_status(event_id=event_id)
     if status is None or status["version"] != version:
@@ -57,7 +58,9 @@ def publish_standings(event_id: int, version: int) -> bool:
     if status.pop("public"):
         bodies = bodies_warm(event_id=event_id, version=version)
         # Gzipped once: the same bytes the site's middleware keeps for fetches it answers.
-        status["fragment"] = push_fragments_store(event_id, version, {
-            view: body_cached(event_id=event_id, version=version, view=view, gzip=True)
-            or compress_string(html.encode()) for view, html in bodies.items()})
+        packed = {view: body_cached(event_id=event_id, version=version, view=view, gzip=True)
+                  or compress_string(html.encode()) for view, html in bodies.items()}
+        status["fragment"] = push_fragments_store(event_id, version, packed)
+        if status["fragment"]:  # and sent along: the pages showing them need not fetch
+            status["regions"] = push_regions(packed)
     return push_publish(event_id, status)

@@ -27,7 +27,9 @@ The devices, as the pages behave (``static/js``):
   ``standings.js`` asks on a screen under 600 px) when
   it moved. When the page offers a push stream (``data-push-url``: the stack runs with push
   on) the phone holds it open as ``EventSource`` does (reopened 2 s after a drop), polls only
-  every ``data-push-poll-seconds``, and on each pushed status waits a random 0–250 ms and
+  every ``data-push-poll-seconds``, and on each pushed status shows the region the message
+  carries (``inline`` in the plan: a browser that can inflate opens its stream with
+  ``&view=phone`` and gets the region inside the message), else waits a random 0–250 ms and
   fetches the fragment if the version moved, from the push process when the status says it
   holds it (``"fragment": true``), else from the site.
 * the standings wall (``?round=1`` version, ``?view=wall`` fragment; on a push it asks its
@@ -85,7 +87,8 @@ STOP_AT = [float("inf")]
 OPENING_SECONDS = 3.0  # before the window the devices open their pages over a few seconds
 OPENED = [0]  # devices whose page is open
 MEASURING = Event()  # set when the window starts; the devices' schedules start then
-PUSH = {"streams": 0, "messages": 0, "reconnects": 0}  # streams open now; totals
+# streams open now; totals (regions: messages that carried the page's region, and their bytes)
+PUSH = {"streams": 0, "messages": 0, "reconnects": 0, "regions": 0, "region_bytes": 0}
 DEVICE_NUMBERS = {"phone": 0, "wall": 0}
 
 
@@ -276,7 +279,9 @@ class StandingsReader(Device):
         if stream:
             self.push_every = float(tag_attribute(text, "standings-live",
                                                   "data-push-poll-seconds") or 30)
-            gevent.spawn(self.listen, html.unescape(stream))
+            view = self.fragment_at.rsplit("view=", 1)[1]
+            gevent.spawn(self.listen, html.unescape(stream)
+                         + (f"&view={view}" if PLAN.get("inline", True) else ""))
         self.opened()
         # The room is already playing: the page was opened at some moment before the window,
         # so its poll falls anywhere in its period (30 s while a stream is open, else 3 s).
@@ -287,7 +292,9 @@ class StandingsReader(Device):
         pushed status says it holds it, else from the site); recorded when shown."""
         if str(answer["version"]) != str(self.current):
             got = 0
-            if pushed and answer.get("fragment") and self.push_fragment:
+            if pushed and answer.get("region"):
+                got = 200  # the message carried the region: the page inflates it, no request
+            elif pushed and answer.get("fragment") and self.push_fragment:
                 view = self.fragment_at.rsplit("view=", 1)[1]
                 got, _, _ = self.get("push fragment", f"{self.push_fragment}&view={view}"
                                      f"&version={answer['version']}", False)
@@ -319,13 +326,15 @@ class StandingsReader(Device):
         self.pause(begin + every - time.monotonic())
 
     def pushed(self, answer: dict[str, Any], arrived: float) -> None:
-        self.pause(self.rng.uniform(0, 0.25))  # standings.js spreads the room's fetches
+        if not answer.get("region"):
+            self.pause(self.rng.uniform(0, 0.25))  # standings.js spreads the room's fetches
         with self.busy:
             if self.who == "wall":  # the wall's state of play comes with its own version
                 asked, started = self.ask()
                 if asked is not None:
-                    asked["fragment"] = answer.get("fragment") and \
-                        str(asked["version"]) == str(answer["version"])
+                    same = str(asked["version"]) == str(answer["version"])
+                    asked["fragment"] = answer.get("fragment") and same
+                    asked["region"] = answer.get("region") if same else None
                     self.look(asked, started, pushed=True)
                 return
             self.look(answer, arrived, pushed=True)
@@ -364,7 +373,11 @@ class StandingsReader(Device):
                     if "event: standings" in lines:
                         data = "".join(x[6:] for x in lines if x.startswith("data: "))
                         PUSH["messages"] += 1
-                        gevent.spawn(self.pushed, json.loads(data), time.monotonic())
+                        message = json.loads(data)
+                        if message.get("region"):
+                            PUSH["regions"] += 1
+                            PUSH["region_bytes"] += len(message["region"])
+                        gevent.spawn(self.pushed, message, time.monotonic())
                     elif "event: resync" in lines:
                         gevent.spawn(self.poll_once)
             finally:
@@ -470,7 +483,8 @@ def main(plan_path: str, out_path: str) -> int:
         "samples": SAMPLES, "polls": POLLS, "submits": SUBMITS, "answered": ANSWERED,
         "unanswered": UNANSWERED, "phones_stopped": STOPPED, "in_flight_at_end": IN_FLIGHT[0],
         "push": {"streams_at_stop": streams_at_stop, "messages": PUSH["messages"],
-                 "reconnects": PUSH["reconnects"],
+                 "reconnects": PUSH["reconnects"], "regions": PUSH["regions"],
+                 "region_bytes": PUSH["region_bytes"],
                  "readers": StandingsPhone.fixed_count + StandingsWall.fixed_count},
     }))
     return 0

@@ -319,7 +319,11 @@ def report_text(result: dict[str, Any]) -> str:
         lines.append(
             f"push: {'on' if push['on'] else 'off (pages poll)'}; streams open "
             f"{push['streams']} of {push['readers']} readers, {push['messages']} messages, "
-            f"{push['reconnects']} reconnects")
+            f"{push['reconnects']} reconnects"
+            + (f"; {push['regions']} carried the page's region (inline, "
+               f"{push['region_bytes'] / max(1, push['regions']) / 1024:.1f} KB each as base64)"
+               if push.get("regions") else "; regions not inline" if push.get("inline") is False
+               else ""))
     for who, label in (("phone", "every standings phone"), ("wall", "the wall")):
         vis = result["visibility"][who]
         lines.append(

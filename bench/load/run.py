@@ -86,6 +86,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--push", choices=("on", "off"), default="on",
                    help="run the push process and point the pages at it (on), or leave the "
                         "pages polling every 3 s as the embedded default does (off)")
+    p.add_argument("--inline", choices=("on", "off"), default="on",
+                   help="the standings pages open their push stream for the region they show "
+                        "and redraw from the message (on: a browser with DecompressionStream, "
+                        "what standings.js does), or fetch the region after each push (off: a "
+                        "browser that cannot inflate)")
     p.add_argument("--after-save", choices=("live", "reload", "none"), default="live",
                    help="what the table's phone fetches after a save: the live fragment "
                         "/t/<token>/live/ (what the page does now), the whole page, or nothing")
@@ -167,7 +172,7 @@ def run_count(stack: Stack, args: argparse.Namespace, tables: int, work: Path) -
         "standings_every": args.standings_every, "seating_every": args.seating_every,
         "standings_phones": args.standings_phones, "checks_per_hand": args.checks_per_hand,
         "after_save": args.after_save, "revalidate": revalidating(args.conditional),
-        "seed": args.seed,
+        "inline": args.inline == "on", "seed": args.seed,
     }
     plan_file, out_file = work / f"plan-{tables}.json", work / f"out-{tables}.json"
     plan_file.write_text(json.dumps(plan))
@@ -303,7 +308,9 @@ def result_of(args: argparse.Namespace, tables: int, out: dict[str, Any],
         "saves_201": len(out["submits"]), "visibility": vis, "checksum": checksum,
         "push": {"on": args.push == "on", "streams": out["push"]["streams_at_stop"],
                  "readers": out["push"]["readers"], "messages": out["push"]["messages"],
-                 "reconnects": out["push"]["reconnects"]},
+                 "reconnects": out["push"]["reconnects"], "inline": args.inline == "on",
+                 "regions": out["push"]["regions"],
+                 "region_bytes": out["push"]["region_bytes"]},
         "phones_stopped": out["phones_stopped"], "saves_in_flight_at_end": out["in_flight_at_end"],
     }
 

@@ -1,8 +1,10 @@
 // Live standings: poll the snapshot version; when it moves, fetch the fragment and swap it in.
 // With a push stream (data-push-url: server-sent events) the version comes as soon as it moves,
 // and the poll runs seldom, as a safety net; without one (or while it is down) it runs every
-// few seconds. While the snapshot is behind the entered hands (worker busy or down) show the
-// "updating…" note.
+// few seconds. A browser that can inflate gzip (DecompressionStream) opens the stream for the
+// view it shows (&view=phone, wall or page): a new snapshot's message then carries that region
+// itself ("region": gzipped, base64) and the page redraws without a request. While the snapshot
+// is behind the entered hands (worker busy or down) show the "updating…" note.
 (function () {
   "use strict";
   var live = document.getElementById("standings-live");
@@ -37,15 +39,41 @@
       });
   }
 
+  // The view of the region shown; none for a stage's standings (the push process has only
+  // the whole event's regions).
+  function viewShown() {
+    var url = fragmentFor();
+    if (url.indexOf("stage=") >= 0) { return null; }
+    var view = /[?&]view=(\w+)/.exec(url);
+    return view ? view[1] : "page";
+  }
+
   // A pushed status with "fragment": the push process holds that version's region, so the
-  // room's fetches after a push go there, not to the site (not for a stage's standings).
+  // room's fetches after a push go there, not to the site.
   var pushFragment = pushUrl ? pushUrl.replace("/?token=", "/fragment/?token=") : null;
   function fromPush(status) {
-    var url = fragmentFor();
-    if (!pushFragment || !status.fragment || url.indexOf("stage=") >= 0) { return null; }
-    var view = /[?&]view=(\w+)/.exec(url);
-    return pushFragment + "&view=" + (view ? view[1] : "page") +
-      "&version=" + encodeURIComponent(status.version);
+    var view = viewShown();
+    if (!pushFragment || !status.fragment || !view) { return null; }
+    return pushFragment + "&view=" + view + "&version=" + encodeURIComponent(status.version);
+  }
+
+  // A region sent along with a pushed status: base64 of the gzipped HTML.
+  var inflating = typeof DecompressionStream === "function" && typeof Response === "function";
+  var streamView = null;  // the view the open stream sends regions of
+  function inflate(region) {
+    var bytes = Uint8Array.from(window.atob(region), function (c) { return c.charCodeAt(0); });
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).text();
+  }
+  function fetchRegion(status, by) {
+    var direct = by === "push" ? fromPush(status) : null;
+    if (!direct) { return get(fragmentFor(), false); }
+    return fetch(direct, { cache: "no-cache", mode: "cors", credentials: "omit" })
+      .then(function (response) {
+        if (!response.ok) { throw new Error("HTTP " + response.status); }
+        return response.text();
+      })
+      .catch(function () { return get(fragmentFor(), false); });  // ask the site instead
   }
 
   function wait(ms) { return new Promise(function (done) { window.setTimeout(done, ms); }); }
@@ -58,15 +86,9 @@
       roundLine.textContent = status.round ? status.round.text : "";
     }
     if (String(status.version) === String(current)) { return Promise.resolve(null); }
-    var direct = by === "push" ? fromPush(status) : null;
-    var body = direct
-      ? fetch(direct, { cache: "no-cache", mode: "cors", credentials: "omit" })
-          .then(function (response) {
-            if (!response.ok) { throw new Error("HTTP " + response.status); }
-            return response.text();
-          })
-          .catch(function () { return get(fragmentFor(), false); })  // ask the site instead
-      : get(fragmentFor(), false);
+    var body = status.region && streamView && streamView === viewShown()
+      ? inflate(status.region).catch(function () { return fetchRegion(status, by); })
+      : fetchRegion(status, by);
     return body.then(function (html) {
       live.innerHTML = html;
       current = String(status.version);
@@ -86,18 +108,21 @@
     }).then(done);
   }
 
-  // A pushed status: shown after a short random wait, so a room's phones do not all fetch the
-  // fragment in the same instant; a newer one arriving meanwhile replaces it.
+  // A pushed status: shown at once when it carries the region, else after a short random
+  // wait, so a room's phones do not all fetch the fragment in the same instant; a newer one
+  // arriving meanwhile replaces it.
   function drain() {
     if (busy || !pushed || document.hidden) { return; }
     var status = pushed;
     pushed = null;
     busy = true;
-    wait(Math.random() * 250).then(function () {
+    wait(status.region ? 0 : Math.random() * 250).then(function () {
       // The wall also shows the state of play, which only its poll carries.
       if (!roundLine) { return show(status, "push"); }
       return get(versionUrl, true).then(function (now) {
-        now.fragment = status.fragment && String(now.version) === String(status.version);
+        var same = String(now.version) === String(status.version);
+        now.fragment = status.fragment && same;
+        now.region = same ? status.region : null;
         return show(now, "push");
       });
     }).catch(function () {}).then(done);
@@ -108,13 +133,11 @@
     window.setTimeout(tick, streaming ? pushEvery : every);
   }
   window.setTimeout(tick, every);
-  if (narrow && narrow.addEventListener) {
-    narrow.addEventListener("change", function () { current = null; poll(); });
-  }
-
-  if (pushUrl && window.EventSource) {
-    var source = new EventSource(pushUrl);
-    var state = function (value) { live.setAttribute("data-push", value); };
+  var source = null;
+  var state = function (value) { live.setAttribute("data-push", value); };
+  function listen() {
+    streamView = inflating ? viewShown() : null;
+    source = new EventSource(pushUrl + (streamView ? "&view=" + streamView : ""));
     source.addEventListener("open", function () {
       streaming = true;
       state("open");
@@ -129,7 +152,18 @@
       // Dropped: the browser opens it again by itself (polling meanwhile); refused (the
       // token expired): polling from now on.
       streaming = false;
-      state(source.readyState === 2 ? "closed" : "connecting");
+      state(this.readyState === 2 ? "closed" : "connecting");
+    });
+  }
+  if (pushUrl && window.EventSource) { listen(); }
+  if (narrow && narrow.addEventListener) {
+    narrow.addEventListener("change", function () {
+      current = null;
+      if (source && streamView && streamView !== viewShown()) {
+        source.close();  // the stream sends the other view's regions: open it for this one
+        listen();
+      }
+      poll();
     });
   }
 

@@ -1,7 +1,9 @@
 """A wall screen in a real browser redraws from a push: the real worker stores the snapshot and
-publishes it, the real push process (uvicorn, ``config.asgi``) streams it to the page, which
-fetches the fragment from the site. Polling is slowed to ten minutes so only the push can redraw
-in time; then, with the push process stopped, the page falls back to polling by itself."""
+publishes it with the wall's region, the real push process (uvicorn, ``config.asgi``) streams it
+to the page, which inflates the region and redraws without a request; a browser that cannot
+inflate fetches the region from the push process instead. Polling is slowed to ten minutes so
+only the push can redraw in time; then, with the push process stopped, the page falls back to
+polling by itself."""
 
 from __future__ import annotations
 
@@ -43,27 +45,45 @@ def test_the_wall_redraws_from_a_push_and_polls_when_the_push_process_is_away(
     def scenario(page: Page) -> None:
         monkeypatch.setattr(standings_views, "POLL_SECONDS", 600)
         monkeypatch.setattr(standings_views, "PUSH_POLL_SECONDS", 600)
-        from_push: list[str] = []
-        page.on("response", lambda r: from_push.append(r.url) if "/fragment/?token=" in r.url
-                and r.url.startswith(push_on) and r.status == 200 else None)
+        fetched: list[str] = []  # every request for a standings region, wherever it went
+        page.on("request", lambda r: fetched.append(r.url) if "fragment/?" in r.url else None)
+        streams: list[str] = []
+        page.on("request", lambda r: streams.append(r.url) if r.url.startswith(push_on)
+                and "/fragment/" not in r.url else None)
         page.goto(f"{live_server.url}/events/{event.pk}/standings/wall/")
         live = page.locator("#standings-live")
         expect(live).to_have_attribute("data-push", "open")
+        assert streams and streams[-1].endswith("&view=wall")
         page.evaluate("window.__sameDocument = true")  # gone if the page reloads
         first = live.get_attribute("data-version") or ""
         first_rows = page.locator(".wall-row").all_inner_texts()
 
+        fetched.clear()
         for game in games:
             enter(game, 2)
         expect(live).not_to_have_attribute("data-version", first, timeout=15_000)
         expect(live).to_have_attribute("data-updated-by", "push")
         assert page.evaluate("window.__sameDocument === true"), "the page reloaded"
         assert page.locator(".wall-row").all_inner_texts() != first_rows
-        # The new region came from the push process, not from the site.
-        assert from_push and "view=wall" in from_push[-1]
+        # The new region came inside the pushed message: no request for it, anywhere.
+        assert fetched == []
         out = Path(os.environ.get("TEST_OUTPUT_DIR", "test-output")) / "screenshots"
         out.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(out / "standings-wall-push.png"))
+
+        # A browser that cannot inflate opens the stream without a view and fetches the
+        # region of the version pushed from the push process, not from the site.
+        page.add_init_script("delete window.DecompressionStream;")
+        page.goto(f"{live_server.url}/events/{event.pk}/standings/wall/")
+        expect(live).to_have_attribute("data-push", "open")
+        assert "&view=" not in streams[-1]
+        before = live.get_attribute("data-version") or ""
+        fetched.clear()
+        for game in games:
+            enter(game, 3)
+        expect(live).not_to_have_attribute("data-version", before, timeout=15_000)
+        expect(live).to_have_attribute("data-updated-by", "push")
+        assert fetched and all(url.startswith(push_on) and "view=wall" in url for url in fetched)
 
         # The push process goes away: the page says so and polls every 3 s instead.
         monkeypatch.setattr(standings_views, "POLL_SECONDS", 3)
@@ -74,7 +94,7 @@ def test_the_wall_redraws_from_a_push_and_polls_when_the_push_process_is_away(
             expect(live).to_have_attribute("data-push", "connecting", timeout=15_000)
             second = live.get_attribute("data-version") or ""
             for game in games:
-                enter(game, 3)
+                enter(game, 4)
             expect(live).not_to_have_attribute("data-version", second, timeout=20_000)
             expect(live).to_have_attribute("data-updated-by", "poll")
         finally:

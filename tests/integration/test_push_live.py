@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import base64
 import gzip
 import json
 import urllib.error
@@ -29,8 +30,10 @@ def push_url(servers) -> str:
     return str(servers.push_url)
 
 
-def stream(push_url: str, event_id: int, token: str | None = None) -> SseStream:
-    return SseStream(f"{push_url}events/{event_id}/?token={token or push_token(event_id)}")
+def stream(push_url: str, event_id: int, token: str | None = None, view: str = ""
+           ) -> SseStream:
+    return SseStream(f"{push_url}events/{event_id}/?token={token or push_token(event_id)}"
+                     + (f"&view={view}" if view else ""))
 
 
 def test_a_published_status_reaches_the_open_streams_of_its_event_only(push_url) -> None:
@@ -174,3 +177,30 @@ def test_the_push_process_hands_out_the_fragment_of_the_version_it_announced(
     for url, code, field in refusals:
         status, _, body = get(url)
         assert (status, json.loads(body)["field"]) == (code, field), url
+
+
+def test_a_stream_opened_for_a_view_gets_that_region_of_each_snapshot_inside_the_message(
+    push_url, client, celery_app_live
+) -> None:
+    event, games = build_event(players=8)
+    phone, wall, plain = (stream(push_url, event.pk, view="phone"),
+                          stream(push_url, event.pk, view="wall"), stream(push_url, event.pk))
+    try:
+        for game in games:
+            enter(game, 1)
+        got = {}
+        for name, opened in (("phone", phone), ("wall", wall), ("plain", plain)):
+            message = opened.next_of("standings", timeout=30)
+            assert message is not None, f"no push on the {name} stream"
+            got[name] = message.json()
+    finally:
+        for opened in (phone, wall, plain):
+            opened.close()
+    assert "region" not in got["plain"] and got["plain"]["fragment"] is True
+    for view in ("phone", "wall"):
+        seen = got[view]
+        assert set(seen) == set(got["plain"]) | {"region"}
+        # the region of that very version, as the worker rendered it for the site's fetches
+        html = cache.get(f"standings:html:{event.pk}:{seen['version']}:{view}:all")
+        assert html is not None
+        assert gzip.decompress(base64.b64decode(seen["region"])).decode() == html

@@ -4,6 +4,8 @@ fan-out and the push app's answers to requests it refuses (run in-process, as an
 from __future__ import annotations
 
 import asyncio
+import base64
+import gzip
 import json
 import os
 import subprocess
@@ -16,9 +18,11 @@ import pytest
 from config.env import ConfigError, get_push_url
 from standings import push_server
 from standings.push import (
+    REGION_INLINE_BYTES,
     event_of_channel,
     push_enabled,
     push_publish,
+    push_regions,
     push_stream_url,
     push_token,
     push_token_event,
@@ -162,6 +166,55 @@ def test_the_hub_hands_a_message_to_its_event_s_streams_newest_first() -> None:
     run(scenario())
 
 
+def test_a_snapshot_s_regions_go_to_the_streams_showing_them_and_are_kept_for_fetches() -> None:
+    phone, wall = gzip.compress(b"<ol>phone</ol>"), gzip.compress(b"<ol>wall</ol>")
+    regions = push_regions({"phone": phone, "wall": wall})
+    message = json.dumps({"version": 9, "fragment": True, "regions": regions})
+
+    async def scenario() -> None:
+        hub = Hub("redis://127.0.0.1:1/0")  # never reached: the regions came in the message
+        on_phone, on_wall, on_desk, plain = (hub.join(5, "phone"), hub.join(5, "wall"),
+                                             hub.join(5, "page"), hub.join(5))
+        assert hub.dispatch("push:event:5", message) == 4
+        for stream, view in ((on_phone, "phone"), (on_wall, "wall")):
+            sent = json.loads(stream.take().split(b"data: ", 1)[1])
+            assert sent == {"version": 9, "fragment": True, "region": regions[view]}
+            assert gzip.decompress(base64.b64decode(sent["region"])) == \
+                gzip.decompress({"phone": phone, "wall": wall}[view])
+        # a view the message lacks, or none: the status alone (the page fetches the region)
+        for stream in (on_desk, plain):
+            assert stream.take() == frame("standings", '{"version":9,"fragment":true}')
+        assert await hub.fragment(5, 9, "phone") == phone  # no Redis read needed
+        assert await hub.fragment(5, 9, "wall") == wall
+        await hub.close()
+
+    run(scenario())
+
+
+@pytest.mark.parametrize("message", [
+    '{"version":9,"regions":{"phone":"not base64!"}}',  # a region that does not decode
+    '{"version":9,"regions":{"chart":"AAAA"}}',  # a view the pages do not have
+    '{"version":9,"regions":[]}', '{"regions":{"phone":"AAAA"}}', '{"regions": oops',
+])
+def test_a_region_the_hub_cannot_use_is_left_out_and_the_status_still_goes(message) -> None:
+    async def scenario() -> None:
+        hub = Hub("redis://127.0.0.1:1/0")
+        stream = hub.join(5, "phone")
+        assert hub.dispatch("push:event:5", message) == 1
+        sent = stream.take()
+        assert sent.startswith(b"event: standings\n") and b'"region"' not in sent
+        assert not hub._fragments
+        await hub.close()
+
+    run(scenario())
+
+
+def test_only_regions_small_enough_are_sent_along() -> None:
+    small, big = b"x" * 10, b"y" * (REGION_INLINE_BYTES + 1)
+    assert push_regions({"phone": small, "wall": big}) == {
+        "phone": base64.b64encode(small).decode()}
+
+
 def call(path: str, method: str = "GET", query: str = "") -> tuple[int, dict[str, Any]]:
     """One request to the push app, in-process; (status, JSON body)."""
     sent: list[dict[str, Any]] = []
@@ -187,6 +240,8 @@ def test_the_push_app_refuses_what_it_does_not_serve() -> None:
     assert (status, body["field"]) == (403, "token")
     status, body = call("/push/events/3/", query=f"token={push_token(4)}")
     assert (status, body["field"]) == (403, "token")  # another event's token
+    status, body = call("/push/events/3/", query=f"token={push_token(3)}&view=chart")
+    assert (status, body["field"]) == (400, "view")  # a stream for a region there is not
 
 
 def test_an_absolute_push_address_is_allowed_by_the_content_security_policy() -> None:
