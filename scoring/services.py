@@ -213,7 +213,7 @@ def _after_write(game: Game, revisions: Sequence[HandRevision], *, author: Any =
     """Re-derive the locked game from its live hands (``revisions``, in hand order), then mark
     the event's standings behind. A change to a confirmed game clears its confirmation and says
     so in the event log. The event row is bumped last (``tournaments.services.hands_version_bump``):
-    callers write nothing after this."""
+    callers write nothing after this but the round's start (``hand_submit``, once a round)."""
     if game.status == Game.Status.CONFIRMED:
         event_log(game.table.round.event, author, "confirmation_cleared",
                   round=game.table.round.number, table=game.table.number,
@@ -286,14 +286,16 @@ def hand_submit(
         hand=hand, number=1, engine_hand=engine_hand, score=score, author=author,
         source=source, note=note, idempotency_key=idempotency_key,
     )
+    _after_write(locked, [*revisions, revision], author=author, note=note)
     round_ = locked.table.round
     if round_.status == Round.Status.SEATED:
         # The first hand of a round the director did not start: play has begun (the director
-        # screen times tables from here). One conditional UPDATE, once per round.
+        # screen times tables from here). One conditional UPDATE, once per round, and after
+        # the event's row, in the order a director's start takes them (the event, then the
+        # round): the other order deadlocked with a director starting the round meanwhile.
         Round.objects.filter(pk=round_.pk, status=Round.Status.SEATED).update(
             status=Round.Status.PLAYING, started_at=timezone.now())
         round_.status = Round.Status.PLAYING
-    _after_write(locked, [*revisions, revision], author=author, note=note)  # the last write
     revision.replayed = False  # type: ignore[attr-defined]
     return revision
 

@@ -242,7 +242,8 @@ def report_text(result: Mapping[str, Any]) -> str:
     push = result["push"]
     lines.append(f"push: {push['streams_max']} streams open at most of {push['readers']} "
                  f"readers; {push['messages']} standings and {push['wall_messages']} wall "
-                 f"messages; fragments fetched: {push['fragments_push']} from push, "
+                 f"messages; regions shown from the message: {push.get('regions', 0)}; "
+                 f"fragments fetched: {push['fragments_push']} from push, "
                  f"{push['fragments_site']} from the site; {push['reconnects']} reconnects")
     adv = result["advances"]
     if adv:

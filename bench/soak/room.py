@@ -17,10 +17,12 @@ and the walls, as the pages behave (``static/js``).
   from the rules engine (``score_game`` with the event's deals per game), as the page shows
   it; a player of the other side confirms (``POST …/confirm/``) a minute later (simulated).
 * **Standings phones** (one per table) and **standings walls** (``standings.js``): the page,
-  its push stream held open (``EventSource``), on each pushed status a random 0–250 ms wait,
-  then the fragment if the version moved (from the push process when the status says it holds
-  it, else from the site); a poll every ``data-push-poll-seconds`` as the safety net. Every
-  look is recorded (``bench.load.harness.Poll``) for the saved → shown figure.
+  its push stream held open (``EventSource``) for the view it shows (``&view=phone`` or
+  ``wall``, as a browser that can inflate opens it), on each pushed status the region the
+  message carries, or (none carried) a random 0–250 ms wait, then the fragment if the version
+  moved (from the push process when the status says it holds it, else from the site); a poll
+  every ``data-push-poll-seconds`` as the safety net. Every look is recorded
+  (``bench.load.harness.Poll``) for the saved → shown figure.
 * **The seating wall** (``seating_board.js``): its stream's ``wall`` messages make it ask the
   seating version and reload the page when it moved.
 * **A probe** asks the standings version every half second: not a device of the room, it dates
@@ -95,8 +97,8 @@ class Record:
     confirms: list[float] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     push: dict[str, int] = field(default_factory=lambda: {
-        "streams": 0, "streams_max": 0, "messages": 0, "wall_messages": 0, "fragments_push": 0,
-        "fragments_site": 0, "reconnects": 0, "readers": 0})
+        "streams": 0, "streams_max": 0, "messages": 0, "wall_messages": 0, "regions": 0,
+        "fragments_push": 0, "fragments_site": 0, "reconnects": 0, "readers": 0})
     started: float = 0.0  # game 1 seated (t0 of the simulated clock)
     ended: float = 0.0
 
@@ -268,8 +270,11 @@ class Room:
         stream = tag_attribute(text, "standings-live", "data-push-url")
         push_every = float(tag_attribute(text, "standings-live", "data-push-poll-seconds") or 30)
         every = float(tag_attribute(text, "standings-live", "data-poll-seconds") or 3)
+        view = fragment_url.rsplit("view=", 1)[1].split("&")[0]
         stream_url = html.unescape(stream) if stream else None
         push_fragment = stream_url.replace("/?token=", "/fragment/?token=") if stream_url else None
+        if stream_url:
+            stream_url += f"&view={view}"  # the message then carries the region shown
         busy = asyncio.Lock()
         streaming = {"on": False}
         pending: dict[str, Any] = {}
@@ -277,8 +282,10 @@ class Room:
         async def show(answer: dict[str, Any], started: float, pushed: bool) -> None:
             if str(answer["version"]) != str(state["current"]):
                 got = 0
-                if pushed and answer.get("fragment") and push_fragment:
-                    view = fragment_url.rsplit("view=", 1)[1].split("&")[0]
+                if pushed and answer.get("region"):
+                    got = 200  # the page inflates the region the message carried
+                    self.record.push["regions"] += 1
+                elif pushed and answer.get("fragment") and push_fragment:
                     got, _, _, _ = await self.call(
                         "push fragment", "GET",
                         f"{push_fragment}&view={view}&version={answer['version']}")
@@ -311,13 +318,15 @@ class Room:
             while pending:
                 status = pending.pop("status")
                 arrived = pending.pop("arrived")
-                await asyncio.sleep(rng.uniform(0, 0.25))
+                if not status.get("region"):
+                    await asyncio.sleep(rng.uniform(0, 0.25))
                 async with busy:
                     if who == "wall":  # the wall's state of play comes with its own version
                         now, started = await ask()
                         if now is not None:
-                            now["fragment"] = status.get("fragment") and \
-                                str(now["version"]) == str(status["version"])
+                            same = str(now["version"]) == str(status["version"])
+                            now["fragment"] = status.get("fragment") and same
+                            now["region"] = status.get("region") if same else None
                             await show(now, started, True)
                     else:
                         await show(status, arrived, True)

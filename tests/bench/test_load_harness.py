@@ -254,6 +254,10 @@ def test_report_names_every_kind_and_a_failed_checksum() -> None:
     assert "submit" in text and "check" in text and "gunicorn 0.20" in text
     assert "checksum: FAILED" in text and "stored hands []" in text
     assert "streams open 3 of 4 readers, 20 messages, 1 reconnects" in text
+    result["push"].update(inline=True, regions=16, region_bytes=16 * 2048)
+    assert "; 16 carried the page's region (inline, 2.0 KB each as base64)" in report_text(result)
+    result["push"].update(inline=False, regions=0)
+    assert "1 reconnects; regions not inline" in report_text(result)
     assert "3.2 % of the machine's CPU time; worst second 41 %, 3 seconds over 20 %" in text
 
 

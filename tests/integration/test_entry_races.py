@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from common.errors import ConflictError
+from draw.services import round_set_status
 from scoring import services
 from scoring.models import HandRevision
 from tests.scoring.factories import seated_table, values
+from tournaments.models import Round
+from tournaments.services import event_lock
 
 
 @pytest.mark.integration
@@ -62,3 +66,47 @@ def test_a_retry_racing_its_original_stores_one(servers) -> None:
         t.join()
     assert len(ids) == 2 and ids[0] == ids[1]
     assert HandRevision.objects.count() == 1
+
+
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_a_round_s_first_hand_while_the_director_starts_it_stores_both(servers) -> None:
+    """The phone's first hand marks a seated round as playing; a director starting the same
+    round meanwhile takes the event's row, then the round's. Both take them in that order, so
+    neither waits on the other for ever (PostgreSQL would end one of them as a deadlock)."""
+    table = seated_table(round_status="seated")
+    round_ = table.round
+    director_has_the_event = threading.Event()
+    outcomes: list[str] = []
+
+    def director() -> None:
+        try:
+            with transaction.atomic():
+                event_lock(round_.event)  # as round_set_status begins
+                director_has_the_event.set()
+                time.sleep(0.5)  # the phone's hand is on its way meanwhile
+                round_set_status(round_=round_, status="playing")
+            outcomes.append("started")
+        except Exception as exc:  # noqa: BLE001 - the outcome is the assertion
+            outcomes.append(type(exc).__name__)
+        finally:
+            connection.close()
+
+    def phone() -> None:
+        director_has_the_event.wait(10)
+        try:
+            services.hand_submit(game=table.game, number=1, values=values())
+            outcomes.append("stored")
+        except Exception as exc:  # noqa: BLE001
+            outcomes.append(type(exc).__name__)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=director), threading.Thread(target=phone)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(outcomes) == ["started", "stored"]
+    round_.refresh_from_db()
+    assert round_.status == Round.Status.PLAYING and HandRevision.objects.count() == 1

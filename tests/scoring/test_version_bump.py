@@ -1,6 +1,7 @@
 """The event row is the one row every table of an event writes (``hands_version``): each hand
-write bumps it exactly once, as the LAST write of its transaction, after the game's recompute,
-so the row lock is held from there to the commit only. The results do not change."""
+write bumps it exactly once, as the LAST write of its transaction (but for a seated round's
+start, once), after the game's recompute, so the row lock is held from there to the commit
+only. The results do not change."""
 
 from __future__ import annotations
 
@@ -42,13 +43,14 @@ def _hands_version(event_id: int) -> int:
     return Event.objects.values_list("hands_version", flat=True).get(pk=event_id)
 
 
-def test_first_hand_of_a_seated_round_marks_it_playing_before_the_bump() -> None:
+def test_first_hand_of_a_seated_round_marks_it_playing_right_after_the_bump() -> None:
+    """The one write after the bump: a seated round's start, in the order a director's start
+    takes the rows (the event, then the round; tests/integration/test_entry_races.py)."""
     table = seated_table(round_status="seated")
     before = _hands_version(table.round.event_id)
     _, writes = _writes(lambda: services.hand_submit(game=table.game, number=1, values=values()))
-    _assert_bump_is_the_last_write(writes)
-    assert any("tournaments_round" in sql and sql.lstrip().upper().startswith("UPDATE")
-               for sql in writes)  # the round's start was written, before the bump
+    assert writes[-1].lstrip().upper().startswith("UPDATE") and "tournaments_round" in writes[-1]
+    _assert_bump_is_the_last_write(writes[:-1])
     assert Round.objects.get(pk=table.round_id).status == Round.Status.PLAYING
     assert _hands_version(table.round.event_id) == before + 1
 
