@@ -90,10 +90,17 @@ def order_key(*, date: datetime.date, event_id: int, round_number: int, table_nu
             f"{game_id:012d}")
 
 
-def _lock() -> None:
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
+def _lock(*, wait: bool = True) -> bool:
+    """The ratings' lock, held to the end of the transaction (one replay at a time); without
+    ``wait``, False at once when another transaction holds it."""
+    if connection.vendor != "postgresql":
+        return True
+    with connection.cursor() as cursor:
+        if wait:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_LOCK_KEY])
+            return True
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [_LOCK_KEY])
+        return bool(cursor.fetchone()[0])
 
 
 def _scale(preset: str, overrides: Any) -> int:
@@ -245,20 +252,50 @@ def ratings_rebuild() -> int:
     return _replay("")
 
 
+def _stale_keys(game_ids: Collection[int]) -> list[str] | None:
+    """Where the ratings of these games are not what the games say now: the order keys a
+    replay must start at or before (a changed game's old and new keys, a new game's key); None
+    when none of them is confirmed nor was ever rated."""
+    now = {game.game_id: game for game in rated_games(game_ids=game_ids)}
+    stored: dict[int, set[tuple[str, str]]] = defaultdict(set)
+    for game_id, key, inputs in RatingChange.objects.filter(game_id__in=list(game_ids)) \
+            .values_list("game_id", "order_key", "inputs"):
+        stored[game_id].add((key, inputs))
+    if not now and not stored:
+        return None
+    keys: list[str] = []
+    for game_id in set(now) | set(stored):
+        game, was = now.get(game_id), stored.get(game_id, set())
+        if game is not None and was == {(game.order_key, game.digest)}:
+            continue
+        keys += [key for key, _ in was] + ([game.order_key] if game is not None else [])
+    return keys
+
+
 @transaction.atomic
-def ratings_game_update(*, game_id: int) -> str:
+def ratings_game_update(*, game_id: int, wait: bool = True) -> str:
     """Bring the ratings up to date with one game, after it was confirmed or changed: nothing
     when what was rated is what the game says now (a second run, a re-confirmation of the same
-    result), otherwise a replay from the earlier of where the game was and where it is. Returns
-    ``"unchanged"``, ``"rated"`` or ``"skipped"`` (not confirmed, never rated)."""
-    _lock()
-    now = rated_games(game_ids=[game_id])
-    stored = set(RatingChange.objects.filter(game_id=game_id).values_list("order_key", "inputs"))
-    if not now and not stored:
+    result, or a replay for another game that came after this one's confirmation), otherwise a
+    replay from the earliest place where the ratings of the game's event differ from its games
+    (one replay then covers the event's other confirmations queued meanwhile: at the end of a
+    round, 128 confirmations in a few seconds). Returns ``"unchanged"``, ``"rated"``,
+    ``"skipped"`` (not confirmed, never rated) or, without ``wait`` while another replay holds
+    the lock, ``"busy"`` (the caller asks again later)."""
+    keys = _stale_keys([game_id])  # read before waiting: most of a round's calls end here
+    if keys is None:
         return "skipped"
-    if now and stored == {(now[0].order_key, now[0].digest)}:
+    if not keys:
         return "unchanged"
-    keys = [k for k, _ in stored] + [g.order_key for g in now]
+    if not _lock(wait=wait):
+        return "busy"
+    event_id = Game.objects.filter(pk=game_id).values_list("table__round__event_id",
+                                                           flat=True).first()
+    games = [game_id] if event_id is None else list(
+        Game.objects.filter(table__round__event_id=event_id).values_list("pk", flat=True))
+    keys = _stale_keys(games) or []
+    if not keys:
+        return "unchanged"  # a replay that held the lock while this one waited covered it
     _replay(min(keys))
     return "rated"
 

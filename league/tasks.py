@@ -8,17 +8,29 @@ into one.
 
 from __future__ import annotations
 
-from celery import shared_task
+from celery import current_app, shared_task
 
-from common.tasks import db_task_retry
+from common.tasks import RATE_GAME, db_task_retry, task_queue
 
 from .ratings import ratings_event_update, ratings_game_update, ratings_rebuild
+
+# A rate_game that finds another replay running asks again this much later.
+BUSY_AGAIN_SECONDS = 1.0
 
 
 @shared_task(**db_task_retry())
 def rate_game(game_id: int) -> str:
-    """Bring the ratings up to date with one game (``ratings_game_update``)."""
-    return ratings_game_update(game_id=game_id)
+    """Bring the ratings up to date with one game (``ratings_game_update``). While another
+    replay holds the ratings' lock it does not wait for it, which would hold a worker process
+    the standings need (a round's end queues a confirmation per table): it is queued again a
+    second later (or, the broker away, waits after all), and mostly finds its game rated by
+    then. The embedded default runs tasks inline and waits."""
+    eager = bool(current_app.conf.task_always_eager)
+    done = ratings_game_update(game_id=game_id, wait=eager)
+    if done == "busy" and not task_queue(RATE_GAME, args=(game_id,),
+                                         countdown=BUSY_AGAIN_SECONDS, on_commit=False):
+        done = ratings_game_update(game_id=game_id)  # the broker refused it: wait here
+    return done
 
 
 @shared_task(**db_task_retry())

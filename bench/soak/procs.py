@@ -4,6 +4,7 @@
   a process shares (PostgreSQL's shared buffers in every backend that touched them), so the
   private pages (``Private_Clean + Private_Dirty``, the USS) are what a leak grows;
 * :func:`memory_mb` — (RSS, USS) in MB of one process, None when it is gone or unreadable;
+* :func:`group_ticks` — the CPU of each group of processes;
 * :class:`Slots` — gunicorn recycles a worker after ``max_requests`` (``gunicorn.conf.py``) and
   its replacement has a new pid: a slot keeps the name ("gunicorn worker 2") and counts the
   restarts, so each worker's series stays one line.
@@ -15,7 +16,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.load.harness import ProcStat
+from bench.load.harness import ProcStat, tree_ticks
+
+
+def group_ticks(stats: dict[int, ProcStat], roots: dict[str, list[int]]) -> dict[str, int]:
+    """Clock ticks per group: each server's process tree; the generator's own process alone
+    (the stack's servers are its children, counted in their own groups)."""
+    return {group: sum(stats[pid].ticks for pid in pids if pid in stats)
+            if group == "generator" else tree_ticks(stats, pids)
+            for group, pids in roots.items()}
 
 
 def parse_smaps_rollup(text: str) -> dict[str, int]:

@@ -14,9 +14,9 @@ from typing import Any
 import psycopg
 import redis
 
-from bench.load.harness import cpu_times, read_all_stats, tree_ticks
+from bench.load.harness import cpu_times, read_all_stats
 from bench.load.stack import DB, HOST, Stack
-from bench.soak.procs import Slots, children_of, memory_mb
+from bench.soak.procs import Slots, children_of, group_ticks, memory_mb
 
 GROUPS = ("gunicorn", "push", "worker", "beat", "postgres", "redis", "generator")
 
@@ -147,7 +147,7 @@ class Sampler(threading.Thread):
             "redis_clients": int(clients["connected_clients"]) - 1,
             "redis_used_mb": int(memory["used_memory"]) / 1024 / 1024,
             "redis_keys": int(cache.dbsize()),
-            "ticks": {group: tree_ticks(stats, roots[group]) for group in GROUPS},
+            "ticks": group_ticks(stats, roots),
             "cpu": list(cpu_times()),
             "cpu_idle": machine_idle(),
         }

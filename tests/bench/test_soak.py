@@ -16,7 +16,7 @@ import pytest
 
 from bench.load.hands import random_hand
 from bench.load.harness import ProcStat, Sample
-from bench.soak.procs import Slots, children_of, parse_smaps_rollup
+from bench.soak.procs import Slots, children_of, group_ticks, parse_smaps_rollup
 from bench.soak.recompute import (
     PlayedGame,
     game_results,
@@ -301,3 +301,11 @@ def test_a_private_memory_slope_over_the_limit_fails_the_run() -> None:
                                         "beat": {"slope_mb_per_h": None}}}}
     assert soak.slope_failures(result, None) == []
     assert soak.slope_failures(result, 5.0) == ["gunicorn worker 1: private memory +6.50 MB/h"]
+
+
+def test_the_generator_s_cpu_is_its_own_not_the_stack_it_started() -> None:
+    stats = {pid: ProcStat(pid=pid, ppid=ppid, ticks=ticks) for pid, ppid, ticks in (
+        (10, 1, 7), (20, 10, 100), (21, 20, 50), (30, 10, 40))}  # soak -> gunicorn (+worker), push
+    assert group_ticks(stats, {"generator": [10], "gunicorn": [20], "push": [30],
+                               "beat": [99]}) == {"generator": 7, "gunicorn": 150, "push": 40,
+                                                  "beat": 0}

@@ -5,15 +5,17 @@ or corrected in, the ratings equal a rebuild from scratch."""
 from __future__ import annotations
 
 import datetime
+import threading
 from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.db import connection, transaction
 from rest_framework.test import APIClient
 
 from clubs.services import player_merge
 from league.models import PlayerRating, RatingChange
-from league.ratings import SETTINGS, ratings_game_update, ratings_rebuild
+from league.ratings import SETTINGS, _lock, ratings_game_update, ratings_rebuild
 from league.selectors import club_ratings, rating_history, ratings_for
 from league.tasks import rate_game
 from ranking.ratings import DEFAULT_MU, DEFAULT_SIGMA
@@ -388,3 +390,51 @@ def test_an_events_new_date_re_rates_as_a_rebuild_would(
     assert rebuilt() == moved
     keys = [r["game_id"] for r in rating_history(player_id=p[0].pk)]
     assert keys[0] in {g.pk for g in games[4:]}  # the second night's games come first now
+
+
+def test_one_replay_rates_the_event_s_games_confirmed_while_it_waited(
+        club_players: Any) -> None:
+    """A round's confirmations arrive together: the first call that takes the lock rates
+    every confirmed game of its event, and the calls for the others then find nothing to do."""
+    club, p = club_players
+    games = _two_nights(club, p)
+    first_night = games[:4]
+    Game.objects.filter(pk__in=[g.pk for g in first_night]).update(status="confirmed")
+    assert ratings_game_update(game_id=first_night[2].pk) == "rated"
+    assert set(RatingChange.objects.values_list("game_id", flat=True)) == {
+        g.pk for g in first_night}  # the event's other confirmed games too
+    for game in first_night:
+        assert ratings_game_update(game_id=game.pk) == "unchanged"
+    together = state()
+    assert rebuilt() == together  # the same as rating them one by one, in playing order
+
+
+@pytest.mark.django_db(transaction=True)
+def test_while_another_replay_holds_the_lock_a_call_that_may_not_wait_is_busy(
+        club_players: Any) -> None:
+    club, p = club_players
+    game = seat(club_night(club), p[:4])
+    play(game, ns_wins=True, confirm=False)
+    Game.objects.filter(pk=game.pk).update(status="confirmed")
+    holding, release = threading.Event(), threading.Event()
+
+    def other_replay() -> None:  # another worker process, in its own transaction
+        try:
+            with transaction.atomic():
+                assert _lock(wait=False)
+                holding.set()
+                release.wait(20)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=other_replay)
+    thread.start()
+    try:
+        assert holding.wait(20)
+        assert ratings_game_update(game_id=game.pk, wait=False) == "busy"
+        assert not RatingChange.objects.exists()  # nothing written meanwhile
+    finally:
+        release.set()
+        thread.join(20)
+    assert ratings_game_update(game_id=game.pk, wait=False) == "rated"
+    assert RatingChange.objects.filter(game=game).count() == 4
