@@ -277,9 +277,10 @@ def ratings_game_update(*, game_id: int, wait: bool = True) -> str:
     """Bring the ratings up to date with one game, after it was confirmed or changed: nothing
     when what was rated is what the game says now (a second run, a re-confirmation of the same
     result, or a replay for another game that came after this one's confirmation), otherwise a
-    replay from the earliest place where the ratings of the game's event differ from its games
-    (one replay then covers the event's other confirmations queued meanwhile: at the end of a
-    round, 128 confirmations in a few seconds). Returns ``"unchanged"``, ``"rated"``,
+    replay from the earliest place where the ratings of the game's round differ from its games
+    (one replay then covers the round's other confirmations queued meanwhile: at the end of a
+    round, 128 confirmations in a few seconds; the round, not the event, so that the check
+    does not grow with the day). Returns ``"unchanged"``, ``"rated"``,
     ``"skipped"`` (not confirmed, never rated) or, without ``wait`` while another replay holds
     the lock, ``"busy"`` (the caller asks again later)."""
     keys = _stale_keys([game_id])  # read before waiting: most of a round's calls end here
@@ -289,10 +290,9 @@ def ratings_game_update(*, game_id: int, wait: bool = True) -> str:
         return "unchanged"
     if not _lock(wait=wait):
         return "busy"
-    event_id = Game.objects.filter(pk=game_id).values_list("table__round__event_id",
-                                                           flat=True).first()
-    games = [game_id] if event_id is None else list(
-        Game.objects.filter(table__round__event_id=event_id).values_list("pk", flat=True))
+    round_id = Game.objects.filter(pk=game_id).values_list("table__round_id", flat=True).first()
+    games = [game_id] if round_id is None else list(
+        Game.objects.filter(table__round_id=round_id).values_list("pk", flat=True))
     keys = _stale_keys(games) or []
     if not keys:
         return "unchanged"  # a replay that held the lock while this one waited covered it

@@ -392,17 +392,18 @@ def test_an_events_new_date_re_rates_as_a_rebuild_would(
     assert keys[0] in {g.pk for g in games[4:]}  # the second night's games come first now
 
 
-def test_one_replay_rates_the_event_s_games_confirmed_while_it_waited(
+def test_one_replay_rates_the_round_s_games_confirmed_while_it_waited(
         club_players: Any) -> None:
     """A round's confirmations arrive together: the first call that takes the lock rates
-    every confirmed game of its event, and the calls for the others then find nothing to do."""
+    every confirmed game of its round, and the calls for the others then find nothing to do."""
     club, p = club_players
     games = _two_nights(club, p)
-    first_night = games[:4]
+    first_night = games[:4]  # two rounds of two tables
     Game.objects.filter(pk__in=[g.pk for g in first_night]).update(status="confirmed")
-    assert ratings_game_update(game_id=first_night[2].pk) == "rated"
+    assert ratings_game_update(game_id=first_night[3].pk) == "rated"
     assert set(RatingChange.objects.values_list("game_id", flat=True)) == {
-        g.pk for g in first_night}  # the event's other confirmed games too
+        g.pk for g in first_night[2:]}  # its round's other game too, not the round before
+    assert ratings_game_update(game_id=first_night[0].pk) == "rated"  # from round 1 on
     for game in first_night:
         assert ratings_game_update(game_id=game.pk) == "unchanged"
     together = state()
