@@ -102,6 +102,19 @@ def _clear_cache() -> Iterator[None]:
     cache.clear()
 
 
+# Celery runs an inline (eager) task under a process-wide "a result may not be awaited here"
+# flag, set on the way in and put back on the way out: two threads running inline tasks at once
+# (the race tests) can leave it set, and every later ``result.get()`` in this process would
+# then refuse. Each test starts with it clear.
+@pytest.fixture(autouse=True)
+def _results_may_be_awaited() -> Iterator[None]:
+    from celery._state import _set_task_join_will_block
+
+    _set_task_join_will_block(False)
+    yield
+    _set_task_join_will_block(False)
+
+
 # --- the real servers `make test` starts (integration and e2e tests) ---------------------------
 # Tests using them commit their transactions (``transaction=True``) so the worker, a separate
 # process connected to the same test database, sees their rows. Nothing is mocked or skipped:
