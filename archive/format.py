@@ -231,26 +231,22 @@ def canonical(value: Any) -> Any:
 
 
 def dumps(archive: Mapping[str, Any]) -> bytes:
-    """The archive's bytes: UTF-8 JSON, one space of indent per level, a final newline.
+    """The archive's bytes: UTF-8 JSON laid out one record per line, a final newline.
 
-    The same bytes as ``json.dumps(archive, ensure_ascii=False, indent=1, allow_nan=False)``
-    (tests/archive checks it), in about half the time on a big day's archive: the standard
-    library indents only with its pure-Python encoder, while here the layout is one function
-    that appends to a list, and every run of plain values (a row's numbers, texts and times,
-    a small dict such as a hand's meld: most of an archive) is written by the standard
-    library's C encoder in one call, its separators carrying the newline and indent of their
-    level."""
+    A list of objects (a section's rows, the standings' rows) is written one object per line,
+    each on its line whole (a hand with its revisions too); an object holding such a list (the
+    archive, its standings) one key per line; everything else on the line of its key. Keys
+    keep their order; the separators are ``", "`` and ``": "``; text is written as it is
+    (no ``\\u`` escapes but the ones JSON needs). So a line-by-line diff of two exports shows
+    the records that differ, and every line is written by the standard library's C encoder in
+    one call (an indented layout would need its pure-Python encoder: three times the time on
+    a big day's archive). ``json.loads`` reads back what ``json.dumps`` would have written.
+    Values JSON cannot hold (NaN, infinities, other types) are refused as ``json`` refuses
+    them."""
     out: list[str] = []
     _write(archive, "\n", out)
     out.append("\n")
     return "".join(out).encode()
-
-
-_escape = json.encoder.encode_basestring  # the C escaper where Python has it
-_float = float.__repr__
-_int = int.__repr__
-# Values written as they are (no nesting): a run of them goes to the C encoder in one call.
-_PLAIN = frozenset({str, int, float, bool, type(None)})
 
 
 def _refuse_type(value: Any) -> Any:
@@ -258,24 +254,44 @@ def _refuse_type(value: Any) -> Any:
 
 
 _make_encoder: Any = getattr(json.encoder, "c_make_encoder", None)
-# newline and indent of a level -> the C encoder whose item separator is "," and them
-_RUNS: dict[str, Callable[[Any, int], Any]] = {}
+_encode_line: Callable[..., Any] = (
+    # the C encoder, made once (``JSONEncoder.encode`` makes one per call)
+    _make_encoder(None, _refuse_type, json.encoder.encode_basestring, None, ": ", ", ",
+                  False, False, False)
+    if _make_encoder is not None else
+    json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(", ", ": ")).iterencode)
 
 
-def _run(inner: str) -> Callable[[Any, int], Any] | None:
-    """The C encoder writing a flat dict or list's items at the level ``inner`` indents (its
-    output, less the brackets, is those items as ``json.dumps`` indents them); None where
-    Python has no C encoder."""
-    encoder = _RUNS.get(inner)
-    if encoder is None and _make_encoder is not None:
-        encoder = _RUNS[inner] = _make_encoder(None, _refuse_type, _escape, None, ": ",
-                                               "," + inner, False, False, False)
-    return encoder
+def _line(value: Any) -> str:
+    """``value`` on one line."""
+    return "".join(_encode_line(value, 0) if _make_encoder is not None else _encode_line(value))
 
 
-def _items(encoder: Callable[[Any, int], Any], value: Any) -> str:
-    """A flat dict's or list's items as the C encoder writes them (no brackets)."""
-    return "".join(encoder(value, 0))[1:-1]
+def _rows(value: Any) -> bool:
+    """A non-empty list of objects: written one per line."""
+    return (isinstance(value, (list, tuple)) and bool(value)
+            and all(isinstance(item, dict) for item in value))
+
+
+def _tall(value: Any) -> bool:
+    """An object written one key per line: one holding rows, or such an object."""
+    return isinstance(value, dict) and any(_rows(item) or _tall(item) for item in value.values())
+
+
+def _write(value: Any, newline: str, out: list[str]) -> None:
+    """``value`` at the indent ``newline`` ends with (one space per level)."""
+    inner = newline + " "
+    if _rows(value):
+        out.append("[" + inner + ("," + inner).join(map(_line, value)) + newline + "]")
+    elif _tall(value):
+        opening = "{"
+        for key, item in value.items():
+            out.append(opening + inner + _line(_key(key)) + ": ")
+            _write(item, inner, out)
+            opening = ","
+        out.append(newline + "}")
+    else:
+        out.append(_line(value))
 
 
 def _key(key: Any) -> str:
@@ -289,92 +305,7 @@ def _key(key: Any) -> str:
     if key is None:
         return "null"
     if isinstance(key, float):
-        return _scalar(key)
+        return _line(key)
     if isinstance(key, int):
-        return _int(key)
+        return int.__repr__(key)
     raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
-
-
-def _scalar(value: Any) -> str:
-    if isinstance(value, str):
-        return _escape(value)
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, int):
-        return _int(value)
-    if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            raise ValueError(f"Out of range float values are not JSON compliant: {value!r}")
-        return _float(value)
-    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
-
-
-def _write(value: Any, newline: str, out: list[str]) -> None:
-    """``value`` at the indent ``newline`` ends with (one space per level)."""
-    if isinstance(value, dict):
-        if not value:
-            out.append("{}")
-            return
-        inner = newline + " "
-        encoder = _run(inner)
-        if encoder is not None and _PLAIN.issuperset(map(type, value.values())):
-            out.append("{" + inner + _items(encoder, value) + newline + "}")
-            return
-        deeper = inner + " "
-        nested = _run(deeper)
-        opening = "{"
-        run: dict[Any, Any] = {}
-        for key, item in value.items():
-            if encoder is not None and type(item) in _PLAIN:
-                run[key] = item
-                continue
-            if run:
-                out.append(opening + inner + _items(encoder, run))  # type: ignore[arg-type]
-                opening, run = ",", {}
-            named = opening + inner + _escape(_key(key)) + ": "
-            opening = ","
-            kind = type(item)
-            if (nested is not None and (kind is dict or kind is list) and item
-                    and _PLAIN.issuperset(map(type, item.values() if kind is dict else item))):
-                # a small dict or list of plain values (totals, meld, a log's details)
-                brackets = "{}" if kind is dict else "[]"
-                out.append(named + brackets[0] + deeper + _items(nested, item) + inner
-                           + brackets[1])
-            elif isinstance(item, (dict, list, tuple)):
-                out.append(named)
-                _write(item, inner, out)
-            else:
-                out.append(named + _scalar(item))
-        if run:
-            out.append(opening + inner + _items(encoder, run))  # type: ignore[arg-type]
-        out.append(newline + "}")
-    elif isinstance(value, (list, tuple)):
-        if not value:
-            out.append("[]")
-            return
-        inner = newline + " "
-        encoder = _run(inner)
-        if encoder is not None and _PLAIN.issuperset(map(type, value)):
-            out.append("[" + inner + _items(encoder, value) + newline + "]")
-            return
-        deeper = inner + " "
-        rows = _run(deeper)
-        opening = "["
-        for item in value:
-            if (rows is not None and type(item) is dict and item
-                    and _PLAIN.issuperset(map(type, item.values()))):
-                # a row of plain values (most of a section), without a call of its own
-                out.append(opening + inner + "{" + deeper + _items(rows, item) + inner + "}")
-            elif isinstance(item, (dict, list, tuple)):
-                out.append(opening + inner)
-                _write(item, inner, out)
-            else:
-                out.append(opening + inner + _scalar(item))
-            opening = ","
-        out.append(newline + "]")
-    else:
-        out.append(_scalar(value))

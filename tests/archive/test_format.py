@@ -5,11 +5,16 @@ why it does not (``archive.format.SECTIONS``); so does a new model."""
 from __future__ import annotations
 
 import datetime
+import json
 from typing import Any
 
+import pytest
 from django.apps import apps
 
 from archive.format import ARCHIVED_APPS, NOT_ARCHIVED, SECTIONS, Section, canonical, timestamp
+from archive.selectors import _canonical_text, section_fields, section_rows
+from tests.tournaments.factories import EventFactory
+from tournaments.models import EventLog
 
 
 def _uncovered(section: Section) -> tuple[set[str], set[str]]:
@@ -60,3 +65,36 @@ def test_times_and_stored_json_are_written_one_way_only() -> None:
     nested: dict[str, Any] = {"b": [{"z": 1, "a": 2}], "a": {"y": None, "x": True}}
     assert list(canonical(nested)) == ["a", "b"]
     assert list(canonical(nested)["b"][0]) == ["a", "z"]
+
+
+@pytest.mark.django_db
+def test_times_and_json_read_for_a_section_are_written_as_from_the_model() -> None:
+    """A section's rows are read with their times as text (by PostgreSQL) and their stored JSON
+    as text: written the same as :func:`timestamp` and :func:`canonical` write the model's
+    values, whatever the microseconds, the time zone they were saved in or the keys' order."""
+    event = EventFactory()
+    berlin = datetime.timezone(datetime.timedelta(hours=1))
+    moments = [datetime.datetime(2026, 11, 20, 20, 3, 4, tzinfo=berlin),
+               datetime.datetime(2026, 1, 2, 3, 4, 5, 7, tzinfo=datetime.UTC),
+               datetime.datetime(2026, 12, 31, 23, 59, 59, 999999, tzinfo=datetime.UTC)]
+    details: list[Any] = [{"zeta": 1, "b": [{"z": None, "a": "é"}], "aa": {"y": 2.5, "x": True}},
+                          {}, {"NS": 20, "EW": -3}]
+    for moment, detail in zip(moments, details, strict=True):
+        line = EventLog.objects.create(event=event, action="note", details=detail)
+        EventLog.objects.filter(pk=line.pk).update(created_at=moment)
+    section = SECTIONS["log"]
+    rows = list(EventLog.objects.filter(event=event).order_by("pk")
+                .values_list(*section_fields(section)))
+    written = section_rows(section, rows, lambda kind, value: value)
+    assert [row["created_at"] for row in written] == [timestamp(m) for m in moments]
+    assert [row["details"] for row in written] == [canonical(d) for d in details]
+    assert [list(row["details"]) for row in written] == [sorted(d) for d in details]
+    assert list(written[0]["details"]["b"][0]) == ["a", "z"]
+
+
+def test_stored_json_read_as_text_has_its_keys_sorted_and_nothing_after_it() -> None:
+    text = json.dumps({"b": {"d": [1, {"f": 0, "e": None}], "c": "x"}, "a": []})
+    assert _canonical_text(text) == canonical(json.loads(text))
+    assert json.dumps(_canonical_text(text)) == json.dumps(canonical(json.loads(text)))
+    with pytest.raises(ValueError, match="after"):
+        _canonical_text('{"a": 1} {"b": 2}')
