@@ -317,14 +317,19 @@ class ProgressLayout:
     plot_bottom: int
 
 
+NAMES_ROOM = 200  # right of a progress chart's plot: the names beside the lines' ends
+
+
 def progress_layout(
     series: Sequence[tuple[str, Sequence[float]]], *, steps: Sequence[str], width: int = 640,
-    height: int = 300,
+    height: int = 300, tick_size: float = SMALL, names: bool = True,
 ) -> ProgressLayout | None:
     """Lay out one line per ``(name, values)`` series: ``values[0]`` at the start, then one
     value after each of ``steps`` (their labels, e.g. "R1"). Lines end in order of their last
     value, highest first, each with its name beside its end, 14 units at least below the one
-    above. None when there are no steps or no series."""
+    above (``names=False``: no names, so no room kept for them; a legend names the lines).
+    The plot starts right of the widest tick label at ``tick_size``. None when there are no
+    steps or no series."""
     if not steps or not series:
         return None
     for name, values in series:
@@ -337,7 +342,9 @@ def progress_layout(
     ticks = nice_ticks(min(0, *(v for _, vs in series for v in vs)),
                        max(1, *(v for _, vs in series for v in vs)), 5, whole=True)
     low, high = ticks[0], ticks[-1]
-    left, right, top, bottom = 48, width - 200, 12, height - 28
+    widest = max(_text_width(number(t), tick_size) for t in ticks)
+    left = max(48, math.ceil(widest) + 12)
+    right, top, bottom = width - (NAMES_ROOM if names else 16), 12, height - 28
 
     def x(i: int) -> float:
         return round(left + (right - left) * i / count, 1)
@@ -354,9 +361,9 @@ def progress_layout(
         wanted = y(values[-1])
         label_ys.append(max(wanted, label_ys[-1] + 14) if label_ys else wanted)
     lines = []
-    for i, ((values, names), label_y) in enumerate(zip(ends, label_ys, strict=True)):
+    for i, ((values, sharing), label_y) in enumerate(zip(ends, label_ys, strict=True)):
         lines.append(ProgressLine(
-            name=" & ".join(names[:2]) + (f" +{len(names) - 2}" if len(names) > 2 else ""),
+            name=" & ".join(sharing[:2]) + (f" +{len(sharing) - 2}" if len(sharing) > 2 else ""),
             colour=SERIES_COLOURS[i % len(SERIES_COLOURS)],
             points=" ".join(f"{x(k)},{y(v)}" for k, v in enumerate(values)),
             last_x=x(count), last_y=y(values[-1]), total=values[-1], label_y=label_y,
@@ -371,12 +378,16 @@ def progress_layout(
 def progress_chart(
     *, title: str, series: Sequence[tuple[str, Sequence[float]]], steps: Sequence[str],
     width: int = 640, height: int = 300, empty: str = "Nothing to show yet.",
+    tick_size: float = SMALL, names: bool = True,
 ) -> SafeString:
-    """Cumulative lines, one per series (:func:`progress_layout`), each named at its end, its
-    total in its tooltip. Wider than the other charts (``width``, 640 by default): the names
-    beside the lines' ends need the room, and a wall screen shows it large. Its parts carry the
-    classes ``grid``, ``zero`` and ``series`` for a page's stylesheet."""
-    layout = progress_layout(series, steps=steps, width=width, height=height)
+    """Cumulative lines, one per series (:func:`progress_layout`), each named at its end
+    (unless ``names`` is false: a wall names them in a legend beside the chart), its total in
+    its tooltip. Wider than the other charts (``width``, 640 by default): the names beside the
+    lines' ends need the room, and a wall screen shows it large, with its tick labels at
+    ``tick_size``. Its parts carry the classes ``grid``, ``zero`` and ``series`` for a page's
+    stylesheet."""
+    layout = progress_layout(series, steps=steps, width=width, height=height,
+                             tick_size=tick_size, names=names)
     if layout is None:
         return _empty(title, empty, "progress")
     parts = _open(title, layout.width, layout.height, "progress")
@@ -385,8 +396,8 @@ def progress_chart(
         parts.append(
             f'<line x1="{layout.plot_left}" x2="{layout.plot_right}" y1="{y}" y2="{y}" '
             f'stroke="{GRID}"/><text x="{layout.plot_left - 6}" y="{y}" text-anchor="end" '
-            f'dominant-baseline="middle" font-size="{SMALL}" fill="{MUTED}">{number(value)}'
-            "</text>")
+            f'dominant-baseline="middle" font-size="{tick_size:g}" fill="{MUTED}">'
+            f"{number(value)}</text>")
     parts.append(f'<line class="zero" x1="{layout.plot_left}" x2="{layout.plot_right}" '
                  f'y1="{layout.zero_y}" y2="{layout.zero_y}" stroke="{MUTED}"/>')
     for label, x in layout.steps:
@@ -399,8 +410,9 @@ def progress_chart(
             f'<g class="series"><polyline fill="none" stroke="{colour}" stroke-width="2.5" '
             f'stroke-linejoin="round" points="{line.points}"/>'
             f'<circle cx="{line.last_x}" cy="{line.last_y}" r="3.5" fill="{colour}"/>'
-            f'<text x="{line.last_x + 8}" y="{line.label_y}" fill="{colour}" '
-            f'dominant-baseline="middle">{escape(_shorten(line.name, 26))}</text>'
-            f"<title>{escape(line.name)}: {number(line.total)}</title></g>")
+            + (f'<text x="{line.last_x + 8}" y="{line.label_y}" fill="{colour}" '
+               f'dominant-baseline="middle">{escape(_shorten(line.name, 26))}</text>'
+               if names else "")
+            + f"<title>{escape(line.name)}: {number(line.total)}</title></g>")
     parts.append("</svg>")
     return mark_safe("".join(parts))  # noqa: S308 - every piece above is escaped

@@ -67,7 +67,7 @@ def body_html(*, event_id: int, version: int, view: str, user: Any,
     if html is None:
         template, chart_top, compact = VIEWS[view]
         standings = event_standings(event_id=event_id, user=user, chart_top=chart_top,
-                                    part=part)
+                                    part=part, wall=view == "wall")
         rows_link(standings)
         # No request: the region must not depend on who asks (one copy serves everyone).
         html = render_to_string(template, {"standings": standings, "compact": compact})

@@ -117,12 +117,21 @@ def score_series(rows: list[dict[str, Any]], *, top: int
     return series, [f"R{n}" for n in range(1, last_round + 1)]
 
 
-def score_chart(rows: list[dict[str, Any]], *, top: int) -> SafeString | None:
-    """The score-progression chart of the first ``top`` rows (inline SVG, ``common.charts``);
-    None before anyone has played."""
+# A wall's chart: tick labels read across a room, the lines named in a legend beside it.
+WALL_TICK_SIZE = 26
+
+
+def score_chart(rows: list[dict[str, Any]], *, top: int, wall: bool = False
+                ) -> SafeString | None:
+    """The score-progression chart of the first ``top`` rows (inline SVG, ``common.charts``),
+    drawn for a wall (``wall``: big tick labels, no names at the lines' ends) or a page; None
+    before anyone has played."""
     series, steps = score_series(rows, top=top)
     if not series:
         return None
+    if wall:
+        return progress_chart(title="Score progression of the leading players", series=series,
+                              steps=steps, tick_size=WALL_TICK_SIZE, names=False)
     return progress_chart(title="Score progression of the leading players", series=series,
                           steps=steps)
 
@@ -211,7 +220,7 @@ def standings_status(*, event_id: int, user: Any) -> StandingsStatus:
 
 def event_standings(
     *, event_id: int, user: Any, chart_top: int = 6, stage: str | None = None,
-    part: str | None = None,
+    part: str | None = None, wall: bool = False,
 ) -> Standings:
     """A ranking view of the event, ready for the pages, the wall, the CSV and the API.
 
@@ -219,7 +228,8 @@ def event_standings(
     final places once the event has them, else the stages seated so far (the final table, the
     semi-final tables, the bracket's places, then the qualifying standings with the cut line);
     ``totals`` is the snapshot as it stands, every game summed; a stage (``Round.Stage``, also
-    given as ``stage``) is that stage's standings computed now from its rounds."""
+    given as ``stage``) is that stage's standings computed now from its rounds. ``wall``: the
+    chart is drawn for a wall screen (:func:`score_chart`)."""
     event = _event(event_id, with_rows=True)
     check_view_event(user=user, event=event)
     snapshot = _snapshot(event)
@@ -260,7 +270,7 @@ def event_standings(
     return Standings(
         event=event, status=_status(event, snapshot), rows=shown, tie_breaks=tie_breaks,
         bye_scoring=bye_text, round_numbers=round_numbers,
-        chart=score_chart(chart_rows, top=chart_top) if chart_top else None,
+        chart=score_chart(chart_rows, top=chart_top, wall=wall) if chart_top else None,
         chart_legend=score_legend(chart_rows, top=chart_top) if chart_top else [],
         part=part, boards=boards,
     )

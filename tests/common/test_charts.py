@@ -17,6 +17,7 @@ from common.charts import (
     bar_chart,
     line_chart,
     nice_ticks,
+    number,
     progress_chart,
     progress_layout,
 )
@@ -197,6 +198,34 @@ def test_progress_layout_merges_coinciding_lines_and_separates_labels() -> None:
     assert [label for label, _ in layout.steps] == ["R1", "R2"]
     assert [value for value, _ in layout.y_ticks] == [-200, 0, 200, 400, 600]  # steps of 200
     assert layout.lines[0].colour != layout.lines[1].colour
+
+
+def test_progress_layout_keeps_room_left_for_its_widest_tick_label_at_its_size() -> None:
+    """A tick label ends 6 units left of the plot: the plot starts far enough right that the
+    widest one (e.g. "-1500" at a wall's 26 units) starts inside the drawing, not cut off."""
+    series = [("Ann", [0, 900, 1500]), ("Bob", [0, -400, -1200])]
+    for size in (14, 26, 40):
+        layout = progress_layout(series, steps=["R1", "R2"], tick_size=size)
+        assert layout is not None
+        widest = max(len(number(value)) for value, _ in layout.y_ticks)
+        # digits are at most 0.6 of the font size wide in the fonts pages use
+        assert layout.plot_left - 6 - widest * size * 0.6 >= 0, (size, layout.plot_left)
+    small = progress_layout([("A", [0, 5])], steps=["R1"])
+    assert small is not None and small.plot_left == 48  # short labels: the usual margin
+    named = progress_layout(series, steps=["R1"] * 2, tick_size=26)
+    unnamed = progress_layout(series, steps=["R1"] * 2, tick_size=26, names=False)
+    assert named is not None and unnamed is not None
+    assert named.plot_right == 640 - 200 and unnamed.plot_right == 640 - 16
+
+
+def test_progress_chart_without_names_leaves_them_to_a_legend() -> None:
+    series = [("Ann", [0, 150]), ("Bob", [0, 90])]
+    named = str(progress_chart(title="Points", series=series, steps=["R1"]))
+    bare = str(progress_chart(title="Points", series=series, steps=["R1"], tick_size=26,
+                              names=False))
+    assert ">Ann</text>" in named and ">Ann</text>" not in bare
+    assert "<title>Ann: 150</title>" in bare  # the tooltip still names the line
+    assert 'font-size="26"' in bare and 'font-size="26"' not in named
 
 
 def test_progress_chart_escapes_names_and_says_when_empty() -> None:

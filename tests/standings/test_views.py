@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from unittest import mock
 
 import pytest
@@ -178,6 +179,25 @@ def test_score_chart_draws_the_leaders_cumulative_points_with_common_charts() ->
     assert ">Ann &amp; Bob</text>" in chart and "<title>Ann &amp; Bob: 500</title>" in chart
     assert "Di &lt;b&gt;" in chart and "<b>" not in chart
     assert score_chart([{"name": "X", "per_round": {}}], top=3) is None
+
+
+def test_a_wall_s_chart_has_big_tick_labels_room_for_them_and_no_names() -> None:
+    """The wall's stylesheet sets its tick labels' size; the chart keeps room for that size
+    (a chart laid out for smaller labels lost their first digit at the wall's left edge)."""
+    from pathlib import Path
+
+    from django.conf import settings
+
+    from standings.selectors import WALL_TICK_SIZE, score_chart
+
+    rows = [{"name": "Ann", "per_round": {"1": 1500}}, {"name": "Bob", "per_round": {"1": 150}}]
+    wall = str(score_chart(rows, top=2, wall=True))
+    assert f'font-size="{WALL_TICK_SIZE}"' in wall and ">Ann</text>" not in wall
+    first_tick = re.search(r'<text x="([\d.]+)"[^>]*text-anchor="end"', wall)
+    assert first_tick is not None and float(first_tick.group(1)) - 4 * WALL_TICK_SIZE * 0.6 >= 0
+    css = (Path(settings.BASE_DIR) / "static/css/site.css").read_text()
+    rule = re.search(r"body\.wall \.wall-chart \.score-chart \.grid text \{([^}]*)\}", css)
+    assert rule is not None and f"font-size: {WALL_TICK_SIZE}px" in rule.group(1)
 
 
 def test_standings_download_as_csv(client, django_capture_on_commit_callbacks) -> None:
