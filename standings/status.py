@@ -106,6 +106,10 @@ def _snapshot_put(event_id: int, version: int, source_version: int,
             version, source_version):
         return  # a later snapshot's commit got here first
     new = stored is None or stored["version"] < version
+    # The same rows from newer hands (a seating, a confirmation, a correction that moved no
+    # total): no region to prepare, but the open pages are told the snapshot is current, or
+    # they would say "updating…" until the next hand that moves a total.
+    caught_up = not new and stored is not None and stored["source_version"] < source_version
     if new and reachable:  # (with the cache away there is nowhere to prepare anything)
         # Before the version is announced, the regions a room fetches first are rendered
         # (standings.fragments), so no poll finds a version whose region is not ready; the
@@ -118,10 +122,10 @@ def _snapshot_put(event_id: int, version: int, source_version: int,
     with contextlib.suppress(Exception):
         cache.set(key, {"version": version, "source_version": source_version,
                         "computed_at": computed_at}, timeout=_seconds())
-    if push_enabled() and new:
+    if push_enabled() and (new or caught_up):
         # A new version: the open pages are told (standings.push), after its fragments are
-        # rendered, by a task of the app that renders them.
-        task_queue(STANDINGS_PUSH, args=(event_id, version), on_commit=False)
+        # rendered, by a task of the app that renders them; a version caught up: its status.
+        task_queue(STANDINGS_PUSH, args=(event_id, version, new), on_commit=False)
 
 
 # Sent inside the writer's transaction each time an event's snapshot is stored (or found current),

@@ -45,17 +45,18 @@ def reconcile_standings() -> list[int]:
 
 
 @shared_task(ignore_result=True, **db_task_retry())
-def publish_standings(event_id: int, version: int) -> bool:
+def publish_standings(event_id: int, version: int, regions: bool = True) -> bool:
     """Tell the event's open pages that snapshot ``version`` is there (``standings.push``): first,
     for a public event, render its fragments into the cache and keep them gzipped where the
     push process serves them (the message then says ``"fragment": true``, and carries them:
     ``"regions"``, for the pages whose stream asked for one), so the room redraws without a
-    render, a web worker or, mostly, a request; then publish. A version already
+    render, a web worker or, mostly, a request; then publish. Without ``regions`` (a version
+    the pages have, now current with newer hands) the status alone. A version already
     superseded is left to its successor's run. Returns whether a message was published."""
     status = push_status(event_id=event_id)
     if status is None or status["version"] != version:
         return False  # the event is gone, or a newer snapshot has its own run
-    if status.pop("public"):
+    if status.pop("public") and regions:
         bodies = bodies_warm(event_id=event_id, version=version)
         # Gzipped once: the same bytes the site's middleware keeps for fetches it answers.
         packed = {view: body_cached(event_id=event_id, version=version, view=view, gzip=True)

@@ -8,6 +8,7 @@ import gzip
 import json
 import urllib.error
 import urllib.request
+from typing import Any
 
 import pytest
 from django.core.cache import cache
@@ -20,6 +21,7 @@ from standings.push import push_fragments_store, push_publish, push_token
 from tests.integration.sse import SseStream
 from tests.integration.test_standings_live import build_event, enter, wait_until
 from tournaments.models import Event
+from tournaments.services import event_results_changed
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -177,6 +179,37 @@ def test_the_push_process_hands_out_the_fragment_of_the_version_it_announced(
     for url, code, field in refusals:
         status, _, body = get(url)
         assert (status, json.loads(body)["field"]) == (code, field), url
+
+
+def test_a_snapshot_found_current_with_newer_hands_is_pushed_as_its_status_alone(
+    push_url, celery_app_live
+) -> None:
+    """Something that feeds the standings but moves no total (here the settings saved again)
+    leaves the rows and their version as they were; the pages are still told the snapshot
+    is current, or they would say "updating…" until the next hand that moves a total."""
+    event, games = build_event(players=8)
+    opened = stream(push_url, event.pk, view="phone")
+    try:
+        for game in games:
+            enter(game, 1)
+
+        def current_with(hands_version: int) -> dict[str, Any]:
+            seen: dict[str, Any] = {}
+            while seen.get("source_version", -1) < hands_version:
+                message = opened.next_of("standings", timeout=30)
+                assert message is not None, f"no push reached hands version {hands_version}"
+                seen = message.json()
+            return seen
+
+        first = current_with(Event.objects.get(pk=event.pk).hands_version)
+        assert "region" in first
+        event_results_changed(Event.objects.get(pk=event.pk))
+        again = current_with(Event.objects.get(pk=event.pk).hands_version)
+    finally:
+        opened.close()
+    assert again["version"] == first["version"] and again["behind"] is False
+    assert again["source_version"] > first["source_version"]
+    assert "region" not in again and "fragment" not in again  # the pages have that version
 
 
 def test_a_stream_opened_for_a_view_gets_that_region_of_each_snapshot_inside_the_message(
