@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from clubs.models import Player
@@ -123,11 +123,31 @@ def event_key(*, date: datetime.date, event_id: int) -> str:
     return f"{date.isoformat()}/{event_id:012d}/"
 
 
-def rated_games(*, since: datetime.date | None = None,
+def _at_or_after(key: str, path: str) -> Q:
+    """Games (through ``path``, the lookup from the queried model to the round) in the rounds
+    at or after ``key``'s: a later date; the same date and a later event; the same event and
+    the same or a later round. (The table and game parts of a key are left to the caller: the
+    filter reads no more than the key's round.)"""
+    parts = key.split("/")
+    date = datetime.date.fromisoformat(parts[0])
+    later = Q(**{f"{path}event__date__gt": date})
+    if len(parts) < 2 or not parts[1]:
+        return later | Q(**{f"{path}event__date": date})
+    event_id = int(parts[1])
+    same_date = Q(**{f"{path}event__date": date})
+    if len(parts) < 3 or not parts[2]:
+        return later | same_date & Q(**{f"{path}event_id__gte": event_id})
+    return later | same_date & (Q(**{f"{path}event_id__gt": event_id})
+                                | Q(**{f"{path}event_id": event_id,
+                                       f"{path}number__gte": int(parts[2])}))
+
+
+def rated_games(*, since: str | None = None,
                 game_ids: Collection[int] | None = None) -> list[RatedGame]:
-    """The confirmed games (played on or after ``since``, or those of ``game_ids``) as they are
-    rated, in playing order. Games that cannot be rated (fewer than two sides seated) are left
-    out, and so are walkovers (a forfeited game was not played out: it says nothing of skill)."""
+    """The confirmed games (those at or after the order key ``since``, or those of
+    ``game_ids``) as they are rated, in playing order. Games that cannot be rated (fewer than
+    two sides seated) are left out, and so are walkovers (a forfeited game was not played out:
+    it says nothing of skill)."""
     # The ids first: inside the games' query the planner may run the imported-copy check
     # (a correlated NOT EXISTS over events) once per seat result, which on a few years of
     # nights takes minutes; as a list it is one pass over the events.
@@ -136,9 +156,11 @@ def rated_games(*, since: datetime.date | None = None,
                                 table__round__event__in=events)
     results = SeatResult.objects.filter(game__status=Game.Status.CONFIRMED, game__forfeit="",
                                         game__table__round__event__in=events)
-    if since is not None:
-        games = games.filter(table__round__event__date__gte=since)
-        results = results.filter(game__table__round__event__date__gte=since)
+    if since:
+        # the key's round and after (not its whole date: a replay late in a day of 10 games
+        # read the 1,150 games before it, each time)
+        games = games.filter(_at_or_after(since, "table__round__"))
+        results = results.filter(_at_or_after(since, "game__table__round__"))
     if game_ids is not None:
         games = games.filter(pk__in=list(game_ids))
         results = results.filter(game_id__in=list(game_ids))
@@ -171,7 +193,7 @@ def rated_games(*, since: datetime.date | None = None,
             at=row["confirmed_at"] or row["updated_at"], result=result,
         ))
     rated.sort(key=lambda g: g.order_key)
-    return rated
+    return [g for g in rated if g.order_key >= since] if since else rated
 
 
 def _ratings_before(key: str, players: Collection[int]) -> dict[int, Rating]:
@@ -189,12 +211,8 @@ def _ratings_before(key: str, players: Collection[int]) -> dict[int, Rating]:
     }
 
 
-def _key_date(key: str) -> datetime.date | None:
-    return datetime.date.fromisoformat(key[:10]) if key else None
-
-
 def _replay(key: str) -> int:
-    games = [g for g in rated_games(since=_key_date(key)) if g.order_key >= key]
+    games = rated_games(since=key)
     stale = RatingChange.objects.filter(order_key__gte=key) if key else RatingChange.objects.all()
     touched = set(stale.values_list("player_id", flat=True).distinct())
     for game in games:

@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 
 from clubs.services import player_merge
 from league.models import PlayerRating, RatingChange
-from league.ratings import SETTINGS, _lock, ratings_game_update, ratings_rebuild
+from league.ratings import SETTINGS, _lock, rated_games, ratings_game_update, ratings_rebuild
 from league.selectors import club_ratings, rating_history, ratings_for
 from league.tasks import rate_game
 from ranking.ratings import DEFAULT_MU, DEFAULT_SIGMA
@@ -257,6 +257,30 @@ def test_a_game_dated_earlier_and_confirmed_last_replays_the_later_games(
     replayed = RatingChange.objects.get(game=games[-1], player=p[7])
     assert replayed.mu_before != later.mu_before  # the earlier games now count before it
     assert rebuilt() == state()
+
+
+def test_the_games_from_a_key_on_are_those_whose_key_is_not_smaller(
+        club_players: Any, django_capture_on_commit_callbacks: Any) -> None:
+    """A replay reads the games from its key's round on (not its whole date), whatever the key
+    names: a date, an event, a round or one game; two events share a date here."""
+    club, p = club_players
+    games = _two_nights(club, p)
+    same_day = club_night(club, date=D(2026, 3, 5))
+    for round_number in (1, 2):
+        game = seat(same_day, p[:4], round_number=round_number, table_number=1)
+        play(game, ns_wins=round_number == 1, confirm=False)
+        games.append(game)
+    _confirm(games, django_capture_on_commit_callbacks)
+    every = rated_games()
+    assert len(every) == len(games)
+    keys = {g.order_key for g in every}
+    for key in sorted(keys):
+        date, event, round_number, _table, _game = key.split("/")
+        for since in (f"{date}", f"{date}/{event}/", f"{date}/{event}/{round_number}/", key,
+                      f"{date}/{event}/{int(round_number) + 1:05d}/", "2026-03-06"):
+            assert [g.game_id for g in rated_games(since=since)] == [
+                g.game_id for g in every if g.order_key >= since], since
+    assert rated_games(since="2027-01-01") == []
 
 
 def test_the_command_rebuilds_what_the_tasks_built(
