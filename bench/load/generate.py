@@ -326,7 +326,7 @@ class StandingsReader(Device):
         self.pause(begin + every - time.monotonic())
 
     def pushed(self, answer: dict[str, Any], arrived: float) -> None:
-        if not answer.get("region"):
+        if not answer.get("region") and str(answer["version"]) != str(self.current):
             self.pause(self.rng.uniform(0, 0.25))  # standings.js spreads the room's fetches
         with self.busy:
             if self.who == "wall":  # the wall's state of play comes with its own version

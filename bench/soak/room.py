@@ -318,7 +318,7 @@ class Room:
             while pending:
                 status = pending.pop("status")
                 arrived = pending.pop("arrived")
-                if not status.get("region"):
+                if not status.get("region") and str(status["version"]) != str(state["current"]):
                     await asyncio.sleep(rng.uniform(0, 0.25))
                 async with busy:
                     if who == "wall":  # the wall's state of play comes with its own version

@@ -116,7 +116,9 @@
     var status = pushed;
     pushed = null;
     busy = true;
-    wait(status.region ? 0 : Math.random() * 250).then(function () {
+    // (no wait for a region carried, nor for the version shown: nothing to fetch)
+    var fetches = !status.region && String(status.version) !== String(current);
+    wait(fetches ? Math.random() * 250 : 0).then(function () {
       // The wall also shows the state of play, which only its poll carries.
       if (!roundLine) { return show(status, "push"); }
       return get(versionUrl, true).then(function (now) {
