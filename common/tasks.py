@@ -33,6 +33,7 @@ RATE_GAME = "league.tasks.rate_game"
 RATE_EVENT = "league.tasks.rate_event"
 
 STANDINGS_PENDING_KEY = "standings:pending:{event_id}"
+RATINGS_PENDING_KEY = "ratings:pending:{round_id}"
 
 
 def db_task_retry() -> dict[str, Any]:
@@ -111,3 +112,36 @@ def standings_clear_pending(*, event_id: int) -> None:
     """Called by the standings task as it starts: entries from now on queue a new update."""
     with contextlib.suppress(Exception):  # the mark is an optimisation only
         cache.delete(STANDINGS_PENDING_KEY.format(event_id=event_id))
+
+
+def ratings_request_update(*, game_id: int, round_id: int) -> None:
+    """Ask for the ratings to take in a game of round ``round_id`` (confirmed, or changed after
+    it was) once the transaction commits.
+
+    At most one request per round is queued per debounce window (``RATINGS_DEBOUNCE_SECONDS``,
+    the countdown the task waits): a round's end confirms a game at every table within seconds,
+    and one run rates them all (``league.ratings.ratings_game_update`` brings its game's whole
+    round up to date), instead of a task per table taking a worker process from the standings
+    at the moment the room watches them most. A confirmation committed after the run starts
+    queues the next (the task clears the mark as it starts: :func:`ratings_clear_pending`).
+    """
+
+    def queue() -> None:
+        key = RATINGS_PENDING_KEY.format(round_id=round_id)
+        debounce = float(getattr(settings, "RATINGS_DEBOUNCE_SECONDS", 2.0))
+        try:
+            if not cache.add(key, game_id, timeout=max(int(debounce * 10), 30)):
+                return  # a run is queued for the round and has not started: it covers this game
+        except Exception:  # noqa: BLE001 - cache down: queue anyway (the run is idempotent)
+            logger.warning("cache unavailable; queueing the ratings of game %s", game_id)
+        if not _publish(RATE_GAME, (game_id, round_id), debounce):
+            with contextlib.suppress(Exception):
+                cache.delete(key)
+
+    transaction.on_commit(queue, robust=True)
+
+
+def ratings_clear_pending(*, round_id: int) -> None:
+    """Called by the ratings task as it starts: confirmations from now on queue a new run."""
+    with contextlib.suppress(Exception):  # the mark is an optimisation only
+        cache.delete(RATINGS_PENDING_KEY.format(round_id=round_id))

@@ -290,27 +290,34 @@ def _stale_keys(game_ids: Collection[int]) -> list[str] | None:
     return keys
 
 
+def _round_games(game_id: int) -> list[int]:
+    """The games of the game's round (the game alone when it is gone)."""
+    round_id = Game.objects.filter(pk=game_id).values_list("table__round_id", flat=True).first()
+    if round_id is None:
+        return [game_id]
+    return list(Game.objects.filter(table__round_id=round_id).values_list("pk", flat=True))
+
+
 @transaction.atomic
 def ratings_game_update(*, game_id: int, wait: bool = True) -> str:
-    """Bring the ratings up to date with one game, after it was confirmed or changed: nothing
-    when what was rated is what the game says now (a second run, a re-confirmation of the same
-    result, or a replay for another game that came after this one's confirmation), otherwise a
-    replay from the earliest place where the ratings of the game's round differ from its games
-    (one replay then covers the round's other confirmations queued meanwhile: at the end of a
-    round, 128 confirmations in a few seconds; the round, not the event, so that the check
-    does not grow with the day). Returns ``"unchanged"``, ``"rated"``,
-    ``"skipped"`` (not confirmed, never rated) or, without ``wait`` while another replay holds
-    the lock, ``"busy"`` (the caller asks again later)."""
-    keys = _stale_keys([game_id])  # read before waiting: most of a round's calls end here
+    """Bring the ratings up to date with a game and the rest of its round, after it was
+    confirmed or changed: nothing when what was rated is what the round's games say now (a
+    second run, a re-confirmation of the same result, or a run for a game another run already
+    covered), otherwise a replay from the earliest place where the round's ratings differ from
+    its games. One run covers the confirmations of the round queued meanwhile (at the end of a
+    round, 128 in a few seconds: ``common.tasks.ratings_request_update`` queues one run for
+    them); the round, not the event, so that the check does not grow with the day. Returns
+    ``"unchanged"``, ``"rated"``, ``"skipped"`` (nothing in the round confirmed nor ever
+    rated) or, without ``wait`` while another replay holds the lock, ``"busy"`` (the caller
+    asks again later)."""
+    games = _round_games(game_id)
+    keys = _stale_keys(games)  # read before waiting: a run after another's replay ends here
     if keys is None:
         return "skipped"
     if not keys:
         return "unchanged"
     if not _lock(wait=wait):
         return "busy"
-    round_id = Game.objects.filter(pk=game_id).values_list("table__round_id", flat=True).first()
-    games = [game_id] if round_id is None else list(
-        Game.objects.filter(table__round_id=round_id).values_list("pk", flat=True))
     keys = _stale_keys(games) or []
     if not keys:
         return "unchanged"  # a replay that held the lock while this one waited covered it

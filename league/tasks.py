@@ -1,8 +1,8 @@
 """Celery tasks for ratings: thin, take ids, call one service, safe to run twice.
 
-``rate_game`` is queued by name (``common.tasks.RATE_GAME``) on commit when scoring confirms a
-game, and when a confirmed game is changed (the change clears the confirmation); the embedded
-default runs it inline. ``rebuild_ratings`` is queued when a player merge folds two histories
+``rate_game`` is queued by name (``common.tasks.ratings_request_update``, once per round and
+debounce window) on commit when scoring confirms a game, and when a confirmed game is changed
+(the change clears the confirmation); the embedded default runs it inline. ``rebuild_ratings`` is queued when a player merge folds two histories
 into one.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from celery import current_app, shared_task
 
-from common.tasks import RATE_GAME, db_task_retry, task_queue
+from common.tasks import RATE_GAME, db_task_retry, ratings_clear_pending, task_queue
 
 from .ratings import ratings_event_update, ratings_game_update, ratings_rebuild
 
@@ -19,12 +19,16 @@ BUSY_AGAIN_SECONDS = 1.0
 
 
 @shared_task(**db_task_retry())
-def rate_game(game_id: int) -> str:
-    """Bring the ratings up to date with one game (``ratings_game_update``). While another
-    replay holds the ratings' lock it does not wait for it, which would hold a worker process
-    the standings need (a round's end queues a confirmation per table): it is queued again a
-    second later (or, the broker away, waits after all), and mostly finds its game rated by
-    then. The embedded default runs tasks inline and waits."""
+def rate_game(game_id: int, round_id: int | None = None) -> str:
+    """Bring the ratings up to date with a game and the rest of its round
+    (``ratings_game_update``); queued by ``common.tasks.ratings_request_update`` once per
+    round and debounce window (``round_id``: whose pending mark this run clears as it starts).
+    While another replay holds the ratings' lock it does not wait for it, which would hold a
+    worker process the standings need: it is queued again a second later (or, the broker away,
+    waits after all), and mostly finds its round rated by then. The embedded default runs
+    tasks inline and waits."""
+    if round_id is not None:
+        ratings_clear_pending(round_id=round_id)
     eager = bool(current_app.conf.task_always_eager)
     done = ratings_game_update(game_id=game_id, wait=eager)
     if done == "busy" and not task_queue(RATE_GAME, args=(game_id,),

@@ -26,7 +26,12 @@ from django.utils import timezone
 
 from common.errors import ConflictError, DomainError
 from common.rulesets import event_ruleset
-from common.tasks import RATE_GAME, ROUND_CONFIRMED, standings_request_update, task_queue
+from common.tasks import (
+    ROUND_CONFIRMED,
+    ratings_request_update,
+    standings_request_update,
+    task_queue,
+)
 from rules_engine import Hand as EngineHand
 from rules_engine import Outcome, RulesError, Ruleset, parse_hand, score_game, score_hand
 from tournaments.models import Event, Round, Seat
@@ -220,7 +225,8 @@ def _after_write(game: Game, revisions: Sequence[HandRevision], *, author: Any =
                   confirmed_by=game.confirmed_by_id, note=note)
         game.status = Game.Status.FINISHED
         _game_write(game, revisions, bump_version=True, clear_confirmation=True)
-        task_queue(RATE_GAME, args=(game.pk,))  # its rating changes are undone until confirmed
+        # its rating changes are undone until it is confirmed again
+        ratings_request_update(game_id=game.pk, round_id=game.table.round_id)
     else:
         _game_write(game, revisions, bump_version=True)
     event_id = game.table.round.event_id
@@ -682,7 +688,7 @@ def _game_confirmed(locked: Game, *, by: Any = None) -> None:
     locked.confirmed_by = by
     locked.confirmed_at = timezone.now()
     locked.save(update_fields=["status", "confirmed_by", "confirmed_at"])
-    task_queue(RATE_GAME, args=(locked.pk,))
+    ratings_request_update(game_id=locked.pk, round_id=locked.table.round_id)
 
 
 @transaction.atomic
@@ -984,7 +990,7 @@ def game_adjust(*, game: Game, kind: str, reason: str, points: Any = None, side:
     _game_write(locked, _live_revisions(locked), bump_version=True)
     event_log(event, actor, "game_adjusted", round=round_.number, table=locked.table.number,
               kind=kind, points=given, reason=reason, was=was)
-    task_queue(RATE_GAME, args=(locked.pk,))
+    ratings_request_update(game_id=locked.pk, round_id=round_.pk)
     event_results_changed(event)
     _round_confirmed_advance(round_)
     return locked

@@ -343,6 +343,9 @@ PUSH_TOKEN_SECONDS = get_int("PUSH_TOKEN_SECONDS", 24 * 3600, minimum=60)
 STANDINGS_DEBOUNCE_SECONDS = get_int("STANDINGS_DEBOUNCE_MS", 750 if PUSH_URL else 1000,
                                      minimum=0) / 1000
 STANDINGS_PENDING_SECONDS = 30
+# Ratings (league.ratings): a confirmation's run waits this long, so a round's end (a
+# confirmation at every table within seconds) is rated in one run (common.tasks).
+RATINGS_DEBOUNCE_SECONDS = get_int("RATINGS_DEBOUNCE_MS", 2000, minimum=0) / 1000
 # What the pages poll, kept in the cache (standings/status.py): an entry not written for
 # this long is read from the database again.
 STANDINGS_STATUS_CACHE_SECONDS = 30

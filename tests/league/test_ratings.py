@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime
 import threading
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.core.management import call_command
@@ -281,6 +282,32 @@ def test_the_games_from_a_key_on_are_those_whose_key_is_not_smaller(
             assert [g.game_id for g in rated_games(since=since)] == [
                 g.game_id for g in every if g.order_key >= since], since
     assert rated_games(since="2027-01-01") == []
+
+
+def test_a_round_s_confirmations_in_a_burst_queue_one_run_that_rates_them_all(
+        club_players: Any, django_capture_on_commit_callbacks: Any) -> None:
+    """A round's end confirms a game at every table within seconds: one run per round is
+    queued (after the debounce window), and it rates every game of its round, not only the
+    one it was queued for."""
+    club, p = club_players
+    games = _two_nights(club, p)
+    with mock.patch("league.tasks.rate_game.apply_async") as queued:
+        _confirm(games[:4], django_capture_on_commit_callbacks)  # rounds 1 and 2, two tables each
+    rounds = [g.table.round_id for g in games[:4]]
+    assert [call.args[0] for call in queued.call_args_list] == [
+        (games[0].pk, rounds[0]), (games[2].pk, rounds[2])]
+    assert all(call.kwargs["countdown"] > 0 for call in queued.call_args_list)
+    assert not RatingChange.objects.exists()
+    runs = [rate_game.apply(args=call.args[0]).get() for call in queued.call_args_list]
+    assert runs == ["rated", "unchanged"]  # a replay rates every game after its start
+    assert set(RatingChange.objects.values_list("game_id", flat=True)) == {
+        g.pk for g in games[:4]}
+    assert rebuilt() == state()
+    # the runs cleared their rounds' marks: the next confirmation queues a run of its own
+    with mock.patch("league.tasks.rate_game.apply_async") as queued:
+        _confirm(games[4:5], django_capture_on_commit_callbacks)
+    assert [call.args[0] for call in queued.call_args_list] == [
+        (games[4].pk, games[4].table.round_id)]
 
 
 def test_the_command_rebuilds_what_the_tasks_built(
