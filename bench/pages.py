@@ -35,6 +35,7 @@ sys.path.insert(0, str(HERE.parent))
 import argparse  # noqa: E402
 import cProfile  # noqa: E402
 import datetime  # noqa: E402
+import gc  # noqa: E402
 import pstats  # noqa: E402
 import random  # noqa: E402
 import statistics  # noqa: E402
@@ -216,6 +217,11 @@ def main() -> int:
     ]
     rows = []
     failed = False
+    # As a web worker does once it has loaded the application (gunicorn.conf.py,
+    # post_worker_init): what lives for the whole process is moved out of the cyclic
+    # collector's reach, so a full collection does not scan it again during a request.
+    gc.collect()
+    gc.freeze()
     before = cpu_line()
     for name, client, url in pages:
         if args.only and args.only not in name:

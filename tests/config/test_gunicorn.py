@@ -3,8 +3,10 @@ from the environment, and a real gunicorn logging each request with the time it 
 
 from __future__ import annotations
 
+import gc
 import os
 import re
+import runpy
 import socket
 import subprocess
 import sys
@@ -65,6 +67,20 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def test_a_worker_freezes_what_it_loaded_out_of_the_collector_s_reach() -> None:
+    """Once a worker has loaded the application, its objects are frozen (``gc.freeze``): a
+    full collection during a request no longer scans them."""
+    assert "post_worker_init" in _config().get("post_worker_init", "")
+    hooks = runpy.run_path(str(Path(ROOT) / "gunicorn.conf.py"))
+    gc.unfreeze()
+    assert gc.get_freeze_count() == 0
+    try:
+        hooks["post_worker_init"](None)
+        assert gc.get_freeze_count() > 1000
+    finally:
+        gc.unfreeze()
 
 
 def test_the_access_log_has_one_line_per_request_with_its_time(tmp_path: Path) -> None:
