@@ -9,6 +9,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from common.charts import BarSeries, LinePoint, bar_chart, line_chart
+from common.collector import collector_paused
 from conduct.selectors import conduct_record, conduct_summary, player_clubs_with_record
 
 from .selectors import PARTNERS_SHOWN, player_profile
@@ -77,7 +78,8 @@ def rating_chart(rating: dict[str, Any] | None, player_name: str) -> Any:
 def profile_page(request: HttpRequest, player_id: int) -> HttpResponse:
     """A player's pinochle across events and clubs: events, partners, opponents, hand figures
     and charts."""
-    profile = player_profile(player_id=player_id, user=request.user)
+    with collector_paused():  # some 30,000 rows and figures, no cycles (common.collector)
+        profile = player_profile(player_id=player_id, user=request.user)
     page, pages = _events_page(request, len(profile.events))
     shown = profile.events[(page - 1) * EVENTS_PER_PAGE:page * EVENTS_PER_PAGE]
     on_page = {e["event_id"] for e in shown}
