@@ -92,26 +92,38 @@ def standings_request_update(*, event_id: int) -> None:
     """
 
     def queue() -> None:
-        key = STANDINGS_PENDING_KEY.format(event_id=event_id)
         debounce = float(getattr(settings, "STANDINGS_DEBOUNCE_SECONDS", 1.0))
         pending_for = max(int(getattr(settings, "STANDINGS_PENDING_SECONDS", 30)), 1)
-        try:
-            if not cache.add(key, 1, timeout=pending_for):
-                return  # an update is queued and has not started: it will see this change
-        except Exception:  # noqa: BLE001 - cache down: queue anyway (the broker likely is too)
-            logger.warning("cache unavailable; queueing standings update for %s", event_id)
-        if not _publish(STANDINGS_UPDATE, (event_id,), debounce):
-            # Broker down: reconcile catches up later; the next entry may try again.
-            with contextlib.suppress(Exception):
-                cache.delete(key)
+        _queue_once(STANDINGS_PENDING_KEY.format(event_id=event_id), STANDINGS_UPDATE,
+                    (event_id,), countdown=debounce, pending_for=pending_for)
 
     transaction.on_commit(queue, robust=True)
 
 
+def _queue_once(key: str, name: str, args: Sequence[Any], *, countdown: float,
+                pending_for: int) -> None:
+    """Queue task ``name`` to run after ``countdown`` unless the mark ``key`` says one is queued
+    and has not started (the task deletes the mark as it starts); the mark lasts at most
+    ``pending_for`` seconds. Cache down: queued anyway. Broker down: the mark is released, so
+    the next request tries again."""
+    try:
+        if not cache.add(key, 1, timeout=pending_for):
+            return  # a run is queued and has not started: it will see this change
+    except Exception:  # noqa: BLE001 - cache down: queue anyway (the broker likely is too)
+        logger.warning("cache unavailable; queueing %s%r", name, tuple(args))
+    if not _publish(name, args, countdown):
+        with contextlib.suppress(Exception):
+            cache.delete(key)
+
+
+def _clear_mark(key: str) -> None:
+    with contextlib.suppress(Exception):  # the mark is an optimisation only
+        cache.delete(key)
+
+
 def standings_clear_pending(*, event_id: int) -> None:
     """Called by the standings task as it starts: entries from now on queue a new update."""
-    with contextlib.suppress(Exception):  # the mark is an optimisation only
-        cache.delete(STANDINGS_PENDING_KEY.format(event_id=event_id))
+    _clear_mark(STANDINGS_PENDING_KEY.format(event_id=event_id))
 
 
 def ratings_request_update(*, game_id: int, round_id: int) -> None:
@@ -127,21 +139,13 @@ def ratings_request_update(*, game_id: int, round_id: int) -> None:
     """
 
     def queue() -> None:
-        key = RATINGS_PENDING_KEY.format(round_id=round_id)
         debounce = float(getattr(settings, "RATINGS_DEBOUNCE_SECONDS", 2.0))
-        try:
-            if not cache.add(key, game_id, timeout=max(int(debounce * 10), 30)):
-                return  # a run is queued for the round and has not started: it covers this game
-        except Exception:  # noqa: BLE001 - cache down: queue anyway (the run is idempotent)
-            logger.warning("cache unavailable; queueing the ratings of game %s", game_id)
-        if not _publish(RATE_GAME, (game_id, round_id), debounce):
-            with contextlib.suppress(Exception):
-                cache.delete(key)
+        _queue_once(RATINGS_PENDING_KEY.format(round_id=round_id), RATE_GAME, (game_id, round_id),
+                    countdown=debounce, pending_for=max(int(debounce * 10), 30))
 
     transaction.on_commit(queue, robust=True)
 
 
 def ratings_clear_pending(*, round_id: int) -> None:
     """Called by the ratings task as it starts: confirmations from now on queue a new run."""
-    with contextlib.suppress(Exception):  # the mark is an optimisation only
-        cache.delete(RATINGS_PENDING_KEY.format(round_id=round_id))
+    _clear_mark(RATINGS_PENDING_KEY.format(round_id=round_id))
