@@ -108,18 +108,26 @@ def test_a_phone_follows_its_player_and_is_notified_when_the_round_is_seated(
         while not registrations and time.monotonic() < deadline:
             page.wait_for_timeout(100)
         (registration,) = [r for r in registrations if not r.get("isDeleted")]
-        cdp.send("ServiceWorker.deliverPushMessage", {
-            "origin": live_server.url, "registrationId": registration["registrationId"],
-            "data": json.dumps(pushed.message)})
-        shown = page.evaluate("""() => new Promise(resolve => {
-            const look = (tries) => navigator.serviceWorker.ready
-              .then(r => r.getNotifications())
-              .then(list => list.length || tries <= 0 ? resolve(list.map(n => ({
-                  title: n.title, body: n.body, url: n.data && n.data.url,
-                  actions: n.actions.map(a => a.action)})))
-                : setTimeout(() => look(tries - 1), 100));
-            look(100);
-        })""")
+        shown: list[dict[str, object]] = []
+        # Headless Chromium now and then drops a push delivered through the DevTools protocol
+        # (seen in two full runs): it is delivered again, as a push service retries a message
+        # the browser did not take. The notification's tag makes a second delivery replace the
+        # first, so exactly one is expected either way.
+        for _ in range(3):
+            cdp.send("ServiceWorker.deliverPushMessage", {
+                "origin": live_server.url, "registrationId": registration["registrationId"],
+                "data": json.dumps(pushed.message)})
+            shown = page.evaluate("""() => new Promise(resolve => {
+                const look = (tries) => navigator.serviceWorker.ready
+                  .then(r => r.getNotifications())
+                  .then(list => list.length || tries <= 0 ? resolve(list.map(n => ({
+                      title: n.title, body: n.body, url: n.data && n.data.url,
+                      actions: n.actions.map(a => a.action)})))
+                    : setTimeout(() => look(tries - 1), 100));
+                look(50);
+            })""")
+            if shown:
+                break
         assert shown == [{"title": event.name, "body": expected,
                           "url": f"/events/{event.pk}/follow/{entry.pk}/",
                           "actions": ["stop"]}]
