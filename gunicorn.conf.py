@@ -82,7 +82,7 @@ access_log_format = ('%(h)s %({x-forwarded-for}i)s %(t)s "%(r)s" %(s)s %(b)s %(M
 
 def post_worker_init(worker: object) -> None:
     """Once a worker has loaded the application: its objects so far (Django, the apps, their
-    modules: some 150,000) are moved out of the cyclic collector's reach (``gc.freeze``). They
+    modules: some 140,000) are moved out of the cyclic collector's reach (``gc.freeze``). They
     live as long as the worker, and every full collection scanned them again: on the pages
     that build many rows (the director screen, the event page, an archive) one request in ten
     or so paid it, 100 ms and more over its usual time (``bench/pages.py`` measures the same

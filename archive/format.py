@@ -254,17 +254,16 @@ def _refuse_type(value: Any) -> Any:
 
 
 _make_encoder: Any = getattr(json.encoder, "c_make_encoder", None)
-_encode_line: Callable[..., Any] = (
+_line: Callable[[Any], str]  # ``value`` on one line
+if _make_encoder is not None:
     # the C encoder, made once (``JSONEncoder.encode`` makes one per call)
-    _make_encoder(None, _refuse_type, json.encoder.encode_basestring, None, ": ", ", ",
-                  False, False, False)
-    if _make_encoder is not None else
-    json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(", ", ": ")).iterencode)
+    _encode = _make_encoder(None, _refuse_type, json.encoder.encode_basestring, None, ": ",
+                            ", ", False, False, False)
 
-
-def _line(value: Any) -> str:
-    """``value`` on one line."""
-    return "".join(_encode_line(value, 0) if _make_encoder is not None else _encode_line(value))
+    def _line(value: Any) -> str:
+        return "".join(_encode(value, 0))
+else:
+    _line = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(", ", ": ")).encode
 
 
 def _rows(value: Any) -> bool:

@@ -17,7 +17,7 @@ from django.http import Http404
 from django.utils.safestring import SafeString, mark_safe
 
 from clubs.permissions import can_view_event, check_view_event
-from common.charts import progress_chart, progress_layout
+from common.charts import SMALL, progress_chart, progress_layout
 from common.errors import DomainError
 from conduct.selectors import penalties_of
 from ranking import (
@@ -129,11 +129,9 @@ def score_chart(rows: list[dict[str, Any]], *, top: int, wall: bool = False
     series, steps = score_series(rows, top=top)
     if not series:
         return None
-    if wall:
-        return progress_chart(title="Score progression of the leading players", series=series,
-                              steps=steps, tick_size=WALL_TICK_SIZE, names=False)
     return progress_chart(title="Score progression of the leading players", series=series,
-                          steps=steps)
+                          steps=steps, tick_size=WALL_TICK_SIZE if wall else SMALL,
+                          names=not wall)
 
 
 def score_legend(rows: list[dict[str, Any]], *, top: int) -> list[dict[str, Any]]:
