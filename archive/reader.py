@@ -29,7 +29,7 @@ from rules_engine import RulesError, Ruleset, parse_hand, score_game
 from scoring.models import HandRevision
 from scoring.selectors import revision_values
 from scoring.services import hand_check
-from tournaments.models import BYE_POINTS_LIMIT, Round
+from tournaments.models import BYE_POINTS_LIMIT, Event, Round
 from tournaments.services import check_format_settings
 
 from .format import (
@@ -59,6 +59,9 @@ INT_RANGES = {
     "IntegerField": (-2147483648, 2147483647),
 }
 TEXT_FIELDS = {"CharField", "SlugField", "EmailField", "TextField"}
+# Text fields holding a whole number in decimal digits. An archive written while the event's
+# draw seed was a 32-bit integer column has a JSON number there: it reads as its digits.
+NUMBER_TEXT_FIELDS = {(Event, "seed")}
 
 
 @dataclass(frozen=True)
@@ -164,6 +167,8 @@ class Reader:
             if not low <= value <= high:
                 return self.fail(where, "range", f"{key} must be from {low} to {high}.")
             return value
+        if (model, name) in NUMBER_TEXT_FIELDS:
+            return self.number_text(field_, value, where, key)
         if internal in TEXT_FIELDS:
             return self.text(field_, value, where, key)
         if internal == "DateTimeField":
@@ -196,6 +201,14 @@ class Reader:
             except ValidationError:
                 return self.fail(where, "invalid", f"{value!r} is not an e-mail address.")
         return value
+
+    def number_text(self, field_: Any, value: Any, where: str, key: str) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            value = str(value)
+        if not isinstance(value, str) or not value.isascii() or not value.isdigit():
+            return self.fail(where, "invalid", f"{key} must be a whole number of at most "
+                             f"{field_.max_length} digits.")
+        return self.text(field_, value, where, key)
 
     def moment(self, value: Any, where: str, key: str) -> Any:
         message = f"{key} must be a time with its zone, e.g. 2026-11-20T19:03:04.000000Z."

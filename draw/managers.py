@@ -50,7 +50,7 @@ class RoundManager:
 
     def _base(self, results: tuple[TableResult, ...], **kwargs: Any) -> Situation:
         return Situation(
-            number=self.number, seed=self.event.seed, rounds_planned=self.event.rounds_planned,
+            number=self.number, seed=self.event.draw_seed, rounds_planned=self.event.rounds_planned,
             history=tuple(self.history), results=results,
             settings=dict(self.event.format_settings or {}), **kwargs)
 

@@ -16,6 +16,16 @@ def new_table_token() -> str:
     return secrets.token_urlsafe(18)
 
 
+# An event's draw seed has this many random bits, from the operating system's cryptographic
+# source: enough that no one can guess or search it before the draw.
+DRAW_SEED_BITS = 128
+
+
+def new_draw_seed() -> str:
+    """A fresh draw seed: a whole number of ``DRAW_SEED_BITS`` random bits, as decimal text."""
+    return str(secrets.randbits(DRAW_SEED_BITS))
+
+
 # A fixed bye score is at most this far from 0 (far beyond any night's score; the column is a
 # 32-bit integer, and a larger number used to reach it and fail there with a 500).
 BYE_POINTS_LIMIT = 100_000
@@ -68,7 +78,11 @@ class Event(models.Model):
     bye_points = models.IntegerField(default=0)
     tie_breaks = models.JSONField(default=list, blank=True)
     is_public = models.BooleanField(default=True)
-    seed = models.PositiveIntegerField(default=0)
+    # Where every random choice of the event's draws comes from (first draw, rotations, cut and
+    # semi-final draws): a whole number written as decimal text (a 128-bit number does not fit an
+    # integer column). Drawn at creation and never chosen by a director; events made before it
+    # was random keep the number they were played with. Read it as a number with ``draw_seed``.
+    seed = models.CharField(max_length=40, default=new_draw_seed, editable=False)
     # A director's switch: while set, a format that seats itself does not seat the next game when
     # the last one is confirmed (the director seats it by hand, e.g. after a break).
     advance_held = models.BooleanField(default=False)
@@ -103,6 +117,8 @@ class Event(models.Model):
                 condition=Q(deals_per_round__isnull=True) | Q(deals_per_round__gte=1),
                 name="event_deals_per_round_positive",
             ),
+            models.CheckConstraint(condition=Q(seed__regex=r"^[0-9]{1,40}$"),
+                                   name="event_seed_digits"),
             models.CheckConstraint(
                 condition=Q(rounds_planned__gte=1), name="event_rounds_planned_positive"
             ),
@@ -123,6 +139,11 @@ class Event(models.Model):
     def spec(self) -> formats.Format:
         """What the event's format is and may do (``formats``)."""
         return formats.get(self.format)
+
+    @property
+    def draw_seed(self) -> int:
+        """The seed as the draws take it: a whole number."""
+        return int(self.seed)
 
     @property
     def is_pairs(self) -> bool:

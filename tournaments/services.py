@@ -31,7 +31,17 @@ from ranking.pairs import validate_pair_tie_breaks
 from ranking.prizes import check_prizes
 from rules_engine import needs_tricks
 
-from .models import BYE_POINTS_LIMIT, Arrival, Entry, Event, EventLog, Pair, Round, Seat
+from .models import (
+    BYE_POINTS_LIMIT,
+    Arrival,
+    Entry,
+    Event,
+    EventLog,
+    Pair,
+    Round,
+    Seat,
+    new_draw_seed,
+)
 from .selectors import results_final_check
 from .signals import hands_version_moved
 
@@ -107,13 +117,16 @@ def event_create(
     bye_points: int = 0,
     tie_breaks: list[str] | None = None,
     is_public: bool = True,
-    seed: int = 0,
+    seed: int | None = None,
     prizes: dict[str, Any] | None = None,
 ) -> Event:
     """A new event. Rounds and deals left out take the format's defaults (``formats``: a club
     night plays 4 rounds of 8 deals, a progressive day 6 qualifying games of 4 deals). A format
     with a ``rounds_setting`` (a progressive day's ``qualifying_games``) may give the planned
-    rounds in its settings instead."""
+    rounds in its settings instead.
+
+    The draw seed is drawn at random (``new_draw_seed``, 128 bits) unless ``seed`` fixes it: the
+    demo and the benchmarks replay the same draws; no page or API lets a director choose it."""
     spec = _spec(format)
     if spec.pairs:
         partnership = Event.Partnership.FIXED  # the pair plays together all event
@@ -138,7 +151,8 @@ def event_create(
         partnership=partnership,
         ruleset_preset=preset, ruleset_overrides=overrides, rounds_planned=rounds_planned,
         deals_per_round=deals_per_round, bye_scoring=bye_scoring, bye_points=bye_points,
-        tie_breaks=breaks, is_public=is_public, seed=seed, created_by=_user(actor),
+        tie_breaks=breaks, is_public=is_public,
+        seed=new_draw_seed() if seed is None else str(seed), created_by=_user(actor),
         prizes=checked_prizes,
     )
     event_log(event, actor, "event_created", name=name)

@@ -282,3 +282,25 @@ def test_a_running_event_and_a_draft_round_trip(
         call_command("import_event", str(path), "--club", "midweek", "--create-club",
                      stdout=io.StringIO())
         assert _export_command(Event.objects.get(name=name).pk, tmp_path) == data
+
+
+def test_an_archive_keeps_its_seed_and_one_written_with_a_numeric_seed_still_imports(
+        tmp_path: Path, django_capture_on_commit_callbacks: Any) -> None:
+    """The seed is 128 bits written as digits; archives written while it was a 32-bit number
+    carry a JSON number there, which imports as the same digits (the same draws)."""
+    event = club_night(django_capture_on_commit_callbacks)
+    archive = json.loads(_export_command(event.pk, tmp_path))
+    assert archive["event"]["seed"] == event.seed and event.seed.isdigit()
+    older = {**archive, "event": {**archive["event"], "seed": 7}}
+    bad = {**archive, "event": {**archive["event"], "seed": "7 or 8"}}
+    (tmp_path / "older.json").write_text(json.dumps(older))
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+
+    empty_database()
+    with pytest.raises(Exception, match="seed must be a whole number"):
+        call_command("import_event", str(tmp_path / "bad.json"), "--club", "riverside",
+                     "--create-club", stdout=io.StringIO(), stderr=io.StringIO())
+    call_command("import_event", str(tmp_path / "older.json"), "--club", "riverside",
+                 "--create-club", stdout=io.StringIO())
+    imported = _only_event()
+    assert imported.seed == "7" and imported.draw_seed == 7
