@@ -3,7 +3,8 @@
 ``python scripts/testservers.py start DIR`` starts, on free loopback ports, a PostgreSQL cluster,
 a Redis, a Celery worker and the push process (uvicorn serving ``config.asgi``; the worker
 publishes to it), all with pidfiles under DIR, and writes ``DIR/env`` (shell ``export`` lines)
-for the test run. ``stop DIR`` stops each by its pid. The integration tests import
+for the test run. A second, quiet Redis (``TEST_QUIET_REDIS_URL``) serves the test lanes that run
+beside the integration tests: those stop and restart the first one. ``stop DIR`` stops each by its pid. The integration tests import
 :class:`Servers` to stop and restart Redis, the worker and the push process in the middle of a
 test.
 Everything started here is stopped by pid, never by name.
@@ -99,6 +100,7 @@ class Servers:
     pg_port: int
     redis_port: int
     push_port: int = 0  # 0: no push process (servers started before it existed)
+    quiet_redis_port: int = 0  # 0: no quiet Redis
 
     @classmethod
     def from_env(cls) -> Servers:
@@ -113,6 +115,7 @@ class Servers:
             pg_port=int(os.environ["TEST_PG_PORT"]),
             redis_port=int(os.environ["TEST_REDIS_PORT"]),
             push_port=int(os.environ.get("TEST_PUSH_PORT", "0")),
+            quiet_redis_port=int(os.environ.get("TEST_QUIET_REDIS_PORT", "0")),
         )
 
     # --- paths and URLs ---------------------------------------------------------------------
@@ -123,6 +126,10 @@ class Servers:
     @property
     def redis_pidfile(self) -> Path:
         return self.dir / "redis.pid"
+
+    @property
+    def quiet_redis_pidfile(self) -> Path:
+        return self.dir / "redis-quiet.pid"
 
     @property
     def worker_pidfile(self) -> Path:
@@ -193,21 +200,31 @@ class Servers:
 
     # --- Redis ------------------------------------------------------------------------------
     def start_redis(self) -> None:
+        self._start_redis(self.redis_port, self.redis_pidfile, "redis.log")
+
+    def start_quiet_redis(self) -> None:
+        if self.quiet_redis_port:
+            self._start_redis(self.quiet_redis_port, self.quiet_redis_pidfile, "redis-quiet.log")
+
+    def _start_redis(self, port: int, pidfile: Path, logname: str) -> None:
         subprocess.run(
-            ["redis-server", "--daemonize", "yes", "--port", str(self.redis_port),
-             "--bind", "127.0.0.1", "--pidfile", str(self.redis_pidfile), "--dir", str(self.dir),
-             "--save", "", "--appendonly", "no", "--logfile", str(self.dir / "redis.log")],
+            ["redis-server", "--daemonize", "yes", "--port", str(port),
+             "--bind", "127.0.0.1", "--pidfile", str(pidfile), "--dir", str(self.dir),
+             "--save", "", "--appendonly", "no", "--logfile", str(self.dir / logname)],
             check=True,
         )
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
-            if _answers(self.redis_port, b"PING\r\n", b"+PONG"):
+            if _answers(port, b"PING\r\n", b"+PONG"):
                 return
             time.sleep(0.1)
-        raise RuntimeError(f"Redis did not answer on port {self.redis_port}")
+        raise RuntimeError(f"Redis did not answer on port {port}")
 
     def stop_redis(self) -> None:
         _stop_pid(self.redis_pidfile)
+
+    def stop_quiet_redis(self) -> None:
+        _stop_pid(self.quiet_redis_pidfile)
 
     # --- Celery worker ----------------------------------------------------------------------
     def worker_env(self) -> dict[str, str]:
@@ -294,6 +311,8 @@ class Servers:
             "TEST_PG_PORT": str(self.pg_port),
             "TEST_REDIS_PORT": str(self.redis_port),
             "TEST_PUSH_PORT": str(self.push_port),
+            "TEST_QUIET_REDIS_PORT": str(self.quiet_redis_port),
+            "TEST_QUIET_REDIS_URL": f"redis://127.0.0.1:{self.quiet_redis_port}/0",
             "DATABASE_URL": self.database_url,
             "REDIS_URL": self.redis_url,
         }
@@ -307,14 +326,15 @@ def main(argv: list[str]) -> int:
     directory = Path(argv[2]).resolve()
     if argv[1] == "start":
         directory.mkdir(parents=True, exist_ok=True)
-        servers = Servers(directory, free_port(), free_port(), free_port())
+        servers = Servers(directory, free_port(), free_port(), free_port(), free_port())
         servers.write_env()
         servers.start_postgres()
         servers.start_redis()
+        servers.start_quiet_redis()
         servers.start_push()
         servers.start_worker()
-        print(f"PostgreSQL on {servers.pg_port}, Redis on {servers.redis_port}, "
-              f"push on {servers.push_port}, worker ready")
+        print(f"PostgreSQL on {servers.pg_port}, Redis on {servers.redis_port} (quiet one on "
+              f"{servers.quiet_redis_port}), push on {servers.push_port}, worker ready")
         return 0
     env = dict(
         line.removeprefix("export ").split("=", 1)
@@ -322,10 +342,11 @@ def main(argv: list[str]) -> int:
         if line
     )
     servers = Servers(directory, int(env["TEST_PG_PORT"]), int(env["TEST_REDIS_PORT"]),
-                      int(env.get("TEST_PUSH_PORT", "0")))
+                      int(env.get("TEST_PUSH_PORT", "0")), int(env.get("TEST_QUIET_REDIS_PORT", "0")))
     servers.stop_worker()
     servers.stop_push()
     servers.stop_redis()
+    servers.stop_quiet_redis()
     servers.stop_postgres()
     return 0
 

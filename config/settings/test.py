@@ -27,13 +27,16 @@ WHITENOISE_USE_FINDERS = True
 # the Celery worker keep 0), so the cache clear around every test (a FLUSHDB) empties that
 # runner's keys only. pytest-django gives each runner its own test database the same way
 # (test_pinochle_gw0, ...).
+# Two lanes may share one Redis (the in-process and the browser lane share the quiet one):
+# TEST_REDIS_DB_OFFSET moves the second lane's runners past the first's.
 _RUNNER = os.environ.get("PYTEST_XDIST_WORKER", "")
+_OFFSET = int(os.environ.get("TEST_REDIS_DB_OFFSET", "0"))
 if _RUNNER and REDIS_URL:
-    _number = int(_RUNNER.removeprefix("gw")) + 1
+    _number = int(_RUNNER.removeprefix("gw")) + 1 + _OFFSET
     if _number > 15:
         raise ImproperlyConfigured(
-            f"PYTEST_XDIST_WORKER={_RUNNER}: Redis has databases 0-15, so at most 15 test "
-            "runners (-n 15) can each have one"
+            f"PYTEST_XDIST_WORKER={_RUNNER}, TEST_REDIS_DB_OFFSET={_OFFSET}: Redis has "
+            "databases 0-15, so at most 15 test runners in all can each have one"
         )
     REDIS_URL = urlunsplit(urlsplit(REDIS_URL)._replace(path=f"/{_number}"))
     CACHES["default"]["LOCATION"] = REDIS_URL
