@@ -101,9 +101,16 @@ def club_path(model: type[models.Model], *, limit: int = 4) -> str | None:
 def path_to(model: type[models.Model], target: type[models.Model], *, limit: int = 6
             ) -> str | None:
     """The shortest lookup from ``model`` to ``target`` through foreign keys, not through a
-    person (``pk`` for the target itself); None when there is none within ``limit`` steps."""
+    person (``pk`` for the target itself); None when there is none within ``limit`` steps.
+    Keys that are always set come first (a game's table, not the entry that confirmed it)."""
     if model is target:
         return "pk"
+    return (_path_to(model, target, limit=limit, nullable=False)
+            or _path_to(model, target, limit=limit, nullable=True))
+
+
+def _path_to(model: type[models.Model], target: type[models.Model], *, limit: int,
+             nullable: bool) -> str | None:
     avoid = subject_models()
     queue: list[tuple[type[models.Model], str]] = [(model, "")]
     seen = {model}
@@ -112,7 +119,8 @@ def path_to(model: type[models.Model], target: type[models.Model], *, limit: int
         for current, path in queue:
             for field in current._meta.concrete_fields:
                 to = _model(field.related_model)
-                if not field.is_relation or to is None or to in avoid:
+                if (not field.is_relation or to is None or to in avoid
+                        or (field.null and not nullable)):
                     continue
                 lookup = f"{path}__{field.name}" if path else field.name
                 if to is target:
