@@ -6,15 +6,19 @@ installed, anything else that cascades from the user, such as social accounts). 
 rows stay, because the clubs' results are made of them, but they no longer say who played:
 the name becomes :data:`ERASED_NAME` ("Withdrawn player"), the e-mail address is cleared and
 the link to the account is cut. Nothing that ranks changes: entries, seats, hands, penalties,
-ratings and placements keep their numbers; only the name in them differs. Where the name was
-copied into stored text it is replaced as well: the standings snapshot (rebuilt from the
-rows), the stored final places, a pair's name, the event logs' lines about the player, and the
-conduct records' reasons (the rows are the club's record; the name is not). One
+ratings and placements keep their numbers; only the name in them differs, in every stored copy:
+by id (a pair's name keeps the partner's, the stored places, the standings, the log lines that
+name the person by id, their penalties, appeals and registrations), and as whole words in every
+free text and JSON document kept for their events and clubs, whatever app keeps it (unless
+someone else there bears the name). The copies other clubs keep (an import's player with their
+address, or with their name in the copy of one of their events) are erased with them, and an
+imported event's record of their user name reads null. One
 :class:`~privacy.models.PrivacyLog` row per club that knew the player records the erasure,
 naming nobody.
 
 A club's last owner cannot erase their account (a club always keeps an owner): they hand the
-club on first.
+club on first. Nor can a person entered in an event that is not over: they erase once it has
+finished (or once its director has withdrawn them).
 """
 
 from __future__ import annotations

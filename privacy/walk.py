@@ -172,7 +172,8 @@ class Subjects:
         for key in keys:
             field = obj._meta.get_field(key)
             target = _model(field.related_model)
-            if target is not None and getattr(obj, field.attname) in self.pks.get(target, ()):
+            value = getattr(obj, getattr(field, "attname", key))
+            if target is not None and value in self.pks.get(target, ()):
                 return True
         return any(str(getattr(obj, name) or "").strip().lower() in self.addresses
                    for name in _address_fields(type(obj), fields))
@@ -189,7 +190,7 @@ class Subjects:
                 mine = True
                 continue
             for name in fields:
-                attname = obj._meta.get_field(name).attname
+                attname = getattr(obj._meta.get_field(name), "attname", name)
                 if row.get(attname) not in (None, "", WITHHELD):
                     row[attname] = OTHERS
         if not mine:

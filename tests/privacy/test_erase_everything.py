@@ -306,6 +306,17 @@ def test_an_erased_player_is_never_entered_again(world: dict[str, Any]) -> None:
         answer = api.post(url, body, format="json")
         assert answer.status_code == 400, answer.content
         assert [(e["field"], e["code"]) for e in answer.json()["errors"]] == [(field, "erased")]
+    # the desk's pages offer the erased player nowhere; ticking them anyway is refused, naming
+    # the field; "check in everyone" checks in the others
+    desk = Client()
+    desk.force_login(world["director"])
+    page = desk.get(reverse("event-checkin", args=[night.pk]))
+    assert page.status_code == 200 and f'value="{bella.pk}"'.encode() not in page.content
+    ticked = desk.post(reverse("event-checkin", args=[night.pk]),
+                       {"action": "checkin", "players": [bella.pk]})
+    assert ticked.status_code in (200, 400) and ticked.context["form"].errors["players"]
+    desk.post(reverse("event-checkin", args=[night.pk]), {"action": "everyone"})
+    assert night.entries.count() == ClubPlayer.objects.filter(club=world["club"]).count() - 1
     assert not Entry.objects.filter(player=bella, event__in=[night, world["later"]]).exists()
 
 
