@@ -90,7 +90,9 @@ SECTIONS: dict[str, Section] = {
         excluded={"id": LOCAL_ID,
                   "user": "a login belongs to the database it was made in",
                   "created_at": "the roster's history, not the event's: players are matched "
-                                "to the target club's roster"},
+                                "to the target club's roster",
+                  "erased_at": "an erased player is archived as they read here (the erased "
+                               "name, no address); the roster of each database keeps its own"},
     ),
     "event": Section(
         Event,

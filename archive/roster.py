@@ -55,7 +55,8 @@ class RosterIndex:
 
     @classmethod
     def of_club(cls, club: Club) -> RosterIndex:
-        return cls(Player.objects.filter(club_links__club=club).order_by("pk"))
+        return cls(Player.objects.filter(club_links__club=club, erased_at__isnull=True)
+                   .order_by("pk"))
 
     def add(self, player: Player) -> None:
         if player.email.strip():

@@ -77,6 +77,9 @@ class Player(models.Model):
         Club, through="ClubPlayer", related_name="players"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Set when the person erased their account (``privacy.services.account_erase``): the row
+    # stays for the clubs' results, named "Withdrawn player", and is never entered again.
+    erased_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["name", "id"]

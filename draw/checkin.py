@@ -62,7 +62,8 @@ def event_checkin(request: HttpRequest, pk: int) -> HttpResponse:
     if action == "everyone":
         here = set(event.entries.filter(status=Entry.Status.ACTIVE).values_list("player_id",
                                                                                flat=True))
-        rest = [p for p in Player.objects.filter(club_links__club=event.club) if p.pk not in here]
+        rest = [p for p in Player.objects.filter(club_links__club=event.club,
+                                                 erased_at__isnull=True) if p.pk not in here]
         return _check_in(request, event, rest)
     if action == "paste":
         pasted = request.POST.get("names", "")

@@ -10,6 +10,8 @@ them twice.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from django.db import models
 from django.db.models import Q
 
@@ -30,6 +32,12 @@ class Follower(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     # set by "Stop notifications": no push, no mail from then on (the page still shows the seat)
     stopped = models.DateTimeField(null=True, blank=True)
+
+    # For a person's data export (``privacy.walk``): a follower's row is its phone owner's (a
+    # person the database does not know, recognised by the address), not the followed player's.
+    privacy_parts: ClassVar[dict[tuple[str, ...], tuple[str, ...]]] = {
+        (): ("email", "email_confirmed_at", "push_subscription", "token_digest", "site"),
+    }
 
     class Meta:
         indexes = [

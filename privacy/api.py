@@ -3,7 +3,8 @@
 ``GET /api/clubs/{slug}/players/{id}/data/`` (what the club holds about one of its players).
 
 Token or session authentication; anonymous requests answer 401. A wrong or missing
-confirmation answers 400 naming ``confirm``; a club's last owner 400 naming ``account``.
+confirmation answers 400 naming ``confirm``; a club's last owner, or a person entered in an
+event that is not over (naming it), 400 naming ``account``.
 """
 
 from __future__ import annotations

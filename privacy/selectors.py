@@ -72,6 +72,15 @@ def user_sessions(user: Any) -> list[Session]:
     return mine
 
 
+def account_addresses(user: Any, player: Player | None) -> list[str]:
+    """Every e-mail address the person is known by: the account's, its e-mail addresses and
+    the player's."""
+    found = [user.email, *EmailAddress.objects.filter(user=user).values_list("email", flat=True)]
+    if player is not None:
+        found.append(player.email)
+    return sorted({a.strip().lower() for a in found if a and a.strip()})
+
+
 def _access(rows: Any, *extra: str) -> list[dict[str, Any]]:
     fields = ("attempt_time", "ip_address", "user_agent", "path_info", *extra)
     return [{f: getattr(row, f) for f in fields} for row in rows.order_by("attempt_time", "pk")]
@@ -255,7 +264,7 @@ def account_export(*, user: Any) -> dict[str, Any]:
     """Everything held about the signed-in ``user``: the account and, when it is linked to a
     player, the player's data in every club."""
     player = Player.objects.filter(user=user).first()
-    records, withheld = collect([user, player])
+    records, withheld = collect([user, player], addresses=account_addresses(user, player))
     records[get_user_model()._meta.label] = [row_of(user)]
     if player is not None:
         records[Player._meta.label] = [row_of(player)]
@@ -272,7 +281,7 @@ def account_export(*, user: Any) -> dict[str, Any]:
 def player_export(*, player: Player, club: Club) -> dict[str, Any]:
     """What ``club`` holds about ``player``: the player row, its roster line and the club's
     events, ratings changes and records; the account and other clubs' rows are not in it."""
-    records, withheld = collect([player], club=club)
+    records, withheld = collect([player], club=club, addresses=[player.email])
     records[Player._meta.label] = [row_of(player)]
     return _plain({
         "format": FORMAT, "generated_at": timezone.now(),

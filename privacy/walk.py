@@ -15,8 +15,20 @@ registration, a follower) is found the day it is installed, with no change here.
 * **Scope.** A club's export (a director's, for a player who asked in person) keeps only the
   rows that lead to that club by foreign keys (:func:`club_path`); a model with no such path
   (a player's overall rating, kept across clubs) is left out and named in ``withheld``.
-* **Secrets** (a password's hash, an API token's key, a session's key or data) are written as
-  ``"(withheld)"``: the export says they exist, never what would let someone act as the person.
+* **Other people's parts.** A row keyed to the person may hold someone else's data: a
+  registration that names the person as partner holds the registrant's name and address; a
+  phone following the person's seat holds its owner's address and push keys. A model says whose
+  each part of its rows is with a ``privacy_parts`` class attribute: ``{(key fields): (fields)}``,
+  the fields that belong to the person the key fields name (``()``: a person the database does
+  not know, such as a phone's owner). A part is the subject's when one of its keys names a
+  subject or one of its addresses is the subject's; the fields of any other part are written as
+  ``"(another person's)"``, and a row with no part of the subject's is written as ``{"pk",
+  "exists": true}`` only, and never walked through. Rows of such models that carry one of the
+  subject's addresses (a registration made without an account, a phone following a friend)
+  are found by the address as well.
+* **Secrets** (a password's hash, an API token's key, a session's key or data, a phone's push
+  subscription) are written as ``"(withheld)"``: the export says they exist, never what would
+  let someone act as (or reach) the person.
 """
 
 from __future__ import annotations
@@ -35,8 +47,10 @@ from clubs.models import Club, Player
 MAX_DEPTH = 3  # Player -> Entry -> Penalty -> Appeal
 OWNING = (models.CASCADE, models.PROTECT)
 WITHHELD = "(withheld)"
+OTHERS = "(another person's)"
 SECRET_FIELDS = {"password", "key", "token", "secret", "session_key", "session_data",
-                 "idempotency_key"}
+                 "idempotency_key", "token_digest", "push_subscription"}
+Parts = dict[tuple[str, ...], tuple[str, ...]]
 
 
 def _model(target: Any) -> type[models.Model] | None:
@@ -81,8 +95,22 @@ def models_keyed_to_subjects(subjects: Iterable[type[models.Model]] | None = Non
 def club_path(model: type[models.Model], *, limit: int = 4) -> str | None:
     """The shortest lookup from ``model`` to its club through foreign keys (``event__club``,
     ``round__event__club``), not through a person; None when there is none."""
-    if model is Club:
+    return path_to(model, Club, limit=limit)
+
+
+def path_to(model: type[models.Model], target: type[models.Model], *, limit: int = 6
+            ) -> str | None:
+    """The shortest lookup from ``model`` to ``target`` through foreign keys, not through a
+    person (``pk`` for the target itself); None when there is none within ``limit`` steps.
+    Keys that are always set come first (a game's table, not the entry that confirmed it)."""
+    if model is target:
         return "pk"
+    return (_path_to(model, target, limit=limit, nullable=False)
+            or _path_to(model, target, limit=limit, nullable=True))
+
+
+def _path_to(model: type[models.Model], target: type[models.Model], *, limit: int,
+             nullable: bool) -> str | None:
     avoid = subject_models()
     queue: list[tuple[type[models.Model], str]] = [(model, "")]
     seen = {model}
@@ -90,15 +118,16 @@ def club_path(model: type[models.Model], *, limit: int = 4) -> str | None:
         following = []
         for current, path in queue:
             for field in current._meta.concrete_fields:
-                target = _model(field.related_model)
-                if not field.is_relation or target is None or target in avoid:
+                to = _model(field.related_model)
+                if (not field.is_relation or to is None or to in avoid
+                        or (field.null and not nullable)):
                     continue
                 lookup = f"{path}__{field.name}" if path else field.name
-                if target is Club:
+                if to is target:
                     return lookup
-                if target not in seen:
-                    seen.add(target)
-                    following.append((target, lookup))
+                if to not in seen:
+                    seen.add(to)
+                    following.append((to, lookup))
         queue = following
     return None
 
@@ -119,12 +148,78 @@ def row_of(obj: models.Model) -> dict[str, Any]:
     return row
 
 
-def collect(subjects: Iterable[models.Model | None], *, club: Club | None = None
+def parts_of(model: type[models.Model]) -> Parts | None:
+    """Whose each part of ``model``'s rows is (its ``privacy_parts``), or None: all the row's."""
+    parts: Parts | None = getattr(model, "privacy_parts", None)
+    return parts
+
+
+def _address_fields(model: type[models.Model], fields: Iterable[str]) -> list[str]:
+    return [name for name in fields
+            if isinstance(model._meta.get_field(name), models.EmailField)]
+
+
+class Subjects:
+    """Who an export is about: the subjects' rows by model, and their addresses."""
+
+    def __init__(self, subjects: Iterable[models.Model], addresses: Iterable[str]) -> None:
+        self.pks: dict[type[models.Model], set[Any]] = defaultdict(set)
+        for subject in subjects:
+            self.pks[subject._meta.model].add(subject.pk)
+        self.addresses = {a.strip().lower() for a in addresses if a and a.strip()}
+
+    def owns_part(self, obj: models.Model, keys: tuple[str, ...], fields: tuple[str, ...]) -> bool:
+        for key in keys:
+            field = obj._meta.get_field(key)
+            target = _model(field.related_model)
+            value = getattr(obj, getattr(field, "attname", key))
+            if target is not None and value in self.pks.get(target, ()):
+                return True
+        return any(str(getattr(obj, name) or "").strip().lower() in self.addresses
+                   for name in _address_fields(type(obj), fields))
+
+    def row(self, obj: models.Model) -> tuple[dict[str, Any], bool]:
+        """The row as the subject may see it, and whether any of it is the subject's."""
+        row = row_of(obj)
+        parts = parts_of(type(obj))
+        if not parts:
+            return row, True
+        mine = False
+        for keys, fields in parts.items():
+            if self.owns_part(obj, keys, fields):
+                mine = True
+                continue
+            for name in fields:
+                attname = getattr(obj._meta.get_field(name), "attname", name)
+                if row.get(attname) not in (None, "", WITHHELD):
+                    row[attname] = OTHERS
+        if not mine:
+            return {"pk": row["pk"], "exists": True}, False
+        return row, True
+
+
+def _by_address(model: type[models.Model], addresses: set[str]) -> models.Q | None:
+    """Rows of a model with ``privacy_parts`` that carry one of ``addresses``."""
+    parts = parts_of(model)
+    if not parts or not addresses:
+        return None
+    query = models.Q()
+    for fields in parts.values():
+        for name in _address_fields(model, fields):
+            for address in addresses:
+                query |= models.Q(**{f"{name}__iexact": address})
+    return query or None
+
+
+def collect(subjects: Iterable[models.Model | None], *, club: Club | None = None,
+            addresses: Iterable[str] = ()
             ) -> tuple[dict[str, list[dict[str, Any]]], list[str]]:
-    """Every row keyed to ``subjects`` (see the module's words), by model label, oldest first;
-    and the labels left out of a club's scope. Each model keyed to a subject has its label,
-    with no row when there is none. One query per relation and level, whatever the rows."""
+    """Every row keyed to ``subjects`` (see the module's words), by model label, oldest first,
+    and the rows of models with ``privacy_parts`` carrying one of ``addresses``; and the labels
+    left out of a club's scope. Each model keyed to a subject has its label, with no row when
+    there is none. One query per relation and level, whatever the rows."""
     subject_list = [s for s in subjects if s is not None]
+    who = Subjects(subject_list, addresses)
     # the model of each subject (a request's user is a lazy object, not of the model's type)
     subject_classes = {s._meta.model for s in subject_list}
     found: dict[str, dict[Any, dict[str, Any]]] = defaultdict(dict)
@@ -134,6 +229,23 @@ def collect(subjects: Iterable[models.Model | None], *, club: Club | None = None
         frontier[subject._meta.model].add(subject.pk)
     for label in models_keyed_to_subjects(subject_classes):
         found.setdefault(label, {})
+
+    def scoped(model: type[models.Model], rows: Any) -> Any:
+        if club is None:
+            return rows
+        path = club_path(model)
+        if path is None:
+            withheld.add(model._meta.label)
+            found.pop(model._meta.label, None)
+            return None
+        return rows.filter(**{path: club})
+
+    for model in apps.get_models():
+        query = _by_address(model, who.addresses)
+        rows = scoped(model, model._default_manager.filter(query)) if query else None
+        if rows is not None:
+            for obj in rows.order_by("pk"):
+                found[model._meta.label].setdefault(obj.pk, who.row(obj)[0])
     for depth in range(1, MAX_DEPTH + 1):
         following: dict[type[models.Model], set[Any]] = defaultdict(set)
         for model, pks in frontier.items():
@@ -142,19 +254,16 @@ def collect(subjects: Iterable[models.Model | None], *, club: Club | None = None
                 if child is None or child in subject_classes:  # a subject of its own (the account's player)
                     continue
                 label = child._meta.label
-                rows = child._default_manager.filter(**{f"{rel.field.name}__in": pks})
-                if club is not None:
-                    path = club_path(child)
-                    if path is None:
-                        withheld.add(label)
-                        found.pop(label, None)
-                        continue
-                    rows = rows.filter(**{path: club})
+                rows = scoped(child, child._default_manager.filter(
+                    **{f"{rel.field.name}__in": pks}))
+                if rows is None:
+                    continue
                 found.setdefault(label, {})
                 owned = not rel.many_to_many and rel.on_delete in OWNING
                 for obj in rows.order_by("pk"):
-                    found[label].setdefault(obj.pk, row_of(obj))
-                    if owned and depth < MAX_DEPTH:
+                    row, mine = who.row(obj)
+                    found[label].setdefault(obj.pk, row)
+                    if owned and mine and depth < MAX_DEPTH:
                         following[child].add(obj.pk)
         frontier = following
     records = {label: [rows[pk] for pk in sorted(rows)] for label, rows in sorted(found.items())}

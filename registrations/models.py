@@ -18,6 +18,7 @@ Words:
 from __future__ import annotations
 
 import secrets
+from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
@@ -99,6 +100,13 @@ class Registration(models.Model):
     # director's approval (a player's own arrival is a tournaments.Arrival).
     arrived_at = models.DateTimeField(null=True, blank=True)
 
+    # Whose each part of a row is, for a person's data export (``privacy.walk``): the
+    # registrant's name and address, the partner's.
+    privacy_parts: ClassVar[dict[tuple[str, ...], tuple[str, ...]]] = {
+        ("user", "player"): ("name", "email"),
+        ("partner_player",): ("partner_name", "partner_email"),
+    }
+
     class Meta:
         ordering = ["event", "confirmed_at", "id"]
         constraints = [
@@ -107,7 +115,10 @@ class Registration(models.Model):
             models.CheckConstraint(condition=Q(status="unconfirmed")
                                    | Q(confirmed_at__isnull=False),
                                    name="registration_counted_when_confirmed"),
-            models.UniqueConstraint(Lower("email"), "event", condition=Q(status__in=LIVE),
+            # an erased person's registrations keep their place without an address, so a blank
+            # address is never "taken"
+            models.UniqueConstraint(Lower("email"), "event",
+                                    condition=Q(status__in=LIVE) & ~Q(email=""),
                                     name="registration_email_once_per_event"),
             models.UniqueConstraint(fields=["event", "player"],
                                     condition=Q(status__in=LIVE, player__isnull=False),

@@ -276,7 +276,7 @@ def _player_for(registration: Registration, name: str, email: str, user: Any) ->
         own = Player.objects.filter(user=user).first()
         if own is not None:
             return _on_roster(event, own)
-    roster = Player.objects.filter(club_links__club_id=event.club_id)
+    roster = Player.objects.filter(club_links__club_id=event.club_id, erased_at__isnull=True)
     same = email and (roster.filter(email__iexact=email).first()
                       or Player.objects.filter(email__iexact=email).first())
     if same:

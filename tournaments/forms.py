@@ -466,7 +466,7 @@ class CheckInForm(forms.Form):
     def __init__(self, *args: object, event: Event, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.fields["players"].queryset = Player.objects.filter(  # type: ignore[attr-defined]
-            club_links__club=event.club
+            club_links__club=event.club, erased_at__isnull=True
         )
 
 
@@ -481,7 +481,8 @@ class PairForm(forms.Form):
 
     def __init__(self, *args: object, event: Event, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        free = Player.objects.filter(club_links__club=event.club).exclude(
+        free = Player.objects.filter(club_links__club=event.club,
+                                     erased_at__isnull=True).exclude(
             entries__event=event).order_by("name")
         for name in ("first", "second"):
             self.fields[name].queryset = free  # type: ignore[attr-defined]

@@ -87,7 +87,8 @@ def event_overview(*, event: Event) -> dict[str, Any]:
 
 def checkin_roster(*, event: Event) -> list[dict[str, Any]]:
     entries = {e.player_id: e for e in event.entries.all()}
-    roster = Player.objects.filter(club_links__club=event.club).order_by("name")
+    roster = Player.objects.filter(club_links__club=event.club,
+                                   erased_at__isnull=True).order_by("name")
     return [{"player": p, "entry": entries.get(p.pk)} for p in roster]
 
 
@@ -164,7 +165,8 @@ def checkin_match(*, event: Event, text: str) -> dict[str, Any]:
     names = pasted_names(text)
     too_many = names[PASTE_MAX_NAMES:]
     roster = [(p, fold_name(p.name)) for p in
-              Player.objects.filter(club_links__club=event.club).order_by("name", "pk")]
+              Player.objects.filter(club_links__club=event.club, erased_at__isnull=True)
+              .order_by("name", "pk")]
     here = set(event.entries.filter(status=Entry.Status.ACTIVE).values_list("player_id",
                                                                              flat=True))
     matched: list[dict[str, Any]] = []
@@ -227,8 +229,8 @@ def self_checkin_find(*, event: Event, name: str, limit: int = 8) -> list[dict[s
     if not words:
         return []
     found = [Player(pk=pk, name=full) for pk, full in
-             Player.objects.filter(club_links__club=event.club).order_by("name", "pk")
-             .values_list("pk", "name")
+             Player.objects.filter(club_links__club=event.club, erased_at__isnull=True)
+             .order_by("name", "pk").values_list("pk", "name")
              if all(any(part.startswith(w) for part in fold_name(full).split()) for w in words)]
     found = found[:limit]
     ids = [p.pk for p in found]

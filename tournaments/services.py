@@ -344,6 +344,15 @@ def event_hold_advance(*, event: Event, held: bool, actor: Any = None) -> Event:
 
 
 # --- entries ----------------------------------------------------------------------------------
+def check_not_erased(player: Player, *, field: str) -> None:
+    """An erased player (their account erased at their request: the row stays for the clubs'
+    results as "Withdrawn player") is never entered in an event again, on any path."""
+    if player.erased_at is not None:
+        raise DomainError(f"Player #{player.pk} erased their data: they cannot be entered in an "
+                          "event (add them to the roster again if they come back).",
+                          field=field, code="erased")
+
+
 def _next_round_number(event: Event) -> int:
     return (event.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
 
@@ -366,6 +375,7 @@ def entry_check_in(
                           "everyone plays (sitting out in turn).", field="alternate")
     if not player.club_links.filter(club_id=locked.club_id).exists():
         raise DomainError(f"{player.name} is not on this club's roster.", field="player")
+    check_not_erased(player, field="player")
     existing = Entry.objects.filter(event=locked, player=player).first()
     if existing is not None:
         if existing.status == Entry.Status.ACTIVE:
@@ -416,6 +426,7 @@ def pair_register(
     for player in players:
         if not player.club_links.filter(club_id=locked.club_id).exists():
             raise DomainError(f"{player.name} is not on this club's roster.", field="player_ids")
+        check_not_erased(player, field="player_ids")
         taken = Entry.objects.filter(event=locked, player=player).select_related("pair").first()
         if taken is not None:
             raise DomainError(
@@ -535,6 +546,8 @@ def entries_bulk_create(*, event: Event, player_ids: Iterable[int], alternate: b
             problems.setdefault(pk, ("repeated", "This player is in the list twice."))
         elif pk not in players:
             problems[pk] = ("not_on_roster", "No such player on this club's roster.")
+        elif players[pk].erased_at is not None:
+            problems[pk] = ("erased", "This player erased their data: they cannot be entered.")
         elif pk in here:
             problems[pk] = ("already_here", f"{players[pk].name} is already checked in.")
         seen.add(pk)
@@ -616,6 +629,7 @@ def self_check_in(*, event: Event, player: Player) -> Arrival:
     if not player.club_links.filter(club_id=locked.club_id).exists():
         raise DomainError("That name is not on this club's list: please see the desk.",
                           field="player")
+    check_not_erased(player, field="player")
     if locked.entries.filter(player=player, status=Entry.Status.ACTIVE).exists():
         raise DomainError(f"{player.name}, you are already checked in.", field="player",
                           code="already_here")
