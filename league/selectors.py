@@ -107,7 +107,13 @@ def rated_player_get(*, player_id: int, user: Any) -> Player | None:
 def club_ratings(*, club: Club) -> list[dict[str, Any]]:
     """The club's roster players who have a rating, best rating first; ratings equal to the
     tenth shown share a rank. Each row: ``player_id``, ``name``, ``rank`` and the rating
-    (:func:`rating_row`)."""
+    (:func:`rating_row`).
+
+    A list counts only the games its club rates: a private club rates none of its games
+    (``league.ratings``), so its list is empty rather than one that games of other clubs
+    move (any club that put one of its players on a roster could otherwise move it)."""
+    if not club.is_public:
+        return []
     rows = [
         {"player_id": player_id, "name": name, **rating_row(mu, sigma, games)}
         for player_id, name, mu, sigma, games in PlayerRating.objects.filter(

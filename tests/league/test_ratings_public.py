@@ -167,3 +167,25 @@ def test_an_event_imported_into_a_second_club_counts_once(
     assert first_copy.status_code == second_copy.status_code == 201
     assert RatingChange.objects.filter(event_id=first_copy.json()["id"]).count() == 4
     assert not RatingChange.objects.filter(event_id=second_copy.json()["id"]).exists()
+
+
+def test_a_game_of_another_club_moves_nothing_in_a_private_clubs_ratings(
+        django_capture_on_commit_callbacks: Any) -> None:
+    """The week's finding: a player of a private club put on another club's roster and
+    seated in one game there was first in the private club's own ratings."""
+    private, private_director = club_with_director(slug="closed", is_public=False)
+    victim = PlayerFactory(club=private, name="Vera Secret")
+    elsewhere, _ = club_with_director(slug="elsewhere-open")
+    elsewhere.roster.create(player=victim)
+    others = [PlayerFactory(club=elsewhere) for _ in range(3)]
+    with django_capture_on_commit_callbacks(execute=True):
+        play(seat(club_night(elsewhere, date=D(2026, 3, 5)), [victim, *others]), ns_wins=True)
+    page, api = Client(), APIClient()
+    page.force_login(private_director)
+    api.force_authenticate(private_director)
+    assert api.get("/api/clubs/closed/ratings/").json() == []
+    html = page.get("/clubs/closed/ratings/").content.decode()
+    assert "Vera Secret" not in html and "a private club's games are not rated" in html
+    # the public club's list, whose game it was, shows it
+    assert victim.pk in [r["player_id"] for r in APIClient().get(
+        "/api/clubs/elsewhere-open/ratings/").json()]
