@@ -15,8 +15,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs.api import error_responses
-from clubs.models import Club, Player
-from clubs.permissions import check_club_role, check_view_club, visible_clubs
+from clubs.models import Club
+from clubs.permissions import check_club_role, check_view_club
 
 from . import selectors, services
 from .models import BEST_N_LIMIT, MIN_NIGHTS_LIMIT, Season
@@ -190,10 +190,9 @@ class PlayerRatingsApi(APIView):
     @extend_schema(operation_id="player_ratings",
                    responses={200: PlayerRatingsOutput, **error_responses(404)})
     def get(self, request: Request, player_id: int) -> Response:
-        """A player's rating and its history; 404 unless the player is on the roster of a club
-        you may see."""
-        player = Player.objects.filter(
-            pk=player_id, club_links__club__in=visible_clubs(user=request.user)).first()
+        """A player's rating and its history; 404 unless you may see an event the player
+        played in (or, for a player who never played, a club of their roster)."""
+        player = selectors.rated_player_get(player_id=player_id, user=request.user)
         if player is None:
             raise Http404("No such player")
         return Response(PlayerRatingsOutput({

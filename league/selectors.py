@@ -17,7 +17,7 @@ from django.utils import timezone
 
 import formats
 from clubs.models import Club, Player
-from clubs.permissions import can_view_event
+from clubs.permissions import can_view_event, visible_clubs
 from ranking.ratings import ordinal
 from standings.boards import first_placed
 from standings.models import StandingsSnapshot
@@ -78,10 +78,42 @@ def rating_history(*, player_id: int, user: Any = None) -> list[dict[str, Any]]:
     ]
 
 
+def rated_player_get(*, player_id: int, user: Any) -> Player | None:
+    """The player whose rating ``user`` may read, or None: a player who played is named to
+    those who may see one of their events (a player seen only in a private club's events, or
+    in hidden events, is named to that club's members alone, whatever roster they are on); a
+    player who never played, to those who may see a club of their roster."""
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        return None
+    events = (Event.objects.filter(entries__player_id=player_id).select_related("club")
+              .distinct().order_by())
+    by_club: dict[int, bool] = {}
+    played = False
+    for event in events:
+        played = True
+        if event.is_public and event.club.is_public:
+            return player
+        if event.club_id not in by_club:  # a hidden event: the viewer's role decides
+            by_club[event.club_id] = can_view_event(user=user, event=event)
+        if by_club[event.club_id]:
+            return player
+    if played:
+        return None
+    return player if Player.objects.filter(
+        pk=player_id, club_links__club__in=visible_clubs(user=user)).exists() else None
+
+
 def club_ratings(*, club: Club) -> list[dict[str, Any]]:
     """The club's roster players who have a rating, best rating first; ratings equal to the
     tenth shown share a rank. Each row: ``player_id``, ``name``, ``rank`` and the rating
-    (:func:`rating_row`)."""
+    (:func:`rating_row`).
+
+    A list counts only the games its club rates: a private club rates none of its games
+    (``league.ratings``), so its list is empty rather than one that games of other clubs
+    move (any club that put one of its players on a roster could otherwise move it)."""
+    if not club.is_public:
+        return []
     rows = [
         {"player_id": player_id, "name": name, **rating_row(mu, sigma, games)}
         for player_id, name, mu, sigma, games in PlayerRating.objects.filter(

@@ -1,6 +1,7 @@
 """Registering for a series (``/series/<id>/register/``): each event's registration in one list
 (open or why not, places left, fee, deadline, the visitor's own registration), and one tap that
-registers a signed-in player for every open event taking players one by one. A pair event asks
+registers a signed-in user for every open event taking players one by one (asking once for a
+name when the account has no player yet, and for an address when it has none). A pair event asks
 for a partner, so it keeps its own form (linked). Each event's registration is its own: one
 event's refusal (full waitlist aside, a deadline passed) leaves the others registered.
 
@@ -23,6 +24,7 @@ from common.errors import DomainError
 from common.throttles import page_allowed
 from registrations.models import Registration
 from registrations.selectors import (
+    account_player,
     places_left,
     registration_refusal,
     registration_settings,
@@ -59,34 +61,68 @@ def _rows(series: Any, user: Any) -> list[dict[str, Any]]:
     return rows
 
 
+def _asks(rows: list[dict[str, Any]], user: Any) -> dict[str, bool]:
+    """What the one tap must ask a signed-in user once: a name when an event has no player for
+    the account (none linked, none on its club's roster with the account's address) and the
+    account has no full name, an
+    address when the account has none (then each registration is confirmed by mail)."""
+    if not user.is_authenticated:
+        return {"name": False, "email": False}
+    return {
+        "name": not user.get_full_name().strip() and any(
+            account_player(user=user, event=row["event"])[0] is None
+            for row in rows if row["one_tap"]),
+        "email": not str(user.email or ""),
+    }
+
+
+def _page(request: HttpRequest, series: Any, *, errors: dict[str, str] | None = None,
+          status: int = 200) -> HttpResponse:
+    user: Any = request.user
+    rows = _rows(series, user)
+    return render(request, "public/series_register.html", {
+        "series": series, "rows": rows, "one_tap": sum(1 for r in rows if r["one_tap"]),
+        "signed_in": bool(user.is_authenticated), "asks": _asks(rows, user),
+        "errors": errors or {}, "given": request.POST if request.method == "POST" else {},
+    }, status=status)
+
+
 @never_cache
 def series_register(request: HttpRequest, pk: int) -> HttpResponse:
     series = series_get(pk=pk, user=request.user)
     user: Any = request.user
-    if request.method == "POST":
-        if not user.is_authenticated:
-            return redirect(f"{reverse('account_login')}?next={request.path}")
-        if not page_allowed(request, SCOPE):
-            return HttpResponse("Too many requests from this network just now: wait a minute "
-                                "and try again.", status=429,
-                                content_type="text/plain; charset=utf-8")
-        done = 0
-        for row in _rows(series, user):
-            if not row["one_tap"]:
-                continue
-            try:
-                with transaction.atomic():
-                    registration_create(event=row["event"], user=user, site=site(request))
-            except DomainError as exc:
-                messages.error(request, f"{row['event'].name}: {exc.message}")
-            else:
-                done += 1
-        if done:
-            messages.success(request, f"Registered for {done} event{'s' if done != 1 else ''} "
-                                      "of the series: each event's line says where you stand.")
-        return redirect("series-register", pk=series.pk)
+    if request.method != "POST":
+        return _page(request, series)
+    if not user.is_authenticated:
+        return redirect(f"{reverse('account_login')}?next={request.path}")
+    if not page_allowed(request, SCOPE):
+        return HttpResponse("Too many requests from this network just now: wait a minute "
+                            "and try again.", status=429,
+                            content_type="text/plain; charset=utf-8")
     rows = _rows(series, user)
-    return render(request, "public/series_register.html", {
-        "series": series, "rows": rows, "one_tap": sum(1 for r in rows if r["one_tap"]),
-        "signed_in": bool(user.is_authenticated),
-    })
+    asks = _asks(rows, user)
+    given = {"name": " ".join(request.POST.get("name", "").split()),
+             "email": request.POST.get("email", "").strip()}
+    missing = {field: ("Enter your name." if field == "name" else "Enter your e-mail address.")
+               for field, asked in asks.items() if asked and not given[field]}
+    if missing:
+        return _page(request, series, errors=missing, status=400)
+    done = 0
+    for row in rows:
+        if not row["one_tap"]:
+            continue
+        try:
+            with transaction.atomic():
+                # the name and address count only where the account has none
+                registration_create(event=row["event"], user=user, site=site(request),
+                                    name=given["name"], email=given["email"])
+        except DomainError as exc:
+            if exc.field in ("name", "email") and not done:
+                return _page(request, series, errors={exc.field: exc.message}, status=400)
+            messages.error(request, f"{row['event'].name}: {exc.message}")
+        else:
+            done += 1
+    if done:
+        messages.success(request, f"Registered for {done} event{'s' if done != 1 else ''} "
+                                  "of the series: each event's line says where you stand.")
+    return redirect("series-register", pk=series.pk)

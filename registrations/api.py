@@ -99,7 +99,9 @@ class RegistrationOutput(serializers.Serializer[Any]):
     at_door = serializers.BooleanField(help_text="A pair said it is here, awaiting the "
                                                  "director.")
     player = serializers.IntegerField(source="player_id", allow_null=True)
-    partner_player = serializers.IntegerField(source="partner_player_id", allow_null=True)
+    partner_player = serializers.IntegerField(source="partner_player_id", allow_null=True,
+                                              help_text="Directors only (null for the "
+                                                        "registrant).")
     created_at = serializers.DateTimeField()
     confirmed_at = serializers.DateTimeField(allow_null=True)
 
@@ -123,18 +125,22 @@ class RegistrationHereOutput(serializers.Serializer[Any]):
     state = serializers.CharField(help_text="here (checked in) or waiting (for the director).")
 
 
-def _payload(registration: Registration) -> dict[str, Any]:
+def _payload(registration: Registration, *, director: bool) -> dict[str, Any]:
     row = {f: getattr(registration, f) for f in (
         "id", "event_id", "status", "name", "email", "partner_name", "partner_email", "paid",
         "player_id", "partner_player_id", "created_at", "confirmed_at")}
+    if not director:
+        # the players found for the names are the club's business: the partner's could be
+        # someone the registrant only knows the address of
+        row["partner_player_id"] = None
     row["position"] = waitlist_position(registration)
     row["checked_in"] = registration_checked_in(registration)
     row["at_door"] = registration.arrived_at is not None
     return row
 
 
-def _out(registration: Registration) -> dict[str, Any]:
-    return RegistrationOutput(_payload(registration)).data
+def _out(registration: Registration, *, director: bool) -> dict[str, Any]:
+    return RegistrationOutput(_payload(registration, director=director)).data
 
 
 # --- access -------------------------------------------------------------------------------------
@@ -145,23 +151,31 @@ def _director(request: Request, event: Event) -> bool:
 def _registration(request: Request, pk: int, rid: int, *, director_only: bool = False,
                   ) -> tuple[Event, Registration, bool]:
     """The event and its registration if the caller may act on it: a director of the event's
-    club, or (unless ``director_only``) the registrant by token or account; 404 otherwise.
-    Also whether the caller acts as a director."""
-    event = event_get(pk=pk, user=request.user, role="director" if director_only else None)
+    club, or (unless ``director_only``) the registrant by token or account, whether or not
+    they may see the event otherwise (a private club's event); 404 for anyone else, as if it
+    did not exist. Also whether the caller acts as a director."""
+    if director_only:
+        event = event_get(pk=pk, user=request.user, role="director")
     registration = (Registration.objects.select_related("event__club", "player",
                                                         "partner_player")
-                    .filter(pk=rid, event_id=event.pk).first())
-    if registration is None:
-        raise Http404("No such registration")
-    if _director(request, event):
+                    .filter(pk=rid, event_id=pk).first())
+    if director_only:
+        if registration is None:
+            raise Http404("No such registration")
         return event, registration, True
-    token = str(request.query_params.get("token") or (
-        request.data.get("token", "") if hasattr(request.data, "get") else ""))
-    by_token = registration_by_token(token) if token else None
-    if (by_token is not None and by_token.pk == registration.pk) or registration_is_theirs(
-            registration, request.user):
-        return event, registration, False
-    raise Http404("No such registration")
+    if registration is not None:
+        event = registration.event
+        token = str(request.query_params.get("token") or (
+            request.data.get("token", "") if hasattr(request.data, "get") else ""))
+        by_token = registration_by_token(token) if token else None
+        if (by_token is not None and by_token.pk == registration.pk) or registration_is_theirs(
+                registration, request.user):
+            return event, registration, _director(request, event)
+    # not the registrant: a director of a club who may see the event, else nothing
+    event = event_get(pk=pk, user=request.user)
+    if registration is None or not _director(request, event):
+        raise Http404("No such registration")
+    return event, registration, True
 
 
 class _DirectorsOrPost(BasePermission):
@@ -214,7 +228,7 @@ class RegistrationsApi(APIView):
     def get(self, request: Request, pk: int) -> Response:
         event = event_get(pk=pk, user=request.user, role="director")
         listing = registration_list(event=event)
-        return Response([_out(r) for r in listing["rows"]])
+        return Response([_out(r, director=True) for r in listing["rows"]])
 
     @extend_schema(operation_id="registration_create", summary="Register for the event",
                    description="Signed in: as the account's player, counted at once. Otherwise "
@@ -230,7 +244,7 @@ class RegistrationsApi(APIView):
         data.is_valid(raise_exception=True)
         done = services.registration_create(event=event, user=request.user, site=_site(request),
                                             **data.validated_data)
-        return Response(_out(done), status=status.HTTP_201_CREATED)
+        return Response(_out(done, director=False), status=status.HTTP_201_CREATED)
 
 
 class RegistrationApi(APIView):
@@ -242,8 +256,8 @@ class RegistrationApi(APIView):
                    responses={200: RegistrationOutput, **error_responses(404)},
                    tags=["registrations"])
     def get(self, request: Request, pk: int, rid: int) -> Response:
-        _, registration, _ = _registration(request, pk, rid)
-        return Response(_out(registration))
+        _, registration, director = _registration(request, pk, rid)
+        return Response(_out(registration, director=director))
 
 
 class _Action(APIView):
@@ -257,9 +271,9 @@ class RegistrationConfirmApi(_Action):
                    responses={200: RegistrationOutput, **error_responses(400, 404)},
                    tags=["registrations"])
     def post(self, request: Request, pk: int, rid: int) -> Response:
-        _, registration, _ = _registration(request, pk, rid)
+        _, registration, director = _registration(request, pk, rid)
         done = services.registration_confirm(registration=registration, site=_site(request))
-        return Response(_out(done))
+        return Response(_out(done, director=director))
 
 
 class RegistrationWithdrawApi(_Action):
@@ -273,7 +287,7 @@ class RegistrationWithdrawApi(_Action):
         _, registration, director = _registration(request, pk, rid)
         done = services.registration_withdraw(registration=registration, actor=request.user,
                                               by_player=not director, site=_site(request))
-        return Response(_out(done))
+        return Response(_out(done, director=director))
 
 
 class RegistrationHereApi(_Action):
@@ -327,7 +341,7 @@ class RegistrationApproveApi(_DirectorAction):
         _, registration, _ = _registration(request, pk, rid, director_only=True)
         done = services.registration_approve(registration=registration, actor=request.user,
                                              site=_site(request))
-        return Response(_out(done))
+        return Response(_out(done, director=True))
 
 
 class RegistrationRefuseApi(_DirectorAction):
@@ -339,7 +353,7 @@ class RegistrationRefuseApi(_DirectorAction):
         _, registration, _ = _registration(request, pk, rid, director_only=True)
         done = services.registration_refuse(registration=registration, actor=request.user,
                                             site=_site(request))
-        return Response(_out(done))
+        return Response(_out(done, director=True))
 
 
 class RegistrationPaidApi(_DirectorAction):
@@ -355,7 +369,7 @@ class RegistrationPaidApi(_DirectorAction):
         done = services.registration_mark_paid(registration=registration,
                                                paid=data.validated_data["paid"],
                                                actor=request.user)
-        return Response(_out(done))
+        return Response(_out(done, director=True))
 
 
 class RegistrationsCheckInApi(_DirectorAction):
@@ -382,4 +396,4 @@ class RegistrationsCheckInApi(_DirectorAction):
             chosen = [found[pk] for pk in dict.fromkeys(ids)]
         done = services.registrations_check_in(event=event, registrations=chosen,
                                                actor=request.user)
-        return Response([_out(r) for r in done])
+        return Response([_out(r, director=True) for r in done])

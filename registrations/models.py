@@ -31,6 +31,8 @@ from tournaments.models import Event
 # The statuses that hold a place, and those still alive (not withdrawn, not refused).
 HOLDING = ("pending", "registered")
 LIVE = ("unconfirmed", "pending", "registered", "waitlisted")
+# The statuses a registration may have without its address ever confirmed.
+NEVER_COUNTED = ("unconfirmed", "withdrawn", "refused")
 
 
 def new_key() -> str:
@@ -112,7 +114,9 @@ class Registration(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(status__in=[*LIVE, "withdrawn", "refused"]),
                                    name="registration_status_valid"),
-            models.CheckConstraint(condition=Q(status="unconfirmed")
+            # a registration counts (holds a place or waits) only once its address is
+            # confirmed; one withdrawn or refused before that never counted
+            models.CheckConstraint(condition=Q(status__in=NEVER_COUNTED)
                                    | Q(confirmed_at__isnull=False),
                                    name="registration_counted_when_confirmed"),
             # an erased person's registrations keep their place without an address, so a blank

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from allauth.account.models import EmailAddress
 from django.db.models import Q
 
+from clubs.models import Player
 from tournaments.models import Arrival, Entry, Event
 
 from .models import HOLDING, Registration, RegistrationSettings
@@ -113,3 +115,33 @@ def registration_is_theirs(registration: Registration, user: Any) -> bool:
                 or (registration.player is not None and registration.player.user_id == user.pk)
                 or (registration.partner_player is not None
                     and registration.partner_player.user_id == user.pk))
+
+
+def account_address_confirmed(user: Any) -> bool:
+    """Whether the account's address is confirmed: allauth's record of it says so, or the
+    account has no record at all (made by an administrator: nothing to confirm)."""
+    email = str(getattr(user, "email", "") or "")
+    if not email:
+        return False
+    records = EmailAddress.objects.filter(user=user)
+    if not records.exists():
+        return True
+    return records.filter(email__iexact=email, verified=True).exists()
+
+
+def account_player(*, user: Any, event: Event) -> tuple[Player | None, bool]:
+    """The player a signed-in account registers for the event as, and whether registering
+    links it to the account: the account's own player (``False``), else the player of the
+    event's club's roster with the account's confirmed address and no account of their own
+    (``True``: one player per account), else ``(None, False)``."""
+    if user is None or not user.is_authenticated:
+        return None, False
+    own = Player.objects.filter(user=user).first()
+    if own is not None:
+        return own, False
+    if not account_address_confirmed(user):
+        return None, False
+    found = (Player.objects.filter(club_links__club_id=event.club_id, email__iexact=user.email,
+                                   user__isnull=True, erased_at__isnull=True)
+             .order_by("id").first())
+    return found, found is not None

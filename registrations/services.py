@@ -34,7 +34,7 @@ from tournaments.models import Arrival, Entry, Event, Pair
 
 from .mails import registration_mail
 from .models import HOLDING, LIVE, Registration, RegistrationSettings
-from .selectors import registration_checked_in, waitlist_position
+from .selectors import account_player, registration_checked_in, waitlist_position
 
 CAPACITY_MAX = 10_000
 FEE_MAX = Decimal("100000")
@@ -156,9 +156,11 @@ def registration_create(
         raise DomainError(f"The registration deadline ({when}) has passed.", field="deadline",
                           code="deadline_passed")
     user = _user(user)
-    player = Player.objects.filter(user=user).first() if user is not None else None
+    player = _account_player(user, event)
     if player is not None:
         name = player.name
+    elif user is not None and not str(name or "").strip():
+        name = user.get_full_name()  # an account without a player: the name it gave, if any
     name = _clean_name(name, "name")
     account_email = str(getattr(user, "email", "") or "") if user is not None else ""
     # a signed-in account's address was confirmed when the account was made
@@ -265,20 +267,50 @@ def _on_roster(event: Event, player: Player) -> Player:
     return player
 
 
-def _player_for(registration: Registration, name: str, email: str, user: Any) -> Player:
-    """The player a registered name and address stand for: the account's player; the player
-    with that address (added to the club's roster when they play elsewhere); a player of the
-    roster with that name and no address, not yet taken by another registration; else a new
-    player on the roster (a name already taken there gets a number: the director can merge
-    them)."""
+def _account_player(user: Any, event: Event) -> Player | None:
+    """The signed-in account's player (``selectors.account_player``): its own, else the player
+    of the event's club's roster with the account's confirmed address and no account, linked
+    to the account now (one player per account: another player with the address, in this club
+    or another, stays as it is for a director to merge). None when neither exists."""
+    if user is None:
+        return None
+    player, link = account_player(user=user, event=event)
+    if player is None or not link:
+        return player
+    linked = Player.objects.filter(pk=player.pk, user__isnull=True).update(user=user)
+    if not linked:  # another request linked it to an account meanwhile
+        return Player.objects.filter(user=user).first()
+    player.user = user
+    events.event_log(event, user, "player_linked", player=player.pk, name=player.name)
+    return player
+
+
+def _player_for(registration: Registration, name: str, email: str, user: Any, *,
+                confirmed: bool) -> Player:
+    """The player a registered name and address stand for: the account's player (linked to
+    the roster player with the account's address, :func:`_account_player`); the player with
+    that address on the event's club's roster; for a ``confirmed`` address (the registrant's,
+    confirmed by its link or the account) the player with that address in another club, added
+    to this club's roster; a player of the roster with that name and no address, not yet taken
+    by another registration; else a new player on the roster (a name already taken there gets
+    a number: the director can merge them).
+
+    A partner's address is never confirmed (the registrant typed it), so it is looked up on
+    the event's club's roster only: naming someone's address must not bring their player, or
+    anything of theirs, from another club into this one."""
     event = registration.event
     if user is not None:
-        own = Player.objects.filter(user=user).first()
+        own = _account_player(user, event)
         if own is not None:
             return _on_roster(event, own)
     roster = Player.objects.filter(club_links__club_id=event.club_id, erased_at__isnull=True)
-    same = email and (roster.filter(email__iexact=email).first()
-                      or Player.objects.filter(email__iexact=email).first())
+    # a signed-in registrant is never given a player of another account; an erased player is
+    # never matched again
+    live = Player.objects.filter(email__iexact=email, erased_at__isnull=True)
+    by_address = (live.filter(user__isnull=True) if user is not None else live).order_by("id")
+    same = email and by_address.filter(club_links__club_id=event.club_id).first()
+    if not same and email and confirmed:
+        same = by_address.first()
     if same:
         return _on_roster(event, same)
     taken = Registration.objects.filter(event_id=event.pk, status__in=LIVE).exclude(
@@ -292,7 +324,7 @@ def _player_for(registration: Registration, name: str, email: str, user: Any) ->
     while roster.filter(name__iexact=candidate).exists():
         candidate, number = f"{name} {number}"[:NAME_MAX], number + 1
     player = player_create(club=event.club, name=candidate, email=email)
-    if user is not None:
+    if user is not None and not Player.objects.filter(user=user).exists():
         player.user = user
         player.save(update_fields=["user"])
     return player
@@ -300,17 +332,20 @@ def _player_for(registration: Registration, name: str, email: str, user: Any) ->
 
 def _resolve_players(registration: Registration) -> None:
     """Find (or add to the club's roster) the players of a registration given its place, so the
-    event's self check-in page finds their names and check-in can make their entries."""
+    event's self check-in page finds their names and check-in can make their entries. The
+    registrant's address is confirmed by now (a registration counts only then); the
+    partner's is not."""
     changed = []
     if registration.player is None:
         registration.player = _player_for(registration, registration.name, registration.email,
-                                          registration.user)
+                                          registration.user, confirmed=True)
         changed.append("player")
     else:
         _on_roster(registration.event, registration.player)
     if registration.is_pair and registration.partner_player is None:
         registration.partner_player = _player_for(registration, registration.partner_name,
-                                                  registration.partner_email, None)
+                                                  registration.partner_email, None,
+                                                  confirmed=False)
         changed.append("partner_player")
     if changed and registration.pk:
         Registration.objects.filter(pk=registration.pk).update(
@@ -360,7 +395,9 @@ def _end(registration: Registration, status: str, actor: Any, *, site: str,
     events.event_log(locked.event, None if by_player else actor, f"registration_{status}",
                      registration=locked.pk, name=locked.label,
                      by="player" if by_player else "director")
-    registration_mail(locked, status, site=site)
+    if locked.confirmed_at is not None:
+        # an address never confirmed is not mailed again (it may not be the registrant's)
+        registration_mail(locked, status, site=site)
     if held:
         _move_up(locked_settings, site=site)
     return locked

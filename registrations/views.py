@@ -17,7 +17,6 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from clubs.models import Player
 from common.errors import DomainError
 from common.forms import add_domain_error
 from common.http import public_url
@@ -28,6 +27,7 @@ from . import services
 from .forms import RegisterForm, SettingsForm
 from .models import Registration
 from .selectors import (
+    account_player,
     places_left,
     registration_checked_in,
     registration_list,
@@ -60,7 +60,7 @@ def register(request: HttpRequest, pk: int) -> HttpResponse:
     settings = registration_settings(event)
     user: Any = request.user
     signed_in = bool(user.is_authenticated)
-    player = Player.objects.filter(user=user).first() if signed_in else None
+    player, link = account_player(user=user, event=event)
     form = RegisterForm(request.POST if request.method == "POST" else None,
                         pairs=event.spec.pairs, signed_in=signed_in and bool(user.email),
                         has_player=player is not None)
@@ -78,13 +78,17 @@ def register(request: HttpRequest, pk: int) -> HttpResponse:
                 else:
                     add_domain_error(form, exc)
             else:
+                if link and player is not None:
+                    messages.success(request, f"Your account is now linked to {player.name} "
+                                     f"on the roster of {event.club.name}: one player per "
+                                     "account, and their results are yours.")
                 if done.status == Registration.Status.UNCONFIRMED:
                     return render(request, "registrations/check_mail.html",
                                   {"event": event, "registration": done})
                 return redirect(personal_path(done))
     return render(request, "registrations/register.html", {
         "event": event, "settings": settings, "form": form, "refusal": refusal,
-        "places_left": places_left(settings), "player": player,
+        "places_left": places_left(settings), "player": player, "link": link,
         "mine": registrations_of_user(event=event, user=request.user),
     })
 

@@ -207,16 +207,16 @@ class SeriesDetailApi(APIView):
         data = _data(request)
         if "club" in data:
             raise DomainError("A series keeps its owning club.", field="club", code="fixed")
-        if "partner_clubs" in data:
-            selectors.check_partners_change(user=request.user, series=series)
+        selectors.check_series_owner(user=request.user, series=series, changes=data)
         series = services.series_update(series=series, actor=request.user, **data)
         return Response(SeriesOutput(series, context={"user": request.user}).data)
 
-    @extend_schema(operation_id="series_delete", summary="Delete a series (directors)",
+    @extend_schema(operation_id="series_delete",
+                   summary="Delete a series (the owning club's directors)",
                    request=None, responses={204: None, **error_responses(401, 403, 404)})
     def delete(self, request: Request, pk: int) -> Response:
         series = selectors.series_get(pk=pk, user=request.user)
-        selectors.check_series_manage(user=request.user, series=series)
+        selectors.check_series_owner(user=request.user, series=series, delete=True)
         services.series_delete(series=series, actor=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 

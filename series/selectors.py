@@ -76,11 +76,40 @@ def check_series_manage(*, user: Any, series: Series) -> None:
         raise PermissionDenied("This needs the director role in one of the series' clubs.")
 
 
-def check_partners_change(*, user: Any, series: Series) -> None:
-    """Only the owning club's directors choose its partner clubs."""
-    if not has_club_role(user=user, club=series.club, role="director"):
-        raise PermissionDenied(f"Only a director of {series.club.name} changes the partner "
-                               "clubs.")
+def is_series_owner(*, user: Any, series: Series) -> bool:
+    """Whether ``user`` directs (or owns) the series' owning club: only they rename the
+    series, choose its partner clubs or delete it; a partner club's directors manage the rest
+    (events, points, prizes)."""
+    return has_club_role(user=user, club=series.club, role="director")
+
+
+# What only the owning club changes, and the words of its refusal.
+OWNER_ONLY = {"name": "renames", "partner_clubs": "changes the partner clubs of"}
+
+
+def check_series_owner(*, user: Any, series: Series, changes: Any = None,
+                       delete: bool = False) -> None:
+    """Refuse (403) a partner club's director who deletes the series or changes what only the
+    owning club changes (``changes``: the fields given, with their new values)."""
+    if is_series_owner(user=user, series=series):
+        return
+    if delete:
+        raise PermissionDenied(f"Only a director of {series.club.name} deletes this series.")
+    partners = list(series.partner_clubs.all())
+    current = {"name": series.name, "partner_clubs": sorted(c.slug for c in partners)}
+    by_key = {key: c.slug for c in partners for key in (c.slug, str(c.pk))}  # slug or id
+    for field, words in OWNER_ONLY.items():
+        if changes is None or field not in changes:
+            continue
+        new = changes[field]
+        if field == "partner_clubs":
+            given = new if isinstance(new, list | tuple) else [new]
+            new = sorted(by_key.get(str(v), f"?{v}") for v in given if v not in (None, ""))
+        elif isinstance(new, str):
+            new = " ".join(new.split())
+        if new != current[field]:
+            raise PermissionDenied(f"Only a director of {series.club.name} {words} this "
+                                   "series.")
 
 
 def series_of_club(*, club: Club) -> QuerySet[Series]:

@@ -64,7 +64,7 @@ def _form_error(form: SeriesForm, exc: DomainError) -> None:
 
 
 def _form_page(request: HttpRequest, club: Club, form: SeriesForm, save: Any, *,
-               series: Series | None) -> HttpResponse:
+               series: Series | None, owner: bool = True) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             saved = save(form.values())
@@ -74,7 +74,7 @@ def _form_page(request: HttpRequest, club: Club, form: SeriesForm, save: Any, *,
             messages.success(request, f"Series {saved.name} saved.")
             return redirect("series-detail", pk=saved.pk)
     return render(request, "series/series_form.html", {"club": club, "form": form,
-                                                       "series": series},
+                                                       "series": series, "owner": owner},
                   status=400 if request.method == "POST" else 200)
 
 
@@ -98,19 +98,25 @@ def series_edit(request: HttpRequest, pk: int) -> HttpResponse:
     form = SeriesForm(request.POST or None, initial=initial, event_choices=_event_choices(
         request.user, [series.club, *series.partner_clubs.all()], chosen))
 
+    owner = selectors.is_series_owner(user=request.user, series=series)
+    if not owner:
+        # a partner club's director: the name and the partner clubs are the owning club's
+        for name in ("name", "partner_clubs"):
+            if name in form.fields:
+                form.fields[name].disabled = True
+
     def save(values: dict[str, Any]) -> Series:
-        if values["partner_clubs"] != [c.slug for c in series.partner_clubs.all()]:
-            selectors.check_partners_change(user=request.user, series=series)
+        selectors.check_series_owner(user=request.user, series=series, changes=values)
         return services.series_update(series=series, actor=request.user, **values)
 
-    return _form_page(request, series.club, form, save, series=series)
+    return _form_page(request, series.club, form, save, series=series, owner=owner)
 
 
 @login_required
 @require_POST
 def series_delete(request: HttpRequest, pk: int) -> HttpResponse:
     series = selectors.series_get(pk=pk, user=request.user)
-    selectors.check_series_manage(user=request.user, series=series)
+    selectors.check_series_owner(user=request.user, series=series, delete=True)
     services.series_delete(series=series, actor=request.user)
     messages.success(request, f"Series {series.name} deleted; the events' results stay.")
     return redirect("club-detail", slug=series.club.slug)

@@ -39,10 +39,12 @@ def _seen(page: Client, api: APIClient, slug: str, player: Any) -> list[bool]:
     html = page.get(f"/clubs/{slug}/ratings/")
     listed = api.get(f"/api/clubs/{slug}/ratings/")
     own = api.get(f"/api/players/{player.pk}/ratings/")
-    assert html.status_code == listed.status_code == own.status_code == 200
+    assert html.status_code == listed.status_code == 200
+    assert own.status_code in (200, 404)
     return [player.name in html.content.decode(),
             player.pk in [r["player_id"] for r in listed.json()],
-            own.json()["rating"] is not None or bool(own.json()["history"])]
+            own.status_code == 200 and (own.json()["rating"] is not None
+                                        or bool(own.json()["history"]))]
 
 
 def test_a_player_of_hidden_events_only_is_on_no_public_ratings_list(
@@ -63,6 +65,29 @@ def test_a_player_of_hidden_events_only_is_on_no_public_ratings_list(
         assert _seen(page, api, club.slug, hidden_four[0]) == [False, False, False], who
     assert not PlayerRating.objects.filter(player__in=hidden_four).exists()
     assert ratings_rebuild() == 1
+
+
+def test_a_player_seen_only_in_private_events_is_not_named_to_outsiders(
+        django_capture_on_commit_callbacks: Any) -> None:
+    club, _ = club_with_director(slug="open")
+    private, private_director = club_with_director(slug="closed", is_public=False)
+    public_four = [PlayerFactory(club=club) for _ in range(4)]
+    hidden_four = [PlayerFactory(club=club, name=f"Hidden Player {n}") for n in range(4)]
+    never_played = PlayerFactory(club=club, name="Roster Only")
+    with django_capture_on_commit_callbacks(execute=True):
+        play(seat(club_night(club, date=D(2026, 3, 5)), public_four), ns_wins=True)
+        # on the public club's roster, but seen only in the private club's night
+        play(seat(club_night(private, date=D(2026, 3, 7)), hidden_four), ns_wins=False)
+    insider = APIClient()
+    insider.force_authenticate(private_director)
+    for who, (_page, api) in _clients().items():
+        assert api.get(f"/api/players/{hidden_four[0].pk}/ratings/").status_code == 404, who
+        assert api.get(f"/api/players/{public_four[0].pk}/ratings/").status_code == 200, who
+        named = api.get(f"/api/players/{never_played.pk}/ratings/")
+        assert named.status_code == 200 and named.json()["name"] == "Roster Only", who
+    seen = insider.get(f"/api/players/{hidden_four[0].pk}/ratings/")
+    assert seen.status_code == 200 and seen.json()["name"] == "Hidden Player 0"
+    assert seen.json()["rating"] is None
 
 
 def test_a_hidden_game_moves_no_public_rating(django_capture_on_commit_callbacks: Any) -> None:
@@ -142,3 +167,25 @@ def test_an_event_imported_into_a_second_club_counts_once(
     assert first_copy.status_code == second_copy.status_code == 201
     assert RatingChange.objects.filter(event_id=first_copy.json()["id"]).count() == 4
     assert not RatingChange.objects.filter(event_id=second_copy.json()["id"]).exists()
+
+
+def test_a_game_of_another_club_moves_nothing_in_a_private_clubs_ratings(
+        django_capture_on_commit_callbacks: Any) -> None:
+    """The week's finding: a player of a private club put on another club's roster and
+    seated in one game there was first in the private club's own ratings."""
+    private, private_director = club_with_director(slug="closed", is_public=False)
+    victim = PlayerFactory(club=private, name="Vera Secret")
+    elsewhere, _ = club_with_director(slug="elsewhere-open")
+    elsewhere.roster.create(player=victim)
+    others = [PlayerFactory(club=elsewhere) for _ in range(3)]
+    with django_capture_on_commit_callbacks(execute=True):
+        play(seat(club_night(elsewhere, date=D(2026, 3, 5)), [victim, *others]), ns_wins=True)
+    page, api = Client(), APIClient()
+    page.force_login(private_director)
+    api.force_authenticate(private_director)
+    assert api.get("/api/clubs/closed/ratings/").json() == []
+    html = page.get("/clubs/closed/ratings/").content.decode()
+    assert "Vera Secret" not in html and "a private club's games are not rated" in html
+    # the public club's list, whose game it was, shows it
+    assert victim.pk in [r["player_id"] for r in APIClient().get(
+        "/api/clubs/elsewhere-open/ratings/").json()]

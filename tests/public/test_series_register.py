@@ -12,6 +12,7 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
+from clubs.models import Player
 from registrations.models import Registration
 from registrations.services import registration_settings_set
 from series.services import series_create
@@ -103,3 +104,73 @@ def test_a_private_clubs_series_is_not_found_for_outsiders() -> None:
     assert client.get(url).status_code == 404
     assert client.post(url).status_code == 404
     assert not Registration.objects.exists()
+
+
+def test_a_new_account_is_asked_its_name_once_and_registered_everywhere(
+        django_capture_on_commit_callbacks: Any) -> None:
+    series, (friday, saturday, _pairs, _closed) = _week()
+    user = UserFactory(username="newbie", email="newbie@example.org")  # no player anywhere
+    client = Client()
+    client.force_login(user)
+    url = reverse("series-register", args=[series.pk])
+    page = client.get(url).content.decode()
+    assert 'name="name"' in page and "one player per account" in page
+    assert 'name="email"' not in page  # the account's address is used
+    # without the name: a clear refusal beside the field, nothing registered
+    empty = client.post(url, {"name": "  "})
+    assert empty.status_code == 400
+    assert "Enter your name." in empty.content.decode()
+    assert not Registration.objects.exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = client.post(url, {"name": "Nora  New"}, follow=True)
+    assert answer.status_code == 200
+    assert "Registered for 2 events of the series" in answer.content.decode()
+    mine = {r.event_id: r for r in Registration.objects.filter(user=user)}
+    assert set(mine) == {friday.pk, saturday.pk}
+    assert {r.name for r in mine.values()} == {"Nora New"}
+    # one player, linked to the account, on the club's roster
+    player = Player.objects.get(user=user)
+    assert player.name == "Nora New" and series.club.players.filter(pk=player.pk).exists()
+    assert mine[saturday.pk].player_id == player.pk
+    # the page asks no more: the account has its player now
+    assert 'name="name"' not in client.get(url).content.decode()
+
+
+def test_an_account_on_the_roster_or_with_a_full_name_is_not_asked(
+        django_capture_on_commit_callbacks: Any) -> None:
+    series, (friday, saturday, _pairs, _closed) = _week()
+    PlayerFactory(club=series.club, name="Rita Roster", email="rita@example.org")
+    rita = UserFactory(username="rita", email="rita@example.org")
+    full = UserFactory(username="fn", email="fn@example.org", first_name="Fay",
+                       last_name="Named")
+    for user, name in ((rita, "Rita Roster"), (full, "Fay Named")):
+        client = Client()
+        client.force_login(user)
+        url = reverse("series-register", args=[series.pk])
+        assert 'name="name"' not in client.get(url).content.decode()
+        with django_capture_on_commit_callbacks(execute=True):
+            assert client.post(url).status_code == 302
+        assert {r.name for r in Registration.objects.filter(user=user)} == {name}
+        assert Registration.objects.filter(user=user).count() == 2
+    assert Player.objects.get(name="Rita Roster").user_id == rita.pk
+
+
+def test_an_account_without_an_address_gives_one_and_confirms_it_by_mail(
+        django_capture_on_commit_callbacks: Any) -> None:
+    series, (friday, saturday, _pairs, _closed) = _week()
+    user = UserFactory(username="noaddress", email="")
+    client = Client()
+    client.force_login(user)
+    url = reverse("series-register", args=[series.pk])
+    page = client.get(url).content.decode()
+    assert 'name="name"' in page and 'name="email"' in page
+    missing = client.post(url, {"name": "Otto Offline"})
+    assert missing.status_code == 400 and "Enter your e-mail address." in (
+        missing.content.decode())
+    bad = client.post(url, {"name": "Otto Offline", "email": "not-an-address"})
+    assert bad.status_code == 400 and "is not an e-mail address" in bad.content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(url, {"name": "Otto Offline",
+                                 "email": "otto@example.org"}).status_code == 302
+    assert {r.status for r in Registration.objects.filter(user=user)} == {"unconfirmed"}
+    assert {m.to[0] for m in mail.outbox} == {"otto@example.org"}

@@ -235,3 +235,42 @@ def test_a_director_creates_and_changes_a_series_through_the_form(
     assert outsider.post(f"/series/{series.pk}/delete/").status_code == 403
     assert browser.post(f"/series/{series.pk}/delete/").status_code == 302
     assert not Series.objects.exists()
+
+
+def test_only_the_owning_club_renames_or_deletes_a_series(week: dict[str, Any]) -> None:
+    events = [*(e.pk for e in week["nights"]), week["theirs"].pk]
+    series = series_create(club=week["club"], name="Harbour week", events=events,
+                           points=[10, 6, 4], partner_clubs=["lakeside"],
+                           actor=week["director"])
+    url = f"/api/series/{series.pk}/"
+    theirs = _api(week["other_director"])
+    # a partner's director: the rest yes, a new name no (API), and no deleting
+    assert theirs.patch(url, {"best_of": 2}, format="json").status_code == 200
+    assert theirs.patch(url, {"name": "Lakeside week"}, format="json").status_code == 403
+    assert theirs.patch(url, {"name": "Harbour week", "min_events": 1},
+                        format="json").status_code == 200  # the same name is no rename
+    assert theirs.delete(url).status_code == 403
+    # an owner of the owning club (above a director) may
+    owner = UserFactory()
+    Membership.objects.create(club=week["club"], user=owner, role=Membership.Role.OWNER)
+    # the pages: the form keeps the name fixed for the partner and hides the delete button
+    partner = Client()
+    partner.force_login(week["other_director"])
+    form = partner.get(f"/series/{series.pk}/edit/").content.decode()
+    assert "Only a director of" in form and "Delete this series" not in form
+    posted = partner.post(f"/series/{series.pk}/edit/", {
+        "name": "Lakeside week", "events": events, "points_rule": "table",
+        "points": "10, 6, 4", "partner_clubs": "lakeside", "best_of": "1"})
+    assert posted.status_code == 302
+    series.refresh_from_db()
+    assert (series.name, series.best_of) == ("Harbour week", 1)  # the name stayed
+    assert partner.post(f"/series/{series.pk}/delete/").status_code == 403
+    assert Series.objects.filter(pk=series.pk).exists()
+    # the owning club's people rename it and delete it
+    assert _api(owner).patch(url, {"name": "Harbour cup"}, format="json").json()["name"] == (
+        "Harbour cup")
+    mine = Client()
+    mine.force_login(week["director"])
+    assert "Delete this series" in mine.get(f"/series/{series.pk}/edit/").content.decode()
+    assert _api(owner).delete(url).status_code == 204
+    assert not Series.objects.filter(pk=series.pk).exists()
