@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 from draw import views as draw_views
 from tests.e2e import walls
 from tests.e2e.test_walls import shot
+from tournaments.models import Round
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -113,3 +114,19 @@ def test_a_16_pair_double_elimination_and_a_finished_split_final_are_whole_on_th
     assert matches == everything, f"never whole on the wall: {sorted(everything - matches)}"
     assert places == rows, f"places never whole on the wall: {sorted(rows - places)}"
     assert smallest >= 18, f"text at {smallest} px"
+
+
+def test_the_standings_page_and_wall_show_the_split_finals_lower_bracket_while_it_runs(
+    live_server, wall: Page
+) -> None:
+    event = walls.split_final(20, cut=8, lower=8)
+    walls.play_until(event, Round.Stage.BRACKET)  # both brackets' first matches seated
+    wall.goto(f"{live_server.url}/events/{event.pk}/standings/")
+    lower = wall.locator("[data-board='bracket-lower']")
+    expect(lower.locator(".board-title")).to_have_text("Lower bracket")
+    expect(lower.locator("td.rank")).to_have_count(8)
+    expect(lower.locator("td.rank").first).to_have_text("9–16")
+    expect(wall.locator("[data-board='bracket'] .board-title")).to_have_text("Upper bracket")
+    wall.goto(f"{live_server.url}/events/{event.pk}/standings/wall/")
+    expect(wall.locator("[data-board='bracket-lower']")).to_have_count(1)
+    expect(wall.locator("[data-board='bracket-lower'] .wall-row")).to_have_count(8)
