@@ -28,7 +28,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from formats.pairs import LOWER_PREFIX, bracket_plan_of, lower_plan, lower_size
+from formats.pair_settings import lower_plan
+from formats.pairs import LOWER_PREFIX, bracket_plan_of, lower_size
 from pairing.bracket import BracketError, bracket_state, elimination_places
 from scoring.models import Game
 from tournaments.models import Event, Round, Seat

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e import walls
-from tests.e2e.test_walls import shot
 from common.errors import DomainError
 from draw.services import round_set_status
 from scoring.services import game_confirm, game_set_scorer, hand_submit
+from tests.e2e import walls
+from tests.e2e.test_walls import shot
 from tournaments.models import Event, Round
 from tournaments.services import entry_check_in, event_create
 
