@@ -346,8 +346,7 @@ def movement_board(event: Event, *, now: datetime.datetime | None = None) -> dic
         "time_left": f"{left // 60}:{left % 60:02d}" if left > 0 else "Time",
         "word": _word(event), "game_minutes": _game_minutes(event), "time_called": time_called,
         "stage_label": Round.Stage(round_.stage).label if round_ else "",
-        "density": "dense" if len(rows) > 96 else "medium" if len(rows) > 40 else "",
-        "refresh_seconds": 30, "version": where.seating_version(event), **wall_live(event),
+        "refresh_seconds": 30, "page_seconds": WALL_PAGE_SECONDS, "version": where.seating_version(event), **wall_live(event),
     }
 
 
@@ -363,6 +362,10 @@ def event_wall_movement(request: HttpRequest, pk: int) -> HttpResponse:
 # seldom (a safety net) with one: a push says at once when a round is seated, started or closed.
 SEATING_POLL_SECONDS = 5
 WALL_PUSH_POLL_SECONDS = 60
+# The seating and movement walls show as many rows as fit the screen in columns and turn to
+# the next page of rows this often (static/js/screens.js), so every name is on screen within
+# one cycle of pages.
+WALL_PAGE_SECONDS = 8
 
 
 def wall_live(event: Event) -> dict[str, Any]:
@@ -373,15 +376,19 @@ def wall_live(event: Event) -> dict[str, Any]:
 
 def seating_board(event: Event) -> dict[str, Any]:
     """The seating board: every player of the latest round alphabetically with table, seat
-    and partner (``draw.where.seating``), its state in words, and the version it was drawn at."""
+    and partner (``draw.where.seating``), its state in words, and the version it was drawn at.
+
+    After the cut (a semi-final, final or bracket wave) the board shows who plays where: the
+    players who are out are not listed one by one but counted in one line (``out``)."""
     board = where.seating(event)
-    rows = board["rows"]
+    rows = [r for r in board["rows"] if r["state"] != "out"]
+    out = [r for r in board["rows"] if r["state"] == "out"]
     return {
-        **board, "version": where.seating_version(event),
+        **board, "rows": rows, "version": where.seating_version(event),
         "show_rows": board["round"] is not None and board["status"] != Round.Status.CLOSED,
         "seated_count": sum(1 for r in rows if r["state"] == "seated"),
-        "density": "dense" if len(rows) > 96 else "medium" if len(rows) > 40 else "",
-        **wall_live(event),
+        "out": {"count": len(out), "where": out[0]["where"]} if out else None,
+        "page_seconds": WALL_PAGE_SECONDS, **wall_live(event),
     }
 
 

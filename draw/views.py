@@ -510,6 +510,9 @@ def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 # safety net) with one: a push says at once when a match was seated, scored or confirmed.
 BRACKET_POLL_SECONDS = 4
 BRACKET_PUSH_POLL_SECONDS = 60
+# A bracket too big for one wall screen is shown in panels (a bracket or two at a time, the
+# places) and, past that, in pages of a panel; the wall turns to the next this often.
+BRACKET_WALL_PAGE_SECONDS = 12
 
 
 def event_bracket_page(request: HttpRequest, pk: int) -> HttpResponse:
@@ -522,14 +525,10 @@ def event_bracket_page(request: HttpRequest, pk: int) -> HttpResponse:
     if bracket is None:
         raise Http404("This event has no bracket.")
     digest = hashlib.sha256(json.dumps(bracket, sort_keys=True, default=str).encode()).hexdigest()
-    parts = bracket["brackets"]
-    for part in parts:  # its share of a wall screen's height: its tallest column
+    for part in bracket["brackets"]:  # its share of a wall screen's height: its tallest column
         part["tallest"] = max((len(column["matches"]) for column in part["rounds"]), default=1)
-    # A wall stacks the brackets; a third-place match sits under the final instead (screens.css).
-    stacked = [p for p in parts if p["name"] != "third_place" or len(parts) == 1]
     context = {"event": event, "bracket": bracket, "digest": digest[:16],
-               "wall": request.GET.get("wall") == "1",
-               "tallest": sum(part["tallest"] for part in stacked),
+               "wall": request.GET.get("wall") == "1", "page_seconds": BRACKET_WALL_PAGE_SECONDS,
                "push_url": push_stream_url(event.pk), "poll_seconds": BRACKET_POLL_SECONDS,
                "push_poll_seconds": BRACKET_PUSH_POLL_SECONDS}
     if request.GET.get("fragment"):

@@ -332,8 +332,10 @@ def bracket_depth(bracket: str, settings: Mapping[str, Any], entrants: int) -> i
         return 0
 
 
-def _slot_label(kind: str, ref: int | str, prefix: str = "") -> str:
-    return {"seed": f"Seed {ref}", "winner": f"Winner of {prefix}{ref}",
+def _slot_label(kind: str, ref: int | str, prefix: str = "", offset: int = 0) -> str:
+    """"Seed 9" (a lower bracket's seeds count on from the cut), "Winner of L-W1-2"."""
+    seed = int(ref) + offset if kind == "seed" else ref
+    return {"seed": f"Seed {seed}", "winner": f"Winner of {prefix}{ref}",
             "loser": f"Loser of {prefix}{ref}"}[kind]
 
 
@@ -385,13 +387,14 @@ def _part_view(part: Bracket, played: Mapping[str, PairResult],
     """One bracket of :func:`bracket_view`: its parts, places and winner."""
     plan, prefix = part.plan, part.prefix
     state = part.state(confirmed) if part.seeds is not None else None
-    seed_of = {pair: n for n, pair in enumerate(part.seeds or (), start=1)}
+    # a lower bracket's seeds are the standings' places after the cut: 9 to 16, not 1 to 8
+    seed_of = {pair: n for n, pair in enumerate(part.seeds or (), start=part.offset + 1)}
     found: dict[str, dict[int, list[dict[str, Any]]]] = {}
     for m in plan.matches:
         known = state.sides.get(m.code, (None, None)) if state else (None, None)
         sides = []
         for slot, pair in zip(m.sides, known, strict=True):
-            sides.append({"slot": _slot_label(slot.kind, slot.ref, prefix), "pair": pair,
+            sides.append({"slot": _slot_label(slot.kind, slot.ref, prefix, part.offset), "pair": pair,
                           "name": names.get(pair, "") if pair is not None else "",
                           "seed": seed_of.get(pair) if pair is not None else None})
         game = played.get(prefix + m.code)
@@ -419,12 +422,20 @@ def _part_view(part: Bracket, played: Mapping[str, PairResult],
         })
     order = ["winners", "losers", "final", "third_place", "consolation"]
     group = f"{GROUP_LABELS[part.group]}: " if part.group else ""
+
+    def label(b: str) -> str:
+        # a split final's single-elimination bracket is "Lower bracket", not "Lower bracket:
+        # Winners' bracket" (it has no losers' bracket to tell it from)
+        if part.group and b == "winners" and "losers" not in found:
+            return GROUP_LABELS[part.group]
+        return group + BRACKET_LABELS.get(b, b)
+
     return {
         "complete": bool(state and state.complete),
         "champion": state.champion if state else None,
         "champion_name": names.get(state.champion, "") if state and state.champion else "",
         "brackets": [
-            {"name": b, "label": group + BRACKET_LABELS.get(b, b), "group": part.group,
+            {"name": b, "label": label(b), "group": part.group,
              "rounds": [{"round": r, "matches": sorted(ms, key=lambda x: x["position"])}
                         for r, ms in sorted(found[b].items())]}
             for b in order if b in found

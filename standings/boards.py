@@ -28,7 +28,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from formats.pairs import bracket_plan_of
+from formats.pair_settings import lower_plan
+from formats.pairs import LOWER_PREFIX, bracket_plan_of, lower_size
 from pairing.bracket import BracketError, bracket_state, elimination_places
 from scoring.models import Game
 from tournaments.models import Event, Round, Seat
@@ -188,17 +189,45 @@ def _table_boards(event: Event, stage: str, rounds: list[int]) -> list[Board]:
 
 
 def _bracket_board(event: Event, rows: list[dict[str, Any]], rounds: list[int]) -> Board | None:
-    """The bracket's places so far: the pairs still in it (the places still open), then the
-    pairs it has placed, best first (sharing a place when they went out in the same round).
-    None when the bracket cannot be read (the standings of its games are shown instead)."""
+    """The bracket's places so far (the upper bracket's, in a split final). None when the
+    bracket cannot be read (the standings of its games are shown instead)."""
     pairs = pairs_in_seed_order(event)
-    plan = bracket_plan_of(event.spec, dict(event.format_settings or {}), len(pairs))
+    settings = dict(event.format_settings or {})
+    plan = bracket_plan_of(event.spec, settings, len(pairs))
     if plan is None:
         return None
     if event.is_bracket:
         seeds = [pk for pk, _, _ in pairs]
     else:
         seeds = [pk for pk, _ in qualifying_order(event)][:plan.entrants]
+    results = _match_winners(event, rounds)
+    lower = lower_size(settings) and not event.is_bracket
+    title = "Bracket" if event.is_bracket else "Upper bracket" if lower else "Playoff"
+    return _places_board(plan, seeds, {c: w for c, w in results.items()
+                                       if not c.startswith(LOWER_PREFIX)},
+                         rows, key="bracket", title=title, offset=0)
+
+
+def _lower_board(event: Event, rows: list[dict[str, Any]], rounds: list[int]) -> Board | None:
+    """A split final's lower bracket while it is played: its places so far, counted on from
+    the cut (9 to 16 after a cut of 8). None without a lower bracket."""
+    settings = dict(event.format_settings or {})
+    playoff = settings.get("playoff") or {}
+    if event.is_bracket or not lower_size(settings):
+        return None
+    plan = lower_plan(playoff)
+    if plan is None:
+        return None
+    cut = int(playoff["cut"])
+    seeds = [pk for pk, _ in qualifying_order(event)][cut:cut + plan.entrants]
+    results = {c[len(LOWER_PREFIX):]: w for c, w in _match_winners(event, rounds).items()
+               if c.startswith(LOWER_PREFIX)}
+    return _places_board(plan, seeds, results, rows, key="bracket-lower",
+                         title="Lower bracket", offset=cut)
+
+
+def _match_winners(event: Event, rounds: list[int]) -> dict[str, int]:
+    """The winning pair of every bracket match played (and not being played) in ``rounds``."""
     pair_at: dict[tuple[int, str], int] = {}
     for table_id, position, pair_id in Seat.objects.filter(
             round__event=event, round__number__in=rounds, position__in=("N", "E")
@@ -212,6 +241,14 @@ def _bracket_board(event: Event, rows: list[dict[str, Any]], rounds: list[int]) 
         side = winner or cut_winner
         if side in ("NS", "EW") and (table_id, side[0]) in pair_at:
             results[match] = pair_at[(table_id, side[0])]
+    return results
+
+
+def _places_board(plan: Any, seeds: list[int], results: dict[str, int],
+                  rows: list[dict[str, Any]], *, key: str, title: str, offset: int) -> Board | None:
+    """One bracket's places so far: the pairs still in it (the places still open), then the
+    pairs it has placed, best first (sharing a place when they went out in the same round);
+    ``offset`` the places before the bracket's own (a lower bracket's)."""
     try:
         state = bracket_state(plan, seeds, results)
     except BracketError:
@@ -224,22 +261,23 @@ def _bracket_board(event: Event, rows: list[dict[str, Any]], rounds: list[int]) 
             continue
         won, lost = places.get(code, (None, None))
         if lost is not None and code in state.losers:
-            placed[state.losers[code]] = lost
+            placed[state.losers[code]] = offset + lost
         if won is not None:
-            placed[victor] = won
+            placed[victor] = offset + won
     by_pair = {row_key(r, pairs=True): r for r in rows}
     in_play = [s for s in seeds if s not in placed and s in by_pair]
     shared = Counter(placed.values())
+    first = offset + 1
     board_rows = [{**by_pair[s], "rank": None, "tied": False, "stage": "bracket",
-                   "rank_text": f"1–{len(in_play)}" if len(in_play) > 1 else "1"}
+                   "rank_text": f"{first}–{offset + len(in_play)}" if len(in_play) > 1
+                   else str(first)}
                   for s in in_play]
     board_rows += [{**by_pair[p], "rank": place, "tied": shared[place] > 1, "stage": "bracket"}
                    for p, place in sorted(placed.items(), key=lambda item: item[1])
                    if p in by_pair]
-    return Board("bracket", "Playoff" if not event.is_bracket else "Bracket", board_rows,
-                 stage=Round.Stage.BRACKET,
+    return Board(key, title, board_rows, stage=Round.Stage.BRACKET,
                  note=f"{len(in_play)} pairs still in the bracket play for the places "
-                 f"1 to {len(in_play)}; the others are placed as they went out."
+                 f"{first} to {offset + len(in_play)}; the others are placed as they went out."
                  if len(in_play) > 1 else "The bracket is decided.")
 
 
@@ -271,6 +309,8 @@ def result_boards(event: Event, rows: list[dict[str, Any]],
             boards += [bracket] if bracket is not None else [Board(
                 "bracket", "Bracket", standings_compute(event=event, rounds=stages[stage]).rows,
                 stage=stage)]
+            lower = _lower_board(event, rows, stages[stage])
+            boards += [lower] if lower is not None else []
         else:
             boards += _table_boards(event, stage, stages[stage])
     if Round.Stage.QUALIFYING in stages:

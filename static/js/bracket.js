@@ -8,7 +8,16 @@
  *
  * Lines: in each bracket's columns, an elbow from every match to the match its winner goes on
  * to (data-winner-to), drawn in an SVG laid over the columns; drawn again when the bracket is
- * redrawn or the window changes size. */
+ * redrawn or the window changes size.
+ *
+ * Wall (data-wall-pages, ?wall=1): the type is sized to the screen, as large as fits (names
+ * between 20 and 44 px). A bracket that does not fit at a readable size is shown in panels:
+ * the brackets one after another (as many together as fit at PACK px or more; a third-place
+ * match with the bracket before it), the places on their own; a panel that still does not fit
+ * at the smallest size is shown a screenful at a time ("pages" of the panel, overlapping so
+ * that every match is whole on one of them). The wall turns to the next view every
+ * data-page-seconds and starts again after the last; data-view / data-views say which is shown
+ * and [data-wall-page] says it in words. */
 (function () {
   "use strict";
   var live = document.getElementById("bracket-live");
@@ -54,6 +63,142 @@
     }
   }
 
+  // --- the wall: panels and pages --------------------------------------------------------------
+  var MIN = 20, PACK = 26, MAX = 44;
+  var walled = live.hasAttribute("data-wall-pages");
+  var views = [];
+  var view = 0;
+
+  function board() { return live.querySelector(".bracket-board"); }
+  function win() { return live.querySelector(".bracket-window"); }
+  function items() {
+    var out = [].slice.call(live.querySelectorAll(".bracket-part"));
+    var places = live.querySelector(".bracket-places");
+    if (places) { out.push(places); }
+    return out;
+  }
+  function showItems(shown) {
+    var all = items();
+    var places = "none";
+    for (var i = 0; i < all.length; i += 1) {
+      var on = shown.indexOf(all[i]) >= 0;
+      all[i].classList.toggle("off-panel", !on);
+      if (on && all[i].classList.contains("bracket-places")) { places = "with"; }
+    }
+    if (places === "with" && shown.length === 1) { places = "alone"; }
+    board().setAttribute("data-places", places);
+  }
+  function setSize(px) { live.style.setProperty("--name-size", px + "px"); }
+  function fits() {
+    var b = board(), w = win();
+    b.style.transform = "";
+    return b.offsetHeight <= w.clientHeight + 1 && b.scrollWidth <= w.clientWidth + 1;
+  }
+  // The largest size in [low, MAX] at which the items shown fit, or 0.
+  function largest(low) {
+    setSize(low);
+    if (!fits()) { return 0; }
+    var lo = low, hi = MAX;
+    while (lo < hi) {
+      var mid = Math.ceil((lo + hi) / 2);
+      setSize(mid);
+      if (fits()) { lo = mid; } else { hi = mid - 1; }
+    }
+    return lo;
+  }
+  // Where the screenfuls of a panel too big for the screen start along one axis: each one
+  // starts at the first piece the one before did not show whole.
+  function starts(pieces, axis, size, total) {
+    var out = [0];
+    var at = 0;
+    while (at + size < total - 1) {
+      var next = null;
+      for (var i = 0; i < pieces.length; i += 1) {
+        var p = pieces[i];
+        if (p[1] > at + size + 0.5 && p[0] > at + 0.5 && (next === null || p[0] < next)) { next = p[0]; }
+      }
+      at = next === null ? Math.min(at + size, total - size) : Math.min(next, total - size);
+      if (at <= out[out.length - 1]) { break; }
+      out.push(at);
+    }
+    return out;
+  }
+  function pagesOf(panel, size) {
+    var b = board(), w = win();
+    var origin = b.getBoundingClientRect();
+    var rows = [], cols = [];
+    var pieces = b.querySelectorAll(".bracket-match, .bracket-places tr, .bracket-part > h2, .bracket-places h2, .bracket-places h3");
+    for (var i = 0; i < pieces.length; i += 1) {
+      var r = pieces[i].getBoundingClientRect();
+      if (!r.width) { continue; }
+      rows.push([r.top - origin.top, r.bottom - origin.top]);
+    }
+    var columns = b.querySelectorAll(".bracket-column, .bracket-places");
+    for (var j = 0; j < columns.length; j += 1) {
+      var c = columns[j].getBoundingClientRect();
+      if (!c.width) { continue; }
+      cols.push([c.left - origin.left, c.right - origin.left]);
+    }
+    var ys = starts(rows, "y", w.clientHeight, b.offsetHeight);
+    var xs = starts(cols, "x", w.clientWidth, b.scrollWidth);
+    var out = [];
+    for (var x = 0; x < xs.length; x += 1) {
+      for (var y = 0; y < ys.length; y += 1) { out.push({ panel: panel, size: size, x: xs[x], y: ys[y] }); }
+    }
+    return out;
+  }
+  function show() {
+    var v = views[view];
+    if (!v) { return; }
+    showItems(v.panel);
+    setSize(v.size);
+    board().style.transform = (v.x || v.y) ? "translate(" + (-v.x) + "px, " + (-v.y) + "px)" : "";
+    drawLines();
+    live.setAttribute("data-view", String(view + 1));
+    live.setAttribute("data-views", String(views.length));
+    var note = document.querySelector("[data-wall-page]");
+    if (note) {
+      note.textContent = "page " + (view + 1) + " of " + views.length;
+      note.hidden = views.length < 2;
+    }
+  }
+  function layout() {
+    if (!walled || !board() || !win()) { return; }
+    var all = items();
+    var panels = [], current = [];
+    for (var i = 0; i < all.length; i += 1) {
+      var item = all[i];
+      if (current.length && item.getAttribute("data-bracket") === "third_place") { current.push(item); continue; }
+      var trial = current.concat([item]);
+      showItems(trial);
+      if (!current.length || largest(PACK)) { current = trial; } else { panels.push(current); current = [item]; }
+    }
+    if (current.length) { panels.push(current); }
+    views = [];
+    for (var p = 0; p < panels.length; p += 1) {
+      showItems(panels[p]);
+      var size = largest(MIN);
+      if (size) {
+        views.push({ panel: panels[p], size: size, x: 0, y: 0 });
+      } else {
+        setSize(MIN);
+        drawLines();
+        views = views.concat(pagesOf(panels[p], MIN));
+      }
+    }
+    view = Math.min(view, Math.max(0, views.length - 1));
+    show();
+  }
+  if (walled) {
+    var seconds = Math.max(2, parseInt(live.getAttribute("data-page-seconds"), 10) || 12);
+    window.setInterval(function () {
+      if (views.length < 2) { return; }
+      view = (view + 1) % views.length;
+      show();
+    }, seconds * 1000);
+  }
+  function redrawAll() { if (walled) { layout(); } else { drawLines(); } }
+
   function refresh(by) {
     if (document.hidden) { return; }
     if (busy) { again = by; return; }
@@ -73,7 +218,7 @@
           live.innerHTML = html;
           live.setAttribute("data-digest", digest);
           live.setAttribute("data-updated-by", by);
-          drawLines();
+          redrawAll();
         }
       })
       .catch(function () { /* keep the last bracket on screen; try again on the next tick */ })
@@ -102,12 +247,12 @@
     });
   }
 
-  drawLines();
+  redrawAll();
   var redraw = null;
   window.addEventListener("resize", function () {
     window.clearTimeout(redraw);
-    redraw = window.setTimeout(drawLines, 150);
+    redraw = window.setTimeout(redrawAll, 150);
   });
-  if (document.fonts && document.fonts.ready) { document.fonts.ready.then(drawLines); }
+  if (document.fonts && document.fonts.ready) { document.fonts.ready.then(redrawAll); }
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { refresh("poll"); } });
 }());

@@ -223,7 +223,9 @@ def test_a_bracket_wave_tells_the_waiting_pair_and_later_the_pair_knocked_out(
     html = _board(client, event)
     for entry in Entry.objects.filter(pair_id=ns):
         assert rows[entry.pk]["state"] == "out"
-        assert "out of the bracket" in _row(html, entry.pk)
+        # the wall shows who plays where: the players knocked out are counted in one line
+        assert f'data-entry="{entry.pk}"' not in html
+    assert "Everyone else (2 players): out of the bracket." in _text(html)
     for entry in Entry.objects.filter(pair_id__in=in_final):
         assert rows[entry.pk]["table"] == table.number and rows[entry.pk]["match"] == table.match
     # the phone of the first wave's table: the winners' next table with their own partner, the

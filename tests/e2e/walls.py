@@ -8,6 +8,7 @@ import datetime
 from typing import Any
 
 from clubs.models import Club, Player
+from common.errors import DomainError
 from draw.services import event_status_set, round_create
 from scoring.services import game_confirm, game_set_scorer, hand_submit
 from tests.clubs.factories import ClubFactory, PlayerFactory
@@ -100,3 +101,50 @@ def pairs_swiss(count: int = 16, *, cut: int = 8, rounds: int = 3,
     for n in range(count):
         pair_register(event=event, players=[people[2 * n], people[2 * n + 1]], seed=n + 1)
     return event
+
+
+def pairs(event: Event, count: int, club: Club) -> None:
+    """``count`` pairs of long-named players, seeded in order."""
+    people = players(club, 2 * count)
+    for n in range(count):
+        pair_register(event=event, players=[people[2 * n], people[2 * n + 1]], seed=n + 1)
+
+
+def double_elimination(count: int = 16, *, club: Club | None = None) -> Event:
+    """A public double elimination of ``count`` pairs with a reset and a consolation bracket
+    for the first round's losers, nothing played yet (every pair is already in the draw)."""
+    club = club or ClubFactory(name="Harbour Pinochle", slug="harbour-double")
+    event = event_create(club=club, name="Harbour doubles", date=DAY, deals_per_round=1,
+                         format=Event.Format.DOUBLE_ELIMINATION,
+                         format_settings={"reset": True, "consolation": [1]})
+    pairs(event, count, club)
+    return event
+
+
+def split_final(count: int = 20, *, cut: int = 8, lower: int = 8, rounds: int = 3,
+                club: Club | None = None) -> Event:
+    """A public pairs Swiss whose best ``cut`` pairs play the upper bracket and the next
+    ``lower`` pairs a lower one (both single elimination with a third-place match): the
+    split final, as the Ohio clubs play it."""
+    club = club or ClubFactory(name="Harbour Pinochle", slug="harbour-split")
+    event = event_create(club=club, name="Harbour split final", date=DAY, deals_per_round=1,
+                         format=Event.Format.SWISS, rounds_planned=rounds,
+                         format_settings={"playoff": {"kind": "single", "cut": cut,
+                                                      "lower": lower, "third_place": True}})
+    pairs(event, count, club)
+    return event
+
+
+def play_out(event: Event, *, limit: int = 40) -> None:
+    """Play every round the format seats until it seats no more, then finish the event."""
+    for _ in range(limit):
+        latest = event.rounds.order_by("-number").first()
+        if latest is None or latest.status == Round.Status.CLOSED:
+            try:
+                latest = round_create(event=event)
+            except DomainError:  # the format has nothing more to seat
+                break
+        if latest.status == Round.Status.CLOSED:
+            break
+        play_round(latest)
+    event_status_set(event=Event.objects.get(pk=event.pk), status=Event.Status.FINISHED)

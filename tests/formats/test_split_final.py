@@ -182,8 +182,8 @@ def test_the_view_draws_both_brackets_with_their_places() -> None:
     assert not waiting["seeded"] and waiting["lower"] == {
         "entrants": 4, "complete": False, "champion": None, "champion_name": ""}
     assert [(b["label"], b["group"]) for b in waiting["brackets"]] == [
-        ("Upper bracket: Winners' bracket", "upper"),
-        ("Lower bracket: Winners' bracket", "lower")]
+        ("Upper bracket", "upper"),
+        ("Lower bracket", "lower")]
     first = SWISS.build(situation(4, [], chosen))
     played = play(4, first)
     second = SWISS.build(situation(5, played, chosen))
@@ -195,7 +195,7 @@ def test_the_view_draws_both_brackets_with_their_places() -> None:
     assert [m["code"] for m in lower[0]["matches"]] == ["L-W1-1", "L-W1-2"]
     assert lower[0]["matches"][0]["winner_to"] == "L-W2-1"
     assert lower[1]["matches"][0]["sides"][0]["slot"] == "Winner of L-W1-1"
-    assert [s["seed"] for s in lower[0]["matches"][0]["sides"]] == [1, 4]
+    assert [s["seed"] for s in lower[0]["matches"][0]["sides"]] == [5, 8]  # the standings places after the cut of 4
     assert all(m["status"] == "finished" for part in view["brackets"]
                for col in part["rounds"] for m in col["matches"])
     assert view["complete"] and view["champion"] == 20 and view["lower"]["champion"] == 16
