@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('registrations', '0001_initial'),
+        ('registrations', '0002_registration_blank_email_not_unique'),
     ]
 
     operations = [
