@@ -4,7 +4,9 @@ alternates and fixed tables; pairs (Swiss, round robin, movements) need the pair
 and who still plays; a bracket needs the pairs and nothing of the qualifying order. Each manager
 reads only what its family's builders use, checks the field is big enough and hands back the
 :class:`formats.Situation`; ``draw.services.round_create`` does the rest (locks, stages,
-writing the round)."""
+writing the round). Once the round is written, the manager says what its family needs done
+about the seating (:meth:`RoundManager.after_seating`): individuals name the players the format
+left unseated as alternates, pairs walk over the tables where a withdrawn pair was seated."""
 
 from __future__ import annotations
 
@@ -18,6 +20,16 @@ from pairing.rotation import RoundPlan
 from standings.selectors import qualifying_order
 from tournaments.models import Entry, Event
 from tournaments.selectors import pairs_in_seed_order
+
+
+@dataclass(frozen=True)
+class AfterSeating:
+    """What a seated round needs written next, as its manager says: ``alternates``, entries to
+    mark as waiting alternates; ``walkovers``, table number -> (the side that forfeits, the pair
+    that withdrew)."""
+
+    alternates: tuple[int, ...] = ()
+    walkovers: tuple[tuple[int, str, int], ...] = ()
 
 
 @dataclass
@@ -41,6 +53,10 @@ class RoundManager:
         """The builder's situation, with every game's result (read after level games were
         settled)."""
         raise NotImplementedError
+
+    def after_seating(self, plan: RoundPlan[int]) -> AfterSeating:
+        """What the written round needs next (nothing, unless the family says so)."""
+        return AfterSeating()
 
     def _ranking(self) -> tuple[int, ...]:
         """The qualifying order, for a round after a cut."""
@@ -85,6 +101,14 @@ class IndividualManager(RoundManager):
             fixed_tables={pk: table for pk, table, _ in self.active if table},
             ranking=self._ranking())
 
+    def after_seating(self, plan: RoundPlan[int]) -> AfterSeating:
+        """Players the format left unseated in a qualifying round (no bye either: a progressive
+        game seats full tables only) wait as alternates from now on."""
+        if self.stage != Stage.QUALIFYING or not self.spec.alternates:
+            return AfterSeating()
+        placed = set(plan.seated()) | set(plan.byes)
+        return AfterSeating(alternates=tuple(pk for pk in self.players if pk not in placed))
+
 
 class PairManager(RoundManager):
     """Fixed partnerships: every pair in seed order with its two entries, and the pairs still
@@ -109,6 +133,24 @@ class PairManager(RoundManager):
             ranking=self._ranking(),
             pairs={pk: members for pk, members, _ in self.pairs},
             active_pairs=tuple(self.playing))
+
+    def after_seating(self, plan: RoundPlan[int]) -> AfterSeating:
+        """A table seated with a pair that has withdrawn (a bracket keeps its withdrawn pairs in
+        their places) is a walkover, in a format with forfeits: the pair forfeits the game at
+        once and its opponent goes on. Should both pairs of a table have withdrawn, the N-S pair
+        (the better seed of a bracket match) takes the walkover."""
+        withdrawn = {pk for pk, _, playing in self.pairs if not playing}
+        if not self.spec.forfeits or not withdrawn:
+            return AfterSeating()
+        pair_of = {entry: pk for pk, members, _ in self.pairs for entry in members}
+        walkovers = []
+        for number, (north, east, _, _) in enumerate(plan.tables, start=1):
+            ns, ew = pair_of.get(north), pair_of.get(east)
+            if ew in withdrawn:
+                walkovers.append((number, "EW", ew))
+            elif ns in withdrawn:
+                walkovers.append((number, "NS", ns))
+        return AfterSeating(walkovers=tuple(walkovers))
 
 
 class BracketManager(PairManager):

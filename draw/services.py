@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from common.errors import DomainError, refused
 from common.tasks import ROUND_SEAT, task_queue
-from formats import Finish, Format, Stage
+from formats import Finish, Format
 from pairing.rotation import RotationError, RoundPlan
 from ranking.prizes import award_places
 from scoring.models import Game, Hand
@@ -31,7 +31,7 @@ from tournaments.selectors import event_entrants, pairs_in_seed_order, results_f
 from tournaments.services import event_lock, event_log, event_results_changed
 
 from . import seating
-from .managers import IndividualManager, PairManager, manager_for
+from .managers import manager_for
 from .selectors import event_results
 from .signals import walls_nudge
 
@@ -155,45 +155,35 @@ def round_create(
     except RotationError as exc:
         raise DomainError.of(exc) from None
     round_ = _write_round(locked, new_number, built.plan, stage, built.matches)
-    if stage == Stage.QUALIFYING and isinstance(manager, IndividualManager) and spec.alternates:
-        _name_alternates(locked, manager.players, built.plan, actor)
+    after = manager.after_seating(built.plan)
+    _name_alternates(locked, list(after.alternates), actor)
     if locked.status == Event.Status.DRAFT:
         locked.status = Event.Status.RUNNING
         locked.save(update_fields=["status"])
     event_log(locked, actor, "round_seated", round=new_number, tables=len(built.plan.tables),
               byes=len(built.plan.byes), method=built.method, stage=stage)
-    if spec.forfeits and isinstance(manager, PairManager):
-        _walkovers(locked, round_, built.plan, manager.pairs, actor)
+    _walkovers(locked, round_, after.walkovers, actor)
     event_results_changed(locked)
     return round_
 
 
-def _walkovers(event: Event, round_: Round, plan: RoundPlan[int],
-               pairs: list[tuple[int, tuple[int, ...], bool]], actor: Any) -> None:
-    """A table seated with a pair that has withdrawn (a bracket keeps its withdrawn pairs in
-    their places) is a walkover: the pair forfeits the game at once and its opponent goes on.
-    Should both pairs of a table have withdrawn, the N-S pair (the better seed of a bracket
-    match) takes the walkover."""
-    withdrawn = {pk for pk, _, playing in pairs if not playing}
-    if not withdrawn:
+def _walkovers(event: Event, round_: Round, walkovers: tuple[tuple[int, str, int], ...],
+               actor: Any) -> None:
+    """The walkovers the pair manager found (``RoundManager.after_seating``): each table's
+    withdrawn side forfeits its game at once."""
+    if not walkovers:
         return
-    pair_of = {entry: pk for pk, members, _ in pairs for entry in members}
-    names = {pk: str(pair) for pk, pair in event.pairs.in_bulk(list(withdrawn)).items()}
+    names = {pk: str(pair) for pk, pair in
+             event.pairs.in_bulk([pair for _, _, pair in walkovers]).items()}
     games = {g.table.number: g for g in
              Game.objects.filter(table__round=round_).select_related("table__round")}
-    for number, (north, east, _, _) in enumerate(plan.tables, start=1):
-        ns, ew = pair_of.get(north), pair_of.get(east)
-        side = "EW" if ew in withdrawn else "NS" if ns in withdrawn else ""
-        if side:
-            game_forfeit(game=games[number], side=side, actor=actor,
-                         reason=f"{names[ew if side == 'EW' else ns]} withdrew: a walkover.")
+    for number, side, pair in walkovers:
+        game_forfeit(game=games[number], side=side, actor=actor,
+                     reason=f"{names[pair]} withdrew: a walkover.")
 
 
-def _name_alternates(event: Event, players: list[int], plan: RoundPlan[int], actor: Any) -> None:
-    """Players the format left unseated (no bye either: a progressive game seats full tables
-    only) wait as alternates from now on; the log names them."""
-    placed = set(plan.seated()) | set(plan.byes)
-    waiting = [pk for pk in players if pk not in placed]
+def _name_alternates(event: Event, waiting: list[int], actor: Any) -> None:
+    """Players the format left unseated wait as alternates from now on; the log names them."""
     if not waiting:
         return
     Entry.objects.filter(pk__in=waiting).update(alternate=True)
@@ -278,7 +268,7 @@ def round_seat_request(
 @transaction.atomic
 def round_advance(
     *, event: Event, number: int, actor: Any = None, close_unfinished: bool = False,
-    start: bool = True,
+    start: bool = True, automatic: bool = False,
 ) -> Round | None:
     """The director's one step between rounds: close round ``number`` and seat the next round,
     started (its clock runs and the tables' phones show the new seats), in one transaction, for
@@ -290,8 +280,18 @@ def round_advance(
     whose next round exists (a second click, or the automatic advance was first), it returns
     that round and changes nothing. Any refusal (games not finished and confirmed without
     ``close_unfinished``, code ``unfinished``; a level game waiting for its table's cut; too few
-    players) leaves everything as it was: the round stays open."""
+    players) leaves everything as it was: the round stays open.
+
+    ``automatic`` is the format's own advance, asked for when the last game of the round is
+    confirmed (``draw.tasks.round_confirmed``): it does nothing for a format that does not seat
+    itself, and while the director holds the advance it closes the round and seats nothing (the
+    director seats the next round by hand). The new round is seated, not started (``start``
+    is the director's)."""
     locked = event_lock(event)
+    spec = locked.spec
+    if automatic and (not spec.seats_automatically
+                      or not locked.rounds.filter(number=number).exists()):
+        return None
     if locked.status not in (Event.Status.DRAFT, Event.Status.RUNNING):
         raise DomainError("This event is over; no more rounds.", field="event")
     word = locked.sitting
@@ -311,10 +311,9 @@ def round_advance(
             round_set_status(round_=round_, status=Round.Status.PLAYING, actor=actor)
         round_set_status(round_=round_, status=Round.Status.CLOSED, actor=actor,
                          close_unfinished=close_unfinished)
-    spec = locked.spec
     total = spec.rounds_total(locked.rounds_planned, dict(locked.format_settings or {}),
                               event_entrants(locked))
-    if number >= total:
+    if number >= total or (automatic and locked.advance_held):
         return None
     try:
         new = round_create(event=locked, actor=actor, number=number + 1)
@@ -322,6 +321,8 @@ def round_advance(
         if exc.code == "complete":  # a bracket decided before its deepest round
             return None
         raise
+    if automatic:
+        return new
     if start and new.status == Round.Status.SEATED:
         round_set_status(round_=new, status=Round.Status.PLAYING, actor=actor)
     event_log(locked, actor, "round_advanced", closed=number, seated=new.number,

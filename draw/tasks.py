@@ -4,7 +4,9 @@
 which is idempotent: asking again for a round that exists returns it unchanged (a second click or
 a retried task never makes two rounds). A reseat happens only when the director asks for it, and
 only before any hand of the round is entered. ``round_confirmed`` is asked for (by name) when the
-last game of a round is confirmed; formats that seat themselves then build the next round.
+last game of a round is confirmed; it calls :func:`draw.services.round_advance` as the format's
+own advance (formats that seat themselves then build the next round). Transient database
+trouble is retried as every task's is (``common.tasks.db_task_retry``); a refusal is final.
 ``reconcile_advances`` (beat, and once at each worker's start) does an advance that was owed and
 lost on the way (see :func:`draw.selectors.advance_due`).
 """
@@ -15,26 +17,20 @@ import logging
 from typing import Any
 
 from celery import shared_task
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import InterfaceError, OperationalError
 
 from common.errors import DomainError
-from tournaments.models import Event, Round
-from tournaments.selectors import event_entrants
+from common.tasks import db_task_retry
+from tournaments.models import Event
 
 from . import seating
 from .selectors import advances_due
-from .services import round_create, round_set_status
+from .services import round_advance, round_create
 
 logger = logging.getLogger(__name__)
 
-# Transient database trouble is retried with backoff; a refusal is final.
-TRANSIENT = (OperationalError, InterfaceError)
 
-
-@shared_task(autoretry_for=TRANSIENT, retry_backoff=settings.TASK_RETRY_POLICY["countdown"],
-             max_retries=settings.TASK_RETRY_POLICY["max_retries"])
+@shared_task(**db_task_retry())
 def seat_round(event_id: int, number: int, reseat: bool = False,
                actor_id: int | None = None) -> dict[str, Any]:
     """Build round ``number`` of the event; returns what happened, never half a round."""
@@ -58,36 +54,31 @@ def seat_round(event_id: int, number: int, reseat: bool = False,
             "tables": round_.tables.count()}
 
 
-@shared_task(autoretry_for=TRANSIENT, retry_backoff=settings.TASK_RETRY_POLICY["countdown"],
-             max_retries=settings.TASK_RETRY_POLICY["max_retries"])
+@shared_task(**db_task_retry())
 def round_confirmed(event_id: int, number: int) -> dict[str, Any]:
-    """Every game of round ``number`` is confirmed: a format that seats itself closes the round
-    and seats the next one (idempotent: a closed round or an existing next round stays). While
-    the director holds the advance, the round is closed and the next one waits for them."""
+    """Every game of round ``number`` is confirmed: the format's own advance
+    (:func:`draw.services.round_advance` with ``automatic``): a format that seats itself closes
+    the round and seats the next one, unless the director holds the advance (idempotent: a
+    closed round or an existing next round stays)."""
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
         return {"event": event_id, "round": number, "seated": None}
-    spec = event.spec
-    if not spec.seats_automatically:
+    try:
+        new = round_advance(event=event, number=number, automatic=True)
+    except DomainError as exc:
+        # A refusal (too few players, a level game waiting for its cut) is final: no retry.
+        logger.info("round %s of event %s not seated: %s", number + 1, event_id, exc.message)
+        seating.job_failed(event_id=event_id, number=number + 1, message=exc.message)
+        return {"event": event_id, "round": number + 1, "error": exc.message,
+                "field": exc.field}
+    if new is None:
         return {"event": event_id, "round": number, "seated": None}
-    round_ = event.rounds.filter(number=number).first()
-    if round_ is None:
-        return {"event": event_id, "round": number, "seated": None}
-    if round_.status == Round.Status.SEATED:  # e.g. a game decided without a hand entered
-        round_set_status(round_=round_, status=Round.Status.PLAYING)
-    if round_.status != Round.Status.CLOSED:
-        round_set_status(round_=round_, status=Round.Status.CLOSED)
-    total = spec.rounds_total(event.rounds_planned, dict(event.format_settings or {}),
-                              event_entrants(event))
-    if number >= total:
-        return {"event": event_id, "round": number, "seated": None, "last": True}
-    if event.advance_held:
-        return {"event": event_id, "round": number, "seated": None, "held": True}
-    return seat_round(event_id, number + 1)
+    seating.job_done(event_id=event_id)
+    return {"event": event_id, "round": new.number, "round_id": new.pk,
+            "tables": new.tables.count()}
 
 
-@shared_task(autoretry_for=TRANSIENT, retry_backoff=settings.TASK_RETRY_POLICY["countdown"],
-             max_retries=settings.TASK_RETRY_POLICY["max_retries"])
+@shared_task(**db_task_retry())
 def reconcile_advances() -> list[dict[str, Any]]:
     """Periodic (beat), and once as a worker starts: every automatic advance that is owed and was
     lost (the worker killed at the last confirmation, the broker away then) is done now. Safe to
