@@ -50,9 +50,13 @@ from .selectors import (
     sitting_phrase,
 )
 
-# A playing table is "running long" past the median time of the finished tables once this many
-# have finished (fewer on a small day: half the tables), or past the event's time limit.
+# A playing table is "running long" past the event's time limit, or well past the median time
+# of the tables that finished by play, once half the tables have (at least MEDIAN_AFTER): the
+# first tables to finish are the quick ones, and a walkover or an adjusted result takes no time,
+# so an early median would flag every table still playing. "Well past": by a quarter, and by
+# at least LONG_MARGIN_MINUTES.
 MEDIAN_AFTER = 3
+LONG_MARGIN_MINUTES = 5
 REFRESH_SECONDS = 25
 
 
@@ -131,14 +135,16 @@ def _tiles(round_: Round, *, now: datetime.datetime, deals: int | None,
             "adjusted": bool(has_game and (adjusted or forfeit)),
             "entry_ids": entry_ids.get(table_id, set()),
         })
-    done = [t["minutes"] for t in tiles if t["status"] != Game.Status.PLAYING]
+    done = [t["minutes"] for t in tiles
+            if t["status"] != Game.Status.PLAYING and not t["adjusted"] and t["played"]]
     median = None
-    if done and len(done) >= min(MEDIAN_AFTER, max(1, len(tiles) // 2)):
+    if done and len(done) >= max(min(MEDIAN_AFTER, len(tiles)), (len(tiles) + 1) // 2):
         median = int(statistics.median(done))
     for tile in tiles:
         playing = tile["status"] == Game.Status.PLAYING and round_.status != Round.Status.CLOSED
         over_limit = limit is not None and tile["minutes"] >= limit
-        over_median = median is not None and tile["minutes"] > median
+        over_median = median is not None and tile["minutes"] > max(
+            median * 5 // 4, median + LONG_MARGIN_MINUTES)
         tile["long"] = playing and (over_limit or over_median)
         tile["long_reason"] = (
             f"past the {limit}-minute limit" if playing and over_limit

@@ -245,10 +245,36 @@ def test_past_the_median_of_the_finished_tables_is_running_long() -> None:
     screen = director_screen(event, now=timezone.now() + datetime.timedelta(minutes=5))
     assert screen["median"] == 10
     tiles = {t["number"]: t for t in screen["tiles"]}
-    assert tiles[4]["minutes"] == 15 and tiles[4]["long"]
+    # well past the median: by a quarter and by at least LONG_MARGIN_MINUTES (10 + 5)
+    assert tiles[4]["minutes"] == 15 and not tiles[4]["long"]
+    screen = director_screen(event, now=timezone.now() + datetime.timedelta(minutes=6))
+    tiles = {t["number"]: t for t in screen["tiles"]}
+    assert tiles[4]["minutes"] == 16 and tiles[4]["long"]
     assert "median" in tiles[4]["long_reason"]
     assert not any(tiles[n]["long"] for n in (1, 2, 3))
     assert screen["game_minutes"] is None
+
+
+def test_the_first_quick_tables_do_not_flag_every_other_table_as_running_long() -> None:
+    """Early in a game of a big day only the quick tables have finished: no median yet, so no
+    table is flagged until half have finished by play (a walkover takes no time and does not
+    count)."""
+    event, _ = _day(40)  # 10 tables
+    first = round_create(event=event)
+    round_set_status(round_=first, status="playing")
+    Round.objects.filter(pk=first.pk).update(started_at=timezone.now() - datetime.timedelta(minutes=8))
+    tables = list(first.tables.order_by("number"))
+    for table in tables[:4]:
+        hand_submit(game=table.game, number=1, values=values())
+    event.refresh_from_db()
+    later = timezone.now() + datetime.timedelta(minutes=12)
+    screen = director_screen(event, now=later)
+    assert screen["median"] is None
+    assert not any(t["long"] for t in screen["tiles"])
+    hand_submit(game=tables[4].game, number=1, values=values())
+    screen = director_screen(event, now=later)
+    assert screen["median"] == 8
+    assert all(t["long"] for t in screen["tiles"][5:]) and "median" in screen["tiles"][5]["long_reason"]
 
 
 def test_the_director_screen_is_for_the_clubs_directors_only(client) -> None:
