@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 from typing import Any
@@ -127,6 +128,9 @@ def pair_payload(pair: Pair) -> dict[str, Any]:
 # --- check-in for a big room ------------------------------------------------------------------
 PASTE_MAX_NAMES = 400
 CHOICES_SHOWN = 8
+# How alike (difflib's ratio of the folded names) a roster name must be to be offered for a
+# pasted name that matched nobody: 0.8 lets one or two letters differ in a full name.
+CLOSE_NAME_RATIO = 0.8
 
 
 def fold_name(text: str) -> str:
@@ -159,7 +163,9 @@ def checkin_match(*, event: Event, text: str) -> dict[str, Any]:
       ``here`` when already checked in;
     * ``ambiguous``: several players could be meant (two Ann Smiths, or just "Smith"), with the
       choices (at most ``CHOICES_SHOWN``);
-    * ``unknown``: no player of the roster has that name;
+    * ``unknown``: no player of the roster has that name, each with the ``close`` players whose
+      name is spelt nearly the same ("Margret Olsen" for Margaret Olsen: a typo is offered as
+      the player it probably is, beside adding a new one);
     * ``too_many``: the names beyond ``PASTE_MAX_NAMES``, not looked at.
     """
     names = pasted_names(text)
@@ -171,7 +177,10 @@ def checkin_match(*, event: Event, text: str) -> dict[str, Any]:
                                                                              flat=True))
     matched: list[dict[str, Any]] = []
     ambiguous: list[dict[str, Any]] = []
-    unknown: list[str] = []
+    unknown: list[dict[str, Any]] = []
+    by_folded: dict[str, list[Player]] = {}
+    for p, folded in roster:
+        by_folded.setdefault(folded, []).append(p)
     for name in names[:PASTE_MAX_NAMES]:
         key = fold_name(name)
         found = [p for p, folded in roster if folded == key]
@@ -186,7 +195,10 @@ def checkin_match(*, event: Event, text: str) -> dict[str, Any]:
                 {"player": p, "here": p.pk in here} for p in found[:CHOICES_SHOWN]],
                 "more": max(0, len(found) - CHOICES_SHOWN)})
         else:
-            unknown.append(name)
+            close = [p for folded in difflib.get_close_matches(
+                key, by_folded, n=CHOICES_SHOWN, cutoff=CLOSE_NAME_RATIO) for p in by_folded[folded]]
+            unknown.append({"typed": name, "close": [
+                {"player": p, "here": p.pk in here} for p in close[:CHOICES_SHOWN]]})
     return {"matched": matched, "ambiguous": ambiguous, "unknown": unknown,
             "too_many": too_many, "count": len(names),
             "to_check_in": sum(1 for m in matched if not m["here"])}

@@ -136,8 +136,29 @@ def test_a_pasted_list_is_matched_with_ambiguous_and_unknown_names_apart() -> No
     (ambiguous,) = result["ambiguous"]
     assert ambiguous["typed"] == "Bob Jo"
     assert {c["player"] for c in ambiguous["choices"]} == {bob1, bob2}
-    assert result["unknown"] == ["Zoe oneil", "Nobody Here", "Xavier"]
+    assert [u["typed"] for u in result["unknown"]] == ["Zoe oneil", "Nobody Here", "Xavier"]
+    close = {u["typed"]: [c["player"] for c in u["close"]] for u in result["unknown"]}
+    # spelt nearly as a roster name: offered as that player (besides a new one)
+    assert close == {"Zoe oneil": [zoe], "Nobody Here": [], "Xavier": []}
     assert result["to_check_in"] == 2
+
+
+def test_a_misspelt_pasted_name_is_offered_as_the_player_it_probably_is(client) -> None:
+    from django.urls import reverse
+
+    from tests.clubs.factories import club_with_director
+
+    club, director = club_with_director(slug="typos")
+    event = EventFactory(club=club)
+    margaret = PlayerFactory(club=club, name="Margaret Olsen")
+    PlayerFactory(club=club, name="Martin Olsson")
+    result = checkin_match(event=event, text="Margret Olsen\nMargaret Olsen-Ruiz")
+    assert [c["player"] for c in result["unknown"][0]["close"]] == [margaret]
+    client.force_login(director)
+    page = client.post(reverse("event-checkin", args=[event.pk]),
+                       {"action": "paste", "names": "Margret Olsen"}).content.decode()
+    assert "spelt nearly as" in page and f'name="players" value="{margaret.pk}"' in page
+    assert 'name="new_players" value="Margret Olsen"' in page  # a new player stays possible
 
 
 # --- alternates ---------------------------------------------------------------------------------
