@@ -75,6 +75,10 @@ def test_a_phone_creates_a_week_and_the_wall_shows_it(
     assert min(names) >= 28, f"names at {min(names)} px"
     assert wall.evaluate(CUT, ".series-row .name") == []
     assert wall.evaluate(CONTRAST) == []
+    # the places that win money say how much, beside the total (the payouts 200, 100)
+    prizes = wall.locator(".series-row .prize")
+    expect(prizes.first).to_contain_text("200")
+    assert wall.evaluate(CUT, ".series-row .prize") == []
     wall.screenshot(path=str(output_dir / "series-wall.png"))
     expect(wall.locator("#wall-page")).to_have_text(re.compile(r"page 2 of"), timeout=15_000)
     wall.screenshot(path=str(output_dir / "series-wall-page-2.png"))
