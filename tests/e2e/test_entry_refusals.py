@@ -11,10 +11,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from clubs.models import Player
 from scoring import services
 from scoring.models import Game, HandRevision
 from tests.e2e.entry_form import enter_hand
 from tests.scoring.factories import DEALERS, close_round, seated_table, values
+from tournaments.models import Seat
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -114,6 +116,14 @@ def test_the_keeper_is_named_first_with_one_tap_even_offline(
     card = phone.locator("[data-keeper]")
     expect(card).to_contain_text("Who keeps score on this phone?")
     expect(phone.locator("form[data-hand-form]")).to_be_hidden()
+    # every player's whole name is on its tile at 390 px (long names wrap, never cut)
+    Player.objects.filter(pk=Seat.objects.get(table=table, position="W").entry.player_id).update(
+        name="Bartholomew Kowalczyk-Henderson")
+    phone.reload()
+    expect(card.locator("button[value=W]")).to_contain_text("Kowalczyk-Henderson")
+    cut = phone.evaluate("""() => [...document.querySelectorAll('[data-keeper-form] .tile-sub')]
+        .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)""")
+    assert cut == []
     phone.screenshot(path=str(output_dir / "entry-keeper-ask.png"), full_page=True)
     expect(phone.locator("html[data-offline-ready]")).to_be_attached(timeout=SLOW)
 
