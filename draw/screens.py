@@ -202,6 +202,9 @@ def director_screen(event: Event, *, now: datetime.datetime | None = None) -> di
         "elapsed": _minutes(now - round_start_time(shown)) if shown else None,
         "hands_entered": any(t["hands"] for t in tiles),
         "seats_automatically": spec.seats_automatically,
+        # the switch is offered only while there is a next sitting for it to hold
+        "advance_matters": spec.seats_automatically and event.status != Event.Status.FINISHED
+        and (spec.open_ended or (rounds[-1].number if rounds else 0) < total),
         "rounds_total": total,
         "next_number": next_number,
         "can_seat_next": (

@@ -269,6 +269,7 @@ def entry_leave(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
 def round_seat(request: HttpRequest, pk: int) -> HttpResponse:
     event = event_get(pk=pk, user=request.user, role="director")
     reseat = request.POST.get("reseat") == "1"
+    from_director = request.POST.get("from") == "director"
     asked = request.POST.get("number", "")
     try:
         number = services.round_seat_request(
@@ -277,11 +278,18 @@ def round_seat(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except DomainError as exc:
         messages.error(request, exc.message)
-        return redirect("event-detail", pk=event.pk)
+        return redirect("event-director" if from_director else "event-detail", pk=event.pk)
     # The seating job ran inline (embedded default) or waits for a worker: show the tables when
-    # they are there, else the event page, which shows the job working or why it failed.
-    if seating.job_state(event_id=event.pk) is None and event.rounds.filter(number=number).exists():
-        messages.success(request, f"Round {number} is seated. Check the tables, then start it.")
+    # they are there, else the event page, which shows the job working or why it failed. Asked
+    # from the director screen, the director stays there (it shows the new tiles or the job).
+    seated = (seating.job_state(event_id=event.pk) is None
+              and event.rounds.filter(number=number).exists())
+    if seated:
+        messages.success(request, f"{event.spec.sitting_title} {number} is seated. Check the "
+                                  "tables, then start it.")
+    if from_director:
+        return redirect("event-director", pk=event.pk)
+    if seated:
         return redirect("round-detail", pk=event.pk, number=number)
     return redirect(reverse("event-detail", args=[event.pk]) + f"?seating={number}")
 

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from draw.screens import director_screen
+from draw.selectors import rounds_total
 from draw.services import entry_withdraw, round_create, round_set_status
 from scoring.models import Game
 from scoring.services import game_confirm, hand_submit
@@ -417,3 +418,32 @@ def test_a_sixteen_table_day_in_the_browser(live_server, desktop: Page, output_d
         started_at=timezone.now() - datetime.timedelta(minutes=31))
     page.reload()
     expect(page.locator("#game-clock [data-countdown]")).to_have_text("Time")
+
+
+def test_seating_from_the_director_screen_stays_there_and_the_switch_goes_after_the_last_game(
+        client) -> None:
+    event, director = _day(8, rounds_planned=2, format_settings={"cut": 0})
+    assert rounds_total(event) == 2
+    client.force_login(director)
+    url = reverse("event-director", args=[event.pk])
+    response = client.post(reverse("round-seat", args=[event.pk]),
+                           {"number": "1", "from": "director"})
+    assert response.status_code == 302 and response["Location"] == url
+    html = client.get(url).content.decode()
+    assert "Game 1 is seated" in html and 'id="advance-hold"' in html
+    Event.objects.filter(pk=event.pk).update(advance_held=True)  # the director seats game 2
+    first = event.rounds.get(number=1)
+    round_set_status(round_=first, status="playing")
+    for table in first.tables.all():
+        hand_submit(game=table.game, number=1, values=values())
+    round_set_status(round_=first, status="closed", close_unfinished=True)
+    response = client.post(reverse("round-seat", args=[event.pk]),
+                           {"number": "2", "from": "director"})
+    assert response["Location"] == url
+    html = client.get(url).content.decode()
+    assert "Game 2 is seated" in html
+    # game 2 of 2 is the last: nothing is left for the automatic advance to hold
+    assert 'id="advance-hold"' not in html and 'id="advance-release"' not in html
+    assert 'id="advance-form"' not in html
+    # asked from the event page, the director still lands on the tables
+    assert client.post(reverse("round-seat", args=[event.pk]), {"number": "3"}).status_code == 302
