@@ -443,6 +443,10 @@ def table_next_seats(*, table: Table) -> dict[str, Any] | None:
     event = round_.event
     number = round_.number + 1
     out: dict[str, Any] = {"number": number, "seated": False, "word": event.sitting}
+    if event.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
+        # an old table link after the event ended: no "next" game, whatever was seated then
+        out.update(confirmed=0, total=0, last=True, finished=True, held=False)
+        return out
     next_round = Round.objects.filter(event_id=event.pk, number=number).first()
     if next_round is None:
         counts = Game.objects.filter(table__round_id=round_.pk).aggregate(

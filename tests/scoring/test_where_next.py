@@ -145,6 +145,28 @@ def test_the_last_game_links_the_standings(client, django_capture_on_commit_call
     assert "data-auto-refresh" not in html and "data-where-next" not in html
 
 
+def test_an_old_table_link_after_the_finish_says_the_event_is_over(
+        client, django_capture_on_commit_callbacks) -> None:
+    """Game 1's table card opened after the whole day finished: not "Next: game 2"."""
+    from draw.services import event_status_set, round_advance
+
+    event = _progressive(8, rounds_planned=2, format_settings={"cut": 0})
+    first = round_create(event=event)
+    with django_capture_on_commit_callbacks(execute=True):
+        for table in first.tables.all():
+            _play(table)
+    second = event.rounds.get(number=2)
+    assert "Next: game 2" in _where_next(_page(client, first.tables.first()))
+    with django_capture_on_commit_callbacks(execute=True):
+        for table in second.tables.all():
+            _play(table)
+    assert round_advance(event=event, number=2) is None
+    event_status_set(event=event, status="finished")
+    block = _where_next(_page(client, first.tables.first()))
+    assert "Next: game 2" not in block and "The event is over." in block
+    assert table_next_seats(table=Table.objects.get(pk=first.tables.first().pk))["finished"]
+
+
 def test_a_club_night_player_who_sits_out_next_round_is_told_so(client) -> None:
     event = event_with_players(players=5, status="running", deals_per_round=1)
     first = round_create(event=event)
