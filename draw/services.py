@@ -123,7 +123,8 @@ def round_create(
     elif latest is not None and latest.status != Round.Status.CLOSED:
         if round_unfinished(latest) or not Game.objects.filter(table__round=latest).exists():
             raise DomainError(
-                f"Round {latest.number} is still open; close it before seating the next one.",
+                f"{spec.sitting_title} {latest.number} is still open; close it before seating "
+                "the next one.",
                 field="round",
             )
         # Every game is confirmed: closing is what the automatic advance would have done (it may
@@ -528,7 +529,8 @@ def round_set_status(
         return locked
     if status not in ROUND_TRANSITIONS.get(locked.status, set()):
         raise DomainError(
-            f"Round {locked.number} is {locked.get_status_display().lower()}; "
+            f"{locked.event.spec.sitting_title} {locked.number} is "
+            f"{locked.get_status_display().lower()}; "
             f"it cannot become {status}.",
             field="status",
         )

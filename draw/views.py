@@ -346,7 +346,7 @@ def round_status(request: HttpRequest, pk: int, number: int, status: str) -> Htt
         messages.error(request, exc.message)
     else:
         label = "started" if status == Round.Status.PLAYING else "closed"
-        messages.success(request, f"Round {number} {label}.")
+        messages.success(request, f"{event.spec.sitting_title} {number} {label}.")
     return redirect("round-detail", pk=event.pk, number=number)
 
 

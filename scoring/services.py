@@ -847,8 +847,9 @@ def game_forfeit(*, game: Game, side: str, reason: str, actor: Any = None,
     if event.status != Event.Status.RUNNING:
         raise DomainError("This event is not running.", field="event")
     if round_.status == Round.Status.CLOSED:
-        raise DomainError(f"Round {round_.number} is closed: only a game of the open round can "
-                          "be forfeited.", field="round", code="round_closed")
+        raise DomainError(f"{event.spec.sitting_title} {round_.number} is closed: only a game "
+                          f"of the open {event.sitting} can be forfeited.", field="round",
+                          code="round_closed")
     if locked.status == Game.Status.CONFIRMED:
         raise DomainError("This game was played to its end and confirmed; it cannot be "
                           "forfeited now.", field="game", code="confirmed")

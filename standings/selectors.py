@@ -369,13 +369,15 @@ def round_status(event: Event) -> dict[str, Any] | None:
     tables = len(games)
     done = sum(1 for s in games if s != Game.Status.PLAYING)
     number = latest.number
+    # the event's own word for a sitting: a progressive day plays games, a club night rounds
+    title, word = event.spec.sitting_title, event.sitting
     if event.status == Event.Status.FINISHED:
         text = "Final results"
     elif latest.status == Round.Status.SEATED:
-        text = f"Round {number} is seated: find your table; play starts soon"
+        text = f"{title} {number} is seated: find your table; play starts soon"
     elif latest.status == Round.Status.PLAYING:
-        text = f"Round {number} playing: {done} of {tables} tables finished"
+        text = f"{title} {number} playing: {done} of {tables} tables finished"
     else:
-        text = f"Round {number} closed: the next round is not seated yet"
+        text = f"{title} {number} closed: the next {word} is not seated yet"
     return {"number": number, "status": latest.status, "tables": tables, "finished": done,
             "text": text}
