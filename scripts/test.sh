@@ -50,7 +50,7 @@ status=0
 # Lanes 1 and 2 use the quiet Redis, which lane 3 never stops; the in-process lane runs at a
 # lower priority, so the browser and the servers get the CPU first and it fills the waits.
 # --reuse-db: the worker holds connections to test_pinochle; the whole cluster is thrown away.
-# Each lane's output is shown when all are done, with its 15 slowest tests (where the suite's
+# Each lane's output is shown when all are done, with its 20 slowest tests (where the suite's
 # time goes). Extra arguments (paths, -k, ...) go to every lane; a lane they leave empty is
 # skipped (pytest's exit 5), but a run that selects no test at all, or a full run with an empty
 # lane, fails.
@@ -68,7 +68,7 @@ lane() {  # lane NAME ENV... -- PYTEST-ARGS...: starts pytest in the background,
   (
     started=$SECONDS
     rc=0
-    env "${envs[@]}" nice -n "$NICENESS" $BIN/pytest --reuse-db --durations=15 "$@" || rc=$?
+    env "${envs[@]}" nice -n "$NICENESS" $BIN/pytest --reuse-db --durations=20 "$@" || rc=$?
     echo "== pytest: $name took $((SECONDS - started)) s (exit $rc)"
     exit $rc
   ) > "$LANES_DIR/${#names[@]}.log" 2>&1 &

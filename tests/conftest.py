@@ -1,10 +1,11 @@
-"""Suite-wide fixtures and the two lanes of `make test`.
+"""Suite-wide fixtures and the lanes of `make test`.
 
 Every test under tests/integration, and any test elsewhere that uses the real servers (the
 ``servers`` or ``celery_app_live`` fixture), is marked ``integration``; every test under tests/e2e,
 and any test elsewhere that drives the browser (``browser``, ``phone`` or ``desktop``), is marked
 ``e2e``. ``-m "not integration and not e2e"`` is then exactly the in-process lane that
-scripts/test.sh runs in parallel runners; the marked tests run after it, one at a time.
+scripts/test.sh runs in parallel runners; beside it, the ``e2e`` tests that are not
+``integration`` run in runners of their own, and the ``integration`` tests one at a time.
 
 Browser tests share one Chromium (Debian's, driven by Playwright; no browser download):
 Playwright's sync API cannot be started twice in one process. Playwright is imported only when
