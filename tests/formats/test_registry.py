@@ -139,3 +139,10 @@ def test_a_formats_refusal_reaches_the_services_as_a_domain_error_with_its_code(
         round_create(event=event)
     assert info.value.field == "format_settings.cut"
     assert info.value.code == "cut_larger_than_field"
+
+
+def test_every_format_ships_its_own_tests() -> None:
+    """A new format brings its proof: tests/formats/test_<name>.py, testing the spec alone."""
+    missing = [name for name in formats.names()
+               if not (ROOT / "tests" / "formats" / f"test_{name}.py").exists()]
+    assert not missing, f"formats without their own tests: {missing}"
