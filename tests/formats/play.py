@@ -90,7 +90,7 @@ class Day:
                 ew += 1
             match = built.matches[table_number - 1] if built.matches else ""
             self.results.append(TableResult(
-                round_number=number, table_number=table_number, seats=dict(zip(SEATS, table)),
+                round_number=number, table_number=table_number, seats=dict(zip(SEATS, table, strict=True)),
                 points={"NS": ns, "EW": ew}, winner="NS" if ns > ew else "EW", finished=True,
                 match=match))
         self.history.append(built.plan)
