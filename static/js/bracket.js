@@ -26,7 +26,6 @@
   var every = Math.max(2, parseInt(live.getAttribute("data-poll-seconds"), 10) || 4) * 1000;
   var pushEvery = Math.max(2, parseInt(live.getAttribute("data-push-poll-seconds"), 10) || 60) * 1000;
   var pushUrl = live.getAttribute("data-push-url");
-  var streaming = false;
   var busy = false;
   var again = null;
   var SVG = "http://www.w3.org/2000/svg";
@@ -191,7 +190,7 @@
   }
   if (walled) {
     var seconds = Math.max(2, parseInt(live.getAttribute("data-page-seconds"), 10) || 12);
-    window.setInterval(function () {
+    window.setInterval(function () {  // not a poll: the wall turns its views
       if (views.length < 2) { return; }
       view = (view + 1) % views.length;
       show();
@@ -228,31 +227,17 @@
       });
   }
 
-  function tick() {
-    refresh("poll");
-    window.setTimeout(tick, streaming ? pushEvery : every);
-  }
-  window.setTimeout(tick, every);
-
-  if (pushUrl && window.EventSource) {
-    var source = new EventSource(pushUrl);
-    var state = function (value) { live.setAttribute("data-push", value); };
-    source.addEventListener("open", function () { streaming = true; state("open"); refresh("push"); });
-    source.addEventListener("wall", function () { refresh("push"); });
-    source.addEventListener("standings", function () { refresh("push"); });
-    source.addEventListener("resync", function () { refresh("push"); });
-    source.addEventListener("error", function () {
-      streaming = false;
-      state(source.readyState === 2 ? "closed" : "connecting");
-    });
+  // the poll, the push stream and the return to a shown page: live.js
+  if (window.Live) {
+    window.Live.watch({ check: refresh, every: every, pushEvery: pushEvery, pushUrl: pushUrl,
+                        events: { wall: null, standings: null }, state: live });
   }
 
   redrawAll();
   var redraw = null;
   window.addEventListener("resize", function () {
     window.clearTimeout(redraw);
-    redraw = window.setTimeout(redrawAll, 150);
+    redraw = window.setTimeout(redrawAll, 150);  // not a poll: a resize settles first
   });
   if (document.fonts && document.fonts.ready) { document.fonts.ready.then(redrawAll); }
-  document.addEventListener("visibilitychange", function () { if (!document.hidden) { refresh("poll"); } });
 }());

@@ -47,12 +47,12 @@
     }
     box.addEventListener("input", function () {
       window.clearTimeout(timer);
-      timer = window.setTimeout(ask, 250);
+      timer = window.setTimeout(ask, 250);  // not a poll: typing settles first
     });
   });
 
   var live = document.querySelectorAll("[data-live-url]");
-  if (!live.length || !window.fetch) { return; }
+  if (!live.length || !window.fetch || !window.Live) { return; }
   function refresh(region) {
     if (document.hidden) { return; }
     if (region.contains(document.activeElement) && document.activeElement !== document.body) {
@@ -68,6 +68,6 @@
   }
   live.forEach(function (region) {
     var every = parseInt(region.getAttribute("data-live-every") || "5", 10) * 1000;
-    window.setInterval(function () { refresh(region); }, every);
+    window.Live.every(every, function () { refresh(region); }, { onVisible: false });
   });
 })();

@@ -17,7 +17,7 @@
   var pushUrl = first.getAttribute("data-push-url");
   var every = Math.max(2, parseInt(first.getAttribute("data-poll-seconds"), 10) || 8) * 1000;
   var pushEvery = Math.max(2, parseInt(first.getAttribute("data-push-poll-seconds"), 10) || 60) * 1000;
-  var streaming = false;
+  var watcher = null;  // live.js: the poll and the push stream
   var busy = false;
   var again = null;
   var title = document.title;
@@ -76,7 +76,7 @@
     shown.replaceWith(fresh);
     if (focused && fresh.contains(focused) && focused.focus) { focused.focus(); }
     fresh.setAttribute("data-updated-by", by);
-    fresh.setAttribute("data-push", streaming ? "open" : (shown.getAttribute("data-push") || "off"));
+    fresh.setAttribute("data-push", watcher && watcher.streaming() ? "open" : (shown.getAttribute("data-push") || "off"));
     markTiles(fresh);
     var arrived = [];
     var now = fresh.querySelectorAll("li[data-call][data-state='waiting']");
@@ -124,28 +124,10 @@
       });
   }
 
-  function loop() {
-    check("poll");
-    window.setTimeout(loop, streaming ? pushEvery : every);
-  }
-  window.setTimeout(loop, every);
+  // the poll, the push stream and the return to a shown page: live.js
+  watcher = window.Live.watch({ check: check, every: every, pushEvery: pushEvery, pushUrl: pushUrl,
+                                events: { calls: null }, state: function () { return region(); } });
   tick();
-  window.setInterval(tick, 15000);
+  window.Live.every(15000, tick, { onVisible: false, whenHidden: true });  // the clocks
 
-  if (pushUrl && window.EventSource) {
-    var source = new EventSource(pushUrl);
-    var state = function (value) { var shown = region(); if (shown) { shown.setAttribute("data-push", value); } };
-    source.addEventListener("open", function () {
-      streaming = true;
-      state("open");
-      check("push");  // what moved before the stream opened
-    });
-    source.addEventListener("calls", function () { check("push"); });
-    source.addEventListener("resync", function () { check("push"); });
-    source.addEventListener("error", function () {
-      streaming = false;
-      state(source.readyState === 2 ? "closed" : "connecting");
-    });
-  }
-  document.addEventListener("visibilitychange", function () { if (!document.hidden) { check("poll"); } });
 })();

@@ -248,7 +248,7 @@
     document.documentElement.style.scrollPaddingBottom = Math.ceil(barHeight() + 12) + "px";
     form.addEventListener("focusin", function (ev) {
       // after the browser's own scrolling (and the keyboard's opening) for this focus
-      setTimeout(function () { keepVisible(ev.target); }, 50);
+      setTimeout(function () { keepVisible(ev.target); }, 50);  // not a poll: after the browser scrolls
     });
     if (window.visualViewport) {
       window.visualViewport.addEventListener("resize", function () {

@@ -50,7 +50,7 @@
 
   input.addEventListener("input", function () {
     window.clearTimeout(timer);
-    timer = window.setTimeout(function () { ask(false); }, 250);
+    timer = window.setTimeout(function () { ask(false); }, 250);  // not a poll: typing settles first
   });
   form.addEventListener("submit", function (event) {
     event.preventDefault();

@@ -3,10 +3,13 @@
  * stops the polling. Without JavaScript the page's Refresh link does the same. */
 (function () {
   "use strict";
-  function poll() {
+  if (!window.Live) { return; }
+  var failed = false;  // a failed request waits a tick more
+  var timer = window.Live.every(2000, function () {
     var region = document.getElementById("import-job");
     var url = region && region.getAttribute("data-poll-url");
-    if (!url) { return; }
+    if (!url) { timer.stop(); return; }
+    if (failed) { failed = false; return; }
     fetch(url, { credentials: "same-origin", headers: { "Accept": "text/html" } })
       .then(function (response) { return response.ok ? response.text() : null; })
       .then(function (html) {
@@ -16,9 +19,7 @@
           var fresh = holder.firstElementChild;
           if (fresh) { region.replaceWith(fresh); }
         }
-        window.setTimeout(poll, 2000);
       })
-      .catch(function () { window.setTimeout(poll, 4000); });
-  }
-  window.setTimeout(poll, 2000);
+      .catch(function () { failed = true; });
+  }, { whenHidden: true, onVisible: false });
 }());

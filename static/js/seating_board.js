@@ -11,13 +11,12 @@
 (function () {
   "use strict";
   var wall = document.querySelector("[data-live-wall]");
-  if (!wall || !window.fetch || !window.DOMParser) { return; }
+  if (!wall || !window.fetch || !window.DOMParser || !window.Live) { return; }
   var url = wall.getAttribute("data-version-url");
   var regionId = wall.getAttribute("data-region");
   var every = Math.max(2, parseInt(wall.getAttribute("data-poll-seconds"), 10) || 5) * 1000;
   var pushEvery = Math.max(2, parseInt(wall.getAttribute("data-push-poll-seconds"), 10) || 60) * 1000;
   var pushUrl = wall.getAttribute("data-push-url");
-  var streaming = false;
   var busy = false;
   var again = null;  // a check asked for while one was running: who asked
 
@@ -56,29 +55,9 @@
     });
   }
 
-  function tick() {
-    check("poll");
-    window.setTimeout(tick, streaming ? pushEvery : every);
-  }
-  window.setTimeout(tick, every);
-
-  if (pushUrl && window.EventSource) {
-    var source = new EventSource(pushUrl);
-    var state = function (value) { wall.setAttribute("data-push", value); };
-    source.addEventListener("open", function () {
-      streaming = true;
-      state("open");
-      check("push");  // what changed before the stream opened
-    });
-    source.addEventListener("wall", function () { check("push"); });
-    source.addEventListener("resync", function () { check("push"); });
-    source.addEventListener("error", function () {
-      // dropped: the browser opens it again by itself (polling meanwhile); refused: polling
-      streaming = false;
-      state(source.readyState === 2 ? "closed" : "connecting");
-    });
-  }
+  // the poll, the push stream and the return to a shown page: live.js
+  window.Live.watch({ check: check, every: every, pushEvery: pushEvery, pushUrl: pushUrl,
+                      events: { wall: null }, state: wall });
   // the follow page's service worker received a push (static/js/follow.js): check at once
   wall.addEventListener("follow:push", function () { check("push"); });
-  document.addEventListener("visibilitychange", function () { if (!document.hidden) { check("poll"); } });
 })();

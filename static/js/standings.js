@@ -8,7 +8,7 @@
 (function () {
   "use strict";
   var live = document.getElementById("standings-live");
-  if (!live) { return; }
+  if (!live || !window.Live) { return; }
   var note = document.querySelector("[data-standings-updating]");
   var roundLine = document.querySelector("[data-round-status]");  // the wall's state of play
   var versionUrl = live.getAttribute("data-version-url");
@@ -24,7 +24,6 @@
   // With a push stream open (data-push-url) the page polls this seldom, as a safety net.
   var pushEvery = Math.max(1, parseInt(live.getAttribute("data-push-poll-seconds"), 10) || 30) * 1000;
   var pushUrl = live.getAttribute("data-push-url");
-  var streaming = false;
   var current = live.getAttribute("data-version");
   var busy = false;
   var pushed = null;  // the newest pushed status not yet shown
@@ -76,7 +75,9 @@
       .catch(function () { return get(fragmentFor(), false); });  // ask the site instead
   }
 
-  function wait(ms) { return new Promise(function (done) { window.setTimeout(done, ms); }); }
+  function wait(ms) {
+    return new Promise(function (done) { window.setTimeout(done, ms); });  // not a poll: a pause
+  }
 
   // A status (the poll's answer or a pushed one): the note, and the fragment when it moved.
   // data-updated-by says which of the two brought the last redraw ("poll" or "push").
@@ -130,40 +131,31 @@
     }).catch(function () {}).then(done);
   }
 
-  function tick() {
-    poll();
-    window.setTimeout(tick, streaming ? pushEvery : every);
-  }
-  window.setTimeout(tick, every);
-  var source = null;
-  var state = function (value) { live.setAttribute("data-push", value); };
+  // The poll, the push stream (opened for the view shown) and the return to a shown page:
+  // live.js. A pushed status waits its turn (drain); the stream's opening polls for what
+  // changed before it opened.
+  var watcher = window.Live.watch({
+    check: function () { poll(); }, every: every, pushEvery: pushEvery, state: live,
+    events: {
+      standings: function (event) {
+        try { pushed = JSON.parse(event.data); } catch (err) { return; }
+        drain();
+      },
+      resync: function () { poll(); }
+    },
+    onVisible: function () { if (pushed) { drain(); } else { poll(); } }
+  });
+  var listening = false;
   function listen() {
     streamView = inflating ? viewShown() : null;
-    source = new EventSource(pushUrl + (streamView ? "&view=" + streamView : ""));
-    source.addEventListener("open", function () {
-      streaming = true;
-      state("open");
-      poll();  // what changed before the stream opened
-    });
-    source.addEventListener("standings", function (event) {
-      try { pushed = JSON.parse(event.data); } catch (err) { return; }
-      drain();
-    });
-    source.addEventListener("resync", function () { poll(); });
-    source.addEventListener("error", function () {
-      // Dropped: the browser opens it again by itself (polling meanwhile); refused (the
-      // token expired): polling from now on.
-      streaming = false;
-      state(this.readyState === 2 ? "closed" : "connecting");
-    });
+    listening = !!watcher.listen(pushUrl + (streamView ? "&view=" + streamView : ""));
   }
   if (pushUrl && window.EventSource) { listen(); }
   if (narrow && narrow.addEventListener) {
     narrow.addEventListener("change", function () {
       current = null;
-      if (source && streamView && streamView !== viewShown()) {
-        source.close();  // the stream sends the other view's regions: open it for this one
-        listen();
+      if (listening && streamView && streamView !== viewShown()) {
+        listen();  // the stream sends the other view's regions: open it for this one
       }
       poll();
     });
@@ -211,7 +203,7 @@
     turn(false);
     live.addEventListener("standings:updated", function () { turn(false); });
     window.addEventListener("resize", function () { turn(false); });
-    window.setInterval(function () {
+    window.setInterval(function () {  // not a poll: the wall's page turner
       if (turn(true)) { return; }
       var bottom = window.scrollY + window.innerHeight;
       if (document.documentElement.scrollHeight <= window.innerHeight + 4) { return; }
@@ -222,7 +214,4 @@
       }
     }, pageEvery);
   }
-  document.addEventListener("visibilitychange", function () {
-    if (!document.hidden) { if (pushed) { drain(); } else { poll(); } }
-  });
 })();

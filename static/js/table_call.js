@@ -115,12 +115,13 @@
 
   bind(region());
   tick();
-  window.setInterval(tick, 15000);
-  window.setInterval(function () {
+  window.Live.every(15000, tick, { onVisible: false, whenHidden: true });  // the clock
+  // live.js: while a call is open, ask for its state; at once when the page is shown again
+  window.Live.every(OPEN_EVERY, function () {
     var shown = region();
     var state = shown && shown.getAttribute("data-state");
     if (state === "waiting" || state === "taken") { refresh(); }
-  }, OPEN_EVERY);
-  document.addEventListener("table:refreshed", refresh);
+  }, { onVisible: false, whenHidden: true });
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { refresh(); } });
+  document.addEventListener("table:refreshed", refresh);
 })();

@@ -5,7 +5,7 @@
 (function () {
   "use strict";
   var holder = document.querySelector("[data-card-check]");
-  if (!holder || !window.fetch) { return; }
+  if (!holder || !window.fetch || !window.Live) { return; }
   var every = Math.max(10, parseInt(holder.getAttribute("data-card-check"), 10) || 30) * 1000;
   function check() {
     if (document.hidden) { return; }
@@ -17,6 +17,5 @@
       })
       .catch(function () { /* offline: ask again next time */ });
   }
-  window.setInterval(check, every);
-  document.addEventListener("visibilitychange", check);
+  window.Live.every(every, check);  // live.js: the timer, and at once when shown again
 })();

@@ -8,7 +8,7 @@
 (function () {
   "use strict";
   var note = document.querySelector("[data-live-table]");
-  if (!note || !window.fetch) return;
+  if (!note || !window.fetch || !window.Live) return;
   var url = note.dataset.stateUrl;
   var form = document.querySelector("form[data-hand-form]");
   var typing = false;
@@ -43,6 +43,5 @@
       })
       .catch(function () { /* offline: try again on the next tick */ });
   }
-  setInterval(poll, 5000);
-  document.addEventListener("visibilitychange", poll);
+  window.Live.every(5000, poll);  // live.js: the timer, and at once when shown again
 })();

@@ -6,7 +6,7 @@
  * tables). */
 (function () {
   "use strict";
-  if (!window.fetch || !window.DOMParser) { return; }
+  if (!window.fetch || !window.DOMParser || !window.Live) { return; }
   var busy = false;
 
   function card() { return document.querySelector("[data-where-next]"); }
@@ -41,6 +41,5 @@
       .then(function () { busy = false; });
   }
 
-  window.setInterval(poll, 4000);
-  document.addEventListener("visibilitychange", poll);
+  window.Live.every(4000, poll);  // live.js: the timer, and at once when shown again
 })();

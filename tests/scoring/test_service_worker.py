@@ -73,7 +73,8 @@ def test_the_table_page_may_register_its_worker_and_loads_the_queue(client) -> N
     assert f'data-live-url="{reverse("table-entry-live", args=[table.token])}"' in html
     assert f'data-submit-url="{reverse("api-table-hands", args=[table.token])}"' in html
     assert f'data-token="{table.token}"' in html
-    for script in ("js/offline_queue.js", "js/table_offline.js", "js/entry.js", "js/table_live.js"):
+    for script in ("js/offline_queue.js", "js/table_offline.js", "js/entry.js", "js/live.js",
+                   "js/table_live.js"):
         assert f"{settings.STATIC_URL}{script}" in html
     assert 'data-copy="network"' in html  # the worker marks the copies it answers with
     # without JavaScript the form still posts to the page itself
