@@ -62,7 +62,13 @@
           { headers: { Accept: "text/html" }, cache: "no-store", credentials: "same-origin" })
       .then(function (response) { return response.ok ? response.text() : null; })
       .then(function (html) {
-        if (html !== null && html !== region.innerHTML) { region.innerHTML = html; }
+        if (html !== null && html !== region.innerHTML) {
+          region.innerHTML = html;
+          // the page's headline counts who is here: it follows the self check-ins too
+          var count = region.querySelector("[data-here-count]");
+          var badge = document.getElementById("checked-in-count");
+          if (count && badge) { badge.textContent = count.getAttribute("data-here-count") + " here"; }
+        }
       })
       .catch(function () { /* offline: try again at the next tick */ });
   }

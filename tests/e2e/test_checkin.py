@@ -82,6 +82,11 @@ def test_self_check_in_on_a_phone_and_the_director_approves_it_live(
     # 11 here in tables of four: the page warns that 3 will wait as alternates
     expect(desk.locator("#alternates-ahead")).to_contain_text("3 of them will wait as alternates")
     desk.screenshot(path=str(output_dir / "checkin-director-1280.png"), full_page=True)
+    # a check-in that needs no approval (self check-in open): the headline follows, no reload
+    desk.evaluate("window.stillTheSamePage = true")
+    entry_check_in(event=event, player=players["Kai Moss"])
+    expect(desk.locator("#checked-in-count")).to_have_text("12 here", timeout=SLOW)
+    assert desk.evaluate("window.stillTheSamePage") is True
     desk_context.close()
 
 
