@@ -108,12 +108,21 @@
     return b;
   }
 
+  function errorCodes(error) {
+    var errors = (error.body && error.body.errors) || [];
+    return errors.map(function (e) { return e && e.code; });
+  }
+
   function statusText(items) {
     var head = items[0];
     var text;
     if (head && head.error && head.kind === "keeper") {
       text = "Stopped at the keeper named on this phone: the server refused it (below). " +
              "Discard it; the hands wait.";
+    } else if (head && head.error && errorCodes(head.error).indexOf("game_over") >= 0) {
+      // time was called (or the last deal is in) while this hand waited: nobody else's doing
+      text = "Stopped at hand " + head.number + ": this game is over (time was called, or its " +
+             "last deal was entered). Give these values to the director, or discard them.";
     } else if (head && head.error) {
       text = head.error.kind === "conflict"
         ? "Stopped at hand " + head.number + ": another phone stored that hand first. Compare the " +

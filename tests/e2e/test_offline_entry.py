@@ -260,3 +260,27 @@ def test_without_javascript_the_form_still_posts_and_nothing_is_queued(
         context.close()
     revision = HandRevision.objects.get()
     assert (revision.hand.number, revision.bid, revision.counters) == (1, 51, {"NS": 27, "EW": 23})
+
+
+def test_a_queued_hand_after_time_was_called_says_so_and_blames_no_phone(
+    live_server, phone: Page,
+) -> None:
+    table = seated_table()
+    base = live_server.url
+    _open(phone, base, table.token)
+    services.hand_submit(game=table.game, number=1, values=values(dealer="N"),
+                         idempotency_key="first-hand")
+    phone.reload()
+    phone.context.set_offline(True)
+    enter_hand(phone, HANDS[1])
+    phone.click("[data-save]")
+    queue = phone.locator("#entry-queue")
+    expect(queue.locator("h2")).to_have_text(f"{QUEUED} (1)")
+    # the director calls time while this phone is off the network
+    services.round_call_time(round_=table.round, confirm_empty=True)
+
+    phone.context.set_offline(False)
+    status = queue.locator("[data-queue-status]")
+    expect(status).to_contain_text("time was called", timeout=SLOW)
+    expect(status).not_to_contain_text("another phone")
+    assert HandRevision.objects.count() == 1
