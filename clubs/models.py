@@ -33,6 +33,11 @@ class Club(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def today(self) -> datetime.date:
+        """Today's date where the club plays: an evening event in Chicago is on Chicago's date,
+        not on the server's (UTC) date."""
+        return timezone.localdate(timezone=zoneinfo.ZoneInfo(self.time_zone))
+
 
 class Membership(models.Model):
     class Role(models.TextChoices):

@@ -201,7 +201,9 @@ class RoundSummaryOutput(serializers.ModelSerializer[Round]):
 class EventInput(serializers.Serializer[Any]):
     club = serializers.SlugField(help_text="The club's slug.")
     name = serializers.CharField(max_length=120)
-    date = serializers.DateField()
+    date = serializers.DateField(
+        required=False, help_text="The day it is played; left out: today where the club plays "
+                                  "(its time zone).")
     format = serializers.ChoiceField(choices=formats.choices(), required=False,
                                      default=formats.DEFAULT)
     ruleset_preset = serializers.CharField(required=False)

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import datetime
 import re
 from decimal import Decimal
 from typing import Any, cast
@@ -107,7 +106,8 @@ class TieBreakChoices(forms.CheckboxSelectMultiple):
 
 class EventForm(forms.Form):
     name = forms.CharField(max_length=120)
-    date = forms.DateField(initial=datetime.date.today, widget=forms.DateInput(attrs={"type": "date"}))
+    # initial: the club's today (the views pass it: Club.today), never the server's date
+    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
     ruleset_preset = forms.ChoiceField(choices=[], label="Rules")
     rounds_planned = forms.IntegerField(min_value=1, max_value=60, initial=4, label="Rounds")
     deals_per_round = forms.IntegerField(

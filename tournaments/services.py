@@ -104,7 +104,7 @@ def event_create(
     *,
     club: Club,
     name: str,
-    date: datetime.date,
+    date: datetime.date | None = None,
     actor: Any = None,
     format: str = formats.DEFAULT,
     format_settings: dict[str, Any] | None = None,
@@ -128,6 +128,8 @@ def event_create(
     The draw seed is drawn at random (``new_draw_seed``, 128 bits) unless ``seed`` fixes it: the
     demo and the benchmarks replay the same draws; no page or API lets a director choose it."""
     spec = _spec(format)
+    if date is None:
+        date = club.today()  # the club's date, not the server's (UTC) one
     if spec.pairs:
         partnership = Event.Partnership.FIXED  # the pair plays together all event
     format_settings = dict(format_settings or {})

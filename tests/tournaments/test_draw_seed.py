@@ -130,3 +130,4 @@ def test_the_migration_keeps_the_seed_an_event_was_played_with() -> None:
         executor.migrate(after)
     assert Event.objects.get(pk=played.pk).seed == "0"
     assert Event.objects.get(pk=fixed.pk).draw_seed == 2_147_483_647
+
