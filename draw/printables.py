@@ -19,6 +19,7 @@ from common.rulesets import event_ruleset
 from conduct.selectors import event_penalties
 from formats.pairs import GROUP_LABELS
 from ranking import tie_break_labels, tie_breaks_in_force
+from ranking.prizes import money_text
 from scoring.models import Game
 from standings.models import StandingsSnapshot
 from standings.selectors import stage_rounds, standings_compute
@@ -40,11 +41,7 @@ STAGE_LABELS = dict(Round.Stage.choices)
 
 def money(amount: str | None, currency: str) -> str:
     """``$300.00`` for a sign, ``300.00 USD`` for a code; empty without an amount."""
-    if not amount:
-        return ""
-    if currency and currency.isalpha() and len(currency) > 1:
-        return f"{amount} {currency}"
-    return f"{currency}{amount}"
+    return money_text(amount, currency)
 
 
 def ordinal(n: int) -> str:

@@ -234,19 +234,25 @@ def final_results(event: Event) -> dict[str, Any]:
         return {"placements": [], "side_prizes": [], "currency": ""}
     placements = event_placements(event)
     prizes = event.prizes or {}
-    side = []
-    if prizes.get("side"):
-        eligible = {p["entry_id"] for p in placements}
-        names = {p["entry_id"]: p["name"] for p in placements}
-        best: dict[int, int] = {}
-        for entry_id, points in SeatResult.objects.filter(
-                event=event, finished=True, entry_id__in=eligible).values_list("entry_id", "points"):
-            best[entry_id] = max(points, best.get(entry_id, points))
-        for won in award_side(prizes, high_games=best.items()):
-            side.append({"label": won.label, "amount": won.amount, "score": won.score,
-                         "names": [names[e] for e in won.entry_ids]})
-    return {"placements": placements, "side_prizes": side,
+    return {"placements": placements, "side_prizes": side_prizes(event, placements),
             "currency": prizes.get("currency", "")}
+
+
+def side_prizes(event: Event, placements: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The side prizes (high game, ...) the placed entrants win: ``[{"label", "amount",
+    "names", "score"}]``; the results sheet shows them, and the finish page before finishing."""
+    prizes = event.prizes or {}
+    if not prizes.get("side"):
+        return []
+    eligible = {p["entry_id"] for p in placements}
+    names = {p["entry_id"]: p["name"] for p in placements}
+    best: dict[int, int] = {}
+    for entry_id, points in SeatResult.objects.filter(
+            event=event, finished=True, entry_id__in=eligible).values_list("entry_id", "points"):
+        best[entry_id] = max(points, best.get(entry_id, points))
+    return [{"label": won.label, "amount": won.amount, "score": won.score,
+             "names": [names[e] for e in won.entry_ids]}
+            for won in award_side(prizes, high_games=best.items())]
 
 
 

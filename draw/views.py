@@ -56,6 +56,7 @@ from .selectors import (
     event_rules,
     round_table_cards,
     rounds_total,
+    side_prizes,
     sitting_labels,
     sitting_phrase,
 )
@@ -426,10 +427,13 @@ def event_finish(request: HttpRequest, pk: int) -> HttpResponse:
     except DomainError as exc:
         refusal, placings = exc.message, []
     currency = (event.prizes or {}).get("currency", "")
+    side = [{**s, "amount_text": money(s["amount"], currency)}
+            for s in side_prizes(event, placings)]
     return render(request, "draw/event_finish.html", {
         "event": event, "placings": [{**p, "prize_text": money(p.get("prize"), currency)}
                                      for p in placings],
-        "has_prizes": any(p.get("prize") for p in placings),
+        "has_prizes": any(p.get("prize") for p in placings) or bool(side),
+        "side_prizes": side,
         "refusal": refusal, "early": not refusal and not flow.plan_done(
             event, rounds, rounds_total(event)),
         "asked": request.method == "POST",

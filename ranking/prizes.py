@@ -134,3 +134,14 @@ def award_side(prizes: Mapping[str, Any], *, high_games: Iterable[tuple[int, int
             share = _split(Decimal(item["amount"]), len(winners)) if winners else Decimal(0)
             out.append(SideWinner("high_game", item["label"], str(share), winners, top))
     return out
+
+
+def money_text(amount: object, currency: str | None) -> str:
+    """An amount as a reader expects it: ``$300.00`` for a sign, ``300.00 USD`` for a code, the
+    bare amount without a currency; empty without an amount."""
+    if amount is None or amount == "":
+        return ""
+    currency = currency or ""
+    if currency.isalpha() and len(currency) > 1:
+        return f"{amount} {currency}"
+    return f"{currency}{amount}"

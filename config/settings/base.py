@@ -131,6 +131,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "csp.context_processors.nonce",
             ],
+            # common has no models and is no app: its tags are named here
+            "libraries": {"money": "common.templatetags.money"},
         },
     },
 ]

@@ -244,7 +244,20 @@ def test_the_results_sheet_lists_the_placements_with_their_prizes(
     final = event.rounds.get(number=3)
     assert final.stage == Round.Stage.FINAL
     _play(final, django_capture_on_commit_callbacks, FINAL_HAND)
+    # the finish page shows every prize the finish will award: places and the high game
+    client.force_login(day["director"])
+    preview = client.get(reverse("event-finish", args=[event.pk])).content.decode()
+    assert "$300.00" in preview
+    side_preview = re.search(r'<table class="data" id="finish-side-prizes">.*?</table>',
+                             preview, re.S)
+    assert side_preview and "High game" in side_preview.group(0)
+    assert f"${Decimal('25') / 2:.2f} each" in side_preview.group(0)
+    client.logout()
     event_status_set(event=event, status="finished")
+    # the wall's podium says the money with its currency
+    wall = client.get(reverse("event-standings-wall", args=[event.pk])).content.decode()
+    podium = re.search(r'<section class="wall-podium".*?</section>', wall, re.S).group(0)
+    assert "$300.00" in podium and "$150.00" in podium
 
     response = client.get(url)
     assert response.status_code == 200
