@@ -13,6 +13,7 @@ from formats.pairs import bracket_first_round, bracket_view
 from pairing.results import TableResult
 from ranking.prizes import award_side
 from scoring.models import Game, SeatResult
+from standings.compute import walkover_points
 from standings.models import StandingsSnapshot
 from standings.selectors import qualifying_order
 from tournaments.models import Event, Round, Seat, Table
@@ -276,13 +277,13 @@ def event_bracket(event: Event) -> dict[str, Any] | None:
         seeds = tuple(p for p, _ in qualifying_order(event)) if started else None
     names = {pk: str(pair) for pk, pair in event.pairs.in_bulk().items()}
     statuses: dict[tuple[int, int], str] = {}
-    forfeits: dict[tuple[int, int], tuple[int, str]] = {}
-    for number, table, table_id, game_status, forfeit in Game.objects.filter(
+    forfeits: dict[tuple[int, int], tuple[int, str, int]] = {}
+    for number, table, table_id, game_status, forfeit, game_id in Game.objects.filter(
             table__round__event=event, table__round__number__gte=first).values_list(
-            "table__round__number", "table__number", "table_id", "status", "forfeit"):
+            "table__round__number", "table__number", "table_id", "status", "forfeit", "pk"):
         statuses[(number, table)] = game_status
         if forfeit:
-            forfeits[(number, table)] = (table_id, forfeit)
+            forfeits[(number, table)] = (table_id, forfeit, game_id)
     try:
         view = bracket_view(
             spec.bracket, settings, entrants=entrants, seeds=seeds, members=members,
@@ -290,16 +291,19 @@ def event_bracket(event: Event) -> dict[str, Any] | None:
             statuses=statuses)
     except FormatError:  # too few pairs yet for the bracket's settings: nothing to draw
         return None
-    return _with_walkovers(view, forfeits)
+    return _with_walkovers(view, forfeits, walkover_points(event) if forfeits else {})
 
 
 def _with_walkovers(view: dict[str, Any],
-                    forfeits: dict[tuple[int, int], tuple[int, str]]) -> dict[str, Any]:
+                    forfeits: dict[tuple[int, int], tuple[int, str, int]],
+                    credited: dict[int, dict[int, int]]) -> dict[str, Any]:
     """Each match says whether it was a walkover: ``forfeit``, the pair that forfeited it (None
-    for a match played out or not played yet)."""
+    for a match played out or not played yet). A walkover's ``points`` are what the standings
+    credit (``standings.compute.walkover_points``: the winner a bye's score), not the 0-0 of a
+    game with no hand."""
     pair_at = {
         (table_id, position): pair_id for table_id, position, pair_id in Seat.objects.filter(
-            table_id__in=[t for t, _ in forfeits.values()], position__in=("N", "E"))
+            table_id__in=[t for t, _, _ in forfeits.values()], position__in=("N", "E"))
         .values_list("table_id", "position", "entry__pair_id")
     } if forfeits else {}
     for part in view["brackets"]:
@@ -308,6 +312,9 @@ def _with_walkovers(view: dict[str, Any],
                 found = forfeits.get((match["round_number"], match["table"]))
                 match["forfeit"] = pair_at.get(
                     (found[0], "N" if found[1] == "NS" else "E")) if found else None
+                if found and found[2] in credited:
+                    scores = credited[found[2]]
+                    match["points"] = [scores.get(side["pair"], 0) for side in match["sides"]]
     return view
 
 

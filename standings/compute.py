@@ -179,6 +179,14 @@ def _pair_games(event: Event, rounds: Collection[int] | None) -> list[PairGame]:
     return out
 
 
+def walkover_points(event: Event) -> dict[int, dict[int, int]]:
+    """What each walkover of a pair event is credited with, as the standings count it: game id
+    -> {pair id: points} (the winner a bye's score, the pair that forfeited nothing). The
+    bracket shows these, so a walkover reads the same on the bracket and in the standings."""
+    return {game.game_id: dict(zip(game.pairs, game.points, strict=True))
+            for game in _pair_games(event, None) if game.forfeit}
+
+
 def _pair_round_scores(games: list[PairGame]) -> dict[int, RoundScores]:
     """Per round, what a bye is scored from: the games played out (not the walkovers)."""
     sums: dict[int, list[int]] = {}

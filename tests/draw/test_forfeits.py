@@ -199,6 +199,14 @@ def test_a_bracket_pair_forfeits_its_semi_final_and_withdraws(
     assert (semi["status"], semi["winner"], semi["forfeit"]) == ("finished", opponent, fourth)
     assert by_code[third.match]["forfeit"] == fourth
     assert by_code["W2-1"]["forfeit"] is None
+    # a walkover shows what the standings credit (a bye's score to the winner), never 0-0
+    from standings.services import standings_rebuild
+
+    rows = {r["pair_id"]: r for r in standings_rebuild(event_id=event.pk).rows}
+    walkover = by_code[semi["code"]]
+    credited = dict(zip([s["pair"] for s in walkover["sides"]], walkover["points"], strict=True))
+    assert credited[fourth] == 0 and credited[opponent] > 0
+    assert credited[opponent] == rows[opponent]["points"]  # its only game so far
     page = Client()
     page.force_login(director)
     html = page.get(f"/events/{event.pk}/bracket/").content.decode()
