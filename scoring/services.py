@@ -54,7 +54,8 @@ FORFEIT = "forfeit"
 ADJUSTED = "adjusted"
 ADJUST_KINDS = {
     "points": "Both sides' points, as the director sets them",
-    "average": "Average of the round (the mean of the other games' side totals)",
+    "average": "Average of the round (the mean of the other games' side totals, following them "
+               "until the round closes)",
     "forfeit": "A forfeit by one side (formats with forfeits)",
 }
 # An adjusted side's points are at most this far from 0 (the column is a 32-bit integer).
@@ -484,6 +485,7 @@ def _game_write(game: Game, revisions: Sequence[HandRevision], *, bump_version: 
     seats, one UPDATE of the game, the seat results replaced). ``game`` carries its table, round
     and event (as :func:`_locked_game` loads them); its fields are updated in place."""
     event = game.table.round.event
+    was_decided = game.status != Game.Status.PLAYING
     seats = list(Seat.objects.filter(table_id=game.table_id).values_list("position", "entry_id"))
     fields, rows = _derive(
         game=game, event=event, round_number=game.table.round.number, revisions=revisions,
@@ -503,6 +505,10 @@ def _game_write(game: Game, revisions: Sequence[HandRevision], *, bump_version: 
         game.version += 1
     SeatResult.objects.filter(game_id=game.pk).delete()
     SeatResult.objects.bulk_create(rows)
+    # a result that counts for the round's average moved: the averaged games follow
+    if ((was_decided or game.status != Game.Status.PLAYING)
+            and (game.adjusted or {}).get("kind") != "average"):
+        _averages_follow(game)
 
 
 def game_recompute(*, game: Game) -> Game:
@@ -875,21 +881,48 @@ def game_forfeit(*, game: Game, side: str, reason: str, actor: Any = None,
     return locked
 
 
-def _round_average(game: Game) -> int | None:
+def _round_average(game: Game) -> tuple[int, int, int] | None:
     """The mean of the side totals of the round's other games played out (decided, not
-    forfeited or themselves averaged), rounded half up; None when there is none yet."""
-    totals = [
-        int(points)
-        for totals, adjusted in Game.objects.filter(table__round_id=game.table.round_id)
-        .exclude(pk=game.pk).exclude(status=Game.Status.PLAYING).filter(forfeit="")
-        .values_list("totals", "adjusted")
-        if not (adjusted and adjusted.get("kind") == "average")
-        for points in (totals or {}).values()
-    ]
+    forfeited or themselves averaged), rounded half up, with how many games it averages and
+    how many the round has besides ``game``: ``(mean, games, of)``; None when there is none
+    yet."""
+    others = list(
+        Game.objects.filter(table__round_id=game.table.round_id).exclude(pk=game.pk)
+        .values_list("status", "forfeit", "totals", "adjusted"))
+    counted = [totals or {} for status, forfeit, totals, adjusted in others
+               if status != Game.Status.PLAYING and not forfeit
+               and not (adjusted and adjusted.get("kind") == "average")]
+    totals = [int(points) for game_totals in counted for points in game_totals.values()]
     if not totals:
         return None
-    return int((Decimal(sum(totals)) / Decimal(len(totals))).quantize(
+    mean = int((Decimal(sum(totals)) / Decimal(len(totals))).quantize(
         Decimal(1), rounding=ROUND_HALF_UP))
+    return mean, len(counted), len(others)
+
+
+def _averages_follow(game: Game) -> None:
+    """A game of the round changed its result: every game of the round given the round's
+    average follows it (the mean of the games played out so far), until the round is closed.
+    An average given when 4 of 50 games were finished is the average of all 49 in the end."""
+    if game.table.round.status == Round.Status.CLOSED:
+        return
+    averaged = list(
+        Game.objects.select_related("table__round__event").select_for_update()
+        .filter(table__round_id=game.table.round_id, adjusted__kind="average")
+        .exclude(pk=game.pk))
+    for other in averaged:
+        found = _round_average(other)
+        if found is None:
+            continue
+        mean, counted, of = found
+        before: dict[str, Any] = dict(other.adjusted or {})
+        given = {side: mean for side in before.get("points", {})}
+        if given == before.get("points") and counted == before.get("games"):
+            continue
+        adjusted = {**before, "points": given, "games": counted, "of": of}
+        Game.objects.filter(pk=other.pk).update(adjusted=adjusted)
+        other.adjusted = adjusted
+        _game_write(other, _live_revisions(other), bump_version=True)
 
 
 def _adjusted_points(points: Any, sides: Sequence[str]) -> dict[str, int]:
@@ -966,11 +999,12 @@ def game_adjust(*, game: Game, kind: str, reason: str, points: Any = None, side:
     if kind == "points":
         given = _adjusted_points(points, ruleset.sides)
     else:
-        average = _round_average(locked)
-        if average is None:
+        found = _round_average(locked)
+        if found is None:
             raise DomainError(f"No other game of {event.sitting} {round_.number} has a result to "
                               "average yet: give both sides' points.", field="kind",
                               code="no_average")
+        average, counted, of = found
         given = {s: average for s in ruleset.sides}
     top = max(given.values())
     leaders = [s for s, v in given.items() if v == top]
@@ -982,7 +1016,10 @@ def game_adjust(*, game: Game, kind: str, reason: str, points: Any = None, side:
                           "an adjusted result may not change who won it now.", field="points",
                           code="seated")
     was = {"status": locked.status, "totals": locked.totals, "winner": locked.winner}
-    adjusted = {"kind": kind, "points": given, "reason": reason}
+    result: dict[str, Any] = {"kind": kind, "points": given, "reason": reason}
+    if kind == "average":  # what it averages so far; it follows them (_averages_follow)
+        result |= {"games": counted, "of": of}
+    adjusted = result
     now = timezone.now()
     Game.objects.filter(pk=locked.pk).update(
         adjusted=adjusted, status=Game.Status.CONFIRMED, confirmed_by=None, confirmed_at=now)

@@ -127,3 +127,42 @@ def test_a_forfeit_is_an_adjusted_result_in_a_pair_event(
     assert event.rounds.filter(number=2).exists()  # the Swiss paired round 2
     wins = {int(r["pair_id"]): r["wins"] for r in snapshot_rows(event)}
     assert wins[gone.pk] == 0 and wins[pair_at(event, 1, 2, "NS").pk] == 1
+
+
+def test_an_average_follows_the_games_it_averages_until_the_round_closes() -> None:
+    """Given when 1 of the 4 other games had finished, the average is that game's mean; as the
+    others finish it becomes their mean, and the game's standings follow; the round closed, it
+    stays (and the rebuild gives the same)."""
+    from django.core.management import call_command
+
+    from draw.services import round_create, round_set_status
+    from tests.clubs.factories import club_with_director
+    from tests.scoring.factories import values
+    from tests.tournaments.factories import event_with_players
+
+    club, director = club_with_director(slug="following-average")
+    event = event_with_players(club=club, players=20, deals_per_round=1)
+    first = round_create(event=event, actor=director)
+    round_set_status(round_=first, status="playing")
+    tables = list(first.tables.order_by("number"))
+    # table 1: NS 24+27 = 51, EW 32+23 = 55 (made)
+    hand_submit(game=tables[0].game, number=1, values=values())
+    done = game_adjust(game=tables[4].game, kind="average", reason="A fouled deck",
+                       actor=director)
+    assert done.totals == {"NS": 53, "EW": 53}
+    assert (done.adjusted["games"], done.adjusted["of"]) == (1, 4)
+    # the others finish, with other scores: the average follows (computed here from the games)
+    big = values(bid=60, bidder="E", meld={"NS": 40, "EW": 60}, counters={"NS": 10, "EW": 40})
+    for table in tables[1:4]:
+        hand_submit(game=table.game, number=1, values=big)
+    sides = [v for t in tables[:4] for v in Game.objects.get(table=t).totals.values()]
+    mean = int(sum(sides) / len(sides) + 0.5)
+    followed = Game.objects.get(pk=done.pk)
+    assert mean != 53 and followed.totals == {"NS": mean, "EW": mean}
+    assert (followed.adjusted["games"], followed.adjusted["of"]) == (4, 4)
+    assert {r.points for r in SeatResult.objects.filter(game=followed)} == {mean}
+    assert followed.status == "confirmed"
+    # the round closed: the average stays what it was, and a rebuild keeps it
+    round_set_status(round_=first, status="closed", close_unfinished=True)
+    call_command("rebuild_standings", str(event.pk), verbosity=0)
+    assert Game.objects.get(pk=done.pk).totals == {"NS": mean, "EW": mean}
