@@ -211,6 +211,14 @@ VAPID_FROM_SECRET_KEY = True
 FOLLOW_SEND_TIMEOUT_SECONDS = get_int("FOLLOW_SEND_TIMEOUT_SECONDS", 5, minimum=1)
 FOLLOW_SEND_THREADS = get_int("FOLLOW_SEND_THREADS", 8, minimum=1)
 FOLLOW_TASK_BUDGET_SECONDS = get_int("FOLLOW_TASK_BUDGET_SECONDS", 20, minimum=1)
+# A push's whole time (resolving, connecting, sending, the answer), however its push service
+# answers (following.push); a run of the round's notices cut short (a killed worker) and
+# untouched this long is taken up again, for what it had not sent (the beat, every minute).
+FOLLOW_PUSH_DEADLINE_SECONDS = get_int("FOLLOW_PUSH_DEADLINE_SECONDS", 8, minimum=1)
+FOLLOW_NOTICE_RESUME_SECONDS = get_int("FOLLOW_NOTICE_RESUME_SECONDS", 120, minimum=30)
+# Tests only (never from the environment; production refuses it): push endpoints on loopback
+# addresses, over http, are allowed (the tests' own push service on 127.0.0.1).
+FOLLOW_PUSH_ALLOW_LOCAL = False
 
 # Trusted reverse proxies in front of the web processes (each appends to X-Forwarded-For): the
 # client's address, for login lockouts and API rate limits, is the one the outermost saw
@@ -326,6 +334,11 @@ CELERY_BEAT_SCHEDULE = {
     "reconcile-advances": {
         "task": "draw.tasks.reconcile_advances",
         "schedule": float(get_int("ADVANCE_RECONCILE_SECONDS", 15, minimum=1)),
+    },
+    # A round's notices whose run a killed worker cut short (following.tasks).
+    "resume-follow-notices": {
+        "task": "following.tasks.notices_resume",
+        "schedule": 60.0,
     },
 }
 # Push (standings/push.py, standings/push_server.py): where browsers open the standings stream, a path
