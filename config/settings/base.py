@@ -237,8 +237,9 @@ ARCHIVE_IMPORT_TIME_LIMIT = get_int("ARCHIVE_IMPORT_TIME_LIMIT", 600, minimum=30
 # Login lockout (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one user name from
 # one address, that pair is refused for the cool-off time (other addresses and names are not,
 # so nobody can lock a director out from elsewhere); a right password resets the count. After
-# LOGIN_ADDRESS_FAILURE_LIMIT wrong passwords from one address, whatever the names, the address
-# is refused too (higher: a club room shares one address). Two limits: clubs.lockout.
+# LOGIN_ADDRESS_FAILURE_LIMIT wrong passwords from one address, whatever the names, every name
+# that failed there is refused from it too (higher: a club room shares one address; a name that
+# never failed there still signs in with its right password). Two limits: clubs.lockout.
 AXES_FAILURE_LIMIT = get_int("LOGIN_FAILURE_LIMIT", 10, minimum=1)
 LOGIN_ADDRESS_FAILURE_LIMIT = get_int("LOGIN_ADDRESS_FAILURE_LIMIT", 50, minimum=1)
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=get_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
