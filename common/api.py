@@ -25,6 +25,27 @@ def _field_errors(exc: DjangoValidationError) -> list[dict[str, str]]:
     return [{"field": "__all__", "code": "invalid", "message": m} for m in exc.messages]
 
 
+def _flat(detail: Any, field: str = "", item: str = "") -> list[tuple[str, str]]:
+    """DRF's validation errors as ``(field, message)`` pairs, nested ones too: a nested
+    serializer's field as a dotted path (``prizes.0.amount``), an item of a list field by its
+    number in the message (``tie_breaks``: "Item 1: This field may not be blank."), never the
+    ``ErrorDetail(...)`` text of a nested structure."""
+    if isinstance(detail, dict):
+        pairs: list[tuple[str, str]] = []
+        for key, value in detail.items():
+            if isinstance(key, int) and not isinstance(value, dict):  # an item of a ListField
+                pairs += _flat(value, field or "__all__", f"Item {key + 1}: ")
+            else:
+                pairs += _flat(value, f"{field}.{key}" if field else str(key), item)
+        return pairs
+    if isinstance(detail, list):
+        if any(isinstance(value, dict) for value in detail):  # a list of nested serializers
+            return [pair for n, value in enumerate(detail) if value
+                    for pair in _flat(value, f"{field}.{n}" if field else str(n), item)]
+        return [pair for value in detail for pair in _flat(value, field, item)]
+    return [(field or "__all__", f"{item}{detail}")]
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Every error body has the same shape: ``{"errors": [{"field", "code", "message"}]}``.
 
@@ -44,11 +65,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if response is None:
         return None
     if isinstance(exc, exceptions.ValidationError) and isinstance(response.data, dict):
-        errors = []
-        for field, messages in response.data.items():
-            for message in messages if isinstance(messages, list) else [messages]:
-                errors.append({"field": field, "code": "invalid", "message": str(message)})
-        response.data = {"errors": errors}
+        response.data = {"errors": [{"field": field, "code": "invalid", "message": message}
+                                    for field, message in _flat(response.data)]}
     elif isinstance(response.data, dict) and "detail" in response.data:
         code = getattr(response.data["detail"], "code", "error")
         response.data = {

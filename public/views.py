@@ -141,4 +141,8 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
         text = exception.args[0] if exception.args else ""
         if isinstance(text, str) and text.startswith("No such "):
             message = text
+    if request.path.startswith("/api/"):
+        # an API path no route takes (a malformed id: /api/events/abc/): the API's error shape
+        return JsonResponse({"errors": [{"field": "__all__", "code": "not_found",
+                                         "message": message or "Not found."}]}, status=404)
     return render(request, "404.html", {"message": message}, status=404)

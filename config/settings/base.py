@@ -87,6 +87,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Cache-Control: no-store on the table API and a person's own data (common.middleware).
+    "common.middleware.NoStoreMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # A body over REQUEST_MAX_BYTES: a 413 before anything reads it; a NUL character in a query
     # parameter or form field: a 400 before anything reads it.
