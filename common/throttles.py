@@ -226,6 +226,26 @@ class ScopedThrottle(ScopedRateThrottle):
 
 
 SELF_CHECK_IN_SCOPE = "self_checkin"
+# "I'm here" taps of one event, whoever taps (a phone without cookies counts here too)
+SELF_CHECK_IN_EVENT_SCOPE = "self_checkin_event"
+
+
+def keyed_wait(scope: str, ident: str) -> float | None:
+    """One more request under ``scope``'s rate (``DEFAULT_THROTTLE_RATES``) for ``ident`` (an
+    event, say, rather than a user or an address): None when it may go on, else the seconds
+    until it may (the Retry-After). Let through when the cache is unreachable, as every
+    limit here."""
+    num, duration = ScopedRateThrottle().parse_rate(_rate(scope))
+    if num is None or duration is None:
+        return None
+    try:
+        allowed, wait = _GuardedCache().window_hit(f"throttle_{scope}_{ident}:log", int(num),
+                                                   float(duration))
+    except CacheUnreachable as exc:
+        logger.warning("rate limit %r not applied to %s: the cache is unreachable (%s)",
+                       scope, ident, exc)
+        return None
+    return None if allowed else max(1.0, math.ceil(wait))
 
 
 class _PageView:

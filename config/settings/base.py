@@ -392,6 +392,8 @@ REST_FRAMEWORK = {
         # the self check-in page's searches and "I'm here" (common.throttles.page_allowed): per
         # address, and a room's phones share one; about 3 searches and a tap per player
         "self_checkin": get_rate("API_RATE_SELF_CHECKIN", "240/min"),
+        # "I'm here" taps of one event in all, page and API (common.throttles.keyed_wait)
+        "self_checkin_event": get_rate("API_RATE_SELF_CHECKIN_EVENT", "120/min"),
         # registering for an event without an account (the form and the API's create), and
         # asking for one's registration link again: per address, each a mail sent
         "registration": get_rate("API_RATE_REGISTRATION", "20/min"),
