@@ -6,6 +6,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import InterfaceError, OperationalError
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -13,6 +14,15 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from rules_engine import CoreError
 
 from .errors import ConflictError
+
+# What a client is told to wait when the database does not answer (a restart, a failover).
+DATABASE_RETRY_AFTER_SECONDS = 5
+
+
+def database_unavailable_errors() -> list[dict[str, str]]:
+    return [{"field": "__all__", "code": "database_unavailable",
+             "message": "The database is not answering just now: nothing was saved. Try again "
+                        "in a few seconds (a table phone sends it again by itself)."}]
 
 
 def _field_errors(exc: DjangoValidationError) -> list[dict[str, str]]:
@@ -52,6 +62,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     Every refusal is a :class:`CoreError` (the web apps' ``DomainError``, the rules engine's
     ``RulesError``, the pairing and ranking cores' errors): one translation, keeping each
     problem's field and code. A conflict is a 409 with what is stored now."""
+    if isinstance(exc, (OperationalError, InterfaceError)):
+        # the database is away (stopped, restarting, out of connections): a 503 the client
+        # retries (a table phone keeps the hand queued), not a 500 page
+        return Response({"errors": database_unavailable_errors()},
+                        status=status.HTTP_503_SERVICE_UNAVAILABLE,
+                        headers={"Retry-After": str(DATABASE_RETRY_AFTER_SECONDS)})
     if isinstance(exc, ConflictError):
         return Response({"errors": exc.api_errors(), "current": exc.current},
                         status=status.HTTP_409_CONFLICT)
