@@ -176,10 +176,10 @@ def _json_body(request: HttpRequest) -> Any:
         raise DomainError(f"The subscription is nested deeper than {MAX_DEPTH} levels.",
                           field="subscription") from None
     except serializers.ValidationError as exc:
-        detail = exc.detail if isinstance(exc.detail, dict) else {}
-        name, messages_ = next(iter(detail.items()), ("subscription", ["Invalid text."]))
+        detail: dict[str, Any] = dict(exc.detail) if isinstance(exc.detail, dict) else {}
+        name, problems = next(iter(detail.items()), ("subscription", ["Invalid text."]))
         field = "subscription" if name == "__all__" else str(name)
-        raise DomainError(str(messages_[0]), field=field) from None
+        raise DomainError(str(list(problems)[0]), field=field) from None
     return body
 
 
