@@ -14,8 +14,9 @@ machine, the club's router, a cloud's metadata address) and wait on whatever ans
   made to that address, the TLS certificate is checked against the host's name, no redirect is
   followed, so a name that resolves anew between the check and the connection changes nothing.
 * **Each push has a total deadline** (``FOLLOW_PUSH_DEADLINE_SECONDS``), not only a socket
-  timeout: a push service trickling its answer a byte at a time is cut off when the deadline
-  passes (a watchdog shuts the socket down), whatever it sends.
+  timeout: a resolver that does not answer is given up at it, and a push service trickling
+  its answer a byte at a time is cut off when the deadline passes (a watchdog shuts the socket
+  down), whatever it sends.
 
 ``FOLLOW_PUSH_ALLOW_LOCAL`` (a test setting, never read from the environment and refused in
 production) lets ``http`` endpoints on loopback addresses through: the tests' own push service
@@ -91,9 +92,34 @@ class Target:
     address: str
 
 
-def endpoint_target(endpoint: str) -> Target:
+def _resolve(host: str, port: int, timeout: float | None) -> list[Any]:
+    """``getaddrinfo``, given up after ``timeout`` seconds (a resolver that does not answer
+    must not outlast the push's deadline: the lookup is left to finish in its own thread)."""
+    if timeout is None:
+        return socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    found: list[Any] = []
+    failed: list[BaseException] = []
+
+    def lookup() -> None:
+        try:
+            found.extend(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
+        except BaseException as exc:  # noqa: BLE001  # handed to the caller
+            failed.append(exc)
+
+    thread = threading.Thread(target=lookup, daemon=True)
+    thread.start()
+    thread.join(max(timeout, 0.0))
+    if thread.is_alive():
+        raise PushDeadline(f"the host {host} was not resolved within {timeout:g} s")
+    if failed:
+        raise failed[0]
+    return found
+
+
+def endpoint_target(endpoint: str, *, timeout: float | None = None) -> Target:
     """The endpoint checked (scheme, host, every address it resolves to), or a refusal naming
-    ``subscription.endpoint``."""
+    ``subscription.endpoint``; resolving it given up (``PushDeadline``) after ``timeout``
+    seconds when given."""
     try:
         parts = urlsplit(endpoint)
         port = parts.port
@@ -108,7 +134,9 @@ def endpoint_target(endpoint: str) -> Target:
     host = parts.hostname
     port = port or (443 if parts.scheme == "https" else 80)
     try:
-        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        found = _resolve(host, port, timeout)
+    except PushDeadline:
+        raise
     except (OSError, UnicodeError):
         raise DomainError("The endpoint's host could not be found.",
                           field=ENDPOINT_FIELD) from None
@@ -185,7 +213,7 @@ def push_post(endpoint: str, *, data: bytes | None, headers: dict[str, str],
     Raises ``DomainError`` for an endpoint not allowed, ``OSError`` for a network failure or
     the deadline."""
     started = time.monotonic()
-    target = endpoint_target(endpoint)
+    target = endpoint_target(endpoint, timeout=deadline)
     left = deadline - (time.monotonic() - started)
     if left <= 0:
         raise PushDeadline("the push deadline passed while resolving its host")
