@@ -9,6 +9,14 @@ compares the highest count with one ``AXES_FAILURE_LIMIT``. The product wants tw
   one address (270 wrong passwords over 30 names all went through). Higher, because a club room
   shares one public address and its people mistype too.
 
+The per-address limit applies **only to the accounts that failed from that address**. A club
+room shares one public address: counted against every name, 50 wrong passwords there (a
+spray, or the room's own typos) locked every member out, right passwords too. So past the
+address's limit, a name with a failure of its own from the address is refused (the sprayed
+names, right password or not, until the cool-off), and any other name gets in with its right
+password while its first wrong one locks it there too: a spray past the limit gets one guess a
+name instead of ``AXES_FAILURE_LIMIT``, and never locks out a member who did not fail.
+
 :class:`LockoutHandler` counts each combination against its own limit, scaled to the one limit
 axes compares with. A right password clears that account's failures from that address only:
 signing in to one's own account does not wipe the address's count of failures on other names.
@@ -43,10 +51,16 @@ class LockoutHandler(AxesDatabaseHandler):
         """The failures as axes compares them with ``AXES_FAILURE_LIMIT``: each combination's
         count scaled by that limit over its own, the highest."""
         account = get_failure_limit(request, credentials)
+        counts = [(attempts.aggregate(n=Sum("failures_since_start"))["n"] or 0, limit, parameters)
+                  for attempts, limit, parameters in zip(
+                      self.get_user_attempts(request, credentials), _limits(request, credentials),
+                      settings.AXES_LOCKOUT_PARAMETERS, strict=True)]
+        own = max((failures for failures, _, parameters in counts
+                   if list(parameters) == ACCOUNT_AND_ADDRESS), default=0)
         scaled = 0
-        for attempts, limit in zip(self.get_user_attempts(request, credentials),
-                                   _limits(request, credentials), strict=True):
-            failures = attempts.aggregate(n=Sum("failures_since_start"))["n"] or 0
+        for failures, limit, parameters in counts:
+            if list(parameters) == ADDRESS and not own:
+                continue  # the address's count never refuses a name that did not fail there
             scaled = max(scaled, failures * account // limit)
         return scaled
 

@@ -92,3 +92,22 @@ class NulCharacterMiddleware:
                 "message": "Null characters are not allowed.",
             }]}, status=400)
         return self.get_response(request)
+
+
+# Answers that hold a table's secret state or a person's own data: never kept by the browser or
+# a shared cache (Back after signing out, a club laptop's next user, a proxy). The table's API
+# (its token is its key: state, hands, calls, ...) and a person's data, page and API.
+NO_STORE_PREFIXES = ("/api/tables/", "/api/me/", "/account/data/")
+
+
+class NoStoreMiddleware:
+    """``Cache-Control: no-store`` on every answer under ``NO_STORE_PREFIXES``, errors too."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if request.path.startswith(NO_STORE_PREFIXES):
+            response["Cache-Control"] = "no-store"
+        return response

@@ -9,15 +9,17 @@
 Rates are read from the settings on every request (DRF's own classes read them once, at import),
 so a test can lower them with the ``settings`` fixture.
 
-**Counting is atomic.** DRF's throttles read a list of request times from the cache and write it
-back: parallel requests all read the same list, so 974 of 1,500 parallel table requests got
-through a limit of 600 a minute. Here each request is one atomic increment of a counter in the
-cache (Redis ``INCR`` on a key that expires with its window; ``SET NX`` creates it, so two
-first requests cannot both start at zero; with the previous window's count read alongside, one
-round trip to Redis per request). The window slides: the count of the window before, weighed
-by the share of it still inside the last ``duration`` seconds (rounded up), is added to the
-current window's count. A request the limit refuses takes its increment back, so a client
-hammering past the limit is let in again once its earlier requests age out, as with DRF's.
+**Counting is atomic and exact.** DRF's throttles read a list of request times from the cache
+and write it back: parallel requests all read the same list, so 974 of 1,500 parallel table
+requests got through a limit of 600 a minute. A counter per fixed window weighed with the
+window before (the approximation most limiters use) let about a fifth more through when a burst
+crossed a minute (724 hand posts against 600 a minute). Here each key is a true sliding window:
+a log of the times of the requests let in (a Redis sorted set), trimmed of those older than
+the window and counted in one Lua script (``common.cache.WINDOW_SCRIPT``, Redis's clock), so
+no ``duration`` seconds ever hold more than the rate, however the requests fall. A refused
+request is not logged, so a client hammering past the limit is let in again once its earlier
+requests age out; ``Retry-After`` says when the oldest does. Without Redis (the embedded
+default's memory cache, one process) the same log is kept in the cache under a lock.
 
 The counts are an optimisation of the cache, not a gate on it: when the cache is unreachable
 (Redis stopped in the middle of a club night) a request is let through with a warning in the log,
@@ -26,10 +28,11 @@ rather than answered with a 500 — the room keeps entering hands, unmetered, un
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import logging
 import math
+import threading
+import time
 from typing import Any
 
 from django.core.cache import cache as default_cache
@@ -76,15 +79,16 @@ class _GuardedCache(BaseCache):
         except Exception as exc:  # noqa: BLE001
             raise CacheUnreachable(str(exc)) from exc
 
-    def count_in_window(self, key: str, previous_key: str, timeout: float) -> tuple[int, int]:
-        """``(the count of previous_key, the count of key after adding one)``: in one round trip
-        on Redis (``common.cache.RedisCache``), else with ``get``, ``add`` and ``incr``."""
-        counter = getattr(default_cache, "count_in_window", None)
-        if counter is None:
-            previous = int(self.get(previous_key) or 0)
-            return previous, _count(self, key, timeout)
+    def window_hit(self, key: str, limit: int, seconds: float) -> tuple[bool, float]:
+        """``(allowed, seconds until the oldest logged request ages out)`` for one more request
+        against ``limit`` in any ``seconds`` (the module docstring): in one Redis script
+        (``common.cache.RedisCache.window_hit``), else a log kept in the cache under a lock."""
+        hit = getattr(default_cache, "window_hit", None)
         try:
-            return counter(key, previous_key, int(timeout))
+            if hit is not None:
+                allowed, wait = hit(key, limit, seconds)
+                return bool(allowed), float(wait)
+            return _window_hit_local(key, limit, seconds)
         except Exception as exc:  # noqa: BLE001
             raise CacheUnreachable(str(exc)) from exc
 
@@ -97,48 +101,45 @@ class _GuardedCache(BaseCache):
             raise CacheUnreachable(str(exc)) from exc
 
 
-def _count(cache: _GuardedCache, key: str, timeout: float) -> int:
-    """Add one to the counter ``key`` atomically (created at 0 when missing); the new count."""
-    for _ in range(3):
-        cache.add(key, 0, timeout)
-        try:
-            return cache.incr(key)
-        except ValueError:  # expired in between: create it again
-            continue
-    raise CacheUnreachable(f"the counter {key} could not be kept")
+_LOCAL_LOCK = threading.Lock()
+
+
+def _window_hit_local(key: str, limit: int, seconds: float) -> tuple[bool, float]:
+    """The sliding log of :meth:`_GuardedCache.window_hit` in a cache without scripts (the
+    embedded default's memory cache, which lives in one process: the lock makes it atomic)."""
+    with _LOCAL_LOCK:
+        now = time.time()
+        log = [t for t in (default_cache.get(key) or []) if t > now - seconds]
+        if len(log) < limit:
+            log.append(now)
+            default_cache.set(key, log, math.ceil(seconds))
+            return True, 0.0
+        return False, max(log[0] + seconds - now, 0.0)
 
 
 def atomic_allow(throttle: Any, request: Request, view: Any) -> bool:
-    """A throttle's ``allow_request`` with an atomic, sliding-window count (module docstring);
-    the throttle is a DRF ``SimpleRateThrottle`` (its ``rate``, ``num_requests``, ``duration``,
-    ``get_cache_key``, ``timer`` and ``cache``)."""
+    """A throttle's ``allow_request`` with an atomic, exact sliding-window count (module
+    docstring); the throttle is a DRF ``SimpleRateThrottle`` (its ``rate``, ``num_requests``,
+    ``duration``, ``get_cache_key`` and ``cache``)."""
     if throttle.rate is None:
         return True
     throttle.key = throttle.get_cache_key(request, view)
     if throttle.key is None:
         return True
-    duration = float(throttle.duration)
-    now = float(throttle.timer())
-    window = int(now // duration)
-    current = f"{throttle.key}:w{window}"
-    throttle.now = now
-    throttle.window_end = (window + 1) * duration
-    previous, count = throttle.cache.count_in_window(current, f"{throttle.key}:w{window - 1}",
-                                                     2 * duration)
-    still_counted = math.ceil(previous * (1 - (now - window * duration) / duration))
-    if count + still_counted <= throttle.num_requests:
+    allowed, wait = throttle.cache.window_hit(f"{throttle.key}:log", int(throttle.num_requests),
+                                              float(throttle.duration))
+    throttle.retry_after = wait
+    if allowed:
         return True
-    with contextlib.suppress(Exception):  # the request is refused either way
-        default_cache.decr(current)
     return bool(throttle.throttle_failure())
 
 
 def _wait(throttle: Any) -> float | None:
-    """Seconds until the window moves on (an upper bound: the Retry-After header)."""
-    end = getattr(throttle, "window_end", None)
-    if end is None:
+    """Seconds until the oldest request counted ages out (the Retry-After header)."""
+    wait = getattr(throttle, "retry_after", None)
+    if wait is None:
         return None
-    return max(1.0, end - throttle.now)
+    return max(1.0, math.ceil(wait))
 
 
 def _allow(throttle: Any, request: Request, view: Any) -> bool:
@@ -225,6 +226,26 @@ class ScopedThrottle(ScopedRateThrottle):
 
 
 SELF_CHECK_IN_SCOPE = "self_checkin"
+# "I'm here" taps of one event, whoever taps (a phone without cookies counts here too)
+SELF_CHECK_IN_EVENT_SCOPE = "self_checkin_event"
+
+
+def keyed_wait(scope: str, ident: str) -> float | None:
+    """One more request under ``scope``'s rate (``DEFAULT_THROTTLE_RATES``) for ``ident`` (an
+    event, say, rather than a user or an address): None when it may go on, else the seconds
+    until it may (the Retry-After). Let through when the cache is unreachable, as every
+    limit here."""
+    num, duration = ScopedRateThrottle().parse_rate(_rate(scope))
+    if num is None or duration is None:
+        return None
+    try:
+        allowed, wait = _GuardedCache().window_hit(f"throttle_{scope}_{ident}:log", int(num),
+                                                   float(duration))
+    except CacheUnreachable as exc:
+        logger.warning("rate limit %r not applied to %s: the cache is unreachable (%s)",
+                       scope, ident, exc)
+        return None
+    return None if allowed else max(1.0, math.ceil(wait))
 
 
 class _PageView:

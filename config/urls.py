@@ -37,3 +37,5 @@ urlpatterns = [
 # The styled 404 page (templates/404.html) with the reason the code gave; 403 is Django's own
 # handler, which renders templates/403.html with the PermissionDenied message.
 handler404 = "public.views.page_not_found"
+# A database that does not answer: a 503 with Retry-After (JSON under /api/), not a 500 page.
+handler500 = "public.views.server_error"

@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
+from rest_framework.fields import empty
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -266,8 +267,15 @@ class CheckInInput(serializers.Serializer[Any]):
                   "scores but is not ranked for the cut, places or prizes.")
 
 
+class _RequiredBooleanField(serializers.BooleanField):
+    """A boolean that must be sent: DRF reads a missing one in a form body (or an empty body)
+    as False, as an unticked checkbox, so ``advance/`` without ``held`` released the hold."""
+
+    default_empty_html = empty
+
+
 class AdvanceInput(serializers.Serializer[Any]):
-    held = serializers.BooleanField(
+    held = _RequiredBooleanField(
         help_text="True holds the automatic advance (the next round waits for the director).")
 
 

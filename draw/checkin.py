@@ -8,11 +8,17 @@ self_check_in_refusal``): before that, arriving is the players' business; after 
 arrival needs the director, who knows where a seat is free. It never checks anyone in as an
 alternate, never adds a name to the roster, and a phone checks in at most
 ``SELF_CHECK_INS_PER_PHONE`` players (a couple sharing a phone); its searches and taps are
-rate-limited per address like the API's anonymous calls (``common.throttles.page_allowed``).
+rate-limited per address like the API's anonymous calls (``common.throttles.page_allowed``),
+and the taps of one event, whoever taps, to ``self_checkin_event``'s rate (a script that keeps
+no cookie is one new phone a tap). Each tap taken is logged with the phone and address that
+tapped (the event's log, ``here_tapped``). The API (``draw.checkin_api``) keeps the same
+limits. The search names only players a public page may name (``tournaments.selectors.
+self_checkin_find``).
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 import segno
@@ -26,8 +32,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from clubs.models import Player
 from common.errors import DomainError
-from common.http import public_url
-from common.throttles import SELF_CHECK_IN_SCOPE, page_allowed
+from common.http import client_ip, public_url
+from common.throttles import (
+    SELF_CHECK_IN_EVENT_SCOPE,
+    SELF_CHECK_IN_SCOPE,
+    keyed_wait,
+    page_allowed,
+)
 from conduct.selectors import players_recently_penalised
 from tournaments import services as events
 from tournaments.forms import CheckInForm
@@ -42,6 +53,41 @@ from tournaments.selectors import (
 )
 
 SELF_CHECK_INS_PER_PHONE = 2
+
+
+def _phone_key(event: Event) -> str:
+    return f"self_checkin_{event.pk}"
+
+
+def tap_refusal(request: Any, event: Event, player: Player) -> str | None:
+    """Why this phone (its session) may not check ``player`` in: it checked in
+    ``SELF_CHECK_INS_PER_PHONE`` others already. None when it may."""
+    mine = list(request.session.get(_phone_key(event), []))
+    if player.pk not in mine and len(mine) >= SELF_CHECK_INS_PER_PHONE:
+        return (f"This phone has checked in {SELF_CHECK_INS_PER_PHONE} players already: please "
+                "check in on your own phone, or at the desk.")
+    return None
+
+
+def tap_taken(request: Any, event: Event, player: Player) -> None:
+    """Remember on this phone (its session) that it checked ``player`` in."""
+    mine = list(request.session.get(_phone_key(event), []))
+    if player.pk not in mine:
+        request.session[_phone_key(event)] = [*mine, player.pk]
+
+
+def tapped_by(request: Any) -> dict[str, str]:
+    """Who tapped, for the event's log: the phone (a digest of its session, made for it if it
+    had none) and the client address."""
+    if not request.session.session_key:
+        request.session.save()
+    key = request.session.session_key or ""
+    return {"phone": hashlib.sha256(key.encode()).hexdigest()[:12], "address": client_ip(request)}
+
+
+def event_tap_wait(event: Event) -> float | None:
+    """None when one more "I'm here" of ``event`` may go on, else the seconds to wait."""
+    return keyed_wait(SELF_CHECK_IN_EVENT_SCOPE, f"event-{event.pk}")
 NAME_MIN = 2
 NAME_MAX = 60
 
@@ -270,22 +316,26 @@ def _self_checkin_post(request: HttpRequest, event: Event) -> HttpResponse:
     if player is None:
         messages.error(request, "Pick your name from the list.")
         return redirect(here_url)
-    key = f"self_checkin_{event.pk}"
-    mine = list(request.session.get(key, []))
-    if player.pk not in mine and len(mine) >= SELF_CHECK_INS_PER_PHONE:
-        messages.error(request, f"This phone has checked in {SELF_CHECK_INS_PER_PHONE} players "
-                       "already: please check in on your own phone, or at the desk.")
+    refused = tap_refusal(request, event, player)
+    if refused is not None:
+        messages.error(request, refused)
         return redirect(here_url)
+    wait = event_tap_wait(event)
+    if wait is not None:
+        response = HttpResponse("Many players are checking in just now: wait a moment and try "
+                                "again, or check in at the desk.", status=429,
+                                content_type="text/plain; charset=utf-8")
+        response["Retry-After"] = str(int(wait))
+        return response
     try:
-        arrival = events.self_check_in(event=event, player=player)
+        arrival = events.self_check_in(event=event, player=player, tapped_by=tapped_by(request))
     except DomainError as exc:
         if exc.code == "already_here":
             messages.info(request, exc.message)
         else:
             messages.error(request, exc.message)
         return redirect(here_url)
-    if player.pk not in mine:
-        request.session[key] = [*mine, player.pk]
+    tap_taken(request, event, player)
     if arrival.status == Arrival.Status.WAITING:
         messages.success(request, f"Thank you, {player.name}: the director will confirm you "
                          "in a moment. You can put your phone away.")

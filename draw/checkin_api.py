@@ -1,7 +1,9 @@
 """Check-in API for a big room, the pages' counterparts (``draw.checkin``): alternates marked,
 self check-in switched, its arrivals listed and approved, and the players' own self check-in
 (``/api/events/{id}/here/``: no login, rate-limited per address with the scope
-``self_checkin``, open until the first round is seated). Many players at once:
+``self_checkin``, its taps per event too (``self_checkin_event``), a phone checking in at most
+``draw.checkin.SELF_CHECK_INS_PER_PHONE`` players, each tap logged with who tapped; open until
+the first round is seated; the search names only players a public page may name). Many players at once:
 ``POST /api/events/{id}/entries/bulk/`` (``draw.api``)."""
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Any
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
+from rest_framework.exceptions import Throttled
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -24,7 +27,7 @@ from tournaments.models import Arrival, Event
 from tournaments.selectors import checkin_arrivals, event_get, self_checkin_find
 
 from .api import EntryOutput, EventOutput
-from .checkin import NAME_MAX, NAME_MIN
+from .checkin import NAME_MAX, NAME_MIN, event_tap_wait, tap_refusal, tap_taken, tapped_by
 
 
 class AlternateInput(serializers.Serializer[Any]):
@@ -186,7 +189,15 @@ class SelfCheckInApi(APIView):
         data = HereInput(data=request.data)
         data.is_valid(raise_exception=True)
         player = roster_player(event.club, data.validated_data["player_id"], field="player_id")
-        arrival = events.self_check_in(event=event, player=player)
+        refused = tap_refusal(request, event, player)
+        if refused is not None:
+            raise DomainError(refused, field="player_id", code="phone_limit")
+        wait = event_tap_wait(event)
+        if wait is not None:
+            raise Throttled(wait=wait, detail="Many players are checking in just now: wait a "
+                                              "moment and try again, or check in at the desk.")
+        arrival = events.self_check_in(event=event, player=player, tapped_by=tapped_by(request))
+        tap_taken(request, event, player)
         waiting = arrival.status == Arrival.Status.WAITING
         return Response(HereOutput({
             "arrival": arrival.pk, "state": "waiting" if waiting else "here",

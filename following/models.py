@@ -5,7 +5,8 @@ holds a random token (kept in the phone's cookie; only its SHA-256 is stored), o
 Push subscription (the browser's ``PushSubscription`` as JSON) and an e-mail address the player
 confirmed. A *notice* records that the followers of a round were told something (the round
 seated, its players called to the tables), so a retried task or a second signal never tells
-them twice.
+them twice; a *delivery* records that one follower was told one notice on one channel (a push,
+a mail) and how it went, so a run cut short is taken up again for what is missing only.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import ClassVar
 
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from tournaments.models import Entry, Event, Round
 
@@ -65,8 +67,18 @@ class Notice(models.Model):
     kind = models.CharField(max_length=10, choices=Kind.choices)
     created = models.DateTimeField(auto_now_add=True)
     sent = models.PositiveIntegerField(default=0)  # pushes and mails that went out
+    # when the run telling it reached every follower (null: under way, or cut short)
+    finished = models.DateTimeField(null=True, blank=True)
+    # the last sign of life of the run telling it: an unfinished notice untouched for
+    # FOLLOW_NOTICE_RESUME_SECONDS is taken up again (following.tasks.notices_resume)
+    touched = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        indexes = [
+            # the resume of runs cut short: the unfinished notices
+            models.Index(fields=["touched"], condition=Q(finished__isnull=True),
+                         name="notice_unfinished_by_touched"),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["round", "kind"], name="notice_once_per_round"),
             models.CheckConstraint(condition=Q(kind__in=["seated", "called"]),
@@ -75,3 +87,37 @@ class Notice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} notice of round {self.round_id}"
+
+
+class Delivery(models.Model):
+    """``follower`` was told ``notice`` on ``channel`` (or it was tried: ``outcome``). A re-run of
+    the round's task (a continuation, or the resume of a run cut short) sends only what has no
+    row yet."""
+
+    class Channel(models.TextChoices):
+        PUSH = "push", "Web Push"
+        MAIL = "mail", "E-mail"
+
+    class Outcome(models.TextChoices):
+        SENT = "sent", "Sent"
+        FAILED = "failed", "Failed"  # refused, unreachable or past its deadline: not tried again
+        GONE = "gone", "Subscription gone"
+
+    notice = models.ForeignKey(Notice, on_delete=models.CASCADE, related_name="deliveries")
+    follower = models.ForeignKey(Follower, on_delete=models.CASCADE, related_name="deliveries")
+    channel = models.CharField(max_length=4, choices=Channel.choices)
+    outcome = models.CharField(max_length=6, choices=Outcome.choices)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["notice", "follower", "channel"],
+                                    name="delivery_once_per_channel"),
+            models.CheckConstraint(condition=Q(channel__in=["push", "mail"]),
+                                   name="delivery_channel_valid"),
+            models.CheckConstraint(condition=Q(outcome__in=["sent", "failed", "gone"]),
+                                   name="delivery_outcome_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.channel} of {self.notice} to follower {self.follower_id}: {self.outcome}"

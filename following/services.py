@@ -8,23 +8,28 @@ told when it is seated and when its players are called to the tables (``followin
 ``round_notify`` is the one sender: queued on commit by ``following.signals`` when a round is
 created or started (one task per round), it claims the notices still owed under the round's
 row lock (so two signals, a retried task or two workers never tell anyone twice), then sends
-in batches, each push and mail with a timeout, a few at a time; past its time budget it hands
-the rest to a new task. A refusal or an unreachable push service never fails the seating: the
-task runs after the round is committed, and a failed send is logged and skipped. A push service
-answering 404 or 410 (the subscription is gone) drops that subscription.
+every mail first and the pushes after them, a few at a time, each push to a public address
+only and within its own total deadline (``following.push``), so no push service, however slow,
+holds up a mail. Each follower told is recorded (a ``Delivery`` per notice and channel, with
+its outcome): past its time budget a run hands the rest to a new task, and a run cut short (a
+killed worker) is taken up again by ``notices_resume`` (the beat, every minute), each sending
+only what has no delivery yet. A refusal or an unreachable push service never fails the
+seating: the task runs after the round is committed, and a failed send is logged and recorded.
+A push service answering 404 or 410 (the subscription is gone) drops that subscription.
 """
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 import logging
+import re
 import secrets
 import time
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
-from urllib.parse import urlsplit
+from typing import Any, cast
 
 import requests
 from django.conf import settings
@@ -33,7 +38,7 @@ from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage, get_connection
 from django.core.validators import validate_email
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count
 from django.urls import reverse
 from django.utils import timezone
 from py_vapid import Vapid
@@ -45,7 +50,8 @@ from draw.where import seating
 from standings.selectors import qualifying_order
 from tournaments.models import Entry, Event, Round
 
-from .models import Follower, Notice
+from .models import Delivery, Follower, Notice
+from .push import ENDPOINT_FIELD, PinnedSession, endpoint_target
 from .texts import notice_text
 from .vapid import vapid_keys
 
@@ -59,6 +65,7 @@ EMAIL_CONFIRM_SECONDS = 3 * 24 * 3600
 BATCH = 100  # followers read and sent per batch
 ENDPOINT_MAX = 2000
 KEY_MAX = 200
+KEY_TEXT = re.compile(r"[A-Za-z0-9_\-+/=]+")  # base64 (url-safe or not)
 PUSH_TTL_SECONDS = 3600  # a seat an hour old is no use
 
 
@@ -128,19 +135,19 @@ def _subscription(raw: Any) -> dict[str, Any]:
                           field="subscription")
     endpoint = raw.get("endpoint")
     if not isinstance(endpoint, str) or not endpoint or len(endpoint) > ENDPOINT_MAX:
-        raise DomainError("The subscription needs its endpoint address.",
-                          field="subscription.endpoint")
-    parts = urlsplit(endpoint)
-    if parts.scheme not in ("https", "http") or not parts.netloc:
-        raise DomainError("The endpoint must be an http(s) address.",
-                          field="subscription.endpoint")
+        raise DomainError("The subscription needs its endpoint address.", field=ENDPOINT_FIELD)
+    if not (endpoint.isascii() and endpoint.isprintable()) or " " in endpoint:
+        raise DomainError("The endpoint must be a plain address (no spaces or control "
+                          "characters).", field=ENDPOINT_FIELD)
+    endpoint_target(endpoint)  # https, resolved to public addresses only (following.push)
     keys = raw.get("keys")
     if not isinstance(keys, dict):
         raise DomainError("The subscription needs its keys.", field="subscription.keys")
     clean: dict[str, str] = {}
     for name in ("p256dh", "auth"):
         value = keys.get(name)
-        if not isinstance(value, str) or not value or len(value) > KEY_MAX:
+        if (not isinstance(value, str) or not value or len(value) > KEY_MAX
+                or not KEY_TEXT.fullmatch(value)):
             raise DomainError(f"The subscription needs its {name} key.",
                               field=f"subscription.keys.{name}")
         clean[name] = value
@@ -236,17 +243,40 @@ def round_notify_queue(round_id: int) -> None:
 
 def _claim(round_id: int) -> list[str]:
     """The notices of the round still owed, claimed under the round's row lock: seated (once),
-    and the players called once the round is under way."""
+    the players called once the round is under way, and any whose run was cut short (unfinished
+    and untouched for ``FOLLOW_NOTICE_RESUME_SECONDS``: a worker killed mid-run)."""
     with transaction.atomic():
         round_ = Round.objects.select_for_update().filter(pk=round_id).first()
         if round_ is None or round_.status == Round.Status.CLOSED:
             return []
-        done = set(Notice.objects.filter(round=round_).values_list("kind", flat=True))
-        owed = [Notice.Kind.SEATED.value] if Notice.Kind.SEATED not in done else []
-        if round_.status == Round.Status.PLAYING and Notice.Kind.CALLED not in done:
+        notices = {n.kind: n for n in Notice.objects.filter(round=round_)}
+        owed = [Notice.Kind.SEATED.value] if Notice.Kind.SEATED not in notices else []
+        if round_.status == Round.Status.PLAYING and Notice.Kind.CALLED not in notices:
             owed.append(Notice.Kind.CALLED.value)
         Notice.objects.bulk_create(Notice(round=round_, kind=kind) for kind in owed)
-    return owed
+        stale = timezone.now() - datetime.timedelta(
+            seconds=int(settings.FOLLOW_NOTICE_RESUME_SECONDS))
+        resumed = [kind for kind, notice in notices.items()
+                   if notice.finished is None and notice.touched < stale]
+        if resumed:
+            Notice.objects.filter(round=round_, kind__in=resumed).update(touched=timezone.now())
+    return owed + resumed
+
+
+def notices_resume() -> list[int]:
+    """Queue the task again for every round whose notices' run was cut short (unfinished,
+    untouched for ``FOLLOW_NOTICE_RESUME_SECONDS``, the round still open, told within the
+    day); the run sends only what has no delivery yet. The rounds queued."""
+    now = timezone.now()
+    rounds = sorted(set(
+        Notice.objects.filter(
+            finished__isnull=True,
+            touched__lt=now - datetime.timedelta(seconds=int(settings.FOLLOW_NOTICE_RESUME_SECONDS)),
+            created__gte=now - datetime.timedelta(days=1))
+        .exclude(round__status=Round.Status.CLOSED).values_list("round_id", flat=True)))
+    for round_id in rounds:
+        task_queue(ROUND_NOTIFY, args=(round_id,), on_commit=False)
+    return rounds
 
 
 def _places(event: Event, cut: bool) -> dict[int, int]:
@@ -281,7 +311,12 @@ def _is_cut(round_: Round) -> bool:
 def round_notify(*, round_id: int, after: int = 0, kinds: Iterable[str] | None = None
                  ) -> dict[str, Any]:
     """Tell the followers of round ``round_id``'s event (those after follower ``after``) what
-    is owed: claimed here on the first run (``kinds`` None), handed on by a continuation."""
+    is owed: claimed here on the first run (``kinds`` None), handed on by a continuation.
+
+    Mails first, every one of the round's, then the pushes a few at a time, each push within
+    its own deadline: a push service that is slow (or answers a byte at a time) delays no
+    mail. Each follower's delivery is recorded (``Delivery``) as it is sent, so a continuation
+    or a resumed run sends only what is missing; the notices are marked finished at the end."""
     owed = _claim(round_id) if kinds is None else list(kinds)
     result: dict[str, Any] = {"round": round_id, "kinds": owed, "pushed": 0, "mailed": 0,
                               "failed": 0, "dropped": 0}
@@ -290,9 +325,11 @@ def round_notify(*, round_id: int, after: int = 0, kinds: Iterable[str] | None =
     round_ = Round.objects.select_related("event__club").filter(pk=round_id).first()
     if round_ is None:
         return result
+    notices = list(Notice.objects.filter(round=round_, kind__in=owed))
     event = round_.event
     board = seating(event)
     if board["round"] is None or board["round"].pk != round_.pk:
+        _finish(notices)
         return result  # a later round (or a reseat) came first: its own notices say it
     cut = _is_cut(round_)
     places = _places(event, cut) if Notice.Kind.SEATED in owed else {}
@@ -302,78 +339,138 @@ def round_notify(*, round_id: int, after: int = 0, kinds: Iterable[str] | None =
         texts[entry_id] = notice_text(board, row, seated=Notice.Kind.SEATED in owed,
                                       called=Notice.Kind.CALLED in owed, cut=cut,
                                       place=places.get(entry_id))
-    started = time.monotonic()
-    budget = float(settings.FOLLOW_TASK_BUDGET_SECONDS)
-    keys = vapid_keys()
+    run = _Run(event=event, notices=notices, texts=texts, result=result,
+               started=time.monotonic())
     followers = (Follower.objects.filter(event=event, stopped__isnull=True, pk__gt=after)
-                 .filter(Q(push_subscription__isnull=False) | Q(email_confirmed_at__isnull=False))
-                 .order_by("pk"))
-    last = after
-    while True:
-        batch = list(followers.filter(pk__gt=last)[:BATCH])
-        if not batch:
-            break
-        last = batch[-1].pk
-        _send_batch(event, batch, texts, keys, result)
-        if len(batch) == BATCH and time.monotonic() - started > budget:
-            result["continued_after"] = last
-            task_queue(ROUND_NOTIFY, args=(round_id, last, owed), on_commit=False)
-            break
-    Notice.objects.filter(round=round_, kind__in=owed).update(sent=result["pushed"]
-                                                              + result["mailed"])
+                 .select_related("event").order_by("pk"))
+    done = (run.send(Delivery.Channel.MAIL, followers.filter(email_confirmed_at__isnull=False),
+                     BATCH)
+            and run.send(Delivery.Channel.PUSH, followers.filter(push_subscription__isnull=False),
+                         int(settings.FOLLOW_SEND_THREADS)))
+    if done:
+        _finish(notices)
+    else:
+        result["continued"] = True
+        task_queue(ROUND_NOTIFY, args=(round_id, after, owed), on_commit=False)
+    for notice in notices:
+        Notice.objects.filter(pk=notice.pk).update(sent=Delivery.objects.filter(
+            notice=notice, outcome=Delivery.Outcome.SENT).count())
     return result
 
 
-def _send_batch(event: Event, batch: list[Follower], texts: dict[int, str | None],
-                keys: tuple[str, str] | None, result: dict[str, Any]) -> None:
-    pushes: list[tuple[Follower, dict[str, Any]]] = []
-    mails: list[EmailMessage] = []
-    for follower in batch:
-        text = texts.get(follower.entry_id)
-        if not text:
-            continue
-        stop = stop_path(follower)
-        page = reverse("follow-entry", args=[event.pk, follower.entry_id])
-        if follower.push_subscription and keys is not None:
-            pushes.append((follower, {"title": event.name, "body": text, "url": page,
-                                      "stop": stop, "tag": f"follow-{event.pk}"}))
-        if follower.email_on:
-            mails.append(EmailMessage(
-                subject=f"{settings.ACCOUNT_EMAIL_SUBJECT_PREFIX}{event.name}: {text}",
-                body=(f"{text}\n\nYour seat, live: {_absolute(follower, page)}\n"
-                      f"Stop notifications: {_absolute(follower, stop)}\n"),
-                to=[follower.email]))
-    if pushes and keys is not None:
-        vapid = Vapid.from_raw(keys[0].encode())
-        threads = min(int(settings.FOLLOW_SEND_THREADS), len(pushes))
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            outcomes = list(pool.map(lambda item: _push(item[0], item[1], vapid), pushes))
-        gone = [f.pk for (f, _), outcome in zip(pushes, outcomes, strict=True) if outcome == "gone"]
-        result["pushed"] += outcomes.count("sent")
-        result["failed"] += outcomes.count("failed")
-        result["dropped"] += len(gone)
+def _finish(notices: list[Notice]) -> None:
+    Notice.objects.filter(pk__in=[n.pk for n in notices], finished__isnull=True).update(
+        finished=timezone.now())
+
+
+class _Run:
+    """One run of the round's task: what it tells whom, and its time budget."""
+
+    def __init__(self, *, event: Event, notices: list[Notice], texts: dict[int, str | None],
+                 result: dict[str, Any], started: float) -> None:
+        self.event = event
+        self.notices = notices
+        self.texts = texts
+        self.result = result
+        self.started = started
+        self.budget = float(settings.FOLLOW_TASK_BUDGET_SECONDS)
+        self.keys = vapid_keys()
+
+    def _told(self, channel: str) -> set[int]:
+        """Followers with a delivery of every owed notice on ``channel``."""
+        return set(Delivery.objects.filter(notice__in=self.notices, channel=channel)
+                   .values("follower").annotate(n=Count("notice"))
+                   .filter(n=len(self.notices)).values_list("follower", flat=True))
+
+    def send(self, channel: str, followers: Any, size: int) -> bool:
+        """Send on ``channel`` to every follower not told yet, ``size`` at a time; False when
+        the time budget ran out first (a continuation takes the rest)."""
+        if channel == Delivery.Channel.PUSH and self.keys is None:
+            return True
+        told = self._told(channel)
+        last = 0
+        while True:
+            batch = [f for f in followers.filter(pk__gt=last)[:size]]
+            if not batch:
+                return True
+            last = batch[-1].pk
+            batch = [f for f in batch if f.pk not in told and self.texts.get(f.entry_id)]
+            if batch:
+                if channel == Delivery.Channel.MAIL:
+                    self._mail(batch)
+                else:
+                    self._push(batch)
+                Notice.objects.filter(pk__in=[n.pk for n in self.notices]).update(
+                    touched=timezone.now())
+            if time.monotonic() - self.started > self.budget:
+                return not followers.filter(pk__gt=last).exists()
+
+    def _record(self, channel: str, outcomes: dict[int, str]) -> None:
+        Delivery.objects.bulk_create(
+            [Delivery(notice=notice, follower_id=follower, channel=channel, outcome=outcome)
+             for follower, outcome in outcomes.items() for notice in self.notices],
+            ignore_conflicts=True)
+
+    def _page(self, follower: Follower) -> str:
+        return reverse("follow-entry", args=[self.event.pk, follower.entry_id])
+
+    def _mail(self, batch: list[Follower]) -> None:
+        mails = [f for f in batch if f.email_on]
+        messages = [EmailMessage(
+            subject=f"{settings.ACCOUNT_EMAIL_SUBJECT_PREFIX}{self.event.name}: "
+                    f"{self.texts[f.entry_id]}",
+            body=(f"{self.texts[f.entry_id]}\n\nYour seat, live: "
+                  f"{_absolute(f, self._page(f))}\n"
+                  f"Stop notifications: {_absolute(f, stop_path(f))}\n"),
+            to=[f.email]) for f in mails]
+        if not messages:
+            return
+        sent = _send_quietly(messages)
+        self.result["mailed"] += sent
+        outcome = Delivery.Outcome.SENT if sent == len(messages) else Delivery.Outcome.FAILED
+        self._record(Delivery.Channel.MAIL, {f.pk: outcome for f in mails})
+
+    def _push(self, batch: list[Follower]) -> None:
+        assert self.keys is not None
+        vapid = Vapid.from_raw(self.keys[0].encode())
+        payloads = [(f, {"title": self.event.name, "body": self.texts[f.entry_id],
+                         "url": self._page(f), "stop": stop_path(f),
+                         "tag": f"follow-{self.event.pk}"}) for f in batch]
+        with ThreadPoolExecutor(max_workers=len(payloads)) as pool:
+            outcomes = list(pool.map(lambda item: _push(item[0], item[1], vapid), payloads))
+        gone = [f.pk for (f, _), outcome in zip(payloads, outcomes, strict=True)
+                if outcome == "gone"]
+        self.result["pushed"] += outcomes.count("sent")
+        self.result["failed"] += outcomes.count("failed")
+        self.result["dropped"] += len(gone)
         if gone:
             Follower.objects.filter(pk__in=gone).update(push_subscription=None)
-    if mails:
-        result["mailed"] += _send_quietly(mails)
+        self._record(Delivery.Channel.PUSH,
+                     {f.pk: outcome for (f, _), outcome in zip(payloads, outcomes, strict=True)})
 
 
 def _push(follower: Follower, payload: dict[str, Any], vapid: Vapid) -> str:
-    """One Web Push: "sent", "gone" (404/410: the subscription is dead) or "failed"."""
+    """One Web Push, to a public address only and within ``FOLLOW_PUSH_DEADLINE_SECONDS`` in
+    all (``following.push``): "sent", "gone" (404/410: the subscription is dead) or
+    "failed"."""
+    session = PinnedSession(float(settings.FOLLOW_PUSH_DEADLINE_SECONDS))
     try:
         webpush(subscription_info=follower.push_subscription or {},
                 data=json.dumps(payload, separators=(",", ":")),
                 vapid_private_key=vapid,
                 vapid_claims={"sub": str(settings.VAPID_SUBJECT)},  # a new dict: it gains "aud"
-                timeout=float(settings.FOLLOW_SEND_TIMEOUT_SECONDS), ttl=PUSH_TTL_SECONDS,
-                headers={"Urgency": "high"})
+                ttl=PUSH_TTL_SECONDS, headers={"Urgency": "high"},
+                requests_session=cast(requests.Session, session))
     except WebPushException as exc:
         status = getattr(exc.response, "status_code", None)
         if status in (404, 410):
             return "gone"
         logger.warning("push to follower %s refused: %s", follower.pk, status)
         return "failed"
-    except (requests.RequestException, ValueError, TypeError):
+    except DomainError as exc:
+        logger.warning("push to follower %s not sent: %s", follower.pk, exc.message)
+        return "failed"
+    except (OSError, ValueError, TypeError):
         logger.warning("push to follower %s failed", follower.pk, exc_info=True)
         return "failed"
     return "sent"

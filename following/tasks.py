@@ -8,6 +8,7 @@ from celery import shared_task
 
 from common.tasks import db_task_retry
 
+from .services import notices_resume as notices_resume_service
 from .services import round_notify as round_notify_service
 
 
@@ -16,3 +17,9 @@ def round_notify(round_id: int, after: int = 0, kinds: list[str] | None = None
                  ) -> dict[str, Any]:
     """Tell the followers of a round seated or started (batched, bounded; see the service)."""
     return round_notify_service(round_id=round_id, after=after, kinds=kinds)
+
+
+@shared_task(**db_task_retry())
+def notices_resume() -> list[int]:
+    """Take up the rounds whose notices' run was cut short (the beat, every minute)."""
+    return notices_resume_service()

@@ -27,10 +27,13 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from rest_framework import serializers
+from rest_framework.exceptions import ParseError
 
 from clubs.permissions import can_view_event
 from common.errors import DomainError
 from common.http import public_address
+from common.parsers import MAX_DEPTH, check_json_value
 from draw.screens import wall_live
 from draw.where import seating, seating_version
 from tournaments.models import Entry, Event
@@ -156,15 +159,36 @@ def _own_follower(request: HttpRequest, pk: int, entry_id: int) -> tuple[Event, 
     return event, follower
 
 
+def _json_body(request: HttpRequest) -> Any:
+    """The request's JSON body, or None when it is not JSON; a refusal naming the field for a
+    body no stored subscription could hold (nested too deep, a lone surrogate, a NUL:
+    ``common.parsers``), which crashed the request before."""
+    try:
+        body = json.loads(request.body or b"null")
+    except RecursionError:
+        raise DomainError(f"The subscription is nested deeper than {MAX_DEPTH} levels.",
+                          field="subscription") from None
+    except (ValueError, UnicodeDecodeError):
+        return None
+    try:
+        check_json_value(body)
+    except ParseError:
+        raise DomainError(f"The subscription is nested deeper than {MAX_DEPTH} levels.",
+                          field="subscription") from None
+    except serializers.ValidationError as exc:
+        detail: dict[str, Any] = dict(exc.detail) if isinstance(exc.detail, dict) else {}
+        name, problems = next(iter(detail.items()), ("subscription", ["Invalid text."]))
+        field = "subscription" if name == "__all__" else str(name)
+        raise DomainError(str(list(problems)[0]), field=field) from None
+    return body
+
+
 @require_POST
 def follow_subscribe(request: HttpRequest, pk: int, entry_id: int) -> JsonResponse:
     """"Notify me": the page posts the browser's push subscription (JSON)."""
     _, follower = _own_follower(request, pk, entry_id)
     try:
-        body = json.loads(request.body or b"null")
-    except (ValueError, UnicodeDecodeError):
-        body = None
-    try:
+        body = _json_body(request)
         services.follower_subscribe(
             follower=follower, subscription=body.get("subscription") if isinstance(body, dict)
             else body)

@@ -3,6 +3,7 @@ signed-in user's API token page."""
 
 from __future__ import annotations
 
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -10,16 +11,18 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.db import connection, transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import Resolver404
+from django.views import defaults
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods
 from rest_framework.authtoken.models import Token
 
 from clubs.models import Club, Membership
 from clubs.permissions import check_view_club, has_club_role
+from common.api import DATABASE_RETRY_AFTER_SECONDS, database_unavailable_errors
 from common.rulesets import ruleset_for
 from league.models import Season
 from league.selectors import (
@@ -132,6 +135,29 @@ def api_token(request: HttpRequest) -> HttpResponse:
     })
 
 
+def server_error(request: HttpRequest) -> HttpResponse:
+    """The 500 answer (``handler500``), for what failed outside the API's own handler
+    (``common.api``): a database that does not answer is a 503 with ``Retry-After`` (a page
+    saying so, or the API's JSON), anything else on an API path the API's JSON 500."""
+    down = isinstance(sys.exc_info()[1], (OperationalError, InterfaceError))
+    if request.path.startswith("/api/"):
+        if down:
+            response: HttpResponse = JsonResponse({"errors": database_unavailable_errors()},
+                                                  status=503)
+            response["Retry-After"] = str(DATABASE_RETRY_AFTER_SECONDS)
+            return response
+        return JsonResponse({"errors": [{"field": "__all__", "code": "server_error",
+                                         "message": "Something went wrong on the server."}]},
+                            status=500)
+    if down:
+        response = HttpResponse("The database is not answering just now: nothing was saved. "
+                                "Try again in a few seconds.", status=503,
+                                content_type="text/plain; charset=utf-8")
+        response["Retry-After"] = str(DATABASE_RETRY_AFTER_SECONDS)
+        return response
+    return defaults.server_error(request)
+
+
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """The 404 page (``handler404``). It shows the reason the code gave on purpose, always worded
     "No such …" (``Http404("No such club")``), and nothing Django wrote itself: not the URL
@@ -141,4 +167,8 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
         text = exception.args[0] if exception.args else ""
         if isinstance(text, str) and text.startswith("No such "):
             message = text
+    if request.path.startswith("/api/"):
+        # an API path no route takes (a malformed id: /api/events/abc/): the API's error shape
+        return JsonResponse({"errors": [{"field": "__all__", "code": "not_found",
+                                         "message": message or "Not found."}]}, status=404)
     return render(request, "404.html", {"message": message}, status=404)

@@ -7,7 +7,7 @@ import re
 import unicodedata
 from typing import Any
 
-from django.db.models import F, Prefetch
+from django.db.models import Exists, F, OuterRef, Prefetch
 from django.shortcuts import get_object_or_404
 
 from clubs.models import Player
@@ -235,14 +235,22 @@ def checkin_arrivals(*, event: Event, limit: int = 50) -> dict[str, Any]:
 
 def self_checkin_find(*, event: Event, name: str, limit: int = 8) -> list[dict[str, Any]]:
     """The self check-in page's search: the club's players whose name holds every word typed
-    (each as the start of a word, any case and accents), at most ``limit``, each with its
-    state: ``here`` (checked in), ``waiting`` (for the director's approval) or ``free``."""
+    (each as the start of a word, any case and accents) and a public page may name (below), at
+    most ``limit``, each with its state: ``here`` (checked in), ``waiting`` (for the director's approval) or ``free``."""
     words = fold_name(name).split()
     if not words:
         return []
+    # Anyone at the door may search, so only names a public page may show: a player of this
+    # event, one who played a public event of a public club, or one on the roster who never
+    # played (as the club's page names its roster). A player seen only in private events (a
+    # private club's, or hidden ones) is not named here: see the desk.
+    played = Entry.objects.filter(player=OuterRef("pk"))
+    nameable = (Exists(played.filter(event=event))
+                | Exists(played.filter(event__is_public=True, event__club__is_public=True))
+                | ~Exists(played))
     found = [Player(pk=pk, name=full) for pk, full in
              Player.objects.filter(club_links__club=event.club, erased_at__isnull=True)
-             .order_by("name", "pk").values_list("pk", "name")
+             .filter(nameable).order_by("name", "pk").values_list("pk", "name")
              if all(any(part.startswith(w) for part in fold_name(full).split()) for w in words)]
     found = found[:limit]
     ids = [p.pk for p in found]

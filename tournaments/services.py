@@ -618,12 +618,14 @@ def self_check_in_refusal(event: Event) -> DomainError | None:
 
 
 @transaction.atomic
-def self_check_in(*, event: Event, player: Player) -> Arrival:
+def self_check_in(*, event: Event, player: Player,
+                  tapped_by: dict[str, str] | None = None) -> Arrival:
     """A player taps "I'm here" on the event's self check-in page. Open until the first round
     is seated (:func:`self_check_in_refusal`). Without approval the player is checked in at once
     (never as an alternate: that is the director's call); with approval the arrival waits for
     the director (asking again changes nothing). Refused for a player not on the club's roster
-    and for one already checked in."""
+    and for one already checked in. Each tap taken is in the event's log (``here_tapped``)
+    with who tapped: ``tapped_by`` (the phone, the address)."""
     locked = event_lock(event)
     refusal = self_check_in_refusal(locked)
     if refusal is not None:
@@ -638,14 +640,18 @@ def self_check_in(*, event: Event, player: Player) -> Arrival:
     waiting = Arrival.objects.filter(event=locked, player=player,
                                      status=Arrival.Status.WAITING).first()
     if waiting is not None:
-        return waiting
-    if locked.self_check_in == Event.SelfCheckIn.APPROVAL:
+        arrival = waiting
+    elif locked.self_check_in == Event.SelfCheckIn.APPROVAL:
         arrival = Arrival.objects.create(event=locked, player=player)
         event_log(locked, None, "arrived", player=player.pk, name=player.name)
-        return arrival
-    entry_check_in(event=locked, player=player, actor=None)
-    return Arrival.objects.create(event=locked, player=player, status=Arrival.Status.APPROVED,
-                                  decided_at=timezone.now())
+    else:
+        entry_check_in(event=locked, player=player, actor=None)
+        arrival = Arrival.objects.create(event=locked, player=player,
+                                         status=Arrival.Status.APPROVED,
+                                         decided_at=timezone.now())
+    event_log(locked, None, "here_tapped", player=player.pk, name=player.name,
+              arrival=arrival.pk, state=arrival.status, **(tapped_by or {}))
+    return arrival
 
 
 @transaction.atomic

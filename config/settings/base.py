@@ -87,6 +87,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Cache-Control: no-store on the table API and a person's own data (common.middleware).
+    "common.middleware.NoStoreMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # A body over REQUEST_MAX_BYTES: a 413 before anything reads it; a NUL character in a query
     # parameter or form field: a 400 before anything reads it.
@@ -213,6 +215,14 @@ VAPID_FROM_SECRET_KEY = True
 FOLLOW_SEND_TIMEOUT_SECONDS = get_int("FOLLOW_SEND_TIMEOUT_SECONDS", 5, minimum=1)
 FOLLOW_SEND_THREADS = get_int("FOLLOW_SEND_THREADS", 8, minimum=1)
 FOLLOW_TASK_BUDGET_SECONDS = get_int("FOLLOW_TASK_BUDGET_SECONDS", 20, minimum=1)
+# A push's whole time (resolving, connecting, sending, the answer), however its push service
+# answers (following.push); a run of the round's notices cut short (a killed worker) and
+# untouched this long is taken up again, for what it had not sent (the beat, every minute).
+FOLLOW_PUSH_DEADLINE_SECONDS = get_int("FOLLOW_PUSH_DEADLINE_SECONDS", 8, minimum=1)
+FOLLOW_NOTICE_RESUME_SECONDS = get_int("FOLLOW_NOTICE_RESUME_SECONDS", 120, minimum=30)
+# Tests only (never from the environment; production refuses it): push endpoints on loopback
+# addresses, over http, are allowed (the tests' own push service on 127.0.0.1).
+FOLLOW_PUSH_ALLOW_LOCAL = False
 
 # Trusted reverse proxies in front of the web processes (each appends to X-Forwarded-For): the
 # client's address, for login lockouts and API rate limits, is the one the outermost saw
@@ -231,8 +241,9 @@ ARCHIVE_IMPORT_TIME_LIMIT = get_int("ARCHIVE_IMPORT_TIME_LIMIT", 600, minimum=30
 # Login lockout (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one user name from
 # one address, that pair is refused for the cool-off time (other addresses and names are not,
 # so nobody can lock a director out from elsewhere); a right password resets the count. After
-# LOGIN_ADDRESS_FAILURE_LIMIT wrong passwords from one address, whatever the names, the address
-# is refused too (higher: a club room shares one address). Two limits: clubs.lockout.
+# LOGIN_ADDRESS_FAILURE_LIMIT wrong passwords from one address, whatever the names, every name
+# that failed there is refused from it too (higher: a club room shares one address; a name that
+# never failed there still signs in with its right password). Two limits: clubs.lockout.
 AXES_FAILURE_LIMIT = get_int("LOGIN_FAILURE_LIMIT", 10, minimum=1)
 LOGIN_ADDRESS_FAILURE_LIMIT = get_int("LOGIN_ADDRESS_FAILURE_LIMIT", 50, minimum=1)
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=get_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
@@ -329,6 +340,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "draw.tasks.reconcile_advances",
         "schedule": float(get_int("ADVANCE_RECONCILE_SECONDS", 15, minimum=1)),
     },
+    # A round's notices whose run a killed worker cut short (following.tasks).
+    "resume-follow-notices": {
+        "task": "following.tasks.notices_resume",
+        "schedule": 60.0,
+    },
 }
 # Push (standings/push.py, standings/push_server.py): where browsers open the standings stream, a path
 # like /push/ (a proxy sends it to the ASGI process, `uvicorn config.asgi:application`) or the
@@ -378,6 +394,8 @@ REST_FRAMEWORK = {
         # the self check-in page's searches and "I'm here" (common.throttles.page_allowed): per
         # address, and a room's phones share one; about 3 searches and a tap per player
         "self_checkin": get_rate("API_RATE_SELF_CHECKIN", "240/min"),
+        # "I'm here" taps of one event in all, page and API (common.throttles.keyed_wait)
+        "self_checkin_event": get_rate("API_RATE_SELF_CHECKIN_EVENT", "120/min"),
         # registering for an event without an account (the form and the API's create), and
         # asking for one's registration link again: per address, each a mail sent
         "registration": get_rate("API_RATE_REGISTRATION", "20/min"),

@@ -22,6 +22,8 @@ if REDIS_URL is None:
     raise ConfigError("REDIS_URL is required in production")
 # Web Push signs with VAPID_PRIVATE_KEY only: no pair derived from the secret key here.
 VAPID_FROM_SECRET_KEY = False
+# Push endpoints on the public internet only (following.push): never the tests' loopback.
+FOLLOW_PUSH_ALLOW_LOCAL = False
 # Database connections: each web worker and each Celery worker child keeps its connection for
 # DATABASE_CONN_MAX_AGE seconds instead of opening one per request (a PostgreSQL backend start
 # per request was half the CPU under load), and checks it before reusing it after a request

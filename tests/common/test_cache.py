@@ -3,6 +3,7 @@ redis client per pool kept instead of one built per operation, and nothing else 
 
 from __future__ import annotations
 
+import time
 import uuid
 
 import pytest
@@ -53,15 +54,16 @@ def test_the_kept_client_works_again_after_redis_restarts(servers, cache: RedisC
     assert cache._cache.get_client() is client
 
 
-def test_a_rate_limit_counts_in_one_round_trip(cache: RedisCache) -> None:
-    """count_in_window: the previous window's count and one more on the current one, the
-    counter created at 0 with its time to live and kept as the backend's own integers."""
-    assert cache.count_in_window("w2", "w1", 120) == (0, 1)
-    assert cache.count_in_window("w2", "w1", 120) == (0, 2)
-    assert cache.get("w2") == 2 and cache.incr("w2") == 3  # Django reads and adds to it
+def test_a_rate_limit_counts_in_a_true_sliding_window(cache: RedisCache) -> None:
+    """window_hit: a log of the requests let in, trimmed to the window, in one script; a refused
+    request is not logged and is told when the oldest ages out."""
+    assert [cache.window_hit("w", 3, 1.0)[0] for _ in range(5)] == [True, True, True,
+                                                                    False, False]
     client = cache._cache.get_client()
-    assert 0 < client.ttl(cache.make_key("w2")) <= 120
-    assert cache.count_in_window("w3", "w2", 120) == (3, 1)
-    cache.set("w3", 7, 30)  # an existing counter keeps its value and its time to live
-    assert cache.count_in_window("w3", "w2", 120) == (3, 8)
-    assert client.ttl(cache.make_key("w3")) <= 30
+    assert client.zcard(cache.make_key("w")) == 3  # the refused two are not counted
+    assert 0 < client.pttl(cache.make_key("w")) <= 1000
+    allowed, wait = cache.window_hit("w", 3, 1.0)
+    assert not allowed and 0 < wait <= 1.0
+    time.sleep(wait + 0.05)
+    # the first three (within a few ms) aged out: three more fit, not four
+    assert [cache.window_hit("w", 3, 1.0)[0] for _ in range(4)] == [True, True, True, False]

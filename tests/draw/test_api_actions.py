@@ -290,3 +290,28 @@ def test_finishing_on_the_page_also_fixes_the_placements(night: dict[str, Any], 
     winners = set(Seat.objects.filter(table__game=game, position__in=["E", "W"]).values_list(
         "entry_id", flat=True))  # EW scored 55 to NS's 51
     assert {p["entry_id"] for p in placements if p["place"] == 1} == winners
+
+
+@pytest.mark.parametrize("tie_breaks", [[""], ["   "], ["most_wins", ""]])
+def test_a_blank_tie_break_is_a_clean_message_naming_the_field(
+        night: dict[str, Any], tie_breaks: list[str]) -> None:
+    response = night["api"].patch(f"{night['base']}/", {"tie_breaks": tie_breaks}, format="json")
+    assert response.status_code == 400
+    (error,) = response.json()["errors"]
+    assert error["field"] == "tie_breaks"
+    assert "ErrorDetail" not in error["message"] and "may not be blank" in error["message"]
+    assert error["message"].startswith(f"Item {len(tie_breaks)}: ")
+
+
+@pytest.mark.parametrize("body", [{}, {"other": 1}])
+@pytest.mark.parametrize("as_form", [False, True])
+def test_advance_without_held_is_a_400_naming_held(night: dict[str, Any], body: dict[str, Any],
+                                                   as_form: bool) -> None:
+    event = night["event"]
+    before = Event.objects.get(pk=event.pk).advance_held
+    url = f"{night['base']}/advance/"
+    response = (night["api"].post(url, body) if as_form
+                else night["api"].post(url, body, format="json"))
+    assert response.status_code == 400
+    assert _fields(response) == ["held"]
+    assert Event.objects.get(pk=event.pk).advance_held == before

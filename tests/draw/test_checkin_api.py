@@ -11,8 +11,8 @@ from rest_framework.test import APIClient
 from draw.services import round_create
 from tests.clubs.factories import ClubFactory, PlayerFactory, club_with_director
 from tests.scoring.factories import member
-from tests.tournaments.factories import progressive_event
-from tournaments.models import Arrival, Entry
+from tests.tournaments.factories import EventFactory, progressive_event
+from tournaments.models import Arrival, Entry, Event
 from tournaments.services import entry_check_in
 
 pytestmark = pytest.mark.django_db
@@ -101,3 +101,77 @@ def test_an_alternate_is_marked_through_the_api(room: dict[str, Any]) -> None:
     other_club_player = PlayerFactory(club=ClubFactory())
     assert APIClient().post(f"{room['base']}/here/", {"player_id": other_club_player.pk},
                             format="json").status_code == 400
+
+
+def _open(room: dict[str, Any]) -> None:
+    assert room["api"].post(f"{room['base']}/self-check-in/", {"mode": "open"},
+                            format="json").status_code == 200
+
+
+def test_a_phone_checks_in_two_players_at_most_and_each_tap_is_logged_with_who_tapped(
+        room: dict[str, Any]) -> None:
+    _open(room)
+    players = [room["ann"], *(PlayerFactory(club=room["club"]) for _ in range(2))]
+    phone = APIClient()  # keeps its cookie, as a phone's browser
+    url = f"{room['base']}/here/"
+    taps = [phone.post(url, {"player_id": p.pk}, format="json", REMOTE_ADDR="203.0.113.7")
+            for p in players]
+    assert [t.status_code for t in taps] == [201, 201, 400]
+    (error,) = taps[2].json()["errors"]
+    assert (error["field"], error["code"]) == ("player_id", "phone_limit")
+    assert not Entry.objects.filter(event=room["event"], player=players[2]).exists()
+    # another phone may
+    assert APIClient().post(url, {"player_id": players[2].pk}, format="json",
+                            REMOTE_ADDR="203.0.113.8").status_code == 201
+    logged = list(room["event"].log.filter(action="here_tapped").order_by("pk"))
+    assert [(e.details["player"], e.details["address"]) for e in logged] == [
+        (players[0].pk, "203.0.113.7"), (players[1].pk, "203.0.113.7"),
+        (players[2].pk, "203.0.113.8")]
+    phones = [e.details["phone"] for e in logged]
+    assert phones[0] == phones[1] != phones[2] and len(phones[0]) == 12
+
+
+def test_the_taps_of_one_event_are_limited_whoever_taps(room: dict[str, Any],
+                                                        settings: Any) -> None:
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
+        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "self_checkin_event": "3/min"}}
+    _open(room)
+    players = [PlayerFactory(club=room["club"]) for _ in range(4)]
+    # a script keeping no cookie, from addresses of its own: a new phone each tap
+    codes = [APIClient().post(f"{room['base']}/here/", {"player_id": p.pk}, format="json",
+                              REMOTE_ADDR=f"198.51.100.{n}")
+             for n, p in enumerate(players)]
+    assert [c.status_code for c in codes] == [201, 201, 201, 429]
+    assert int(codes[3]["Retry-After"]) > 0
+    assert Entry.objects.filter(event=room["event"]).count() == 3
+    # another event's door is its own
+    other = progressive_event(0, club=room["club"], deals_per_round=1)
+    Event.objects.filter(pk=other.pk).update(self_check_in=Event.SelfCheckIn.OPEN)
+    assert APIClient().post(f"/api/events/{other.pk}/here/", {"player_id": players[3].pk},
+                            format="json").status_code == 201
+
+
+def test_the_search_names_only_players_a_public_page_may_name(room: dict[str, Any]) -> None:
+    club = room["club"]
+    hidden = EventFactory(club=club, is_public=False)
+    public = EventFactory(club=club)
+    private_club = ClubFactory(is_public=False)
+    private_club_event = EventFactory(club=private_club)
+    only_hidden = PlayerFactory(club=club, name="Ann Hidden")
+    entry_check_in(event=hidden, player=only_hidden)
+    only_private_club = PlayerFactory(club=club, name="Ann Private")
+    only_private_club.club_links.create(club=private_club)
+    entry_check_in(event=private_club_event, player=only_private_club)
+    both = PlayerFactory(club=club, name="Ann Public")
+    entry_check_in(event=hidden, player=both)
+    entry_check_in(event=public, player=both)
+    here_already = PlayerFactory(club=club, name="Ann Here")
+    entry_check_in(event=hidden, player=here_already)
+    entry_check_in(event=room["event"], player=here_already)
+    found = APIClient().get(f"{room['base']}/here/", {"name": "ann"})
+    assert found.status_code == 200
+    assert sorted(f["name"] for f in found.json()) == ["Ann Here", "Ann Public", "Ann Smith"]
+    # the page's search is the same
+    page = APIClient().get(f"/events/{room['event'].pk}/here/", {"name": "ann"})
+    text = page.content.decode()
+    assert "Ann Public" in text and "Ann Hidden" not in text and "Ann Private" not in text

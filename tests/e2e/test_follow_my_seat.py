@@ -36,7 +36,8 @@ SLOW = 20_000  # the page polls every few seconds
 
 
 def test_a_phone_follows_its_player_and_is_notified_when_the_round_is_seated(
-        live_server, browser: Browser, output_dir: Path) -> None:
+        live_server, browser: Browser, output_dir: Path, settings) -> None:
+    settings.FOLLOW_PUSH_ALLOW_LOCAL = True  # the test's push service is on 127.0.0.1
     receiver = push_receiver.start()
     event = event_with_players(players=8)
     entry = event.entries.select_related("player").order_by("pk").first()

@@ -31,7 +31,8 @@ ACROSS = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
 
 @pytest.fixture
-def receiver() -> Iterator[push_receiver.PushReceiver]:
+def receiver(settings) -> Iterator[push_receiver.PushReceiver]:
+    settings.FOLLOW_PUSH_ALLOW_LOCAL = True  # our push service is on 127.0.0.1, over http
     server = push_receiver.start()
     yield server
     server.server.shutdown()
@@ -203,6 +204,7 @@ def test_the_cut_tells_the_semi_finalists_their_table_and_the_rest_their_place(
 def test_a_push_service_out_of_reach_never_fails_the_seating(
         django_capture_on_commit_callbacks, settings) -> None:
     settings.FOLLOW_SEND_TIMEOUT_SECONDS = 1
+    settings.FOLLOW_PUSH_ALLOW_LOCAL = True
     event = event_with_players(players=4)
     entry = event.entries.first()
     follower, _ = services.follower_start(event=event, entry=entry)

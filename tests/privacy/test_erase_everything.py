@@ -57,7 +57,7 @@ pytestmark = pytest.mark.django_db(transaction=False)
 ALICE = {"name": "Alice Newcomb", "email": "alice.newcomb@example.org", "username": "anewcomb77"}
 BELLA = {"name": "Bella Stroud", "email": "bella.stroud@example.org", "username": "bstroud42"}
 PARTNERS = ["Carmen Ruiz", "Dmitri Volkov"]
-FRIEND = {"email": "friend.of.alice@example.org", "endpoint": "https://push.example.net/abc123",
+FRIEND = {"email": "friend.of.alice@example.org", "endpoint": "https://8.8.4.4/push/abc123",
           "p256dh": "BFriendKeyP256dh", "auth": "FriendAuthSecret"}
 STRANGER = {"name": "Greta Vogel", "email": "greta.vogel@example.org"}
 DAY = datetime.date(2026, 5, 9)
