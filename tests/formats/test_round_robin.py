@@ -23,7 +23,7 @@ DEFAULTS = {"ties": "system_cut", "game_minutes": None, "groups": 1, "playoff": 
 def test_fixed_pairs_play_the_schedules_rounds() -> None:
     assert SPEC.entrants == "pairs" and SPEC.sitting == "round" and SPEC.min_entries == 2
     assert not SPEC.rounds_used and SPEC.rounds_help.startswith("Not used")
-    assert SPEC.rounds_label == "Rounds"
+    assert SPEC.rounds_label == "Rounds (not used)"
 
 
 def test_capabilities_are_a_closed_schedule_of_pairs() -> None:
@@ -146,10 +146,10 @@ def test_a_withdrawn_pairs_opponent_has_a_bye() -> None:
     assert matches(built, field) == [(2, 3)] and byes(built, field) == {1}
 
 
-def test_a_round_past_the_schedule_is_refused() -> None:
+def test_a_round_past_the_schedule_is_refused_naming_the_round() -> None:
     with pytest.raises(FormatError) as info:
-        SPEC.build(situation(SPEC, 5, field=pairs(4), rounds_planned=9))
-    assert "bracket" in info.value.field or info.value.field == "format_settings.playoff"
+        SPEC.build(situation(SPEC, 4, field=pairs(4), rounds_planned=9))
+    assert (info.value.field, info.value.code) == ("round", "no_more_rounds")
 
 
 def test_places_are_the_standings_ranks() -> None:
