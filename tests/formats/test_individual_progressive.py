@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import formats
-from formats import FormatError, PlanChange, Situation, Stage
+from formats import FormatError, PlanChange, Situation
 from pairing.results import TableResult
 
 from .helpers import finish, lower_id_wins, ns_wins, play, players, run, seated_once, situation
