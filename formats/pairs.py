@@ -584,6 +584,9 @@ def pair_format(
 
     def build(s: Situation) -> BuiltRound:
         qualifying = qualifying_rounds(s.rounds_planned, s.settings, len(s.pairs))
+        if s.number > qualifying and not bracket and not s.settings.get("playoff"):
+            raise FormatError(f"This event plays {qualifying} rounds and no playoff: there is no "
+                              f"round {s.number}.", field="round", code="no_more_rounds")
         try:
             if s.number > qualifying or qualify is None:
                 return _bracket_round(s, bracket, qualifying + 1)

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pairing.club_night import BuiltRound
-from pairing.pair_movements import first_draw, winners_stay
+from pairing.pair_movements import first_draw, first_game, winners_stay
 
 from .pairs import pair_format, pair_of, pair_results, previous_finished, seat, sit_out_withdrawn
 from .spec import Situation
@@ -16,7 +16,9 @@ from .spec import Situation
 def _build(s: Situation) -> BuiltRound:
     random_draw = s.settings.get("first_draw") == "random"
     if s.number == 1:
-        built = first_draw(s.active_pairs, seed=s.seed if random_draw else -1)
+        # seeded: 1 v 2, 3 v 4, ... in seed order (the odd one out has the bye)
+        built = first_draw(s.active_pairs, seed=s.seed) if random_draw else \
+            first_game(s.active_pairs)
         return seat(s, built, "first_draw")
     previous_finished(s)
     firsts = sorted((r for r in pair_results(s) if r.round_number == 1),

@@ -52,6 +52,19 @@ def test_every_format_module_is_registered() -> None:
     assert {spec.name for spec in defined} == set(formats.names())
 
 
+def test_every_registered_format_brings_its_own_tests() -> None:
+    """A format ships its proof beside it: tests/formats/test_<name>.py, testing its spec as a
+    pure plugin (no database)."""
+    here = Path(__file__).resolve().parent
+    for spec in formats.REGISTERED:
+        module = here / f"test_{spec.name}.py"
+        assert module.is_file(), f"format {spec.name!r} has no tests/formats/{module.name}"
+        text = module.read_text()
+        assert f'formats.get("{spec.name}")' in text, f"{module.name} does not test {spec.name}"
+        assert "django_db" not in text, f"{module.name} should test the spec without the database"
+        assert text.count("\ndef test_") >= 5, f"{module.name} tests too little"
+
+
 def test_the_spec_answers_what_the_house_asks() -> None:
     progressive = formats.get("individual_progressive")
     assert progressive.sitting == "game" and not progressive.pairs and progressive.alternates
