@@ -261,3 +261,17 @@ def page_allowed(request: Any, scope: str) -> bool:
     address, counted with the API's own throttles)? The anonymous pages that write (the self
     check-in's "I'm here") and search a roster ask this first and answer 429 when not."""
     return ScopedThrottle().allow_request(request, _PageView(scope))
+
+
+def key_allowed(key: str, rate: str) -> bool:
+    """One more action counted against ``rate`` (``"5/hour"``) under ``key`` (whatever it
+    counts: an e-mail address, a client), in the same sliding window as the API's limits. True,
+    with a warning in the log, when the cache holding the counts is away."""
+    count, period = rate.split("/", 1)
+    seconds = {"s": 1, "m": 60, "h": 3600, "d": 86400}[period.strip()[0]]
+    try:
+        allowed, _ = _GuardedCache().window_hit(f"limit:{key}", int(count), float(seconds))
+    except CacheUnreachable as exc:
+        logger.warning("limit %r not applied: the cache is unreachable (%s)", key, exc)
+        return True
+    return allowed

@@ -32,8 +32,9 @@ from rest_framework.exceptions import ParseError
 
 from clubs.permissions import can_view_event
 from common.errors import DomainError
-from common.http import public_address
+from common.http import client_ip, public_address
 from common.parsers import MAX_DEPTH, check_json_value
+from common.throttles import key_allowed
 from draw.screens import wall_live
 from draw.where import seating, seating_version
 from tournaments.models import Entry, Event
@@ -200,16 +201,37 @@ def follow_subscribe(request: HttpRequest, pk: int, entry_id: int) -> JsonRespon
 
 @require_POST
 def follow_email(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
-    """Ask for e-mails too (a confirmation link goes to the address first)."""
+    """Ask for e-mails too (a confirmation link goes to the address first). Each request mails
+    a stranger's address, so it is limited per address (``FOLLOW_EMAIL_RATE_ADDRESS``) and per
+    client (``FOLLOW_EMAIL_RATE_CLIENT``: its network address): a 429 past either."""
     event, follower = _own_follower(request, pk, entry_id)
+    email = str(request.POST.get("email", "")).strip()[:254]
+    if not _email_allowed(request, email):
+        response = HttpResponse("email: too many confirmation mails asked for, from here or "
+                                "to this address: try again later.", status=429,
+                                content_type="text/plain; charset=utf-8")
+        response["Retry-After"] = "3600"
+        return response
     try:
-        services.follower_email_request(follower=follower, email=request.POST.get("email", ""),
-                                        site=_site(request))
+        services.follower_email_request(follower=follower, email=email, site=_site(request))
     except DomainError as exc:
         messages.error(request, f"{exc.field}: {exc.message}")
     else:
         messages.success(request, "We sent a link to that address: open it to confirm.")
     return redirect("follow-entry", pk=event.pk, entry_id=follower.entry_id)
+
+
+def _email_allowed(request: HttpRequest, email: str) -> bool:
+    """May this client ask for one more confirmation mail, to this address? Both counted
+    (the client first, so a client past its limit does not use up the address's)."""
+    client = hashlib.sha256(client_ip(request).encode()).hexdigest()[:32]
+    if not key_allowed(f"follow-email-client:{client}", str(settings.FOLLOW_EMAIL_RATE_CLIENT)):
+        return False
+    if not email:
+        return True
+    address = hashlib.sha256(email.lower().encode("utf-8", "replace")).hexdigest()[:32]
+    return key_allowed(f"follow-email-address:{address}",
+                       str(settings.FOLLOW_EMAIL_RATE_ADDRESS))
 
 
 @require_POST

@@ -223,6 +223,10 @@ FOLLOW_NOTICE_RESUME_SECONDS = get_int("FOLLOW_NOTICE_RESUME_SECONDS", 120, mini
 # Tests only (never from the environment; production refuses it): push endpoints on loopback
 # addresses, over http, are allowed (the tests' own push service on 127.0.0.1).
 FOLLOW_PUSH_ALLOW_LOCAL = False
+# "E-mail me too" on a follow page mails the address typed (a confirmation link): at most this
+# many to one address, and this many asked by one client address (following.views).
+FOLLOW_EMAIL_RATE_ADDRESS = get_rate("FOLLOW_EMAIL_RATE_ADDRESS", "3/hour")
+FOLLOW_EMAIL_RATE_CLIENT = get_rate("FOLLOW_EMAIL_RATE_CLIENT", "10/hour")
 
 # Trusted reverse proxies in front of the web processes (each appends to X-Forwarded-For): the
 # client's address, for login lockouts and API rate limits, is the one the outermost saw

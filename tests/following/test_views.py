@@ -160,3 +160,25 @@ def test_the_service_worker_is_served_from_the_root_and_the_policy_allows_it(cli
                   page["Content-Security-Policy"].split(";") if part.strip())
     assert policy["worker-src"] == "'self'"
     assert "'self'" in policy["connect-src"]  # the subscription is posted to this site
+
+
+def test_confirmation_mails_are_limited_per_address_and_per_client(
+        client, settings, django_capture_on_commit_callbacks) -> None:
+    """The follow page mails an address typed by anyone: at most 3 an hour to one address
+    (whatever the client) and 10 an hour from one client (whatever the addresses)."""
+    settings.FOLLOW_EMAIL_RATE_ADDRESS = "3/hour"
+    settings.FOLLOW_EMAIL_RATE_CLIENT = "10/hour"
+    event = event_with_players(players=4)
+    entry = event.entries.first()
+    client.post(reverse("follow-pick", args=[event.pk]), {"entry": entry.pk})
+    url = reverse("follow-email", args=[event.pk, entry.pk])
+    with django_capture_on_commit_callbacks(execute=True):
+        statuses = [client.post(url, {"email": "victim@example.org"},
+                                REMOTE_ADDR=f"10.0.0.{n}").status_code for n in range(40)]
+    assert statuses[:3] == [302] * 3 and set(statuses[3:]) == {429}
+    assert len(mail.outbox) == 3  # one address, from 40 clients: 3 mails
+    with django_capture_on_commit_callbacks(execute=True):
+        statuses = [client.post(url, {"email": f"p{n}@example.org"}).status_code
+                    for n in range(12)]
+    assert statuses == [302] * 10 + [429] * 2  # one client, many addresses: 10
+    assert len(mail.outbox) == 13
