@@ -74,7 +74,7 @@ class ClubOutput(serializers.ModelSerializer[Club]):
 
 
 class ClubInput(serializers.Serializer[Any]):
-    name = serializers.CharField(max_length=120)
+    name = serializers.CharField(max_length=120, min_length=1)
     slug = serializers.SlugField(max_length=60, required=False, allow_blank=True, default="",
                                  help_text="Web address; made from the name when empty.")
     time_zone = serializers.CharField(max_length=64, required=False, default="UTC")
@@ -91,7 +91,7 @@ class PlayerOutput(serializers.ModelSerializer[Player]):
 
 
 class PlayerInput(serializers.Serializer[Any]):
-    name = serializers.CharField(max_length=120)
+    name = serializers.CharField(max_length=120, min_length=1)
     email = serializers.EmailField(required=False, allow_blank=True, default="")
 
 
@@ -106,12 +106,12 @@ class MemberOutput(serializers.Serializer[Any]):
 
 
 class MemberInput(serializers.Serializer[Any]):
-    username = serializers.CharField(max_length=150)
+    username = serializers.CharField(max_length=150, min_length=1)
     role = serializers.ChoiceField(choices=Membership.Role.choices)
 
 
 class MemberRemoveInput(serializers.Serializer[Any]):
-    username = serializers.CharField(max_length=150)
+    username = serializers.CharField(max_length=150, min_length=1)
 
 
 class InvitationOutput(serializers.ModelSerializer[Invitation]):

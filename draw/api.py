@@ -200,14 +200,14 @@ class RoundSummaryOutput(serializers.ModelSerializer[Round]):
 
 # --- input ----------------------------------------------------------------------------------------
 class EventInput(serializers.Serializer[Any]):
-    club = serializers.SlugField(help_text="The club's slug.")
-    name = serializers.CharField(max_length=120)
+    club = serializers.SlugField(help_text="The club's slug.", min_length=1)
+    name = serializers.CharField(max_length=120, min_length=1)
     date = serializers.DateField(
         required=False, help_text="The day it is played; left out: today where the club plays "
                                   "(its time zone).")
     format = serializers.ChoiceField(choices=formats.choices(), required=False,
                                      default=formats.DEFAULT)
-    ruleset_preset = serializers.CharField(required=False)
+    ruleset_preset = serializers.CharField(required=False, min_length=1)
     ruleset_overrides = serializers.DictField(required=False)
     format_settings = serializers.DictField(
         required=False, help_text="The format's own settings. " + SETTINGS_HELP)
@@ -225,14 +225,15 @@ class EventInput(serializers.Serializer[Any]):
                                           default=Event.ByeScoring.AVERAGE_WINNING)
     bye_points = serializers.IntegerField(required=False, default=0, min_value=-BYE_POINTS_LIMIT,
                                           max_value=BYE_POINTS_LIMIT)
-    tie_breaks = serializers.ListField(child=serializers.CharField(), required=False)
+    tie_breaks = serializers.ListField(child=serializers.CharField(min_length=1),
+                                       required=False)
     is_public = serializers.BooleanField(required=False, default=True)
 
 
 class EventSettingsInput(serializers.Serializer[Any]):
     """Any subset of the settings; the others keep their current values."""
 
-    name = serializers.CharField(max_length=120, required=False)
+    name = serializers.CharField(max_length=120, min_length=1, required=False)
     date = serializers.DateField(required=False)
     ruleset_preset = serializers.CharField(
         required=False, help_text="Changing it (without ruleset_overrides) clears the overrides."
@@ -243,7 +244,8 @@ class EventSettingsInput(serializers.Serializer[Any]):
     bye_scoring = serializers.ChoiceField(choices=Event.ByeScoring.choices, required=False)
     bye_points = serializers.IntegerField(required=False, min_value=-BYE_POINTS_LIMIT,
                                           max_value=BYE_POINTS_LIMIT)
-    tie_breaks = serializers.ListField(child=serializers.CharField(), required=False)
+    tie_breaks = serializers.ListField(child=serializers.CharField(min_length=1),
+                                       required=False)
     is_public = serializers.BooleanField(required=False)
     format_settings = serializers.DictField(
         required=False, help_text="The format's settings (replaced as a whole; keys left out "
