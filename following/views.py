@@ -31,8 +31,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from clubs.permissions import can_view_event
 from common.errors import DomainError
 from common.http import public_address
-from draw.screens import wall_live
-from draw.where import seating, seating_version
+from events.screens import wall_live
+from events.where import seating, seating_version
 from tournaments.models import Entry, Event
 
 from . import services

@@ -28,6 +28,16 @@ from clubs.api import error_responses, roster_player
 from clubs.models import Club
 from clubs.permissions import can_view_event, check_club_role, has_club_role
 from common.errors import DomainError
+from draw import services
+from draw.selectors import (
+    event_bracket,
+    event_format_settings,
+    event_placements,
+    event_rules,
+    event_stages,
+    events_placements,
+    rounds_total,
+)
 from scoring.models import DESK_SOURCES, Game
 from scoring.services import (
     event_settings_update,
@@ -40,16 +50,7 @@ from tournaments import services as events
 from tournaments.models import BYE_POINTS_LIMIT, Entry, Event, Pair, Round
 from tournaments.selectors import event_get, pair_payload, round_byes, round_tables
 
-from . import services, where
-from .selectors import (
-    event_bracket,
-    event_format_settings,
-    event_placements,
-    event_rules,
-    event_stages,
-    events_placements,
-    rounds_total,
-)
+from . import where
 
 # The API schema's words on the formats' settings and capabilities, from the registry.
 SETTINGS_HELP = "; ".join(

@@ -17,15 +17,7 @@ from common.errors import DomainError
 from common.http import public_address
 from common.rulesets import event_ruleset
 from conduct.selectors import event_penalties
-from formats.pairs import GROUP_LABELS
-from ranking import tie_break_labels, tie_breaks_in_force
-from scoring.models import Game
-from standings.models import StandingsSnapshot
-from standings.selectors import stage_rounds, standings_compute
-from tournaments.models import Entry, Event, Round
-from tournaments.selectors import event_get
-
-from .cards import (
+from draw.cards import (
     MAX_TABLE_CARDS,
     round_labels,
     scorecards,
@@ -33,7 +25,14 @@ from .cards import (
     table_card_target,
     table_cards_ensure,
 )
-from .selectors import event_rules, final_results, stage_games
+from draw.selectors import event_rules, final_results, stage_games
+from formats.pairs import GROUP_LABELS
+from ranking import tie_break_labels, tie_breaks_in_force
+from scoring.models import Game
+from standings.models import StandingsSnapshot
+from standings.selectors import stage_rounds, standings_compute
+from tournaments.models import Entry, Event, Round
+from tournaments.selectors import event_get
 
 STAGE_LABELS = dict(Round.Stage.choices)
 

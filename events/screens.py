@@ -31,6 +31,15 @@ from django.views.decorators.http import require_POST
 
 from common.errors import DomainError
 from common.labels import SEAT_NAMES
+from draw import seating
+from draw.flow import next_step, redraw_warning
+from draw.selectors import (
+    advance_due,
+    event_format_settings,
+    rounds_total,
+    sitting_labels,
+    sitting_phrase,
+)
 from scoring.models import Game, Hand, HandRevision
 from scoring.selectors import games_for_event
 from scoring.services import game_settle_tie, round_call_time
@@ -39,16 +48,8 @@ from tournaments import services as events
 from tournaments.models import Bye, Entry, Event, EventLog, Round, Seat, Table
 from tournaments.selectors import event_get
 
-from . import seating, where
+from . import where
 from .calls import calls_region
-from .flow import next_step, redraw_warning
-from .selectors import (
-    advance_due,
-    event_format_settings,
-    rounds_total,
-    sitting_labels,
-    sitting_phrase,
-)
 
 # A playing table is "running long" past the event's time limit, or well past the median time
 # of the tables that finished by play, once half the tables have (at least MEDIAN_AFTER): the
