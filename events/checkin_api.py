@@ -1,8 +1,8 @@
-"""Check-in API for a big room, the pages' counterparts (``draw.checkin``): alternates marked,
+"""Check-in API for a big room, the pages' counterparts (``events.checkin``): alternates marked,
 self check-in switched, its arrivals listed and approved, and the players' own self check-in
 (``/api/events/{id}/here/``: no login, rate-limited per address with the scope
 ``self_checkin``, open until the first round is seated). Many players at once:
-``POST /api/events/{id}/entries/bulk/`` (``draw.api``)."""
+``POST /api/events/{id}/entries/bulk/`` (``events.api``)."""
 
 from __future__ import annotations
 
