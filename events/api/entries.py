@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db.models import F
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -18,8 +18,10 @@ from clubs.api import error_responses, roster_player
 from common.errors import DomainError
 from draw import services
 from tournaments import services as events
-from tournaments.models import Entry, Event
+from tournaments.models import Entry, Event, Pair
 from tournaments.selectors import event_get, pair_payload
+
+from .action import DirectorAction
 
 
 class EntryOutput(serializers.ModelSerializer[Entry]):
@@ -146,30 +148,28 @@ class EventPairsApi(APIView):
         return Response([pair_payload(p) for p in pairs])
 
 
-class PairLeaveApi(APIView):
+@extend_schema_view(post=extend_schema(
+    operation_id="pair_leave", summary="A pair withdraws (directors)",
+    request=None, responses={200: PairOutput, **error_responses(400, 403, 404)}))
+class PairLeaveApi(DirectorAction):
     """A pair withdraws: both players leave; results so far stay."""
 
-    permission_classes = [IsAuthenticated]
+    def find(self, event: Event, **where: int) -> Pair:
+        return get_object_or_404(event.pairs, pk=where["pair_id"])
 
-    @extend_schema(operation_id="pair_leave", summary="A pair withdraws (directors)",
-                   request=None, responses={200: PairOutput, **error_responses(400, 403, 404)})
-    def post(self, request: Request, pk: int, pair_id: int) -> Response:
-        event = event_get(pk=pk, user=request.user, role="director")
-        pair = get_object_or_404(event.pairs, pk=pair_id)
-        events.pair_withdraw(pair=pair, actor=request.user)
-        return Response(pair_payload(pair))
+    def act(self, event: Event, found: Pair, data: dict[str, Any], *, actor: Any) -> Any:
+        events.pair_withdraw(pair=found, actor=actor)
+        return pair_payload(found)
 
 
-class EntryLeaveApi(APIView):
+@extend_schema_view(post=extend_schema(
+    operation_id="entry_leave", summary="A player leaves early (directors)",
+    request=None, responses={200: EntryOutput, **error_responses(400, 403, 404)}))
+class EntryLeaveApi(DirectorAction):
     """An early leaver: seated in no further round; results so far stay."""
 
-    permission_classes = [IsAuthenticated]
+    def find(self, event: Event, **where: int) -> Entry:
+        return get_object_or_404(event.entries.select_related("player"), pk=where["entry_id"])
 
-    @extend_schema(operation_id="entry_leave", summary="A player leaves early (directors)",
-                   request=None,
-                   responses={200: EntryOutput, **error_responses(400, 403, 404)})
-    def post(self, request: Request, pk: int, entry_id: int) -> Response:
-        event = event_get(pk=pk, user=request.user, role="director")
-        entry = get_object_or_404(event.entries.select_related("player"), pk=entry_id)
-        left = services.entry_withdraw(entry=entry, actor=request.user)
-        return Response(EntryOutput(left).data)
+    def act(self, event: Event, found: Entry, data: dict[str, Any], *, actor: Any) -> Any:
+        return EntryOutput(services.entry_withdraw(entry=found, actor=actor)).data

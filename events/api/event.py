@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -31,6 +31,8 @@ from scoring.services import event_settings_update
 from tournaments import services as events
 from tournaments.models import BYE_POINTS_LIMIT, Event
 from tournaments.selectors import event_get
+
+from .action import DirectorAction
 
 # The API schema's words on the formats' settings, from the registry.
 SETTINGS_HELP = "; ".join(
@@ -263,21 +265,18 @@ class AdvanceInput(serializers.Serializer[Any]):
         help_text="True holds the automatic advance (the next round waits for the director).")
 
 
-class EventAdvanceApi(APIView):
+@extend_schema_view(post=extend_schema(
+    operation_id="event_advance",
+    summary="Hold or release the automatic advance (directors)",
+    description="While held, confirming a round's last game closes the round "
+                "but does not seat the next one; seat it with POST rounds/.",
+    request=AdvanceInput,
+    responses={200: EventOutput, **error_responses(400, 403, 404)}))
+class EventAdvanceApi(DirectorAction):
     """Hold or release the automatic advance of a format that seats itself."""
 
-    permission_classes = [IsAuthenticated]
+    input = AdvanceInput
 
-    @extend_schema(operation_id="event_advance",
-                   summary="Hold or release the automatic advance (directors)",
-                   description="While held, confirming a round's last game closes the round "
-                               "but does not seat the next one; seat it with POST rounds/.",
-                   request=AdvanceInput,
-                   responses={200: EventOutput, **error_responses(400, 403, 404)})
-    def post(self, request: Request, pk: int) -> Response:
-        event = event_get(pk=pk, user=request.user, role="director")
-        data = AdvanceInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        events.event_hold_advance(event=event, held=data.validated_data["held"],
-                                  actor=request.user)
-        return Response(EventOutput(event_get(pk=pk, user=request.user)).data)
+    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Any) -> Any:
+        events.event_hold_advance(event=event, held=data["held"], actor=actor)
+        return EventOutput(event_get(pk=event.pk, user=actor)).data

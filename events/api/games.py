@@ -6,12 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
-from rest_framework.permissions import IsAuthenticated
-from rest_framework.request import Request
-from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from clubs.api import error_responses
 from scoring.models import DESK_SOURCES, Game
@@ -21,8 +17,9 @@ from scoring.services import (
     games_confirm_at_desk,
     round_call_time,
 )
-from tournaments.selectors import event_get
+from tournaments.models import Event, Round
 
+from .action import DirectorAction
 from .rounds import RoundOutput, round_get, round_payload
 
 
@@ -57,51 +54,55 @@ class ForfeitGameOutput(serializers.Serializer[Any]):
                                                      "not counted).")
 
 
-class TableCutApi(APIView):
+def _table_game(event: Event, where: dict[str, int]) -> Game:
+    """The game at table ``where["table"]`` of round ``where["number"]`` (404 for either
+    missing, the round first), with its table and round."""
+    round_ = round_get(event, where["number"])
+    return get_object_or_404(Game.objects.select_related("table__round"),
+                             table__round=round_, table__number=where["table"])
+
+
+@extend_schema_view(post=extend_schema(
+    operation_id="table_cut", summary="Enter a level game's cut (directors)",
+    description="Only for a finished game whose sides scored the same. The "
+                "points stand; the cut decides who moves on. Needed when the "
+                "event's ties setting is table_cut (otherwise the system cuts "
+                "when the next round is seated).",
+    request=CutInput,
+    responses={200: RoundOutput, **error_responses(400, 403, 404)}))
+class TableCutApi(DirectorAction):
     """A game that ended level: the side that won the table's cut of the cards."""
 
-    permission_classes = [IsAuthenticated]
+    input = CutInput
 
-    @extend_schema(operation_id="table_cut", summary="Enter a level game's cut (directors)",
-                   description="Only for a finished game whose sides scored the same. The "
-                               "points stand; the cut decides who moves on. Needed when the "
-                               "event's ties setting is table_cut (otherwise the system cuts "
-                               "when the next round is seated).",
-                   request=CutInput,
-                   responses={200: RoundOutput, **error_responses(400, 403, 404)})
-    def post(self, request: Request, pk: int, number: int, table: int) -> Response:
-        event = event_get(pk=pk, user=request.user, role="director")
-        round_ = round_get(event, number)
-        game = get_object_or_404(Game, table__round=round_, table__number=table)
-        data = CutInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        game_settle_tie(game=game, winner=data.validated_data["winner"], actor=request.user)
-        return Response(round_payload(round_, with_tokens=True))
+    def find(self, event: Event, **where: int) -> Game:
+        return _table_game(event, where)
+
+    def act(self, event: Event, found: Game, data: dict[str, Any], *, actor: Any) -> Any:
+        game_settle_tie(game=found, winner=data["winner"], actor=actor)
+        return round_payload(found.table.round, with_tokens=True)
 
 
-class TableForfeitApi(APIView):
+@extend_schema_view(post=extend_schema(
+    operation_id="table_forfeit", summary="Forfeit a table's game (directors)",
+    description="Pair formats only (refused naming the format otherwise). The "
+                "game of a table of the open round is decided for the other "
+                "side without its hands and confirmed at once: the winner scores "
+                "what a bye scores, the forfeiting side nothing; the standings "
+                "follow and a format that seats itself advances as after any "
+                "confirmed game. Refused for a game already confirmed.",
+    request=ForfeitInput,
+    responses={200: ForfeitGameOutput, **error_responses(400, 403, 404)}))
+class TableForfeitApi(DirectorAction):
     """A side that cannot go on forfeits its game: the other side wins by a walkover."""
 
-    permission_classes = [IsAuthenticated]
+    input = ForfeitInput
 
-    @extend_schema(operation_id="table_forfeit", summary="Forfeit a table's game (directors)",
-                   description="Pair formats only (refused naming the format otherwise). The "
-                               "game of a table of the open round is decided for the other "
-                               "side without its hands and confirmed at once: the winner scores "
-                               "what a bye scores, the forfeiting side nothing; the standings "
-                               "follow and a format that seats itself advances as after any "
-                               "confirmed game. Refused for a game already confirmed.",
-                   request=ForfeitInput,
-                   responses={200: ForfeitGameOutput, **error_responses(400, 403, 404)})
-    def post(self, request: Request, pk: int, number: int, table: int) -> Response:
-        event = event_get(pk=pk, user=request.user, role="director")
-        round_ = round_get(event, number)
-        game = get_object_or_404(Game.objects.select_related("table__round"),
-                                 table__round=round_, table__number=table)
-        data = ForfeitInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        done = game_forfeit(game=game, actor=request.user, **data.validated_data)
-        return Response(forfeit_payload(done))
+    def find(self, event: Event, **where: int) -> Game:
+        return _table_game(event, where)
+
+    def act(self, event: Event, found: Game, data: dict[str, Any], *, actor: Any) -> Any:
+        return forfeit_payload(game_forfeit(game=found, actor=actor, **data))
 
 
 def forfeit_payload(game: Game) -> dict[str, Any]:
@@ -119,27 +120,26 @@ class RoundTimeInput(serializers.Serializer[Any]):
                   "tables).")
 
 
-class RoundTimeApi(APIView):
+@extend_schema_view(post=extend_schema(
+    operation_id="round_call_time",
+    summary="Call time on a round (directors; timed games)",
+    description="Every game of the round still playing ends after the deals "
+                "entered: the side ahead wins (a level game is settled by a "
+                "cut). The games then wait for confirmation as usual. A table "
+                "with no hand entered would end 0-0: refused unless `confirm`.",
+    request=RoundTimeInput,
+    responses={200: RoundOutput, **error_responses(400, 403, 404)}))
+class RoundTimeApi(DirectorAction):
     """Time is up: games still playing end after the deals entered."""
 
-    permission_classes = [IsAuthenticated]
+    input = RoundTimeInput
 
-    @extend_schema(operation_id="round_call_time",
-                   summary="Call time on a round (directors; timed games)",
-                   description="Every game of the round still playing ends after the deals "
-                               "entered: the side ahead wins (a level game is settled by a "
-                               "cut). The games then wait for confirmation as usual. A table "
-                               "with no hand entered would end 0-0: refused unless `confirm`.",
-                   request=RoundTimeInput,
-                   responses={200: RoundOutput, **error_responses(400, 403, 404)})
-    def post(self, request: Request, pk: int, number: int) -> Response:
-        event = event_get(pk=pk, user=request.user, role="director")
-        round_ = round_get(event, number)
-        data = RoundTimeInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        round_call_time(round_=round_, actor=request.user,
-                        confirm_empty=data.validated_data["confirm"])
-        return Response(round_payload(round_, with_tokens=True))
+    def find(self, event: Event, **where: int) -> Round:
+        return round_get(event, where["number"])
+
+    def act(self, event: Event, found: Round, data: dict[str, Any], *, actor: Any) -> Any:
+        round_call_time(round_=found, actor=actor, confirm_empty=data["confirm"])
+        return round_payload(found, with_tokens=True)
 
 
 class DeskConfirmInput(serializers.Serializer[Any]):
@@ -167,29 +167,29 @@ class DeskConfirmOutput(serializers.Serializer[Any]):
     tables = DeskConfirmTableOutput(many=True)
 
 
-class RoundConfirmApi(APIView):
+@extend_schema_view(post=extend_schema(
+    operation_id="round_confirm",
+    summary="Confirm finished games at the desk (directors)",
+    description="Each finished game of the tables named is confirmed as if its "
+                "other side had confirmed it (the round advances once its last "
+                "game is confirmed); the event's log records the director and "
+                "the source. Answers 200 with one result per table: a game "
+                "still playing or a table the round does not have is refused "
+                "with its reason (confirmed false, error) while the others are "
+                "confirmed; a game confirmed before says already.",
+    request=DeskConfirmInput,
+    responses={200: DeskConfirmOutput, **error_responses(400, 403, 404)}))
+class RoundConfirmApi(DirectorAction):
     """The desk confirms finished games from the players' signed score sheets."""
 
-    permission_classes = [IsAuthenticated]
+    input = DeskConfirmInput
 
-    @extend_schema(operation_id="round_confirm",
-                   summary="Confirm finished games at the desk (directors)",
-                   description="Each finished game of the tables named is confirmed as if its "
-                               "other side had confirmed it (the round advances once its last "
-                               "game is confirmed); the event's log records the director and "
-                               "the source. Answers 200 with one result per table: a game "
-                               "still playing or a table the round does not have is refused "
-                               "with its reason (confirmed false, error) while the others are "
-                               "confirmed; a game confirmed before says already.",
-                   request=DeskConfirmInput,
-                   responses={200: DeskConfirmOutput, **error_responses(400, 403, 404)})
-    def post(self, request: Request, pk: int, number: int) -> Response:
-        event = event_get(pk=pk, user=request.user, role="director")
-        round_ = round_get(event, number)
-        data = DeskConfirmInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        source = data.validated_data["source"]
-        results = games_confirm_at_desk(round_=round_, tables=data.validated_data["tables"],
-                                        source=source, actor=request.user)
-        return Response(DeskConfirmOutput(
-            {"round": round_.number, "source": source, "tables": results}).data)
+    def find(self, event: Event, **where: int) -> Round:
+        return round_get(event, where["number"])
+
+    def act(self, event: Event, found: Round, data: dict[str, Any], *, actor: Any) -> Any:
+        source = data["source"]
+        results = games_confirm_at_desk(round_=found, tables=data["tables"], source=source,
+                                        actor=actor)
+        return DeskConfirmOutput({"round": found.number, "source": source,
+                                  "tables": results}).data

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -20,6 +20,8 @@ from draw import services
 from scoring.models import Game
 from tournaments.models import Entry, Event, Pair, Round
 from tournaments.selectors import event_get, round_byes, round_tables
+
+from .action import DirectorAction
 
 # The formats that seat themselves, from the registry (the API schema's words).
 SEATS_ITSELF = ", ".join(formats.names(lambda f: f.seats_automatically))
@@ -250,60 +252,59 @@ class RoundAdvanceOutput(serializers.Serializer[Any]):
                                   "round was the last: finishing the event comes next.")
 
 
-class RoundAdvanceApi(APIView):
+@extend_schema_view(post=extend_schema(
+    operation_id="round_advance",
+    summary="Close a round and seat the next one (directors; every format)",
+    description="One transaction: round `number` is closed and the next round "
+                "is seated by the event's format and started. Refused (400, "
+                "field close_unfinished, listing them) while games are still "
+                "playing or unconfirmed, unless {\"close_unfinished\": true}; "
+                "any refusal leaves the round open. Asked again once done, it "
+                "answers the same round and changes nothing.",
+    request=RoundAdvanceInput,
+    responses={200: RoundAdvanceOutput, **error_responses(400, 403, 404)}))
+class RoundAdvanceApi(DirectorAction):
     """Close round N and seat round N+1, in one step."""
 
-    permission_classes = [IsAuthenticated]
+    input = RoundAdvanceInput
 
-    @extend_schema(operation_id="round_advance",
-                   summary="Close a round and seat the next one (directors; every format)",
-                   description="One transaction: round `number` is closed and the next round "
-                               "is seated by the event's format and started. Refused (400, "
-                               "field close_unfinished, listing them) while games are still "
-                               "playing or unconfirmed, unless {\"close_unfinished\": true}; "
-                               "any refusal leaves the round open. Asked again once done, it "
-                               "answers the same round and changes nothing.",
-                   request=RoundAdvanceInput,
-                   responses={200: RoundAdvanceOutput, **error_responses(400, 403, 404)})
-    def post(self, request: Request, pk: int, number: int) -> Response:
-        event = event_get(pk=pk, user=request.user, role="director")
-        round_get(event, number)
-        data = RoundAdvanceInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        new = services.round_advance(event=event, number=number, actor=request.user,
-                                     close_unfinished=data.validated_data["close_unfinished"],
-                                     start=data.validated_data["start"])
-        return Response({"closed": number,
-                         "round": round_payload(new, with_tokens=True) if new else None})
+    def find(self, event: Event, **where: int) -> Round:
+        return round_get(event, where["number"])
+
+    def act(self, event: Event, found: Round, data: dict[str, Any], *, actor: Any) -> Any:
+        new = services.round_advance(event=event, number=found.number, actor=actor,
+                                     close_unfinished=data["close_unfinished"],
+                                     start=data["start"])
+        return {"closed": found.number,
+                "round": round_payload(new, with_tokens=True) if new else None}
 
 
-class RoundSwapApi(APIView):
+@extend_schema_view(post=extend_schema(
+    operation_id="round_swap", summary="Swap two players or two pairs (directors)",
+    description="Give entry_a and entry_b (two players), or in a pair event "
+                "pair_a and pair_b (two pairs: the partners move together, to "
+                "the other pair's side of a table or its bye). A pair event "
+                "refuses single players (400, field entry_a, code pair_event); "
+                "a bracket round lets a pair change sides only with its "
+                "opponent (field pair_b, code bracket_match).",
+    request=SwapInput,
+    responses={200: RoundOutput, **error_responses(400, 403, 404)}))
+class RoundSwapApi(DirectorAction):
     """Swap two places before the round starts: two players' (two seats, or a seat and a bye),
     or in a pair event two pairs' (partners move together)."""
 
-    permission_classes = [IsAuthenticated]
+    input = SwapInput
 
-    @extend_schema(operation_id="round_swap", summary="Swap two players or two pairs (directors)",
-                   description="Give entry_a and entry_b (two players), or in a pair event "
-                               "pair_a and pair_b (two pairs: the partners move together, to "
-                               "the other pair's side of a table or its bye). A pair event "
-                               "refuses single players (400, field entry_a, code pair_event); "
-                               "a bracket round lets a pair change sides only with its "
-                               "opponent (field pair_b, code bracket_match).",
-                   request=SwapInput,
-                   responses={200: RoundOutput, **error_responses(400, 403, 404)})
-    def post(self, request: Request, pk: int, number: int) -> Response:
-        event = event_get(pk=pk, user=request.user, role="director")
-        round_ = round_get(event, number)
-        data = SwapInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        given = data.validated_data
-        found: dict[str, Any] = {}
+    def find(self, event: Event, **where: int) -> Round:
+        return round_get(event, where["number"])
+
+    def act(self, event: Event, found: Round, data: dict[str, Any], *, actor: Any) -> Any:
+        places: dict[str, Any] = {}
         for field in ("entry_a", "entry_b"):
-            if field in given:
-                found[field] = _event_entry(event, given[field], field=field)
+            if field in data:
+                places[field] = _event_entry(event, data[field], field=field)
         for field in ("pair_a", "pair_b"):
-            if field in given:
-                found[field] = _event_pair(event, given[field], field=field)
-        services.seat_swap(round_=round_, actor=request.user, **found)
-        return Response(round_payload(round_, with_tokens=True))
+            if field in data:
+                places[field] = _event_pair(event, data[field], field=field)
+        services.seat_swap(round_=found, actor=actor, **places)
+        return round_payload(found, with_tokens=True)
