@@ -2,7 +2,7 @@
 reason, the penalty table, appeals), a game's adjusted result (from the round page), a
 player's conduct record in a club (the club's directors and the player only), and the table
 phone's call for a director (``/t/<token>/call/``: the table link's token, no login; the
-directors' side of the calls is in ``draw.calls``, which hears the push)."""
+directors' side of the calls is in ``events.calls``, which hears the push)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ from django.urls import include, path
 
 urlpatterns = [
     path("", include("clubs.api_urls")),
-    path("", include("draw.api_urls")),
+    path("", include("events.api_urls")),
     path("", include("scoring.api_urls")),
     path("", include("conduct.api_urls")),
     path("", include("standings.api_urls")),

@@ -21,7 +21,7 @@ urlpatterns = [
     path("api/", include("config.api_urls")),
     path("", include("clubs.urls")),  # before public: "clubs/new/" is not a club
     path("", include("public.urls")),
-    path("", include("draw.urls")),
+    path("", include("events.urls")),
     path("", include("archive.urls")),
     path("", include("scoring.urls")),
     path("", include("conduct.urls")),

@@ -10,7 +10,7 @@ Swaps rewrite seats in bulk (no model signal): ``draw.services.seat_swap`` nudge
 
 A call for a director raised, taken or closed (``conduct.models.DirectorCall``) sends ``event:
 calls`` on the same stream: the director screen and the directors' calls page then ask for the
-calls (``draw.calls``). The conduct app, below the push, publishes nothing itself.
+calls (``events.calls``). The conduct app, below the push, publishes nothing itself.
 """
 
 from __future__ import annotations

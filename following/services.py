@@ -46,7 +46,7 @@ from pywebpush import WebPushException, webpush
 
 from common.errors import DomainError
 from common.tasks import task_queue
-from draw.where import seating
+from events.where import seating
 from standings.selectors import qualifying_order
 from tournaments.models import Entry, Event, Round
 

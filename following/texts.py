@@ -1,4 +1,4 @@
-"""What a follower is told, in words, from the event's "where do I sit" board (``draw.where``).
+"""What a follower is told, in words, from the event's "where do I sit" board (``events.where``).
 
 Every word of a format comes from the event's spec through the board (``title``: "Round 3",
 "Game 2", "Semi-final (game 7)"; ``word``: "round" or "game") and from the round's stage label
@@ -38,7 +38,7 @@ def _place(row: dict[str, Any]) -> str:
 
 
 def seat_text(board: dict[str, Any], row: dict[str, Any]) -> str:
-    """The line the follow page shows for ``row`` of ``board`` (``draw.where.seating``)."""
+    """The line the follow page shows for ``row`` of ``board`` (``events.where.seating``)."""
     title, word = board["title"], board["word"]
     if board["round"] is None:
         return f"No {word} is seated yet."

@@ -35,8 +35,8 @@ from common.errors import DomainError
 from common.http import client_ip, public_address
 from common.parsers import MAX_DEPTH, check_json_value
 from common.throttles import key_allowed
-from draw.screens import wall_live
-from draw.where import seating, seating_version
+from events.screens import wall_live
+from events.where import seating, seating_version
 from tournaments.models import Entry, Event
 
 from . import services

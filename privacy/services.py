@@ -205,7 +205,7 @@ def _log_details(details: dict[str, Any], person: Person) -> dict[str, Any]:
             if changed.get(id_key) in person.ids[kinds.get(id_key, "entry")]:
                 changed[name_key] = _swap_text(changed[name_key], person)
     if changed.get("player") in person.ids["player"]:
-        # who tapped "I'm here" for them (draw.checkin): their phone and address go too
+        # who tapped "I'm here" for them (events.checkin): their phone and address go too
         changed.pop("phone", None)
         changed.pop("address", None)
     entries, names = changed.get("entries"), changed.get("names")

@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "conduct",
     "standings",
     "draw",
+    "events",
     "league",
     "archive",
     "following",

@@ -1,4 +1,4 @@
-/* The calls for a director on a director's screen or phone (#calls-live, draw.calls): the
+/* The calls for a director on a director's screen or phone (#calls-live, events.calls): the
  * region redraws in place when a call is raised, taken or closed. With the event's push stream
  * (data-push-url: server-sent events) each "calls" message makes it ask the site for the region
  * at once (a director's request: the stream itself says nothing about the calls), and it polls

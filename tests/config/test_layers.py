@@ -25,6 +25,7 @@ LAYERS: list[set[str]] = [
     {"conduct"},
     {"standings"},
     {"draw"},
+    {"events"},
     {"league", "archive", "following", "series", "registrations"},
     {"profiles", "privacy"},
     {"public", "demo"},

@@ -12,10 +12,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from common.errors import DomainError
-from draw.screens import director_screen
 from draw.selectors import advance_due, advances_due
 from draw.services import round_create
 from draw.tasks import reconcile_advances
+from events.screens import director_screen
 from scoring.models import Game
 from scoring.services import hand_submit
 from tests.clubs.factories import club_with_director

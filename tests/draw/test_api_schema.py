@@ -182,7 +182,7 @@ def schema(django_db_blocker: Any) -> dict[str, Any]:
 
 def _page_names() -> set[str]:
     names = set()
-    for module in ("clubs.urls", "draw.urls", "scoring.urls", "standings.urls", "league.urls",
+    for module in ("clubs.urls", "events.urls", "scoring.urls", "standings.urls", "league.urls",
                    "profiles.urls", "archive.urls", "conduct.urls", "series.urls",
                    "registrations.urls"):
         for pattern in get_resolver(module).url_patterns:

@@ -13,8 +13,8 @@ import pytest
 from django.urls import reverse
 
 from common.rulesets import event_ruleset
-from draw.rulebook import HEAD_RULE, SET_POLICY, meld_table
 from draw.selectors import event_rules
+from events.rulebook import HEAD_RULE, SET_POLICY, meld_table
 from ranking import TIE_BREAKS
 from rules_engine import get_ruleset
 from standings.selectors import BYE_SCORING_TEXT

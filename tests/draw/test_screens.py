@@ -13,9 +13,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from draw.screens import director_screen
 from draw.selectors import rounds_total
 from draw.services import entry_withdraw, round_create, round_set_status
+from events.screens import director_screen
 from scoring.models import Game
 from scoring.services import game_confirm, hand_submit
 from tests.clubs.factories import PlayerFactory, club_with_director

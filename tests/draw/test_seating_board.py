@@ -15,7 +15,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from draw.services import round_create, round_set_status
-from draw.where import seating, seating_version
+from events.where import seating, seating_version
 from scoring.services import game_confirm, hand_submit
 from tests.clubs.factories import ClubFactory, PlayerFactory, club_with_director
 from tests.scoring.factories import member, values

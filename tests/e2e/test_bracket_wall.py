@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from draw import views as draw_views
+from events import views as draw_views
 from tests.e2e import walls
 from tests.e2e.test_walls import shot
 from tournaments.models import Round

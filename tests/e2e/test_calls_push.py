@@ -16,9 +16,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from conduct.models import DirectorCall
-from draw import calls as draw_calls
-from draw import screens
 from draw.services import round_create, round_set_status
+from events import calls as draw_calls
+from events import screens
 from tests.e2e import walls
 from tests.e2e.accounts import sign_in_director
 from tests.e2e.test_standings_live import in_browser_thread

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from draw import screens
+from events import screens
 from tests.e2e import walls
 from tests.e2e.test_walls import CUT, shot
 from tournaments.models import Entry, Round, Seat

@@ -9,9 +9,9 @@ import time
 import pytest
 from playwright.sync_api import Page, expect
 
-from draw import screens
-from draw import views as draw_views
 from draw.services import round_create, round_set_status
+from events import screens
+from events import views as draw_views
 from scoring.services import game_confirm, game_set_scorer, hand_submit
 from tests.e2e import walls
 from tests.e2e.test_standings_live import in_browser_thread

@@ -11,7 +11,7 @@ alternate, never adds a name to the roster, and a phone checks in at most
 rate-limited per address like the API's anonymous calls (``common.throttles.page_allowed``),
 and the taps of one event, whoever taps, to ``self_checkin_event``'s rate (a script that keeps
 no cookie is one new phone a tap). Each tap taken is logged with the phone and address that
-tapped (the event's log, ``here_tapped``). The API (``draw.checkin_api``) keeps the same
+tapped (the event's log, ``here_tapped``). The API (``events.checkin_api``) keeps the same
 limits. The search names only players a public page may name (``tournaments.selectors.
 self_checkin_find``).
 """

@@ -3,7 +3,7 @@
 ``/events/<pk>/director/`` shows every table of the game being played (or of the last one) as a
 compact tile: players, whether the game is playing, finished or confirmed, hands entered of the
 deals planned and how long the table has been playing (tables running long are marked), with a
-cut form for a level game. Above them: the calls for a director (``draw.calls``, redrawn on a
+cut form for a level game. Above them: the calls for a director (``events.calls``, redrawn on a
 push), counts, the buttons that move the day on (start, hold or
 release the automatic advance, re-draw, seat the next game), and below: unconfirmed games, late
 arrivals, withdrawals and alternates waiting. ``/events/<pk>/wall/movement/`` is the public wall
@@ -31,6 +31,15 @@ from django.views.decorators.http import require_POST
 
 from common.errors import DomainError
 from common.labels import SEAT_NAMES
+from draw import seating
+from draw.flow import next_step, redraw_warning
+from draw.selectors import (
+    advance_due,
+    event_format_settings,
+    rounds_total,
+    sitting_labels,
+    sitting_phrase,
+)
 from scoring.models import Game, Hand, HandRevision
 from scoring.selectors import games_for_event
 from scoring.services import game_settle_tie, round_call_time
@@ -39,16 +48,8 @@ from tournaments import services as events
 from tournaments.models import Bye, Entry, Event, EventLog, Round, Seat, Table
 from tournaments.selectors import event_get
 
-from . import seating, where
+from . import where
 from .calls import calls_region
-from .flow import next_step, redraw_warning
-from .selectors import (
-    advance_due,
-    event_format_settings,
-    rounds_total,
-    sitting_labels,
-    sitting_phrase,
-)
 
 # A playing table is "running long" past the event's time limit, or well past the median time
 # of the tables that finished by play, once half the tables have (at least MEDIAN_AFTER): the
@@ -237,7 +238,7 @@ def _advance_stalled(event: Event, *, now: datetime.datetime) -> dict[str, Any] 
 
 
 def _director_page(event: Event) -> dict[str, Any]:
-    """The director screen with the open calls for a director (``draw.calls``) above the
+    """The director screen with the open calls for a director (``events.calls``) above the
     tiles, and each calling table's tile marked."""
     screen = director_screen(event)
     calls = calls_region(event, where="director")
@@ -385,7 +386,7 @@ def wall_live(event: Event) -> dict[str, Any]:
 
 def seating_board(event: Event) -> dict[str, Any]:
     """The seating board: every player of the latest round alphabetically with table, seat
-    and partner (``draw.where.seating``), its state in words, and the version it was drawn at.
+    and partner (``events.where.seating``), its state in words, and the version it was drawn at.
 
     After the cut (a semi-final, final or bracket wave) the board shows who plays where: the
     players who are out are not listed one by one but counted in one line (``out``)."""

@@ -19,9 +19,8 @@ from typing import Any
 
 from common.labels import SEAT_NAMES
 from common.rulesets import event_ruleset
+from draw.selectors import event_bracket, rounds_total
 from tournaments.models import Bye, Entry, Event, Round, Seat
-
-from .selectors import event_bracket, rounds_total
 
 # the longest name (or part of one) the search takes
 NAME_MAX = 100

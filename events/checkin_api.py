@@ -1,17 +1,17 @@
-"""Check-in API for a big room, the pages' counterparts (``draw.checkin``): alternates marked,
+"""Check-in API for a big room, the pages' counterparts (``events.checkin``): alternates marked,
 self check-in switched, its arrivals listed and approved, and the players' own self check-in
 (``/api/events/{id}/here/``: no login, rate-limited per address with the scope
 ``self_checkin``, its taps per event too (``self_checkin_event``), a phone checking in at most
-``draw.checkin.SELF_CHECK_INS_PER_PHONE`` players, each tap logged with who tapped; open until
+``events.checkin.SELF_CHECK_INS_PER_PHONE`` players, each tap logged with who tapped; open until
 the first round is seated; the search names only players a public page may name). Many players at once:
-``POST /api/events/{id}/entries/bulk/`` (``draw.api``)."""
+``POST /api/events/{id}/entries/bulk/`` (``events.api``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.exceptions import Throttled
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -23,10 +23,11 @@ from clubs.api import error_responses, roster_player
 from common.errors import DomainError
 from common.throttles import SELF_CHECK_IN_SCOPE
 from tournaments import services as events
-from tournaments.models import Arrival, Event
+from tournaments.models import Arrival, Entry, Event
 from tournaments.selectors import checkin_arrivals, event_get, self_checkin_find
 
 from .api import EntryOutput, EventOutput
+from .api.action import DirectorAction
 from .checkin import NAME_MAX, NAME_MIN, event_tap_wait, tap_refusal, tap_taken, tapped_by
 
 
@@ -84,37 +85,31 @@ def arrival_payload(arrival: Arrival) -> dict[str, Any]:
             "decided_at": arrival.decided_at}
 
 
-class EntryAlternateApi(APIView):
-    permission_classes = [IsAuthenticated]
+@extend_schema_view(post=extend_schema(
+    operation_id="entry_alternate",
+    summary="Mark a player as an alternate, or as a player (directors)",
+    request=AlternateInput, responses={200: EntryOutput, **error_responses(400, 403, 404)}))
+class EntryAlternateApi(DirectorAction):
+    input = AlternateInput
 
-    @extend_schema(operation_id="entry_alternate",
-                   summary="Mark a player as an alternate, or as a player (directors)",
-                   request=AlternateInput,
-                   responses={200: EntryOutput, **error_responses(400, 403, 404)})
-    def post(self, request: Request, pk: int, entry_id: int) -> Response:
-        event = event_get(pk=pk, user=request.user, role="director")
-        entry = get_object_or_404(event.entries.select_related("player"), pk=entry_id)
-        data = AlternateInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        done = events.entry_set_alternate(entry=entry, actor=request.user,
-                                          alternate=data.validated_data["alternate"])
-        return Response(EntryOutput(done).data)
+    def find(self, event: Event, **where: int) -> Entry:
+        return get_object_or_404(event.entries.select_related("player"), pk=where["entry_id"])
+
+    def act(self, event: Event, found: Entry, data: dict[str, Any], *, actor: Any) -> Any:
+        done = events.entry_set_alternate(entry=found, actor=actor, alternate=data["alternate"])
+        return EntryOutput(done).data
 
 
-class SelfCheckInModeApi(APIView):
-    permission_classes = [IsAuthenticated]
+@extend_schema_view(post=extend_schema(
+    operation_id="event_self_check_in", summary="Turn self check-in off or on (directors)",
+    request=SelfCheckInModeInput,
+    responses={200: EventOutput, **error_responses(400, 403, 404)}))
+class SelfCheckInModeApi(DirectorAction):
+    input = SelfCheckInModeInput
 
-    @extend_schema(operation_id="event_self_check_in",
-                   summary="Turn self check-in off or on (directors)",
-                   request=SelfCheckInModeInput,
-                   responses={200: EventOutput, **error_responses(400, 403, 404)})
-    def post(self, request: Request, pk: int) -> Response:
-        event = event_get(pk=pk, user=request.user, role="director")
-        data = SelfCheckInModeInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        events.event_self_check_in_set(event=event, mode=data.validated_data["mode"],
-                                       actor=request.user)
-        return Response(EventOutput(event_get(pk=pk, user=request.user)).data)
+    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Any) -> Any:
+        events.event_self_check_in_set(event=event, mode=data["mode"], actor=actor)
+        return EventOutput(event_get(pk=event.pk, user=actor)).data
 
 
 class ArrivalsApi(APIView):
@@ -131,23 +126,21 @@ class ArrivalsApi(APIView):
             "recent": [arrival_payload(a) for a in found["recent"]]}).data)
 
 
-class ArrivalDecideApi(APIView):
-    permission_classes = [IsAuthenticated]
+@extend_schema_view(post=extend_schema(
+    operation_id="arrival_decide", summary="Approve or decline a self check-in (directors)",
+    description="Approving checks the player in (as at the desk); deciding an "
+                "arrival already decided answers it unchanged.",
+    request=ArrivalDecideInput,
+    responses={200: ArrivalOutput, **error_responses(400, 403, 404)}))
+class ArrivalDecideApi(DirectorAction):
+    input = ArrivalDecideInput
 
-    @extend_schema(operation_id="arrival_decide",
-                   summary="Approve or decline a self check-in (directors)",
-                   description="Approving checks the player in (as at the desk); deciding an "
-                               "arrival already decided answers it unchanged.",
-                   request=ArrivalDecideInput,
-                   responses={200: ArrivalOutput, **error_responses(400, 403, 404)})
-    def post(self, request: Request, pk: int, arrival_id: int) -> Response:
-        event = event_get(pk=pk, user=request.user, role="director")
-        arrival = get_object_or_404(event.arrivals, pk=arrival_id)
-        data = ArrivalDecideInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        done = events.arrival_decide(arrival=arrival, approve=data.validated_data["approve"],
-                                     actor=request.user)
-        return Response(arrival_payload(done))
+    def find(self, event: Event, **where: int) -> Arrival:
+        return get_object_or_404(event.arrivals, pk=where["arrival_id"])
+
+    def act(self, event: Event, found: Arrival, data: dict[str, Any], *, actor: Any) -> Any:
+        return arrival_payload(events.arrival_decide(arrival=found, approve=data["approve"],
+                                                     actor=actor))
 
 
 class SelfCheckInApi(APIView):

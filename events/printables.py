@@ -17,6 +17,15 @@ from common.errors import DomainError
 from common.http import public_address
 from common.rulesets import event_ruleset
 from conduct.selectors import event_penalties
+from draw.cards import (
+    MAX_TABLE_CARDS,
+    round_labels,
+    scorecards,
+    table_card_count,
+    table_card_target,
+    table_cards_ensure,
+)
+from draw.selectors import event_rules, final_results, stage_games
 from formats.pairs import GROUP_LABELS
 from ranking import tie_break_labels, tie_breaks_in_force
 from ranking.prizes import money_text
@@ -25,16 +34,6 @@ from standings.models import StandingsSnapshot
 from standings.selectors import stage_rounds, standings_compute
 from tournaments.models import Entry, Event, Round
 from tournaments.selectors import event_get
-
-from .cards import (
-    MAX_TABLE_CARDS,
-    round_labels,
-    scorecards,
-    table_card_count,
-    table_card_target,
-    table_cards_ensure,
-)
-from .selectors import event_rules, final_results, stage_games
 
 STAGE_LABELS = dict(Round.Stage.choices)
 

@@ -12,13 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from common.rulesets import event_ruleset
+from draw.selectors import event_rules, rounds_total
 from rules_engine import Ruleset
 from rules_engine.rulesets import OPTION_HELP
 from standings.models import StandingsSnapshot
 from standings.selectors import BYE_SCORING_TEXT, standings_compute
 from tournaments.models import Event
-
-from .selectors import event_rules, rounds_total
 
 MULTIPLES = ("Single", "Double", "Triple", "Quadruple")
 RANK_NAMES = {"A": ("ace", "aces"), "T": ("ten", "tens"), "K": ("king", "kings"),

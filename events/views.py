@@ -24,6 +24,19 @@ from common.forms import add_domain_error
 from common.http import public_address
 from common.rulesets import event_ruleset
 from common.spreadsheets import SafeCsvWriter
+from draw import flow, seating, services
+from draw.cards import MAX_TABLE_CARDS, table_cards_ensure
+from draw.selectors import (
+    event_bracket,
+    event_length,
+    event_placements,
+    event_rules,
+    round_table_cards,
+    rounds_total,
+    side_prizes,
+    sitting_labels,
+    sitting_phrase,
+)
 from scoring.models import Game, HandRevision
 from scoring.selectors import games_for_event
 from scoring.services import event_settings_update, game_forfeit
@@ -45,21 +58,9 @@ from tournaments.selectors import (
     round_tables,
 )
 
-from . import flow, seating, services, where
-from .cards import MAX_TABLE_CARDS, table_cards_ensure
+from . import where
 from .printables import money
 from .rulebook import rules_sheet
-from .selectors import (
-    event_bracket,
-    event_length,
-    event_placements,
-    event_rules,
-    round_table_cards,
-    rounds_total,
-    side_prizes,
-    sitting_labels,
-    sitting_phrase,
-)
 
 
 @login_required
