@@ -57,6 +57,7 @@ from draw.services import event_status_set, round_create, round_set_status  # no
 from league.models import Season  # noqa: E402
 from scoring import services as scoring_services  # noqa: E402
 from scoring.models import Game  # noqa: E402
+from scoring.services import hands as scoring_hands  # noqa: E402
 from standings.services import standings_rebuild  # noqa: E402
 from tournaments import services as event_services  # noqa: E402
 from tournaments.models import Event, Round  # noqa: E402
@@ -67,7 +68,7 @@ TARGET_MS = 300.0
 def quiet_standings() -> None:
     """The standings update a write asks for runs on a worker in production; the build makes
     the snapshot once at the end instead of after every hand."""
-    scoring_services.standings_request_update = lambda **kwargs: None  # type: ignore[assignment]
+    scoring_hands.standings_request_update = lambda **kwargs: None  # type: ignore[assignment]
     event_services.standings_request_update = lambda **kwargs: None  # type: ignore[assignment]
 
 

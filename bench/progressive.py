@@ -59,6 +59,7 @@ from common.errors import DomainError  # noqa: E402
 from draw.services import event_status_set, round_create, round_set_status  # noqa: E402
 from scoring import services as scoring_services  # noqa: E402
 from scoring.models import Game, Hand  # noqa: E402
+from scoring.services import hands as scoring_hands  # noqa: E402
 from standings.services import standings_rebuild  # noqa: E402
 from tournaments import services as event_services  # noqa: E402
 from tournaments.models import Event, Round  # noqa: E402
@@ -190,7 +191,7 @@ def main() -> int:
     call_command("migrate", verbosity=0)
     # The standings update a write asks for runs on a worker in production; here it is timed on
     # its own ("standings after a hand"), so the on-commit request is switched off.
-    scoring_services.standings_request_update = lambda **kwargs: None
+    scoring_hands.standings_request_update = lambda **kwargs: None
     event_services.standings_request_update = lambda **kwargs: None
 
     rng = random.Random(args.seed)

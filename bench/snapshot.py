@@ -56,6 +56,7 @@ from django.db import connection  # noqa: E402
 from common.tasks import standings_clear_pending  # noqa: E402
 from scoring import services  # noqa: E402
 from scoring.models import Game, HandRevision  # noqa: E402
+from scoring.services import hands as scoring_hands  # noqa: E402
 from standings.incremental import standings_rows_incremental  # noqa: E402
 from standings.models import StandingsSnapshot  # noqa: E402
 from standings.selectors import standings_compute  # noqa: E402
@@ -85,7 +86,7 @@ def main() -> int:
     rng = random.Random(20261120)
     event, open_games = bench_standings.build(rng)
     games_recompute(event=event)
-    services.standings_request_update = lambda **kwargs: None  # type: ignore[assignment]
+    scoring_hands.standings_request_update = lambda **kwargs: None  # type: ignore[assignment]
     standings_rebuild(event_id=event.pk)
     compute_standings(event.pk)  # the worker's first run reads everything once
     snapshot = StandingsSnapshot.objects.get(event=event)

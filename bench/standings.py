@@ -50,6 +50,7 @@ from common.rulesets import event_ruleset  # noqa: E402
 from rules_engine import parse_hand, score_hand  # noqa: E402
 from scoring import services  # noqa: E402
 from scoring.models import Game, Hand, HandRevision  # noqa: E402
+from scoring.services import hands as scoring_hands  # noqa: E402
 from standings.services import games_recompute, standings_rebuild  # noqa: E402
 from standings.tasks import compute_standings  # noqa: E402
 from tournaments.models import Bye, Entry, Event, Round, Seat, Table  # noqa: E402
@@ -173,7 +174,7 @@ def main() -> int:
     results.append(("full rebuild (snapshot)", timed(full_snapshot, 15), "compute_standings"))
 
     # One new hand: the service (store + this game's seat results), then the task's work.
-    services.standings_request_update = lambda **kwargs: None  # type: ignore[assignment]
+    scoring_hands.standings_request_update = lambda **kwargs: None  # type: ignore[assignment]
     compute_standings(event.pk)  # a worker's first run reads everything once
     service_ms, task_ms, total_ms = [], [], []
     for game in open_games[:40]:

@@ -1,0 +1,281 @@
+"""The director's decisions on games: calling time, settling a level game by the cut, a forfeit
+(walkover), an adjusted result (points, the round's average, a forfeit)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from common.errors import DomainError
+from common.rulesets import event_ruleset
+from common.tasks import (
+    ratings_request_update,
+)
+from tournaments.models import Event, Round, Seat
+from tournaments.selectors import results_final_check
+from tournaments.services import (
+    event_log,
+    event_results_changed,
+    pair_withdraw,
+)
+
+from ..models import Game
+from .confirm import _round_confirmed_advance
+from .derive import _game_write, _live_revisions, _locked_game, _round_average
+
+ADJUST_KINDS = {
+    "points": "Both sides' points, as the director sets them",
+    "average": "Average of the round (the mean of the other games' side totals, following them "
+               "until the round closes)",
+    "forfeit": "A forfeit by one side (formats with forfeits)",
+}
+
+
+# An adjusted side's points are at most this far from 0 (the column is a 32-bit integer).
+ADJUSTED_POINTS_LIMIT = 100_000
+
+
+@transaction.atomic
+def round_call_time(*, round_: Round, actor: Any = None, confirm_empty: bool = False) -> list[int]:
+    """Time is up for a timed round: every game still playing ends after the deals entered,
+    the side ahead winning (a level game is settled by a cut). Returns the tables ended.
+    The games then wait for confirmation like any finished game.
+
+    A table still playing with no hand entered would end 0-0: that is refused (code
+    ``no_hands``, field ``confirm``, naming the tables) unless ``confirm_empty`` says the
+    director has seen it (the tables may be keeping paper sheets, entered later)."""
+    event = Event.objects.select_for_update().get(pk=round_.event_id)
+    results_final_check(event)
+    word = event.sitting
+    if round_.status == Round.Status.CLOSED:
+        raise DomainError(f"{word.capitalize()} {round_.number} is closed.", field="round")
+    games = list(
+        Game.objects.select_for_update(of=("self",)).select_related("table__round__event")
+        .filter(table__round=round_, status=Game.Status.PLAYING).order_by("table__number")
+    )
+    empty = [g.table.number for g in games if not g.hands_count]
+    if empty and not confirm_empty:
+        tables = ", ".join(str(n) for n in empty)
+        if len(empty) == 1:
+            what = f"table {tables}: calling time now ends its game 0-0"
+        elif len(empty) == len(games):
+            what = f"any table (tables {tables}): calling time now ends every game 0-0"
+        else:
+            what = f"tables {tables}: calling time now ends their games 0-0"
+        raise DomainError(
+            f"No hand has been entered at {what}. Call time anyway?",
+            field="confirm", code="no_hands")
+    for game in games:
+        game.time_called = True
+        Game.objects.filter(pk=game.pk).update(time_called=True)
+        _game_write(game, _live_revisions(game), bump_version=True)
+    ended = [g.table.number for g in games]
+    event_log(event, actor, "time_called", round=round_.number, tables=ended)
+    if ended:
+        event_results_changed(event)
+    _round_confirmed_advance(round_)
+    return ended
+
+
+@transaction.atomic
+def game_settle_tie(*, game: Game, winner: str, actor: Any = None) -> Game:
+    """A finished game that ended level: record the side that won the cut of the cards (the
+    table's high/low cut, entered by the director). The points stand; the cut decides who moves
+    on (or reaches the final). If the round was waiting for it, the advance follows."""
+    locked = _locked_game(game)
+    results_final_check(locked.table.round.event)
+    if locked.status == Game.Status.PLAYING:
+        raise DomainError("The game is not finished yet.", field="status")
+    if locked.winner:
+        raise DomainError(f"The game did not end level: {locked.winner} won it.",
+                          field="winner", code="not_level")
+    ruleset = event_ruleset(locked.table.round.event)
+    if winner not in ruleset.sides:
+        raise DomainError(f"The cut's winner is one side: {' or '.join(ruleset.sides)}.",
+                          field="winner")
+    round_ = locked.table.round
+    if round_.status == Round.Status.CLOSED and round_.event.rounds.filter(
+            number=round_.number + 1).exists():
+        raise DomainError("The next round has been seated from this result; re-draw it first.",
+                          field="winner", code="seated")
+    locked.cut_winner = winner
+    locked.save(update_fields=["cut_winner"])
+    event_log(round_.event, actor, "tie_cut", round=round_.number,
+              table=locked.table.number, winner=winner, by="table")
+    if locked.status == Game.Status.CONFIRMED:
+        _round_confirmed_advance(round_)
+    return locked
+
+
+@transaction.atomic
+def game_forfeit(*, game: Game, side: str, reason: str, actor: Any = None,
+                 withdraw: bool = False) -> Game:
+    """A side that cannot go on forfeits the game (a walkover): the game is decided for the
+    other side without its hands, confirmed at once, and what follows a confirmed game follows
+    (the standings, and a format that seats itself advances). Formats whose spec allows
+    forfeits only (a pair event). The winner scores what a bye scores and the forfeiting side
+    nothing (``standings.services``); hands entered before stay in the game's history but count
+    for nothing. With ``withdraw`` the forfeiting pair also withdraws from the later rounds.
+
+    Refused for a confirmed game (its result was played out), a closed round or an event that
+    is over. Asking again for the same side returns the game unchanged."""
+    event = Event.objects.select_for_update().get(pk=game.table.round.event_id)
+    results_final_check(event)
+    locked = _locked_game(game)
+    round_ = locked.table.round
+    spec = event.spec
+    if not spec.forfeits:
+        raise DomainError(f"A {spec.label.lower()} has no forfeits: enter the game's hands, or "
+                          "withdraw the player.", field="format", code="no_forfeits")
+    ruleset = event_ruleset(event)
+    if side not in ruleset.sides or side not in ("NS", "EW"):
+        raise DomainError("Name the side that forfeits: NS or EW.", field="side")
+    reason = (reason or "").strip()
+    if not reason:
+        raise DomainError("Say why the side forfeits.", field="reason")
+    if locked.forfeit == side:
+        return locked
+    if locked.forfeit:
+        raise DomainError(f"{locked.forfeit} has already forfeited this game.", field="side",
+                          code="forfeited")
+    if event.status != Event.Status.RUNNING:
+        raise DomainError("This event is not running.", field="event")
+    if round_.status == Round.Status.CLOSED:
+        raise DomainError(f"{event.spec.sitting_title} {round_.number} is closed: only a game "
+                          f"of the open {event.sitting} can be forfeited.", field="round",
+                          code="round_closed")
+    if locked.status == Game.Status.CONFIRMED:
+        raise DomainError("This game was played to its end and confirmed; it cannot be "
+                          "forfeited now.", field="game", code="confirmed")
+    seats = {s.position: s.entry for s in
+             Seat.objects.filter(table_id=locked.table_id).select_related("entry__pair")}
+    forfeiting = seats.get("N" if side == "NS" else "E")
+    pair = forfeiting.pair if forfeiting is not None else None
+    if pair is None:
+        raise DomainError("No pair sits at that side of this table.", field="side")
+    now = timezone.now()
+    Game.objects.filter(pk=locked.pk).update(
+        forfeit=side, status=Game.Status.CONFIRMED, confirmed_by=None, confirmed_at=now)
+    locked.forfeit, locked.status = side, Game.Status.CONFIRMED
+    locked.confirmed_by, locked.confirmed_at = None, now
+    _game_write(locked, _live_revisions(locked), bump_version=True)
+    event_log(event, actor, "game_forfeited", round=round_.number, table=locked.table.number,
+              side=side, pair=pair.pk, name=str(pair), reason=reason[:200],
+              withdrawn=withdraw, hands=locked.hands_count)
+    if withdraw and any(m.status == m.Status.ACTIVE for m in pair.members.all()):
+        pair_withdraw(pair=pair, actor=actor, forfeited=True)
+    event_results_changed(event)
+    _round_confirmed_advance(round_)
+    return locked
+
+
+def _adjusted_points(points: Any, sides: Sequence[str]) -> dict[str, int]:
+    """Both (every) side's points as the director gives them, checked: a whole number per side,
+    within ``ADJUSTED_POINTS_LIMIT``; each refusal names ``points.<side>``."""
+    if not isinstance(points, Mapping):
+        raise DomainError(f"Give each side's points: {', '.join(sides)}.", field="points")
+    unknown = sorted(set(points) - set(sides))
+    if unknown:
+        raise DomainError(f"{unknown[0]} is not a side of this game ({', '.join(sides)}).",
+                          field=f"points.{unknown[0]}")
+    out: dict[str, int] = {}
+    for side in sides:
+        value = points.get(side)
+        if value is None or value == "":
+            raise DomainError(f"Give {side}'s points.", field=f"points.{side}")
+        try:
+            if isinstance(value, bool) or not isinstance(value, int | str):
+                raise ValueError
+            number = int(str(value).strip())
+        except ValueError:
+            raise DomainError(f"{side}'s points are a whole number.",
+                              field=f"points.{side}") from None
+        if abs(number) > ADJUSTED_POINTS_LIMIT:
+            raise DomainError(f"{side}'s points are at most {ADJUSTED_POINTS_LIMIT:,} either side "
+                              "of 0.", field=f"points.{side}")
+        out[side] = number
+    return out
+
+
+@transaction.atomic
+def game_adjust(*, game: Game, kind: str, reason: str, points: Any = None, side: str = "",
+                actor: Any = None) -> Game:
+    """A director gives a game that cannot be played out (a player taken ill, a fouled deck)
+    an adjusted result, saying why: both sides' ``points``, the ``average`` of the round (every
+    side scores the mean of the other games' side totals), or a ``forfeit`` by one ``side``
+    (``game_forfeit``; formats whose spec allows forfeits). The game is then decided and
+    confirmed at once and what follows a confirmed game follows (the standings, the ratings,
+    the advance of a format that seats itself); it shows as adjusted everywhere. Hands entered
+    before stay in its history but count for nothing, and it takes no more.
+
+    The event's policy: points and the round's average in every format, a forfeit where the
+    format has forfeits. A confirmed game may be adjusted too (the reason is always required);
+    once a later round is seated, only without changing who won it."""
+    event = Event.objects.select_for_update().get(pk=game.table.round.event_id)
+    results_final_check(event)
+    reason = reason.strip() if isinstance(reason, str) else ""
+    if not isinstance(kind, str) or kind not in ADJUST_KINDS:
+        raise DomainError(f"An adjusted result is one of: {', '.join(ADJUST_KINDS)}.",
+                          field="kind")
+    if not reason:
+        raise DomainError("Say why the game gets an adjusted result.", field="reason")
+    if len(reason) > 200:
+        raise DomainError("Keep the reason under 200 characters.", field="reason")
+    spec = event.spec
+    if kind == "forfeit":
+        if not spec.forfeits:
+            raise DomainError(f"A {spec.label.lower()} has no forfeits: give both sides' points "
+                              "or the round's average.", field="kind", code="no_forfeits")
+        done = game_forfeit(game=game, side=side, reason=reason, actor=actor)
+        adjusted = {"kind": kind, "side": side, "points": dict(done.totals or {}),
+                    "reason": reason}
+        Game.objects.filter(pk=done.pk).update(adjusted=adjusted)
+        done.adjusted = adjusted
+        return done
+    if event.status != Event.Status.RUNNING:
+        raise DomainError("This event is not running.", field="event")
+    locked = _locked_game(game)
+    round_ = locked.table.round
+    if locked.forfeit:
+        raise DomainError(f"This game was forfeited by {locked.forfeit}.", field="game",
+                          code="forfeited")
+    ruleset = event_ruleset(event)
+    if kind == "points":
+        given = _adjusted_points(points, ruleset.sides)
+    else:
+        found = _round_average(locked)
+        if found is None:
+            raise DomainError(f"No other game of {event.sitting} {round_.number} has a result to "
+                              "average yet: give both sides' points.", field="kind",
+                              code="no_average")
+        average, counted, of = found
+        given = {s: average for s in ruleset.sides}
+    top = max(given.values())
+    leaders = [s for s, v in given.items() if v == top]
+    winner = leaders[0] if len(leaders) == 1 else ""
+    if (locked.status == Game.Status.CONFIRMED and (winner or locked.cut_winner)
+            != (locked.winner or locked.cut_winner)
+            and event.rounds.filter(number__gt=round_.number).exists()):
+        raise DomainError(f"The next {event.sitting} has been seated from this game's result; "
+                          "an adjusted result may not change who won it now.", field="points",
+                          code="seated")
+    was = {"status": locked.status, "totals": locked.totals, "winner": locked.winner}
+    result: dict[str, Any] = {"kind": kind, "points": given, "reason": reason}
+    if kind == "average":  # what it averages so far; it follows them (_averages_follow)
+        result |= {"games": counted, "of": of}
+    adjusted = result
+    now = timezone.now()
+    Game.objects.filter(pk=locked.pk).update(
+        adjusted=adjusted, status=Game.Status.CONFIRMED, confirmed_by=None, confirmed_at=now)
+    locked.adjusted, locked.status = adjusted, Game.Status.CONFIRMED
+    locked.confirmed_by, locked.confirmed_at = None, now
+    _game_write(locked, _live_revisions(locked), bump_version=True)
+    event_log(event, actor, "game_adjusted", round=round_.number, table=locked.table.number,
+              kind=kind, points=given, reason=reason, was=was)
+    ratings_request_update(game_id=locked.pk, round_id=round_.pk)
+    event_results_changed(event)
+    _round_confirmed_advance(round_)
+    return locked

@@ -1,0 +1,72 @@
+"""An event's settings changed by its director (the checks of the change, and the games rebuilt
+when the scoring rules change)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from common.errors import DomainError
+from rules_engine import RulesError
+from tournaments.models import Event
+from tournaments.services import (
+    check_event_settings_change,
+    event_lock,
+    event_log,
+    event_results_changed,
+)
+
+from ..models import Game, Hand
+from .derive import event_recompute
+
+
+@transaction.atomic
+def event_settings_update(*, event: Event, actor: Any = None, **settings: Any) -> Event:
+    """Change an event's settings (checked by ``tournaments.services.
+    check_event_settings_change``) and re-derive what depends on them: a new deal count
+    re-derives every game from its hands; the standings follow. The one service that changes an
+    event's settings (the pages, the API and the demo all come here)."""
+    locked = event_lock(event)
+    hands_entered = Hand.objects.filter(game__table__round__event=locked).exists()
+    changed = _event_settings_write(locked, actor=actor, hands_entered=hands_entered,
+                                    settings=settings)
+    if not changed:
+        return locked
+    if hands_entered and "deals_per_round" in changed:
+        confirmed = _confirmed_tables(locked)
+        try:
+            event_recompute(event=locked)
+        except RulesError as exc:
+            raise DomainError(
+                f"Some games already have more hands than that ({exc.errors[0].message}).",
+                field="deals_per_round",
+            ) from None
+        reopened = sorted(confirmed - _confirmed_tables(locked))
+        if reopened:
+            # Never undo a confirmation silently: the log and the director's page say so.
+            event_log(locked, actor, "confirmations_cleared", reason="deals_per_round",
+                      games=[list(g) for g in reopened])
+    event_results_changed(locked)
+    return locked
+
+
+def _event_settings_write(locked: Event, *, actor: Any, hands_entered: bool,
+                          settings: dict[str, Any]) -> set[str]:
+    """Store the checked settings on the locked event, with a log row; returns the names of the
+    fields that changed."""
+    changed = check_event_settings_change(event=locked, hands_entered=hands_entered, **settings)
+    for field, value in changed.items():
+        setattr(locked, field, value)
+    if changed:
+        locked.save(update_fields=list(changed))
+        event_log(locked, actor, "settings", changed=sorted(changed))
+    return set(changed)
+
+
+def _confirmed_tables(event: Event) -> set[tuple[int, int]]:
+    """(round, table) of the event's confirmed games."""
+    return set(
+        Game.objects.filter(table__round__event=event, status=Game.Status.CONFIRMED)
+        .values_list("table__round__number", "table__number")
+    )
