@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_layout_matches_design() -> None:
     for name in ["manage.py", "pyproject.toml", "README.md", "Makefile", ".ci/run", "config",
                  "rules_engine", "pairing", "ranking", "common", "clubs", "tournaments", "scoring",
-                 "standings", "draw", "public", "demo", "templates", "tests", "bench"]:
+                 "standings", "draw", "events", "public", "demo", "templates", "tests", "bench"]:
         assert (ROOT / name).exists(), name
     assert "make test" in (ROOT / ".ci/run").read_text()
 
