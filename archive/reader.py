@@ -30,7 +30,7 @@ from scoring.models import HandRevision
 from scoring.selectors import revision_values
 from scoring.services import hand_check
 from tournaments.models import BYE_POINTS_LIMIT, Event, Round
-from tournaments.services import check_format_settings
+from tournaments.services import check_format_settings, check_table_shape
 
 from .format import (
     ENTRY,
@@ -49,6 +49,9 @@ from .format import (
 )
 
 MAX_PROBLEMS = 50
+# A revision's entered values, as the rules engine reads them.
+REVISION_VALUES = ("dealer", "bidder", "bid", "trump", "outcome", "renege_seat", "meld",
+                   "counters", "tricks", "quadruple_run")
 LIST_SECTIONS = ("players", "pairs", "entries", "table_cards", "rounds", "tables", "seats",
                  "byes", "games", "hands", "log")
 USERNAME_MAX = 150
@@ -474,8 +477,11 @@ def _check_event(r: Reader, event: dict[str, Any]) -> Ruleset:
                                 overrides=event["ruleset_overrides"])
     except DomainError as exc:
         r.fail(f"event.{exc.field}", exc.code, exc.message)
-    if ruleset is not None and ruleset.players != 4:
-        r.fail("event.ruleset_preset", "invalid", "Events seat four players per table.")
+    if ruleset is not None:
+        try:
+            check_table_shape(ruleset=ruleset, format=event["format"])
+        except DomainError as exc:
+            r.fail(f"event.{exc.field}", exc.code, exc.message)
     if not all(isinstance(name, str) for name in event["tie_breaks"]):
         r.fail("event.tie_breaks", "invalid", "tie_breaks is a list of tie-break names.")
         raise _Enough
@@ -571,12 +577,12 @@ def _check_revision(r: Reader, values: dict[str, Any], where: str, ruleset: Rule
     for name in ("meld", "points"):
         if not isinstance(values[name], dict):
             r.fail(f"{where}.{name}", "invalid", f"{name} must be an object.")
-    if values["counters"] is not None and not isinstance(values["counters"], dict):
-        r.fail(f"{where}.counters", "invalid", "counters must be an object or null.")
+    for name in ("counters", "tricks"):
+        if values[name] is not None and not isinstance(values[name], dict):
+            r.fail(f"{where}.{name}", "invalid", f"{name} must be an object or null.")
     if len(r.problems) > before:
         return
-    revision = HandRevision(**{k: values[k] for k in (
-        "dealer", "bidder", "bid", "trump", "outcome", "renege_seat", "meld", "counters")})
+    revision = HandRevision(**{k: values[k] for k in REVISION_VALUES})
     try:
         _hand, score = hand_check(values=revision_values(revision), ruleset=ruleset)
     except RulesError as exc:
@@ -607,9 +613,8 @@ def _check_games_end(r: Reader, hands: list[Row], games: Mapping[Any, Row], rule
             continue  # a forfeited game is decided whatever its hands say
         listed.sort(key=lambda item: item[0])
         try:
-            engine_hands = [parse_hand(revision_values(HandRevision(**{k: c.values[k] for k in (
-                "dealer", "bidder", "bid", "trump", "outcome", "renege_seat", "meld",
-                "counters")})), ruleset) for _, c in listed]
+            engine_hands = [parse_hand(revision_values(HandRevision(
+                **{k: c.values[k] for k in REVISION_VALUES})), ruleset) for _, c in listed]
             score_game(engine_hands, ruleset, max_deals=deals_per_round)
         except RulesError as exc:
             for error in exc.errors:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -34,3 +35,33 @@ def check_ruleset(*, preset: str, overrides: dict[str, Any] | None) -> Ruleset:
 
 def event_ruleset(event: Any) -> Ruleset:
     return ruleset_for(preset=event.ruleset_preset, overrides=event.ruleset_overrides)
+
+
+def table_seats(ruleset: Ruleset, positions: Iterable[str]) -> tuple[str, ...]:
+    """The seats of a table whose players sit at ``positions``, clockwise: the smallest table
+    the ruleset seats that holds them all (three seats, or four where a fourth player sits out
+    each hand; four at a partnership table)."""
+    taken = set(positions)
+    sizes = sorted(ruleset.table_sizes)
+    for size in sizes:
+        seats = tuple(ruleset.seats_for(size))
+        if taken <= set(seats):
+            return seats
+    return tuple(ruleset.seats_for(sizes[-1]))
+
+
+def table_sides(ruleset: Ruleset, seats: Sequence[str]) -> tuple[str, ...]:
+    """The sides that score at a table with these seats: the two partnerships, or every
+    player where each plays alone."""
+    return tuple(ruleset.sides_for(len(seats)))
+
+
+def opponents_of(ruleset: Ruleset, seat: str, seats: Sequence[str]) -> tuple[str, ...]:
+    """The seats of a table playing against ``seat``."""
+    side = ruleset.side_of(seat)
+    return tuple(s for s in seats if ruleset.side_of(s) != side)
+
+
+def partners_of(ruleset: Ruleset, seat: str) -> tuple[str, ...]:
+    """The seats playing with ``seat`` (none where each plays alone)."""
+    return tuple(s for s in ruleset.seats_of(ruleset.side_of(seat)) if s != seat)

@@ -14,9 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from common.errors import DomainError, refused
+from common.rulesets import event_ruleset
 from formats import Format, Situation, Stage
 from pairing.results import TableResult
 from pairing.rotation import RoundPlan
+from rules_engine import Ruleset
 from standings.selectors import qualifying_order
 from tournaments.models import Entry, Event
 from tournaments.selectors import pairs_in_seed_order
@@ -45,6 +47,11 @@ class RoundManager:
     def __post_init__(self) -> None:
         """Read the family's rows (each manager reads its own)."""
 
+    @property
+    def ruleset(self) -> Ruleset:
+        """The event's rules: the shape of its tables."""
+        return event_ruleset(self.event)
+
     def check(self) -> None:
         """Refuse a field too small for the round (and the format's first-round checks)."""
         raise NotImplementedError
@@ -68,7 +75,8 @@ class RoundManager:
         return Situation(
             number=self.number, seed=self.event.draw_seed, rounds_planned=self.event.rounds_planned,
             history=tuple(self.history), results=results,
-            settings=dict(self.event.format_settings or {}), **kwargs)
+            settings=dict(self.event.format_settings or {}),
+            table_sizes=self.ruleset.table_sizes, individual=self.ruleset.individual, **kwargs)
 
     def _first_round_check(self, entrants: int) -> None:
         if self.number == 1:
@@ -143,13 +151,17 @@ class PairManager(RoundManager):
         if not self.spec.forfeits or not withdrawn:
             return AfterSeating()
         pair_of = {entry: pk for pk, members, _ in self.pairs for entry in members}
+        ruleset = self.ruleset
         walkovers = []
-        for number, (north, east, _, _) in enumerate(plan.tables, start=1):
-            ns, ew = pair_of.get(north), pair_of.get(east)
-            if ew in withdrawn:
-                walkovers.append((number, "EW", ew))
-            elif ns in withdrawn:
-                walkovers.append((number, "NS", ns))
+        for number, table in enumerate(plan.tables, start=1):
+            seated = dict(zip(ruleset.seats_for(len(table)), table, strict=True))
+            # the pair of each side (a side's first seat), the second side's checked first
+            pairs = [(side, pair_of.get(seated[ruleset.seats_of(side)[0]]))
+                     for side in ruleset.sides]
+            for side, pair in reversed(pairs):
+                if pair in withdrawn:
+                    walkovers.append((number, side, pair))
+                    break
         return AfterSeating(walkovers=tuple(walkovers))
 
 

@@ -18,6 +18,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from common.errors import DomainError, refused
+from common.rulesets import event_ruleset
 from common.tasks import ROUND_SEAT, task_queue
 from formats import Finish, Format
 from pairing.rotation import RotationError, RoundPlan
@@ -35,7 +36,6 @@ from .managers import manager_for
 from .selectors import event_results
 from .signals import walls_nudge
 
-POSITIONS = ("N", "E", "S", "W")
 
 # Allowed status changes of an event; anything else is refused.
 EVENT_TRANSITIONS: dict[str, set[str]] = {
@@ -209,9 +209,14 @@ def _settle_ties(event: Event, round_: Round, settings: dict[str, Any], actor: A
             "the cut of the cards before the next round is seated.",
             field="cut_winner", code="tie",
         )
+    sides = event_ruleset(event).sides_for
     for game in level:
         rng = random.Random(f"cut:{event.seed}:{round_.number}:{game.table.number}")
-        game.cut_winner = rng.choice(("NS", "EW"))
+        totals = game.totals or {}
+        # the sides level at the top of the table (every side of a drawn partnership game)
+        table_sides = sides(game.table.seats.count())
+        top = max((totals.get(side, 0) for side in table_sides), default=0)
+        game.cut_winner = rng.choice([side for side in table_sides if totals.get(side, 0) == top])
         game.save(update_fields=["cut_winner"])
         event_log(event, actor, "tie_cut", round=round_.number, table=game.table.number,
                   winner=game.cut_winner, by="system")
@@ -228,10 +233,11 @@ def _write_round(event: Event, number: int, plan: RoundPlan[int], stage: str,
     if any(t.pk is None for t in tables):  # backends without RETURNING ids
         tables = list(Table.objects.filter(round=round_).order_by("number"))
     Game.objects.bulk_create(Game(table=table) for table in tables)
+    seats_for = event_ruleset(event).seats_for
     Seat.objects.bulk_create(
         Seat(table=table, round=round_, position=position, entry_id=entry_id)
         for table, players in zip(tables, plan.tables, strict=True)
-        for position, entry_id in zip(POSITIONS, players, strict=True)
+        for position, entry_id in zip(seats_for(len(players)), players, strict=True)
     )
     Bye.objects.bulk_create(Bye(round=round_, entry_id=entry_id) for entry_id in plan.byes)
     return round_
@@ -634,22 +640,21 @@ def _player_swap(event: Event, locked: Round, entry_a: Entry, entry_b: Entry, ac
               a_name=entry_a.player.name, b_name=entry_b.player.name)
 
 
-# Partners sit opposite each other: N-S or E-W.
-SIDES = ({"N", "S"}, {"E", "W"})
-
-
 def _pair_place(locked: Round, pair: Pair, field: str) -> tuple[list[Seat], list[Bye]]:
     """Where the pair is in the round: its two seats on one side of a table (N before S, E
     before W), or its two byes; anything else is refused."""
     if pair.event_id != locked.event_id:
         raise DomainError(f"{pair} is not in this event.", field=field)
+    ruleset = event_ruleset(locked.event)
     seats = sorted(Seat.objects.filter(round=locked, entry__pair=pair).select_related("table"),
-                   key=lambda seat: POSITIONS.index(seat.position))
+                   key=lambda seat: ruleset.seats.index(seat.position))
+    # partners sit on one side of the table (opposite each other)
+    sides = [set(ruleset.seats_of(side)) for side in ruleset.sides]
     byes = list(Bye.objects.filter(round=locked, entry__pair=pair).order_by("entry_id"))
     if not seats and not byes:
         raise DomainError(f"{pair} is not in round {locked.number}.", field=field)
     together = (len(seats) == 2 and not byes and seats[0].table_id == seats[1].table_id
-                and {s.position for s in seats} in SIDES) or (len(byes) == 2 and not seats)
+                and {s.position for s in seats} in sides) or (len(byes) == 2 and not seats)
     if not together:
         raise DomainError(f"{pair}'s two players are not on one side of a table in round "
                           f"{locked.number}: reseat the round.", field=field)

@@ -63,6 +63,8 @@ class Situation:
     # still playing.
     pairs: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
     active_pairs: tuple[int, ...] = ()
+    table_sizes: tuple[int, ...] = (4,)
+    individual: bool = False
 
 
 @dataclass(frozen=True)
@@ -214,6 +216,7 @@ class Format:
     club_night: bool = False
     # Stage standings: each stage's running totals start again (the scorecard says so).
     stage_totals: bool = False
+    tables_of_three: bool = False
 
     @property
     def pairs(self) -> bool:

@@ -51,7 +51,8 @@ def _unique_top(totals: dict[str, int], among: Sequence[str]) -> str | None:
     return top[0] if len(top) == 1 else None
 
 
-def score_game(hands: Sequence[Hand], ruleset: Ruleset, max_deals: int | None = None) -> GameResult:
+def score_game(hands: Sequence[Hand], ruleset: Ruleset, max_deals: int | None = None,
+               seats: Sequence[str] | None = None) -> GameResult:
     """Score hands in order and decide the game.
 
     Hands after the one that ended the game are an error (``hands[i]``, code ``game_over``).

@@ -29,7 +29,7 @@ three-player games). At a four-player table a side may instead be given per seat
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -607,7 +607,8 @@ def _adds_up(
 # --- the hand ---------------------------------------------------------------------------------
 
 
-def parse_hand(data: Mapping[str, object], ruleset: Ruleset) -> Hand:
+def parse_hand(data: Mapping[str, object], ruleset: Ruleset,
+               seats: Sequence[str] | None = None) -> Hand:
     """Validate a hand as entered (the CLI/JSON shape) and build a :class:`Hand`.
 
     Raises :class:`RulesError` listing every problem found, each naming its field.

@@ -640,6 +640,27 @@ class Ruleset:
     def seats_of(self, side: str) -> tuple[Seat, ...]:
         return tuple(x for x in self.seats if self._seat_side[x] == side)
 
+    # (interim: the table-shape API before the sit-out option lands)
+    @property
+    def table_sizes(self) -> tuple[int, ...]:
+        return (self.players,)
+
+    @property
+    def individual(self) -> bool:
+        return len(self.sides) == self.players
+
+    def seats_for(self, n: int) -> tuple[Seat, ...]:
+        if n not in self.table_sizes:
+            raise ValueError(f"{self.name} seats {self.players} players at a table, not {n}")
+        return self.seats
+
+    def sides_for(self, n: int) -> tuple[str, ...]:
+        self.seats_for(n)
+        return tuple(self.sides)
+
+    def sitting_out(self, seats: Any, dealer: str) -> str | None:
+        return None
+
     def memo(self, key: str, build: Callable[[], Any]) -> Any:
         """Per-ruleset memo for derived lookups (achievable meld totals, the meld table, ...)."""
         store = self._cache

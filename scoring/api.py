@@ -56,12 +56,23 @@ class HandValuesInput(serializers.Serializer[Any]):
     renege_seat = serializers.ChoiceField(choices=SEATS, required=False, allow_blank=True)
     meld = serializers.DictField(
         child=serializers.IntegerField(allow_null=True, min_value=0, max_value=10000),
-        required=False, help_text='Meld per side, e.g. {"NS": 24, "EW": 32}.',
+        required=False, help_text="Meld per side, keyed by the table's sides (its partnerships, or each "
+                  "player's seat where each plays alone; the table's state lists them).",
     )
     counters = serializers.DictField(
         child=serializers.IntegerField(allow_null=True, min_value=0, max_value=10000),
         required=False, allow_null=True,
         help_text="Counters per side; only when cards were played (played, renege).",
+    )
+    tricks = serializers.DictField(
+        child=serializers.IntegerField(allow_null=True, min_value=0, max_value=100),
+        required=False, allow_null=True,
+        help_text="Tricks taken per side, in a played hand where the ruleset needs them "
+                  "(meld saved by a trick, all tricks); the table's ruleset says so.",
+    )
+    quadruple_run = serializers.CharField(
+        max_length=2, required=False, allow_blank=True,
+        help_text="The side that showed a quadruple run, where that wins the game.",
     )
 
     def values(self) -> dict[str, Any]:

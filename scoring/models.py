@@ -7,6 +7,7 @@ from django.db import models
 from django.db.models import Q
 
 from common.labels import OUTCOMES, RESULTS, SEATS
+from rules_engine import Side
 from tournaments.models import Entry, Event, Table
 
 # Where a director's confirmation at the desk comes from (``scoring.services.
@@ -37,7 +38,7 @@ class Game(models.Model):
     # A timed game whose time ran out: it ends after the deals entered, the side ahead winning
     # (level: settled by a cut); more hands are refused.
     time_called = models.BooleanField(default=False)
-    # A forfeit (walkover): the side that could not go on ("NS", "EW"; empty for none). The
+    # A forfeit (walkover): the partnership that could not go on (empty for none). The
     # game is decided for the other side without its hands (``scoring.services.game_forfeit``);
     # hands entered before stay in its history but count for nothing.
     forfeit = models.CharField(max_length=2, blank=True, default="")
@@ -65,7 +66,7 @@ class Game(models.Model):
                 name="game_status_valid",
             ),
             models.CheckConstraint(
-                condition=Q(forfeit__in=["", "NS", "EW"]), name="game_forfeit_valid",
+                condition=Q(forfeit__in=["", *map(str, Side)]), name="game_forfeit_valid",
             ),
             # A forfeited game is decided and confirmed at once.
             models.CheckConstraint(
@@ -124,6 +125,11 @@ class HandRevision(models.Model):
     renege_seat = models.CharField(max_length=1, blank=True)
     meld = models.JSONField(default=dict)
     counters = models.JSONField(null=True, blank=True)
+    # Tricks taken per side, where the ruleset needs them (meld saved by taking a trick, every
+    # trick taken); null where it does not or no cards were played.
+    tricks = models.JSONField(null=True, blank=True)
+    # The side that showed a quadruple run, where the ruleset lets it win the game outright.
+    quadruple_run = models.CharField(max_length=2, blank=True, default="")
     # What the rules engine decided for these values.
     points = models.JSONField(default=dict)
     result = models.CharField(max_length=12)

@@ -18,8 +18,8 @@ from django.http import Http404
 
 from common.errors import DomainError
 from common.labels import OUTCOME_LABELS, RESULT_LABELS, SEAT_NAMES, SUIT_SYMBOLS
-from common.rulesets import event_ruleset, ruleset_for
-from rules_engine import Outcome, Ruleset
+from common.rulesets import event_ruleset, ruleset_for, table_seats, table_sides
+from rules_engine import Outcome, Ruleset, needs_tricks
 from tournaments.models import Bye, Entry, Event, EventLog, Round, Seat, Table
 from tournaments.selectors import results_final
 
@@ -42,6 +42,10 @@ def revision_values(revision: HandRevision) -> dict[str, Any]:
         values["counters"] = revision.counters
     if revision.renege_seat:
         values["renege_seat"] = revision.renege_seat
+    if revision.tricks is not None:
+        values["tricks"] = revision.tricks
+    if revision.quadruple_run:
+        values["quadruple_run"] = revision.quadruple_run
     return values
 
 
@@ -87,19 +91,21 @@ def table_by_token(*, token: str) -> Table:
     return table
 
 
-def seats_of(table: Table) -> list[dict[str, Any]]:
-    """The table's seats in N, E, S, W order with the player sitting there."""
+def seats_of(table: Table, ruleset: Ruleset | None = None) -> list[dict[str, Any]]:
+    """The table's seats clockwise from North with the player sitting there, each with the
+    side it plays for (its partnership, or itself where each plays alone)."""
+    ruleset = ruleset or event_ruleset(table.round.event)
     seats = {
         s.position: s
         for s in Seat.objects.filter(table=table).select_related("entry__player")
     }
     rows = []
-    for position in ("N", "E", "S", "W"):
+    for position in table_seats(ruleset, seats):
         seat = seats.get(position)
         rows.append({
             "position": position,
             "seat_name": SEAT_NAMES[position],
-            "side": "NS" if position in "NS" else "EW",
+            "side": ruleset.side_of(position),
             "name": seat.entry.player.name if seat else "",
             "entry_id": seat.entry_id if seat else None,
         })
@@ -127,11 +133,12 @@ def describe_values(values: dict[str, Any] | None) -> str:
     meld = values.get("meld") or {}
     if meld:
         parts.append("meld " + " / ".join(f"{k} {v}" for k, v in sorted(meld.items(), reverse=True)))
-    counters = values.get("counters") or {}
-    if counters:
-        parts.append(
-            "counters " + " / ".join(f"{k} {v}" for k, v in sorted(counters.items(), reverse=True))
-        )
+    for group in ("counters", "tricks"):
+        given = values.get(group) or {}
+        if given:
+            parts.append(
+                f"{group} " + " / ".join(f"{k} {v}" for k, v in sorted(given.items(), reverse=True))
+            )
     return " · ".join(parts)
 
 
@@ -168,7 +175,7 @@ def revision_row(revision: HandRevision) -> dict[str, Any]:
     }
 
 
-def game_hands(game: Game, sides: tuple[str, ...] = ("NS", "EW")) -> list[dict[str, Any]]:
+def game_hands(game: Game, sides: tuple[str, ...]) -> list[dict[str, Any]]:
     """The game's hands in order (their live values), each with the running score after it."""
     revisions = (
         HandRevision.objects.filter(hand__game=game, is_live=True)
@@ -258,17 +265,19 @@ def table_state(*, table: Table) -> dict[str, Any]:
     event = round_.event
     game = Game.objects.get(pk=table.game.pk)  # fresh: totals and status change under us
     ruleset = event_ruleset(event)
-    sides = tuple(ruleset.sides)
-    seats = seats_of(table)
+    seats = seats_of(table, ruleset)
+    positions = [s["position"] for s in seats]
+    sides = table_sides(ruleset, positions)
     hands = game_hands(game, sides)
     last = hands[-1] if hands else None
-    # A misdeal is redealt by the same dealer and is not one of the game's deals.
+    # A misdeal is redealt by the same dealer and is not one of the game's deals; the deal
+    # passes to the left, round every seat of the table (a player sitting out deals too).
     if last is None:
-        next_dealer = "N"
+        next_dealer = positions[0]
     elif last["outcome"] == "misdeal":
         next_dealer = last["dealer"]
     else:
-        next_dealer = ruleset.next_dealer(last["dealer"])
+        next_dealer = positions[(positions.index(last["dealer"]) + 1) % len(positions)]
     misdeals = sum(1 for h in hands if h["outcome"] == "misdeal")
     open_ = round_is_open(round_)
     names = {s["position"]: s["name"] for s in seats}
@@ -291,6 +300,10 @@ def table_state(*, table: Table) -> dict[str, Any]:
         "seats": seats,
         "seat_names": names,
         "sides": sides,
+        # the seat that sits the next hand out, where one more player than the hands dealt sits
+        # at the table (the dealer)
+        "sitting_out": ruleset.sitting_out(positions, next_dealer),
+        "needs_tricks": needs_tricks(ruleset),
         "hands": hands,
         "totals": totals,
         "next_number": len(hands) + 1,
@@ -373,9 +386,11 @@ def games_for_event(event: Event, *, unconfirmed_only: bool = False,
         names.setdefault(table_id, {})[position] = name
     result = []
     rounds: dict[int, SimpleNamespace] = {}
+    ruleset = event_ruleset(event)
     for (pk, table_id, table_number, round_number, status, hands_count, totals, winner,
          forfeit, adjusted, confirmed_by_id, confirmer) in rows:
         by_position = names.get(table_id, {})
+        positions = table_seats(ruleset, by_position)
         round_ = rounds.setdefault(round_number, SimpleNamespace(number=round_number))
         result.append(SimpleNamespace(
             pk=pk, id=pk, table_id=table_id, status=status, hands_count=hands_count,
@@ -383,10 +398,9 @@ def games_for_event(event: Event, *, unconfirmed_only: bool = False,
             table=SimpleNamespace(pk=table_id, id=table_id, number=table_number, round=round_),
             confirmed_by=None if confirmed_by_id is None else SimpleNamespace(
                 pk=confirmed_by_id, player=SimpleNamespace(name=confirmer)),
-            players=[{"position": p, "name": by_position.get(p, "")}
-                     for p in ("N", "E", "S", "W")],
+            players=[{"position": p, "name": by_position.get(p, "")} for p in positions],
             # the players as one line, as the games' table shows them ("–" for an empty seat)
-            players_line=" · ".join(by_position.get(p) or "–" for p in ("N", "E", "S", "W")),
+            players_line=" · ".join(by_position.get(p) or "–" for p in positions),
             totals_list=[{"side": side, "points": points}
                          for side, points in (totals or {}).items()],
         ))
@@ -429,7 +443,7 @@ def table_next_seats(*, table: Table) -> dict[str, Any] | None:
 
     None while the game is being played. Otherwise ``{"number", "seated", ...}`` for the
     event's round ``number`` (this round + 1): when it is seated, ``players`` lists this table's
-    four players (N, E, S, W) each with ``table`` (number or None), ``position``, ``seat_name``
+    players (clockwise from North) each with ``table`` (number or None), ``position``, ``seat_name``
     and a ``label`` ("table 7, North (seat N), partner Ann", "final table, North (seat N), ...",
     "sits out", "no match this round (see the bracket)", ...); when it is not,
     ``confirmed`` of ``total`` games of this round are confirmed, ``last`` says the event has no
@@ -477,7 +491,7 @@ def table_next_seats(*, table: Table) -> dict[str, Any] | None:
     final = next_round.stage == Round.Stage.FINAL
     stage_label = Round.Stage(next_round.stage).label
     players = []
-    for position in ("N", "E", "S", "W"):
+    for position in table_seats(ruleset, by_position):
         if position not in by_position:
             continue
         entry, name, status = by_position[position]

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.db.models import Aggregate, Count, Max, Q, Sum, TextField
 
+from common.rulesets import event_ruleset
 from conduct.selectors import penalty_sums
 from ranking import (
     EntryTotals,
@@ -141,12 +142,16 @@ def stage_rounds(event: Event, stage: str) -> list[int]:
 
 
 def _pair_games(event: Event, rounds: Collection[int] | None) -> list[PairGame]:
-    """The finished games of a pair event, pair against pair (the N seat's pair plays N-S).
+    """The finished games of a pair event, pair against pair (the pair in a partnership's first
+    seat plays for it).
 
     A forfeited game (a walkover) scores like a bye for the pair that won it (the event's bye
     policy, from the round's games played out) and nothing for the pair that forfeited."""
     pair_at: dict[tuple[int, str], int] = {}
-    seats = Seat.objects.filter(round__event=event, position__in=("N", "E"))
+    ruleset = event_ruleset(event)
+    sides = tuple(ruleset.sides)  # the two partnerships, the first playing the first seat
+    firsts = tuple(ruleset.seats_of(side)[0] for side in sides)
+    seats = Seat.objects.filter(round__event=event, position__in=firsts)
     if rounds is not None:
         seats = seats.filter(round__number__in=list(rounds))
     for table_id, position, pair_id in seats.values_list("table_id", "position", "entry__pair_id"):
@@ -158,15 +163,14 @@ def _pair_games(event: Event, rounds: Collection[int] | None) -> list[PairGame]:
     for game_id, table_id, number, totals, winner, cut_winner, forfeit in games.values_list(
             "pk", "table_id", "table__round__number", "totals", "winner", "cut_winner",
             "forfeit"):
-        ns, ew = pair_at.get((table_id, "N")), pair_at.get((table_id, "E"))
-        if ns is None or ew is None:
+        pairs = tuple(pair_at.get((table_id, seat)) for seat in firsts)
+        if None in pairs:
             continue
-        side = winner or cut_winner
+        won = dict(zip(sides, pairs, strict=True)).get(winner or cut_winner)
         out.append(PairGame(
-            round_number=number, game_id=game_id, pairs=(ns, ew),
-            points=(int((totals or {}).get("NS", 0)), int((totals or {}).get("EW", 0))),
-            winner=ns if side == "NS" else ew if side == "EW" else None,
-            forfeit=bool(forfeit),
+            round_number=number, game_id=game_id, pairs=pairs,  # type: ignore[arg-type]
+            points=tuple(int((totals or {}).get(side, 0)) for side in sides),  # type: ignore[arg-type]
+            winner=won, forfeit=bool(forfeit),
         ))
     if not any(g.forfeit for g in out):
         return out

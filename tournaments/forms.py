@@ -145,7 +145,7 @@ class EventForm(forms.Form):
         from rules_engine import list_rulesets
 
         cast(forms.ChoiceField, self.fields["ruleset_preset"]).choices = [
-            (r.name, r.title) for r in list_rulesets() if r.players == 4
+            (r.name, r.title) for r in list_rulesets()
         ]
         self.currency = "$"
         # The event's format (None on the new-event form, where the director picks it).

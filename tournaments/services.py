@@ -29,7 +29,7 @@ from common.tasks import standings_request_update
 from ranking import RankingError, validate_tie_breaks
 from ranking.pairs import validate_pair_tie_breaks
 from ranking.prizes import check_prizes
-from rules_engine import needs_tricks
+from rules_engine import Ruleset
 
 from .models import (
     BYE_POINTS_LIMIT,
@@ -221,19 +221,7 @@ def _check_settings(
     else:
         overrides = {}  # a club's overrides belong to its preset, not to another one
     ruleset = check_ruleset(preset=preset, overrides=overrides)
-    if ruleset.players != 4:
-        raise DomainError(
-            f"{_spec(format).label} seats four players per table; pick a four-handed "
-            "ruleset.",
-            field="ruleset_preset",
-        )
-    if needs_tricks(ruleset):
-        which = "all_tricks" if ruleset.all_tricks != "nothing" else "meld_needs_trick"
-        raise DomainError(
-            f"{which}: this ruleset needs the tricks each side took in every played hand, and "
-            "score entry records counters, not tricks; leave the option out for an event.",
-            field="ruleset_overrides", code="not_supported",
-        )
+    check_table_shape(ruleset=ruleset, format=format)
     try:
         if _spec(format).pairs:
             breaks = validate_pair_tie_breaks(tie_breaks)
@@ -242,6 +230,18 @@ def _check_settings(
     except RankingError as exc:
         raise DomainError.of(exc) from None
     return name, preset, overrides, breaks
+
+
+def check_table_shape(*, ruleset: Ruleset, format: str) -> None:
+    """Refuse a ruleset whose tables the format cannot seat: every format seats partnerships of
+    two at tables of four; individual play (each player their own side, at tables of three, or
+    of four with the dealer sitting out) only a format that seats tables of three."""
+    spec = _spec(format)
+    if ruleset.individual and not spec.tables_of_three:
+        raise DomainError(
+            f"{spec.label} seats partnerships at tables of four, and {ruleset.title} is played "
+            "by individuals; pick a four-handed ruleset, or a club night or progressive day.",
+            field="ruleset_preset", code="table_shape")
 
 
 def check_event_settings_change(

@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from common.errors import DomainError
-from common.rulesets import event_ruleset
+from common.rulesets import event_ruleset, table_seats
 from common.tasks import (
     ROUND_CONFIRMED,
     ratings_request_update,
@@ -36,13 +36,14 @@ def game_set_scorer(*, game: Game, position: str) -> Game:
     keeper while it is played, never once it is over (the winners would pick who confirms)."""
     locked = _locked_game(game)
     ruleset = event_ruleset(locked.table.round.event)
-    if position not in ruleset.seats:
-        raise DomainError(f"Pick the seat of the player keeping score: {', '.join(ruleset.seats)}.",
+    names = {s.position: s.entry.player.name
+             for s in Seat.objects.filter(table=locked.table).select_related("entry__player")}
+    seats = table_seats(ruleset, names)
+    if position not in seats:
+        raise DomainError(f"Pick the seat of the player keeping score: {', '.join(seats)}.",
                           field="scorer", code="invalid_choice")
     if locked.scorer_position == position:
         return locked
-    names = {s.position: s.entry.player.name
-             for s in Seat.objects.filter(table=locked.table).select_related("entry__player")}
     if position not in names:
         raise DomainError("Nobody sits at that seat of this table.", field="scorer",
                           code="invalid_choice")
@@ -84,6 +85,11 @@ def game_confirm(*, game: Game, position: str) -> Game:
     seat = Seat.objects.filter(table=locked.table, position=position).select_related("entry").first()
     if seat is None:
         raise DomainError("That seat is not at this table.", field="position")
+    if locked.scorer_position == position:
+        raise DomainError(
+            f"{position} kept score: another player at the table confirms.",
+            field="position", code="scorer_side",
+        )
     if locked.scorer_position and ruleset.side_of(position) == ruleset.side_of(locked.scorer_position):
         raise DomainError(
             f"{position} is on the keeper's side ({locked.scorer_position} kept score): a player "

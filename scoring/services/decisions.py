@@ -131,8 +131,9 @@ def game_forfeit(*, game: Game, side: str, reason: str, actor: Any = None,
         raise DomainError(f"A {spec.label.lower()} has no forfeits: enter the game's hands, or "
                           "withdraw the player.", field="format", code="no_forfeits")
     ruleset = event_ruleset(event)
-    if side not in ruleset.sides or side not in ("NS", "EW"):
-        raise DomainError("Name the side that forfeits: NS or EW.", field="side")
+    if side not in ruleset.sides or ruleset.individual:
+        raise DomainError(f"Name the side that forfeits: {' or '.join(ruleset.sides)}.",
+                          field="side")
     reason = (reason or "").strip()
     if not reason:
         raise DomainError("Say why the side forfeits.", field="reason")
@@ -152,7 +153,7 @@ def game_forfeit(*, game: Game, side: str, reason: str, actor: Any = None,
                           "forfeited now.", field="game", code="confirmed")
     seats = {s.position: s.entry for s in
              Seat.objects.filter(table_id=locked.table_id).select_related("entry__pair")}
-    forfeiting = seats.get("N" if side == "NS" else "E")
+    forfeiting = seats.get(ruleset.seats_of(side)[0])
     pair = forfeiting.pair if forfeiting is not None else None
     if pair is None:
         raise DomainError("No pair sits at that side of this table.", field="side")

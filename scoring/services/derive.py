@@ -12,7 +12,7 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from common.rulesets import event_ruleset
+from common.rulesets import event_ruleset, table_seats, table_sides
 from rules_engine import Outcome, Ruleset, score_game
 from tournaments.models import Event, Round, Seat
 
@@ -50,21 +50,23 @@ def _derive(
     """A game's derived fields and seat results from its live hands (no queries). A forfeited
     game is decided for the other side whatever its hands say: no points for either side (the
     standings score the walkover, see ``standings.services``), hands entered before kept."""
+    table = table_seats(ruleset, [position for position, _ in seats])
+    sides = table_sides(ruleset, table)
     if game.forfeit:
-        totals = {side: 0 for side in ruleset.sides}
+        totals = {side: 0 for side in sides}
         finished, reason = True, FORFEIT
-        winner = next(side for side in ruleset.sides if side != game.forfeit)
+        winner = next(side for side in sides if side != game.forfeit)
     elif game.adjusted:
         # The director's adjusted result decides, whatever the hands say.
         given = game.adjusted.get("points") or {}
-        totals = {side: int(given.get(side, 0)) for side in ruleset.sides}
+        totals = {side: int(given.get(side, 0)) for side in sides}
         finished, reason = True, ADJUSTED
         top = max(totals.values())
         leaders = [side for side, points in totals.items() if points == top]
         winner = leaders[0] if len(leaders) == 1 else ""
     elif revisions:
-        hands = [revision_hand(r, ruleset) for r in revisions]
-        result = score_game(hands, ruleset, max_deals=event.deals_per_round)
+        hands = [revision_hand(r, ruleset, table) for r in revisions]
+        result = score_game(hands, ruleset, max_deals=event.deals_per_round, seats=table)
         if result.finished_after is None and game.time_called:
             # Time: the game ends after the deals played (misdeals are not deals). Misdeals
             # after the last deal (redealing when time was called) score nothing and are kept
@@ -72,14 +74,15 @@ def _derive(
             # engine would refuse them as hands after the end of the game.
             counted = [i for i, h in enumerate(hands) if h.outcome != Outcome.MISDEAL]
             if counted:
-                result = score_game(hands[:counted[-1] + 1], ruleset, max_deals=len(counted))
+                result = score_game(hands[:counted[-1] + 1], ruleset, max_deals=len(counted),
+                                    seats=table)
         totals = dict(result.totals[-1])
         winner, reason = result.winner or "", result.reason or ""
         finished = result.finished_after is not None
         if game.time_called and (not finished or reason == "deals"):
             finished, reason = True, "time"
     else:
-        totals = {side: 0 for side in ruleset.sides}
+        totals = {side: 0 for side in sides}
         finished = game.time_called
         winner, reason = "", "time" if finished else ""
     status = game.status
@@ -114,6 +117,21 @@ def _derive(
     return fields, rows
 
 
+def seat_rows(game: Game) -> list[tuple[str, int]]:
+    """The (position, entry id) of every seat at the game's table: one query, kept on the
+    game for the rest of the write (a locked game's seats do not move under it)."""
+    rows: list[tuple[str, int]] | None = getattr(game, "_seat_rows", None)
+    if rows is None:
+        rows = list(Seat.objects.filter(table_id=game.table_id).values_list("position", "entry_id"))
+        game._seat_rows = rows  # type: ignore[attr-defined]
+    return rows
+
+
+def game_seats(game: Game, ruleset: Ruleset) -> tuple[str, ...]:
+    """The seats of the game's table, clockwise (``common.rulesets.table_seats``)."""
+    return table_seats(ruleset, [position for position, _ in seat_rows(game)])
+
+
 def _game_write(game: Game, revisions: Sequence[HandRevision], *, bump_version: bool,
                 clear_confirmation: bool = False) -> None:
     """Write a game's derived fields and seat results from its live hands: four queries (the
@@ -121,7 +139,7 @@ def _game_write(game: Game, revisions: Sequence[HandRevision], *, bump_version: 
     and event (as :func:`_locked_game` loads them); its fields are updated in place."""
     event = game.table.round.event
     was_decided = game.status != Game.Status.PLAYING
-    seats = list(Seat.objects.filter(table_id=game.table_id).values_list("position", "entry_id"))
+    seats = seat_rows(game)
     fields, rows = _derive(
         game=game, event=event, round_number=game.table.round.number, revisions=revisions,
         seats=seats, ruleset=event_ruleset(event),

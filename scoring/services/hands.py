@@ -25,7 +25,7 @@ from tournaments.services import (
 
 from ..models import Game, Hand, HandRevision
 from ..selectors import entry_refusal, revision_values
-from .derive import _game_write, _live_revisions, _locked_game
+from .derive import _game_write, _live_revisions, _locked_game, game_seats
 from .parse import HAND_FIELDS, hand_check, revision_hand
 
 
@@ -95,6 +95,8 @@ def _store_revision(
         renege_seat=data.get("renege_seat") or "",
         meld=dict(data.get("meld") or {}),
         counters=dict(data["counters"]) if data.get("counters") is not None else None,
+        tricks=dict(data["tricks"]) if data.get("tricks") is not None else None,
+        quadruple_run=data.get("quadruple_run") or "",
         points=dict(score.points),
         result=score.result,
         made=score.made,
@@ -179,7 +181,8 @@ def hand_submit(
             "the other side confirms the game at the end.",
             field="scorer", code="no_scorer",
         )
-    engine_hand, score = hand_check(values=values, ruleset=ruleset)
+    engine_hand, score = hand_check(values=values, ruleset=ruleset,
+                                    seats=game_seats(locked, ruleset))
     hand = Hand.objects.create(game=locked, number=number)
     revision = _store_revision(
         hand=hand, number=1, engine_hand=engine_hand, score=score, author=author,
@@ -226,17 +229,19 @@ def hand_correct(
             current=revision_values(live) | {"revision": live.revision},
         )
     ruleset = event_ruleset(locked.table.round.event)
-    engine_hand, score = hand_check(values=values, ruleset=ruleset)
+    seats = game_seats(locked, ruleset)
+    engine_hand, score = hand_check(values=values, ruleset=ruleset, seats=seats)
     new_values = engine_hand.to_dict()
     if all(new_values.get(k) == revision_values(live).get(k) for k in HAND_FIELDS) and not note:
         return live  # nothing changed: no revision
     revisions = _live_revisions(locked)
     replayed = [r if r.hand_id != hand.pk else None for r in revisions]
     engine_hands = [
-        engine_hand if r is None else revision_hand(r, ruleset) for r in replayed
+        engine_hand if r is None else revision_hand(r, ruleset, seats) for r in replayed
     ]
     try:
-        score_game(engine_hands, ruleset, max_deals=locked.table.round.event.deals_per_round)
+        score_game(engine_hands, ruleset, max_deals=locked.table.round.event.deals_per_round,
+                   seats=seats)
     except RulesError as exc:
         raise DomainError(
             f"With this change the game would end before its last entered hand "
@@ -287,7 +292,8 @@ def hand_delete_last(
         hand=last, revision=live.revision + 1, is_live=False, is_deletion=True,
         dealer=live.dealer, bidder=live.bidder, bid=live.bid, trump=live.trump,
         outcome=live.outcome, renege_seat=live.renege_seat, meld=live.meld,
-        counters=live.counters, points=live.points, result=live.result, made=live.made,
+        counters=live.counters, tricks=live.tricks, quadruple_run=live.quadruple_run,
+        points=live.points, result=live.result, made=live.made,
         reason="deleted", author=_user(author),
         source=HandRevision.Source.DIRECTOR if as_director else HandRevision.Source.TABLE,
         note=note[:200],

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules_engine import Hand as EngineHand
@@ -15,7 +15,8 @@ from rules_engine import Ruleset, parse_hand, score_hand
 from ..models import HandRevision
 from ..selectors import revision_values
 
-HAND_FIELDS = ("dealer", "bidder", "bid", "trump", "outcome", "renege_seat", "meld", "counters")
+HAND_FIELDS = ("dealer", "bidder", "bid", "trump", "outcome", "renege_seat", "meld", "counters",
+               "tricks", "quadruple_run")
 
 
 def _clean_values(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -34,9 +35,11 @@ def _clean_values(values: Mapping[str, Any]) -> dict[str, Any]:
     return cleaned
 
 
-def hand_check(*, values: Mapping[str, Any], ruleset: Ruleset) -> tuple[EngineHand, Any]:
-    """Validate and score values without storing anything (also used for live form checks)."""
-    hand = parse_hand(_clean_values(values), ruleset)
+def hand_check(*, values: Mapping[str, Any], ruleset: Ruleset,
+               seats: Sequence[str] | None = None) -> tuple[EngineHand, Any]:
+    """Validate and score values without storing anything (also used for live form checks);
+    ``seats`` are the table's (the ruleset's own when not given)."""
+    hand = parse_hand(_clean_values(values), ruleset, seats=seats)
     return hand, score_hand(hand, ruleset)
 
 
@@ -58,18 +61,20 @@ def _values_key(values: Mapping[str, Any]) -> tuple[Any, ...]:
     )
 
 
-def revision_hand(revision: HandRevision, ruleset: Ruleset) -> EngineHand:
-    """The rules engine's hand of a stored revision (``parse_hand`` of its values), parsed once
-    per process, ruleset and values (see ``PARSED_HANDS_KEPT``)."""
+def revision_hand(revision: HandRevision, ruleset: Ruleset,
+                  seats: Sequence[str] | None = None) -> EngineHand:
+    """The rules engine's hand of a stored revision (``parse_hand`` of its values at a table
+    with ``seats``), parsed once per process, ruleset, seats and values (see
+    ``PARSED_HANDS_KEPT``)."""
     values = revision_values(revision)
-    key = _values_key(values)
+    key = (tuple(seats or ()), *_values_key(values))
     kept: OrderedDict[tuple[Any, ...], EngineHand] = ruleset.memo("parsed_hands", OrderedDict)
     with _parsed_lock:
         hand = kept.get(key)
         if hand is not None:
             kept.move_to_end(key)
             return hand
-    hand = parse_hand(values, ruleset)
+    hand = parse_hand(values, ruleset, seats=seats)
     with _parsed_lock:
         kept[key] = hand
         while len(kept) > PARSED_HANDS_KEPT:
