@@ -36,7 +36,6 @@ from .managers import manager_for
 from .selectors import event_results
 from .signals import walls_nudge
 
-
 # Allowed status changes of an event; anything else is refused.
 EVENT_TRANSITIONS: dict[str, set[str]] = {
     Event.Status.DRAFT: {Event.Status.RUNNING, Event.Status.CANCELLED},
