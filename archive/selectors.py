@@ -23,6 +23,7 @@ from django.db import connection, models
 from django.db.models.functions import Cast
 
 from common.collector import collector_paused
+from common.labels import SEATS
 from scoring.models import Game, Hand, HandRevision
 from standings.models import StandingsSnapshot
 from standings.selectors import standings_compute
@@ -47,8 +48,6 @@ from .format import (
     timestamp,
 )
 from .models import EventImport, ImportJob
-
-POSITIONS = "NESW"
 
 # resolve(kind, database id) -> what the archive writes for it
 Resolve = Callable[[str, Any], Any]
@@ -261,7 +260,7 @@ def event_archive(*, event: Event) -> dict[str, Any]:
         "pk", *fields["games"]), key=lambda g: table_order[g[1]])
     game_table = {g[0]: g[1] for g in game_rows}
     seat_rows = sorted(Seat.objects.filter(round__event=event).order_by().values_list(*fields["seats"]),
-                       key=lambda s: (table_order[s[0]], POSITIONS.index(s[1])))
+                       key=lambda s: (table_order[s[0]], SEATS.index(s[1])))
     bye_rows = sorted(Bye.objects.filter(round__event=event).order_by().values_list(*fields["byes"]),
                       key=lambda b: (round_number[b[0]], ids[ENTRY].get(b[1], 0)))
     # hands: (pk, game_id, ...)

@@ -4,9 +4,11 @@ that a phone tile needs are chosen here."""
 
 from __future__ import annotations
 
-from rules_engine import Outcome, Result, Seat, Suit
+from rules_engine import Outcome, Result, Seat, Side, Suit
 
 SEATS: tuple[str, ...] = tuple(s.value for s in Seat)
+# the partnerships of a four-player table (at other tables each seat is its own side)
+SIDES: tuple[str, ...] = tuple(s.value for s in Side)
 SUITS: tuple[str, ...] = tuple(s.value for s in Suit)
 OUTCOMES: tuple[str, ...] = tuple(o.value for o in Outcome)
 RESULTS: tuple[str, ...] = tuple(r.value for r in Result)

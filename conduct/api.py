@@ -228,9 +228,10 @@ class AdjustInput(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=list(ADJUST_KINDS), help_text="; ".join(
         f"{k}: {v}" for k, v in ADJUST_KINDS.items()))
     points = serializers.DictField(child=serializers.IntegerField(), required=False,
-                                   help_text='kind points: every side\'s points, e.g. '
-                                             '{"NS": 250, "EW": 180}.')
-    side = serializers.CharField(required=False, help_text="kind forfeit: NS or EW.")
+                                   help_text="kind points: every side's points, keyed by "
+                                             "the table's sides (its state lists them).")
+    side = serializers.CharField(required=False,
+                                 help_text="kind forfeit: the side that forfeits.")
     reason = serializers.CharField(max_length=200)
 
 

@@ -124,8 +124,8 @@ def table_adjust(request: HttpRequest, pk: int, number: int, table: int) -> Http
                              table__round__event=event, table__round__number=number,
                              table__number=table)
     data = request.POST
-    points = {side: data.get(f"points_{side}", "") for side in ("NS", "EW", "N", "E", "S")
-              if f"points_{side}" in data}
+    points = {key.removeprefix("points_"): value for key, value in data.items()
+              if key.startswith("points_")}
     try:
         done = game_adjust(game=game, kind=data.get("kind", ""), reason=data.get("reason", ""),
                            points=points, side=data.get("side", ""), actor=request.user)

@@ -33,7 +33,6 @@ NAMES = [
     "Mae Nolan", "Ned Ortiz", "Olive Park", "Pete Quinn", "Rita Ross", "Sam Stone",
     "Tess Turner", "Uma Vance", "Vic Walsh", "Wes Young", "Yara Zeller", "Zeke Adler",
 ]
-SEATS = ("N", "E", "S", "W")
 SUITS = ("S", "H", "D", "C")
 
 
@@ -41,24 +40,27 @@ def demo_hand(rng: random.Random, ruleset: Ruleset, dealer: str) -> dict[str, An
     """A plausible played hand: deal 80 cards, the best melder bids, counters split by chance."""
     deck = [rank + suit for suit in SUITS for rank in "ATKQJ" for _ in range(4)]
     rng.shuffle(deck)
-    hands = {seat: deck[i * 20:(i + 1) * 20] for i, seat in enumerate(SEATS)}
+    seats, size = ruleset.seats, ruleset.hand_size
+    hands = {seat: deck[i * size:(i + 1) * size] for i, seat in enumerate(seats)}
     best: tuple[int, str, str] | None = None
-    for seat in SEATS:
+    for seat in seats:
         for trump in SUITS:
             total = count_meld(hands[seat], trump, ruleset).total
             has_marriage = ("K" + trump) in hands[seat] and ("Q" + trump) in hands[seat]
             if has_marriage and (best is None or total > best[0]):
                 best = (total, seat, trump)
     if best is None:
-        return {"dealer": dealer, "outcome": "misdeal", "meld": {"NS": 0, "EW": 0}}
+        return {"dealer": dealer, "outcome": "misdeal", "meld": dict.fromkeys(ruleset.sides, 0)}
     _, bidder, trump = best
-    meld = {"NS": 0, "EW": 0}
-    for seat in SEATS:
+    meld = dict.fromkeys(ruleset.sides, 0)
+    for seat in seats:
         meld[ruleset.side_of(seat)] += count_meld(hands[seat], trump, ruleset).total
     side = ruleset.side_of(bidder)
-    other = "EW" if side == "NS" else "NS"
+    others = [s for s in ruleset.sides if s != side]
     taken = rng.randint(18, 44)
-    counters = {side: taken, other: ruleset.counters_total - taken}
+    # the declaring side's counters; the others share the rest
+    counters = {side: taken, **{s: 0 for s in others}}
+    counters[others[-1]] = ruleset.counters_total - taken
     target = meld[side] + rng.randint(14, 30)
     bid = ruleset.min_bid
     while not ruleset.is_valid_bid(bid) or bid < target:
@@ -72,7 +74,7 @@ def demo_hand(rng: random.Random, ruleset: Ruleset, dealer: str) -> dict[str, An
 
 
 def play_table(game: Any, rng: random.Random, ruleset: Ruleset, hands: int) -> None:
-    dealer = rng.choice(SEATS)
+    dealer = rng.choice(ruleset.seats)
     for number in range(1, hands + 1):
         game.refresh_from_db()
         if game.status != Game.Status.PLAYING:

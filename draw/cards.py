@@ -17,6 +17,7 @@ from django.db.models import Count, Max
 from django.http import Http404
 
 from common.errors import DomainError
+from common.rulesets import event_ruleset, opponents_of, partners_of, table_seats
 from conduct.selectors import penalties_of
 from scoring.models import Game
 from standings.models import StandingsSnapshot
@@ -27,8 +28,6 @@ from .selectors import event_stages, rounds_total
 
 # A day has at most this many tables (a 64-table NPA day fits with room to spare).
 MAX_TABLE_CARDS = 200
-PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
-OPPONENTS = {"N": ("E", "W"), "S": ("E", "W"), "E": ("N", "S"), "W": ("N", "S")}
 
 
 # --- day table cards -----------------------------------------------------------------------------
@@ -51,12 +50,14 @@ def table_cards_ensure(*, event: Event, count: int, actor: Any = None) -> list[T
 
 def table_card_count(event: Event) -> int:
     """How many day cards the event needs: its largest round so far, or, before the first
-    round (or when more players have checked in since), a table per four players."""
+    round (or when more players have checked in since), a table per full table of players."""
     largest = (Round.objects.filter(event=event).annotate(tables_count=Count("tables"))
                .aggregate(most=Max("tables_count"))["most"]) or 0
     players = Entry.objects.filter(event=event, status=Entry.Status.ACTIVE,
                                    alternate=False).count()
-    return min(max(largest, players // 4), MAX_TABLE_CARDS)
+    # the most tables the players fill: tables of the smallest size the ruleset seats
+    ruleset = event_ruleset(event)
+    return min(max(largest, players // min(ruleset.table_sizes)), MAX_TABLE_CARDS)
 
 
 @dataclass(frozen=True)
@@ -122,8 +123,11 @@ def scorecards(event: Event, entries: list[Entry]) -> list[dict[str, Any]]:
              .select_related("table__round", "table__game", "entry__player"))
     if len(ids) == 1:
         seats = seats.filter(table__seats__entry_id=ids[0])
+    at_table: dict[int, list[str]] = {}
+    ruleset = event_ruleset(event)
     for found in seats:
         names[(found.table_id, found.position)] = found.entry.player.name
+        at_table.setdefault(found.table_id, []).append(found.position)
         if found.entry_id in mine:
             mine[found.entry_id][found.table.round.number] = found
     byes: dict[int, set[int]] = {}
@@ -155,16 +159,19 @@ def scorecards(event: Event, entries: list[Entry]) -> list[dict[str, Any]]:
             seat = mine[entry.pk].get(number)
             if seat is not None:
                 table = seat.table
-                side = "NS" if seat.position in "NS" else "EW"
-                other = "EW" if side == "NS" else "NS"
+                side = ruleset.side_of(seat.position)
+                here = table_seats(ruleset, at_table.get(table.pk, ()))
+                partners = partners_of(ruleset, seat.position)
                 row.update(table=table.number, seat=seat.position,
-                           partner=names.get((table.pk, PARTNER[seat.position]), ""),
+                           partner=" & ".join(names.get((table.pk, p), "") for p in partners),
                            opponents=[names.get((table.pk, p), "")
-                                      for p in OPPONENTS[seat.position]])
+                                      for p in opponents_of(ruleset, seat.position, here)])
                 game = getattr(table, "game", None)
                 if game is not None and game.status != Game.Status.PLAYING:
                     totals = game.totals or {}
-                    ours, theirs = int(totals.get(side, 0)), int(totals.get(other, 0))
+                    # theirs: the best score against us (the other partnership's)
+                    ours = int(totals.get(side, 0))
+                    theirs = max((int(v) for s, v in totals.items() if s != side), default=0)
                     running += ours
                     row.update(ours=ours, theirs=theirs, running=running,
                                adjusted=bool(game.adjusted))

@@ -7,11 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 import formats
-from common.rulesets import event_ruleset
+from common.rulesets import event_ruleset, table_seats, table_sides
 from formats import FormatError, Stage
 from formats.pairs import bracket_first_round, bracket_view
 from pairing.results import TableResult
 from ranking.prizes import award_side
+from rules_engine import Ruleset
 from scoring.models import Game, SeatResult
 from standings.compute import walkover_points
 from standings.models import StandingsSnapshot
@@ -291,10 +292,11 @@ def event_bracket(event: Event) -> dict[str, Any] | None:
             statuses=statuses)
     except FormatError:  # too few pairs yet for the bracket's settings: nothing to draw
         return None
-    return _with_walkovers(view, forfeits, walkover_points(event) if forfeits else {})
+    return _with_walkovers(view, event_ruleset(event), forfeits,
+                           walkover_points(event) if forfeits else {})
 
 
-def _with_walkovers(view: dict[str, Any],
+def _with_walkovers(view: dict[str, Any], ruleset: Ruleset,
                     forfeits: dict[tuple[int, int], tuple[int, str, int]],
                     credited: dict[int, dict[int, int]]) -> dict[str, Any]:
     """Each match says whether it was a walkover: ``forfeit``, the pair that forfeited it (None
@@ -303,15 +305,17 @@ def _with_walkovers(view: dict[str, Any],
     game with no hand."""
     pair_at = {
         (table_id, position): pair_id for table_id, position, pair_id in Seat.objects.filter(
-            table_id__in=[t for t, _, _ in forfeits.values()], position__in=("N", "E"))
+            table_id__in=[t for t, _, _ in forfeits.values()])
         .values_list("table_id", "position", "entry__pair_id")
     } if forfeits else {}
+    # a partnership's pair sits in its first seat
+    first_seat = {side: ruleset.seats_of(side)[0] for side in ruleset.sides}
     for part in view["brackets"]:
         for column in part["rounds"]:
             for match in column["matches"]:
                 found = forfeits.get((match["round_number"], match["table"]))
                 match["forfeit"] = pair_at.get(
-                    (found[0], "N" if found[1] == "NS" else "E")) if found else None
+                    (found[0], first_seat.get(found[1], ""))) if found else None
                 if found and found[2] in credited:
                     scores = credited[found[2]]
                     match["points"] = [scores.get(side["pair"], 0) for side in match["sides"]]
@@ -322,13 +326,15 @@ def round_table_cards(*, round_: Round) -> list[dict[str, Any]]:
     """A round's tables as its table cards show them (``draw/partials/tables.html``), in table
     order: ``number``, ``token``, ``game`` (None before it exists: ``status``,
     ``status_label``, ``hands_count``, ``totals``, ``winner``, ``forfeit``, ``adjusted``) and
-    ``seats`` N, E, S, W (``position``, ``name``; None for an empty seat). Plain rows in two
+    ``seats`` clockwise from North (``position``, ``name``; None for an empty seat) and
+    ``sides`` (``side``, ``names``). Plain rows in two
     queries whatever the size: a big day's 128 cards were some 1,800 models."""
     seats: dict[int, dict[str, dict[str, str]]] = {}
     for table_id, position, name in Seat.objects.filter(round=round_).order_by().values_list(
             "table_id", "position", "entry__player__name"):
         seats.setdefault(table_id, {})[position] = {"position": position, "name": name}
     labels = dict(Game.Status.choices)
+    ruleset = event_ruleset(round_.event)
     cards = []
     for (pk, number, token, game_id, status, hands_count, totals, winner, forfeit,
          adjusted) in Table.objects.filter(round=round_).order_by("number").values_list(
@@ -341,6 +347,10 @@ def round_table_cards(*, round_: Round) -> list[dict[str, Any]]:
                 "status": status, "status_label": labels.get(status, status),
                 "hands_count": hands_count, "totals": totals, "winner": winner,
                 "forfeit": forfeit, "adjusted": adjusted},
-            "seats": [by_position.get(p) for p in ("N", "E", "S", "W")],
+            "seats": [by_position.get(p) for p in table_seats(ruleset, by_position)],
+            # each side with its players (a partnership, or one player)
+            "sides": [{"side": side, "names": " & ".join(
+                by_position.get(p, {}).get("name", "") for p in ruleset.seats_of(side))}
+                for side in table_sides(ruleset, table_seats(ruleset, by_position))],
         })
     return cards

@@ -31,6 +31,7 @@ from django.views.decorators.http import require_POST
 
 from common.errors import DomainError
 from common.labels import SEAT_NAMES
+from common.rulesets import event_ruleset, table_seats, table_sides
 from draw import seating
 from draw.flow import next_step, redraw_warning
 from draw.selectors import (
@@ -105,6 +106,7 @@ def _tiles(round_: Round, *, now: datetime.datetime, deals: int | None,
         names.setdefault(table_id, {})[position] = name
         entry_ids.setdefault(table_id, set()).add(entry_id)
     tiles: list[dict[str, Any]] = []
+    ruleset = event_ruleset(round_.event)
     for (table_id, number, token, game_id, status, hands_count, totals, winner, cut_winner,
          adjusted, forfeit, updated_at) in (
         Table.objects.filter(round=round_).order_by("number")
@@ -124,8 +126,11 @@ def _tiles(round_: Round, *, now: datetime.datetime, deals: int | None,
         tiles.append({
             "number": number, "token": token, "game_id": game_id, "status": status,
             "status_label": Game.Status(status).label,
-            "ns": [by_position.get(p, "–") for p in ("N", "S")],
-            "ew": [by_position.get(p, "–") for p in ("E", "W")],
+            # each side with its players and its score (a partnership, or one player)
+            "sides": [{"side": side,
+                       "names": [by_position.get(p, "–") for p in ruleset.seats_of(side)],
+                       "points": (totals or {}).get(side), "cut": cut_winner == side}
+                      for side in table_sides(ruleset, table_seats(ruleset, by_position))],
             "hands": hands, "deals": deals, "minutes": minutes,
             "misdeals": misdealt, "played": hands - misdealt,
             "totals": totals or None,

@@ -37,6 +37,7 @@ from draw.selectors import (
     sitting_labels,
     sitting_phrase,
 )
+from rules_engine import needs_tricks
 from scoring.models import Game, HandRevision
 from scoring.selectors import games_for_event
 from scoring.services import event_settings_update, game_forfeit
@@ -569,23 +570,28 @@ def event_hands_csv(request: HttpRequest, pk: int) -> HttpResponse:
     response = HttpResponse(content_type="text/csv")
     response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-hands.csv"'
     writer = SafeCsvWriter(response)  # text starting like a formula stays text
+    ruleset = event_ruleset(event)
+    # a column per side of the largest table (each player's seat where each plays alone)
+    sides = ruleset.sides_for(max(ruleset.table_sizes))
+    tricks = needs_tricks(ruleset)
+    groups = ("meld", "counters", *(("tricks",) if tricks else ()), "points")
     writer.writerow(["round", "table", "hand", "dealer", "bidder", "bid", "trump", "outcome",
-                     "renege_seat", "meld_NS", "meld_EW", "counters_NS", "counters_EW",
-                     "points_NS", "points_EW", "result", "revision"])
+                     "renege_seat", *(f"{group}_{side}" for group in groups for side in sides),
+                     "result", "revision"])
     # Plain rows, not models: a day of 128 tables is thousands of hands.
     revisions = (
         HandRevision.objects.filter(hand__game__table__round__event=event, is_live=True)
         .order_by("hand__game__table__round__number", "hand__game__table__number", "hand__number")
         .values_list("hand__game__table__round__number", "hand__game__table__number",
                      "hand__number", "dealer", "bidder", "bid", "trump", "outcome", "renege_seat",
-                     "meld", "counters", "points", "result", "revision")
+                     "meld", "counters", "tricks", "points", "result", "revision")
     )
     for (round_number, table_number, number, dealer, bidder, bid, trump, outcome, renege_seat,
-         meld, counters, points, result, revision) in revisions.iterator(chunk_size=2000):
-        meld, counters, points = meld or {}, counters or {}, points or {}
+         meld, counters, taken, points, result, revision) in revisions.iterator(chunk_size=2000):
+        by_group = {"meld": meld or {}, "counters": counters or {}, "tricks": taken or {},
+                    "points": points or {}}
         writer.writerow([
             round_number, table_number, number, dealer, bidder, bid, trump, outcome, renege_seat,
-            meld.get("NS"), meld.get("EW"), counters.get("NS"), counters.get("EW"),
-            points.get("NS"), points.get("EW"), result, revision,
+            *(by_group[group].get(side) for group in groups for side in sides), result, revision,
         ])
     return response

@@ -41,6 +41,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from clubs.models import Club, ClubPlayer, Membership, Player
+from common.rulesets import event_ruleset
 from conduct.models import Appeal, Penalty
 from league.models import PlayerRating, RatingChange
 from league.selectors import rating_row
@@ -127,7 +128,7 @@ def _player(player: Player, club: Club | None) -> dict[str, Any]:
 def _side(seat: Seat, result: SeatResult | None) -> str:
     if result is not None:
         return result.side
-    return "NS" if seat.position in "NS" else "EW"
+    return event_ruleset(seat.round.event).side_of(seat.position)
 
 
 def _hands(game_ids: list[int]) -> dict[int, list[HandRevision]]:

@@ -8,7 +8,7 @@ Two kinds of callers:
   who may correct any hand (a closed round's hand only as a director, with a reason).
 
 Errors always have the shape ``{"errors": [{"field", "code", "message"}]}``; field names follow
-the rules engine's JSON input (``meld.NS``). A conflict (409) also carries ``current``, the
+the rules engine's JSON input (``meld.<side>``). A conflict (409) also carries ``current``, the
 stored values. A submission carrying an ``Idempotency-Key`` header (or ``idempotency_key`` field)
 that was already stored returns the stored hand (200) instead of storing a second one.
 """
@@ -219,7 +219,7 @@ class HandHistoryOutput(serializers.Serializer[Any]):
 
 # --- helpers ------------------------------------------------------------------------------------
 def _flatten(detail: Any, prefix: str = "") -> list[dict[str, str]]:
-    """DRF's nested error dict as the house's flat list (``meld`` → ``NS`` becomes ``meld.NS``)."""
+    """DRF's nested error dict as the house's flat list (``meld`` → a side becomes ``meld.<side>``)."""
     out: list[dict[str, str]] = []
     if isinstance(detail, dict):
         for key, value in detail.items():

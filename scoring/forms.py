@@ -1,6 +1,6 @@
 """Forms for entering a hand: they check the *shape* of what was typed; the rules engine decides.
 
-Error keys: the rules engine names fields after its JSON input (``bid``, ``meld.NS``,
+Error keys: the rules engine names fields after its JSON input (``bid``, ``meld.<side>``,
 ``counters``); forms use the same names with ``_`` for ``.`` (``meld_NS``), and
 :func:`error_key` turns one into the other, so the page, its script and the API put a message next
 to the same field whichever layer found the problem.
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -24,7 +25,8 @@ from common.labels import (
     SUIT_NAMES,
     SUIT_SYMBOLS,
 )
-from rules_engine import RulesError, Ruleset, browser_rules, fields_for
+from common.rulesets import table_sides
+from rules_engine import RulesError, Ruleset, browser_rules, fields_for, needs_tricks
 
 
 def outcome_fields(ruleset: Ruleset) -> dict[str, set[str]]:
@@ -38,7 +40,7 @@ def new_idempotency_key() -> str:
 
 
 def error_key(field: str | None) -> str:
-    """The key a message is shown under: ``meld.NS`` → ``meld_NS``; none → ``general``."""
+    """The key a message is shown under: ``meld.<side>`` → ``meld_<side>``; none → ``general``."""
     if not field or field == "__all__":
         return "general"
     return field.replace(".", "_")
@@ -81,30 +83,39 @@ class HandForm(forms.Form):
     renege_seat = forms.ChoiceField(choices=SEAT_CHOICES, required=False)
     note = forms.CharField(max_length=200, required=False)
 
-    def __init__(self, *args: Any, ruleset: Ruleset, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, ruleset: Ruleset, seats: Sequence[str] | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.ruleset = ruleset
-        self.sides: tuple[str, ...] = tuple(ruleset.sides)
+        # the table's seats, clockwise (the ruleset's own when not given) and its sides
+        self.seats: tuple[str, ...] = tuple(seats or ruleset.seats)
+        self.sides: tuple[str, ...] = table_sides(ruleset, self.seats)
+        # where meld is saved only by a trick, or every trick counts: the tricks each side took
+        self.groups: tuple[str, ...] = ("meld", "counters",
+                                        *(("tricks",) if needs_tricks(ruleset) else ()))
         for side in self.sides:
-            self.fields[f"meld_{side}"] = forms.IntegerField(
-                required=False, min_value=0, max_value=10000, widget=_numeric()
-            )
-            self.fields[f"counters_{side}"] = forms.IntegerField(
-                required=False, min_value=0, max_value=10000, widget=_numeric()
-            )
+            for group in self.groups:
+                self.fields[f"{group}_{side}"] = forms.IntegerField(
+                    required=False, min_value=0, max_value=10000, widget=_numeric()
+                )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         outcome = data.get("outcome") or "played"
-        # Counters: typing one side's count fills the other (they add up to the ruleset's total).
-        if "counters" in outcome_fields(self.ruleset).get(outcome, set()) and len(self.sides) == 2:
-            first, second = (f"counters_{s}" for s in self.sides)
-            a, b = data.get(first), data.get(second)
-            total = self.ruleset.counters_total
-            if a is not None and b is None and 0 <= a <= total:
-                data[second] = total - a
-            elif b is not None and a is None and 0 <= b <= total:
-                data[first] = total - b
+        wanted = outcome_fields(self.ruleset).get(outcome, set())
+        # Counters (and tricks): with every playing side's count typed but one, the last is
+        # filled in (they add up to the ruleset's total: every counter, every trick).
+        dealer = data.get("dealer")
+        out = self.ruleset.sitting_out(self.seats, dealer) if dealer in self.seats else None
+        playing = [s for s in self.sides if s != out]
+        for group, total in (("counters", self.ruleset.counters_total),
+                             ("tricks", self.ruleset.hand_size)):
+            if group not in wanted:
+                continue
+            missing = [s for s in playing if data.get(f"{group}_{s}") is None]
+            typed = sum(data.get(f"{group}_{s}") or 0 for s in playing)
+            if len(missing) == 1 and len(playing) > 1 and 0 <= typed <= total:
+                data[f"{group}_{missing[0]}"] = total - typed
         return data
 
     def hand_values(self) -> dict[str, Any]:
@@ -116,7 +127,7 @@ class HandForm(forms.Form):
         for name in ("bidder", "bid", "trump", "renege_seat"):
             if name in wanted and data.get(name) not in (None, ""):
                 values[name] = data[name]
-        for group in ("meld", "counters"):
+        for group in self.groups:
             if group in wanted:
                 values[group] = {
                     side: data.get(f"{group}_{side}") for side in self.sides
@@ -175,7 +186,7 @@ def hand_layout(
         return [
             {"value": p, "label": p, "sub": names.get(p, "") or SEAT_NAMES[p],
              "checked": value[field] == p}
-            for p in SEAT_NAMES
+            for p in form.seats
         ]
 
     return {
@@ -204,9 +215,14 @@ def hand_layout(
         ],
         "sides": [
             {"side": side, "meld": value[f"meld_{side}"], "counters": value[f"counters_{side}"],
+             "tricks": value.get(f"tricks_{side}", ""),
              "meld_errors": errors.get(f"meld_{side}", []),
              "counters_errors": errors.get(f"counters_{side}", []),
+             "tricks_errors": errors.get(f"tricks_{side}", []),
              "players": " & ".join(names.get(p, "") for p in form.ruleset.seats_of(side))}
             for side in form.sides
         ],
+        # the tricks each side took are asked (played hands), adding up to the hand size
+        "tricks": "tricks" in form.groups,
+        "hand_size": form.ruleset.hand_size,
     }

@@ -45,6 +45,7 @@ from .selectors import (
     hand_history,
     hand_with_context,
     revision_values,
+    seats_of,
     table_by_token,
     table_next_seats,
     table_state,
@@ -112,6 +113,7 @@ def _table_page(
 ) -> HttpResponse:
     state = table_state(table=table)
     ruleset = event_ruleset(state["event"])
+    seats = [seat["position"] for seat in state["seats"]]
     game = state["game"]
     # The table's phone names its keeper before the first hand: until then the form is not
     # offered (with JavaScript it is on the page, hidden, for a keeper named while offline).
@@ -120,7 +122,7 @@ def _table_page(
     if form is None and state["can_enter"]:
         form = HandForm(
             initial=HandForm.initial_for(number=state["next_number"], dealer=state["next_dealer"]),
-            ruleset=ruleset,
+            ruleset=ruleset, seats=seats,
         )
     context = {
         **state,
@@ -137,8 +139,9 @@ def _table_page(
         "scorer_url": reverse("api-table-scorer", args=[table.token]),
         "page_url": reverse("table-entry", args=[table.token]),
         "saved": request.GET.get("saved", ""),
-        # the deal passes clockwise over the seats in play (three-handed: N E S)
-        "dealer_order": " ".join(ruleset.seats),
+        # the deal passes clockwise round every seat of the table (a player who sits out
+        # the hands of others deals in turn too)
+        "dealer_order": " ".join(s["position"] for s in state["seats"]),
         **(extra or {}),
     }
     return render(request, "scoring/entry_table.html", context, status=status)
@@ -172,7 +175,11 @@ def table_entry(request: HttpRequest, token: str) -> HttpResponse:
         return _table_page(request, table, extra={"where_next": table_next_seats(table=table)})
     if entry_refusal(table.round) is not None:
         return _refuse_closed(request, table)
-    form = HandForm(request.POST, ruleset=event_ruleset(table.round.event))
+    ruleset = event_ruleset(table.round.event)
+    # a ruleset with one size of table needs no look at the seats
+    seats = (ruleset.seats_for(ruleset.table_sizes[0]) if len(ruleset.table_sizes) == 1
+             else [seat["position"] for seat in seats_of(table, ruleset)])
+    form = HandForm(request.POST, ruleset=ruleset, seats=seats)
     outcome = _save(form, game=table.game, hand=None, author=request.user,
                     source=HandRevision.Source.TABLE, as_director=False, table_device=True)
     if outcome.revision is not None:
@@ -198,12 +205,13 @@ def table_hand_correct(request: HttpRequest, token: str, number: int) -> HttpRes
     if state["game"].status == Game.Status.CONFIRMED and request.method != "POST":
         return _refuse_confirmed(request, table, number)
     ruleset = event_ruleset(state["event"])
+    seats = [seat["position"] for seat in state["seats"]]
     live = hand.revisions.get(is_live=True)
     correcting = {"number": number, "revision": live.revision,
                   "summary": describe_values(revision_values(live)),
                   "action": reverse("table-hand-correct", args=[token, number])}
     if request.method == "POST":
-        form = HandForm(request.POST, ruleset=ruleset)
+        form = HandForm(request.POST, ruleset=ruleset, seats=seats)
         outcome = _save(form, game=table.game, hand=hand, author=request.user,
                         source=HandRevision.Source.TABLE, as_director=False)
         if outcome.revision is not None:
@@ -215,7 +223,7 @@ def table_hand_correct(request: HttpRequest, token: str, number: int) -> HttpRes
                     number=number, dealer=live.dealer, values=outcome.conflict["current"],
                     expected_revision=outcome.conflict["revision"],
                 ),
-                ruleset=ruleset,
+                ruleset=ruleset, seats=seats,
             )
         return _table_page(request, table, form=form, outcome=outcome, status=outcome.status,
                            correcting=correcting)
@@ -224,7 +232,7 @@ def table_hand_correct(request: HttpRequest, token: str, number: int) -> HttpRes
             number=number, dealer=live.dealer, values=revision_values(live),
             expected_revision=live.revision,
         ),
-        ruleset=ruleset,
+        ruleset=ruleset, seats=seats,
     )
     return _table_page(request, table, form=form, correcting=correcting)
 
@@ -335,6 +343,7 @@ def director_hands(request: HttpRequest, event_id: int) -> HttpResponse:
         return render(request, "scoring/director_hands.html", context)
     state = table_state(table=table)
     ruleset = event_ruleset(event)
+    seats = [seat["position"] for seat in state["seats"]]
     wanted_hand = _pick(request.GET.get("hand"))
     hand = (
         Hand.objects.filter(game=table.game, number=wanted_hand, deleted_at__isnull=True).first()
@@ -348,7 +357,7 @@ def director_hands(request: HttpRequest, event_id: int) -> HttpResponse:
     )
     status = 200
     if request.method == "POST":
-        form = HandForm(request.POST, ruleset=ruleset)
+        form = HandForm(request.POST, ruleset=ruleset, seats=seats)
         outcome = _save(form, game=table.game, hand=hand, author=request.user,
                         source=HandRevision.Source.DIRECTOR, as_director=as_director)
         if outcome.revision is not None:
@@ -358,20 +367,20 @@ def director_hands(request: HttpRequest, event_id: int) -> HttpResponse:
         status = outcome.status
         if outcome.conflict and hand is not None:
             form = HandForm(initial=HandForm.initial_for(
-                number=hand.number, dealer=live.dealer if live else "N",
+                number=hand.number, dealer=live.dealer if live else seats[0],
                 values=outcome.conflict["current"],
-                expected_revision=outcome.conflict["revision"]), ruleset=ruleset)
+                expected_revision=outcome.conflict["revision"]), ruleset=ruleset, seats=seats)
         elif outcome.conflict:
             form = HandForm(initial=HandForm.initial_for(
-                number=state["next_number"], dealer=state["next_dealer"]), ruleset=ruleset)
+                number=state["next_number"], dealer=state["next_dealer"]), ruleset=ruleset, seats=seats)
         state = table_state(table=table)
     elif live is not None and hand is not None:
         form = HandForm(initial=HandForm.initial_for(
             number=hand.number, dealer=live.dealer, values=revision_values(live),
-            expected_revision=live.revision), ruleset=ruleset)
+            expected_revision=live.revision), ruleset=ruleset, seats=seats)
     else:
         form = HandForm(initial=HandForm.initial_for(
-            number=state["next_number"], dealer=state["next_dealer"]), ruleset=ruleset)
+            number=state["next_number"], dealer=state["next_dealer"]), ruleset=ruleset, seats=seats)
     context.update(state)
     context.update(
         round=round_, table=table, form=form, layout=hand_layout(form, seats=state["seats"], errors=context["errors"]),

@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from common.rulesets import event_ruleset
 from formats.pair_settings import lower_plan
 from formats.pairs import LOWER_PREFIX, bracket_plan_of, lower_size
 from pairing.bracket import BracketError, bracket_state, elimination_places
@@ -229,8 +230,11 @@ def _lower_board(event: Event, rows: list[dict[str, Any]], rounds: list[int]) ->
 def _match_winners(event: Event, rounds: list[int]) -> dict[str, int]:
     """The winning pair of every bracket match played (and not being played) in ``rounds``."""
     pair_at: dict[tuple[int, str], int] = {}
+    ruleset = event_ruleset(event)
+    # a partnership's pair sits in its first seat
+    first_seat = {side: ruleset.seats_of(side)[0] for side in ruleset.sides}
     for table_id, position, pair_id in Seat.objects.filter(
-            round__event=event, round__number__in=rounds, position__in=("N", "E")
+            round__event=event, round__number__in=rounds, position__in=first_seat.values()
     ).values_list("table_id", "position", "entry__pair_id"):
         pair_at[(table_id, position)] = pair_id
     results: dict[str, int] = {}
@@ -238,9 +242,9 @@ def _match_winners(event: Event, rounds: list[int]) -> dict[str, int]:
             table__round__event=event, table__round__number__in=rounds
     ).exclude(status=Game.Status.PLAYING).exclude(table__match="").values_list(
             "table_id", "table__match", "winner", "cut_winner"):
-        side = winner or cut_winner
-        if side in ("NS", "EW") and (table_id, side[0]) in pair_at:
-            results[match] = pair_at[(table_id, side[0])]
+        seat = first_seat.get(winner or cut_winner)
+        if seat is not None and (table_id, seat) in pair_at:
+            results[match] = pair_at[(table_id, seat)]
     return results
 
 

@@ -19,6 +19,8 @@ from django.utils.safestring import SafeString, mark_safe
 from clubs.permissions import can_view_event, check_view_event
 from common.charts import SMALL, progress_chart, progress_layout
 from common.errors import DomainError
+from common.labels import SUIT_SYMBOLS
+from common.rulesets import event_ruleset, opponents_of, partners_of, table_seats
 from conduct.selectors import penalties_of
 from ranking import (
     tie_break_labels,
@@ -298,28 +300,38 @@ def player_card(*, event_id: int, entry_id: int, user: Any) -> dict[str, Any]:
         .select_related("hand").order_by("hand__number")
     ):
         hands.setdefault(revision.hand.game_id, []).append(revision)
-    partner_of = {"N": "S", "S": "N", "E": "W", "W": "E"}
+    ruleset = event_ruleset(event)
+    at_table: dict[int, list[str]] = {}
+    for table_id, position in names:
+        at_table.setdefault(table_id, []).append(position)
+
+    def against(points: dict[str, int], side: str) -> int:
+        """The best score against ``side`` (the other partnership's, or the best opponent's)."""
+        return max((int(v) for s, v in points.items() if s != side), default=0)
+
     rounds: list[dict[str, Any]] = []
     for seat in mine:
         game = seat.table.game
-        side = "NS" if seat.position in "NS" else "EW"
-        other = "EW" if side == "NS" else "NS"
+        side = ruleset.side_of(seat.position)
+        here = table_seats(ruleset, at_table.get(seat.table_id, ()))
         running = 0
         lines = []
         for r in hands.get(game.pk, []):
             running += int(r.points.get(side, 0))
             lines.append({"number": r.hand.number, "bidder": r.bidder, "bid": r.bid,
-                          "trump": {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}.get(r.trump, ""),
+                          "trump": SUIT_SYMBOLS.get(r.trump, ""),
                           "result": r.result.replace("_", " "), "points": r.points.get(side, 0),
-                          "against": r.points.get(other, 0), "running": running,
+                          "against": against(r.points or {}, side), "running": running,
                           "declared": r.bidder == seat.position})
         rounds.append({
             "number": seat.table.round.number, "table": seat.table.number,
             "position": seat.position, "match": seat.table.match, "table_id": seat.table_id,
-            "partner": names.get((seat.table_id, partner_of[seat.position]), ""),
-            "opponents": [names.get((seat.table_id, p), "") for p in
-                          (("E", "W") if side == "NS" else ("N", "S"))],
-            "points": (game.totals or {}).get(side, 0), "against": (game.totals or {}).get(other, 0),
+            "partner": " & ".join(names.get((seat.table_id, p), "")
+                                  for p in partners_of(ruleset, seat.position)),
+            "opponents": [names.get((seat.table_id, p), "")
+                          for p in opponents_of(ruleset, seat.position, here)],
+            "points": (game.totals or {}).get(side, 0),
+            "against": against(game.totals or {}, side),
             "status": game.status, "won": game.winner == side, "hands": lines,
             # A walkover: which side forfeited ("" for a game played out).
             "forfeit": game.forfeit,

@@ -10,6 +10,7 @@ from django.db.models import Q
 
 import formats
 from clubs.models import Club, Player
+from common.labels import SEATS
 
 
 def new_table_token() -> str:
@@ -378,7 +379,7 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["table", "position"], name="seat_position_once"),
             models.UniqueConstraint(fields=["round", "entry"], name="seat_entry_once_per_round"),
             models.CheckConstraint(
-                condition=Q(position__in=["N", "E", "S", "W"]), name="seat_position_valid"
+                condition=Q(position__in=list(SEATS)), name="seat_position_valid"
             ),
         ]
 

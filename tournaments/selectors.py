@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404
 from clubs.models import Player
 from clubs.permissions import check_club_role, check_view_event
 from common.errors import DomainError
+from common.rulesets import event_ruleset, table_seats
 
 from .models import Arrival, Bye, Entry, Event, EventLog, Pair, Round, Seat, Table
 
@@ -57,12 +58,13 @@ def round_tables(*, round_: Round) -> list[dict[str, Any]]:
         .order_by("number")
     )
     out = []
+    ruleset = event_ruleset(round_.event)
     for table in tables:
         by_position = {seat.position: seat for seat in table.seats.all()}
         out.append({
             "table": table,
             "game": getattr(table, "game", None),
-            "seats": [by_position.get(p) for p in ("N", "E", "S", "W")],
+            "seats": [by_position.get(p) for p in table_seats(ruleset, by_position)],
         })
     return out
 

@@ -429,8 +429,8 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # Seats appear as dealer, bidder and renege seat: one enum named Seat in the schema.
     "ENUM_NAME_OVERRIDES": {"SeatEnum": "common.labels.SEATS",
-                            # a four-handed game's two sides (a cut's winner, a forfeit's side)
-                            "SideEnum": ["NS", "EW"],
+                            # the partnerships of a four-handed game (a forfeit's side)
+                            "SideEnum": "common.labels.SIDES",
                             # a member's role (four) and an invitation's (three)
                             "MembershipRoleEnum": "clubs.models.Membership.Role",
                             "InvitationRoleEnum": "clubs.models.Invitation.Role",

@@ -10,6 +10,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 
 from clubs.api import error_responses
+from common.labels import SIDES
 from scoring.models import DESK_SOURCES, Game
 from scoring.services import (
     game_forfeit,
@@ -24,12 +25,14 @@ from .rounds import RoundOutput, round_get, round_payload
 
 
 class CutInput(serializers.Serializer[Any]):
-    winner = serializers.ChoiceField(choices=["NS", "EW"],
-                                     help_text="The side that won the cut of the cards.")
+    winner = serializers.CharField(
+        max_length=2, help_text="The side that won the cut of the cards (one of the sides level "
+                                "at the top: a partnership, or a player's seat where each plays "
+                                "alone).")
 
 
 class ForfeitInput(serializers.Serializer[Any]):
-    side = serializers.ChoiceField(choices=["NS", "EW"],
+    side = serializers.ChoiceField(choices=SIDES,
                                    help_text="The side (pair) that cannot go on.")
     reason = serializers.CharField(max_length=200, help_text="Why (kept in the event's log).")
     withdraw = serializers.BooleanField(

@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from common.errors import DomainError
-from common.rulesets import event_ruleset
+from common.rulesets import event_ruleset, table_sides
 from common.tasks import (
     ratings_request_update,
 )
@@ -24,7 +24,7 @@ from tournaments.services import (
 
 from ..models import Game
 from .confirm import _round_confirmed_advance
-from .derive import _game_write, _live_revisions, _locked_game, _round_average
+from .derive import _game_write, _live_revisions, _locked_game, _round_average, game_seats
 
 ADJUST_KINDS = {
     "points": "Both sides' points, as the director sets them",
@@ -93,9 +93,13 @@ def game_settle_tie(*, game: Game, winner: str, actor: Any = None) -> Game:
         raise DomainError(f"The game did not end level: {locked.winner} won it.",
                           field="winner", code="not_level")
     ruleset = event_ruleset(locked.table.round.event)
-    if winner not in ruleset.sides:
-        raise DomainError(f"The cut's winner is one side: {' or '.join(ruleset.sides)}.",
-                          field="winner")
+    # a cut among the sides level at the top (every side of a drawn partnership game)
+    sides = table_sides(ruleset, game_seats(locked, ruleset))
+    top = max((int((locked.totals or {}).get(s, 0)) for s in sides), default=0)
+    level = [s for s in sides if int((locked.totals or {}).get(s, 0)) == top]
+    if winner not in level:
+        raise DomainError(f"The cut's winner is one of the sides level at the top: "
+                          f"{' or '.join(level)}.", field="winner")
     round_ = locked.table.round
     if round_.status == Round.Status.CLOSED and round_.event.rounds.filter(
             number=round_.number + 1).exists():
@@ -244,8 +248,9 @@ def game_adjust(*, game: Game, kind: str, reason: str, points: Any = None, side:
         raise DomainError(f"This game was forfeited by {locked.forfeit}.", field="game",
                           code="forfeited")
     ruleset = event_ruleset(event)
+    sides = table_sides(ruleset, game_seats(locked, ruleset))
     if kind == "points":
-        given = _adjusted_points(points, ruleset.sides)
+        given = _adjusted_points(points, sides)
     else:
         found = _round_average(locked)
         if found is None:
@@ -253,7 +258,7 @@ def game_adjust(*, game: Game, kind: str, reason: str, points: Any = None, side:
                               "average yet: give both sides' points.", field="kind",
                               code="no_average")
         average, counted, of = found
-        given = {s: average for s in ruleset.sides}
+        given = {s: average for s in sides}
     top = max(given.values())
     leaders = [s for s, v in given.items() if v == top]
     winner = leaders[0] if len(leaders) == 1 else ""

@@ -37,6 +37,9 @@
   function num(text) { return /^\d+$/.test(text) ? parseInt(text, 10) : text; }
   function key(name) { return (!name || name === "__all__") ? "general" : String(name).replace(/\./g, "_"); }
 
+  // meld and counters per side, and the tricks each side took where the ruleset needs them
+  var groups = ["meld", "counters"].concat(sides.length && field("tricks_" + sides[0]) ? ["tricks"] : []);
+
   function values() {
     var outcome = val("outcome") || "played";
     var wanted = outcomeFields[outcome] || [];
@@ -44,7 +47,7 @@
     ["bidder", "bid", "trump", "renege_seat"].forEach(function (name) {
       if (wanted.indexOf(name) >= 0 && val(name) !== "") v[name] = name === "bid" ? num(val(name)) : val(name);
     });
-    ["meld", "counters"].forEach(function (group) {
+    groups.forEach(function (group) {
       if (wanted.indexOf(group) < 0) return;
       var d = {};
       sides.forEach(function (s) { var x = val(group + "_" + s).trim(); if (x !== "") d[s] = num(x); });
@@ -306,7 +309,7 @@
       ["bidder", "trump", "renege_seat"].forEach(function (name) { tick(name, v[name]); });
       if (field("bid")) { field("bid").value = v.bid === undefined || v.bid === null ? "" : String(v.bid); }
       sides.forEach(function (s) {
-        ["meld", "counters"].forEach(function (g) {
+        groups.forEach(function (g) {
           var f = field(g + "_" + s);
           var x = v[g] && v[g][s];
           if (f) { f.value = x === undefined || x === null ? "" : String(x); }

@@ -32,7 +32,8 @@
   var game = root.getAttribute("data-game") || "";
   var pageUrl = root.getAttribute("data-page-url");
   var liveUrl = root.getAttribute("data-live-url");
-  var order = (root.getAttribute("data-dealer-order") || "N E S W").split(" ").filter(Boolean);
+  // the table's seats clockwise, as the page names them (the deal passes round them)
+  var order = (root.getAttribute("data-dealer-order") || "").split(" ").filter(Boolean);
   var countEl = root.querySelector("[data-queue-count]");
   var statusEl = root.querySelector("[data-queue-status]");
   var listEl = root.querySelector("[data-queue-list]");
@@ -77,7 +78,7 @@
   function next() {
     var s = score();
     var number = s ? parseInt(s.getAttribute("data-next-number"), 10) || 1 : 1;
-    var dealer = s ? s.getAttribute("data-next-dealer") || "N" : "N";
+    var dealer = (s && s.getAttribute("data-next-dealer")) || order[0];
     var known = queue.known();
     if (known && known.number >= number) {
       number = known.number + 1;
