@@ -1,5 +1,6 @@
 """The club night: individuals with rotating partners, round after round, for as long as the
-club plays (``pairing.club_night`` seats each round)."""
+club plays (``pairing.club_night`` seats each round); with a three-handed or cutthroat ruleset,
+individuals at tables of three with opponents rotating (``pairing.threes``)."""
 
 from __future__ import annotations
 
@@ -15,17 +16,22 @@ def _build(s: Situation) -> BuiltRound:
     return club_night_round(
         s.entries, s.history, rounds_planned=s.rounds_planned, seed=s.seed,
         fixed_tables=s.fixed_tables or None, results=s.results,
+        table_sizes=s.table_sizes, individual=s.individual,
     )
 
 
 def _describe(settings: Mapping[str, Any], rounds_planned: int) -> list[str]:
-    return [f"{rounds_planned} rounds planned (the director may play more); partners change "
-            "every round and nobody partners the same player twice while it can be avoided. "
-            "When the players do not fill whole tables, players sit out in turn."]
+    return [f"{rounds_planned} rounds planned (the director may play more). At tables of four "
+            "partners change every round and nobody partners the same player twice while it "
+            "can be avoided; at tables of three everyone plays for themselves and the "
+            "opponents change every round, meeting the same player again as little as "
+            "possible. When the players do not fill whole tables, players sit out in turn "
+            "(or, where the rules let a table seat four, some tables of three seat four, in "
+            "turn, and the dealer sits out each hand)."]
 
 
 FORMAT = Format(
     name="club_night", label="Club night (rotating partners)", build=_build,
     summary="Club night: partners rotate every round; play on as long as the club likes.",
-    describe=_describe, club_night=True, shortcut="New club night",
+    describe=_describe, club_night=True, shortcut="New club night", tables_of_three=True,
 )

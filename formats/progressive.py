@@ -1,6 +1,8 @@
 """The individual progressive day (NPA style): qualifying games with winners moving and losers
 staying, then the cut to the semi-final tables and the final table
-(``pairing.progressive`` moves the players and plans the stages)."""
+(``pairing.progressive`` moves the players and plans the stages). With a three-handed or
+cutthroat ruleset the day is played at tables of three (``pairing.progressive.threes``): the
+winner moves up, second stays, third moves down; cut 9 (three semi-final tables) or 3."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from pairing.club_night import BuiltRound
 from pairing.progressive import ProgressiveError, next_game
 from pairing.progressive import settings as progressive_settings
 from pairing.progressive import stages as progressive_stages
+from pairing.progressive import threes as progressive_threes
 from pairing.progressive.stages import Stage as ProgressiveStage
 from pairing.progressive.start import first_game
 from pairing.rotation import RoundPlan
@@ -22,7 +25,76 @@ def _refused(exc: ProgressiveError) -> FormatError:
     return FormatError(exc.message, field=exc.field, code=exc.code)
 
 
+def _build_threes(s: Situation) -> BuiltRound:
+    """A progressive day at tables of three (``pairing.progressive.threes``): a seat draw into
+    full tables of three, then the winner up, second stays, third down; the semi-final tables
+    of three and the final table. Settings made for tables of four are refused here, naming
+    the setting (the event should be created with :meth:`Format.settings_for`)."""
+    progressive_threes.check_cut(s.settings.get("cut", 0))
+    progressive_threes.check_movement(s.settings.get("movement", "winners_move"))
+    plan = progressive_stages.plan_from(s.settings, s.rounds_planned)
+    stage = plan.stage_of(s.number)
+    if stage == ProgressiveStage.SEMIFINAL:
+        return BuiltRound(RoundPlan(tables=progressive_threes.semifinal_tables(
+            s.ranking, mode=str(s.settings.get("semi_partners", "seeded")), seed=s.seed)),
+            "semifinal")
+    if stage == ProgressiveStage.FINAL:
+        first_final = plan.first_round(ProgressiveStage.FINAL) or s.number
+        semis = [r for r in s.results
+                 if r.round_number in plan.rounds_of(ProgressiveStage.SEMIFINAL)]
+        players = progressive_threes.finalists(s.ranking, semis, cut=plan.cut)
+        table = progressive_threes.final_table(
+            players, game=s.number - first_final + 1,
+            rule=str(s.settings.get("final_rule", "rotate")))
+        return BuiltRound(RoundPlan(tables=(table,)), "final")
+    if not s.history:
+        # Full tables of three only: the players beyond them wait as alternates.
+        full = s.entries[:len(s.entries) - len(s.entries) % 3]
+        return BuiltRound(RoundPlan(tables=progressive_threes.first_game(full, seed=s.seed)),
+                          "seat_draw")
+    last = s.history[-1]
+    previous = len(s.history)
+    games = {r.table_number: r for r in s.results if r.round_number == previous}
+    orders = []
+    for number in range(1, len(last.tables) + 1):
+        game = games.get(number)
+        if game is None:
+            raise FormatError(
+                f"Table {number}'s game of round {previous} is not finished: the movement "
+                "needs every table's result.", field="round")
+        orders.append(progressive_threes.finishing_order(game))
+    leaving, entering = _substitutes(s, last)
+    tables = progressive_threes.next_game(
+        last.tables, orders, direction=str(s.settings.get("direction", "up")),
+        seed=s.seed * 1000 + s.number, entering=entering, leaving=leaving)
+    return BuiltRound(RoundPlan(tables=tables), "winners_move")
+
+
+def _substitutes(s: Situation, last: RoundPlan[int]) -> tuple[list[int], list[int]]:
+    """Who left since the last game and the arrivals (in check-in order) who take their seats;
+    the other arrivals wait as alternates (the bridge marks them so)."""
+    seated = set(last.seated())
+    present = set(s.entries)
+    leaving = sorted(seated - present)
+    entering = [e for e in s.entries if e not in seated][:len(leaving)]
+    if len(leaving) > len(entering):
+        raise FormatError(
+            f"{len(leaving) - len(entering)} player(s) withdrew and no alternate is waiting "
+            "to take the seat: check in an alternate before seating the next game.",
+            field="entries", code="no_alternate")
+    return leaving, entering
+
+
 def _build(s: Situation) -> BuiltRound:
+    if s.threes:
+        try:
+            return _build_threes(s)
+        except ProgressiveError as exc:
+            raise _refused(exc) from None
+    return _build_fours(s)
+
+
+def _build_fours(s: Situation) -> BuiltRound:
     """A seat draw for the first game, then the movement (winners move and losers stay, or
     fixed seats) from the last game's seating and who won at each table. Players who left are
     replaced by those who arrived since (alternates), seat for seat; tables are full, so players
@@ -62,20 +134,12 @@ def _build(s: Situation) -> BuiltRound:
                     "needs every table's winners.", field="round")
             winners.append(game.winner)
             points.append(dict(game.points))
-        seated = set(last.seated())
-        present = set(s.entries)
         # Arrivals since the last game, in check-in order: as many as there are empty seats
         # take them; the others wait as alternates (the bridge marks them so).
-        leaving = sorted(seated - present)
-        entering = [e for e in s.entries if e not in seated][:len(leaving)]
-        if len(leaving) > len(entering):
-            raise FormatError(
-                f"{len(leaving) - len(entering)} player(s) withdrew and no alternate is waiting "
-                "to take the seat: check in an alternate before seating the next game.",
-                field="entries", code="no_alternate")
+        leaving, entering = _substitutes(s, last)
         movement = str(s.settings.get("movement", "winners_move"))
         built = next_game(
-            [tuple(table) for table in last.tables], winners,
+            [(n, e, so, w) for n, e, so, w in last.tables], winners,
             [list(plan.tables) for plan in s.history[:-1]],
             movement=movement, direction=str(s.settings.get("direction", "up")),
             draw=str(s.settings.get("draw", "system")), seed=s.seed * 1000 + s.number,
@@ -100,8 +164,9 @@ def _placements(finish: Finish) -> list[Placed]:
     plan = progressive_stages.plan_from(finish.settings, finish.rounds_planned)
     semis = plan.rounds_of(ProgressiveStage.SEMIFINAL)
     finals = plan.rounds_of(ProgressiveStage.FINAL)
+    place = progressive_threes.placements if finish.threes else progressive_stages.placements
     try:
-        placed = progressive_stages.placements(
+        placed = place(
             ranking=finish.ranking, plan=plan,
             semis=[r for r in finish.results if r.round_number in semis],
             finals=[r for r in finish.results if r.round_number in finals],
@@ -114,6 +179,15 @@ def _placements(finish: Finish) -> list[Placed]:
 def _check_settings(raw: Mapping[str, Any] | None) -> dict[str, Any]:
     try:
         return progressive_settings.check_settings(raw)
+    except ProgressiveError as exc:
+        raise _refused(exc) from None
+
+
+def _check_settings_for_shape(raw: Mapping[str, Any] | None, table_sizes: tuple[int, ...],
+                              individual: bool) -> dict[str, Any]:
+    """At tables of three: the cut defaults to 9 and is 9, 3 or 0; the winners move."""
+    try:
+        return progressive_settings.check_settings(raw, threes=True)
     except ProgressiveError as exc:
         raise _refused(exc) from None
 
@@ -136,11 +210,12 @@ def _check_plan_change(change: PlanChange) -> None:
 
 
 def _qualifying_cut(settings: Mapping[str, Any]) -> Cut | None:
-    """The progressive day's cut: 8 to the semi-final tables, 4 to the final table, 0 none."""
+    """The progressive day's cut: 8 (9 at tables of three) to the semi-final tables, 4 (3) to
+    the final table, 0 none."""
     size = progressive_stages.plan_from(settings, 1).cut
     if not size:
         return None
-    return Cut(size, "the semi-final tables" if size == 8 else "the final table")
+    return Cut(size, "the semi-final tables" if size in (8, 9) else "the final table")
 
 
 def _check_field(settings: Mapping[str, Any], players: int) -> None:
@@ -153,6 +228,9 @@ def _check_field(settings: Mapping[str, Any], players: int) -> None:
 
 
 def _describe(settings: Mapping[str, Any], rounds_planned: int) -> list[str]:
+    if settings.get("cut") in progressive_threes.CUTS_THREES[:2]:  # 9 or 3: tables of three
+        lines = progressive_threes.describe(settings, rounds_planned)
+        return [*lines, *_common_lines(settings)]
     lines = progressive_stages.describe(settings, rounds_planned)
     if settings.get("movement") == "fixed_seats":
         movement = ("After each game every player moves by a fixed number of tables for their "
@@ -165,11 +243,19 @@ def _describe(settings: Mapping[str, Any], rounds_planned: int) -> list[str]:
         movement = (f"After each game the winners move one table {toward}; the losers stay, "
                     f"split up and each partners a player who arrives ({who} who partners "
                     "whom).")
+        if not settings.get("cut"):
+            movement += (" At tables of three (three-handed) the winner moves one table "
+                         f"{toward}, second stays and third moves one table the other way.")
     lines.insert(1, movement)
+    return [*lines, *_common_lines(settings)]
+
+
+def _common_lines(settings: Mapping[str, Any]) -> list[str]:
+    lines: list[str] = []
     if settings.get("game_minutes"):
         lines.append(f"A game lasts at most {settings['game_minutes']} minutes: when the "
                      "director calls time, the games still playing end after the deals "
-                     "entered and the side ahead wins.")
+                     "entered and the side ahead (at tables of three, the player ahead) wins.")
     lines.append("Players beyond whole tables wait as alternates: an alternate takes the seat "
                  "of a player who withdraws, scores, but is not placed for the cut or the "
                  "prizes.")
@@ -190,5 +276,5 @@ FORMAT = Format(
     stage_of=_stage_of, rounds_total=_rounds_total, placements=_placements,
     describe=_describe,
     seats_automatically=True, needs_winners=True, open_ended=False, alternates=True,
-    stage_totals=True,
+    stage_totals=True, tables_of_three=True, check_settings_for_shape=_check_settings_for_shape,
 )

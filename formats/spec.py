@@ -63,8 +63,16 @@ class Situation:
     # still playing.
     pairs: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
     active_pairs: tuple[int, ...] = ()
+    # The ruleset's table shape: the sizes a table may seat (``(4,)``; ``(3,)`` tables of three,
+    # the rest sit out; ``(3, 4)`` tables of three and as many of four as needed so nobody
+    # waits) and whether each player is their own side (three-handed, cutthroat).
     table_sizes: tuple[int, ...] = (4,)
     individual: bool = False
+
+    @property
+    def threes(self) -> bool:
+        """Individual play at tables of three (and maybe four)."""
+        return self.individual or 3 in self.table_sizes
 
 
 @dataclass(frozen=True)
@@ -78,6 +86,14 @@ class Finish:
     results: tuple[TableResult, ...]
     # A pair event's pairs with their entries, in seed order (as in :class:`Situation`).
     pairs: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
+    # The ruleset's table shape, as in :class:`Situation` (a progressive day at tables of
+    # three places its final and semi-final tables by each player's own score).
+    table_sizes: tuple[int, ...] = (4,)
+    individual: bool = False
+
+    @property
+    def threes(self) -> bool:
+        return self.individual or 3 in self.table_sizes
 
 
 @dataclass(frozen=True)
@@ -216,12 +232,35 @@ class Format:
     club_night: bool = False
     # Stage standings: each stage's running totals start again (the scorecard says so).
     stage_totals: bool = False
+    # Can run individual play at tables of three (a three-handed or cutthroat ruleset); the
+    # others are partnership formats and refuse such a ruleset.
     tables_of_three: bool = False
+    # Settings checked for a ruleset's table shape (raw settings, table sizes, individual):
+    # ``None`` means the shape does not change them (see :meth:`settings_for`).
+    check_settings_for_shape: (
+        Callable[[Mapping[str, Any] | None, tuple[int, ...], bool], dict[str, Any]] | None
+    ) = None
 
     @property
     def pairs(self) -> bool:
         """Fixed pairs register together and are seated, paired and ranked as one."""
         return self.entrants == "pairs"
+
+    def settings_for(self, raw: Mapping[str, Any] | None, *, table_sizes: tuple[int, ...] = (4,),
+                     individual: bool = False) -> dict[str, Any]:
+        """``check_settings`` for the event's ruleset: a format that cannot play individuals at
+        tables of three refuses such a ruleset (field ``ruleset``); one that can fills in and
+        checks its settings for the shape (a progressive day's cut is 9, 3 or 0 at tables of
+        three)."""
+        threes = individual or 3 in table_sizes
+        if threes and not self.tables_of_three:
+            raise FormatError(
+                f"{self.label} is played by partnerships at tables of four; choose a ruleset "
+                "for tables of four, or a club night or progressive day.",
+                field="ruleset", code="table_shape")
+        if threes and self.check_settings_for_shape is not None:
+            return self.check_settings_for_shape(raw, tuple(table_sizes), individual)
+        return self.check_settings(raw)
 
     @property
     def sitting_title(self) -> str:

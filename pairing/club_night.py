@@ -1,4 +1,5 @@
-"""The club-night round builder: individuals with rotating partners.
+"""The club-night round builder: individuals with rotating partners, or individual play at
+tables of three (``pairing.threes``) when the ruleset says so.
 
 When the players present are the same as in every round so far, no one is pinned to a table, and a
 complete whist design exists for their number with at least the planned rounds, the night follows
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from .results import TableResult
 from .rotation import RoundPlan, next_round, plan_schedule, whist_design
 from .rotation.planner import MAX_ROUNDS
+from .threes import threes_round
 
 
 @dataclass(frozen=True)
@@ -44,11 +46,22 @@ def club_night_round(
     seed: int,
     fixed_tables: Mapping[int, int] | None = None,
     results: Sequence[TableResult] = (),
+    table_sizes: Sequence[int] = (4,),
+    individual: bool = False,
 ) -> BuiltRound:
     """The next round of a club night. ``results`` are accepted for the common builder signature;
-    partners rotate regardless of who won."""
+    partners rotate regardless of who won.
+
+    Individual play (``individual``, or tables of three in ``table_sizes``) is seated by
+    :func:`pairing.threes.threes_round` (method ``threes``): tables of three, or of three and
+    four, opponents spread, byes and tables of four in turn."""
     del results  # rotation does not depend on the scores
     number = len(history) + 1
+    if individual or 3 in table_sizes:
+        plan = threes_round(list(players), list(history), table_sizes=table_sizes,
+                            seed=seed * 1000 + number,
+                            fixed_tables=dict(fixed_tables) if fixed_tables else None)
+        return BuiltRound(plan, "threes")
     design = whist_design(len(players)) if not fixed_tables else None
     if design is not None and number <= rounds_planned <= len(design) <= MAX_ROUNDS:
         schedule = plan_schedule(sorted(players), len(design), seed=seed)

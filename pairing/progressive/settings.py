@@ -11,12 +11,16 @@ movement            ``winners_move``, ``fixed_seats``
 direction           ``up`` (toward table 1), ``down``
 draw                ``system``, ``table``
 steps               fixed seats only: tables each seat moves, e.g. ``{"N": 0, "S": 1, ...}``
-cut                 ``8`` (semi-finals, then the final), ``4`` (the final table), ``0`` (none)
+cut                 ``8`` (semi-finals, then the final), ``4`` (the final table), ``0`` (none);
+                    at tables of three ``9``, ``3`` or ``0`` (``threes``)
 semi_partners       ``seeded`` (1+8 v 4+5, 2+7 v 3+6), ``draw``
 final_rule          ``rotate`` (three games, partners rotate), ``single_game``
 ties                ``system_cut`` (the system cuts for a level game), ``table_cut``
 game_minutes        ``null`` (games end by deals), or 10 to 240: a time limit with a countdown
 ==================  ==========================================================================
+
+At tables of three (``check_settings(raw, threes=True)``) the cut defaults to 9, the movement is
+``winners_move`` only and ``draw`` (who partners whom) has nothing to decide: ``system`` only.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from . import threes as threes_rules
 from .model import DEFAULT_STEPS, Direction, DrawMode, Movement, ProgressiveError
 from .stages import CUTS, DEFAULT_CUT, FinalRule, SemiPartners
 
@@ -57,8 +62,9 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def check_settings(raw: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The settings with defaults filled in; raises :class:`ProgressiveError` naming the key."""
+def check_settings(raw: Mapping[str, Any] | None, *, threes: bool = False) -> dict[str, Any]:
+    """The settings with defaults filled in; raises :class:`ProgressiveError` naming the key.
+    ``threes``: for a day at tables of three (see the module docstring)."""
     raw = dict(raw or {})
     unknown = sorted(set(raw) - KNOWN)
     if unknown:
@@ -74,8 +80,15 @@ def check_settings(raw: Mapping[str, Any] | None) -> dict[str, Any]:
         "final_rule": _choice(raw, "final_rule", [r.value for r in FinalRule]),
         "ties": _choice(raw, "ties", list(TIES)),
     }
-    cut = raw.get("cut", DEFAULT_CUT)
-    if not _whole(cut) or cut not in CUTS:
+    if threes:
+        threes_rules.check_movement(settings["movement"])
+        if settings["draw"] != DrawMode.SYSTEM.value:
+            raise ProgressiveError(
+                "format_settings.draw",
+                "At tables of three nobody draws for partners: the draw is system.", "not_used")
+        settings["cut"] = threes_rules.check_cut(raw.get("cut", threes_rules.DEFAULT_CUT_THREES))
+    cut = settings["cut"] if threes else raw.get("cut", DEFAULT_CUT)
+    if not threes and (not _whole(cut) or cut not in CUTS):
         raise ProgressiveError(
             "format_settings.cut",
             "The cut is 8 (two semi-final tables, then the final), 4 (the final table) or 0 "

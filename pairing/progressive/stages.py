@@ -76,7 +76,7 @@ class StagePlan:
     @property
     def stages(self) -> tuple[Stage, ...]:
         after: tuple[Stage, ...] = ()
-        if self.cut == 8:
+        if self.cut in (8, 9):  # 9: three semi-final tables of three (``threes``)
             after = (Stage.SEMIFINAL,)
         if self.cut:
             after += (Stage.FINAL,) * FINAL_GAMES[self.final_rule]

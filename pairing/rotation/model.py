@@ -46,13 +46,15 @@ class RotationError(CoreError, ValueError):
 
 @dataclass(frozen=True)
 class RoundPlan(Generic[P]):
-    """One round: tables of four in seat order (N, E, S, W) and the players on bye.
+    """One round: tables in seat order, clockwise from North, and the players on bye.
 
-    Partners are N–S (indexes 0 and 2) and E–W (indexes 1 and 3). Table number ``k`` (1-based)
-    is ``tables[k - 1]``.
+    A partnership table is four players (N, E, S, W): partners are N–S (indexes 0 and 2) and
+    E–W (indexes 1 and 3). In individual play (``pairing.threes``) a table is three (N, E, S)
+    or four individuals, each their own side. Table number ``k`` (1-based) is
+    ``tables[k - 1]``.
     """
 
-    tables: tuple[tuple[P, P, P, P], ...]
+    tables: tuple[tuple[P, ...], ...]
     byes: tuple[P, ...] = ()
 
     def seated(self) -> Iterator[P]:

@@ -270,7 +270,9 @@ def _greedy(n: int, rounds: int, rng: random.Random) -> list[RoundPlan[int]]:
 
 
 def _relabel(plans: Sequence[RoundPlan[int]], labels: Sequence[P]) -> Schedule[P]:
-    out = tuple(_label(list(p.tables), list(p.byes), labels) for p in plans)
+    out = tuple(
+        _label([(a, b, c, d) for a, b, c, d in p.tables], list(p.byes), labels) for p in plans
+    )
     return Schedule(rounds=out, quality=measure(out))
 
 
