@@ -467,14 +467,15 @@ def _positive(r: Reader, rows: list[Row], name: str) -> None:
 def _check_event(r: Reader, event: dict[str, Any]) -> Ruleset:
     """The event's settings as the event services check them (the refusals' fields are the
     event's: ``event.format_settings.cut``, ``event.tie_breaks`` …)."""
-    try:
-        check_format_settings(format=event["format"], settings=event["format_settings"])
-    except DomainError as exc:
-        r.fail(f"event.{exc.field}", exc.code, exc.message)
     ruleset = None
     try:
         ruleset = check_ruleset(preset=event["ruleset_preset"],
                                 overrides=event["ruleset_overrides"])
+    except DomainError as exc:
+        r.fail(f"event.{exc.field}", exc.code, exc.message)
+    try:
+        check_format_settings(format=event["format"], settings=event["format_settings"],
+                              ruleset=ruleset)
     except DomainError as exc:
         r.fail(f"event.{exc.field}", exc.code, exc.message)
     if ruleset is not None:

@@ -95,9 +95,11 @@ class IndividualManager(RoundManager):
         self.players = [pk for pk, _, alternate in self.active if not alternate]
 
     def check(self) -> None:
-        if len(self.players) < self.spec.min_entries:
+        # a table of the smallest size the ruleset seats (three, where each plays alone)
+        least = min(self.spec.min_entries, min(self.ruleset.table_sizes))
+        if len(self.players) < least:
             raise DomainError(
-                f"A round needs at least {self.spec.min_entries} checked-in players; "
+                f"A round needs at least {least} checked-in players; "
                 f"{len(self.players)} are here.", field="entries")
         self._first_round_check(len(self.players))
 

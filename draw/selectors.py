@@ -51,7 +51,9 @@ def event_format_settings(event: Event) -> dict[str, Any]:
     planned rounds in its settings (a progressive day's ``qualifying_games``) shows them."""
     spec = event.spec
     try:
-        settings = spec.check_settings(event.format_settings)
+        ruleset = event_ruleset(event)
+        settings = spec.settings_for(event.format_settings, table_sizes=tuple(ruleset.table_sizes),
+                                     individual=ruleset.individual)
     except FormatError:  # stored before a setting was renamed: show what is stored
         settings = dict(event.format_settings or {})
     if spec.rounds_setting:

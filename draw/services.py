@@ -408,10 +408,12 @@ def event_placements_compute(
         rows = standings if standings is not None else standings_rebuild(event_id=event.pk).rows
         ranking = tuple((int(r["entry_id"]), int(r["rank"])) for r in rows
                         if int(r["entry_id"]) not in alternates)
+    ruleset = event_ruleset(event)
     with refused():
         placed = spec.placements(Finish(
             rounds_planned=event.rounds_planned, settings=dict(event.format_settings or {}),
             ranking=ranking, results=tuple(event_results(event)),
+            table_sizes=tuple(ruleset.table_sizes), individual=ruleset.individual,
         ))
     won = award_places([(p.place, p.entry_id) for p in placed], event.prizes or {})
     return [{"place": p.place, "entry_id": p.entry_id, "name": names.get(p.entry_id, ""),

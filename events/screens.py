@@ -128,7 +128,8 @@ def _tiles(round_: Round, *, now: datetime.datetime, deals: int | None,
             "status_label": Game.Status(status).label,
             # each side with its players and its score (a partnership, or one player)
             "sides": [{"side": side,
-                       "names": [by_position.get(p, "–") for p in ruleset.seats_of(side)],
+                       "names": " & ".join(by_position.get(p, "–")
+                                           for p in ruleset.seats_of(side)),
                        "points": (totals or {}).get(side), "cut": cut_winner == side}
                       for side in table_sides(ruleset, table_seats(ruleset, by_position))],
             "hands": hands, "deals": deals, "minutes": minutes,

@@ -24,7 +24,7 @@ import formats
 from clubs.models import Club, Player
 from clubs.services import player_create
 from common.errors import DomainError, refused
-from common.rulesets import check_ruleset
+from common.rulesets import check_ruleset, ruleset_for
 from common.tasks import standings_request_update
 from ranking import RankingError, validate_tie_breaks
 from ranking.pairs import validate_pair_tie_breaks
@@ -140,7 +140,6 @@ def event_create(
         rounds_planned = spec.default_rounds
     if isinstance(deals_per_round, _Unset):
         deals_per_round = spec.default_deals
-    settings = check_format_settings(format=format, settings=format_settings)
     checked_prizes = check_prizes_field(prizes)
     name, preset, overrides, breaks = _check_settings(
         club=club, name=name, format=format, partnership=partnership, ruleset_preset=ruleset_preset,
@@ -148,6 +147,8 @@ def event_create(
         deals_per_round=deals_per_round, bye_scoring=bye_scoring, bye_points=bye_points,
         tie_breaks=tie_breaks,
     )
+    settings = check_format_settings(format=format, settings=format_settings,
+                                     ruleset=ruleset_for(preset=preset, overrides=overrides))
     event = Event.objects.create(
         club=club, name=name, date=date, format=format, format_settings=settings,
         partnership=partnership,
@@ -184,11 +185,17 @@ def check_prizes_field(prizes: dict[str, Any] | None) -> dict[str, Any]:
         raise DomainError.of(exc) from None
 
 
-def check_format_settings(*, format: str, settings: dict[str, Any] | None) -> dict[str, Any]:
-    """The format's settings with its defaults, or a refusal naming the field."""
+def check_format_settings(*, format: str, settings: dict[str, Any] | None,
+                          ruleset: Ruleset | None = None) -> dict[str, Any]:
+    """The format's settings with its defaults, or a refusal naming the field; with the event's
+    ``ruleset``, the settings for the shape of its tables (a progressive day at tables of three
+    cuts to three semi-final tables)."""
     spec = _spec(format)
     with refused():
-        return spec.check_settings(settings)
+        if ruleset is None:
+            return spec.check_settings(settings)
+        return spec.settings_for(settings, table_sizes=tuple(ruleset.table_sizes),
+                                 individual=ruleset.individual)
 
 
 def _check_settings(
@@ -285,7 +292,8 @@ def check_event_settings_change(
     spec = locked.spec
     if spec.rounds_setting and spec.rounds_setting in given_settings:
         rounds_planned = _rounds_setting(spec, given_settings.pop(spec.rounds_setting), None)
-    settings = check_format_settings(format=locked.format, settings=given_settings)
+    settings = check_format_settings(format=locked.format, settings=given_settings,
+                                     ruleset=ruleset_for(preset=preset, overrides=overrides))
     changed = {
         field: value for field, value in {
             "name": name, "date": date, "ruleset_preset": preset, "ruleset_overrides": overrides,
