@@ -295,7 +295,7 @@ def _seat(
     if seat is not None and seat == rs.absent:
         errors.append(_sitting_out(key, rs))
         return None
-    if seat not in choices:
+    if seat is None or seat not in choices:
         errors.append(
             FieldError(
                 key,

@@ -372,6 +372,9 @@ def _check_type(name: str, value: object, copies: int) -> tuple[object, FieldErr
             field, "bad_type", f"{name} must be true or false, got {shown(value)}"
         )
     if kind == "choice":
+        if value is None and "none" in extra:
+            # the word none, which a typed value reads as null
+            return "none", None
         if value in extra and not isinstance(value, bool):
             return value, None
         if isinstance(value, str) and value.isdigit() and int(value) in extra:
