@@ -567,8 +567,8 @@ def _counter_check(rs: Ruleset) -> _Check:
     return check
 
 
-def _top_counters(rs: Ruleset, cards: int) -> int:
-    """The most counters ``cards`` cards of the deck can hold (the best ones)."""
+def top_counters(rs: Ruleset) -> list[int]:
+    """Entry n: the most counters ``n`` cards of the deck can hold (the best ones)."""
 
     def build() -> list[int]:
         values = sorted((rs.counter_values[c % 6] for c in rs.deck.cards()), reverse=True)
@@ -578,6 +578,12 @@ def _top_counters(rs: Ruleset, cards: int) -> int:
         return best
 
     best: list[int] = rs.memo("top_counters", build)
+    return best
+
+
+def _top_counters(rs: Ruleset, cards: int) -> int:
+    """The most counters ``cards`` cards of the deck can hold (the best ones)."""
+    best = top_counters(rs)
     return best[min(cards, len(best) - 1)]
 
 

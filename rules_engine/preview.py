@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from .bids import max_bid
-from .hands import Outcome, fields_for, needs_tricks
+from .hands import Outcome, fields_for, needs_tricks, top_counters
 from .meld import _side_bits, achievable_hand_totals
 from .rulesets import Ruleset
 
@@ -28,7 +28,7 @@ _OPTIONS = (
     "dealer_lowest_bid", "min_meld", "min_counters", "short_meld", "meld_needs_trick",
     "forced_concession", "set_keeps_meld", "set_policy", "surrender_policy", "surrender_bonus",
     "renege_declarer", "renege_defender", "renege_bonus", "board_set_opponents",
-    "trump_marriage_required", "all_tricks", "sit_out",
+    "trump_marriage_required", "all_tricks", "all_tricks_bonus", "last_trick", "sit_out",
 )  # fmt: skip
 
 
@@ -38,6 +38,7 @@ def browser_rules(ruleset: Ruleset) -> dict[str, Any]:
     ``table_sizes`` and ``sit_out`` give the table's shape: at a table of ``players + 1``
     (``sit_out="dealer"``) the dealer sits each hand out and the form sends values for the
     other seats; ``seats_by_size`` gives each table's seats and ``side_of`` covers them all.
+    ``top_counters[n]``: the most counters n cards of the deck hold (what tricks can carry).
     ``meld_side``: bit n set when a side (a three-handed declarer, with the widow) can show n
     meld; ``meld_defender``: the same for a player without the widow (None without a widow).
     """
@@ -57,6 +58,7 @@ def browser_rules(ruleset: Ruleset) -> dict[str, Any]:
             max_bid=max_bid(rs),
             needs_tricks=needs_tricks(rs),
             fields={o.value: list(fields_for(o, rs)) for o in Outcome},
+            top_counters=list(top_counters(rs)),
             meld_side=format(_side_bits(rs), "x"),
             meld_defender=format(achievable_hand_totals(rs, rs.hand_size), "x")
             if rs.widow
