@@ -43,6 +43,16 @@ The three-player presets (``three_handed``, ``cutthroat``) seat the players at `
 ``S`` (clockwise, so ``S`` deals to ``N`` next) and every seat is its own side: meld, counters and
 points are keyed ``"N"``, ``"E"``, ``"S"``.
 
+Table shape
+-----------
+The ruleset is the one source of a table's shape: ``table_sizes`` (how many a table may seat),
+``seats_for(n)``, ``sides_for(n)``, ``individual`` and ``side_size``. With the option
+``sit_out="dealer"`` (the three-player presets' default) a table may seat one player more than
+the hands dealt: at ``N``, ``E``, ``S``, ``W`` the dealer of each hand sits it out
+(``sitting_out(seats, dealer)``), the hand names the three playing seats, and scores and game
+totals are keyed by all four (the sitter-out 0). Pass the table's seats to ``parse_hand`` and
+``score_game`` (``seats=``); the command line takes ``--seats N,E,S,W``.
+
 Labels
 ------
 :class:`Seat`, :class:`Side`, :class:`Suit`, :class:`Outcome` and :class:`Result` are
@@ -54,10 +64,11 @@ Entry points
 ------------
 ``get_ruleset(name, overrides)``, ``list_rulesets()``, ``parse_cards(tokens)``,
 ``count_meld(cards, trump, ruleset)``, ``check_meld_total(total, ruleset)``,
-``fields_for(outcome, ruleset)``, ``needs_tricks(ruleset)``, ``parse_hand(data, ruleset)``, ``score_hand(hand, ruleset)``,
+``fields_for(outcome, ruleset)``, ``needs_tricks(ruleset)``,
+``parse_hand(data, ruleset, seats=None)``, ``score_hand(hand, ruleset)``,
 ``validate_auction(dealer, calls, ruleset)``,
 ``check_play(trump, leader, hands, tricks, ruleset)``,
-``score_game(hands, ruleset, max_deals=None)``; all raise :class:`RulesError` (a list of at
+``score_game(hands, ruleset, max_deals=None, seats=None)``; all raise :class:`RulesError` (a list of at
 most 20 :class:`FieldError`, plus a note when there were more) on bad input, and never quote a
 huge input value back. ``check_bid(bid, ruleset)`` returns a bid's problem, if any, and
 ``max_bid(ruleset)`` the highest bid a hand could make (the most meld a side can show plus every

@@ -21,7 +21,7 @@ from typing import Any, NoReturn, TextIO
 from .auction import validate_auction
 from .errors import MAX_ERRORS, FieldError, RulesError
 from .game import score_game
-from .hands import Hand, parse_hand
+from .hands import Hand, parse_hand, table_of
 from .inputs import key_text, read_int_literal, shown
 from .meld import count_meld
 from .play import check_play
@@ -53,7 +53,10 @@ commands:
 
 seats: N E S W clockwise, sides NS and EW. Three-player presets (three_handed, cutthroat) use
 the seats N, E, S (clockwise) and each seat is its own side, so meld and counters are keyed
-"N", "E", "S". Keys are written exactly so (capital letters).
+"N", "E", "S". Keys are written exactly so (capital letters). Where a ruleset has
+sit_out=dealer (three_handed, cutthroat) a table may seat four: give --seats N,E,S,W (or
+"seats" in the JSON) to score and game; the dealer of each hand (required) sits it out, the
+hand names the other three seats, and points and totals are keyed by all four.
 
 score/game: which fields a hand carries depends on its outcome; any other field is an error.
   played       dealer bidder bid trump meld counters (tricks where meld needs a trick)
@@ -72,6 +75,12 @@ presets: {", ".join(PRESET_NAMES)} (default {DEFAULT_RULESET}).
 options: --option KEY=VALUE, repeatable; values as JSON or plain text, lists comma-separated
 (--option meld.run=25,150,225,300 --option min_meld=20). See `rulesets` for every key.
 """
+
+
+_SEATS_HELP = (
+    "the table's seats, e.g. N,E,S,W for a three-player game at a table of four where the "
+    "dealer sits out (default: the ruleset's own seats)"
+)
 
 
 class _ArgError(Exception):
@@ -132,7 +141,8 @@ def _build_parser() -> _Parser:
     p = add("meld", "count one hand's meld")
     p.add_argument("--trump", "-t", default=None, help="trump suit: S H D C or ♠ ♥ ♦ ♣")
     p.add_argument("cards", nargs="*", help="the cards, e.g. AS TS KS QS JS")
-    add("score", "score one hand (JSON on stdin)")
+    p = add("score", "score one hand (JSON on stdin)")
+    p.add_argument("--seats", default=None, help=_SEATS_HELP)
     p = add("auction", "validate an auction")
     p.add_argument("--dealer", "-d", default=None, help="the dealer's seat")
     p.add_argument("calls", nargs="*", help="calls in order from the dealer's left")
@@ -145,6 +155,7 @@ def _build_parser() -> _Parser:
         default=None,
         help="the game is a fixed number of deals",
     )
+    p.add_argument("--seats", default=None, help=_SEATS_HELP)
     return parser
 
 
@@ -200,7 +211,7 @@ _COMMAND_KEYS = {
     "meld": ("cards", "trump"),
     "auction": ("dealer", "calls"),
     "play": ("trump", "leader", "hands", "tricks"),
-    "game": ("hands", "max_deals"),
+    "game": ("hands", "max_deals", "seats"),
 }
 
 
@@ -328,9 +339,27 @@ def _cmd_score(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
     if not isinstance(data, Mapping):
         raise RulesError.single("input", "bad_type", "the hand must be a JSON object")
     rs = _ruleset(args, data)
-    # the ruleset fields belong to the command line, not to the hand
-    hand_data = {k: v for k, v in data.items() if k not in ("ruleset", "options")}
-    return score_hand(parse_hand(hand_data, rs), rs).to_dict()
+    seats = _seats(args, data)
+    # the ruleset and the table belong to the command line, not to the hand
+    hand_data = {k: v for k, v in data.items() if k not in ("ruleset", "options", "seats")}
+    return score_hand(parse_hand(hand_data, rs, seats), rs).to_dict()
+
+
+def _seats(args: argparse.Namespace, data: object) -> list[str] | None:
+    """The table's seats from ``--seats N,E,S,W`` or the input's ``seats`` (a list or a
+    comma-separated string); None for the ruleset's own seats."""
+    raw: object = getattr(args, "seats", None)
+    if raw is None and isinstance(data, Mapping):
+        raw = data.get("seats")
+    if raw is None:
+        return None
+    if isinstance(raw, str):
+        return _split_tokens([raw])
+    if isinstance(raw, list) and len(raw) <= 8 and all(isinstance(x, str) for x in raw):
+        return list(raw)
+    raise RulesError.single(
+        "seats", "bad_type", "seats must list the table's seats, e.g. N,E,S,W"
+    )
 
 
 def _cmd_auction(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
@@ -402,20 +431,22 @@ def _cmd_game(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
     if not isinstance(raw_hands, list):
         raise RulesError.single("hands", "bad_type", "give the game as a JSON list of hands")
     rs = _ruleset(args, data)
+    seats = _seats(args, data)
+    table_of(rs, seats)  # a wrong table is one error, not one per hand
     hands: list[Hand] = []
     errors: list[FieldError] = []
     for i, raw in enumerate(raw_hands):
         try:
             if not isinstance(raw, Mapping):
                 raise RulesError.single("", "bad_type", "each hand must be a JSON object")
-            hands.append(parse_hand(raw, rs))
+            hands.append(parse_hand(raw, rs, seats))
         except RulesError as exc:
             errors.extend(exc.prefixed(f"hands[{i}].").errors)
             if len(errors) > MAX_ERRORS:
                 break  # RulesError lists no more than this anyway
     if errors:
         raise RulesError(errors)
-    return score_game(hands, rs, max_deals).to_dict()
+    return score_game(hands, rs, max_deals, seats).to_dict()
 
 
 _COMMANDS = {

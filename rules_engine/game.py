@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import RulesError
-from .hands import Hand
+from .hands import Hand, table_of
 from .rulesets import Ruleset
 from .scoring import HandScore, score_hand
 
@@ -51,10 +51,19 @@ def _unique_top(totals: dict[str, int], among: Sequence[str]) -> str | None:
     return top[0] if len(top) == 1 else None
 
 
-def score_game(hands: Sequence[Hand], ruleset: Ruleset, max_deals: int | None = None,
-               seats: Sequence[str] | None = None) -> GameResult:
+def score_game(
+    hands: Sequence[Hand],
+    ruleset: Ruleset,
+    max_deals: int | None = None,
+    seats: Sequence[str] | None = None,
+) -> GameResult:
     """Score hands in order and decide the game.
 
+    ``seats`` is the table's (default the ruleset's own); totals are kept for every side of
+    that table (:meth:`Ruleset.sides_for`), so at a table of four in a three-player game with
+    ``sit_out="dealer"`` each of the four players has a total and scores only in the hands
+    they did not deal. Every hand must have been parsed for the same table (``hands[i]``,
+    code ``wrong_table``).
     Hands after the one that ended the game are an error (``hands[i]``, code ``game_over``).
     ``max_deals`` (or the ruleset's ``max_deals``) ends the game after that many deals, misdeals
     not counted; the higher total then wins (a tie has no winner).
@@ -63,7 +72,18 @@ def score_game(hands: Sequence[Hand], ruleset: Ruleset, max_deals: int | None = 
     limit = max_deals if max_deals is not None else rs.max_deals
     if limit is not None and limit < 1:
         raise RulesError.single("max_deals", "bad_value", "max_deals must be at least 1")
-    sides = rs.sides
+    table = table_of(rs, seats)
+    sides = rs.sides_for(len(table))
+    sit_out = len(table) > rs.players
+    for i, hand in enumerate(hands):
+        if (hand.seats is not None) != sit_out or (sit_out and hand.seats != table):
+            raise RulesError.single(
+                f"hands[{i}]",
+                "wrong_table",
+                f"hand {i + 1} was entered for a table of "
+                f"{len(hand.seats) if hand.seats is not None else rs.players}, "
+                f"this game is at a table of {len(table)}",
+            )
     totals = dict.fromkeys(sides, 0)
     history: list[dict[str, int]] = []
     scores: list[HandScore] = []
@@ -112,7 +132,7 @@ def score_game(hands: Sequence[Hand], ruleset: Ruleset, max_deals: int | None = 
                     for s in sides:
                         if not out(totals[s], target):
                             slide[s] = 0
-                        elif d is not None and d != s and sc.made is False:
+                        elif d is not None and d != s and s != sc.sitting_out and sc.made is False:
                             slide[s] += 1
                     ready = [s for s in sides if slide[s] >= rs.slide_out_sets]
                     if ready:

@@ -42,7 +42,9 @@ from .meld import check_meld_total
 from .rulesets import Ruleset
 from .seats import Seat
 
-__all__ = ["Outcome", "Hand", "HAND_FIELDS", "fields_for", "needs_tricks", "parse_hand"]
+__all__ = [
+    "Outcome", "Hand", "HAND_FIELDS", "fields_for", "needs_tricks", "parse_hand", "table_of",
+]  # fmt: skip
 
 
 class Outcome(StrEnum):
@@ -121,6 +123,11 @@ class Hand:
     :func:`parse_hand` fills the seat, side and suit fields with :class:`~rules_engine.Seat`,
     :class:`~rules_engine.Side` and :class:`~rules_engine.Suit` members, which are strings; a
     hand built directly may use plain strings.
+
+    ``seats`` is the table's seats where one of them sits the hand out (a three-player game at
+    a table of four): the dealer sits out, and every value above names the three playing seats.
+    It is None at a table where everybody plays. It is the table's, not the hand's, so
+    :meth:`to_dict` leaves it out: ``parse_hand(hand.to_dict(), ruleset, hand.seats) == hand``.
     """
 
     dealer: str | None
@@ -133,6 +140,7 @@ class Hand:
     renege_seat: str | None = None
     quadruple_run: str | None = None
     tricks: Mapping[str, int] | None = None
+    seats: tuple[str, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -266,27 +274,46 @@ def _seat(
     rs: Ruleset,
     errors: list[FieldError],
     required: bool,
+    seats: Sequence[str] | None = None,
 ) -> Seat | None:
+    """The seat a field names, among ``seats`` (default: the seats playing the hand)."""
+    choices = rs.seats if seats is None else seats
     if name not in given:
         if required:
-            errors.append(
-                FieldError(
-                    name, "required", f"{name} is missing: give a seat ({', '.join(rs.seats)})"
+            why = "give a seat"
+            if seats is not None and len(seats) > rs.players:
+                why = (
+                    f"at a table of {len(seats)} the dealer sits the hand out, so give the "
+                    "dealer"
                 )
+            errors.append(
+                FieldError(name, "required", f"{name} is missing: {why} ({', '.join(choices)})")
             )
         return None
     key, raw = given[name]
     seat = raw.strip().upper() if isinstance(raw, str) and len(raw) <= 10 else None
-    if seat not in rs.seats:
+    if seat is not None and seat == rs.absent:
+        errors.append(_sitting_out(key, rs))
+        return None
+    if seat is None or seat not in choices:
         errors.append(
             FieldError(
                 key,
                 "bad_seat",
-                f"{shown(raw)} is not a seat at this table; use {', '.join(rs.seats)}",
+                f"{shown(raw)} is not a seat at this table; use {', '.join(choices)}",
             )
         )
         return None
     return Seat(seat)
+
+
+def _sitting_out(field: str, rs: Ruleset) -> FieldError:
+    return FieldError(
+        field,
+        "sitting_out",
+        f"{rs.absent} dealt this hand and sits it out; the hand is played by "
+        f"{', '.join(rs.seats)}",
+    )
 
 
 def _bid(
@@ -347,6 +374,9 @@ def _quadruple_run(
         return None
     raw = given["quadruple_run"][1]
     name = raw.strip().upper() if isinstance(raw, str) and len(raw) <= 10 else ""
+    if name and name == rs.absent:
+        errors.append(_sitting_out("quadruple_run", rs))
+        return None
     if name in rs.seats:
         return rs.side_of(name)
     for side in rs.sides:
@@ -407,6 +437,10 @@ def _per_side(
     ok = True
     for k, v in raw.items():
         fld = f"{key}.{key_text(k)}"
+        if isinstance(k, str) and k == rs.absent:
+            errors.append(_sitting_out(fld, rs))
+            ok = False
+            continue
         side = next((s for s in rs.sides if s == k), None) if isinstance(k, str) else None
         seat = None
         if side is None and rs.players == 4 and isinstance(k, str) and k in rs.seats:
@@ -533,8 +567,8 @@ def _counter_check(rs: Ruleset) -> _Check:
     return check
 
 
-def _top_counters(rs: Ruleset, cards: int) -> int:
-    """The most counters ``cards`` cards of the deck can hold (the best ones)."""
+def top_counters(rs: Ruleset) -> list[int]:
+    """Entry n: the most counters ``n`` cards of the deck can hold (the best ones)."""
 
     def build() -> list[int]:
         values = sorted((rs.counter_values[c % 6] for c in rs.deck.cards()), reverse=True)
@@ -544,6 +578,12 @@ def _top_counters(rs: Ruleset, cards: int) -> int:
         return best
 
     best: list[int] = rs.memo("top_counters", build)
+    return best
+
+
+def _top_counters(rs: Ruleset, cards: int) -> int:
+    """The most counters ``cards`` cards of the deck can hold (the best ones)."""
+    best = top_counters(rs)
     return best[min(cards, len(best) - 1)]
 
 
@@ -607,12 +647,45 @@ def _adds_up(
 # --- the hand ---------------------------------------------------------------------------------
 
 
-def parse_hand(data: Mapping[str, object], ruleset: Ruleset,
-               seats: Sequence[str] | None = None) -> Hand:
+def table_of(ruleset: Ruleset, seats: Sequence[str] | None) -> tuple[Seat, ...]:
+    """The table's seats, checked against the ruleset; RulesError on field ``seats``."""
+    rs = ruleset
+    if seats is None:
+        return rs.seats
+    given = [x.strip().upper() if isinstance(x, str) else x for x in seats]
+    try:
+        table = rs.seats_for(len(given))
+    except ValueError:
+        sizes = " or ".join(str(n) for n in rs.table_sizes)
+        raise RulesError.single(
+            "seats",
+            "bad_table",
+            f"{rs.name} seats {sizes} players at a table, not {len(given)}"
+            + ("" if len(rs.table_sizes) > 1 else " (see the option sit_out)"),
+        ) from None
+    if tuple(given) != table:
+        raise RulesError.single(
+            "seats",
+            "bad_table",
+            f"a table of {len(table)} sits at {', '.join(table)} (clockwise), "
+            f"not {', '.join(shown(x) for x in seats)}",
+        )
+    return table
+
+
+def parse_hand(
+    data: Mapping[str, object], ruleset: Ruleset, seats: Sequence[str] | None = None
+) -> Hand:
     """Validate a hand as entered (the CLI/JSON shape) and build a :class:`Hand`.
+
+    ``seats`` is the table's seats (default the ruleset's own, :attr:`Ruleset.seats`). At a
+    table of one more than the ruleset deals to (``sit_out="dealer"``), the dealer is required
+    and sits the hand out: every other seat field and per-side value names the playing seats,
+    and naming the dealer there is an error (code ``sitting_out``).
 
     Raises :class:`RulesError` listing every problem found, each naming its field.
     """
+    table = table_of(ruleset, seats)
     rs = ruleset
     if not isinstance(data, Mapping):
         raise RulesError.single("hand", "bad_type", "a hand must be a JSON object")
@@ -632,9 +705,18 @@ def parse_hand(data: Mapping[str, object], ruleset: Ruleset,
     known = outcome is not None
     contract = known and outcome is not Outcome.MISDEAL
     played = outcome in (Outcome.PLAYED, Outcome.RENEGE)
-    dealer = _seat(given, "dealer", rs, errors, required=False)
+    sit_out = len(table) > rs.players
+    dealer = _seat(given, "dealer", rs, errors, required=sit_out, seats=table)
+    # the dealer's privilege in the auction (dealer_opens_lower) is the last bidder's
+    last_to_bid = dealer
+    if sit_out:
+        if dealer is None:
+            # who plays is unknown until the dealer is: the other fields cannot be checked yet
+            raise RulesError(errors)
+        rs = rs.for_hand(table, dealer)
+        last_to_bid = table[table.index(dealer) - 1]
     bidder = _seat(given, "bidder", rs, errors, required=contract)
-    bid = _bid(given, rs, errors, required=contract, dealer=dealer, bidder=bidder)
+    bid = _bid(given, rs, errors, required=contract, dealer=last_to_bid, bidder=bidder)
     trump = _trump(given, errors, required=played)
     meld = _per_side(given, "meld", rs, errors, required=played, check=_meld_check(rs, bidder))
     renege_seat = _seat(given, "renege_seat", rs, errors, required=outcome is Outcome.RENEGE)
@@ -714,4 +796,5 @@ def parse_hand(data: Mapping[str, object], ruleset: Ruleset,
         renege_seat=renege_seat,
         quadruple_run=quad,
         tricks=tricks,
+        seats=table if sit_out else None,
     )

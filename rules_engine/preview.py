@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from .bids import max_bid
-from .hands import Outcome, fields_for, needs_tricks
+from .hands import Outcome, fields_for, needs_tricks, top_counters
 from .meld import _side_bits, achievable_hand_totals
 from .rulesets import Ruleset
 
@@ -28,13 +28,17 @@ _OPTIONS = (
     "dealer_lowest_bid", "min_meld", "min_counters", "short_meld", "meld_needs_trick",
     "forced_concession", "set_keeps_meld", "set_policy", "surrender_policy", "surrender_bonus",
     "renege_declarer", "renege_defender", "renege_bonus", "board_set_opponents",
-    "trump_marriage_required", "all_tricks",
+    "trump_marriage_required", "all_tricks", "all_tricks_bonus", "last_trick", "sit_out",
 )  # fmt: skip
 
 
 def browser_rules(ruleset: Ruleset) -> dict[str, Any]:
     """The ruleset as the browser's port of hand checking and scoring reads it (JSON-ready).
 
+    ``table_sizes`` and ``sit_out`` give the table's shape: at a table of ``players + 1``
+    (``sit_out="dealer"``) the dealer sits each hand out and the form sends values for the
+    other seats; ``seats_by_size`` gives each table's seats and ``side_of`` covers them all.
+    ``top_counters[n]``: the most counters n cards of the deck hold (what tricks can carry).
     ``meld_side``: bit n set when a side (a three-handed declarer, with the widow) can show n
     meld; ``meld_defender``: the same for a player without the widow (None without a widow).
     """
@@ -45,11 +49,16 @@ def browser_rules(ruleset: Ruleset) -> dict[str, Any]:
         rules.update(
             seats=[str(s) for s in rs.seats],
             sides=[str(s) for s in rs.sides],
-            side_of={str(s): str(rs.side_of(s)) for s in rs.seats},
+            side_of={
+                str(s): str(rs.side_of(s)) for s in rs.seats_for(rs.table_sizes[-1])
+            },
+            table_sizes=list(rs.table_sizes),
+            seats_by_size={str(n): [str(s) for s in rs.seats_for(n)] for n in rs.table_sizes},
             bid_steps=[list(p) for p in rs.bid_steps],
             max_bid=max_bid(rs),
             needs_tricks=needs_tricks(rs),
             fields={o.value: list(fields_for(o, rs)) for o in Outcome},
+            top_counters=list(top_counters(rs)),
             meld_side=format(_side_bits(rs), "x"),
             meld_defender=format(achievable_hand_totals(rs, rs.hand_size), "x")
             if rs.widow

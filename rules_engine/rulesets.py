@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 import json
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .cards import RANKS, Deck
@@ -128,6 +128,10 @@ _SPEC: dict[str, tuple[str, Any, bool, str]] = {
     "slide_out": ("bool", None, False, "bid_out games: over the target and the others set N times"),
     "slide_out_sets": ("int", 1, False, "sets needed for a slide-out"),
     "max_deals": ("int_or_null", 1, False, "game of a fixed number of deals (misdeals not counted)"),
+    "sit_out": ("choice", ("none", "dealer"), False,
+                "none: a table seats as many players as hands are dealt; dealer: a table may seat "
+                "one player more, and the dealer of each hand sits it out (deals to the others, "
+                "plays no cards, scores nothing that hand; three-player games only)"),
 }  # fmt: skip
 
 OPTION_HELP: dict[str, str] = {k: v[3] for k, v in _SPEC.items()}
@@ -200,6 +204,7 @@ _DOUBLE_BASE: dict[str, Any] = {
     "slide_out": False,
     "slide_out_sets": 3,
     "max_deals": None,
+    "sit_out": "none",
 }
 
 _SINGLE_BASE: dict[str, Any] = {
@@ -288,6 +293,7 @@ _PRESETS: dict[str, dict[str, Any]] = {
             "min_bid": 300,
             "meld_needs_trick": True,
             "forced_concession": True,
+            "sit_out": "dealer",
         },
     },
     "cutthroat": {
@@ -300,6 +306,7 @@ _PRESETS: dict[str, dict[str, Any]] = {
             "meld_needs_trick": True,
             "forced_concession": True,
             "out_rule": "bid_out",
+            "sit_out": "dealer",
         },
     },
 }
@@ -365,6 +372,9 @@ def _check_type(name: str, value: object, copies: int) -> tuple[object, FieldErr
             field, "bad_type", f"{name} must be true or false, got {shown(value)}"
         )
     if kind == "choice":
+        if value is None and "none" in extra:
+            # the word none, which a typed value reads as null
+            return "none", None
         if value in extra and not isinstance(value, bool):
             return value, None
         if isinstance(value, str) and value.isdigit() and int(value) in extra:
@@ -481,7 +491,8 @@ class Ruleset:
         "all_tricks_bonus", "set_policy",
         "surrender_policy", "surrender_bonus", "renege_declarer", "renege_defender",
         "renege_bonus", "misdeal_rule", "head_rule", "out_rule", "tie_rule", "overtime_step",
-        "slide_out", "slide_out_sets", "max_deals", "_seat_side", "_next", "_cache",
+        "slide_out", "slide_out_sets", "max_deals", "sit_out", "table_sizes", "individual",
+        "side_size", "_seat_side", "_next", "_absent", "_cache",
     )  # fmt: skip
 
     name: str
@@ -540,8 +551,13 @@ class Ruleset:
     slide_out: bool
     slide_out_sets: int
     max_deals: int | None
+    sit_out: str
+    table_sizes: tuple[int, ...]
+    individual: bool
+    side_size: int
     _seat_side: dict[str, str]
     _next: dict[str, Seat]
+    _absent: Seat | None
     _cache: dict[str, Any]
 
     def __init__(
@@ -562,9 +578,17 @@ class Ruleset:
         s(self, "seats", seats)
         # three players: every seat is its own side, written with the seat's letter
         partnerships = players == 4
+        s(self, "individual", not partnerships)
+        s(self, "side_size", 2 if partnerships else 1)
         s(self, "sides", tuple(Side) if partnerships else seats)
-        s(self, "_seat_side", {x: (x.side if partnerships else x) for x in seats})
+        s(self, "sit_out", options["sit_out"])
+        sizes = (players, players + 1) if options["sit_out"] == "dealer" else (players,)
+        s(self, "table_sizes", sizes)
+        # every seat of the largest table: W plays for itself at a three-player game's table of four
+        widest = table_seats(sizes[-1])
+        s(self, "_seat_side", {x: (x.side if partnerships else x) for x in widest})
         s(self, "_next", {x: seats[(i + 1) % len(seats)] for i, x in enumerate(seats)})
+        s(self, "_absent", None)
         s(self, "overrides", copy.deepcopy(overrides))
         s(self, "options", copy.deepcopy(options))
         o = options
@@ -630,36 +654,88 @@ class Ruleset:
 
     # --- seats and sides -------------------------------------------------------------------
     def side_of(self, seat: str) -> str:
-        """The side a seat plays for (``N`` → ``NS``; in three-player games the seat itself)."""
+        """The side a seat plays for (``N`` → ``NS``; in three-player games the seat itself,
+        ``W`` included where a fourth player sits out in turn)."""
         return self._seat_side[seat]
 
-    def next_dealer(self, seat: str) -> str:
-        """The next seat clockwise: the deal passes to the dealer's left."""
-        return self._next[seat]
+    def next_dealer(self, seat: str, seats: Sequence[str] | None = None) -> str:
+        """The next seat clockwise: the deal passes to the dealer's left. ``seats``: the
+        table's seats (default the ruleset's own), e.g. four at a table with a sitter-out."""
+        if seats is None:
+            return self._next[seat]
+        table = self.seats_for(len(seats))
+        return table[(table.index(Seat(seat)) + 1) % len(table)]
 
     def seats_of(self, side: str) -> tuple[Seat, ...]:
-        return tuple(x for x in self.seats if self._seat_side[x] == side)
+        """The seats playing for a side (for a three-player game's side, its one seat)."""
+        return tuple(Seat(x) for x, s in self._seat_side.items() if s == side)
 
-    # (interim: the table-shape API before the sit-out option lands)
-    @property
-    def table_sizes(self) -> tuple[int, ...]:
-        return (self.players,)
-
-    @property
-    def individual(self) -> bool:
-        return len(self.sides) == self.players
-
+    # --- the table's shape ------------------------------------------------------------------
+    # ``players`` is how many are dealt cards; ``table_sizes`` how many a table may seat. With
+    # ``sit_out="dealer"`` a three-player game may be played at a table of four: N, E, S, W
+    # clockwise, and the dealer of each hand sits it out, so each player is a side of the game
+    # (four totals) while every hand is a three-player hand among the other three.
     def seats_for(self, n: int) -> tuple[Seat, ...]:
-        if n not in self.table_sizes:
-            raise ValueError(f"{self.name} seats {self.players} players at a table, not {n}")
-        return self.seats
+        """The seats of a table of ``n`` players, clockwise from N; ValueError for a table the
+        ruleset does not seat."""
+        if n not in self.table_sizes or isinstance(n, bool):
+            sizes = " or ".join(str(x) for x in self.table_sizes)
+            raise ValueError(f"{self.name} seats {sizes} players at a table, not {n!r}")
+        return table_seats(n)
 
     def sides_for(self, n: int) -> tuple[str, ...]:
-        self.seats_for(n)
-        return tuple(self.sides)
+        """The scoring sides at a table of ``n`` players: the partnerships, or every seat."""
+        seats = self.seats_for(n)
+        return tuple(seats) if self.individual else tuple(Side)
 
-    def sitting_out(self, seats: Any, dealer: str) -> str | None:
-        return None
+    def sitting_out(self, seats: Sequence[str], dealer: str) -> Seat | None:
+        """The seat sitting out of a hand dealt by ``dealer`` at a table with these seats (None
+        when everyone plays). ValueError for seats the ruleset does not seat or a dealer not
+        among them."""
+        table = self.seats_for(len(seats))
+        if tuple(seats) != table:
+            raise ValueError(f"a table of {len(seats)} sits at {', '.join(table)}, not {seats!r}")
+        if dealer not in table:
+            raise ValueError(f"the dealer {dealer!r} is not a seat at this table")
+        return Seat(dealer) if len(table) > self.players else None
+
+    def playing_seats(self, seats: Sequence[str], dealer: str) -> tuple[Seat, ...]:
+        """The seats dealt cards in a hand dealt by ``dealer``, clockwise from N."""
+        off = self.sitting_out(seats, dealer)
+        return tuple(Seat(x) for x in seats if x != off)
+
+    def for_hand(self, seats: Sequence[str], dealer: str) -> Ruleset:
+        """The ruleset as one hand sees it: itself when everyone plays, else the same rules
+        with the playing seats as its seats (and sides, ``next_dealer``), so a three-player
+        hand at a table of four is checked and scored in the table's own seat letters.
+
+        Such a view is internal to parsing and scoring; it shares the memo of derived tables
+        (they depend on the options only) and remembers the seat that sits out.
+        """
+        off = self.sitting_out(seats, dealer)
+        if off is None:
+            return self
+        key = f"hand_view:{off}"
+        view: Ruleset = self.memo(key, lambda: self._view(off))
+        return view
+
+    def _view(self, off: Seat) -> Ruleset:
+        view = object.__new__(Ruleset)
+        s = object.__setattr__
+        for slot in Ruleset.__slots__:
+            s(view, slot, getattr(self, slot))
+        playing = tuple(x for x in self.seats_for(self.players + 1) if x != off)
+        s(view, "seats", playing)
+        s(view, "sides", playing)
+        s(view, "_seat_side", {x: x for x in playing})
+        s(view, "_next", {x: playing[(i + 1) % len(playing)] for i, x in enumerate(playing)})
+        s(view, "_absent", off)
+        return view
+
+    @property
+    def absent(self) -> Seat | None:
+        """On a view from :meth:`for_hand`, the seat sitting the hand out; else None."""
+        return self._absent
 
     def memo(self, key: str, build: Callable[[], Any]) -> Any:
         """Per-ruleset memo for derived lookups (achievable meld totals, the meld table, ...)."""
@@ -734,6 +810,8 @@ class Ruleset:
             "game_target": self.game_target,
             "min_bid": self.min_bid,
             "dealer_stuck": self.dealer_stuck,
+            "table_sizes": list(self.table_sizes),
+            "sit_out": self.sit_out,
             "overrides": copy.deepcopy(self.overrides),
             "options": copy.deepcopy(self.options),
         }
@@ -794,6 +872,12 @@ def _validate(options: dict[str, Any], players: int) -> list[FieldError]:
         err("slide_out", "slide_out only applies when out_rule is bid_out")
     if options["game_target"] is None and options["max_deals"] is None:
         err("game_target", "a game needs a target score or a number of deals (max_deals)")
+    if options["sit_out"] == "dealer" and players == 4:
+        err(
+            "sit_out",
+            "a four-handed game seats exactly four: a fifth player sitting out is not "
+            "supported, so sit_out must be none",
+        )
     if deck is Deck.DOUBLE and options["meld.dix"]:
         err("meld.dix", "a double deck has no nines, so meld.dix must be 0")
     if options["quadruple_run_wins"] and deck.copies < 4:

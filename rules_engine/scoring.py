@@ -57,6 +57,7 @@ class HandScore:
     result: str
     reason: str = field(default="")
     all_tricks: str | None = None  # the side that took every trick, where that counts
+    sitting_out: str | None = None  # the seat that dealt and sat the hand out, scoring 0
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -68,6 +69,8 @@ class HandScore:
         }
         if self.all_tricks is not None:
             d["all_tricks"] = self.all_tricks
+        if self.sitting_out is not None:
+            d["sitting_out"] = self.sitting_out
         return d
 
 
@@ -331,7 +334,33 @@ _SCORERS: dict[str, _Scorer] = {
 
 
 def score_hand(hand: Hand, ruleset: Ruleset) -> HandScore:
-    """Score an already-validated hand under the ruleset's policies."""
+    """Score an already-validated hand under the ruleset's policies.
+
+    A hand at a table with a sitter-out (``hand.seats``) is scored among the playing seats and
+    its points are keyed by every side of the table (:meth:`Ruleset.sides_for`), the seat that
+    sat out with 0.
+    """
+    if hand.seats is None:
+        return _score(hand, ruleset)
+    if hand.dealer is None:
+        raise ValueError("a hand at a table where the dealer sits out needs its dealer")
+    view = ruleset.for_hand(hand.seats, hand.dealer)
+    score = _score(hand, view)
+    if view is ruleset:
+        return score
+    points = {s: score.points.get(s, 0) for s in ruleset.sides_for(len(hand.seats))}
+    return HandScore(
+        points,
+        score.declaring_side,
+        score.made,
+        score.result,
+        score.reason,
+        score.all_tricks,
+        sitting_out=view.absent,
+    )
+
+
+def _score(hand: Hand, ruleset: Ruleset) -> HandScore:
     rs = ruleset
     bidder = hand.bidder
     d = rs.side_of(bidder) if bidder is not None else None

@@ -2,9 +2,13 @@
  * (POST /api/tables/<token>/check/) answers, computed from the ruleset the page carries
  * (rules_engine.preview.browser_rules, in the form's data-rules) without asking the server.
  *
- * HandPreview.check(rules, values) takes the values the entry form sends (dealer, outcome,
- * bidder, bid, trump, renege_seat, meld and counters per side) and returns
- *   {status: 200, body: {points, declaring_side, made, result, reason}}  (the hand scores), or
+ * HandPreview.check(rules, values, seats) takes the values the entry form sends (dealer, outcome,
+ * bidder, bid, trump, renege_seat, meld, counters and tricks per side; the form's fields
+ * meld_<side>, counters_<side>, tricks_<side> gathered per group) and the table's seats (default
+ * the ruleset's own; at a table of one more, rules.sit_out "dealer", the dealer sits the hand out
+ * and the values name the three playing seats), and returns
+ *   {status: 200, body: {points, declaring_side, made, result, reason}}  (the hand scores; at a
+ *     table with a sitter-out points cover every seat, the sitter-out 0, and sitting_out names it), or
  *   {status: 400, body: {errors: [{field, code, message}, ...]}}        (what is wrong), or
  *   null when it cannot decide (a value the port does not read: text in a number field, a number
  *   over the form's limit, a field it does not know): the caller then asks the server.
@@ -18,7 +22,7 @@
   var SEATS = ["N", "E", "S", "W"];
   var SUITS = ["S", "H", "D", "C"];
   var OUTCOMES = ["played", "no_marriage", "surrender", "renege", "misdeal"];
-  var KEYS = ["dealer", "outcome", "bidder", "bid", "trump", "renege_seat", "meld", "counters"];
+  var KEYS = ["dealer", "outcome", "bidder", "bid", "trump", "renege_seat", "meld", "counters", "tricks"];
   var LIMIT = 10000;      // the form's and the API's largest number
   var MAX_ERRORS = 20;    // rules_engine.errors.MAX_ERRORS
 
@@ -64,7 +68,7 @@
       if (!isInt(values.bid) || values.bid < 0 || values.bid > LIMIT) return null;
       out.bid = values.bid;
     }
-    var groups = ["meld", "counters"];
+    var groups = ["meld", "counters", "tricks"];
     for (var g = 0; g < groups.length; g++) {
       var d = values[groups[g]];
       if (d === undefined || d === null) continue;
@@ -112,17 +116,27 @@
     return null;
   }
 
-  function seat(rs, given, name, errors, required) {
+  function seat(rs, given, name, errors, required, seats) {
+    var choices = seats || rs.seats;
     if (!own(given, name)) {
-      if (required) errors.push(err(name, "required", name + " is missing: give a seat (" + rs.seats.join(", ") + ")"));
+      if (required) {
+        var why = seats && seats.length > rs.players
+          ? "at a table of " + seats.length + " the dealer sits the hand out, so give the dealer" : "give a seat";
+        errors.push(err(name, "required", name + " is missing: " + why + " (" + choices.join(", ") + ")"));
+      }
       return null;
     }
     var raw = given[name];
-    if (!has(rs.seats, raw)) {
-      errors.push(err(name, "bad_seat", "'" + raw + "' is not a seat at this table; use " + rs.seats.join(", ")));
+    if (rs.absent && raw === rs.absent) { errors.push(sittingOut(name, rs)); return null; }
+    if (!has(choices, raw)) {
+      errors.push(err(name, "bad_seat", "'" + raw + "' is not a seat at this table; use " + choices.join(", ")));
       return null;
     }
     return raw;
+  }
+
+  function sittingOut(fld, rs) {
+    return err(fld, "sitting_out", rs.absent + " dealt this hand and sits it out; the hand is played by " + rs.seats.join(", "));
   }
 
   function meldProblem(rs, declaring) {
@@ -166,6 +180,7 @@
     var raw = given[name], bySide = {}, ok = true;
     for (var k in raw) {
       if (!own(raw, k)) continue;
+      if (rs.absent && k === rs.absent) { errors.push(sittingOut(name + "." + k, rs)); ok = false; continue; }
       if (!has(rs.sides, k)) return undefined;
       var p = problem(raw[k], name + "." + k, k);
       if (p) { errors.push(p); ok = false; continue; }
@@ -185,7 +200,7 @@
   function sum(d) { var t = 0; for (var k in d) { if (own(d, k)) t += d[k]; } return t; }
 
   // The hand, or {errors}; undefined where the port cannot decide.
-  function parse(rs, given) {
+  function parse(rs, given, table) {
     var errors = [];
     var outcome = given.outcome;
     var contract = outcome !== "misdeal";
@@ -194,7 +209,14 @@
     for (var k in given) {
       if (own(given, k) && k !== "outcome" && !has(rs.fields[outcome], k)) return undefined;
     }
-    var dealer = seat(rs, given, "dealer", errors, false);
+    var sitOut = table.length > rs.players;
+    var dealer = seat(rs, given, "dealer", errors, sitOut, table);
+    var lastToBid = dealer;
+    if (sitOut) {
+      if (dealer === null) return errors.length > MAX_ERRORS ? undefined : { errors: errors };
+      rs = handView(rs, table, dealer);
+      lastToBid = table[(table.indexOf(dealer) + table.length - 1) % table.length];
+    }
     var bidder = seat(rs, given, "bidder", errors, contract);
     var bid = null;
     if (!own(given, "bid")) {
@@ -202,7 +224,7 @@
     } else {
       var b = given.bid, lowest = rs.dealer_lowest_bid;
       if (lowest !== null && b === lowest) {
-        if (dealer !== null && bidder === dealer) { bid = b; } else {
+        if (lastToBid !== null && bidder === lastToBid) { bid = b; } else {
           errors.push(err("bid", "bad_bid", "bid " + b + " is below the opening minimum of " + rs.min_bid +
             "; only the dealer may open at " + b + (dealer !== null ? "" : ": give the dealer")));
         }
@@ -226,10 +248,22 @@
     if (counters !== null && sum(counters) !== rs.counters_total) {
       errors.push(err("counters", "bad_sum", "counters must add up to " + rs.counters_total + ", got " + sum(counters)));
     }
-    if (outcome === "played" && rs.needs_tricks) {
+    if (outcome === "played" && rs.needs_tricks && !own(given, "tricks")) {
       var why = rs.meld_needs_trick ? "a player must take a trick to save meld" : "taking every trick counts here";
       errors.push(err("tricks", "required", "tricks is missing: " + why + ", so give the tricks each side took (they add up to " +
         rs.hand_size + "), e.g. " + example(rs.sides)));
+    }
+    var tricks = perSide(rs, given, "tricks", errors, false, function (value, fld) {
+      if (value > rs.hand_size) return err(fld, "too_high", value + " is more tricks than a deal has (" + rs.hand_size + ")");
+      return null;
+    });
+    if (tricks === undefined) return undefined;
+    if (tricks !== null && sum(tricks) !== rs.hand_size) {
+      errors.push(err("tricks", "bad_sum", "tricks must add up to " + rs.hand_size + ", got " + sum(tricks)));
+    }
+    if (counters !== null && sum(counters) === rs.counters_total && tricks !== null && sum(tricks) === rs.hand_size &&
+        bidder !== null) {
+      counterFit(rs, counters, tricks, rs.side_of[bidder], errors);
     }
     if (outcome === "no_marriage" && !rs.trump_marriage_required) {
       errors.push(err("outcome", "not_in_ruleset", "this ruleset does not require a marriage in trump, so a hand " +
@@ -241,8 +275,44 @@
       meld = {};
       if (outcome !== "misdeal") rs.sides.forEach(function (s) { meld[s] = 0; });
     }
-    return { hand: { dealer: dealer, bidder: bidder, bid: bid, trump: trump, meld: meld, counters: counters,
-      outcome: outcome, renege_seat: renegeSeat } };
+    return { rs: rs, hand: { dealer: dealer, bidder: bidder, bid: bid, trump: trump, meld: meld, counters: counters,
+      outcome: outcome, renege_seat: renegeSeat, tricks: tricks } };
+  }
+
+  // _counters_fit_tricks: counters a side could hold with the tricks it took
+  function counterFit(rs, counters, tricks, declaring, errors) {
+    var best = rs.top_counters;
+    rs.sides.forEach(function (side) {
+      var took = tricks[side], discards = side === declaring ? rs.widow : 0;
+      var cap = best[Math.min(took * rs.players + discards, best.length - 1)];
+      if (took) cap += rs.last_trick;
+      cap = Math.min(cap, rs.counters_total);
+      if (counters[side] <= cap) return;
+      var why;
+      if (!took && discards) {
+        why = side + " took no trick, so only the " + discards + " discarded cards count for " + side + ": at most " + cap;
+      } else if (!took) {
+        why = side + " took no trick, so " + side + " holds no counters";
+      } else {
+        why = side + " took " + took + " trick" + (took !== 1 ? "s" : "") +
+          (discards ? " and discarded " + discards + " cards" : "") + ": at most " + cap + " counters";
+      }
+      errors.push(err("counters." + side, "impossible", counters[side] + " counters for " + side + " cannot be: " + why +
+        " (check counters and tricks)"));
+    });
+  }
+
+  // Ruleset.for_hand: the rules as a hand dealt by `dealer` at a table of one more sees them
+  function handView(rules, table, dealer) {
+    var view = {}, k;
+    for (k in rules) { if (own(rules, k)) view[k] = rules[k]; }
+    var playing = table.filter(function (s) { return s !== dealer; });
+    view.seats = playing;
+    view.sides = playing;
+    view.side_of = {};
+    playing.forEach(function (s) { view.side_of[s] = s; });
+    view.absent = dealer;
+    return view;
   }
 
   // --- rules_engine.scoring.score_hand ---------------------------------------------------------
@@ -285,13 +355,18 @@
     if (rs.forced_concession && eff[d] + rs.counters_total < bid) {
       return concede(hand, rs, d, eff, d + " could not reach " + bid + " with " + eff[d] + " meld and every counter, so had to concede");
     }
-    if (rs.meld_needs_trick) return undefined;  // needs tricks, which the form does not send
+    var tricks = hand.tricks;
+    if (rs.meld_needs_trick) {
+      var saved = {};
+      for (var s in eff) { if (own(eff, s)) saved[s] = tricks[s] > 0 ? eff[s] : 0; }
+      eff = saved;
+    }
     var counters = hand.counters, mc = rs.min_counters;
     points = bySides(rs, function (s) { return s !== d && counters[s] >= mc ? eff[s] + counters[s] : 0; });
     var cd = counters[d], got = eff[d] + cd;
     if (cd >= mc && got >= bid) {
       points[d] = got;
-      return score(points, d, true, "made", d + " bid " + bid + " and made " + got + " (" + eff[d] + " meld + " + cd + " counters)");
+      return allTricks(hand, rs, score(points, d, true, "made", d + " bid " + bid + " and made " + got + " (" + eff[d] + " meld + " + cd + " counters)"));
     }
     how = setCost(rs, points, d, bid, meld[d]);
     if (rs.set_keeps_meld && cd >= mc && eff[d]) {
@@ -300,7 +375,23 @@
     }
     var why = cd < mc ? d + " took only " + cd + " counters, " + mc + " needed"
       : d + " bid " + bid + " but made only " + got + " (" + eff[d] + " meld + " + cd + " counters)";
-    return score(points, d, false, "set", why + ": set, " + how);
+    return allTricks(hand, rs, score(points, d, false, "set", why + ": set, " + how));
+  }
+
+  // _all_tricks: a side that took every trick is named (wins_game) or scores the bonus
+  function allTricks(hand, rs, sc) {
+    var tricks = hand.tricks;
+    if (rs.all_tricks === "nothing" || !tricks) return sc;
+    var side = null;
+    rs.sides.forEach(function (s) { if (side === null && tricks[s] === rs.hand_size) side = s; });
+    if (side === null) return sc;
+    if (rs.all_tricks === "bonus") {
+      sc.points[side] += rs.all_tricks_bonus;
+      sc.reason += "; " + side + " took every trick: +" + rs.all_tricks_bonus;
+    } else {
+      sc.reason += "; " + side + " took every trick and wins the game";
+    }
+    return sc;
   }
 
   function scoreNoMarriage(hand, rs, d, eff) {
@@ -376,15 +467,25 @@
   }
 
   // --- the check endpoint's answer --------------------------------------------------------------
-  function check(rules, values) {
+  function check(rules, values, seats) {
     if (!rules || !rules.fields) return null;
+    var table = seats || rules.seats;
+    var shape = rules.seats_by_size && rules.seats_by_size[String(table.length)];
+    if (!shape || shape.join() !== table.join()) return null;  // not a table of this ruleset: the server's to say
     var given = clean(values);
     if (!given) return null;
-    var parsed = parse(rules, given);
+    var parsed = parse(rules, given, table);
     if (parsed === undefined) return null;
     if (parsed.errors) return { status: 400, body: { errors: parsed.errors } };
-    var body = scoreHand(parsed.hand, rules);
+    var body = scoreHand(parsed.hand, parsed.rs);
     if (body === undefined) return null;
+    if (parsed.rs.absent) {
+      // every seat of the table, the one sitting out with 0
+      var points = {};
+      table.forEach(function (s) { points[s] = own(body.points, s) ? body.points[s] : 0; });
+      body.points = points;
+      body.sitting_out = parsed.rs.absent;
+    }
     return { status: 200, body: body };
   }
 

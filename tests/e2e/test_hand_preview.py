@@ -16,7 +16,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from rules_engine import PRESET_NAMES, RulesError, Ruleset, browser_rules, get_ruleset
+from rules_engine import (
+    PRESET_NAMES,
+    RulesError,
+    Ruleset,
+    browser_rules,
+    get_ruleset,
+    parse_hand,
+    score_hand,
+)
 from scoring.api import HandValuesInput, hand_check_answer
 
 pytestmark = pytest.mark.e2e
@@ -165,6 +173,144 @@ def test_the_browser_checks_and_scores_every_generated_hand_as_the_engine_does(
                  "tricks:required", "outcome:not_in_ruleset"):
         assert seen[kind] >= 3, (kind, seen)
     assert compared >= 0.8 * CASES_PER_RULESET * len(RULESETS)
+
+
+# Rulesets where tricks are entered (meld needs a trick, or taking every trick counts), each at
+# every table it seats: three players, and four with the dealer sitting out.
+TRICK_RULESETS: list[tuple[str, dict[str, Any]]] = [
+    ("three_handed", {}),
+    ("cutthroat", {}),
+    ("three_handed", {"all_tricks": "bonus", "dealer_opens_lower": True}),
+    ("cutthroat", {"all_tricks": "wins_game", "meld_needs_trick": False}),
+    ("single_deck_partnership", {"all_tricks": "bonus"}),
+    ("pagat_double_deck", {"all_tricks": "wins_game"}),
+]
+
+
+def _split(rng: random.Random, total: int, parts: int) -> list[int]:
+    cuts = sorted(rng.randint(0, total) for _ in range(parts - 1))
+    return [b - a for a, b in zip([0, *cuts], [*cuts, total], strict=True)]
+
+
+def _at_table(values: dict[str, Any], rs: Ruleset, table: tuple[str, ...],
+              rng: random.Random) -> dict[str, Any]:
+    """A generated hand moved to the table (the sides N, E, S become the players clockwise from
+    the dealer's left) and given tricks, mostly adding up, now and then not."""
+    v = dict(values)
+    took = _split(rng, rs.hand_size, len(rs.sides))
+    if rng.random() < 0.3:  # every trick to one side
+        took = [0] * len(rs.sides)
+        took[rng.randrange(len(rs.sides))] = rs.hand_size
+    if v["outcome"] == "played" and rng.random() < 0.5:
+        # a hand as it could have been played: small meld, counters that go with the tricks
+        low = _totals(browser_rules(rs)["meld_defender"] or browser_rules(rs)["meld_side"])[:6]
+        unit, total = rs.counter_unit, rs.counters_total
+        counters = [round(total * t / rs.hand_size / unit) * unit for t in took]
+        top = max(range(len(took)), key=lambda i: took[i])
+        counters[top] += total - sum(counters)
+        v.update(bidder=rs.seats[took.index(max(took)) if rng.random() < 0.6 else rng.randrange(
+                     len(rs.seats))] if rs.individual else rng.choice(rs.seats),
+                 bid=rng.choice(rs.next_bids(None, 8)), trump=rng.choice("SHDC"),
+                 meld={x: rng.choice(low) for x in rs.sides},
+                 counters=dict(zip(rs.sides, counters, strict=True)))
+    names = {s: s for s in rs.sides}
+    if len(table) > rs.players:
+        dealer = rng.choice(table)
+        at = table.index(dealer)
+        names = {s: table[(at + 1 + i) % len(table)] for i, s in enumerate(rs.sides)}
+        if rng.random() < 0.04:
+            names[rs.sides[rng.randrange(3)]] = dealer  # the sitter-out named by mistake
+        for k in ("bidder", "renege_seat"):
+            if k in v:
+                v[k] = names.get(v[k], v[k])
+        for k in ("meld", "counters"):
+            if isinstance(v.get(k), dict):
+                v[k] = {names.get(s, s): x for s, x in v[k].items()}
+        if rng.random() < 0.96:
+            v["dealer"] = dealer
+        else:
+            v.pop("dealer")
+    if v["outcome"] == "played" and rng.random() < 0.95:
+        sides = [names[s] for s in rs.sides]
+        tricks = dict(zip(sides, took, strict=True))
+        roll = rng.random()
+        if roll < 0.05:
+            tricks[sides[0]] += 1
+        elif roll < 0.08:
+            del tricks[sides[-1]]
+        v["tricks"] = tricks
+    # numbers only, as the serializer hands them on (blank ones dropped)
+    for k, x in list(v.items()):
+        if isinstance(x, dict):
+            v[k] = {s: n for s, n in x.items() if n is not None}
+        elif x is None or x == "":
+            del v[k]
+    return v
+
+
+def _refused_by_the_form(values: dict[str, Any]) -> bool:
+    """What the endpoint's serializer refuses (no dealer, a number it cannot read)."""
+    if "dealer" not in values:
+        return True
+    numbers = [values.get("bid")] + [n for x in values.values() if isinstance(x, dict)
+                                     for n in x.values()]
+    return any(n is not None and (not isinstance(n, int) or n > 10000) for n in numbers)
+
+
+def _engine_at(values: dict[str, Any], rs: Ruleset, table: tuple[str, ...]) -> dict[str, Any]:
+    try:
+        score = score_hand(parse_hand(values, rs, table), rs)
+    except RulesError as exc:
+        return {"status": 400, "body": {"errors": exc.api_errors()}}
+    body = {"points": dict(score.points), "declaring_side": score.declaring_side,
+            "made": score.made, "result": str(score.result), "reason": score.reason}
+    if score.sitting_out is not None:
+        body["sitting_out"] = score.sitting_out
+    return {"status": 200, "body": body}
+
+
+def test_the_browser_scores_tricks_and_a_table_with_a_sitter_out_as_the_engine_does(
+    browser: Browser,
+) -> None:
+    page = browser.new_page()
+    try:
+        page.set_content("<!doctype html><title>hand preview</title>")
+        page.add_script_tag(path=str(SCRIPT))
+        rng = random.Random(36)
+        seen: Counter[str] = Counter()
+        compared = 0
+        for name, overrides in TRICK_RULESETS:
+            rs = get_ruleset(name, overrides)
+            rules = browser_rules(rs)
+            for n in rs.table_sizes:
+                table = tuple(rs.seats_for(n))
+                cases = [_at_table(v, rs, table, rng) for v in _cases(rs, rng)]
+                answers = page.evaluate(
+                    "([rules, cases, seats]) => cases.map(v => HandPreview.check(rules, v, seats))",
+                    [rules, cases, list(table)],
+                )
+                for values, got in zip(cases, answers, strict=True):
+                    where = f"{name} {overrides} {table} {values}"
+                    if _refused_by_the_form(values):
+                        assert got is None, where
+                        continue
+                    want = _engine_at(values, rs, table)
+                    assert got == want, where
+                    compared += 1
+                    if want["status"] == 200:
+                        seen[want["body"]["result"]] += 1
+                        seen["sitting_out"] += "sitting_out" in want["body"]
+                        seen["every_trick"] += "took every trick" in want["body"]["reason"]
+                    else:
+                        seen.update(f"{e['field'].split('.')[0]}:{e['code']}"
+                                    for e in want["body"]["errors"])
+    finally:
+        page.context.close()
+    for kind in ("made", "set", "surrendered", "renege", "misdeal", "sitting_out", "every_trick",
+                 "tricks:required", "tricks:bad_sum", "counters:impossible",
+                 "meld:sitting_out", "bidder:sitting_out"):
+        assert seen[kind] >= 3, (kind, seen)
+    assert compared >= 0.8 * CASES_PER_RULESET * 10
 
 
 @pytest.mark.django_db(transaction=True)
