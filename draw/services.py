@@ -18,7 +18,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from common.errors import DomainError, refused
-from common.rulesets import event_ruleset
+from common.rulesets import event_ruleset, table_seats
 from common.tasks import ROUND_SEAT, task_queue
 from formats import Finish, Format
 from pairing.rotation import RotationError, RoundPlan
@@ -54,7 +54,8 @@ ROUND_TRANSITIONS: dict[str, set[str]] = {
 
 # --- reading what happened -----------------------------------------------------------------------
 def event_history(event: Event) -> list[RoundPlan[int]]:
-    """Past rounds as the builders see them: tables of entry ids in N, E, S, W order, and byes."""
+    """Past rounds as the builders see them: tables of entry ids in seat order clockwise from
+    North, and byes."""
     seats = (
         Seat.objects.filter(round__event=event)
         .order_by("round__number", "table__number")
@@ -76,10 +77,12 @@ def event_history(event: Event) -> list[RoundPlan[int]]:
         for number in range(1, joined):
             if number in tables and entry_id not in byes.get(number, []):
                 byes.setdefault(number, []).append(entry_id)
+    ruleset = event_ruleset(event)
     return [
         RoundPlan(
             tables=tuple(
-                (t["N"], t["E"], t["S"], t["W"]) for _, t in sorted(tables.get(number, {}).items())
+                tuple(t[p] for p in table_seats(ruleset, t))
+                for _, t in sorted(tables.get(number, {}).items())
             ),
             byes=tuple(sorted(byes.get(number, []))),
         )

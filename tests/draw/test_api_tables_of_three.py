@@ -1,0 +1,239 @@
+"""Three-handed and cutthroat events run through the REST API alone: club nights at tables of three
+(and of four with the dealer sitting out each hand, or with byes), every hand entered by the
+table's phone with each player's meld, counters and tricks, and a progressive day at tables of
+three to its final table and a champion.
+
+The standings are checked against the rules engine's own scoring of the hands entered (not
+against what the server stored): every player's total is the sum of the engine's points for
+their seat at each of their tables. Every player is seated or on a bye in every round, byes and
+the seats at tables of four are spread, and opponents repeat no more than the counting bound
+allows plus the margin the builder states (``pairing.threes.repeat_margin``).
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import random
+from collections import Counter, defaultdict
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from pairing.threes import repeat_margin
+from rules_engine import RulesError, get_ruleset, parse_hand, score_game
+from tests.clubs.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def _ok(response: Any, status: int = 200) -> Any:
+    assert response.status_code == status, (response.status_code, response.content[:600])
+    return response.json()
+
+
+@pytest.fixture
+def director_api() -> APIClient:
+    UserFactory(username="td3")
+    call_command("drf_create_token", "td3", stdout=io.StringIO())
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get(user__username='td3').key}")
+    return api
+
+
+def _split(rng: random.Random, total: int, parts: int, unit: int = 1) -> list[int]:
+    cuts = sorted(rng.randint(0, total // unit) for _ in range(parts - 1))
+    bounds = [0, *cuts, total // unit]
+    return [(b - a) * unit for a, b in itertools.pairwise(bounds)]
+
+
+def random_hand(rng: random.Random, preset: str, seats: list[str], dealer: str) -> dict[str, Any]:
+    """A hand a table could enter: each playing seat's meld, tricks and the counters those
+    tricks hold (the engine refuses anything impossible; the table then types another)."""
+    rs = get_ruleset(preset, {})
+    out = rs.sitting_out(seats, dealer) if len(seats) > rs.players else None
+    playing = [s for s in seats if s != out]
+    while True:
+        tricks = _split(rng, rs.hand_size, len(playing))
+        takers = [s for s, t in zip(playing, tricks, strict=True) if t]
+        counters = dict.fromkeys(playing, 0)
+        for seat, value in zip(takers, _split(rng, rs.counters_total, len(takers), 10),
+                               strict=True):
+            counters[seat] = value
+        values = {"dealer": dealer, "outcome": "played", "bidder": rng.choice(playing),
+                  "bid": rng.choice([300, 310, 320, 350]), "trump": rng.choice("HSDC"),
+                  "meld": {s: rng.choice([0, 0, 20, 40, 60, 80, 100, 150]) for s in playing},
+                  "counters": counters, "tricks": dict(zip(playing, tricks, strict=True))}
+        try:
+            parse_hand(values, rs, seats=seats)
+        except RulesError:
+            continue
+        return values
+
+
+class Night:
+    """A director's script and the tables' phones, keeping the hands each table entered."""
+
+    def __init__(self, api: APIClient, slug: str, *, preset: str, players: int,
+                 overrides: dict[str, Any] | None = None, format: str = "club_night",
+                 rounds: int = 4, settings: dict[str, Any] | None = None, seed: int = 1) -> None:
+        self.api, self.preset, self.tables = api, preset, APIClient()
+        self.rng = random.Random(seed)
+        body: dict[str, Any] = {"club": slug, "name": f"{preset} night", "date": "2026-11-28",
+                                "format": format, "ruleset_preset": preset,
+                                "rounds_planned": rounds, "deals_per_round": 3}
+        if overrides:
+            body["ruleset_overrides"] = overrides
+        if settings:
+            body["format_settings"] = settings
+        self.event = _ok(api.post("/api/events/", body, format="json"), 201)
+        self.ruleset = get_ruleset(preset, overrides or {})
+        names = [_ok(api.post(f"/api/clubs/{slug}/players/",
+                              {"name": f"{preset[:3]} {seed}-{n:02d}"}, format="json"), 201)["id"]
+                 for n in range(players)]
+        self.entries = [_ok(api.post(self.url("entries/"), {"player_id": pk}, format="json"),
+                            201)["id"] for pk in names]
+        # round -> table number -> (seats, [engine hands])
+        self.played: dict[int, dict[int, tuple[list[str], list[dict[str, Any]]]]] = {}
+        self.rounds: list[dict[str, Any]] = []
+
+    def url(self, tail: str = "") -> str:
+        return f"/api/events/{self.event['id']}/{tail}"
+
+    def seat(self) -> dict[str, Any]:
+        found = self.api.get(self.url(f"rounds/{len(self.rounds) + 1}/"))
+        if found.status_code == 404:  # not seated by the automatic advance
+            _ok(self.api.post(self.url("rounds/"), {}, format="json"), 201)
+        round_ = _ok(self.api.get(self.url(f"rounds/{len(self.rounds) + 1}/")))
+        self.rounds.append(round_)
+        return round_
+
+    def play(self, round_: dict[str, Any]) -> None:
+        """Every table names its keeper, enters its deals and another player confirms."""
+        self.played[round_["number"]] = {}
+        for table in round_["tables"]:
+            token = table["token"]
+            seats = [s["position"] for s in table["seats"]]
+            _ok(self.tables.post(f"/api/tables/{token}/scorer/", {"position": seats[0]},
+                                 format="json"))
+            hands: list[dict[str, Any]] = []
+            while True:
+                state = _ok(self.tables.get(f"/api/tables/{token}/"))
+                if state["game"]["status"] != "playing":
+                    break
+                values = random_hand(self.rng, self.preset, seats, state["next_dealer"])
+                _ok(self.tables.post(f"/api/tables/{token}/hands/",
+                                     {**values, "number": state["next_number"]}, format="json"),
+                    201)
+                hands.append(values)
+            self.played[round_["number"]][table["number"]] = (seats, hands)
+            state = _ok(self.tables.get(f"/api/tables/{token}/"))
+            # the keeper's own confirmation never counts
+            refused = self.tables.post(f"/api/tables/{token}/confirm/",
+                                       {"position": seats[0]}, format="json")
+            assert refused.status_code == 400, refused.content
+            _ok(self.tables.post(f"/api/tables/{token}/confirm/", {"position": seats[1]},
+                                 format="json"))
+
+    def engine_totals(self) -> dict[int, int]:
+        """Every player's points, from the engine's own scoring of the hands entered."""
+        totals: dict[int, int] = defaultdict(int)
+        for round_ in self.rounds:
+            for table in round_["tables"]:
+                seats, hands = self.played[round_["number"]][table["number"]]
+                result = score_game([parse_hand(h, self.ruleset, seats=seats) for h in hands],
+                                    self.ruleset, max_deals=3, seats=seats)
+                for seat in table["seats"]:
+                    totals[seat["entry_id"]] += result.totals[-1][seat["position"]]
+        return totals
+
+
+def _club(api: APIClient, name: str) -> str:
+    return _ok(api.post("/api/clubs/", {"name": name}, format="json"), 201)["slug"]
+
+
+@pytest.mark.parametrize(("preset", "players", "overrides"), [
+    ("three_handed", 10, None),          # 3 + 3 + 4, the fourth sitting out as dealer
+    ("cutthroat", 11, None),             # 3 + 4 + 4
+    ("three_handed", 7, {"sit_out": "none"}),  # 3 + 3 and a bye each round
+])
+def test_a_club_night_at_tables_of_three(director_api: APIClient, preset: str, players: int,
+                                         overrides: dict[str, Any] | None) -> None:
+    api = director_api
+    night = Night(api, _club(api, f"Threes {preset} {players}"), preset=preset, players=players,
+                  overrides=overrides, seed=players)
+    sizes = night.ruleset.table_sizes
+    byes: Counter[int] = Counter()
+    fours: Counter[int] = Counter()
+    met: Counter[frozenset[int]] = Counter()
+    for _ in range(4):
+        round_ = night.seat()
+        seated = [s["entry_id"] for t in round_["tables"] for s in t["seats"]]
+        resting = [b["entry_id"] if isinstance(b, dict) else b for b in round_.get("byes", [])]
+        # every player is placed: at a table or on a bye, once
+        assert sorted(seated + resting) == sorted(night.entries)
+        for table in round_["tables"]:
+            assert len(table["seats"]) in sizes
+            assert [s["position"] for s in table["seats"]] == list(
+                night.ruleset.seats_for(len(table["seats"])))
+            ids = [s["entry_id"] for s in table["seats"]]
+            if len(ids) == 4:
+                fours.update(ids)
+            met.update(frozenset(p) for p in itertools.combinations(ids, 2))
+        byes.update(resting)
+        night.play(round_)
+        # each game is won by one player (bid-and-out in cutthroat) or by the top score
+        for table in _ok(api.get(night.url(f"rounds/{round_['number']}/")))["tables"]:
+            assert set(table["game"]["totals"]) == {s["position"] for s in table["seats"]}
+    spread = [byes[e] for e in night.entries] if overrides else [fours[e] for e in night.entries]
+    assert max(spread) - min(spread) <= 1
+    repeats = sum(n - 1 for n in met.values() if n > 1)
+    assert repeats <= repeat_margin(players, 4, sizes) + _bound(players, 4, sizes)
+    standings = _ok(api.get(night.url("standings/")))
+    expected = night.engine_totals()
+    if overrides:  # a bye scores what the event's bye policy gives: compare the seated ones
+        for row in standings["rows"]:
+            if not byes[row["entry_id"]]:
+                assert row["points"] == expected[row["entry_id"]]
+    else:
+        assert {r["entry_id"]: r["points"] for r in standings["rows"]} == {
+            e: expected[e] for e in night.entries}
+    finished = _ok(api.post(night.url("finish/")))
+    assert sorted(p["entry_id"] for p in finished["placements"]) == sorted(night.entries)
+
+
+def _bound(players: int, rounds: int, sizes: tuple[int, ...]) -> int:
+    """Repeat meetings no seating can avoid: a player meets ``k - 1`` others a round among the
+    ``players - 1`` there are (counted over the smallest tables, the fewest meetings)."""
+    per_player = max(0, (min(sizes) - 1) * rounds - (players - 1))
+    return players * per_player // 2
+
+
+def test_a_progressive_day_at_tables_of_three_reaches_a_champion(
+        director_api: APIClient) -> None:
+    api = director_api
+    day = Night(api, _club(api, "Progressive threes"), preset="cutthroat", players=9,
+                format="individual_progressive",
+                settings={"qualifying_games": 3, "cut": 3, "final_rule": "single_game"})
+    assert day.event["format_settings"]["cut"] == 3
+    for _ in range(3):
+        round_ = day.seat()
+        assert round_["stage"] == "qualifying" and len(round_["tables"]) == 3
+        day.play(round_)
+    qualifying = _ok(api.get(day.url("standings/") + "?stage=qualifying"))
+    top3 = [r["entry_id"] for r in qualifying["rows"][:3]]
+    final = day.seat()
+    assert final["stage"] == "final" and len(final["tables"]) == 1
+    assert {s["entry_id"] for s in final["tables"][0]["seats"]} == set(top3)
+    day.play(final)
+    finished = _ok(api.post(day.url("finish/")))
+    champion = finished["placements"][0]
+    game = _ok(api.get(day.url(f"rounds/{final['number']}/")))["tables"][0]
+    winner_seat = game["game"]["winner"] or game["game"]["cut_winner"]
+    assert champion["place"] == 1 and champion["stage"] == "final"
+    assert champion["entry_id"] == next(s["entry_id"] for s in game["seats"]
+                                        if s["position"] == winner_seat)
+    assert len(finished["placements"]) == 9
