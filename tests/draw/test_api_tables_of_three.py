@@ -23,7 +23,8 @@ from django.core.management import call_command
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from pairing.threes import repeat_margin
+from pairing.rotation import RoundPlan
+from pairing.threes import measure, repeat_margin
 from rules_engine import RulesError, get_ruleset, parse_hand, score_game
 from tests.clubs.factories import UserFactory
 
@@ -79,12 +80,15 @@ class Night:
 
     def __init__(self, api: APIClient, slug: str, *, preset: str, players: int,
                  overrides: dict[str, Any] | None = None, format: str = "club_night",
-                 rounds: int = 4, settings: dict[str, Any] | None = None, seed: int = 1) -> None:
+                 rounds: int | None = 4, settings: dict[str, Any] | None = None,
+                 seed: int = 1) -> None:
         self.api, self.preset, self.tables = api, preset, APIClient()
         self.rng = random.Random(seed)
         body: dict[str, Any] = {"club": slug, "name": f"{preset} night", "date": "2026-11-28",
                                 "format": format, "ruleset_preset": preset,
-                                "rounds_planned": rounds, "deals_per_round": 3}
+                                "deals_per_round": 3}
+        if rounds is not None:
+            body["rounds_planned"] = rounds
         if overrides:
             body["ruleset_overrides"] = overrides
         if settings:
@@ -161,7 +165,8 @@ def _club(api: APIClient, name: str) -> str:
     ("three_handed", 7, {"sit_out": "none"}),  # 3 + 3 and a bye each round
 ])
 def test_a_club_night_at_tables_of_three(director_api: APIClient, preset: str, players: int,
-                                         overrides: dict[str, Any] | None) -> None:
+                                         overrides: dict[str, Any] | None,
+                                         django_capture_on_commit_callbacks: Any) -> None:
     api = director_api
     night = Night(api, _club(api, f"Threes {preset} {players}"), preset=preset, players=players,
                   overrides=overrides, seed=players)
@@ -184,14 +189,21 @@ def test_a_club_night_at_tables_of_three(director_api: APIClient, preset: str, p
                 fours.update(ids)
             met.update(frozenset(p) for p in itertools.combinations(ids, 2))
         byes.update(resting)
-        night.play(round_)
+        with django_capture_on_commit_callbacks(execute=True):
+            night.play(round_)
         # each game is won by one player (bid-and-out in cutthroat) or by the top score
         for table in _ok(api.get(night.url(f"rounds/{round_['number']}/")))["tables"]:
             assert set(table["game"]["totals"]) == {s["position"] for s in table["seats"]}
     spread = [byes[e] for e in night.entries] if overrides else [fours[e] for e in night.entries]
     assert max(spread) - min(spread) <= 1
+    quality = measure([RoundPlan(tables=tuple(tuple(s["entry_id"] for s in t["seats"])
+                                              for t in r["tables"]),
+                                 byes=tuple(b["entry_id"] if isinstance(b, dict) else b
+                                            for b in r.get("byes", [])))
+                       for r in night.rounds])
     repeats = sum(n - 1 for n in met.values() if n > 1)
-    assert repeats <= repeat_margin(players, 4, sizes) + _bound(players, 4, sizes)
+    assert repeats == quality.repeat_opponents
+    assert repeats <= quality.opponents_lower_bound + repeat_margin(players, 4, sizes)
     standings = _ok(api.get(night.url("standings/")))
     expected = night.engine_totals()
     if overrides:  # a bye scores what the event's bye policy gives: compare the seated ones
@@ -201,34 +213,30 @@ def test_a_club_night_at_tables_of_three(director_api: APIClient, preset: str, p
     else:
         assert {r["entry_id"]: r["points"] for r in standings["rows"]} == {
             e: expected[e] for e in night.entries}
+    _ok(api.post(night.url("rounds/4/close/")))
     finished = _ok(api.post(night.url("finish/")))
     assert sorted(p["entry_id"] for p in finished["placements"]) == sorted(night.entries)
 
 
-def _bound(players: int, rounds: int, sizes: tuple[int, ...]) -> int:
-    """Repeat meetings no seating can avoid: a player meets ``k - 1`` others a round among the
-    ``players - 1`` there are (counted over the smallest tables, the fewest meetings)."""
-    per_player = max(0, (min(sizes) - 1) * rounds - (players - 1))
-    return players * per_player // 2
-
-
 def test_a_progressive_day_at_tables_of_three_reaches_a_champion(
-        director_api: APIClient) -> None:
+        director_api: APIClient, django_capture_on_commit_callbacks: Any) -> None:
     api = director_api
     day = Night(api, _club(api, "Progressive threes"), preset="cutthroat", players=9,
-                format="individual_progressive",
+                format="individual_progressive", rounds=None,
                 settings={"qualifying_games": 3, "cut": 3, "final_rule": "single_game"})
     assert day.event["format_settings"]["cut"] == 3
     for _ in range(3):
         round_ = day.seat()
         assert round_["stage"] == "qualifying" and len(round_["tables"]) == 3
-        day.play(round_)
+        with django_capture_on_commit_callbacks(execute=True):
+            day.play(round_)
     qualifying = _ok(api.get(day.url("standings/") + "?stage=qualifying"))
     top3 = [r["entry_id"] for r in qualifying["rows"][:3]]
     final = day.seat()
     assert final["stage"] == "final" and len(final["tables"]) == 1
     assert {s["entry_id"] for s in final["tables"][0]["seats"]} == set(top3)
-    day.play(final)
+    with django_capture_on_commit_callbacks(execute=True):
+        day.play(final)
     finished = _ok(api.post(day.url("finish/")))
     champion = finished["placements"][0]
     game = _ok(api.get(day.url(f"rounds/{final['number']}/")))["tables"][0]
