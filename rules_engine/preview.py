@@ -19,6 +19,7 @@ from .bids import max_bid
 from .hands import Outcome, fields_for, needs_tricks, top_counters
 from .meld import _side_bits, achievable_hand_totals
 from .rulesets import Ruleset
+from .seats import Seat
 
 __all__ = ["browser_rules"]
 
@@ -48,6 +49,8 @@ def browser_rules(ruleset: Ruleset) -> dict[str, Any]:
         rules: dict[str, Any] = {name: getattr(rs, name) for name in _OPTIONS}
         rules.update(
             seats=[str(s) for s in rs.seats],
+            # every seat letter a hand's seat fields may hold (the API's choices)
+            seat_letters=[str(s) for s in Seat],
             sides=[str(s) for s in rs.sides],
             side_of={
                 str(s): str(rs.side_of(s)) for s in rs.seats_for(rs.table_sizes[-1])

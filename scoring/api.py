@@ -15,6 +15,7 @@ that was already stored returns the stored hand (200) instead of storing a secon
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -115,6 +116,10 @@ class ErrorOutput(serializers.Serializer[Any]):
 
 class HandScoreOutput(serializers.Serializer[Any]):
     points = serializers.DictField(child=serializers.IntegerField())
+    sitting_out = serializers.CharField(
+        allow_null=True, required=False,
+        help_text="The seat that sat the hand out (the dealer, where a fourth player sits at a "
+                  "three-handed table); null where everyone played.")
     declaring_side = serializers.CharField(allow_null=True)
     made = serializers.BooleanField(allow_null=True)
     result = serializers.CharField()
@@ -321,22 +326,27 @@ class TableCheckApi(TableDeviceApi):
                    request=HandValuesInput, responses={200: HandScoreOutput, **ERRORS},
                    tags=["score entry"])
     def post(self, request: Request, token: str) -> Response:
-        ruleset = table_ruleset(token=token)
+        ruleset, seats = table_ruleset(token=token)
         serializer = HandValuesInput(data=request.data)
         if not serializer.is_valid():
             return _invalid(serializer)
-        return Response(hand_check_answer(serializer.values(), ruleset))
+        return Response(hand_check_answer(serializer.values(), ruleset, seats))
 
 
-def hand_check_answer(values: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
+def hand_check_answer(values: dict[str, Any], ruleset: Ruleset,
+                      seats: Sequence[str] | None = None) -> dict[str, Any]:
     """The check endpoint's 200 answer for values its serializer let through (a hand the rules
-    refuse raises ``RulesError``, answered 400 with its errors). The entry form's browser computes
-    the same answer (static/js/hand_preview.js); tests/e2e/test_hand_preview.py compares them."""
-    _, score = services.hand_check(values=values, ruleset=ruleset)
-    return dict(HandScoreOutput({
+    refuse raises ``RulesError``, answered 400 with its errors), at a table with ``seats``. The
+    entry form's browser computes the same answer (static/js/hand_preview.js);
+    tests/e2e/test_hand_preview.py compares them."""
+    _, score = services.hand_check(values=values, ruleset=ruleset, seats=seats)
+    answer: dict[str, Any] = {
         "points": dict(score.points), "declaring_side": score.declaring_side,
         "made": score.made, "result": score.result, "reason": score.reason,
-    }).data)
+    }
+    if score.sitting_out is not None:  # only where a fourth player sits a hand out
+        answer["sitting_out"] = score.sitting_out
+    return dict(HandScoreOutput(answer).data)
 
 
 class TableHandsApi(TableDeviceApi):

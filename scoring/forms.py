@@ -199,6 +199,9 @@ def hand_layout(
             {k: sorted(v) for k, v in outcome_fields(form.ruleset).items()}
         ),
         "sides_attr": " ".join(form.sides),
+        "seats_attr": " ".join(form.seats),
+        # one more player than the hands dealt: the dealer sits each hand out
+        "sit_out": len(form.seats) > form.ruleset.players,
         # what static/js/hand_preview.js checks and scores a typed hand with, in the browser
         "rules": json.dumps(browser_rules(form.ruleset), separators=(",", ":")),
         "dealer": seat_tiles("dealer"),

@@ -212,7 +212,10 @@ TABLE_STATUS_SQL = (
     f"SELECT 1 FROM {Round._meta.db_table} n WHERE n.event_id = r.event_id "
     f"AND n.number = r.number + 1) {_TABLE_JOIN}"
 )
-TABLE_RULESET_SQL = f"SELECT e.ruleset_preset, e.ruleset_overrides {_TABLE_JOIN}"  # noqa: S608
+TABLE_RULESET_SQL = (
+    "SELECT e.ruleset_preset, e.ruleset_overrides, "  # noqa: S608
+    f"(SELECT COUNT(*) FROM {Seat._meta.db_table} s WHERE s.table_id = t.id) {_TABLE_JOIN}"
+)
 
 
 def _table_row(sql: str, token: str) -> tuple[Any, ...]:
@@ -243,15 +246,18 @@ def table_status(*, token: str) -> dict[str, Any]:
     }
 
 
-def table_ruleset(*, token: str) -> Ruleset:
-    """The rules a table's hands are scored by, for the check the entry form calls as a hand is
-    typed (three or four a hand): one plain query, without building the table, round, event and
-    club that :func:`table_by_token` returns (most of the check's time went there). 404 as
-    :func:`table_status`."""
-    preset, overrides = _table_row(TABLE_RULESET_SQL, token)
+def table_ruleset(*, token: str) -> tuple[Ruleset, tuple[str, ...]]:
+    """The rules a table's hands are scored by and the table's seats, for the check the entry
+    form calls as a hand is typed (three or four a hand): one plain query, without building the
+    table, round, event and club that :func:`table_by_token` returns (most of the check's time
+    went there). 404 as :func:`table_status`."""
+    preset, overrides, seated = _table_row(TABLE_RULESET_SQL, token)
     if isinstance(overrides, str | bytes):  # the JSON's text (SQLite; PostgreSQL as Django reads it)
         overrides = json.loads(overrides)
-    return ruleset_for(preset=preset, overrides=overrides)
+    ruleset = ruleset_for(preset=preset, overrides=overrides)
+    # the table's seats: a table of the size seated (the largest, should a seat be empty)
+    size = seated if seated in ruleset.table_sizes else max(ruleset.table_sizes)
+    return ruleset, tuple(ruleset.seats_for(size))
 
 
 def round_is_open(round_: Round) -> bool:

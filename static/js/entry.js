@@ -18,6 +18,8 @@
   if (!form || !window.fetch) return;
 
   var sides = (form.dataset.sides || "").split(" ").filter(Boolean);
+  // the table's seats clockwise (a fourth player at a three-handed table sits out as dealer)
+  var tableSeats = (form.dataset.seats || "").split(" ").filter(Boolean);
   var total = parseInt(form.dataset.countersTotal || "0", 10);
   var outcomeFields = JSON.parse(form.dataset.outcomeFields || "{}");
   var rules = null;  // the ruleset as hand_preview.js reads it (none: every check asks the server)
@@ -167,7 +169,7 @@
   // decide the hand (every hand the form produces but a rare one), else asked of the server.
   function answer(body) {
     var local = null;
-    try { local = window.HandPreview && rules ? window.HandPreview.check(rules, body) : null; } catch (e) { local = null; }
+    try { local = window.HandPreview && rules ? window.HandPreview.check(rules, body, tableSeats.length ? tableSeats : undefined) : null; } catch (e) { local = null; }
     if (local) return Promise.resolve(local);
     return fetch(form.dataset.checkUrl, {
       method: "POST", headers: { "Content-Type": "application/json", "Accept": "application/json" },
@@ -196,6 +198,23 @@
   }
 
   function schedule() { clearTimeout(timer); timer = setTimeout(check, 250); }
+
+  // At a three-handed table of four the dealer sits the hand out: the dealer's number fields
+  // are hidden and emptied (nothing is entered for them), the others shown.
+  function applySitOut() {
+    if (form.dataset.sitOut !== "dealer") return;
+    var dealer = val("dealer");
+    sides.forEach(function (s) {
+      groups.forEach(function (g) {
+        var f = field(g + "_" + s);
+        if (!f) return;
+        var box = f.closest(".num-field") || f.parentNode;
+        var out = s === dealer;
+        if (out) f.value = "";
+        box.hidden = out;
+      });
+    });
+  }
 
   function applyOutcome() {
     var outcome = val("outcome") || "played";
@@ -227,10 +246,12 @@
     if (name.indexOf("counters_") === 0) { acted("counters"); }
     if (name.indexOf("counters_") === 0) fillCounters(name);
     if (name === "outcome") applyOutcome();
+    if (name === "dealer") applySitOut();
     schedule();
   });
   form.addEventListener("change", function (ev) {
     if (ev.target.name === "outcome") applyOutcome();
+    if (ev.target.name === "dealer") applySitOut();
     if (ev.target.name) { touched[key(ev.target.name)] = true; acted(ev.target.name); schedule(); }
   });
 
@@ -323,6 +344,7 @@
       setPreview("", "");
       paint();
       applyOutcome();
+      applySitOut();
     };
 
     var reset = function (next) {
@@ -412,6 +434,7 @@
   }
 
   applyOutcome();
+  applySitOut();
   paint();
   if (refused()) {
     // The server rejected the last try: keep its messages, check again once the user types.

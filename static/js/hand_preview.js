@@ -19,7 +19,6 @@
 (function (root) {
   "use strict";
 
-  var SEATS = ["N", "E", "S", "W"];
   var SUITS = ["S", "H", "D", "C"];
   var OUTCOMES = ["played", "no_marriage", "surrender", "renege", "misdeal"];
   var KEYS = ["dealer", "outcome", "bidder", "bid", "trump", "renege_seat", "meld", "counters", "tricks"];
@@ -45,7 +44,7 @@
   // --- the API's serializer: the values it lets through, as _clean_values leaves them ----------
   // Returns the engine's input (blank values dropped), or null where the server would answer
   // something this port does not write (its own serializer messages) or could not be sure of.
-  function clean(values) {
+  function clean(values, SEATS) {
     if (!values || typeof values !== "object") return null;
     var out = {};
     for (var k in values) {
@@ -472,7 +471,7 @@
     var table = seats || rules.seats;
     var shape = rules.seats_by_size && rules.seats_by_size[String(table.length)];
     if (!shape || shape.join() !== table.join()) return null;  // not a table of this ruleset: the server's to say
-    var given = clean(values);
+    var given = clean(values, rules.seat_letters || []);
     if (!given) return null;
     var parsed = parse(rules, given, table);
     if (parsed === undefined) return null;

@@ -15,6 +15,7 @@ browser contexts (a guest and the club's director, per size) are reused from pag
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +27,7 @@ from django.core.management import call_command
 from pytest_django.live_server_helper import LiveServer
 
 from clubs.models import Club
-from clubs.services import invitation_create
+from clubs.services import invitation_create, player_create
 from conduct.services import director_call_close, director_call_raise, director_call_take
 from demo.services import load_demo
 from draw.cards import table_cards_ensure
@@ -38,6 +39,7 @@ from tests.e2e.accounts import sign_in
 from tests.scoring.factories import values
 from tests.tournaments.factories import progressive_event
 from tournaments.models import Event, Pair, Table
+from tournaments.services import entry_check_in, event_create
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page
@@ -79,6 +81,10 @@ class Site:
     idle_card: str  # a day card whose number has no table this game
     table_called: str  # a director called and on the way
     table_ruling: str  # the director's ruling shown
+    threes: int  # a three-handed club night: round 1 confirmed, round 2 playing
+    threes_entry: int
+    table_threes: str  # round 2's table of four: the dealer sits each hand out
+    day_threes: int  # a cutthroat progressive day at tables of three, game 1 playing
 
 
 @dataclass(frozen=True)
@@ -175,7 +181,69 @@ KINDS: dict[str, Kind] = {
     "season": Kind(lambda s: f"/clubs/{s.club}/seasons/{s.season}/"),
     "season-form": Kind(lambda s: f"/clubs/{s.club}/seasons/new/"),
     "ratings": Kind(lambda s: f"/clubs/{s.club}/ratings/"),
+    # --- three-handed: tables of three, and of four with the dealer sitting out ---------------
+    "event-threes": Kind(lambda s: f"/events/{s.threes}/"),
+    "round-threes": Kind(lambda s: f"/events/{s.threes}/rounds/2/"),
+    "director-screen-threes": Kind(lambda s: f"/events/{s.threes}/director/"),
+    "director-hands-threes": Kind(lambda s: f"/events/{s.threes}/hands/"),
+    "scorecards-threes": Kind(lambda s: f"/events/{s.threes}/scorecards/"),
+    "round-cards-threes": Kind(lambda s: f"/events/{s.threes}/rounds/2/cards/"),
+    "table-threes": Kind(lambda s: f"/t/{s.table_threes}/", who="guest"),
+    "standings-threes": Kind(lambda s: f"/events/{s.threes}/standings/", who="guest"),
+    "player-threes": Kind(lambda s: f"/events/{s.threes}/players/{s.threes_entry}/",
+                          who="guest"),
+    "rules-threes": Kind(lambda s: f"/events/{s.threes}/rules/", who="guest"),
+    "wall-seating-threes": Kind(lambda s: f"/events/{s.threes}/wall/seating/", who="guest",
+                                wall=True),
+    "wall-standings-threes": Kind(lambda s: f"/events/{s.threes}/standings/wall/",
+                                  who="guest", wall=True),
+    "event-day-threes": Kind(lambda s: f"/events/{s.day_threes}/"),
+    "wall-movement-threes": Kind(lambda s: f"/events/{s.day_threes}/wall/movement/",
+                                 who="guest", wall=True),
 }
+
+
+def _three_handed_hand(seats: list[str], dealer: str) -> dict[str, Any]:
+    """A made hand at a three-handed table (the dealer sits out at a table of four): the seat
+    after the dealer bids 300 in hearts and takes most of the tricks."""
+    playing = [s for s in seats[seats.index(dealer) + 1:] + seats[:seats.index(dealer) + 1]
+               if not (len(seats) == 4 and s == dealer)]
+    first, second, third = playing[:3]
+    return {"dealer": dealer, "outcome": "played", "bidder": first, "bid": 300, "trump": "H",
+            "meld": {first: 150, second: 40, third: 20},
+            "counters": {first: 170, second: 50, third: 30},
+            "tricks": {first: 10, second: 3, third: 2}}
+
+
+def _seed_threes(club: Club, director: Any) -> dict[str, Any]:
+    """A three-handed club night of ten (tables of three and one of four) with round 1 played
+    and confirmed and round 2 under way, and a cutthroat progressive day of nine."""
+    night = event_create(club=club, name="Three-handed Tuesday", date=datetime.date(2026, 11, 24),
+                         ruleset_preset="three_handed", rounds_planned=3, deals_per_round=2,
+                         actor=director)
+    for n in range(10):
+        entry_check_in(event=night, player=player_create(club=club, name=f"Trio {n + 1:02d}"))
+    first = round_create(event=night, actor=director)
+    for table in first.tables.order_by("number"):
+        seats = list(table.seats.order_by("id").values_list("position", flat=True))
+        seats = [p for p in ("N", "E", "S", "W") if p in seats]
+        game_set_scorer(game=table.game, position=seats[0])
+        for number, dealer in ((1, seats[0]), (2, seats[1])):
+            hand_submit(game=table.game, number=number, values=_three_handed_hand(seats, dealer))
+        game_confirm(game=Game.objects.get(table=table), position=seats[1])
+    round_set_status(round_=first, status="closed", actor=director)
+    second = round_create(event=night, actor=director)
+    four = next(t for t in second.tables.all() if t.seats.count() == 4)
+    game_set_scorer(game=four.game, position="N")
+    hand_submit(game=four.game, number=1, values=_three_handed_hand(["N", "E", "S", "W"], "N"))
+    day = event_create(club=club, name="Cutthroat Saturday", date=datetime.date(2026, 11, 28),
+                       format=Event.Format.INDIVIDUAL_PROGRESSIVE, ruleset_preset="cutthroat",
+                       format_settings={"cut": 3}, deals_per_round=2, actor=director)
+    for n in range(9):
+        entry_check_in(event=day, player=player_create(club=club, name=f"Throat {n + 1:02d}"))
+    round_create(event=day, actor=director)
+    return {"threes": night.pk, "threes_entry": night.entries.order_by("pk")[0].pk,
+            "table_threes": four.token, "day_threes": day.pk}
 
 
 def _seed() -> dict[str, Any]:
@@ -222,6 +290,7 @@ def _seed() -> dict[str, Any]:
         "table_confirmed": first.tables.order_by("number")[0].token,
         "idle_card": cards[-1].token,
         "table_called": called.token, "table_ruling": ruled.token,
+        **_seed_threes(club, director),
     }
 
 
