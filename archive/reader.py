@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +21,7 @@ from django.db import models
 import formats
 from common.errors import DomainError
 from common.labels import OUTCOMES, RESULTS, SEATS
-from common.rulesets import check_ruleset
+from common.rulesets import check_ruleset, table_seats, table_sides
 from ranking import RankingError, validate_tie_breaks
 from ranking.pairs import validate_pair_tie_breaks
 from ranking.prizes import check_prizes
@@ -344,11 +344,16 @@ def _read(r: Reader, data: Any) -> Plan | None:
     s["byes"] = _rows(r, data, "byes", refs)
     _unique(r, s["byes"], lambda v: (v["round"], v["entry"]), "entry",
             "Entry {key[1]} has two byes in round {key[0]}")
+    # each table's seats, clockwise (three, or four where the dealer sits out; four in pairs)
+    positions: dict[Any, list[str]] = {}
+    for row in s["seats"]:
+        positions.setdefault(tuple(row.values["table"]), []).append(row.values["position"])
+    seats_at = {key: table_seats(ruleset, found) for key, found in positions.items()}
     s["games"] = _rows(r, data, "games", refs)
     _unique(r, s["games"], lambda v: v["table"], "table",
             "Table {key[1]} of round {key[0]} has two games")
     for row in s["games"]:
-        _check_game(r, row, ruleset)
+        _check_game(r, row, ruleset, seats_at.get(tuple(row.values["table"]), ruleset.seats))
     games = {row.values["table"]: row for row in s["games"]}
     s["hands"] = _rows(r, data, "hands", {GAME: games})
     _positive(r, s["hands"], "number")
@@ -356,8 +361,9 @@ def _read(r: Reader, data: Any) -> Plan | None:
             lambda v: (*v["game"], v["number"]), "number",
             "Hand {key[2]} of table {key[1]} in round {key[0]} is listed twice (and not deleted)")
     for row in s["hands"]:
-        _read_revisions(r, row, ruleset)
-    _check_games_end(r, s["hands"], games, ruleset, event["deals_per_round"])
+        _read_revisions(r, row, ruleset,
+                        seats_at.get(tuple(row.values["game"]), ruleset.seats))
+    _check_games_end(r, s["hands"], games, ruleset, event["deals_per_round"], seats_at)
     s["log"] = _rows(r, data, "log", {})
     for row in s["log"]:
         _check_log(r, row, {PLAYER: player_ids, PAIR: pair_ids, ENTRY: entry_ids})
@@ -506,18 +512,19 @@ def _check_event(r: Reader, event: dict[str, Any]) -> Ruleset:
     return ruleset
 
 
-def _check_game(r: Reader, row: Row, ruleset: Ruleset) -> None:
+def _check_game(r: Reader, row: Row, ruleset: Ruleset, seats: Sequence[str]) -> None:
     values = row.values
-    sides = set(ruleset.sides)
+    named = table_sides(ruleset, seats)
+    sides = set(named)
     totals = values["totals"]
     if set(totals) - sides or any(isinstance(v, bool) or not isinstance(v, int)
                                   for v in totals.values()):
         r.fail(f"{row.path}.totals", "invalid",
-               f"totals maps sides ({', '.join(ruleset.sides)}) to whole numbers.")
+               f"totals maps sides ({', '.join(named)}) to whole numbers.")
     for name in ("winner", "cut_winner"):
         if values[name] and values[name] not in sides:
             r.fail(f"{row.path}.{name}", "invalid_choice",
-                   f"{name} is empty or one of: {', '.join(ruleset.sides)}.")
+                   f"{name} is empty or one of: {', '.join(named)}.")
     if values["forfeit"] and (values["forfeit"] not in sides or values["status"] != "confirmed"):
         r.fail(f"{row.path}.forfeit", "invalid",
                "forfeit is empty or the side that forfeited a confirmed game: "
@@ -527,7 +534,7 @@ def _check_game(r: Reader, row: Row, ruleset: Ruleset) -> None:
                f"scorer_position is empty or one of: {', '.join(SEATS)}.")
 
 
-def _read_revisions(r: Reader, hand: Row, ruleset: Ruleset) -> None:
+def _read_revisions(r: Reader, hand: Row, ruleset: Ruleset, seats: Sequence[str]) -> None:
     raw = hand.raw
     path = f"{hand.path}.revisions"
     if "revisions" not in raw:
@@ -547,7 +554,7 @@ def _read_revisions(r: Reader, hand: Row, ruleset: Ruleset) -> None:
         values = _read_fields(r, section, row, where)
         values["author"] = r.username(row, "author", where)
         if len(r.problems) == before:
-            _check_revision(r, values, where, ruleset)
+            _check_revision(r, values, where, ruleset, seats)
         if len(r.problems) == before:
             hand.children.append(Row(path=where, values=values, raw=row))
     if len(hand.children) != len(items):
@@ -563,7 +570,8 @@ def _read_revisions(r: Reader, hand: Row, ruleset: Ruleset) -> None:
                                   f"(this one has {len(live)}).")
 
 
-def _check_revision(r: Reader, values: dict[str, Any], where: str, ruleset: Ruleset) -> None:
+def _check_revision(r: Reader, values: dict[str, Any], where: str, ruleset: Ruleset,
+                    seats: Sequence[str]) -> None:
     before = len(r.problems)
     for name, allowed in (("dealer", SEATS), ("outcome", OUTCOMES), ("result", RESULTS)):
         if values[name] not in allowed:
@@ -585,7 +593,8 @@ def _check_revision(r: Reader, values: dict[str, Any], where: str, ruleset: Rule
         return
     revision = HandRevision(**{k: values[k] for k in REVISION_VALUES})
     try:
-        _hand, score = hand_check(values=revision_values(revision), ruleset=ruleset)
+        _hand, score = hand_check(values=revision_values(revision), ruleset=ruleset,
+                                  seats=seats)
     except RulesError as exc:
         for error in exc.errors:
             r.fail(f"{where}.{error.field}", error.code, error.message)
@@ -599,7 +608,8 @@ def _check_revision(r: Reader, values: dict[str, Any], where: str, ruleset: Rule
 
 
 def _check_games_end(r: Reader, hands: list[Row], games: Mapping[Any, Row], ruleset: Ruleset,
-                     deals_per_round: int | None) -> None:
+                     deals_per_round: int | None,
+                     seats_at: Mapping[Any, Sequence[str]]) -> None:
     """Each game's live hands scored in order as the scoring services score them: a hand after
     the one that ended the game (a target reached, the deals played) is refused at its path,
     before anything is written."""
@@ -614,9 +624,11 @@ def _check_games_end(r: Reader, hands: list[Row], games: Mapping[Any, Row], rule
             continue  # a forfeited game is decided whatever its hands say
         listed.sort(key=lambda item: item[0])
         try:
+            seats = seats_at.get(tuple(key), ruleset.seats)
             engine_hands = [parse_hand(revision_values(HandRevision(
-                **{k: c.values[k] for k in REVISION_VALUES})), ruleset) for _, c in listed]
-            score_game(engine_hands, ruleset, max_deals=deals_per_round)
+                **{k: c.values[k] for k in REVISION_VALUES})), ruleset, seats=seats)
+                for _, c in listed]
+            score_game(engine_hands, ruleset, max_deals=deals_per_round, seats=seats)
         except RulesError as exc:
             for error in exc.errors:
                 index = _hand_index(error.field)

@@ -100,12 +100,16 @@ def _table_section(rs: Ruleset) -> list[str]:
     copies = {2: "two", 4: "four"}.get(rs.copies, str(rs.copies))
     lines = [
         (f"{rs.players} players in two partnerships at a table: North and South against East "
-         "and West." if len(rs.sides) == 2 and rs.players == 4 else
+         "and West." if not rs.individual else
          f"{rs.players} players at a table, each playing for themselves."),
         f"A {rs.deck.value} deck of {rs.deck.size} cards: {ranks} in each suit, {copies} of "
         f"each card. Each player gets {rs.hand_size} cards"
         + (f"; {rs.widow} go to the widow, which the declarer takes." if rs.widow else "."),
     ]
+    if 4 in rs.table_sizes and rs.individual:
+        lines.append("When the players do not fill tables of three, a table seats four: the "
+                     "dealer deals to the other three and sits that hand out, scoring nothing "
+                     "for it; the deal passes to the left round all four.")
     lines.append(HEAD_RULE[rs.head_rule])
     misdeal = _misdeal(rs.misdeal_rule)
     if misdeal:
@@ -225,6 +229,10 @@ def _game_section(event: Event, rs: Ruleset, word: str) -> list[str]:
         if rs.out_rule == "bid_out":
             lines.append(f"The game is {target}: only a declaring side that makes its bid can "
                          "go out (bid-and-out).")
+            if deals:
+                lines.append(f"When the {word}'s deals are played (or its time is called) "
+                             "before anyone has gone out, the highest score wins it; a tie at "
+                             "the top is settled by a cut of the cards.")
         else:
             goal = f"pass it (score more than {target})" if rs.target_exceed else "reach it"
             lines.append(f"The game is {target}: the first side to {goal} wins"

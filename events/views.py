@@ -516,8 +516,12 @@ def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         url = address.url(path)
         qr = segno.make(url, error="m")
         cards.append({**item, "url": url, "qr_svg": qr.svg_inline(scale=6, dark="#000")})
+    ruleset = event_ruleset(event)
+    # who plays with whom, as the card says it: the partnerships, or each for themselves
+    sides = ("Each player for themselves" if ruleset.individual else
+             " · ".join(f"{'–'.join(ruleset.seats_of(side))} partners" for side in ruleset.sides))
     return render(request, "draw/table_cards.html", {
-        "event": event, "round": round_, "cards": cards, "address": address,
+        "event": event, "round": round_, "cards": cards, "address": address, "sides": sides,
     })
 
 

@@ -304,3 +304,53 @@ def test_an_archive_keeps_its_seed_and_one_written_with_a_numeric_seed_still_imp
                  "--create-club", stdout=io.StringIO())
     imported = _only_event()
     assert imported.seed == "7" and imported.draw_seed == 7
+
+
+def test_a_three_handed_night_with_a_table_of_four_round_trips(
+        tmp_path: Path, django_capture_on_commit_callbacks: Any) -> None:
+    """Tables of three and a table of four (the dealer sitting each hand out), every hand with
+    each player's tricks: the archive carries them and the import scores them the same."""
+    from draw.services import event_status_set, round_create, round_set_status
+    from scoring.models import Game
+    from scoring.services import game_confirm, game_set_scorer, hand_submit
+    from tests.draw.test_api_tables_of_three import random_hand
+    from tournaments.services import entry_check_in, event_create
+
+    rng = random.Random(36)
+    club = Club.objects.create(name="Trios", slug="trios", time_zone="America/Chicago",
+                               ruleset_overrides={}, is_public=True)
+    director = director_of(club, "trio-director")
+    event = event_create(club=club, name="Three-handed", date=datetime.date(2026, 11, 24),
+                         ruleset_preset="three_handed", rounds_planned=2, deals_per_round=3,
+                         actor=director)
+    for n in range(10):
+        entry_check_in(event=event, player=club.players.create(name=f"Trio {n}"))
+    for _ in range(2):
+        round_ = round_create(event=event, actor=director)
+        for table in round_.tables.order_by("number"):
+            seats = [s for s in ("N", "E", "S", "W")
+                     if table.seats.filter(position=s).exists()]
+            game_set_scorer(game=table.game, position=seats[0])
+            for number in range(1, 4):
+                dealer = seats[(number - 1) % len(seats)]
+                hand_submit(game=table.game, number=number,
+                            values=random_hand(rng, "three_handed", seats, dealer))
+            with django_capture_on_commit_callbacks(execute=True):
+                game_confirm(game=Game.objects.get(table=table), position=seats[1])
+        round_set_status(round_=round_, status="closed", actor=director)
+    event_status_set(event=event, status=Event.Status.FINISHED, actor=director)
+    first = _export_command(event.pk, tmp_path)
+    archive = json.loads(first)
+    assert {len([s for s in archive["seats"] if (s["round"], s["table"]) == key])
+            for key in {(s["round"], s["table"]) for s in archive["seats"]}} == {3, 4}
+    revisions = [r for h in archive["hands"] for r in h["revisions"]]
+    assert all(r["tricks"] and sum(r["tricks"].values()) == 15 for r in revisions)
+    before = standings_by_name(event)
+    (tmp_path / "archive.json").write_bytes(first)
+
+    empty_database()
+    call_command("import_event", str(tmp_path / "archive.json"), "--club", "trios",
+                 "--create-club", stdout=io.StringIO())
+    imported = _only_event()
+    assert _export_command(imported.pk, tmp_path) == first
+    assert standings_by_name(imported) == before
