@@ -75,7 +75,8 @@ def event_create(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.general_data()
         data["bye_points"] = data.get("bye_points") or 0
-        data["ruleset_overrides"] = club.ruleset_overrides if data["ruleset_preset"] == club.ruleset_preset else {}
+        data["ruleset_overrides"] = form.ruleset_overrides(
+            club.ruleset_overrides if data["ruleset_preset"] == club.ruleset_preset else {})
         spec = formats.get(data["format"])
         if spec.setting_keys:
             data["format_settings"] = form.format_settings()
@@ -102,6 +103,7 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
         "rounds_planned": event.rounds_planned, "deals_per_round": event.deals_per_round,
         "bye_scoring": event.bye_scoring, "bye_points": event.bye_points,
         "tie_breaks": event.tie_breaks, "is_public": event.is_public,
+        "sit_out": (event.ruleset_overrides or {}).get("sit_out", "dealer"),
     }
     progressive = event.format in prize_formats()
     if progressive:
@@ -113,10 +115,8 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.general_data()
         data["bye_points"] = data.get("bye_points") or 0
-        if data["ruleset_preset"] != event.ruleset_preset:
-            data["ruleset_overrides"] = {}
-        else:
-            data["ruleset_overrides"] = event.ruleset_overrides
+        data["ruleset_overrides"] = form.ruleset_overrides(
+            {} if data["ruleset_preset"] != event.ruleset_preset else event.ruleset_overrides)
         if progressive:
             data.update(format_settings=form.format_settings(event.format_settings),
                         prizes=form.prizes())

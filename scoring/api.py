@@ -208,6 +208,12 @@ class TableStateOutput(serializers.Serializer[Any]):
     deals_played = serializers.IntegerField(help_text="Hands played, misdeals not counted.")
     misdeals = serializers.IntegerField()
     counters_total = serializers.IntegerField()
+    sitting_out = serializers.CharField(
+        required=False, help_text="Only at a table of four playing a three-handed game: the seat "
+                                  "that sits the next hand out (its dealer).")
+    needs_tricks = serializers.BooleanField(
+        required=False, help_text="Only where the ruleset needs them: a played hand gives the "
+                                  "tricks each side took (``tricks``, adding up to a hand).")
     seats = TableSeatOutput(many=True)
     game = GameOutput()
     hands = TableHandOutput(many=True)
@@ -258,7 +264,10 @@ def _closed(state: dict[str, Any]) -> Response:
 
 def _table_state_data(state: dict[str, Any]) -> dict[str, Any]:
     game = state["game"]
+    # said only where they apply: a four-handed table's answer is what it always was
+    shape = {key: state[key] for key in ("sitting_out", "needs_tricks") if state[key]}
     return {
+        **shape,
         "event_id": state["event"].pk,
         "event_name": state["event"].name,
         "round": state["round"].number,

@@ -125,6 +125,14 @@ class EventForm(forms.Form):
         widget=forms.CheckboxSelectMultiple, help_text="In order; empty for the usual ones.",
     )
     is_public = forms.BooleanField(required=False, initial=True, label="Standings are public")
+    # Three-handed and cutthroat: what happens to the players beyond tables of three (the
+    # ruleset's ``sit_out``; the four-handed rules ignore it).
+    sit_out = forms.ChoiceField(
+        choices=[("dealer", "A table of four: the dealer sits each hand out"),
+                 ("none", "Byes: tables of three only, the others sit the round out")],
+        initial="dealer", required=False, label="Players beyond tables of three",
+        help_text="Three-handed and cutthroat only.",
+    )
 
     # --- the individual formats' settings (built from ``formats.fields``) and the prizes -----
     payouts = forms.CharField(
@@ -230,7 +238,20 @@ class EventForm(forms.Form):
     def general_data(self) -> dict[str, Any]:
         """The cleaned values the event services take by name (not the format's groups)."""
         return {k: v for k, v in self.cleaned_data.items()
-                if k not in PROGRESSIVE_FIELDS and k not in PAIR_FIELDS}
+                if k not in PROGRESSIVE_FIELDS and k not in PAIR_FIELDS and k != "sit_out"}
+
+    def ruleset_overrides(self, overrides: dict[str, Any]) -> dict[str, Any]:
+        """``overrides`` with the choice for the players beyond tables of three, where the rules
+        are played by individuals at tables of three (a four-handed ruleset is left as it is)."""
+        from common.rulesets import ruleset_for
+
+        preset = self.cleaned_data.get("ruleset_preset") or ""
+        if not ruleset_for(preset=preset, overrides={}).individual:
+            return overrides
+        out = {k: v for k, v in overrides.items() if k != "sit_out"}
+        if self.cleaned_data.get("sit_out") == "none":
+            out["sit_out"] = "none"
+        return out
 
     def unused_pair_fields(self) -> list[str]:
         """The pairs group's fields the chosen format (and playoff kind) does not use: their

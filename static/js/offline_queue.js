@@ -50,7 +50,7 @@
     if (v.outcome && v.outcome !== "played") {
       parts.push(v.outcome.replace("_", " ") + (v.renege_seat ? " by " + v.renege_seat : ""));
     }
-    ["meld", "counters"].forEach(function (g) {
+    ["meld", "counters", "tricks"].forEach(function (g) {
       if (v[g] && Object.keys(v[g]).length) {
         parts.push(g + " " + Object.keys(v[g]).sort().reverse().map(function (s) {
           return s + " " + v[g][s];
