@@ -3,7 +3,7 @@
 :func:`event_archive` reads every row of one event in a handful of queries and writes them in
 a stable order: entries, pairs and log lines in the order they were made (database order, which
 an import keeps by inserting in the archive's order), rounds by number, tables by round and
-number, seats N, E, S, W, hands by table and then as entered, revisions by number. Players are
+number, seats clockwise from North, hands by table and then as entered, revisions by number. Players are
 listed in the order of their entries. So exporting an event, importing it into an empty
 database and exporting it again gives the same bytes.
 """

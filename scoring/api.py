@@ -438,7 +438,8 @@ class HandRevisionsApi(APIView):
 
 # --- table actions and the director's desk: the pages' remaining actions -----------------------
 class PositionInput(serializers.Serializer[Any]):
-    position = serializers.ChoiceField(choices=SEATS, help_text="A seat at this table: N, E, S or W.")
+    position = serializers.ChoiceField(
+        choices=SEATS, help_text="A seat at this table (its state lists them).")
 
 
 class DeskTableInput(serializers.Serializer[Any]):

@@ -119,7 +119,7 @@ class SeatingPlayerOutput(serializers.Serializer[Any]):
                                             'round out", "out of the bracket", ...')
     table = serializers.IntegerField(allow_null=True)
     match = serializers.CharField(allow_blank=True, help_text='A bracket match ("W2-1"), or "".')
-    position = serializers.CharField(allow_blank=True, help_text="N, E, S or W; \"\" unseated.")
+    position = serializers.CharField(allow_blank=True, help_text="The seat at the table; \"\" unseated.")
     seat_name = serializers.CharField(allow_blank=True)
     partner = serializers.CharField(allow_blank=True)
     opponents = serializers.ListField(child=serializers.CharField())

@@ -23,6 +23,7 @@ PATTERNS = [
     re.compile(r"""(["'])NESW\1|(["'])NS\2|in\s+(["'])(NS|EW)\3"""),
     re.compile(r"""[=!]=\s*(["'])[NESW]{1,2}\1"""),
     re.compile(r"""\b(Seat\.[NESW]|Side\.(NS|EW))\b"""),
+    re.compile(r"""\bN[ ,·]+E[ ,·]+S[ ,·]+(or )?W\b"""),
 ]
 
 
@@ -46,7 +47,7 @@ def test_no_layer_outside_the_pure_packages_assumes_four_seats() -> None:
 def test_the_scan_finds_what_it_looks_for(tmp_path: Path) -> None:
     samples = ['side = "NS"', "{{ totals.EW }}", 'for p in ("N", "E", "S", "W")',
                'PARTNER = {"N": "S"}', 'for position in "NESW"', 'if seat == "N":',
-               "Side.NS", 'x in "NS"']
+               "Side.NS", 'x in "NS"', "Players (N · E · S · W)", "N, E, S or W"]
     for sample in samples:
         assert any(p.search(sample) for p in PATTERNS), sample
     for innocent in ['"NSW"', "North", 'name="N"ame', "f'{side}'", "NS_PER_SECOND"]:

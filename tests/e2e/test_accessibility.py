@@ -16,6 +16,7 @@ browser contexts (a guest and the club's director, per size) are reused from pag
 from __future__ import annotations
 
 import datetime
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -384,6 +385,10 @@ def test_no_serious_or_critical_violation(
     kind = KINDS[name]
     page = browsers.page(kind.who, width)
     path = _open(page, site, kind)
+    if os.environ.get("SCREENSHOTS"):  # every page as checked, to look at (test-output/pages)
+        shots = Path(os.environ.get("TEST_OUTPUT_DIR") or "test-output") / "pages"
+        shots.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shots / f"{name}-{width}.png"), full_page=True)
     page.evaluate(AXE)
     violations = page.evaluate("""async () => {
       const result = await axe.run(document, {resultTypes: ["violations"]});

@@ -85,6 +85,9 @@ def test_the_page_says_which_seats_deal_in_turn(client) -> None:
     four = seated_table()
     three = seated_table(ruleset_preset="three_handed")
     assert 'data-dealer-order="N E S W"' in client.get(f"/t/{four.token}/").content.decode()
+    # a three-handed table of four: the deal passes round all four (the dealer sits out)
+    assert 'data-dealer-order="N E S W"' in client.get(f"/t/{three.token}/").content.decode()
+    three.seats.filter(position="W").delete()
     assert 'data-dealer-order="N E S"' in client.get(f"/t/{three.token}/").content.decode()
 
 
