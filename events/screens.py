@@ -361,6 +361,8 @@ def movement_board(event: Event, *, now: datetime.datetime | None = None) -> dic
         "now_ms": int(now.timestamp() * 1000),
         "time_left": f"{left // 60}:{left % 60:02d}" if left > 0 else "Time",
         "word": _word(event), "game_minutes": _game_minutes(event), "time_called": time_called,
+        # each player alone (three-handed): the boards name no partners
+        "individual": event_ruleset(event).individual,
         "stage_label": Round.Stage(round_.stage).label if round_ else "",
         "refresh_seconds": 30, "page_seconds": WALL_PAGE_SECONDS, "version": where.seating_version(event), **wall_live(event),
     }
@@ -402,6 +404,7 @@ def seating_board(event: Event) -> dict[str, Any]:
     return {
         **board, "rows": rows, "version": where.seating_version(event),
         "show_rows": board["round"] is not None and board["status"] != Round.Status.CLOSED,
+        "individual": event_ruleset(event).individual,
         "seated_count": sum(1 for r in rows if r["state"] == "seated"),
         "out": {"count": len(out), "where": out[0]["where"]} if out else None,
         "page_seconds": WALL_PAGE_SECONDS, **wall_live(event),

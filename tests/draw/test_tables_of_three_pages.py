@@ -68,3 +68,43 @@ def test_a_partnership_format_refuses_rules_played_by_individuals() -> None:
                                      "ruleset_overrides": {"meld_needs_trick": True}},
                     format="json")
     assert moon.status_code == 201, moon.content
+
+
+def test_the_desk_enters_a_hand_at_a_table_of_four_with_the_tricks() -> None:
+    """The director's desk form at a three-handed table of four: the dealer's fields are left
+    empty (the dealer sits out), the last playing seat's counters and tricks are filled in."""
+    from scoring.models import HandRevision
+
+    club, director = club_with_director()
+    client = Client()
+    client.force_login(director)
+    assert client.post(f"/clubs/{club.slug}/events/new/", _form()).status_code == 302
+    event = Event.objects.get()
+    for _ in range(4):
+        entry_check_in(event=event, player=PlayerFactory(club=club))
+    round_ = round_create(event=event)
+    [table] = round_.tables.all()
+    url = f"/events/{event.pk}/hands/?round=1&table={table.number}"
+    page = client.get(url).content.decode()
+    assert 'name="tricks_W"' in page and 'data-sit-out="dealer"' in page
+    answer = client.post(url, {
+        "number": "1", "idempotency_key": "desk-1", "outcome": "played", "dealer": "N",
+        "bidder": "E", "bid": "300", "trump": "H",
+        "meld_E": "150", "meld_S": "40", "meld_W": "20",
+        "counters_E": "170", "counters_S": "50",  # W's 30 is the rest of the 250
+        "tricks_E": "10", "tricks_S": "3",          # W's 2 are the rest of the 15
+    })
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    stored = HandRevision.objects.get()
+    assert stored.counters == {"E": 170, "S": 50, "W": 30}
+    assert stored.tricks == {"E": 10, "S": 3, "W": 2}
+    assert stored.points == {"N": 0, "E": 320, "S": 90, "W": 50}
+    # the dealer's values are refused, named
+    bad = client.post(url, {
+        "number": "2", "idempotency_key": "desk-2", "outcome": "played", "dealer": "E",
+        "bidder": "E", "bid": "300", "trump": "H", "meld_N": "20", "meld_S": "40",
+        "meld_W": "20", "counters_N": "170", "counters_S": "50", "counters_W": "30",
+        "tricks_N": "10", "tricks_S": "3", "tricks_W": "2"})
+    assert bad.status_code == 400
+    assert "sits it out" in bad.content.decode()
+    assert HandRevision.objects.count() == 1
