@@ -117,9 +117,9 @@ class ErrorOutput(serializers.Serializer[Any]):
 class HandScoreOutput(serializers.Serializer[Any]):
     points = serializers.DictField(child=serializers.IntegerField())
     sitting_out = serializers.CharField(
-        allow_null=True, required=False,
+        required=False,
         help_text="The seat that sat the hand out (the dealer, where a fourth player sits at a "
-                  "three-handed table); null where everyone played.")
+                  "three-handed table); left out where everyone played.")
     declaring_side = serializers.CharField(allow_null=True)
     made = serializers.BooleanField(allow_null=True)
     result = serializers.CharField()
