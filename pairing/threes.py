@@ -66,6 +66,12 @@ TABLE_SIZES = ((3,), (3, 4), (4,))
 RESTARTS = 3
 # Cost of a pair at one table: free when they never met, else a repeat (10) plus the times met.
 REPEAT = 10
+# Look one round ahead for nights with tables of four of up to LOOK_AHEAD_PLAYERS: CANDIDATES seatings of this round
+# are each followed by the next round seated greedily (best of ROLL_RESTARTS), and the seating
+# with the lowest cost over both rounds is kept.
+CANDIDATES = 6
+ROLL_RESTARTS = 2
+LOOK_AHEAD_PLAYERS = 64
 
 
 def repeat_margin(players: int, rounds: int, table_sizes: Sequence[int] = (3,)) -> int:
@@ -299,6 +305,37 @@ class _Round:
             return False
         return p_four == q_four or self.fours[p] == self.fours[q]
 
+    def after(self, tables: Sequence[Sequence[int]], bench: Sequence[int]) -> _Round:
+        """This search's counts once ``tables`` and ``bench`` are played."""
+        n = self.n
+        met, byes, fours = self.met[:], self.byes[:], self.fours[:]
+        for row in tables:
+            for i, a in enumerate(row):
+                if len(row) == 4:
+                    fours[a] += 1
+                for b in row[i + 1:]:
+                    met[a * n + b] += 1
+                    met[b * n + a] += 1
+        for p in bench:
+            byes[p] += 1
+        return _Round(n, met, byes, fours, self.fixed, self.sizes, self.rng)
+
+    def rollout(self, tables: Sequence[Sequence[int]], bench: Sequence[int],
+                present: Sequence[int], bye_count: int, iterations: int) -> int:
+        """The cost of the next round, seated greedily after ``tables`` and ``bench`` (the same
+        players present): a seating that leaves the next round's fair tables of four only
+        players who have met scores worse than one that does not, at the same cost now."""
+        state = self.after(tables, bench)
+        best = -1
+        for _ in range(ROLL_RESTARTS):
+            start, resting = state.start(present, bye_count)
+            cost = state.anneal(start, resting, iterations)
+            if best < 0 or cost < best:
+                best = cost
+            if cost == 0:
+                break
+        return best
+
     def anneal(self, tables: list[list[int]], bench: list[int], iterations: int) -> int:
         rng = self.rng
         rand, randrange = rng.random, rng.randrange
@@ -407,10 +444,13 @@ def threes_round(
     rng = random.Random(f"threes:{seed}:{len(history)}:{len(present)}:{sizes}")
     search = _Round(n, met, byes, fours_so_far, fixed_i, seats, rng)
     iterations = int(effort * (1500 + 60 * len(present)))
+    ahead = fours > 0 and len(present) <= LOOK_AHEAD_PLAYERS
     best: tuple[int, list[list[int]], list[int]] | None = None
-    for _ in range(RESTARTS):
+    for _ in range(CANDIDATES if ahead else RESTARTS):
         tables, bench = search.start(here, bye_count)
         cost = search.anneal(tables, bench, iterations)
+        if ahead:
+            cost += search.rollout(tables, bench, here, bye_count, iterations)
         if best is None or cost < best[0]:
             best = (cost, tables, bench)
         if cost == 0:
