@@ -42,8 +42,7 @@ who sat together must share the two tables of three, two more. An exhaustive sea
 fair night (tests/pairing/test_threes.py checks the 3-round case) gives the true least repeats
 against the bound: 10 players, 2 rounds 4 (bound 0), 3 rounds 8 (bound 0), 4 rounds 11 (bound
 3); 7 players, 4 rounds 17 (bound 15); 8 players, 4 rounds 20 (bound 20). The search reaches
-these but for 10 players over 4 rounds (12), and 11 over 4 (12, bound 5: no fair night with
-fewer than 12 was found exhaustively). For larger nights a whole-night search (annealing every
+these but for 10 players over 4 rounds (12); 11 players over 4 rounds: 12 both (bound 5). For larger nights a whole-night search (annealing every
 round at once, fairness kept) found 11 for 17 players over 6 rounds (the search: 13), 7 for 19
 over 8 (9), 18 for 20 over 8 (the search: 15, bound 2), 4 for 23 over 8 (5).
 
