@@ -25,18 +25,34 @@ The search: the byes and the fours are chosen fairly, everyone is dealt to the t
 then a seeded local search (simulated annealing) swaps players between tables, or with the bench,
 to lower the round's cost ``Σ over pairs at a table of (0 if they never met, else 10 + times
 met)``: a new meeting is free, a repeat costs, and a third meeting more than a second. The best of
-a few restarts is kept. Seat order within a table is drawn (seeded), so nobody is always North.
+a few restarts is kept. With tables of four (and up to 64 players) the search looks one round
+ahead: six candidate seatings are each followed by the next round seated greedily, and the one
+with the lowest cost over both rounds is kept, so this round does not leave the next round's fair
+tables of four only players who have already met. Seat order within a table is drawn (seeded),
+so nobody is always North.
 
 Quality (``measure``): repeats against the counting lower bound — a player seated ``s_k`` times at
 tables of size ``k`` meets ``Σ s_k (k − 1)`` opponents among the ``n − 1`` others, so at least
-``Σ s_k (k − 1) − (n − 1)`` of those meetings are repeats, each repeat seen by both players. The
-tests play nights of 3 to 40 players over 4, 6 and 8 rounds (``tests/pairing/test_threes.py``):
-every night stays within the bound plus ``repeat_margin``, byes and tables of four per player
-differ by at most 1. Measured (seed 3): at tables of three only, at most 4 repeats above the bound
-(0 for most sizes; 9, 15 and 21 players meet everyone once when there are rounds enough, as the
-Kirkman designs do); with tables of four, at most 16 above it (20 players over 8 rounds), because
-the tables of four go round fairly and so bring together players the bound would keep apart.
-Hence the margin: 5 at tables of three, ``max(10, n·rounds/6)`` with tables of four.
+``Σ s_k (k − 1) − (n − 1)`` of those meetings are repeats, each repeat seen by both players.
+
+With tables of four and few players that bound cannot be reached, because the fairness rule
+picks who sits at a table of four: after a round of 10 players (3 + 3 + 4) the next table of four
+must be four of the six who sat at the two tables of three, so two pairs meet again, and the four
+who sat together must share the two tables of three, two more. An exhaustive search over every
+fair night (tests/pairing/test_threes.py checks the 3-round case) gives the true least repeats
+against the bound: 10 players, 2 rounds 4 (bound 0), 3 rounds 8 (bound 0), 4 rounds 11 (bound
+3); 7 players, 4 rounds 17 (bound 15); 8 players, 4 rounds 20 (bound 20). The search reaches
+these but for 10 players over 4 rounds (12); 11 players over 4 rounds: 12 both (bound 5). For larger nights a whole-night search (annealing every
+round at once, fairness kept) found 11 for 17 players over 6 rounds (the search: 13), 7 for 19
+over 8 (9), 18 for 20 over 8 (the search: 15, bound 2), 4 for 23 over 8 (5).
+
+Measured (seed 3, tests/pairing/test_threes.py, 3 to 40 players over 4, 6 and 8 rounds): at
+tables of three only, at most 4 repeats above the counting bound (0 for most sizes; 9, 15 and
+21 players meet everyone once when there are rounds enough, as the Kirkman designs do); with
+tables of four, at most 15 above it for 23 players or fewer (20 over 8 rounds, where the bound
+is far from reachable, see above) and at most 3 from 24 players on. Hence ``repeat_margin``: 5
+at tables of three, and with tables of four 16 below 24 players, 5 from 24 on; neither grows
+with the players or the rounds.
 
 API (player ids: hashable, orderable values — the Django side passes ints)::
 
@@ -64,16 +80,26 @@ MIN_PLAYERS = 3
 MAX_PLAYERS = 512
 TABLE_SIZES = ((3,), (3, 4), (4,))
 RESTARTS = 3
+# Below this many players, tables of four force repeats the counting bound ignores.
+SMALL_NIGHT = 24
 # Cost of a pair at one table: free when they never met, else a repeat (10) plus the times met.
 REPEAT = 10
+# Look one round ahead for nights with tables of four of up to LOOK_AHEAD_PLAYERS: CANDIDATES seatings of this round
+# are each followed by the next round seated greedily (best of ROLL_RESTARTS), and the seating
+# with the lowest cost over both rounds is kept.
+CANDIDATES = 6
+ROLL_RESTARTS = 2
+LOOK_AHEAD_PLAYERS = 64
 
 
 def repeat_margin(players: int, rounds: int, table_sizes: Sequence[int] = (3,)) -> int:
-    """The repeats above the lower bound the tests allow for a night of ``rounds`` (see the
-    module docstring): 5 at tables of three; with tables of four, ``max(10, players·rounds/6)``,
-    as seating everyone at a table of four in turn forces meetings the counting bound ignores."""
-    if 4 in table_sizes:
-        return max(10, players * rounds // 6)
+    """The repeats above the counting bound (``measure``) the tests allow for a night of
+    ``rounds``: 5 at tables of three; with tables of four, 16 for fewer than 24 players (where
+    the fair turns at the tables of four force meetings the counting bound ignores, see the
+    module docstring), 5 from 24 players on. It grows with neither the players nor the rounds."""
+    del rounds  # the margin is the same for every length of night
+    if 4 in table_sizes and players < SMALL_NIGHT:
+        return 16
     return 5
 
 
@@ -299,6 +325,37 @@ class _Round:
             return False
         return p_four == q_four or self.fours[p] == self.fours[q]
 
+    def after(self, tables: Sequence[Sequence[int]], bench: Sequence[int]) -> _Round:
+        """This search's counts once ``tables`` and ``bench`` are played."""
+        n = self.n
+        met, byes, fours = self.met[:], self.byes[:], self.fours[:]
+        for row in tables:
+            for i, a in enumerate(row):
+                if len(row) == 4:
+                    fours[a] += 1
+                for b in row[i + 1:]:
+                    met[a * n + b] += 1
+                    met[b * n + a] += 1
+        for p in bench:
+            byes[p] += 1
+        return _Round(n, met, byes, fours, self.fixed, self.sizes, self.rng)
+
+    def rollout(self, tables: Sequence[Sequence[int]], bench: Sequence[int],
+                present: Sequence[int], bye_count: int, iterations: int) -> int:
+        """The cost of the next round, seated greedily after ``tables`` and ``bench`` (the same
+        players present): a seating that leaves the next round's fair tables of four only
+        players who have met scores worse than one that does not, at the same cost now."""
+        state = self.after(tables, bench)
+        best = -1
+        for _ in range(ROLL_RESTARTS):
+            start, resting = state.start(present, bye_count)
+            cost = state.anneal(start, resting, iterations)
+            if best < 0 or cost < best:
+                best = cost
+            if cost == 0:
+                break
+        return best
+
     def anneal(self, tables: list[list[int]], bench: list[int], iterations: int) -> int:
         rng = self.rng
         rand, randrange = rng.random, rng.randrange
@@ -407,10 +464,13 @@ def threes_round(
     rng = random.Random(f"threes:{seed}:{len(history)}:{len(present)}:{sizes}")
     search = _Round(n, met, byes, fours_so_far, fixed_i, seats, rng)
     iterations = int(effort * (1500 + 60 * len(present)))
+    ahead = fours > 0 and len(present) <= LOOK_AHEAD_PLAYERS
     best: tuple[int, list[list[int]], list[int]] | None = None
-    for _ in range(RESTARTS):
+    for _ in range(CANDIDATES if ahead else RESTARTS):
         tables, bench = search.start(here, bye_count)
         cost = search.anneal(tables, bench, iterations)
+        if ahead:
+            cost += search.rollout(tables, bench, here, bye_count, iterations)
         if best is None or cost < best[0]:
             best = (cost, tables, bench)
         if cost == 0:

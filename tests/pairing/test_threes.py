@@ -3,7 +3,9 @@ within a stated margin of the counting bound, fixed tables, arrivals and leavers
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
+from collections.abc import Iterator
 
 import pytest
 
@@ -55,6 +57,23 @@ def test_every_size_seats_everyone_with_fair_turns(n: int, sizes: tuple[int, ...
     assert q.repeat_opponents <= q.opponents_lower_bound + repeat_margin(n, rounds, sizes)
 
 
+@pytest.mark.parametrize("rounds", [4, 6, 8])
+@pytest.mark.parametrize("n", [n for n in range(4, 41) if n % 3])
+def test_tables_of_four_stay_within_the_margin(n: int, rounds: int) -> None:
+    """Every size with tables of four, 4, 6 and 8 rounds: fours fair after every round and the
+    repeats within the stated margin, which grows with neither the players nor the rounds."""
+    history: list[RoundPlan[int]] = []
+    for _ in range(rounds):
+        history.append(threes_round(list(range(1, n + 1)), history, table_sizes=(3, 4), seed=3))
+        q = measure(history)
+        assert q.max_fours - q.min_fours <= 1 and q.max_byes - q.min_byes <= 1
+    excess = q.repeat_opponents - q.opponents_lower_bound
+    assert 0 <= excess <= repeat_margin(n, rounds, (3, 4))
+    assert repeat_margin(n, rounds, (3, 4)) == repeat_margin(n, 4, (3, 4))
+    if n >= 24:
+        assert excess <= 3
+
+
 # The sizes the brief names, 4 to 8 rounds: the measured repeats above the bound (seed 3), which
 # the margin covers; these figures are the docstring's.
 @pytest.mark.parametrize("sizes", [(3,), (3, 4)])
@@ -75,6 +94,75 @@ def test_no_repeats_while_rounds_allow_it(n: int) -> None:
     # four rounds of tables of three meet 8 others: with 9 or more players nobody need repeat
     q = measure(night(n, 4, (3,)))
     assert q.opponents_lower_bound == 0 and q.repeat_opponents == 0 and q.max_met == 1
+
+
+def _fewest_fair_repeats(n: int, rounds: int) -> int:
+    """The least repeats of any night of ``n`` players at tables of three and four in which the
+    tables of four go round fairly (fours within 1 after every round): exhaustive, small only."""
+    fours_per_round = n % 3
+    seats = 4 * fours_per_round
+    met: Counter[tuple[int, int]] = Counter()
+    count = [0] * n
+    best = [10**9]
+
+    def groups(pool: list[int], size: int) -> Iterator[list[tuple[int, ...]]]:
+        if not pool:
+            yield []
+            return
+        for rest in itertools.combinations(pool[1:], size - 1):
+            left = [p for p in pool[1:] if p not in rest]
+            for tail in groups(left, size):
+                yield [(pool[0], *rest), *tail]
+
+    def repeats(table: tuple[int, ...]) -> int:
+        return sum(1 for pair in itertools.combinations(table, 2) if met[pair])
+
+    def play(number: int, so_far: int) -> None:
+        if so_far >= best[0]:
+            return
+        if number == rounds:
+            best[0] = so_far
+            return
+        low = min(count)
+        first = [p for p in range(n) if count[p] == low]
+        second = [p for p in range(n) if count[p] == low + 1]
+        if len(first) >= seats:
+            picks = [list(c) for c in itertools.combinations(first, seats)]
+        else:
+            picks = [first + list(c) for c in itertools.combinations(second, seats - len(first))]
+        if number == 0:
+            picks = picks[:1]  # the first round is any round, up to the players' names
+        for at_fours in picks:
+            rest = [p for p in range(n) if p not in at_fours]
+            for fours in groups(sorted(at_fours), 4):
+                for threes in groups(rest, 3):
+                    tables = fours + threes
+                    added = sum(repeats(t) for t in tables)
+                    for t in tables:
+                        met.update(itertools.combinations(t, 2))
+                    for p in at_fours:
+                        count[p] += 1
+                    play(number + 1, so_far + added)
+                    for p in at_fours:
+                        count[p] -= 1
+                    for t in tables:
+                        met.subtract(itertools.combinations(t, 2))
+                    if number == 0:
+                        return
+
+    play(0, 0)
+    return best[0]
+
+
+@pytest.mark.parametrize(("n", "rounds", "fewest"), [(10, 2, 4), (10, 3, 8), (7, 4, 17)])
+def test_the_fair_tables_of_four_force_repeats_the_bound_ignores(
+        n: int, rounds: int, fewest: int) -> None:
+    """The counting bound is not the best possible with fair tables of four: an exhaustive search
+    finds the least repeats, and the builder reaches it."""
+    assert _fewest_fair_repeats(n, rounds) == fewest
+    q = measure(night(n, rounds, (3, 4)))
+    assert q.opponents_lower_bound < fewest
+    assert q.repeat_opponents == fewest
 
 
 def test_a_bye_comes_round_before_a_second_one() -> None:
