@@ -30,18 +30,18 @@ class Game(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     # Derived from the live hands by scoring.services.game_recompute.
     totals = models.JSONField(default=dict, blank=True)
-    winner = models.CharField(max_length=2, blank=True)
+    winner = models.CharField(max_length=6, blank=True)
     # A game that ended level has no winner; where a format needs one (who moves, who reaches
     # the final) the tie is settled by a cut of the cards, drawn by the system or entered by
     # the table: the side that won the cut. The game's points are unchanged.
-    cut_winner = models.CharField(max_length=2, blank=True)
+    cut_winner = models.CharField(max_length=6, blank=True)
     # A timed game whose time ran out: it ends after the deals entered, the side ahead winning
     # (level: settled by a cut); more hands are refused.
     time_called = models.BooleanField(default=False)
     # A forfeit (walkover): the partnership that could not go on (empty for none). The
     # game is decided for the other side without its hands (``scoring.services.game_forfeit``);
     # hands entered before stay in its history but count for nothing.
-    forfeit = models.CharField(max_length=2, blank=True, default="")
+    forfeit = models.CharField(max_length=6, blank=True, default="")
     # An adjusted result a director gave a game that could not be played out
     # (``scoring.services.game_adjust``): {"kind": "points" | "average" | "forfeit", "points":
     # {side: points}, "reason": ...}; null for a game played out. The game is decided by these
@@ -52,7 +52,7 @@ class Game(models.Model):
     # Bumped on every write to the game's hands: lets a device tell that its view is stale.
     version = models.PositiveIntegerField(default=0)
     # The seat whose player keeps score on the table's phone; a player of the other side confirms.
-    scorer_position = models.CharField(max_length=1, blank=True)
+    scorer_position = models.CharField(max_length=2, blank=True)
     confirmed_by = models.ForeignKey(
         Entry, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -117,19 +117,19 @@ class HandRevision(models.Model):
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="revisions")
     revision = models.PositiveSmallIntegerField()
     is_live = models.BooleanField(default=True)
-    dealer = models.CharField(max_length=1)
-    bidder = models.CharField(max_length=1, blank=True)
+    dealer = models.CharField(max_length=2)
+    bidder = models.CharField(max_length=2, blank=True)
     bid = models.PositiveIntegerField(null=True, blank=True)
     trump = models.CharField(max_length=1, blank=True)
     outcome = models.CharField(max_length=12)
-    renege_seat = models.CharField(max_length=1, blank=True)
+    renege_seat = models.CharField(max_length=2, blank=True)
     meld = models.JSONField(default=dict)
     counters = models.JSONField(null=True, blank=True)
     # Tricks taken per side, where the ruleset needs them (meld saved by taking a trick, every
     # trick taken); null where it does not or no cards were played.
     tricks = models.JSONField(null=True, blank=True)
     # The side that showed a quadruple run, where the ruleset lets it win the game outright.
-    quadruple_run = models.CharField(max_length=2, blank=True, default="")
+    quadruple_run = models.CharField(max_length=6, blank=True, default="")
     # What the rules engine decided for these values.
     points = models.JSONField(default=dict)
     result = models.CharField(max_length=12)
@@ -189,8 +189,8 @@ class SeatResult(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="seat_results")
     round_number = models.PositiveSmallIntegerField()
-    position = models.CharField(max_length=1)
-    side = models.CharField(max_length=2)
+    position = models.CharField(max_length=2)
+    side = models.CharField(max_length=6)
     points = models.IntegerField(default=0)
     opponents_points = models.IntegerField(default=0)
     won = models.BooleanField(default=False)

@@ -10,7 +10,7 @@ from django.db.models import Q
 
 import formats
 from clubs.models import Club, Player
-from common.labels import SEATS
+from common.labels import SEAT_CHOICES, SEATS
 
 
 def new_table_token() -> str:
@@ -361,16 +361,11 @@ class Table(models.Model):
 
 
 class Seat(models.Model):
-    class Position(models.TextChoices):
-        N = "N", "North"
-        E = "E", "East"
-        S = "S", "South"
-        W = "W", "West"
-
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     # Denormalised from the table so the database can forbid seating an entry twice in a round.
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
-    position = models.CharField(max_length=1, choices=Position.choices)
+    # A seat of the table as the ruleset names it (``Ruleset.seats_for``): clockwise from North.
+    position = models.CharField(max_length=2, choices=SEAT_CHOICES)
     entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seats")
 
     class Meta:
