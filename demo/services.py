@@ -74,7 +74,7 @@ def demo_hand(rng: random.Random, ruleset: Ruleset, dealer: str) -> dict[str, An
 
 
 def play_table(game: Any, rng: random.Random, ruleset: Ruleset, hands: int) -> None:
-    dealer = rng.choice(ruleset.seats)
+    dealer: str = rng.choice(ruleset.seats)
     for number in range(1, hands + 1):
         game.refresh_from_db()
         if game.status != Game.Status.PLAYING:

@@ -253,6 +253,7 @@ def test_the_scorer_stands_once_hands_are_entered(api, client) -> None:
 
 def test_the_engines_stricter_checks_reach_the_api_as_400s_naming_the_field(api) -> None:
     three = seated_table(ruleset_preset="three_handed")
+    three.seats.filter(position="W").delete()  # a table of three (at four, the dealer sits out)
     url = reverse("api-table-check", args=[three.token])
     hand = {"dealer": "S", "bidder": "N", "bid": 300, "trump": "H", "outcome": "played",
             "meld": {"N": 150, "E": 60, "S": 20}, "counters": {"N": 160, "E": 90, "S": 0}}
