@@ -118,14 +118,18 @@ _SPEC: dict[str, tuple[str, Any, bool, str]] = {
                       "a side must pass game_target (score more than it), not just reach it"),
     "all_tricks": ("choice", ("nothing", "wins_game", "bonus"), False,
                    "a side that takes every trick: nothing special, wins the game at once "
-                   "(whoever bid), or scores all_tricks_bonus on top of the hand"),
+                   "(whoever bid; \"pinochling\": a declarer may play for it even when the bid "
+                   "cannot be made, and stops it by throwing in), or scores all_tricks_bonus on "
+                   "top of the hand"),
     "all_tricks_bonus": ("int", 0, True, "points for taking every trick (all_tricks=bonus)"),
     "out_rule": ("choice", ("target", "bid_out"), False,
                  "target: reaching it wins; bid_out: only a declarer who makes the bid goes out"),
     "tie_rule": ("choice", ("declaring_side", "highest_score", "overtime"), False,
                  "several sides over the target on one hand"),
     "overtime_step": ("int", 1, True, "how far the target moves under tie_rule=overtime"),
-    "slide_out": ("bool", None, False, "bid_out games: over the target and the others set N times"),
+    "slide_out": ("bool", None, False,
+                  "bid_out games: a side at or over the target wins without bidding once the "
+                  "others have failed their bids slide_out_sets times while it stayed there"),
     "slide_out_sets": ("int", 1, False, "sets needed for a slide-out"),
     "max_deals": ("int_or_null", 1, False, "game of a fixed number of deals (misdeals not counted)"),
     "sit_out": ("choice", ("none", "dealer"), False,
