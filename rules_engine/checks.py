@@ -37,6 +37,7 @@ in one hand and counted, and a player's meld must be at least that (``check_meld
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import combinations
 
 from .cards import ACE, JACK, KING, NINE, NUM_CARD_TYPES, QUEEN, SUITS, TEN
 from .errors import FieldError
@@ -202,9 +203,10 @@ def parse_check_melds(
     return out if ok else None
 
 
-def _needed_cards(names: Sequence[str], trump: int) -> list[int]:
-    """The fewest cards that show every listed meld at once (a card serves every meld class,
-    so the needs are merged card by card, each at its highest count)."""
+def _needed_cards(names: Sequence[str], trump: int, doubled: Sequence[int]) -> list[int]:
+    """The fewest cards that show every listed meld at once, with the double marriages in the
+    suits ``doubled`` (a card serves every meld class, so the needs are merged card by card,
+    each at its highest count)."""
     need = [0] * NUM_CARD_TYPES
 
     def at_least(card: int, n: int) -> None:
@@ -232,9 +234,7 @@ def _needed_cards(names: Sequence[str], trump: int) -> list[int]:
         elif name == "double_pinochle":
             at_least(0 * 6 + QUEEN, 2)
             at_least(2 * 6 + JACK, 2)
-    # double marriages: outside trump first (a marriage there is worth the least)
-    doubled = [s for s in range(4) if s != trump] + [trump]
-    for s in doubled[: list(names).count("double_marriage")]:
+    for s in doubled:
         at_least(s * 6 + KING, 2)
         at_least(s * 6 + QUEEN, 2)
     if "seven_nines" in names:
@@ -259,14 +259,16 @@ def check_melds_fit(
     if not names:
         return None
     trumps = [SUITS.index(trump)] if trump is not None and trump in SUITS else list(range(4))
-    best: tuple[int, int] | None = None
-    for t in trumps:
-        need = _needed_cards(names, t)
-        found = (meld_total(need, t, rs), sum(need))
-        if best is None or found < best:
-            best = found
-    assert best is not None
-    least, held = best
+    # which suits hold the double marriages is not entered: the least of every choice
+    suits = list(combinations(range(4), list(names).count("double_marriage")))
+    found = [
+        (meld_total(need, t, rs), sum(need))
+        for t in trumps
+        for doubled in suits
+        for need in [_needed_cards(names, t, doubled)]
+    ]
+    least = min(m for m, _ in found)
+    held = min(n for _, n in found)
     listed = ", ".join(names)
     if held > cards:
         return FieldError(
