@@ -11,10 +11,18 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules_engine import PRESET_NAMES, count_meld, get_ruleset, parse_hand, score_hand
+from rules_engine import (
+    PRESET_NAMES,
+    count_meld,
+    get_ruleset,
+    parse_hand,
+    score_game,
+    score_hand,
+)
 from rules_engine.bids import check_bid
 from rules_engine.cards import ACE, JACK, KING, NINE, QUEEN, TEN, card_str
 
+from .reference.game import decide
 from .reference.scoring import score as reference_score
 
 # the option overrides tried beside each preset's own values: the policies the texts name
@@ -54,11 +62,14 @@ def check_melds_of(counts: list[int], trump: int) -> list[str]:
     return names
 
 
-def deal(rng: random.Random, name: str, over: dict[str, Any]) -> tuple[Any, dict[str, Any], Any]:
-    """A random hand as a scorer would enter it, dealt and played from a shuffled deck."""
+def deal(
+    rng: random.Random, name: str, over: dict[str, Any], at: list[str] | None | bool = True
+) -> tuple[Any, dict[str, Any], Any]:
+    """A random hand as a scorer would enter it, dealt and played from a shuffled deck; ``at``
+    the table's seats (True: a table of four now and then where the dealer may sit out)."""
     rs = get_ruleset(name, over)
-    seats = None
-    if rs.sit_out == "dealer" and rng.random() < 0.3:
+    seats = None if at is True or at is False else at
+    if at is True and rs.sit_out == "dealer" and rng.random() < 0.3:
         seats = list(rs.seats_for(rs.players + 1))
     table = seats or list(rs.seats)
     dealer = rng.choice(table)
@@ -184,3 +195,62 @@ def test_a_real_check_pinochle_deal_never_fails_its_own_check_melds() -> None:
         claimed += sum(len(v) for v in data.get("check_melds", {}).values())
     assert claimed > 50
     assert card_str(0) == "AS"
+
+
+# games short enough to end: low targets, and the game-end options the texts name
+GAME_VARIANTS: list[dict[str, Any]] = [
+    {},
+    {"tie_rule": "highest_score"},
+    {"tie_rule": "overtime"},
+    {"target_exceed": True},
+    {"all_tricks": "wins_game"},
+    {"max_deals": 4},
+]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.randoms(use_true_random=False),
+    st.sampled_from(PRESET_NAMES),
+    st.sampled_from(GAME_VARIANTS),
+    st.booleans(),
+)
+def test_games_end_as_the_texts_say(
+    rng: random.Random, name: str, over: dict[str, Any], four: bool
+) -> None:
+    base = get_ruleset(name)
+    target = base.min_bid * 2
+    over = {**over, "game_target": target, "overtime_step": base.min_bid}
+    if base.out_rule == "bid_out":
+        over = {**over, "slide_out": rng.random() < 0.5}
+    rs = get_ruleset(name, over)
+    seats = list(rs.seats_for(rs.players + 1)) if four and rs.sit_out == "dealer" else None
+    hands = []
+    for _ in range(12):
+        _, data, _ = deal(rng, name, over, seats)
+        if rs.quadruple_run_wins and data.get("bid") and rng.random() < 0.05:
+            data["quadruple_run"] = data["bidder"]
+        hands.append(parse_hand(data, rs, seats))
+    sides = [str(s) for s in rs.sides_for(len(seats or rs.seats))]
+    facts = []
+    for h in hands:
+        points, made, result, _ = reference_score(h.to_dict(), rs.options, rs.players, seats)
+        declaring = None if h.bidder is None else str(rs.side_of(h.bidder))
+        tricks = h.tricks or {}
+        sweep = next((str(s) for s, n in tricks.items() if n == rs.hand_size), None)
+        facts.append(
+            {
+                "points": points,
+                "declaring": declaring,
+                "made": made,
+                "misdeal": result == "misdeal",
+                "sweep": sweep if result in ("made", "set") else None,
+                "quadruple": None if h.quadruple_run is None else str(h.quadruple_run),
+                "sitting_out": h.dealer if seats else None,
+            }
+        )
+    winner, reason, after = decide(facts, rs.options, sides)
+    if after is not None:
+        hands = hands[:after]
+    got = score_game(hands, rs, seats=seats)
+    assert (got.winner, got.reason, got.finished_after) == (winner, reason, after), facts
