@@ -9,8 +9,9 @@ Words used here: the *declaring side* ``d`` is the bidder's side; a side's *effe
 its meld if it reaches ``min_meld``, else 0; a *set* costs the declaring side per ``set_policy``.
 
 Under ``checks`` (check pinochle) the score also carries each player's checks for the hand
-(:mod:`rules_engine.checks`), added after the points are decided; elsewhere ``checks`` is empty
-and left out of :meth:`HandScore.to_dict`.
+(:mod:`rules_engine.checks`) and ``checks_reason``, added after the points are decided (the
+points' ``reason`` is the same as without checks); elsewhere ``checks`` is empty and both are
+left out of :meth:`HandScore.to_dict`.
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ class HandScore:
     all_tricks: str | None = None  # the side that took every trick, where that counts
     sitting_out: str | None = None  # the seat that dealt and sat the hand out, scoring 0
     checks: dict[str, int] = field(default_factory=dict)  # per side, under the option checks
+    checks_reason: str = ""  # what earned or cost the checks, under the option checks
     deals_next: str | None = None  # after a technical misdeal: the seat that deals again
 
     def to_dict(self) -> dict[str, Any]:
@@ -80,6 +82,7 @@ class HandScore:
             d["sitting_out"] = self.sitting_out
         if self.checks:
             d["checks"] = dict(self.checks)
+            d["checks_reason"] = self.checks_reason
         if self.deals_next is not None:
             d["deals_next"] = self.deals_next
         return d
@@ -394,6 +397,7 @@ def score_hand(hand: Hand, ruleset: Ruleset) -> HandScore:
         score.all_tricks,
         sitting_out=view.absent,
         checks=checks,
+        checks_reason=score.checks_reason,
         deals_next=score.deals_next,
     )
 
@@ -441,8 +445,8 @@ def _with_checks(hand: Hand, rs: Ruleset, score: HandScore) -> HandScore:
             checks[d] -= lost
             how = "played and lost" if played else "lost"
             notes.append(f"{d} −{lost} ({how} after looking at the widow)")
-    reason = score.reason + (f"; checks: {', '.join(notes)}" if notes else "")
-    return replace(score, checks=checks, reason=reason)
+    why = "; ".join(notes) if notes else "no checks this hand"
+    return replace(score, checks=checks, checks_reason=why)
 
 
 def _score_points(hand: Hand, ruleset: Ruleset) -> HandScore:

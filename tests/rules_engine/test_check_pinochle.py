@@ -80,7 +80,9 @@ def test_meld_checks_go_to_bidder_and_defenders() -> None:
     out = score(hand())
     assert out.made and out.checks == {"N": 3, "E": 1, "S": 0}
     assert out.to_dict()["checks"] == {"N": 3, "E": 1, "S": 0}
-    assert "N +3 (run, roundtable)" in out.reason
+    assert out.checks_reason == "N +3 (run, roundtable); E +1 (aces)"
+    assert "checks" not in out.reason  # the points' reason is three-handed's own
+    assert out.to_dict()["checks_reason"] == out.checks_reason
 
 
 def test_a_set_keeps_meld_checks_and_costs_two() -> None:
@@ -173,7 +175,7 @@ def test_meld_checks_on_unsaved_meld_are_an_option() -> None:
     data = hand(counters={"N": 250, "E": 0, "S": 0}, tricks={"N": 15, "E": 0, "S": 0})
     assert score(data).checks["E"] == 1  # kept, as the text keeps them on a set or a throw-in
     out = score(data, **{"checks.meld_saved_only": True})
-    assert out.checks["E"] == 0 and "E took no trick" in out.reason
+    assert out.checks["E"] == 0 and "E took no trick" in out.checks_reason
 
 
 def test_a_misdeal_earns_no_check() -> None:
