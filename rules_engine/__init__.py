@@ -16,8 +16,8 @@ suit
 hand (deal)
     One deal of the cards: bidding, meld, play, count. A :class:`Hand` is a deal as entered:
     dealer, bidder, bid, trump, meld and counters per side, and its :class:`Outcome`
-    (``played``, ``no_marriage``, ``surrender``, ``renege``, ``misdeal``), which decides the
-    fields it carries (:func:`fields_for`).
+    (``played``, ``no_marriage``, ``surrender``, ``renege``, ``misdeal``,
+    ``technical_misdeal``), which decides the fields it carries (:func:`fields_for`).
 bid, contract, declarer, declaring side
     The winning bid is the contract; its maker is the declarer, their side the declaring side.
 meld
@@ -35,11 +35,18 @@ game, bid-and-out, slide-out
     Hands until a side reaches the target (or a fixed number of deals). Bid-and-out: when more
     than one side passes the target on the same hand the declaring side wins; in cutthroat it is
     the only way out. Slide-out: in bid-out games, a side over the target wins when its opponents
-    have been set a given number of times.
+    have been set a given number of times. Pinochling: taking every trick wins the game at once
+    (``all_tricks="wins_game"``).
+checks
+    Check pinochle's second tally beside the points (option ``checks``, preset
+    ``check_pinochle``): melds such as a run or a roundtable earn checks, a declarer losing after
+    looking at the widow loses some, the game's winner gains some; each check is paid by every
+    other player (:mod:`rules_engine.checks`). :class:`HandScore` and :class:`GameResult` carry
+    them only under that option.
 
 Three-player seats
 ------------------
-The three-player presets (``three_handed``, ``cutthroat``) seat the players at ``N``, ``E`` and
+The three-player presets (``three_handed``, ``cutthroat``, ``check_pinochle``) seat the players at ``N``, ``E`` and
 ``S`` (clockwise, so ``S`` deals to ``N`` next) and every seat is its own side: meld, counters and
 points are keyed ``"N"``, ``"E"``, ``"S"``.
 

@@ -64,10 +64,23 @@ score/game: which fields a hand carries depends on its outcome; any other field 
   surrender    dealer bidder bid trump meld
   renege       dealer bidder bid trump meld counters renege_seat
   misdeal      dealer
-(quadruple_run too, under rulesets where a quadruple run wins). Bids above the most a hand can
-be worth (all meld a side can show plus every counter) are refused. Under three_handed and
-cutthroat a declarer whose meld plus every counter cannot reach the bid is forced to concede, so
-such a played hand scores as a surrender (--option forced_concession=false plays it out).
+  technical_misdeal  dealer misdeal_seat (a player's call on the cards dealt, misdeal_rule)
+(quadruple_run too, under rulesets where a quadruple run wins; widow_seen on a surrender where
+there is a widow: false is a concession at the opening minimum without looking at it, which
+costs the bid only). Bids above the most a hand can be worth (all meld a side can show plus
+every counter) are refused. Under three_handed, cutthroat and check_pinochle a declarer whose
+meld plus every counter cannot reach the bid is forced to concede, so such a played hand
+scores as a surrender (--option forced_concession=false plays it out; so does
+all_tricks=wins_game, "pinochling", where a declarer may play for every trick).
+
+check pinochle (--ruleset check_pinochle, or --option checks=true where each plays alone):
+every hand with a contract may carry check_melds, per player a list of the melds that earn
+checks: run, double_run, aces, double_aces, double_kings, double_queens, double_jacks,
+roundtable, double_marriage (once per suit), double_pinochle, seven_nines, e.g.
+  "check_melds": {{"N": ["run", "aces"], "S": ["roundtable"]}}
+Each list must fit the player's meld (check_melds.N, codes meld_too_low, too_many_cards).
+score prints "checks" per player beside "points"; game prints "check_totals" (the game's
+checks included), "game_checks" and "check_settlement" (stakes won or owed per player).
 
 input on stdin: JSON of at most {MAX_INPUT_CHARS:,} characters, with no duplicate keys.
 

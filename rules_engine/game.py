@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .checks import settlement
 from .errors import RulesError
 from .hands import Hand, table_of
 from .rulesets import Ruleset
@@ -24,6 +25,11 @@ class GameResult:
     every trick under ``all_tricks=wins_game``), ``slide_out``, ``deals`` (a fixed number of
     deals was played). With ``target_exceed`` a side must pass the target, not just reach it.
     ``finished_after`` is the number (from 1) of the hand that ended the game.
+
+    Under ``checks`` (check pinochle) ``check_totals`` is each side's checks over the hands plus
+    ``game_checks``, what winning the game earned (``checks.game`` to the winner, once the game
+    is decided), and ``check_settlement`` the stakes each side won (positive) or owes; all three
+    are None elsewhere and left out of :meth:`to_dict`.
     """
 
     totals: list[dict[str, int]]
@@ -32,9 +38,12 @@ class GameResult:
     finished_after: int | None
     scores: list[HandScore] = field(default_factory=list)
     target: int | None = None
+    check_totals: dict[str, int] | None = None
+    game_checks: dict[str, int] | None = None
+    check_settlement: dict[str, int] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        d: dict[str, Any] = {
             "totals": [dict(t) for t in self.totals],
             "winner": self.winner,
             "reason": self.reason,
@@ -43,6 +52,11 @@ class GameResult:
             "target": self.target,
             "hands": [s.to_dict() for s in self.scores],
         }
+        if self.check_totals is not None:
+            d["check_totals"] = dict(self.check_totals)
+            d["game_checks"] = dict(self.game_checks or {})
+            d["check_settlement"] = dict(self.check_settlement or {})
+        return d
 
 
 def _unique_top(totals: dict[str, int], among: Sequence[str]) -> str | None:
@@ -162,4 +176,20 @@ def score_game(
                         continue
         if limit is not None and deals >= limit:
             winner, reason, finished = _unique_top(totals, sides), "deals", i + 1
-    return GameResult(history, winner, reason, finished, scores, target)
+    if not rs.checks:
+        return GameResult(history, winner, reason, finished, scores, target)
+    game_checks = dict.fromkeys(sides, 0)
+    if winner is not None:
+        game_checks[winner] = rs.check_values.get("game", 0)
+    check_totals = {s: sum(sc.checks.get(s, 0) for sc in scores) + game_checks[s] for s in sides}
+    return GameResult(
+        history,
+        winner,
+        reason,
+        finished,
+        scores,
+        target,
+        check_totals,
+        game_checks,
+        settlement(check_totals),
+    )

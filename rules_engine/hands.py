@@ -16,6 +16,22 @@ renege
     ruleset scores the declaring side's renege as an ordinary set.
 misdeal
     The deal is void and dealt again; only the dealer is recorded.
+technical_misdeal
+    A player dealt a hand the ruleset's ``misdeal_rule`` allows them to refuse (``no_aces``: 13
+    or more non-counters and no ace; ``nines``: five or more nines) declared a misdeal before
+    playing to the first trick: all meld is void, nobody scores, and the hand is dealt again
+    (by the same dealer under ``misdeal_redeal=same_dealer``). It carries the dealer and
+    ``misdeal_seat``, who declared it.
+
+Under ``checks`` (check pinochle, :mod:`rules_engine.checks`) every hand with a contract may
+carry ``check_melds``: per player a list of the melds that earn checks, e.g. ``{"N": ["run",
+"aces"], "S": ["double_marriage", "double_marriage"]}`` (run, double_run, aces, double_aces,
+double_kings, double_queens, double_jacks, roundtable, double_marriage once per suit,
+double_pinochle, seven_nines). Each list is checked against that player's meld: the melds
+listed must fit in the player's cards and be worth no more than the meld entered. Where there
+is a widow a surrender may carry ``widow_seen`` (default true): false is the declarer's
+concession at the opening minimum without looking at the widow, which costs the bid and no
+check, and the opponents score nothing.
 
 :func:`fields_for` lists the fields an outcome carries and :func:`parse_hand` holds input to it:
 a field the outcome does not carry is an error (``unexpected``), as is a field no hand has
@@ -36,6 +52,7 @@ from typing import Any
 
 from .bids import check_bid
 from .cards import Suit, parse_suit
+from .checks import check_melds_fit, parse_check_melds
 from .errors import FieldError, RulesError
 from .inputs import key_text, shown, whole_number
 from .meld import check_meld_total
@@ -55,6 +72,7 @@ class Outcome(StrEnum):
     SURRENDER = "surrender"
     RENEGE = "renege"
     MISDEAL = "misdeal"
+    TECHNICAL_MISDEAL = "technical_misdeal"
 
     @property
     def label(self) -> str:
@@ -67,6 +85,7 @@ _OUTCOME_LABELS = {
     Outcome.SURRENDER: "Surrender",
     Outcome.RENEGE: "Renege",
     Outcome.MISDEAL: "Misdeal",
+    Outcome.TECHNICAL_MISDEAL: "Technical misdeal (a player's call: dealt again)",
 }
 
 # words scorers use for the same outcome
@@ -85,6 +104,9 @@ _OUTCOME_ALIASES = {
     "concede": Outcome.SURRENDER,
     "renege": Outcome.RENEGE,
     "misdeal": Outcome.MISDEAL,
+    "technical_misdeal": Outcome.TECHNICAL_MISDEAL,
+    "technical": Outcome.TECHNICAL_MISDEAL,
+    "tech_misdeal": Outcome.TECHNICAL_MISDEAL,
 }
 
 HAND_FIELDS: tuple[str, ...] = (
@@ -97,6 +119,9 @@ HAND_FIELDS: tuple[str, ...] = (
     "renege_seat",
     "tricks",
     "quadruple_run",
+    "misdeal_seat",
+    "widow_seen",
+    "check_melds",
 )
 _FIELD_ALIASES = {"declarer": "bidder"}
 
@@ -107,7 +132,9 @@ _CARRIES: dict[Outcome, tuple[str, ...]] = {
     Outcome.SURRENDER: _BEFORE_PLAY,
     Outcome.RENEGE: (*_BEFORE_PLAY, "counters", "renege_seat"),
     Outcome.MISDEAL: ("dealer",),
+    Outcome.TECHNICAL_MISDEAL: ("dealer", "misdeal_seat"),
 }
+_NO_CONTRACT = (Outcome.MISDEAL, Outcome.TECHNICAL_MISDEAL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +155,10 @@ class Hand:
     a table of four): the dealer sits out, and every value above names the three playing seats.
     It is None at a table where everybody plays. It is the table's, not the hand's, so
     :meth:`to_dict` leaves it out: ``parse_hand(hand.to_dict(), ruleset, hand.seats) == hand``.
+
+    ``misdeal_seat`` is who declared a technical misdeal; ``widow_seen`` is False for a
+    concession without looking at the widow (None: not entered, the widow was seen);
+    ``check_melds`` the check-earning melds per player under ``checks`` (None elsewhere).
     """
 
     dealer: str | None
@@ -141,6 +172,9 @@ class Hand:
     quadruple_run: str | None = None
     tricks: Mapping[str, int] | None = None
     seats: tuple[str, ...] | None = None
+    misdeal_seat: str | None = None
+    widow_seen: bool | None = None
+    check_melds: Mapping[str, tuple[str, ...]] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -158,6 +192,12 @@ class Hand:
             d["quadruple_run"] = self.quadruple_run
         if self.tricks is not None:
             d["tricks"] = dict(self.tricks)
+        if self.misdeal_seat is not None:
+            d["misdeal_seat"] = self.misdeal_seat
+        if self.widow_seen is not None:
+            d["widow_seen"] = self.widow_seen
+        if self.check_melds is not None:
+            d["check_melds"] = {s: list(v) for s, v in self.check_melds.items()}
         return d
 
 
@@ -180,8 +220,12 @@ def fields_for(outcome: Outcome | str, ruleset: Ruleset) -> tuple[str, ...]:
     fields = _CARRIES[o]
     if o is Outcome.PLAYED and needs_tricks(ruleset):
         fields = (*fields, "tricks")
-    if o is not Outcome.MISDEAL and ruleset.quadruple_run_wins:
+    if o not in _NO_CONTRACT and ruleset.quadruple_run_wins:
         fields = (*fields, "quadruple_run")
+    if o is Outcome.SURRENDER and ruleset.widow:
+        fields = (*fields, "widow_seen")
+    if o not in _NO_CONTRACT and ruleset.checks:
+        fields = (*fields, "check_melds")
     return fields
 
 
@@ -193,7 +237,10 @@ def needs_tricks(ruleset: Ruleset) -> bool:
 
 
 def _bad_outcome(raw: object) -> str:
-    return f"{shown(raw)} is not an outcome; use played, no_marriage, surrender, renege or misdeal"
+    return (
+        f"{shown(raw)} is not an outcome; use played, no_marriage, surrender, renege, misdeal "
+        "or technical_misdeal"
+    )
 
 
 def _given(value: object) -> bool:
@@ -217,6 +264,10 @@ def _not_carried(key: str, name: str, outcome: Outcome, rs: Ruleset) -> FieldErr
         return FieldError(
             key, "not_in_ruleset", "this ruleset gives no special win for a quadruple run"
         )
+    if name == "check_melds" and not rs.checks:
+        return FieldError(key, "not_in_ruleset", "this ruleset keeps no checks (option checks)")
+    if name == "widow_seen" and not rs.widow:
+        return FieldError(key, "not_in_ruleset", "this ruleset deals no widow")
     return FieldError(
         key,
         "unexpected",
@@ -703,7 +754,7 @@ def parse_hand(
     given = _given_fields(data, outcome, rs, errors)
 
     known = outcome is not None
-    contract = known and outcome is not Outcome.MISDEAL
+    contract = known and outcome not in _NO_CONTRACT
     played = outcome in (Outcome.PLAYED, Outcome.RENEGE)
     sit_out = len(table) > rs.players
     dealer = _seat(given, "dealer", rs, errors, required=sit_out, seats=table)
@@ -771,6 +822,27 @@ def parse_hand(
     ):
         _counters_fit_tricks(counters, tricks, bidder, rs, errors)
     quad = _quadruple_run(given, rs, errors)
+    misdeal_seat = _seat(
+        given, "misdeal_seat", rs, errors, required=outcome is Outcome.TECHNICAL_MISDEAL
+    )
+    if outcome is Outcome.TECHNICAL_MISDEAL and rs.misdeal_rule == "none":
+        errors.append(
+            FieldError(
+                "outcome",
+                "not_in_ruleset",
+                "this ruleset lets no player call a misdeal on the cards dealt "
+                "(option misdeal_rule)",
+            )
+        )
+    widow_seen = _widow_seen(given, rs, bid, errors)
+    check_melds = None
+    if "check_melds" in given:
+        key, raw = given["check_melds"]
+        check_melds = parse_check_melds(raw, key, rs, errors)
+    elif contract and rs.checks:
+        check_melds = dict.fromkeys(rs.sides, ())
+    if check_melds is not None:
+        _check_melds_fit(check_melds, meld, trump, bidder, rs, errors)
     if outcome is Outcome.NO_MARRIAGE and not rs.trump_marriage_required:
         errors.append(
             FieldError(
@@ -784,7 +856,7 @@ def parse_hand(
         raise RulesError(errors)
     assert outcome is not None
     if meld is None:
-        meld = {} if outcome is Outcome.MISDEAL else dict.fromkeys(rs.sides, 0)
+        meld = {} if outcome in _NO_CONTRACT else dict.fromkeys(rs.sides, 0)
     return Hand(
         dealer=dealer,
         bidder=bidder,
@@ -797,4 +869,61 @@ def parse_hand(
         quadruple_run=quad,
         tricks=tricks,
         seats=table if sit_out else None,
+        misdeal_seat=misdeal_seat,
+        widow_seen=widow_seen,
+        check_melds=check_melds,
     )
+
+
+def _widow_seen(
+    given: Mapping[str, tuple[str, object]],
+    rs: Ruleset,
+    bid: int | None,
+    errors: list[FieldError],
+) -> bool | None:
+    """``widow_seen``: false only for a concession at the opening minimum (the declarer forced
+    to bid may throw the hand in without turning up the widow)."""
+    if "widow_seen" not in given:
+        return None
+    key, raw = given["widow_seen"]
+    if not isinstance(raw, bool):
+        errors.append(
+            FieldError(key, "bad_type", f"{key} must be true or false, got {shown(raw)}")
+        )
+        return None
+    if not raw and bid is not None and bid != rs.min_bid:
+        errors.append(
+            FieldError(
+                key,
+                "not_minimum",
+                f"only a declarer held to the opening minimum of {rs.min_bid} may concede "
+                f"without looking at the widow; the bid is {bid}",
+            )
+        )
+        return None
+    return raw
+
+
+def _check_melds_fit(
+    check_melds: Mapping[str, tuple[str, ...]],
+    meld: Mapping[str, int] | None,
+    trump: str | None,
+    bidder: Seat | None,
+    rs: Ruleset,
+    errors: list[FieldError],
+) -> None:
+    """Each player's check melds against the meld entered and the cards the player melds from
+    (a declarer with a widow melds from it too)."""
+    declaring = rs.side_of(bidder) if bidder is not None else None
+    for side, names in check_melds.items():
+        cards = rs.hand_size + (rs.widow if side == declaring or declaring is None else 0)
+        problem = check_melds_fit(
+            names,
+            None if meld is None else meld.get(side),
+            trump,
+            cards,
+            f"check_melds.{side}",
+            rs,
+        )
+        if problem is not None:
+            errors.append(problem)

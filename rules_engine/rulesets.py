@@ -1,4 +1,4 @@
-"""Rulesets as data: six named presets, every option overridable and validated.
+"""Rulesets as data: named presets, every option overridable and validated.
 
 A ruleset is a preset name plus overrides. ``get_ruleset("club_double_deck", {"game_target": 250})``
 returns an immutable :class:`Ruleset` whose ``options`` is a plain JSON-serialisable dict of every
@@ -118,20 +118,59 @@ _SPEC: dict[str, tuple[str, Any, bool, str]] = {
                       "a side must pass game_target (score more than it), not just reach it"),
     "all_tricks": ("choice", ("nothing", "wins_game", "bonus"), False,
                    "a side that takes every trick: nothing special, wins the game at once "
-                   "(whoever bid), or scores all_tricks_bonus on top of the hand"),
+                   "(whoever bid; \"pinochling\": a declarer may play for it even when the bid "
+                   "cannot be made, and stops it by throwing in), or scores all_tricks_bonus on "
+                   "top of the hand"),
     "all_tricks_bonus": ("int", 0, True, "points for taking every trick (all_tricks=bonus)"),
     "out_rule": ("choice", ("target", "bid_out"), False,
                  "target: reaching it wins; bid_out: only a declarer who makes the bid goes out"),
     "tie_rule": ("choice", ("declaring_side", "highest_score", "overtime"), False,
                  "several sides over the target on one hand"),
     "overtime_step": ("int", 1, True, "how far the target moves under tie_rule=overtime"),
-    "slide_out": ("bool", None, False, "bid_out games: over the target and the others set N times"),
+    "slide_out": ("bool", None, False,
+                  "bid_out games: a side at or over the target wins without bidding once the "
+                  "others have failed their bids slide_out_sets times while it stayed there"),
     "slide_out_sets": ("int", 1, False, "sets needed for a slide-out"),
     "max_deals": ("int_or_null", 1, False, "game of a fixed number of deals (misdeals not counted)"),
     "sit_out": ("choice", ("none", "dealer"), False,
                 "none: a table seats as many players as hands are dealt; dealer: a table may seat "
                 "one player more, and the dealer of each hand sits it out (deals to the others, "
                 "plays no cards, scores nothing that hand; three-player games only)"),
+    "misdeal_redeal": ("choice", ("same_dealer", "next_dealer"), False,
+                       "who deals after a technical misdeal (a player's call under misdeal_rule): "
+                       "the same dealer again (the encyclopedia), or the next dealer"),
+    # check pinochle: a second tally of checks beside the points (players who play alone only)
+    "checks": ("bool", None, False,
+               "keep checks beside the points (check pinochle): melds, losses and the game earn "
+               "or cost checks; each check a player gains, every other player owes them a stake"),
+    "checks.run": ("int", 0, False, "checks for a run (flush) in trump"),
+    "checks.double_run": ("int", 0, False,
+                          "checks for a double run (the text is silent: 2 counts each run)"),
+    "checks.aces": ("int", 0, False, "checks for aces around"),
+    "checks.roundtable": ("int", 0, False, "checks for a roundtable (a marriage in each suit)"),
+    "checks.double_marriage": ("int", 0, False,
+                               "checks for each suit holding two marriages (0: not counted)"),
+    "checks.double_pinochle": ("int", 0, False, "checks for a double pinochle (0: not counted)"),
+    "checks.double_around": ("int", 0, False,
+                             "checks for each of double aces, kings, queens or jacks "
+                             "(0: not counted)"),
+    "checks.doubles": ("choice", ("replace", "add"), False,
+                       "double aces: its checks replace the aces check (replace), or come on top "
+                       "of it (add); the text does not say"),
+    "checks.seven_nines": ("int", 0, False,
+                           "checks for holding seven nines, bidder or not (the text: 5 or 10; "
+                           "0: not counted)"),
+    "checks.lose_looked": ("int", 0, False,
+                           "checks the declarer loses for losing a hand after looking at the "
+                           "widow (talon), by conceding or by playing"),
+    "checks.lose_played": ("int", 0, False,
+                           "checks the declarer loses on top for playing the hand and losing "
+                           "(0: not counted)"),
+    "checks.game": ("int", 0, False, "checks for winning the game (the text: 5 or 10)"),
+    "checks.meld_saved_only": ("bool", None, False,
+                               "meld checks only for a player who saved the meld (took a trick "
+                               "where meld needs one); off: kept whatever happens, as the text "
+                               "keeps them on a set or a throw-in"),
 }  # fmt: skip
 
 OPTION_HELP: dict[str, str] = {k: v[3] for k, v in _SPEC.items()}
@@ -147,6 +186,8 @@ _ALIASES: dict[tuple[str, str], str] = {
     ("tie_rule", "play_another_hand"): "highest_score",
     ("out_rule", "bid_and_out"): "bid_out",
     ("renege_declarer", "double"): "double_set",
+    ("all_tricks", "pinochling"): "wins_game",
+    ("all_tricks", "pinochle"): "wins_game",
 }
 
 _COUNT_METHODS: dict[str, tuple[dict[str, int], int]] = {
@@ -154,6 +195,24 @@ _COUNT_METHODS: dict[str, tuple[dict[str, int], int]] = {
     "fives": ({"A": 10, "T": 10, "K": 5, "Q": 5, "J": 0, "9": 0}, 10),
     "tens": ({"A": 10, "T": 10, "K": 10, "Q": 0, "J": 0, "9": 0}, 10),
     "ones": ({"A": 1, "T": 1, "K": 1, "Q": 0, "J": 0, "9": 0}, 1),
+}
+
+# no checks: every preset but check_pinochle
+_CHECKS_OFF: dict[str, Any] = {
+    "checks": False,
+    "checks.run": 0,
+    "checks.double_run": 0,
+    "checks.aces": 0,
+    "checks.roundtable": 0,
+    "checks.double_marriage": 0,
+    "checks.double_pinochle": 0,
+    "checks.double_around": 0,
+    "checks.doubles": "replace",
+    "checks.seven_nines": 0,
+    "checks.lose_looked": 0,
+    "checks.lose_played": 0,
+    "checks.game": 0,
+    "checks.meld_saved_only": False,
 }
 
 _DOUBLE_BASE: dict[str, Any] = {
@@ -205,6 +264,8 @@ _DOUBLE_BASE: dict[str, Any] = {
     "slide_out_sets": 3,
     "max_deals": None,
     "sit_out": "none",
+    "misdeal_redeal": "same_dealer",
+    **_CHECKS_OFF,
 }
 
 _SINGLE_BASE: dict[str, Any] = {
@@ -307,6 +368,32 @@ _PRESETS: dict[str, dict[str, Any]] = {
             "forced_concession": True,
             "out_rule": "bid_out",
             "sit_out": "dealer",
+        },
+    },
+    # --- check pinochle (checks beside the points) ---
+    "check_pinochle": {
+        "title": "Check pinochle: three-handed to 1,000, with checks",
+        "seed": "wikipedia-pinochle-2009.txt / wikipedia-pinochle-current.txt (encyclopedia, check)",
+        "players": 3,
+        "options": {
+            **_SINGLE_BASE,
+            "widow": 3,
+            "min_bid": 300,
+            "meld_needs_trick": True,
+            "forced_concession": True,
+            "sit_out": "dealer",
+            "checks": True,
+            "checks.run": 1,
+            "checks.double_run": 2,
+            "checks.aces": 1,
+            "checks.roundtable": 2,
+            "checks.double_marriage": 1,
+            "checks.double_pinochle": 1,
+            "checks.double_around": 2,
+            "checks.seven_nines": 5,
+            "checks.lose_looked": 1,
+            "checks.lose_played": 1,
+            "checks.game": 5,
         },
     },
 }
@@ -493,6 +580,7 @@ class Ruleset:
         "renege_bonus", "misdeal_rule", "head_rule", "out_rule", "tie_rule", "overtime_step",
         "slide_out", "slide_out_sets", "max_deals", "sit_out", "table_sizes", "individual",
         "side_size", "_seat_side", "_next", "_absent", "_cache",
+        "misdeal_redeal", "checks", "check_values",
     )  # fmt: skip
 
     name: str
@@ -559,6 +647,9 @@ class Ruleset:
     _next: dict[str, Seat]
     _absent: Seat | None
     _cache: dict[str, Any]
+    misdeal_redeal: str
+    checks: bool
+    check_values: dict[str, int]
 
     def __init__(
         self,
@@ -634,6 +725,14 @@ class Ruleset:
         ):  # fmt: skip
             s(self, key, o[key])
         s(self, "_cache", {})
+        s(self, "misdeal_redeal", o["misdeal_redeal"])
+        s(self, "checks", o["checks"])
+        # check values by what earns them: run, aces, ... (the option name after "checks.")
+        s(
+            self,
+            "check_values",
+            {k[len("checks.") :]: v for k, v in o.items() if k.startswith("checks.") and _is_int(v)},
+        )
 
     def __setattr__(self, key: str, value: object) -> None:
         raise AttributeError(f"Ruleset is immutable (tried to set {key})")
@@ -872,6 +971,11 @@ def _validate(options: dict[str, Any], players: int) -> list[FieldError]:
         err("slide_out", "slide_out only applies when out_rule is bid_out")
     if options["game_target"] is None and options["max_deals"] is None:
         err("game_target", "a game needs a target score or a number of deals (max_deals)")
+    if options["checks"] and players == 4:
+        err(
+            "checks",
+            "checks are kept per player: only in games where each player plays alone",
+        )
     if options["sit_out"] == "dealer" and players == 4:
         err(
             "sit_out",

@@ -7,15 +7,21 @@ table, and one per set or renege policy.
 
 Words used here: the *declaring side* ``d`` is the bidder's side; a side's *effective meld* is
 its meld if it reaches ``min_meld``, else 0; a *set* costs the declaring side per ``set_policy``.
+
+Under ``checks`` (check pinochle) the score also carries each player's checks for the hand
+(:mod:`rules_engine.checks`) and ``checks_reason``, added after the points are decided (the
+points' ``reason`` is the same as without checks); elsewhere ``checks`` is empty and both are
+left out of :meth:`HandScore.to_dict`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from .checks import meld_checks
 from .hands import Hand, Outcome
 from .rulesets import Ruleset
 
@@ -58,6 +64,9 @@ class HandScore:
     reason: str = field(default="")
     all_tricks: str | None = None  # the side that took every trick, where that counts
     sitting_out: str | None = None  # the seat that dealt and sat the hand out, scoring 0
+    checks: dict[str, int] = field(default_factory=dict)  # per side, under the option checks
+    checks_reason: str = ""  # what earned or cost the checks, under the option checks
+    deals_next: str | None = None  # after a technical misdeal: the seat that deals again
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -71,6 +80,11 @@ class HandScore:
             d["all_tricks"] = self.all_tricks
         if self.sitting_out is not None:
             d["sitting_out"] = self.sitting_out
+        if self.checks:
+            d["checks"] = dict(self.checks)
+            d["checks_reason"] = self.checks_reason
+        if self.deals_next is not None:
+            d["deals_next"] = self.deals_next
         return d
 
 
@@ -137,7 +151,7 @@ def _score_played(hand: Hand, rs: Ruleset, d: str, eff: dict[str, int]) -> HandS
             Result.BOARD_SET,
             f"{d} melded {meld[d]}, under the minimum of {mm}: set without play, {how}",
         )
-    if rs.forced_concession and eff[d] + rs.counters_total < bid:
+    if _must_concede(rs, eff[d], bid):
         return _concede(
             hand,
             rs,
@@ -181,6 +195,17 @@ def _score_played(hand: Hand, rs: Ruleset, d: str, eff: dict[str, int]) -> HandS
     else:
         why = f"{d} bid {bid} but made only {got} ({eff[d]} meld + {cd} counters)"
     return _all_tricks(hand, rs, HandScore(points, d, False, Result.SET, f"{why}: set, {how}"))
+
+
+def _must_concede(rs: Ruleset, meld_d: int, bid: int) -> bool:
+    """The forced concession: meld plus every counter short of the bid. Where taking every
+    trick wins the game ("pinochling") a declarer may play for it even then, so a hand entered
+    as played is played."""
+    return (
+        rs.forced_concession
+        and rs.all_tricks != "wins_game"
+        and meld_d + rs.counters_total < bid
+    )
 
 
 def _all_tricks(hand: Hand, rs: Ruleset, score: HandScore) -> HandScore:
@@ -230,6 +255,18 @@ def _concede(hand: Hand, rs: Ruleset, d: str, eff: dict[str, int], why: str) -> 
 
 
 def _score_surrender(hand: Hand, rs: Ruleset, d: str, eff: dict[str, int]) -> HandScore:
+    if hand.widow_seen is False:
+        bid = hand.bid
+        assert bid is not None
+        points = dict.fromkeys(rs.sides, 0)
+        how = _set(rs, points, d, bid, hand.meld[d])
+        return HandScore(
+            points,
+            d,
+            False,
+            Result.SURRENDERED,
+            f"{d} conceded without looking at the widow: {how}, the opponents score nothing",
+        )
     return _concede(hand, rs, d, eff, f"{d} threw in the hand")
 
 
@@ -307,7 +344,7 @@ def _score_renege(hand: Hand, rs: Ruleset, d: str, eff: dict[str, int]) -> HandS
     seat = hand.renege_seat
     bid = hand.bid
     assert seat is not None and bid is not None, "a renege needs renege_seat and a bid"
-    if rs.forced_concession and eff[d] + rs.counters_total < bid:
+    if _must_concede(rs, eff[d], bid):
         # The declarer had to concede before the first card, so no card should have been
         # played: a renege in a hand that could not be played is no renege, and the hand is
         # scored as the concession it had to be (docs/architecture.md, "Rulesets").
@@ -348,7 +385,9 @@ def score_hand(hand: Hand, ruleset: Ruleset) -> HandScore:
     score = _score(hand, view)
     if view is ruleset:
         return score
-    points = {s: score.points.get(s, 0) for s in ruleset.sides_for(len(hand.seats))}
+    sides = ruleset.sides_for(len(hand.seats))
+    points = {s: score.points.get(s, 0) for s in sides}
+    checks = {s: score.checks.get(s, 0) for s in sides} if score.checks else {}
     return HandScore(
         points,
         score.declaring_side,
@@ -357,14 +396,76 @@ def score_hand(hand: Hand, ruleset: Ruleset) -> HandScore:
         score.reason,
         score.all_tricks,
         sitting_out=view.absent,
+        checks=checks,
+        checks_reason=score.checks_reason,
+        deals_next=score.deals_next,
     )
 
 
 def _score(hand: Hand, ruleset: Ruleset) -> HandScore:
+    score = _score_points(hand, ruleset)
+    if not ruleset.checks:
+        return score
+    return _with_checks(hand, ruleset, score)
+
+
+def _with_checks(hand: Hand, rs: Ruleset, score: HandScore) -> HandScore:
+    """The hand's checks per side: meld checks for every player, less the losing declarer's."""
+    checks = dict.fromkeys(rs.sides, 0)
+    notes: list[str] = []
+    if score.result == Result.MISDEAL:
+        return replace(score, checks=checks)
+    saved_only = rs.options.get("checks.meld_saved_only", False)
+    for side, names in (hand.check_melds or {}).items():
+        if not names:
+            continue
+        if (
+            saved_only
+            and rs.meld_needs_trick
+            and hand.tricks is not None
+            and not hand.tricks.get(side)
+            and score.result in (Result.MADE, Result.SET)
+        ):
+            notes.append(f"{side} took no trick: no checks for {', '.join(names)}")
+            continue
+        got = meld_checks(names, rs)
+        checks[side] += got
+        notes.append(f"{side} +{got} ({', '.join(names)})")
+    d = score.declaring_side
+    if d is not None and score.made is False and hand.widow_seen is not False:
+        values = rs.check_values
+        lost = values.get("lose_looked", 0)
+        played = hand.outcome in (Outcome.PLAYED, Outcome.RENEGE) and score.result in (
+            Result.SET,
+            Result.RENEGE,
+        )
+        if played:
+            lost += values.get("lose_played", 0)
+        if lost:
+            checks[d] -= lost
+            how = "played and lost" if played else "lost"
+            notes.append(f"{d} −{lost} ({how} after looking at the widow)")
+    why = "; ".join(notes) if notes else "no checks this hand"
+    return replace(score, checks=checks, checks_reason=why)
+
+
+def _score_points(hand: Hand, ruleset: Ruleset) -> HandScore:
     rs = ruleset
     bidder = hand.bidder
     d = rs.side_of(bidder) if bidder is not None else None
     scorer = _SCORERS.get(hand.outcome)
+    if hand.outcome == Outcome.TECHNICAL_MISDEAL and hand.dealer is not None:
+        again = rs.misdeal_redeal == "same_dealer"
+        deals = hand.dealer if again else rs.next_dealer(hand.dealer, hand.seats)
+        return HandScore(
+            dict.fromkeys(rs.sides, 0),
+            None,
+            None,
+            Result.MISDEAL,
+            f"technical misdeal called by {hand.misdeal_seat}: all meld is void, nobody "
+            f"scores, and {deals} deals again",
+            deals_next=deals,
+        )
     if scorer is None or d is None or hand.bid is None:
         # a misdeal, or a hand without a contract: nothing to score
         return HandScore(

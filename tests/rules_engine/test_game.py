@@ -190,10 +190,13 @@ def test_taking_every_trick_wins_the_game_from_any_score() -> None:
     assert res.scores[0].all_tricks == "E"
     plain = game("three_handed", [every])
     assert plain.winner is None and plain.scores[0].all_tricks is None
-    # a declarer who must concede never plays, so nobody can take every trick
-    conceded = three("N", 300, (0, 100, 100), (0, 250, 0), (0, 15, 0))
-    res = game("three_handed", [conceded], {"all_tricks": "wins_game"})
-    assert res.winner is None and res.scores[0].result == "surrendered"
+    # the text: a declarer may play for it even when meld and every counter cannot reach the
+    # bid, so a hand entered as played is played (no forced concession) ...
+    doomed = three("N", 300, (0, 100, 100), (0, 250, 0), (0, 15, 0))
+    res = game("three_handed", [doomed], {"all_tricks": "wins_game"})
+    assert (res.winner, res.scores[0].result) == ("E", "set")
+    # ... and without pinochling the forced concession stands
+    assert game("three_handed", [doomed]).scores[0].result == "surrendered"
     with pytest.raises(RulesError) as exc:
         game("three_handed", [every, every], {"all_tricks": "wins_game"})
     assert exc.value.errors[0].code == "game_over"

@@ -73,7 +73,7 @@ def test_fields_for_an_unknown_outcome() -> None:
 
 @pytest.mark.parametrize("outcome", list(Outcome))
 def test_a_hand_with_exactly_its_fields_parses(outcome: Outcome) -> None:
-    every = {**PLAYED, "renege_seat": "E", "quadruple_run": "NS"}
+    every = {**PLAYED, "renege_seat": "E", "quadruple_run": "NS", "misdeal_seat": "E"}
     hand = {"outcome": outcome, **{k: every[k] for k in fields_for(outcome, CLUB)}}
     score_hand(parse_hand(hand, CLUB), CLUB)
 

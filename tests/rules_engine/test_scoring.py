@@ -499,7 +499,7 @@ def test_every_outcome_and_policy_has_a_scorer() -> None:
     from rules_engine.rulesets import _SPEC
     from rules_engine.scoring import _RENEGE_DECLARER, _SCORERS, _SET_POLICIES
 
-    assert set(_SCORERS) | {"misdeal"} == {o.value for o in Outcome}
+    assert set(_SCORERS) | {"misdeal", "technical_misdeal"} == {o.value for o in Outcome}
     assert set(_SET_POLICIES) == set(_SPEC["set_policy"][1])
     assert set(_RENEGE_DECLARER) == set(_SPEC["renege_declarer"][1])
 
