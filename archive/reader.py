@@ -26,7 +26,7 @@ from ranking import RankingError, validate_tie_breaks
 from ranking.pairs import validate_pair_tie_breaks
 from ranking.prizes import check_prizes
 from rules_engine import RulesError, Ruleset, parse_hand, score_game
-from scoring.models import HandRevision
+from scoring.models import NO_BID_OUTCOMES, HandRevision
 from scoring.selectors import revision_values
 from scoring.services import hand_check
 from tournaments.models import BYE_POINTS_LIMIT, Event, Round
@@ -51,7 +51,8 @@ from .format import (
 MAX_PROBLEMS = 50
 # A revision's entered values, as the rules engine reads them.
 REVISION_VALUES = ("dealer", "bidder", "bid", "trump", "outcome", "renege_seat", "meld",
-                   "counters", "tricks", "quadruple_run")
+                   "counters", "tricks", "quadruple_run", "misdeal_seat", "widow_seen",
+                   "check_melds")
 LIST_SECTIONS = ("players", "pairs", "entries", "table_cards", "rounds", "tables", "seats",
                  "byes", "games", "hands", "log")
 USERNAME_MAX = 150
@@ -579,7 +580,7 @@ def _check_revision(r: Reader, values: dict[str, Any], where: str, ruleset: Rule
     bid = values["bid"]
     if bid is not None and not 1 <= bid <= 10000:
         r.fail(f"{where}.bid", "range", "bid must be from 1 to 10000.")
-    if bid is None and values["outcome"] != "misdeal":
+    if bid is None and values["outcome"] not in NO_BID_OUTCOMES:
         r.fail(f"{where}.bid", "required", "Only a misdeal has no bid.")
     if values["is_deletion"] and values["is_live"]:
         r.fail(f"{where}.is_live", "invalid", "A deletion is never live.")

@@ -41,7 +41,7 @@ from draw.selectors import (
     sitting_labels,
     sitting_phrase,
 )
-from scoring.models import Game, Hand, HandRevision
+from scoring.models import NO_BID_OUTCOMES, Game, Hand, HandRevision
 from scoring.selectors import games_for_event
 from scoring.services import game_settle_tie, round_call_time
 from standings.push import push_stream_url
@@ -93,7 +93,7 @@ def _tiles(round_: Round, *, now: datetime.datetime, deals: int | None,
     # A misdeal is redealt and is not one of the game's deals: the tile counts deals played.
     misdeals = dict(
         HandRevision.objects.filter(hand__game__table__round=round_, hand__deleted_at__isnull=True,
-                                    is_live=True, outcome="misdeal")
+                                    is_live=True, outcome__in=NO_BID_OUTCOMES)
         .values("hand__game_id").annotate(n=Count("id")).values_list("hand__game_id", "n")
     )
     # Plain rows, not a model per table, game, seat, entry and player (128 tables: 1,800).

@@ -72,9 +72,21 @@ class HandValuesInput(serializers.Serializer[Any]):
                   "(meld saved by a trick, all tricks); the table's ruleset says so.",
     )
     quadruple_run = serializers.CharField(
-        max_length=2, required=False, allow_blank=True,
+        max_length=6, required=False, allow_blank=True,
         help_text="The side that showed a quadruple run, where that wins the game.",
     )
+    misdeal_seat = serializers.ChoiceField(
+        choices=SEATS, required=False, allow_blank=True,
+        help_text="A technical misdeal (outcome technical_misdeal): the seat that called it.")
+    widow_seen = serializers.BooleanField(
+        required=False, allow_null=True,
+        help_text="A surrender where a widow is dealt: false when the declarer conceded without "
+                  "looking at it.")
+    check_melds = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField(max_length=30), max_length=20),
+        required=False, allow_null=True,
+        help_text="Check pinochle: the melds that earn checks, per player "
+                  '(e.g. {"N": ["run", "aces"]}); the ruleset lists them.')
 
     def values(self) -> dict[str, Any]:
         data = dict(self.validated_data)

@@ -7,8 +7,11 @@ from django.db import models
 from django.db.models import Q
 
 from common.labels import OUTCOMES, RESULTS, SEATS
-from rules_engine import Side
+from rules_engine import Outcome, Side
 from tournaments.models import Entry, Event, Table
+
+# Outcomes dealt again before any bid: nothing but the dealer (and who called it).
+NO_BID_OUTCOMES = [str(Outcome.MISDEAL), str(Outcome.TECHNICAL_MISDEAL)]
 
 # Where a director's confirmation at the desk comes from (``scoring.services.
 # games_confirm_at_desk``): the players' signed score sheet, or the director's own word.
@@ -130,6 +133,12 @@ class HandRevision(models.Model):
     tricks = models.JSONField(null=True, blank=True)
     # The side that showed a quadruple run, where the ruleset lets it win the game outright.
     quadruple_run = models.CharField(max_length=6, blank=True, default="")
+    # A technical misdeal: the seat that declared it.
+    misdeal_seat = models.CharField(max_length=2, blank=True, default="")
+    # A surrender where a widow is dealt: false when the declarer conceded without looking at it.
+    widow_seen = models.BooleanField(null=True, blank=True, default=None)
+    # Check pinochle: the melds that earn checks, per player ({"N": ["run", "aces"]}).
+    check_melds = models.JSONField(null=True, blank=True, default=None)
     # What the rules engine decided for these values.
     points = models.JSONField(default=dict)
     result = models.CharField(max_length=12)
@@ -165,7 +174,7 @@ class HandRevision(models.Model):
                 name="handrevision_bid_range",
             ),
             models.CheckConstraint(
-                condition=Q(outcome="misdeal") | Q(bid__isnull=False),
+                condition=Q(outcome__in=NO_BID_OUTCOMES) | Q(bid__isnull=False),
                 name="handrevision_bid_unless_misdeal",
             ),
             models.CheckConstraint(

@@ -23,14 +23,14 @@ from rules_engine import Outcome, Ruleset, needs_tricks
 from tournaments.models import Bye, Entry, Event, EventLog, Round, Seat, Table
 from tournaments.selectors import results_final
 
-from .models import DESK_SOURCES, Game, Hand, HandRevision
+from .models import DESK_SOURCES, NO_BID_OUTCOMES, Game, Hand, HandRevision
 
 
 def revision_values(revision: HandRevision) -> dict[str, Any]:
     """A revision's entered values in the rules engine's input shape: only the fields its
     outcome carries (``rules_engine.fields_for``; a misdeal carries its dealer alone)."""
     values: dict[str, Any] = {"dealer": revision.dealer, "outcome": revision.outcome}
-    if revision.outcome != Outcome.MISDEAL and revision.meld:
+    if revision.outcome not in NO_BID_OUTCOMES and revision.meld:
         values["meld"] = revision.meld
     if revision.bidder:
         values["bidder"] = revision.bidder
@@ -46,6 +46,12 @@ def revision_values(revision: HandRevision) -> dict[str, Any]:
         values["tricks"] = revision.tricks
     if revision.quadruple_run:
         values["quadruple_run"] = revision.quadruple_run
+    if revision.misdeal_seat:
+        values["misdeal_seat"] = revision.misdeal_seat
+    if revision.widow_seen is not None:
+        values["widow_seen"] = revision.widow_seen
+    if revision.check_melds is not None:
+        values["check_melds"] = revision.check_melds
     return values
 
 
@@ -118,8 +124,11 @@ def describe_values(values: dict[str, Any] | None) -> str:
         return ""
     parts = [f"Dealer {values.get('dealer', '?')}"]
     outcome = values.get("outcome", "played")
-    if outcome == "misdeal":
+    if outcome == Outcome.MISDEAL:
         parts.append("misdeal")
+        return " · ".join(parts)
+    if outcome == Outcome.TECHNICAL_MISDEAL:
+        parts.append(f"technical misdeal called by {values.get('misdeal_seat', '?')}")
         return " · ".join(parts)
     bid = f"{values.get('bidder', '?')} bid {values.get('bid', '?')}"
     if values.get("trump"):
@@ -278,13 +287,16 @@ def table_state(*, table: Table) -> dict[str, Any]:
     last = hands[-1] if hands else None
     # A misdeal is redealt by the same dealer and is not one of the game's deals; the deal
     # passes to the left, round every seat of the table (a player sitting out deals too).
+    # (a technical misdeal too, unless the ruleset passes the deal on after one)
+    redeal = {Outcome.MISDEAL} | (
+        {Outcome.TECHNICAL_MISDEAL} if ruleset.misdeal_redeal == "same_dealer" else set())
     if last is None:
         next_dealer = positions[0]
-    elif last["outcome"] == "misdeal":
+    elif last["outcome"] in redeal:
         next_dealer = last["dealer"]
     else:
         next_dealer = positions[(positions.index(last["dealer"]) + 1) % len(positions)]
-    misdeals = sum(1 for h in hands if h["outcome"] == "misdeal")
+    misdeals = sum(1 for h in hands if h["outcome"] in NO_BID_OUTCOMES)
     open_ = round_is_open(round_)
     names = {s["position"]: s["name"] for s in seats}
     totals = [

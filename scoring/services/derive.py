@@ -13,10 +13,10 @@ from django.db.models import F
 from django.utils import timezone
 
 from common.rulesets import event_ruleset, table_seats, table_sides
-from rules_engine import Outcome, Ruleset, score_game
+from rules_engine import Ruleset, score_game
 from tournaments.models import Event, Round, Seat
 
-from ..models import Game, HandRevision, SeatResult
+from ..models import NO_BID_OUTCOMES, Game, HandRevision, SeatResult
 from .parse import revision_hand
 
 # A forfeited game's ``finish_reason``.
@@ -72,7 +72,7 @@ def _derive(
             # after the last deal (redealing when time was called) score nothing and are kept
             # as entered, but are left out of the re-score: past the last counted deal the
             # engine would refuse them as hands after the end of the game.
-            counted = [i for i, h in enumerate(hands) if h.outcome != Outcome.MISDEAL]
+            counted = [i for i, h in enumerate(hands) if h.outcome not in NO_BID_OUTCOMES]
             if counted:
                 result = score_game(hands[:counted[-1] + 1], ruleset, max_deals=len(counted),
                                     seats=table)

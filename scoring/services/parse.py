@@ -11,12 +11,13 @@ from typing import Any
 
 from rules_engine import Hand as EngineHand
 from rules_engine import Ruleset, parse_hand, score_hand
+from rules_engine.hands import HAND_FIELDS as ENGINE_HAND_FIELDS
 
 from ..models import HandRevision
 from ..selectors import revision_values
 
-HAND_FIELDS = ("dealer", "bidder", "bid", "trump", "outcome", "renege_seat", "meld", "counters",
-               "tricks", "quadruple_run")
+# Every value a hand may carry, as the rules engine reads them (``rules_engine.hands``).
+HAND_FIELDS = ("outcome", *ENGINE_HAND_FIELDS)
 
 
 def _clean_values(values: Mapping[str, Any]) -> dict[str, Any]:
