@@ -40,7 +40,6 @@ from .errors import FieldError, RulesError
 from .inputs import key_text, shown, whole_number
 from .meld import check_meld_total
 from .rulesets import Ruleset
-from .seats import Seat
 
 __all__ = [
     "Outcome", "Hand", "HAND_FIELDS", "fields_for", "needs_tricks", "parse_hand", "table_of",
@@ -275,7 +274,7 @@ def _seat(
     errors: list[FieldError],
     required: bool,
     seats: Sequence[str] | None = None,
-) -> Seat | None:
+) -> str | None:
     """The seat a field names, among ``seats`` (default: the seats playing the hand)."""
     choices = rs.seats if seats is None else seats
     if name not in given:
@@ -304,7 +303,7 @@ def _seat(
             )
         )
         return None
-    return Seat(seat)
+    return choices[list(choices).index(seat)]
 
 
 def _sitting_out(field: str, rs: Ruleset) -> FieldError:
@@ -321,8 +320,8 @@ def _bid(
     rs: Ruleset,
     errors: list[FieldError],
     required: bool,
-    dealer: Seat | None,
-    bidder: Seat | None,
+    dealer: str | None,
+    bidder: str | None,
 ) -> int | None:
     if "bid" not in given:
         if required:
@@ -443,10 +442,10 @@ def _per_side(
             continue
         side = next((s for s in rs.sides if s == k), None) if isinstance(k, str) else None
         seat = None
-        if side is None and rs.players == 4 and isinstance(k, str) and k in rs.seats:
-            seat = Seat(k)
+        if side is None and not rs.individual and isinstance(k, str) and k in rs.seats:
+            seat = rs.seats[rs.seats.index(k)]
         if side is None and seat is None:
-            seats = f" or per seat ({', '.join(rs.seats)})" if rs.players == 4 else ""
+            seats = "" if rs.individual else f" or per seat ({', '.join(rs.seats)})"
             errors.append(
                 FieldError(
                     fld,
@@ -517,7 +516,7 @@ def _per_side(
     return out if ok else None
 
 
-def _meld_check(rs: Ruleset, bidder: Seat | None) -> _Check:
+def _meld_check(rs: Ruleset, bidder: str | None) -> _Check:
     """A side's (or seat's) meld against what its cards can show. With a widow, only the
     declarer melds with it: a defender's meld is checked against a hand without it."""
     declaring = rs.side_of(bidder) if bidder is not None else None
@@ -590,7 +589,7 @@ def _top_counters(rs: Ruleset, cards: int) -> int:
 def _counters_fit_tricks(
     counters: Mapping[str, int] | None,
     tricks: Mapping[str, int] | None,
-    bidder: Seat | None,
+    bidder: str | None,
     rs: Ruleset,
     errors: list[FieldError],
 ) -> None:
@@ -647,7 +646,7 @@ def _adds_up(
 # --- the hand ---------------------------------------------------------------------------------
 
 
-def table_of(ruleset: Ruleset, seats: Sequence[str] | None) -> tuple[Seat, ...]:
+def table_of(ruleset: Ruleset, seats: Sequence[str] | None) -> tuple[str, ...]:
     """The table's seats, checked against the ruleset; RulesError on field ``seats``."""
     rs = ruleset
     if seats is None:

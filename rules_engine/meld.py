@@ -455,7 +455,7 @@ def side_meld_witness(rs: Ruleset) -> tuple[int, int, list[int], list[int]] | No
 
     See the comment above :func:`_signatures` for the method.
     """
-    if rs.players == 3:
+    if rs.individual:
         return None
 
     def build() -> tuple[int, int, list[int], list[int]]:
@@ -495,7 +495,7 @@ def side_meld_witness(rs: Ruleset) -> tuple[int, int, list[int], list[int]] | No
 
 
 def _side_max(rs: Ruleset) -> int:
-    if rs.players == 3:
+    if rs.individual:
         return achievable_hand_totals(rs).bit_length() - 1
     known = SIDE_MAX.get(_table_key(rs, rs.hand_size))
     if known is not None:
@@ -508,7 +508,7 @@ def _side_max(rs: Ruleset) -> int:
 def _side_bits(rs: Ruleset) -> int:
     def build() -> int:
         hand = achievable_hand_totals(rs)
-        if rs.players == 3:
+        if rs.individual:
             return hand
         both = 0
         h = hand

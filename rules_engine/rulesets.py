@@ -26,7 +26,7 @@ from typing import Any
 from .cards import RANKS, Deck
 from .errors import FieldError, RulesError
 from .inputs import key_text, named, shown
-from .seats import Seat, Side, table_seats
+from .seats import table_seats, table_sides, table_teams
 
 __all__ = [
     "Ruleset",
@@ -499,7 +499,7 @@ class Ruleset:
     title: str
     seed: str
     players: int
-    seats: tuple[Seat, ...]
+    seats: tuple[str, ...]
     sides: tuple[str, ...]
     overrides: dict[str, Any]
     options: dict[str, Any]
@@ -556,8 +556,8 @@ class Ruleset:
     individual: bool
     side_size: int
     _seat_side: dict[str, str]
-    _next: dict[str, Seat]
-    _absent: Seat | None
+    _next: dict[str, str]
+    _absent: str | None
     _cache: dict[str, Any]
 
     def __init__(
@@ -568,7 +568,10 @@ class Ruleset:
         players: int,
         options: dict[str, Any],
         overrides: dict[str, Any],
+        side_size: int | None = None,
     ) -> None:
+        if side_size is None:
+            side_size = 2 if players == 4 else 1
         s = object.__setattr__
         s(self, "name", name)
         s(self, "title", title)
@@ -576,17 +579,22 @@ class Ruleset:
         s(self, "players", players)
         seats = table_seats(players)
         s(self, "seats", seats)
-        # three players: every seat is its own side, written with the seat's letter
-        partnerships = players == 4
-        s(self, "individual", not partnerships)
-        s(self, "side_size", 2 if partnerships else 1)
-        s(self, "sides", tuple(Side) if partnerships else seats)
+        # individual games: every seat is its own side, written with the seat's name; teams are
+        # named by their seats joined clockwise from N (rules_engine.seats.table_sides)
+        s(self, "individual", side_size == 1)
+        s(self, "side_size", side_size)
+        sides = table_sides(players, side_size)
+        s(self, "sides", sides)
         s(self, "sit_out", options["sit_out"])
         sizes = (players, players + 1) if options["sit_out"] == "dealer" else (players,)
         s(self, "table_sizes", sizes)
         # every seat of the largest table: W plays for itself at a three-player game's table of four
         widest = table_seats(sizes[-1])
-        s(self, "_seat_side", {x: (x.side if partnerships else x) for x in widest})
+        team = {
+            x: side for side, members in zip(sides, table_teams(players, side_size), strict=True)
+            for x in members
+        }  # fmt: skip
+        s(self, "_seat_side", {x: team.get(x, x) for x in widest})
         s(self, "_next", {x: seats[(i + 1) % len(seats)] for i, x in enumerate(seats)})
         s(self, "_absent", None)
         s(self, "overrides", copy.deepcopy(overrides))
@@ -664,18 +672,18 @@ class Ruleset:
         if seats is None:
             return self._next[seat]
         table = self.seats_for(len(seats))
-        return table[(table.index(Seat(seat)) + 1) % len(table)]
+        return table[(table.index(seat) + 1) % len(table)]
 
-    def seats_of(self, side: str) -> tuple[Seat, ...]:
-        """The seats playing for a side (for a three-player game's side, its one seat)."""
-        return tuple(Seat(x) for x, s in self._seat_side.items() if s == side)
+    def seats_of(self, side: str) -> tuple[str, ...]:
+        """The seats playing for a side (for an individual game's side, its one seat)."""
+        return tuple(x for x, s in self._seat_side.items() if s == side)
 
     # --- the table's shape ------------------------------------------------------------------
     # ``players`` is how many are dealt cards; ``table_sizes`` how many a table may seat. With
     # ``sit_out="dealer"`` a three-player game may be played at a table of four: N, E, S, W
     # clockwise, and the dealer of each hand sits it out, so each player is a side of the game
     # (four totals) while every hand is a three-player hand among the other three.
-    def seats_for(self, n: int) -> tuple[Seat, ...]:
+    def seats_for(self, n: int) -> tuple[str, ...]:
         """The seats of a table of ``n`` players, clockwise from N; ValueError for a table the
         ruleset does not seat."""
         if n not in self.table_sizes or isinstance(n, bool):
@@ -684,11 +692,11 @@ class Ruleset:
         return table_seats(n)
 
     def sides_for(self, n: int) -> tuple[str, ...]:
-        """The scoring sides at a table of ``n`` players: the partnerships, or every seat."""
+        """The scoring sides at a table of ``n`` players: the teams, or every seat."""
         seats = self.seats_for(n)
-        return tuple(seats) if self.individual else tuple(Side)
+        return tuple(seats) if self.individual else table_sides(n, self.side_size)
 
-    def sitting_out(self, seats: Sequence[str], dealer: str) -> Seat | None:
+    def sitting_out(self, seats: Sequence[str], dealer: str) -> str | None:
         """The seat sitting out of a hand dealt by ``dealer`` at a table with these seats (None
         when everyone plays). ValueError for seats the ruleset does not seat or a dealer not
         among them."""
@@ -697,12 +705,13 @@ class Ruleset:
             raise ValueError(f"a table of {len(seats)} sits at {', '.join(table)}, not {seats!r}")
         if dealer not in table:
             raise ValueError(f"the dealer {dealer!r} is not a seat at this table")
-        return Seat(dealer) if len(table) > self.players else None
+        return table[table.index(dealer)] if len(table) > self.players else None
 
-    def playing_seats(self, seats: Sequence[str], dealer: str) -> tuple[Seat, ...]:
+    def playing_seats(self, seats: Sequence[str], dealer: str) -> tuple[str, ...]:
         """The seats dealt cards in a hand dealt by ``dealer``, clockwise from N."""
         off = self.sitting_out(seats, dealer)
-        return tuple(Seat(x) for x in seats if x != off)
+        table = self.seats_for(len(seats))
+        return tuple(x for x in table if x != off)
 
     def for_hand(self, seats: Sequence[str], dealer: str) -> Ruleset:
         """The ruleset as one hand sees it: itself when everyone plays, else the same rules
@@ -719,7 +728,7 @@ class Ruleset:
         view: Ruleset = self.memo(key, lambda: self._view(off))
         return view
 
-    def _view(self, off: Seat) -> Ruleset:
+    def _view(self, off: str) -> Ruleset:
         view = object.__new__(Ruleset)
         s = object.__setattr__
         for slot in Ruleset.__slots__:
@@ -733,7 +742,7 @@ class Ruleset:
         return view
 
     @property
-    def absent(self) -> Seat | None:
+    def absent(self) -> str | None:
         """On a view from :meth:`for_hand`, the seat sitting the hand out; else None."""
         return self._absent
 
@@ -1023,7 +1032,9 @@ def get_ruleset(name: str, overrides: Mapping[str, object] | None = None) -> Rul
         errors.extend(_validate(options, players))
     if errors:
         raise RulesError(errors)
-    rs = Ruleset(name, preset["title"], preset["seed"], players, options, over)
+    rs = Ruleset(
+        name, preset["title"], preset["seed"], players, options, over, preset.get("side_size")
+    )
     if not over:
         _RULESET_CACHE[name] = rs
     elif key and len(_RULESET_CACHE) < 512:
