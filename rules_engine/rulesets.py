@@ -57,9 +57,15 @@ MELD_KEYS = (
 # option name -> (kind, extra, point valued, help)
 # kinds: int, int_or_null, bool, choice, meld_list, counter_values, bid_steps
 _SPEC: dict[str, tuple[str, Any, bool, str]] = {
-    "deck": ("choice", ("double", "single"), False, "double (80 cards, no nines) or single (48)"),
+    "deck": ("choice", ("double", "single", "triple", "quadruple"), False,
+             "double (80 cards, no nines), single (48), triple (120, no nines: six-handed) or "
+             "quadruple (160, two double decks: eight-handed)"),
     "scale": ("choice", (1, 10), False, "1 (aces around = 10) or 10 (aces around = 100)"),
     "widow": ("int", 0, False, "cards left undealt for the declarer (three-handed: 3)"),
+    "stock": ("int", 0, False,
+              "cards not dealt at first that still end up in play and count in the counters "
+              "(two-handed: the 24 drawn after the early tricks, or passed over while hands are "
+              "built); the hand size is what each player melds from"),
     "meld.run": ("meld_list", None, True, "run in trump: single, double, triple, quadruple"),
     "meld.royal_marriage": ("meld_list", None, True, "K-Q of trump not used in a run"),
     "meld.marriage": ("meld_list", None, True, "K-Q of a suit other than trump"),
@@ -69,6 +75,14 @@ _SPEC: dict[str, tuple[str, Any, bool, str]] = {
     "meld.queens": ("meld_list", None, True, "a queen of each suit"),
     "meld.jacks": ("meld_list", None, True, "a jack of each suit"),
     "meld.dix": ("int", 0, True, "each nine of trump (single deck)"),
+    "meld.quadruple_pinochle": ("int", 0, True,
+                                "points for a quadruple pinochle (four queens of spades and four "
+                                "jacks of diamonds) in place of meld.pinochle's fourth value; 0: "
+                                "that value (eight-handed: the optional 1,000)"),
+    "meld.round_house": ("int", 0, True,
+                         "bonus for a marriage in every suit (round house, round table), per "
+                         "round house held, on top of its marriages and kings and queens "
+                         "around (0: none; two-handed varieties give 10 at scale 10: 250 in all)"),
     "meld.run_extra": ("int", 0, True,
                        "each extra king or queen of trump beside a run, not paired in a royal "
                        "marriage (0: nothing; the encyclopedia gives 20 or 40)"),
@@ -160,6 +174,7 @@ _DOUBLE_BASE: dict[str, Any] = {
     "deck": "double",
     "scale": 1,
     "widow": 0,
+    "stock": 0,
     "meld.run": [15, 150, 225, 300],
     "meld.royal_marriage": [4, 8, 12, 16],
     "meld.marriage": [2, 4, 6, 8],
@@ -169,6 +184,8 @@ _DOUBLE_BASE: dict[str, Any] = {
     "meld.queens": [6, 60, 90, 120],
     "meld.jacks": [4, 40, 60, 80],
     "meld.dix": 0,
+    "meld.quadruple_pinochle": 0,
+    "meld.round_house": 0,
     "meld.run_extra": 0,
     "quadruple_run_wins": False,
     "counter_values": {"A": 1, "T": 1, "K": 1, "Q": 0, "J": 0, "9": 0},
@@ -311,6 +328,92 @@ _PRESETS: dict[str, dict[str, Any]] = {
     },
 }
 
+
+# --- tables of two, five, six and eight (rules_engine.seats) ---------------------------------
+
+
+def _split_beyond(values: Sequence[int], copies: int, at: int) -> list[int]:
+    """A meld list for a bigger pack: ``values`` up to ``at`` copies as given, and each larger
+    multiple counted as that many ``at``-fold melds plus the rest (``at=3``: five aces are
+    triple plus double aces, six two triples), so the extra copies add no new meld value."""
+    out = list(values[:at])
+    for n in range(at + 1, copies + 1):
+        whole, rest = divmod(n, at)
+        out.append(whole * out[at - 1] + (out[rest - 1] if rest else 0))
+    if at < len(values):
+        # the listed values above ``at`` stand (a quadruple keeps its own value)
+        for n in range(at + 1, min(len(values), copies) + 1):
+            out[n - 1] = values[n - 1]
+    return out
+
+
+_TRIPLE_MELD = {k: _split_beyond(_DOUBLE_BASE[k], 6, 3) for k in MELD_KEYS}
+
+_BIG_TABLES: dict[str, dict[str, Any]] = {
+    "six_handed_triple_deck": {
+        "title": "Six-handed triple-deck pinochle: two teams of three, 120 cards",
+        "seed": "wikipedia-pinochle-current.txt (encyclopedia, triple-deck six-handed)",
+        "players": 6,
+        "side_size": 3,
+        "options": {
+            **_DOUBLE_BASE,
+            "deck": "triple",
+            **_TRIPLE_MELD,
+            "min_bid": 75,
+            "dealer_stuck": 75,
+            "last_trick": 3,
+        },
+    },
+    "two_handed": {
+        "title": "Two-handed auction pinochle: 12 cards each and a stock of 24 (single deck)",
+        "seed": "wikipedia-pinochle-2009.txt / wikipedia-pinochle-current.txt (two-handed)",
+        "players": 2,
+        "options": {
+            **_SINGLE_BASE,
+            "stock": 24,
+        },
+    },
+}
+
+
+def _scaled(options: dict[str, Any], scale: int) -> dict[str, Any]:
+    """``options`` with every point value put on ``scale`` (the base presets' values times 10)."""
+    out = copy.deepcopy(options)
+    k = scale // out["scale"]
+    for name, (kind, _, pointy, _) in _SPEC.items():
+        v = out.get(name)
+        if not pointy or v is None:
+            continue
+        if kind == "meld_list":
+            out[name] = [x * k for x in v]
+        elif kind == "counter_values":
+            out[name] = {r: x * k for r, x in v.items()}
+        elif kind == "bid_steps":
+            out[name] = [[a * k, b * k] for a, b in v]
+        else:
+            out[name] = v * k
+    out["scale"] = scale
+    return out
+
+
+_DOUBLE_X10 = _scaled(_DOUBLE_BASE, 10)
+
+_BIG_TABLES["eight_handed_double_deck"] = {
+    "title": "Eight-handed pinochle: two double decks, four teams of two",
+    "seed": "wikipedia-pinochle-2009.txt / wikipedia-pinochle-current.txt (eight-player "
+    "double deck)",
+    "players": 8,
+    "side_size": 2,
+    "options": {
+        **_DOUBLE_X10,
+        "deck": "quadruple",
+        **{k: _split_beyond(_DOUBLE_X10[k], 8, 4) for k in MELD_KEYS},
+        "game_target": 5000,
+    },
+}
+
+_PRESETS.update(_BIG_TABLES)
+
 PRESET_NAMES: tuple[str, ...] = tuple(_PRESETS)
 
 
@@ -404,8 +507,8 @@ def _check_type(name: str, value: object, copies: int) -> tuple[object, FieldErr
                 return value, FieldError(
                     field,
                     "wrong_length",
-                    f"{name} needs {copies} values (single to "
-                    f"{'quadruple' if copies == 4 else 'double'}) for this deck, got {len(value)}",
+                    f"{name} needs {copies} values (one for each number of copies, 1 to "
+                    f"{copies}) for this deck, got {len(value)}",
                 )
             return list(value), None
         return value, FieldError(
@@ -481,10 +584,10 @@ class Ruleset:
 
     __slots__ = (
         "name", "title", "seed", "players", "seats", "sides", "overrides", "options",
-        "deck", "copies", "hand_size", "widow", "counters_total", "counter_values", "last_trick",
+        "deck", "copies", "hand_size", "widow", "stock", "counters_total", "counter_values", "last_trick",
         "counter_unit", "dealer_lowest_bid",
         "game_target", "min_bid", "bid_step", "bid_steps", "dealer_stuck",
-        "run_t", "royal_t", "marriage_t", "pinochle_t", "around_t", "dix",
+        "run_t", "royal_t", "marriage_t", "pinochle_t", "around_t", "dix", "round_house",
         "quadruple_run_wins", "trump_marriage_required", "board_set_opponents",
         "min_meld", "min_counters", "short_meld", "meld_needs_trick", "forced_concession",
         "run_extra", "set_keeps_meld", "dealer_opens_lower", "target_exceed", "all_tricks",
@@ -507,6 +610,7 @@ class Ruleset:
     copies: int
     hand_size: int
     widow: int
+    stock: int
     counters_total: int
     counter_values: tuple[int, ...]
     last_trick: int
@@ -523,6 +627,7 @@ class Ruleset:
     pinochle_t: tuple[int, ...]
     around_t: tuple[tuple[int, ...], ...]
     dix: int
+    round_house: int
     quadruple_run_wins: bool
     trump_marriage_required: bool
     board_set_opponents: str
@@ -604,7 +709,8 @@ class Ruleset:
         s(self, "deck", deck)
         s(self, "copies", deck.copies)
         s(self, "widow", o["widow"])
-        s(self, "hand_size", (deck.size - o["widow"]) // players)
+        s(self, "stock", o["stock"])
+        s(self, "hand_size", (deck.size - o["widow"] - o["stock"]) // players)
         cv = tuple(o["counter_values"][r] for r in RANKS)
         s(self, "counter_values", cv)
         s(self, "last_trick", o["last_trick"])
@@ -623,13 +729,17 @@ class Ruleset:
         s(self, "run_t", (0, *o["meld.run"]))
         s(self, "royal_t", (0, *o["meld.royal_marriage"]))
         s(self, "marriage_t", (0, *o["meld.marriage"]))
-        s(self, "pinochle_t", (0, *o["meld.pinochle"]))
+        pinochles = [0, *o["meld.pinochle"]]
+        if o["meld.quadruple_pinochle"] and deck.copies >= 4:
+            pinochles[4] = o["meld.quadruple_pinochle"]
+        s(self, "pinochle_t", tuple(pinochles))
         s(
             self,
             "around_t",
             tuple((0, *o[k]) for k in ("meld.aces", "meld.kings", "meld.queens", "meld.jacks")),
         )
         s(self, "dix", o["meld.dix"])
+        s(self, "round_house", o["meld.round_house"])
         s(self, "run_extra", o["meld.run_extra"])
         for key in (
             "quadruple_run_wins", "trump_marriage_required", "board_set_opponents", "min_meld",
@@ -815,6 +925,7 @@ class Ruleset:
             "deck_size": self.deck.size,
             "hand_size": self.hand_size,
             "widow": self.widow,
+            "stock": self.stock,
             "counters_total": self.counters_total,
             "game_target": self.game_target,
             "min_bid": self.min_bid,
@@ -845,14 +956,19 @@ def _validate(options: dict[str, Any], players: int) -> list[FieldError]:
     def err(name: str, message: str) -> None:
         errors.append(FieldError(_opt_field(name), "inconsistent", message))
 
-    free = deck.size - options["widow"]
+    free = deck.size - options["widow"] - options["stock"]
+    kept = "widow" if options["widow"] or not options["stock"] else "stock"
     if free < players:
-        err("widow", f"a widow of {options['widow']} leaves too few of {deck.size} cards to deal")
+        err(
+            kept,
+            f"a widow of {options['widow']} and a stock of {options['stock']} leave too few of "
+            f"{deck.size} cards to deal",
+        )
     elif free % players:
         err(
-            "widow",
-            f"{deck.size} cards less a widow of {options['widow']} cannot be dealt "
-            f"evenly to {players} players",
+            kept,
+            f"{deck.size} cards less a widow of {options['widow']} and a stock of "
+            f"{options['stock']} cannot be dealt evenly to {players} players",
         )
     lowest = options["min_bid"]
     if options["dealer_opens_lower"]:
@@ -881,14 +997,14 @@ def _validate(options: dict[str, Any], players: int) -> list[FieldError]:
         err("slide_out", "slide_out only applies when out_rule is bid_out")
     if options["game_target"] is None and options["max_deals"] is None:
         err("game_target", "a game needs a target score or a number of deals (max_deals)")
-    if options["sit_out"] == "dealer" and players == 4:
+    if options["sit_out"] == "dealer" and players != 3:
         err(
             "sit_out",
-            "a four-handed game seats exactly four: a fifth player sitting out is not "
-            "supported, so sit_out must be none",
+            f"a {players}-handed game seats exactly {players}: a player sitting out is "
+            "supported for three-player games only, so sit_out must be none",
         )
-    if deck is Deck.DOUBLE and options["meld.dix"]:
-        err("meld.dix", "a double deck has no nines, so meld.dix must be 0")
+    if deck is not Deck.SINGLE and options["meld.dix"]:
+        err("meld.dix", f"a {deck.value} deck has no nines, so meld.dix must be 0")
     if options["quadruple_run_wins"] and deck.copies < 4:
         err("quadruple_run_wins", "a single deck cannot hold a quadruple run")
     cv = options["counter_values"]
