@@ -2,10 +2,36 @@
 
 from __future__ import annotations
 
-import pytest
+import json
+import random
 
-from rules_engine import ALL_SEATS, TABLE_SIZES, seat_label, side_label
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules_engine import (
+    ALL_SEATS,
+    TABLE_SIZES,
+    RulesError,
+    check_play,
+    count_meld,
+    get_ruleset,
+    legal_cards,
+    max_bid,
+    max_side_meld,
+    parse_hand,
+    score_game,
+    score_hand,
+    seat_label,
+    side_label,
+    trick_winner,
+)
+from rules_engine.cards import card_str
+from rules_engine.meld import achievable_hand_totals
+from rules_engine.rulesets import OPTION_HELP
 from rules_engine.seats import Seat, Side, table_seats, table_sides, table_teams
+
+from .conftest import run_cli
 
 
 def test_every_seat_name_fits_the_database_column() -> None:
@@ -84,3 +110,332 @@ def test_four_keeps_its_partnerships() -> None:
 def test_labels(name: str, words: str) -> None:
     label = seat_label(name) if name in ALL_SEATS else side_label(name)
     assert label == words
+
+
+# --- the presets -----------------------------------------------------------------------------
+
+TEAM_PRESETS = ["six_handed_triple_deck", "eight_handed_double_deck"]
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "seats", "sides"),
+    [
+        ("two_handed", 2, ("N", "S"), ("N", "S")),
+        ("six_handed_triple_deck", 6, ("N", "NE", "SE", "S", "SW", "NW"), ("NSESW", "NESNW")),
+        (
+            "eight_handed_double_deck",
+            8,
+            ("N", "NE", "E", "SE", "S", "SW", "W", "NW"),
+            ("NS", "NESW", "EW", "SENW"),
+        ),
+    ],
+)
+def test_each_preset_answers_its_table(
+    name: str, players: int, seats: tuple[str, ...], sides: tuple[str, ...]
+) -> None:
+    rs = get_ruleset(name)
+    assert rs.table_sizes == (players,)
+    assert rs.seats == seats == rs.seats_for(players)
+    assert rs.sides == sides == rs.sides_for(players)
+    for x in seats:
+        assert x in rs.seats_of(rs.side_of(x))
+        assert rs.next_dealer(x) == seats[(seats.index(x) + 1) % players]
+        assert rs.next_dealer(x, seats) == rs.next_dealer(x)
+    assert sorted(x for s in sides for x in rs.seats_of(s)) == sorted(seats)
+    with pytest.raises(ValueError):
+        rs.seats_for(4)
+    d = rs.to_dict()
+    assert d["seats"] == list(seats) and d["sides"] == list(sides)
+    assert get_ruleset(d["name"], d["overrides"]) == rs
+    json.dumps(d)
+
+
+def test_six_handed_triple_deck_follows_the_text() -> None:
+    rs = get_ruleset("six_handed_triple_deck")
+    # 120 cards: three packs without nines; 20 each; minimum bid 75; last trick 3
+    assert (rs.deck.size, rs.copies, rs.hand_size, rs.min_bid, rs.last_trick) == (
+        120, 6, 20, 75, 3,
+    )  # fmt: skip
+    # 72 counters (aces, tens, kings) and the last trick
+    assert rs.counters_total == 75
+    assert (rs.individual, rs.side_size) == (False, 3)
+    # twenty aces, five of each suit: double aces plus triple aces (100 + 150)
+    assert count_meld(["AS", "AH", "AD", "AC"] * 5, "H", rs).total == 250
+    # six of each (more than a hand holds, but the table is complete): two triples
+    assert rs.around_t[0] == (0, 10, 100, 150, 200, 250, 300)
+    # the double-deck values stand up to four
+    assert count_meld(["AS", "AH", "AD", "AC"] * 4, "H", rs).total == 200
+    assert rs.run_t == (0, 15, 150, 225, 300, 225 + 150, 225 + 225)
+    four_runs = ["AH", "TH", "KH", "QH", "JH"] * 4
+    assert count_meld(four_runs, "H", rs).total == 300
+    assert rs.is_valid_bid(75) and not rs.is_valid_bid(70)
+
+
+def test_six_handed_hand_scores_for_teams_of_three() -> None:
+    rs = get_ruleset("six_handed_triple_deck")
+    hand = {
+        "dealer": "N", "bidder": "NE", "bid": 100, "trump": "H",
+        # a team's meld given per seat: each seat is checked as one hand, then added
+        "meld": {"N": 10, "SE": 4, "SW": 0, "NESNW": 60},
+        "counters": {"NSESW": 30, "NESNW": 45},
+    }  # fmt: skip
+    h = parse_hand(hand, rs)
+    assert h.meld == {"NSESW": 14, "NESNW": 60}
+    s = score_hand(h, rs)
+    assert s.points == {"NSESW": 44, "NESNW": 105} and s.made
+    set_ = score_hand(parse_hand({**hand, "bid": 110}, rs), rs)
+    assert set_.points == {"NSESW": 44, "NESNW": -110} and set_.result == "set"
+    # a seat of the other team, or a seat that is not at this table, is refused by name
+    with pytest.raises(RulesError) as exc:
+        parse_hand({**hand, "bidder": "E"}, rs)
+    assert exc.value.errors[0].field == "bidder"
+    assert exc.value.errors[0].code == "bad_seat"
+    with pytest.raises(RulesError) as exc:
+        parse_hand({**hand, "counters": {"NSESW": 30, "NESNW": 40}}, rs)
+    assert exc.value.errors[0].field == "counters" and exc.value.errors[0].code == "bad_sum"
+    with pytest.raises(RulesError) as exc:
+        parse_hand({**hand, "meld": {"NSESW": 14, "NS": 60}}, rs)
+    assert exc.value.errors[0].field == "meld.NS" and exc.value.errors[0].code == "bad_side"
+
+
+def test_a_team_of_three_melds_at_most_its_three_best_hands() -> None:
+    rs = get_ruleset("six_handed_triple_deck")
+    one = achievable_hand_totals(rs).bit_length() - 1
+    assert max_side_meld(rs) == 3 * one
+    assert max_bid(rs) == 3 * one + 75
+    hand = {
+        "dealer": "N", "bidder": "NE", "bid": 100, "trump": "H",
+        "meld": {"NSESW": 3 * one + 1, "NESNW": 60}, "counters": {"NSESW": 30, "NESNW": 45},
+    }  # fmt: skip
+    with pytest.raises(RulesError) as exc:
+        parse_hand(hand, rs)
+    assert exc.value.errors[0].field == "meld.NSESW" and exc.value.errors[0].code == "too_high"
+    with pytest.raises(RulesError) as exc:
+        parse_hand({**hand, "meld": {"N": one + 1, "SE": 0, "SW": 0, "NESNW": 60}}, rs)
+    assert exc.value.errors[0].field == "meld.N" and exc.value.errors[0].code == "too_high"
+
+
+def test_two_handed_follows_the_text() -> None:
+    rs = get_ruleset("two_handed")
+    # twelve cards each and a stock of 24; 240 counters in the cards and 10 for the last trick
+    assert (rs.deck.size, rs.hand_size, rs.stock, rs.counters_total) == (48, 12, 24, 250)
+    assert (rs.individual, rs.sides) == (True, ("N", "S"))
+    hand = {
+        "dealer": "N", "bidder": "S", "bid": 250, "trump": "H",
+        "meld": {"N": 80, "S": 240}, "counters": {"N": 100, "S": 150},
+    }  # fmt: skip
+    s = score_hand(parse_hand(hand, rs), rs)
+    assert s.points == {"N": 180, "S": 390} and s.made
+    s = score_hand(parse_hand({**hand, "bid": 400}, rs), rs)
+    assert s.points == {"N": 180, "S": -400} and s.result == "set"
+    with pytest.raises(RulesError) as exc:
+        parse_hand({**hand, "counters": {"N": 100, "S": 140}}, rs)
+    assert exc.value.errors[0].code == "bad_sum"
+    with pytest.raises(RulesError) as exc:
+        parse_hand({**hand, "counters": {"N": 105, "S": 145}}, rs)
+    assert exc.value.errors[0].code == "not_multiple"
+    with pytest.raises(RulesError) as exc:
+        parse_hand({**hand, "meld": {"NS": 80}}, rs)
+    assert exc.value.errors[0].field == "meld.NS"
+
+
+ROUND_HOUSE = ["KS", "QS", "KH", "QH", "KD", "QD", "KC", "QC"]
+
+
+def test_the_round_house_bonus_is_an_option() -> None:
+    plain = get_ruleset("two_handed")
+    bonus = get_ruleset("two_handed", {"meld.round_house": 10})
+    # kings and queens of every suit, trump hearts: 3 marriages, a royal marriage, kings and
+    # queens around: 240; the bonus makes it 250
+    assert count_meld(ROUND_HOUSE, "H", plain).total == 240
+    res = count_meld(ROUND_HOUSE, "H", bonus)
+    assert res.total == 250 and res.melds[-1].name == "round_house"
+    # a second king and queen of spades: a double marriage (40, not 20); one round house
+    assert count_meld(ROUND_HOUSE + ROUND_HOUSE[:2], "H", bonus).total == 250 + 20
+    # the bonus never makes a real total an error: every total without it still passes
+    assert achievable_hand_totals(plain) & ~achievable_hand_totals(bonus) == 0
+    hand = {
+        "dealer": "N", "bidder": "S", "bid": 250, "trump": "H",
+        "meld": {"N": 0, "S": 250}, "counters": {"N": 100, "S": 150},
+    }  # fmt: skip
+    assert score_hand(parse_hand(hand, bonus), bonus).points == {"N": 100, "S": 400}
+    assert "meld.round_house" in OPTION_HELP
+    with pytest.raises(RulesError) as exc:
+        get_ruleset("two_handed", {"meld.round_house": -1})
+    assert exc.value.errors[0].field == "options.meld.round_house"
+
+
+def test_the_stock_must_leave_an_even_deal() -> None:
+    with pytest.raises(RulesError) as exc:
+        get_ruleset("two_handed", {"stock": 23})
+    assert exc.value.errors[0].field == "options.stock"
+    assert exc.value.errors[0].code == "inconsistent"
+
+
+def test_eight_handed_follows_the_text() -> None:
+    rs = get_ruleset("eight_handed_double_deck")
+    # two double decks: 160 cards, 20 each; four-handed rules at ten times the points
+    assert (rs.deck.size, rs.copies, rs.hand_size, rs.game_target) == (160, 8, 20, 5000)
+    assert (rs.min_bid, rs.last_trick, rs.counters_total) == (500, 20, 980)
+    assert rs.is_valid_bid(510) and rs.is_valid_bid(650) and not rs.is_valid_bid(610)
+    quad = ["QS", "JD"] * 4
+    assert count_meld(quad, "H", rs).total == 900
+    optional = get_ruleset("eight_handed_double_deck", {"meld.quadruple_pinochle": 1000})
+    assert count_meld(quad, "H", optional).total == 1000
+    # more than four of a meld: the quadruple and the rest
+    assert count_meld(["AS", "AH", "AD", "AC"] * 5, "H", rs).total == 2000 + 100
+    hand = {
+        "dealer": "NW", "bidder": "NE", "bid": 500, "trump": "S",
+        "meld": {"NS": 100, "NESW": 300, "EW": 0, "SENW": 40},
+        "counters": {"NS": 200, "NESW": 300, "EW": 280, "SENW": 200},
+    }  # fmt: skip
+    s = score_hand(parse_hand(hand, rs), rs)
+    assert s.points == {"NS": 300, "NESW": 600, "EW": 280, "SENW": 240}
+    assert s.declaring_side == "NESW" and s.made
+
+
+def test_an_eight_handed_game_goes_to_5000() -> None:
+    rs = get_ruleset("eight_handed_double_deck")
+    hand = {
+        "dealer": "NW", "bidder": "NE", "bid": 500, "trump": "S",
+        "meld": {"NS": 100, "NESW": 300, "EW": 0, "SENW": 40},
+        "counters": {"NS": 200, "NESW": 300, "EW": 280, "SENW": 200},
+    }  # fmt: skip
+    hands = [parse_hand(hand, rs) for _ in range(9)]
+    res = score_game(hands, rs)
+    assert res.winner == "NESW" and res.finished_after == 9 and res.reason == "target"
+    assert res.totals[-1]["NESW"] == 5400
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.randoms(use_true_random=False), st.sampled_from(TEAM_PRESETS))
+def test_a_dealt_and_played_team_hand_validates_and_scores(
+    rng: random.Random, name: str
+) -> None:
+    rs = get_ruleset(name)
+    cards = rs.deck.cards()
+    rng.shuffle(cards)
+    size = rs.hand_size
+    dealt = {seat: cards[i * size : (i + 1) * size] for i, seat in enumerate(rs.seats)}
+    trump = rng.randrange(4)
+    remaining = {s: list(h) for s, h in dealt.items()}
+    tricks: list[list[str]] = []
+    seat = leader = rng.choice(rs.seats)
+    while remaining[seat]:
+        order = [seat]
+        while len(order) < rs.players:
+            order.append(rs.next_dealer(order[-1]))
+        played: list[int] = []
+        for who in order:
+            allowed, _ = legal_cards(remaining[who], played, trump, rs.head_rule)
+            card = rng.choice(allowed)
+            remaining[who].remove(card)
+            played.append(card)
+        tricks.append([card_str(c) for c in played])
+        seat = order[trick_winner(played, trump)]
+    hands = {s: [card_str(c) for c in h] for s, h in dealt.items()}
+    play = check_play("SHDC"[trump], leader, hands, tricks, rs)
+    assert play.legal and play.counters is not None
+    assert sum(play.counters.values()) == rs.counters_total
+    # meld per seat, as a scorer may enter it: each seat's hand counted from its cards
+    meld = {s: count_meld(h, trump, rs).total for s, h in dealt.items()}
+    bidder = rng.choice(rs.seats)
+    data = {
+        "dealer": rng.choice(rs.seats), "bidder": bidder,
+        "bid": rng.choice(rs.next_bids(None, 12)), "trump": "SHDC"[trump],
+        "meld": meld, "counters": play.counters,
+    }  # fmt: skip
+    hand = parse_hand(data, rs)
+    for side in rs.sides:
+        assert hand.meld[side] == sum(meld[x] for x in rs.seats_of(side))
+    assert parse_hand(hand.to_dict(), rs) == hand
+    score = score_hand(hand, rs)
+    assert set(score.points) == set(rs.sides)
+    assert score.declaring_side == rs.side_of(bidder)
+    d = score.declaring_side
+    if score.made:
+        assert score.points[d] == hand.meld[d] + play.counters[d]
+    else:
+        assert hand.bid is not None and score.points[d] == -hand.bid
+    for s in rs.sides:
+        if s != d:
+            assert score.points[s] == hand.meld[s] + play.counters[s]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.randoms(use_true_random=False),
+    st.sampled_from(["two_handed", *TEAM_PRESETS]),
+    st.sampled_from(["played", "surrender", "misdeal"]),
+)
+def test_entered_hands_sum_and_round_trip(rng: random.Random, name: str, outcome: str) -> None:
+    rs = get_ruleset(name)
+    unit = rs.counter_unit
+    cuts = sorted(rng.randrange(0, rs.counters_total // unit + 1) for _ in rs.sides[1:])
+    bounds = [0, *cuts, rs.counters_total // unit]
+    counters = {s: (bounds[i + 1] - bounds[i]) * unit for i, s in enumerate(rs.sides)}
+    meld = {s: 0 for s in rs.sides}
+    data: dict[str, object] = {"dealer": rng.choice(rs.seats), "outcome": outcome}
+    if outcome != "misdeal":
+        data.update(
+            bidder=rng.choice(rs.seats), bid=rng.choice(rs.next_bids(None, 8)), trump="S",
+            meld=meld,
+        )  # fmt: skip
+    if outcome == "played":
+        data["counters"] = counters
+    hand = parse_hand(data, rs)
+    assert parse_hand(hand.to_dict(), rs) == hand
+    score = score_hand(hand, rs)
+    assert set(score.points) == set(rs.sides)
+    if outcome == "played" and score.made:
+        assert sum(score.points.values()) == rs.counters_total
+    if outcome == "misdeal":
+        assert set(score.points.values()) == {0}
+
+
+@pytest.mark.parametrize("name", ["two_handed", *TEAM_PRESETS])
+def test_unknown_and_wrong_options_name_their_field(name: str) -> None:
+    with pytest.raises(RulesError) as exc:
+        get_ruleset(name, {"players": 4})
+    assert exc.value.errors[0].field == "options.players"
+    with pytest.raises(RulesError) as exc:
+        get_ruleset(name, {"meld.run": [1]})
+    assert exc.value.errors[0].field == "options.meld.run"
+    with pytest.raises(RulesError) as exc:
+        get_ruleset(name, {"sit_out": "dealer"})
+    assert exc.value.errors[0].field == "options.sit_out"
+
+
+def test_the_command_line_scores_a_six_handed_hand() -> None:
+    hand = {
+        "dealer": "N", "bidder": "NE", "bid": 100, "trump": "H",
+        "meld": {"NSESW": 30, "NESNW": 60}, "counters": {"NSESW": 30, "NESNW": 45},
+    }  # fmt: skip
+    code, out = run_cli(
+        "score", "--ruleset", "six_handed_triple_deck", stdin=json.dumps(hand)
+    )
+    assert code == 0 and out["points"] == {"NSESW": 60, "NESNW": 105}
+    code, out = run_cli(
+        "score", "--ruleset", "six_handed_triple_deck", stdin=json.dumps({**hand, "bidder": "W"})
+    )
+    assert code != 0 and out["errors"][0]["field"] == "bidder"
+
+
+def test_the_command_line_scores_two_and_eight_handed_games() -> None:
+    two = {
+        "dealer": "N", "bidder": "S", "bid": 250, "trump": "H",
+        "meld": {"N": 80, "S": 240}, "counters": {"N": 100, "S": 150},
+    }  # fmt: skip
+    code, out = run_cli("game", "--ruleset", "two_handed", stdin=json.dumps([two] * 3))
+    assert code == 0 and out["totals"][-1] == {"N": 540, "S": 1170}
+    assert out["winner"] == "S"
+    code, out = run_cli("rulesets")
+    names = [r["name"] for r in out["rulesets"]]
+    assert {"two_handed", *TEAM_PRESETS} <= set(names)
+    eight = next(r for r in out["rulesets"] if r["name"] == "eight_handed_double_deck")
+    assert eight["sides"] == ["NS", "NESW", "EW", "SENW"]
+    code, out = run_cli(
+        "meld", "--ruleset", "eight_handed_double_deck", "-o", "meld.quadruple_pinochle=1000",
+        "--trump", "H", "QS", "QS", "QS", "QS", "JD", "JD", "JD", "JD",
+    )  # fmt: skip
+    assert code == 0 and out["total"] == 1000
