@@ -171,13 +171,18 @@ def _meld_table(rs: Ruleset) -> dict[tuple[str, int, int], Meld]:
         for n in range(1, rs.copies + 1):
             for s in range(4):
                 suit = SUITS[s]
-                wins = rs.quadruple_run_wins and n == 4
+                wins = rs.quadruple_run_wins and n >= 4
+                big = rs.quadruple_melds_win and n >= 4
                 t["run", s, n] = Meld("run", "I", n, rs.run_t[n], suit, wins)
-                t["royal_marriage", s, n] = Meld("royal_marriage", "I", n, rs.royal_t[n], suit)
+                t["royal_marriage", s, n] = Meld(
+                    "royal_marriage", "I", n, rs.royal_t[n], suit, big
+                )
                 t["marriage", s, n] = Meld("marriage", "I", n, rs.marriage_t[n], suit)
                 t["dix", s, n] = Meld("dix", "I", n, rs.dix * n, suit)
                 t["run_extra", s, n] = Meld("run_extra", "I", n, rs.run_extra * n, suit)
-            t["pinochle", 0, n] = Meld("pinochle", "II", n, rs.pinochle_t[n])
+            t["pinochle", 0, n] = Meld(
+                "pinochle", "II", n, rs.pinochle_t[n], None, rs.quadruple_melds_win and n >= 4
+            )
             t["round_house", 0, n] = Meld("round_house", "I", n, rs.round_house * n)
             for i, name in enumerate(_AROUND_NAMES):
                 t[name, 0, n] = Meld(name, "III", n, rs.around_t[i][n])
@@ -228,7 +233,10 @@ def count_meld(cards: Iterable[int | str], trump: int | str, ruleset: Ruleset) -
     total = 0
     for line in melds:
         total += line.points
-    wins = runs == 4 and rs.quadruple_run_wins
+    wins = runs >= 4 and rs.quadruple_run_wins
+    if rs.quadruple_melds_win and (min(k, q) >= 4 or p >= 4):
+        # racehorse: four marriages in trump (in runs or not) or four pinochles are "the game"
+        wins = True
     return MeldResult(total, tuple(melds), wins)
 
 

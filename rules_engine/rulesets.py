@@ -87,6 +87,21 @@ _SPEC: dict[str, tuple[str, Any, bool, str]] = {
                        "each extra king or queen of trump beside a run, not paired in a royal "
                        "marriage (0: nothing; the encyclopedia gives 20 or 40)"),
     "quadruple_run_wins": ("bool", None, False, "a quadruple run wins the game outright"),
+    "quadruple_melds_win": ("bool", None, False,
+                            "a quadruple marriage in trump or a quadruple pinochle wins the game "
+                            "too, like a quadruple run (racehorse: \"the game\"); needs "
+                            "quadruple_run_wins"),
+    "nines_added": ("int", 0, False,
+                    "nines added to a pack without nines so the deal comes out even, one of each "
+                    "suit per four (racehorse: 4, for six hands of 20 and a blind of 4); they meld "
+                    "and count nothing"),
+    "forced_opening": ("bool", None, False,
+                       "the player at the dealer's left opens at min_bid without a choice (the "
+                       "auction's first call is made for them: racehorse's automatic 500)"),
+    "pass_cards": ("int", 0, False,
+                   "cards each of the bidder's partners passes to the bidder after trump is "
+                   "named (racehorse passing; 0: none). Recorded for the rules page: meld and "
+                   "counters are entered after the pass, so scoring is the same"),
     "counter_values": ("counter_values", None, True, "points per card taken in tricks, by rank"),
     "last_trick": ("int", 0, True, "bonus for winning the last trick"),
     "min_bid": ("int", 1, True, "lowest opening bid"),
@@ -188,6 +203,10 @@ _DOUBLE_BASE: dict[str, Any] = {
     "meld.round_house": 0,
     "meld.run_extra": 0,
     "quadruple_run_wins": False,
+    "quadruple_melds_win": False,
+    "nines_added": 0,
+    "forced_opening": False,
+    "pass_cards": 0,
     "counter_values": {"A": 1, "T": 1, "K": 1, "Q": 0, "J": 0, "9": 0},
     "last_trick": 2,
     "min_bid": 50,
@@ -412,6 +431,54 @@ _BIG_TABLES["eight_handed_double_deck"] = {
     },
 }
 
+
+def _racehorse_around(single: int, twice: int) -> list[int]:
+    """Racehorse arounds on six copies: once around ``single``, twice around ``twice``; more
+    count as pairs of arounds and a single one (three around: twice plus once)."""
+    return [(n // 2) * twice + (n % 2) * single for n in range(1, 7)]
+
+
+# "the game": a quadruple (or more) wins the game (quadruple_melds_win); its points are the triple's
+_RACEHORSE_TRUMP = {
+    "meld.run": [150, 300, 900, 900, 900, 900],
+    "meld.royal_marriage": [40, 300, 900, 900, 900, 900],
+    "meld.pinochle": [40, 300, 900, 900, 900, 900],
+}
+
+_BIG_TABLES["racehorse"] = {
+    "title": "Racehorse pinochle: six players in two teams, 20 cards each and a blind of 4",
+    "seed": "wikipedia-pinochle-2009.txt / wikipedia-pinochle-current.txt (racehorse)",
+    "players": 6,
+    "side_size": 3,
+    "options": {
+        **_DOUBLE_X10,
+        "deck": "triple",
+        "nines_added": 4,
+        "widow": 4,
+        **_RACEHORSE_TRUMP,
+        # only trump marriages go double and higher: other marriages count one by one
+        "meld.marriage": [20 * n for n in range(1, 7)],
+        "meld.aces": _racehorse_around(100, 1000),
+        "meld.kings": _racehorse_around(80, 800),
+        "meld.queens": _racehorse_around(60, 600),
+        # jacks are not in the text's table: counted like the other arounds, at 40 and 400
+        "meld.jacks": _racehorse_around(40, 400),
+        "quadruple_run_wins": True,
+        "quadruple_melds_win": True,
+        "counter_values": {"A": 10, "T": 10, "K": 10, "Q": 0, "J": 0, "9": 0},
+        "last_trick": 10,
+        "min_bid": 500,
+        "bid_step": 10,
+        "bid_steps": [],
+        "forced_opening": True,
+        "dealer_stuck": None,
+        "trump_marriage_required": False,
+        "min_counters": 10,
+        "set_policy": "subtract_bid",
+        "game_target": 5000,
+    },
+}
+
 _PRESETS.update(_BIG_TABLES)
 
 PRESET_NAMES: tuple[str, ...] = tuple(_PRESETS)
@@ -588,6 +655,7 @@ class Ruleset:
         "counter_unit", "dealer_lowest_bid",
         "game_target", "min_bid", "bid_step", "bid_steps", "dealer_stuck",
         "run_t", "royal_t", "marriage_t", "pinochle_t", "around_t", "dix", "round_house",
+        "quadruple_melds_win", "nines_added", "forced_opening", "pass_cards", "deck_size",
         "quadruple_run_wins", "trump_marriage_required", "board_set_opponents",
         "min_meld", "min_counters", "short_meld", "meld_needs_trick", "forced_concession",
         "run_extra", "set_keeps_meld", "dealer_opens_lower", "target_exceed", "all_tricks",
@@ -628,6 +696,11 @@ class Ruleset:
     around_t: tuple[tuple[int, ...], ...]
     dix: int
     round_house: int
+    quadruple_melds_win: bool
+    nines_added: int
+    forced_opening: bool
+    pass_cards: int
+    deck_size: int
     quadruple_run_wins: bool
     trump_marriage_required: bool
     board_set_opponents: str
@@ -710,7 +783,10 @@ class Ruleset:
         s(self, "copies", deck.copies)
         s(self, "widow", o["widow"])
         s(self, "stock", o["stock"])
-        s(self, "hand_size", (deck.size - o["widow"] - o["stock"]) // players)
+        s(self, "nines_added", o["nines_added"])
+        # the cards dealt: the pack and any nines added to make the deal even
+        s(self, "deck_size", deck.size + o["nines_added"])
+        s(self, "hand_size", (self.deck_size - o["widow"] - o["stock"]) // players)
         cv = tuple(o["counter_values"][r] for r in RANKS)
         s(self, "counter_values", cv)
         s(self, "last_trick", o["last_trick"])
@@ -740,6 +816,8 @@ class Ruleset:
         )
         s(self, "dix", o["meld.dix"])
         s(self, "round_house", o["meld.round_house"])
+        for key in ("quadruple_melds_win", "forced_opening", "pass_cards"):
+            s(self, key, o[key])
         s(self, "run_extra", o["meld.run_extra"])
         for key in (
             "quadruple_run_wins", "trump_marriage_required", "board_set_opponents", "min_meld",
@@ -922,7 +1000,7 @@ class Ruleset:
             "seats": list(self.seats),
             "sides": list(self.sides),
             "deck": self.deck.value,
-            "deck_size": self.deck.size,
+            "deck_size": self.deck_size,
             "hand_size": self.hand_size,
             "widow": self.widow,
             "stock": self.stock,
@@ -956,7 +1034,14 @@ def _validate(options: dict[str, Any], players: int) -> list[FieldError]:
     def err(name: str, message: str) -> None:
         errors.append(FieldError(_opt_field(name), "inconsistent", message))
 
-    free = deck.size - options["widow"] - options["stock"]
+    free = deck.size + options["nines_added"] - options["widow"] - options["stock"]
+    if options["nines_added"] and (deck is Deck.SINGLE or options["nines_added"] % 4):
+        err(
+            "nines_added",
+            "nines are added one of each suit (a multiple of 4), to a pack without nines"
+            if deck is not Deck.SINGLE
+            else "a single deck has its nines already, so nines_added must be 0",
+        )
     kept = "widow" if options["widow"] or not options["stock"] else "stock"
     if free < players:
         err(
@@ -1005,6 +1090,13 @@ def _validate(options: dict[str, Any], players: int) -> list[FieldError]:
         )
     if deck is not Deck.SINGLE and options["meld.dix"]:
         err("meld.dix", f"a {deck.value} deck has no nines, so meld.dix must be 0")
+    if options["quadruple_melds_win"] and not options["quadruple_run_wins"]:
+        err("quadruple_melds_win", "quadruple_melds_win needs quadruple_run_wins on")
+    if options["forced_opening"] and options["dealer_stuck"] is not None:
+        err(
+            "forced_opening",
+            "with a forced opening somebody always holds a bid, so dealer_stuck must be null",
+        )
     if options["quadruple_run_wins"] and deck.copies < 4:
         err("quadruple_run_wins", "a single deck cannot hold a quadruple run")
     cv = options["counter_values"]

@@ -25,6 +25,7 @@ from rules_engine import (
     seat_label,
     side_label,
     trick_winner,
+    validate_auction,
 )
 from rules_engine.cards import card_str
 from rules_engine.meld import achievable_hand_totals
@@ -365,7 +366,7 @@ def test_a_dealt_and_played_team_hand_validates_and_scores(
 @settings(max_examples=60, deadline=None)
 @given(
     st.randoms(use_true_random=False),
-    st.sampled_from(["two_handed", *TEAM_PRESETS]),
+    st.sampled_from(["two_handed", "racehorse", *TEAM_PRESETS]),
     st.sampled_from(["played", "surrender", "misdeal"]),
 )
 def test_entered_hands_sum_and_round_trip(rng: random.Random, name: str, outcome: str) -> None:
@@ -388,12 +389,13 @@ def test_entered_hands_sum_and_round_trip(rng: random.Random, name: str, outcome
     score = score_hand(hand, rs)
     assert set(score.points) == set(rs.sides)
     if outcome == "played" and score.made:
-        assert sum(score.points.values()) == rs.counters_total
+        kept = sum(c for c in counters.values() if c >= rs.min_counters)
+        assert sum(score.points.values()) == kept
     if outcome == "misdeal":
         assert set(score.points.values()) == {0}
 
 
-@pytest.mark.parametrize("name", ["two_handed", *TEAM_PRESETS])
+@pytest.mark.parametrize("name", ["two_handed", "racehorse", *TEAM_PRESETS])
 def test_unknown_and_wrong_options_name_their_field(name: str) -> None:
     with pytest.raises(RulesError) as exc:
         get_ruleset(name, {"players": 4})
@@ -439,3 +441,114 @@ def test_the_command_line_scores_two_and_eight_handed_games() -> None:
         "--trump", "H", "QS", "QS", "QS", "QS", "JD", "JD", "JD", "JD",
     )  # fmt: skip
     assert code == 0 and out["total"] == 1000
+
+
+# --- racehorse --------------------------------------------------------------------------------
+
+RACE = {
+    "dealer": "N", "bidder": "NE", "bid": 600, "trump": "H",
+    "meld": {"NSESW": 300, "NESNW": 400}, "counters": {"NSESW": 300, "NESNW": 430},
+}  # fmt: skip
+
+
+def test_racehorse_deals_twenty_each_and_a_blind_of_four() -> None:
+    rs = get_ruleset("racehorse")
+    assert (rs.players, rs.sides, rs.hand_size, rs.widow, rs.deck_size) == (
+        6, ("NSESW", "NESNW"), 20, 4, 124,
+    )  # fmt: skip
+    # kings, tens and aces ten each (72 of them) and ten for the last trick
+    assert rs.counters_total == 730 and rs.counter_unit == 10
+
+
+def test_racehorse_meld_table() -> None:
+    rs = get_ruleset("racehorse")
+
+    def total(cards: str, trump: str = "H") -> int:
+        return count_meld(cards.split(), trump, rs).total
+
+    around = "AS AH AD AC"
+    assert total(around) == 100 and total(f"{around} {around}") == 1000
+    assert total("KS KH KD KC") == 80  # kings around and no marriage
+    assert total("QS QH QD QC KS KH KD KC KS KH KD KC QS QH QD QC") == 800 + 600 + 300 + 120
+    # marriages: 20 outside trump, 40 in trump; double and more only in trump
+    assert total("KS QS") == 20 and total("KH QH") == 40
+    assert total("KS QS KS QS") == 40 and total("KH QH KH QH") == 300
+    assert total("KH QH KH QH KH QH") == 900
+    # pinochle 40, double 300, triple 900
+    assert total("QS JD", "C") == 40 and total("QS JD QS JD", "C") == 300
+    assert total("QS JD QS JD QS JD", "C") == 900
+    # runs in trump only: 150, 300, 900 (a run's marriages are part of it)
+    run = "AH TH KH QH JH"
+    assert total(run) == 150 and total(f"{run} {run}") == 300
+    assert total(f"{run} {run} {run}") == 900
+    # a quadruple is "the game"
+    for cards, trump in (
+        (f"{run} {run} {run} {run}", "H"),
+        ("KH QH KH QH KH QH KH QH", "H"),
+        ("QS JD QS JD QS JD QS JD", "C"),
+    ):
+        res = count_meld(cards.split(), trump, rs)
+        assert res.wins_game, cards
+    assert not count_meld("KS QS KS QS KS QS KS QS".split(), "H", rs).wins_game
+
+
+def test_racehorse_opening_is_forced_at_500() -> None:
+    rs = get_ruleset("racehorse")
+    # everybody passes: the dealer's left holds the forced 500
+    res = validate_auction("N", ["pass"] * 5, rs)
+    assert (res.declarer, res.bid, res.complete) == ("NE", 500, True)
+    assert res.calls[0].forced and res.calls[0].seat == "NE"
+    res = validate_auction("SW", ["510", "pass", "pass", "pass", "pass", "pass"], rs)
+    assert (res.declarer, res.bid) == ("N", 510)
+    assert res.calls[0].seat == "NW" and res.calls[0].bid == 500
+    with pytest.raises(RulesError) as exc:
+        validate_auction("N", ["500"], rs)
+    assert exc.value.errors[0].field == "calls[0]" and exc.value.errors[0].code == "not_higher"
+    with pytest.raises(RulesError) as exc:
+        parse_hand({**RACE, "bid": 490}, rs)
+    assert exc.value.errors[0].field == "bid"
+    with pytest.raises(RulesError) as exc:
+        get_ruleset("racehorse", {"dealer_stuck": 500})
+    assert exc.value.errors[0].field == "options.forced_opening"
+
+
+def test_racehorse_scoring_and_sets() -> None:
+    rs = get_ruleset("racehorse")
+    made = score_hand(parse_hand(RACE, rs), rs)
+    assert made.points == {"NSESW": 600, "NESNW": 830} and made.made
+    # short of the bid: set, the bid comes off and the count is thrown away
+    set_ = score_hand(parse_hand({**RACE, "bid": 900}, rs), rs)
+    assert set_.points == {"NSESW": 600, "NESNW": -900} and set_.result == "set"
+    # the other team keeps meld and count only with at least 10 in the count
+    low = {**RACE, "counters": {"NSESW": 0, "NESNW": 730}}
+    assert score_hand(parse_hand(low, rs), rs).points == {"NSESW": 0, "NESNW": 1130}
+    ten = {**RACE, "counters": {"NSESW": 10, "NESNW": 720}}
+    assert score_hand(parse_hand(ten, rs), rs).points == {"NSESW": 310, "NESNW": 1120}
+
+
+def test_racehorse_quadruple_is_the_game() -> None:
+    rs = get_ruleset("racehorse")
+    hand = parse_hand({**RACE, "quadruple_run": "SE"}, rs)
+    assert hand.quadruple_run == "NSESW"
+    res = score_game([hand], rs)
+    assert (res.winner, res.reason, res.finished_after) == ("NSESW", "quadruple_run", 1)
+
+
+def test_racehorse_options_for_the_open_choices() -> None:
+    for name in ("nines_added", "forced_opening", "pass_cards", "quadruple_melds_win"):
+        assert OPTION_HELP[name]
+    rs = get_ruleset("racehorse", {"pass_cards": 3})
+    assert rs.pass_cards == 3 and rs.options["pass_cards"] == 3
+    with pytest.raises(RulesError) as exc:
+        get_ruleset("racehorse", {"nines_added": 3})
+    assert exc.value.errors[0].field == "options.nines_added"
+    with pytest.raises(RulesError) as exc:
+        get_ruleset("racehorse", {"quadruple_run_wins": False})
+    assert exc.value.errors[0].field == "options.quadruple_melds_win"
+
+
+def test_the_command_line_runs_a_racehorse_auction_and_hand() -> None:
+    code, out = run_cli("auction", "--ruleset", "racehorse", "--dealer", "N", *["pass"] * 5)
+    assert code == 0 and out["declarer"] == "NE" and out["bid"] == 500
+    code, out = run_cli("score", "--ruleset", "racehorse", stdin=json.dumps(RACE))
+    assert code == 0 and out["points"] == {"NSESW": 600, "NESNW": 830}
