@@ -523,11 +523,11 @@ def _meld_check(rs: Ruleset, bidder: str | None) -> _Check:
 
     def check(value: int, field: str, one_player: bool, side: str) -> FieldError | None:
         cards = None
-        if rs.widow and declaring is not None and side != declaring:
-            # a defender holds no widow: exact for one player; a team's total is checked
-            # against the bound of its hands (which allows for the widow), a superset
-            if one_player or rs.individual:
-                cards = rs.hand_size
+        # a defender holds no widow: exact for one player; a team's total is checked against
+        # the bound of its hands (which allows for the widow), a superset
+        defender = rs.widow and declaring is not None and side != declaring
+        if defender and (one_player or rs.individual):
+            cards = rs.hand_size
         try:
             check_meld_total(value, rs, field, player=one_player, cards=cards)
         except RulesError as exc:

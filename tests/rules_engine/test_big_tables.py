@@ -489,7 +489,8 @@ def test_racehorse_meld_table() -> None:
     ):
         res = count_meld(cards.split(), trump, rs)
         assert res.wins_game, cards
-    assert not count_meld("KS QS KS QS KS QS KS QS".split(), "H", rs).wins_game
+    four_spade_marriages = ["KS", "QS"] * 4
+    assert not count_meld(four_spade_marriages, "H", rs).wins_game
 
 
 def test_racehorse_opening_is_forced_at_500() -> None:
