@@ -23,7 +23,9 @@ a field the outcome does not carry is an error (``unexpected``), as is a field n
 an empty object for meld, counters and tricks, counts as not given.
 
 Meld, counters and tricks are keyed by side, with the exact letters ``NS``/``EW`` (the seat in
-three-player games). At a four-player table a side may instead be given per seat (``"N": 10,
+individual games; a team's joined seat names at tables of six and eight). In a game with a called
+partner (five-handed) the hand names the ``partner`` and gives meld and counters per player: the
+bidder's and the partner's are added up for their side when the hand is scored. At a four-player table a side may instead be given per seat (``"N": 10,
 "S": 14``); each seat's meld is then checked as one player's hand and the seats are added up.
 """
 
@@ -96,8 +98,9 @@ HAND_FIELDS: tuple[str, ...] = (
     "renege_seat",
     "tricks",
     "quadruple_run",
+    "partner",
 )
-_FIELD_ALIASES = {"declarer": "bidder"}
+_FIELD_ALIASES = {"declarer": "bidder", "called_partner": "partner"}
 
 _BEFORE_PLAY = ("dealer", "bidder", "bid", "trump", "meld")
 _CARRIES: dict[Outcome, tuple[str, ...]] = {
@@ -140,6 +143,7 @@ class Hand:
     quadruple_run: str | None = None
     tricks: Mapping[str, int] | None = None
     seats: tuple[str, ...] | None = None
+    partner: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -157,6 +161,8 @@ class Hand:
             d["quadruple_run"] = self.quadruple_run
         if self.tricks is not None:
             d["tricks"] = dict(self.tricks)
+        if self.partner is not None:
+            d["partner"] = self.partner
         return d
 
 
@@ -181,6 +187,8 @@ def fields_for(outcome: Outcome | str, ruleset: Ruleset) -> tuple[str, ...]:
         fields = (*fields, "tricks")
     if o is not Outcome.MISDEAL and ruleset.quadruple_run_wins:
         fields = (*fields, "quadruple_run")
+    if o is not Outcome.MISDEAL and ruleset.called_partner:
+        fields = (*fields, "partner")
     return fields
 
 
@@ -211,6 +219,10 @@ def _not_carried(key: str, name: str, outcome: Outcome, rs: Ruleset) -> FieldErr
             key,
             "not_in_ruleset",
             "this ruleset does not need a trick to save meld, so tricks are not entered",
+        )
+    if name == "partner" and not rs.called_partner:
+        return FieldError(
+            key, "not_in_ruleset", "this ruleset plays in fixed sides: there is no called partner"
         )
     if name == "quadruple_run" and not rs.quadruple_run_wins:
         return FieldError(
@@ -718,6 +730,11 @@ def parse_hand(
         rs = rs.for_hand(table, dealer)
         last_to_bid = table[table.index(dealer) - 1]
     bidder = _seat(given, "bidder", rs, errors, required=contract)
+    partner = None
+    if rs.called_partner:
+        # five-handed: the bidder and the called partner are one side for this hand; meld and
+        # counters stay per player here (each checked as one hand) and are added up when scored
+        partner = _seat(given, "partner", rs, errors, required=contract)
     bid = _bid(given, rs, errors, required=contract, dealer=last_to_bid, bidder=bidder)
     trump = _trump(given, errors, required=played)
     meld = _per_side(given, "meld", rs, errors, required=played, check=_meld_check(rs, bidder))
@@ -799,4 +816,5 @@ def parse_hand(
         quadruple_run=quad,
         tricks=tricks,
         seats=table if sit_out else None,
+        partner=partner,
     )

@@ -589,7 +589,10 @@ def _side_bits(rs: Ruleset) -> int:
 def max_side_meld(rs: Ruleset) -> int:
     """The most meld a side can show: exact, from the enumeration above (individual games: the
     declarer's hand with the widow); for teams of three and triple or quadruple packs, the safe
-    bound of :func:`_side_bound`."""
+    bound of :func:`_side_bound`. With a called partner (five-handed) a side is the bidder and
+    the partner: two best hands, a safe bound."""
+    if rs.called_partner:
+        return 2 * _side_max(rs)
     return _side_max(rs)
 
 

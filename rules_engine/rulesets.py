@@ -98,6 +98,15 @@ _SPEC: dict[str, tuple[str, Any, bool, str]] = {
     "forced_opening": ("bool", None, False,
                        "the player at the dealer's left opens at min_bid without a choice (the "
                        "auction's first call is made for them: racehorse's automatic 500)"),
+    "called_partner": ("bool", None, False,
+                       "the bidder calls a card of trump and the first other player holding it is "
+                       "the bidder's partner for the hand; everyone else plays alone against them "
+                       "(five-handed). A hand names the partner (the bidder, if they hold the card "
+                       "themselves) and gives meld and counters per player"),
+    "partner_scores": ("choice", ("team", "nothing"), False,
+                       "called_partner games: team: the called partner scores what the bidder "
+                       "does (the team's meld and counters, or the set); nothing: only the "
+                       "bidder scores the contract, the partner helped"),
     "pass_cards": ("int", 0, False,
                    "cards each of the bidder's partners passes to the bidder after trump is "
                    "named (racehorse passing; 0: none). Recorded for the rules page: meld and "
@@ -207,6 +216,8 @@ _DOUBLE_BASE: dict[str, Any] = {
     "nines_added": 0,
     "forced_opening": False,
     "pass_cards": 0,
+    "called_partner": False,
+    "partner_scores": "team",
     "counter_values": {"A": 1, "T": 1, "K": 1, "Q": 0, "J": 0, "9": 0},
     "last_trick": 2,
     "min_bid": 50,
@@ -479,6 +490,18 @@ _BIG_TABLES["racehorse"] = {
     },
 }
 
+_BIG_TABLES["five_handed"] = {
+    "title": "Five-handed pinochle: a called partner each hand (double deck, 16 cards each)",
+    "seed": "wikipedia-pinochle-2009.txt / wikipedia-pinochle-current.txt (five-handed and "
+    "larger)",
+    "players": 5,
+    "options": {
+        # the 80-card double deck deals evenly to five: no nines to add or withhold
+        **_DOUBLE_BASE,
+        "called_partner": True,
+    },
+}
+
 _PRESETS.update(_BIG_TABLES)
 
 PRESET_NAMES: tuple[str, ...] = tuple(_PRESETS)
@@ -656,6 +679,7 @@ class Ruleset:
         "game_target", "min_bid", "bid_step", "bid_steps", "dealer_stuck",
         "run_t", "royal_t", "marriage_t", "pinochle_t", "around_t", "dix", "round_house",
         "quadruple_melds_win", "nines_added", "forced_opening", "pass_cards", "deck_size",
+        "called_partner", "partner_scores",
         "quadruple_run_wins", "trump_marriage_required", "board_set_opponents",
         "min_meld", "min_counters", "short_meld", "meld_needs_trick", "forced_concession",
         "run_extra", "set_keeps_meld", "dealer_opens_lower", "target_exceed", "all_tricks",
@@ -701,6 +725,8 @@ class Ruleset:
     forced_opening: bool
     pass_cards: int
     deck_size: int
+    called_partner: bool
+    partner_scores: str
     quadruple_run_wins: bool
     trump_marriage_required: bool
     board_set_opponents: str
@@ -816,7 +842,10 @@ class Ruleset:
         )
         s(self, "dix", o["meld.dix"])
         s(self, "round_house", o["meld.round_house"])
-        for key in ("quadruple_melds_win", "forced_opening", "pass_cards"):
+        for key in (
+            "quadruple_melds_win", "forced_opening", "pass_cards", "called_partner",
+            "partner_scores",
+        ):  # fmt: skip
             s(self, key, o[key])
         s(self, "run_extra", o["meld.run_extra"])
         for key in (
@@ -927,6 +956,33 @@ class Ruleset:
         s(view, "_seat_side", {x: x for x in playing})
         s(view, "_next", {x: playing[(i + 1) % len(playing)] for i, x in enumerate(playing)})
         s(view, "_absent", off)
+        return view
+
+    def for_partner(self, bidder: str, partner: str) -> Ruleset:
+        """The ruleset as one hand of a ``called_partner`` game sees it: the bidder and the
+        called partner are one side, named by their seats joined clockwise (the bidder's seat
+        alone when they hold the called card themselves), and every other player is a side of
+        their own. Meld and counters are entered per player and added up for the team.
+        ValueError for seats not at the table."""
+        seats = self.seats
+        if bidder not in seats or partner not in seats:
+            raise ValueError(f"the bidder and partner must be seats of {', '.join(seats)}")
+        key = f"partner_view:{bidder}:{partner}"
+        view: Ruleset = self.memo(key, lambda: self._partner_view(bidder, partner))
+        return view
+
+    def _partner_view(self, bidder: str, partner: str) -> Ruleset:
+        view = object.__new__(Ruleset)
+        s = object.__setattr__
+        for slot in Ruleset.__slots__:
+            s(view, slot, getattr(self, slot))
+        team = tuple(x for x in self.seats if x in (bidder, partner))
+        name = "".join(team) if len(team) > 1 else team[0]
+        sides = tuple(name if x in team else x for x in self.seats)
+        s(view, "sides", tuple(dict.fromkeys(sides)))
+        s(view, "_seat_side", {x: (name if x in team else x) for x in self.seats})
+        # per-seat entry for the team; every other side is one player
+        s(view, "individual", len(team) == 1)
         return view
 
     @property
@@ -1092,6 +1148,12 @@ def _validate(options: dict[str, Any], players: int) -> list[FieldError]:
         err("meld.dix", f"a {deck.value} deck has no nines, so meld.dix must be 0")
     if options["quadruple_melds_win"] and not options["quadruple_run_wins"]:
         err("quadruple_melds_win", "quadruple_melds_win needs quadruple_run_wins on")
+    if options["called_partner"] and players % 2 == 0:
+        err(
+            "called_partner",
+            "a called partner is for an odd number of players (five-handed); even tables "
+            "play in fixed teams",
+        )
     if options["forced_opening"] and options["dealer_stuck"] is not None:
         err(
             "forced_opening",

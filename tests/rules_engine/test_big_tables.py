@@ -15,6 +15,7 @@ from rules_engine import (
     RulesError,
     check_play,
     count_meld,
+    fields_for,
     get_ruleset,
     legal_cards,
     max_bid,
@@ -553,3 +554,105 @@ def test_the_command_line_runs_a_racehorse_auction_and_hand() -> None:
     assert code == 0 and out["declarer"] == "NE" and out["bid"] == 500
     code, out = run_cli("score", "--ruleset", "racehorse", stdin=json.dumps(RACE))
     assert code == 0 and out["points"] == {"NSESW": 600, "NESNW": 830}
+
+
+# --- five-handed: a called partner -------------------------------------------------------------
+
+FIVE = {
+    "dealer": "W", "bidder": "N", "partner": "SE", "bid": 60, "trump": "H",
+    "meld": {"N": 20, "E": 10, "SE": 15, "SW": 4, "W": 0},
+    "counters": {"N": 10, "E": 10, "SE": 20, "SW": 5, "W": 5},
+}  # fmt: skip
+
+
+def test_five_handed_deals_the_double_deck_evenly() -> None:
+    rs = get_ruleset("five_handed")
+    assert (rs.seats, rs.sides) == (("N", "E", "SE", "SW", "W"),) * 2
+    assert (rs.deck.size, rs.hand_size, rs.widow, rs.counters_total) == (80, 16, 0, 50)
+    assert rs.called_partner and "partner" in fields_for("played", rs)
+    assert "partner" not in fields_for("misdeal", rs)
+    # the bidder and partner together can meld two best hands
+    assert max_side_meld(rs) == 2 * (achievable_hand_totals(rs).bit_length() - 1)
+
+
+def test_the_called_partner_plays_with_the_bidder() -> None:
+    rs = get_ruleset("five_handed")
+    hand = parse_hand(FIVE, rs)
+    # per player as entered, added up for the team when scored
+    assert hand.partner == "SE" and hand.meld["SE"] == 15 and hand.counters is not None
+    s = score_hand(hand, rs)
+    # N and SE: 35 meld + 30 counters = 65 >= 60; the others score their own
+    assert s.points == {"N": 65, "E": 20, "SE": 65, "SW": 9, "W": 5}
+    assert s.declaring_side == "N" and s.made and "N with SE" in s.reason
+    assert parse_hand(hand.to_dict(), rs) == hand
+    # set: both lose the bid
+    s = score_hand(parse_hand({**FIVE, "bid": 70}, rs), rs)
+    assert s.points == {"N": -70, "E": 20, "SE": -70, "SW": 9, "W": 5} and not s.made
+    # the partner scores nothing under partner_scores=nothing
+    alone = get_ruleset("five_handed", {"partner_scores": "nothing"})
+    s = score_hand(parse_hand(FIVE, alone), alone)
+    assert s.points == {"N": 65, "E": 20, "SE": 0, "SW": 9, "W": 5}
+
+
+def test_a_bidder_holding_the_called_card_plays_alone() -> None:
+    rs = get_ruleset("five_handed")
+    s = score_hand(parse_hand({**FIVE, "partner": "N"}, rs), rs)
+    # N alone: 20 meld + 10 counters is short of 60; SE scores for itself
+    assert s.points == {"N": -60, "E": 20, "SE": 35, "SW": 9, "W": 5} and not s.made
+
+
+def test_the_partner_is_required_and_checked() -> None:
+    rs = get_ruleset("five_handed")
+    missing = {k: v for k, v in FIVE.items() if k != "partner"}
+    with pytest.raises(RulesError) as exc:
+        parse_hand(missing, rs)
+    assert [(e.field, e.code) for e in exc.value.errors] == [("partner", "required")]
+    with pytest.raises(RulesError) as exc:
+        parse_hand({**FIVE, "partner": "S"}, rs)
+    assert [(e.field, e.code) for e in exc.value.errors] == [("partner", "bad_seat")]
+    # fixed-side games have no called partner
+    with pytest.raises(RulesError) as exc:
+        parse_hand({**FIVE, "partner": "S"}, get_ruleset("pagat_double_deck"))
+    assert ("partner", "not_in_ruleset") in [(e.field, e.code) for e in exc.value.errors]
+    # meld is per player: one player's meld is checked as one hand
+    top = achievable_hand_totals(rs).bit_length() - 1
+    with pytest.raises(RulesError) as exc:
+        parse_hand({**FIVE, "meld": {**FIVE["meld"], "SE": top + 1}}, rs)  # type: ignore[dict-item]
+    assert exc.value.errors[0].field == "meld.SE" and exc.value.errors[0].code == "too_high"
+    with pytest.raises(RulesError) as exc:
+        get_ruleset("six_handed_triple_deck", {"called_partner": True})
+    assert exc.value.errors[0].field == "options.called_partner"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_five_handed_points_follow_the_called_team(rng: random.Random) -> None:
+    rs = get_ruleset("five_handed")
+    cuts = sorted(rng.randrange(0, 51) for _ in range(4))
+    bounds = [0, *cuts, 50]
+    counters = {s: bounds[i + 1] - bounds[i] for i, s in enumerate(rs.seats)}
+    meld = {s: rng.choice([0, 4, 10, 15, 24]) for s in rs.seats}
+    bidder, partner = rng.choice(rs.seats), rng.choice(rs.seats)
+    data = {
+        "dealer": rng.choice(rs.seats), "bidder": bidder, "partner": partner,
+        "bid": rng.choice(rs.next_bids(None, 10)), "trump": "C", "meld": meld,
+        "counters": counters,
+    }  # fmt: skip
+    hand = parse_hand(data, rs)
+    assert parse_hand(hand.to_dict(), rs) == hand
+    s = score_hand(hand, rs)
+    assert set(s.points) == set(rs.seats) and s.declaring_side == bidder
+    team = {bidder, partner}
+    got = sum(meld[x] + counters[x] for x in team)
+    assert s.made == (got >= data["bid"])  # type: ignore[operator]
+    assert s.points[bidder] == s.points[partner] == (got if s.made else -data["bid"])  # type: ignore[operator]
+    for x in rs.seats:
+        if x not in team:
+            assert s.points[x] == meld[x] + counters[x]
+    game = score_game([hand], rs)
+    assert game.totals[-1] == s.points
+
+
+def test_the_command_line_scores_a_five_handed_hand() -> None:
+    code, out = run_cli("score", "--ruleset", "five_handed", stdin=json.dumps(FIVE))
+    assert code == 0 and out["points"] == {"N": 65, "E": 20, "SE": 65, "SW": 9, "W": 5}
