@@ -19,7 +19,7 @@ from .bids import max_bid
 from .hands import Outcome, fields_for, needs_tricks, top_counters
 from .meld import _side_bits, achievable_hand_totals
 from .rulesets import Ruleset
-from .seats import ALL_SEATS
+from .seats import Seat
 
 __all__ = ["browser_rules"]
 
@@ -49,8 +49,9 @@ def browser_rules(ruleset: Ruleset) -> dict[str, Any]:
         rules: dict[str, Any] = {name: getattr(rs, name) for name in _OPTIONS}
         rules.update(
             seats=[str(s) for s in rs.seats],
-            # every seat letter a hand's seat fields may hold (the API's choices)
-            seat_letters=list(ALL_SEATS),
+            # every seat letter a hand's seat fields may hold (the API's choices: N, E, S, W
+            # until the web takes rules_engine.ALL_SEATS; then this list should follow it)
+            seat_letters=[str(s) for s in Seat],
             sides=[str(s) for s in rs.sides],
             side_of={
                 str(s): str(rs.side_of(s)) for s in rs.seats_for(rs.table_sizes[-1])

@@ -1,4 +1,10 @@
-"""Rulesets as data: six named presets, every option overridable and validated.
+"""Rulesets as data: named presets, every option overridable and validated.
+
+The four-handed and three-player presets come first; the presets for tables of two, five, six
+and eight (``two_handed``, ``six_handed_triple_deck``, ``eight_handed_double_deck``,
+``racehorse``, ``five_handed``) follow in their own block (``_BIG_TABLES``). A preset's
+``players`` is how many are dealt cards and its ``side_size`` how many play for one side (1:
+each for themselves; 2 or 3: teams seated apart, rules_engine.seats).
 
 A ruleset is a preset name plus overrides. ``get_ruleset("club_double_deck", {"game_target": 250})``
 returns an immutable :class:`Ruleset` whose ``options`` is a plain JSON-serialisable dict of every
@@ -360,6 +366,21 @@ _PRESETS: dict[str, dict[str, Any]] = {
 
 
 # --- tables of two, five, six and eight (rules_engine.seats) ---------------------------------
+# What the texts leave open, as chosen here (each an option a club may override):
+# * two_handed: the bidding variant (hands of 12 built or dealt, the other 24 cards drawn or
+#   discarded: ``stock``), meld from one 12-card hand, 250 counters with the last trick; the
+#   opening minimum is the single-deck partnership one (150); ``meld.round_house`` is off (10 on).
+# * six_handed_triple_deck: pagat's double-deck values; five and six of a meld count as a triple
+#   plus the rest (the text's twenty aces: triple and double aces); bids step by 5 from 75.
+# * eight_handed_double_deck: two double decks (160 cards, 20 each), pagat's values at ten
+#   times, five to eight of a meld counted as the quadruple plus the rest.
+# * racehorse: a triple deck and four nines (one of each suit) make 6 x 20 + 4; two teams of
+#   three seated alternately; jacks around at 40/400 (the text's table leaves them out); three
+#   and more arounds count as pairs (1000 each) and a single; a quadruple (or more) run, trump
+#   marriage or pinochle is "the game" (entered as ``quadruple_run``); bids in tens; the
+#   10-count minimum (``min_counters``) applies to the bidding team too; game to 5,000.
+# * five_handed: the double deck deals 16 each with nothing to add or withhold; the partner
+#   scores the team's points (``partner_scores``); totals are kept per player.
 
 
 def _split_beyond(values: Sequence[int], copies: int, at: int) -> list[int]:
@@ -1065,6 +1086,7 @@ class Ruleset:
             "min_bid": self.min_bid,
             "dealer_stuck": self.dealer_stuck,
             "table_sizes": list(self.table_sizes),
+            "side_size": self.side_size,
             "sit_out": self.sit_out,
             "overrides": copy.deepcopy(self.overrides),
             "options": copy.deepcopy(self.options),
