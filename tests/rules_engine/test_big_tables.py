@@ -13,6 +13,7 @@ from rules_engine import (
     ALL_SEATS,
     TABLE_SIZES,
     RulesError,
+    browser_rules,
     check_play,
     count_meld,
     fields_for,
@@ -656,3 +657,11 @@ def test_five_handed_points_follow_the_called_team(rng: random.Random) -> None:
 def test_the_command_line_scores_a_five_handed_hand() -> None:
     code, out = run_cli("score", "--ruleset", "five_handed", stdin=json.dumps(FIVE))
     assert code == 0 and out["points"] == {"N": 65, "E": 20, "SE": 65, "SW": 9, "W": 5}
+
+
+def test_the_browser_port_leaves_called_partner_hands_to_the_server() -> None:
+    assert browser_rules(get_ruleset("five_handed"))["called_partner"] is True
+    for name in ("two_handed", "racehorse", *TEAM_PRESETS):
+        rules = browser_rules(get_ruleset(name))
+        assert rules["called_partner"] is False
+        assert rules["sides"] == list(get_ruleset(name).sides)
