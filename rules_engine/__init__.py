@@ -7,10 +7,13 @@ end of a game. The web app calls these functions and stores what they return.
 Vocabulary (docs/architecture.md, "Words")
 ------------------------------------------
 seat
-    :class:`Seat` ``N``, ``E``, ``S``, ``W``, clockwise; N/S and E/W are partners.
+    :class:`Seat` ``N``, ``E``, ``S``, ``W``, clockwise; N/S and E/W are partners. Tables of
+    two, five, six and eight use the compass names of :data:`ALL_SEATS` (``NE``, ``SE``, ``SW``,
+    ``NW`` as plain strings; see "Table shape").
 side
-    :class:`Side`, a partnership at a table, ``NS`` or ``EW``. In three-player games each
-    player is a side, written with the seat's letter.
+    :class:`Side`, a partnership at a table, ``NS`` or ``EW``. In individual games each
+    player is a side, written with the seat's name; other teams are named by their seats
+    joined clockwise from N (``NESW``, ``NSESW``).
 suit
     :class:`Suit` ``S``, ``H``, ``D``, ``C`` (spades, hearts, diamonds, clubs).
 hand (deal)
@@ -60,6 +63,23 @@ the hands dealt: at ``N``, ``E``, ``S``, ``W`` the dealer of each hand sits it o
 totals are keyed by all four (the sitter-out 0). Pass the table's seats to ``parse_hand`` and
 ``score_game`` (``seats=``); the command line takes ``--seats N,E,S,W``.
 
+Seats and sides per table size (``rules_engine.seats``; :data:`ALL_SEATS` lists every seat name,
+none longer than two letters, and :data:`TABLE_SIZES` the sizes):
+
+* 2: ``N``, ``S``, each its own side.
+* 3: ``N``, ``E``, ``S``, each its own side.
+* 4: ``N``, ``E``, ``S``, ``W``; ``NS`` v ``EW``.
+* 5: ``N``, ``E``, ``SE``, ``SW``, ``W``, each its own side over the game (five-handed: the
+  bidder's called partner joins the bidder for one hand).
+* 6: ``N``, ``NE``, ``SE``, ``S``, ``SW``, ``NW`` (a hexagon, clockwise); teams of three sitting
+  alternately, ``NSESW`` (N, SE, SW) v ``NESNW`` (NE, S, NW): every player sits between two
+  opponents.
+* 8: ``N``, ``NE``, ``E``, ``SE``, ``S``, ``SW``, ``W``, ``NW``; four pairs, partners opposite:
+  ``NS``, ``NESW``, ``EW``, ``SENW``.
+
+``seat_label`` and ``side_label`` give the words (``South-East``; ``North, South-East and
+South-West``).
+
 Labels
 ------
 :class:`Seat`, :class:`Side`, :class:`Suit`, :class:`Outcome` and :class:`Result` are
@@ -96,9 +116,10 @@ from .play import PlayResult, Renege, check_play, legal_cards, trick_winner
 from .preview import browser_rules
 from .rulesets import DEFAULT_RULESET, PRESET_NAMES, Ruleset, get_ruleset, list_rulesets
 from .scoring import HandScore, Result, score_hand
-from .seats import Seat, Side
+from .seats import ALL_SEATS, TABLE_SIZES, Seat, Side, seat_label, side_label
 
 __all__ = [
+    "ALL_SEATS",
     "AuctionResult",
     "Call",
     "DEFAULT_RULESET",
@@ -120,6 +141,7 @@ __all__ = [
     "Seat",
     "Side",
     "Suit",
+    "TABLE_SIZES",
     "browser_rules",
     "card_str",
     "check_bid",
@@ -140,6 +162,8 @@ __all__ = [
     "parse_suit",
     "score_game",
     "score_hand",
+    "seat_label",
+    "side_label",
     "trick_winner",
     "validate_auction",
 ]

@@ -92,7 +92,9 @@ def validate_auction(dealer: object, calls: Sequence[object], ruleset: Ruleset) 
     The auction ends when all but one player have passed after a bid; under
     ``dealer_opens_lower`` a dealer whom everybody passed to may open one step below the minimum.
     If everybody but the dealer passes without a bid, the dealer is stuck with ``dealer_stuck`` (or, if the ruleset has
-    no such rule, everybody may pass and the hand is redealt).
+    no such rule, everybody may pass and the hand is redealt). Under ``forced_opening`` the
+    dealer's left has opened at ``min_bid`` before the first call given (a forced call in the
+    log), so the calls start with the next player and the auction always has a contract.
     """
     rs = ruleset
     d = dealer.strip().upper() if isinstance(dealer, str) and len(dealer) <= 10 else ""
@@ -110,6 +112,11 @@ def validate_auction(dealer: object, calls: Sequence[object], ruleset: Ruleset) 
     done = False
     redeal = False
     stuck = False
+    if rs.forced_opening:
+        # the dealer's left opens at the minimum without a choice: the call is made for them
+        high, high_seat = rs.min_bid, turn
+        log.append(Call(turn, rs.min_bid, forced=True))
+        turn = rs.next_dealer(turn)
     for i, raw in enumerate(calls):
         field = f"calls[{i}]"
         named, bid = _parse_call(raw, i, rs)

@@ -45,15 +45,19 @@ _RANK_ALIASES: dict[str, int] = {"A": 0, "T": 1, "10": 1, "K": 2, "Q": 3, "J": 4
 
 
 class Deck(Enum):
-    """The two packs in use: a single pinochle deck (48, with nines) and a double deck (80)."""
+    """The packs in use: a single pinochle deck (48, with nines), a double deck (80, two packs
+    without nines), a triple deck (120, three packs without nines: six-handed) and a quadruple
+    deck (160, two double decks: eight-handed)."""
 
     SINGLE = "single"
     DOUBLE = "double"
+    TRIPLE = "triple"
+    QUADRUPLE = "quadruple"
 
     @property
     def copies(self) -> int:
         """How many identical copies of each card the pack holds."""
-        return 2 if self is Deck.SINGLE else 4
+        return _COPIES[self.value]
 
     @property
     def ranks(self) -> str:
@@ -73,6 +77,9 @@ class Deck(Enum):
             for rank in range(len(self.ranks)):
                 out.extend([suit * 6 + rank] * self.copies)
         return out
+
+
+_COPIES = {"single": 2, "double": 4, "triple": 6, "quadruple": 8}
 
 
 class Suit(StrEnum):
@@ -149,7 +156,7 @@ def parse_card(token: object, field: str = "card", deck: Deck | None = None) -> 
         )
     if deck is not None and not deck.has_card(card):
         raise RulesError.single(
-            field, "not_in_deck", f"{card_str(card)}: a double deck has no nines"
+            field, "not_in_deck", f"{card_str(card)}: a {deck.value} deck has no nines"
         )
     return card
 

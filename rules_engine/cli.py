@@ -57,6 +57,13 @@ the seats N, E, S (clockwise) and each seat is its own side, so meld and counter
 sit_out=dealer (three_handed, cutthroat) a table may seat four: give --seats N,E,S,W (or
 "seats" in the JSON) to score and game; the dealer of each hand (required) sits it out, the
 hand names the other three seats, and points and totals are keyed by all four.
+Other tables: two_handed seats N, S (each its own side); six_handed_triple_deck seats
+N NE SE S SW NW in teams NSESW (N, SE, SW) and NESNW (NE, S, NW); eight_handed_double_deck
+seats N NE E SE S SW W NW in pairs NS, NESW, EW, SENW. A team's meld and counters may be
+given per seat (e.g. "N": 10, "SE": 20, "SW": 0), each checked as one player's hand.
+racehorse seats six like six_handed_triple_deck. five_handed seats N E SE SW W, each its own
+side over the game; a hand names the called "partner" (the bidder's own seat when they hold
+the called card) and gives meld and counters per player.
 
 score/game: which fields a hand carries depends on its outcome; any other field is an error.
   played       dealer bidder bid trump meld counters (tricks where meld needs a trick)

@@ -39,7 +39,9 @@ a field the outcome does not carry is an error (``unexpected``), as is a field n
 an empty object for meld, counters and tricks, counts as not given.
 
 Meld, counters and tricks are keyed by side, with the exact letters ``NS``/``EW`` (the seat in
-three-player games). At a four-player table a side may instead be given per seat (``"N": 10,
+individual games; a team's joined seat names at tables of six and eight). In a game with a called
+partner (five-handed) the hand names the ``partner`` and gives meld and counters per player: the
+bidder's and the partner's are added up for their side when the hand is scored. At a four-player table a side may instead be given per seat (``"N": 10,
 "S": 14``); each seat's meld is then checked as one player's hand and the seats are added up.
 """
 
@@ -57,7 +59,6 @@ from .errors import FieldError, RulesError
 from .inputs import key_text, shown, whole_number
 from .meld import check_meld_total
 from .rulesets import Ruleset
-from .seats import Seat
 
 __all__ = [
     "Outcome", "Hand", "HAND_FIELDS", "fields_for", "needs_tricks", "parse_hand", "table_of",
@@ -122,8 +123,9 @@ HAND_FIELDS: tuple[str, ...] = (
     "misdeal_seat",
     "widow_seen",
     "check_melds",
+    "partner",
 )
-_FIELD_ALIASES = {"declarer": "bidder"}
+_FIELD_ALIASES = {"declarer": "bidder", "called_partner": "partner"}
 
 _BEFORE_PLAY = ("dealer", "bidder", "bid", "trump", "meld")
 _CARRIES: dict[Outcome, tuple[str, ...]] = {
@@ -175,6 +177,7 @@ class Hand:
     misdeal_seat: str | None = None
     widow_seen: bool | None = None
     check_melds: Mapping[str, tuple[str, ...]] | None = None
+    partner: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -198,6 +201,8 @@ class Hand:
             d["widow_seen"] = self.widow_seen
         if self.check_melds is not None:
             d["check_melds"] = {s: list(v) for s, v in self.check_melds.items()}
+        if self.partner is not None:
+            d["partner"] = self.partner
         return d
 
 
@@ -226,6 +231,8 @@ def fields_for(outcome: Outcome | str, ruleset: Ruleset) -> tuple[str, ...]:
         fields = (*fields, "widow_seen")
     if o not in _NO_CONTRACT and ruleset.checks:
         fields = (*fields, "check_melds")
+    if o is not Outcome.MISDEAL and ruleset.called_partner:
+        fields = (*fields, "partner")
     return fields
 
 
@@ -259,6 +266,10 @@ def _not_carried(key: str, name: str, outcome: Outcome, rs: Ruleset) -> FieldErr
             key,
             "not_in_ruleset",
             "this ruleset does not need a trick to save meld, so tricks are not entered",
+        )
+    if name == "partner" and not rs.called_partner:
+        return FieldError(
+            key, "not_in_ruleset", "this ruleset plays in fixed sides: there is no called partner"
         )
     if name == "quadruple_run" and not rs.quadruple_run_wins:
         return FieldError(
@@ -326,7 +337,7 @@ def _seat(
     errors: list[FieldError],
     required: bool,
     seats: Sequence[str] | None = None,
-) -> Seat | None:
+) -> str | None:
     """The seat a field names, among ``seats`` (default: the seats playing the hand)."""
     choices = rs.seats if seats is None else seats
     if name not in given:
@@ -355,7 +366,7 @@ def _seat(
             )
         )
         return None
-    return Seat(seat)
+    return choices[list(choices).index(seat)]
 
 
 def _sitting_out(field: str, rs: Ruleset) -> FieldError:
@@ -372,8 +383,8 @@ def _bid(
     rs: Ruleset,
     errors: list[FieldError],
     required: bool,
-    dealer: Seat | None,
-    bidder: Seat | None,
+    dealer: str | None,
+    bidder: str | None,
 ) -> int | None:
     if "bid" not in given:
         if required:
@@ -494,10 +505,10 @@ def _per_side(
             continue
         side = next((s for s in rs.sides if s == k), None) if isinstance(k, str) else None
         seat = None
-        if side is None and rs.players == 4 and isinstance(k, str) and k in rs.seats:
-            seat = Seat(k)
+        if side is None and not rs.individual and isinstance(k, str) and k in rs.seats:
+            seat = rs.seats[rs.seats.index(k)]
         if side is None and seat is None:
-            seats = f" or per seat ({', '.join(rs.seats)})" if rs.players == 4 else ""
+            seats = "" if rs.individual else f" or per seat ({', '.join(rs.seats)})"
             errors.append(
                 FieldError(
                     fld,
@@ -568,14 +579,17 @@ def _per_side(
     return out if ok else None
 
 
-def _meld_check(rs: Ruleset, bidder: Seat | None) -> _Check:
+def _meld_check(rs: Ruleset, bidder: str | None) -> _Check:
     """A side's (or seat's) meld against what its cards can show. With a widow, only the
     declarer melds with it: a defender's meld is checked against a hand without it."""
     declaring = rs.side_of(bidder) if bidder is not None else None
 
     def check(value: int, field: str, one_player: bool, side: str) -> FieldError | None:
         cards = None
-        if rs.widow and declaring is not None and side != declaring:
+        # a defender holds no widow: exact for one player; a team's total is checked against
+        # the bound of its hands (which allows for the widow), a superset
+        defender = rs.widow and declaring is not None and side != declaring
+        if defender and (one_player or rs.individual):
             cards = rs.hand_size
         try:
             check_meld_total(value, rs, field, player=one_player, cards=cards)
@@ -641,7 +655,7 @@ def _top_counters(rs: Ruleset, cards: int) -> int:
 def _counters_fit_tricks(
     counters: Mapping[str, int] | None,
     tricks: Mapping[str, int] | None,
-    bidder: Seat | None,
+    bidder: str | None,
     rs: Ruleset,
     errors: list[FieldError],
 ) -> None:
@@ -698,7 +712,7 @@ def _adds_up(
 # --- the hand ---------------------------------------------------------------------------------
 
 
-def table_of(ruleset: Ruleset, seats: Sequence[str] | None) -> tuple[Seat, ...]:
+def table_of(ruleset: Ruleset, seats: Sequence[str] | None) -> tuple[str, ...]:
     """The table's seats, checked against the ruleset; RulesError on field ``seats``."""
     rs = ruleset
     if seats is None:
@@ -767,6 +781,11 @@ def parse_hand(
         rs = rs.for_hand(table, dealer)
         last_to_bid = table[table.index(dealer) - 1]
     bidder = _seat(given, "bidder", rs, errors, required=contract)
+    partner = None
+    if rs.called_partner:
+        # five-handed: the bidder and the called partner are one side for this hand; meld and
+        # counters stay per player here (each checked as one hand) and are added up when scored
+        partner = _seat(given, "partner", rs, errors, required=contract)
     bid = _bid(given, rs, errors, required=contract, dealer=last_to_bid, bidder=bidder)
     trump = _trump(given, errors, required=played)
     meld = _per_side(given, "meld", rs, errors, required=played, check=_meld_check(rs, bidder))
@@ -872,6 +891,7 @@ def parse_hand(
         misdeal_seat=misdeal_seat,
         widow_seen=widow_seen,
         check_melds=check_melds,
+        partner=partner,
     )
 
 

@@ -20,7 +20,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ._meld_data import PRECOMPUTED, SIDE_MAX
+from ._meld_data import PRECOMPUTED as _PRECOMPUTED
+from ._meld_data import SIDE_MAX
+from ._meld_data_tables import PRECOMPUTED as _PRECOMPUTED_TABLES
 from .cards import (
     ACE,
     DIAMONDS,
@@ -52,6 +54,10 @@ __all__ = [
     "max_side_meld",
     "side_meld_witness",
 ]
+
+# the presets' tables: the four-handed and three-player presets', and those for tables of other
+# sizes (generated apart, ``_generate_precomputed(tables=True)``)
+PRECOMPUTED: dict[str, str] = {**_PRECOMPUTED, **_PRECOMPUTED_TABLES}
 
 _AROUND_RANKS = (ACE, KING, QUEEN, JACK)
 _AROUND_NAMES = ("aces", "kings", "queens", "jacks")
@@ -116,12 +122,18 @@ def meld_total(counts: Sequence[int], trump: int, rs: Ruleset) -> int:
     total += a[1][min(counts[2], counts[8], counts[14], counts[20])]
     total += a[2][min(counts[3], counts[9], counts[15], counts[21])]
     total += a[3][min(counts[4], counts[10], counts[16], counts[22])]
+    if rs.round_house:
+        total += rs.round_house * _round_houses(counts)
     return total
 
 
+def _round_houses(counts: Sequence[int]) -> int:
+    """Round houses held: a king and queen of every suit (trump's counted as they lie)."""
+    return min(min(counts[s * 6 + KING], counts[s * 6 + QUEEN]) for s in range(4))
+
+
 _VALID_CARDS = {
-    Deck.SINGLE: frozenset(range(NUM_CARD_TYPES)),
-    Deck.DOUBLE: frozenset(c for c in range(NUM_CARD_TYPES) if c % 6 != NINE),
+    deck: frozenset(c for c in range(NUM_CARD_TYPES) if deck.has_card(c)) for deck in Deck
 }
 
 
@@ -159,13 +171,19 @@ def _meld_table(rs: Ruleset) -> dict[tuple[str, int, int], Meld]:
         for n in range(1, rs.copies + 1):
             for s in range(4):
                 suit = SUITS[s]
-                wins = rs.quadruple_run_wins and n == 4
+                wins = rs.quadruple_run_wins and n >= 4
+                big = rs.quadruple_melds_win and n >= 4
                 t["run", s, n] = Meld("run", "I", n, rs.run_t[n], suit, wins)
-                t["royal_marriage", s, n] = Meld("royal_marriage", "I", n, rs.royal_t[n], suit)
+                t["royal_marriage", s, n] = Meld(
+                    "royal_marriage", "I", n, rs.royal_t[n], suit, big
+                )
                 t["marriage", s, n] = Meld("marriage", "I", n, rs.marriage_t[n], suit)
                 t["dix", s, n] = Meld("dix", "I", n, rs.dix * n, suit)
                 t["run_extra", s, n] = Meld("run_extra", "I", n, rs.run_extra * n, suit)
-            t["pinochle", 0, n] = Meld("pinochle", "II", n, rs.pinochle_t[n])
+            t["pinochle", 0, n] = Meld(
+                "pinochle", "II", n, rs.pinochle_t[n], None, rs.quadruple_melds_win and n >= 4
+            )
+            t["round_house", 0, n] = Meld("round_house", "I", n, rs.round_house * n)
             for i, name in enumerate(_AROUND_NAMES):
                 t[name, 0, n] = Meld(name, "III", n, rs.around_t[i][n])
         return t
@@ -209,10 +227,16 @@ def count_meld(cards: Iterable[int | str], trump: int | str, ruleset: Ruleset) -
         n = min(c[r], c[6 + r], c[12 + r], c[18 + r])
         if n:
             melds.append(table[_AROUND_NAMES[i], 0, n])
+    houses = _round_houses(c) if rs.round_house else 0
+    if houses:
+        melds.append(table["round_house", 0, houses])
     total = 0
     for line in melds:
         total += line.points
-    wins = runs == 4 and rs.quadruple_run_wins
+    wins = runs >= 4 and rs.quadruple_run_wins
+    if rs.quadruple_melds_win and (min(k, q) >= 4 or p >= 4):
+        # racehorse: four marriages in trump (in runs or not) or four pinochles are "the game"
+        wins = True
     return MeldResult(total, tuple(melds), wins)
 
 
@@ -230,7 +254,7 @@ def _hand_totals_for_trump(rs: Ruleset, trump: int, max_cards: int) -> int:
     """
     copies = rs.copies
     rng = range(copies + 1)
-    single = rs.deck.copies == 2
+    single = rs.deck is Deck.SINGLE
     run_t, royal_t, mar_t, pin_t = rs.run_t, rs.royal_t, rs.marriage_t, rs.pinochle_t
     a_t = rs.around_t
     extra = rs.run_extra
@@ -316,8 +340,21 @@ def achievable_hand_totals(rs: Ruleset, max_cards: int | None = None) -> int:
         # hearts and clubs behave alike; spades and diamonds carry the pinochle cards
         for trump in (SPADES, 1, DIAMONDS):
             bits |= _hand_totals_for_trump(rs, trump, cards)
+        bits = _with_round_houses(rs, bits, cards)
     _TOTALS_CACHE[key] = bits
     return bits
+
+
+def _with_round_houses(rs: Ruleset, bits: int, cards: int) -> int:
+    """Totals with the round-house bonus: each total plus up to as many bonuses as the hand has
+    room for round houses (eight cards each). A superset: a total that some hand could show is
+    never refused, though a few sums no hand reaches may pass."""
+    if not rs.round_house:
+        return bits
+    out = bits
+    for n in range(1, min(rs.copies, cards // 8) + 1):
+        out |= bits << (n * rs.round_house)
+    return out
 
 
 def _table_key(rs: Ruleset, cards: int) -> str:
@@ -334,6 +371,8 @@ def _table_key(rs: Ruleset, cards: int) -> str:
     ]
     if rs.run_extra:  # left out when off, so the precomputed keys of the presets stay the same
         parts.append(("run_extra", rs.run_extra))
+    if rs.round_house:
+        parts.append(("round_house", rs.round_house))
     return repr(parts).replace(" ", "")
 
 
@@ -371,7 +410,7 @@ def _signatures(rs: Ruleset, trump: int, max_cards: int) -> list[tuple[int, int,
         rs.run_t, rs.royal_t, rs.marriage_t, rs.pinochle_t, rs.around_t,
     )  # fmt: skip
     dix, extra = rs.dix, rs.run_extra
-    nines = rng if rs.deck.copies == 2 and dix else (0,)
+    nines = rng if rs.deck is Deck.SINGLE and dix else (0,)
     others = [x for x in range(4) if x != trump]
 
     def put(suit: int, rank: int, n: int) -> int:
@@ -451,11 +490,12 @@ def _fill(needed: list[int], spare: list[int], size: int) -> list[int] | None:
 
 def side_meld_witness(rs: Ruleset) -> tuple[int, int, list[int], list[int]] | None:
     """The most meld a partnership can show, with the trump and the two partners' hands (count
-    arrays) that show it; None at a three-player table, where a side is one hand.
+    arrays) that show it; None where a side is one hand, or a team too large (or a pack too
+    big) to enumerate (:func:`_side_bound` applies there).
 
     See the comment above :func:`_signatures` for the method.
     """
-    if rs.players == 3:
+    if rs.individual or not _enumerated(rs):
         return None
 
     def build() -> tuple[int, int, list[int], list[int]]:
@@ -494,31 +534,52 @@ def side_meld_witness(rs: Ruleset) -> tuple[int, int, list[int], list[int]] | No
     return result
 
 
+def _enumerated(rs: Ruleset) -> bool:
+    """Whether the side maximum is found by enumeration: partnerships of two from a single or
+    double deck. Larger packs or teams use :func:`_side_bound`."""
+    return rs.side_size == 2 and rs.copies <= 4
+
+
+def _side_bound(rs: Ruleset) -> int:
+    """A safe bound on a team's meld where enumeration is too costly (teams of three, triple and
+    quadruple packs): each member's best hand added up. No real side melds more, so no real
+    total is refused; a total above what the shared pack allows may pass."""
+    return rs.side_size * (achievable_hand_totals(rs).bit_length() - 1)
+
+
 def _side_max(rs: Ruleset) -> int:
-    if rs.players == 3:
+    if rs.individual:
         return achievable_hand_totals(rs).bit_length() - 1
+    if not _enumerated(rs):
+        bound: int = rs.memo("side_bound", lambda: _side_bound(rs))
+        return bound
+    # the enumeration leaves the round-house bonus out: add the most each partner could hold
+    bonus = rs.side_size * rs.copies * rs.round_house
     known = SIDE_MAX.get(_table_key(rs, rs.hand_size))
     if known is not None:
-        return known
+        return known + bonus
     witness = side_meld_witness(rs)
     assert witness is not None
-    return witness[0]
+    return witness[0] + bonus
 
 
 def _side_bits(rs: Ruleset) -> int:
     def build() -> int:
         hand = achievable_hand_totals(rs)
-        if rs.players == 3:
+        if rs.individual:
             return hand
-        both = 0
-        h = hand
-        n = 0
-        while h:
-            if h & 1:
-                both |= hand << n
-            h >>= 1
-            n += 1
-        # two hands from one deck: nothing above the side's real maximum
+        both = hand
+        for _ in range(rs.side_size - 1):
+            step = 0
+            h = hand
+            n = 0
+            while h:
+                if h & 1:
+                    step |= both << n
+                h >>= 1
+                n += 1
+            both = step
+        # hands from one pack: nothing above the side's maximum (or its bound)
         return both & ((1 << (_side_max(rs) + 1)) - 1)
 
     result: int = rs.memo("side_bits", build)
@@ -526,8 +587,12 @@ def _side_bits(rs: Ruleset) -> int:
 
 
 def max_side_meld(rs: Ruleset) -> int:
-    """The most meld a side can show: exact, from the enumeration above (three players: the
-    declarer's hand with the widow)."""
+    """The most meld a side can show: exact, from the enumeration above (individual games: the
+    declarer's hand with the widow); for teams of three and triple or quadruple packs, the safe
+    bound of :func:`_side_bound`. With a called partner (five-handed) a side is the bidder and
+    the partner: two best hands, a safe bound."""
+    if rs.called_partner:
+        return 2 * _side_max(rs)
     return _side_max(rs)
 
 
@@ -580,31 +645,45 @@ def check_meld_total(
         )
 
 
-def _generate_precomputed() -> str:  # pragma: no cover - run by hand after changing a preset
+def _generate_precomputed(tables: bool = False) -> str:  # pragma: no cover - run by hand
     """Source of ``_meld_data.py``: achievable totals of every preset (both scales), for the
     declarer's hand and, where there is a widow, a defender's; and each partnership preset's
-    side maximum (:func:`side_meld_witness`)."""
-    from .rulesets import PRESET_NAMES, get_ruleset
+    side maximum (:func:`side_meld_witness`). Run by hand after changing a preset.
+
+    ``tables=True``: the source of ``_meld_data_tables.py`` instead, the same bitsets for the
+    presets of tables of two, five, six and eight (``rulesets._BIG_TABLES``), kept apart so
+    either file can be regenerated alone."""
+    from .rulesets import _BIG_TABLES, PRESET_NAMES, get_ruleset
 
     table: dict[str, str] = {}
     sides: dict[str, int] = {}
-    for name in PRESET_NAMES:
+    names = [n for n in PRESET_NAMES if (n in _BIG_TABLES) == tables]
+    for name in names:
         for scale in (1, 10):
             rs = get_ruleset(name, {"scale": scale})
             for cards in sorted({rs.hand_size + rs.widow, rs.hand_size}):
                 bits = 0
                 for trump in (SPADES, 1, DIAMONDS):
                     bits |= _hand_totals_for_trump(rs, trump, cards)
+                bits = _with_round_houses(rs, bits, cards)
                 table[_table_key(rs, cards)] = format(bits, "x")
             witness = side_meld_witness(rs)
             if witness is not None:
                 sides[_table_key(rs, rs.hand_size)] = witness[0]
+    call = "_generate_precomputed(tables=True)" if tables else "_generate_precomputed()"
     lines = [
-        '"""Generated by ``rules_engine.meld._generate_precomputed()``: do not edit by hand.',
+        f'"""Generated by ``rules_engine.meld.{call}``: do not edit by hand.',
         "",
         "Bitsets (hex) of the meld totals one hand can show, keyed by the meld table they belong",
-        "to, so that checking an entered total needs no search for the presets; and the most a",
-        'partnership can meld under each table (SIDE_MAX, found by enumeration)."""',
+        "to, so that checking an entered total needs no search for the presets"
+        + ("" if tables else "; and the most a"),
+    ]
+    if tables:
+        lines[-1] += " of tables of"
+        lines.append('two, five, six and eight players."""')
+    else:
+        lines.append('partnership can meld under each table (SIDE_MAX, found by enumeration)."""')
+    lines += [
         "",
         "from __future__ import annotations",
         "",
@@ -616,9 +695,10 @@ def _generate_precomputed() -> str:  # pragma: no cover - run by hand after chan
             lines.append(f'        "{v[i : i + 80]}"')
         lines.append("    ),")
     lines.append("}")
-    lines.append("")
-    lines.append("SIDE_MAX: dict[str, int] = {")
-    for k, n in sides.items():
-        lines.append(f"    {k!r}: {n},")
-    lines.append("}")
+    if not tables:
+        lines.append("")
+        lines.append("SIDE_MAX: dict[str, int] = {")
+        for k, n in sides.items():
+            lines.append(f"    {k!r}: {n},")
+        lines.append("}")
     return "\n".join(lines) + "\n"

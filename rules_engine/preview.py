@@ -30,6 +30,7 @@ _OPTIONS = (
     "forced_concession", "set_keeps_meld", "set_policy", "surrender_policy", "surrender_bonus",
     "renege_declarer", "renege_defender", "renege_bonus", "board_set_opponents",
     "trump_marriage_required", "all_tricks", "all_tricks_bonus", "last_trick", "sit_out",
+    "called_partner",
 )  # fmt: skip
 
 
@@ -40,6 +41,8 @@ def browser_rules(ruleset: Ruleset) -> dict[str, Any]:
     (``sit_out="dealer"``) the dealer sits each hand out and the form sends values for the
     other seats; ``seats_by_size`` gives each table's seats and ``side_of`` covers them all.
     ``top_counters[n]``: the most counters n cards of the deck hold (what tricks can carry).
+    ``called_partner``: the sides change with each hand's partner (five-handed); the port leaves
+    those hands to the server.
     ``meld_side``: bit n set when a side (a three-handed declarer, with the widow) can show n
     meld; ``meld_defender``: the same for a player without the widow (None without a widow).
     """
@@ -49,7 +52,8 @@ def browser_rules(ruleset: Ruleset) -> dict[str, Any]:
         rules: dict[str, Any] = {name: getattr(rs, name) for name in _OPTIONS}
         rules.update(
             seats=[str(s) for s in rs.seats],
-            # every seat letter a hand's seat fields may hold (the API's choices)
+            # every seat letter a hand's seat fields may hold (the API's choices: N, E, S, W
+            # until the web takes rules_engine.ALL_SEATS; then this list should follow it)
             seat_letters=[str(s) for s in Seat],
             sides=[str(s) for s in rs.sides],
             side_of={

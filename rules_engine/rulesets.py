@@ -1,5 +1,11 @@
 """Rulesets as data: named presets, every option overridable and validated.
 
+The four-handed and three-player presets come first; the presets for tables of two, five, six
+and eight (``two_handed``, ``six_handed_triple_deck``, ``eight_handed_double_deck``,
+``racehorse``, ``five_handed``) follow in their own block (``_BIG_TABLES``). A preset's
+``players`` is how many are dealt cards and its ``side_size`` how many play for one side (1:
+each for themselves; 2 or 3: teams seated apart, rules_engine.seats).
+
 A ruleset is a preset name plus overrides. ``get_ruleset("club_double_deck", {"game_target": 250})``
 returns an immutable :class:`Ruleset` whose ``options`` is a plain JSON-serialisable dict of every
 option value, so a caller can store ``(name, overrides)`` and rebuild the same ruleset later.
@@ -26,7 +32,7 @@ from typing import Any
 from .cards import RANKS, Deck
 from .errors import FieldError, RulesError
 from .inputs import key_text, named, shown
-from .seats import Seat, Side, table_seats
+from .seats import table_seats, table_sides, table_teams
 
 __all__ = [
     "Ruleset",
@@ -57,9 +63,15 @@ MELD_KEYS = (
 # option name -> (kind, extra, point valued, help)
 # kinds: int, int_or_null, bool, choice, meld_list, counter_values, bid_steps
 _SPEC: dict[str, tuple[str, Any, bool, str]] = {
-    "deck": ("choice", ("double", "single"), False, "double (80 cards, no nines) or single (48)"),
+    "deck": ("choice", ("double", "single", "triple", "quadruple"), False,
+             "double (80 cards, no nines), single (48), triple (120, no nines: six-handed) or "
+             "quadruple (160, two double decks: eight-handed)"),
     "scale": ("choice", (1, 10), False, "1 (aces around = 10) or 10 (aces around = 100)"),
     "widow": ("int", 0, False, "cards left undealt for the declarer (three-handed: 3)"),
+    "stock": ("int", 0, False,
+              "cards not dealt at first that still end up in play and count in the counters "
+              "(two-handed: the 24 drawn after the early tricks, or passed over while hands are "
+              "built); the hand size is what each player melds from"),
     "meld.run": ("meld_list", None, True, "run in trump: single, double, triple, quadruple"),
     "meld.royal_marriage": ("meld_list", None, True, "K-Q of trump not used in a run"),
     "meld.marriage": ("meld_list", None, True, "K-Q of a suit other than trump"),
@@ -69,10 +81,42 @@ _SPEC: dict[str, tuple[str, Any, bool, str]] = {
     "meld.queens": ("meld_list", None, True, "a queen of each suit"),
     "meld.jacks": ("meld_list", None, True, "a jack of each suit"),
     "meld.dix": ("int", 0, True, "each nine of trump (single deck)"),
+    "meld.quadruple_pinochle": ("int", 0, True,
+                                "points for a quadruple pinochle (four queens of spades and four "
+                                "jacks of diamonds) in place of meld.pinochle's fourth value; 0: "
+                                "that value (eight-handed: the optional 1,000)"),
+    "meld.round_house": ("int", 0, True,
+                         "bonus for a marriage in every suit (round house, round table), per "
+                         "round house held, on top of its marriages and kings and queens "
+                         "around (0: none; two-handed varieties give 10 at scale 10: 250 in all)"),
     "meld.run_extra": ("int", 0, True,
                        "each extra king or queen of trump beside a run, not paired in a royal "
                        "marriage (0: nothing; the encyclopedia gives 20 or 40)"),
     "quadruple_run_wins": ("bool", None, False, "a quadruple run wins the game outright"),
+    "quadruple_melds_win": ("bool", None, False,
+                            "a quadruple marriage in trump or a quadruple pinochle wins the game "
+                            "too, like a quadruple run (racehorse: \"the game\"); needs "
+                            "quadruple_run_wins"),
+    "nines_added": ("int", 0, False,
+                    "nines added to a pack without nines so the deal comes out even, one of each "
+                    "suit per four (racehorse: 4, for six hands of 20 and a blind of 4); they meld "
+                    "and count nothing"),
+    "forced_opening": ("bool", None, False,
+                       "the player at the dealer's left opens at min_bid without a choice (the "
+                       "auction's first call is made for them: racehorse's automatic 500)"),
+    "called_partner": ("bool", None, False,
+                       "the bidder calls a card of trump and the first other player holding it is "
+                       "the bidder's partner for the hand; everyone else plays alone against them "
+                       "(five-handed). A hand names the partner (the bidder, if they hold the card "
+                       "themselves) and gives meld and counters per player"),
+    "partner_scores": ("choice", ("team", "nothing"), False,
+                       "called_partner games: team: the called partner scores what the bidder "
+                       "does (the team's meld and counters, or the set); nothing: only the "
+                       "bidder scores the contract, the partner helped"),
+    "pass_cards": ("int", 0, False,
+                   "cards each of the bidder's partners passes to the bidder after trump is "
+                   "named (racehorse passing; 0: none). Recorded for the rules page: meld and "
+                   "counters are entered after the pass, so scoring is the same"),
     "counter_values": ("counter_values", None, True, "points per card taken in tricks, by rank"),
     "last_trick": ("int", 0, True, "bonus for winning the last trick"),
     "min_bid": ("int", 1, True, "lowest opening bid"),
@@ -219,6 +263,7 @@ _DOUBLE_BASE: dict[str, Any] = {
     "deck": "double",
     "scale": 1,
     "widow": 0,
+    "stock": 0,
     "meld.run": [15, 150, 225, 300],
     "meld.royal_marriage": [4, 8, 12, 16],
     "meld.marriage": [2, 4, 6, 8],
@@ -228,8 +273,16 @@ _DOUBLE_BASE: dict[str, Any] = {
     "meld.queens": [6, 60, 90, 120],
     "meld.jacks": [4, 40, 60, 80],
     "meld.dix": 0,
+    "meld.quadruple_pinochle": 0,
+    "meld.round_house": 0,
     "meld.run_extra": 0,
     "quadruple_run_wins": False,
+    "quadruple_melds_win": False,
+    "nines_added": 0,
+    "forced_opening": False,
+    "pass_cards": 0,
+    "called_partner": False,
+    "partner_scores": "team",
     "counter_values": {"A": 1, "T": 1, "K": 1, "Q": 0, "J": 0, "9": 0},
     "last_trick": 2,
     "min_bid": 50,
@@ -398,6 +451,167 @@ _PRESETS: dict[str, dict[str, Any]] = {
     },
 }
 
+
+# --- tables of two, five, six and eight (rules_engine.seats) ---------------------------------
+# What the texts leave open, as chosen here (each an option a club may override):
+# * two_handed: the bidding variant (hands of 12 built or dealt, the other 24 cards drawn or
+#   discarded: ``stock``), meld from one 12-card hand, 250 counters with the last trick; the
+#   opening minimum is the single-deck partnership one (150); ``meld.round_house`` is off (10 on).
+# * six_handed_triple_deck: pagat's double-deck values; five and six of a meld count as a triple
+#   plus the rest (the text's twenty aces: triple and double aces); bids step by 5 from 75.
+# * eight_handed_double_deck: two double decks (160 cards, 20 each), pagat's values at ten
+#   times, five to eight of a meld counted as the quadruple plus the rest.
+# * racehorse: a triple deck and four nines (one of each suit) make 6 x 20 + 4; two teams of
+#   three seated alternately; jacks around at 40/400 (the text's table leaves them out); three
+#   and more arounds count as pairs (1000 each) and a single; a quadruple (or more) run, trump
+#   marriage or pinochle is "the game" (entered as ``quadruple_run``); bids in tens; the
+#   10-count minimum (``min_counters``) applies to the bidding team too; game to 5,000.
+# * five_handed: the double deck deals 16 each with nothing to add or withhold; the partner
+#   scores the team's points (``partner_scores``); totals are kept per player.
+
+
+def _split_beyond(values: Sequence[int], copies: int, at: int) -> list[int]:
+    """A meld list for a bigger pack: ``values`` up to ``at`` copies as given, and each larger
+    multiple counted as that many ``at``-fold melds plus the rest (``at=3``: five aces are
+    triple plus double aces, six two triples), so the extra copies add no new meld value."""
+    out = list(values[:at])
+    for n in range(at + 1, copies + 1):
+        whole, rest = divmod(n, at)
+        out.append(whole * out[at - 1] + (out[rest - 1] if rest else 0))
+    if at < len(values):
+        # the listed values above ``at`` stand (a quadruple keeps its own value)
+        for n in range(at + 1, min(len(values), copies) + 1):
+            out[n - 1] = values[n - 1]
+    return out
+
+
+_TRIPLE_MELD = {k: _split_beyond(_DOUBLE_BASE[k], 6, 3) for k in MELD_KEYS}
+
+_BIG_TABLES: dict[str, dict[str, Any]] = {
+    "six_handed_triple_deck": {
+        "title": "Six-handed triple-deck pinochle: two teams of three, 120 cards",
+        "seed": "wikipedia-pinochle-current.txt (encyclopedia, triple-deck six-handed)",
+        "players": 6,
+        "side_size": 3,
+        "options": {
+            **_DOUBLE_BASE,
+            "deck": "triple",
+            **_TRIPLE_MELD,
+            "min_bid": 75,
+            "dealer_stuck": 75,
+            "last_trick": 3,
+        },
+    },
+    "two_handed": {
+        "title": "Two-handed auction pinochle: 12 cards each and a stock of 24 (single deck)",
+        "seed": "wikipedia-pinochle-2009.txt / wikipedia-pinochle-current.txt (two-handed)",
+        "players": 2,
+        "options": {
+            **_SINGLE_BASE,
+            "stock": 24,
+        },
+    },
+}
+
+
+def _scaled(options: dict[str, Any], scale: int) -> dict[str, Any]:
+    """``options`` with every point value put on ``scale`` (the base presets' values times 10)."""
+    out = copy.deepcopy(options)
+    k = scale // out["scale"]
+    for name, (kind, _, pointy, _) in _SPEC.items():
+        v = out.get(name)
+        if not pointy or v is None:
+            continue
+        if kind == "meld_list":
+            out[name] = [x * k for x in v]
+        elif kind == "counter_values":
+            out[name] = {r: x * k for r, x in v.items()}
+        elif kind == "bid_steps":
+            out[name] = [[a * k, b * k] for a, b in v]
+        else:
+            out[name] = v * k
+    out["scale"] = scale
+    return out
+
+
+_DOUBLE_X10 = _scaled(_DOUBLE_BASE, 10)
+
+_BIG_TABLES["eight_handed_double_deck"] = {
+    "title": "Eight-handed pinochle: two double decks, four teams of two",
+    "seed": "wikipedia-pinochle-2009.txt / wikipedia-pinochle-current.txt (eight-player "
+    "double deck)",
+    "players": 8,
+    "side_size": 2,
+    "options": {
+        **_DOUBLE_X10,
+        "deck": "quadruple",
+        **{k: _split_beyond(_DOUBLE_X10[k], 8, 4) for k in MELD_KEYS},
+        "game_target": 5000,
+    },
+}
+
+
+def _racehorse_around(single: int, twice: int) -> list[int]:
+    """Racehorse arounds on six copies: once around ``single``, twice around ``twice``; more
+    count as pairs of arounds and a single one (three around: twice plus once)."""
+    return [(n // 2) * twice + (n % 2) * single for n in range(1, 7)]
+
+
+# "the game": a quadruple (or more) wins the game (quadruple_melds_win); its points are the triple's
+_RACEHORSE_TRUMP = {
+    "meld.run": [150, 300, 900, 900, 900, 900],
+    "meld.royal_marriage": [40, 300, 900, 900, 900, 900],
+    "meld.pinochle": [40, 300, 900, 900, 900, 900],
+}
+
+_BIG_TABLES["racehorse"] = {
+    "title": "Racehorse pinochle: six players in two teams, 20 cards each and a blind of 4",
+    "seed": "wikipedia-pinochle-2009.txt / wikipedia-pinochle-current.txt (racehorse)",
+    "players": 6,
+    "side_size": 3,
+    "options": {
+        **_DOUBLE_X10,
+        "deck": "triple",
+        "nines_added": 4,
+        "widow": 4,
+        **_RACEHORSE_TRUMP,
+        # only trump marriages go double and higher: other marriages count one by one
+        "meld.marriage": [20 * n for n in range(1, 7)],
+        "meld.aces": _racehorse_around(100, 1000),
+        "meld.kings": _racehorse_around(80, 800),
+        "meld.queens": _racehorse_around(60, 600),
+        # jacks are not in the text's table: counted like the other arounds, at 40 and 400
+        "meld.jacks": _racehorse_around(40, 400),
+        "quadruple_run_wins": True,
+        "quadruple_melds_win": True,
+        "counter_values": {"A": 10, "T": 10, "K": 10, "Q": 0, "J": 0, "9": 0},
+        "last_trick": 10,
+        "min_bid": 500,
+        "bid_step": 10,
+        "bid_steps": [],
+        "forced_opening": True,
+        "dealer_stuck": None,
+        "trump_marriage_required": False,
+        "min_counters": 10,
+        "set_policy": "subtract_bid",
+        "game_target": 5000,
+    },
+}
+
+_BIG_TABLES["five_handed"] = {
+    "title": "Five-handed pinochle: a called partner each hand (double deck, 16 cards each)",
+    "seed": "wikipedia-pinochle-2009.txt / wikipedia-pinochle-current.txt (five-handed and "
+    "larger)",
+    "players": 5,
+    "options": {
+        # the 80-card double deck deals evenly to five: no nines to add or withhold
+        **_DOUBLE_BASE,
+        "called_partner": True,
+    },
+}
+
+_PRESETS.update(_BIG_TABLES)
+
 PRESET_NAMES: tuple[str, ...] = tuple(_PRESETS)
 
 
@@ -491,8 +705,8 @@ def _check_type(name: str, value: object, copies: int) -> tuple[object, FieldErr
                 return value, FieldError(
                     field,
                     "wrong_length",
-                    f"{name} needs {copies} values (single to "
-                    f"{'quadruple' if copies == 4 else 'double'}) for this deck, got {len(value)}",
+                    f"{name} needs {copies} values (one for each number of copies, 1 to "
+                    f"{copies}) for this deck, got {len(value)}",
                 )
             return list(value), None
         return value, FieldError(
@@ -568,10 +782,12 @@ class Ruleset:
 
     __slots__ = (
         "name", "title", "seed", "players", "seats", "sides", "overrides", "options",
-        "deck", "copies", "hand_size", "widow", "counters_total", "counter_values", "last_trick",
+        "deck", "copies", "hand_size", "widow", "stock", "counters_total", "counter_values", "last_trick",
         "counter_unit", "dealer_lowest_bid",
         "game_target", "min_bid", "bid_step", "bid_steps", "dealer_stuck",
-        "run_t", "royal_t", "marriage_t", "pinochle_t", "around_t", "dix",
+        "run_t", "royal_t", "marriage_t", "pinochle_t", "around_t", "dix", "round_house",
+        "quadruple_melds_win", "nines_added", "forced_opening", "pass_cards", "deck_size",
+        "called_partner", "partner_scores",
         "quadruple_run_wins", "trump_marriage_required", "board_set_opponents",
         "min_meld", "min_counters", "short_meld", "meld_needs_trick", "forced_concession",
         "run_extra", "set_keeps_meld", "dealer_opens_lower", "target_exceed", "all_tricks",
@@ -587,7 +803,7 @@ class Ruleset:
     title: str
     seed: str
     players: int
-    seats: tuple[Seat, ...]
+    seats: tuple[str, ...]
     sides: tuple[str, ...]
     overrides: dict[str, Any]
     options: dict[str, Any]
@@ -595,6 +811,7 @@ class Ruleset:
     copies: int
     hand_size: int
     widow: int
+    stock: int
     counters_total: int
     counter_values: tuple[int, ...]
     last_trick: int
@@ -611,6 +828,14 @@ class Ruleset:
     pinochle_t: tuple[int, ...]
     around_t: tuple[tuple[int, ...], ...]
     dix: int
+    round_house: int
+    quadruple_melds_win: bool
+    nines_added: int
+    forced_opening: bool
+    pass_cards: int
+    deck_size: int
+    called_partner: bool
+    partner_scores: str
     quadruple_run_wins: bool
     trump_marriage_required: bool
     board_set_opponents: str
@@ -644,8 +869,8 @@ class Ruleset:
     individual: bool
     side_size: int
     _seat_side: dict[str, str]
-    _next: dict[str, Seat]
-    _absent: Seat | None
+    _next: dict[str, str]
+    _absent: str | None
     _cache: dict[str, Any]
     misdeal_redeal: str
     checks: bool
@@ -659,7 +884,10 @@ class Ruleset:
         players: int,
         options: dict[str, Any],
         overrides: dict[str, Any],
+        side_size: int | None = None,
     ) -> None:
+        if side_size is None:
+            side_size = 2 if players == 4 else 1
         s = object.__setattr__
         s(self, "name", name)
         s(self, "title", title)
@@ -667,17 +895,22 @@ class Ruleset:
         s(self, "players", players)
         seats = table_seats(players)
         s(self, "seats", seats)
-        # three players: every seat is its own side, written with the seat's letter
-        partnerships = players == 4
-        s(self, "individual", not partnerships)
-        s(self, "side_size", 2 if partnerships else 1)
-        s(self, "sides", tuple(Side) if partnerships else seats)
+        # individual games: every seat is its own side, written with the seat's name; teams are
+        # named by their seats joined clockwise from N (rules_engine.seats.table_sides)
+        s(self, "individual", side_size == 1)
+        s(self, "side_size", side_size)
+        sides = table_sides(players, side_size)
+        s(self, "sides", sides)
         s(self, "sit_out", options["sit_out"])
         sizes = (players, players + 1) if options["sit_out"] == "dealer" else (players,)
         s(self, "table_sizes", sizes)
         # every seat of the largest table: W plays for itself at a three-player game's table of four
         widest = table_seats(sizes[-1])
-        s(self, "_seat_side", {x: (x.side if partnerships else x) for x in widest})
+        team = {
+            x: side for side, members in zip(sides, table_teams(players, side_size), strict=True)
+            for x in members
+        }  # fmt: skip
+        s(self, "_seat_side", {x: team.get(x, x) for x in widest})
         s(self, "_next", {x: seats[(i + 1) % len(seats)] for i, x in enumerate(seats)})
         s(self, "_absent", None)
         s(self, "overrides", copy.deepcopy(overrides))
@@ -687,7 +920,11 @@ class Ruleset:
         s(self, "deck", deck)
         s(self, "copies", deck.copies)
         s(self, "widow", o["widow"])
-        s(self, "hand_size", (deck.size - o["widow"]) // players)
+        s(self, "stock", o["stock"])
+        s(self, "nines_added", o["nines_added"])
+        # the cards dealt: the pack and any nines added to make the deal even
+        s(self, "deck_size", deck.size + o["nines_added"])
+        s(self, "hand_size", (self.deck_size - o["widow"] - o["stock"]) // players)
         cv = tuple(o["counter_values"][r] for r in RANKS)
         s(self, "counter_values", cv)
         s(self, "last_trick", o["last_trick"])
@@ -706,13 +943,22 @@ class Ruleset:
         s(self, "run_t", (0, *o["meld.run"]))
         s(self, "royal_t", (0, *o["meld.royal_marriage"]))
         s(self, "marriage_t", (0, *o["meld.marriage"]))
-        s(self, "pinochle_t", (0, *o["meld.pinochle"]))
+        pinochles = [0, *o["meld.pinochle"]]
+        if o["meld.quadruple_pinochle"] and deck.copies >= 4:
+            pinochles[4] = o["meld.quadruple_pinochle"]
+        s(self, "pinochle_t", tuple(pinochles))
         s(
             self,
             "around_t",
             tuple((0, *o[k]) for k in ("meld.aces", "meld.kings", "meld.queens", "meld.jacks")),
         )
         s(self, "dix", o["meld.dix"])
+        s(self, "round_house", o["meld.round_house"])
+        for key in (
+            "quadruple_melds_win", "forced_opening", "pass_cards", "called_partner",
+            "partner_scores",
+        ):  # fmt: skip
+            s(self, key, o[key])
         s(self, "run_extra", o["meld.run_extra"])
         for key in (
             "quadruple_run_wins", "trump_marriage_required", "board_set_opponents", "min_meld",
@@ -763,18 +1009,18 @@ class Ruleset:
         if seats is None:
             return self._next[seat]
         table = self.seats_for(len(seats))
-        return table[(table.index(Seat(seat)) + 1) % len(table)]
+        return table[(table.index(seat) + 1) % len(table)]
 
-    def seats_of(self, side: str) -> tuple[Seat, ...]:
-        """The seats playing for a side (for a three-player game's side, its one seat)."""
-        return tuple(Seat(x) for x, s in self._seat_side.items() if s == side)
+    def seats_of(self, side: str) -> tuple[str, ...]:
+        """The seats playing for a side (for an individual game's side, its one seat)."""
+        return tuple(x for x, s in self._seat_side.items() if s == side)
 
     # --- the table's shape ------------------------------------------------------------------
     # ``players`` is how many are dealt cards; ``table_sizes`` how many a table may seat. With
     # ``sit_out="dealer"`` a three-player game may be played at a table of four: N, E, S, W
     # clockwise, and the dealer of each hand sits it out, so each player is a side of the game
     # (four totals) while every hand is a three-player hand among the other three.
-    def seats_for(self, n: int) -> tuple[Seat, ...]:
+    def seats_for(self, n: int) -> tuple[str, ...]:
         """The seats of a table of ``n`` players, clockwise from N; ValueError for a table the
         ruleset does not seat."""
         if n not in self.table_sizes or isinstance(n, bool):
@@ -783,11 +1029,11 @@ class Ruleset:
         return table_seats(n)
 
     def sides_for(self, n: int) -> tuple[str, ...]:
-        """The scoring sides at a table of ``n`` players: the partnerships, or every seat."""
+        """The scoring sides at a table of ``n`` players: the teams, or every seat."""
         seats = self.seats_for(n)
-        return tuple(seats) if self.individual else tuple(Side)
+        return tuple(seats) if self.individual else table_sides(n, self.side_size)
 
-    def sitting_out(self, seats: Sequence[str], dealer: str) -> Seat | None:
+    def sitting_out(self, seats: Sequence[str], dealer: str) -> str | None:
         """The seat sitting out of a hand dealt by ``dealer`` at a table with these seats (None
         when everyone plays). ValueError for seats the ruleset does not seat or a dealer not
         among them."""
@@ -796,12 +1042,13 @@ class Ruleset:
             raise ValueError(f"a table of {len(seats)} sits at {', '.join(table)}, not {seats!r}")
         if dealer not in table:
             raise ValueError(f"the dealer {dealer!r} is not a seat at this table")
-        return Seat(dealer) if len(table) > self.players else None
+        return table[table.index(dealer)] if len(table) > self.players else None
 
-    def playing_seats(self, seats: Sequence[str], dealer: str) -> tuple[Seat, ...]:
+    def playing_seats(self, seats: Sequence[str], dealer: str) -> tuple[str, ...]:
         """The seats dealt cards in a hand dealt by ``dealer``, clockwise from N."""
         off = self.sitting_out(seats, dealer)
-        return tuple(Seat(x) for x in seats if x != off)
+        table = self.seats_for(len(seats))
+        return tuple(x for x in table if x != off)
 
     def for_hand(self, seats: Sequence[str], dealer: str) -> Ruleset:
         """The ruleset as one hand sees it: itself when everyone plays, else the same rules
@@ -818,7 +1065,7 @@ class Ruleset:
         view: Ruleset = self.memo(key, lambda: self._view(off))
         return view
 
-    def _view(self, off: Seat) -> Ruleset:
+    def _view(self, off: str) -> Ruleset:
         view = object.__new__(Ruleset)
         s = object.__setattr__
         for slot in Ruleset.__slots__:
@@ -831,8 +1078,35 @@ class Ruleset:
         s(view, "_absent", off)
         return view
 
+    def for_partner(self, bidder: str, partner: str) -> Ruleset:
+        """The ruleset as one hand of a ``called_partner`` game sees it: the bidder and the
+        called partner are one side, named by their seats joined clockwise (the bidder's seat
+        alone when they hold the called card themselves), and every other player is a side of
+        their own. Meld and counters are entered per player and added up for the team.
+        ValueError for seats not at the table."""
+        seats = self.seats
+        if bidder not in seats or partner not in seats:
+            raise ValueError(f"the bidder and partner must be seats of {', '.join(seats)}")
+        key = f"partner_view:{bidder}:{partner}"
+        view: Ruleset = self.memo(key, lambda: self._partner_view(bidder, partner))
+        return view
+
+    def _partner_view(self, bidder: str, partner: str) -> Ruleset:
+        view = object.__new__(Ruleset)
+        s = object.__setattr__
+        for slot in Ruleset.__slots__:
+            s(view, slot, getattr(self, slot))
+        team = tuple(x for x in self.seats if x in (bidder, partner))
+        name = "".join(team) if len(team) > 1 else team[0]
+        sides = tuple(name if x in team else x for x in self.seats)
+        s(view, "sides", tuple(dict.fromkeys(sides)))
+        s(view, "_seat_side", {x: (name if x in team else x) for x in self.seats})
+        # per-seat entry for the team; every other side is one player
+        s(view, "individual", len(team) == 1)
+        return view
+
     @property
-    def absent(self) -> Seat | None:
+    def absent(self) -> str | None:
         """On a view from :meth:`for_hand`, the seat sitting the hand out; else None."""
         return self._absent
 
@@ -902,14 +1176,16 @@ class Ruleset:
             "seats": list(self.seats),
             "sides": list(self.sides),
             "deck": self.deck.value,
-            "deck_size": self.deck.size,
+            "deck_size": self.deck_size,
             "hand_size": self.hand_size,
             "widow": self.widow,
+            "stock": self.stock,
             "counters_total": self.counters_total,
             "game_target": self.game_target,
             "min_bid": self.min_bid,
             "dealer_stuck": self.dealer_stuck,
             "table_sizes": list(self.table_sizes),
+            "side_size": self.side_size,
             "sit_out": self.sit_out,
             "overrides": copy.deepcopy(self.overrides),
             "options": copy.deepcopy(self.options),
@@ -935,14 +1211,26 @@ def _validate(options: dict[str, Any], players: int) -> list[FieldError]:
     def err(name: str, message: str) -> None:
         errors.append(FieldError(_opt_field(name), "inconsistent", message))
 
-    free = deck.size - options["widow"]
+    free = deck.size + options["nines_added"] - options["widow"] - options["stock"]
+    if options["nines_added"] and (deck is Deck.SINGLE or options["nines_added"] % 4):
+        err(
+            "nines_added",
+            "nines are added one of each suit (a multiple of 4), to a pack without nines"
+            if deck is not Deck.SINGLE
+            else "a single deck has its nines already, so nines_added must be 0",
+        )
+    kept = "widow" if options["widow"] or not options["stock"] else "stock"
     if free < players:
-        err("widow", f"a widow of {options['widow']} leaves too few of {deck.size} cards to deal")
+        err(
+            kept,
+            f"a widow of {options['widow']} and a stock of {options['stock']} leave too few of "
+            f"{deck.size} cards to deal",
+        )
     elif free % players:
         err(
-            "widow",
-            f"{deck.size} cards less a widow of {options['widow']} cannot be dealt "
-            f"evenly to {players} players",
+            kept,
+            f"{deck.size} cards less a widow of {options['widow']} and a stock of "
+            f"{options['stock']} cannot be dealt evenly to {players} players",
         )
     lowest = options["min_bid"]
     if options["dealer_opens_lower"]:
@@ -976,14 +1264,27 @@ def _validate(options: dict[str, Any], players: int) -> list[FieldError]:
             "checks",
             "checks are kept per player: only in games where each player plays alone",
         )
-    if options["sit_out"] == "dealer" and players == 4:
+    if options["sit_out"] == "dealer" and players != 3:
         err(
             "sit_out",
-            "a four-handed game seats exactly four: a fifth player sitting out is not "
-            "supported, so sit_out must be none",
+            f"a {players}-handed game seats exactly {players}: a player sitting out is "
+            "supported for three-player games only, so sit_out must be none",
         )
-    if deck is Deck.DOUBLE and options["meld.dix"]:
-        err("meld.dix", "a double deck has no nines, so meld.dix must be 0")
+    if deck is not Deck.SINGLE and options["meld.dix"]:
+        err("meld.dix", f"a {deck.value} deck has no nines, so meld.dix must be 0")
+    if options["quadruple_melds_win"] and not options["quadruple_run_wins"]:
+        err("quadruple_melds_win", "quadruple_melds_win needs quadruple_run_wins on")
+    if options["called_partner"] and players % 2 == 0:
+        err(
+            "called_partner",
+            "a called partner is for an odd number of players (five-handed); even tables "
+            "play in fixed teams",
+        )
+    if options["forced_opening"] and options["dealer_stuck"] is not None:
+        err(
+            "forced_opening",
+            "with a forced opening somebody always holds a bid, so dealer_stuck must be null",
+        )
     if options["quadruple_run_wins"] and deck.copies < 4:
         err("quadruple_run_wins", "a single deck cannot hold a quadruple run")
     cv = options["counter_values"]
@@ -1127,7 +1428,9 @@ def get_ruleset(name: str, overrides: Mapping[str, object] | None = None) -> Rul
         errors.extend(_validate(options, players))
     if errors:
         raise RulesError(errors)
-    rs = Ruleset(name, preset["title"], preset["seed"], players, options, over)
+    rs = Ruleset(
+        name, preset["title"], preset["seed"], players, options, over, preset.get("side_size")
+    )
     if not over:
         _RULESET_CACHE[name] = rs
     elif key and len(_RULESET_CACHE) < 512:

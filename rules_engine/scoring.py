@@ -377,6 +377,8 @@ def score_hand(hand: Hand, ruleset: Ruleset) -> HandScore:
     its points are keyed by every side of the table (:meth:`Ruleset.sides_for`), the seat that
     sat out with 0.
     """
+    if hand.partner is not None and ruleset.called_partner and hand.bidder is not None:
+        return _score_with_partner(hand, ruleset, hand.bidder, hand.partner)
     if hand.seats is None:
         return _score(hand, ruleset)
     if hand.dealer is None:
@@ -399,6 +401,49 @@ def score_hand(hand: Hand, ruleset: Ruleset) -> HandScore:
         checks=checks,
         checks_reason=score.checks_reason,
         deals_next=score.deals_next,
+    )
+
+
+def _score_with_partner(hand: Hand, ruleset: Ruleset, bidder: str, partner: str) -> HandScore:
+    """A called-partner hand (five-handed): scored with the bidder and partner as one side, then
+    given per player: the partner scores the side's points too under ``partner_scores="team"``,
+    nothing under ``"nothing"``. The declaring side on the result is the bidder's seat, the
+    side every player's game total is kept for."""
+    view = ruleset.for_partner(bidder, partner)
+
+    def by_side(values: Mapping[str, int] | None) -> dict[str, int] | None:
+        if values is None:
+            return None
+        out = dict.fromkeys(view.sides, 0)
+        for seat, n in values.items():
+            out[view.side_of(seat)] += n
+        return out
+
+    team_hand = replace(
+        hand,
+        meld=by_side(hand.meld) or {},
+        counters=by_side(hand.counters),
+        tricks=by_side(hand.tricks),
+    )
+    score = _score(team_hand, view)
+    team = view.side_of(bidder)
+    points: dict[str, int] = {}
+    for seat in ruleset.seats:
+        side = view.side_of(seat)
+        if side != team or seat == bidder or ruleset.partner_scores == "team":
+            points[seat] = score.points.get(side, 0)
+        else:
+            points[seat] = 0
+    alone = partner == bidder
+    who = f"{bidder} alone (held the called card)" if alone else f"{bidder} with {partner}"
+    reason = score.reason if alone else f"{who}: {score.reason}"
+    return HandScore(
+        points,
+        bidder if score.declaring_side is not None else None,
+        score.made,
+        score.result,
+        reason,
+        score.all_tricks,
     )
 
 

@@ -11,13 +11,38 @@ side
 
 Both are ``StrEnum`` classes, so a member is its letter(s) in JSON, in dict keys and in string
 comparisons, and ``label`` gives the words people read.
+
+Tables of other sizes
+---------------------
+A seat is a name of at most two letters, on the compass (:data:`ALL_SEATS`), clockwise from N:
+
+=====  ===============================  ============================================
+size   seats (clockwise)                sides
+=====  ===============================  ============================================
+2      N, S                             each player (``N``, ``S``)
+3      N, E, S                          each player
+4      N, E, S, W                       ``NS`` v ``EW`` (or each player)
+5      N, E, SE, SW, W                  each player (five-handed: a partner per hand)
+6      N, NE, SE, S, SW, NW             teams of three, every other seat: ``NSESW``
+                                        (N, SE, SW) v ``NESNW`` (NE, S, NW)
+8      N, NE, E, SE, S, SW, W, NW       four pairs, partners opposite: ``NS``, ``NESW``,
+                                        ``EW``, ``SENW``
+=====  ===============================  ============================================
+
+A team's name is its seats' names joined in clockwise order from N (:func:`table_sides`), so
+``NS`` and ``EW`` keep their names and no name is longer than six letters. :func:`table_seats`
+gives ``N``, ``E``, ``S``, ``W`` as :class:`Seat` members and the other names as plain
+strings; :func:`seat_label` and :func:`side_label` give the words for any of them.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["Seat", "Side", "table_seats"]
+__all__ = [
+    "ALL_SEATS", "SEAT_LABELS", "TABLE_SIZES", "Seat", "Side", "seat_label", "side_label",
+    "table_seats", "table_sides", "table_teams",
+]  # fmt: skip
 
 
 class Seat(StrEnum):
@@ -76,10 +101,95 @@ _NEXT = {Seat.N: Seat.E, Seat.E: Seat.S, Seat.S: Seat.W, Seat.W: Seat.N}
 _PARTNER = {Seat.N: Seat.S, Seat.S: Seat.N, Seat.E: Seat.W, Seat.W: Seat.E}
 
 
-def table_seats(players: int) -> tuple[Seat, ...]:
-    """The seats in use, clockwise: all four, or ``N``, ``E``, ``S`` for three players."""
-    if players == 4:
-        return tuple(Seat)
-    if players == 3:
-        return (Seat.N, Seat.E, Seat.S)
-    raise ValueError(f"pinochle is played by three or four here, not {players}")
+# every seat name a table may use, clockwise from North
+ALL_SEATS: tuple[str, ...] = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+
+SEAT_LABELS: dict[str, str] = {
+    "N": "North", "NE": "North-East", "E": "East", "SE": "South-East",
+    "S": "South", "SW": "South-West", "W": "West", "NW": "North-West",
+}  # fmt: skip
+
+_TABLES: dict[int, tuple[str, ...]] = {
+    2: ("N", "S"),
+    3: ("N", "E", "S"),
+    4: ("N", "E", "S", "W"),
+    5: ("N", "E", "SE", "SW", "W"),
+    6: ("N", "NE", "SE", "S", "SW", "NW"),
+    8: ALL_SEATS,
+}
+
+# the table sizes any ruleset may seat
+TABLE_SIZES: tuple[int, ...] = tuple(_TABLES)
+
+
+def _name(x: str) -> str:
+    """``N``/``E``/``S``/``W`` as :class:`Seat` members (so ``.label`` and the four-seat
+    properties keep working), any other seat name as itself."""
+    return Seat(x) if x in Seat.__members__ else x
+
+
+def table_seats(players: int) -> tuple[str, ...]:
+    """The seats of a table of ``players``, clockwise from N (see the module's table)."""
+    seats = _TABLES.get(players) if not isinstance(players, bool) else None
+    if seats is None:
+        sizes = ", ".join(str(n) for n in TABLE_SIZES)
+        raise ValueError(f"tables seat {sizes} players here, not {players!r}")
+    return tuple(_name(x) for x in seats)
+
+
+def table_teams(players: int, side_size: int) -> tuple[tuple[str, ...], ...]:
+    """The teams of a table of ``players`` in teams of ``side_size``, each clockwise from N:
+    every seat alone (1), or members ``players / side_size`` seats apart, so every player sits
+    between two opponents (partners opposite at four and eight)."""
+    seats = table_seats(players)
+    if isinstance(side_size, bool) or side_size < 1 or players % side_size:
+        raise ValueError(f"{players} players cannot sit in teams of {side_size}")
+    k = players // side_size
+    return tuple(tuple(seats[j + i * k] for i in range(side_size)) for j in range(k))
+
+
+def table_sides(players: int, side_size: int) -> tuple[str, ...]:
+    """The sides of a table of ``players`` in teams of ``side_size`` (:func:`table_teams`),
+    each named by its seats joined clockwise from N: ``NS``, ``EW`` (as :class:`Side`
+    members), ``NESW``, ``NSESW``; a player alone is the seat's name."""
+    names = ["".join(team) for team in table_teams(players, side_size)]
+    return tuple(_side(x) for x in names)
+
+
+def _side(name: str) -> str:
+    return Side(name) if name in Side.__members__ else _name(name)
+
+
+def seat_label(seat: str) -> str:
+    """The words for a seat name: ``North``, ``South-East``, ..."""
+    return SEAT_LABELS.get(seat, seat)
+
+
+def side_label(side: str) -> str:
+    """The words for a side: ``North–South``; a player's own side is the seat's words; a team of
+    three lists its players (``North, South-East and South-West``)."""
+    if side in Side.__members__:
+        return Side(side).label
+    if side in SEAT_LABELS:
+        return SEAT_LABELS[side]
+    members = _team_members().get(side)
+    if members is None:
+        return side
+    words = [SEAT_LABELS[x] for x in members]
+    if len(words) == 2:
+        return "–".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _team_members() -> dict[str, tuple[str, ...]]:
+    """Every team name any table may have, with its seats."""
+    if not _TEAMS:
+        for n in TABLE_SIZES:
+            for k in (2, 3):  # the team sizes games use
+                if n % k == 0:
+                    for team in table_teams(n, k):
+                        _TEAMS.setdefault("".join(team), team)
+    return _TEAMS
+
+
+_TEAMS: dict[str, tuple[str, ...]] = {}

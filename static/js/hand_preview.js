@@ -468,6 +468,7 @@
   // --- the check endpoint's answer --------------------------------------------------------------
   function check(rules, values, seats) {
     if (!rules || !rules.fields) return null;
+    if (rules.called_partner) return null;  // sides change with each hand's partner: the server's
     var table = seats || rules.seats;
     var shape = rules.seats_by_size && rules.seats_by_size[String(table.length)];
     if (!shape || shape.join() !== table.join()) return null;  // not a table of this ruleset: the server's to say

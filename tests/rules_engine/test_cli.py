@@ -45,6 +45,7 @@ def test_rulesets() -> None:
     code, out = run_cli("rulesets")
     assert code == 0
     names = [r["name"] for r in out["rulesets"]]
+    # the presets for other table sizes follow (tests/rules_engine/test_big_tables.py)
     assert names[:6] == [
         "pagat_double_deck",
         "club_double_deck",

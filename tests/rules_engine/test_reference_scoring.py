@@ -36,6 +36,11 @@ VARIANTS: list[dict[str, Any]] = [
     {"surrender_policy": "nothing", "board_set_opponents": "meld"},
 ]
 
+# The presets the reference is written for: three and four at a table. The presets for tables
+# of two, five, six and eight have their own cases from the texts (test_big_tables.py).
+REFERENCED = tuple(name for name in PRESET_NAMES
+                   if get_ruleset(name).table_sizes[0] in (3, 4))
+
 
 def check_melds_of(counts: list[int], trump: int) -> list[str]:
     """What a player holding these cards may claim checks for."""
@@ -159,7 +164,7 @@ def compare(rs: Any, data: dict[str, Any], seats: Any) -> None:
 @settings(max_examples=400, deadline=None)
 @given(
     st.randoms(use_true_random=False),
-    st.sampled_from(PRESET_NAMES),
+    st.sampled_from(REFERENCED),
     st.sampled_from(VARIANTS),
 )
 def test_the_engine_scores_as_the_texts_say(
@@ -177,11 +182,11 @@ def test_the_generator_reaches_every_outcome_and_verdict() -> None:
     seen: set[tuple[str, str]] = set()
     verdicts: set[str] = set()
     for _ in range(600):
-        name = rng.choice(PRESET_NAMES)
+        name = rng.choice(REFERENCED)
         rs, data, seats = deal(rng, name, {})
         seen.add((name, data["outcome"]))
         verdicts.add(str(score_hand(parse_hand(data, rs, seats), rs).result))
-    for name in PRESET_NAMES:
+    for name in REFERENCED:
         assert {o for n, o in seen if n == name} >= {"played", "surrender", "renege", "misdeal"}
     assert verdicts >= {"made", "set", "surrendered", "renege", "misdeal", "board_set"}
 
@@ -211,7 +216,7 @@ GAME_VARIANTS: list[dict[str, Any]] = [
 @settings(max_examples=200, deadline=None)
 @given(
     st.randoms(use_true_random=False),
-    st.sampled_from(PRESET_NAMES),
+    st.sampled_from(REFERENCED),
     st.sampled_from(GAME_VARIANTS),
     st.booleans(),
 )

@@ -28,6 +28,7 @@ PRESETS = [
 
 
 def test_the_six_presets_exist_and_cite_a_seed() -> None:
+    # the presets for other table sizes follow (tests/rules_engine/test_big_tables.py)
     assert list(PRESET_NAMES)[: len(PRESETS)] == PRESETS
     for rs in list_rulesets():
         assert rs.title and rs.seed
