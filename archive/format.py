@@ -156,12 +156,13 @@ SECTIONS: dict[str, Section] = {
     "revisions": Section(
         HandRevision,
         ("revision", "is_live", "is_deletion", "dealer", "bidder", "bid", "trump", "outcome",
-         "renege_seat", "meld", "counters", "tricks", "quadruple_run", "misdeal_seat",
+         "renege_seat", "meld", "counters", "tricks", "quadruple_run", "partner", "misdeal_seat",
          "widow_seen", "check_melds", "points", "result", "made", "reason", "author", "source",
          "note", "created_at"),
         refs={"author": USER},
         # entered only where the ruleset needs them
-        defaults={"tricks": None, "quadruple_run": "", "misdeal_seat": "", "widow_seen": None,
+        defaults={"tricks": None, "quadruple_run": "", "partner": "", "misdeal_seat": "",
+                  "widow_seen": None,
                   "check_melds": None},
         excluded={"id": "nested in its hand, named by its revision number",
                   "hand": "nested in its hand",

@@ -51,7 +51,7 @@ from .format import (
 MAX_PROBLEMS = 50
 # A revision's entered values, as the rules engine reads them.
 REVISION_VALUES = ("dealer", "bidder", "bid", "trump", "outcome", "renege_seat", "meld",
-                   "counters", "tricks", "quadruple_run", "misdeal_seat", "widow_seen",
+                   "counters", "tricks", "quadruple_run", "partner", "misdeal_seat", "widow_seen",
                    "check_melds")
 LIST_SECTIONS = ("players", "pairs", "entries", "table_cards", "rounds", "tables", "seats",
                  "byes", "games", "hands", "log")

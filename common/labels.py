@@ -4,16 +4,18 @@ that a phone tile needs are chosen here."""
 
 from __future__ import annotations
 
-from rules_engine import Outcome, Result, Seat, Side, Suit
+from rules_engine import ALL_SEATS, Outcome, Result, Side, Suit, seat_label
 
-SEATS: tuple[str, ...] = tuple(s.value for s in Seat)
+# every seat a table may have, clockwise from North (three and four players use the four
+# cardinal points)
+SEATS: tuple[str, ...] = tuple(ALL_SEATS)
 # the partnerships of a four-player table (at other tables each seat is its own side)
 SIDES: tuple[str, ...] = tuple(s.value for s in Side)
 SUITS: tuple[str, ...] = tuple(s.value for s in Suit)
 OUTCOMES: tuple[str, ...] = tuple(o.value for o in Outcome)
 RESULTS: tuple[str, ...] = tuple(r.value for r in Result)
 
-SEAT_NAMES = {s.value: s.label for s in Seat}
+SEAT_NAMES = {s: seat_label(s) for s in ALL_SEATS}
 SUIT_SYMBOLS = {s.value: s.symbol for s in Suit}
 SUIT_NAMES = {s.value: s.label.capitalize() for s in Suit}
 # Tiles on a phone are narrow: the no-marriage outcome is shown by its result's name.

@@ -928,7 +928,7 @@ def _check_melds_fit(
     check_melds: Mapping[str, tuple[str, ...]],
     meld: Mapping[str, int] | None,
     trump: str | None,
-    bidder: Seat | None,
+    bidder: str | None,
     rs: Ruleset,
     errors: list[FieldError],
 ) -> None:

@@ -19,7 +19,7 @@ from .bids import max_bid
 from .hands import Outcome, fields_for, needs_tricks, top_counters
 from .meld import _side_bits, achievable_hand_totals
 from .rulesets import Ruleset
-from .seats import Seat
+from .seats import ALL_SEATS
 
 __all__ = ["browser_rules"]
 
@@ -54,7 +54,7 @@ def browser_rules(ruleset: Ruleset) -> dict[str, Any]:
             seats=[str(s) for s in rs.seats],
             # every seat letter a hand's seat fields may hold (the API's choices: N, E, S, W
             # until the web takes rules_engine.ALL_SEATS; then this list should follow it)
-            seat_letters=[str(s) for s in Seat],
+            seat_letters=list(ALL_SEATS),
             sides=[str(s) for s in rs.sides],
             side_of={
                 str(s): str(rs.side_of(s)) for s in rs.seats_for(rs.table_sizes[-1])

@@ -75,6 +75,10 @@ class HandValuesInput(serializers.Serializer[Any]):
         max_length=6, required=False, allow_blank=True,
         help_text="The side that showed a quadruple run, where that wins the game.",
     )
+    partner = serializers.ChoiceField(
+        choices=SEATS, required=False, allow_blank=True,
+        help_text="Five-handed: the seat that held the called card, the bidder's partner for the "
+                  "hand (the bidder's own seat when playing alone).")
     misdeal_seat = serializers.ChoiceField(
         choices=SEATS, required=False, allow_blank=True,
         help_text="A technical misdeal (outcome technical_misdeal): the seat that called it.")

@@ -133,6 +133,9 @@ class HandRevision(models.Model):
     tricks = models.JSONField(null=True, blank=True)
     # The side that showed a quadruple run, where the ruleset lets it win the game outright.
     quadruple_run = models.CharField(max_length=6, blank=True, default="")
+    # Five-handed: the bidder's partner for the hand (who held the called card; the bidder's own
+    # seat when playing alone).
+    partner = models.CharField(max_length=2, blank=True, default="")
     # A technical misdeal: the seat that declared it.
     misdeal_seat = models.CharField(max_length=2, blank=True, default="")
     # A surrender where a widow is dealt: false when the declarer conceded without looking at it.

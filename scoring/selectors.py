@@ -46,6 +46,8 @@ def revision_values(revision: HandRevision) -> dict[str, Any]:
         values["tricks"] = revision.tricks
     if revision.quadruple_run:
         values["quadruple_run"] = revision.quadruple_run
+    if revision.partner:
+        values["partner"] = revision.partner
     if revision.misdeal_seat:
         values["misdeal_seat"] = revision.misdeal_seat
     if revision.widow_seen is not None:
