@@ -65,3 +65,12 @@ def opponents_of(ruleset: Ruleset, seat: str, seats: Sequence[str]) -> tuple[str
 def partners_of(ruleset: Ruleset, seat: str) -> tuple[str, ...]:
     """The seats playing with ``seat`` (none where each plays alone)."""
     return tuple(s for s in ruleset.seats_of(ruleset.side_of(seat)) if s != seat)
+
+
+def table_teams(ruleset: Ruleset) -> tuple[tuple[int, ...], ...]:
+    """Who plays with whom at a full table (the largest the ruleset seats): each side's seat
+    indexes, clockwise from North (what the round builders take, ``formats.Situation.teams``)."""
+    size = max(ruleset.table_sizes)
+    seats = list(ruleset.seats_for(size))
+    return tuple(tuple(seats.index(seat) for seat in ruleset.seats_of(side))
+                 for side in ruleset.sides_for(size))

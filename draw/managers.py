@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from common.errors import DomainError, refused
-from common.rulesets import event_ruleset
+from common.rulesets import event_ruleset, table_teams
 from formats import Format, Situation, Stage
 from pairing.results import TableResult
 from pairing.rotation import RoundPlan
@@ -76,7 +76,8 @@ class RoundManager:
             number=self.number, seed=self.event.draw_seed, rounds_planned=self.event.rounds_planned,
             history=tuple(self.history), results=results,
             settings=dict(self.event.format_settings or {}),
-            table_sizes=self.ruleset.table_sizes, individual=self.ruleset.individual, **kwargs)
+            table_sizes=self.ruleset.table_sizes, individual=self.ruleset.individual,
+            teams=table_teams(self.ruleset), **kwargs)
 
     def _first_round_check(self, entrants: int) -> None:
         if self.number == 1:

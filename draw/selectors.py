@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import formats
-from common.rulesets import event_ruleset, table_seats, table_sides
+from common.rulesets import event_ruleset, table_seats, table_sides, table_teams
 from formats import FormatError, Stage
 from formats.pairs import bracket_first_round, bracket_view
 from pairing.results import TableResult
@@ -53,7 +53,7 @@ def event_format_settings(event: Event) -> dict[str, Any]:
     try:
         ruleset = event_ruleset(event)
         settings = spec.settings_for(event.format_settings, table_sizes=tuple(ruleset.table_sizes),
-                                     individual=ruleset.individual)
+                                     individual=ruleset.individual, teams=table_teams(ruleset))
     except FormatError:  # stored before a setting was renamed: show what is stored
         settings = dict(event.format_settings or {})
     if spec.rounds_setting:

@@ -8,11 +8,22 @@ from collections.abc import Mapping
 from typing import Any
 
 from pairing.club_night import BuiltRound, club_night_round
+from pairing.rotation import RotationError
+from pairing.tables import table_round
 
-from .spec import Format, Situation
+from .spec import Format, FormatError, Situation
 
 
 def _build(s: Situation) -> BuiltRound:
+    if s.shape == "other":
+        size = max(s.table_sizes)
+        try:
+            plan = table_round(list(s.entries), list(s.history), table_size=size,
+                               teams=s.teams, seed=s.seed * 1000 + s.number,
+                               fixed_tables=s.fixed_tables or None)
+        except RotationError as exc:
+            raise FormatError(exc.message, field=exc.field, code=exc.code) from None
+        return BuiltRound(plan, "tables")
     return club_night_round(
         s.entries, s.history, rounds_planned=s.rounds_planned, seed=s.seed,
         fixed_tables=s.fixed_tables or None, results=s.results,
@@ -27,11 +38,14 @@ def _describe(settings: Mapping[str, Any], rounds_planned: int) -> list[str]:
             "opponents change every round, meeting the same player again as little as "
             "possible. When the players do not fill whole tables, players sit out in turn "
             "(or, where the rules let a table seat four, some tables of three seat four, in "
-            "turn, and the dealer sits out each hand)."]
+            "turn, and the dealer sits out each hand). At tables of two, five, six or eight "
+            "the teams change every round, nobody playing with the same teammates again "
+            "while it can be avoided."]
 
 
 FORMAT = Format(
     name="club_night", label="Club night (rotating partners)", build=_build,
     summary="Club night: partners rotate every round; play on as long as the club likes.",
     describe=_describe, club_night=True, shortcut="New club night", tables_of_three=True,
+    any_table=True,
 )

@@ -43,6 +43,14 @@ STAGE_LABELS = {Stage.QUALIFYING: "Qualifying", Stage.SEMIFINAL: "Semi-final",
                 Stage.FINAL: "Final", Stage.BRACKET: "Bracket"}
 
 
+def _shape_of(table_sizes: tuple[int, ...], teams: tuple[tuple[int, ...], ...]) -> str:
+    if 3 in table_sizes:
+        return "threes"
+    if table_sizes == (4,) and len(teams) == 2:
+        return "partnerships"
+    return "other"
+
+
 @dataclass(frozen=True)
 class Situation:
     """Everything a builder may use to seat round ``number``."""
@@ -68,11 +76,21 @@ class Situation:
     # waits) and whether each player is their own side (three-handed, cutthroat).
     table_sizes: tuple[int, ...] = (4,)
     individual: bool = False
+    # Who plays with whom at a full table (the largest size): the seat indexes of each side,
+    # clockwise from North. Partnerships N-S and E-W by default; six-handed ((0, 2, 4),
+    # (1, 3, 5)); eight-handed four pairs opposite; each alone ((0,), (1,), ...).
+    teams: tuple[tuple[int, ...], ...] = ((0, 2), (1, 3))
 
     @property
     def threes(self) -> bool:
         """Individual play at tables of three (and maybe four)."""
-        return self.individual or 3 in self.table_sizes
+        return 3 in self.table_sizes
+
+    @property
+    def shape(self) -> str:
+        """``partnerships`` (two sides of two at four), ``threes``, or ``other`` (two, five,
+        six or eight at a table: ``pairing.tables``)."""
+        return _shape_of(self.table_sizes, self.teams)
 
 
 @dataclass(frozen=True)
@@ -93,7 +111,7 @@ class Finish:
 
     @property
     def threes(self) -> bool:
-        return self.individual or 3 in self.table_sizes
+        return 3 in self.table_sizes
 
 
 @dataclass(frozen=True)
@@ -235,6 +253,9 @@ class Format:
     # Can run individual play at tables of three (a three-handed or cutthroat ruleset); the
     # others are partnership formats and refuse such a ruleset.
     tables_of_three: bool = False
+    # Seats tables of any other size the rules texts describe (two head to head, five each for
+    # themselves, six in two teams of three, eight in four teams of two): ``pairing.tables``.
+    any_table: bool = False
     # Settings checked for a ruleset's table shape (raw settings, table sizes, individual):
     # ``None`` means the shape does not change them (see :meth:`settings_for`).
     check_settings_for_shape: (
@@ -247,12 +268,17 @@ class Format:
         return self.entrants == "pairs"
 
     def settings_for(self, raw: Mapping[str, Any] | None, *, table_sizes: tuple[int, ...] = (4,),
-                     individual: bool = False) -> dict[str, Any]:
-        """``check_settings`` for the event's ruleset: a format that cannot play individuals at
-        tables of three refuses such a ruleset (field ``ruleset``); one that can fills in and
-        checks its settings for the shape (a progressive day's cut is 9, 3 or 0 at tables of
-        three)."""
-        threes = individual or 3 in table_sizes
+                     individual: bool = False,
+                     teams: tuple[tuple[int, ...], ...] = ((0, 2), (1, 3))) -> dict[str, Any]:
+        """``check_settings`` for the event's ruleset: a format that cannot seat the ruleset's
+        tables refuses it (field ``ruleset``); one that can fills in and checks its settings for
+        the shape (a progressive day's cut is 9, 3 or 0 at tables of three)."""
+        threes = 3 in table_sizes
+        shape = _shape_of(tuple(table_sizes), tuple(teams))
+        if shape == "other" and not self.any_table:
+            raise FormatError(
+                f"{self.label} is played at tables of four (or three); choose a club night for "
+                f"tables of {max(table_sizes)}.", field="ruleset", code="table_shape")
         if threes and not self.tables_of_three:
             raise FormatError(
                 f"{self.label} is played by partnerships at tables of four; choose a ruleset "

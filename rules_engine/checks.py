@@ -74,7 +74,7 @@ _ALIASES = {
     "round_table": "roundtable",
     "roundhouse": "roundtable",
     "round_house": "roundtable",
-    "round_robin": "roundtable",
+    "roundrobin": "roundtable",  # "round robin": spaces and hyphens are dropped below
     "marriages_around": "roundtable",
     "7_nines": "seven_nines",
     "nines": "seven_nines",
@@ -90,7 +90,7 @@ def _read_name(raw: object) -> str | None:
     if not isinstance(raw, str) or len(raw) > 30:
         return None
     word = raw.strip().lower().replace("-", "_").replace(" ", "_")
-    word = _ALIASES.get(word, word)
+    word = _ALIASES.get(word, _ALIASES.get(word.replace("_", ""), word))
     return word if word in CHECK_MELDS else None
 
 

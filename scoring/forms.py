@@ -27,6 +27,11 @@ from common.labels import (
 )
 from common.rulesets import table_sides
 from rules_engine import RulesError, Ruleset, browser_rules, fields_for, needs_tricks
+from rules_engine.checks import CHECK_MELDS
+
+# Check pinochle's check-earning melds as a form offers them (a double marriage is counted).
+CHECK_CHOICES = [(name, label) for name, (_, label) in CHECK_MELDS.items()
+                 if name != "double_marriage"]
 
 
 def outcome_fields(ruleset: Ruleset) -> dict[str, set[str]]:
@@ -81,6 +86,13 @@ class HandForm(forms.Form):
     bid = forms.IntegerField(required=False, min_value=1, max_value=10000, widget=_numeric())
     trump = forms.ChoiceField(choices=SUIT_CHOICES, required=False)
     renege_seat = forms.ChoiceField(choices=SEAT_CHOICES, required=False)
+    # five-handed: who held the called card; a technical misdeal: who called it
+    partner = forms.ChoiceField(choices=SEAT_CHOICES, required=False)
+    misdeal_seat = forms.ChoiceField(choices=SEAT_CHOICES, required=False)
+    # a surrender where a widow is dealt: did the declarer look at it?
+    widow_seen = forms.ChoiceField(
+        choices=[("", "Yes"), ("no", "No: conceded at the opening bid without looking")],
+        required=False)
     note = forms.CharField(max_length=200, required=False)
 
     def __init__(self, *args: Any, ruleset: Ruleset, seats: Sequence[str] | None = None,
@@ -98,6 +110,15 @@ class HandForm(forms.Form):
                 self.fields[f"{group}_{side}"] = forms.IntegerField(
                     required=False, min_value=0, max_value=10000, widget=_numeric()
                 )
+        # check pinochle: each player's melds that earn checks (a double marriage may come up to
+        # four times: a count)
+        self.checks = bool(ruleset.checks)
+        if self.checks:
+            for side in self.sides:
+                self.fields[f"checks_{side}"] = forms.MultipleChoiceField(
+                    choices=CHECK_CHOICES, required=False, widget=forms.CheckboxSelectMultiple)
+                self.fields[f"double_marriages_{side}"] = forms.IntegerField(
+                    required=False, min_value=0, max_value=4, widget=_numeric())
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -124,9 +145,16 @@ class HandForm(forms.Form):
         outcome = data.get("outcome") or "played"
         wanted = outcome_fields(self.ruleset).get(outcome, set())
         values: dict[str, Any] = {"dealer": data.get("dealer"), "outcome": outcome}
-        for name in ("bidder", "bid", "trump", "renege_seat"):
+        for name in ("bidder", "bid", "trump", "renege_seat", "partner", "misdeal_seat"):
             if name in wanted and data.get(name) not in (None, ""):
                 values[name] = data[name]
+        if "widow_seen" in wanted and data.get("widow_seen") == "no":
+            values["widow_seen"] = False
+        if "check_melds" in wanted and self.checks:
+            melds = {side: [*data.get(f"checks_{side}", [])]
+                     + ["double_marriage"] * (data.get(f"double_marriages_{side}") or 0)
+                     for side in self.sides}
+            values["check_melds"] = {side: names for side, names in melds.items() if names}
         for group in self.groups:
             if group in wanted:
                 values[group] = {
@@ -151,7 +179,13 @@ class HandForm(forms.Form):
         if expected_revision is not None:
             initial["expected_revision"] = expected_revision
         for key, value in (values or {}).items():
-            if isinstance(value, dict):
+            if key == "check_melds" and isinstance(value, dict):
+                for side, names in value.items():
+                    initial[f"checks_{side}"] = [n for n in names if n != "double_marriage"]
+                    initial[f"double_marriages_{side}"] = list(names).count("double_marriage")
+            elif key == "widow_seen":
+                initial[key] = "" if value else "no"
+            elif isinstance(value, dict):
                 for side, v in value.items():
                     initial[f"{key}_{side}"] = v
             elif key != "revision":
@@ -207,6 +241,21 @@ def hand_layout(
         "dealer": seat_tiles("dealer"),
         "bidder": seat_tiles("bidder"),
         "renege_seat": seat_tiles("renege_seat"),
+        "partner": seat_tiles("partner"),
+        "misdeal_seat": seat_tiles("misdeal_seat"),
+        # which values the ruleset asks at all (the form shows them for the outcomes carrying them)
+        "asks": {name: any(name in fields for fields in outcome_fields(form.ruleset).values())
+                 for name in ("partner", "misdeal_seat", "widow_seen", "check_melds")},
+        "checks": [
+            {"side": side, "players": names.get(side, ""),
+             "choices": [{"value": v, "label": label,
+                          "checked": v in (form.data.getlist(f"checks_{side}") if form.is_bound
+                                           else form.initial.get(f"checks_{side}", []))}
+                         for v, label in CHECK_CHOICES],
+             "double_marriages": value.get(f"double_marriages_{side}", ""),
+             "errors": errors.get(f"check_melds_{side}", [])}
+            for side in form.sides
+        ] if form.checks else [],
         "trump": [
             {"value": k, "label": sym, "sub": SUIT_NAMES[k], "checked": value["trump"] == k,
              "red": k in "HD"}
@@ -215,6 +264,8 @@ def hand_layout(
         "outcome": [
             {"value": k, "label": v, "checked": (value["outcome"] or "played") == k}
             for k, v in OUTCOME_CHOICES
+            # a technical misdeal only where the ruleset has a misdeal rule
+            if k != "technical_misdeal" or form.ruleset.misdeal_rule != "none"
         ],
         "sides": [
             {"side": side, "meld": value[f"meld_{side}"], "counters": value[f"counters_{side}"],

@@ -24,7 +24,7 @@ import formats
 from clubs.models import Club, Player
 from clubs.services import player_create
 from common.errors import DomainError, refused
-from common.rulesets import check_ruleset, ruleset_for
+from common.rulesets import check_ruleset, ruleset_for, table_teams
 from common.tasks import standings_request_update
 from ranking import RankingError, validate_tie_breaks
 from ranking.pairs import validate_pair_tie_breaks
@@ -195,7 +195,7 @@ def check_format_settings(*, format: str, settings: dict[str, Any] | None,
         if ruleset is None:
             return spec.check_settings(settings)
         return spec.settings_for(settings, table_sizes=tuple(ruleset.table_sizes),
-                                 individual=ruleset.individual)
+                                 individual=ruleset.individual, teams=table_teams(ruleset))
 
 
 def _check_settings(
@@ -244,11 +244,15 @@ def check_table_shape(*, ruleset: Ruleset, format: str) -> None:
     two at tables of four; individual play (each player their own side, at tables of three, or
     of four with the dealer sitting out) only a format that seats tables of three."""
     spec = _spec(format)
-    if ruleset.individual and not spec.tables_of_three:
-        raise DomainError(
-            f"{spec.label} seats partnerships at tables of four, and {ruleset.title} is played "
-            "by individuals; pick a four-handed ruleset, or a club night or progressive day.",
-            field="ruleset_preset", code="table_shape")
+    try:
+        spec.settings_for({}, table_sizes=tuple(ruleset.table_sizes),
+                          individual=ruleset.individual, teams=table_teams(ruleset))
+    except formats.FormatError as exc:
+        if exc.code != "table_shape":
+            return  # the settings are checked on their own (check_format_settings)
+        raise DomainError(f"{exc.message} ({ruleset.title} is played at tables of "
+                          f"{' or '.join(map(str, ruleset.table_sizes))}.)",
+                          field="ruleset_preset", code="table_shape") from None
 
 
 def check_event_settings_change(

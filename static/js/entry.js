@@ -46,9 +46,22 @@
     var outcome = val("outcome") || "played";
     var wanted = outcomeFields[outcome] || [];
     var v = { dealer: val("dealer"), outcome: outcome };
-    ["bidder", "bid", "trump", "renege_seat"].forEach(function (name) {
+    ["bidder", "bid", "trump", "renege_seat", "partner", "misdeal_seat"].forEach(function (name) {
       if (wanted.indexOf(name) >= 0 && val(name) !== "") v[name] = name === "bid" ? num(val(name)) : val(name);
     });
+    if (wanted.indexOf("widow_seen") >= 0 && val("widow_seen") === "no") v.widow_seen = false;
+    if (wanted.indexOf("check_melds") >= 0) {
+      // check pinochle: the ticked melds per player, a double marriage as often as counted
+      var checks = {};
+      form.querySelectorAll("[data-checks-for]").forEach(function (box) {
+        var side = box.getAttribute("data-checks-for"), names = [];
+        box.querySelectorAll("input[type=checkbox]:checked").forEach(function (c) { names.push(c.value); });
+        var n = parseInt(val("double_marriages_" + side), 10) || 0;
+        for (var i = 0; i < n && i < 4; i++) names.push("double_marriage");
+        if (names.length) checks[side] = names;
+      });
+      v.check_melds = checks;
+    }
     groups.forEach(function (group) {
       if (wanted.indexOf(group) < 0) return;
       var d = {};

@@ -75,6 +75,26 @@ def random_hand(rng: random.Random, preset: str, seats: list[str], dealer: str) 
         return values
 
 
+def team_hand(rng: random.Random, preset: str, seats: list[str], dealer: str) -> dict[str, Any]:
+    """A hand at a table of teams (or players): meld and counters per side, the bid on the
+    ladder; the engine refuses anything impossible and the table types another."""
+    rs = get_ruleset(preset, {})
+    sides = list(rs.sides_for(len(seats)))
+    unit = 10 if rs.counters_total % 10 == 0 and rs.counters_total >= 250 else 1
+    while True:
+        counters = dict(zip(sides, _split(rng, rs.counters_total, len(sides), unit), strict=True))
+        meld = {side: rng.choice([0, 0, 4, 10, 20, 40]) * (10 if unit == 10 else 1)
+                for side in sides}
+        values = {"dealer": dealer, "outcome": "played", "bidder": rng.choice(seats),
+                  "bid": rs.min_bid + rs.bid_step * rng.randint(0, 3), "trump": rng.choice("HSDC"),
+                  "meld": meld, "counters": counters}
+        try:
+            parse_hand(values, rs, seats=seats)
+        except RulesError:
+            continue
+        return values
+
+
 class Night:
     """A director's script and the tables' phones, keeping the hands each table entered."""
 
@@ -129,7 +149,8 @@ class Night:
                 state = _ok(self.tables.get(f"/api/tables/{token}/"))
                 if state["game"]["status"] != "playing":
                     break
-                values = random_hand(self.rng, self.preset, seats, state["next_dealer"])
+                deal = random_hand if self.ruleset.table_sizes[0] == 3 else team_hand
+                values = deal(self.rng, self.preset, seats, state["next_dealer"])
                 _ok(self.tables.post(f"/api/tables/{token}/hands/",
                                      {**values, "number": state["next_number"]}, format="json"),
                     201)
@@ -152,7 +173,8 @@ class Night:
                 result = score_game([parse_hand(h, self.ruleset, seats=seats) for h in hands],
                                     self.ruleset, max_deals=3, seats=seats)
                 for seat in table["seats"]:
-                    totals[seat["entry_id"]] += result.totals[-1][seat["position"]]
+                    side = self.ruleset.side_of(seat["position"])
+                    totals[seat["entry_id"]] += result.totals[-1][side]
         return totals
 
 
@@ -257,3 +279,44 @@ def test_a_progressive_day_at_tables_of_three_reaches_a_champion(
     assert champion["entry_id"] == next(s["entry_id"] for s in game["seats"]
                                         if s["position"] == winner_seat)
     assert len(finished["placements"]) == 9
+
+
+@pytest.mark.parametrize(("preset", "players"), [
+    ("six_handed_triple_deck", 13),   # two tables of six (teams of three) and a bye
+    ("two_handed", 7),                 # three tables head to head and a bye
+    ("eight_handed_double_deck", 16),  # two tables of eight, four teams of two
+])
+def test_a_club_night_at_tables_of_other_sizes(director_api: APIClient, preset: str,
+                                               players: int,
+                                               django_capture_on_commit_callbacks: Any) -> None:
+    """Tables of two, six and eight through the API: every player placed each round, teams
+    seated as the rules say, teammates changing, the standings equal to the engine's."""
+    api = director_api
+    night = Night(api, _club(api, f"Tables {preset}"), preset=preset, players=players,
+                  seed=players)
+    rs = night.ruleset
+    size = rs.table_sizes[0]
+    mates: Counter[frozenset[int]] = Counter()
+    byes: Counter[int] = Counter()
+    for _ in range(3):
+        round_ = night.seat()
+        seated = [s["entry_id"] for t in round_["tables"] for s in t["seats"]]
+        resting = [b["entry_id"] if isinstance(b, dict) else b for b in round_.get("byes", [])]
+        assert sorted(seated + resting) == sorted(night.entries)
+        assert len(resting) == players % size
+        byes.update(resting)
+        for table in round_["tables"]:
+            at = {s["position"]: s["entry_id"] for s in table["seats"]}
+            assert list(at) == list(rs.seats_for(size))
+            for side in rs.sides_for(size):
+                team = [at[p] for p in rs.seats_of(side)]
+                mates.update(frozenset(p) for p in itertools.combinations(team, 2))
+        with django_capture_on_commit_callbacks(execute=True):
+            night.play(round_)
+    assert max(byes[e] for e in night.entries) - min(byes[e] for e in night.entries) <= 1
+    if rs.side_size > 1:  # teammates change: nobody plays a whole night with the same team
+        assert max(mates.values()) < 3
+    rows = {r["entry_id"]: r["points"] for r in _ok(api.get(night.url("standings/")))["rows"]}
+    expected = night.engine_totals()
+    assert {e: rows[e] for e in night.entries if not byes[e]} == {
+        e: expected[e] for e in night.entries if not byes[e]}

@@ -1,0 +1,179 @@
+"""Seating a club-night round at tables of any size with teams: two players head to head,
+five each for themselves, six in two teams of three, eight in four teams of two (pure Python).
+
+The ruleset says the shape (``formats.Situation``): the seats of a table in clockwise order and
+which seats play together (``teams``, as seat indexes: six-handed ``((0, 2, 4), (1, 3, 5))``,
+eight-handed ``((0, 4), (1, 5), (2, 6), (3, 7))``, each alone ``((0,), (1,), ...)``). The
+partnership game at tables of four keeps its whist designs and rotation
+(``pairing.rotation``), individuals at tables of three theirs (``pairing.threes``); this module
+seats every other shape.
+
+* **byes** — ``N % k`` players sit out a round; nobody sits out a second time before every
+  present player has once (counted over the history; fixed players never sit out).
+* **cost** — a round is judged by who meets whom again: a repeat *teammate* costs
+  ``TEAMMATE_WEIGHT`` × the times they already played together, a repeat *opponent* (at one table,
+  not on one team) the times they already met. A seeded local search swaps players between seats
+  of different tables and teams to lower it, from a few random starts; the best is kept.
+  Deterministic for a seed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import TypeVar
+
+from .rotation.model import Orderable, RotationError, RoundPlan
+
+P = TypeVar("P", bound=Orderable)
+
+TEAMMATE_WEIGHT = 10
+RESTARTS = 3
+SWAPS_PER_PLAYER = 60
+
+
+def _key(a: P, b: P) -> tuple[P, P]:
+    return (a, b) if a < b else (b, a)
+
+
+@dataclass(frozen=True)
+class TablesQuality:
+    """How often players met again over a night: teammates and opponents beyond their first
+    meeting, the most times any two played together, and byes per player (most − fewest)."""
+
+    repeat_teammates: int
+    repeat_opponents: int
+    max_together: int
+    bye_spread: int
+
+
+def _meetings(rounds: Sequence[RoundPlan[P]], teams: Sequence[Sequence[int]]
+              ) -> tuple[Counter[tuple[P, P]], Counter[tuple[P, P]]]:
+    mates: Counter[tuple[P, P]] = Counter()
+    opponents: Counter[tuple[P, P]] = Counter()
+    for plan in rounds:
+        for table in plan.tables:
+            team_of = {i: t for t, team in enumerate(teams) for i in team}
+            for i, j in combinations(range(len(table)), 2):
+                pair = _key(table[i], table[j])
+                if team_of.get(i, -1 - i) == team_of.get(j, -2 - j):
+                    mates[pair] += 1
+                else:
+                    opponents[pair] += 1
+    return mates, opponents
+
+
+def measure(rounds: Sequence[RoundPlan[P]], teams: Sequence[Sequence[int]]) -> TablesQuality:
+    """Repeat teammates and opponents over ``rounds`` and how evenly byes went round."""
+    mates, opponents = _meetings(rounds, teams)
+    byes: Counter[P] = Counter()
+    everyone: set[P] = set()
+    for plan in rounds:
+        byes.update(plan.byes)
+        everyone |= set(plan.players())
+    counts = [byes[p] for p in everyone] or [0]
+    return TablesQuality(
+        repeat_teammates=sum(n - 1 for n in mates.values() if n > 1),
+        repeat_opponents=sum(n - 1 for n in opponents.values() if n > 1),
+        max_together=max(mates.values(), default=0),
+        bye_spread=max(counts) - min(counts),
+    )
+
+
+def table_round(
+    players: Sequence[P],
+    history: Sequence[RoundPlan[P]] = (),
+    *,
+    table_size: int,
+    teams: Sequence[Sequence[int]],
+    seed: int = 0,
+    fixed_tables: Mapping[P, int] | None = None,
+) -> RoundPlan[P]:
+    """The next round: ``len(players) // table_size`` tables in seat order, the rest on byes."""
+    if not 2 <= table_size <= 8:
+        raise RotationError("table_size", f"A table seats 2 to 8 players here, not {table_size}.")
+    if sorted(i for team in teams for i in team) != list(range(table_size)):
+        raise RotationError("teams", "The teams must share out the table's seats.")
+    present = list(dict.fromkeys(players))
+    if len(present) < table_size:
+        raise RotationError("players", f"A round needs at least {table_size} players; "
+                                       f"{len(present)} are here.", code="too_few")
+    fixed = dict(fixed_tables or {})
+    tables = len(present) // table_size
+    for player, number in fixed.items():
+        if player in present and not 1 <= number <= tables:
+            raise RotationError("fixed_tables", f"Table {number} is not played this round "
+                                                f"({tables} tables).")
+    rng = random.Random(seed * 7919 + len(history))
+    # byes: the fewest so far first (fixed players never), the order among equals drawn
+    had: Counter[P] = Counter(p for plan in history for p in plan.byes)
+    free = [p for p in present if p not in fixed]
+    rng.shuffle(free)
+    free.sort(key=lambda p: had[p])
+    resting = sorted(free[:len(present) % table_size]) if len(present) % table_size else []
+    seated = [p for p in present if p not in set(resting)]
+    mates, opponents = _meetings(history, teams)
+    team_of = {i: t for t, team in enumerate(teams) for i in team}
+
+    seat_pairs = list(combinations(range(table_size), 2))
+
+    def table_cost(table: list[P]) -> int:
+        total = 0
+        for i, j in seat_pairs:
+            pair = _key(table[i], table[j])
+            total += (TEAMMATE_WEIGHT * mates[pair] if team_of[i] == team_of[j]
+                      else opponents[pair])
+        return total
+
+    best: list[list[P]] | None = None
+    best_cost = 0
+    for _ in range(RESTARTS):
+        layout = _start(seated, fixed, tables, table_size, rng)
+        costs = [table_cost(t) for t in layout]
+        current = sum(costs)
+        movable = [(t, i) for t in range(tables) for i in range(table_size)
+                   if layout[t][i] not in fixed]
+        for _ in range(SWAPS_PER_PLAYER * len(seated)):
+            if current == 0 or len(movable) < 2:
+                break
+            (t1, i1), (t2, i2) = rng.sample(movable, 2)
+            if t1 == t2 and team_of[i1] == team_of[i2]:
+                continue
+            a, b = layout[t1][i1], layout[t2][i2]
+            if a in fixed or b in fixed:
+                continue
+            layout[t1][i1], layout[t2][i2] = b, a
+            one = table_cost(layout[t1])
+            two = table_cost(layout[t2]) if t2 != t1 else one
+            delta = one - costs[t1] + (two - costs[t2] if t2 != t1 else 0)
+            if delta <= 0:
+                costs[t1], costs[t2] = one, two
+                current += delta
+            else:
+                layout[t1][i1], layout[t2][i2] = a, b
+        if best is None or current < best_cost:
+            best, best_cost = [list(t) for t in layout], current
+    assert best is not None
+    return RoundPlan(tables=tuple(tuple(t) for t in best), byes=tuple(resting))
+
+
+def _start(seated: list[P], fixed: Mapping[P, int], tables: int, size: int,
+           rng: random.Random) -> list[list[P]]:
+    """A random layout with every fixed player at their table."""
+    layout: list[list[P]] = [[] for _ in range(tables)]
+    for player in seated:
+        if player in fixed:
+            layout[fixed[player] - 1].append(player)
+    rest = [p for p in seated if p not in fixed]
+    rng.shuffle(rest)
+    for table in layout:
+        if len(table) > size:
+            raise RotationError("fixed_tables", "More players are fixed to a table than it "
+                                                "seats.")
+        while len(table) < size:
+            table.append(rest.pop())
+        rng.shuffle(table)
+    return layout
