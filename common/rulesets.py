@@ -74,3 +74,15 @@ def table_teams(ruleset: Ruleset) -> tuple[tuple[int, ...], ...]:
     seats = list(ruleset.seats_for(size))
     return tuple(tuple(seats.index(seat) for seat in ruleset.seats_of(side))
                  for side in ruleset.sides_for(size))
+
+
+def two_sides(ruleset: Ruleset) -> dict[str, tuple[str, ...]]:
+    """For a game of two sides (the pair formats): each side's name and its first seat, as the
+    builders read results (``formats.Situation.side_names``, ``first_seats``); empty for a game
+    of more sides."""
+    size = max(ruleset.table_sizes)
+    sides = tuple(str(side) for side in ruleset.sides_for(size))
+    if len(sides) != 2:
+        return {}
+    return {"side_names": sides,
+            "first_seats": tuple(str(ruleset.seats_of(side)[0]) for side in sides)}

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from common.errors import DomainError, refused
-from common.rulesets import event_ruleset, table_teams
+from common.rulesets import event_ruleset, table_teams, two_sides
 from formats import Format, Situation, Stage
 from pairing.results import TableResult
 from pairing.rotation import RoundPlan
@@ -77,7 +77,7 @@ class RoundManager:
             history=tuple(self.history), results=results,
             settings=dict(self.event.format_settings or {}),
             table_sizes=self.ruleset.table_sizes, individual=self.ruleset.individual,
-            teams=table_teams(self.ruleset), **kwargs)
+            teams=table_teams(self.ruleset), **two_sides(self.ruleset), **kwargs)
 
     def _first_round_check(self, entrants: int) -> None:
         if self.number == 1:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import formats
-from common.rulesets import event_ruleset, table_seats, table_sides, table_teams
+from common.rulesets import event_ruleset, table_seats, table_sides, table_teams, two_sides
 from formats import FormatError, Stage
 from formats.pairs import bracket_first_round, bracket_view
 from pairing.results import TableResult
@@ -291,7 +291,7 @@ def event_bracket(event: Event) -> dict[str, Any] | None:
         view = bracket_view(
             spec.bracket, settings, entrants=entrants, seeds=seeds, members=members,
             names=names, results=event_results(event), first_round=first,
-            statuses=statuses)
+            statuses=statuses, **two_sides(event_ruleset(event)))
     except FormatError:  # too few pairs yet for the bracket's settings: nothing to draw
         return None
     return _with_walkovers(view, event_ruleset(event), forfeits,

@@ -18,7 +18,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from common.errors import DomainError, refused
-from common.rulesets import event_ruleset, table_seats
+from common.rulesets import event_ruleset, table_seats, two_sides
 from common.tasks import ROUND_SEAT, task_queue
 from formats import Finish, Format
 from pairing.rotation import RotationError, RoundPlan
@@ -430,7 +430,7 @@ def _pair_placements(event: Event, spec: Format) -> list[dict[str, Any]]:
         placed = spec.placements(Finish(
             rounds_planned=event.rounds_planned, settings=dict(event.format_settings or {}),
             ranking=tuple(qualifying_order(event)), results=tuple(event_results(event)),
-            pairs={pk: members for pk, members, _ in pairs},
+            pairs={pk: members for pk, members, _ in pairs}, **two_sides(event_ruleset(event)),
         ))
     names = {pk: str(pair) for pk, pair in event.pairs.in_bulk().items()}
     first = {pk: members[0] for pk, members, _ in pairs if members}

@@ -64,33 +64,43 @@ def pair_of(pairs: Mapping[int, tuple[int, ...]]) -> dict[int, int]:
 
 def pair_results(s: Situation | Finish) -> list[PairResult]:
     """Every game of the event as pair against pair."""
-    return _as_pairs(s.pairs, s.results)
+    return _as_pairs(s.pairs, s.results, s.first_seats, s.side_names)
 
 
-def _as_pairs(pairs: Mapping[int, tuple[int, ...]],
-              results: Sequence[TableResult]) -> list[PairResult]:
+def _as_pairs(pairs: Mapping[int, tuple[int, ...]], results: Sequence[TableResult],
+              first_seats: Sequence[str] = ("N", "E"),
+              side_names: Sequence[str] = ("NS", "EW")) -> list[PairResult]:
+    """The games as pair against pair: each side's pair sits in its first seat (N-S's at N, E-W's
+    at E; two-handed N and S), the result names the sides."""
     pair_by_entry = pair_of(pairs)
+    first, second = first_seats[0], first_seats[1]
+    one, two = side_names[0], side_names[1]
     out = []
     for r in results:
-        ns, ew = (pair_by_entry.get(r.seats.get("N", -1)),
-                  pair_by_entry.get(r.seats.get("E", -1)))
+        ns, ew = (pair_by_entry.get(r.seats.get(first, -1)),
+                  pair_by_entry.get(r.seats.get(second, -1)))
         if ns is None or ew is None:
             continue
-        winner = ns if r.winner == "NS" else ew if r.winner == "EW" else None
+        winner = ns if r.winner == one else ew if r.winner == two else None
         out.append(PairResult(r.round_number, r.table_number, (ns, ew),
-                              (int(r.points.get("NS", 0)), int(r.points.get("EW", 0))),
+                              (int(r.points.get(one, 0)), int(r.points.get(two, 0))),
                               winner if r.finished else None, r.finished, r.match))
     return out
 
 
 def seat(s: Situation, built: PairRound, method: str,
           matches: tuple[str, ...] = ()) -> BuiltRound:
-    """A pairs' round as seats: the first pair of each match N-S, the second E-W; both members
-    of a pair with a bye sit out."""
+    """A pairs' round as seats: the first pair of each match at the first side's seats (N-S),
+    the second at the second's (E-W; a side of one or three alike); every member of a pair with
+    a bye sits out."""
+    size = sum(len(team) for team in s.teams)
     tables = []
     for a, b in built.matches:
-        first, second = s.pairs[a], s.pairs[b]
-        tables.append((first[0], second[0], first[1], second[1]))
+        table = [0] * size
+        for team, pair in zip(s.teams[:2], (a, b), strict=True):
+            for index, entry in zip(team, s.pairs[pair], strict=True):
+                table[index] = entry
+        tables.append(tuple(table))
     byes = tuple(sorted(e for pair in built.byes for e in s.pairs[pair]))
     return BuiltRound(RoundPlan(tables=tuple(tables), byes=byes), method, matches)
 
@@ -343,7 +353,8 @@ def bracket_view(
     bracket: str, settings: Mapping[str, Any], *, entrants: int,
     seeds: Sequence[int] | None, members: Mapping[int, tuple[int, ...]],
     names: Mapping[int, str], results: Sequence[TableResult], first_round: int,
-    statuses: Mapping[tuple[int, int], str],
+    statuses: Mapping[tuple[int, int], str], first_seats: Sequence[str] = ("N", "E"),
+    side_names: Sequence[str] = ("NS", "EW"),
 ) -> dict[str, Any]:
     """Every match of the bracket, grouped by bracket and column, with what is known of it.
 
@@ -359,7 +370,7 @@ def bracket_view(
     parts = brackets(bracket, settings, entrants, seeds)
     if not parts:
         raise FormatError("This event plays no bracket.", field="format_settings.playoff")
-    played = {r.match: r for r in _as_pairs(members, results)
+    played = {r.match: r for r in _as_pairs(members, results, first_seats, side_names)
               if r.round_number >= first_round and r.match}
     # A winner advances once the game is confirmed (until then the table may still correct it).
     confirmed = [r for r in played.values() if r.winner is not None

@@ -80,6 +80,10 @@ class Situation:
     # clockwise from North. Partnerships N-S and E-W by default; six-handed ((0, 2, 4),
     # (1, 3, 5)); eight-handed four pairs opposite; each alone ((0,), (1,), ...).
     teams: tuple[tuple[int, ...], ...] = ((0, 2), (1, 3))
+    # Two-sided games (the pair formats): each side's name and its first seat's, as the results
+    # name them (``NS`` at ``N`` and ``EW`` at ``E``; two-handed ``N`` and ``S``).
+    side_names: tuple[str, ...] = ("NS", "EW")
+    first_seats: tuple[str, ...] = ("N", "E")
 
     @property
     def threes(self) -> bool:
@@ -108,6 +112,8 @@ class Finish:
     # three places its final and semi-final tables by each player's own score).
     table_sizes: tuple[int, ...] = (4,)
     individual: bool = False
+    side_names: tuple[str, ...] = ("NS", "EW")
+    first_seats: tuple[str, ...] = ("N", "E")
 
     @property
     def threes(self) -> bool:
@@ -275,7 +281,10 @@ class Format:
         the shape (a progressive day's cut is 9, 3 or 0 at tables of three)."""
         threes = 3 in table_sizes
         shape = _shape_of(tuple(table_sizes), tuple(teams))
-        if shape == "other" and not self.any_table:
+        # the pair formats play any game of two sides (two-handed head to head, six-handed
+        # teams of three); the others seat partnerships at four or individuals at three
+        two_sided = self.pairs and len(teams) == 2 and len(table_sizes) == 1
+        if shape == "other" and not self.any_table and not two_sided:
             raise FormatError(
                 f"{self.label} is played at tables of four (or three); choose a club night for "
                 f"tables of {max(table_sizes)}.", field="ruleset", code="table_shape")

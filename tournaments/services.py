@@ -427,11 +427,16 @@ def pair_register(
                           field="player_ids", code="players_only")
     if locked.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
         raise DomainError("This event is over; no more pairs.", field="player_ids")
-    if len(players) != 2:
-        raise DomainError("A pair is two players: give exactly two player ids.",
-                          field="player_ids", code="two_players")
-    if players[0].pk == players[1].pk:
-        raise DomainError(f"{players[0].name} cannot partner themselves: give two different "
+    # a side of the event's game: two partners, a team of three, or one player head to head
+    size = ruleset_for(preset=locked.ruleset_preset,
+                       overrides=locked.ruleset_overrides).side_size
+    if len(players) != size:
+        words = {1: "one player", 2: "two players", 3: "three players"}.get(size, str(size))
+        raise DomainError(f"A side of this game is {words}: give exactly {size} player "
+                          f"id{'s' if size != 1 else ''}.", field="player_ids",
+                          code="two_players" if size == 2 else "side_size")
+    if len({p.pk for p in players}) != len(players):
+        raise DomainError(f"{players[0].name} cannot partner themselves: give different "
                           "players.", field="player_ids", code="same_player")
     started = locked.rounds.exists()
     if started and locked.spec.closed_field:

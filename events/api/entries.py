@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from clubs.api import error_responses, roster_player
 from common.errors import DomainError
+from common.rulesets import event_ruleset
 from draw import services
 from tournaments import services as events
 from tournaments.models import Entry, Event, Pair
@@ -129,6 +130,8 @@ class EventEntriesBulkApi(APIView):
 
 def _register_pair(event: Event, data: dict[str, Any], user: Any) -> Response:
     ids = data.get("player_ids")
+    if not ids and "player_id" in data and event_ruleset(event).side_size == 1:
+        ids = [data["player_id"]]  # head to head: each player is a side of one
     if not ids:
         raise serializers.ValidationError({"player_ids": [
             "This event takes pairs: give the pair's two players as player_ids."]})

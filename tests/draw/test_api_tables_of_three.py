@@ -320,3 +320,76 @@ def test_a_club_night_at_tables_of_other_sizes(director_api: APIClient, preset: 
     expected = night.engine_totals()
     assert {e: rows[e] for e in night.entries if not byes[e]} == {
         e: expected[e] for e in night.entries if not byes[e]}
+
+
+def test_a_two_handed_swiss_head_to_head(director_api: APIClient,
+                                        django_capture_on_commit_callbacks: Any) -> None:
+    """Nine players head to head in a Swiss of three rounds: each checked in as a side of one,
+    paired by wins (never twice), a bye in turn; the standings are the engine's sums."""
+    api = director_api
+    slug = _club(api, "Two-handed Swiss")
+    event = _ok(api.post("/api/events/", {
+        "club": slug, "name": "Head to head", "date": "2026-11-28", "format": "swiss",
+        "ruleset_preset": "two_handed", "rounds_planned": 3, "deals_per_round": 2},
+        format="json"), 201)
+    url = f"/api/events/{event['id']}/"
+    sides = {}
+    for n in range(9):
+        player = _ok(api.post(f"/api/clubs/{slug}/players/", {"name": f"Duel {n}"},
+                              format="json"), 201)["id"]
+        side = _ok(api.post(url + "entries/", {"player_id": player}, format="json"), 201)
+        sides[side["id"]] = [m["entry_id"] if isinstance(m, dict) else m
+                             for m in side.get("members", side.get("entries", []))]
+    rs = get_ruleset("two_handed")
+    rng = random.Random(9)
+    tables_api = APIClient()
+    met: Counter[frozenset[int]] = Counter()
+    points: dict[int, int] = defaultdict(int)
+    byes: Counter[int] = Counter()
+    for number in range(1, 4):
+        if api.get(url + f"rounds/{number}/").status_code == 404:
+            _ok(api.post(url + "rounds/", {}, format="json"), 201)
+        round_ = _ok(api.get(url + f"rounds/{number}/"))
+        seated = [s["entry_id"] for t in round_["tables"] for s in t["seats"]]
+        resting = [b["entry_id"] if isinstance(b, dict) else b for b in round_.get("byes", [])]
+        assert len(seated) == 8 and len(resting) == 1
+        byes.update(resting)
+        for table in round_["tables"]:
+            assert [s["position"] for s in table["seats"]] == list(rs.seats_for(2))
+            met[frozenset(s["entry_id"] for s in table["seats"])] += 1
+            token, seats = table["token"], [s["position"] for s in table["seats"]]
+            _ok(tables_api.post(f"/api/tables/{token}/scorer/", {"position": "N"},
+                                format="json"))
+            hands = []
+            while True:
+                state = _ok(tables_api.get(f"/api/tables/{token}/"))
+                if state["game"]["status"] != "playing":
+                    break
+                values = team_hand(rng, "two_handed", seats, state["next_dealer"])
+                _ok(tables_api.post(f"/api/tables/{token}/hands/",
+                                    {**values, "number": state["next_number"]}, format="json"),
+                    201)
+                hands.append(values)
+            result = score_game([parse_hand(h, rs, seats=seats) for h in hands], rs,
+                                max_deals=2, seats=seats)
+            for s in table["seats"]:
+                points[s["entry_id"]] += result.totals[-1][s["position"]]
+            game = _ok(tables_api.get(f"/api/tables/{token}/"))["game"]
+            if not game["winner"]:  # level: the cut of the cards decides who moves on
+                _ok(api.post(url + f"rounds/{number}/tables/{table['number']}/cut/",
+                             {"winner": "N"}, format="json"))
+            with django_capture_on_commit_callbacks(execute=True):
+                _ok(tables_api.post(f"/api/tables/{token}/confirm/", {"position": "S"},
+                                    format="json"))
+        if api.get(url + f"rounds/{number}/").json()["status"] != "closed":
+            _ok(api.post(url + f"rounds/{number}/close/"))
+    assert max(met.values()) == 1, "nobody meets the same opponent twice"
+    assert max(byes.values()) == 1
+    standings = _ok(api.get(url + "standings/"))
+    rows = standings["rows"]
+    assert len(rows) == 9
+    for row in rows:
+        entry = row.get("entry_id")
+        if entry in byes:
+            continue
+        assert row["points"] == points[entry], row
