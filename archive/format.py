@@ -146,6 +146,7 @@ SECTIONS: dict[str, Section] = {
         # ``forfeit``: the side that forfeited (a walkover), empty for a game played out.
         defaults={"forfeit": ""},
         excluded={"id": "named by its table (one game per table)",
+                  "checks": "derived from the hands on import (check pinochle's checks)",
                   "adjusted": "not carried yet: an imported game is derived from its hands, so "
                               "a director's adjusted result must be given again after import"},
     ),

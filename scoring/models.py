@@ -33,6 +33,8 @@ class Game(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     # Derived from the live hands by scoring.services.game_recompute.
     totals = models.JSONField(default=dict, blank=True)
+    # Check pinochle: each side's checks (the hands' and the game's); null in other games.
+    checks = models.JSONField(null=True, blank=True, default=None)
     winner = models.CharField(max_length=6, blank=True)
     # A game that ended level has no winner; where a format needs one (who moves, who reaches
     # the final) the tie is settled by a cut of the cards, drawn by the system or entered by
@@ -210,6 +212,8 @@ class SeatResult(models.Model):
     hands_declared = models.PositiveSmallIntegerField(default=0)
     hands_made = models.PositiveSmallIntegerField(default=0)
     hands_set = models.PositiveSmallIntegerField(default=0)
+    # Check pinochle: the player's checks in this game (0 in other games).
+    checks = models.IntegerField(default=0)
 
     class Meta:
         constraints = [

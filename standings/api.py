@@ -38,6 +38,9 @@ class StandingsRowOutput(serializers.Serializer[Any]):
     active = serializers.BooleanField(help_text="False for a player who left early.")
     points = serializers.IntegerField(help_text="Total points, bye points included and the "
                                       "director's penalties taken off.")
+    checks = serializers.IntegerField(
+        required=False, help_text="Check pinochle only: the player's checks (the second tally "
+        "beside the points: melds and game won, less the hands lost as declarer).")
     penalty_points = serializers.IntegerField(
         required=False, help_text="The points the director's penalties in force took off "
         "(already out of points; 0 for none).")

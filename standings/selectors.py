@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
+from django.db.models import Sum
 from django.http import Http404
 from django.utils.safestring import SafeString, mark_safe
 
@@ -26,7 +27,7 @@ from ranking import (
     tie_break_labels,
     tie_breaks_in_force,
 )
-from scoring.models import Game, HandRevision
+from scoring.models import Game, HandRevision, SeatResult
 from tournaments.models import Bye, Entry, Event, Pair, Round, Seat
 
 from .boards import PARTS, RESULT, TOTALS, Board, flat_rows, label_rows, part_boards, row_key
@@ -252,6 +253,12 @@ def event_standings(
     label_rows(boards)
     shown = flat_rows(boards, pairs=event.is_pairs)
     every = [row for board in boards for row in board.rows]
+    if event_ruleset(event).checks:
+        # check pinochle: each player's checks, the second tally, beside the points
+        checks = dict(SeatResult.objects.filter(event=event).values("entry_id")
+                      .annotate(total=Sum("checks")).values_list("entry_id", "total"))
+        for row in [*every, *shown]:
+            row["checks"] = int(checks.get(int(row.get("entry_id") or 0), 0) or 0)
     round_numbers = sorted({int(n) for r in every for n in r.get("per_round", {})})
     for row in every:
         # The per-round cells are the bulk of a big table: built here (integers only, so

@@ -52,6 +52,7 @@ def _derive(
     standings score the walkover, see ``standings.services``), hands entered before kept."""
     table = table_seats(ruleset, [position for position, _ in seats])
     sides = table_sides(ruleset, table)
+    checks: dict[str, int] | None = None
     if game.forfeit:
         totals = {side: 0 for side in sides}
         finished, reason = True, FORFEIT
@@ -77,6 +78,7 @@ def _derive(
                 result = score_game(hands[:counted[-1] + 1], ruleset, max_deals=len(counted),
                                     seats=table)
         totals = dict(result.totals[-1])
+        checks = dict(result.check_totals) if result.check_totals is not None else None
         winner, reason = result.winner or "", result.reason or ""
         finished = result.finished_after is not None
         if game.time_called and (not finished or reason == "deals"):
@@ -91,7 +93,7 @@ def _derive(
     elif not finished:
         status = Game.Status.PLAYING
     fields: dict[str, Any] = {
-        "totals": totals, "winner": winner, "finish_reason": reason,
+        "totals": totals, "checks": checks, "winner": winner, "finish_reason": reason,
         "hands_count": len(revisions), "status": status,
         # A cut settles a level game only while it stays level.
         "cut_winner": game.cut_winner if finished and not winner else "",
@@ -113,6 +115,7 @@ def _derive(
             won=finished and winner == side, finished=finished,
             hands_declared=len(mine), hands_made=sum(1 for r in mine if r.made),
             hands_set=sum(1 for r in mine if r.made is False),
+            checks=int((checks or {}).get(side, 0)),
         ))
     return fields, rows
 
@@ -185,23 +188,24 @@ def _games_update(updates: Sequence[tuple[int, dict[str, Any]]], *, now: Any) ->
         chunk = updates[start:start + 500]
         values = ", ".join(
             ["(%s::bigint, %s::jsonb, %s::text, %s::text, %s::int, %s::text, %s::boolean, "
-             "%s::text)"]
+             "%s::text, %s::jsonb)"]
             * len(chunk)
         )
         params: list[Any] = []
         for pk, f in chunk:
             params += [pk, json.dumps(f["totals"]), f["winner"], f["finish_reason"],
-                       f["hands_count"], f["status"], "confirmed_by" in f, f["cut_winner"]]
+                       f["hands_count"], f["status"], "confirmed_by" in f, f["cut_winner"],
+                       None if f["checks"] is None else json.dumps(f["checks"])]
         with connection.cursor() as cursor:
             cursor.execute(
                 f"UPDATE {table} AS g SET totals = v.totals, winner = v.winner, "  # noqa: S608
                 "finish_reason = v.reason, hands_count = v.hands, status = v.status, "
-                "cut_winner = v.cut, "
+                "cut_winner = v.cut, checks = v.checks, "
                 "confirmed_by_id = CASE WHEN v.clear THEN NULL ELSE g.confirmed_by_id END, "
                 "confirmed_at = CASE WHEN v.clear THEN NULL ELSE g.confirmed_at END, "
                 "updated_at = %s "
                 f"FROM (VALUES {values}) AS v(id, totals, winner, reason, hands, status, clear, "
-                "cut) "
+                "cut, checks) "
                 "WHERE g.id = v.id",
                 [now, *params],
             )
@@ -223,7 +227,7 @@ def _seat_results_insert(rows: Sequence[SeatResult]) -> None:
 
 _SEAT_RESULT_FIELDS = (
     "game_id", "entry_id", "round_number", "position", "side", "points", "opponents_points",
-    "won", "finished", "hands_declared", "hands_made", "hands_set",
+    "won", "finished", "hands_declared", "hands_made", "hands_set", "checks",
 )
 
 

@@ -393,3 +393,53 @@ def test_a_two_handed_swiss_head_to_head(director_api: APIClient,
         if entry in byes:
             continue
         assert row["points"] == points[entry], row
+
+
+def test_check_pinochle_keeps_the_checks_beside_the_points(
+        director_api: APIClient, django_capture_on_commit_callbacks: Any) -> None:
+    """A check pinochle night of six: each hand names the melds that earn checks (a run shown
+    with 150 meld), the standings total every player's checks as the engine counts them."""
+    api = director_api
+    night = Night(api, _club(api, "Checks"), preset="check_pinochle", players=6, seed=6,
+                  overrides={"sit_out": "none"})
+    original = night.play
+
+    def with_checks(round_: dict[str, Any]) -> None:
+        # the table shows a run wherever a player melded 150 (the run's value)
+        global random_hand
+        plain = random_hand
+
+        def hand(rng: random.Random, preset: str, seats: list[str], dealer: str
+                 ) -> dict[str, Any]:
+            values = plain(rng, preset, seats, dealer)
+            runs = {s: ["run"] for s, m in values["meld"].items() if m == 150}
+            if runs:
+                values["check_melds"] = runs
+            return values
+
+        random_hand = hand
+        try:
+            original(round_)
+        finally:
+            random_hand = plain
+
+    rs = night.ruleset
+    for _ in range(2):
+        round_ = night.seat()
+        with django_capture_on_commit_callbacks(execute=True):
+            with_checks(round_)
+    expected: dict[int, int] = defaultdict(int)
+    shown = 0
+    for round_ in night.rounds:
+        for table in round_["tables"]:
+            seats, hands = night.played[round_["number"]][table["number"]]
+            shown += sum(len(h.get("check_melds", {})) for h in hands)
+            result = score_game([parse_hand(h, rs, seats=seats) for h in hands], rs,
+                                max_deals=3, seats=seats)
+            assert result.check_totals is not None
+            for s in table["seats"]:
+                expected[s["entry_id"]] += result.check_totals.get(s["position"], 0)
+    assert shown, "some hands showed a run"
+    rows = _ok(api.get(night.url("standings/")))["rows"]
+    assert {r["entry_id"]: r["checks"] for r in rows} == {e: expected[e] for e in night.entries}
+    assert any(expected.values())
