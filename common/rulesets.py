@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypedDict
 
 from common.errors import DomainError
 from rules_engine import RulesError, Ruleset, get_ruleset
@@ -76,13 +76,20 @@ def table_teams(ruleset: Ruleset) -> tuple[tuple[int, ...], ...]:
                  for side in ruleset.sides_for(size))
 
 
-def two_sides(ruleset: Ruleset) -> dict[str, tuple[str, ...]]:
+class TwoSides(TypedDict, total=False):
+    """A game of two sides as the pair formats read its results."""
+
+    side_names: tuple[str, ...]
+    first_seats: tuple[str, ...]
+
+
+def two_sides(ruleset: Ruleset) -> TwoSides:
     """For a game of two sides (the pair formats): each side's name and its first seat, as the
     builders read results (``formats.Situation.side_names``, ``first_seats``); empty for a game
     of more sides."""
     size = max(ruleset.table_sizes)
     sides = tuple(str(side) for side in ruleset.sides_for(size))
     if len(sides) != 2:
-        return {}
-    return {"side_names": sides,
-            "first_seats": tuple(str(ruleset.seats_of(side)[0]) for side in sides)}
+        return TwoSides()
+    return TwoSides(side_names=sides,
+                    first_seats=tuple(str(ruleset.seats_of(side)[0]) for side in sides))

@@ -193,6 +193,12 @@ class HandForm(forms.Form):
         return initial
 
 
+def _listed(data: Any, name: str) -> list[str]:
+    """Every value posted under ``name`` (a form's check boxes)."""
+    getlist = getattr(data, "getlist", None)
+    return list(getlist(name)) if getlist is not None else list(data.get(name) or [])
+
+
 def form_value(form: HandForm, name: str) -> Any:
     """What a field shows: the submitted value of a bound form, else its initial value."""
     if form.is_bound:
@@ -249,7 +255,7 @@ def hand_layout(
         "checks": [
             {"side": side, "players": names.get(side, ""),
              "choices": [{"value": v, "label": label,
-                          "checked": v in (form.data.getlist(f"checks_{side}") if form.is_bound
+                          "checked": v in (_listed(form.data, f"checks_{side}") if form.is_bound
                                            else form.initial.get(f"checks_{side}", []))}
                          for v, label in CHECK_CHOICES],
              "double_marriages": value.get(f"double_marriages_{side}", ""),
