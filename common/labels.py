@@ -20,7 +20,9 @@ SUIT_SYMBOLS = {s.value: s.symbol for s in Suit}
 SUIT_NAMES = {s.value: s.label.capitalize() for s in Suit}
 # Tiles on a phone are narrow: the no-marriage outcome is shown by its result's name.
 OUTCOME_LABELS = {
-    o.value: (Result.BOARD_SET.label if o is Outcome.NO_MARRIAGE else o.label) for o in Outcome
+    o.value: (Result.BOARD_SET.label if o is Outcome.NO_MARRIAGE
+              else "Technical misdeal" if o is Outcome.TECHNICAL_MISDEAL else o.label)
+    for o in Outcome
 }
 RESULT_LABELS = {r.value: r.label for r in Result}
 

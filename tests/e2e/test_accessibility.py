@@ -86,6 +86,11 @@ class Site:
     threes_entry: int
     table_threes: str  # round 2's table of four: the dealer sits each hand out
     day_threes: int  # a cutthroat progressive day at tables of three, game 1 playing
+    six: int  # a six-handed triple-deck night (teams of three), round 1 playing
+    table_six: str
+    table_five: str  # five-handed: a called partner per hand
+    checks: int  # a check pinochle night, one hand in
+    table_checks: str
 
 
 @dataclass(frozen=True)
@@ -201,7 +206,41 @@ KINDS: dict[str, Kind] = {
     "event-day-threes": Kind(lambda s: f"/events/{s.day_threes}/"),
     "wall-movement-threes": Kind(lambda s: f"/events/{s.day_threes}/wall/movement/",
                                  who="guest", wall=True),
+    # --- the other tables of the rule texts: six in two teams, five with a called partner,
+    # check pinochle's checks -----------------------------------------------------------------
+    "table-six": Kind(lambda s: f"/t/{s.table_six}/", who="guest"),
+    "round-six": Kind(lambda s: f"/events/{s.six}/rounds/1/"),
+    "rules-six": Kind(lambda s: f"/events/{s.six}/rules/", who="guest"),
+    "table-five": Kind(lambda s: f"/t/{s.table_five}/", who="guest"),
+    "table-checks": Kind(lambda s: f"/t/{s.table_checks}/", who="guest"),
+    "standings-checks": Kind(lambda s: f"/events/{s.checks}/standings/", who="guest"),
 }
+
+
+def _seed_other_tables(club: Club, director: Any) -> dict[str, Any]:
+    """A six-handed night of twelve and a five-handed night of five, round 1 seated; a check
+    pinochle night of three with a hand that showed a run."""
+    keys: dict[str, Any] = {}
+    for preset, players, key in (("six_handed_triple_deck", 12, "six"),
+                                 ("five_handed", 5, "five"), ("check_pinochle", 3, "checks")):
+        night = event_create(club=club, name=f"{preset} night", date=datetime.date(2026, 11, 26),
+                             ruleset_preset=preset, rounds_planned=2, deals_per_round=2,
+                             actor=director)
+        for n in range(players):
+            entry_check_in(event=night, player=player_create(club=club, name=f"{key} {n + 1}"))
+        first = round_create(event=night, actor=director)
+        table = first.tables.order_by("number")[0]
+        game_set_scorer(game=table.game, position="N")
+        keys[key] = night.pk
+        keys[f"table_{key}"] = table.token
+        if key == "checks":
+            hand_submit(game=table.game, number=1, values={
+                "dealer": "N", "outcome": "played", "bidder": "E", "bid": 300, "trump": "H",
+                "meld": {"N": 20, "E": 150, "S": 40}, "counters": {"N": 30, "E": 170, "S": 50},
+                "tricks": {"N": 2, "E": 10, "S": 3}, "check_melds": {"E": ["run"]}})
+    return {"six": keys["six"], "table_six": keys["table_six"],
+            "table_five": keys["table_five"], "checks": keys["checks"],
+            "table_checks": keys["table_checks"]}
 
 
 def _three_handed_hand(seats: list[str], dealer: str) -> dict[str, Any]:
@@ -292,6 +331,7 @@ def _seed() -> dict[str, Any]:
         "idle_card": cards[-1].token,
         "table_called": called.token, "table_ruling": ruled.token,
         **_seed_threes(club, director),
+        **_seed_other_tables(club, director),
     }
 
 
