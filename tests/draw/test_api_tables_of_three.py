@@ -88,6 +88,8 @@ def team_hand(rng: random.Random, preset: str, seats: list[str], dealer: str) ->
         values = {"dealer": dealer, "outcome": "played", "bidder": rng.choice(seats),
                   "bid": rs.min_bid + rs.bid_step * rng.randint(0, 3), "trump": rng.choice("HSDC"),
                   "meld": meld, "counters": counters}
+        if rs.called_partner:  # five-handed: who held the called card
+            values["partner"] = rng.choice(seats)
         try:
             parse_hand(values, rs, seats=seats)
         except RulesError:
@@ -285,6 +287,7 @@ def test_a_progressive_day_at_tables_of_three_reaches_a_champion(
     ("six_handed_triple_deck", 13),   # two tables of six (teams of three) and a bye
     ("two_handed", 7),                 # three tables head to head and a bye
     ("eight_handed_double_deck", 16),  # two tables of eight, four teams of two
+    ("five_handed", 11),               # two tables of five, a called partner per hand
 ])
 def test_a_club_night_at_tables_of_other_sizes(director_api: APIClient, preset: str,
                                                players: int,
