@@ -52,14 +52,16 @@ def browser_rules(ruleset: Ruleset) -> dict[str, Any]:
         rules: dict[str, Any] = {name: getattr(rs, name) for name in _OPTIONS}
         rules.update(
             seats=[str(s) for s in rs.seats],
-            # every seat letter a hand's seat fields may hold (the API's choices: N, E, S, W
-            # until the web takes rules_engine.ALL_SEATS; then this list should follow it)
+            # every seat name a hand's seat fields may hold (the API's choices)
             seat_letters=list(ALL_SEATS),
             sides=[str(s) for s in rs.sides],
             side_of={
                 str(s): str(rs.side_of(s)) for s in rs.seats_for(rs.table_sizes[-1])
             },
             table_sizes=list(rs.table_sizes),
+            # what the browser's port mirrors: tables of two, three and four of one player or a
+            # pair a side; teams of three and tables of five, six and eight are the server's
+            preview=max(rs.table_sizes) <= 4 and rs.side_size <= 2,
             seats_by_size={str(n): [str(s) for s in rs.seats_for(n)] for n in rs.table_sizes},
             bid_steps=[list(p) for p in rs.bid_steps],
             max_bid=max_bid(rs),

@@ -351,7 +351,7 @@
       how = setCost(rs, points, d, bid, meld[d]);
       return score(points, d, false, "board_set", d + " melded " + meld[d] + ", under the minimum of " + mm + ": set without play, " + how);
     }
-    if (rs.forced_concession && eff[d] + rs.counters_total < bid) {
+    if (rs.forced_concession && rs.all_tricks !== "wins_game" && eff[d] + rs.counters_total < bid) {
       return concede(hand, rs, d, eff, d + " could not reach " + bid + " with " + eff[d] + " meld and every counter, so had to concede");
     }
     var tricks = hand.tricks;
@@ -439,7 +439,7 @@
 
   function scoreRenege(hand, rs, d, eff) {
     var seat = hand.renege_seat, bid = hand.bid;
-    if (rs.forced_concession && eff[d] + rs.counters_total < bid) {
+    if (rs.forced_concession && rs.all_tricks !== "wins_game" && eff[d] + rs.counters_total < bid) {
       return concede(hand, rs, d, eff, d + " could not reach " + bid + " with " + eff[d] + " meld and every counter, so had to " +
         "concede before play; the renege by " + seat + " in a hand that should not have been played does not count");
     }
@@ -468,7 +468,7 @@
   // --- the check endpoint's answer --------------------------------------------------------------
   function check(rules, values, seats) {
     if (!rules || !rules.fields) return null;
-    if (rules.called_partner) return null;  // sides change with each hand's partner: the server's
+    if (rules.preview === false || rules.called_partner) return null;  // sides change with each hand's partner: the server's
     var table = seats || rules.seats;
     var shape = rules.seats_by_size && rules.seats_by_size[String(table.length)];
     if (!shape || shape.join() !== table.join()) return null;  // not a table of this ruleset: the server's to say

@@ -34,9 +34,13 @@ OUTCOMES = ("played", "no_marriage", "surrender", "renege", "misdeal")
 SEATS = ("N", "E", "S", "W")
 CASES_PER_RULESET = 300
 
+# The presets whose hands the browser scores itself (``browser_rules(...)["preview"]``): tables
+# of five, six and eight, and teams of three, are checked by the server as typed.
+PREVIEWED = [name for name in PRESET_NAMES if browser_rules(get_ruleset(name))["preview"]]
+
 RULESETS: list[tuple[str, dict[str, Any]]] = [
-    *((name, {}) for name in PRESET_NAMES),
-    *((name, {"scale": 10 if get_ruleset(name).options["scale"] == 1 else 1}) for name in PRESET_NAMES),
+    *((name, {}) for name in PREVIEWED),
+    *((name, {"scale": 10 if get_ruleset(name).options["scale"] == 1 else 1}) for name in PREVIEWED),
     ("pagat_double_deck", {"set_policy": "opponents_gain_bid"}),
     ("pagat_double_deck", {"set_policy": "subtract_bid_and_meld", "surrender_policy": "nothing"}),
     ("pagat_double_deck", {"set_policy": "double_bid", "dealer_opens_lower": True}),
@@ -370,3 +374,10 @@ def test_typing_a_whole_hand_on_the_table_page_sends_no_check(
     expect(phone.locator("[data-saved-banner]")).to_have_text("Hand 1 saved.")
     expect(phone.get_by_role("heading", name="Hand 2")).to_be_visible()
     assert len(checks) == 1
+
+
+def test_the_browser_leaves_exactly_the_big_tables_to_the_server() -> None:
+    left = {name for name in PRESET_NAMES if name not in PREVIEWED}
+    assert left == {name for name in PRESET_NAMES
+                    if max(get_ruleset(name).table_sizes) > 4 or get_ruleset(name).side_size > 2}
+    assert {"pagat_double_deck", "three_handed", "cutthroat", "two_handed"} <= set(PREVIEWED)
