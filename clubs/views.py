@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from common.errors import DomainError
-from common.forms import add_domain_error
+from common.forms import add_domain_error, refusal_message
 from common.http import public_address
 
 from . import selectors, services
@@ -231,10 +231,9 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
     already = current is not None and RANK[Membership.Role(current)] >= RANK[
         Membership.Role(invitation.role)]
     if request.method == "POST":
-        try:
+        with refusal_message(request) as refused:
             membership, changed = services.invitation_accept(token=token, user=request.user)
-        except DomainError as exc:
-            messages.error(request, exc.message)
+        if refused.error is not None:
             return redirect(here)
         club = invitation.club
         if changed:

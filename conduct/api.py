@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -27,6 +27,8 @@ from scoring.api import TOKEN_PARAM, TableDeviceApi
 from scoring.models import Game
 from scoring.selectors import entry_refusal, table_by_token
 from scoring.services import ADJUST_KINDS, game_adjust
+from tournaments.api_actions import DirectorAction
+from tournaments.models import Event
 from tournaments.selectors import event_get
 
 from . import selectors, services
@@ -80,8 +82,15 @@ class WithdrawInput(serializers.Serializer[Any]):
     reason = serializers.CharField(max_length=200, help_text="Why (kept in the history).")
 
 
-class EventPenaltiesApi(APIView):
-    permission_classes = [IsAuthenticated]
+@extend_schema_view(post=extend_schema(
+    operation_id="penalty_record", summary="Record a penalty (directors)",
+    description="Points off a player (or a pair) for an offence in a round: they "
+                "count in the standings at once, the player's in an individual "
+                "event, the pair's in a pair event.",
+    request=PenaltyInput,
+    responses={201: PenaltyOutput, **error_responses(400, 403, 404)}))
+class EventPenaltiesApi(DirectorAction):
+    status_code = status.HTTP_201_CREATED
 
     @extend_schema(operation_id="event_penalties", summary="An event's penalties (directors)",
                    description="Every penalty, withdrawn ones too (the history), in round order.",
@@ -90,40 +99,32 @@ class EventPenaltiesApi(APIView):
         event = event_get(pk=pk, user=request.user, role="director")
         return Response([selectors.penalty_payload(p) for p in selectors.event_penalties(event)])
 
-    @extend_schema(operation_id="penalty_record", summary="Record a penalty (directors)",
-                   description="Points off a player (or a pair) for an offence in a round: they "
-                               "count in the standings at once, the player's in an individual "
-                               "event, the pair's in a pair event.",
-                   request=PenaltyInput,
-                   responses={201: PenaltyOutput, **error_responses(400, 403, 404)})
-    def post(self, request: Request, pk: int) -> Response:
-        event = event_get(pk=pk, user=request.user, role="director")
-        data = _data(request)
+    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Any) -> Any:
+        body = _data(self.request)
         penalty = services.penalty_record(
-            event=event, round_number=data.get("round"), kind=data.get("kind", ""),
-            reason=data.get("reason", ""), points=data.get("points"),
-            entry_id=data.get("entry_id"), pair_id=data.get("pair_id"), table=data.get("table"),
-            actor=request.user)
+            event=event, round_number=body.get("round"), kind=body.get("kind", ""),
+            reason=body.get("reason", ""), points=body.get("points"),
+            entry_id=body.get("entry_id"), pair_id=body.get("pair_id"), table=body.get("table"),
+            actor=actor)
         penalty = Penalty.objects.select_related(
             "entry__player", "pair", "game__table", "created_by").get(pk=penalty.pk)
-        return Response(selectors.penalty_payload(penalty), status=status.HTTP_201_CREATED)
+        return selectors.penalty_payload(penalty)
 
 
-class PenaltyWithdrawApi(APIView):
-    permission_classes = [IsAuthenticated]
+@extend_schema_view(post=extend_schema(
+    operation_id="penalty_withdraw", summary="Withdraw a penalty (directors)",
+    description="It stops counting; it stays in the history, marked withdrawn.",
+    request=WithdrawInput, responses={200: PenaltyOutput, **error_responses(400, 403, 404)}))
+class PenaltyWithdrawApi(DirectorAction):
+    def find(self, event: Event, **where: int) -> Penalty:
+        return get_object_or_404(Penalty, event=event, pk=where["penalty_id"])
 
-    @extend_schema(operation_id="penalty_withdraw", summary="Withdraw a penalty (directors)",
-                   description="It stops counting; it stays in the history, marked withdrawn.",
-                   request=WithdrawInput,
-                   responses={200: PenaltyOutput, **error_responses(400, 403, 404)})
-    def post(self, request: Request, pk: int, penalty_id: int) -> Response:
-        event = event_get(pk=pk, user=request.user, role="director")
-        penalty = get_object_or_404(Penalty, event=event, pk=penalty_id)
-        services.penalty_withdraw(penalty=penalty, reason=_data(request).get("reason", ""),
-                                  actor=request.user)
+    def act(self, event: Event, found: Penalty, data: dict[str, Any], *, actor: Any) -> Any:
+        services.penalty_withdraw(penalty=found, reason=_data(self.request).get("reason", ""),
+                                  actor=actor)
         done = Penalty.objects.select_related(
-            "entry__player", "pair", "game__table", "created_by", "withdrawn_by").get(pk=penalty.pk)
-        return Response(selectors.penalty_payload(done))
+            "entry__player", "pair", "game__table", "created_by", "withdrawn_by").get(pk=found.pk)
+        return selectors.penalty_payload(done)
 
 
 # --- the penalty table ----------------------------------------------------------------------
@@ -198,8 +199,11 @@ class AppealOutput(serializers.Serializer[Any]):
     decided_at = serializers.DateTimeField()
 
 
-class EventAppealsApi(APIView):
-    permission_classes = [IsAuthenticated]
+@extend_schema_view(post=extend_schema(
+    operation_id="appeal_record", summary="Log an appeal and its decision (directors)",
+    request=AppealInput, responses={201: AppealOutput, **error_responses(400, 403, 404)}))
+class EventAppealsApi(DirectorAction):
+    status_code = status.HTTP_201_CREATED
 
     @extend_schema(operation_id="event_appeals", summary="An event's appeals (directors)",
                    responses={200: AppealOutput(many=True), **error_responses(403, 404)})
@@ -207,20 +211,16 @@ class EventAppealsApi(APIView):
         event = event_get(pk=pk, user=request.user, role="director")
         return Response([selectors.appeal_payload(a) for a in selectors.event_appeals(event)])
 
-    @extend_schema(operation_id="appeal_record", summary="Log an appeal and its decision "
-                   "(directors)", request=AppealInput,
-                   responses={201: AppealOutput, **error_responses(400, 403, 404)})
-    def post(self, request: Request, pk: int) -> Response:
-        event = event_get(pk=pk, user=request.user, role="director")
-        data = _data(request)
+    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Any) -> Any:
+        body = _data(self.request)
         appeal = services.appeal_record(
-            event=event, contested=data.get("contested", ""), decision=data.get("decision", ""),
-            note=data.get("note", ""), penalty_id=data.get("penalty_id"),
-            round_number=data.get("round"), table=data.get("table"),
-            entry_id=data.get("entry_id"), actor=request.user)
+            event=event, contested=body.get("contested", ""), decision=body.get("decision", ""),
+            note=body.get("note", ""), penalty_id=body.get("penalty_id"),
+            round_number=body.get("round"), table=body.get("table"),
+            entry_id=body.get("entry_id"), actor=actor)
         appeal = Appeal.objects.select_related(
             "game__table__round", "entry__player", "decided_by").get(pk=appeal.pk)
-        return Response(selectors.appeal_payload(appeal), status=status.HTTP_201_CREATED)
+        return selectors.appeal_payload(appeal)
 
 
 # --- adjusted results -----------------------------------------------------------------------
@@ -245,30 +245,29 @@ class AdjustedGameOutput(serializers.Serializer[Any]):
     adjusted = serializers.DictField(help_text="kind, points, reason (and side for a forfeit).")
 
 
-class TableAdjustApi(APIView):
-    permission_classes = [IsAuthenticated]
+@extend_schema_view(post=extend_schema(
+    operation_id="table_adjust", summary="Give a game an adjusted result (directors)",
+    description="For a game that cannot be played out: both sides' points, the "
+                "round's average, or a forfeit (formats with forfeits), with a "
+                "reason. The game is decided and confirmed at once; the "
+                "standings follow and a format that seats itself advances.",
+    request=AdjustInput,
+    responses={200: AdjustedGameOutput, **error_responses(400, 403, 404)}))
+class TableAdjustApi(DirectorAction):
+    def find(self, event: Event, **where: int) -> Game:
+        return get_object_or_404(Game.objects.select_related("table__round"),
+                                 table__round__event=event, table__round__number=where["number"],
+                                 table__number=where["table"])
 
-    @extend_schema(operation_id="table_adjust", summary="Give a game an adjusted result "
-                   "(directors)",
-                   description="For a game that cannot be played out: both sides' points, the "
-                               "round's average, or a forfeit (formats with forfeits), with a "
-                               "reason. The game is decided and confirmed at once; the "
-                               "standings follow and a format that seats itself advances.",
-                   request=AdjustInput,
-                   responses={200: AdjustedGameOutput, **error_responses(400, 403, 404)})
-    def post(self, request: Request, pk: int, number: int, table: int) -> Response:
-        event = event_get(pk=pk, user=request.user, role="director")
-        game = get_object_or_404(Game.objects.select_related("table__round"),
-                                 table__round__event=event, table__round__number=number,
-                                 table__number=table)
-        data = _data(request)
-        done = game_adjust(game=game, kind=data.get("kind", ""), reason=data.get("reason", ""),
-                           points=data.get("points"), side=data.get("side", "") or "",
-                           actor=request.user)
+    def act(self, event: Event, found: Game, data: dict[str, Any], *, actor: Any) -> Any:
+        body = _data(self.request)
+        done = game_adjust(game=found, kind=body.get("kind", ""), reason=body.get("reason", ""),
+                           points=body.get("points"), side=body.get("side", "") or "",
+                           actor=actor)
         done.refresh_from_db()
-        return Response({"id": done.pk, "round": number, "table": table, "status": done.status,
-                         "winner": done.winner, "totals": done.totals or {},
-                         "adjusted": done.adjusted or {}})
+        return {"id": done.pk, "round": found.table.round.number, "table": found.table.number,
+                "status": done.status, "winner": done.winner, "totals": done.totals or {},
+                "adjusted": done.adjusted or {}}
 
 
 # --- the conduct record ---------------------------------------------------------------------
@@ -424,32 +423,28 @@ class EventCallsApi(APIView):
                          for c in selectors.event_calls(event, state=state)])
 
 
-class CallTakeApi(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(operation_id="call_take", summary="Take a call: on my way (directors)",
-                   request=None,
-                   responses={200: CallOutput, **error_responses(400, 403, 404)})
-    def post(self, request: Request, pk: int, call_id: int) -> Response:
-        event = event_get(pk=pk, user=request.user, role="director")
-        call = DirectorCall.objects.filter(event=event, pk=call_id).first()
-        if call is None:
-            return _no_call(call_id, "in this event")
-        services.director_call_take(call=call, actor=request.user)
-        return Response(selectors.call_payload(_call(call.pk)))
+class _CallAction(DirectorAction):
+    # no docstring: the schema would describe take and close by it
+    def find(self, event: Event, **where: int) -> DirectorCall | Response:
+        """The event's call ``call_id``; a 404 naming ``call_id`` when the event has none."""
+        call = DirectorCall.objects.filter(event=event, pk=where["call_id"]).first()
+        return _no_call(where["call_id"], "in this event") if call is None else call
 
 
-class CallCloseApi(APIView):
-    permission_classes = [IsAuthenticated]
+@extend_schema_view(post=extend_schema(
+    operation_id="call_take", summary="Take a call: on my way (directors)", request=None,
+    responses={200: CallOutput, **error_responses(400, 403, 404)}))
+class CallTakeApi(_CallAction):
+    def act(self, event: Event, found: DirectorCall, data: dict[str, Any], *, actor: Any) -> Any:
+        services.director_call_take(call=found, actor=actor)
+        return selectors.call_payload(_call(found.pk))
 
-    @extend_schema(operation_id="call_close", summary="Close a call with the ruling (directors)",
-                   request=CallCloseInput,
-                   responses={200: CallOutput, **error_responses(400, 403, 404)})
-    def post(self, request: Request, pk: int, call_id: int) -> Response:
-        event = event_get(pk=pk, user=request.user, role="director")
-        call = DirectorCall.objects.filter(event=event, pk=call_id).first()
-        if call is None:
-            return _no_call(call_id, "in this event")
-        services.director_call_close(call=call, note=_data(request).get("note"),
-                                     actor=request.user)
-        return Response(selectors.call_payload(_call(call.pk)))
+
+@extend_schema_view(post=extend_schema(
+    operation_id="call_close", summary="Close a call with the ruling (directors)",
+    request=CallCloseInput, responses={200: CallOutput, **error_responses(400, 403, 404)}))
+class CallCloseApi(_CallAction):
+    def act(self, event: Event, found: DirectorCall, data: dict[str, Any], *, actor: Any) -> Any:
+        services.director_call_close(call=found, note=_data(self.request).get("note"),
+                                     actor=actor)
+        return selectors.call_payload(_call(found.pk))

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 from clubs.models import Club, Membership, Player
 from clubs.permissions import has_club_role
 from common.errors import DomainError
+from common.forms import refusal_message
 from scoring.models import Game
 from scoring.selectors import table_by_token
 from scoring.services import game_adjust
@@ -72,12 +73,9 @@ def event_penalties(request: HttpRequest, pk: int) -> HttpResponse:
 def penalty_withdraw(request: HttpRequest, pk: int, penalty_id: int) -> HttpResponse:
     event = event_get(pk=pk, user=request.user, role="director")
     penalty = get_object_or_404(Penalty, event=event, pk=penalty_id)
-    try:
+    with refusal_message(request, prefix="Penalty not withdrawn: "):
         services.penalty_withdraw(penalty=penalty, reason=request.POST.get("reason", ""),
                                   actor=request.user)
-    except DomainError as exc:
-        messages.error(request, f"Penalty not withdrawn: {exc.message}")
-    else:
         messages.success(request, "Penalty withdrawn; it stays in the history.")
     return redirect("event-penalties", pk=event.pk)
 
@@ -126,12 +124,9 @@ def table_adjust(request: HttpRequest, pk: int, number: int, table: int) -> Http
     data = request.POST
     points = {key.removeprefix("points_"): value for key, value in data.items()
               if key.startswith("points_")}
-    try:
+    with refusal_message(request, prefix=f"Table {table}: "):
         done = game_adjust(game=game, kind=data.get("kind", ""), reason=data.get("reason", ""),
                            points=points, side=data.get("side", ""), actor=request.user)
-    except DomainError as exc:
-        messages.error(request, f"Table {table}: {exc.message}")
-    else:
         shown = " · ".join(f"{s} {v}" for s, v in (done.totals or {}).items())
         messages.success(request, f"Table {table}: adjusted result recorded ({shown}).")
     return redirect("round-detail", pk=event.pk, number=number)

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from common.errors import DomainError
+from common.forms import refusal_message
 from conduct import services as conduct
 from conduct.models import DirectorCall
 from conduct.selectors import call_payload, event_calls
@@ -87,11 +87,8 @@ def event_call_take(request: HttpRequest, pk: int, call_id: int) -> HttpResponse
     event = event_get(pk=pk, user=request.user, role="director")
     call = get_object_or_404(DirectorCall.objects.select_related("table"), event=event,
                              pk=call_id)
-    try:
+    with refusal_message(request, prefix=f"Table {call.table.number}: "):
         conduct.director_call_take(call=call, actor=request.user)
-    except DomainError as exc:
-        messages.error(request, f"Table {call.table.number}: {exc.message}")
-    else:
         messages.success(request, f"Table {call.table.number}: they see you are on the way.")
     return _back(request, event)
 
@@ -103,12 +100,9 @@ def event_call_close(request: HttpRequest, pk: int, call_id: int) -> HttpRespons
     event = event_get(pk=pk, user=request.user, role="director")
     call = get_object_or_404(DirectorCall.objects.select_related("table"), event=event,
                              pk=call_id)
-    try:
+    with refusal_message(request, prefix=f"Table {call.table.number}: the call stays open. "):
         conduct.director_call_close(call=call, note=request.POST.get("note", ""),
                                     actor=request.user)
-    except DomainError as exc:
-        messages.error(request, f"Table {call.table.number}: the call stays open. {exc.message}")
-    else:
         messages.success(request, f"Table {call.table.number}: call closed; the table sees the "
                                   "ruling.")
     return _back(request, event)

@@ -32,6 +32,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from clubs.models import Player
 from common.errors import DomainError
+from common.forms import refusal_message
 from common.http import client_ip, public_url
 from common.throttles import (
     SELF_CHECK_IN_EVENT_SCOPE,
@@ -189,11 +190,8 @@ def entry_alternate(request: HttpRequest, pk: int, entry_id: int) -> HttpRespons
     event = event_get(pk=pk, user=request.user, role="director")
     entry = get_object_or_404(event.entries.select_related("player"), pk=entry_id)
     alternate = request.POST.get("alternate") == "1"
-    try:
+    with refusal_message(request):
         events.entry_set_alternate(entry=entry, alternate=alternate, actor=request.user)
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    else:
         messages.success(request, f"{entry.player.name} "
                          + ("waits as an alternate." if alternate else "plays (not an alternate)."))
     return redirect(reverse("event-checkin", args=[event.pk]) + "#here-list")
@@ -203,12 +201,9 @@ def entry_alternate(request: HttpRequest, pk: int, entry_id: int) -> HttpRespons
 @require_POST
 def self_checkin_mode(request: HttpRequest, pk: int) -> HttpResponse:
     event = event_get(pk=pk, user=request.user, role="director")
-    try:
+    with refusal_message(request):
         events.event_self_check_in_set(event=event, mode=request.POST.get("mode", ""),
                                        actor=request.user)
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    else:
         messages.success(request, f"Self check-in: {event.get_self_check_in_display()}.")
     return redirect(reverse("event-checkin", args=[event.pk]) + "#self-checkin")
 
@@ -237,11 +232,8 @@ def arrival_decide(request: HttpRequest, pk: int, arrival_id: int) -> HttpRespon
         get_object_or_404(event.arrivals.select_related("player"), pk=arrival_id)]
     names = []
     for arrival in chosen:
-        try:
+        with refusal_message(request, prefix=f"{arrival.player.name}: "):
             events.arrival_decide(arrival=arrival, approve=approve, actor=request.user)
-        except DomainError as exc:
-            messages.error(request, f"{arrival.player.name}: {exc.message}")
-        else:
             names.append(arrival.player.name)
     if names:
         messages.success(request, ("Checked in: " if approve else "Not approved: ")

@@ -23,11 +23,11 @@ from clubs.api import error_responses, roster_player
 from common.errors import DomainError
 from common.throttles import SELF_CHECK_IN_SCOPE
 from tournaments import services as events
+from tournaments.api_actions import DirectorAction
 from tournaments.models import Arrival, Entry, Event
 from tournaments.selectors import checkin_arrivals, event_get, self_checkin_find
 
 from .api import EntryOutput, EventOutput
-from .api.action import DirectorAction
 from .checkin import NAME_MAX, NAME_MIN, event_tap_wait, tap_refusal, tap_taken, tapped_by
 
 

@@ -30,6 +30,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from common.errors import DomainError
+from common.forms import refusal_message
 from common.labels import SEAT_NAMES
 from common.rulesets import event_ruleset, table_seats, table_sides
 from draw import seating
@@ -292,11 +293,8 @@ def event_director_cut(request: HttpRequest, pk: int) -> HttpResponse:
                              table__round__event=event, table__round__number=int(round_number),
                              table__number=int(table_number))
     winner = request.POST.get("winner", "")
-    try:
+    with refusal_message(request, prefix=f"Table {table_number}: "):
         game_settle_tie(game=game, winner=winner, actor=request.user)
-    except DomainError as exc:
-        messages.error(request, f"Table {table_number}: {exc.message}")
-    else:
         messages.success(request, f"Table {table_number}: {winner} won the cut.")
     return redirect("event-director", pk=event.pk)
 

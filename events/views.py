@@ -20,7 +20,7 @@ import formats
 from clubs.models import Club
 from clubs.permissions import check_club_role, has_club_role
 from common.errors import DomainError
-from common.forms import add_domain_error
+from common.forms import add_domain_error, refusal_message
 from common.http import public_address
 from common.rulesets import event_ruleset
 from common.spreadsheets import SafeCsvWriter
@@ -245,11 +245,8 @@ def event_pairs(request: HttpRequest, pk: int) -> HttpResponse:
 def pair_leave(request: HttpRequest, pk: int, pair_id: int) -> HttpResponse:
     event = event_get(pk=pk, user=request.user, role="director")
     pair = get_object_or_404(event.pairs, pk=pair_id)
-    try:
+    with refusal_message(request):
         events.pair_withdraw(pair=pair, actor=request.user)
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    else:
         messages.success(request, f"{pair} withdrew; they are not paired again.")
     return redirect("event-pairs", pk=event.pk)
 
@@ -259,11 +256,8 @@ def pair_leave(request: HttpRequest, pk: int, pair_id: int) -> HttpResponse:
 def entry_leave(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
     event = event_get(pk=pk, user=request.user, role="director")
     entry = get_object_or_404(event.entries.select_related("player"), pk=entry_id)
-    try:
+    with refusal_message(request):
         services.entry_withdraw(entry=entry, actor=request.user)
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    else:
         messages.success(request, f"{entry.player.name} has left; they sit out the next rounds.")
     return redirect("event-checkin", pk=event.pk)
 
@@ -275,13 +269,12 @@ def round_seat(request: HttpRequest, pk: int) -> HttpResponse:
     reseat = request.POST.get("reseat") == "1"
     from_director = request.POST.get("from") == "director"
     asked = request.POST.get("number", "")
-    try:
+    with refusal_message(request) as refused:
         number = services.round_seat_request(
             event=event, actor=request.user, reseat=reseat,
             number=int(asked) if asked.isdigit() and 0 < int(asked) < 1000 else None,
         )
-    except DomainError as exc:
-        messages.error(request, exc.message)
+    if refused.error is not None:
         return redirect("event-director" if from_director else "event-detail", pk=event.pk)
     # The seating job ran inline (embedded default) or waits for a worker: show the tables when
     # they are there, else the event page, which shows the job working or why it failed. Asked
@@ -407,12 +400,9 @@ def event_finish(request: HttpRequest, pk: int) -> HttpResponse:
         messages.info(request, "The event is finished.")
         return redirect("event-detail", pk=event.pk)
     if request.method == "POST" and request.POST.get("confirm") == "1":
-        try:
+        with refusal_message(request):
             services.event_status_set(event=event, status=Event.Status.FINISHED,
                                       actor=request.user)
-        except DomainError as exc:
-            messages.error(request, exc.message)
-        else:
             messages.success(request, "The event is finished: the placings are written.")
             return redirect("event-detail", pk=event.pk)
     rounds = list(event.rounds.order_by("number"))
@@ -450,13 +440,10 @@ def table_forfeit(request: HttpRequest, pk: int, number: int, table: int) -> Htt
     round_ = _round(event, number)
     game = get_object_or_404(Game.objects.select_related("table__round"),
                              table__round=round_, table__number=table)
-    try:
+    with refusal_message(request, prefix=f"Table {table}: "):
         done = game_forfeit(game=game, side=request.POST.get("side", ""),
                             reason=request.POST.get("reason", ""), actor=request.user,
                             withdraw=request.POST.get("withdraw") == "1")
-    except DomainError as exc:
-        messages.error(request, f"Table {table}: {exc.message}")
-    else:
         messages.success(request, f"Table {table}: {done.forfeit} forfeited; {done.winner} win "
                                   "by a walkover.")
     return redirect("round-detail", pk=event.pk, number=number)
@@ -485,12 +472,9 @@ def round_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @require_POST
 def event_status(request: HttpRequest, pk: int, status: str) -> HttpResponse:
     event = event_get(pk=pk, user=request.user, role="director")
-    try:
+    with refusal_message(request):
         services.event_status_set(event=event, status=status, actor=request.user,
                                   reason=request.POST.get("reason", ""))
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    else:
         messages.success(request, f"The event is now {event.get_status_display().lower()}.")
     return redirect("event-detail", pk=event.pk)
 

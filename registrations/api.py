@@ -16,9 +16,9 @@ from decimal import Decimal
 from typing import Any
 
 from django.http import Http404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import serializers, status
-from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
+from rest_framework.permissions import AllowAny, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -26,6 +26,7 @@ from rest_framework.views import APIView
 from clubs.api import error_responses
 from clubs.permissions import has_club_role
 from common.http import public_url
+from tournaments.api_actions import DirectorAction
 from tournaments.models import Event
 from tournaments.selectors import event_get
 
@@ -148,21 +149,14 @@ def _director(request: Request, event: Event) -> bool:
     return has_club_role(user=request.user, club=event.club, role="director")
 
 
-def _registration(request: Request, pk: int, rid: int, *, director_only: bool = False,
-                  ) -> tuple[Event, Registration, bool]:
+def _registration(request: Request, pk: int, rid: int) -> tuple[Event, Registration, bool]:
     """The event and its registration if the caller may act on it: a director of the event's
-    club, or (unless ``director_only``) the registrant by token or account, whether or not
-    they may see the event otherwise (a private club's event); 404 for anyone else, as if it
-    did not exist. Also whether the caller acts as a director."""
-    if director_only:
-        event = event_get(pk=pk, user=request.user, role="director")
+    club, or the registrant by token or account, whether or not they may see the event
+    otherwise (a private club's event); 404 for anyone else, as if it did not exist. Also
+    whether the caller acts as a director. (A director's action alone: ``_RegistrationAction``.)"""
     registration = (Registration.objects.select_related("event__club", "player",
                                                         "partner_player")
                     .filter(pk=rid, event_id=pk).first())
-    if director_only:
-        if registration is None:
-            raise Http404("No such registration")
-        return event, registration, True
     if registration is not None:
         event = registration.event
         token = str(request.query_params.get("token") or (
@@ -328,72 +322,77 @@ class RegistrationLinkApi(_Action):
                                     "is on its way."}, status=status.HTTP_202_ACCEPTED)
 
 
-class _DirectorAction(APIView):
-    permission_classes = [IsAuthenticated]
+class _RegistrationAction(DirectorAction):
+    # no docstring: the schema would describe the actions by it
+    def find(self, event: Event, **where: int) -> Registration:
+        """The event's registration ``rid``; 404 when the event has none."""
+        registration = (Registration.objects.select_related("event__club", "player",
+                                                            "partner_player")
+                        .filter(pk=where["rid"], event_id=event.pk).first())
+        if registration is None:
+            raise Http404("No such registration")
+        return registration
 
 
-class RegistrationApproveApi(_DirectorAction):
-    @extend_schema(operation_id="registration_approve", summary="Approve (directors)",
-                   request=None,
-                   responses={200: RegistrationOutput, **error_responses(400, 401, 403, 404)},
-                   tags=["registrations"])
-    def post(self, request: Request, pk: int, rid: int) -> Response:
-        _, registration, _ = _registration(request, pk, rid, director_only=True)
-        done = services.registration_approve(registration=registration, actor=request.user,
-                                             site=_site(request))
-        return Response(_out(done, director=True))
+@extend_schema_view(post=extend_schema(
+    operation_id="registration_approve", summary="Approve (directors)", request=None,
+    responses={200: RegistrationOutput, **error_responses(400, 401, 403, 404)},
+    tags=["registrations"]))
+class RegistrationApproveApi(_RegistrationAction):
+    def act(self, event: Event, found: Registration, data: dict[str, Any], *,
+            actor: Any) -> Any:
+        done = services.registration_approve(registration=found, actor=actor,
+                                             site=_site(self.request))
+        return _out(done, director=True)
 
 
-class RegistrationRefuseApi(_DirectorAction):
-    @extend_schema(operation_id="registration_refuse", summary="Refuse (directors)",
-                   request=None,
-                   responses={200: RegistrationOutput, **error_responses(400, 401, 403, 404)},
-                   tags=["registrations"])
-    def post(self, request: Request, pk: int, rid: int) -> Response:
-        _, registration, _ = _registration(request, pk, rid, director_only=True)
-        done = services.registration_refuse(registration=registration, actor=request.user,
-                                            site=_site(request))
-        return Response(_out(done, director=True))
+@extend_schema_view(post=extend_schema(
+    operation_id="registration_refuse", summary="Refuse (directors)", request=None,
+    responses={200: RegistrationOutput, **error_responses(400, 401, 403, 404)},
+    tags=["registrations"]))
+class RegistrationRefuseApi(_RegistrationAction):
+    def act(self, event: Event, found: Registration, data: dict[str, Any], *,
+            actor: Any) -> Any:
+        done = services.registration_refuse(registration=found, actor=actor,
+                                            site=_site(self.request))
+        return _out(done, director=True)
 
 
-class RegistrationPaidApi(_DirectorAction):
-    @extend_schema(operation_id="registration_paid", summary="Mark the fee paid or not "
-                                                             "(directors)",
-                   request=RegistrationPaidInput,
-                   responses={200: RegistrationOutput, **error_responses(400, 401, 403, 404)},
-                   tags=["registrations"])
-    def post(self, request: Request, pk: int, rid: int) -> Response:
-        _, registration, _ = _registration(request, pk, rid, director_only=True)
-        data = RegistrationPaidInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        done = services.registration_mark_paid(registration=registration,
-                                               paid=data.validated_data["paid"],
-                                               actor=request.user)
-        return Response(_out(done, director=True))
+@extend_schema_view(post=extend_schema(
+    operation_id="registration_paid", summary="Mark the fee paid or not (directors)",
+    request=RegistrationPaidInput,
+    responses={200: RegistrationOutput, **error_responses(400, 401, 403, 404)},
+    tags=["registrations"]))
+class RegistrationPaidApi(_RegistrationAction):
+    input = RegistrationPaidInput
+
+    def act(self, event: Event, found: Registration, data: dict[str, Any], *,
+            actor: Any) -> Any:
+        done = services.registration_mark_paid(registration=found, paid=data["paid"],
+                                               actor=actor)
+        return _out(done, director=True)
 
 
-class RegistrationsCheckInApi(_DirectorAction):
-    @extend_schema(operation_id="registrations_check_in",
-                   summary="Turn registrations into check-ins (directors)",
-                   description="Makes each one's entry, or pair and entries; all or none. "
-                               "Refusals name `registrations.<id>`.",
-                   request=RegistrationsCheckInInput,
-                   responses={200: RegistrationOutput(many=True),
-                              **error_responses(400, 401, 403, 404)},
-                   tags=["registrations"])
-    def post(self, request: Request, pk: int) -> Response:
-        event = event_get(pk=pk, user=request.user, role="director")
-        data = RegistrationsCheckInInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        ids = data.validated_data["ids"]
+@extend_schema_view(post=extend_schema(
+    operation_id="registrations_check_in",
+    summary="Turn registrations into check-ins (directors)",
+    description="Makes each one's entry, or pair and entries; all or none. "
+                "Refusals name `registrations.<id>`.",
+    request=RegistrationsCheckInInput,
+    responses={200: RegistrationOutput(many=True), **error_responses(400, 401, 403, 404)},
+    tags=["registrations"]))
+class RegistrationsCheckInApi(DirectorAction):
+    input = RegistrationsCheckInInput
+
+    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Any) -> Any:
+        ids = data["ids"]
         chosen = None
         if ids is not None:
-            found = Registration.objects.filter(event_id=event.pk, pk__in=ids).in_bulk()
-            missing = [pk for pk in ids if pk not in found]
+            given = Registration.objects.filter(event_id=event.pk, pk__in=ids).in_bulk()
+            missing = [pk for pk in ids if pk not in given]
             if missing:
                 raise serializers.ValidationError(
                     {f"registrations.{missing[0]}": ["No such registration in this event."]})
-            chosen = [found[pk] for pk in dict.fromkeys(ids)]
-        done = services.registrations_check_in(event=event, registrations=chosen,
-                                               actor=request.user)
-        return Response([_out(r, director=True) for r in done])
+            chosen = [given[pk] for pk in dict.fromkeys(ids)]
+        done = services.registrations_check_in(event=event, registrations=chosen, actor=actor)
+        return [_out(r, director=True) for r in done]

@@ -18,7 +18,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from common.errors import DomainError
-from common.forms import add_domain_error
+from common.forms import add_domain_error, refusal_message
 from common.http import public_url
 from common.throttles import page_allowed
 from tournaments.selectors import event_get
@@ -110,7 +110,7 @@ def mine(request: HttpRequest, token: str) -> HttpResponse:
         if not page_allowed(request, SCOPE):
             return _too_many()
         action = request.POST.get("action", "")
-        try:
+        with refusal_message(request):
             if action == "confirm":
                 services.registration_confirm(registration=registration, site=site(request))
                 messages.success(request, "Thank you: your address is confirmed.")
@@ -124,8 +124,6 @@ def mine(request: HttpRequest, token: str) -> HttpResponse:
                                  else "Thank you: the director will confirm you in a moment.")
             else:
                 messages.error(request, "Choose one of the buttons.")
-        except DomainError as exc:
-            messages.error(request, exc.message)
         return redirect(request.path)
     registration.refresh_from_db()
     event = registration.event
@@ -199,7 +197,7 @@ def act(request: HttpRequest, pk: int, rid: int, action: str) -> HttpResponse:
                                      pk=rid, event=event)
     if action not in ACTIONS:
         raise Http404("No such action")
-    try:
+    with refusal_message(request):
         if action == "approve":
             services.registration_approve(registration=registration, actor=request.user,
                                           site=site(request))
@@ -215,9 +213,6 @@ def act(request: HttpRequest, pk: int, rid: int, action: str) -> HttpResponse:
         else:
             services.registrations_check_in(event=event, registrations=[registration],
                                             actor=request.user)
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    else:
         done = {"approve": "approved", "refuse": "refused", "withdraw": "withdrawn",
                 "paid": "marked paid", "unpaid": "marked not paid",
                 "check-in": "checked in"}[action]
@@ -229,11 +224,8 @@ def act(request: HttpRequest, pk: int, rid: int, action: str) -> HttpResponse:
 @require_POST
 def check_in_all(request: HttpRequest, pk: int) -> HttpResponse:
     event = event_get(pk=pk, user=request.user, role="director")
-    try:
+    with refusal_message(request):
         done = services.registrations_check_in(event=event, actor=request.user)
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    else:
         if done:
             messages.success(request, f"Checked in ({len(done)}): "
                              + ", ".join(r.label for r in done) + ".")

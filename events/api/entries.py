@@ -9,7 +9,6 @@ from django.db.models import F
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers, status
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -19,10 +18,9 @@ from common.errors import DomainError
 from common.rulesets import event_ruleset
 from draw import services
 from tournaments import services as events
+from tournaments.api_actions import DirectorAction
 from tournaments.models import Entry, Event, Pair
 from tournaments.selectors import event_get, pair_payload
-
-from .action import DirectorAction
 
 
 class EntryOutput(serializers.ModelSerializer[Entry]):
@@ -99,33 +97,29 @@ class BulkCheckInInput(serializers.Serializer[Any]):
         help_text="Check them all in as alternates (formats with alternates only).")
 
 
-class EventEntriesBulkApi(APIView):
+@extend_schema_view(post=extend_schema(
+    operation_id="entries_bulk_check_in", summary="Check many players in (directors)",
+    description="All or nobody: when any id is refused the answer is 400 with one error "
+                "per refused id, field `player_ids.<id>` (codes not_on_roster, "
+                "already_here, repeated), and nobody is checked in. Otherwise 201 with "
+                "the entries, in the order given. A player who left comes back. Pair "
+                "events register pairs one by one (POST entries/).",
+    request=BulkCheckInInput,
+    responses={201: EntryOutput(many=True), **error_responses(400, 403, 404)}))
+class EventEntriesBulkApi(DirectorAction):
     """Check many players in at once, all or nobody."""
 
-    permission_classes = [IsAuthenticated]
+    input = BulkCheckInInput
+    status_code = status.HTTP_201_CREATED
 
-    @extend_schema(
-        operation_id="entries_bulk_check_in", summary="Check many players in (directors)",
-        description="All or nobody: when any id is refused the answer is 400 with one error "
-                    "per refused id, field `player_ids.<id>` (codes not_on_roster, "
-                    "already_here, repeated), and nobody is checked in. Otherwise 201 with "
-                    "the entries, in the order given. A player who left comes back. Pair "
-                    "events register pairs one by one (POST entries/).",
-        request=BulkCheckInInput,
-        responses={201: EntryOutput(many=True), **error_responses(400, 403, 404)},
-    )
-    def post(self, request: Request, pk: int) -> Response:
-        event = event_get(pk=pk, user=request.user, role="director")
-        data = BulkCheckInInput(data=request.data)
-        data.is_valid(raise_exception=True)
+    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Any) -> Any:
         if event.is_pairs:
             raise DomainError("This event takes pairs: register each pair with POST entries/ "
                               '({"player_ids": [a, b]}).', field="player_ids",
                               code="pairs_only")
-        entries = events.entries_bulk_create(
-            event=event, player_ids=data.validated_data["player_ids"],
-            alternate=data.validated_data["alternate"], actor=request.user)
-        return Response(EntryOutput(entries, many=True).data, status=status.HTTP_201_CREATED)
+        entries = events.entries_bulk_create(event=event, player_ids=data["player_ids"],
+                                             alternate=data["alternate"], actor=actor)
+        return EntryOutput(entries, many=True).data
 
 
 def _register_pair(event: Event, data: dict[str, Any], user: Any) -> Response:

@@ -9,7 +9,6 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.fields import empty
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -30,10 +29,9 @@ from draw.selectors import (
 )
 from scoring.services import event_settings_update
 from tournaments import services as events
+from tournaments.api_actions import DirectorAction
 from tournaments.models import BYE_POINTS_LIMIT, Event
 from tournaments.selectors import event_get
-
-from .action import DirectorAction
 
 # The API schema's words on the formats' settings, from the registry.
 SETTINGS_HELP = "; ".join(
@@ -224,45 +222,36 @@ class ReopenInput(serializers.Serializer[Any]):
         "Why the finished event's final results are to change (kept in the event's log)."))
 
 
-class EventStatusApi(APIView):
+class EventStatusApi(DirectorAction):
     """Base of finish and reopen: a director moves the event to ``target``."""
 
-    permission_classes = [IsAuthenticated]
     target: str = ""
 
-    def post(self, request: Request, pk: int) -> Response:
-        event = event_get(pk=pk, user=request.user, role="director")
-        data = request.data if isinstance(request.data, dict) else {}
-        reason = data.get("reason", "")
+    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Any) -> Any:
+        body = self.request.data if isinstance(self.request.data, dict) else {}
+        reason = body.get("reason", "")
         if not isinstance(reason, str):
             raise DomainError("The reason is text.", field="reason")
-        services.event_status_set(event=event, status=self.target, actor=request.user,
-                                  reason=reason)
-        return Response(EventOutput(event_get(pk=pk, user=request.user)).data)
+        services.event_status_set(event=event, status=self.target, actor=actor, reason=reason)
+        return EventOutput(event_get(pk=event.pk, user=actor)).data
 
 
+@extend_schema_view(post=extend_schema(
+    operation_id="event_finish", summary="Finish the event (directors)", request=None,
+    responses={200: EventOutput, **error_responses(400, 403, 404)}))
 class EventFinishApi(EventStatusApi):
     """Finish the event (every round closed); its placements are final from now on."""
 
     target = Event.Status.FINISHED
 
-    @extend_schema(operation_id="event_finish", summary="Finish the event (directors)",
-                   request=None,
-                   responses={200: EventOutput, **error_responses(400, 403, 404)})
-    def post(self, request: Request, pk: int) -> Response:
-        return super().post(request, pk)
 
-
+@extend_schema_view(post=extend_schema(
+    operation_id="event_reopen", summary="Reopen a finished event (directors)",
+    request=ReopenInput, responses={200: EventOutput, **error_responses(400, 403, 404)}))
 class EventReopenApi(EventStatusApi):
     """Reopen a finished event to fix a result; placements are empty until it finishes again."""
 
     target = Event.Status.RUNNING
-
-    @extend_schema(operation_id="event_reopen", summary="Reopen a finished event (directors)",
-                   request=ReopenInput,
-                   responses={200: EventOutput, **error_responses(400, 403, 404)})
-    def post(self, request: Request, pk: int) -> Response:
-        return super().post(request, pk)
 
 
 class _RequiredBooleanField(serializers.BooleanField):

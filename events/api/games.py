@@ -18,9 +18,9 @@ from scoring.services import (
     games_confirm_at_desk,
     round_call_time,
 )
+from tournaments.api_actions import DirectorAction
 from tournaments.models import Event, Round
 
-from .action import DirectorAction
 from .rounds import RoundOutput, round_get, round_payload
 
 

@@ -8,7 +8,6 @@ from typing import Any
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers, status
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -18,10 +17,9 @@ from clubs.api import error_responses
 from clubs.permissions import has_club_role
 from draw import services
 from scoring.models import Game
+from tournaments.api_actions import DirectorAction
 from tournaments.models import Entry, Event, Pair, Round
 from tournaments.selectors import event_get, round_byes, round_tables
-
-from .action import DirectorAction
 
 # The formats that seat themselves, from the registry (the API schema's words).
 SEATS_ITSELF = ", ".join(formats.names(lambda f: f.seats_automatically))
@@ -191,28 +189,27 @@ class RoundDetailApi(APIView):
         return Response(round_payload(round_, with_tokens=with_tokens))
 
 
-class RoundStatusApi(APIView):
+class RoundStatusApi(DirectorAction):
     """Base of start and close: a director moves the round to ``target``."""
 
-    permission_classes = [IsAuthenticated]
     target: str = ""
 
-    def post(self, request: Request, pk: int, number: int) -> Response:
-        event = event_get(pk=pk, user=request.user, role="director")
-        confirm = request.data.get("close_unfinished") if isinstance(request.data, dict) else None
-        round_ = services.round_set_status(round_=round_get(event, number), status=self.target,
-                                           actor=request.user, close_unfinished=confirm is True)
-        return Response(round_payload(round_, with_tokens=True))
+    def find(self, event: Event, **where: int) -> Round:
+        return round_get(event, where["number"])
+
+    def act(self, event: Event, found: Round, data: dict[str, Any], *, actor: Any) -> Any:
+        body = self.request.data
+        confirm = body.get("close_unfinished") if isinstance(body, dict) else None
+        round_ = services.round_set_status(round_=found, status=self.target, actor=actor,
+                                           close_unfinished=confirm is True)
+        return round_payload(round_, with_tokens=True)
 
 
+@extend_schema_view(post=extend_schema(
+    operation_id="round_start", summary="Start a seated round (directors)", request=None,
+    responses={200: RoundOutput, **error_responses(400, 403, 404)}))
 class RoundStartApi(RoundStatusApi):
     target = Round.Status.PLAYING
-
-    @extend_schema(operation_id="round_start", summary="Start a seated round (directors)",
-                   request=None,
-                   responses={200: RoundOutput, **error_responses(400, 403, 404)})
-    def post(self, request: Request, pk: int, number: int) -> Response:
-        return super().post(request, pk, number)
 
 
 class RoundCloseInput(serializers.Serializer):
@@ -221,18 +218,16 @@ class RoundCloseInput(serializers.Serializer):
         help_text="Close even though some games are still playing or unconfirmed.")
 
 
+@extend_schema_view(post=extend_schema(
+    operation_id="round_close",
+    summary="Close a round (directors): tables can no longer write",
+    description="When games are still playing or unconfirmed the close is "
+                "refused (400, field close_unfinished, listing them) unless "
+                "the body says {\"close_unfinished\": true}.",
+    request=RoundCloseInput,
+    responses={200: RoundOutput, **error_responses(400, 403, 404)}))
 class RoundCloseApi(RoundStatusApi):
     target = Round.Status.CLOSED
-
-    @extend_schema(operation_id="round_close",
-                   summary="Close a round (directors): tables can no longer write",
-                   description="When games are still playing or unconfirmed the close is "
-                               "refused (400, field close_unfinished, listing them) unless "
-                               "the body says {\"close_unfinished\": true}.",
-                   request=RoundCloseInput,
-                   responses={200: RoundOutput, **error_responses(400, 403, 404)})
-    def post(self, request: Request, pk: int, number: int) -> Response:
-        return super().post(request, pk, number)
 
 
 class RoundAdvanceInput(serializers.Serializer[Any]):
