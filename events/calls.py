@@ -62,7 +62,7 @@ def calls_region(event: Event, *, where: str) -> dict[str, Any]:
 def event_calls_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The event's calls for a director, for a director's phone: it updates by itself."""
     event = event_get(pk=pk, user=request.user, role="director")
-    return render(request, "draw/calls.html", calls_region(event, where="calls"))
+    return render(request, "events/calls.html", calls_region(event, where="calls"))
 
 
 @login_required
@@ -72,7 +72,7 @@ def event_calls_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The calls region alone (``?where=director`` as the director screen shows it)."""
     event = event_get(pk=pk, user=request.user, role="director")
     where = "director" if request.GET.get("where") == "director" else "calls"
-    return render(request, "draw/partials/calls_live.html", calls_region(event, where=where))
+    return render(request, "events/partials/calls_live.html", calls_region(event, where=where))
 
 
 def _back(request: HttpRequest, event: Event) -> HttpResponse:

@@ -166,7 +166,7 @@ def _page(request: HttpRequest, event: Event, *, form: CheckInForm, preview: Any
     playing = [r for r in active if not r["entry"].alternate]
     spec = event.spec
     here_url = public_url(request, reverse("self-checkin", args=[event.pk]))
-    return render(request, "draw/checkin.html", {
+    return render(request, "events/checkin.html", {
         "event": event, "form": form, "roster": roster, "active_count": len(active),
         "not_here": len(roster) - len(active),
         "alternates": [r for r in active if r["entry"].alternate],
@@ -214,7 +214,7 @@ def self_checkin_mode(request: HttpRequest, pk: int) -> HttpResponse:
 def checkin_arrivals_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The arrivals region of the check-in page, which the page redraws every few seconds."""
     event = event_get(pk=pk, user=request.user, role="director")
-    return render(request, "draw/partials/arrivals.html", {
+    return render(request, "events/partials/arrivals.html", {
         "event": event, "arrivals": checkin_arrivals(event=event),
         "active_count": event.entries.filter(status=Entry.Status.ACTIVE).count(),
     })
@@ -246,7 +246,7 @@ def checkin_poster(request: HttpRequest, pk: int) -> HttpResponse:
     """A printable poster for the door or the wall: the QR code of the self check-in page."""
     event = event_get(pk=pk, user=request.user, role="director")
     url = public_url(request, reverse("self-checkin", args=[event.pk]))
-    return render(request, "draw/checkin_poster.html", {
+    return render(request, "events/checkin_poster.html", {
         "event": event, "url": url,
         "qr_svg": segno.make(url, error="m").svg_inline(scale=10, dark="#000"),
         "refusal": events.self_check_in_refusal(event),
@@ -293,7 +293,7 @@ def self_checkin(request: HttpRequest, pk: int) -> HttpResponse:
         if limited is not None:
             return limited
         name, found, note = _search(request, event)
-    return render(request, "draw/self_checkin.html", {
+    return render(request, "events/self_checkin.html", {
         "event": event, "refusal": refusal, "name": name, "found": found, "note": note,
         "approval": event.self_check_in == Event.SelfCheckIn.APPROVAL,
         "name_min": NAME_MIN, "name_max": NAME_MAX,
@@ -344,12 +344,12 @@ def self_checkin_find_live(request: HttpRequest, pk: int) -> HttpResponse:
     event = event_get(pk=pk, user=request.user)
     refusal = events.self_check_in_refusal(event)
     if refusal is not None:
-        return render(request, "draw/partials/self_checkin_found.html",
+        return render(request, "events/partials/self_checkin_found.html",
                       {"event": event, "found": [], "note": refusal.message})
     limited = _too_many(request)
     if limited is not None:
         return limited
     name, found, note = _search(request, event)
-    return render(request, "draw/partials/self_checkin_found.html", {
+    return render(request, "events/partials/self_checkin_found.html", {
         "event": event, "found": found, "note": note, "name": name,
     })

@@ -75,7 +75,7 @@ def day_table_cards(request: HttpRequest, pk: int) -> HttpResponse:
                 qr = segno.make(url, error="m")
                 cards.append({"card": card, "url": url,
                               "qr_svg": qr.svg_inline(scale=7, dark="#000")})
-    return render(request, "draw/day_table_cards.html", {
+    return render(request, "events/day_table_cards.html", {
         "event": event, "cards": cards, "count": count if not error else "",
         "error": error, "max_tables": MAX_TABLE_CARDS, "address": address,
     }, status=400 if error else 200)
@@ -95,7 +95,7 @@ def table_card(request: HttpRequest, token: str) -> HttpResponse:
         if target.round else ""
     last = event.rounds.order_by("-number").values_list("number", flat=True).first()
     word = event.sitting
-    return render(request, "draw/table_card_idle.html", {
+    return render(request, "events/table_card_idle.html", {
         "event": event, "card": target.card, "round": target.round, "round_label": label,
         "word": word, "last_label": labels.get(last, (f"{word.capitalize()} {last}", ""))[0]
         if last else "",
@@ -107,7 +107,7 @@ def table_card(request: HttpRequest, token: str) -> HttpResponse:
 
 # --- scorecards ------------------------------------------------------------------------------------
 def _scorecards_page(request: HttpRequest, event: Event, entries: list[Entry]) -> HttpResponse:
-    return render(request, "draw/scorecards.html", {
+    return render(request, "events/scorecards.html", {
         "event": event, "cards": scorecards(event, entries), "ruleset": event_ruleset(event),
         "single": len(entries) == 1,
     })
@@ -176,7 +176,7 @@ def event_results(request: HttpRequest, pk: int) -> HttpResponse:
     labels = [t["label"].lower() for t in tie_breaks]
     games = stage_games(event)
     stages = list(dict.fromkeys(STAGE_LABELS.get(r["stage"], "") for r in reversed(games)))
-    return render(request, "draw/results.html", {
+    return render(request, "events/results.html", {
         "stage_games": games,
         "stage_games_title": (" and ".join(stages).capitalize() + " games") if stages else "",
         "event": event, "finished": finished, "placements": placements, "side_prizes": side,

@@ -261,7 +261,7 @@ def event_director(request: HttpRequest, pk: int) -> HttpResponse:
     """The director's screen for a big day: every table of the game at a glance, and the calls
     for a director (they arrive by push)."""
     event = event_get(pk=pk, user=request.user, role="director")
-    return render(request, "draw/director.html", _director_page(event))
+    return render(request, "events/director.html", _director_page(event))
 
 
 @login_required
@@ -314,7 +314,7 @@ def event_director_time(request: HttpRequest, pk: int) -> HttpResponse:
     except DomainError as exc:
         if exc.code == "no_hands":
             # Ask first: name the tables that would end 0-0, with a button that goes on.
-            return render(request, "draw/director.html", {
+            return render(request, "events/director.html", {
                 **_director_page(event), "call_time_refusal": exc.message}, status=409)
         messages.error(request, exc.message)
     else:
@@ -370,7 +370,7 @@ def event_wall_movement(request: HttpRequest, pk: int) -> HttpResponse:
     """The wall screen for the coming game: who sits where, in big type; it redraws itself
     when a game is seated, started or closed (``static/js/seating_board.js``)."""
     event = event_get(pk=pk, user=request.user)
-    return render(request, "draw/wall_movement.html", movement_board(event))
+    return render(request, "events/wall_movement.html", movement_board(event))
 
 
 # --- the wall's seating board --------------------------------------------------------------------
@@ -413,7 +413,7 @@ def event_wall_seating(request: HttpRequest, pk: int) -> HttpResponse:
     """The wall screen "where do I sit": players by name with table, seat and partner; it
     redraws itself when a round is seated, started or closed (``static/js/seating_board.js``)."""
     event = event_get(pk=pk, user=request.user)
-    return render(request, "draw/wall_seating.html", seating_board(event))
+    return render(request, "events/wall_seating.html", seating_board(event))
 
 
 def event_wall_seating_version(request: HttpRequest, pk: int) -> JsonResponse:

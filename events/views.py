@@ -92,7 +92,7 @@ def event_create(request: HttpRequest, slug: str) -> HttpResponse:
                 return redirect("event-pairs", pk=event.pk)
             messages.success(request, f"{event.name} created. Check players in next.")
             return redirect("event-checkin", pk=event.pk)
-    return render(request, "draw/event_form.html", {"form": form, "club": club})
+    return render(request, "events/event_form.html", {"form": form, "club": club})
 
 
 @login_required
@@ -135,7 +135,7 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 messages.warning(request, "These confirmed games are being played again under "
                                           f"the new deal count and need confirming: {games}.")
             return redirect("event-detail", pk=event.pk)
-    return render(request, "draw/event_form.html",
+    return render(request, "events/event_form.html",
                   {"form": form, "club": event.club, "event": event})
 
 
@@ -175,7 +175,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
         setattr(r, "label", labels.get(r.number, r.number))  # noqa: B010
     context["current_label"] = labels.get(current.number, "") if current else ""
     context["podium"] = _podium(event_placements(event))
-    return render(request, "draw/event_detail.html", context)
+    return render(request, "events/event_detail.html", context)
 
 
 def _podium(placements: list[dict[str, object]]) -> list[dict[str, object]]:
@@ -204,7 +204,7 @@ def event_rules_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The rules of the evening: the ruleset's numbers and the format in sentences; printable,
     readable on a phone, linked from the table's phone page and the event page."""
     event = event_get(pk=pk, user=request.user)
-    return render(request, "draw/rules.html", rules_sheet(event))
+    return render(request, "events/rules.html", rules_sheet(event))
 
 
 def _seating_state(event: Event, rounds: list[Round]) -> dict[str, object] | None:
@@ -235,7 +235,7 @@ def event_pairs(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("event-pairs", pk=event.pk)
     pairs = list(event.pairs.prefetch_related("members__player").order_by(
         F("seed").asc(nulls_last=True), "pk"))
-    return render(request, "draw/pairs.html", {
+    return render(request, "events/pairs.html", {
         "event": event, "form": form, "pairs": [pair_payload(p) for p in pairs],
     })
 
@@ -321,7 +321,7 @@ def _round_context(request: HttpRequest, event: Event, round_: Round) -> dict[st
 
 def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     event = event_get(pk=pk, user=request.user)
-    return render(request, "draw/round_detail.html",
+    return render(request, "events/round_detail.html",
                   _round_context(request, event, _round(event, number)))
 
 
@@ -336,7 +336,7 @@ def round_status(request: HttpRequest, pk: int, number: int, status: str) -> Htt
     except DomainError as exc:
         if exc.code == "unfinished":
             # Ask: list what is unfinished, with a button that closes the round anyway.
-            return render(request, "draw/round_detail.html", {
+            return render(request, "events/round_detail.html", {
                 **_round_context(request, event, round_),
                 "close_unfinished": services.round_unfinished(round_),
             }, status=409)
@@ -370,7 +370,7 @@ def round_advance(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     except DomainError as exc:
         if exc.code == "unfinished":
             step = flow.next_step(event, list(event.rounds.order_by("number")))
-            return render(request, "draw/round_detail.html", {
+            return render(request, "events/round_detail.html", {
                 **_round_context(request, event, round_),
                 "close_unfinished": services.round_unfinished(round_),
                 "close_action": reverse("round-advance", args=[event.pk, number]),
@@ -421,7 +421,7 @@ def event_finish(request: HttpRequest, pk: int) -> HttpResponse:
     currency = (event.prizes or {}).get("currency", "")
     side = [{**s, "amount_text": money(s["amount"], currency)}
             for s in side_prizes(event, placings)]
-    return render(request, "draw/event_finish.html", {
+    return render(request, "events/event_finish.html", {
         "event": event, "placings": [{**p, "prize_text": money(p.get("prize"), currency)}
                                      for p in placings],
         "has_prizes": any(p.get("prize") for p in placings) or bool(side),
@@ -463,7 +463,7 @@ def round_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         else:
             messages.success(request, "Pairs swapped." if event.is_pairs else "Players swapped.")
             return redirect("round-detail", pk=event.pk, number=number)
-    return render(request, "draw/round_detail.html", {
+    return render(request, "events/round_detail.html", {
         **_round_context(request, event, round_), "swap_form": form,
     }, status=400)
 
@@ -504,7 +504,7 @@ def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     # who plays with whom, as the card says it: the partnerships, or each for themselves
     sides = ("Each player for themselves" if ruleset.individual else
              " · ".join(f"{'–'.join(ruleset.seats_of(side))} partners" for side in ruleset.sides))
-    return render(request, "draw/table_cards.html", {
+    return render(request, "events/table_cards.html", {
         "event": event, "round": round_, "cards": cards, "address": address, "sides": sides,
     })
 
@@ -535,8 +535,8 @@ def event_bracket_page(request: HttpRequest, pk: int) -> HttpResponse:
                "push_url": push_stream_url(event.pk), "poll_seconds": BRACKET_POLL_SECONDS,
                "push_poll_seconds": BRACKET_PUSH_POLL_SECONDS}
     if request.GET.get("fragment"):
-        return render(request, "draw/partials/bracket.html", context)
-    return render(request, "draw/bracket.html", context)
+        return render(request, "events/partials/bracket.html", context)
+    return render(request, "events/bracket.html", context)
 
 
 @login_required
@@ -545,7 +545,7 @@ def score_sheet(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     event = event_get(pk=pk, user=request.user, role="director")
     round_ = _round(event, number)
     deals = event.deals_per_round or 12
-    return render(request, "draw/score_sheet.html", {
+    return render(request, "events/score_sheet.html", {
         "event": event, "round": round_, "tables": round_tables(round_=round_),
         "deal_rows": range(1, deals + 1), "ruleset": event_ruleset(event),
     })

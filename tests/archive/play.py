@@ -26,7 +26,7 @@ from scoring.services import (
 )
 from standings.models import StandingsSnapshot
 from tests.clubs.factories import PlayerFactory, UserFactory
-from tests.draw.test_api_progressive import _random_hand
+from tests.events.test_api_progressive import _random_hand
 from tournaments.models import Bye, Entry, Event, Round, Seat
 from tournaments.services import entries_create_many, event_create, pair_register, pair_withdraw
 

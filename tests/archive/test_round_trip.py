@@ -256,7 +256,7 @@ def test_a_running_event_and_a_draft_round_trip(
     from draw.services import round_create
     from scoring.services import game_set_scorer, hand_submit
     from tests.clubs.factories import PlayerFactory
-    from tests.draw.test_api_progressive import _random_hand
+    from tests.events.test_api_progressive import _random_hand
     from tournaments.services import entries_create_many, event_create
 
     club = Club.objects.create(name="Midweek", slug="midweek")
@@ -313,7 +313,7 @@ def test_a_three_handed_night_with_a_table_of_four_round_trips(
     from draw.services import event_status_set, round_create, round_set_status
     from scoring.models import Game
     from scoring.services import game_confirm, game_set_scorer, hand_submit
-    from tests.draw.test_api_tables_of_three import random_hand
+    from tests.events.test_api_tables_of_three import random_hand
     from tournaments.services import entry_check_in, event_create
 
     rng = random.Random(36)

@@ -21,8 +21,8 @@ from scoring.models import Game
 from scoring.services import game_confirm, hand_submit
 from standings.services import standings_rebuild
 from tests.clubs.factories import PlayerFactory, club_with_director
-from tests.draw.test_api_pairs import PairEvent, roster
-from tests.draw.test_api_progressive import _ok, _refused, director_api
+from tests.events.test_api_pairs import PairEvent, roster
+from tests.events.test_api_progressive import _ok, _refused, director_api
 from tests.tournaments.factories import event_with_players
 from tournaments.models import Bye, Event, EventLog, Pair, Round, Seat
 from tournaments.selectors import pairs_in_seed_order

@@ -43,7 +43,7 @@ from standings.models import StandingsSnapshot
 from standings.selectors import standings_compute
 from standings.tasks import compute_standings
 from tests.clubs.factories import PlayerFactory
-from tests.draw.test_api_progressive import _random_hand
+from tests.events.test_api_progressive import _random_hand
 from tournaments.models import Entry, Event, Round
 from tournaments.services import entries_create_many, event_create, pair_register
 

@@ -23,8 +23,8 @@ from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from league.selectors import season_leaderboard, year_season
-from tests.draw.test_api_pairs import PairEvent, roster
-from tests.draw.test_api_progressive import _ok, _random_hand, director_api
+from tests.events.test_api_pairs import PairEvent, roster
+from tests.events.test_api_progressive import _ok, _random_hand, director_api
 from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db

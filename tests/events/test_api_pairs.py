@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from tests.draw.test_api_progressive import _ok, _random_hand, _refused, director_api
+from tests.events.test_api_progressive import _ok, _random_hand, _refused, director_api
 
 pytestmark = pytest.mark.django_db
 __all__ = ["director_api"]  # the fixture, shared with the progressive tournament's test

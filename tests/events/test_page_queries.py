@@ -22,7 +22,7 @@ from scoring.models import Game
 from scoring.services import game_confirm, hand_submit
 from standings.services import standings_rebuild
 from tests.clubs.factories import club_with_director
-from tests.draw.test_api_progressive import _random_hand
+from tests.events.test_api_progressive import _random_hand
 from tournaments.models import Event, Round
 from tournaments.services import entries_check_in, event_create, pair_register
 

@@ -12,8 +12,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from tests.draw.test_api_pairs import PairEvent, _bracket_losses
-from tests.draw.test_api_progressive import _ok, _refused, director_api
+from tests.events.test_api_pairs import PairEvent, _bracket_losses
+from tests.events.test_api_progressive import _ok, _refused, director_api
 
 pytestmark = pytest.mark.django_db
 __all__ = ["director_api"]  # the fixture
