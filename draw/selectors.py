@@ -325,7 +325,7 @@ def _with_walkovers(view: dict[str, Any], ruleset: Ruleset,
 
 
 def round_table_cards(*, round_: Round) -> list[dict[str, Any]]:
-    """A round's tables as its table cards show them (``draw/partials/tables.html``), in table
+    """A round's tables as its table cards show them (``events/partials/tables.html``), in table
     order: ``number``, ``token``, ``game`` (None before it exists: ``status``,
     ``status_label``, ``hands_count``, ``totals``, ``winner``, ``forfeit``, ``adjusted``) and
     ``seats`` clockwise from North (``position``, ``name``; None for an empty seat) and

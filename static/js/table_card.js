@@ -1,4 +1,4 @@
-/* The day card's page while no game is seated at its table (draw/table_card_idle.html): every
+/* The day card's page while no game is seated at its table (events/table_card_idle.html): every
  * data-card-check seconds it asks the card's address again and, as soon as that answers with a
  * table's score entry (a redirect), opens it. The page itself never reloads on a timer, so
  * nobody reading it is interrupted; without JavaScript a <noscript> refresh does the asking. */
