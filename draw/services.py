@@ -24,7 +24,7 @@ from formats import Finish, Format
 from pairing.rotation import RotationError, RoundPlan
 from ranking.prizes import award_places
 from scoring.models import Game, Hand
-from scoring.services import game_forfeit
+from scoring.services import game_forfeit, level_sides
 from standings.selectors import qualifying_order, standings_compute
 from standings.services import placements_store, standings_rebuild
 from tournaments.models import Bye, Entry, Event, Pair, Round, Seat, Table
@@ -211,14 +211,10 @@ def _settle_ties(event: Event, round_: Round, settings: dict[str, Any], actor: A
             "the cut of the cards before the next round is seated.",
             field="cut_winner", code="tie",
         )
-    sides = event_ruleset(event).sides_for
+    ruleset = event_ruleset(event)
     for game in level:
         rng = random.Random(f"cut:{event.seed}:{round_.number}:{game.table.number}")
-        totals = game.totals or {}
-        # the sides level at the top of the table (every side of a drawn partnership game)
-        table_sides = sides(game.table.seats.count())
-        top = max((totals.get(side, 0) for side in table_sides), default=0)
-        game.cut_winner = rng.choice([side for side in table_sides if totals.get(side, 0) == top])
+        game.cut_winner = rng.choice(level_sides(game, ruleset))
         game.save(update_fields=["cut_winner"])
         event_log(event, actor, "tie_cut", round=round_.number, table=game.table.number,
                   winner=game.cut_winner, by="system")

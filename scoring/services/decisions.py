@@ -24,7 +24,14 @@ from tournaments.services import (
 
 from ..models import Game
 from .confirm import _round_confirmed_advance
-from .derive import _game_write, _live_revisions, _locked_game, _round_average, game_seats
+from .derive import (
+    _game_write,
+    _live_revisions,
+    _locked_game,
+    _round_average,
+    game_seats,
+    level_sides,
+)
 
 ADJUST_KINDS = {
     "points": "Both sides' points, as the director sets them",
@@ -93,10 +100,7 @@ def game_settle_tie(*, game: Game, winner: str, actor: Any = None) -> Game:
         raise DomainError(f"The game did not end level: {locked.winner} won it.",
                           field="winner", code="not_level")
     ruleset = event_ruleset(locked.table.round.event)
-    # a cut among the sides level at the top (every side of a drawn partnership game)
-    sides = table_sides(ruleset, game_seats(locked, ruleset))
-    top = max((int((locked.totals or {}).get(s, 0)) for s in sides), default=0)
-    level = [s for s in sides if int((locked.totals or {}).get(s, 0)) == top]
+    level = level_sides(locked, ruleset)
     if winner not in level:
         raise DomainError(f"The cut's winner is one of the sides level at the top: "
                           f"{' or '.join(level)}.", field="winner")

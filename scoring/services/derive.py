@@ -135,6 +135,15 @@ def game_seats(game: Game, ruleset: Ruleset) -> tuple[str, ...]:
     return table_seats(ruleset, [position for position, _ in seat_rows(game)])
 
 
+def level_sides(game: Game, ruleset: Ruleset) -> list[str]:
+    """The sides of a finished game level at the top of its totals, in the table's order: the
+    sides a cut of the cards settles (both partnerships of a drawn four-handed game)."""
+    sides = table_sides(ruleset, game_seats(game, ruleset))
+    totals = game.totals or {}
+    top = max((int(totals.get(side, 0)) for side in sides), default=0)
+    return [side for side in sides if int(totals.get(side, 0)) == top]
+
+
 def _game_write(game: Game, revisions: Sequence[HandRevision], *, bump_version: bool,
                 clear_confirmation: bool = False) -> None:
     """Write a game's derived fields and seat results from its live hands: four queries (the
