@@ -297,7 +297,7 @@ def table_state(*, table: Table) -> dict[str, Any]:
     elif last["outcome"] in redeal:
         next_dealer = last["dealer"]
     else:
-        next_dealer = positions[(positions.index(last["dealer"]) + 1) % len(positions)]
+        next_dealer = ruleset.next_dealer(last["dealer"], positions)
     misdeals = sum(1 for h in hands if h["outcome"] in NO_BID_OUTCOMES)
     open_ = round_is_open(round_)
     names = {s["position"]: s["name"] for s in seats}
