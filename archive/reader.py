@@ -28,7 +28,7 @@ from ranking.prizes import check_prizes
 from rules_engine import RulesError, Ruleset, parse_hand, score_game
 from scoring.models import NO_BID_OUTCOMES, HandRevision
 from scoring.selectors import revision_values
-from scoring.services import hand_check
+from scoring.services import HAND_FIELDS, hand_check
 from tournaments.models import BYE_POINTS_LIMIT, Event, Round
 from tournaments.services import check_format_settings, check_table_shape
 
@@ -49,10 +49,8 @@ from .format import (
 )
 
 MAX_PROBLEMS = 50
-# A revision's entered values, as the rules engine reads them.
-REVISION_VALUES = ("dealer", "bidder", "bid", "trump", "outcome", "renege_seat", "meld",
-                   "counters", "tricks", "quadruple_run", "partner", "misdeal_seat", "widow_seen",
-                   "check_melds")
+# A revision's entered values, as the rules engine reads them (each a field of the revision).
+REVISION_VALUES = HAND_FIELDS
 LIST_SECTIONS = ("players", "pairs", "entries", "table_cards", "rounds", "tables", "seats",
                  "byes", "games", "hands", "log")
 USERNAME_MAX = 150
