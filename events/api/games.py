@@ -21,7 +21,7 @@ from scoring.services import (
 from tournaments.api_actions import DirectorAction
 from tournaments.models import Event, Round
 
-from .rounds import RoundOutput, round_get, round_payload
+from .rounds import RoundAction, RoundOutput, round_get, round_payload
 
 
 class CutInput(serializers.Serializer[Any]):
@@ -57,12 +57,14 @@ class ForfeitGameOutput(serializers.Serializer[Any]):
                                                      "not counted).")
 
 
-def _table_game(event: Event, where: dict[str, int]) -> Game:
-    """The game at table ``where["table"]`` of round ``where["number"]`` (404 for either
-    missing, the round first), with its table and round."""
-    round_ = round_get(event, where["number"])
-    return get_object_or_404(Game.objects.select_related("table__round"),
-                             table__round=round_, table__number=where["table"])
+# A director's action on the game at table ``table`` of round ``number`` (404 for either
+# missing, the round first), with its table and round. No docstring: the schema describes each
+# action by its own class's.
+class TableGameAction(DirectorAction):
+    def find(self, event: Event, **where: int) -> Game:
+        round_ = round_get(event, where["number"])
+        return get_object_or_404(Game.objects.select_related("table__round"),
+                                 table__round=round_, table__number=where["table"])
 
 
 @extend_schema_view(post=extend_schema(
@@ -73,13 +75,10 @@ def _table_game(event: Event, where: dict[str, int]) -> Game:
                 "when the next round is seated).",
     request=CutInput,
     responses={200: RoundOutput, **error_responses(400, 403, 404)}))
-class TableCutApi(DirectorAction):
+class TableCutApi(TableGameAction):
     """A game that ended level: the side that won the table's cut of the cards."""
 
     input = CutInput
-
-    def find(self, event: Event, **where: int) -> Game:
-        return _table_game(event, where)
 
     def act(self, event: Event, found: Game, data: dict[str, Any], *, actor: Any) -> Any:
         game_settle_tie(game=found, winner=data["winner"], actor=actor)
@@ -96,13 +95,10 @@ class TableCutApi(DirectorAction):
                 "confirmed game. Refused for a game already confirmed.",
     request=ForfeitInput,
     responses={200: ForfeitGameOutput, **error_responses(400, 403, 404)}))
-class TableForfeitApi(DirectorAction):
+class TableForfeitApi(TableGameAction):
     """A side that cannot go on forfeits its game: the other side wins by a walkover."""
 
     input = ForfeitInput
-
-    def find(self, event: Event, **where: int) -> Game:
-        return _table_game(event, where)
 
     def act(self, event: Event, found: Game, data: dict[str, Any], *, actor: Any) -> Any:
         return forfeit_payload(game_forfeit(game=found, actor=actor, **data))
@@ -132,13 +128,10 @@ class RoundTimeInput(serializers.Serializer[Any]):
                 "with no hand entered would end 0-0: refused unless `confirm`.",
     request=RoundTimeInput,
     responses={200: RoundOutput, **error_responses(400, 403, 404)}))
-class RoundTimeApi(DirectorAction):
+class RoundTimeApi(RoundAction):
     """Time is up: games still playing end after the deals entered."""
 
     input = RoundTimeInput
-
-    def find(self, event: Event, **where: int) -> Round:
-        return round_get(event, where["number"])
 
     def act(self, event: Event, found: Round, data: dict[str, Any], *, actor: Any) -> Any:
         round_call_time(round_=found, actor=actor, confirm_empty=data["confirm"])
@@ -182,13 +175,10 @@ class DeskConfirmOutput(serializers.Serializer[Any]):
                 "confirmed; a game confirmed before says already.",
     request=DeskConfirmInput,
     responses={200: DeskConfirmOutput, **error_responses(400, 403, 404)}))
-class RoundConfirmApi(DirectorAction):
+class RoundConfirmApi(RoundAction):
     """The desk confirms finished games from the players' signed score sheets."""
 
     input = DeskConfirmInput
-
-    def find(self, event: Event, **where: int) -> Round:
-        return round_get(event, where["number"])
 
     def act(self, event: Event, found: Round, data: dict[str, Any], *, actor: Any) -> Any:
         source = data["source"]

@@ -125,6 +125,13 @@ def round_get(event: Event, number: int) -> Round:
     return get_object_or_404(Round, event=event, number=number)
 
 
+# A director's action on round ``number`` of the event (404 when it has none). No docstring: the
+# schema describes each action by its own class's.
+class RoundAction(DirectorAction):
+    def find(self, event: Event, **where: int) -> Round:
+        return round_get(event, where["number"])
+
+
 def _event_entry(event: Event, entry_id: int, *, field: str) -> Entry:
     entry = event.entries.select_related("player").filter(pk=entry_id).first()
     if entry is None:
@@ -189,13 +196,10 @@ class RoundDetailApi(APIView):
         return Response(round_payload(round_, with_tokens=with_tokens))
 
 
-class RoundStatusApi(DirectorAction):
+class RoundStatusApi(RoundAction):
     """Base of start and close: a director moves the round to ``target``."""
 
     target: str = ""
-
-    def find(self, event: Event, **where: int) -> Round:
-        return round_get(event, where["number"])
 
     def act(self, event: Event, found: Round, data: dict[str, Any], *, actor: Any) -> Any:
         body = self.request.data
@@ -258,13 +262,10 @@ class RoundAdvanceOutput(serializers.Serializer[Any]):
                 "answers the same round and changes nothing.",
     request=RoundAdvanceInput,
     responses={200: RoundAdvanceOutput, **error_responses(400, 403, 404)}))
-class RoundAdvanceApi(DirectorAction):
+class RoundAdvanceApi(RoundAction):
     """Close round N and seat round N+1, in one step."""
 
     input = RoundAdvanceInput
-
-    def find(self, event: Event, **where: int) -> Round:
-        return round_get(event, where["number"])
 
     def act(self, event: Event, found: Round, data: dict[str, Any], *, actor: Any) -> Any:
         new = services.round_advance(event=event, number=found.number, actor=actor,
@@ -284,14 +285,11 @@ class RoundAdvanceApi(DirectorAction):
                 "opponent (field pair_b, code bracket_match).",
     request=SwapInput,
     responses={200: RoundOutput, **error_responses(400, 403, 404)}))
-class RoundSwapApi(DirectorAction):
+class RoundSwapApi(RoundAction):
     """Swap two places before the round starts: two players' (two seats, or a seat and a bye),
     or in a pair event two pairs' (partners move together)."""
 
     input = SwapInput
-
-    def find(self, event: Event, **where: int) -> Round:
-        return round_get(event, where["number"])
 
     def act(self, event: Event, found: Round, data: dict[str, Any], *, actor: Any) -> Any:
         places: dict[str, Any] = {}
