@@ -148,7 +148,10 @@ def _counts(cards: Iterable[int | str], rs: Ruleset) -> list[int]:
             "too_many_cards",
             f"{len(items):,} cards, but a hand holds at most {limit} here",
         )
-    valid = _VALID_CARDS[rs.deck]
+    # nines added to a pack without them (racehorse) are in play: one of each suit per four
+    added = rs.nines_added // 4
+    deck = Deck.SINGLE if added else rs.deck
+    valid = _VALID_CARDS[deck]
     c = [0] * NUM_CARD_TYPES
     try:
         for x in items:
@@ -157,9 +160,19 @@ def _counts(cards: Iterable[int | str], rs: Ruleset) -> list[int]:
     except (TypeError, IndexError):
         ok = False
     if not ok:
-        c = counts_of(parse_cards(items, rs.deck))
+        c = counts_of(parse_cards(items, None if added else rs.deck))
     if max(c) > rs.copies:
         check_copies([i for i, n in enumerate(c) for _ in range(n)], rs.deck)
+    if added:
+        too_many = [s for s in range(4) if c[s * 6 + NINE] > added]
+        if too_many:
+            nine = SUITS[too_many[0]]
+            raise RulesError.single(
+                "cards",
+                "too_many_copies",
+                f"{c[too_many[0] * 6 + NINE]} copies of 9{nine}, but only {added} nine of each "
+                f"suit is added to the pack",
+            )
     return c
 
 
@@ -234,8 +247,9 @@ def count_meld(cards: Iterable[int | str], trump: int | str, ruleset: Ruleset) -
     for line in melds:
         total += line.points
     wins = runs >= 4 and rs.quadruple_run_wins
-    if rs.quadruple_melds_win and (min(k, q) >= 4 or p >= 4):
-        # racehorse: four marriages in trump (in runs or not) or four pinochles are "the game"
+    if rs.quadruple_melds_win and (royal >= 4 or p >= 4):
+        # racehorse: four royal marriages or four pinochles are "the game"; a run's king and
+        # queen are used by the run (one meld per class), as the points count them
         wins = True
     return MeldResult(total, tuple(melds), wins)
 

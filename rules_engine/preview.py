@@ -61,7 +61,8 @@ def browser_rules(ruleset: Ruleset) -> dict[str, Any]:
             table_sizes=list(rs.table_sizes),
             # what the browser's port mirrors: tables of two, three and four of one player or a
             # pair a side; teams of three and tables of five, six and eight are the server's
-            preview=max(rs.table_sizes) <= 4 and rs.side_size <= 2,
+            # (and the declaring side held to min_counters, the only way the port reads it)
+            preview=max(rs.table_sizes) <= 4 and rs.side_size <= 2 and rs.min_counters_declarer,
             seats_by_size={str(n): [str(s) for s in rs.seats_for(n)] for n in rs.table_sizes},
             bid_steps=[list(p) for p in rs.bid_steps],
             max_bid=max_bid(rs),

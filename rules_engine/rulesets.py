@@ -131,6 +131,10 @@ _SPEC: dict[str, tuple[str, Any, bool, str]] = {
     "min_meld": ("int", 0, True, "a side's meld counts only if at least this"),
     "min_counters": ("int", 0, True,
                      "a side must take this many counters to score; the declaring side is set"),
+    "min_counters_declarer": ("bool", None, False,
+                              "min_counters holds the declaring side too, which is set with "
+                              "fewer (off: only the other sides need it to score, and the "
+                              "declaring side makes its bid on meld plus count; racehorse)"),
     "short_meld": ("choice", ("play", "set"), False,
                    "declaring side under min_meld: play on, or set without play"),
     "meld_needs_trick": ("bool", None, False, "a player must take a trick to save meld"),
@@ -294,6 +298,7 @@ _DOUBLE_BASE: dict[str, Any] = {
     "board_set_opponents": "nothing",
     "min_meld": 0,
     "min_counters": 0,
+    "min_counters_declarer": True,
     "short_meld": "play",
     "meld_needs_trick": False,
     "forced_concession": False,
@@ -462,10 +467,11 @@ _PRESETS: dict[str, dict[str, Any]] = {
 # * eight_handed_double_deck: two double decks (160 cards, 20 each), pagat's values at ten
 #   times, five to eight of a meld counted as the quadruple plus the rest.
 # * racehorse: a triple deck and four nines (one of each suit) make 6 x 20 + 4; two teams of
-#   three seated alternately; jacks around at 40/400 (the text's table leaves them out); three
-#   and more arounds count as pairs (1000 each) and a single; a quadruple (or more) run, trump
-#   marriage or pinochle is "the game" (entered as ``quadruple_run``); bids in tens; the
-#   10-count minimum (``min_counters``) applies to the bidding team too; game to 5,000.
+#   three seated alternately; jacks around at 40/400 (the text's table leaves them out); twice
+#   around and the table's "4 of a kind" are both 1000, so an around is worth no more beyond
+#   twice; a quadruple (or more) run, royal marriage or pinochle is "the game" (entered as
+#   ``quadruple_run``); bids in tens; the 10-count minimum (``min_counters``) holds the other
+#   team only (``min_counters_declarer`` off); game to 5,000.
 # * five_handed: the double deck deals 16 each with nothing to add or withhold; the partner
 #   scores the team's points (``partner_scores``); totals are kept per player.
 
@@ -552,9 +558,10 @@ _BIG_TABLES["eight_handed_double_deck"] = {
 
 
 def _racehorse_around(single: int, twice: int) -> list[int]:
-    """Racehorse arounds on six copies: once around ``single``, twice around ``twice``; more
-    count as pairs of arounds and a single one (three around: twice plus once)."""
-    return [(n // 2) * twice + (n % 2) * single for n in range(1, 7)]
+    """Racehorse arounds on six copies: once around ``single``, twice around ``twice``, and the
+    text's "4 of a kind" the same ``twice`` again: an around is worth no more beyond twice (three
+    to six of each suit count ``twice``)."""
+    return [single] + [twice] * 5
 
 
 # "the game": a quadruple (or more) wins the game (quadruple_melds_win); its points are the triple's
@@ -593,6 +600,8 @@ _BIG_TABLES["racehorse"] = {
         "dealer_stuck": None,
         "trump_marriage_required": False,
         "min_counters": 10,
+        # the text holds only "the other team" to 10 in the count
+        "min_counters_declarer": False,
         "set_policy": "subtract_bid",
         "game_target": 5000,
     },
@@ -789,7 +798,7 @@ class Ruleset:
         "quadruple_melds_win", "nines_added", "forced_opening", "pass_cards", "deck_size",
         "called_partner", "partner_scores",
         "quadruple_run_wins", "trump_marriage_required", "board_set_opponents",
-        "min_meld", "min_counters", "short_meld", "meld_needs_trick", "forced_concession",
+        "min_meld", "min_counters", "min_counters_declarer", "short_meld", "meld_needs_trick", "forced_concession",
         "run_extra", "set_keeps_meld", "dealer_opens_lower", "target_exceed", "all_tricks",
         "all_tricks_bonus", "set_policy",
         "surrender_policy", "surrender_bonus", "renege_declarer", "renege_defender",
@@ -841,6 +850,7 @@ class Ruleset:
     board_set_opponents: str
     min_meld: int
     min_counters: int
+    min_counters_declarer: bool
     short_meld: str
     meld_needs_trick: bool
     forced_concession: bool
@@ -945,7 +955,11 @@ class Ruleset:
         s(self, "marriage_t", (0, *o["meld.marriage"]))
         pinochles = [0, *o["meld.pinochle"]]
         if o["meld.quadruple_pinochle"] and deck.copies >= 4:
-            pinochles[4] = o["meld.quadruple_pinochle"]
+            # the quadruple's own value, and each quadruple within more (eight pinochles in a
+            # pack of eight copies: two quadruples)
+            more = o["meld.quadruple_pinochle"] - pinochles[4]
+            for n in range(4, deck.copies + 1):
+                pinochles[n] += (n // 4) * more
         s(self, "pinochle_t", tuple(pinochles))
         s(
             self,
@@ -962,7 +976,7 @@ class Ruleset:
         s(self, "run_extra", o["meld.run_extra"])
         for key in (
             "quadruple_run_wins", "trump_marriage_required", "board_set_opponents", "min_meld",
-            "min_counters", "short_meld", "meld_needs_trick", "forced_concession", "set_policy",
+            "min_counters", "min_counters_declarer", "short_meld", "meld_needs_trick", "forced_concession", "set_policy",
             "surrender_policy",
             "surrender_bonus", "renege_declarer", "renege_defender", "renege_bonus",
             "misdeal_rule", "head_rule", "out_rule", "tie_rule", "overtime_step", "slide_out",

@@ -173,7 +173,9 @@ def _score_played(hand: Hand, rs: Ruleset, d: str, eff: dict[str, int]) -> HandS
             points[s] = eff[s] + counters[s]
     cd = counters[d]
     got = eff[d] + cd
-    if cd >= mc and got >= bid:
+    # the declaring side's own minimum, where the ruleset holds it to one (racehorse does not)
+    md = mc if rs.min_counters_declarer else 0
+    if cd >= md and got >= bid:
         points[d] = got
         return _all_tricks(
             hand,
@@ -187,11 +189,11 @@ def _score_played(hand: Hand, rs: Ruleset, d: str, eff: dict[str, int]) -> HandS
             ),
         )
     how = _set(rs, points, d, bid, meld[d])
-    if rs.set_keeps_meld and cd >= mc and eff[d]:
+    if rs.set_keeps_meld and cd >= md and eff[d]:
         points[d] += eff[d]
         how += f"; {d} keep their meld, {eff[d]}"
-    if cd < mc:
-        why = f"{d} took only {cd} counters, {mc} needed"
+    if cd < md:
+        why = f"{d} took only {cd} counters, {md} needed"
     else:
         why = f"{d} bid {bid} but made only {got} ({eff[d]} meld + {cd} counters)"
     return _all_tricks(hand, rs, HandScore(points, d, False, Result.SET, f"{why}: set, {how}"))

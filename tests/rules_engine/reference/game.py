@@ -85,3 +85,24 @@ def decide(
         if o["max_deals"] is not None and deals >= o["max_deals"]:
             return single_top(sides), "deals", number
     return None, None, None
+
+
+def check_tally(
+    hands: list[dict[str, int]],
+    winner: str | None,
+    options: dict[str, Any],
+    sides: list[str],
+) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
+    """Check pinochle over a game: each player's checks from the hands, plus "winning the game
+    +5 checks" (``checks.game``); then "each check you gain means that the other players owe
+    you a dollar", and each check lost is a dollar owed to each of them. Returns (check totals,
+    the game's checks, dollars won or owed)."""
+    game = {s: (options["checks.game"] if s == winner else 0) for s in sides}
+    totals = {s: sum(h.get(s, 0) for h in hands) + game[s] for s in sides}
+    money = dict.fromkeys(sides, 0)
+    for s in sides:
+        for other in sides:
+            if other != s:
+                money[s] += totals[s]  # the other owes s for each of s's checks
+                money[s] -= totals[other]  # s owes the other for each of theirs
+    return totals, game, money

@@ -21,6 +21,13 @@ Where the texts speak:
   is set, the third player scores only meld; a forced bidder may concede unseen: −bid and the
   others score nothing.
 * check pinochle: the checks below.
+* six-handed and racehorse: two teams of three, every player between two opponents; eight-handed:
+  four teams of two, partners opposite (``teams``: seat -> team). Racehorse: "if a team's count
+  plus meld does not equal their bid, they go set"; "the other team retains meld and count
+  provided they took at least 10 in the count": the minimum holds the defenders only (the
+  option ``min_counters_declarer`` off).
+* five-handed: the bidder calls a partner for the hand, "everyone else plays against the team"
+  (:func:`score_called`): the two are one side for the hand, the others each their own.
 """
 
 from __future__ import annotations
@@ -43,10 +50,18 @@ def score(
     options: dict[str, Any],
     players: int,
     table: list[str] | None = None,
+    teams: dict[str, str] | None = None,
 ) -> tuple[dict[str, int], bool | None, str, dict[str, int]]:
+    """``teams``: seat -> team at tables of two, five, six and eight (sides are the teams, or
+    each seat where the seat is its own team)."""
     o = options
     all_seats = table or ["N", "E", "S", "W"][: 4 if players == 4 else 3]
-    if players == 4:
+    if teams is not None:
+        sides = list(dict.fromkeys(teams.values()))
+
+        def side_of(seat: str) -> str:
+            return teams[seat]
+    elif players == 4:
         sides = ["NS", "EW"]
 
         def side_of(seat: str) -> str:
@@ -149,6 +164,8 @@ def score(
         if o["meld_needs_trick"]:
             meld = {s: (m if tricks.get(s, 0) > 0 else 0) for s, m in meld.items()}
         enough = {s: counters[s] >= o["min_counters"] for s in playing}
+        if not o["min_counters_declarer"]:
+            enough[d] = True
         for s in others:
             points[s] = meld[s] + counters[s] if enough[s] else 0
         if enough[d] and meld[d] + counters[d] >= bid:
@@ -185,3 +202,59 @@ def score(
             if result in ("set", "renege"):
                 checks[d] -= o["checks.lose_played"]
     return points, made, result, checks
+
+
+# the teams of the tables of six and eight, as the texts seat them (and the engine names them)
+TEAMS: dict[int, dict[str, str]] = {
+    6: {"N": "NSESW", "SE": "NSESW", "SW": "NSESW", "NE": "NESNW", "S": "NESNW", "NW": "NESNW"},
+    8: {"N": "NS", "S": "NS", "NE": "NESW", "SW": "NESW", "E": "EW", "W": "EW",
+        "SE": "SENW", "NW": "SENW"},
+}  # fmt: skip
+
+
+def score_table(
+    hand: dict[str, Any], options: dict[str, Any], seats: list[str]
+) -> tuple[dict[str, int], bool | None, str, dict[str, int]]:
+    """A hand at a table of two, six or eight (fixed sides), or five (a called partner)."""
+    if options["called_partner"]:
+        return score_called(hand, options, seats)
+    teams = TEAMS.get(len(seats), {s: s for s in seats})
+    return score(hand, options, len(seats), list(seats), teams)
+
+
+def score_called(
+    hand: dict[str, Any], options: dict[str, Any], seats: list[str]
+) -> tuple[dict[str, int], bool | None, str, dict[str, int]]:
+    """Five-handed: meld and counters come per player; the bidder and the called partner (the
+    bidder alone when holding the card) add theirs up and make or lose the bid together; the
+    partner scores the team's points, or nothing (``partner_scores``)."""
+    bidder, partner = hand.get("bidder"), hand.get("partner")
+    if bidder is None or partner is None:
+        return score(hand, options, len(seats), list(seats), {s: s for s in seats})
+    team = {bidder, partner}
+    teams = {s: ("team" if s in team else s) for s in seats}
+
+    def pooled(values: dict[str, int] | None) -> dict[str, int] | None:
+        if values is None:
+            return None
+        out: dict[str, int] = {}
+        for seat, n in values.items():
+            out[teams[seat]] = out.get(teams[seat], 0) + n
+        return out
+
+    as_team = {
+        **hand,
+        "meld": pooled(hand["meld"]) or {},
+        "counters": pooled(hand.get("counters")),
+        "tricks": pooled(hand.get("tricks")),
+    }
+    if hand.get("renege_seat"):
+        as_team["renege_seat"] = hand["renege_seat"]
+    points, made, result, checks = score(as_team, options, len(seats), list(seats), teams)
+    out = {}
+    for s in seats:
+        if s == bidder or s not in team:
+            out[s] = points[teams[s]]
+        else:
+            out[s] = points["team"] if options["partner_scores"] == "team" else 0
+    return out, made, result, checks
