@@ -23,6 +23,7 @@ from typing import Any
 from ._meld_data import PRECOMPUTED as _PRECOMPUTED
 from ._meld_data import SIDE_MAX
 from ._meld_data_tables import PRECOMPUTED as _PRECOMPUTED_TABLES
+from ._meld_data_tables import TEAM_MAX
 from .cards import (
     ACE,
     DIAMONDS,
@@ -53,6 +54,7 @@ __all__ = [
     "achievable_hand_totals",
     "max_side_meld",
     "side_meld_witness",
+    "team_meld_witness",
 ]
 
 # the presets' tables: the four-handed and three-player presets', and those for tables of other
@@ -509,7 +511,7 @@ def side_meld_witness(rs: Ruleset) -> tuple[int, int, list[int], list[int]] | No
 
     See the comment above :func:`_signatures` for the method.
     """
-    if rs.individual or not _enumerated(rs):
+    if rs.individual or rs.side_size != 2 or not _enumerated(rs):
         return None
 
     def build() -> tuple[int, int, list[int], list[int]]:
@@ -548,10 +550,82 @@ def side_meld_witness(rs: Ruleset) -> tuple[int, int, list[int], list[int]] | No
     return result
 
 
+def _repack(packed: int) -> int:
+    """Needed cards packed four bits a card, repacked five bits a card (room for three hands'
+    needs added up: at most 3 x 6 = 18 copies of one card)."""
+    out = 0
+    for i in range(NUM_CARD_TYPES):
+        out |= ((packed >> (4 * i)) & 15) << (5 * i)
+    return out
+
+
+def team_meld_witness(rs: Ruleset) -> tuple[int, int, list[list[int]]] | None:
+    """The most meld a team of three can show (six-handed, racehorse), with the trump and the
+    three players' hands (count arrays) that show it; None for other sides.
+
+    The method of :func:`side_meld_witness` with three signatures: every signature one hand
+    allows is listed per trump (the declarer's with the widow, the partners' without), and the
+    best three whose needs fit in the pack together (per card at most ``copies``) are found
+    from the highest values down, each first one that fits ending its branch. The three are
+    filled up to full hands with tens outside trump, and the hands' meld equals the maximum
+    (tests/rules_engine/test_team_meld.py): the bound is reached, so it is exact. A defending
+    team, without the widow, melds at most this too.
+    """
+    if rs.side_size != 3 or rs.copies > 6:
+        return None
+
+    def build() -> tuple[int, int, list[list[int]]]:
+        cp = rs.copies
+        bias = sum((15 - cp) << (5 * i) for i in range(NUM_CARD_TYPES))
+        high = sum(16 << (5 * i) for i in range(NUM_CARD_TYPES))
+        best = -1
+        found: tuple[int, int, int, int] = (0, 0, 0, 0)
+        sizes = (rs.hand_size + rs.widow, rs.hand_size)
+        for trump in (SPADES, 1, DIAMONDS):  # hearts and clubs are alike
+            lists: list[list[tuple[int, int, int]]] = []
+            for size in sizes:
+                kept: dict[int, tuple[int, int]] = {}
+                for value, packed, _ in _signatures(rs, trump, size):
+                    if kept.get(packed, (-1, 0))[0] < value:
+                        kept[packed] = (value, _repack(packed))
+                lists.append(sorted(((v, x, k) for k, (v, x) in kept.items()), reverse=True))
+            first, others = lists
+            top = others[0][0]
+            for v1, x1, k1 in first:
+                if v1 + 2 * top <= best:
+                    break
+                for j, (v2, x2, k2) in enumerate(others):
+                    if v1 + 2 * v2 <= best:
+                        break
+                    if (x1 + x2 + bias) & high:
+                        continue
+                    for v3, x3, k3 in others[j:]:
+                        if v1 + v2 + v3 <= best:
+                            break
+                        if not (x1 + x2 + x3 + bias) & high:
+                            best, found = v1 + v2 + v3, (trump, k1, k2, k3)
+                            break
+        trump, *needs = found
+        hands = [_unpack(k) for k in needs]
+        # cards outside every meld: tens of the suits that are not trump
+        spare = [
+            (cp if c // 6 != trump and c % 6 == TEN else 0) - sum(h[c] for h in hands)
+            for c in range(NUM_CARD_TYPES)
+        ]
+        full = [
+            _fill(h, spare, size) or h for h, size in zip(hands, (sizes[0], *sizes[1:] * 2))
+        ]
+        return best, trump, full
+
+    result: tuple[int, int, list[list[int]]] = rs.memo("team_witness", build)
+    return result
+
+
 def _enumerated(rs: Ruleset) -> bool:
     """Whether the side maximum is found by enumeration: partnerships of two from a single or
-    double deck. Larger packs or teams use :func:`_side_bound`."""
-    return rs.side_size == 2 and rs.copies <= 4
+    double deck (:func:`side_meld_witness`), teams of three from up to a triple pack
+    (:func:`team_meld_witness`). Larger packs use :func:`_side_bound`."""
+    return (rs.side_size == 2 and rs.copies <= 4) or (rs.side_size == 3 and rs.copies <= 6)
 
 
 def _side_bound(rs: Ruleset) -> int:
@@ -569,6 +643,13 @@ def _side_max(rs: Ruleset) -> int:
         return bound
     # the enumeration leaves the round-house bonus out: add the most each partner could hold
     bonus = rs.side_size * rs.copies * rs.round_house
+    if rs.side_size == 3:
+        known = TEAM_MAX.get(_table_key(rs, rs.hand_size + rs.widow))
+        if known is not None:
+            return known + bonus
+        team = team_meld_witness(rs)
+        assert team is not None
+        return team[0] + bonus
     known = SIDE_MAX.get(_table_key(rs, rs.hand_size))
     if known is not None:
         return known + bonus
@@ -671,6 +752,7 @@ def _generate_precomputed(tables: bool = False) -> str:  # pragma: no cover - ru
 
     table: dict[str, str] = {}
     sides: dict[str, int] = {}
+    teams: dict[str, int] = {}
     names = [n for n in PRESET_NAMES if (n in _BIG_TABLES) == tables]
     for name in names:
         for scale in (1, 10):
@@ -684,6 +766,9 @@ def _generate_precomputed(tables: bool = False) -> str:  # pragma: no cover - ru
             witness = side_meld_witness(rs)
             if witness is not None:
                 sides[_table_key(rs, rs.hand_size)] = witness[0]
+            team = team_meld_witness(rs)
+            if team is not None:
+                teams[_table_key(rs, rs.hand_size + rs.widow)] = team[0]
     call = "_generate_precomputed(tables=True)" if tables else "_generate_precomputed()"
     lines = [
         f'"""Generated by ``rules_engine.meld.{call}``: do not edit by hand.',
@@ -694,7 +779,8 @@ def _generate_precomputed(tables: bool = False) -> str:  # pragma: no cover - ru
     ]
     if tables:
         lines[-1] += " of tables of"
-        lines.append('two, five, six and eight players."""')
+        lines.append("two, five, six and eight players; and the most a team of three can meld under")
+        lines.append('each table (TEAM_MAX, found by enumeration)."""')
     else:
         lines.append('partnership can meld under each table (SIDE_MAX, found by enumeration)."""')
     lines += [
@@ -709,10 +795,9 @@ def _generate_precomputed(tables: bool = False) -> str:  # pragma: no cover - ru
             lines.append(f'        "{v[i : i + 80]}"')
         lines.append("    ),")
     lines.append("}")
-    if not tables:
-        lines.append("")
-        lines.append("SIDE_MAX: dict[str, int] = {")
-        for k, n in sides.items():
-            lines.append(f"    {k!r}: {n},")
-        lines.append("}")
+    lines.append("")
+    lines.append(("TEAM_MAX" if tables else "SIDE_MAX") + ": dict[str, int] = {")
+    for k, n in (teams if tables else sides).items():
+        lines.append(f"    {k!r}: {n},")
+    lines.append("}")
     return "\n".join(lines) + "\n"
