@@ -19,7 +19,18 @@ from standings.models import StandingsSnapshot
 from standings.selectors import BYE_SCORING_TEXT, standings_compute
 from tournaments.models import Event
 
-MULTIPLES = ("Single", "Double", "Triple", "Quadruple")
+MULTIPLES = ("Single", "Double", "Triple", "Quadruple", "Five times", "Six times",
+             "Seven times", "Eight times")
+COPIES = {2: "two", 4: "four", 6: "six", 8: "eight"}
+# check pinochle: what earns or costs checks, by the option after "checks."
+CHECK_WORDS = (
+    ("run", "a run in trump"), ("double_run", "a double run"), ("aces", "aces around"),
+    ("roundtable", "a roundtable (a marriage in each suit)"),
+    ("double_marriage", "each suit holding two marriages"),
+    ("double_pinochle", "a double pinochle"),
+    ("double_around", "double aces, kings, queens or jacks (each)"),
+    ("seven_nines", "seven nines in the hand dealt, bid or not"),
+)
 RANK_NAMES = {"A": ("ace", "aces"), "T": ("ten", "tens"), "K": ("king", "kings"),
               "Q": ("queen", "queens"), "J": ("jack", "jacks"), "9": ("nine", "nines")}
 # (meld option, name on the page, attribute of the ruleset holding (0, single, double, ...))
@@ -76,8 +87,11 @@ def meld_table(rs: Ruleset) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     for option, name, attribute in MELDS:
         values: list[Any] = list(getattr(rs, attribute)[1:])
-        if option == "meld.run" and rs.quadruple_run_wins and rs.copies == 4:
-            values[3] = "wins the game"
+        # a quadruple (or more) that ends the game shows so, not its points
+        wins = (option == "meld.run" and rs.quadruple_run_wins) or (
+            option in ("meld.royal_marriage", "meld.pinochle") and rs.quadruple_melds_win)
+        if wins:
+            values[3:] = ["wins the game"] * len(values[3:])
         rows.append({"option": option, "name": name, "what": OPTION_HELP[option],
                      "values": values})
     for index, (option, name) in enumerate(AROUNDS):
@@ -87,6 +101,10 @@ def meld_table(rs: Ruleset) -> dict[str, Any]:
         rows.append({"option": "meld.dix", "name": "Dix (nine of trump)",
                      "what": OPTION_HELP["meld.dix"],
                      "values": [rs.dix * n for n in range(1, rs.copies + 1)]})
+    if rs.round_house:
+        rows.append({"option": "meld.round_house", "name": "Round house (K Q of every suit)",
+                     "what": OPTION_HELP["meld.round_house"],
+                     "values": [rs.round_house * n for n in range(1, rs.copies + 1)]})
     if rs.run_extra:
         rows.append({"option": "meld.run_extra", "name": "Extra king or queen beside a run",
                      "what": OPTION_HELP["meld.run_extra"],
@@ -94,18 +112,43 @@ def meld_table(rs: Ruleset) -> dict[str, Any]:
     return {"columns": columns, "rows": rows}
 
 
+def _who_plays(rs: Ruleset) -> str:
+    """The table: partnerships, teams or players alone."""
+    if rs.called_partner:
+        return (f"{rs.players} players at a table, each keeping their own score; in each hand "
+                "the declarer plays with a called partner against everyone else.")
+    if rs.individual:
+        return f"{rs.players} players at a table, each playing for themselves."
+    if rs.players == 4:
+        return ("4 players in two partnerships at a table: North and South against East and "
+                "West.")
+    teams = len(rs.sides)
+    where = "every player sits between two opponents" if teams == 2 else "partners sit opposite"
+    return (f"{rs.players} players at a table in {COPIES.get(teams, str(teams))} teams of "
+            f"{rs.side_size}: {where}.")
+
+
 def _table_section(rs: Ruleset) -> list[str]:
     ranks = ", ".join(
         "10" if r == "T" else r for r in rs.deck.ranks)
-    copies = {2: "two", 4: "four"}.get(rs.copies, str(rs.copies))
+    copies = COPIES.get(rs.copies, str(rs.copies))
+    dealt = (f"; {rs.widow} go to the widow (the blind), which the declarer takes."
+             if rs.widow else ".")
     lines = [
-        (f"{rs.players} players in two partnerships at a table: North and South against East "
-         "and West." if not rs.individual else
-         f"{rs.players} players at a table, each playing for themselves."),
+        _who_plays(rs),
         f"A {rs.deck.value} deck of {rs.deck.size} cards: {ranks} in each suit, {copies} of "
-        f"each card. Each player gets {rs.hand_size} cards"
-        + (f"; {rs.widow} go to the widow, which the declarer takes." if rs.widow else "."),
+        f"each card. Each player gets {rs.hand_size} cards" + dealt,
     ]
+    if rs.nines_added:
+        lines.append(f"{rs.nines_added} nines, one of each suit per four, are added to the pack "
+                     "so the deal comes out even; they meld and count nothing.")
+    if rs.stock:
+        lines.append(f"The other {rs.stock} cards are the stock: drawn or passed over while the "
+                     "hands are built, they end up on each player's pile and their counters "
+                     "count for that player.")
+    if rs.pass_cards:
+        lines.append(f"After trump is named, each of the declarer's partners passes "
+                     f"{rs.pass_cards} cards to the declarer.")
     if 4 in rs.table_sizes and rs.individual:
         lines.append("When the players do not fill tables of three, a table seats four: the "
                      "dealer deals to the other three and sits that hand out, scoring nothing "
@@ -113,8 +156,9 @@ def _table_section(rs: Ruleset) -> list[str]:
     lines.append(HEAD_RULE[rs.head_rule])
     misdeal = _misdeal(rs.misdeal_rule)
     if misdeal:
-        lines.append(f"A player dealt {misdeal} may call a misdeal: the same dealer deals "
-                     "again.")
+        again = ("the same dealer deals again" if rs.misdeal_redeal == "same_dealer"
+                 else "the next dealer deals")
+        lines.append(f"A player dealt {misdeal} may call a misdeal: {again}.")
     return lines
 
 
@@ -131,13 +175,23 @@ def _bidding_section(rs: Ruleset) -> list[str]:
     steps = [f"by {rs.bid_step}"] + [f"from {start} by {step}" for start, step in rs.bid_steps]
     lines = [f"The lowest opening bid is {rs.min_bid}; bids go up {_join(steps)}: {_ladder(rs)}"]
     others = rs.players - 1
+    if rs.forced_opening:
+        lines.append(f"The player at the dealer's left opens at {rs.min_bid} without a choice; "
+                     "the others bid over it or pass.")
+    if rs.called_partner:
+        gets = ("scores what the declarer scores, made or set" if rs.partner_scores == "team"
+                else "helps but scores nothing for the hand")
+        lines.append("The declarer names trump and calls a card of trump: the first other "
+                     "player holding it is the declarer's partner for the hand (the declarer "
+                     "plays alone holding it), and everyone else plays alone against them. "
+                     f"Their meld and counters add up for the bid; the partner {gets}.")
     if rs.dealer_lowest_bid is not None:
         lines.append(f"If the other {others} players pass, the dealer may open at "
                      f"{rs.dealer_lowest_bid}, one step below the lowest opening bid.")
     if rs.dealer_stuck is not None:
         lines.append(f"If the other {others} players pass, the dealer is stuck with a bid of "
                      f"{rs.dealer_stuck}.")
-    else:
+    elif not rs.forced_opening:
         lines.append("If everybody passes, the cards are thrown in and dealt again.")
     if rs.trump_marriage_required:
         gets = ("the opponents score their meld" if rs.board_set_opponents == "meld"
@@ -162,6 +216,12 @@ def _meld_section(rs: Ruleset) -> list[str]:
     if rs.run_extra:
         lines.append(f"An extra king or queen of trump beside a run, with no partner for a royal "
                      f"marriage, counts {rs.run_extra} more each.")
+    if rs.round_house:
+        lines.append(f"A round house (a king and a queen of every suit) counts {rs.round_house} "
+                     "more than its marriages and arounds.")
+    if rs.options["meld.quadruple_pinochle"] and rs.copies >= 4:
+        lines.append(f"A quadruple pinochle (four queens of spades and four jacks of diamonds) "
+                     f"counts {rs.pinochle_t[4]}.")
     return lines
 
 
@@ -175,9 +235,13 @@ def _counting_section(rs: Ruleset) -> list[str]:
                        for value, names in sorted(groups.items(), reverse=True))
     lines = [f"{counts}; the last trick counts {_points(rs.last_trick)}: "
              f"{rs.counters_total} counters in each hand."]
-    if rs.min_counters:
+    if rs.min_counters and rs.min_counters_declarer:
         lines.append(f"A side must take at least {rs.min_counters} in counters to score; a "
                      "declaring side that takes fewer is set.")
+    elif rs.min_counters:
+        lines.append(f"A side other than the declaring side must take at least "
+                     f"{rs.min_counters} in counters to keep its meld and counters; the "
+                     "declaring side makes its bid on meld plus counters, whatever it took.")
     return lines
 
 
@@ -215,6 +279,34 @@ def _scoring_section(rs: Ruleset) -> list[str]:
                      "it was played and somebody reneged.")
     if rs.all_tricks == "bonus":
         lines.append(f"A side that takes every trick scores {rs.all_tricks_bonus} more.")
+    lines.extend(_checks_lines(rs))
+    return lines
+
+
+def _checks_lines(rs: Ruleset) -> list[str]:
+    """Check pinochle's second tally, one sentence per thing that earns or costs checks."""
+    if not rs.checks:
+        return []
+    values = rs.check_values
+    earned = [f"{words} {values[key]}" for key, words in CHECK_WORDS if values.get(key)]
+    lines = ["Checks are kept beside the points: each check a player gains, every other player "
+             "owes them a stake."]
+    if earned:
+        lines.append("Checks for meld, bidder or not, kept even when the bid is lost: "
+                     + "; ".join(earned) + ".")
+    if values.get("double_around") and rs.options["checks.doubles"] == "add":
+        lines.append("Double aces earn the aces check as well.")
+    if rs.options["checks.meld_saved_only"]:
+        lines.append("Meld checks go only to a player who saved the meld.")
+    lost = values.get("lose_looked", 0)
+    if lost:
+        lines.append(f"A declarer who looks at the widow and loses the hand, by conceding or "
+                     f"playing, loses {lost} check{'s' if lost != 1 else ''}"
+                     + (f", and {values['lose_played']} more for playing and losing"
+                        if values.get("lose_played") else "")
+                     + "; conceding at the opening minimum without looking costs no check.")
+    if values.get("game"):
+        lines.append(f"Winning the game earns {values['game']} checks.")
     return lines
 
 
@@ -246,7 +338,10 @@ def _game_section(event: Event, rs: Ruleset, word: str) -> list[str]:
                          f"{rs.slide_out_sets} times in a row (slide-out).")
     if target is not None and rs.out_rule == "bid_out" and rs.target_exceed:
         lines.append(f"Going out means passing {target}: exactly {target} is not enough.")
-    if rs.quadruple_run_wins:
+    if rs.quadruple_melds_win:
+        lines.append("A quadruple run, a quadruple marriage in trump or a quadruple pinochle is "
+                     "\"the game\": it wins the game at once.")
+    elif rs.quadruple_run_wins:
         lines.append("A quadruple run in trump wins the game at once.")
     if rs.all_tricks == "wins_game":
         lines.append("A side that takes every trick wins the game at once, whatever the score "
