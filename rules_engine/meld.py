@@ -613,7 +613,7 @@ def team_meld_witness(rs: Ruleset) -> tuple[int, int, list[list[int]]] | None:
             for c in range(NUM_CARD_TYPES)
         ]
         full = [
-            _fill(h, spare, size) or h for h, size in zip(hands, (sizes[0], *sizes[1:] * 2))
+            _fill(h, spare, size) or h for h, size in zip(hands, (sizes[0], *sizes[1:] * 2), strict=True)
         ]
         return best, trump, full
 

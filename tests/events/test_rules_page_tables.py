@@ -6,18 +6,20 @@ from __future__ import annotations
 
 import html as html_lib
 import re
+from typing import Any
 
 import pytest
 from django.urls import reverse
 
 from common.rulesets import event_ruleset
+from rules_engine import Ruleset
 from tests.tournaments.factories import EventFactory
 
 pytestmark = pytest.mark.django_db
 
 
-def _sections(client, **event: object) -> tuple[dict[str, str], dict[str, list[str]], object]:
-    ev = EventFactory(deals_per_round=None, **event)
+def _sections(client, **event: object) -> tuple[dict[str, str], dict[str, list[str]], Ruleset]:
+    ev: Any = EventFactory(deals_per_round=None, **event)
     response = client.get(reverse("event-rules", args=[ev.pk]))
     assert response.status_code == 200
     html = response.content.decode()

@@ -5,6 +5,8 @@ the forced racehorse opening and the called partner."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from rules_engine import (
@@ -20,8 +22,8 @@ from rules_engine import (
 from .conftest import run_cli
 
 
-def total(name: str, cards: str, trump: str = "H", **over: object) -> int:
-    return count_meld(cards.split(), trump, get_ruleset(name, over or None)).total
+def total(name: str, cards: str, trump: str = "H", over: dict[str, Any] | None = None) -> int:
+    return count_meld(cards.split(), trump, get_ruleset(name, over)).total
 
 
 # --- two-handed ---------------------------------------------------------------------------------
@@ -40,7 +42,7 @@ def test_two_handed_melds_the_single_deck_table() -> None:
     # "Round house": kings and queens of each suit, 240, and a bonus of 10 where played
     house = "KS QS KH QH KD QD KC QC"
     assert total("two_handed", house) == 240
-    assert total("two_handed", house, **{"meld.round_house": 10}) == 250
+    assert total("two_handed", house, over={"meld.round_house": 10}) == 250
 
 
 def test_two_handed_counts_240_and_10_for_the_last_trick() -> None:
@@ -135,7 +137,7 @@ def test_racehorse_meld_table_as_the_text_gives_it() -> None:
     assert total("racehorse", "KS QS KS QS KS QS") == 60
     assert total("racehorse", "KH QH KH QH KH QH") == 900
     rs = get_ruleset("racehorse")
-    assert count_meld("KH QH KH QH KH QH KH QH".split(), "H", rs).wins_game
+    assert count_meld(["KH", "QH", "KH", "QH", "KH", "QH", "KH", "QH"], "H", rs).wins_game
     # a run's king and queen serve the run: three runs and a marriage are no quadruple
     three_runs = ("AH TH KH QH JH " * 3 + "KH QH").split()
     res = count_meld(three_runs, "H", rs)
@@ -194,11 +196,11 @@ def test_eight_handed_quadruple_pinochle_may_be_worth_1000() -> None:
     eight = " ".join(["QS JD"] * 8)
     assert total("eight_handed_double_deck", four, "C") == 900
     assert total("eight_handed_double_deck", five, "C") == 900 + 40
-    thousand = {"meld.quadruple_pinochle": 1000}
-    assert total("eight_handed_double_deck", four, "C", **thousand) == 1000
+    thousand: dict[str, Any] = {"meld.quadruple_pinochle": 1000}
+    assert total("eight_handed_double_deck", four, "C", thousand) == 1000
     # more than four: the quadruple (1000) and the rest, never less than four alone
-    assert total("eight_handed_double_deck", five, "C", **thousand) == 1000 + 40
-    assert total("eight_handed_double_deck", eight, "C", **thousand) == 2000
+    assert total("eight_handed_double_deck", five, "C", thousand) == 1000 + 40
+    assert total("eight_handed_double_deck", eight, "C", thousand) == 2000
 
 
 def test_eight_handed_plays_four_teams_to_5000() -> None:

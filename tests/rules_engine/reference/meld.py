@@ -40,11 +40,11 @@ from typing import Any
 SUITS = "SHDC"
 RANKS = "ATKQJ9"
 
-SINGLE = {
+SINGLE: dict[str, Any] = {
     "run": [150, 1500], "royal": [40, 80], "marriage": [20, 40], "pinochle": [40, 300],
     "A": [100, 1000], "K": [80, 800], "Q": [60, 600], "J": [40, 400], "dix": 10,
 }  # fmt: skip
-PAGAT = {
+PAGAT: dict[str, Any] = {
     "run": [15, 150, 225, 300], "royal": [4, 8, 12, 16], "marriage": [2, 4, 6, 8],
     "pinochle": [4, 30, 60, 90], "A": [10, 100, 150, 200], "K": [8, 80, 120, 160],
     "Q": [6, 60, 90, 120], "J": [4, 40, 60, 80], "dix": 0,
