@@ -48,6 +48,12 @@ bench-progressive: venv
 # One hand → standings snapshot at 250 players on a throwaway PostgreSQL: the standings task
 # keeping its totals incrementally against the full re-aggregation, checked equal after every
 # hand (target: under 20 ms); more hands with BENCH_ARGS="--hands 400".
+# Partners across a season: the pure builders, then 16 regulars over 4 nights through the
+# services on a throwaway PostgreSQL (bench/season.py).
+.PHONY: bench-season
+bench-season: venv
+	BENCH_SCRIPT=bench/season.py bash bench/standings.sh --services $(BENCH_ARGS)
+
 .PHONY: bench-snapshot
 bench-snapshot: venv
 	BENCH_SCRIPT=bench/snapshot.py bash bench/standings.sh $(BENCH_ARGS)

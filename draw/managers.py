@@ -23,6 +23,8 @@ from standings.selectors import qualifying_order
 from tournaments.models import Entry, Event
 from tournaments.selectors import pairs_in_seed_order
 
+from .season import season_partnerships
+
 
 @dataclass(frozen=True)
 class AfterSeating:
@@ -87,7 +89,8 @@ class RoundManager:
 
 class IndividualManager(RoundManager):
     """Players with rotating partners: who is here (in check-in order), the alternates waiting
-    and the tables some players keep."""
+    and the tables some players keep; for a club night, the partnerships of its season's
+    earlier nights (``draw.season``)."""
 
     def __post_init__(self) -> None:
         self.active = list(
@@ -106,11 +109,14 @@ class IndividualManager(RoundManager):
 
     def situation(self, results: tuple[TableResult, ...]) -> Situation:
         alternates = [pk for pk, _, alternate in self.active if alternate]
+        entries = _present(self.players, alternates, self.history)
+        season = (season_partnerships(self.event, entries)
+                  if self.spec.club_night and self.stage == Stage.QUALIFYING else {})
         return self._base(
             results,
-            entries=_present(self.players, alternates, self.history),
+            entries=entries,
             fixed_tables={pk: table for pk, table, _ in self.active if table},
-            ranking=self._ranking())
+            ranking=self._ranking(), season_history=season)
 
     def after_seating(self, plan: RoundPlan[int]) -> AfterSeating:
         """Players the format left unseated in a qualifying round (no bye either: a progressive

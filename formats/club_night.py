@@ -9,6 +9,7 @@ from typing import Any
 
 from pairing.club_night import BuiltRound, club_night_round
 from pairing.rotation import RotationError
+from pairing.season import season_weights
 from pairing.tables import table_round
 
 from .spec import Format, FormatError, Situation
@@ -20,14 +21,15 @@ def _build(s: Situation) -> BuiltRound:
         try:
             plan = table_round(list(s.entries), list(s.history), table_size=size,
                                teams=s.teams, seed=s.seed * 1000 + s.number,
-                               fixed_tables=s.fixed_tables or None)
+                               fixed_tables=s.fixed_tables or None,
+                               season=season_weights(s.season_history) or None)
         except RotationError as exc:
             raise FormatError(exc.message, field=exc.field, code=exc.code) from None
         return BuiltRound(plan, "tables")
     return club_night_round(
         s.entries, s.history, rounds_planned=s.rounds_planned, seed=s.seed,
         fixed_tables=s.fixed_tables or None, results=s.results,
-        table_sizes=s.table_sizes, individual=s.individual,
+        table_sizes=s.table_sizes, individual=s.individual, season=s.season_history,
     )
 
 
@@ -36,7 +38,10 @@ def _describe(settings: Mapping[str, Any], rounds_planned: int) -> list[str]:
             "partners change every round and nobody partners the same player twice while it "
             "can be avoided; at tables of three everyone plays for themselves and the "
             "opponents change every round, meeting the same player again as little as "
-            "possible. When the players do not fill whole tables, players sit out in turn "
+            "possible. Partners also change from one club night to the next: after the "
+            "evening's own rule, the partners of the club's earlier nights of the season (its "
+            "series, or the last weeks) are avoided, last week's most of all. When the players "
+            "do not fill whole tables, players sit out in turn "
             "(or, where the rules let a table seat four, some tables of three seat four, in "
             "turn, and the dealer sits out each hand). At tables of two, five, six or eight "
             "the teams change every round, nobody playing with the same teammates again "

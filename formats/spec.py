@@ -84,6 +84,11 @@ class Situation:
     # name them (``NS`` at ``N`` and ``EW`` at ``E``; two-handed ``N`` and ``S``).
     side_names: tuple[str, ...] = ("NS", "EW")
     first_seats: tuple[str, ...] = ("N", "E")
+    # A club night of a season: the partnerships (teammates) of the club's earlier nights
+    # among this event's entries, each pair with the nights since each time they partnered
+    # (1 = the previous night): ``pairing.season.SeasonHistory``, gathered by ``draw.season``.
+    # Empty for any other event; the builders avoid these after the evening's own repeats.
+    season_history: Mapping[frozenset[int], tuple[int, ...]] = field(default_factory=dict)
 
     @property
     def threes(self) -> bool:

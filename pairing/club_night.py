@@ -7,6 +7,12 @@ the design (every pair partners exactly once over a full design). Otherwise, or 
 soon as the night leaves the design (a late arrival, a leaver, a director's seat swap), each round
 is seated by the search in :func:`pairing.rotation.next_round`, which avoids repeat partners
 whenever possible and spreads byes fairly.
+
+A night of a season (``season``: the partnerships of the club's earlier nights,
+``pairing.season``) in which some of tonight's players have partnered before is seated by the
+search too, every round, so that after the evening's own rule partners also change from week to
+week; the whist design does not know the earlier nights. A night with no season, or none among
+tonight's players, is seated exactly as before.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from dataclasses import dataclass
 from .results import TableResult
 from .rotation import RoundPlan, next_round, plan_schedule, whist_design
 from .rotation.planner import MAX_ROUNDS
+from .season import SeasonHistory, season_weights
 from .threes import threes_round
 
 
@@ -48,13 +55,16 @@ def club_night_round(
     results: Sequence[TableResult] = (),
     table_sizes: Sequence[int] = (4,),
     individual: bool = False,
+    season: SeasonHistory[int] | None = None,
 ) -> BuiltRound:
     """The next round of a club night. ``results`` are accepted for the common builder signature;
     partners rotate regardless of who won.
 
     Individual play (``individual``, or tables of three in ``table_sizes``) is seated by
     :func:`pairing.threes.threes_round` (method ``threes``): tables of three, or of three and
-    four, opponents spread, byes and tables of four in turn."""
+    four, opponents spread, byes and tables of four in turn; each plays alone there, so
+    ``season`` (the partnerships of earlier nights) does not apply. Otherwise a ``season``
+    with a pair of tonight's players is seated by the search (method ``season``)."""
     del results  # rotation does not depend on the scores
     number = len(history) + 1
     if individual or 3 in table_sizes:
@@ -62,6 +72,13 @@ def club_night_round(
                             seed=seed * 1000 + number,
                             fixed_tables=dict(fixed_tables) if fixed_tables else None)
         return BuiltRound(plan, "threes")
+    here = set(players)
+    weights = {pair: w for pair, w in season_weights(season or {}).items() if pair <= here}
+    if weights:
+        plan = next_round(list(players), list(history), seed=seed * 1000 + number,
+                          fixed_tables=dict(fixed_tables) if fixed_tables else None,
+                          season=weights)
+        return BuiltRound(plan, "season")
     design = whist_design(len(players)) if not fixed_tables else None
     if design is not None and number <= rounds_planned <= len(design) <= MAX_ROUNDS:
         schedule = plan_schedule(sorted(players), len(design), seed=seed)

@@ -15,6 +15,10 @@ seats every other shape.
   not on one team) the times they already met. A seeded local search swaps players between seats
   of different tables and teams to lower it, from a few random starts; the best is kept.
   Deterministic for a seed.
+* **season** — with the club's earlier nights (``pairing.season``), teammates of an earlier
+  night cost the pair's season weight divided by ``SEASON_SCALE`` (5 for last week's, less
+  for older nights): more than a repeat opponent, less than a repeat teammate of the evening.
+  Without a season nothing changes.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from .rotation.model import Orderable, RotationError, RoundPlan
 P = TypeVar("P", bound=Orderable)
 
 TEAMMATE_WEIGHT = 10
+SEASON_SCALE = 8
 RESTARTS = 3
 SWAPS_PER_PLAYER = 60
 
@@ -91,8 +96,11 @@ def table_round(
     teams: Sequence[Sequence[int]],
     seed: int = 0,
     fixed_tables: Mapping[P, int] | None = None,
+    season: Mapping[frozenset[P], int] | None = None,
 ) -> RoundPlan[P]:
-    """The next round: ``len(players) // table_size`` tables in seat order, the rest on byes."""
+    """The next round: ``len(players) // table_size`` tables in seat order, the rest on byes.
+    ``season`` is what playing together again costs for the club's earlier nights (pair ->
+    weight, ``pairing.season.season_weights``)."""
     if not 2 <= table_size <= 8:
         raise RotationError("table_size", f"A table seats 2 to 8 players here, not {table_size}.")
     if sorted(i for team in teams for i in team) != list(range(table_size)):
@@ -116,6 +124,12 @@ def table_round(
     resting = sorted(free[:len(present) % table_size]) if len(present) % table_size else []
     seated = [p for p in present if p not in set(resting)]
     mates, opponents = _meetings(history, teams)
+    extra: Counter[tuple[P, P]] = Counter()
+    for pair, weight in (season or {}).items():
+        if len(pair) == 2 and weight > 0:
+            a, b = pair
+            # an evening's repeat teammate costs TEAMMATE_WEIGHT (10); last week's about 5
+            extra[_key(a, b)] = (weight + SEASON_SCALE - 1) // SEASON_SCALE
     team_of = {i: t for t, team in enumerate(teams) for i in team}
 
     seat_pairs = list(combinations(range(table_size), 2))
@@ -124,7 +138,7 @@ def table_round(
         total = 0
         for i, j in seat_pairs:
             pair = _key(table[i], table[j])
-            total += (TEAMMATE_WEIGHT * mates[pair] if team_of[i] == team_of[j]
+            total += (TEAMMATE_WEIGHT * mates[pair] + extra[pair] if team_of[i] == team_of[j]
                       else opponents[pair])
         return total
 

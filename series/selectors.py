@@ -24,9 +24,12 @@ from django.db.models import Max, Q, QuerySet
 from django.http import Http404
 from django.urls import reverse
 
+import formats
 from clubs.models import Club, Membership
 from clubs.permissions import has_club_role
+from draw.season import nights_teams
 from draw.selectors import events_placements
+from pairing.season import season_repeats
 from ranking.prizes import award_places
 from scoring.models import HandRevision, SeatResult
 from tournaments.models import Entry, Event
@@ -270,6 +273,22 @@ def series_standings(*, series: Series, user: Any) -> dict[str, Any]:
         "rules": describe(rule=series.points_rule, points=series.points,
                           best_of=series.best_of, min_events=series.min_events),
     }
+
+
+def series_partner_variety(*, board: dict[str, Any]) -> dict[str, int] | None:
+    """How varied the partners were over the series' finished club nights the board shows
+    (``series_standings``: only the events the viewer may see): the partnerships played, how
+    many repeated an earlier one (``pairing.season``: every time beyond a pair's first) and the
+    best achievable (the counting bound), or None without a club night of partnerships. Two
+    queries."""
+    ids = [column["id"] for column in board["events"] if column["finished"]]
+    nights = list(Event.objects.filter(pk__in=ids, format__in=formats.names(
+        lambda f: f.club_night)).order_by("date", "pk"))
+    quality = season_repeats(nights_teams(nights)) if nights else None
+    if quality is None or not quality.partnerships:
+        return None
+    return {"nights": quality.nights, "partnerships": quality.partnerships,
+            "repeats": quality.repeats, "best": quality.best}
 
 
 def series_version(*, series: Series) -> str:

@@ -125,8 +125,10 @@ def series_delete(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def series_detail(request: HttpRequest, pk: int) -> HttpResponse:
     series = selectors.series_get(pk=pk, user=request.user)
+    board = selectors.series_standings(series=series, user=request.user)
     return render(request, "series/series_detail.html", {
-        "series": series, "board": selectors.series_standings(series=series, user=request.user),
+        "series": series, "board": board,
+        "partners": selectors.series_partner_variety(board=board),
         "can_manage": selectors.can_manage_series(user=request.user, series=series),
     })
 

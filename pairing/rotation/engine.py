@@ -5,6 +5,7 @@ opposed and shared a table, and each player's byes. ``seat_round`` chooses the b
 ``bye_choice``) and seats everybody else by a seeded local search on the table cost:
 
     cost(table) = W_PARTNER · Σ partnered-before(partner pairs)
+                + Σ season(partner pairs)
                 + W_OPPONENT · Σ opposed-before(opponent pairs)
                 + W_TABLEMATE · Σ met-before(all six pairs)
 
@@ -13,6 +14,13 @@ a repeat partnership is only ever chosen when no seating without one was found; 
 search leaves one, an exact backtracking search for a perfect matching without repeat partners
 (over the admissible bye choices) decides whether it was avoidable, and if so the local search
 restarts from that matching.
+
+``season`` is what partnering again costs because of the club's earlier nights
+(``pairing.season``: a few dozen for last week's partner, less for older ones, 0 for a new
+pair): softer than a repeat partner of the evening, harder than a repeat opponent. When the
+search leaves season repeats, an exact search for a matching without them (or, failing that,
+without those of the latest nights) is tried the same way and kept if the round costs less. With
+no season every season cost is 0 and the search is exactly the evening's.
 """
 
 from __future__ import annotations
@@ -38,6 +46,14 @@ class History:
         self.opp = [0] * (n * n)
         self.tab = [0] * (n * n)
         self.byes = [0] * n
+        # what partnering again costs for the season's earlier nights (``pairing.season``)
+        self.season = [0] * (n * n)
+        self.has_season = False
+
+    def set_season(self, x: int, y: int, weight: int) -> None:
+        n = self.n
+        self.season[x * n + y] = self.season[y * n + x] = weight
+        self.has_season = self.has_season or weight > 0
 
     def add(self, tables: Iterable[Table], byes: Iterable[int], sign: int = 1) -> None:
         n = self.n
@@ -101,15 +117,21 @@ class _Seater:
         an, bn, cn = a * n, b * n, c * n
         pab, pac, pad = part[an + b], part[an + c], part[an + d]
         pbc, pbd, pcd = part[bn + c], part[bn + d], part[cn + d]
+        if self.h.has_season:
+            sea = self.h.season
+            sab, sac, sad = sea[an + b], sea[an + c], sea[an + d]
+            sbc, sbd, scd = sea[bn + c], sea[bn + d], sea[cn + d]
+        else:
+            sab = sac = sad = sbc = sbd = scd = 0
         oab, oac, oad = opp[an + b], opp[an + c], opp[an + d]
         obc, obd, ocd = opp[bn + c], opp[bn + d], opp[cn + d]
         base = W_TABLEMATE * (
             tab[an + b] + tab[an + c] + tab[an + d] + tab[bn + c] + tab[bn + d] + tab[cn + d]
         )
         # pairing 0: a–c & b–d ; 1: a–b & c–d ; 2: a–d & b–c
-        c0 = W_PARTNER * (pac + pbd) + W_OPPONENT * (oab + oad + obc + ocd)
-        c1 = W_PARTNER * (pab + pcd) + W_OPPONENT * (oac + oad + obc + obd)
-        c2 = W_PARTNER * (pad + pbc) + W_OPPONENT * (oab + oac + obd + ocd)
+        c0 = W_PARTNER * (pac + pbd) + sac + sbd + W_OPPONENT * (oab + oad + obc + ocd)
+        c1 = W_PARTNER * (pab + pcd) + sab + scd + W_OPPONENT * (oac + oad + obc + obd)
+        c2 = W_PARTNER * (pad + pbc) + sad + sbc + W_OPPONENT * (oab + oac + obd + ocd)
         if c0 <= c1 and c0 <= c2:
             return base + c0, 0
         if c1 <= c2:
@@ -241,14 +263,33 @@ class _Seater:
             out.append((pair1[0], pair2[0], pair1[1], pair2[1]))
         return out
 
+    def partners(self, t: Sequence[int]) -> tuple[tuple[int, int], tuple[int, int]]:
+        """The two partnerships the table's cost chooses."""
+        a, b, c, d = t
+        k = self.pairing_costs(a, b, c, d)[1]
+        return ((a, c), (b, d)) if k == 0 else ((a, b), (c, d)) if k == 1 else ((a, d), (b, c))
+
     def partner_repeats(self, tables: Sequence[Sequence[int]]) -> int:
-        return sum(self.table_cost(t) // W_PARTNER for t in tables)
+        if not self.h.has_season:
+            return sum(self.table_cost(t) // W_PARTNER for t in tables)
+        n, part = self.h.n, self.h.part
+        return sum(part[x * n + y] for t in tables for x, y in self.partners(t))
+
+    def season_cost(self, tables: Sequence[Sequence[int]]) -> int:
+        """What the chosen partnerships cost for the season's earlier nights."""
+        if not self.h.has_season:
+            return 0
+        n, sea = self.h.n, self.h.season
+        return sum(sea[x * n + y] for t in tables for x, y in self.partners(t))
 
     # -- exact partner search -------------------------------------------------------------
-    def matching(self, seated: Sequence[int], node_limit: int) -> list[tuple[int, int]] | None:
-        """A perfect matching of ``seated`` without a previous partnership, honouring fixed tables."""
+    def matching(self, seated: Sequence[int], node_limit: int,
+                 season_below: int | None = None) -> list[tuple[int, int]] | None:
+        """A perfect matching of ``seated`` without a previous partnership, honouring fixed
+        tables; with ``season_below``, also without a pair whose season cost reaches it."""
         n = self.h.n
         part = self.h.part
+        sea = self.h.season
         fixed = self.fixed
         unmatched = set(seated)
         allowed: dict[int, list[int]] = {}
@@ -257,6 +298,8 @@ class _Seater:
             nb = []
             for y in seated:
                 if y == x or part[x * n + y]:
+                    continue
+                if season_below is not None and sea[x * n + y] >= season_below:
                     continue
                 fy = fixed.get(y)
                 if fx is not None and fy is not None and fx != fy:
@@ -361,7 +404,41 @@ def seat_round(
             cand_cost = seater.anneal(cand, bench, set(), iterations)
             if seater.partner_repeats(cand) == 0:
                 tables, cost = cand, cand_cost
+    if hist.has_season and seater.season_cost(tables) and not seater.partner_repeats(tables):
+        found_season = _season_matching(seater, tables, bench, iterations)
+        if found_season is not None and found_season[1] < cost:
+            tables, cost = found_season
     return seater.finish(tables), sorted(bench), cost
+
+
+SEASON_TRIES = 8
+SEASON_NODES = 8_000
+
+
+def _season_matching(
+    seater: _Seater, tables: list[list[int]], bench: list[int], iterations: int
+) -> tuple[list[list[int]], int] | None:
+    """A seating of the same players whose partnerships avoid the season's costly pairs: the
+    matching that avoids every pair the season weighs first, then only the costlier ones (the
+    latest nights'), each searched exactly within ``SEASON_NODES``; the local search then
+    improves the first one found. None when none was found or none without an evening repeat."""
+    seated = sorted(p for t in tables for p in t)
+    n, sea = seater.h.n, seater.h.season
+    weights = sorted({w for i, x in enumerate(seated) for y in seated[i + 1:]
+                      if (w := sea[x * n + y]) > 0})
+    if len(weights) > SEASON_TRIES:
+        step = len(weights) / SEASON_TRIES
+        weights = [weights[int(i * step)] for i in range(SEASON_TRIES)]
+    for below in weights:
+        pairs = seater.matching(seated, SEASON_NODES, season_below=below)
+        if pairs is None:
+            continue
+        cand = seater.initial(seated, pairs)
+        cost = seater.anneal(cand, list(bench), set(), iterations)
+        if seater.partner_repeats(cand):
+            return None
+        return cand, cost
+    return None
 
 
 def _exact(

@@ -91,6 +91,7 @@ def next_round(
     *,
     seed: int = 0,
     fixed_tables: Mapping[P, int] | None = None,
+    season: Mapping[frozenset[P], int] | None = None,
 ) -> RoundPlan[P]:
     """The next round for the players present, given the rounds played so far.
 
@@ -98,7 +99,10 @@ def next_round(
     ``players``. Byes go to the present, non-fixed players with the fewest byes in ``history``.
     ``fixed_tables`` pins players to a table number (1-based); they never sit out. Repeat
     partners are avoided whenever a seating without them exists (decided exactly, not hoped);
-    when none exists the round with the fewest is returned (see ``measure``). Raises
+    when none exists the round with the fewest is returned (see ``measure``). ``season`` is
+    what partnering again costs for the club's earlier nights (pair -> weight,
+    ``pairing.season.season_weights``): after the evening's own repeats the round avoids the
+    costliest of those. Raises
     ``RotationError`` on impossible or malformed input; never returns a partial round.
     """
     present = _check_players(players)
@@ -120,6 +124,10 @@ def next_round(
             [(index[a], index[b], index[c], index[d]) for a, b, c, d in plan.tables],
             [index[p] for p in plan.byes],
         )
+    for pair, weight in (season or {}).items():
+        if len(pair) == 2 and all(p in index for p in pair) and weight > 0:
+            x, y = (index[p] for p in pair)
+            hist.set_season(x, y, int(weight))
     rng = random.Random(f"next:{seed}:{len(history)}:{len(present)}")
     tables, byes, _ = seat_round(
         hist, [index[p] for p in present], {index[p]: t for p, t in fixed.items()}, rng

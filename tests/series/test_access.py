@@ -159,11 +159,17 @@ def test_a_private_event_never_shows_through_a_public_series(week: dict[str, Any
     page = Client().get(f"/series/{series.pk}/").content.decode()
     assert f"/events/{private.pk}/" not in page
     assert "1 event of this series is not public" in page
+    # the same line-up every night: Ann and Cy, Bob and Di partner again, on the public nights
+    assert "Partnerships repeated: 2 of 4 (best achievable ≈0)" in page
     csv_text = Client().get(f"/series/{series.pk}/standings.csv").content.decode()
     assert len(next(csv.reader(io.StringIO(csv_text)))) == 6 + 2 * 2
     # the club's members see it, and it counts for them
     member = _api(week["director"]).get(f"/api/series/{series.pk}/standings/").json()
     assert member["hidden"] == 0 and {ln["played"] for ln in member["lines"]} == {3}
+    browser = Client()
+    browser.force_login(week["director"])
+    members_page = browser.get(f"/series/{series.pk}/").content.decode()
+    assert "Partnerships repeated: 4 of 6 (best achievable ≈0)" in members_page
 
 
 def test_a_private_clubs_series_is_not_found_by_outsiders(week: dict[str, Any]) -> None:
