@@ -70,11 +70,14 @@ DRAW_ALGORITHM = (
 class DrawDisclosure:
     """What anyone who may see the event may check of its draws: ``commitment`` (the SHA-256
     of the seed's text, shown from the event's creation, before any round is seated), ``seed``
-    (None until the event is finished) and ``algorithm`` (how the seed makes the draws)."""
+    (None until the event is finished), ``algorithm`` (how the seed makes the draws) and
+    ``redraws``, the director's re-draws as (round, draw) in order (the ``d`` the algorithm
+    counts; the reasons stay in the director's log)."""
 
     commitment: str
     seed: str | None
     algorithm: str
+    redraws: tuple[tuple[int, int], ...] = ()
 
 
 def draw_commitment(seed: str) -> str:
@@ -83,10 +86,14 @@ def draw_commitment(seed: str) -> str:
 
 
 def draw_disclosure(event: Event) -> DrawDisclosure:
-    """The event's commitment, and its seed once it is finished (no query)."""
+    """The event's commitment, its seed once it is finished, and its re-draws (one query)."""
     finished = event.status == Event.Status.FINISHED
-    return DrawDisclosure(commitment=draw_commitment(event.seed),
-                          seed=event.seed if finished else None, algorithm=DRAW_ALGORITHM)
+    redraws = EventLog.objects.filter(event=event, action=REDRAW_ACTION).order_by("pk")
+    return DrawDisclosure(
+        commitment=draw_commitment(event.seed), seed=event.seed if finished else None,
+        algorithm=DRAW_ALGORITHM,
+        redraws=tuple((int(details.get("round", 0)), int(details.get("draw", 0)))
+                      for details in redraws.values_list("details", flat=True)))
 
 
 def round_redraws(event: Event, number: int) -> int:

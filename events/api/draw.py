@@ -19,6 +19,11 @@ from draw.selectors import draw_disclosure
 from tournaments.selectors import event_get
 
 
+class RedrawOutput(serializers.Serializer[Any]):
+    round = serializers.IntegerField(help_text="The round drawn again.")
+    draw = serializers.IntegerField(help_text="d in the algorithm: re-draws of the event so far.")
+
+
 class DrawOutput(serializers.Serializer[Any]):
     commitment = serializers.CharField(
         help_text="The hex SHA-256 of the seed's decimal text, fixed when the event was made.")
@@ -26,6 +31,8 @@ class DrawOutput(serializers.Serializer[Any]):
         allow_null=True, help_text="The event's draw seed (decimal text); null until the event "
                                    "is finished.")
     algorithm = serializers.CharField(help_text="How the seed makes every draw.")
+    redraws = RedrawOutput(many=True, help_text="The director's re-draws, in order: each took "
+                                                "the next draw of the seed's stream.")
 
 
 class EventDrawApi(APIView):
@@ -36,4 +43,6 @@ class EventDrawApi(APIView):
         responses={200: DrawOutput, **error_responses(404)})
     def get(self, request: Request, pk: int) -> Response:
         event = event_get(pk=pk, user=request.user)
-        return Response(DrawOutput(asdict(draw_disclosure(event))).data)
+        found = draw_disclosure(event)
+        return Response(DrawOutput({
+            **asdict(found), "redraws": [{"round": r, "draw": d} for r, d in found.redraws]}).data)

@@ -64,7 +64,8 @@ def test_the_commitment_is_shown_before_the_first_round_and_the_seed_once_finish
 
     before = APIClient().get(url)  # anyone: the event is public
     assert before.status_code == 200
-    assert before.json() == {"commitment": commitment, "seed": None, "algorithm": DRAW_ALGORITHM}
+    assert before.json() == {"commitment": commitment, "seed": None, "algorithm": DRAW_ALGORITHM,
+                             "redraws": []}
     for page in ("event-detail", "event-results"):
         html = Client().get(reverse(page, args=[event.pk])).content.decode()
         block = _section(html)
@@ -148,7 +149,7 @@ def test_the_schema_describes_the_draw() -> None:
     assert operation["operationId"] == "event_draw"
     assert {"200", "404"} <= set(operation["responses"])
     output = schema["components"]["schemas"]["DrawOutput"]
-    assert set(output["properties"]) == {"commitment", "seed", "algorithm"}
+    assert set(output["properties"]) == {"commitment", "seed", "algorithm", "redraws"}
     assert output["properties"]["seed"].get("nullable") is True
 
 
