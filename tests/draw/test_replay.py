@@ -1,8 +1,11 @@
 """Every draw comes from the event's seed and its data alone: the seatings of a played event
 are rebuilt here from what anyone may read once it is finished (the seed from
 ``GET /api/events/{id}/draw/`` with its re-draws, who sat where, every game's result, the
-pairs in seed order) by the same pure builders (``formats``), without the round managers, and
-come out as stored, round by round. The builders' answer does not move with Python's string
+pairs in seed order, the qualifying order after a cut) by the same pure builders
+(``formats``), without the round managers, and come out as stored, round by round: a club night
+with rotating partners and a re-draw, a Swiss pair event with a random first draw, and
+progressive days (the system draw of the movement, a re-drawn first game, the semi-final
+partners' draw). The builders' answer does not move with Python's string
 hash seed either (no set or dict order of strings decides a draw)."""
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from draw.selectors import event_results
 from draw.services import event_history, event_status_set, round_create, round_set_status
 from formats import Situation
 from pairing.rotation import RoundPlan
+from standings.selectors import qualifying_order, stage_rounds
 from tests.clubs.factories import PlayerFactory, club_with_director
 from tests.e2e.walls import play_round
 from tournaments.models import DRAW_SEED_BITS, Bye, Entry, Event, Round, Seat
@@ -65,15 +69,21 @@ def _situation(event: Event, number: int) -> Situation:
     check-in order; a pair event's pairs in seed order), the rounds before it and their
     results."""
     ruleset = event_ruleset(event)
-    here = set(Seat.objects.filter(round__event=event, round__number=number)
+    stage = Round.objects.get(event=event, number=number).stage
+    # after a cut: everyone who played the qualifying rounds, in qualifying order
+    rounds = [number] if stage == Round.Stage.QUALIFYING else \
+        list(stage_rounds(event, Round.Stage.QUALIFYING))
+    here = set(Seat.objects.filter(round__event=event, round__number__in=rounds)
                .values_list("entry_id", flat=True))
-    here |= set(Bye.objects.filter(round__event=event, round__number=number)
+    here |= set(Bye.objects.filter(round__event=event, round__number__in=rounds)
                 .values_list("entry_id", flat=True))
     extra: dict[str, Any] = {}
+    if stage != Round.Stage.QUALIFYING:
+        extra["ranking"] = tuple(entry for entry, _ in qualifying_order(event))
     if event.is_pairs:
         pairs = {pair.pk: tuple(sorted(pair.members.values_list("pk", flat=True)))
                  for pair in event.pairs.order_by(F("seed").asc(nulls_last=True), "pk")}
-        extra = {"pairs": pairs, "active_pairs": tuple(pairs)}
+        extra |= {"pairs": pairs, "active_pairs": tuple(pairs)}
         entries = tuple(e for members in pairs.values() for e in members if e in here)
     else:
         entries = tuple(Entry.objects.filter(pk__in=here).order_by("checked_in_at", "pk")
@@ -155,3 +165,20 @@ def test_a_progressive_day_with_its_system_draw_is_rebuilt_from_its_seed() -> No
     _play(event, 3, redraw=1)
     rebuilt = _replayed(event)
     assert [len(plan.tables) for _, plan in rebuilt] == [3, 3, 3]
+
+
+def test_a_progressive_days_semi_final_draw_and_final_are_rebuilt_from_its_seed() -> None:
+    club, _ = club_with_director(slug="replay-cut")
+    event = event_create(club=club, name="NPA final", date=DAY, deals_per_round=1,
+                         format=Event.Format.INDIVIDUAL_PROGRESSIVE, rounds_planned=2,
+                         format_settings={"cut": 8, "semi_partners": "draw",
+                                          "final_rule": "single_game"})
+    entries_create_many(event=event, players=[PlayerFactory(club=club) for _ in range(16)])
+    _play(event, 4)
+    stages = list(event.rounds.order_by("number").values_list("stage", flat=True))
+    assert stages == ["qualifying", "qualifying", "semifinal", "final"]
+    rebuilt = _replayed(event)
+    assert [len(plan.tables) for _, plan in rebuilt] == [4, 4, 2, 1]
+    # the semi-final partners were drawn: another seed draws others
+    semis, plan = rebuilt[2]
+    assert event.spec.build(Situation(**{**semis.__dict__, "seed": semis.seed + 1})).plan != plan
