@@ -100,15 +100,16 @@ def _stage(event: Event, number: int) -> str:
 
 def redraw_warning(event: Event, label: str) -> str:
     """What re-drawing a round not yet played loses, in the words its confirmation asks with:
-    the round is built again by the same rule from the players here now (so its seats change
-    only if someone arrived, left or was swapped since), and everything recorded at its tables
-    goes with the old tables."""
+    the round is drawn again by the same rule from the players here now, from the next value of
+    the event's draw stream (so its seats change: never a director's pick among draws, and the
+    reason is logged), and everything recorded at its tables goes with the old tables."""
     phrase = sitting_phrase(label)
     cleared = "each table's chosen score keeper"
     if event.spec.forfeits:
         cleared += ", any forfeit"
-    return (f"Re-draw {phrase}? It is seated again by the same rule from the players here now: "
-            f"the seats change only if someone arrived or left since, and swaps are undone. "
+    return (f"Re-draw {phrase}? It is drawn again by the same rule from the players here now, "
+            f"with the next draw of the event's seed: the seats change, swaps are undone, and "
+            f"the re-draw and your reason are logged for everyone checking the draw. "
             f"{cleared[0].upper()}{cleared[1:]} and its start are cleared; phones that opened "
             f"a table by this {event.sitting}'s own link open it again (the day's table cards "
             f"keep working), and this {event.sitting}'s printed cards with names are out of "

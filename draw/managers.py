@@ -45,6 +45,9 @@ class RoundManager:
     number: int
     stage: str
     history: list[RoundPlan[int]]
+    # The draw seed the builders get (``draw.selectors.round_draw_seed``): the event's seed, or
+    # the next value of its stream after a re-draw.
+    seed: int
 
     def __post_init__(self) -> None:
         """Read the family's rows (each manager reads its own)."""
@@ -75,7 +78,7 @@ class RoundManager:
 
     def _base(self, results: tuple[TableResult, ...], **kwargs: Any) -> Situation:
         return Situation(
-            number=self.number, seed=self.event.draw_seed, rounds_planned=self.event.rounds_planned,
+            number=self.number, seed=self.seed, rounds_planned=self.event.rounds_planned,
             history=tuple(self.history), results=results,
             settings=dict(self.event.format_settings or {}),
             table_sizes=self.ruleset.table_sizes, individual=self.ruleset.individual,

@@ -1,9 +1,13 @@
 """What the pages and the API read about an event's format: its settings with their defaults,
 its stages and their rounds, the rules in words, the final results with prizes, and every game
-so far as the round builders see it (:func:`event_results`)."""
+so far as the round builders see it (:func:`event_results`), and what anyone may check of the
+draws: the commitment to the event's seed, the seed once the event is over, and the seed each
+round was drawn with (:func:`draw_disclosure`, :func:`round_draw_seed`)."""
 
 from __future__ import annotations
 
+import hashlib
+from dataclasses import dataclass
 from typing import Any
 
 import formats
@@ -17,7 +21,7 @@ from scoring.models import Game, SeatResult
 from standings.compute import walkover_points
 from standings.models import StandingsSnapshot
 from standings.selectors import qualifying_order
-from tournaments.models import Event, Round, Seat, Table
+from tournaments.models import DRAW_SEED_BITS, Event, EventLog, Round, Seat, Table
 from tournaments.selectors import event_entrants, pairs_in_seed_order
 
 
@@ -44,6 +48,66 @@ def event_results(event: Event) -> list[TableResult]:
         for table_id, round_number, table_number, totals, winner, cut_winner, status, match
         in games
     ]
+
+
+# --- the draw anyone can re-run ------------------------------------------------------------------
+# The log's action for a director's re-draw of a round (``draw.services.round_create`` with
+# ``reseat``): its details name the round, the reason and the draw it moved to.
+REDRAW_ACTION = "round_redrawn"
+
+# How the event's seed makes every draw, in one line (the API's ``algorithm``; the architecture
+# document says the same at more length). Change the words only with the code they describe.
+DRAW_ALGORITHM = (
+    "commitment = sha256(seed as decimal text), the seed shown when the event is finished; "
+    f"round n is built from S = seed + d*2**{DRAW_SEED_BITS} (d = re-draws logged for rounds "
+    "1..n) by the format's builder, every random choice a Python random.Random seeded from S "
+    "(S*1000+n for the round's search or shuffle; S for a first draw, a semi-final draw, "
+    "a club night's whist schedule); a level game's cut: "
+    "random.Random('cut:{seed}:{round}:{table}').choice(level sides)")
+
+
+@dataclass(frozen=True)
+class DrawDisclosure:
+    """What anyone who may see the event may check of its draws: ``commitment`` (the SHA-256
+    of the seed's text, shown from the event's creation, before any round is seated), ``seed``
+    (None until the event is finished), ``algorithm`` (how the seed makes the draws) and
+    ``redraws``, the director's re-draws as (round, draw) in order (the ``d`` the algorithm
+    counts; the reasons stay in the director's log)."""
+
+    commitment: str
+    seed: str | None
+    algorithm: str
+    redraws: tuple[tuple[int, int], ...] = ()
+
+
+def draw_commitment(seed: str) -> str:
+    """The commitment to a seed: the hex SHA-256 of its decimal text."""
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+def draw_disclosure(event: Event) -> DrawDisclosure:
+    """The event's commitment, its seed once it is finished, and its re-draws (one query)."""
+    finished = event.status == Event.Status.FINISHED
+    redraws = EventLog.objects.filter(event=event, action=REDRAW_ACTION).order_by("pk")
+    return DrawDisclosure(
+        commitment=draw_commitment(event.seed), seed=event.seed if finished else None,
+        algorithm=DRAW_ALGORITHM,
+        redraws=tuple((int(details.get("round", 0)), int(details.get("draw", 0)))
+                      for details in redraws.values_list("details", flat=True)))
+
+
+def round_redraws(event: Event, number: int) -> int:
+    """How many re-draws the log records for rounds 1..``number`` of the event: the draw of the
+    event's stream round ``number`` was built from (0 when nothing was drawn again)."""
+    return EventLog.objects.filter(event=event, action=REDRAW_ACTION,
+                                   details__round__lte=number).count()
+
+
+def round_draw_seed(event: Event, number: int) -> int:
+    """The seed the builders get for round ``number``: the event's seed while no round up to it
+    was drawn again, else the next value of the same stream for each re-draw (the draw count
+    above the seed's bits, so no re-draw meets another draw's seed)."""
+    return event.draw_seed + (round_redraws(event, number) << DRAW_SEED_BITS)
 
 
 def event_format_settings(event: Event) -> dict[str, Any]:

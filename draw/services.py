@@ -27,13 +27,13 @@ from scoring.models import Game, Hand
 from scoring.services import game_forfeit, level_sides
 from standings.selectors import qualifying_order, standings_compute
 from standings.services import placements_store, standings_rebuild
-from tournaments.models import Bye, Entry, Event, Pair, Round, Seat, Table
+from tournaments.models import Bye, Entry, Event, EventLog, Pair, Round, Seat, Table
 from tournaments.selectors import event_entrants, pairs_in_seed_order, results_final_check
 from tournaments.services import event_lock, event_log, event_results_changed
 
 from . import seating
 from .managers import manager_for
-from .selectors import event_results
+from .selectors import REDRAW_ACTION, event_results, round_draw_seed
 from .signals import walls_nudge
 
 # Allowed status changes of an event; anything else is refused.
@@ -93,10 +93,18 @@ def event_history(event: Event) -> list[RoundPlan[int]]:
 # --- building a round ----------------------------------------------------------------------------
 @transaction.atomic
 def round_create(
-    *, event: Event, actor: Any = None, number: int | None = None, reseat: bool = False
+    *, event: Event, actor: Any = None, number: int | None = None, reseat: bool = False,
+    reason: str = "",
 ) -> Round:
     """Seat the next round through the event's format. Idempotent: asking for a round that
-    exists returns it unchanged, unless ``reseat`` is set and no hand has been entered in it."""
+    exists returns it unchanged, unless ``reseat`` is set and no hand has been entered in it.
+
+    ``reseat`` is the director's re-draw of the open round, with a ``reason`` (required, logged
+    as ``round_redrawn``): the round is built again from the next value of the event's draw
+    stream (``draw.selectors.round_draw_seed``), never from a fresh random number, so the new
+    draw is as fixed by the seed as the first and anyone can re-run it."""
+    if reseat:
+        reason = redraw_reason(reason)
     locked = event_lock(event)
     if locked.status not in (Event.Status.DRAFT, Event.Status.RUNNING):
         raise DomainError("This event is over; no more rounds.", field="event")
@@ -113,7 +121,8 @@ def round_create(
             raise DomainError(
                 "Hands have been entered in this round; it cannot be reseated.", field="round"
             )
-        event_log(locked, actor, "reseat", round=latest.number)
+        draw = EventLog.objects.filter(event=locked, action=REDRAW_ACTION).count() + 1
+        event_log(locked, actor, REDRAW_ACTION, round=latest.number, reason=reason, draw=draw)
         latest.delete()
         latest = locked.rounds.order_by("-number").first()
     elif (latest is not None and latest.status != Round.Status.CLOSED and number is None
@@ -147,7 +156,8 @@ def round_create(
         )
     stage = spec.stage_of(new_number, locked.rounds_planned, settings, entrants)
     manager = manager_for(spec)(
-        event=locked, spec=spec, number=new_number, stage=stage, history=event_history(locked))
+        event=locked, spec=spec, number=new_number, stage=stage, history=event_history(locked),
+        seed=round_draw_seed(locked, new_number))
     manager.check()
     if spec.needs_winners and latest is not None:
         _settle_ties(locked, latest, settings, actor)
@@ -168,6 +178,17 @@ def round_create(
     _walkovers(locked, round_, after.walkovers, actor)
     event_results_changed(locked)
     return round_
+
+
+def redraw_reason(reason: Any) -> str:
+    """The director's reason for a re-draw, required (it is logged with the new draw)."""
+    if not isinstance(reason, str) or not reason.strip():
+        raise DomainError("Say why the round is drawn again: the reason is logged with the new "
+                          "draw.", field="reason", code="required")
+    if len(reason.strip()) > REASON_MAX_LENGTH:
+        raise DomainError(f"Keep the reason under {REASON_MAX_LENGTH} characters.",
+                          field="reason", code="max_length")
+    return reason.strip()
 
 
 def _walkovers(event: Event, round_: Round, walkovers: tuple[tuple[int, str, int], ...],
@@ -242,7 +263,8 @@ def _write_round(event: Event, number: int, plan: RoundPlan[int], stage: str,
 
 
 def round_seat_request(
-    *, event: Event, actor: Any = None, number: int | None = None, reseat: bool = False
+    *, event: Event, actor: Any = None, number: int | None = None, reseat: bool = False,
+    reason: str = "",
 ) -> int:
     """Queue the seating of round ``number`` (the director's "Seat round N"; the next round when
     not given); returns N.
@@ -253,6 +275,7 @@ def round_seat_request(
     """
     latest = event.rounds.order_by("-number").first()
     if reseat:
+        reason = redraw_reason(reason)  # refused here, before a job is queued
         if latest is None:
             raise DomainError("There is no open round to reseat.", field="round")
         number = latest.number
@@ -260,11 +283,11 @@ def round_seat_request(
         number = (latest.number if latest else 0) + 1
     seating.job_queued(event_id=event.pk, number=number)
     # Nothing was written here, so there is no commit to wait for.
-    if not task_queue(ROUND_SEAT, args=(event.pk, number, reseat, getattr(actor, "pk", None)),
-                      on_commit=False):
+    if not task_queue(ROUND_SEAT, args=(event.pk, number, reseat, getattr(actor, "pk", None),
+                                        reason), on_commit=False):
         # The broker is away: the director is here, so the round is seated in this request.
         try:
-            round_create(event=event, number=number, reseat=reseat, actor=actor)
+            round_create(event=event, number=number, reseat=reseat, actor=actor, reason=reason)
         finally:
             seating.job_done(event_id=event.pk)
     return number

@@ -2,8 +2,8 @@
 
 ``seat_round`` builds round ``number`` of an event through :func:`draw.services.round_create`,
 which is idempotent: asking again for a round that exists returns it unchanged (a second click or
-a retried task never makes two rounds). A reseat happens only when the director asks for it, and
-only before any hand of the round is entered. ``round_confirmed`` is asked for (by name) when the
+a retried task never makes two rounds). A re-draw happens only when the director asks for it,
+with a reason, and only before any hand of the round is entered. ``round_confirmed`` is asked for (by name) when the
 last game of a round is confirmed; it calls :func:`draw.services.round_advance` as the format's
 own advance (formats that seat themselves then build the next round). Transient database
 trouble is retried as every task's is (``common.tasks.db_task_retry``); a refusal is final.
@@ -32,15 +32,17 @@ logger = logging.getLogger(__name__)
 
 @shared_task(**db_task_retry())
 def seat_round(event_id: int, number: int, reseat: bool = False,
-               actor_id: int | None = None) -> dict[str, Any]:
-    """Build round ``number`` of the event; returns what happened, never half a round."""
+               actor_id: int | None = None, reason: str = "") -> dict[str, Any]:
+    """Build round ``number`` of the event (a re-draw with the director's ``reason``); returns
+    what happened, never half a round."""
     try:
         event = Event.objects.get(pk=event_id)
     except Event.DoesNotExist:
         return {"event": event_id, "round": number, "error": "no such event"}
     actor = get_user_model().objects.filter(pk=actor_id).first() if actor_id else None
     try:
-        round_ = round_create(event=event, number=number, reseat=reseat, actor=actor)
+        round_ = round_create(event=event, number=number, reseat=reseat, actor=actor,
+                              reason=reason)
     except DomainError as exc:
         if exc.code == "complete":  # a bracket decided before its last planned round (no reset)
             seating.job_done(event_id=event_id)

@@ -24,6 +24,7 @@ urlpatterns = [
     path("events/<int:pk>/pairs/<int:pair_id>/leave/", api.PairLeaveApi.as_view(),
          name="api-pair-leave"),
     path("events/<int:pk>/bracket/", api.EventBracketApi.as_view(), name="api-event-bracket"),
+    path("events/<int:pk>/draw/", api.EventDrawApi.as_view(), name="api-event-draw"),
     path("events/<int:pk>/seating/", api.EventSeatingApi.as_view(), name="api-event-seating"),
     path("events/<int:pk>/entries/<int:entry_id>/leave/", api.EntryLeaveApi.as_view(),
          name="api-entry-leave"),

@@ -25,7 +25,7 @@ from draw.cards import (
     table_card_target,
     table_cards_ensure,
 )
-from draw.selectors import event_rules, final_results, stage_games
+from draw.selectors import draw_disclosure, event_rules, final_results, stage_games
 from formats.pairs import GROUP_LABELS
 from ranking import tie_break_labels, tie_breaks_in_force
 from ranking.prizes import money_text
@@ -153,7 +153,7 @@ def _standings(event: Event) -> tuple[list[dict[str, Any]], list[dict[str, str]]
 def event_results(request: HttpRequest, pk: int) -> HttpResponse:
     """The printable results: placements with their stage and prize, the side prizes, the rules
     in force and the qualifying standings; "Provisional" with the standings so far until the
-    event is finished."""
+    event is finished; the draw's commitment, and the seed once it is finished."""
     event = event_get(pk=pk, user=request.user)
     finished = event.status == Event.Status.FINISHED
     results = final_results(event)
@@ -180,6 +180,7 @@ def event_results(request: HttpRequest, pk: int) -> HttpResponse:
         "stage_games": games,
         "stage_games_title": (" and ".join(stages).capitalize() + " games") if stages else "",
         "event": event, "finished": finished, "placements": placements, "side_prizes": side,
+        "draw": draw_disclosure(event),
         "rules": event_rules(event), "ruleset": event_ruleset(event),
         "qualifying_only": event.spec.stage_totals,
         "rows": rows, "ranking_sentence": ("Ranked by " + ", then ".join(labels) + ".")

@@ -27,6 +27,7 @@ from common.spreadsheets import SafeCsvWriter
 from draw import flow, seating, services
 from draw.cards import MAX_TABLE_CARDS, table_cards_ensure
 from draw.selectors import (
+    draw_disclosure,
     event_bracket,
     event_length,
     event_placements,
@@ -175,6 +176,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
         setattr(r, "label", labels.get(r.number, r.number))  # noqa: B010
     context["current_label"] = labels.get(current.number, "") if current else ""
     context["podium"] = _podium(event_placements(event))
+    context["draw"] = draw_disclosure(event)
     return render(request, "events/event_detail.html", context)
 
 
@@ -272,6 +274,7 @@ def round_seat(request: HttpRequest, pk: int) -> HttpResponse:
     with refusal_message(request) as refused:
         number = services.round_seat_request(
             event=event, actor=request.user, reseat=reseat,
+            reason=request.POST.get("reason", "") if reseat else "",
             number=int(asked) if asked.isdigit() and 0 < int(asked) < 1000 else None,
         )
     if refused.error is not None:

@@ -10,12 +10,14 @@ shape ``{"errors": [{"field", "code", "message"}]}``.
 
 The views live by resource: ``event`` (the events, finishing, the automatic advance), ``entries``
 (check-in, pairs, withdrawals), ``rounds`` (seating, status, advance, swaps), ``games`` (cut,
-forfeit, time, the desk's confirmations) and ``boards`` (the bracket, where everyone sits).
+forfeit, time, the desk's confirmations), ``boards`` (the bracket, where everyone sits) and
+``draw`` (the seed's commitment, and the seed once the event is over).
 """
 
 from __future__ import annotations
 
 from .boards import EventBracketApi, EventSeatingApi
+from .draw import EventDrawApi
 from .entries import (
     EntryLeaveApi,
     EntryOutput,
@@ -48,6 +50,7 @@ __all__ = [
     "EventAdvanceApi",
     "EventBracketApi",
     "EventDetailApi",
+    "EventDrawApi",
     "EventEntriesApi",
     "EventEntriesBulkApi",
     "EventFinishApi",

@@ -77,7 +77,13 @@ class SeatRoundInput(serializers.Serializer[Any]):
     )
     reseat = serializers.BooleanField(
         required=False, default=False,
-        help_text="Seat the open round again (only before any hand is entered in it).",
+        help_text="Draw the open round again (only before any hand is entered in it), from the "
+                  "next value of the event's draw stream; needs a reason.",
+    )
+    reason = serializers.CharField(
+        required=False, allow_blank=True, max_length=500,
+        help_text="With reseat, required: why the round is drawn again (kept in the event's "
+                  "log with the new draw).",
     )
 
 
@@ -167,7 +173,9 @@ class EventRoundsApi(APIView):
                     "answers with its tables (with their entry tokens) and byes. (The event "
                     "page's \"Seat round N\" button queues the same work as a background job "
                     "instead.) Asking for a `number` that exists returns that round unchanged "
-                    "with 200; `reseat` seats the open round again while no hand is entered. "
+                    "with 200; `reseat` draws the open round again while no hand is entered, "
+                    "from the next value of the event's draw stream, with a required `reason` "
+                    "(logged). "
                     f"For a format that seats itself ({SEATS_ITSELF}), asking for the "
                     "next round when the automatic advance has already seated it returns that "
                     "round with 200.",
@@ -181,7 +189,7 @@ class EventRoundsApi(APIView):
         number, reseat = data.validated_data.get("number"), data.validated_data["reseat"]
         before = set(event.rounds.values_list("pk", flat=True))
         round_ = services.round_create(event=event, actor=request.user, number=number,
-                                       reseat=reseat)
+                                       reseat=reseat, reason=data.validated_data.get("reason", ""))
         existed = round_.pk in before  # asked for again, or seated by the automatic advance
         return Response(round_payload(round_, with_tokens=True),
                         status=status.HTTP_200_OK if existed else status.HTTP_201_CREATED)

@@ -281,8 +281,9 @@ def test_the_director_tile_counts_deals_not_misdeals_and_the_redraw_says_what_it
     client.force_login(director)
     html = client.get(reverse("event-director", args=[event.pk])).content.decode()
     warning = re.search(r'data-confirm="(Re-draw round 1\?[^"]+)"', html)
-    assert warning and "the seats change only if someone arrived or left" in warning.group(1)
-    assert "swaps are undone" in warning.group(1) and "Every table's players change" not in html
+    assert warning and "with the next draw of the event&#x27;s seed: the seats change" in \
+        warning.group(1)
+    assert "swaps are undone" in warning.group(1) and "your reason are logged" in warning.group(1)
     play(first.tables.get(number=1), MISDEAL, {}, {}, {}, {})
     html = client.get(reverse("event-director", args=[event.pk])).content.decode()
     tile = html.split('id="table-1"', 1)[1].split("</li>", 1)[0]

@@ -139,7 +139,7 @@ def test_late_arrival_and_early_leaver_between_rounds() -> None:
 def test_reseat_replaces_an_unplayed_round() -> None:
     event = event_with_players(players=8)
     first = round_create(event=event)
-    again = round_create(event=event, reseat=True)
+    again = round_create(event=event, reseat=True, reason="a late arrival")
     assert again.number == 1
     assert not Round.objects.filter(pk=first.pk).exists()
 

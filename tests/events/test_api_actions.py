@@ -203,7 +203,8 @@ def test_seat_start_swap_close_and_the_number_rules(night: dict[str, Any]) -> No
 def test_reseat_before_any_hand(night: dict[str, Any]) -> None:
     api, base = night["api"], night["base"]
     first = api.post(f"{base}/rounds/", {}, format="json").json()
-    again = api.post(f"{base}/rounds/", {"reseat": True}, format="json")
+    again = api.post(f"{base}/rounds/", {"reseat": True, "reason": "a late arrival"},
+                     format="json")
     assert again.status_code == 201 and again.json()["number"] == 1
     tokens = {t["token"] for t in first["tables"]}
     assert tokens.isdisjoint(t["token"] for t in again.json()["tables"])

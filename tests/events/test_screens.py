@@ -191,9 +191,11 @@ def test_redraw_before_hands_and_refused_once_hands_are_entered(client) -> None:
     html = client.get(reverse("event-director", args=[event.pk])).content.decode()
     assert 'id="redraw-round"' in html and 'name="reseat" value="1"' in html
     assert 'id="start-round"' in html
-    response = client.post(reverse("round-seat", args=[event.pk]), {"reseat": "1"})
+    assert 'name="reason" required' in html
+    response = client.post(reverse("round-seat", args=[event.pk]),
+                           {"reseat": "1", "reason": "a player arrived late"})
     assert response.status_code == 302
-    assert event.log.filter(action="reseat").exists()
+    assert event.log.get(action="round_redrawn").details["reason"] == "a player arrived late"
     redrawn = event.rounds.get(number=1)
     assert redrawn.pk != first.pk
     hand_submit(game=redrawn.tables.first().game, number=1, values=values())
@@ -201,7 +203,8 @@ def test_redraw_before_hands_and_refused_once_hands_are_entered(client) -> None:
     assert 'id="redraw-round"' not in html
     assert "Game 1 cannot be re-drawn: hands have been entered." in _text(html)
     # asked anyway (a stale page): refused, and the reason is shown
-    response = client.post(reverse("round-seat", args=[event.pk]), {"reseat": "1"}, follow=True)
+    response = client.post(reverse("round-seat", args=[event.pk]),
+                           {"reseat": "1", "reason": "again"}, follow=True)
     assert "cannot be reseated" in response.content.decode()
     assert event.rounds.get(number=1).pk == redrawn.pk
 

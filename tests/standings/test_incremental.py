@@ -156,7 +156,7 @@ class Walk:
         if not round_.tables.filter(game__status=Game.Status.FINISHED).exists():
             round_call_time(round_=round_, confirm_empty=True)
             return
-        round_create(event=self.event, reseat=True)
+        round_create(event=self.event, reseat=True, reason="a late arrival")
 
     def withdraw(self) -> None:
         active = list(Entry.objects.filter(event=self.event, status=Entry.Status.ACTIVE))
@@ -333,7 +333,7 @@ def test_games_that_vanish_leave_the_totals(django_capture_on_commit_callbacks: 
     rows = incremental.standings_rows_incremental(
         event=event, snapshot_id=StandingsSnapshot.objects.get(event=event).pk)
     assert rows is not None and all(r["games"] == 1 for r in rows[0])
-    round_create(event=event, reseat=True)
+    round_create(event=event, reseat=True, reason="time was called by mistake")
     assert_incremental_equals_full(event.pk)
     rows = incremental.standings_rows_incremental(
         event=event, snapshot_id=StandingsSnapshot.objects.get(event=event).pk)
