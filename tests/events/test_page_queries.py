@@ -42,7 +42,7 @@ DAY_PAGES: dict[str, tuple[str, bool, int]] = {
     "round page": ("rounds/2/", True, 16),
     "event page": ("", True, 20),
     "hands CSV": ("hands.csv", True, 6),
-    "event archive": ("archive.json", True, 24),
+    "event archive": ("archive.json", True, 26),  # + penalties, appeals (v2)
 }
 BRACKET_PAGES: dict[str, tuple[str, bool, int]] = {
     "bracket": ("bracket/", False, 8),

@@ -220,3 +220,31 @@ def test_it_runs_as_a_command_without_django_or_a_database(
     done = subprocess.run([sys.executable, "-m", "verify", str(bad)], cwd=ROOT, env=bare,
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 2 and "not JSON" in done.stderr
+
+
+def test_the_event_page_offers_the_archive_and_the_command_that_checks_it(
+        django_capture_on_commit_callbacks: Any, tmp_path: Path, capsys: Any) -> None:
+    """A director finds the download and the command on the event's page; the file downloaded
+    under the name the command shows verifies. A visitor of the public event sees neither (an
+    archive holds the players' addresses), and the download refuses them."""
+    from django.test import Client
+
+    from clubs.models import Membership
+
+    event = club_night(django_capture_on_commit_callbacks, decisions=True)
+    director = Client()
+    director.force_login(Membership.objects.get(club=event.club).user)
+    page = director.get(f"/events/{event.pk}/").content.decode()
+    download = director.get(f"/events/{event.pk}/archive.json")
+    filename = download["Content-Disposition"].split('filename="')[1].rstrip('"')
+    assert f'href="/events/{event.pk}/archive.json"' in page
+    assert 'id="verify-hint"' in page and "Check this event yourself" in page
+    assert f"<code>python -m verify {filename}</code>" in page
+    code, out = _run(download.content, tmp_path, capsys, name=filename)
+    assert code == 0 and out.startswith("verified: "), out
+
+    visitor = Client()
+    public = visitor.get(f"/events/{event.pk}/")
+    assert public.status_code == 200
+    assert "verify-hint" not in public.content.decode()
+    assert visitor.get(f"/events/{event.pk}/archive.json").status_code in (302, 403, 404)
