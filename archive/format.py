@@ -2,10 +2,11 @@
 
 An **archive** is one JSON object describing one event completely::
 
-    {"format": "pinochle-event-archive", "version": 1,
+    {"format": "pinochle-event-archive", "version": 2,
      "club": {...}, "players": [...], "event": {...}, "pairs": [...], "entries": [...],
      "table_cards": [...], "rounds": [...], "tables": [...], "seats": [...], "byes": [...],
-     "games": [...], "hands": [{..., "revisions": [...]}], "log": [...],
+     "games": [...], "hands": [{..., "revisions": [...]}], "penalties": [...],
+     "appeals": [...], "log": [...],
      "standings": {"tie_breaks": [...], "rows": [...], "placements": [...]}}
 
 Words used here:
@@ -27,6 +28,13 @@ archive, for a reader, but the import recomputes them from the hands and refuses
 whose rows differ; the final places (``placements``) are stored data, written when the event
 finished, and are carried as they are.
 
+**Versions.** Version 2 added what a director decides beyond the hands: a game's adjusted result
+(``games[].adjusted``: the director's points, the round's average or a forfeit, with the
+reason; null for a game played out) and the ``penalties`` and ``appeals`` sections (penalties
+in force are taken off the standings; a withdrawn one keeps its row, with who withdrew it and
+why). The log's penalty and appeal lines name them by local id. A version-1 archive reads as
+before: no adjusted results, no penalties, no appeals.
+
 Timestamps are UTC with microseconds (``2026-11-20T19:03:04.000123Z``), dates ``YYYY-MM-DD``;
 stored JSON values (settings, totals, meld, log details) are written with their keys sorted.
 """
@@ -42,17 +50,21 @@ from typing import Any
 from django.db import models
 
 from clubs.models import Club, Player
+from conduct.models import Appeal, Penalty
 from scoring.models import Game, Hand, HandRevision
 from standings.models import StandingsSnapshot
 from tournaments.models import Bye, Entry, Event, EventLog, Pair, Round, Seat, Table, TableCard
 
 FORMAT_NAME = "pinochle-event-archive"
-VERSION = 1
+VERSION = 2
 
 # What a reference names (``Section.refs``): a local id of players/pairs/entries, a user name,
 # a round by number, or a table or its game by round and table number.
 PLAYER, PAIR, ENTRY, USER, ROUND = "player", "pair", "entry", "user", "round"
 TABLE, GAME = "table", "game"
+# A penalty or an appeal by its local id; a game that may be none, written as
+# {"round": …, "table": …} or null.
+PENALTY, APPEAL, GAME_AT = "penalty", "appeal", "game_at"
 
 
 @dataclass(frozen=True)
@@ -141,14 +153,13 @@ SECTIONS: dict[str, Section] = {
         Game,
         ("table", "status", "totals", "winner", "cut_winner", "time_called", "forfeit",
          "finish_reason", "hands_count", "version", "scorer_position", "confirmed_by",
-         "confirmed_at", "updated_at"),
+         "confirmed_at", "adjusted", "updated_at"),
         refs={"table": TABLE, "confirmed_by": ENTRY},
-        # ``forfeit``: the side that forfeited (a walkover), empty for a game played out.
-        defaults={"forfeit": ""},
+        # ``forfeit``: the side that forfeited (a walkover), empty for a game played out;
+        # ``adjusted``: the director's adjusted result (version 2), null for a game played out.
+        defaults={"forfeit": "", "adjusted": None},
         excluded={"id": "named by its table (one game per table)",
-                  "checks": "derived from the hands on import (check pinochle's checks)",
-                  "adjusted": "not carried yet: an imported game is derived from its hands, so "
-                              "a director's adjusted result must be given again after import"},
+                  "checks": "derived from the hands on import (check pinochle's checks)"},
     ),
     "hands": Section(
         Hand, ("game", "number", "created_at", "deleted_at"), refs={"game": GAME},
@@ -168,6 +179,23 @@ SECTIONS: dict[str, Section] = {
         excluded={"id": "nested in its hand, named by its revision number",
                   "hand": "nested in its hand",
                   "idempotency_key": "a device's retry key, meaningless in another database"},
+    ),
+    "penalties": Section(
+        Penalty,
+        ("round_number", "game", "entry", "pair", "kind", "points", "reason", "created_by",
+         "created_at", "withdrawn_at", "withdrawn_by", "withdrawn_reason"),
+        refs={"game": GAME_AT, "entry": ENTRY, "pair": PAIR, "created_by": USER,
+              "withdrawn_by": USER},
+        local_id=True,
+        excluded={"id": LOCAL_ID, "event": THE_EVENT},
+    ),
+    "appeals": Section(
+        Appeal,
+        ("penalty", "game", "entry", "contested", "decision", "note", "decided_by",
+         "decided_at"),
+        refs={"penalty": PENALTY, "game": GAME_AT, "entry": ENTRY, "decided_by": USER},
+        local_id=True,
+        excluded={"id": LOCAL_ID, "event": THE_EVENT},
     ),
     "log": Section(
         EventLog, ("action", "actor", "details", "created_at"), refs={"actor": USER},
@@ -194,8 +222,14 @@ NOT_ARCHIVED: dict[str, str] = {
     "scoring.SeatResult": "derived from the hands: rebuilt on import",
     "tournaments.Arrival": "the door's self check-ins of the day: those admitted are archived as "
                            "entries",
+    "conduct.PenaltyTable": "the default points per kind offered for new penalties: each "
+                            "penalty archived carries its own points",
+    "conduct.DirectorCall": "a table's call for a director on the day: the ruling that "
+                            "changed a result is archived as a penalty or an adjusted game",
 }
-ARCHIVED_APPS = ("clubs", "tournaments", "scoring", "standings")
+ARCHIVED_APPS = ("clubs", "tournaments", "scoring", "standings", "conduct")
+# Sections added by a later version: an archive of an earlier version has none (read as empty).
+SECTION_SINCE: dict[str, int] = {"penalties": 2, "appeals": 2}
 
 # Keys of EventLog.details that hold database ids, by action (as the services that log them
 # write them): the archive writes local ids there, the import the new database's ids.
@@ -210,6 +244,9 @@ LOG_REFS: dict[str, dict[str, str]] = {
     "seat_swap": {"a": ENTRY, "b": ENTRY},
     "pair_swap": {"a": PAIR, "b": PAIR},
     "confirmation_cleared": {"confirmed_by": ENTRY},
+    "penalty_recorded": {"penalty": PENALTY, "entry": ENTRY, "pair": PAIR},
+    "penalty_withdrawn": {"penalty": PENALTY},
+    "appeal_decided": {"appeal": APPEAL, "penalty": PENALTY},
 }
 # Keys of standings rows and placements that hold database ids.
 STANDINGS_REFS: dict[str, str] = {"entry_id": ENTRY, "entry_ids": ENTRY, "pair_id": PAIR}

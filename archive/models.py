@@ -29,7 +29,8 @@ class EventImport(models.Model):
     )
     imported_at = models.DateTimeField(auto_now_add=True)
     # The user names the archive gave, by row of this database:
-    # {"event": name or null, "log": {"<EventLog pk>": name}, "revisions": {"<HandRevision pk>": name}}.
+    # {"event": name or null, "log": {"<EventLog pk>": name}, "revisions": {"<HandRevision pk>": name},
+    #  "penalties_created"/"penalties_withdrawn": {"<Penalty pk>": name}, "appeals": {"<Appeal pk>": name}}.
     usernames = models.JSONField(default=dict, blank=True)
 
     def __str__(self) -> str:

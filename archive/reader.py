@@ -22,24 +22,29 @@ import formats
 from common.errors import DomainError
 from common.labels import OUTCOMES, RESULTS, SEATS
 from common.rulesets import check_ruleset, table_seats, table_sides
+from conduct.models import PENALTY_POINTS_MAX
 from ranking import RankingError, validate_tie_breaks
 from ranking.pairs import validate_pair_tie_breaks
 from ranking.prizes import check_prizes
 from rules_engine import RulesError, Ruleset, parse_hand, score_game
 from scoring.models import NO_BID_OUTCOMES, HandRevision
 from scoring.selectors import revision_values
-from scoring.services import HAND_FIELDS, hand_check
+from scoring.services import ADJUST_KINDS, ADJUSTED_POINTS_LIMIT, HAND_FIELDS, hand_check
 from tournaments.models import BYE_POINTS_LIMIT, Event, Round
 from tournaments.services import check_format_settings, check_table_shape
 
 from .format import (
+    APPEAL,
     ENTRY,
     FORMAT_NAME,
     GAME,
+    GAME_AT,
     LOG_REFS,
     PAIR,
+    PENALTY,
     PLAYER,
     ROUND,
+    SECTION_SINCE,
     SECTIONS,
     STANDINGS_REFS,
     TABLE,
@@ -52,7 +57,7 @@ MAX_PROBLEMS = 50
 # A revision's entered values, as the rules engine reads them (each a field of the revision).
 REVISION_VALUES = HAND_FIELDS
 LIST_SECTIONS = ("players", "pairs", "entries", "table_cards", "rounds", "tables", "seats",
-                 "byes", "games", "hands", "log")
+                 "byes", "games", "hands", "penalties", "appeals", "log")
 USERNAME_MAX = 150
 INT_RANGES = {
     "PositiveSmallIntegerField": (0, 32767),
@@ -291,8 +296,11 @@ def _read(r: Reader, data: Any) -> Plan | None:
                f"This archive was written in format version {version}, newer than this site "
                f"reads (up to {VERSION}). Update the site, then import it.")
         return None
+    data = dict(data)
     for key in ("club", "event", "standings", *LIST_SECTIONS):
-        if key not in data:
+        if key not in data and SECTION_SINCE.get(key, 1) > version:
+            data[key] = []  # an earlier version's archive: the section did not exist yet
+        elif key not in data:
             r.fail(key, "required", f"The archive has no {key} section.")
     _stop(r)
 
@@ -363,9 +371,20 @@ def _read(r: Reader, data: Any) -> Plan | None:
         _read_revisions(r, row, ruleset,
                         seats_at.get(tuple(row.values["game"]), ruleset.seats))
     _check_games_end(r, s["hands"], games, ruleset, event["deals_per_round"], seats_at)
+    decided = {ENTRY: entry_ids, PAIR: pair_ids, GAME_AT: games}
+    s["penalties"] = _rows(r, data, "penalties", decided)
+    _unique_ids(r, s["penalties"], "penalties")
+    pairs_event = bool(getattr(formats.FORMATS.get(event["format"]), "pairs", False))
+    for row in s["penalties"]:
+        _check_penalty(r, row, pairs_event)
+    penalty_ids = {row.local_id: row for row in s["penalties"]}
+    s["appeals"] = _rows(r, data, "appeals", {**decided, PENALTY: penalty_ids})
+    _unique_ids(r, s["appeals"], "appeals")
+    appeal_ids = {row.local_id: row for row in s["appeals"]}
     s["log"] = _rows(r, data, "log", {})
     for row in s["log"]:
-        _check_log(r, row, {PLAYER: player_ids, PAIR: pair_ids, ENTRY: entry_ids})
+        _check_log(r, row, {PLAYER: player_ids, PAIR: pair_ids, ENTRY: entry_ids,
+                            PENALTY: penalty_ids, APPEAL: appeal_ids})
     standings = _read_standings(r, data["standings"], {PAIR: pair_ids, ENTRY: entry_ids})
     return Plan(version=version, club=club, event=event, sections=s, standings=standings,
                 ruleset=ruleset)
@@ -398,6 +417,8 @@ def _rows(r: Reader, data: Mapping[str, Any], key: str,
                 values[name] = r.username(raw, name, path)
             elif kind in (TABLE, GAME):
                 values[name] = _table_ref(r, raw, path, known[kind], kind)
+            elif kind == GAME_AT:
+                values[name] = _game_at(r, raw, name, path, known[kind])
             elif kind == ROUND:
                 values[name] = _round_ref(r, raw, name, path, known[ROUND])
             else:
@@ -441,6 +462,19 @@ def _table_ref(r: Reader, raw: Mapping[str, Any], path: str, known: Mapping[Any,
         return r.fail(f"{path}.table", "unknown",
                       f"No {what} {found[1]} in round {found[0]} in this archive.")
     return found
+
+
+def _game_at(r: Reader, raw: Mapping[str, Any], name: str, path: str,
+             known: Mapping[Any, Any]) -> Any:
+    """A game that may be none: null, or ``{"round": …, "table": …}``."""
+    if name not in raw:
+        return r.fail(f"{path}.{name}", "required", f"{name} is missing.")
+    if raw[name] is None:
+        return None
+    found = r.mapping(raw[name], f"{path}.{name}")
+    if found is None:
+        return BAD
+    return _table_ref(r, found, f"{path}.{name}", known, GAME)
 
 
 def _unique_ids(r: Reader, rows: list[Row], key: str) -> None:
@@ -528,9 +562,55 @@ def _check_game(r: Reader, row: Row, ruleset: Ruleset, seats: Sequence[str]) -> 
         r.fail(f"{row.path}.forfeit", "invalid",
                "forfeit is empty or the side that forfeited a confirmed game: "
                f"{', '.join(ruleset.sides)}.")
+    _check_adjusted(r, row, sides)
     if values["scorer_position"] and values["scorer_position"] not in SEATS:
         r.fail(f"{row.path}.scorer_position", "invalid_choice",
                f"scorer_position is empty or one of: {', '.join(SEATS)}.")
+
+
+def _check_adjusted(r: Reader, row: Row, sides: set[str]) -> None:
+    """An adjusted result as ``scoring.services.game_adjust`` writes it: its kind, every side's
+    points (whole numbers within the limit) and the reason, on a confirmed game."""
+    adjusted = row.values["adjusted"]
+    where = f"{row.path}.adjusted"
+    if adjusted is None:
+        return
+    if not isinstance(adjusted, dict):
+        r.fail(where, "invalid", "adjusted is null or an object.")
+        return
+    if adjusted.get("kind") not in ADJUST_KINDS:
+        r.fail(f"{where}.kind", "invalid_choice", f"kind must be one of: {', '.join(ADJUST_KINDS)}.")
+    points = adjusted.get("points")
+    if not isinstance(points, dict) or set(points) != sides or any(
+            isinstance(v, bool) or not isinstance(v, int) or abs(v) > ADJUSTED_POINTS_LIMIT
+            for v in points.values()):
+        r.fail(f"{where}.points", "invalid",
+               f"points maps each side ({', '.join(sorted(sides))}) to a whole number within "
+               f"{ADJUSTED_POINTS_LIMIT:,} of 0.")
+    reason = adjusted.get("reason")
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > 200:
+        r.fail(f"{where}.reason", "invalid", "reason is the director's words (1 to 200 characters).")
+    if row.values["status"] != "confirmed":
+        r.fail(f"{row.path}.status", "invalid", "An adjusted game is confirmed.")
+
+
+def _check_penalty(r: Reader, row: Row, pairs_event: bool) -> None:
+    """A penalty as the database keeps it: its points and round in range, a player or a pair
+    penalised (the pair in a pair event), its game in its round, withdrawn with a reason."""
+    values = row.values
+    if not 1 <= values["points"] <= PENALTY_POINTS_MAX:
+        r.fail(f"{row.path}.points", "range", f"points must be from 1 to {PENALTY_POINTS_MAX}.")
+    if values["round_number"] < 1:
+        r.fail(f"{row.path}.round_number", "range", "round_number must be 1 or more.")
+    if values["entry"] is None and values["pair"] is None:
+        r.fail(f"{row.path}.entry", "required", "A penalty names a player (entry) or a pair.")
+    if pairs_event and values["pair"] is None:
+        r.fail(f"{row.path}.pair", "required", "In a pair event a penalty names the pair.")
+    if values["game"] is not None and values["game"][0] != values["round_number"]:
+        r.fail(f"{row.path}.game", "invalid", "The game is one of the penalty's round.")
+    if (values["withdrawn_at"] is None) != (values["withdrawn_reason"] == ""):
+        r.fail(f"{row.path}.withdrawn_reason", "invalid",
+               "A withdrawn penalty has a reason (withdrawn_reason); one in force has none.")
 
 
 def _read_revisions(r: Reader, hand: Row, ruleset: Ruleset, seats: Sequence[str]) -> None:
@@ -619,8 +699,8 @@ def _check_games_end(r: Reader, hands: list[Row], games: Mapping[Any, Row], rule
             by_game.setdefault(hand.values["game"], []).append((hand.values["number"], live[0]))
     for key, listed in by_game.items():
         game = games.get(key)
-        if game is None or game.values["forfeit"]:
-            continue  # a forfeited game is decided whatever its hands say
+        if game is None or game.values["forfeit"] or game.values["adjusted"]:
+            continue  # a forfeited or adjusted game is decided whatever its hands say
         listed.sort(key=lambda item: item[0])
         try:
             seats = seats_at.get(tuple(key), ruleset.seats)

@@ -24,17 +24,21 @@ from django.db.models.functions import Cast
 
 from common.collector import collector_paused
 from common.labels import SEATS
+from conduct.models import Appeal, Penalty
 from scoring.models import Game, Hand, HandRevision
 from standings.models import StandingsSnapshot
 from standings.selectors import standings_compute
 from tournaments.models import Bye, Entry, Event, EventLog, Pair, Round, Seat, Table, TableCard
 
 from .format import (
+    APPEAL,
     ENTRY,
     FORMAT_NAME,
     GAME,
+    GAME_AT,
     LOG_REFS,
     PAIR,
+    PENALTY,
     PLAYER,
     ROUND,
     SECTIONS,
@@ -48,6 +52,11 @@ from .format import (
     timestamp,
 )
 from .models import EventImport, ImportJob
+
+# Where an imported event keeps the user names of its penalties and appeals
+# (``archive.models.EventImport.usernames``: section -> {row's id: user name}), by field.
+KEPT_USERS = {"created_by": "penalties_created", "withdrawn_by": "penalties_withdrawn",
+              "decided_by": "appeals"}
 
 # resolve(kind, database id) -> what the archive writes for it
 Resolve = Callable[[str, Any], Any]
@@ -270,6 +279,13 @@ def event_archive(*, event: Event) -> dict[str, Any]:
     revision_rows = list(HandRevision.objects.filter(
         hand__game__table__round__event=event).order_by("hand_id", "revision").values_list(
         "pk", "hand_id", *fields["revisions"]))
+    # penalties: (pk, ...) in round order as made; appeals: (pk, ...) as decided
+    penalty_rows = list(Penalty.objects.filter(event=event).order_by(
+        "round_number", "created_at", "pk").values_list("pk", *fields["penalties"]))
+    ids[PENALTY] = {row[0]: number for number, row in enumerate(penalty_rows, start=1)}
+    appeal_rows = list(Appeal.objects.filter(event=event).order_by("decided_at", "pk")
+                       .values_list("pk", *fields["appeals"]))
+    ids[APPEAL] = {row[0]: number for number, row in enumerate(appeal_rows, start=1)}
     # log: (pk, ...)
     log_rows = list(EventLog.objects.filter(event=event).order_by("created_at", "pk")
                     .values_list("pk", *fields["log"]))
@@ -278,6 +294,11 @@ def event_archive(*, event: Event) -> dict[str, Any]:
     actor_at = 1 + SECTIONS["log"].layout.index("actor")
     user_ids = {event.created_by_id} | {r[author_at] for r in revision_rows}
     user_ids |= {line[actor_at] for line in log_rows}
+    penalty_users = {name: 1 + SECTIONS["penalties"].layout.index(name)
+                     for name in ("created_by", "withdrawn_by")}
+    decided_at = 1 + SECTIONS["appeals"].layout.index("decided_by")
+    user_ids |= {row[at] for row in penalty_rows for at in penalty_users.values()}
+    user_ids |= {row[decided_at] for row in appeal_rows}
     usernames = dict(get_user_model().objects.filter(
         pk__in=[pk for pk in user_ids if pk is not None]).values_list("pk", "username"))
     imported = EventImport.objects.filter(event=event).values_list("usernames", flat=True).first()
@@ -288,6 +309,11 @@ def event_archive(*, event: Event) -> dict[str, Any]:
             return table_key[value]
         if kind == GAME:
             return table_key[game_table[value]]
+        if kind == GAME_AT:
+            if value is None:
+                return None
+            found_round, found_table = table_key[game_table[value]]
+            return {"round": found_round, "table": found_table}
         if kind == ROUND:
             return round_number[value]
         if kind == USER:
@@ -320,6 +346,18 @@ def event_archive(*, event: Event) -> dict[str, Any]:
         item["details"] = map_refs(item["details"] or {}, LOG_REFS.get(item["action"], {}),
                                    resolve)
 
+    penalties = section_rows(SECTIONS["penalties"], penalty_rows, resolve, skip=1,
+                             local_ids=[ids[PENALTY][row[0]] for row in penalty_rows])
+    for row, item in zip(penalty_rows, penalties, strict=True):
+        for name, at in penalty_users.items():
+            if row[at] is None:
+                item[name] = kept.get(KEPT_USERS[name], {}).get(str(row[0]))
+    appeals = section_rows(SECTIONS["appeals"], appeal_rows, resolve, skip=1,
+                           local_ids=[ids[APPEAL][row[0]] for row in appeal_rows])
+    for row, item in zip(appeal_rows, appeals, strict=True):
+        if row[decided_at] is None:
+            item["decided_by"] = kept.get(KEPT_USERS["decided_by"], {}).get(str(row[0]))
+
     computed = standings_compute(event=event)
     placements = StandingsSnapshot.objects.filter(event=event).values_list(
         "placements", flat=True).first() or []
@@ -343,6 +381,8 @@ def event_archive(*, event: Event) -> dict[str, Any]:
         "byes": section_rows(SECTIONS["byes"], bye_rows, resolve),
         "games": section_rows(SECTIONS["games"], game_rows, resolve, skip=1),
         "hands": hands,
+        "penalties": penalties,
+        "appeals": appeals,
         "log": log,
         "standings": {
             "tie_breaks": canonical(computed.tie_breaks),

@@ -37,6 +37,7 @@ from clubs.services import player_create
 from common.errors import DomainError
 from common.rulesets import check_ruleset
 from common.tasks import RATE_EVENT, task_queue
+from conduct.models import Appeal, Penalty
 from rules_engine import CoreError
 from scoring.models import Game, Hand, HandRevision, SeatResult
 from scoring.services import event_recompute
@@ -44,7 +45,7 @@ from standings.services import placements_store, standings_rebuild
 from tournaments.models import Bye, Entry, Event, EventLog, Pair, Round, Seat, Table, TableCard
 from tournaments.services import hands_version_bump
 
-from .format import ENTRY, LOG_REFS, PAIR, PLAYER, STANDINGS_REFS, canonical
+from .format import APPEAL, ENTRY, LOG_REFS, PAIR, PENALTY, PLAYER, STANDINGS_REFS, canonical
 from .models import EventImport, ImportJob
 from .reader import ArchiveRefused, Plan, Problem, Row, read_archive
 from .roster import (
@@ -57,7 +58,7 @@ from .roster import (
     decode_csv,
     read_csv,
 )
-from .selectors import JOB_PROGRESS_KEY, map_refs
+from .selectors import JOB_PROGRESS_KEY, KEPT_USERS, map_refs
 
 ARCHIVE_MAX_BYTES = 25 * 1024 * 1024
 # The most hands one import may hold (a day of 1,000 players, 10 rounds of 8 deals is 20,000),
@@ -376,10 +377,35 @@ def _write(plan: Plan, club_slug: str, actor: Any, create_club: bool,
     if hands:
         hands_version_bump(event_id=event.pk, at_least=archived_version)
 
+    def game_of(key: Any) -> Game | None:
+        return game_at[tuple(key)] if key is not None else None
+
+    penalty_rows = s["penalties"]
+    penalties = dict(zip([r.local_id or 0 for r in penalty_rows], _bulk(Penalty, [
+        Penalty(event=event, game=game_of(r.values["game"]),
+                entry=entries.get(r.values["entry"]), pair=pairs.get(r.values["pair"]),
+                **_plain(r, "game", "entry", "pair", "created_by", "withdrawn_by"))
+        for r in penalty_rows], penalty_rows), strict=True))
+    appeal_rows = s["appeals"]
+    appeals = dict(zip([r.local_id or 0 for r in appeal_rows], _bulk(Appeal, [
+        Appeal(event=event, game=game_of(r.values["game"]),
+               penalty=penalties.get(r.values["penalty"]), entry=entries.get(r.values["entry"]),
+               **_plain(r, "game", "penalty", "entry", "decided_by"))
+        for r in appeal_rows], appeal_rows), strict=True))
+    decided_users: dict[str, dict[str, str]] = {}
+    for rows, made in ((penalty_rows, penalties), (appeal_rows, appeals)):
+        for r in rows:
+            for name in ("created_by", "withdrawn_by", "decided_by"):
+                if r.values.get(name) is not None:
+                    decided_users.setdefault(KEPT_USERS[name], {})[
+                        str(made[r.local_id or 0].pk)] = r.values[name]
+
     pks: dict[str, dict[int, int]] = {
            PLAYER: {k: p.pk for k, p in players.items()},
            PAIR: {k: p.pk for k, p in pairs.items()},
-           ENTRY: {k: e.pk for k, e in entries.items()}}
+           ENTRY: {k: e.pk for k, e in entries.items()},
+           PENALTY: {k: p.pk for k, p in penalties.items()},
+           APPEAL: {k: a.pk for k, a in appeals.items()}}
 
     def to_pk(kind: str, local: Any) -> Any:
         return pks[kind].get(local)
@@ -399,6 +425,7 @@ def _write(plan: Plan, club_slug: str, actor: Any, create_club: bool,
             "revisions": {str(rev.pk): c.values["author"]
                           for c, rev in zip(revision_rows, revisions, strict=True)
                           if c.values["author"] is not None},
+            **decided_users,
         },
     )
     progress("Rebuilding the games and the standings from the hands", 75)

@@ -287,9 +287,9 @@ def _forget_username(username: str) -> None:
         kept = dict(imported.usernames or {})
         if kept.get("event") == username:
             kept["event"] = None
-        for section in ("log", "revisions"):
-            if isinstance(kept.get(section), dict):
-                kept[section] = {k: v for k, v in kept[section].items() if v != username}
+        for section, names in list(kept.items()):  # log, revisions, penalties', appeals'
+            if isinstance(names, dict):
+                kept[section] = {k: v for k, v in names.items() if v != username}
         EventImport.objects.filter(pk=imported.pk).update(usernames=kept)
 
 

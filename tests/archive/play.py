@@ -15,9 +15,11 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 
 from clubs.models import Club, Membership, Player
+from conduct.services import appeal_record, penalty_record, penalty_withdraw
 from draw.services import entry_withdraw, event_status_set, round_create, round_set_status
 from scoring.models import Game, Hand
 from scoring.services import (
+    game_adjust,
     game_confirm,
     game_forfeit,
     hand_correct,
@@ -32,7 +34,7 @@ from tournaments.services import entries_create_many, event_create, pair_registe
 
 DAY = datetime.date(2026, 11, 20)
 PROJECT_APPS = ("clubs", "tournaments", "scoring", "standings", "draw", "league", "archive",
-                "profiles", "authtoken", "auth")
+                "profiles", "conduct", "authtoken", "auth")
 Capture = Callable[..., Any]
 
 
@@ -78,11 +80,43 @@ def play_round(round_: Round, rng: random.Random, capture: Capture, *, director:
             game_confirm(game=table.game, position="E")
 
 
+def director_decides(round_: Round, capture: Capture, *, director: Any) -> None:
+    """The director's decisions beyond the hands in a played round of two tables (or more):
+    table 1's game given adjusted points, table 2's the round's average; a penalty in force
+    against a player of table 1, one withdrawn, one overturned on appeal, an appeal upheld."""
+    event = round_.event
+    first, second = (round_.tables.get(number=n) for n in (1, 2))
+    with capture(execute=True):
+        game_adjust(game=first.game, kind="points", points={"NS": 150, "EW": 90},
+                    reason="a fouled deck", actor=director)
+        game_adjust(game=second.game, kind="average", reason="the table ran out of time",
+                    actor=director)
+    target = first.seats.get(position="N").entry
+    other = second.seats.get(position="E").entry
+    kept = penalty_record(event=event, round_number=round_.number, kind="slow_play",
+                          reason="slow play after a warning", points=25, entry_id=target.pk,
+                          table=1, actor=director)
+    withdrawn = penalty_record(event=event, round_number=round_.number, kind="table_talk",
+                               reason="table talk", points=10, entry_id=other.pk,
+                               actor=director)
+    penalty_withdraw(penalty=withdrawn, reason="a misunderstanding", actor=director)
+    overturned = penalty_record(event=event, round_number=round_.number, kind="misconduct",
+                                reason="a raised voice", points=40, entry_id=other.pk, table=2,
+                                actor=director)
+    appeal_record(event=event, contested="the slow play penalty", decision="upheld",
+                  penalty_id=kept.pk, entry_id=target.pk, actor=director)
+    appeal_record(event=event, contested="the misconduct penalty", decision="overturned",
+                  note="the opponents agree it was not meant", penalty_id=overturned.pk,
+                  actor=director)
+
+
 def club_night(capture: Capture, *, players: int = 9, rounds: int = 3,
-               deals: int = 2) -> Event:
+               deals: int = 2, decisions: bool = False) -> Event:
     """Nine players, three rounds of two deals: a bye each round, a withdrawal after round 1,
     a confirmed game of a closed round corrected by the director, finished with placements.
-    (Smaller with fewer players, rounds or deals; round 1 needs two tables.)"""
+    (Smaller with fewer players, rounds or deals; round 1 needs two tables.) With
+    ``decisions``: round 2 has adjusted results, penalties and appeals
+    (:func:`director_decides`)."""
     rng = random.Random(2026_11_20)
     club = Club.objects.create(name="Riverside Pinochle", slug="riverside", time_zone="America/Chicago",
                                ruleset_overrides={}, is_public=True)
@@ -97,6 +131,8 @@ def club_night(capture: Capture, *, players: int = 9, rounds: int = 3,
     for number in range(1, rounds + 1):
         round_ = round_create(event=event, actor=director)
         play_round(round_, rng, capture, director=director, scorer=scorer)
+        if decisions and number == 2:
+            director_decides(round_, capture, director=director)
         round_set_status(round_=round_, status=Round.Status.CLOSED, actor=director)
         if number == 1:
             seated = round_.tables.get(number=1).seats.get(position="W").entry
@@ -209,7 +245,8 @@ def empty_database() -> None:
 def standings_by_name(event: Event) -> list[tuple[Any, ...]]:
     """The stored standings snapshot and places, by player (or pair) name, not by id."""
     snapshot = StandingsSnapshot.objects.get(event=event)
-    rows = [(r["rank"], r["name"], r["points"], r.get("wins"), r.get("byes"),
+    rows = [(r["rank"], r["name"], r["points"], r.get("penalty_points"), r.get("wins"),
+             r.get("byes"),
              r.get("highest_game"), tuple(sorted(r["per_round"].items())))
             for r in snapshot.rows]
     places = [(p["place"], p["name"], p.get("stage"), p.get("prize"))

@@ -78,6 +78,14 @@ def _where(archive: dict[str, Any]) -> dict[str, int]:
     }
 
 
+def _penalty(**changes: Any) -> dict[str, Any]:
+    """A penalty row of the small night's first player in round 1 (with ``changes``)."""
+    return {"id": 1, "round_number": 1, "game": None, "entry": 1, "pair": None,
+            "kind": "slow_play", "points": 10, "reason": "slow", "created_by": None,
+            "created_at": "2026-11-20T20:00:00.000000Z", "withdrawn_at": None,
+            "withdrawn_by": None, "withdrawn_reason": "", **changes}
+
+
 def _seat_twin(position: str) -> Callable[[Any, dict[str, Any]], Any]:
     return lambda _old, archive: archive["seats"][0][position]
 
@@ -128,6 +136,36 @@ CASES: list[tuple[str, Callable[[dict[str, Any]], None], str, str]] = [
      lambda a: a["games"][0].update(forfeit="NS", status="finished"), "games[0].forfeit",
      "invalid"),
     ("a forfeit the game's totals contradict", _set("games[0].forfeit", "EW"),
+     "games[0].totals", "inconsistent"),
+    ("the penalties missing from a version 2 archive", _set("penalties", DELETE), "penalties",
+     "required"),
+    ("a penalty of no one", lambda a: a["penalties"].append(_penalty(entry=None)),
+     "penalties[0].entry", "required"),
+    ("a penalty beyond the limit", lambda a: a["penalties"].append(_penalty(points=5000)),
+     "penalties[0].points", "range"),
+    ("a penalty at a game of another round",
+     lambda a: a["penalties"].append(_penalty(game={"round": 2, "table": 1})),
+     "penalties[0].game", "invalid"),
+    ("a penalty at a table that does not exist",
+     lambda a: a["penalties"].append(_penalty(game={"round": 1, "table": 9})),
+     "penalties[0].game.table", "unknown"),
+    ("a withdrawn penalty without a reason",
+     lambda a: a["penalties"].append(_penalty(withdrawn_at="2026-11-20T21:00:00.000000Z")),
+     "penalties[0].withdrawn_reason", "invalid"),
+    ("an appeal of a penalty not in the archive",
+     lambda a: a["appeals"].append({"id": 1, "penalty": 4, "game": None, "entry": None,
+                                    "contested": "x", "decision": "upheld", "note": "",
+                                    "decided_by": None,
+                                    "decided_at": "2026-11-20T21:00:00.000000Z"}),
+     "appeals[0].penalty", "unknown"),
+    ("an adjusted result naming a side the table lacks",
+     _set("games[0].adjusted", {"kind": "points", "points": {"NS": 1, "XY": 2}, "reason": "r"}),
+     "games[0].adjusted.points", "invalid"),
+    ("an adjusted result of an unknown kind",
+     _set("games[0].adjusted", {"kind": "guess", "points": {"NS": 1, "EW": 2}, "reason": "r"}),
+     "games[0].adjusted.kind", "invalid_choice"),
+    ("an adjusted result the game's totals contradict",
+     _set("games[0].adjusted", {"kind": "points", "points": {"NS": 1, "EW": 2}, "reason": "r"}),
      "games[0].totals", "inconsistent"),
     ("a standings row its hands do not give",
      _set("standings.rows[0].points", lambda old, _a: old + 1), "standings.rows[0].points",

@@ -354,3 +354,66 @@ def test_a_three_handed_night_with_a_table_of_four_round_trips(
     imported = _only_event()
     assert _export_command(imported.pk, tmp_path) == first
     assert standings_by_name(imported) == before
+
+
+def test_adjusted_results_penalties_and_appeals_round_trip(
+        tmp_path: Path, django_capture_on_commit_callbacks: Any) -> None:
+    """The director's decisions beyond the hands travel with the event (format version 2): the
+    imported event's standings take the same penalties off and count the same adjusted games,
+    and its export is the same bytes."""
+    event = club_night(django_capture_on_commit_callbacks, decisions=True)
+    first = _export_command(event.pk, tmp_path)
+    archive = json.loads(first)
+    adjusted = [g for g in archive["games"] if g["adjusted"]]
+    assert [(g["round"], g["table"], g["adjusted"]["kind"]) for g in adjusted] == [
+        (2, 1, "points"), (2, 2, "average")]
+    assert adjusted[0]["totals"] == {"EW": 90, "NS": 150} and adjusted[0]["winner"] == "NS"
+    assert all(g["finish_reason"] == "adjusted" for g in adjusted)
+    penalties = archive["penalties"]
+    assert [(p["id"], p["kind"], p["points"], p["withdrawn_at"] is not None)
+            for p in penalties] == [(1, "slow_play", 25, False), (2, "table_talk", 10, True),
+                                    (3, "misconduct", 40, True)]
+    assert penalties[0]["game"] == {"round": 2, "table": 1} and penalties[1]["game"] is None
+    assert penalties[1]["withdrawn_by"] == "night-director"
+    assert [(a["penalty"], a["decision"]) for a in archive["appeals"]] == [
+        (1, "upheld"), (3, "overturned")]
+    recorded = [line["details"] for line in archive["log"] if line["action"] == "penalty_recorded"]
+    assert [d["penalty"] for d in recorded] == [1, 2, 3]
+    assert recorded[0]["entry"] == penalties[0]["entry"]
+    rows = {r["entry_id"]: r for r in archive["standings"]["rows"]}
+    assert rows[penalties[0]["entry"]]["penalty_points"] == 25
+    assert sum(r["penalty_points"] for r in rows.values()) == 25
+    before = standings_by_name(event)
+    (tmp_path / "archive.json").write_bytes(first)
+
+    empty_database()
+    call_command("import_event", str(tmp_path / "archive.json"), "--club", "riverside",
+                 "--create-club", stdout=io.StringIO())
+    imported = _only_event()
+    assert _export_command(imported.pk, tmp_path) == first
+    assert standings_by_name(imported) == before
+    kept = EventImport.objects.get(event=imported).usernames
+    assert set(kept["penalties_created"].values()) == {"night-director"}
+    assert len(kept["penalties_withdrawn"]) == 2 and len(kept["appeals"]) == 2
+
+
+def test_a_version_1_archive_still_imports_as_before(
+        tmp_path: Path, django_capture_on_commit_callbacks: Any) -> None:
+    """An archive written before version 2 (no adjusted results, no penalties, no appeals)
+    imports as it did, and exports again as version 2 with those empty."""
+    event = club_night(django_capture_on_commit_callbacks)
+    archive = json.loads(_export_command(event.pk, tmp_path))
+    older = {k: v for k, v in archive.items() if k not in ("penalties", "appeals")}
+    older["version"] = 1
+    older["games"] = [{k: v for k, v in g.items() if k != "adjusted"} for g in archive["games"]]
+    (tmp_path / "v1.json").write_text(json.dumps(older))
+    before = standings_by_name(event)
+
+    empty_database()
+    call_command("import_event", str(tmp_path / "v1.json"), "--club", "riverside",
+                 "--create-club", stdout=io.StringIO())
+    imported = _only_event()
+    assert standings_by_name(imported) == before
+    again = json.loads(_export_command(imported.pk, tmp_path))
+    assert again == archive
+    assert EventImport.objects.get(event=imported).archive_version == 1

@@ -18,6 +18,7 @@ LAYERS: list[set[str]] = [
     {"rules_engine"},
     {"pairing", "ranking"},
     {"formats"},
+    {"verify"},
     {"common"},
     {"clubs"},
     {"tournaments"},
@@ -31,7 +32,7 @@ LAYERS: list[set[str]] = [
     {"public", "demo"},
     {"config"},
 ]
-PURE = {"rules_engine", "pairing", "ranking", "formats"}
+PURE = {"rules_engine", "pairing", "ranking", "formats", "verify"}
 LEVEL = {package: level for level, packages in enumerate(LAYERS) for package in packages}
 STDLIB = set(sys.stdlib_module_names)
 # Pure libraries (no I/O, no framework) a pure core may use besides the standard library:

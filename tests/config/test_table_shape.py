@@ -10,7 +10,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 # The pure packages own the game's vocabulary; tests, benches and migrations may name seats.
-SKIPPED = {"rules_engine", "pairing", "ranking", "formats", "tests", "bench", ".venv",
+SKIPPED = {"rules_engine", "pairing", "ranking", "formats", "verify", "tests", "bench", ".venv",
            "staticfiles", "test-output", "node_modules"}
 
 # A seat or side of a four-player table written out: "NS" / "EW" as a string, a side read by

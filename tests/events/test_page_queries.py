@@ -43,7 +43,7 @@ DAY_PAGES: dict[str, tuple[str, bool, int]] = {
     # 21: the draw's re-draws (for anyone checking the seed) are one query of their own
     "event page": ("", True, 21),
     "hands CSV": ("hands.csv", True, 6),
-    "event archive": ("archive.json", True, 24),
+    "event archive": ("archive.json", True, 26),  # + penalties, appeals (v2)
 }
 BRACKET_PAGES: dict[str, tuple[str, bool, int]] = {
     "bracket": ("bracket/", False, 8),

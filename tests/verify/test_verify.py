@@ -1,0 +1,250 @@
+"""``python -m verify``: the archives of events played through the services verify with no
+discrepancy; a copy changed in one derived value is caught naming it; a file that is not an
+archive is refused with exit status 2. The verifier needs no Django settings and no database
+(run as a subprocess with an empty environment)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import verify
+from archive.format import FORMAT_NAME, VERSION
+from archive.selectors import event_archive_bytes
+from tests.archive.play import club_night, pair_event, progressive_day
+from tournaments.models import Event
+from verify.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.django_db
+
+
+def _run(archive: Any, tmp_path: Path, capsys: Any, name: str = "event.json") -> tuple[int, str]:
+    path = tmp_path / name
+    path.write_bytes(archive if isinstance(archive, bytes) else json.dumps(archive).encode())
+    code = main([str(path)])
+    out = capsys.readouterr()
+    return code, out.out + out.err
+
+
+EVENTS: dict[str, Callable[[Any], Event]] = {
+    "club night with adjusted results and penalties":
+        lambda capture: club_night(capture, decisions=True),
+    "progressive day with a cut and alternates": progressive_day,
+    "swiss with a playoff bracket and a withdrawn pair": lambda capture: pair_event(
+        capture, "swiss", 10, rounds_planned=3, withdraw=True,
+        format_settings={"playoff": {"kind": "single", "cut": 4, "third_place": True}}),
+    "double elimination with a forfeit": lambda capture: pair_event(
+        capture, "double_elimination", 6, forfeit=1),
+}
+
+
+@pytest.mark.parametrize("made", list(EVENTS.values()), ids=list(EVENTS))
+def test_the_archive_of_a_played_event_verifies(
+        made: Callable[[Any], Event], tmp_path: Path, capsys: Any,
+        django_capture_on_commit_callbacks: Any) -> None:
+    event = made(django_capture_on_commit_callbacks)
+    data = event_archive_bytes(event=event)
+    archive = json.loads(data)
+    code, out = _run(data, tmp_path, capsys)
+    assert code == 0, out
+    hands, games, rows = (len(archive["hands"]), len(archive["games"]),
+                          len(archive["standings"]["rows"]))
+    assert out.strip() == (f"verified: {hands} hands, {games} games, {rows} standings rows, "
+                           "0 discrepancies")
+    assert hands and games and rows and archive["standings"]["placements"]
+
+
+@pytest.fixture
+def night(django_capture_on_commit_callbacks: Any) -> dict[str, Any]:
+    """A club night's archive with adjusted results, penalties and appeals (parsed)."""
+    event = club_night(django_capture_on_commit_callbacks, decisions=True)
+    return dict(json.loads(event_archive_bytes(event=event)))
+
+
+def _played(archive: dict[str, Any]) -> int:
+    return next(i for i, h in enumerate(archive["hands"])
+                if h["revisions"][-1]["outcome"] == "played" and not h["deleted_at"])
+
+
+def _more_points(a: dict[str, Any]) -> None:
+    points = a["hands"][_played(a)]["revisions"][-1]["points"]
+    points["NS"] += 10
+
+
+def _other_winner(a: dict[str, Any]) -> None:
+    game = next(g for g in a["games"] if g["winner"] and not g["adjusted"])
+    game["winner"] = "EW" if game["winner"] == "NS" else "NS"
+
+
+def _swapped_places(a: dict[str, Any]) -> None:
+    first, second = a["standings"]["placements"][:2]
+    first["entry_id"], second["entry_id"] = second["entry_id"], first["entry_id"]
+
+
+def _row_points(a: dict[str, Any]) -> None:
+    a["standings"]["rows"][0]["points"] += 1
+
+
+def _penalty_dropped(a: dict[str, Any]) -> None:
+    a["penalties"] = [p for p in a["penalties"] if p["withdrawn_at"] is not None]
+
+
+def _adjusted_points(a: dict[str, Any]) -> None:
+    game = next(g for g in a["games"] if (g["adjusted"] or {}).get("kind") == "points")
+    game["adjusted"]["points"] = {"NS": 10, "EW": 200}
+
+
+def _unseated_confirmer(a: dict[str, Any]) -> None:
+    game = next(g for g in a["games"] if g["confirmed_by"] is not None)
+    seated = {s["entry"] for s in a["seats"]
+              if (s["round"], s["table"]) == (game["round"], game["table"])}
+    game["confirmed_by"] = next(e["id"] for e in a["entries"] if e["id"] not in seated)
+
+
+TAMPERED: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
+    ("one hand's points", _more_points, "hand points at hands[{played}].revisions["),
+    ("one game's winner", _other_winner, "game winner at games["),
+    ("two placements swapped", _swapped_places, "placement entry_id at standings.placements[0]"),
+    ("one standings row's points", _row_points, "standings points at standings.rows[0]"),
+    ("a penalty in force left out", _penalty_dropped, "standings penalty_points at standings.rows["),
+    ("an adjusted result's points", _adjusted_points, "game totals at games["),
+    ("a confirmation by a player of another table", _unseated_confirmer,
+     "confirmation by a player not at the table at games["),
+]
+
+
+@pytest.mark.parametrize(("change", "named"), [(c, n) for _, c, n in TAMPERED],
+                         ids=[t[0] for t in TAMPERED])
+def test_a_tampered_archive_exits_1_naming_what_differs(
+        night: dict[str, Any], tmp_path: Path, capsys: Any,
+        change: Callable[[dict[str, Any]], None], named: str) -> None:
+    bad = copy.deepcopy(night)
+    change(bad)
+    code, out = _run(bad, tmp_path, capsys)
+    assert code == 1, out
+    assert named.format(played=_played(night)) in out, out
+    assert "stored " in out and "recomputed " in out
+    assert out.strip().splitlines()[-1].startswith("verified: ")
+    assert not out.strip().splitlines()[-1].endswith(" 0 discrepancies")
+
+
+def test_the_discrepancy_says_what_was_stored_and_what_is_recomputed(
+        night: dict[str, Any], tmp_path: Path, capsys: Any) -> None:
+    bad = copy.deepcopy(night)
+    _row_points(bad)
+    stored = bad["standings"]["rows"][0]["points"]
+    code, out = _run(bad, tmp_path, capsys)
+    line = next(x for x in out.splitlines() if x.startswith("standings points"))
+    assert code == 1
+    assert line.endswith(f"stored {stored}, recomputed {stored - 1}")
+
+
+MALFORMED: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
+    ("not JSON", lambda a: b"{not json", "not JSON"),
+    ("not an object", lambda a: [a], "one JSON object"),
+    ("another format", lambda a: {**a, "format": "something-else"}, "format:"),
+    ("a newer version", lambda a: {**a, "version": VERSION + 1}, "version:"),
+    ("a section missing", lambda a: {k: v for k, v in a.items() if k != "seats"}, "seats:"),
+    ("a version 2 section missing", lambda a: {k: v for k, v in a.items() if k != "penalties"},
+     "penalties:"),
+    ("a section of the wrong type", lambda a: {**a, "games": {}}, "games: must be a list"),
+    ("a value of the wrong type",
+     lambda a: {**a, "rounds": [{**a["rounds"][0], "number": "one"}, *a["rounds"][1:]]},
+     "rounds[0].number: must be a whole number"),
+    ("a row missing a key",
+     lambda a: {**a, "hands": [{k: v for k, v in a["hands"][0].items() if k != "number"},
+                               *a["hands"][1:]]}, "hands[0].number: is missing"),
+    ("a reference to nothing",
+     lambda a: {**a, "seats": [{**a["seats"][0], "entry": 999}, *a["seats"][1:]]},
+     "seats[0].entry: names an entry"),
+    ("an unknown ruleset",
+     lambda a: {**a, "event": {**a["event"], "ruleset_preset": "no-such-rules"}},
+     "event.ruleset_preset"),
+]
+
+
+@pytest.mark.parametrize(("change", "named"), [(c, n) for _, c, n in MALFORMED],
+                         ids=[m[0] for m in MALFORMED])
+def test_a_malformed_archive_exits_2_with_a_clear_error(
+        night: dict[str, Any], tmp_path: Path, capsys: Any,
+        change: Callable[[dict[str, Any]], Any], named: str) -> None:
+    code, out = _run(change(copy.deepcopy(night)), tmp_path, capsys)
+    assert code == 2, out
+    assert out.startswith("not a readable event archive: ") and named in out, out
+
+
+def test_a_version_1_archive_verifies(night: dict[str, Any], tmp_path: Path,
+                                     capsys: Any) -> None:
+    """An archive written before adjusted results and penalties were carried reads as one
+    without them: this night's then differs exactly there."""
+    older = {k: v for k, v in night.items() if k not in ("penalties", "appeals")}
+    older["version"] = 1
+    code, out = _run(older, tmp_path, capsys)
+    assert code == 1 and "standings penalty_points" in out
+
+
+def test_the_verifier_reads_the_format_the_site_writes() -> None:
+    assert (verify.FORMAT_NAME, verify.VERSION) == (FORMAT_NAME, VERSION)
+
+
+def test_it_runs_as_a_command_without_django_or_a_database(
+        night: dict[str, Any], tmp_path: Path) -> None:
+    """``python -m verify FILE`` in an environment with nothing set (no settings module, no
+    database address) from the repository's root: it verifies and never imports Django."""
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps(night))
+    bare = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    done = subprocess.run([sys.executable, "-m", "verify", str(path)], cwd=ROOT, env=bare,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("verified: ") and done.stdout.strip().endswith(
+        " 0 discrepancies")
+    probe = ("import sys, verify.cli\n"
+             "code = verify.cli.main([sys.argv[1]])\n"
+             "assert not [m for m in sys.modules if m.split('.')[0] in ('django', 'config')]\n"
+             "sys.exit(code)\n")
+    done = subprocess.run([sys.executable, "-c", probe, str(path)], cwd=ROOT, env=bare,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    done = subprocess.run([sys.executable, "-m", "verify", str(bad)], cwd=ROOT, env=bare,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2 and "not JSON" in done.stderr
+
+
+def test_the_event_page_offers_the_archive_and_the_command_that_checks_it(
+        django_capture_on_commit_callbacks: Any, tmp_path: Path, capsys: Any) -> None:
+    """A director finds the download and the command on the event's page; the file downloaded
+    under the name the command shows verifies. A visitor of the public event sees neither (an
+    archive holds the players' addresses), and the download refuses them."""
+    from django.test import Client
+
+    from clubs.models import Membership
+
+    event = club_night(django_capture_on_commit_callbacks, decisions=True)
+    director = Client()
+    director.force_login(Membership.objects.get(club=event.club).user)
+    page = director.get(f"/events/{event.pk}/").content.decode()
+    download = director.get(f"/events/{event.pk}/archive.json")
+    filename = download["Content-Disposition"].split('filename="')[1].rstrip('"')
+    assert f'href="/events/{event.pk}/archive.json"' in page
+    assert 'id="verify-hint"' in page and "Check this event yourself" in page
+    assert f"<code>python -m verify {filename}</code>" in page
+    code, out = _run(download.content, tmp_path, capsys, name=filename)
+    assert code == 0 and out.startswith("verified: "), out
+
+    visitor = Client()
+    public = visitor.get(f"/events/{event.pk}/")
+    assert public.status_code == 200
+    assert "verify-hint" not in public.content.decode()
+    assert visitor.get(f"/events/{event.pk}/archive.json").status_code in (302, 403, 404)
