@@ -36,6 +36,7 @@ PAGE_ACTIONS: dict[str, tuple[str, str]] = {
     "event-pairs": ("post", "/api/events/{id}/entries/"),
     "pair-leave": ("post", "/api/events/{id}/pairs/{pair_id}/leave/"),
     "event-bracket": ("get", "/api/events/{id}/bracket/"),
+    "event-corrections": ("get", "/api/events/{id}/corrections/"),
     "event-finish": ("post", "/api/events/{id}/finish/"),
     "event-reopen": ("post", "/api/events/{id}/reopen/"),
     "round-seat": ("post", "/api/events/{id}/rounds/"),
