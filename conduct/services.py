@@ -159,11 +159,11 @@ def penalty_record(*, event: Event, round_number: Any, kind: str, reason: str,
         event_log(locked, actor, "penalty_recorded", penalty=penalty.pk, round=round_no,
                   table=table_number, entry=penalty.entry_id,
                   pair=penalty.pair_id, kind=kind, points=number, reason=why)
-        event_results_changed(locked)
         draft.was = f"{_penalised(penalty)}: no penalty"
         draft.became = f"{_penalised(penalty)}: {_penalty_words(penalty)}"
         draft.before = {"penalty": None}
         draft.after = {"penalty": _penalty_values(penalty)}
+    event_results_changed(locked)
     return penalty
 
 
@@ -207,9 +207,9 @@ def penalty_withdraw(*, penalty: Penalty, reason: str, actor: Any = None) -> Pen
         locked.save(update_fields=["withdrawn_at", "withdrawn_by", "withdrawn_reason"])
         event_log(locked_event, actor, "penalty_withdrawn", penalty=locked.pk,
                   points=locked.points, reason=why)
-        event_results_changed(locked_event)
         draft.became = f"{_penalised(locked)}: penalty withdrawn"
         draft.after = {"penalty": _penalty_values(locked)}
+    event_results_changed(locked_event)
     return locked
 
 

@@ -171,8 +171,8 @@ def game_forfeit(*, game: Game, side: str, reason: str, actor: Any = None,
     with corrections.correction_record(
             event=event, kind=corrections.GAME_FORFEITED, actor=actor, reason=reason[:200],
             round_number=round_.number, table_number=locked.table.number) as draft:
-        was = {"status": locked.status, "totals": dict(locked.totals or {}),
-               "winner": locked.winner}
+        was: dict[str, Any] = {"status": locked.status, "totals": dict(locked.totals or {}),
+                               "winner": locked.winner}
         now = timezone.now()
         Game.objects.filter(pk=locked.pk).update(
             forfeit=side, status=Game.Status.CONFIRMED, confirmed_by=None, confirmed_at=now)
@@ -184,7 +184,6 @@ def game_forfeit(*, game: Game, side: str, reason: str, actor: Any = None,
                   withdrawn=withdraw, hands=locked.hands_count)
         if withdraw and any(m.status == m.Status.ACTIVE for m in pair.members.all()):
             pair_withdraw(pair=pair, actor=actor, forfeited=True)
-        event_results_changed(event)
         draft.was = f"{totals_words(was['totals'], was['winner'])}, {was['status']}"
         draft.became = (f"{pair} ({side}) forfeited: {locked.winner or 'the other side'} wins "
                         f"({totals_words(locked.totals)})")
@@ -192,6 +191,7 @@ def game_forfeit(*, game: Game, side: str, reason: str, actor: Any = None,
         draft.after = {"game": {"status": locked.status, "totals": dict(locked.totals or {}),
                                 "winner": locked.winner}, "forfeit": side, "pair_id": pair.pk,
                        "withdrawn": withdraw}
+    event_results_changed(event)  # the event's row last, after the correction's
     _round_confirmed_advance(round_)
     return locked
 
@@ -304,12 +304,12 @@ def game_adjust(*, game: Game, kind: str, reason: str, points: Any = None, side:
         event_log(event, actor, "game_adjusted", round=round_.number, table=locked.table.number,
                   kind=kind, points=given, reason=reason, was=was)
         ratings_request_update(game_id=locked.pk, round_id=round_.pk)
-        event_results_changed(event)
         how = "the round's average" if kind == "average" else "points"
         draft.was = f"{totals_words(was['totals'], was['winner'])}, {was['status']}"
         draft.became = f"adjusted ({how}): {totals_words(locked.totals, locked.winner)}"
         draft.before = {"game": was}
         draft.after = {"game": {"status": locked.status, "totals": dict(locked.totals or {}),
                                 "winner": locked.winner}, "adjusted": adjusted}
+    event_results_changed(event)  # the event's row last, after the correction's
     _round_confirmed_advance(round_)
     return locked

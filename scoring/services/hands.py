@@ -149,11 +149,12 @@ def _store_revision(
 
 
 def _after_write(game: Game, revisions: Sequence[HandRevision], *, author: Any = None,
-                 note: str = "") -> None:
+                 note: str = "", bump: bool = True) -> None:
     """Re-derive the locked game from its live hands (``revisions``, in hand order), then mark
     the event's standings behind. A change to a confirmed game clears its confirmation and says
     so in the event log. The event row is bumped last (``tournaments.services.hands_version_bump``):
-    callers write nothing after this but the round's start (``hand_submit``, once a round)."""
+    callers write nothing after this but the round's start (``hand_submit``, once a round).
+    ``bump`` false: the caller records a correction first, then calls :func:`_bump`."""
     if game.status == Game.Status.CONFIRMED:
         event_log(game.table.round.event, author, "confirmation_cleared",
                   round=game.table.round.number, table=game.table.number,
@@ -164,6 +165,12 @@ def _after_write(game: Game, revisions: Sequence[HandRevision], *, author: Any =
         ratings_request_update(game_id=game.pk, round_id=game.table.round_id)
     else:
         _game_write(game, revisions, bump_version=True)
+    if bump:
+        _bump(game)
+
+
+def _bump(game: Game) -> None:
+    """The event's standings are behind its hands: the event row's bump, the last write."""
     event_id = game.table.round.event_id
     hands_version_bump(event_id=event_id)
     standings_request_update(event_id=event_id)
@@ -300,7 +307,7 @@ def hand_correct(
             author=author, source=source, note=note, idempotency_key=idempotency_key,
         )
         _after_write(locked, [revision if r.hand_id == hand.pk else r for r in revisions],
-                     author=author, note=note)
+                     author=author, note=note, bump=False)
         draft.was = f"{hand_words(live, hand.number)} (game {totals_words(was['totals'])})"
         draft.became = (f"{hand_words(revision, hand.number)} "
                         f"(game {totals_words(locked.totals)})")
@@ -310,6 +317,7 @@ def hand_correct(
         draft.after = {"hand": hand.number, "revision": revision.revision,
                        "values": revision_values(revision), "points": dict(revision.points),
                        "game": _game_state(locked)}
+    _bump(locked)  # after the correction's row: the event's row is the last write
     return revision
 
 
@@ -365,10 +373,11 @@ def hand_delete_last(
         event_log(locked.table.round.event, author, "hand_deleted", table=locked.table.number,
                   round=locked.table.round.number, hand=last.number, values=revision_values(live),
                   note=note)
-        _after_write(locked, revisions[:-1], author=author, note=note)
+        _after_write(locked, revisions[:-1], author=author, note=note, bump=False)
         draft.was = f"{hand_words(live, last.number)} (game {totals_words(was['totals'])})"
         draft.became = f"hand {last.number} deleted (game {totals_words(locked.totals)})"
         draft.before = {"hand": last.number, "revision": live.revision,
                         "values": revision_values(live), "points": dict(live.points), "game": was}
         draft.after = {"hand": last.number, "deleted": True, "game": _game_state(locked)}
+    _bump(locked)  # after the correction's row: the event's row is the last write
     return deletion

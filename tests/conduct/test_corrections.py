@@ -365,3 +365,40 @@ def test_the_schema_documents_the_list() -> None:
     fields = schema["components"]["schemas"][ref]["properties"]
     assert {"at", "role", "by", "reason", "was", "became", "before", "after",
             "standings_moved"} <= set(fields)
+
+
+def test_owners_set_the_clubs_rules_for_corrections_on_the_page_and_the_api() -> None:
+    night = _finished_night("rules-set")
+    club, director, owner = night["club"], night["director"], night["owner"]
+    client = Client()
+    client.force_login(director)
+    response = client.patch(f"/api/clubs/{club.slug}/", {"correction_window_minutes": 30},
+                            content_type="application/json")
+    assert response.status_code == 403
+    assert client.post(f"/clubs/{club.slug}/manage/corrections/",
+                       {"correction_window_minutes": "30"}).status_code == 403
+    client.force_login(owner)
+    response = client.patch(f"/api/clubs/{club.slug}/", {"correction_window_minutes": -5},
+                            content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"] == "correction_window_minutes"
+    response = client.patch(f"/api/clubs/{club.slug}/", {"correction_window_minutes": "soon"},
+                            content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"] == "correction_window_minutes"
+    response = client.patch(f"/api/clubs/{club.slug}/", {"show_director_names": True,
+                                                          "correction_window_minutes": 45},
+                            content_type="application/json")
+    assert response.status_code == 200, response.content
+    assert (response.json()["show_director_names"],
+            response.json()["correction_window_minutes"]) == (True, 45)
+    response = client.patch(f"/api/clubs/{club.slug}/", {"correction_window_minutes": None},
+                            content_type="application/json")
+    assert response.json()["correction_window_minutes"] is None
+    assert response.json()["show_director_names"] is True  # left out: unchanged
+    page = client.post(f"/clubs/{club.slug}/manage/corrections/",
+                       {"correction_window_minutes": "90"})
+    assert page.status_code == 302
+    club.refresh_from_db()
+    assert (club.show_director_names, club.correction_window_minutes) == (False, 90)
+    assert 'id="corrections-form"' in client.get(f"/clubs/{club.slug}/manage/").content.decode()

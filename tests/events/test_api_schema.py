@@ -19,6 +19,7 @@ PAGE_ACTIONS: dict[str, tuple[str, str]] = {
     "club-member-set": ("post", "/api/clubs/{slug}/members/"),
     "club-manage": ("get", "/api/clubs/{slug}/members/"),
     "club-member-remove": ("post", "/api/clubs/{slug}/members/remove/"),
+    "club-corrections": ("patch", "/api/clubs/{slug}/"),
     "invitation-create": ("post", "/api/clubs/{slug}/invitations/"),
     "invitation-revoke": ("post", "/api/clubs/{slug}/invitations/{id}/revoke/"),
     "invitation-accept": ("post", "/api/invitations/{token}/accept/"),
@@ -119,6 +120,7 @@ PRINTABLES = {"invitation-detail", "round-cards", "round-sheet", "event-hands-cs
 ERRORS: dict[tuple[str, str], set[str]] = {
     ("post", "/api/clubs/"): {"400", "403"},
     ("post", "/api/clubs/{slug}/players/merge/"): {"400", "403", "404"},
+    ("patch", "/api/clubs/{slug}/"): {"400", "403", "404"},
     ("post", "/api/clubs/{slug}/members/"): {"400", "403", "404"},
     ("post", "/api/clubs/{slug}/members/remove/"): {"400", "403", "404"},
     ("post", "/api/clubs/{slug}/invitations/"): {"400", "403", "404"},
