@@ -3,7 +3,8 @@
 What a director (or owner) can do on the club pages, the API can do too: create a club (the
 creator becomes its owner), add players to the roster, merge a duplicate player, give users a
 role or take it away (directors: member and scorer; owners: any role), and make, list and revoke
-invitation links; anyone signed in accepts an invitation by its token. People outside a private
+invitation links; owners set the club's rules for corrections (``PATCH /api/clubs/<slug>/``);
+anyone signed in accepts an invitation by its token. People outside a private
 club get 404; members without the role get 403. Errors have the house shape
 ``{"errors": [{"field", "code", "message"}]}`` (``common.api``); an invitation that no longer
 works answers 410 with the reason in ``code`` (``expired``, ``revoked``, ``used_up``).
@@ -11,6 +12,7 @@ works answers 410 with the reason in ``code`` (``expired``, ``revoked``, ``used_
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.http import Http404
@@ -70,7 +72,8 @@ def roster_player(club: Club, player_id: int, *, field: str) -> Player:
 class ClubOutput(serializers.ModelSerializer[Club]):
     class Meta:
         model = Club
-        fields = ["slug", "name", "time_zone", "ruleset_preset", "ruleset_overrides", "is_public"]
+        fields = ["slug", "name", "time_zone", "ruleset_preset", "ruleset_overrides", "is_public",
+                  "show_director_names", "correction_window_minutes"]
 
 
 class ClubInput(serializers.Serializer[Any]):
@@ -82,6 +85,15 @@ class ClubInput(serializers.Serializer[Any]):
                                            default="pagat_double_deck")
     ruleset_overrides = serializers.DictField(required=False, allow_null=True, default=None)
     is_public = serializers.BooleanField(required=False, default=True)
+
+
+class ClubCorrectionsInput(serializers.Serializer[Any]):
+    show_director_names = serializers.BooleanField(
+        required=False, help_text="Name the director on the events' public Corrections lists "
+        "(otherwise only the role).")
+    correction_window_minutes = serializers.IntegerField(
+        required=False, allow_null=True, help_text="Minutes after an event finishes after "
+        "which its results lock and only an owner reopens it; null: no lock.")
 
 
 class PlayerOutput(serializers.ModelSerializer[Player]):
@@ -179,6 +191,25 @@ class ClubDetailApi(APIView):
     def get(self, request: Request, slug: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
         check_view_club(user=request.user, club=club)
+        return Response(ClubOutput(club).data)
+
+    @extend_schema(
+        operation_id="club_corrections_set", summary="The club's rules for corrections (owners)",
+        description="Whether the public Corrections list names the director, and the "
+                    "correction window after an event finishes. Fields left out are unchanged.",
+        request=ClubCorrectionsInput, responses={200: ClubOutput, **error_responses(400, 403, 404)},
+    )
+    def patch(self, request: Request, slug: str) -> Response:
+        club = get_object_or_404(Club, slug=slug)
+        check_club_role(user=request.user, club=club, role=Membership.Role.OWNER)
+        body = request.data if isinstance(request.data, Mapping) else {}
+        unknown = sorted(set(body) - {"show_director_names", "correction_window_minutes"})
+        if unknown:
+            raise DomainError("Only show_director_names and correction_window_minutes change "
+                              "here.", field=unknown[0])
+        club = services.club_corrections_set(club=club, actor=request.user, **{
+            key: body[key] for key in ("show_director_names", "correction_window_minutes")
+            if key in body})
         return Response(ClubOutput(club).data)
 
 

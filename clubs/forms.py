@@ -4,7 +4,7 @@ from typing import cast
 
 from django import forms
 
-from .models import Club, Invitation, Membership, Player
+from .models import CORRECTION_WINDOW_MAX, Club, Invitation, Membership, Player
 
 
 class ClubForm(forms.Form):
@@ -21,6 +21,18 @@ class ClubForm(forms.Form):
         cast(forms.ChoiceField, self.fields["ruleset_preset"]).choices = [
             (r.name, r.title) for r in list_rulesets()
         ]
+
+
+class CorrectionsForm(forms.Form):
+    """The club's rules for corrections (owners)."""
+
+    show_director_names = forms.BooleanField(
+        required=False, label="Name the director on the public Corrections list",
+        help_text="Otherwise the list says \"director\", \"scorer\" or \"owner\".")
+    correction_window_minutes = forms.IntegerField(
+        required=False, min_value=0, max_value=CORRECTION_WINDOW_MAX,
+        label="Correction window (minutes after an event finishes)",
+        help_text="After it, results lock and only an owner reopens the event. Blank: no lock.")
 
 
 class PlayerForm(forms.Form):

@@ -18,6 +18,10 @@ def validate_time_zone(value: str) -> None:
         raise ValidationError(f"{value!r} is not a known time zone (e.g. America/Chicago)")
 
 
+# A correction window is at most a year (a guard against a typo's extra zeros).
+CORRECTION_WINDOW_MAX = 366 * 24 * 60
+
+
 class Club(models.Model):
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=60, unique=True)
@@ -25,10 +29,23 @@ class Club(models.Model):
     ruleset_preset = models.CharField(max_length=40, default="pagat_double_deck")
     ruleset_overrides = models.JSONField(default=dict, blank=True)
     is_public = models.BooleanField(default=True)
+    # The public list of an event's corrections names the director who made each one only
+    # where the club allows it (otherwise it says "director", "scorer" or "owner").
+    show_director_names = models.BooleanField(default=False)
+    # Minutes after an event finishes during which a director may still reopen it to correct
+    # a result; after that its results are locked and only the club's owner reopens it.
+    # Blank: no lock.
+    correction_window_minutes = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(correction_window_minutes__isnull=True)
+                | Q(correction_window_minutes__lte=CORRECTION_WINDOW_MAX),
+                name="club_correction_window_range"),
+        ]
 
     def __str__(self) -> str:
         return self.name

@@ -19,8 +19,16 @@ from django.utils.text import slugify
 from common.errors import DomainError
 from common.rulesets import check_ruleset
 
-from .models import Club, ClubPlayer, Invitation, Membership, Player, validate_time_zone
-from .permissions import RANK, check_grant_role
+from .models import (
+    CORRECTION_WINDOW_MAX,
+    Club,
+    ClubPlayer,
+    Invitation,
+    Membership,
+    Player,
+    validate_time_zone,
+)
+from .permissions import RANK, check_club_role, check_grant_role
 
 
 @transaction.atomic
@@ -53,6 +61,54 @@ def club_create(
     )
     Membership.objects.create(club=club, user=owner, role=Membership.Role.OWNER)
     return club
+
+
+class _Unset:
+    """Marks an argument left out (``None`` means "no window")."""
+
+
+UNSET: Any = _Unset()
+
+
+def _window(value: Any) -> int | None:
+    if value is None or value == "":
+        return None
+    try:
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise ValueError
+        minutes = int(str(value).strip())
+    except ValueError:
+        raise DomainError("The correction window is a whole number of minutes (blank: no "
+                          "lock).", field="correction_window_minutes") from None
+    if not 0 <= minutes <= CORRECTION_WINDOW_MAX:
+        raise DomainError(f"The correction window is from 0 to {CORRECTION_WINDOW_MAX:,} "
+                          "minutes (blank: no lock).", field="correction_window_minutes",
+                          code="max_value" if minutes > 0 else "min_value")
+    return minutes
+
+
+@transaction.atomic
+def club_corrections_set(*, club: Club, show_director_names: Any = UNSET,
+                         correction_window_minutes: Any = UNSET, actor: Any = None) -> Club:
+    """The club's rules for corrections (owners only, with an ``actor``): whether the public
+    Corrections list of its events names the director (``show_director_names``), and the
+    correction window, minutes after an event finishes after which its results lock and only
+    an owner reopens it (``correction_window_minutes``; None: no lock). Left out: unchanged."""
+    if actor is not None:
+        check_club_role(user=actor, club=club, role=Membership.Role.OWNER)
+    locked = Club.objects.select_for_update().get(pk=club.pk)
+    fields = []
+    if show_director_names is not UNSET:
+        if not isinstance(show_director_names, bool):
+            raise DomainError("Say true or false.", field="show_director_names")
+        locked.show_director_names = show_director_names
+        fields.append("show_director_names")
+    if correction_window_minutes is not UNSET:
+        locked.correction_window_minutes = _window(correction_window_minutes)
+        fields.append("correction_window_minutes")
+    if fields:
+        locked.save(update_fields=fields)
+    return locked
 
 
 # One answer for every user name that cannot be given a role, whether or not an account of

@@ -10,6 +10,8 @@ from . import views
 urlpatterns = [
     path("clubs/new/", views.club_create, name="club-create"),
     path("clubs/<slug:slug>/manage/", views.club_manage, name="club-manage"),
+    path("clubs/<slug:slug>/manage/corrections/", views.club_corrections_set,
+         name="club-corrections"),
     path("clubs/<slug:slug>/manage/players/", views.club_player_add, name="club-player-add"),
     path("clubs/<slug:slug>/manage/merge/", views.club_player_merge, name="club-player-merge"),
     path("clubs/<slug:slug>/manage/members/", views.club_member_set, name="club-member-set"),

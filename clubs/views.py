@@ -23,6 +23,7 @@ from common.http import public_address
 from . import selectors, services
 from .forms import (
     ClubForm,
+    CorrectionsForm,
     InvitationForm,
     MemberRemoveForm,
     MembershipForm,
@@ -70,6 +71,9 @@ def _manage_context(request: HttpRequest, club: Club, **forms: object) -> dict[s
         "member_form": forms.get("member_form") or MembershipForm(roles=roles),
         "merge_form": forms.get("merge_form") or MergeForm(club=club),
         "remove_form": forms.get("remove_form"),
+        "corrections_form": forms.get("corrections_form") or CorrectionsForm(initial={
+            "show_director_names": club.show_director_names,
+            "correction_window_minutes": club.correction_window_minutes}),
         "invitation_form": forms.get("invitation_form") or InvitationForm(
             roles=[r for r in roles if r in Invitation.Role.values]),
     }
@@ -101,6 +105,18 @@ def _manage_action(
             return redirect("club-manage", slug=slug)
     return render(request, "clubs/club_manage.html",
                   _manage_context(request, club, **{form_key: form}), status=400)
+
+
+@login_required
+@require_POST
+def club_corrections_set(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's rules for corrections (owners): names on the public list, the window."""
+    def act(club: Club, data: dict[str, Any]) -> str:
+        services.club_corrections_set(club=club, actor=request.user, **data)
+        return "The rules for corrections are saved."
+
+    return _manage_action(request, slug, role="owner", form_key="corrections_form",
+                          make_form=lambda club: CorrectionsForm(request.POST), act=act)
 
 
 @login_required

@@ -1,5 +1,6 @@
 """Conduct API: penalties, their withdrawal, appeals, the penalty table, adjusted results, a
-player's conduct record, and the calls for a director. Only directors (and owners) of the event's club record, withdraw,
+player's conduct record, the calls for a director, and an event's public list of corrections
+(read by whoever may read its standings). Only directors (and owners) of the event's club record, withdraw,
 adjust and rule, and read an event's penalties and appeals; a player's conduct record is read by
 the club's directors and the player. Everyone else: 403, or 404 for people outside a private
 club (and for the conduct record, for anyone but a club member). A table raises a call with
@@ -15,7 +16,7 @@ from typing import Any
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import serializers, status
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -32,13 +33,71 @@ from tournaments.models import Event
 from tournaments.selectors import event_get
 
 from . import selectors, services
-from .models import CALL_NOTE_MAX, CALL_WORDS_MAX, Appeal, DirectorCall, Penalty
+from .models import CALL_NOTE_MAX, CALL_WORDS_MAX, Appeal, Correction, DirectorCall, Penalty
 
 KINDS_HELP = "; ".join(f"{k.value}: {k.label}" for k in Penalty.Kind)
 
 
 def _data(request: Request) -> Mapping[str, Any]:
     return request.data if isinstance(request.data, Mapping) else {}
+
+
+# --- corrections ------------------------------------------------------------------------------
+class StandingPlace(serializers.Serializer[Any]):
+    points = serializers.IntegerField(help_text="The standings total (penalties taken off).")
+    rank = serializers.IntegerField(help_text="The place in the standings.")
+
+
+class StandingMoved(serializers.Serializer[Any]):
+    entry_id = serializers.IntegerField(required=False, help_text="The player (individual "
+                                        "events).")
+    pair_id = serializers.IntegerField(required=False, help_text="The pair (pair events).")
+    name = serializers.CharField()
+    before = StandingPlace(allow_null=True, help_text="Null: not in the standings before.")
+    after = StandingPlace(allow_null=True, help_text="Null: not in the standings after.")
+
+
+class CorrectionOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=Correction.Kind.choices)
+    kind_label = serializers.CharField()
+    at = serializers.DateTimeField(help_text="When the correction was made.")
+    role = serializers.ChoiceField(choices=["owner", "director", "scorer", "system"],
+                                   help_text="Who made it, by their role in the club then.")
+    by = serializers.CharField(help_text="The role, with the person's name where the club "
+                               "shows directors' names.")
+    name = serializers.CharField(allow_null=True, help_text="The person's name where the club "
+                                 "shows directors' names (show_director_names), else null.")
+    reason = serializers.CharField(help_text='Why, as the director said it ("no reason given" '
+                                   "where none was asked).")
+    reason_given = serializers.BooleanField()
+    round = serializers.IntegerField(allow_null=True)
+    table = serializers.IntegerField(allow_null=True)
+    was = serializers.CharField(help_text="What it was, in a few words.")
+    became = serializers.CharField(help_text="What it became, in a few words.")
+    before = serializers.DictField(help_text="The values before (by kind: a hand's values and "
+                                   "points and the game's totals; a game; a penalty; the "
+                                   "places).")
+    after = serializers.DictField(help_text="The values after, in the same shape.")
+    standings_moved = StandingMoved(many=True, help_text="The players (pairs) whose total or "
+                                    "place changed, with both, best placed after first.")
+
+
+class EventCorrectionsApi(APIView):
+    permission_classes = [AllowAny]  # read only; whoever may see the event (event_get)
+
+    @extend_schema(operation_id="event_corrections", summary="An event's corrections (public)",
+                   description="Every change to a result after the players were shown it "
+                               "(a confirmed game's hand corrected or deleted, an adjusted "
+                               "result, a forfeit, a penalty given or withdrawn, the event "
+                               "reopened or finished again), newest first. Readable by "
+                               "whoever may read the event's standings.",
+                   responses={200: CorrectionOutput(many=True), **error_responses(404)})
+    def get(self, request: Request, pk: int) -> Response:
+        event = event_get(pk=pk, user=request.user)
+        club = event.club
+        return Response([selectors.correction_payload(c, club)
+                         for c in selectors.event_corrections(event)])
 
 
 # --- penalties --------------------------------------------------------------------------------

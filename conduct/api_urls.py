@@ -5,6 +5,8 @@ from django.urls import path
 from . import api
 
 urlpatterns = [
+    path("events/<int:pk>/corrections/", api.EventCorrectionsApi.as_view(),
+         name="api-corrections"),
     path("events/<int:pk>/penalties/", api.EventPenaltiesApi.as_view(), name="api-penalties"),
     path("events/<int:pk>/penalties/<int:penalty_id>/withdraw/", api.PenaltyWithdrawApi.as_view(),
          name="api-penalty-withdraw"),

@@ -14,7 +14,13 @@ Vocabulary:
 * a *call* (``DirectorCall``) is a table asking for a director from its phone: *raised* (with an
   optional reason and a few words), *taken* by a director ("on my way"), *closed* with a note
   (the ruling), which the table's phone shows until it is *dismissed* or the next hand is
-  stored. A call is *open* until it is closed; a table has one open call at a time.
+  stored. A call is *open* until it is closed; a table has one open call at a time;
+* a *correction* (``Correction``) is a change to a result after the players were shown it (a
+  confirmed game's hand corrected or deleted, an adjusted result, a forfeit, a penalty given or
+  withdrawn, the event reopened and finished again): one row per change, written in the
+  change's transaction (``tournaments.corrections`` says why a row of its own), listed in
+  public on the event's Corrections page with who (by role), why, what it was, what it became
+  and whose standings moved.
 """
 
 from __future__ import annotations
@@ -36,6 +42,10 @@ DECISIONS = ["upheld", "overturned", "changed"]
 CALL_REASONS = ["", "renege", "misdeal", "dispute", "other"]
 CALL_WORDS_MAX = 140
 CALL_NOTE_MAX = 500
+CORRECTION_KINDS = ["hand_corrected", "hand_deleted", "game_adjusted", "game_forfeited",
+                    "penalty_given", "penalty_withdrawn", "event_reopened", "event_refinished"]
+CORRECTION_ROLES = ["", "owner", "director", "scorer"]
+CORRECTION_TEXT_MAX = 300
 
 
 class Penalty(models.Model):
@@ -214,6 +224,66 @@ class DirectorCall(models.Model):
         return self.closed_at is None
 
 
+class Correction(models.Model):
+    """A change to a result after the players were shown it, as the public list shows it.
+
+    ``role`` is the author's role in the club at the time (empty: no signed-in author, such as
+    a management command); the author's name is shown only where the club allows it
+    (``Club.show_director_names``). ``reason`` is empty where the writer takes none (finishing
+    again): the list says "no reason given". ``was``/``became`` are short texts, ``before``/
+    ``after`` the structured values; ``standings_moved`` lists the entrants whose total or
+    place changed (``tournaments.corrections.CorrectionDraft.moved``)."""
+
+    class Kind(models.TextChoices):
+        HAND_CORRECTED = "hand_corrected", "Hand corrected"
+        HAND_DELETED = "hand_deleted", "Hand deleted"
+        GAME_ADJUSTED = "game_adjusted", "Adjusted result"
+        GAME_FORFEITED = "game_forfeited", "Forfeit"
+        PENALTY_GIVEN = "penalty_given", "Penalty given"
+        PENALTY_WITHDRAWN = "penalty_withdrawn", "Penalty withdrawn"
+        EVENT_REOPENED = "event_reopened", "Event reopened"
+        EVENT_REFINISHED = "event_refinished", "Event finished again"
+
+    class Role(models.TextChoices):
+        NONE = "", "the system"
+        OWNER = "owner", "owner"
+        DIRECTOR = "director", "director"
+        SCORER = "scorer", "scorer"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="corrections")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    created_at = models.DateTimeField(default=timezone.now)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                              on_delete=models.SET_NULL, related_name="+")
+    role = models.CharField(max_length=10, choices=Role.choices, blank=True, default="")
+    reason = models.CharField(max_length=500, blank=True, default="")
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    table_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    was = models.CharField(max_length=CORRECTION_TEXT_MAX)
+    became = models.CharField(max_length=CORRECTION_TEXT_MAX)
+    before = models.JSONField(default=dict, blank=True)
+    after = models.JSONField(default=dict, blank=True)
+    standings_moved = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["event", "-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(kind__in=CORRECTION_KINDS),
+                                   name="correction_kind_valid"),
+            models.CheckConstraint(condition=Q(role__in=CORRECTION_ROLES),
+                                   name="correction_role_valid"),
+        ]
+        indexes = [
+            # the Corrections list (newest first), its count and "Last corrected" of an event
+            models.Index(fields=["event", "-created_at"], name="correction_event_created_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} at {self.created_at:%Y-%m-%d %H:%M}"
+
+
 if (Penalty.Kind.values != PENALTY_KINDS or Appeal.Decision.values != DECISIONS
-        or DirectorCall.Reason.values != CALL_REASONS):
+        or DirectorCall.Reason.values != CALL_REASONS
+        or Correction.Kind.values != CORRECTION_KINDS
+        or Correction.Role.values != CORRECTION_ROLES):
     raise RuntimeError("conduct: the constraints' lists must follow the choices")

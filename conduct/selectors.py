@@ -1,5 +1,6 @@
-"""Reads of penalties, appeals, penalty tables and conduct records, shared by the pages, the
-API and the standings (``standings.compute`` sums the penalties in force)."""
+"""Reads of penalties, appeals, penalty tables, conduct records and an event's public list of
+corrections, shared by the pages, the API and the standings (``standings.compute`` sums the
+penalties in force; the standings page says when the event was last corrected)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Collection
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.http import Http404
 from django.utils import timezone
 
@@ -18,7 +19,7 @@ from scoring.models import Hand
 from scoring.selectors import entry_refusal
 from tournaments.models import Entry, Event, Table
 
-from .models import CALL_WORDS_MAX, Appeal, DirectorCall, Penalty, PenaltyTable
+from .models import CALL_WORDS_MAX, Appeal, Correction, DirectorCall, Penalty, PenaltyTable
 from .presets import PRESETS, preset_for
 
 # The check-in page marks players with a penalty within this many days.
@@ -260,4 +261,54 @@ def table_call_state(table: Table) -> dict[str, Any]:
         "raised_ms": int(current.raised_at.timestamp() * 1000) if current else None,
         "now_ms": int(timezone.now().timestamp() * 1000),
         "words_max": CALL_WORDS_MAX,
+    }
+
+
+# --- corrections ------------------------------------------------------------------------------
+NO_REASON = "no reason given"
+# What a correction's structured values keep to itself (the standings a re-finish compares
+# with are the event's whole table, not part of this change).
+PRIVATE_VALUES = {"standings"}
+
+
+def event_corrections(event: Event) -> list[Correction]:
+    """The event's corrections, newest first (one query, with their authors)."""
+    return list(Correction.objects.filter(event_id=event.pk).select_related("actor"))
+
+
+def corrections_summary(event: Event) -> tuple[int, datetime.datetime | None]:
+    """How many corrections the event has and when the last was made (one query)."""
+    got = Correction.objects.filter(event_id=event.pk).aggregate(
+        count=Count("id"), last=Max("created_at"))
+    return int(got["count"] or 0), got["last"]
+
+
+def correction_author(correction: Correction, club: Club) -> str:
+    """Who made a correction as the public list says it: the role ("director", "scorer",
+    "owner"), with the person's name only where the club allows it."""
+    role = correction.get_role_display()
+    if club.show_director_names and correction.actor is not None:
+        return f"{role} {call_person(correction.actor)}"
+    return role
+
+
+def correction_payload(correction: Correction, club: Club) -> dict[str, Any]:
+    """A correction as the page and the API show it."""
+    def public(values: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in (values or {}).items() if k not in PRIVATE_VALUES}
+
+    return {
+        "id": correction.pk, "kind": correction.kind, "kind_label": correction.get_kind_display(),
+        "at": correction.created_at, "role": correction.role or "system",
+        "by": correction_author(correction, club),
+        "name": call_person(correction.actor) if club.show_director_names else None,
+        "reason": correction.reason or NO_REASON, "reason_given": bool(correction.reason),
+        "round": correction.round_number, "table": correction.table_number,
+        "was": correction.was, "became": correction.became,
+        "before": public(correction.before), "after": public(correction.after),
+        "standings_moved": [
+            {k: v for k, v in moved.items() if k != "key"}
+            | {("pair_id" if moved["key"].startswith("pair:") else "entry_id"):
+               int(moved["key"].split(":", 1)[1])}
+            for moved in correction.standings_moved],
     }

@@ -21,6 +21,7 @@ from django.utils import timezone
 from common.errors import DomainError
 from scoring.models import Game
 from scoring.selectors import entry_refusal
+from tournaments import corrections
 from tournaments.models import Entry, Event, Pair, Seat, Table
 from tournaments.selectors import results_final_check
 from tournaments.services import event_lock, event_log, event_results_changed
@@ -147,15 +148,40 @@ def penalty_record(*, event: Event, round_number: Any, kind: str, reason: str,
     why = _reason(reason, field="reason", what="the player is penalised")
     entry, pair = _target(locked, entry_id=entry_id, pair_id=pair_id)
     round_no, game = _sitting(locked, number=round_number, table=table, entry=entry, pair=pair)
-    penalty = Penalty.objects.create(
-        event=locked, round_number=round_no, game=game, entry=entry,
-        pair=pair if locked.is_pairs else None, kind=kind, points=number, reason=why,
-        created_by=_user(actor))
-    event_log(locked, actor, "penalty_recorded", penalty=penalty.pk, round=round_no,
-              table=game.table.number if game else None, entry=penalty.entry_id,
-              pair=penalty.pair_id, kind=kind, points=number, reason=why)
+    table_number = game.table.number if game else None
+    with corrections.correction_record(
+            event=locked, kind=corrections.PENALTY_GIVEN, actor=actor, reason=why,
+            round_number=round_no, table_number=table_number) as draft:
+        penalty = Penalty.objects.create(
+            event=locked, round_number=round_no, game=game, entry=entry,
+            pair=pair if locked.is_pairs else None, kind=kind, points=number, reason=why,
+            created_by=_user(actor))
+        event_log(locked, actor, "penalty_recorded", penalty=penalty.pk, round=round_no,
+                  table=table_number, entry=penalty.entry_id,
+                  pair=penalty.pair_id, kind=kind, points=number, reason=why)
+        draft.was = f"{_penalised(penalty)}: no penalty"
+        draft.became = f"{_penalised(penalty)}: {_penalty_words(penalty)}"
+        draft.before = {"penalty": None}
+        draft.after = {"penalty": _penalty_values(penalty)}
     event_results_changed(locked)
     return penalty
+
+
+def _penalised(penalty: Penalty) -> str:
+    """Whom the penalty counts against: the pair in a pair event, else the player."""
+    if penalty.pair is not None:
+        return str(penalty.pair)
+    return penalty.entry.player.name if penalty.entry is not None else ""
+
+
+def _penalty_words(penalty: Penalty) -> str:
+    return f"−{penalty.points} ({penalty.get_kind_display().lower()})"
+
+
+def _penalty_values(penalty: Penalty) -> dict[str, Any]:
+    return {"id": penalty.pk, "kind": penalty.kind, "points": penalty.points,
+            "entry_id": penalty.entry_id, "pair_id": penalty.pair_id,
+            "round": penalty.round_number, "withdrawn": penalty.withdrawn}
 
 
 @transaction.atomic
@@ -169,12 +195,20 @@ def penalty_withdraw(*, penalty: Penalty, reason: str, actor: Any = None) -> Pen
         raise DomainError("This penalty was already withdrawn.", field="penalty",
                           code="withdrawn")
     why = _reason(reason, field="reason", what="the penalty is withdrawn")
-    locked.withdrawn_at = timezone.now()
-    locked.withdrawn_by = _user(actor)
-    locked.withdrawn_reason = why
-    locked.save(update_fields=["withdrawn_at", "withdrawn_by", "withdrawn_reason"])
-    event_log(locked_event, actor, "penalty_withdrawn", penalty=locked.pk,
-              points=locked.points, reason=why)
+    with corrections.correction_record(
+            event=locked_event, kind=corrections.PENALTY_WITHDRAWN, actor=actor, reason=why,
+            round_number=locked.round_number,
+            table_number=locked.game.table.number if locked.game else None) as draft:
+        draft.was = f"{_penalised(locked)}: {_penalty_words(locked)}"
+        draft.before = {"penalty": _penalty_values(locked)}
+        locked.withdrawn_at = timezone.now()
+        locked.withdrawn_by = _user(actor)
+        locked.withdrawn_reason = why
+        locked.save(update_fields=["withdrawn_at", "withdrawn_by", "withdrawn_reason"])
+        event_log(locked_event, actor, "penalty_withdrawn", penalty=locked.pk,
+                  points=locked.points, reason=why)
+        draft.became = f"{_penalised(locked)}: penalty withdrawn"
+        draft.after = {"penalty": _penalty_values(locked)}
     event_results_changed(locked_event)
     return locked
 

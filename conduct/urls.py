@@ -1,5 +1,5 @@
 """Conduct pages: the director's Penalties page of an event, adjusted results, conduct records,
-the table phone's call for a director."""
+the table phone's call for a director, the event's public Corrections page."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from django.urls import path
 from . import views
 
 urlpatterns = [
+    path("events/<int:pk>/corrections/", views.event_corrections_page,
+         name="event-corrections"),
     path("events/<int:pk>/penalties/", views.event_penalties, name="event-penalties"),
     path("events/<int:pk>/penalties/<int:penalty_id>/withdraw/", views.penalty_withdraw,
          name="penalty-withdraw"),

@@ -2,7 +2,8 @@
 reason, the penalty table, appeals), a game's adjusted result (from the round page), a
 player's conduct record in a club (the club's directors and the player only), and the table
 phone's call for a director (``/t/<token>/call/``: the table link's token, no login; the
-directors' side of the calls is in ``events.calls``, which hears the push)."""
+directors' side of the calls is in ``events.calls``, which hears the push), and the event's
+public Corrections page (whoever may read its standings)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from clubs.models import Club, Membership, Player
 from clubs.permissions import has_club_role
@@ -41,6 +42,20 @@ def _page(request: HttpRequest, event: Event, *, errors: dict[str, str] | None =
         "errors": errors or {}, "posted": posted or {},
         "final": results_final(event), "presets": selectors.PRESETS,
     }, status=status)
+
+
+@require_GET
+def event_corrections_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every change to a result after the players were shown it, newest first: when, who (by
+    role), why, what it was, what it became and whose standings moved. Readable by whoever
+    may read the event's standings (a public event: anyone)."""
+    event = event_get(pk=pk, user=request.user)
+    club = event.club
+    return render(request, "conduct/corrections.html", {
+        "event": event,
+        "corrections": [selectors.correction_payload(c, club)
+                        for c in selectors.event_corrections(event)],
+    })
 
 
 @login_required

@@ -17,18 +17,29 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from clubs.models import Membership
+from clubs.permissions import club_role
 from common.errors import DomainError, refused
 from common.rulesets import event_ruleset, table_seats, two_sides
 from common.tasks import ROUND_SEAT, task_queue
+from conduct.models import Correction
 from formats import Finish, Format
 from pairing.rotation import RotationError, RoundPlan
 from ranking.prizes import award_places
 from scoring.models import Game, Hand
 from scoring.services import game_forfeit, level_sides
+from standings.models import StandingsSnapshot
 from standings.selectors import qualifying_order, standings_compute
 from standings.services import placements_store, standings_rebuild
+from tournaments import corrections
 from tournaments.models import Bye, Entry, Event, EventLog, Pair, Round, Seat, Table
-from tournaments.selectors import event_entrants, pairs_in_seed_order, results_final_check
+from tournaments.selectors import (
+    event_entrants,
+    pairs_in_seed_order,
+    results_final_check,
+    results_locked_at,
+    results_locked_refusal,
+)
 from tournaments.services import event_lock, event_log, event_results_changed
 
 from . import seating
@@ -365,15 +376,65 @@ def event_status_set(*, event: Event, status: str, actor: Any = None, reason: st
     date and writes the final places (the format's rule, with the prizes they win) in the same
     transaction; reopening (``reason`` required: the results were final) clears the places until
     the event finishes again. The one service that changes an event's status (the pages, the
-    API, the demo and the archive come here)."""
-    locked = _event_status_write(event, status=status, actor=actor, reason=reason)
-    if status == Event.Status.FINISHED:
-        snapshot = standings_rebuild(event_id=locked.pk)
-        placements_store(event_id=locked.pk, placements=event_placements_compute(
-            locked, standings=snapshot.rows))
-    elif status == Event.Status.RUNNING:
-        placements_store(event_id=locked.pk, placements=[])
+    API, the demo and the archive come here).
+
+    Reopening and finishing again are public corrections (``tournaments.corrections``): the
+    places before and after, and whose standings moved between the reopen and the new finish.
+    Past the club's correction window (``Club.correction_window_minutes`` after the finish)
+    only the club's owner reopens (others: code ``locked``); without an ``actor`` (a management
+    command) the change is made as asked."""
+    previous = event_lock(event).status
+    if previous == Event.Status.FINISHED and status == Event.Status.RUNNING:
+        with corrections.correction_record(event=event, kind=corrections.EVENT_REOPENED,
+                                           actor=actor, reason=reason) as draft:
+            places = _places(event)
+            locked = _event_status_write(event, status=status, actor=actor, reason=reason)
+            placements_store(event_id=locked.pk, placements=[])
+            draft.was = "finished: " + _places_words(places)
+            draft.became = "running again: the places are cleared until it finishes again"
+            draft.before = {"status": previous, "places": places,
+                            "standings": draft.standings_before}
+            draft.after = {"status": status, "places": []}
+        return locked
+    reopened = (Correction.objects.filter(event_id=event.pk, kind__in=[
+        Correction.Kind.EVENT_REOPENED, Correction.Kind.EVENT_REFINISHED]).first()
+                if status == Event.Status.FINISHED else None)
+    again = reopened is not None and reopened.kind == Correction.Kind.EVENT_REOPENED
+    # a re-finish compares with the event when it was reopened; the first finish records nothing
+    with corrections.correction_record(event=event, kind=corrections.EVENT_REFINISHED,
+                                       actor=actor, reason=reason, when=again) as draft:
+        locked = _event_status_write(event, status=status, actor=actor, reason=reason)
+        if status == Event.Status.FINISHED:
+            snapshot = standings_rebuild(event_id=locked.pk)
+            placements_store(event_id=locked.pk, placements=event_placements_compute(
+                locked, standings=snapshot.rows))
+        elif status == Event.Status.RUNNING:
+            placements_store(event_id=locked.pk, placements=[])
+        if again and reopened is not None:
+            before = reopened.before
+            draft.baseline = before.get("standings") or None
+            places = _places(event)
+            draft.was = "reopened: the places were cleared"
+            draft.became = "finished again: " + _places_words(places)
+            draft.before = {"status": Event.Status.RUNNING, "places": before.get("places", [])}
+            draft.after = {"status": status, "places": places}
     return locked
+
+
+def _places(event: Event) -> list[dict[str, Any]]:
+    """The finished event's places as stored (the snapshot's placements), short: place, who."""
+    stored = StandingsSnapshot.objects.filter(event_id=event.pk).values_list(
+        "placements", flat=True).first() or []
+    key = "pair_id" if event.is_pairs else "entry_id"
+    return [{"place": p.get("place"), key: p.get(key), "name": p.get("name", "")}
+            for p in stored]
+
+
+def _places_words(places: list[dict[str, Any]], *, top: int = 3) -> str:
+    if not places:
+        return "no places"
+    words = ", ".join(f"{p['place']}. {p['name']}" for p in places[:top])
+    return words + (", …" if len(places) > top else "")
 
 
 def _event_status_write(event: Event, *, status: str, actor: Any, reason: str = "") -> Event:
@@ -389,6 +450,11 @@ def _event_status_write(event: Event, *, status: str, actor: Any, reason: str = 
     if status == Event.Status.FINISHED and locked.rounds.exclude(status=Round.Status.CLOSED).exists():
         raise DomainError("Close the current round before finishing the event.", field="status")
     reason = (reason or "").strip()
+    if locked.status == Event.Status.FINISHED and actor is not None:
+        locked_at = results_locked_at(locked)
+        if locked_at is not None and club_role(user=actor, club=locked.club) \
+                != Membership.Role.OWNER:
+            raise results_locked_refusal(locked, locked_at, field="status")
     if locked.status == Event.Status.FINISHED and not reason:
         raise DomainError("Say why the finished event is reopened: its results were final.",
                           field="reason")

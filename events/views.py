@@ -24,6 +24,7 @@ from common.forms import add_domain_error, refusal_message
 from common.http import public_address
 from common.rulesets import event_ruleset
 from common.spreadsheets import SafeCsvWriter
+from conduct.selectors import corrections_summary
 from draw import flow, seating, services
 from draw.cards import MAX_TABLE_CARDS, table_cards_ensure
 from draw.selectors import (
@@ -177,6 +178,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context["current_label"] = labels.get(current.number, "") if current else ""
     context["podium"] = _podium(event_placements(event))
     context["draw"] = draw_disclosure(event)
+    context["corrections_count"] = corrections_summary(event)[0]
     return render(request, "events/event_detail.html", context)
 
 

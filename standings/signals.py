@@ -10,6 +10,9 @@
   the standings show (its tables come first, ``standings.boards``) before any of its hands
   changes the rows: the snapshot's version moves then, so the pages redraw and no region
   cached for the version before is served for it.
+* A correction of a result (``tournaments.corrections``) asks for the standings before and
+  after its change (``tournaments.signals.standings_wanted``): they are computed from the rows
+  in the writer's transaction (the snapshot is written later, by a task).
 """
 
 from __future__ import annotations
@@ -21,8 +24,9 @@ from django.dispatch import receiver
 
 from clubs.models import Club
 from tournaments.models import Event, Round
-from tournaments.signals import hands_version_moved
+from tournaments.signals import hands_version_moved, standings_wanted
 
+from .compute import standings_compute
 from .services import standings_version_bump
 from .status import status_forget, status_hands_entered
 
@@ -47,3 +51,11 @@ def _hands_moved(event_id: int, hands_version: int, **_: Any) -> None:
 def _round_seated(instance: Round, created: bool, **_: Any) -> None:
     if created and instance.stage != Round.Stage.QUALIFYING:
         standings_version_bump(event_id=instance.event_id)
+
+
+@receiver(standings_wanted, dispatch_uid="standings-for-correction")
+def _standings_wanted(event: Event, **_: Any) -> dict[str, dict[str, Any]]:
+    rows = standings_compute(event=event).rows
+    key = "pair" if event.is_pairs else "entry"
+    return {f"{key}:{row[f'{key}_id']}": {"name": row["name"], "points": row["points"],
+                                          "rank": row["rank"]} for row in rows}

@@ -27,6 +27,7 @@ from django.utils.http import parse_etags
 from django.views.decorators.http import require_GET
 
 from common.spreadsheets import SafeCsvWriter
+from conduct.selectors import corrections_summary
 from tournaments.models import Event, Round
 
 from .boards import TOTALS
@@ -97,6 +98,8 @@ def _page(request: HttpRequest, event_id: int, view: str, template: str) -> Http
         "poll_seconds": POLL_SECONDS, "stage": part,
         "push_url": push_stream_url(event.pk), "push_poll_seconds": PUSH_POLL_SECONDS,
         "round_status": round_status(event) if view == "wall" else None,
+        # "Last corrected <time>": a result changed after the players were shown it
+        "last_corrected": corrections_summary(event)[1] if view == "page" else None,
         "page_seconds": WALL_PAGE_SECONDS,
         # The tabs: the result (the default), each stage seated, the totals over all games.
         "result_label": "Final results" if finished else "Standings",

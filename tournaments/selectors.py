@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import difflib
 import re
 import unicodedata
@@ -9,6 +10,7 @@ from typing import Any
 
 from django.db.models import Exists, F, OuterRef, Prefetch
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
 from clubs.models import Player
 from clubs.permissions import check_club_role, check_view_event
@@ -18,11 +20,52 @@ from common.rulesets import event_ruleset, table_seats
 from .models import Arrival, Bye, Entry, Event, EventLog, Pair, Round, Seat, Table
 
 
+def event_finished_at(event: Event) -> datetime.datetime | None:
+    """When a finished event last finished (its log's last status change to finished), or
+    None (not finished, or finished without a log row: an old import)."""
+    if event.status != Event.Status.FINISHED:
+        return None
+    return (EventLog.objects.filter(event_id=event.pk, action="status",
+                                    details__status=Event.Status.FINISHED)
+            .order_by("-created_at", "-id").values_list("created_at", flat=True).first())
+
+
+def results_locked_at(event: Event) -> datetime.datetime | None:
+    """When a finished event's results locked, if they have: the club's correction window
+    (``Club.correction_window_minutes`` after the finish) is over. A locked event is reopened
+    by the club's owner only (``draw.services.event_status_set``). None: no window, not
+    finished, or still inside the window."""
+    minutes = event.club.correction_window_minutes
+    if minutes is None:
+        return None
+    finished = event_finished_at(event)
+    if finished is None:
+        return None
+    locked = finished + datetime.timedelta(minutes=minutes)
+    return locked if timezone.now() >= locked else None
+
+
+def results_locked_refusal(event: Event, locked: datetime.datetime, *,
+                           field: str = "event") -> DomainError:
+    """The refusal of a change once the results are locked (code ``locked``)."""
+    minutes = event.club.correction_window_minutes
+    when = timezone.localtime(locked).strftime("%Y-%m-%d %H:%M")
+    return DomainError(
+        f"This event's results are locked since {when} (the club corrects results up to "
+        f"{minutes} minutes after an event finishes); only the club's owner can reopen it.",
+        field=field, code="locked")
+
+
 def results_final(event: Event) -> DomainError | None:
     """THE rule that a finished event's results are final: its hands, games, seats, entries and
     settings change only after a director reopens it, with a reason (its placements, prizes and
-    ratings would otherwise disagree with its hands). Every writer asks; returns the refusal."""
+    ratings would otherwise disagree with its hands). Every writer asks; returns the refusal.
+    Past the club's correction window the refusal says the results are locked (code
+    ``locked``: only the owner reopens)."""
     if event.status == Event.Status.FINISHED:
+        locked = results_locked_at(event)
+        if locked is not None:
+            return results_locked_refusal(event, locked)
         return DomainError("This event is finished and its results are final; reopen it, "
                            "saying why, to change them.", field="event", code="event_final")
     if event.status == Event.Status.CANCELLED:

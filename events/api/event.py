@@ -219,7 +219,9 @@ class EventDetailApi(APIView):
 
 class ReopenInput(serializers.Serializer[Any]):
     reason = serializers.CharField(max_length=500, help_text=(
-        "Why the finished event's final results are to change (kept in the event's log)."))
+        "Why the finished event's final results are to change (kept in the event's log and "
+        "shown on its public Corrections list). Past the club's correction window only an "
+        "owner reopens (others: 400, code locked)."))
 
 
 class EventStatusApi(DirectorAction):

@@ -1,5 +1,6 @@
 """The director's decisions on games: calling time, settling a level game by the cut, a forfeit
-(walkover), an adjusted result (points, the round's average, a forfeit)."""
+(walkover), an adjusted result (points, the round's average, a forfeit). A forfeit and an
+adjusted result are public corrections of the event (``tournaments.corrections``)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from common.rulesets import event_ruleset, table_sides
 from common.tasks import (
     ratings_request_update,
 )
+from tournaments import corrections
 from tournaments.models import Event, Round, Seat
 from tournaments.selectors import results_final_check
 from tournaments.services import (
@@ -32,6 +34,7 @@ from .derive import (
     game_seats,
     level_sides,
 )
+from .hands import totals_words
 
 ADJUST_KINDS = {
     "points": "Both sides' points, as the director sets them",
@@ -165,18 +168,30 @@ def game_forfeit(*, game: Game, side: str, reason: str, actor: Any = None,
     pair = forfeiting.pair if forfeiting is not None else None
     if pair is None:
         raise DomainError("No pair sits at that side of this table.", field="side")
-    now = timezone.now()
-    Game.objects.filter(pk=locked.pk).update(
-        forfeit=side, status=Game.Status.CONFIRMED, confirmed_by=None, confirmed_at=now)
-    locked.forfeit, locked.status = side, Game.Status.CONFIRMED
-    locked.confirmed_by, locked.confirmed_at = None, now
-    _game_write(locked, _live_revisions(locked), bump_version=True)
-    event_log(event, actor, "game_forfeited", round=round_.number, table=locked.table.number,
-              side=side, pair=pair.pk, name=str(pair), reason=reason[:200],
-              withdrawn=withdraw, hands=locked.hands_count)
-    if withdraw and any(m.status == m.Status.ACTIVE for m in pair.members.all()):
-        pair_withdraw(pair=pair, actor=actor, forfeited=True)
-    event_results_changed(event)
+    with corrections.correction_record(
+            event=event, kind=corrections.GAME_FORFEITED, actor=actor, reason=reason[:200],
+            round_number=round_.number, table_number=locked.table.number) as draft:
+        was: dict[str, Any] = {"status": locked.status, "totals": dict(locked.totals or {}),
+                               "winner": locked.winner}
+        now = timezone.now()
+        Game.objects.filter(pk=locked.pk).update(
+            forfeit=side, status=Game.Status.CONFIRMED, confirmed_by=None, confirmed_at=now)
+        locked.forfeit, locked.status = side, Game.Status.CONFIRMED
+        locked.confirmed_by, locked.confirmed_at = None, now
+        _game_write(locked, _live_revisions(locked), bump_version=True)
+        event_log(event, actor, "game_forfeited", round=round_.number, table=locked.table.number,
+                  side=side, pair=pair.pk, name=str(pair), reason=reason[:200],
+                  withdrawn=withdraw, hands=locked.hands_count)
+        if withdraw and any(m.status == m.Status.ACTIVE for m in pair.members.all()):
+            pair_withdraw(pair=pair, actor=actor, forfeited=True)
+        draft.was = f"{totals_words(was['totals'], was['winner'])}, {was['status']}"
+        draft.became = (f"{pair} ({side}) forfeited: {locked.winner or 'the other side'} wins "
+                        f"({totals_words(locked.totals)})")
+        draft.before = {"game": was}
+        draft.after = {"game": {"status": locked.status, "totals": dict(locked.totals or {}),
+                                "winner": locked.winner}, "forfeit": side, "pair_id": pair.pk,
+                       "withdrawn": withdraw}
+    event_results_changed(event)  # the event's row last, after the correction's
     _round_confirmed_advance(round_)
     return locked
 
@@ -277,15 +292,24 @@ def game_adjust(*, game: Game, kind: str, reason: str, points: Any = None, side:
     if kind == "average":  # what it averages so far; it follows them (_averages_follow)
         result |= {"games": counted, "of": of}
     adjusted = result
-    now = timezone.now()
-    Game.objects.filter(pk=locked.pk).update(
-        adjusted=adjusted, status=Game.Status.CONFIRMED, confirmed_by=None, confirmed_at=now)
-    locked.adjusted, locked.status = adjusted, Game.Status.CONFIRMED
-    locked.confirmed_by, locked.confirmed_at = None, now
-    _game_write(locked, _live_revisions(locked), bump_version=True)
-    event_log(event, actor, "game_adjusted", round=round_.number, table=locked.table.number,
-              kind=kind, points=given, reason=reason, was=was)
-    ratings_request_update(game_id=locked.pk, round_id=round_.pk)
-    event_results_changed(event)
+    with corrections.correction_record(
+            event=event, kind=corrections.GAME_ADJUSTED, actor=actor, reason=reason,
+            round_number=round_.number, table_number=locked.table.number) as draft:
+        now = timezone.now()
+        Game.objects.filter(pk=locked.pk).update(
+            adjusted=adjusted, status=Game.Status.CONFIRMED, confirmed_by=None, confirmed_at=now)
+        locked.adjusted, locked.status = adjusted, Game.Status.CONFIRMED
+        locked.confirmed_by, locked.confirmed_at = None, now
+        _game_write(locked, _live_revisions(locked), bump_version=True)
+        event_log(event, actor, "game_adjusted", round=round_.number, table=locked.table.number,
+                  kind=kind, points=given, reason=reason, was=was)
+        ratings_request_update(game_id=locked.pk, round_id=round_.pk)
+        how = "the round's average" if kind == "average" else "points"
+        draft.was = f"{totals_words(was['totals'], was['winner'])}, {was['status']}"
+        draft.became = f"adjusted ({how}): {totals_words(locked.totals, locked.winner)}"
+        draft.before = {"game": was}
+        draft.after = {"game": {"status": locked.status, "totals": dict(locked.totals or {}),
+                                "winner": locked.winner}, "adjusted": adjusted}
+    event_results_changed(event)  # the event's row last, after the correction's
     _round_confirmed_advance(round_)
     return locked

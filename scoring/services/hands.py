@@ -1,5 +1,10 @@
 """Writing hands: a new hand, a correction (a new revision, exactly one live) and deleting the
-last hand; each locks the game, stores, rebuilds the game's rows and queues the standings."""
+last hand; each locks the game, stores, rebuilds the game's rows and queues the standings.
+
+A correction or deletion of a hand whose result the players had seen (a confirmed game, or a
+game of a closed round: the writer must say why) is also one of the event's public
+corrections (``tournaments.corrections``), with the hand and the game's totals before and
+after."""
 
 from __future__ import annotations
 
@@ -17,6 +22,7 @@ from common.tasks import (
 )
 from rules_engine import Hand as EngineHand
 from rules_engine import RulesError, score_game
+from tournaments import corrections
 from tournaments.models import Round
 from tournaments.services import (
     event_log,
@@ -56,6 +62,36 @@ def _check_open(game: Game, *, as_director: bool, note: str) -> None:
             raise DomainError("Say why a confirmed game is changed.", field="note")
     if game.table.round.status == Round.Status.CLOSED and not note.strip():
         raise DomainError("Say why a closed round's hand is changed.", field="note")
+
+
+def _shown(game: Game) -> bool:
+    """Were this game's results final to its players (a change is then a public correction)?
+    Confirmed, or its round closed."""
+    return (game.status == Game.Status.CONFIRMED
+            or game.table.round.status == Round.Status.CLOSED)
+
+
+def totals_words(totals: Mapping[str, Any] | None, winner: str = "") -> str:
+    """A game's totals in a few words: "NS 420 · EW 380 (NS won)"."""
+    if not totals:
+        return "no result"
+    text = " · ".join(f"{side} {points}" for side, points in totals.items())
+    return f"{text} ({winner} won)" if winner else text
+
+
+def hand_words(revision: HandRevision, number: int) -> str:
+    """A hand in a few words: "hand 3: N bid 350 in hearts, made; NS +420 · EW +60"."""
+    what = revision.outcome.replace("_", " ")
+    if revision.bidder and revision.bid is not None:
+        trump = f" in {revision.trump}" if revision.trump else ""
+        made = "" if revision.made is None else (", made" if revision.made else ", set")
+        what = f"{revision.bidder} bid {revision.bid}{trump}{made}"
+    points = " · ".join(f"{side} {value:+d}" for side, value in (revision.points or {}).items())
+    return f"hand {number}: {what}; {points}" if points else f"hand {number}: {what}"
+
+
+def _game_state(game: Game) -> dict[str, Any]:
+    return {"status": game.status, "totals": dict(game.totals or {}), "winner": game.winner}
 
 
 def _replayed(key: str | None, *, game: Game, hand: Hand | None = None) -> HandRevision | None:
@@ -113,11 +149,12 @@ def _store_revision(
 
 
 def _after_write(game: Game, revisions: Sequence[HandRevision], *, author: Any = None,
-                 note: str = "") -> None:
+                 note: str = "", bump: bool = True) -> None:
     """Re-derive the locked game from its live hands (``revisions``, in hand order), then mark
     the event's standings behind. A change to a confirmed game clears its confirmation and says
     so in the event log. The event row is bumped last (``tournaments.services.hands_version_bump``):
-    callers write nothing after this but the round's start (``hand_submit``, once a round)."""
+    callers write nothing after this but the round's start (``hand_submit``, once a round).
+    ``bump`` false: the caller records a correction first, then calls :func:`_bump`."""
     if game.status == Game.Status.CONFIRMED:
         event_log(game.table.round.event, author, "confirmation_cleared",
                   round=game.table.round.number, table=game.table.number,
@@ -128,6 +165,12 @@ def _after_write(game: Game, revisions: Sequence[HandRevision], *, author: Any =
         ratings_request_update(game_id=game.pk, round_id=game.table.round_id)
     else:
         _game_write(game, revisions, bump_version=True)
+    if bump:
+        _bump(game)
+
+
+def _bump(game: Game) -> None:
+    """The event's standings are behind its hands: the event row's bump, the last write."""
     event_id = game.table.round.event_id
     hands_version_bump(event_id=event_id)
     standings_request_update(event_id=event_id)
@@ -252,13 +295,29 @@ def hand_correct(
             f"({exc.errors[0].message}). Correct or delete the later hands first.",
             field="number",
         ) from None
-    HandRevision.objects.filter(pk=live.pk).update(is_live=False)
-    revision = _store_revision(
-        hand=hand, number=live.revision + 1, engine_hand=engine_hand, score=score,
-        author=author, source=source, note=note, idempotency_key=idempotency_key,
-    )
-    _after_write(locked, [revision if r.hand_id == hand.pk else r for r in revisions],
-                 author=author, note=note)
+    round_ = locked.table.round
+    with corrections.correction_record(
+            event=round_.event, kind=corrections.HAND_CORRECTED, actor=author, reason=note,
+            round_number=round_.number, table_number=locked.table.number,
+            when=_shown(locked)) as draft:
+        was = _game_state(locked)
+        HandRevision.objects.filter(pk=live.pk).update(is_live=False)
+        revision = _store_revision(
+            hand=hand, number=live.revision + 1, engine_hand=engine_hand, score=score,
+            author=author, source=source, note=note, idempotency_key=idempotency_key,
+        )
+        _after_write(locked, [revision if r.hand_id == hand.pk else r for r in revisions],
+                     author=author, note=note, bump=False)
+        draft.was = f"{hand_words(live, hand.number)} (game {totals_words(was['totals'])})"
+        draft.became = (f"{hand_words(revision, hand.number)} "
+                        f"(game {totals_words(locked.totals)})")
+        draft.before = {"hand": hand.number, "revision": live.revision,
+                        "values": revision_values(live), "points": dict(live.points),
+                        "game": was}
+        draft.after = {"hand": hand.number, "revision": revision.revision,
+                       "values": revision_values(revision), "points": dict(revision.points),
+                       "game": _game_state(locked)}
+    _bump(locked)  # after the correction's row: the event's row is the last write
     return revision
 
 
@@ -291,22 +350,34 @@ def hand_delete_last(
             field="number",
             current=revision_values(live) | {"number": last.number, "revision": live.revision},
         )
-    HandRevision.objects.filter(pk=live.pk).update(is_live=False)
-    deletion = HandRevision.objects.create(
-        hand=last, revision=live.revision + 1, is_live=False, is_deletion=True,
-        dealer=live.dealer, bidder=live.bidder, bid=live.bid, trump=live.trump,
-        outcome=live.outcome, renege_seat=live.renege_seat, meld=live.meld,
-        counters=live.counters, tricks=live.tricks, quadruple_run=live.quadruple_run,
-        partner=live.partner, misdeal_seat=live.misdeal_seat, widow_seen=live.widow_seen,
-        check_melds=live.check_melds,
-        points=live.points, result=live.result, made=live.made,
-        reason="deleted", author=_user(author),
-        source=HandRevision.Source.DIRECTOR if as_director else HandRevision.Source.TABLE,
-        note=note[:200],
-    )
-    Hand.objects.filter(pk=last.pk).update(deleted_at=timezone.now())
-    event_log(locked.table.round.event, author, "hand_deleted", table=locked.table.number,
-              round=locked.table.round.number, hand=last.number, values=revision_values(live),
-              note=note)
-    _after_write(locked, revisions[:-1], author=author, note=note)
+    round_ = locked.table.round
+    with corrections.correction_record(
+            event=round_.event, kind=corrections.HAND_DELETED, actor=author, reason=note,
+            round_number=round_.number, table_number=locked.table.number,
+            when=_shown(locked)) as draft:
+        was = _game_state(locked)
+        HandRevision.objects.filter(pk=live.pk).update(is_live=False)
+        deletion = HandRevision.objects.create(
+            hand=last, revision=live.revision + 1, is_live=False, is_deletion=True,
+            dealer=live.dealer, bidder=live.bidder, bid=live.bid, trump=live.trump,
+            outcome=live.outcome, renege_seat=live.renege_seat, meld=live.meld,
+            counters=live.counters, tricks=live.tricks, quadruple_run=live.quadruple_run,
+            partner=live.partner, misdeal_seat=live.misdeal_seat, widow_seen=live.widow_seen,
+            check_melds=live.check_melds,
+            points=live.points, result=live.result, made=live.made,
+            reason="deleted", author=_user(author),
+            source=HandRevision.Source.DIRECTOR if as_director else HandRevision.Source.TABLE,
+            note=note[:200],
+        )
+        Hand.objects.filter(pk=last.pk).update(deleted_at=timezone.now())
+        event_log(locked.table.round.event, author, "hand_deleted", table=locked.table.number,
+                  round=locked.table.round.number, hand=last.number, values=revision_values(live),
+                  note=note)
+        _after_write(locked, revisions[:-1], author=author, note=note, bump=False)
+        draft.was = f"{hand_words(live, last.number)} (game {totals_words(was['totals'])})"
+        draft.became = f"hand {last.number} deleted (game {totals_words(locked.totals)})"
+        draft.before = {"hand": last.number, "revision": live.revision,
+                        "values": revision_values(live), "points": dict(live.points), "game": was}
+        draft.after = {"hand": last.number, "deleted": True, "game": _game_state(locked)}
+    _bump(locked)  # after the correction's row: the event's row is the last write
     return deletion

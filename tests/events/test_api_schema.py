@@ -19,6 +19,7 @@ PAGE_ACTIONS: dict[str, tuple[str, str]] = {
     "club-member-set": ("post", "/api/clubs/{slug}/members/"),
     "club-manage": ("get", "/api/clubs/{slug}/members/"),
     "club-member-remove": ("post", "/api/clubs/{slug}/members/remove/"),
+    "club-corrections": ("patch", "/api/clubs/{slug}/"),
     "invitation-create": ("post", "/api/clubs/{slug}/invitations/"),
     "invitation-revoke": ("post", "/api/clubs/{slug}/invitations/{id}/revoke/"),
     "invitation-accept": ("post", "/api/invitations/{token}/accept/"),
@@ -36,6 +37,7 @@ PAGE_ACTIONS: dict[str, tuple[str, str]] = {
     "event-pairs": ("post", "/api/events/{id}/entries/"),
     "pair-leave": ("post", "/api/events/{id}/pairs/{pair_id}/leave/"),
     "event-bracket": ("get", "/api/events/{id}/bracket/"),
+    "event-corrections": ("get", "/api/events/{id}/corrections/"),
     "event-finish": ("post", "/api/events/{id}/finish/"),
     "event-reopen": ("post", "/api/events/{id}/reopen/"),
     "round-seat": ("post", "/api/events/{id}/rounds/"),
@@ -118,6 +120,7 @@ PRINTABLES = {"invitation-detail", "round-cards", "round-sheet", "event-hands-cs
 ERRORS: dict[tuple[str, str], set[str]] = {
     ("post", "/api/clubs/"): {"400", "403"},
     ("post", "/api/clubs/{slug}/players/merge/"): {"400", "403", "404"},
+    ("patch", "/api/clubs/{slug}/"): {"400", "403", "404"},
     ("post", "/api/clubs/{slug}/members/"): {"400", "403", "404"},
     ("post", "/api/clubs/{slug}/members/remove/"): {"400", "403", "404"},
     ("post", "/api/clubs/{slug}/invitations/"): {"400", "403", "404"},

@@ -40,14 +40,16 @@ DAY_PAGES: dict[str, tuple[str, bool, int]] = {
     "seating board": ("wall/seating/", False, 9),
     "movement board": ("wall/movement/", False, 8),
     "round page": ("rounds/2/", True, 16),
-    # 21: the draw's re-draws (for anyone checking the seed) are one query of their own
-    "event page": ("", True, 21),
+    # 22: the draw's re-draws (for anyone checking the seed) and the count of the event's
+    # corrections ("Corrections (N)") are one query each
+    "event page": ("", True, 22),
     "hands CSV": ("hands.csv", True, 6),
     "event archive": ("archive.json", True, 26),  # + penalties, appeals (v2)
 }
 BRACKET_PAGES: dict[str, tuple[str, bool, int]] = {
     "bracket": ("bracket/", False, 8),
-    "bracket standings": ("standings/", False, 9),
+    # 10: "Last corrected" (the event's latest correction) is one query of its own
+    "bracket standings": ("standings/", False, 10),
     # 27: the open calls for a director above the tiles are one query of their own
     "bracket director screen": ("director/", True, 27),
 }
