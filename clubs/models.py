@@ -30,8 +30,9 @@ class Club(models.Model):
     ruleset_overrides = models.JSONField(default=dict, blank=True)
     is_public = models.BooleanField(default=True)
     # The public list of an event's corrections names the director who made each one only
-    # where the club allows it (otherwise it says "director", "scorer" or "owner").
-    show_director_names = models.BooleanField(default=False)
+    # where the club allows it (otherwise it says "director", "scorer" or "owner"). The
+    # database default gives it to rows written by code that predates it (a migration's state).
+    show_director_names = models.BooleanField(default=False, db_default=False)
     # Minutes after an event finishes during which a director may still reopen it to correct
     # a result; after that its results are locked and only the club's owner reopens it.
     # Blank: no lock.
