@@ -22,6 +22,7 @@ from rest_framework.views import APIView
 from clubs.api import error_responses, roster_player
 from common.errors import DomainError
 from common.throttles import SELF_CHECK_IN_SCOPE
+from common.types import Actor
 from tournaments import services as events
 from tournaments.api_actions import DirectorAction
 from tournaments.models import Arrival, Entry, Event
@@ -95,7 +96,7 @@ class EntryAlternateApi(DirectorAction):
     def find(self, event: Event, **where: int) -> Entry:
         return get_object_or_404(event.entries.select_related("player"), pk=where["entry_id"])
 
-    def act(self, event: Event, found: Entry, data: dict[str, Any], *, actor: Any) -> Any:
+    def act(self, event: Event, found: Entry, data: dict[str, Any], *, actor: Actor) -> Any:
         done = events.entry_set_alternate(entry=found, actor=actor, alternate=data["alternate"])
         return EntryOutput(done).data
 
@@ -107,7 +108,7 @@ class EntryAlternateApi(DirectorAction):
 class SelfCheckInModeApi(DirectorAction):
     input = SelfCheckInModeInput
 
-    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Any) -> Any:
+    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Actor) -> Any:
         events.event_self_check_in_set(event=event, mode=data["mode"], actor=actor)
         return EventOutput(event_get(pk=event.pk, user=actor)).data
 
@@ -138,7 +139,7 @@ class ArrivalDecideApi(DirectorAction):
     def find(self, event: Event, **where: int) -> Arrival:
         return get_object_or_404(event.arrivals, pk=where["arrival_id"])
 
-    def act(self, event: Event, found: Arrival, data: dict[str, Any], *, actor: Any) -> Any:
+    def act(self, event: Event, found: Arrival, data: dict[str, Any], *, actor: Actor) -> Any:
         return arrival_payload(events.arrival_decide(arrival=found, approve=data["approve"],
                                                      actor=actor))
 

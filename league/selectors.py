@@ -18,6 +18,7 @@ from django.utils import timezone
 import formats
 from clubs.models import Club, Player
 from clubs.permissions import can_view_event, visible_clubs
+from common.types import Actor
 from ranking.ratings import ordinal
 from standings.boards import first_placed
 from standings.models import StandingsSnapshot
@@ -45,7 +46,7 @@ def ratings_for(*, player_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
     }
 
 
-def rating_history(*, player_id: int, user: Any = None) -> list[dict[str, Any]]:
+def rating_history(*, player_id: int, user: Actor | None = None) -> list[dict[str, Any]]:
     """The player's rating after each rated game, oldest first (playing order): ``at`` (when the
     game was confirmed, or when it ended), ``game_id``, ``event_id``, ``event_name``, ``mu``,
     ``sigma``, ``ordinal`` (what the leaderboards show as the rating).
@@ -78,7 +79,7 @@ def rating_history(*, player_id: int, user: Any = None) -> list[dict[str, Any]]:
     ]
 
 
-def rated_player_get(*, player_id: int, user: Any) -> Player | None:
+def rated_player_get(*, player_id: int, user: Actor) -> Player | None:
     """The player whose rating ``user`` may read, or None: a player who played is named to
     those who may see one of their events (a player seen only in a private club's events, or
     in hidden events, is named to that club's members alone, whatever roster they are on); a

@@ -24,6 +24,7 @@ from django.http import Http404
 from clubs.models import Player
 from clubs.permissions import can_view_event
 from common.rulesets import event_ruleset
+from common.types import Actor
 from league.selectors import rating_history, ratings_for
 from rules_engine import Ruleset
 from scoring.models import Game, HandRevision
@@ -79,7 +80,7 @@ class Profile:
         }
 
 
-def _visible_entries(player_id: int, user: Any) -> list[Entry]:
+def _visible_entries(player_id: int, user: Actor) -> list[Entry]:
     """The player's entries in events the viewer may see, newest event first. A non-public
     event is visible by the viewer's role in its club alone, so that is asked once per club."""
     entries = list(
@@ -339,7 +340,7 @@ def _parts(entries: list[Entry]) -> tuple[dict[int, EventPart], dict[int, str]]:
     return parts | live, names | live_names
 
 
-def player_profile(*, player_id: int, user: Any) -> Profile:
+def player_profile(*, player_id: int, user: Actor) -> Profile:
     """The player's events, partners, opponents and hand figures over the events ``user`` may
     see; 404 when there are none (or no such player)."""
     player = Player.objects.filter(pk=player_id).first()

@@ -26,6 +26,7 @@ from rest_framework.views import APIView
 from clubs.api import error_responses
 from clubs.permissions import has_club_role
 from common.http import public_url
+from common.types import Actor
 from tournaments.api_actions import DirectorAction
 from tournaments.models import Event
 from tournaments.selectors import event_get
@@ -340,7 +341,7 @@ class _RegistrationAction(DirectorAction):
     tags=["registrations"]))
 class RegistrationApproveApi(_RegistrationAction):
     def act(self, event: Event, found: Registration, data: dict[str, Any], *,
-            actor: Any) -> Any:
+            actor: Actor) -> Any:
         done = services.registration_approve(registration=found, actor=actor,
                                              site=_site(self.request))
         return _out(done, director=True)
@@ -352,7 +353,7 @@ class RegistrationApproveApi(_RegistrationAction):
     tags=["registrations"]))
 class RegistrationRefuseApi(_RegistrationAction):
     def act(self, event: Event, found: Registration, data: dict[str, Any], *,
-            actor: Any) -> Any:
+            actor: Actor) -> Any:
         done = services.registration_refuse(registration=found, actor=actor,
                                             site=_site(self.request))
         return _out(done, director=True)
@@ -367,7 +368,7 @@ class RegistrationPaidApi(_RegistrationAction):
     input = RegistrationPaidInput
 
     def act(self, event: Event, found: Registration, data: dict[str, Any], *,
-            actor: Any) -> Any:
+            actor: Actor) -> Any:
         done = services.registration_mark_paid(registration=found, paid=data["paid"],
                                                actor=actor)
         return _out(done, director=True)
@@ -384,7 +385,7 @@ class RegistrationPaidApi(_RegistrationAction):
 class RegistrationsCheckInApi(DirectorAction):
     input = RegistrationsCheckInInput
 
-    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Any) -> Any:
+    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Actor) -> Any:
         ids = data["ids"]
         chosen = None
         if ids is not None:

@@ -22,6 +22,7 @@ from common.charts import SMALL, progress_chart, progress_layout
 from common.errors import DomainError
 from common.labels import SUIT_SYMBOLS
 from common.rulesets import event_ruleset, opponents_of, partners_of, table_seats
+from common.types import Actor
 from conduct.selectors import penalties_of
 from ranking import (
     tie_break_labels,
@@ -179,7 +180,7 @@ def _status(event: Event, snapshot: StandingsSnapshot | None) -> StandingsStatus
     )
 
 
-def standings_header(*, event_id: int, user: Any) -> tuple[Event, StandingsStatus]:
+def standings_header(*, event_id: int, user: Actor) -> tuple[Event, StandingsStatus]:
     """The event (with its club) and its snapshot's status, without loading the rows; 404 for
     events the user may not see. One query."""
     event = _event(event_id, with_rows=False)
@@ -214,13 +215,13 @@ def event_is_public(*, event_id: int) -> bool:
     return event_public(event)
 
 
-def standings_status(*, event_id: int, user: Any) -> StandingsStatus:
+def standings_status(*, event_id: int, user: Actor) -> StandingsStatus:
     """The snapshot version and whether it is behind (what the pages poll)."""
     return standings_header(event_id=event_id, user=user)[1]
 
 
 def event_standings(
-    *, event_id: int, user: Any, chart_top: int = 6, stage: str | None = None,
+    *, event_id: int, user: Actor, chart_top: int = 6, stage: str | None = None,
     part: str | None = None, wall: bool = False,
 ) -> Standings:
     """A ranking view of the event, ready for the pages, the wall, the CSV and the API.
@@ -283,7 +284,7 @@ def event_standings(
     )
 
 
-def player_card(*, event_id: int, entry_id: int, user: Any) -> dict[str, Any]:
+def player_card(*, event_id: int, entry_id: int, user: Actor) -> dict[str, Any]:
     """One player's night: per round the table, partner, opponents, the game and its hands
     (points from the player's side), or the bye. A handful of queries whatever the size."""
     event = _event(event_id, with_rows=True)
@@ -353,7 +354,7 @@ def player_card(*, event_id: int, entry_id: int, user: Any) -> dict[str, Any]:
             "penalties": penalties_of(event, entry)}
 
 
-def pair_card(*, event_id: int, pair_id: int, user: Any) -> dict[str, Any]:
+def pair_card(*, event_id: int, pair_id: int, user: Actor) -> dict[str, Any]:
     """One pair's event: its standings row and, per round, the pair it met (or its bye), the
     bracket match, the game and its hands. The pair's players always sit together, so the
     rounds are those of its first player (:func:`player_card`)."""
