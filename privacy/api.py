@@ -9,7 +9,7 @@ event that is not over (naming it), 400 naming ``account``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from django.contrib.auth import logout
 from django.http import Http404
@@ -33,13 +33,13 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 
-class EraseInput(serializers.Serializer[Any]):
+class EraseInput(serializers.Serializer[object]):
     confirm = serializers.CharField(
         required=False, allow_blank=True, trim_whitespace=False,
         help_text="Your user name, typed again: nothing is erased without it.")
 
 
-class EraseOutput(serializers.Serializer[Any]):
+class EraseOutput(serializers.Serializer[object]):
     erased = serializers.BooleanField()
     player_id = serializers.IntegerField(
         allow_null=True, help_text="The player row kept for the clubs' results, now named "

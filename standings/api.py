@@ -22,12 +22,12 @@ from clubs.api import error_responses
 from .selectors import event_standings, standings_status
 
 
-class TieBreakOutput(serializers.Serializer[Any]):
+class TieBreakOutput(serializers.Serializer[object]):
     name = serializers.CharField()
     label = serializers.CharField()  # type: ignore[assignment]  # a field, not Field.label
 
 
-class StandingsRowOutput(serializers.Serializer[Any]):
+class StandingsRowOutput(serializers.Serializer[object]):
     rank = serializers.IntegerField(
         allow_null=True, help_text="The place once the event's places are written (the final "
         "results), else the rank on its board; null for an entry not placed (an alternate, a "
@@ -74,7 +74,7 @@ class StandingsRowOutput(serializers.Serializer[Any]):
         "absent when none).")
 
 
-class BoardOutput(serializers.Serializer[Any]):
+class BoardOutput(serializers.Serializer[object]):
     key = serializers.CharField(help_text="result, totals, qualifying, bracket, a stage, or "
                                 "<stage>-<table> for a semi-final or final table.")
     title = serializers.CharField(allow_blank=True)
@@ -86,7 +86,7 @@ class BoardOutput(serializers.Serializer[Any]):
     rows = StandingsRowOutput(many=True)
 
 
-class StandingsStatusOutput(serializers.Serializer[Any]):
+class StandingsStatusOutput(serializers.Serializer[object]):
     event = serializers.IntegerField()
     version = serializers.IntegerField(help_text="Moves whenever the rows change.")
     behind = serializers.BooleanField(
