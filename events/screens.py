@@ -36,6 +36,7 @@ from common.rulesets import event_ruleset, table_seats, table_sides
 from draw import seating
 from draw.flow import next_step, redraw_warning
 from draw.selectors import (
+    AdvanceDue,
     advance_due,
     event_format_settings,
     rounds_total,
@@ -234,7 +235,7 @@ def director_screen(event: Event, *, now: datetime.datetime | None = None) -> di
 ADVANCE_STALL_SECONDS = 20
 
 
-def _advance_stalled(event: Event, *, now: datetime.datetime) -> dict[str, Any] | None:
+def _advance_stalled(event: Event, *, now: datetime.datetime) -> AdvanceDue | None:
     """The advance owed to the event (:func:`draw.selectors.advance_due`) once it is overdue:
     the director then sees it and seats the next round in one step."""
     due = advance_due(event)
