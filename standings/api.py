@@ -160,6 +160,6 @@ class EventStandingsVersionApi(APIView):
     )
     def get(self, request: Request, event_id: int) -> Response:
         status = standings_status(event_id=event_id, user=request.user)
-        data = status.to_dict()
+        data: dict[str, object] = dict(status.to_dict())  # the time itself, not its text
         data["computed_at"] = status.computed_at
         return Response(StandingsStatusOutput(data).data)

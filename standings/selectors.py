@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Sum
@@ -46,6 +46,33 @@ BYE_SCORING_TEXT: dict[str, str] = {
 }
 
 
+class RoundLine(TypedDict):
+    """The state of play a wall shows above the standings (:func:`round_status`)."""
+
+    number: int
+    status: str
+    tables: int
+    finished: int
+    text: str
+
+
+class StatusAnswer(TypedDict):
+    """The standings poll's JSON (:meth:`StandingsStatus.to_dict`); a wall's poll adds the
+    ``round`` line; a push message says whether the event is ``public`` and carries the
+    regions (``standings.tasks``)."""
+
+    event: int
+    version: int
+    behind: bool
+    source_version: int
+    hands_version: int
+    computed_at: str | None
+    round: NotRequired[RoundLine | None]
+    public: NotRequired[bool]
+    fragment: NotRequired[bool]  # the regions are kept for the streams to fetch
+    regions: NotRequired[dict[str, str]]  # gzipped regions by view, base64
+
+
 @dataclass(frozen=True)
 class StandingsStatus:
     """What the pages poll: has the snapshot moved, and is it behind the hands?"""
@@ -60,7 +87,7 @@ class StandingsStatus:
     def behind(self) -> bool:
         return self.source_version < self.hands_version
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> StatusAnswer:
         return {
             "event": self.event_id, "version": self.version, "behind": self.behind,
             "source_version": self.source_version, "hands_version": self.hands_version,
@@ -194,7 +221,7 @@ def event_public(event: Event) -> bool:
     return can_view_event(user=AnonymousUser(), event=event)
 
 
-def push_status(*, event_id: int) -> dict[str, Any] | None:
+def push_status(*, event_id: int) -> StatusAnswer | None:
     """What a push message says (the poll's JSON), plus ``public``: whether anyone may see the
     event; None when the event is gone. No permission check: for the push task, whose message
     goes only to streams opened with a token the page issued after its own check."""
@@ -379,7 +406,7 @@ def pair_card(*, event_id: int, pair_id: int, user: Actor) -> dict[str, Any]:
     return {**card, "pair": pair, "members": members}
 
 
-def round_status(event: Event) -> dict[str, Any] | None:
+def round_status(event: Event) -> RoundLine | None:
     """The state of play a wall screen shows above the standings: the latest round, its status
     and how many of its tables have finished; None before the first round. Two queries."""
     latest = event.rounds.order_by("-number").first()
