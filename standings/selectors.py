@@ -56,6 +56,14 @@ class RoundLine(TypedDict):
     text: str
 
 
+class LegendLine(TypedDict):
+    """A line of the score chart's legend (:func:`score_legend`)."""
+
+    name: str
+    colour: str
+    total: int
+
+
 class StatusAnswer(TypedDict):
     """The standings poll's JSON (:meth:`StandingsStatus.to_dict`); a wall's poll adds the
     ``round`` line; a push message says whether the event is ``public`` and carries the
@@ -110,7 +118,7 @@ class Standings:
     chart: SafeString | None = None  # the leaders' score progression (common.charts)
     # The chart's lines as a list (name, colour, total), best first: the wall shows it under
     # the chart, where long names wrap instead of running off the drawing's edge.
-    chart_legend: list[dict[str, Any]] = field(default_factory=list)
+    chart_legend: list[LegendLine] = field(default_factory=list)
     part: str = RESULT
     boards: list[Board] = field(default_factory=list)
 
@@ -165,7 +173,7 @@ def score_chart(rows: list[dict[str, Any]], *, top: int, wall: bool = False
                           names=not wall)
 
 
-def score_legend(rows: list[dict[str, Any]], *, top: int) -> list[dict[str, Any]]:
+def score_legend(rows: list[dict[str, Any]], *, top: int) -> list[LegendLine]:
     """The lines of :func:`score_chart` in the order and colours it draws them: ``name``,
     ``colour`` and ``total`` each."""
     series, steps = score_series(rows, top=top)
