@@ -45,6 +45,7 @@ from .analytics import (
 )
 from .models import EventSummary
 
+
 class Place(TypedDict):
     """An entry's place in its event (:func:`_place`): ``place`` of ``of`` (None before the
     event has any), ``tied`` when shared, and its ``points`` and ``wins`` (None when the
