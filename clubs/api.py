@@ -34,13 +34,13 @@ from .permissions import check_club_role, check_view_club, visible_clubs
 
 
 # --- errors (the house shape, produced by common.api.exception_handler) --------------------------
-class ApiErrorItem(serializers.Serializer[Any]):
+class ApiErrorItem(serializers.Serializer[object]):
     field = serializers.CharField(help_text="The input field concerned, or __all__.")
     code = serializers.CharField()
     message = serializers.CharField()
 
 
-class ApiErrors(serializers.Serializer[Any]):
+class ApiErrors(serializers.Serializer[object]):
     errors = ApiErrorItem(many=True)  # type: ignore[assignment]  # the house error shape
 
 
@@ -76,7 +76,7 @@ class ClubOutput(serializers.ModelSerializer[Club]):
                   "show_director_names", "correction_window_minutes"]
 
 
-class ClubInput(serializers.Serializer[Any]):
+class ClubInput(serializers.Serializer[object]):
     name = serializers.CharField(max_length=120, min_length=1)
     slug = serializers.SlugField(max_length=60, required=False, allow_blank=True, default="",
                                  help_text="Web address; made from the name when empty.")
@@ -102,27 +102,27 @@ class PlayerOutput(serializers.ModelSerializer[Player]):
         fields = ["id", "name"]
 
 
-class PlayerInput(serializers.Serializer[Any]):
+class PlayerInput(serializers.Serializer[object]):
     name = serializers.CharField(max_length=120, min_length=1)
     email = serializers.EmailField(required=False, allow_blank=True, default="")
 
 
-class MergeInput(serializers.Serializer[Any]):
+class MergeInput(serializers.Serializer[object]):
     keep = serializers.IntegerField(help_text="Id of the player to keep.")
     duplicate = serializers.IntegerField(help_text="Id of the duplicate, merged in and removed.")
 
 
-class MemberOutput(serializers.Serializer[Any]):
+class MemberOutput(serializers.Serializer[object]):
     username = serializers.CharField(source="user.username")
     role = serializers.CharField()
 
 
-class MemberInput(serializers.Serializer[Any]):
+class MemberInput(serializers.Serializer[object]):
     username = serializers.CharField(max_length=150, min_length=1)
     role = serializers.ChoiceField(choices=Membership.Role.choices)
 
 
-class MemberRemoveInput(serializers.Serializer[Any]):
+class MemberRemoveInput(serializers.Serializer[object]):
     username = serializers.CharField(max_length=150, min_length=1)
 
 
@@ -148,7 +148,7 @@ class InvitationOutput(serializers.ModelSerializer[Invitation]):
         return invitation.refusal() or "active"
 
 
-class InvitationInput(serializers.Serializer[Any]):
+class InvitationInput(serializers.Serializer[object]):
     role = serializers.ChoiceField(choices=Invitation.Role.choices,
                                    help_text="Directors invite members and scorers; owners also "
                                              "directors.")
@@ -162,7 +162,7 @@ class InvitationInput(serializers.Serializer[Any]):
     note = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
 
 
-class InvitationAcceptOutput(serializers.Serializer[Any]):
+class InvitationAcceptOutput(serializers.Serializer[object]):
     club = serializers.CharField(source="club.slug")
     role = serializers.CharField(help_text="Your role in the club now.")
     changed = serializers.BooleanField(

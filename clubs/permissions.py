@@ -15,6 +15,8 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
+from common.types import Actor
+
 from .models import Club, Membership
 
 RANK = {
@@ -25,7 +27,7 @@ RANK = {
 }
 
 
-def club_role(*, user: Any, club: Club) -> str | None:
+def club_role(*, user: Actor, club: Club) -> str | None:
     """The user's role in the club (superusers act as owners), or None."""
     if user is None or not user.is_authenticated:
         return None
@@ -38,12 +40,12 @@ def club_role(*, user: Any, club: Club) -> str | None:
     )
 
 
-def has_club_role(*, user: Any, club: Club, role: str) -> bool:
+def has_club_role(*, user: Actor, club: Club, role: str) -> bool:
     actual = club_role(user=user, club=club)
     return actual is not None and RANK[Membership.Role(actual)] >= RANK[Membership.Role(role)]
 
 
-def check_club_role(*, user: Any, club: Club, role: str) -> None:
+def check_club_role(*, user: Actor, club: Club, role: str) -> None:
     """Raise 404 for people outside a private club, 403 for members without the role."""
     if has_club_role(user=user, club=club, role=role):
         return
@@ -52,7 +54,7 @@ def check_club_role(*, user: Any, club: Club, role: str) -> None:
     raise PermissionDenied(f"This needs the {role} role in {club.name}.")
 
 
-def grantable_roles(*, user: Any, club: Club) -> list[str]:
+def grantable_roles(*, user: Actor, club: Club) -> list[str]:
     """The roles ``user`` may give (by invitation or by name) or take away in ``club``, lowest
     first: owners every role, directors member and scorer, anyone else none."""
     actual = club_role(user=user, club=club)
@@ -64,7 +66,7 @@ def grantable_roles(*, user: Any, club: Club) -> list[str]:
     return []
 
 
-def check_grant_role(*, user: Any, club: Club, role: str, current: str | None = None) -> None:
+def check_grant_role(*, user: Actor, club: Club, role: str, current: str | None = None) -> None:
     """Raise 403 unless ``user`` may give ``role`` to someone whose role is ``current`` (None:
     not a member yet), or take ``current`` away (``role`` empty). Directors manage members and
     scorers only; directors and owners are the owners' business."""
@@ -76,7 +78,7 @@ def check_grant_role(*, user: Any, club: Club, role: str, current: str | None = 
                 f"Only an owner of {club.name} can give or take away the {wanted} role.")
 
 
-def directs_any_club(*, user: Any) -> bool:
+def directs_any_club(*, user: Actor | None) -> bool:
     """Whether the user directs (or owns) at least one club: the navigation offers the API and
     an API token to them only (superusers act as owners)."""
     if user is None or not user.is_authenticated:
@@ -87,16 +89,16 @@ def directs_any_club(*, user: Any) -> bool:
         user=user, role__in=[Membership.Role.DIRECTOR, Membership.Role.OWNER]).exists()
 
 
-def can_view_club(*, user: Any, club: Club) -> bool:
+def can_view_club(*, user: Actor, club: Club) -> bool:
     return club.is_public or club_role(user=user, club=club) is not None
 
 
-def check_view_club(*, user: Any, club: Club) -> None:
+def check_view_club(*, user: Actor, club: Club) -> None:
     if not can_view_club(user=user, club=club):
         raise Http404("No such club")
 
 
-def visible_clubs(*, user: Any) -> QuerySet[Club]:
+def visible_clubs(*, user: Actor) -> QuerySet[Club]:
     if user is not None and user.is_authenticated:
         if user.is_superuser:
             return Club.objects.all()
@@ -104,13 +106,13 @@ def visible_clubs(*, user: Any) -> QuerySet[Club]:
     return Club.objects.filter(is_public=True)
 
 
-def can_view_event(*, user: Any, event: Any) -> bool:
+def can_view_event(*, user: Actor, event: Any) -> bool:
     """Public events of public clubs are open to all; anything else needs a membership."""
     if event.is_public and event.club.is_public:
         return True
     return club_role(user=user, club=event.club) is not None
 
 
-def check_view_event(*, user: Any, event: Any) -> None:
+def check_view_event(*, user: Actor, event: Any) -> None:
     if not can_view_event(user=user, event=event):
         raise Http404("No such event")

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db.models import F, Q, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+
+from common.types import Actor
 
 from .models import Club, Invitation, Membership
 from .permissions import check_club_role, grantable_roles
@@ -17,7 +17,7 @@ def club_members(*, club: Club) -> QuerySet[Membership]:
     return Membership.objects.filter(club=club).select_related("user").order_by("user__username")
 
 
-def invitations_for(*, club: Club, user: Any, active_only: bool = True) -> QuerySet[Invitation]:
+def invitations_for(*, club: Club, user: Actor, active_only: bool = True) -> QuerySet[Invitation]:
     """The club's invitations ``user`` may see and revoke, newest first: those for a role they
     may give (a director never sees a director link, which would let them hand it on).
     ``active_only``: only links that still work."""
@@ -29,7 +29,7 @@ def invitations_for(*, club: Club, user: Any, active_only: bool = True) -> Query
     return rows.order_by("-created_at", "-id")
 
 
-def managed_invitation(*, slug: str, pk: int, user: Any) -> Invitation:
+def managed_invitation(*, slug: str, pk: int, user: Actor) -> Invitation:
     """Invitation ``pk`` of club ``slug`` for someone who may manage it: the director role is
     checked (403, or 404 outside a private club), and an invitation the user may not see (a
     director asking for a director link included) is a 404."""

@@ -18,6 +18,7 @@ from django.utils.text import slugify
 
 from common.errors import DomainError
 from common.rulesets import check_ruleset
+from common.types import Actor, actor_user
 
 from .models import (
     CORRECTION_WINDOW_MAX,
@@ -123,7 +124,8 @@ def _lock_club(club: Club) -> None:
 
 
 @transaction.atomic
-def membership_set(*, club: Club, username: str, role: str, actor: Any = None) -> Membership:
+def membership_set(*, club: Club, username: str, role: str,
+                   actor: Actor | None = None) -> Membership:
     """Give a user a role in the club (or change it). The last owner cannot be demoted.
 
     With an ``actor`` (every page and API call), the actor must be allowed to give the new role
@@ -157,7 +159,7 @@ def membership_set(*, club: Club, username: str, role: str, actor: Any = None) -
 
 
 @transaction.atomic
-def membership_remove(*, club: Club, username: str, actor: Any = None) -> str:
+def membership_remove(*, club: Club, username: str, actor: Actor | None = None) -> str:
     """Take someone out of the club (their role goes; their games and player stay). Directors
     remove members and scorers, owners anyone but the last owner. Returns the user name."""
     _lock_club(club)
@@ -197,7 +199,7 @@ def invitation_create(
     *,
     club: Club,
     role: str,
-    actor: Any,
+    actor: Actor,
     days: int = Invitation.DEFAULT_DAYS,
     max_uses: int | None = None,
     note: str = "",
@@ -222,13 +224,13 @@ def invitation_create(
     if len(note) > 80:
         raise DomainError("A note is at most 80 characters.", field="note")
     return Invitation.objects.create(
-        club=club, role=role, note=note, created_by=actor, max_uses=max_uses,
+        club=club, role=role, note=note, created_by=actor_user(actor), max_uses=max_uses,
         expires_at=timezone.now() + datetime.timedelta(days=days),
     )
 
 
 @transaction.atomic
-def invitation_revoke(*, invitation: Invitation, actor: Any) -> Invitation:
+def invitation_revoke(*, invitation: Invitation, actor: Actor) -> Invitation:
     """Withdraw an invitation: its link stops working at once. Whoever may make an invitation
     for its role may revoke it; revoking twice changes nothing."""
     check_grant_role(user=actor, club=invitation.club, role=invitation.role)
@@ -240,7 +242,7 @@ def invitation_revoke(*, invitation: Invitation, actor: Any) -> Invitation:
 
 
 @transaction.atomic
-def invitation_accept(*, token: str, user: Any) -> tuple[Membership, bool]:
+def invitation_accept(*, token: str, user: Actor) -> tuple[Membership, bool]:
     """Give ``user`` the invitation's role in its club. Returns the membership and whether it
     changed: accepting never lowers a role, and when the user already has the role or a higher
     one nothing changes and no use is counted.

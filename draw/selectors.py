@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any
+from datetime import datetime
+from typing import Any, TypedDict
 
 import formats
 from common.rulesets import event_ruleset, table_seats, table_sides, table_teams, two_sides
@@ -23,6 +24,77 @@ from standings.models import StandingsSnapshot
 from standings.selectors import qualifying_order
 from tournaments.models import DRAW_SEED_BITS, Event, EventLog, Round, Seat, Table
 from tournaments.selectors import event_entrants, pairs_in_seed_order
+
+
+class AdvanceDue(TypedDict):
+    """An automatic advance owed (:func:`advance_due`)."""
+
+    round: int
+    next: int
+    since: datetime | None
+
+
+class GameSide(TypedDict):
+    side: str
+    name: str
+    points: int | None
+    won: bool
+
+
+class StageGame(TypedDict):
+    table: int
+    status: str
+    forfeit: str
+    sides: list[GameSide]
+
+
+class StageRound(TypedDict):
+    """A round after qualifying on the results sheet (:func:`stage_games`)."""
+
+    number: int
+    label: str
+    stage: str
+    games: list[StageGame]
+
+
+class SidePrize(TypedDict):
+    """A side prize won (:func:`side_prizes`)."""
+
+    label: str
+    amount: str
+    score: int | None
+    names: list[str]
+
+
+class FinalResults(TypedDict):
+    placements: list[dict[str, Any]]
+    side_prizes: list[SidePrize]
+    currency: str
+
+
+class CardGame(TypedDict):
+    status: str
+    status_label: str
+    hands_count: int
+    totals: dict[str, int]
+    winner: str
+    forfeit: str
+    adjusted: dict[str, object] | None
+
+
+class CardSide(TypedDict):
+    side: str
+    names: str
+
+
+class TableCard(TypedDict):
+    """A table card of :func:`round_table_cards`."""
+
+    number: int
+    token: str
+    game: CardGame | None
+    seats: list[dict[str, str] | None]  # position, name
+    sides: list[CardSide]
 
 
 def event_results(event: Event) -> list[TableResult]:
@@ -130,7 +202,7 @@ def rounds_total(event: Event) -> int:
         event.rounds_planned, dict(event.format_settings or {}), event_entrants(event))
 
 
-def advance_due(event: Event) -> dict[str, Any] | None:
+def advance_due(event: Event) -> AdvanceDue | None:
     """The automatic advance this event is owed and has not had: its latest round has games,
     every one confirmed, the format seats the next round by itself, the advance is not held, and
     the next round is not seated (nor the last round played). ``{"round", "next", "since"}``
@@ -207,7 +279,7 @@ def sitting_phrase(label: str) -> str:
     return phrase if words[-1].isdigit() else f"the {phrase}"
 
 
-def stage_games(event: Event) -> list[dict[str, Any]]:
+def stage_games(event: Event) -> list[StageRound]:
     """The games after qualifying (semi-finals, finals, bracket matches), the last round first,
     for the results sheet: each round's label and, per table, its sides (names and points) and
     the winner. An event of one stage has none, unless that stage is a bracket."""
@@ -229,7 +301,7 @@ def stage_games(event: Event) -> list[dict[str, Any]]:
         else {}
     games = (Game.objects.filter(table__round__in=rounds).select_related("table__round")
              .order_by("-table__round__number", "table__number"))
-    out: list[dict[str, Any]] = []
+    out: list[StageRound] = []
     for game in games:
         table = game.table
         if not out or out[-1]["number"] != table.round.number:
@@ -293,7 +365,7 @@ def events_placements(events: list[Event]) -> dict[int, list[dict[str, Any]]]:
     return {event_id: _placements(rows, placed) for event_id, rows, placed in snapshots}
 
 
-def final_results(event: Event) -> dict[str, Any]:
+def final_results(event: Event) -> FinalResults:
     """The final standings of a finished event: places (with prizes) and side prizes.
 
     ``{"placements": [...], "side_prizes": [{"label", "amount", "names", "score"}],
@@ -306,7 +378,7 @@ def final_results(event: Event) -> dict[str, Any]:
             "currency": prizes.get("currency", "")}
 
 
-def side_prizes(event: Event, placements: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def side_prizes(event: Event, placements: list[dict[str, Any]]) -> list[SidePrize]:
     """The side prizes (high game, ...) the placed entrants win: ``[{"label", "amount",
     "names", "score"}]``; the results sheet shows them, and the finish page before finishing."""
     prizes = event.prizes or {}
@@ -388,7 +460,7 @@ def _with_walkovers(view: dict[str, Any], ruleset: Ruleset,
     return view
 
 
-def round_table_cards(*, round_: Round) -> list[dict[str, Any]]:
+def round_table_cards(*, round_: Round) -> list[TableCard]:
     """A round's tables as its table cards show them (``events/partials/tables.html``), in table
     order: ``number``, ``token``, ``game`` (None before it exists: ``status``,
     ``status_label``, ``hands_count``, ``totals``, ``winner``, ``forfeit``, ``adjusted``) and
@@ -401,7 +473,7 @@ def round_table_cards(*, round_: Round) -> list[dict[str, Any]]:
         seats.setdefault(table_id, {})[position] = {"position": position, "name": name}
     labels = dict(Game.Status.choices)
     ruleset = event_ruleset(round_.event)
-    cards = []
+    cards: list[TableCard] = []
     for (pk, number, token, game_id, status, hands_count, totals, winner, forfeit,
          adjusted) in Table.objects.filter(round=round_).order_by("number").values_list(
             "pk", "number", "token", "game__pk", "game__status", "game__hands_count",

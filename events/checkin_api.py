@@ -22,6 +22,7 @@ from rest_framework.views import APIView
 from clubs.api import error_responses, roster_player
 from common.errors import DomainError
 from common.throttles import SELF_CHECK_IN_SCOPE
+from common.types import Actor
 from tournaments import services as events
 from tournaments.api_actions import DirectorAction
 from tournaments.models import Arrival, Entry, Event
@@ -31,20 +32,20 @@ from .api import EntryOutput, EventOutput
 from .checkin import NAME_MAX, NAME_MIN, event_tap_wait, tap_refusal, tap_taken, tapped_by
 
 
-class AlternateInput(serializers.Serializer[Any]):
+class AlternateInput(serializers.Serializer[object]):
     alternate = serializers.BooleanField(
         help_text="True: waits to take the seat of a player who withdraws (scores, is not "
                   "ranked). Only until the player is first seated.")
 
 
-class SelfCheckInModeInput(serializers.Serializer[Any]):
+class SelfCheckInModeInput(serializers.Serializer[object]):
     mode = serializers.ChoiceField(
         choices=Event.SelfCheckIn.choices,
         help_text="off; approval (the director approves each arrival); open (checked in at "
                   "once).")
 
 
-class ArrivalOutput(serializers.Serializer[Any]):
+class ArrivalOutput(serializers.Serializer[object]):
     id = serializers.IntegerField()
     player_id = serializers.IntegerField()
     name = serializers.CharField()
@@ -53,27 +54,27 @@ class ArrivalOutput(serializers.Serializer[Any]):
     decided_at = serializers.DateTimeField(allow_null=True)
 
 
-class ArrivalsOutput(serializers.Serializer[Any]):
+class ArrivalsOutput(serializers.Serializer[object]):
     waiting = ArrivalOutput(many=True, help_text="Waiting for approval, oldest first.")
     recent = ArrivalOutput(many=True, help_text="The latest decided, newest first.")
 
 
-class ArrivalDecideInput(serializers.Serializer[Any]):
+class ArrivalDecideInput(serializers.Serializer[object]):
     approve = serializers.BooleanField(help_text="True checks the player in; false declines.")
 
 
-class HereInput(serializers.Serializer[Any]):
+class HereInput(serializers.Serializer[object]):
     player_id = serializers.IntegerField(help_text="The player's id, from GET here/?name=.")
 
 
-class HerePlayerOutput(serializers.Serializer[Any]):
+class HerePlayerOutput(serializers.Serializer[object]):
     player_id = serializers.IntegerField()
     name = serializers.CharField()
     state = serializers.CharField(help_text="free (may check in), waiting (for the director's "
                                             "approval) or here (checked in).")
 
 
-class HereOutput(serializers.Serializer[Any]):
+class HereOutput(serializers.Serializer[object]):
     arrival = serializers.IntegerField()
     state = serializers.CharField(help_text="waiting (for the director's approval) or here.")
     message = serializers.CharField()
@@ -95,7 +96,7 @@ class EntryAlternateApi(DirectorAction):
     def find(self, event: Event, **where: int) -> Entry:
         return get_object_or_404(event.entries.select_related("player"), pk=where["entry_id"])
 
-    def act(self, event: Event, found: Entry, data: dict[str, Any], *, actor: Any) -> Any:
+    def act(self, event: Event, found: Entry, data: dict[str, Any], *, actor: Actor) -> Any:
         done = events.entry_set_alternate(entry=found, actor=actor, alternate=data["alternate"])
         return EntryOutput(done).data
 
@@ -107,7 +108,7 @@ class EntryAlternateApi(DirectorAction):
 class SelfCheckInModeApi(DirectorAction):
     input = SelfCheckInModeInput
 
-    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Any) -> Any:
+    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Actor) -> Any:
         events.event_self_check_in_set(event=event, mode=data["mode"], actor=actor)
         return EventOutput(event_get(pk=event.pk, user=actor)).data
 
@@ -138,7 +139,7 @@ class ArrivalDecideApi(DirectorAction):
     def find(self, event: Event, **where: int) -> Arrival:
         return get_object_or_404(event.arrivals, pk=where["arrival_id"])
 
-    def act(self, event: Event, found: Arrival, data: dict[str, Any], *, actor: Any) -> Any:
+    def act(self, event: Event, found: Arrival, data: dict[str, Any], *, actor: Actor) -> Any:
         return arrival_payload(events.arrival_decide(arrival=found, approve=data["approve"],
                                                      actor=actor))
 

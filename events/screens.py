@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import datetime
 import statistics
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -36,6 +36,7 @@ from common.rulesets import event_ruleset, table_seats, table_sides
 from draw import seating
 from draw.flow import next_step, redraw_warning
 from draw.selectors import (
+    AdvanceDue,
     advance_due,
     event_format_settings,
     rounds_total,
@@ -77,13 +78,45 @@ def _word(event: Event) -> str:
     return event.sitting
 
 
+class TileSide(TypedDict):
+    side: str
+    names: str
+    points: int | None
+    cut: bool
+
+
+class Tile(TypedDict):
+    """One table on the director's screen (:func:`_tiles`); ``long`` and ``long_reason`` once
+    the round's median is known, ``call`` (a call's kind, or "") on the director's page."""
+
+    number: int
+    token: str
+    game_id: int | None
+    status: str
+    status_label: str
+    sides: list[TileSide]
+    hands: int
+    deals: int | None
+    minutes: int
+    misdeals: int
+    played: int
+    totals: dict[str, int] | None
+    awaiting_cut: bool
+    cut_winner: str
+    adjusted: bool
+    entry_ids: set[int]
+    long: NotRequired[bool]
+    long_reason: NotRequired[str]
+    call: NotRequired[str]
+
+
 def round_start_time(round_: Round) -> datetime.datetime:
     """When a round's tables began playing: its start, else when it was seated."""
     return round_.started_at or round_.created_at
 
 
 def _tiles(round_: Round, *, now: datetime.datetime, deals: int | None,
-           limit: int | None, cuts: bool) -> tuple[list[dict[str, Any]], int | None]:
+           limit: int | None, cuts: bool) -> tuple[list[Tile], int | None]:
     """One tile per table of ``round_`` and the median minutes of its finished tables."""
     start = round_start_time(round_)
     end = now if round_.status != Round.Status.CLOSED else (round_.closed_at or now)
@@ -106,7 +139,7 @@ def _tiles(round_: Round, *, now: datetime.datetime, deals: int | None,
     ):
         names.setdefault(table_id, {})[position] = name
         entry_ids.setdefault(table_id, set()).add(entry_id)
-    tiles: list[dict[str, Any]] = []
+    tiles: list[Tile] = []
     ruleset = event_ruleset(round_.event)
     for (table_id, number, token, game_id, status, hands_count, totals, winner, cut_winner,
          adjusted, forfeit, updated_at) in (
@@ -170,7 +203,7 @@ def director_screen(event: Event, *, now: datetime.datetime | None = None) -> di
     rounds = list(event.rounds.order_by("number"))
     open_round = next((r for r in rounds if r.status != Round.Status.CLOSED), None)
     shown = open_round or (rounds[-1] if rounds else None)
-    tiles: list[dict[str, Any]] = []
+    tiles: list[Tile] = []
     median = None
     if shown is not None:
         tiles, median = _tiles(shown, now=now, deals=event.deals_per_round, limit=limit,
@@ -234,7 +267,7 @@ def director_screen(event: Event, *, now: datetime.datetime | None = None) -> di
 ADVANCE_STALL_SECONDS = 20
 
 
-def _advance_stalled(event: Event, *, now: datetime.datetime) -> dict[str, Any] | None:
+def _advance_stalled(event: Event, *, now: datetime.datetime) -> AdvanceDue | None:
     """The advance owed to the event (:func:`draw.selectors.advance_due`) once it is overdue:
     the director then sees it and seats the next round in one step."""
     due = advance_due(event)
@@ -325,12 +358,22 @@ def event_director_time(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 # --- the wall's movement board -------------------------------------------------------------------
+class MovementRow(TypedDict):
+    """A player on the movement wall: their table (None: sits out) and seat."""
+
+    name: str
+    table: int | None
+    position: str
+    seat_name: str
+    where: str
+
+
 def movement_board(event: Event, *, now: datetime.datetime | None = None) -> dict[str, Any]:
     """The latest seated game: every player alphabetically with table and seat (or sitting
     out), and the game's deadline when the event plays timed games and the game is not over."""
     now = now or timezone.now()
     round_ = event.rounds.order_by("-number").first()
-    rows: list[dict[str, Any]] = []
+    rows: list[MovementRow] = []
     deadline = None
     time_called = False
     if round_ is not None:
@@ -384,7 +427,15 @@ WALL_PUSH_POLL_SECONDS = 60
 WALL_PAGE_SECONDS = 8
 
 
-def wall_live(event: Event) -> dict[str, Any]:
+class WallLive(TypedDict):
+    """How a wall redraws itself (:func:`wall_live`)."""
+
+    push_url: str
+    poll_seconds: int
+    push_poll_seconds: int
+
+
+def wall_live(event: Event) -> WallLive:
     """What a self-redrawing wall needs: its push stream ("" without push) and poll periods."""
     return {"push_url": push_stream_url(event.pk), "poll_seconds": SEATING_POLL_SECONDS,
             "push_poll_seconds": WALL_PUSH_POLL_SECONDS}

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from common.labels import SEAT_NAMES
 from common.rulesets import event_ruleset
@@ -27,6 +27,44 @@ NAME_MAX = 100
 STATES = ("seated", "bye", "alternate", "waiting", "out", "withdrawn", "not_seated")
 # bracket matches whose pairs still play
 _OPEN_MATCHES = {"waiting", "ready", "seated", "playing", "to_confirm"}
+
+
+class RoundStatus(TypedDict):
+    """The board round's state (:func:`_status`)."""
+
+    status: str
+    status_text: str
+    next_number: int
+    last: bool
+
+
+class SeatingRow(TypedDict):
+    """One player's row (module docstring; ``state``, ``where`` and ``answer`` once known)."""
+
+    entry_id: int
+    name: str
+    table: int | None
+    match: str
+    position: str
+    seat_name: str
+    partner: str
+    opponents: list[str]
+    pair: str
+    state: NotRequired[str]
+    where: NotRequired[str]
+    answer: NotRequired[str]
+
+
+class Seating(RoundStatus):
+    """The board round and its rows (:func:`seating`)."""
+
+    event: Event
+    round: Round | None
+    title: str
+    word: str
+    stage: str
+    rows: list[SeatingRow]
+    query: str
 
 
 def round_word(event: Event) -> str:
@@ -58,7 +96,7 @@ def seating_version(event: Event) -> str:
     changes when a round is seated, started, closed or its seats are swapped."""
     round_ = board_round(event)
     if round_ is None:
-        payload: list[Any] = [event.status]
+        payload: list[object] = [event.status]
     else:
         byes = sorted(Bye.objects.filter(round=round_).values_list("entry_id", flat=True))
         payload = [event.status, round_.pk, round_.status, _seat_rows(round_), byes]
@@ -78,7 +116,7 @@ def _bracket_players(event: Event, round_: Round) -> set[int] | None:
     return set(Entry.objects.filter(event=event, pair_id__in=alive).values_list("pk", flat=True))
 
 
-def _status(event: Event, round_: Round | None) -> dict[str, Any]:
+def _status(event: Event, round_: Round | None) -> RoundStatus:
     """The board round's state in words, and the number of the round players wait for."""
     word = round_word(event)
     if round_ is None:
@@ -104,7 +142,7 @@ def _status(event: Event, round_: Round | None) -> dict[str, Any]:
             "last": last}
 
 
-def _answer(row: dict[str, Any], title: str, status: str, word: str,
+def _answer(row: SeatingRow, title: str, status: str, word: str,
             next_number: int) -> str:
     """The one-line answer to "where do I sit?" for a row."""
     name = row["name"]
@@ -124,7 +162,7 @@ def _answer(row: dict[str, Any], title: str, status: str, word: str,
     return f"{name} — {title}: {row['where']}"
 
 
-def seating(event: Event, *, name: str = "", withdrawn: bool = False) -> dict[str, Any]:
+def seating(event: Event, *, name: str = "", withdrawn: bool = False) -> Seating:
     """The board round and one row per player of the event, alphabetically.
 
     A row: ``{"entry_id", "name", "state", "where", "table", "match", "position",
@@ -142,7 +180,7 @@ def seating(event: Event, *, name: str = "", withdrawn: bool = False) -> dict[st
     wanted = [e for e in entries
               if all(w in e.player.name.casefold() for w in words)
               and (withdrawn or e.status == Entry.Status.ACTIVE)]
-    rows: list[dict[str, Any]] = []
+    rows: list[SeatingRow] = []
     ruleset = event_ruleset(event)
     at: dict[int, dict[str, int]] = {}
     placed: dict[int, tuple[int, str, str]] = {}
@@ -158,13 +196,13 @@ def seating(event: Event, *, name: str = "", withdrawn: bool = False) -> dict[st
             e.pk not in placed and e.pk not in byes for e in wanted) else None
     stage_label = Round.Stage(round_.stage).label.lower() if round_ else ""
     for entry in wanted:
-        row: dict[str, Any] = {
+        row: SeatingRow = {
             "entry_id": entry.pk, "name": entry.player.name, "table": None, "match": "",
             "position": "", "seat_name": "", "partner": "", "opponents": [],
             "pair": str(entry.pair) if entry.pair_id else "",
         }
         if round_ is None:
-            row.update(state="not_seated", where=f"no {word} is seated yet")
+            row.update({"state": "not_seated", "where": f"no {word} is seated yet"})
         elif entry.pk in placed:
             table, match, position = placed[entry.pk]
             side = ruleset.side_of(position)
@@ -173,26 +211,27 @@ def seating(event: Event, *, name: str = "", withdrawn: bool = False) -> dict[st
             opponents = [mates[p] for p in ruleset.seats if ruleset.side_of(p) != side
                          and p in mates]
             where = ("final table" if round_.stage == Round.Stage.FINAL else f"table {table}")
-            row.update(state="seated", table=table, match=match, position=position,
-                       seat_name=SEAT_NAMES.get(position, position),
-                       partner=names[partner[0]] if partner else "",
-                       opponents=[names[o] for o in opponents],
-                       where=f"{where}, seat {position}")
+            row.update({"state": "seated", "table": table, "match": match, "position": position,
+                        "seat_name": SEAT_NAMES.get(position, position),
+                        "partner": names[partner[0]] if partner else "",
+                        "opponents": [names[o] for o in opponents],
+                        "where": f"{where}, seat {position}"})
         elif entry.status == Entry.Status.LEFT:
-            row.update(state="withdrawn", where="has withdrawn")
+            row.update({"state": "withdrawn", "where": "has withdrawn"})
         elif entry.pk in byes:
-            row.update(state="bye", where="bye: sits this " + word + " out")
+            row.update({"state": "bye", "where": "bye: sits this " + word + " out"})
         elif entry.alternate and round_.stage == Round.Stage.QUALIFYING:
-            row.update(state="alternate", where="alternate: waits for a free seat")
+            row.update({"state": "alternate", "where": "alternate: waits for a free seat"})
         elif round_.stage in (Round.Stage.SEMIFINAL, Round.Stage.FINAL):
-            row.update(state="out", where=f"not in the {stage_label}")
+            row.update({"state": "out", "where": f"not in the {stage_label}"})
         elif round_.stage == Round.Stage.BRACKET:
             if in_bracket is not None and entry.pk in in_bracket:
-                row.update(state="waiting", where="no match this round: waits for the next one")
+                row.update({"state": "waiting",
+                            "where": "no match this round: waits for the next one"})
             else:
-                row.update(state="out", where="out of the bracket")
+                row.update({"state": "out", "where": "out of the bracket"})
         else:
-            row.update(state="not_seated", where="not seated in this " + word)
+            row.update({"state": "not_seated", "where": "not seated in this " + word})
         row["answer"] = (_answer(row, title, status["status"], word, status["next_number"])
                          if round_ else f"{row['name']} — no {word} is seated yet.")
         rows.append(row)

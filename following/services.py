@@ -29,7 +29,7 @@ import secrets
 import time
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, cast
+from typing import Any, NotRequired, TypedDict, cast
 
 import requests
 from django.conf import settings
@@ -38,7 +38,7 @@ from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage, get_connection
 from django.core.validators import validate_email
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from py_vapid import Vapid
@@ -308,8 +308,22 @@ def _is_cut(round_: Round) -> bool:
             and event.spec.qualifying_cut(dict(event.format_settings or {})) is not None)
 
 
+class NotifyResult(TypedDict):
+    """What one run of :func:`round_notify` did: the notices' ``kinds`` it sent, how many
+    pushes went (``pushed``, ``failed``; ``dropped``: subscriptions gone), mails sent, and
+    ``continued`` when a continuation takes the rest."""
+
+    round: int
+    kinds: list[str]
+    pushed: int
+    mailed: int
+    failed: int
+    dropped: int
+    continued: NotRequired[bool]
+
+
 def round_notify(*, round_id: int, after: int = 0, kinds: Iterable[str] | None = None
-                 ) -> dict[str, Any]:
+                 ) -> NotifyResult:
     """Tell the followers of round ``round_id``'s event (those after follower ``after``) what
     is owed: claimed here on the first run (``kinds`` None), handed on by a continuation.
 
@@ -318,8 +332,8 @@ def round_notify(*, round_id: int, after: int = 0, kinds: Iterable[str] | None =
     mail. Each follower's delivery is recorded (``Delivery``) as it is sent, so a continuation
     or a resumed run sends only what is missing; the notices are marked finished at the end."""
     owed = _claim(round_id) if kinds is None else list(kinds)
-    result: dict[str, Any] = {"round": round_id, "kinds": owed, "pushed": 0, "mailed": 0,
-                              "failed": 0, "dropped": 0}
+    result: NotifyResult = {"round": round_id, "kinds": owed, "pushed": 0, "mailed": 0,
+                            "failed": 0, "dropped": 0}
     if not owed:
         return result
     round_ = Round.objects.select_related("event__club").filter(pk=round_id).first()
@@ -367,7 +381,7 @@ class _Run:
     """One run of the round's task: what it tells whom, and its time budget."""
 
     def __init__(self, *, event: Event, notices: list[Notice], texts: dict[int, str | None],
-                 result: dict[str, Any], started: float) -> None:
+                 result: NotifyResult, started: float) -> None:
         self.event = event
         self.notices = notices
         self.texts = texts
@@ -382,7 +396,7 @@ class _Run:
                    .values("follower").annotate(n=Count("notice"))
                    .filter(n=len(self.notices)).values_list("follower", flat=True))
 
-    def send(self, channel: str, followers: Any, size: int) -> bool:
+    def send(self, channel: str, followers: QuerySet[Follower], size: int) -> bool:
         """Send on ``channel`` to every follower not told yet, ``size`` at a time; False when
         the time budget ran out first (a continuation takes the rest)."""
         if channel == Delivery.Channel.PUSH and self.keys is None:

@@ -9,7 +9,7 @@ message ("… — come to your tables"), and a rolled-back round sends nothing.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Collection
 
 from django.db.models.signals import post_save
 from django.dispatch import receiver
@@ -20,7 +20,7 @@ from .services import round_notify_queue
 
 
 @receiver(post_save, sender=Round, dispatch_uid="following-round-saved")
-def _round_saved(instance: Round, created: bool, update_fields: Any = None, **_: Any) -> None:
+def _round_saved(instance: Round, created: bool, update_fields: Collection[str] | None = None, **_: object) -> None:
     started = instance.status == Round.Status.PLAYING and (
         update_fields is None or "status" in update_fields)
     if created or started:

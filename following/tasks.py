@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from celery import shared_task
 
 from common.tasks import db_task_retry
 
+from .services import NotifyResult
 from .services import notices_resume as notices_resume_service
 from .services import round_notify as round_notify_service
 
 
 @shared_task(**db_task_retry())
 def round_notify(round_id: int, after: int = 0, kinds: list[str] | None = None
-                 ) -> dict[str, Any]:
+                 ) -> NotifyResult:
     """Tell the followers of a round seated or started (batched, bounded; see the service)."""
     return round_notify_service(round_id=round_id, after=after, kinds=kinds)
 

@@ -16,9 +16,12 @@ A withdrawn player, and one checked in after the round was seated, are told noth
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from tournaments.models import Round
+
+if TYPE_CHECKING:
+    from events.where import Seating, SeatingRow
 
 SILENT = frozenset({"withdrawn", "not_seated"})
 
@@ -29,7 +32,7 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def _place(row: dict[str, Any]) -> str:
+def _place(row: SeatingRow) -> str:
     """ "table 5, seat N" (with the bracket's match), "final table, seat N"."""
     where = str(row["where"])
     if row.get("match"):
@@ -37,7 +40,7 @@ def _place(row: dict[str, Any]) -> str:
     return where
 
 
-def seat_text(board: dict[str, Any], row: dict[str, Any]) -> str:
+def seat_text(board: Seating, row: SeatingRow) -> str:
     """The line the follow page shows for ``row`` of ``board`` (``events.where.seating``)."""
     title, word = board["title"], board["word"]
     if board["round"] is None:
@@ -55,12 +58,12 @@ def seat_text(board: dict[str, Any], row: dict[str, Any]) -> str:
     return f"{title}: {row['where']}"
 
 
-def cut_text(board: dict[str, Any], row: dict[str, Any], place: int | None) -> str | None:
+def cut_text(board: Seating, row: SeatingRow, place: int | None) -> str | None:
     """The line of the first round after the cut: where a player who made it plays, or that a
     player's day is over and their place (``place``: the qualifying order's, None unknown)."""
     state = row["state"]
     if state == "seated":
-        round_: Round = board["round"]
+        round_ = cast(Round, board["round"])  # a seated row: its round is seated
         stage = Round.Stage(round_.stage).label.lower()
         where = _place(row)
         where = f"{stage} {where}" if where.startswith("table ") else f"the {where}"
@@ -75,14 +78,14 @@ def cut_text(board: dict[str, Any], row: dict[str, Any], place: int | None) -> s
     return f"The cut is made. {seat_text(board, row)}"
 
 
-def called_text(board: dict[str, Any], row: dict[str, Any]) -> str | None:
+def called_text(board: Seating, row: SeatingRow) -> str | None:
     """The players are called: only those seated are told."""
     if row["state"] != "seated":
         return None
     return f"{board['title']}: come to your tables — {_place(row)}"
 
 
-def notice_text(board: dict[str, Any], row: dict[str, Any], *, seated: bool, called: bool,
+def notice_text(board: Seating, row: SeatingRow, *, seated: bool, called: bool,
                 cut: bool, place: int | None) -> str | None:
     """What a follower of ``row`` is told when their round was seated and/or its players
     called (both at once when the director seats and starts in one step); None: nothing."""

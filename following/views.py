@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from django.conf import settings
 from django.contrib import messages
@@ -36,7 +36,7 @@ from common.http import client_ip, public_address
 from common.parsers import MAX_DEPTH, check_json_value
 from common.throttles import key_allowed
 from events.screens import wall_live
-from events.where import seating, seating_version
+from events.where import Seating, SeatingRow, seating, seating_version
 from tournaments.models import Entry, Event
 
 from . import services
@@ -117,7 +117,16 @@ def follow_pick(request: HttpRequest, pk: int) -> HttpResponse:
         "following": _follower(request, event)})
 
 
-def _board(event: Event, entry: Entry) -> dict[str, Any]:
+class FollowBoard(TypedDict):
+    """A follower's seat (:func:`_board`): the board, their row (None: not in the event) and
+    the line the page shows."""
+
+    board: Seating
+    row: SeatingRow | None
+    line: str
+
+
+def _board(event: Event, entry: Entry) -> FollowBoard:
     board = seating(event, withdrawn=True)
     row = next((r for r in board["rows"] if r["entry_id"] == entry.pk), None)
     line = seat_text(board, row) if row is not None else "You are not in this event."

@@ -30,7 +30,7 @@ class SeasonOutput(serializers.ModelSerializer[Season]):
                   "events"]
 
 
-class SeasonInput(serializers.Serializer[Any]):
+class SeasonInput(serializers.Serializer[object]):
     name = serializers.CharField(max_length=80)
     starts_on = serializers.DateField()
     ends_on = serializers.DateField()
@@ -56,14 +56,14 @@ class SeasonPatch(SeasonInput):
         super().__init__(*args, partial=True, **kwargs)
 
 
-class RatingOutput(serializers.Serializer[Any]):
+class RatingOutput(serializers.Serializer[object]):
     mu = serializers.FloatField(help_text="The skill estimate.")
     sigma = serializers.FloatField(help_text="Its uncertainty (one standard deviation).")
     ordinal = serializers.FloatField(help_text="The rating shown: mu - 3 sigma.")
     games = serializers.IntegerField(help_text="Confirmed games rated.")
 
 
-class LeaderboardRowOutput(serializers.Serializer[Any]):
+class LeaderboardRowOutput(serializers.Serializer[object]):
     rank = serializers.IntegerField(allow_null=True, help_text="Null: not yet qualified.")
     player_id = serializers.IntegerField()
     name = serializers.CharField()
@@ -78,7 +78,7 @@ class LeaderboardRowOutput(serializers.Serializer[Any]):
     rating = RatingOutput(allow_null=True)
 
 
-class LeaderboardOutput(serializers.Serializer[Any]):
+class LeaderboardOutput(serializers.Serializer[object]):
     season = SeasonOutput()
     events = serializers.IntegerField(help_text="Events counted.")
     ranked = LeaderboardRowOutput(many=True)
@@ -91,7 +91,7 @@ class ClubRatingOutput(RatingOutput):
     name = serializers.CharField()
 
 
-class RatingPointOutput(serializers.Serializer[Any]):
+class RatingPointOutput(serializers.Serializer[object]):
     at = serializers.DateTimeField(help_text="When the game was confirmed (or ended).")
     game_id = serializers.IntegerField()
     event_id = serializers.IntegerField()
@@ -101,7 +101,7 @@ class RatingPointOutput(serializers.Serializer[Any]):
     ordinal = serializers.FloatField()
 
 
-class PlayerRatingsOutput(serializers.Serializer[Any]):
+class PlayerRatingsOutput(serializers.Serializer[object]):
     player_id = serializers.IntegerField()
     name = serializers.CharField()
     rating = RatingOutput(allow_null=True, help_text="Null until a confirmed game is rated.")

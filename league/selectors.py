@@ -10,7 +10,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from django.db import connection
 from django.utils import timezone
@@ -18,6 +18,7 @@ from django.utils import timezone
 import formats
 from clubs.models import Club, Player
 from clubs.permissions import can_view_event, visible_clubs
+from common.types import Actor
 from ranking.ratings import ordinal
 from standings.boards import first_placed
 from standings.models import StandingsSnapshot
@@ -27,11 +28,63 @@ from .models import PlayerRating, RatingChange, Season
 
 
 # --- ratings --------------------------------------------------------------------------------------
-def rating_row(mu: float, sigma: float, games: int) -> dict[str, Any]:
+class Rating(TypedDict):
+    """A player's rating (:func:`rating_row`)."""
+
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+
+
+class RatingPoint(TypedDict):
+    """The rating after one rated game (:func:`rating_history`)."""
+
+    at: datetime.datetime | None
+    game_id: int
+    event_id: int
+    event_name: str
+    mu: float
+    sigma: float
+    ordinal: float
+
+
+class ClubRating(Rating):
+    """A row of :func:`club_ratings`."""
+
+    player_id: int
+    name: str
+    rank: NotRequired[int]  # given once the rows are sorted
+
+
+class LeaderRow(TypedDict):
+    """A row of :func:`season_leaderboard`."""
+
+    player_id: int
+    name: str
+    nights: int
+    points: int
+    average: float
+    best: int | None
+    wins: int
+    firsts: int
+    score: float
+    rank: int | None
+    rating: Rating | None
+
+
+class Leaderboard(TypedDict):
+    season: Season
+    events: int
+    ranked: list[LeaderRow]
+    unqualified: list[LeaderRow]
+
+
+def rating_row(mu: float, sigma: float, games: int) -> Rating:
     return {"mu": mu, "sigma": sigma, "ordinal": ordinal(mu, sigma), "games": games}
 
 
-def ratings_for(*, player_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
+def ratings_for(*, player_ids: Iterable[int]) -> dict[int, Rating]:
     """Current ratings of the players who have one (confirmed games rated), by player id:
     ``mu``, ``sigma``, ``ordinal`` (what the leaderboards show as the rating: mu - 3 sigma) and
     ``games``. Players never rated are absent."""
@@ -45,7 +98,7 @@ def ratings_for(*, player_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
     }
 
 
-def rating_history(*, player_id: int, user: Any = None) -> list[dict[str, Any]]:
+def rating_history(*, player_id: int, user: Actor | None = None) -> list[RatingPoint]:
     """The player's rating after each rated game, oldest first (playing order): ``at`` (when the
     game was confirmed, or when it ended), ``game_id``, ``event_id``, ``event_name``, ``mu``,
     ``sigma``, ``ordinal`` (what the leaderboards show as the rating).
@@ -78,7 +131,7 @@ def rating_history(*, player_id: int, user: Any = None) -> list[dict[str, Any]]:
     ]
 
 
-def rated_player_get(*, player_id: int, user: Any) -> Player | None:
+def rated_player_get(*, player_id: int, user: Actor) -> Player | None:
     """The player whose rating ``user`` may read, or None: a player who played is named to
     those who may see one of their events (a player seen only in a private club's events, or
     in hidden events, is named to that club's members alone, whatever roster they are on); a
@@ -104,7 +157,7 @@ def rated_player_get(*, player_id: int, user: Any) -> Player | None:
         pk=player_id, club_links__club__in=visible_clubs(user=user)).exists() else None
 
 
-def club_ratings(*, club: Club) -> list[dict[str, Any]]:
+def club_ratings(*, club: Club) -> list[ClubRating]:
     """The club's roster players who have a rating, best rating first; ratings equal to the
     tenth shown share a rank. Each row: ``player_id``, ``name``, ``rank`` and the rating
     (:func:`rating_row`).
@@ -114,7 +167,7 @@ def club_ratings(*, club: Club) -> list[dict[str, Any]]:
     move (any club that put one of its players on a roster could otherwise move it)."""
     if not club.is_public:
         return []
-    rows = [
+    rows: list[ClubRating] = [
         {"player_id": player_id, "name": name, **rating_row(mu, sigma, games)}
         for player_id, name, mu, sigma, games in PlayerRating.objects.filter(
             player__club_links__club=club).values_list(
@@ -334,7 +387,7 @@ def _measure(season: Season, nights: list[Night]) -> Fraction:
     return Fraction(sum(points))
 
 
-def season_leaderboard(*, season: Season) -> dict[str, Any]:
+def season_leaderboard(*, season: Season) -> Leaderboard:
     """The season's leaderboard from the standings of the events it counts.
 
     Each row: ``player_id``, ``name``, ``nights``, ``points`` (total), ``average`` (points per
@@ -348,7 +401,7 @@ def season_leaderboard(*, season: Season) -> dict[str, Any]:
     nights = _nights(events)
     names = dict(Player.objects.filter(pk__in=list(nights)).values_list("pk", "name"))
     ratings = ratings_for(player_ids=list(nights))
-    rows: list[dict[str, Any]] = []
+    rows: list[LeaderRow] = []
     keys: dict[int, tuple[Fraction, int]] = {}
     for player_id, played in nights.items():
         points = sum(n.points for n in played)

@@ -10,6 +10,7 @@ from django.db import transaction
 
 from clubs.models import Club
 from common.errors import DomainError
+from common.types import Actor
 
 from .models import BEST_N_LIMIT, MIN_NIGHTS_LIMIT, Season
 
@@ -105,7 +106,7 @@ def _lock_club(club: Club) -> Club:
 def season_create(*, club: Club, name: str, starts_on: Any, ends_on: Any,
                   counting: str = Season.Counting.TOTAL, best_n: Any = None,
                   min_nights: Any = 1, events: str = Season.Events.CLUB_NIGHTS,
-                  actor: Any = None) -> Season:
+                  actor: Actor | None = None) -> Season:
     """A new season of the club: its dates must not overlap another season of the club."""
     locked = _lock_club(club)
     fields = _checked(locked, {"name": name, "starts_on": starts_on, "ends_on": ends_on,
@@ -115,7 +116,7 @@ def season_create(*, club: Club, name: str, starts_on: Any, ends_on: Any,
 
 
 @transaction.atomic
-def season_update(*, season: Season, actor: Any = None, **changes: Any) -> Season:
+def season_update(*, season: Season, actor: Actor | None = None, **changes: Any) -> Season:
     """Change some of a season's fields (the others keep their values)."""
     unknown = sorted(set(changes) - set(FIELDS))
     if unknown:
@@ -131,7 +132,7 @@ def season_update(*, season: Season, actor: Any = None, **changes: Any) -> Seaso
 
 
 @transaction.atomic
-def season_delete(*, season: Season, actor: Any = None) -> None:
+def season_delete(*, season: Season, actor: Actor | None = None) -> None:
     """Delete a season. Nothing else goes with it: the leaderboard is computed from the
     events' results, which stay."""
     Season.objects.filter(pk=season.pk).delete()

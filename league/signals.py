@@ -16,6 +16,7 @@ for ``manage.py rebuild_ratings``."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from django.db.models.signals import post_delete, post_save, pre_save
@@ -31,12 +32,13 @@ RATINGS_REBUILD = "league.tasks.rebuild_ratings"
 
 
 @receiver(post_delete, sender=Player, dispatch_uid="league-player-deleted")
-def player_deleted(sender: Any, instance: Player, **kwargs: Any) -> None:
+def player_deleted(sender: type[Player], instance: Player, **kwargs: object) -> None:
     if RatingChange.objects.exists():
         task_queue(RATINGS_REBUILD)
 
 
-def _visibility_before(sender: Any, instance: Any, update_fields: Any) -> None:
+def _visibility_before(sender: type[Event] | type[Club], instance: Any,
+                       update_fields: Collection[str] | None) -> None:
     if instance.pk is None or (update_fields is not None and "is_public" not in update_fields):
         instance._public_before = None
         return
@@ -56,8 +58,8 @@ EVENT_RATED_FIELDS = ("is_public", "date", "deals_per_round")
 
 
 @receiver(pre_save, sender=Event, dispatch_uid="league-event-visibility-before")
-def event_visibility_before(sender: Any, instance: Event, update_fields: Any = None,
-                            **kwargs: Any) -> None:
+def event_visibility_before(sender: type[Event], instance: Event, update_fields: Collection[str] | None = None,
+                            **kwargs: object) -> None:
     _visibility_before(sender, instance, update_fields)
     if instance.pk is None or (update_fields is not None
                                and not set(EVENT_RATED_FIELDS[1:]) & set(update_fields)):
@@ -68,8 +70,8 @@ def event_visibility_before(sender: Any, instance: Event, update_fields: Any = N
 
 
 @receiver(post_save, sender=Event, dispatch_uid="league-event-visibility")
-def event_visibility_changed(sender: Any, instance: Event, created: bool = False,
-                             **kwargs: Any) -> None:
+def event_visibility_changed(sender: type[Event], instance: Event, created: bool = False,
+                             **kwargs: object) -> None:
     before = getattr(instance, "_rated_before", None)
     instance._rated_before = None  # type: ignore[attr-defined]
     moved_date = before is not None and str(before[0]) != str(instance.date)
@@ -84,20 +86,20 @@ def event_visibility_changed(sender: Any, instance: Event, created: bool = False
 
 
 @receiver(post_delete, sender=Event, dispatch_uid="league-event-deleted")
-def event_deleted(sender: Any, instance: Event, **kwargs: Any) -> None:
+def event_deleted(sender: type[Event], instance: Event, **kwargs: object) -> None:
     """A deleted event's games leave everyone's history: the ratings are rebuilt without them."""
     if RatingChange.objects.exists():
         task_queue(RATINGS_REBUILD)
 
 
 @receiver(pre_save, sender=Club, dispatch_uid="league-club-visibility-before")
-def club_visibility_before(sender: Any, instance: Club, update_fields: Any = None,
-                           **kwargs: Any) -> None:
+def club_visibility_before(sender: type[Club], instance: Club, update_fields: Collection[str] | None = None,
+                           **kwargs: object) -> None:
     _visibility_before(sender, instance, update_fields)
 
 
 @receiver(post_save, sender=Club, dispatch_uid="league-club-visibility")
-def club_visibility_changed(sender: Any, instance: Club, created: bool = False,
-                            **kwargs: Any) -> None:
+def club_visibility_changed(sender: type[Club], instance: Club, created: bool = False,
+                            **kwargs: object) -> None:
     if _visibility_moved(instance):
         task_queue(RATINGS_REBUILD)

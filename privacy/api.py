@@ -9,7 +9,7 @@ event that is not over (naming it), 400 naming ``account``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from django.contrib.auth import logout
 from django.http import Http404
@@ -29,14 +29,17 @@ from clubs.permissions import check_club_role
 from .selectors import account_export, player_known_to_club
 from .services import account_erase, club_player_export
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
-class EraseInput(serializers.Serializer[Any]):
+
+class EraseInput(serializers.Serializer[object]):
     confirm = serializers.CharField(
         required=False, allow_blank=True, trim_whitespace=False,
         help_text="Your user name, typed again: nothing is erased without it.")
 
 
-class EraseOutput(serializers.Serializer[Any]):
+class EraseOutput(serializers.Serializer[object]):
     erased = serializers.BooleanField()
     player_id = serializers.IntegerField(
         allow_null=True, help_text="The player row kept for the clubs' results, now named "
@@ -54,7 +57,7 @@ class MyDataApi(APIView):
         responses={200: OpenApiTypes.OBJECT, **error_responses(401)}, tags=["privacy"],
     )
     def get(self, request: Request) -> Response:
-        return Response(account_export(user=request.user))
+        return Response(account_export(user=cast("User", request.user)))
 
 
 class MyErasureApi(APIView):
@@ -69,7 +72,8 @@ class MyErasureApi(APIView):
     def post(self, request: Request) -> Response:
         data = EraseInput(data=request.data)
         data.is_valid(raise_exception=True)
-        erased = account_erase(user=request.user, confirm=data.validated_data.get("confirm"))
+        erased = account_erase(user=cast("User", request.user),
+                               confirm=data.validated_data.get("confirm"))
         logout(request._request)
         return Response(EraseOutput({"erased": True, "player_id": erased.player_id,
                                      "events": erased.events}).data)

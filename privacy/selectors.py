@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from allauth.account.models import EmailAddress
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
@@ -51,6 +51,9 @@ from tournaments.models import Arrival, Bye, Entry, Seat
 
 from .walk import collect, row_of
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 FORMAT = "pinochle-player-data/1"
 DB_SESSIONS = {"django.contrib.sessions.backends.db", "django.contrib.sessions.backends.cached_db"}
 
@@ -61,7 +64,7 @@ def _plain(document: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def user_sessions(user: Any) -> list[Session]:
+def user_sessions(user: User) -> list[Session]:
     """The unexpired sessions signed in as ``user``, where sessions are kept in the database
     (the default); an empty list with any other session store, which cannot be searched."""
     if settings.SESSION_ENGINE not in DB_SESSIONS:
@@ -73,7 +76,7 @@ def user_sessions(user: Any) -> list[Session]:
     return mine
 
 
-def account_addresses(user: Any, player: Player | None) -> list[str]:
+def account_addresses(user: User, player: Player | None) -> list[str]:
     """Every e-mail address the person is known by: the account's, its e-mail addresses and
     the player's."""
     found = [user.email, *EmailAddress.objects.filter(user=user).values_list("email", flat=True)]
@@ -87,7 +90,7 @@ def _access(rows: Any, *extra: str) -> list[dict[str, Any]]:
     return [{f: getattr(row, f) for f in fields} for row in rows.order_by("attempt_time", "pk")]
 
 
-def _account(user: Any) -> dict[str, Any]:
+def _account(user: User) -> dict[str, Any]:
     username = user.get_username()
     token = Token.objects.filter(user=user).first()
     return {
@@ -261,7 +264,7 @@ def _ratings(player: Player, club: Club | None) -> dict[str, Any] | None:
             "changes": listed}
 
 
-def account_export(*, user: Any) -> dict[str, Any]:
+def account_export(*, user: User) -> dict[str, Any]:
     """Everything held about the signed-in ``user``: the account and, when it is linked to a
     player, the player's data in every club."""
     player = Player.objects.filter(user=user).first()

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.apps import apps
@@ -39,6 +39,7 @@ from django.utils import timezone
 from archive.models import EventImport
 from clubs.models import Club, ClubPlayer, Membership, Player
 from common.errors import DomainError
+from common.types import Actor, actor_user
 from conduct.models import Appeal, Penalty
 from following.models import Follower
 from registrations.models import Registration
@@ -49,6 +50,9 @@ from tournaments.models import Arrival, Entry, Event, EventLog, Pair
 from .models import PrivacyLog
 from .selectors import account_addresses, player_export, user_sessions
 from .walk import SECRET_FIELDS, path_to
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 ERASED_NAME = "Withdrawn player"
 ERASED_ADDRESS = "(erased address)"  # an address quoted inside a text
@@ -124,7 +128,7 @@ def _any_address(lookup: str, addresses: Iterable[str]) -> Q:
     return query
 
 
-def _person(user: Any, player: Player | None) -> Person:
+def _person(user: User, player: Player | None) -> Person:
     """Find every row that says who the person was (:class:`Person`)."""
     addresses = set(account_addresses(user, player))
     players = [player] if player is not None else []
@@ -343,7 +347,7 @@ def _placing(placing: dict[str, Any], person: Person) -> dict[str, Any]:
     return placing
 
 
-def _check_confirmation(user: Any, confirm: Any) -> None:
+def _check_confirmation(user: User, confirm: Any) -> None:
     if not isinstance(confirm, str) or not confirm.strip():
         raise DomainError("Type your user name to confirm the erasure.", field="confirm",
                           code="required")
@@ -352,7 +356,7 @@ def _check_confirmation(user: Any, confirm: Any) -> None:
                           code="mismatch")
 
 
-def _check_owners(user: Any) -> None:
+def _check_owners(user: User) -> None:
     for membership in Membership.objects.filter(user=user, role=Membership.Role.OWNER):
         others = Membership.objects.filter(club_id=membership.club_id,
                                            role=Membership.Role.OWNER).exclude(user=user)
@@ -394,7 +398,7 @@ def _check_no_event_on(person: Person) -> None:
 
 
 @transaction.atomic
-def account_erase(*, user: Any, confirm: Any) -> Erased:
+def account_erase(*, user: User, confirm: Any) -> Erased:
     """Erase ``user``'s account at their request (``confirm``: their user name, typed again);
     anonymise their player rows so that every result stays as it was (module docstring).
     Refused for a club's last owner, and while the person is entered in an event that is not
@@ -423,9 +427,9 @@ def account_erase(*, user: Any, confirm: Any) -> Erased:
 
 
 @transaction.atomic
-def club_player_export(*, club: Club, player: Player, actor: Any) -> dict[str, Any]:
+def club_player_export(*, club: Club, player: Player, actor: Actor) -> dict[str, Any]:
     """A director's export of what ``club`` holds about ``player`` (who asked in person),
     recorded in the club's privacy log. The caller has checked the director's role."""
-    PrivacyLog.objects.create(club=club, player=player, actor=actor,
+    PrivacyLog.objects.create(club=club, player=player, actor=actor_user(actor),
                               action=PrivacyLog.Action.EXPORT)
     return player_export(player=player, club=club)

@@ -4,7 +4,7 @@ one of its players)."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
 from django.contrib import messages
@@ -23,6 +23,9 @@ from common.forms import add_domain_error
 
 from .selectors import account_export, player_known_to_club
 from .services import ERASED_NAME, account_erase, club_player_export
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 class EraseForm(forms.Form):
@@ -55,7 +58,7 @@ def _summary(document: dict[str, Any]) -> dict[str, Any]:
 @login_required
 @require_GET
 def data_page(request: HttpRequest) -> HttpResponse:
-    document = account_export(user=request.user)
+    document = account_export(user=cast("User", request.user))
     return render(request, "privacy/data.html", {
         "document": document, "summary": _summary(document), "erased_name": ERASED_NAME,
     })
@@ -65,7 +68,7 @@ def data_page(request: HttpRequest) -> HttpResponse:
 @require_GET
 def data_download(request: HttpRequest) -> HttpResponse:
     stamp = timezone.now().strftime("%Y-%m-%d")
-    return _download(account_export(user=request.user),
+    return _download(account_export(user=cast("User", request.user)),
                      f"pinochle-data-{request.user.get_username()}-{stamp}.json")
 
 
@@ -75,7 +78,7 @@ def erase_page(request: HttpRequest) -> HttpResponse:
     form = EraseForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            account_erase(user=request.user, confirm=form.cleaned_data["confirm"])
+            account_erase(user=cast("User", request.user), confirm=form.cleaned_data["confirm"])
         except DomainError as exc:
             add_domain_error(form, exc)
         else:

@@ -22,10 +22,43 @@ import math
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 BUCKET_STEPS = 5  # a bucket is this many of the ladder's smallest steps wide
 ENDINGS = ("made", "set", "board_set", "surrendered")
+
+
+class BucketRow(TypedDict):
+    """The bids of one bucket: how many, and how each ended."""
+
+    low: int
+    high: int
+    label: str
+    bids: int
+    made: int
+    set: int
+    board_set: int
+    surrendered: int
+
+
+class EventRow(TypedDict):
+    """An event's line of ``per_event``: its finished games' points (:func:`event_row`)."""
+
+    event_id: int
+    games: int
+    points: int
+    points_per_game: float
+    stderr: float | None
+
+
+class CompanyRow(TypedDict):
+    """A partner or an opponent (:func:`company_of`): finished games together, won, lost."""
+
+    player_id: int
+    name: str
+    games: int
+    wins: int
+    losses: int
 
 
 @dataclass(frozen=True)
@@ -68,8 +101,8 @@ class PlayerHand:
     outcome: str
     result: str
     made: bool | None
-    meld: dict[str, Any]
-    points: dict[str, Any]
+    meld: dict[str, int]
+    points: dict[str, int]
     renege_seat: str = ""
     bucket: Bucket | None = None
 
@@ -92,7 +125,7 @@ class _BucketCount:
     board_set: int = 0
     surrendered: int = 0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> BucketRow:
         return {"low": self.bucket.low, "high": self.bucket.high, "label": self.bucket.label,
                 "bids": self.made + self.set + self.board_set + self.surrendered,
                 "made": self.made, "set": self.set, "board_set": self.board_set,
@@ -172,7 +205,7 @@ def event_figures(hands: Iterable[PlayerHand], games: Iterable[PlayerGame]) -> d
             "bids": [buckets[k] for k in sorted(buckets)], "points": points}
 
 
-def _event_row(event_id: int, points: list[int]) -> dict[str, Any]:
+def _event_row(event_id: int, points: list[int]) -> EventRow:
     return {
         "event_id": event_id, "games": len(points), "points": sum(points),
         "points_per_game": round(statistics.fmean(points), 2),
@@ -219,7 +252,7 @@ def combine_figures(shares: Mapping[int, dict[str, Any]],
     }
 
 
-def event_row(event_id: int, share: dict[str, Any]) -> dict[str, Any] | None:
+def event_row(event_id: int, share: dict[str, Any]) -> EventRow | None:
     """The event's line of ``per_event`` (games, points, points per game and its standard
     error over its finished games), None without one: kept beside a stored share."""
     return _event_row(event_id, share["points"]) if share["points"] else None
@@ -248,7 +281,7 @@ class _Company:
     wins: int = 0
     losses: int = 0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> CompanyRow:
         return {"player_id": self.player_id, "name": self.name, "games": self.games,
                 "wins": self.wins, "losses": self.losses}
 
@@ -267,7 +300,8 @@ def meeting_counts(meetings: Iterable[tuple[int, str, bool, str]]) -> dict[int, 
     return counts
 
 
-def company_of(counts: Mapping[int, Sequence[int]], names: Mapping[int, str]) -> list[dict[str, Any]]:
+def company_of(counts: Mapping[int, Sequence[int]],
+               names: Mapping[int, str]) -> list[CompanyRow]:
     """Partners (or opponents) from ``[games, wins, losses]`` per player id: most games first,
     then most wins, then by name."""
     people = [_Company(player_id, names[player_id], *row) for player_id, row in counts.items()]
@@ -275,7 +309,7 @@ def company_of(counts: Mapping[int, Sequence[int]], names: Mapping[int, str]) ->
     return [p.to_dict() for p in ordered]
 
 
-def company(meetings: Iterable[tuple[int, str, bool, str]]) -> list[dict[str, Any]]:
+def company(meetings: Iterable[tuple[int, str, bool, str]]) -> list[CompanyRow]:
     """Partners (or opponents) from ``(player_id, name, finished, outcome)`` per finished game
     together, ``outcome`` being ``won``, ``lost`` or ``""`` (a level game) from the player's side:
     most games first, then most wins, then by name."""

@@ -6,8 +6,6 @@ with none answers 404, like the page. Read through the same selector as the page
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.request import Request
@@ -20,23 +18,23 @@ from league.api import RatingOutput, RatingPointOutput
 from .selectors import player_profile
 
 
-class ProfilePlayerOutput(serializers.Serializer[Any]):
+class ProfilePlayerOutput(serializers.Serializer[object]):
     id = serializers.IntegerField()
     name = serializers.CharField()
 
 
-class ProfileClubOutput(serializers.Serializer[Any]):
+class ProfileClubOutput(serializers.Serializer[object]):
     slug = serializers.CharField()
     name = serializers.CharField()
     events = serializers.IntegerField(help_text="The player's events in this club (visible ones).")
 
 
-class ProfileEventClubOutput(serializers.Serializer[Any]):
+class ProfileEventClubOutput(serializers.Serializer[object]):
     slug = serializers.CharField()
     name = serializers.CharField()
 
 
-class ProfileEventOutput(serializers.Serializer[Any]):
+class ProfileEventOutput(serializers.Serializer[object]):
     event_id = serializers.IntegerField()
     name = serializers.CharField()
     date = serializers.DateField(help_text="The event's date (in its club's time zone).")
@@ -65,7 +63,7 @@ class ProfileEventOutput(serializers.Serializer[Any]):
         allow_null=True, help_text="The player's side's points per finished game, from the hands.")
 
 
-class ProfileCompanyOutput(serializers.Serializer[Any]):
+class ProfileCompanyOutput(serializers.Serializer[object]):
     player_id = serializers.IntegerField()
     name = serializers.CharField()
     games = serializers.IntegerField(help_text="Finished games at the same table.")
@@ -73,7 +71,7 @@ class ProfileCompanyOutput(serializers.Serializer[Any]):
     losses = serializers.IntegerField(help_text="Of those, lost by the player's side.")
 
 
-class ProfileBidBucketOutput(serializers.Serializer[Any]):
+class ProfileBidBucketOutput(serializers.Serializer[object]):
     low = serializers.IntegerField()
     high = serializers.IntegerField(help_text="The highest bid of the ladder in the bucket.")
     label = serializers.CharField()  # type: ignore[assignment]  # a field, not Field.label
@@ -84,7 +82,7 @@ class ProfileBidBucketOutput(serializers.Serializer[Any]):
     surrendered = serializers.IntegerField()
 
 
-class ProfileEventFiguresOutput(serializers.Serializer[Any]):
+class ProfileEventFiguresOutput(serializers.Serializer[object]):
     event_id = serializers.IntegerField()
     name = serializers.CharField()
     date = serializers.DateField()
@@ -95,7 +93,7 @@ class ProfileEventFiguresOutput(serializers.Serializer[Any]):
                                     help_text="Standard error of the mean (two games or more).")
 
 
-class ProfileAnalyticsOutput(serializers.Serializer[Any]):
+class ProfileAnalyticsOutput(serializers.Serializer[object]):
     ruleset = serializers.CharField()
     title = serializers.CharField()
     events = serializers.IntegerField()
@@ -120,14 +118,14 @@ class ProfileAnalyticsOutput(serializers.Serializer[Any]):
     per_event = ProfileEventFiguresOutput(many=True, help_text="Oldest first.")
 
 
-class ProfileRatingOutput(serializers.Serializer[Any]):
+class ProfileRatingOutput(serializers.Serializer[object]):
     current = RatingOutput()
     history = RatingPointOutput(
         many=True, help_text="The rating after each rated game of the events you may see, "
         "oldest first.")
 
 
-class PlayerProfileOutput(serializers.Serializer[Any]):
+class PlayerProfileOutput(serializers.Serializer[object]):
     player = ProfilePlayerOutput()
     clubs = ProfileClubOutput(many=True)
     events = ProfileEventOutput(many=True, help_text="Newest first.")

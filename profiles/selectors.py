@@ -14,7 +14,7 @@ from __future__ import annotations
 import zoneinfo
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db.models import F, IntegerField
 from django.db.models.fields.json import KeyTextTransform
@@ -24,6 +24,7 @@ from django.http import Http404
 from clubs.models import Player
 from clubs.permissions import can_view_event
 from common.rulesets import event_ruleset
+from common.types import Actor
 from league.selectors import rating_history, ratings_for
 from rules_engine import Ruleset
 from scoring.models import Game, HandRevision
@@ -32,6 +33,7 @@ from standings.models import StandingsSnapshot
 from tournaments.models import Entry, Event, Seat
 
 from .analytics import (
+    CompanyRow,
     PlayerGame,
     PlayerHand,
     bid_bucket,
@@ -43,6 +45,19 @@ from .analytics import (
 )
 from .models import EventSummary
 
+
+class Place(TypedDict):
+    """An entry's place in its event (:func:`_place`): ``place`` of ``of`` (None before the
+    event has any), ``tied`` when shared, and its ``points`` and ``wins`` (None when the
+    snapshot has no row of it)."""
+
+    place: int | None
+    of: int | None
+    tied: bool
+    points: int | None
+    wins: int | None
+
+
 PARTNERS_SHOWN = 10  # the page lists this many partners and opponents; the API all of them
 # An event's summary is read only once it is over (one in play is computed live).
 SUMMARISED_STATUSES = (Event.Status.FINISHED, Event.Status.CANCELLED)
@@ -52,8 +67,8 @@ SUMMARISED_STATUSES = (Event.Status.FINISHED, Event.Status.CANCELLED)
 class Profile:
     player: Player
     events: list[dict[str, Any]]  # newest first
-    partners: list[dict[str, Any]]
-    opponents: list[dict[str, Any]]
+    partners: list[CompanyRow]
+    opponents: list[CompanyRow]
     analytics: list[dict[str, Any]]  # one group per ruleset, most hands first
     clubs: list[dict[str, Any]]
     # {"current": {mu, sigma, ordinal, games}, "history": [...], "by_event": [...]}, or None
@@ -79,7 +94,7 @@ class Profile:
         }
 
 
-def _visible_entries(player_id: int, user: Any) -> list[Entry]:
+def _visible_entries(player_id: int, user: Actor) -> list[Entry]:
     """The player's entries in events the viewer may see, newest event first. A non-public
     event is visible by the viewer's role in its club alone, so that is asked once per club."""
     entries = list(
@@ -115,7 +130,7 @@ def _side_of(ruleset: Ruleset, position: str) -> str:
 
 
 def _place(entry: Entry, rows: list[dict[str, Any]],
-           placements: list[dict[str, Any]]) -> dict[str, Any]:
+           placements: list[dict[str, Any]]) -> Place:
     """Place (of how many), points and wins of an entry from its event's snapshot: the final
     places once written (``standings.boards.place_of``: the places every standings view ranks
     by), else the standings' rank; a pair event's row is its pair's."""
@@ -127,16 +142,16 @@ def _place(entry: Entry, rows: list[dict[str, Any]],
         return int(item.get("entry_id", 0)) == entry.pk
 
     row = next((r for r in rows if mine(r)), None)
-    out: dict[str, Any] = {
+    out: Place = {
         "place": None, "of": None, "tied": False,
         "points": int(row["points"]) if row else None,
         "wins": int(row.get("wins", 0)) if row else None,
     }
     placed = place_of(placements, entry_id=entry.pk, pair_id=pair_id) if placements else None
     if placed is not None:
-        out.update(place=placed[0], of=placed[1], tied=placed[2])
+        out.update({"place": placed[0], "of": placed[1], "tied": placed[2]})
     elif row is not None and not placements:
-        out.update(place=int(row["rank"]), of=len(rows), tied=bool(row.get("tied")))
+        out.update({"place": int(row["rank"]), "of": len(rows), "tied": bool(row.get("tied"))})
     return out
 
 
@@ -208,7 +223,7 @@ class EventPart:
     ``EventSummary``."""
 
     started: datetime | None
-    place: dict[str, Any]
+    place: Place
     figures: dict[str, Any]
     partners: dict[int, list[int]]
     opponents: dict[int, list[int]]
@@ -339,7 +354,7 @@ def _parts(entries: list[Entry]) -> tuple[dict[int, EventPart], dict[int, str]]:
     return parts | live, names | live_names
 
 
-def player_profile(*, player_id: int, user: Any) -> Profile:
+def player_profile(*, player_id: int, user: Actor) -> Profile:
     """The player's events, partners, opponents and hand figures over the events ``user`` may
     see; 404 when there are none (or no such player)."""
     player = Player.objects.filter(pk=player_id).first()

@@ -16,8 +16,6 @@ up.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
@@ -32,13 +30,13 @@ SUMMARIES_TASK = "profiles.tasks.event_summaries"
 
 
 @receiver(post_save, sender=Event, dispatch_uid="profiles-event-saved")
-def event_saved(instance: Event, **_: Any) -> None:
+def event_saved(instance: Event, **_: object) -> None:
     if instance.status in SUMMARISED_STATUSES:
         task_queue(SUMMARIES_TASK, args=(instance.pk,))
 
 
 @receiver(snapshot_stored, dispatch_uid="profiles-standings-stored")
-def standings_stored(event_id: int, **_: Any) -> None:
+def standings_stored(event_id: int, **_: object) -> None:
     def queue() -> None:
         # after the commit, and only for an event that is over (standings of an event in play
         # are stored after nearly every hand)

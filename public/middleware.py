@@ -37,7 +37,7 @@ _CACHE_MAX = 4096
 
 
 @receiver(post_save, sender=Club, dispatch_uid="club-time-zone-cache")
-def _club_saved(**_: Any) -> None:
+def _club_saved(**_: object) -> None:
     _CACHE.clear()  # this process at once; the others within the minute
 
 

@@ -9,10 +9,11 @@ from django.db.models import Count, Prefetch
 
 from clubs.models import Club
 from clubs.permissions import can_view_event, visible_clubs
+from common.types import Actor
 from tournaments.models import Event
 
 
-def home_overview(*, user: Any) -> dict[str, Any]:
+def home_overview(*, user: Actor) -> dict[str, Any]:
     """The clubs a visitor may see, each with its five most recent events."""
     events = Event.objects.annotate(entry_count=Count("entries")).order_by("-date", "-id")
     clubs = list(
@@ -31,7 +32,7 @@ def home_overview(*, user: Any) -> dict[str, Any]:
     return {"clubs": clubs}
 
 
-def club_events(*, club: Club, user: Any) -> dict[str, Any]:
+def club_events(*, club: Club, user: Actor) -> dict[str, Any]:
     events = [
         e for e in Event.objects.filter(club=club).annotate(entry_count=Count("entries"))
         if can_view_event(user=user, event=_with_club(e, club))

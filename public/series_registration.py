@@ -22,6 +22,7 @@ from django.views.decorators.cache import never_cache
 
 from common.errors import DomainError
 from common.throttles import page_allowed
+from common.types import Actor
 from registrations.models import Registration
 from registrations.selectors import (
     account_player,
@@ -42,7 +43,7 @@ WORDS: dict[str, str] = {
 }
 
 
-def _rows(series: Any, user: Any) -> list[dict[str, Any]]:
+def _rows(series: Any, user: Actor) -> list[dict[str, Any]]:
     events, _hidden = series_events(series=series, user=user)
     now = timezone.now()
     rows = []
@@ -61,7 +62,7 @@ def _rows(series: Any, user: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def _asks(rows: list[dict[str, Any]], user: Any) -> dict[str, bool]:
+def _asks(rows: list[dict[str, Any]], user: Actor) -> dict[str, bool]:
     """What the one tap must ask a signed-in user once: a name when an event has no player for
     the account (none linked, none on its club's roster with the account's address) and the
     account has no full name, an
@@ -78,7 +79,7 @@ def _asks(rows: list[dict[str, Any]], user: Any) -> dict[str, bool]:
 
 def _page(request: HttpRequest, series: Any, *, errors: dict[str, str] | None = None,
           status: int = 200) -> HttpResponse:
-    user: Any = request.user
+    user = request.user
     rows = _rows(series, user)
     return render(request, "public/series_register.html", {
         "series": series, "rows": rows, "one_tap": sum(1 for r in rows if r["one_tap"]),
@@ -90,7 +91,7 @@ def _page(request: HttpRequest, series: Any, *, errors: dict[str, str] | None = 
 @never_cache
 def series_register(request: HttpRequest, pk: int) -> HttpResponse:
     series = series_get(pk=pk, user=request.user)
-    user: Any = request.user
+    user = request.user
     if request.method != "POST":
         return _page(request, series)
     if not user.is_authenticated:

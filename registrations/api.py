@@ -26,6 +26,7 @@ from rest_framework.views import APIView
 from clubs.api import error_responses
 from clubs.permissions import has_club_role
 from common.http import public_url
+from common.types import Actor
 from tournaments.api_actions import DirectorAction
 from tournaments.models import Event
 from tournaments.selectors import event_get
@@ -52,7 +53,7 @@ def _site(request: Request) -> str:
 
 
 # --- serializers ------------------------------------------------------------------------------
-class RegistrationSettingsInput(serializers.Serializer[Any]):
+class RegistrationSettingsInput(serializers.Serializer[object]):
     is_open = serializers.BooleanField()
     capacity = serializers.IntegerField(required=False, allow_null=True, default=None,
                                         help_text="Places (players, or pairs in a pair event); "
@@ -64,7 +65,7 @@ class RegistrationSettingsInput(serializers.Serializer[Any]):
     approval_required = serializers.BooleanField(required=False, default=False)
 
 
-class RegistrationSettingsOutput(serializers.Serializer[Any]):
+class RegistrationSettingsOutput(serializers.Serializer[object]):
     is_open = serializers.BooleanField()
     capacity = serializers.IntegerField(allow_null=True)
     places_left = serializers.IntegerField(allow_null=True)
@@ -74,7 +75,7 @@ class RegistrationSettingsOutput(serializers.Serializer[Any]):
     entrants = serializers.CharField(help_text="players, or pairs (register with a partner).")
 
 
-class RegistrationCreateInput(serializers.Serializer[Any]):
+class RegistrationCreateInput(serializers.Serializer[object]):
     name = serializers.CharField(required=False, allow_blank=True, default="", max_length=200,
                                  help_text="Not needed when signed in as a player.")
     email = serializers.CharField(required=False, allow_blank=True, default="", max_length=254,
@@ -86,7 +87,7 @@ class RegistrationCreateInput(serializers.Serializer[Any]):
                                           max_length=254, help_text="Pair events only.")
 
 
-class RegistrationOutput(serializers.Serializer[Any]):
+class RegistrationOutput(serializers.Serializer[object]):
     id = serializers.IntegerField()
     event = serializers.IntegerField(source="event_id")
     status = serializers.ChoiceField(choices=Registration.Status.choices)
@@ -107,22 +108,22 @@ class RegistrationOutput(serializers.Serializer[Any]):
     confirmed_at = serializers.DateTimeField(allow_null=True)
 
 
-class RegistrationTokenInput(serializers.Serializer[Any]):
+class RegistrationTokenInput(serializers.Serializer[object]):
     token = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class RegistrationPaidInput(serializers.Serializer[Any]):
+class RegistrationPaidInput(serializers.Serializer[object]):
     paid = serializers.BooleanField()
 
 
-class RegistrationsCheckInInput(serializers.Serializer[Any]):
+class RegistrationsCheckInInput(serializers.Serializer[object]):
     ids = serializers.ListField(child=serializers.IntegerField(), required=False,
                                 allow_null=True, default=None, max_length=2000,
                                 help_text="Registrations to check in; omitted: every registered "
                                           "one not checked in yet.")
 
 
-class RegistrationHereOutput(serializers.Serializer[Any]):
+class RegistrationHereOutput(serializers.Serializer[object]):
     state = serializers.CharField(help_text="here (checked in) or waiting (for the director).")
 
 
@@ -296,11 +297,11 @@ class RegistrationHereApi(_Action):
         return Response({"state": services.registration_here(registration=registration)})
 
 
-class RegistrationLinkInput(serializers.Serializer[Any]):
+class RegistrationLinkInput(serializers.Serializer[object]):
     email = serializers.EmailField(help_text="The address registered (yours or your partner's).")
 
 
-class RegistrationLinkOutput(serializers.Serializer[Any]):
+class RegistrationLinkOutput(serializers.Serializer[object]):
     message = serializers.CharField()
 
 
@@ -340,7 +341,7 @@ class _RegistrationAction(DirectorAction):
     tags=["registrations"]))
 class RegistrationApproveApi(_RegistrationAction):
     def act(self, event: Event, found: Registration, data: dict[str, Any], *,
-            actor: Any) -> Any:
+            actor: Actor) -> Any:
         done = services.registration_approve(registration=found, actor=actor,
                                              site=_site(self.request))
         return _out(done, director=True)
@@ -352,7 +353,7 @@ class RegistrationApproveApi(_RegistrationAction):
     tags=["registrations"]))
 class RegistrationRefuseApi(_RegistrationAction):
     def act(self, event: Event, found: Registration, data: dict[str, Any], *,
-            actor: Any) -> Any:
+            actor: Actor) -> Any:
         done = services.registration_refuse(registration=found, actor=actor,
                                             site=_site(self.request))
         return _out(done, director=True)
@@ -367,7 +368,7 @@ class RegistrationPaidApi(_RegistrationAction):
     input = RegistrationPaidInput
 
     def act(self, event: Event, found: Registration, data: dict[str, Any], *,
-            actor: Any) -> Any:
+            actor: Actor) -> Any:
         done = services.registration_mark_paid(registration=found, paid=data["paid"],
                                                actor=actor)
         return _out(done, director=True)
@@ -384,7 +385,7 @@ class RegistrationPaidApi(_RegistrationAction):
 class RegistrationsCheckInApi(DirectorAction):
     input = RegistrationsCheckInInput
 
-    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Any) -> Any:
+    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Actor) -> Any:
         ids = data["ids"]
         chosen = None
         if ids is not None:

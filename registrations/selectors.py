@@ -10,6 +10,7 @@ from allauth.account.models import EmailAddress
 from django.db.models import Q
 
 from clubs.models import Player
+from common.types import Actor
 from tournaments.models import Arrival, Entry, Event
 
 from .models import HOLDING, Registration, RegistrationSettings
@@ -98,7 +99,7 @@ def registration_list(*, event: Event) -> dict[str, Any]:
             "held": len(groups["registered"]) + len(groups["pending"])}
 
 
-def registrations_of_user(*, event: Event, user: Any) -> list[Registration]:
+def registrations_of_user(*, event: Event, user: Actor) -> list[Registration]:
     """The signed-in user's registrations for the event (as registrant, by account or player,
     or as a partner whose player is theirs), newest first."""
     if user is None or not user.is_authenticated:
@@ -108,7 +109,7 @@ def registrations_of_user(*, event: Event, user: Any) -> list[Registration]:
         .select_related("event__club").order_by("-created_at", "-id"))
 
 
-def registration_is_theirs(registration: Registration, user: Any) -> bool:
+def registration_is_theirs(registration: Registration, user: Actor) -> bool:
     if user is None or not user.is_authenticated:
         return False
     return bool(registration.user_id == user.pk
@@ -117,7 +118,7 @@ def registration_is_theirs(registration: Registration, user: Any) -> bool:
                     and registration.partner_player.user_id == user.pk))
 
 
-def account_address_confirmed(user: Any) -> bool:
+def account_address_confirmed(user: Actor) -> bool:
     """Whether the account's address is confirmed: allauth's record of it says so, or the
     account has no record at all (made by an administrator: nothing to confirm)."""
     email = str(getattr(user, "email", "") or "")
@@ -129,7 +130,7 @@ def account_address_confirmed(user: Any) -> bool:
     return records.filter(email__iexact=email, verified=True).exists()
 
 
-def account_player(*, user: Any, event: Event) -> tuple[Player | None, bool]:
+def account_player(*, user: Actor, event: Event) -> tuple[Player | None, bool]:
     """The player a signed-in account registers for the event as, and whether registering
     links it to the account: the account's own player (``False``), else the player of the
     event's club's roster with the account's confirmed address and no account of their own

@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
@@ -29,6 +29,7 @@ from django.utils import timezone
 from clubs.models import ClubPlayer, Player
 from clubs.services import player_create
 from common.errors import DomainError
+from common.types import Actor, actor_user
 from tournaments import services as events
 from tournaments.models import Arrival, Entry, Event, Pair
 
@@ -36,13 +37,12 @@ from .mails import registration_mail
 from .models import HOLDING, LIVE, Registration, RegistrationSettings
 from .selectors import account_player, registration_checked_in, waitlist_position
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 CAPACITY_MAX = 10_000
 FEE_MAX = Decimal("100000")
 NAME_MAX = 120
-
-
-def _user(actor: Any) -> Any:
-    return actor if getattr(actor, "is_authenticated", False) else None
 
 
 def _settings_lock(event: Event) -> RegistrationSettings:
@@ -69,7 +69,7 @@ def _over(event: Event) -> bool:
 def registration_settings_set(
     *, event: Event, is_open: bool, capacity: int | None = None,
     deadline: datetime.datetime | None = None, fee: Decimal | int | str = 0,
-    approval_required: bool = False, actor: Any = None, site: str = "",
+    approval_required: bool = False, actor: Actor | None = None, site: str = "",
 ) -> RegistrationSettings:
     """Open or close the event's registration and set its capacity (places: players, or pairs
     in a pair event; None: no limit), deadline, entry fee and whether the director approves
@@ -136,7 +136,7 @@ def _address_taken(event: Event, email: str) -> bool:
 @transaction.atomic
 def registration_create(
     *, event: Event, name: str = "", email: str = "", partner_name: str = "",
-    partner_email: str = "", user: Any = None, site: str = "",
+    partner_email: str = "", user: Actor | None = None, site: str = "",
 ) -> Registration:
     """Register for the event, alone or, when its format takes pairs, with a partner.
 
@@ -155,7 +155,7 @@ def registration_create(
         when = timezone.localtime(locked.deadline).strftime("%Y-%m-%d %H:%M")
         raise DomainError(f"The registration deadline ({when}) has passed.", field="deadline",
                           code="deadline_passed")
-    user = _user(user)
+    user = actor_user(user)
     player = _account_player(user, event)
     if player is not None:
         name = player.name
@@ -267,7 +267,7 @@ def _on_roster(event: Event, player: Player) -> Player:
     return player
 
 
-def _account_player(user: Any, event: Event) -> Player | None:
+def _account_player(user: User | None, event: Event) -> Player | None:
     """The signed-in account's player (``selectors.account_player``): its own, else the player
     of the event's club's roster with the account's confirmed address and no account, linked
     to the account now (one player per account: another player with the address, in this club
@@ -285,7 +285,7 @@ def _account_player(user: Any, event: Event) -> Player | None:
     return player
 
 
-def _player_for(registration: Registration, name: str, email: str, user: Any, *,
+def _player_for(registration: Registration, name: str, email: str, user: User | None, *,
                 confirmed: bool) -> Player:
     """The player a registered name and address stand for: the account's player (linked to
     the roster player with the account's address, :func:`_account_player`); the player with
@@ -354,7 +354,7 @@ def _resolve_players(registration: Registration) -> None:
 
 # --- the director's decisions, the player's withdrawal ------------------------------------
 @transaction.atomic
-def registration_approve(*, registration: Registration, actor: Any = None,
+def registration_approve(*, registration: Registration, actor: Actor | None = None,
                          site: str = "") -> Registration:
     """The director approves a registration awaiting approval (it holds its place already).
     Approving again changes nothing."""
@@ -368,7 +368,7 @@ def registration_approve(*, registration: Registration, actor: Any = None,
                           code="not_pending")
     locked.status = Registration.Status.REGISTERED
     locked.decided_at = timezone.now()
-    locked.decided_by = _user(actor)
+    locked.decided_by = actor_user(actor)
     _resolve_players(locked)
     locked.save()
     events.event_log(locked.event, actor, "registration_approved", registration=locked.pk,
@@ -377,7 +377,7 @@ def registration_approve(*, registration: Registration, actor: Any = None,
     return locked
 
 
-def _end(registration: Registration, status: str, actor: Any, *, site: str,
+def _end(registration: Registration, status: str, actor: Actor | None, *, site: str,
          by_player: bool = False) -> Registration:
     locked_settings = _settings_lock(registration.event)
     locked = _locked(registration)
@@ -390,7 +390,7 @@ def _end(registration: Registration, status: str, actor: Any, *, site: str,
     held = locked.holds_place
     locked.status = status
     locked.decided_at = timezone.now()
-    locked.decided_by = _user(actor)
+    locked.decided_by = actor_user(actor)
     locked.save()
     events.event_log(locked.event, None if by_player else actor, f"registration_{status}",
                      registration=locked.pk, name=locked.label,
@@ -404,7 +404,7 @@ def _end(registration: Registration, status: str, actor: Any, *, site: str,
 
 
 @transaction.atomic
-def registration_refuse(*, registration: Registration, actor: Any = None,
+def registration_refuse(*, registration: Registration, actor: Actor | None = None,
                         site: str = "") -> Registration:
     """The director refuses a registration (whatever its place); a place it held goes to the
     first waitlisted."""
@@ -412,7 +412,7 @@ def registration_refuse(*, registration: Registration, actor: Any = None,
 
 
 @transaction.atomic
-def registration_withdraw(*, registration: Registration, actor: Any = None,
+def registration_withdraw(*, registration: Registration, actor: Actor | None = None,
                           by_player: bool = False, site: str = "") -> Registration:
     """The player (by their link or account: ``by_player``) or the director withdraws a
     registration; a place it held goes to the first waitlisted, in the same transaction."""
@@ -422,7 +422,7 @@ def registration_withdraw(*, registration: Registration, actor: Any = None,
 
 @transaction.atomic
 def registration_mark_paid(*, registration: Registration, paid: bool,
-                           actor: Any = None) -> Registration:
+                           actor: Actor | None = None) -> Registration:
     """Record the entry fee as paid, or not (no payment is processed here)."""
     locked = _locked(registration)
     if locked.paid != paid:
@@ -435,7 +435,7 @@ def registration_mark_paid(*, registration: Registration, paid: bool,
 
 
 # --- the day: check-ins ----------------------------------------------------------------------
-def _check_in(registration: Registration, actor: Any) -> Entry | Pair:
+def _check_in(registration: Registration, actor: Actor | None) -> Entry | Pair:
     _resolve_players(registration)
     event = registration.event
     assert registration.player is not None
@@ -456,7 +456,7 @@ def _check_in(registration: Registration, actor: Any) -> Entry | Pair:
 
 @transaction.atomic
 def registrations_check_in(*, event: Event, registrations: Iterable[Registration] | None = None,
-                           actor: Any = None) -> list[Registration]:
+                           actor: Actor | None = None) -> list[Registration]:
     """Turn registrations into check-ins on the day: the given ones (each must be registered
     and not checked in yet), or every registered one not checked in yet (``None``). Each makes
     the event's entry, or in a pair event its pair and both entries, through the tournaments

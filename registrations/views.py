@@ -58,11 +58,11 @@ def _too_many() -> HttpResponse:
 def register(request: HttpRequest, pk: int) -> HttpResponse:
     event = event_get(pk=pk, user=request.user)
     settings = registration_settings(event)
-    user: Any = request.user
-    signed_in = bool(user.is_authenticated)
+    user = request.user
     player, link = account_player(user=user, event=event)
     form = RegisterForm(request.POST if request.method == "POST" else None,
-                        pairs=event.spec.pairs, signed_in=signed_in and bool(user.email),
+                        pairs=event.spec.pairs,
+                        signed_in=user.is_authenticated and bool(user.email),
                         has_player=player is not None)
     refusal = registration_refusal(settings, now=timezone.now())
     if request.method == "POST" and not refusal:

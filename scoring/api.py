@@ -46,7 +46,7 @@ from .selectors import (
 
 
 # --- input --------------------------------------------------------------------------------------
-class HandValuesInput(serializers.Serializer[Any]):
+class HandValuesInput(serializers.Serializer[object]):
     """One hand in the rules engine's input shape (as ``python -m rules_engine score`` reads it)."""
 
     dealer = serializers.ChoiceField(choices=SEATS)
@@ -119,18 +119,18 @@ class HandCorrectInput(HandValuesInput):
 
 
 # --- output -------------------------------------------------------------------------------------
-class ErrorItem(serializers.Serializer[Any]):
+class ErrorItem(serializers.Serializer[object]):
     field = serializers.CharField()
     code = serializers.CharField()
     message = serializers.CharField()
 
 
-class ErrorOutput(serializers.Serializer[Any]):
+class ErrorOutput(serializers.Serializer[object]):
     errors = ErrorItem(many=True)  # type: ignore[assignment]  # the house error shape
     current = serializers.DictField(required=False, allow_null=True)
 
 
-class HandScoreOutput(serializers.Serializer[Any]):
+class HandScoreOutput(serializers.Serializer[object]):
     points = serializers.DictField(child=serializers.IntegerField())
     sitting_out = serializers.CharField(
         required=False,
@@ -142,7 +142,7 @@ class HandScoreOutput(serializers.Serializer[Any]):
     reason = serializers.CharField(allow_blank=True)
 
 
-class RevisionOutput(serializers.Serializer[Any]):
+class RevisionOutput(serializers.Serializer[object]):
     id = serializers.IntegerField()
     hand_id = serializers.IntegerField()
     number = serializers.IntegerField(help_text="The hand's number in its game.")
@@ -174,13 +174,13 @@ class TableHandOutput(HandRowOutput):
     source = None  # type: ignore[assignment]
 
 
-class TableSeatOutput(serializers.Serializer[Any]):
+class TableSeatOutput(serializers.Serializer[object]):
     position = serializers.CharField()
     side = serializers.CharField()
     name = serializers.CharField(allow_blank=True)
 
 
-class GameOutput(serializers.Serializer[Any]):
+class GameOutput(serializers.Serializer[object]):
     status = serializers.CharField()
     totals = serializers.DictField(child=serializers.IntegerField())
     winner = serializers.CharField(allow_blank=True)
@@ -192,18 +192,18 @@ class GameOutput(serializers.Serializer[Any]):
     scorer_position = serializers.CharField(allow_blank=True)
 
 
-class NextRoundOutput(serializers.Serializer[Any]):
+class NextRoundOutput(serializers.Serializer[object]):
     number = serializers.IntegerField(help_text="The round after this table's.")
     seated = serializers.BooleanField(help_text="True once it is seated: the table's page then "
                                                 "says where each of its players sits.")
 
 
-class GameVersionOutput(serializers.Serializer[Any]):
+class GameVersionOutput(serializers.Serializer[object]):
     version = serializers.IntegerField(help_text="Goes up with every change to the game's hands.")
     status = serializers.CharField()
 
 
-class TableStatusOutput(serializers.Serializer[Any]):
+class TableStatusOutput(serializers.Serializer[object]):
     game = GameVersionOutput()
     round = serializers.IntegerField()
     round_status = serializers.CharField()
@@ -211,7 +211,7 @@ class TableStatusOutput(serializers.Serializer[Any]):
     next_round = NextRoundOutput()
 
 
-class TableStateOutput(serializers.Serializer[Any]):
+class TableStateOutput(serializers.Serializer[object]):
     event_id = serializers.IntegerField()
     event_name = serializers.CharField()
     round = serializers.IntegerField()
@@ -236,7 +236,7 @@ class TableStateOutput(serializers.Serializer[Any]):
     next_round = NextRoundOutput(required=False)
 
 
-class HandHistoryOutput(serializers.Serializer[Any]):
+class HandHistoryOutput(serializers.Serializer[object]):
     hand_id = serializers.IntegerField()
     number = serializers.IntegerField()
     table = serializers.IntegerField()
@@ -260,7 +260,7 @@ def _flatten(detail: Any, prefix: str = "") -> list[dict[str, str]]:
     return out
 
 
-def _invalid(serializer: serializers.Serializer[Any]) -> Response:
+def _invalid(serializer: serializers.Serializer[object]) -> Response:
     return Response({"errors": _flatten(serializer.errors)}, status=status.HTTP_400_BAD_REQUEST)
 
 
@@ -453,12 +453,12 @@ class HandRevisionsApi(APIView):
 
 
 # --- table actions and the director's desk: the pages' remaining actions -----------------------
-class PositionInput(serializers.Serializer[Any]):
+class PositionInput(serializers.Serializer[object]):
     position = serializers.ChoiceField(
         choices=SEATS, help_text="A seat at this table (its state lists them).")
 
 
-class DeskTableInput(serializers.Serializer[Any]):
+class DeskTableInput(serializers.Serializer[object]):
     """A table named by its round and number, or (bracket events) by its match code."""
 
     round = serializers.IntegerField(min_value=1, required=False,

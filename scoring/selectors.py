@@ -9,8 +9,9 @@ what the next hand is (its number and pre-filled dealer). Each selector owns its
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from django.db import connection
 from django.db.models import Count, Prefetch, Q
@@ -24,6 +25,77 @@ from tournaments.models import Bye, Entry, Event, EventLog, Round, Seat, Table
 from tournaments.selectors import results_final
 
 from .models import DESK_SOURCES, NO_BID_OUTCOMES, Game, Hand, HandRevision
+
+
+class SeatRow(TypedDict):
+    """A seat of :func:`seats_of`."""
+
+    position: str
+    seat_name: str
+    side: str
+    name: str
+    entry_id: int | None
+
+
+class SidePoints(TypedDict):
+    side: str
+    points: int
+    total: int
+
+
+class RevisionRow(TypedDict):
+    """A revision as the audit, the table page and the API read it (:func:`revision_row`);
+    a game's hands (:func:`game_hands`) add the running score after each."""
+
+    id: int
+    hand_id: int
+    number: int
+    revision: int
+    is_live: bool
+    values: dict[str, Any]
+    summary: str
+    dealer: str
+    bidder: str
+    bid: int | None
+    trump: str
+    trump_symbol: str
+    outcome: str
+    outcome_label: str
+    renege_seat: str
+    meld: dict[str, int]
+    counters: dict[str, int] | None
+    points: dict[str, int]
+    result: str
+    result_label: str
+    made: bool | None
+    reason: str
+    author: str
+    source: str
+    source_label: str
+    note: str
+    created_at: datetime
+    running: NotRequired[dict[str, int]]
+    point_list: NotRequired[list[SidePoints]]
+
+
+class GameVersion(TypedDict):
+    version: int
+    status: str
+
+
+class NextRound(TypedDict):
+    number: int
+    seated: bool
+
+
+class TableStatus(TypedDict):
+    """What a table's phone polls (:func:`table_status`)."""
+
+    game: GameVersion
+    round: int
+    round_status: str
+    is_open: bool
+    next_round: NextRound
 
 
 def revision_values(revision: HandRevision) -> dict[str, Any]:
@@ -99,7 +171,7 @@ def table_by_token(*, token: str) -> Table:
     return table
 
 
-def seats_of(table: Table, ruleset: Ruleset | None = None) -> list[dict[str, Any]]:
+def seats_of(table: Table, ruleset: Ruleset | None = None) -> list[SeatRow]:
     """The table's seats clockwise from North with the player sitting there, each with the
     side it plays for (its partnership, or itself where each plays alone)."""
     ruleset = ruleset or event_ruleset(table.round.event)
@@ -107,7 +179,7 @@ def seats_of(table: Table, ruleset: Ruleset | None = None) -> list[dict[str, Any
         s.position: s
         for s in Seat.objects.filter(table=table).select_related("entry__player")
     }
-    rows = []
+    rows: list[SeatRow] = []
     for position in table_seats(ruleset, seats):
         seat = seats.get(position)
         rows.append({
@@ -153,7 +225,7 @@ def describe_values(values: dict[str, Any] | None) -> str:
     return " · ".join(parts)
 
 
-def revision_row(revision: HandRevision) -> dict[str, Any]:
+def revision_row(revision: HandRevision) -> RevisionRow:
     values = revision_values(revision)
     return {
         "id": revision.pk,
@@ -186,7 +258,7 @@ def revision_row(revision: HandRevision) -> dict[str, Any]:
     }
 
 
-def game_hands(game: Game, sides: tuple[str, ...]) -> list[dict[str, Any]]:
+def game_hands(game: Game, sides: tuple[str, ...]) -> list[RevisionRow]:
     """The game's hands in order (their live values), each with the running score after it."""
     revisions = (
         HandRevision.objects.filter(hand__game=game, is_live=True)
@@ -240,7 +312,7 @@ def _table_row(sql: str, token: str) -> tuple[Any, ...]:
     return tuple(row)
 
 
-def table_status(*, token: str) -> dict[str, Any]:
+def table_status(*, token: str) -> TableStatus:
     """What a table's phone polls every few seconds (``table_live.js``, ``where_next.js``):
     ``{"game": {"version", "status"}, "round", "round_status", "is_open", "next_round":
     {"number", "seated"}}``. One query reading no hands and no names, so the room's polls
@@ -353,7 +425,7 @@ def hand_with_context(*, hand_id: int) -> Hand:
     return hand
 
 
-def hand_history(*, hand: Hand) -> list[dict[str, Any]]:
+def hand_history(*, hand: Hand) -> list[RevisionRow]:
     """Every revision of a hand, oldest first, with who, when, from where and why."""
     revisions = hand.revisions.select_related("hand", "author").order_by("revision")
     return [revision_row(r) for r in revisions]
@@ -450,7 +522,7 @@ def _last_round_number(event: Event) -> int | None:
                              event.pairs.count() if spec.pairs else 0)
 
 
-def table_next_round(*, table: Table) -> dict[str, Any]:
+def table_next_round(*, table: Table) -> NextRound:
     """``{"number", "seated"}``: the round after the table's and whether it is seated yet (one
     query); the table's phone polls it and redraws where its players go next."""
     number = table.round.number + 1

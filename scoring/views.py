@@ -30,6 +30,7 @@ from django.views.decorators.http import require_GET, require_POST
 from clubs.permissions import check_club_role, has_club_role
 from common.errors import ConflictError, DomainError
 from common.rulesets import event_ruleset
+from common.types import Actor
 from rules_engine import RulesError
 from tournaments.models import Event, Table
 
@@ -65,7 +66,7 @@ class Outcome:
         return 409 if self.conflict else 400
 
 
-def _save(form: HandForm, *, game: Game, hand: Hand | None, author: Any, source: str,
+def _save(form: HandForm, *, game: Game, hand: Hand | None, author: Actor, source: str,
           as_director: bool, table_device: bool = False) -> Outcome:
     """Hand the form's values to the service: a new hand, or a correction of ``hand``
     (``table_device``: from the table's phone, which names its keeper first)."""

@@ -22,12 +22,12 @@ from clubs.api import error_responses
 from .selectors import event_standings, standings_status
 
 
-class TieBreakOutput(serializers.Serializer[Any]):
+class TieBreakOutput(serializers.Serializer[object]):
     name = serializers.CharField()
     label = serializers.CharField()  # type: ignore[assignment]  # a field, not Field.label
 
 
-class StandingsRowOutput(serializers.Serializer[Any]):
+class StandingsRowOutput(serializers.Serializer[object]):
     rank = serializers.IntegerField(
         allow_null=True, help_text="The place once the event's places are written (the final "
         "results), else the rank on its board; null for an entry not placed (an alternate, a "
@@ -74,7 +74,7 @@ class StandingsRowOutput(serializers.Serializer[Any]):
         "absent when none).")
 
 
-class BoardOutput(serializers.Serializer[Any]):
+class BoardOutput(serializers.Serializer[object]):
     key = serializers.CharField(help_text="result, totals, qualifying, bracket, a stage, or "
                                 "<stage>-<table> for a semi-final or final table.")
     title = serializers.CharField(allow_blank=True)
@@ -86,7 +86,7 @@ class BoardOutput(serializers.Serializer[Any]):
     rows = StandingsRowOutput(many=True)
 
 
-class StandingsStatusOutput(serializers.Serializer[Any]):
+class StandingsStatusOutput(serializers.Serializer[object]):
     event = serializers.IntegerField()
     version = serializers.IntegerField(help_text="Moves whenever the rows change.")
     behind = serializers.BooleanField(
@@ -160,6 +160,6 @@ class EventStandingsVersionApi(APIView):
     )
     def get(self, request: Request, event_id: int) -> Response:
         status = standings_status(event_id=event_id, user=request.user)
-        data = status.to_dict()
+        data: dict[str, object] = dict(status.to_dict())  # the time itself, not its text
         data["computed_at"] = status.computed_at
         return Response(StandingsStatusOutput(data).data)

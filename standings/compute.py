@@ -9,7 +9,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, replace
 from typing import Any
 
-from django.db.models import Aggregate, Count, Max, Q, Sum, TextField
+from django.db.models import Aggregate, Count, Max, Q, QuerySet, Sum, TextField
 
 from common.rulesets import event_ruleset
 from conduct.selectors import penalty_sums
@@ -30,6 +30,7 @@ from ranking.pairs import (
     pair_standings,
     validate_pair_tie_breaks,
 )
+from ranking.standings import MeetingsFor
 from scoring.models import Game, SeatResult
 from tournaments.models import Bye, Entry, Event, Pair, Round, Seat
 
@@ -61,7 +62,7 @@ class RoundPoints(Aggregate):
         return self.as_sql(compiler, connection, function="json_group_object", **extra)
 
 
-def _results(event: Event, rounds: Collection[int] | None) -> Any:
+def _results(event: Event, rounds: Collection[int] | None) -> QuerySet[SeatResult]:
     """The event's seat results, or those of the given rounds (a stage's standings)."""
     rows = SeatResult.objects.filter(event=event)
     return rows if rounds is None else rows.filter(round_number__in=list(rounds))
@@ -124,7 +125,7 @@ def _round_scores(event: Event, rounds: Collection[int] | None = None) -> dict[i
     return {n: RoundScores(wt or 0, wc, at or 0, ac) for n, wt, wc, at, ac in rows}
 
 
-def _meetings_for(event: Event, rounds: Collection[int] | None = None) -> Any:
+def _meetings_for(event: Event, rounds: Collection[int] | None = None) -> MeetingsFor:
     def meetings(ids: set[int]) -> list[Meeting]:
         return [
             Meeting(*values)

@@ -12,7 +12,6 @@ every fetch renders and the pages still work.
 from __future__ import annotations
 
 import contextlib
-from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
@@ -21,6 +20,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import compress_string
+
+from common.types import Actor
 
 from .selectors import Standings, event_is_public, event_standings
 
@@ -54,7 +55,7 @@ def rows_link(standings: Standings) -> None:
             row["href"] = f"{pattern[0]}/{int(row[field])}/{pattern[1]}"
 
 
-def body_html(*, event_id: int, version: int, view: str, user: Any,
+def body_html(*, event_id: int, version: int, view: str, user: Actor,
               part: str | None = None) -> SafeString:
     """The rendered live region of ``view`` for this snapshot version (cached per version):
     the event's result as it stands, or another ``part`` (``standings.boards.PARTS``:

@@ -20,8 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
 
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_cache_control, patch_vary_headers
@@ -37,7 +36,7 @@ VERSION_PATH = re.compile(r"^/events/(?P<event_id>[0-9]+)/standings/version/$")
 FRAGMENT_PATH = re.compile(r"^/events/(?P<event_id>[0-9]+)/standings/fragment/$")
 
 
-def status_response(request: HttpRequest, answer: dict[str, Any], *,
+def status_response(request: HttpRequest, answer: Mapping[str, object], *,
                     public: bool) -> HttpResponse:
     """The poll's JSON with an ETag of its content; 304 when the browser has it already.
     ``Cache-Control: no-cache``: browsers keep the answer but ask again every time."""

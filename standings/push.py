@@ -31,6 +31,7 @@ import base64
 import json
 import logging
 import threading
+from collections.abc import Mapping
 from typing import Any
 
 import redis
@@ -145,7 +146,7 @@ def push_regions(bodies: dict[str, bytes]) -> dict[str, str]:
             if len(body) <= REGION_INLINE_BYTES}
 
 
-def push_publish(event_id: int, message: dict[str, Any]) -> bool:
+def push_publish(event_id: int, message: Mapping[str, object]) -> bool:
     """Send ``message`` (JSON) to the event's open streams; False (logged) when push is off or
     Redis is unreachable. Never raises."""
     if not push_enabled():

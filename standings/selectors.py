@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Sum
@@ -22,6 +22,7 @@ from common.charts import SMALL, progress_chart, progress_layout
 from common.errors import DomainError
 from common.labels import SUIT_SYMBOLS
 from common.rulesets import event_ruleset, opponents_of, partners_of, table_seats
+from common.types import Actor
 from conduct.selectors import penalties_of
 from ranking import (
     tie_break_labels,
@@ -45,6 +46,41 @@ BYE_SCORING_TEXT: dict[str, str] = {
 }
 
 
+class RoundLine(TypedDict):
+    """The state of play a wall shows above the standings (:func:`round_status`)."""
+
+    number: int
+    status: str
+    tables: int
+    finished: int
+    text: str
+
+
+class LegendLine(TypedDict):
+    """A line of the score chart's legend (:func:`score_legend`)."""
+
+    name: str
+    colour: str
+    total: int
+
+
+class StatusAnswer(TypedDict):
+    """The standings poll's JSON (:meth:`StandingsStatus.to_dict`); a wall's poll adds the
+    ``round`` line; a push message says whether the event is ``public`` and carries the
+    regions (``standings.tasks``)."""
+
+    event: int
+    version: int
+    behind: bool
+    source_version: int
+    hands_version: int
+    computed_at: str | None
+    round: NotRequired[RoundLine | None]
+    public: NotRequired[bool]
+    fragment: NotRequired[bool]  # the regions are kept for the streams to fetch
+    regions: NotRequired[dict[str, str]]  # gzipped regions by view, base64
+
+
 @dataclass(frozen=True)
 class StandingsStatus:
     """What the pages poll: has the snapshot moved, and is it behind the hands?"""
@@ -59,7 +95,7 @@ class StandingsStatus:
     def behind(self) -> bool:
         return self.source_version < self.hands_version
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> StatusAnswer:
         return {
             "event": self.event_id, "version": self.version, "behind": self.behind,
             "source_version": self.source_version, "hands_version": self.hands_version,
@@ -82,7 +118,7 @@ class Standings:
     chart: SafeString | None = None  # the leaders' score progression (common.charts)
     # The chart's lines as a list (name, colour, total), best first: the wall shows it under
     # the chart, where long names wrap instead of running off the drawing's edge.
-    chart_legend: list[dict[str, Any]] = field(default_factory=list)
+    chart_legend: list[LegendLine] = field(default_factory=list)
     part: str = RESULT
     boards: list[Board] = field(default_factory=list)
 
@@ -137,7 +173,7 @@ def score_chart(rows: list[dict[str, Any]], *, top: int, wall: bool = False
                           names=not wall)
 
 
-def score_legend(rows: list[dict[str, Any]], *, top: int) -> list[dict[str, Any]]:
+def score_legend(rows: list[dict[str, Any]], *, top: int) -> list[LegendLine]:
     """The lines of :func:`score_chart` in the order and colours it draws them: ``name``,
     ``colour`` and ``total`` each."""
     series, steps = score_series(rows, top=top)
@@ -179,7 +215,7 @@ def _status(event: Event, snapshot: StandingsSnapshot | None) -> StandingsStatus
     )
 
 
-def standings_header(*, event_id: int, user: Any) -> tuple[Event, StandingsStatus]:
+def standings_header(*, event_id: int, user: Actor) -> tuple[Event, StandingsStatus]:
     """The event (with its club) and its snapshot's status, without loading the rows; 404 for
     events the user may not see. One query."""
     event = _event(event_id, with_rows=False)
@@ -193,7 +229,7 @@ def event_public(event: Event) -> bool:
     return can_view_event(user=AnonymousUser(), event=event)
 
 
-def push_status(*, event_id: int) -> dict[str, Any] | None:
+def push_status(*, event_id: int) -> StatusAnswer | None:
     """What a push message says (the poll's JSON), plus ``public``: whether anyone may see the
     event; None when the event is gone. No permission check: for the push task, whose message
     goes only to streams opened with a token the page issued after its own check."""
@@ -214,13 +250,13 @@ def event_is_public(*, event_id: int) -> bool:
     return event_public(event)
 
 
-def standings_status(*, event_id: int, user: Any) -> StandingsStatus:
+def standings_status(*, event_id: int, user: Actor) -> StandingsStatus:
     """The snapshot version and whether it is behind (what the pages poll)."""
     return standings_header(event_id=event_id, user=user)[1]
 
 
 def event_standings(
-    *, event_id: int, user: Any, chart_top: int = 6, stage: str | None = None,
+    *, event_id: int, user: Actor, chart_top: int = 6, stage: str | None = None,
     part: str | None = None, wall: bool = False,
 ) -> Standings:
     """A ranking view of the event, ready for the pages, the wall, the CSV and the API.
@@ -283,7 +319,7 @@ def event_standings(
     )
 
 
-def player_card(*, event_id: int, entry_id: int, user: Any) -> dict[str, Any]:
+def player_card(*, event_id: int, entry_id: int, user: Actor) -> dict[str, Any]:
     """One player's night: per round the table, partner, opponents, the game and its hands
     (points from the player's side), or the bye. A handful of queries whatever the size."""
     event = _event(event_id, with_rows=True)
@@ -353,7 +389,7 @@ def player_card(*, event_id: int, entry_id: int, user: Any) -> dict[str, Any]:
             "penalties": penalties_of(event, entry)}
 
 
-def pair_card(*, event_id: int, pair_id: int, user: Any) -> dict[str, Any]:
+def pair_card(*, event_id: int, pair_id: int, user: Actor) -> dict[str, Any]:
     """One pair's event: its standings row and, per round, the pair it met (or its bye), the
     bracket match, the game and its hands. The pair's players always sit together, so the
     rounds are those of its first player (:func:`player_card`)."""
@@ -378,7 +414,7 @@ def pair_card(*, event_id: int, pair_id: int, user: Any) -> dict[str, Any]:
     return {**card, "pair": pair, "members": members}
 
 
-def round_status(event: Event) -> dict[str, Any] | None:
+def round_status(event: Event) -> RoundLine | None:
     """The state of play a wall screen shows above the standings: the latest round, its status
     and how many of its tables have finished; None before the first round. Two queries."""
     latest = event.rounds.order_by("-number").first()

@@ -17,8 +17,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
@@ -33,28 +31,28 @@ from .status import status_forget, status_hands_entered
 
 @receiver(post_save, sender=Event, dispatch_uid="standings-status-event-saved")
 @receiver(post_delete, sender=Event, dispatch_uid="standings-status-event-deleted")
-def _event_changed(instance: Event, **_: Any) -> None:
+def _event_changed(instance: Event, **_: object) -> None:
     status_forget([instance.pk])
 
 
 @receiver(post_save, sender=Club, dispatch_uid="standings-status-club-saved")
-def _club_saved(instance: Club, **_: Any) -> None:
+def _club_saved(instance: Club, **_: object) -> None:
     status_forget(Event.objects.filter(club_id=instance.pk).values_list("pk", flat=True))
 
 
 @receiver(hands_version_moved, dispatch_uid="standings-status-hands-moved")
-def _hands_moved(event_id: int, hands_version: int, **_: Any) -> None:
+def _hands_moved(event_id: int, hands_version: int, **_: object) -> None:
     status_hands_entered(event_id=event_id, hands_version=hands_version)
 
 
 @receiver(post_save, sender=Round, dispatch_uid="standings-later-stage-seated")
-def _round_seated(instance: Round, created: bool, **_: Any) -> None:
+def _round_seated(instance: Round, created: bool, **_: object) -> None:
     if created and instance.stage != Round.Stage.QUALIFYING:
         standings_version_bump(event_id=instance.event_id)
 
 
 @receiver(standings_wanted, dispatch_uid="standings-for-correction")
-def _standings_wanted(event: Event, **_: Any) -> dict[str, dict[str, Any]]:
+def _standings_wanted(event: Event, **_: object) -> dict[str, dict[str, object]]:
     rows = standings_compute(event=event).rows
     key = "pair" if event.is_pairs else "entry"
     return {f"{key}:{row[f'{key}_id']}": {"name": row["name"], "points": row["points"],

@@ -40,6 +40,7 @@ from common.tasks import STANDINGS_PUSH, task_queue
 
 from .fragments import bodies_warm_before_announce
 from .push import push_enabled
+from .selectors import StatusAnswer
 
 SNAPSHOT_KEY = "standings:status:{event_id}:snapshot"
 HANDS_KEY = "standings:status:{event_id}:hands"
@@ -58,7 +59,7 @@ def _keys(event_id: int) -> tuple[str, str, str]:
 
 
 def status_answer(*, event_id: int, snapshot: dict[str, Any], hands_version: int
-                  ) -> dict[str, Any]:
+                  ) -> StatusAnswer:
     """The poll's JSON (``StandingsStatus.to_dict``'s shape) from the cached parts."""
     return {
         "event": event_id, "version": snapshot["version"],
@@ -68,7 +69,7 @@ def status_answer(*, event_id: int, snapshot: dict[str, Any], hands_version: int
     }
 
 
-def status_cached(*, event_id: int) -> dict[str, Any] | None:
+def status_cached(*, event_id: int) -> StatusAnswer | None:
     """The poll's answer from the cache, or None (a part missing, a private event, no cache)."""
     try:
         found = cache.get_many(_keys(event_id))

@@ -26,6 +26,7 @@ from clubs.services import player_create
 from common.errors import DomainError, refused
 from common.rulesets import check_ruleset, ruleset_for, table_teams
 from common.tasks import standings_request_update
+from common.types import Actor, actor_user
 from ranking import RankingError, validate_tie_breaks
 from ranking.pairs import validate_pair_tie_breaks
 from ranking.prizes import check_prizes
@@ -46,10 +47,10 @@ from .selectors import results_final_check
 from .signals import hands_version_moved
 
 
-def event_log(event: Event, actor: Any, action: str, **details: Any) -> None:
+def event_log(event: Event, actor: Actor | None, action: str, **details: Any) -> None:
     """Record a director action on the event (the audit trail shown on the event page)."""
     EventLog.objects.create(
-        event=event, actor=_user(actor),
+        event=event, actor=actor_user(actor),
         action=action, details=details,
     )
 
@@ -105,7 +106,7 @@ def event_create(
     club: Club,
     name: str,
     date: datetime.date | None = None,
-    actor: Any = None,
+    actor: Actor | None = None,
     format: str = formats.DEFAULT,
     format_settings: dict[str, Any] | None = None,
     partnership: str = Event.Partnership.ROTATING,
@@ -155,7 +156,7 @@ def event_create(
         ruleset_preset=preset, ruleset_overrides=overrides, rounds_planned=rounds_planned,
         deals_per_round=deals_per_round, bye_scoring=bye_scoring, bye_points=bye_points,
         tie_breaks=breaks, is_public=is_public,
-        seed=new_draw_seed() if seed is None else str(seed), created_by=_user(actor),
+        seed=new_draw_seed() if seed is None else str(seed), created_by=actor_user(actor),
         prizes=checked_prizes,
     )
     event_log(event, actor, "event_created", name=name)
@@ -340,12 +341,8 @@ def _check_plan_change(event: Event, settings: dict[str, Any], rounds_planned: i
             rounds_planned=rounds_planned, seated=seated, here=here))
 
 
-def _user(actor: Any) -> Any:
-    return actor if getattr(actor, "is_authenticated", False) else None
-
-
 @transaction.atomic
-def event_hold_advance(*, event: Event, held: bool, actor: Any = None) -> Event:
+def event_hold_advance(*, event: Event, held: bool, actor: Actor | None = None) -> Event:
     """Hold (or release) the automatic advance: while held, confirming a round's last game does
     not seat the next one; the director seats it by hand."""
     locked = event_lock(event)
@@ -373,7 +370,7 @@ def _next_round_number(event: Event) -> int:
 
 @transaction.atomic
 def entry_check_in(
-    *, event: Event, player: Player, actor: Any = None, fixed_table: int | None = None,
+    *, event: Event, player: Player, actor: Actor | None = None, fixed_table: int | None = None,
     alternate: bool = False,
 ) -> Entry:
     """Check a player in. Between rounds this is a late arrival: they play from the next round.
@@ -416,7 +413,7 @@ def entry_check_in(
 @transaction.atomic
 def pair_register(
     *, event: Event, players: list[Player], name: str = "", seed: int | None = None,
-    actor: Any = None,
+    actor: Actor | None = None,
 ) -> Pair:
     """Register two players as a pair (fixed-partnership formats): one pair and an entry for
     each player, or nothing. A bracket takes no new pairs once its first round is seated; a
@@ -469,7 +466,7 @@ def pair_register(
 
 
 @transaction.atomic
-def pair_withdraw(*, pair: Pair, actor: Any = None, forfeited: bool = False) -> Pair:
+def pair_withdraw(*, pair: Pair, actor: Actor | None = None, forfeited: bool = False) -> Pair:
     """A pair withdraws: both players leave; results so far stay. In a bracket that has
     started, each of its later matches is a walkover for its opponent; a pair seated at a table
     of the open round forfeits that game instead (``scoring.services.game_forfeit``, which
@@ -499,7 +496,8 @@ def pair_withdraw(*, pair: Pair, actor: Any = None, forfeited: bool = False) -> 
 
 
 @transaction.atomic
-def entries_create_many(*, event: Event, players: Iterable[Player], actor: Any = None) -> list[Entry]:
+def entries_create_many(*, event: Event, players: Iterable[Player],
+                        actor: Actor | None = None) -> list[Entry]:
     """Check in several players at once, all or none (the check-in page and the demo data):
     one refused player leaves nobody half checked in."""
     return [entry_check_in(event=event, player=p, actor=actor) for p in players]
@@ -509,7 +507,7 @@ def entries_create_many(*, event: Event, players: Iterable[Player], actor: Any =
 
 @transaction.atomic
 def entries_check_in(
-    *, event: Event, players: Iterable[Player], new_player: str = "", actor: Any = None,
+    *, event: Event, players: Iterable[Player], new_player: str = "", actor: Actor | None = None,
     new_players: Iterable[str] = (),
 ) -> list[Entry]:
     """The check-in page's submit: the ticked players plus, optionally, new players added to
@@ -548,7 +546,7 @@ class EntriesRefused(DomainError):
 
 @transaction.atomic
 def entries_bulk_create(*, event: Event, player_ids: Iterable[int], alternate: bool = False,
-                        actor: Any = None) -> list[Entry]:
+                        actor: Actor | None = None) -> list[Entry]:
     """Check in many players of the club's roster at once, all or nobody: a refused id (not on
     the roster, already checked in, given twice) refuses the whole list, naming every refused
     id and why. A player who left comes back (as at the desk). Returns the entries, in the order
@@ -578,7 +576,7 @@ def entries_bulk_create(*, event: Event, player_ids: Iterable[int], alternate: b
 
 
 @transaction.atomic
-def entry_set_alternate(*, entry: Entry, alternate: bool, actor: Any = None) -> Entry:
+def entry_set_alternate(*, entry: Entry, alternate: bool, actor: Actor | None = None) -> Entry:
     """Mark a checked-in player as an alternate (waits to take the seat of a player who
     withdraws; scores but is not ranked) or as a player, until they are first seated: after
     that their games count one way or the other and the mark stays."""
@@ -602,7 +600,7 @@ def entry_set_alternate(*, entry: Entry, alternate: bool, actor: Any = None) -> 
 
 
 @transaction.atomic
-def event_self_check_in_set(*, event: Event, mode: str, actor: Any = None) -> Event:
+def event_self_check_in_set(*, event: Event, mode: str, actor: Actor | None = None) -> Event:
     """Turn the event's self check-in off or on (with or without the director's approval)."""
     if mode not in Event.SelfCheckIn.values:
         raise DomainError(f"Self check-in is one of: {', '.join(Event.SelfCheckIn.values)}.",
@@ -672,7 +670,7 @@ def self_check_in(*, event: Event, player: Player,
 
 
 @transaction.atomic
-def arrival_decide(*, arrival: Arrival, approve: bool, actor: Any = None) -> Arrival:
+def arrival_decide(*, arrival: Arrival, approve: bool, actor: Actor | None = None) -> Arrival:
     """The director approves a waiting arrival (the player is checked in, as at the desk) or
     declines it (nobody is checked in; the player may ask again or see the desk). Deciding
     again changes nothing."""
@@ -689,6 +687,6 @@ def arrival_decide(*, arrival: Arrival, approve: bool, actor: Any = None) -> Arr
                   name=locked.player.name)
     locked.status = Arrival.Status.APPROVED if approve else Arrival.Status.DECLINED
     locked.decided_at = timezone.now()
-    locked.decided_by = _user(actor)
+    locked.decided_by = actor_user(actor)
     locked.save(update_fields=["status", "decided_at", "decided_by"])
     return locked

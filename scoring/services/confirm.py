@@ -16,7 +16,8 @@ from common.tasks import (
     ratings_request_update,
     task_queue,
 )
-from tournaments.models import Event, Round, Seat
+from common.types import Actor
+from tournaments.models import Entry, Event, Round, Seat
 from tournaments.selectors import results_final_check
 from tournaments.services import (
     event_log,
@@ -100,7 +101,7 @@ def game_confirm(*, game: Game, position: str) -> Game:
     return locked
 
 
-def _game_confirmed(locked: Game, *, by: Any = None) -> None:
+def _game_confirmed(locked: Game, *, by: Entry | None = None) -> None:
     """Mark the locked, finished game confirmed (``by`` the entry that confirmed it; None at
     the desk) and queue its rating; the caller then asks for the round's advance."""
     locked.status = Game.Status.CONFIRMED
@@ -112,7 +113,7 @@ def _game_confirmed(locked: Game, *, by: Any = None) -> None:
 
 @transaction.atomic
 def games_confirm_at_desk(*, round_: Round, tables: Sequence[int], source: str,
-                          actor: Any = None) -> list[dict[str, Any]]:
+                          actor: Actor | None = None) -> list[dict[str, Any]]:
     """A director confirms finished games of ``round_`` at the desk (from the players' signed
     score sheets, ``source``), table by table: each finished game is confirmed as if its other
     side had confirmed it (the rating, and once the round's last game is confirmed its advance);

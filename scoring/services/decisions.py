@@ -15,6 +15,7 @@ from common.rulesets import event_ruleset, table_sides
 from common.tasks import (
     ratings_request_update,
 )
+from common.types import Actor
 from tournaments import corrections
 from tournaments.models import Event, Round, Seat
 from tournaments.selectors import results_final_check
@@ -49,7 +50,8 @@ ADJUSTED_POINTS_LIMIT = 100_000
 
 
 @transaction.atomic
-def round_call_time(*, round_: Round, actor: Any = None, confirm_empty: bool = False) -> list[int]:
+def round_call_time(*, round_: Round, actor: Actor | None = None,
+                    confirm_empty: bool = False) -> list[int]:
     """Time is up for a timed round: every game still playing ends after the deals entered,
     the side ahead winning (a level game is settled by a cut). Returns the tables ended.
     The games then wait for confirmation like any finished game.
@@ -91,7 +93,7 @@ def round_call_time(*, round_: Round, actor: Any = None, confirm_empty: bool = F
 
 
 @transaction.atomic
-def game_settle_tie(*, game: Game, winner: str, actor: Any = None) -> Game:
+def game_settle_tie(*, game: Game, winner: str, actor: Actor | None = None) -> Game:
     """A finished game that ended level: record the side that won the cut of the cards (the
     table's high/low cut, entered by the director). The points stand; the cut decides who moves
     on (or reaches the final). If the round was waiting for it, the advance follows."""
@@ -122,7 +124,7 @@ def game_settle_tie(*, game: Game, winner: str, actor: Any = None) -> Game:
 
 
 @transaction.atomic
-def game_forfeit(*, game: Game, side: str, reason: str, actor: Any = None,
+def game_forfeit(*, game: Game, side: str, reason: str, actor: Actor | None = None,
                  withdraw: bool = False) -> Game:
     """A side that cannot go on forfeits the game (a walkover): the game is decided for the
     other side without its hands, confirmed at once, and what follows a confirmed game follows
@@ -226,7 +228,7 @@ def _adjusted_points(points: Any, sides: Sequence[str]) -> dict[str, int]:
 
 @transaction.atomic
 def game_adjust(*, game: Game, kind: str, reason: str, points: Any = None, side: str = "",
-                actor: Any = None) -> Game:
+                actor: Actor | None = None) -> Game:
     """A director gives a game that cannot be played out (a player taken ill, a fouled deck)
     an adjusted result, saying why: both sides' ``points``, the ``average`` of the round (every
     side scores the mean of the other games' side totals), or a ``forfeit`` by one ``side``

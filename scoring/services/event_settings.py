@@ -8,6 +8,7 @@ from typing import Any
 from django.db import transaction
 
 from common.errors import DomainError
+from common.types import Actor
 from rules_engine import RulesError
 from tournaments.models import Event
 from tournaments.services import (
@@ -22,7 +23,7 @@ from .derive import event_recompute
 
 
 @transaction.atomic
-def event_settings_update(*, event: Event, actor: Any = None, **settings: Any) -> Event:
+def event_settings_update(*, event: Event, actor: Actor | None = None, **settings: Any) -> Event:
     """Change an event's settings (checked by ``tournaments.services.
     check_event_settings_change``) and re-derive what depends on them: a new deal count
     re-derives every game from its hands; the standings follow. The one service that changes an
@@ -51,7 +52,7 @@ def event_settings_update(*, event: Event, actor: Any = None, **settings: Any) -
     return locked
 
 
-def _event_settings_write(locked: Event, *, actor: Any, hands_entered: bool,
+def _event_settings_write(locked: Event, *, actor: Actor | None, hands_entered: bool,
                           settings: dict[str, Any]) -> set[str]:
     """Store the checked settings on the locked event, with a log row; returns the names of the
     fields that changed."""

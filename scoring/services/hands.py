@@ -20,8 +20,9 @@ from common.tasks import (
     ratings_request_update,
     standings_request_update,
 )
+from common.types import Actor, actor_user
 from rules_engine import Hand as EngineHand
-from rules_engine import RulesError, score_game
+from rules_engine import HandScore, RulesError, score_game
 from tournaments import corrections
 from tournaments.models import Round
 from tournaments.services import (
@@ -115,8 +116,8 @@ def _replayed(key: str | None, *, game: Game, hand: Hand | None = None) -> HandR
 
 
 def _store_revision(
-    *, hand: Hand, number: int, engine_hand: EngineHand, score: Any, author: Any, source: str,
-    note: str, idempotency_key: str | None,
+    *, hand: Hand, number: int, engine_hand: EngineHand, score: HandScore, author: Actor | None,
+    source: str, note: str, idempotency_key: str | None,
 ) -> HandRevision:
     data = engine_hand.to_dict()
     return HandRevision.objects.create(
@@ -141,14 +142,14 @@ def _store_revision(
         result=score.result,
         made=score.made,
         reason=score.reason[:200],
-        author=_user(author),
+        author=actor_user(author),
         source=source,
         note=note[:200],
         idempotency_key=idempotency_key or None,
     )
 
 
-def _after_write(game: Game, revisions: Sequence[HandRevision], *, author: Any = None,
+def _after_write(game: Game, revisions: Sequence[HandRevision], *, author: Actor | None = None,
                  note: str = "", bump: bool = True) -> None:
     """Re-derive the locked game from its live hands (``revisions``, in hand order), then mark
     the event's standings behind. A change to a confirmed game clears its confirmation and says
@@ -182,7 +183,7 @@ def hand_submit(
     game: Game,
     number: int,
     values: Mapping[str, Any],
-    author: Any = None,
+    author: Actor | None = None,
     source: str = HandRevision.Source.TABLE,
     idempotency_key: str | None = None,
     as_director: bool = False,
@@ -255,7 +256,7 @@ def hand_correct(
     hand: Hand,
     values: Mapping[str, Any],
     expected_revision: int,
-    author: Any = None,
+    author: Actor | None = None,
     source: str = HandRevision.Source.DIRECTOR,
     note: str = "",
     as_director: bool = False,
@@ -321,13 +322,9 @@ def hand_correct(
     return revision
 
 
-def _user(actor: Any) -> Any:
-    return actor if getattr(actor, "is_authenticated", False) else None
-
-
 @transaction.atomic
 def hand_delete_last(
-    *, game: Game, number: int, expected_revision: int, note: str, author: Any = None,
+    *, game: Game, number: int, expected_revision: int, note: str, author: Actor | None = None,
     as_director: bool = False,
 ) -> HandRevision:
     """Delete the last hand of a game (entered by mistake). The caller names the hand and the
@@ -365,7 +362,7 @@ def hand_delete_last(
             partner=live.partner, misdeal_seat=live.misdeal_seat, widow_seen=live.widow_seen,
             check_melds=live.check_melds,
             points=live.points, result=live.result, made=live.made,
-            reason="deleted", author=_user(author),
+            reason="deleted", author=actor_user(author),
             source=HandRevision.Source.DIRECTOR if as_director else HandRevision.Source.TABLE,
             note=note[:200],
         )

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules_engine import Hand as EngineHand
-from rules_engine import Ruleset, parse_hand, score_hand
+from rules_engine import HandScore, Ruleset, parse_hand, score_hand
 from rules_engine.hands import HAND_FIELDS as ENGINE_HAND_FIELDS
 
 from ..models import HandRevision
@@ -37,7 +37,7 @@ def _clean_values(values: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def hand_check(*, values: Mapping[str, Any], ruleset: Ruleset,
-               seats: Sequence[str] | None = None) -> tuple[EngineHand, Any]:
+               seats: Sequence[str] | None = None) -> tuple[EngineHand, HandScore]:
     """Validate and score values without storing anything (also used for live form checks);
     ``seats`` are the table's (the ruleset's own when not given)."""
     hand = parse_hand(_clean_values(values), ruleset, seats=seats)
