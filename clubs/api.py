@@ -13,7 +13,6 @@ works answers 410 with the reason in ``code`` (``expired``, ``revoked``, ``used_
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -87,7 +86,7 @@ class ClubInput(serializers.Serializer[object]):
     is_public = serializers.BooleanField(required=False, default=True)
 
 
-class ClubCorrectionsInput(serializers.Serializer[Any]):
+class ClubCorrectionsInput(serializers.Serializer[object]):
     show_director_names = serializers.BooleanField(
         required=False, help_text="Name the director on the events' public Corrections lists "
         "(otherwise only the role).")

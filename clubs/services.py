@@ -90,7 +90,7 @@ def _window(value: Any) -> int | None:
 
 @transaction.atomic
 def club_corrections_set(*, club: Club, show_director_names: Any = UNSET,
-                         correction_window_minutes: Any = UNSET, actor: Any = None) -> Club:
+                         correction_window_minutes: Any = UNSET, actor: Actor | None = None) -> Club:
     """The club's rules for corrections (owners only, with an ``actor``): whether the public
     Corrections list of its events names the director (``show_director_names``), and the
     correction window, minutes after an event finishes after which its results lock and only

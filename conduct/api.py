@@ -24,6 +24,7 @@ from rest_framework.views import APIView
 from clubs.api import error_responses
 from clubs.models import Club, Player
 from common.errors import DomainError
+from common.types import Actor
 from scoring.api import TOKEN_PARAM, TableDeviceApi
 from scoring.models import Game
 from scoring.selectors import entry_refusal, table_by_token
@@ -43,12 +44,12 @@ def _data(request: Request) -> Mapping[str, Any]:
 
 
 # --- corrections ------------------------------------------------------------------------------
-class StandingPlace(serializers.Serializer[Any]):
+class StandingPlace(serializers.Serializer[object]):
     points = serializers.IntegerField(help_text="The standings total (penalties taken off).")
     rank = serializers.IntegerField(help_text="The place in the standings.")
 
 
-class StandingMoved(serializers.Serializer[Any]):
+class StandingMoved(serializers.Serializer[object]):
     entry_id = serializers.IntegerField(required=False, help_text="The player (individual "
                                         "events).")
     pair_id = serializers.IntegerField(required=False, help_text="The pair (pair events).")
@@ -57,7 +58,7 @@ class StandingMoved(serializers.Serializer[Any]):
     after = StandingPlace(allow_null=True, help_text="Null: not in the standings after.")
 
 
-class CorrectionOutput(serializers.Serializer[Any]):
+class CorrectionOutput(serializers.Serializer[object]):
     id = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=Correction.Kind.choices)
     kind_label = serializers.CharField()
@@ -101,7 +102,7 @@ class EventCorrectionsApi(APIView):
 
 
 # --- penalties --------------------------------------------------------------------------------
-class PenaltyInput(serializers.Serializer[Any]):
+class PenaltyInput(serializers.Serializer[object]):
     entry_id = serializers.IntegerField(required=False, help_text="The player penalised (in a "
                                         "pair event the penalty counts against their pair).")
     pair_id = serializers.IntegerField(required=False, help_text="Pair events: the pair "
@@ -117,7 +118,7 @@ class PenaltyInput(serializers.Serializer[Any]):
     reason = serializers.CharField(max_length=200)
 
 
-class PenaltyOutput(serializers.Serializer[Any]):
+class PenaltyOutput(serializers.Serializer[object]):
     id = serializers.IntegerField()
     event_id = serializers.IntegerField()
     round = serializers.IntegerField()
@@ -137,7 +138,7 @@ class PenaltyOutput(serializers.Serializer[Any]):
     withdrawn_by = serializers.CharField()
 
 
-class WithdrawInput(serializers.Serializer[Any]):
+class WithdrawInput(serializers.Serializer[object]):
     reason = serializers.CharField(max_length=200, help_text="Why (kept in the history).")
 
 
@@ -158,7 +159,7 @@ class EventPenaltiesApi(DirectorAction):
         event = event_get(pk=pk, user=request.user, role="director")
         return Response([selectors.penalty_payload(p) for p in selectors.event_penalties(event)])
 
-    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Any) -> Any:
+    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Actor) -> Any:
         body = _data(self.request)
         penalty = services.penalty_record(
             event=event, round_number=body.get("round"), kind=body.get("kind", ""),
@@ -178,7 +179,7 @@ class PenaltyWithdrawApi(DirectorAction):
     def find(self, event: Event, **where: int) -> Penalty:
         return get_object_or_404(Penalty, event=event, pk=where["penalty_id"])
 
-    def act(self, event: Event, found: Penalty, data: dict[str, Any], *, actor: Any) -> Any:
+    def act(self, event: Event, found: Penalty, data: dict[str, Any], *, actor: Actor) -> Any:
         services.penalty_withdraw(penalty=found, reason=_data(self.request).get("reason", ""),
                                   actor=actor)
         done = Penalty.objects.select_related(
@@ -187,20 +188,20 @@ class PenaltyWithdrawApi(DirectorAction):
 
 
 # --- the penalty table ----------------------------------------------------------------------
-class PenaltyTableKindOutput(serializers.Serializer[Any]):
+class PenaltyTableKindOutput(serializers.Serializer[object]):
     kind = serializers.CharField()
     label = serializers.CharField()  # type: ignore[assignment]  # a field, not Field.label
     points = serializers.IntegerField()
 
 
-class PenaltyTableOutput(serializers.Serializer[Any]):
+class PenaltyTableOutput(serializers.Serializer[object]):
     preset = serializers.CharField(help_text="tournament (NPA-style) or club.")
     label = serializers.CharField()  # type: ignore[assignment]  # a field, not Field.label
     kinds = PenaltyTableKindOutput(many=True)
     edited = serializers.BooleanField(help_text="The director changed the preset's points.")
 
 
-class PenaltyTableInput(serializers.Serializer[Any]):
+class PenaltyTableInput(serializers.Serializer[object]):
     preset = serializers.CharField(required=False)
     points = serializers.DictField(child=serializers.IntegerField(), required=False,
                                    help_text="Points per kind, 1 to 1000 each.")
@@ -230,7 +231,7 @@ class PenaltyTableApi(APIView):
 
 
 # --- appeals --------------------------------------------------------------------------------
-class AppealInput(serializers.Serializer[Any]):
+class AppealInput(serializers.Serializer[object]):
     penalty_id = serializers.IntegerField(required=False, help_text="The penalty contested.")
     round = serializers.IntegerField(required=False, help_text="The game contested: its round…")
     table = serializers.IntegerField(required=False, help_text="…and table.")
@@ -242,7 +243,7 @@ class AppealInput(serializers.Serializer[Any]):
                                  help_text="The decision's reasons (required for changed).")
 
 
-class AppealOutput(serializers.Serializer[Any]):
+class AppealOutput(serializers.Serializer[object]):
     id = serializers.IntegerField()
     event_id = serializers.IntegerField()
     penalty_id = serializers.IntegerField(allow_null=True)
@@ -270,7 +271,7 @@ class EventAppealsApi(DirectorAction):
         event = event_get(pk=pk, user=request.user, role="director")
         return Response([selectors.appeal_payload(a) for a in selectors.event_appeals(event)])
 
-    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Any) -> Any:
+    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Actor) -> Any:
         body = _data(self.request)
         appeal = services.appeal_record(
             event=event, contested=body.get("contested", ""), decision=body.get("decision", ""),
@@ -283,7 +284,7 @@ class EventAppealsApi(DirectorAction):
 
 
 # --- adjusted results -----------------------------------------------------------------------
-class AdjustInput(serializers.Serializer[Any]):
+class AdjustInput(serializers.Serializer[object]):
     kind = serializers.ChoiceField(choices=list(ADJUST_KINDS), help_text="; ".join(
         f"{k}: {v}" for k, v in ADJUST_KINDS.items()))
     points = serializers.DictField(child=serializers.IntegerField(), required=False,
@@ -294,7 +295,7 @@ class AdjustInput(serializers.Serializer[Any]):
     reason = serializers.CharField(max_length=200)
 
 
-class AdjustedGameOutput(serializers.Serializer[Any]):
+class AdjustedGameOutput(serializers.Serializer[object]):
     id = serializers.IntegerField()
     round = serializers.IntegerField()
     table = serializers.IntegerField()
@@ -318,7 +319,7 @@ class TableAdjustApi(DirectorAction):
                                  table__round__event=event, table__round__number=where["number"],
                                  table__number=where["table"])
 
-    def act(self, event: Event, found: Game, data: dict[str, Any], *, actor: Any) -> Any:
+    def act(self, event: Event, found: Game, data: dict[str, Any], *, actor: Actor) -> Any:
         body = _data(self.request)
         done = game_adjust(game=found, kind=body.get("kind", ""), reason=body.get("reason", ""),
                            points=body.get("points"), side=body.get("side", "") or "",
@@ -330,7 +331,7 @@ class TableAdjustApi(DirectorAction):
 
 
 # --- the conduct record ---------------------------------------------------------------------
-class ConductRecordOutput(serializers.Serializer[Any]):
+class ConductRecordOutput(serializers.Serializer[object]):
     player_id = serializers.IntegerField()
     name = serializers.CharField()
     club = serializers.CharField()
@@ -360,19 +361,19 @@ class PlayerConductApi(APIView):
 REASONS_HELP = "; ".join(f"{r.value}: {r.label}" for r in DirectorCall.Reason if r.value)
 
 
-class CallInput(serializers.Serializer[Any]):
+class CallInput(serializers.Serializer[object]):
     reason = serializers.ChoiceField(choices=[r for r in DirectorCall.Reason.values if r],
                                      required=False, help_text=f"Optional. {REASONS_HELP}.")
     words = serializers.CharField(max_length=CALL_WORDS_MAX, required=False,
                                   help_text="Optional: a few words for the director.")
 
 
-class CallCloseInput(serializers.Serializer[Any]):
+class CallCloseInput(serializers.Serializer[object]):
     note = serializers.CharField(max_length=CALL_NOTE_MAX,
                                  help_text="The ruling (required): the table's phone shows it.")
 
 
-class CallOutput(serializers.Serializer[Any]):
+class CallOutput(serializers.Serializer[object]):
     id = serializers.IntegerField()
     event_id = serializers.IntegerField()
     round = serializers.IntegerField()
@@ -494,7 +495,7 @@ class _CallAction(DirectorAction):
     operation_id="call_take", summary="Take a call: on my way (directors)", request=None,
     responses={200: CallOutput, **error_responses(400, 403, 404)}))
 class CallTakeApi(_CallAction):
-    def act(self, event: Event, found: DirectorCall, data: dict[str, Any], *, actor: Any) -> Any:
+    def act(self, event: Event, found: DirectorCall, data: dict[str, Any], *, actor: Actor) -> Any:
         services.director_call_take(call=found, actor=actor)
         return selectors.call_payload(_call(found.pk))
 
@@ -503,7 +504,7 @@ class CallTakeApi(_CallAction):
     operation_id="call_close", summary="Close a call with the ruling (directors)",
     request=CallCloseInput, responses={200: CallOutput, **error_responses(400, 403, 404)}))
 class CallCloseApi(_CallAction):
-    def act(self, event: Event, found: DirectorCall, data: dict[str, Any], *, actor: Any) -> Any:
+    def act(self, event: Event, found: DirectorCall, data: dict[str, Any], *, actor: Actor) -> Any:
         services.director_call_close(call=found, note=_data(self.request).get("note"),
                                      actor=actor)
         return selectors.call_payload(_call(found.pk))

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from clubs.models import Club, ClubPlayer, Membership, Player
 from clubs.permissions import has_club_role
+from common.types import Actor, actor_user
 from scoring.models import Hand
 from scoring.selectors import entry_refusal
 from tournaments.models import Entry, Event, Table
@@ -118,7 +119,7 @@ def _player_penalties(player_id: int) -> Q:
     return Q(entry__player_id=player_id) | Q(entry__isnull=True, pair__members__player_id=player_id)
 
 
-def conduct_access(*, user: Any, club: Club, player: Player) -> None:
+def conduct_access(*, user: Actor, club: Club, player: Player) -> None:
     """May ``user`` read ``player``'s conduct record in ``club``? Its directors (and owners) and
     the player themselves; 404 for anyone else (the record's existence is nobody's business),
     and for a player the club never knew."""
@@ -180,11 +181,12 @@ def players_recently_penalised(*, club: Club, player_ids: Collection[int]) -> se
 CALL_FILTERS = ("open", *DirectorCall.State.values)
 
 
-def call_person(user: Any) -> str:
+def call_person(user: Actor | None) -> str:
     """How a director is named to a table and to the other directors."""
-    if user is None:
+    signed_in = actor_user(user)
+    if signed_in is None:
         return ""
-    return (user.get_full_name() or "").strip() or user.get_username()
+    return (signed_in.get_full_name() or "").strip() or signed_in.get_username()
 
 
 def _calls() -> QuerySet[DirectorCall]:

@@ -19,6 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from common.errors import DomainError
+from common.types import Actor
 from scoring.models import Game
 from scoring.selectors import entry_refusal
 from tournaments import corrections
@@ -41,7 +42,7 @@ from .selectors import call_person, penalty_table
 REASON_MAX = 200
 
 
-def _user(actor: Any) -> Any:
+def _user(actor: Actor | None) -> Any:
     return actor if getattr(actor, "is_authenticated", False) else None
 
 
@@ -129,7 +130,7 @@ def _sitting(event: Event, *, number: Any, table: Any, entry: Entry | None,
 @transaction.atomic
 def penalty_record(*, event: Event, round_number: Any, kind: str, reason: str,
                    points: Any = None, entry_id: Any = None, pair_id: Any = None,
-                   table: Any = None, actor: Any = None) -> Penalty:
+                   table: Any = None, actor: Actor | None = None) -> Penalty:
     """A director penalises a player (or a pair) for an offence in a round (at a table): the
     kind, the points (the event's penalty table's when left out) and why. It counts in the
     standings at once (the player's total in an individual event, the pair's in a pair
@@ -185,7 +186,7 @@ def _penalty_values(penalty: Penalty) -> dict[str, Any]:
 
 
 @transaction.atomic
-def penalty_withdraw(*, penalty: Penalty, reason: str, actor: Any = None) -> Penalty:
+def penalty_withdraw(*, penalty: Penalty, reason: str, actor: Actor | None = None) -> Penalty:
     """Withdraw a penalty, saying why: it stops counting (the standings follow) and stays in
     the event's history and the player's record, marked withdrawn."""
     locked_event = event_lock(penalty.event)
@@ -216,7 +217,7 @@ def penalty_withdraw(*, penalty: Penalty, reason: str, actor: Any = None) -> Pen
 @transaction.atomic
 def appeal_record(*, event: Event, contested: str, decision: str, note: str = "",
                   penalty_id: Any = None, round_number: Any = None, table: Any = None,
-                  entry_id: Any = None, actor: Any = None) -> Appeal:
+                  entry_id: Any = None, actor: Actor | None = None) -> Appeal:
     """Log an appeal and its decision: what was contested (a penalty, or a game's ruling), the
     decision (upheld, overturned, changed) and who decided. An appeal that overturns a penalty
     withdraws it (the appeal is the reason)."""
@@ -269,7 +270,7 @@ def appeal_record(*, event: Event, contested: str, decision: str, note: str = ""
 
 @transaction.atomic
 def penalty_table_set(*, event: Event, preset: str | None = None,
-                      points: Mapping[str, Any] | None = None, actor: Any = None) -> PenaltyTable:
+                      points: Mapping[str, Any] | None = None, actor: Actor | None = None) -> PenaltyTable:
     """Set the event's penalty table: a preset (``conduct.presets``) and the director's points
     per kind over it; each refusal names ``preset`` or ``points.<kind>``."""
     locked = event_lock(event)
@@ -306,7 +307,7 @@ def _call_open_error(call: DirectorCall) -> DomainError:
 
 @transaction.atomic
 def director_call_raise(*, table: Table, reason: Any = "", words: Any = "",
-                        actor: Any = None) -> DirectorCall:
+                        actor: Actor | None = None) -> DirectorCall:
     """A table calls the director from its phone, with an optional reason (renege, misdeal,
     dispute, other) and a few words. Refused, naming the field, while the table's round is
     closed or the event over (``round``, ``event``), while the table's last call is still open
@@ -348,7 +349,7 @@ def _locked_call(call: DirectorCall) -> DirectorCall:
 
 
 @transaction.atomic
-def director_call_take(*, call: DirectorCall, actor: Any) -> DirectorCall:
+def director_call_take(*, call: DirectorCall, actor: Actor | None) -> DirectorCall:
     """A director takes a call ("on my way"): the table's phone shows who is coming. Taking it
     again is a no-op for the same director; refused (``call``) once it is closed or when
     another director has taken it."""
@@ -370,7 +371,7 @@ def director_call_take(*, call: DirectorCall, actor: Any) -> DirectorCall:
 
 
 @transaction.atomic
-def director_call_close(*, call: DirectorCall, note: Any, actor: Any) -> DirectorCall:
+def director_call_close(*, call: DirectorCall, note: Any, actor: Actor | None) -> DirectorCall:
     """A director closes a call with the ruling (``note``, required), which the table's phone
     shows. A call nobody took is taken by the director who closes it. Refused (``call``) when
     it is closed already."""

@@ -11,6 +11,7 @@ from typing import Any
 from django.dispatch import receiver
 
 from clubs.permissions import club_role
+from common.types import actor_user
 from tournaments.corrections import CorrectionDraft
 from tournaments.signals import correction_made
 
@@ -23,7 +24,7 @@ def _short(text: str) -> str:
 
 @receiver(correction_made, dispatch_uid="conduct-correction-made")
 def _correction_made(draft: CorrectionDraft, **_: Any) -> None:
-    actor = draft.actor if getattr(draft.actor, "is_authenticated", False) else None
+    actor = actor_user(draft.actor)
     role = club_role(user=actor, club=draft.event.club) if actor is not None else None
     Correction.objects.create(
         event=draft.event, kind=draft.kind, actor=actor,

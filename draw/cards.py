@@ -18,6 +18,7 @@ from django.http import Http404
 
 from common.errors import DomainError
 from common.rulesets import event_ruleset, opponents_of, partners_of, table_seats
+from common.types import Actor
 from conduct.selectors import penalties_of
 from scoring.models import Game
 from standings.models import StandingsSnapshot
@@ -32,7 +33,7 @@ MAX_TABLE_CARDS = 200
 
 # --- day table cards -----------------------------------------------------------------------------
 @transaction.atomic
-def table_cards_ensure(*, event: Event, count: int, actor: Any = None) -> list[TableCard]:
+def table_cards_ensure(*, event: Event, count: int, actor: Actor | None = None) -> list[TableCard]:
     """The event's day cards for tables 1..``count``, creating those missing (idempotent: the
     tokens of cards already printed never change). Cards above ``count`` are kept."""
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_TABLE_CARDS:

@@ -22,6 +22,7 @@ from clubs.permissions import club_role
 from common.errors import DomainError, refused
 from common.rulesets import event_ruleset, table_seats, two_sides
 from common.tasks import ROUND_SEAT, task_queue
+from common.types import Actor
 from conduct.models import Correction
 from formats import Finish, Format
 from pairing.rotation import RotationError, RoundPlan
@@ -104,7 +105,7 @@ def event_history(event: Event) -> list[RoundPlan[int]]:
 # --- building a round ----------------------------------------------------------------------------
 @transaction.atomic
 def round_create(
-    *, event: Event, actor: Any = None, number: int | None = None, reseat: bool = False,
+    *, event: Event, actor: Actor | None = None, number: int | None = None, reseat: bool = False,
     reason: str = "",
 ) -> Round:
     """Seat the next round through the event's format. Idempotent: asking for a round that
@@ -203,7 +204,7 @@ def redraw_reason(reason: Any) -> str:
 
 
 def _walkovers(event: Event, round_: Round, walkovers: tuple[tuple[int, str, int], ...],
-               actor: Any) -> None:
+               actor: Actor | None) -> None:
     """The walkovers the pair manager found (``RoundManager.after_seating``): each table's
     withdrawn side forfeits its game at once."""
     if not walkovers:
@@ -217,7 +218,7 @@ def _walkovers(event: Event, round_: Round, walkovers: tuple[tuple[int, str, int
                      reason=f"{names[pair]} withdrew: a walkover.")
 
 
-def _name_alternates(event: Event, waiting: list[int], actor: Any) -> None:
+def _name_alternates(event: Event, waiting: list[int], actor: Actor | None) -> None:
     """Players the format left unseated wait as alternates from now on; the log names them."""
     if not waiting:
         return
@@ -226,7 +227,7 @@ def _name_alternates(event: Event, waiting: list[int], actor: Any) -> None:
     event_log(event, actor, "alternates_named", entries=waiting, names=names)
 
 
-def _settle_ties(event: Event, round_: Round, settings: dict[str, Any], actor: Any) -> None:
+def _settle_ties(event: Event, round_: Round, settings: dict[str, Any], actor: Actor | None) -> None:
     """Games of ``round_`` that ended level need a winner before players move: the system cuts
     the cards (seeded by the event, round and table; logged), or the table has entered its cut."""
     level = list(
@@ -274,7 +275,7 @@ def _write_round(event: Event, number: int, plan: RoundPlan[int], stage: str,
 
 
 def round_seat_request(
-    *, event: Event, actor: Any = None, number: int | None = None, reseat: bool = False,
+    *, event: Event, actor: Actor | None = None, number: int | None = None, reseat: bool = False,
     reason: str = "",
 ) -> int:
     """Queue the seating of round ``number`` (the director's "Seat round N"; the next round when
@@ -306,7 +307,7 @@ def round_seat_request(
 
 @transaction.atomic
 def round_advance(
-    *, event: Event, number: int, actor: Any = None, close_unfinished: bool = False,
+    *, event: Event, number: int, actor: Actor | None = None, close_unfinished: bool = False,
     start: bool = True, automatic: bool = False,
 ) -> Round | None:
     """The director's one step between rounds: close round ``number`` and seat the next round,
@@ -371,7 +372,7 @@ def round_advance(
 
 # --- the event's status -------------------------------------------------------------------------
 @transaction.atomic
-def event_status_set(*, event: Event, status: str, actor: Any = None, reason: str = "") -> Event:
+def event_status_set(*, event: Event, status: str, actor: Actor | None = None, reason: str = "") -> Event:
     """Finish, reopen or cancel the event. Finishing also brings the standings snapshot up to
     date and writes the final places (the format's rule, with the prizes they win) in the same
     transaction; reopening (``reason`` required: the results were final) clears the places until
@@ -437,7 +438,7 @@ def _places_words(places: list[dict[str, Any]], *, top: int = 3) -> str:
     return words + (", …" if len(places) > top else "")
 
 
-def _event_status_write(event: Event, *, status: str, actor: Any, reason: str = "") -> Event:
+def _event_status_write(event: Event, *, status: str, actor: Actor | None, reason: str = "") -> Event:
     """The status change itself, under the event's row lock: an allowed transition, every round
     closed before the event finishes, and a log row."""
     locked = event_lock(event)
@@ -527,7 +528,7 @@ def _pair_placements(event: Event, spec: Format) -> list[dict[str, Any]]:
 
 
 @transaction.atomic
-def entry_withdraw(*, entry: Entry, actor: Any = None) -> Entry:
+def entry_withdraw(*, entry: Entry, actor: Actor | None = None) -> Entry:
     """A player withdraws (leaves early); results so far stay.
 
     In a progressive event nobody is ever both withdrawn and seated: a player seated in a game
@@ -550,7 +551,7 @@ def entry_withdraw(*, entry: Entry, actor: Any = None) -> Entry:
     return left
 
 
-def _entry_leave(locked: Event, entry: Entry, *, actor: Any) -> Entry:
+def _entry_leave(locked: Event, entry: Entry, *, actor: Actor | None) -> Entry:
     """Mark the entry as gone after the last round seated: seated in no further round; results
     so far stay."""
     entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
@@ -566,7 +567,7 @@ def _entry_leave(locked: Event, entry: Entry, *, actor: Any) -> Entry:
     return entry
 
 
-def _hand_over_seat(event: Event, entry: Entry, actor: Any) -> int | None:
+def _hand_over_seat(event: Event, entry: Entry, actor: Actor | None) -> int | None:
     """Give the entry's seat in the open round to the first waiting alternate; returns the
     round's number, or None when the entry is not seated in an open round."""
     open_round = event.rounds.exclude(status=Round.Status.CLOSED).first()
@@ -611,7 +612,7 @@ def round_unfinished(round_: Round) -> list[dict[str, Any]]:
 
 @transaction.atomic
 def round_set_status(
-    *, round_: Round, status: str, actor: Any = None, close_unfinished: bool = False
+    *, round_: Round, status: str, actor: Actor | None = None, close_unfinished: bool = False
 ) -> Round:
     """Start or close a round. Closing a round whose games are not all finished and confirmed
     is refused with the list of them (code ``unfinished``) unless the director confirms it
@@ -657,7 +658,7 @@ def round_set_status(
 @transaction.atomic
 def seat_swap(
     *, round_: Round, entry_a: Entry | None = None, entry_b: Entry | None = None,
-    pair_a: Pair | None = None, pair_b: Pair | None = None, actor: Any = None,
+    pair_a: Pair | None = None, pair_b: Pair | None = None, actor: Actor | None = None,
 ) -> None:
     """Swap two places of a round before play starts: two players' (``entry_a``, ``entry_b``:
     two seats, or a seat and a bye), or in a pair event two pairs' (``pair_a``, ``pair_b``: the
@@ -695,7 +696,7 @@ def seat_swap(
     walls_nudge(locked_event.pk)  # the seats were rewritten in bulk: no model signal says so
 
 
-def _player_swap(event: Event, locked: Round, entry_a: Entry, entry_b: Entry, actor: Any) -> None:
+def _player_swap(event: Event, locked: Round, entry_a: Entry, entry_b: Entry, actor: Actor | None) -> None:
     if entry_a.pk == entry_b.pk:
         raise DomainError("Pick two different players to swap.", field="entry_b")
     places = {}
@@ -750,7 +751,7 @@ def _pair_place(locked: Round, pair: Pair, field: str) -> tuple[list[Seat], list
     return seats, byes
 
 
-def _pair_swap(event: Event, locked: Round, pair_a: Pair, pair_b: Pair, actor: Any) -> None:
+def _pair_swap(event: Event, locked: Round, pair_a: Pair, pair_b: Pair, actor: Actor | None) -> None:
     """The two pairs exchange places, partners together: seat for seat (the player in the first
     seat of a side takes the other pair's first seat), or a side of a table for a bye."""
     if pair_a.pk == pair_b.pk:

@@ -24,7 +24,7 @@ from .models import MAX_EVENTS, Series
 
 
 # --- serializers ----------------------------------------------------------------------------------
-class SeriesInput(serializers.Serializer[Any]):
+class SeriesInput(serializers.Serializer[object]):
     """For the schema: the services check every field and name it (``events.2``, ``points.0``)."""
 
     name = serializers.CharField(max_length=120)
@@ -56,7 +56,7 @@ class SeriesPatch(SeriesInput):
         super().__init__(*args, partial=True, **kwargs)
 
 
-class SeriesOutput(serializers.Serializer[Any]):
+class SeriesOutput(serializers.Serializer[object]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     description = serializers.CharField()
@@ -81,7 +81,7 @@ class SeriesOutput(serializers.Serializer[Any]):
         return f"/api/series/{obj.pk}/standings/"
 
 
-class CellOutput(serializers.Serializer[Any]):
+class CellOutput(serializers.Serializer[object]):
     event_id = serializers.IntegerField()
     played = serializers.BooleanField(help_text="Placed in this (finished) event.")
     place = serializers.IntegerField(allow_null=True)
@@ -90,12 +90,12 @@ class CellOutput(serializers.Serializer[Any]):
     results_url = serializers.CharField(help_text="The player's (pair's) results there.")
 
 
-class PlayerOutput(serializers.Serializer[Any]):
+class PlayerOutput(serializers.Serializer[object]):
     id = serializers.IntegerField(source="player_id")
     name = serializers.CharField()
 
 
-class LineOutput(serializers.Serializer[Any]):
+class LineOutput(serializers.Serializer[object]):
     rank = serializers.IntegerField(allow_null=True, help_text="Null: not yet qualified.")
     tied = serializers.BooleanField()
     qualified = serializers.BooleanField()
@@ -111,7 +111,7 @@ class LineOutput(serializers.Serializer[Any]):
         return {"id": obj["player_id"], "name": obj["name"]}
 
 
-class ColumnOutput(serializers.Serializer[Any]):
+class ColumnOutput(serializers.Serializer[object]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     date = serializers.DateField()
@@ -121,14 +121,14 @@ class ColumnOutput(serializers.Serializer[Any]):
     results_url = serializers.CharField()
 
 
-class WinnerOutput(serializers.Serializer[Any]):
+class WinnerOutput(serializers.Serializer[object]):
     player_id = serializers.IntegerField()
     name = serializers.CharField()
     event_id = serializers.IntegerField()
     event_name = serializers.CharField()
 
 
-class SidePotOutput(serializers.Serializer[Any]):
+class SidePotOutput(serializers.Serializer[object]):
     kind = serializers.CharField()
     label = serializers.CharField()  # type: ignore[assignment]  # the pot's label, a field
     amount = serializers.CharField()
@@ -137,7 +137,7 @@ class SidePotOutput(serializers.Serializer[Any]):
     winners = WinnerOutput(many=True)
 
 
-class SeriesStandingsOutput(serializers.Serializer[Any]):
+class SeriesStandingsOutput(serializers.Serializer[object]):
     series = SeriesOutput()
     events = ColumnOutput(many=True)
     hidden = serializers.IntegerField(help_text="Events of the series you may not see.")

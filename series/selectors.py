@@ -27,6 +27,7 @@ from django.urls import reverse
 import formats
 from clubs.models import Club, Membership
 from clubs.permissions import has_club_role
+from common.types import Actor
 from draw.season import nights_teams
 from draw.selectors import events_placements
 from pairing.season import season_repeats
@@ -43,7 +44,7 @@ def _club_ids(series: Series) -> list[int]:
     return [series.club_id, *(c.pk for c in series.partner_clubs.all())]
 
 
-def member_club_ids(*, user: Any, club_ids: list[int]) -> set[int] | None:
+def member_club_ids(*, user: Actor | None, club_ids: list[int]) -> set[int] | None:
     """The clubs of ``club_ids`` the user belongs to (one query); None for a superuser (every
     club)."""
     if user is None or not user.is_authenticated:
@@ -54,12 +55,12 @@ def member_club_ids(*, user: Any, club_ids: list[int]) -> set[int] | None:
                .values_list("club_id", flat=True))
 
 
-def can_view_series(*, user: Any, series: Series) -> bool:
+def can_view_series(*, user: Actor | None, series: Series) -> bool:
     member = member_club_ids(user=user, club_ids=_club_ids(series))
     return member is None or series.club.is_public or bool(member)
 
 
-def series_get(*, pk: int, user: Any) -> Series:
+def series_get(*, pk: int, user: Actor | None) -> Series:
     """The series, if the user may see it (else 404)."""
     series = (Series.objects.select_related("club").prefetch_related("partner_clubs")
               .filter(pk=pk).first())
@@ -68,18 +69,18 @@ def series_get(*, pk: int, user: Any) -> Series:
     return series
 
 
-def can_manage_series(*, user: Any, series: Series) -> bool:
+def can_manage_series(*, user: Actor, series: Series) -> bool:
     """Directors of the owning club or of a partner club manage the series."""
     return any(has_club_role(user=user, club=club, role="director")
                for club in [series.club, *series.partner_clubs.all()])
 
 
-def check_series_manage(*, user: Any, series: Series) -> None:
+def check_series_manage(*, user: Actor, series: Series) -> None:
     if not can_manage_series(user=user, series=series):
         raise PermissionDenied("This needs the director role in one of the series' clubs.")
 
 
-def is_series_owner(*, user: Any, series: Series) -> bool:
+def is_series_owner(*, user: Actor, series: Series) -> bool:
     """Whether ``user`` directs (or owns) the series' owning club: only they rename the
     series, choose its partner clubs or delete it; a partner club's directors manage the rest
     (events, points, prizes)."""
@@ -90,7 +91,7 @@ def is_series_owner(*, user: Any, series: Series) -> bool:
 OWNER_ONLY = {"name": "renames", "partner_clubs": "changes the partner clubs of"}
 
 
-def check_series_owner(*, user: Any, series: Series, changes: Any = None,
+def check_series_owner(*, user: Actor, series: Series, changes: Any = None,
                        delete: bool = False) -> None:
     """Refuse (403) a partner club's director who deletes the series or changes what only the
     owning club changes (``changes``: the fields given, with their new values)."""
@@ -140,7 +141,7 @@ def _visible(event: Event, member: set[int] | None) -> bool:
     return event.is_public and event.club.is_public
 
 
-def series_events(*, series: Series, user: Any) -> tuple[list[Event], int]:
+def series_events(*, series: Series, user: Actor | None) -> tuple[list[Event], int]:
     """The series' events the user may see, by date, and how many others there are."""
     events = list(series.events.select_related("club").order_by("date", "pk"))
     member = member_club_ids(user=user, club_ids=sorted({series.club_id,
@@ -241,7 +242,7 @@ def _line_dict(line: Line, events: list[Event]) -> dict[str, Any]:
             "dropped": sum(1 for c in cells if c["played"] and not c["counted"])}
 
 
-def series_standings(*, series: Series, user: Any) -> dict[str, Any]:
+def series_standings(*, series: Series, user: Actor | None) -> dict[str, Any]:
     """The series' standings as ``user`` may see them.
 
     ``events``: the columns (each with ``finished`` and its ``results_url``); ``hidden``: how

@@ -12,6 +12,7 @@ from django.db import transaction
 from clubs.models import Club
 from clubs.permissions import can_view_club, can_view_event
 from common.errors import DomainError
+from common.types import Actor
 from tournaments.models import Event
 from tournaments.services import check_prizes_field
 
@@ -75,7 +76,7 @@ def _points(rule: str, raw: Any) -> list[int]:
     return points
 
 
-def _clubs(raw: Any, owner: Club, actor: Any) -> list[Club]:
+def _clubs(raw: Any, owner: Club, actor: Actor | None) -> list[Club]:
     """The partner clubs, by slug (or id): clubs the actor may see, never the owner."""
     values = _list(raw if raw is not None else [], "partner_clubs", what="the partner clubs")
     if len(values) > MAX_PARTNERS:
@@ -98,7 +99,7 @@ def _clubs(raw: Any, owner: Club, actor: Any) -> list[Club]:
     return clubs
 
 
-def _events(raw: Any, clubs: list[Club], actor: Any) -> list[Event]:
+def _events(raw: Any, clubs: list[Club], actor: Actor | None) -> list[Event]:
     values = _list(raw if raw is not None else [], "events", what="the events")
     if len(values) > MAX_EVENTS:
         raise DomainError(f"A series has at most {MAX_EVENTS} events.", field="events",
@@ -151,7 +152,7 @@ def _prizes(raw: Any) -> dict[str, Any]:
 
 
 def _checked(owner: Club, values: dict[str, Any], *, series: Series | None,
-             actor: Any) -> dict[str, Any]:
+             actor: Actor | None) -> dict[str, Any]:
     name = str(values.get("name") or "").strip()
     if not name:
         raise DomainError("Give the series a name.", field="name", code="required")
@@ -199,7 +200,7 @@ def _save(series: Series, fields: dict[str, Any]) -> Series:
 def series_create(*, club: Club, name: str, events: Any = None, points: Any = None,
                   points_rule: str = TABLE, best_of: Any = None, min_events: Any = None,
                   partner_clubs: Any = None, prizes: Any = None, description: str = "",
-                  actor: Any = None) -> Series:
+                  actor: Actor | None = None) -> Series:
     """A new series of ``club`` with events of the club or of its partner clubs (each one the
     actor may see)."""
     locked = Club.objects.select_for_update().get(pk=club.pk)  # two directors, one name
@@ -221,7 +222,7 @@ def series_values(series: Series) -> dict[str, Any]:
 
 
 @transaction.atomic
-def series_update(*, series: Series, actor: Any = None, **changes: Any) -> Series:
+def series_update(*, series: Series, actor: Actor | None = None, **changes: Any) -> Series:
     """Change some of a series' fields (the others keep their values). The owning club never
     changes."""
     unknown = sorted(set(changes) - set(FIELDS))
@@ -238,6 +239,6 @@ def series_update(*, series: Series, actor: Any = None, **changes: Any) -> Serie
 
 
 @transaction.atomic
-def series_delete(*, series: Series, actor: Any = None) -> None:
+def series_delete(*, series: Series, actor: Actor | None = None) -> None:
     """Delete a series; its events and their results stay."""
     Series.objects.filter(pk=series.pk).delete()

@@ -20,6 +20,7 @@ from clubs.models import Club, Membership
 from clubs.permissions import check_club_role
 from common.errors import DomainError
 from common.spreadsheets import SafeCsvWriter
+from common.types import Actor
 from tournaments.models import Event
 
 from . import selectors, services
@@ -33,7 +34,7 @@ WALL_POLL_SECONDS = 15
 OFFERED_DAYS = 730
 
 
-def _event_choices(user: Any, clubs: list[Club], chosen: list[int]) -> list[tuple[int, str]]:
+def _event_choices(user: Actor, clubs: list[Club], chosen: list[int]) -> list[tuple[int, str]]:
     """Events the form offers: the clubs' events of the last two years, plus those of clubs the
     user directs (a partner to name), plus those already in the series; newest first."""
     directed = Membership.objects.filter(

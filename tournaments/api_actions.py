@@ -22,6 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.types import Actor
 from tournaments.models import Event
 from tournaments.selectors import event_get
 
@@ -30,7 +31,7 @@ from tournaments.selectors import event_get
 # docstring, and would take this class's for an action without one.
 class DirectorAction(APIView):
     permission_classes = [IsAuthenticated]
-    input: type[serializers.Serializer[Any]] | None = None
+    input: type[serializers.Serializer[object]] | None = None
     status_code: int = status.HTTP_200_OK
 
     def post(self, request: Request, pk: int, **where: int) -> Response:
@@ -51,7 +52,7 @@ class DirectorAction(APIView):
         by default. A ``Response`` found is the answer (a refusal in a shape of its own)."""
         return event
 
-    def act(self, event: Event, found: Any, data: dict[str, Any], *, actor: Any) -> Any:
+    def act(self, event: Event, found: Any, data: dict[str, Any], *, actor: Actor) -> Any:
         """The service call, with the valid ``data`` (empty without ``input``: the body as sent
         is ``self.request.data``); answers the response's body."""
         raise NotImplementedError

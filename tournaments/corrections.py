@@ -37,6 +37,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from common.types import Actor
+
 from .models import Event
 from .signals import correction_made, standings_wanted
 
@@ -62,7 +64,7 @@ class CorrectionDraft:
 
     event: Event
     kind: str
-    actor: Any
+    actor: Actor | None
     reason: str
     round_number: int | None = None
     table_number: int | None = None
@@ -104,7 +106,7 @@ def standings_now(event: Event) -> Standings:
 
 
 @contextmanager
-def correction_record(*, event: Event, kind: str, actor: Any, reason: str = "",
+def correction_record(*, event: Event, kind: str, actor: Actor | None, reason: str = "",
                       round_number: int | None = None,
                       table_number: int | None = None,
                       when: bool = True) -> Iterator[CorrectionDraft]:

@@ -16,6 +16,7 @@ from clubs.models import Player
 from clubs.permissions import check_club_role, check_view_event
 from common.errors import DomainError
 from common.rulesets import event_ruleset, table_seats
+from common.types import Actor
 
 from .models import Arrival, Bye, Entry, Event, EventLog, Pair, Round, Seat, Table
 
@@ -81,7 +82,7 @@ def results_final_check(event: Event) -> None:
         raise refusal
 
 
-def event_get(*, pk: int, user: Any, role: str | None = None) -> Event:
+def event_get(*, pk: int, user: Actor, role: str | None = None) -> Event:
     """The event if the user may see it (404 otherwise) and, with ``role``, act on it (403)."""
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
     check_view_event(user=user, event=event)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
@@ -18,7 +16,7 @@ from events import where
 from tournaments.selectors import event_get
 
 
-class BracketSideOutput(serializers.Serializer[Any]):
+class BracketSideOutput(serializers.Serializer[object]):
     slot = serializers.CharField(help_text='Where the pair comes from: "Seed 3", "Winner of '
                                  'W1-2", "Loser of W2-1".')
     pair = serializers.IntegerField(allow_null=True, help_text="Null until the pair is known.")
@@ -26,7 +24,7 @@ class BracketSideOutput(serializers.Serializer[Any]):
     seed = serializers.IntegerField(allow_null=True)
 
 
-class BracketMatchOutput(serializers.Serializer[Any]):
+class BracketMatchOutput(serializers.Serializer[object]):
     code = serializers.CharField()
     bracket = serializers.CharField(help_text="winners, losers, final, third_place or "
                                     "consolation.")
@@ -49,12 +47,12 @@ class BracketMatchOutput(serializers.Serializer[Any]):
                                        "forfeited the match (its opponent went on).")
 
 
-class BracketRoundOutput(serializers.Serializer[Any]):
+class BracketRoundOutput(serializers.Serializer[object]):
     round = serializers.IntegerField()
     matches = BracketMatchOutput(many=True)
 
 
-class BracketPartOutput(serializers.Serializer[Any]):
+class BracketPartOutput(serializers.Serializer[object]):
     name = serializers.CharField()
     label = serializers.CharField()  # type: ignore[assignment]  # a field, not Field.label
     group = serializers.CharField(help_text="A split final: upper or lower (the lower bracket's "
@@ -62,21 +60,21 @@ class BracketPartOutput(serializers.Serializer[Any]):
     rounds = BracketRoundOutput(many=True)
 
 
-class BracketPlaceOutput(serializers.Serializer[Any]):
+class BracketPlaceOutput(serializers.Serializer[object]):
     place = serializers.IntegerField()
     pair = serializers.IntegerField()
     name = serializers.CharField()
     group = serializers.CharField(required=False, help_text="A split final: upper or lower.")
 
 
-class BracketLowerOutput(serializers.Serializer[Any]):
+class BracketLowerOutput(serializers.Serializer[object]):
     entrants = serializers.IntegerField()
     complete = serializers.BooleanField()
     champion = serializers.IntegerField(allow_null=True)
     champion_name = serializers.CharField()
 
 
-class BracketOutput(serializers.Serializer[Any]):
+class BracketOutput(serializers.Serializer[object]):
     kind = serializers.CharField(help_text="single or double.")
     entrants = serializers.IntegerField()
     seeded = serializers.BooleanField(help_text="False while a playoff waits for the "
@@ -107,7 +105,7 @@ class EventBracketApi(APIView):
         return Response(BracketOutput(bracket).data)
 
 
-class SeatingPlayerOutput(serializers.Serializer[Any]):
+class SeatingPlayerOutput(serializers.Serializer[object]):
     entry_id = serializers.IntegerField()
     name = serializers.CharField()
     state = serializers.ChoiceField(
@@ -129,7 +127,7 @@ class SeatingPlayerOutput(serializers.Serializer[Any]):
                   'table 5, seat N, partner Bob Jones".')
 
 
-class SeatingOutput(serializers.Serializer[Any]):
+class SeatingOutput(serializers.Serializer[object]):
     round = serializers.IntegerField(allow_null=True, help_text="The latest round (null before "
                                                                 "the first is seated).")
     title = serializers.CharField(allow_blank=True)

@@ -6,7 +6,6 @@ builders (``algorithm`` says how the seed makes them)."""
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Any
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -19,12 +18,12 @@ from draw.selectors import draw_disclosure
 from tournaments.selectors import event_get
 
 
-class RedrawOutput(serializers.Serializer[Any]):
+class RedrawOutput(serializers.Serializer[object]):
     round = serializers.IntegerField(help_text="The round drawn again.")
     draw = serializers.IntegerField(help_text="d in the algorithm: re-draws of the event so far.")
 
 
-class DrawOutput(serializers.Serializer[Any]):
+class DrawOutput(serializers.Serializer[object]):
     commitment = serializers.CharField(
         help_text="The hex SHA-256 of the seed's decimal text, fixed when the event was made.")
     seed = serializers.CharField(

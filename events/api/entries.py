@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 from clubs.api import error_responses, roster_player
 from common.errors import DomainError
 from common.rulesets import event_ruleset
+from common.types import Actor
 from draw import services
 from tournaments import services as events
 from tournaments.api_actions import DirectorAction
@@ -32,13 +33,13 @@ class EntryOutput(serializers.ModelSerializer[Entry]):
                   "left_after_round", "pair_id"]
 
 
-class PairPlayerOutput(serializers.Serializer[Any]):
+class PairPlayerOutput(serializers.Serializer[object]):
     entry_id = serializers.IntegerField()
     player_id = serializers.IntegerField()
     name = serializers.CharField()
 
 
-class PairOutput(serializers.Serializer[Any]):
+class PairOutput(serializers.Serializer[object]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     seed = serializers.IntegerField(allow_null=True)
@@ -46,7 +47,7 @@ class PairOutput(serializers.Serializer[Any]):
     players = PairPlayerOutput(many=True)
 
 
-class CheckInInput(serializers.Serializer[Any]):
+class CheckInInput(serializers.Serializer[object]):
     player_id = serializers.IntegerField(required=False,
                                          help_text="A player of the event's club roster.")
     player_ids = serializers.ListField(
@@ -88,7 +89,7 @@ class EventEntriesApi(APIView):
         return Response(EntryOutput(entry).data, status=status.HTTP_201_CREATED)
 
 
-class BulkCheckInInput(serializers.Serializer[Any]):
+class BulkCheckInInput(serializers.Serializer[object]):
     player_ids = serializers.ListField(
         child=serializers.IntegerField(), min_length=1, max_length=1000,
         help_text="Players of the event's club roster.")
@@ -112,7 +113,7 @@ class EventEntriesBulkApi(DirectorAction):
     input = BulkCheckInInput
     status_code = status.HTTP_201_CREATED
 
-    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Any) -> Any:
+    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Actor) -> Any:
         if event.is_pairs:
             raise DomainError("This event takes pairs: register each pair with POST entries/ "
                               '({"player_ids": [a, b]}).', field="player_ids",
@@ -122,7 +123,7 @@ class EventEntriesBulkApi(DirectorAction):
         return EntryOutput(entries, many=True).data
 
 
-def _register_pair(event: Event, data: dict[str, Any], user: Any) -> Response:
+def _register_pair(event: Event, data: dict[str, Any], user: Actor) -> Response:
     ids = data.get("player_ids")
     if not ids and "player_id" in data and event_ruleset(event).side_size == 1:
         ids = [data["player_id"]]  # head to head: each player is a side of one
@@ -154,7 +155,7 @@ class PairLeaveApi(DirectorAction):
     def find(self, event: Event, **where: int) -> Pair:
         return get_object_or_404(event.pairs, pk=where["pair_id"])
 
-    def act(self, event: Event, found: Pair, data: dict[str, Any], *, actor: Any) -> Any:
+    def act(self, event: Event, found: Pair, data: dict[str, Any], *, actor: Actor) -> Any:
         events.pair_withdraw(pair=found, actor=actor)
         return pair_payload(found)
 
@@ -168,5 +169,5 @@ class EntryLeaveApi(DirectorAction):
     def find(self, event: Event, **where: int) -> Entry:
         return get_object_or_404(event.entries.select_related("player"), pk=where["entry_id"])
 
-    def act(self, event: Event, found: Entry, data: dict[str, Any], *, actor: Any) -> Any:
+    def act(self, event: Event, found: Entry, data: dict[str, Any], *, actor: Actor) -> Any:
         return EntryOutput(services.entry_withdraw(entry=found, actor=actor)).data

@@ -18,6 +18,7 @@ from clubs.api import error_responses
 from clubs.models import Club
 from clubs.permissions import can_view_event, check_club_role
 from common.errors import DomainError
+from common.types import Actor
 from draw import services
 from draw.selectors import (
     event_format_settings,
@@ -39,7 +40,7 @@ SETTINGS_HELP = "; ".join(
 ) + "."
 
 
-class PlacementOutput(serializers.Serializer[Any]):
+class PlacementOutput(serializers.Serializer[object]):
     place = serializers.IntegerField(help_text="Final place; tied entries share it (1, 1, 3).")
     entry_id = serializers.IntegerField()
     pair_id = serializers.IntegerField(required=False, help_text="Pair events: the pair placed "
@@ -54,7 +55,7 @@ class PlacementOutput(serializers.Serializer[Any]):
     prize = serializers.CharField(allow_null=True, help_text="The amount won, from the payouts.")
 
 
-class StageOutput(serializers.Serializer[Any]):
+class StageOutput(serializers.Serializer[object]):
     stage = serializers.CharField(help_text="qualifying, semifinal or final.")
     label = serializers.CharField()  # type: ignore[assignment]  # a field, not Field.label
     rounds = serializers.ListField(child=serializers.IntegerField())
@@ -109,7 +110,7 @@ class EventOutput(serializers.ModelSerializer[Event]):
         return event_placements(event)
 
 
-class EventInput(serializers.Serializer[Any]):
+class EventInput(serializers.Serializer[object]):
     club = serializers.SlugField(help_text="The club's slug.", min_length=1)
     name = serializers.CharField(max_length=120, min_length=1)
     date = serializers.DateField(
@@ -140,7 +141,7 @@ class EventInput(serializers.Serializer[Any]):
     is_public = serializers.BooleanField(required=False, default=True)
 
 
-class EventSettingsInput(serializers.Serializer[Any]):
+class EventSettingsInput(serializers.Serializer[object]):
     """Any subset of the settings; the others keep their current values."""
 
     name = serializers.CharField(max_length=120, min_length=1, required=False)
@@ -217,7 +218,7 @@ class EventDetailApi(APIView):
         return Response(EventOutput(updated).data)
 
 
-class ReopenInput(serializers.Serializer[Any]):
+class ReopenInput(serializers.Serializer[object]):
     reason = serializers.CharField(max_length=500, help_text=(
         "Why the finished event's final results are to change (kept in the event's log and "
         "shown on its public Corrections list). Past the club's correction window only an "
@@ -229,7 +230,7 @@ class EventStatusApi(DirectorAction):
 
     target: str = ""
 
-    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Any) -> Any:
+    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Actor) -> Any:
         body = self.request.data if isinstance(self.request.data, dict) else {}
         reason = body.get("reason", "")
         if not isinstance(reason, str):
@@ -263,7 +264,7 @@ class _RequiredBooleanField(serializers.BooleanField):
     default_empty_html = empty
 
 
-class AdvanceInput(serializers.Serializer[Any]):
+class AdvanceInput(serializers.Serializer[object]):
     held = _RequiredBooleanField(
         help_text="True holds the automatic advance (the next round waits for the director).")
 
@@ -280,6 +281,6 @@ class EventAdvanceApi(DirectorAction):
 
     input = AdvanceInput
 
-    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Any) -> Any:
+    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Actor) -> Any:
         events.event_hold_advance(event=event, held=data["held"], actor=actor)
         return EventOutput(event_get(pk=event.pk, user=actor)).data

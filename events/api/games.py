@@ -11,6 +11,7 @@ from rest_framework import serializers
 
 from clubs.api import error_responses
 from common.labels import SIDES
+from common.types import Actor
 from scoring.models import DESK_SOURCES, Game
 from scoring.services import (
     game_forfeit,
@@ -24,14 +25,14 @@ from tournaments.models import Event, Round
 from .rounds import RoundAction, RoundOutput, round_get, round_payload
 
 
-class CutInput(serializers.Serializer[Any]):
+class CutInput(serializers.Serializer[object]):
     winner = serializers.CharField(
         max_length=2, help_text="The side that won the cut of the cards (one of the sides level "
                                 "at the top: a partnership, or a player's seat where each plays "
                                 "alone).")
 
 
-class ForfeitInput(serializers.Serializer[Any]):
+class ForfeitInput(serializers.Serializer[object]):
     side = serializers.ChoiceField(choices=SIDES,
                                    help_text="The side (pair) that cannot go on.")
     reason = serializers.CharField(max_length=200, help_text="Why (kept in the event's log).")
@@ -41,7 +42,7 @@ class ForfeitInput(serializers.Serializer[Any]):
                   "gives each of its later opponents a walkover).")
 
 
-class ForfeitGameOutput(serializers.Serializer[Any]):
+class ForfeitGameOutput(serializers.Serializer[object]):
     id = serializers.IntegerField()
     round = serializers.IntegerField()
     table = serializers.IntegerField()
@@ -80,7 +81,7 @@ class TableCutApi(TableGameAction):
 
     input = CutInput
 
-    def act(self, event: Event, found: Game, data: dict[str, Any], *, actor: Any) -> Any:
+    def act(self, event: Event, found: Game, data: dict[str, Any], *, actor: Actor) -> Any:
         game_settle_tie(game=found, winner=data["winner"], actor=actor)
         return round_payload(found.table.round, with_tokens=True)
 
@@ -100,7 +101,7 @@ class TableForfeitApi(TableGameAction):
 
     input = ForfeitInput
 
-    def act(self, event: Event, found: Game, data: dict[str, Any], *, actor: Any) -> Any:
+    def act(self, event: Event, found: Game, data: dict[str, Any], *, actor: Actor) -> Any:
         return forfeit_payload(game_forfeit(game=found, actor=actor, **data))
 
 
@@ -111,7 +112,7 @@ def forfeit_payload(game: Game) -> dict[str, Any]:
             "totals": game.totals or {}, "hands_count": game.hands_count}
 
 
-class RoundTimeInput(serializers.Serializer[Any]):
+class RoundTimeInput(serializers.Serializer[object]):
     confirm = serializers.BooleanField(
         required=False, default=False,
         help_text="Call time even though a table still playing has no hand entered (its game "
@@ -133,12 +134,12 @@ class RoundTimeApi(RoundAction):
 
     input = RoundTimeInput
 
-    def act(self, event: Event, found: Round, data: dict[str, Any], *, actor: Any) -> Any:
+    def act(self, event: Event, found: Round, data: dict[str, Any], *, actor: Actor) -> Any:
         round_call_time(round_=found, actor=actor, confirm_empty=data["confirm"])
         return round_payload(found, with_tokens=True)
 
 
-class DeskConfirmInput(serializers.Serializer[Any]):
+class DeskConfirmInput(serializers.Serializer[object]):
     tables = serializers.ListField(
         child=serializers.IntegerField(min_value=1), min_length=1, max_length=500,
         help_text="The round's table numbers whose games the director confirms.")
@@ -148,7 +149,7 @@ class DeskConfirmInput(serializers.Serializer[Any]):
                   "sheet) or director (the director's own word).")
 
 
-class DeskConfirmTableOutput(serializers.Serializer[Any]):
+class DeskConfirmTableOutput(serializers.Serializer[object]):
     table = serializers.IntegerField()
     confirmed = serializers.BooleanField(help_text="The game is confirmed now (or was already).")
     already = serializers.BooleanField(required=False,
@@ -157,7 +158,7 @@ class DeskConfirmTableOutput(serializers.Serializer[Any]):
     error = serializers.CharField(required=False, help_text="Why not, in words.")
 
 
-class DeskConfirmOutput(serializers.Serializer[Any]):
+class DeskConfirmOutput(serializers.Serializer[object]):
     round = serializers.IntegerField()
     source = serializers.CharField()  # type: ignore[assignment]  # a field, not Field.source
     tables = DeskConfirmTableOutput(many=True)
@@ -180,7 +181,7 @@ class RoundConfirmApi(RoundAction):
 
     input = DeskConfirmInput
 
-    def act(self, event: Event, found: Round, data: dict[str, Any], *, actor: Any) -> Any:
+    def act(self, event: Event, found: Round, data: dict[str, Any], *, actor: Actor) -> Any:
         source = data["source"]
         results = games_confirm_at_desk(round_=found, tables=data["tables"], source=source,
                                         actor=actor)

@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 import formats
 from clubs.api import error_responses
 from clubs.permissions import has_club_role
+from common.types import Actor
 from draw import services
 from scoring.models import Game
 from tournaments.api_actions import DirectorAction
@@ -25,13 +26,13 @@ from tournaments.selectors import event_get, round_byes, round_tables
 SEATS_ITSELF = ", ".join(formats.names(lambda f: f.seats_automatically))
 
 
-class SeatOutput(serializers.Serializer[Any]):
+class SeatOutput(serializers.Serializer[object]):
     position = serializers.CharField()
     entry_id = serializers.IntegerField()
     name = serializers.CharField()
 
 
-class TableGameOutput(serializers.Serializer[Any]):
+class TableGameOutput(serializers.Serializer[object]):
     status = serializers.CharField(help_text="playing, finished or confirmed.")
     hands = serializers.IntegerField()
     totals = serializers.DictField(child=serializers.IntegerField())
@@ -43,7 +44,7 @@ class TableGameOutput(serializers.Serializer[Any]):
                                    "side won it without its hands); null for a game played.")
 
 
-class TableOutput(serializers.Serializer[Any]):
+class TableOutput(serializers.Serializer[object]):
     number = serializers.IntegerField()
     match = serializers.CharField(required=False, help_text="The bracket match at this table "
                                   "(e.g. W2-1), or empty.")
@@ -56,7 +57,7 @@ class TableOutput(serializers.Serializer[Any]):
     )
 
 
-class RoundOutput(serializers.Serializer[Any]):
+class RoundOutput(serializers.Serializer[object]):
     number = serializers.IntegerField()
     stage = serializers.CharField(help_text="qualifying, semifinal or final.")
     status = serializers.CharField()
@@ -70,7 +71,7 @@ class RoundSummaryOutput(serializers.ModelSerializer[Round]):
         fields = ["number", "stage", "status", "started_at", "closed_at"]
 
 
-class SeatRoundInput(serializers.Serializer[Any]):
+class SeatRoundInput(serializers.Serializer[object]):
     number = serializers.IntegerField(
         required=False, min_value=1,
         help_text="The round wanted; if it exists already it is returned unchanged (200).",
@@ -87,7 +88,7 @@ class SeatRoundInput(serializers.Serializer[Any]):
     )
 
 
-class SwapInput(serializers.Serializer[Any]):
+class SwapInput(serializers.Serializer[object]):
     entry_a = serializers.IntegerField(
         required=False, help_text="Entry id (seated or sitting out); events of single players.")
     entry_b = serializers.IntegerField(
@@ -209,7 +210,7 @@ class RoundStatusApi(RoundAction):
 
     target: str = ""
 
-    def act(self, event: Event, found: Round, data: dict[str, Any], *, actor: Any) -> Any:
+    def act(self, event: Event, found: Round, data: dict[str, Any], *, actor: Actor) -> Any:
         body = self.request.data
         confirm = body.get("close_unfinished") if isinstance(body, dict) else None
         round_ = services.round_set_status(round_=found, status=self.target, actor=actor,
@@ -242,7 +243,7 @@ class RoundCloseApi(RoundStatusApi):
     target = Round.Status.CLOSED
 
 
-class RoundAdvanceInput(serializers.Serializer[Any]):
+class RoundAdvanceInput(serializers.Serializer[object]):
     close_unfinished = serializers.BooleanField(
         required=False, default=False,
         help_text="Close even though some games are still playing or unconfirmed.")
@@ -252,7 +253,7 @@ class RoundAdvanceInput(serializers.Serializer[Any]):
                   "seats can still be swapped.")
 
 
-class RoundAdvanceOutput(serializers.Serializer[Any]):
+class RoundAdvanceOutput(serializers.Serializer[object]):
     closed = serializers.IntegerField(help_text="The round closed.")
     round = RoundOutput(allow_null=True,
                         help_text="The round seated (and started) next; null when the closed "
@@ -275,7 +276,7 @@ class RoundAdvanceApi(RoundAction):
 
     input = RoundAdvanceInput
 
-    def act(self, event: Event, found: Round, data: dict[str, Any], *, actor: Any) -> Any:
+    def act(self, event: Event, found: Round, data: dict[str, Any], *, actor: Actor) -> Any:
         new = services.round_advance(event=event, number=found.number, actor=actor,
                                      close_unfinished=data["close_unfinished"],
                                      start=data["start"])
@@ -299,7 +300,7 @@ class RoundSwapApi(RoundAction):
 
     input = SwapInput
 
-    def act(self, event: Event, found: Round, data: dict[str, Any], *, actor: Any) -> Any:
+    def act(self, event: Event, found: Round, data: dict[str, Any], *, actor: Actor) -> Any:
         places: dict[str, Any] = {}
         for field in ("entry_a", "entry_b"):
             if field in data:
