@@ -23,6 +23,7 @@ from standings.services import standings_rebuild
 from tests.clubs.factories import PlayerFactory, club_with_director
 from tests.league.builders import club_night, seat
 from tests.scoring.factories import values
+from tests.shared import module_data
 from tournaments.models import Event, Round, Seat
 
 pytestmark = pytest.mark.django_db
@@ -128,7 +129,7 @@ def _same_up_to_name_order(shown: list[tuple[Any, ...]], expected: list[tuple[An
     assert [r[0] for r in shown] == [r[0] for r in expected]
 
 
-@pytest.fixture
+@module_data
 def league() -> dict[str, Any]:
     club, director = club_with_director(slug="league")
     rng = random.Random(7)
