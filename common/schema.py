@@ -32,7 +32,8 @@ def document_common_responses(result: dict[str, Any], **_: Any) -> dict[str, Any
     """Every operation may answer 429 (rate limited, see ``common.throttles``), 401 (a wrong
     token: token authentication comes first) and 400 (a NUL character in a query parameter,
     ``common.middleware``), and every operation taking a body 400 (a body that is not valid
-    JSON, ``common.parsers``) and 413 (a body larger than any the site reads)."""
+    JSON, ``common.parsers``), 413 (a body larger than any the site reads) and 415 (a body of a
+    media type the site does not read, or none)."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas.setdefault(ERROR_SCHEMA_NAME, ERROR_SCHEMA)
     ref = {"$ref": f"#/components/schemas/{ERROR_SCHEMA_NAME}"}
@@ -58,6 +59,11 @@ def document_common_responses(result: dict[str, Any], **_: Any) -> dict[str, Any
                 })
                 responses.setdefault("413", {
                     "description": "The body is larger than any the site reads.",
+                    "content": {"application/json": {"schema": ref}},
+                })
+                responses.setdefault("415", {
+                    "description": "The body's media type (`Content-Type`) is missing or not "
+                                   "one the site reads.",
                     "content": {"application/json": {"schema": ref}},
                 })
             else:

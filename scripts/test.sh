@@ -32,7 +32,15 @@ LINT_LOG="$SERVERS_DIR/lint.log"
   exit $lint
 ) > "$LINT_LOG" 2>&1 &
 lint_pid=$!
+# Every test process (five pytest runners, and the servers, commands and workers the tests
+# start) imports the project: compiled once here, while the servers start, instead of by each
+# of them (an environment that turns bytecode files off would otherwise make every process
+# compile every module, and pytest rewrite every test module, again).
+unset PYTHONDONTWRITEBYTECODE
+$BIN/python -m compileall -q -j 0 -x '/(\.venv|node_modules|test-output)/' . >/dev/null &
+compile_pid=$!
 $BIN/python scripts/testservers.py start "$SERVERS_DIR"
+wait $compile_pid || true
 # shellcheck disable=SC1091
 source "$SERVERS_DIR/env"
 export TEST_OUTPUT_DIR="${TEST_OUTPUT_DIR:-$PWD/test-output}"

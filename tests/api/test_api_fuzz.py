@@ -1,5 +1,6 @@
-"""The API fuzzed against its own OpenAPI schema (schemathesis), over HTTP to a real server
-(pytest-django's ``live_server``) on the real PostgreSQL.
+"""The API fuzzed against its own OpenAPI schema (schemathesis), sent to the whole Django
+application (every middleware, authentication, throttles, the views, the services) through its
+WSGI entry point, in process, on the real PostgreSQL.
 
 Every operation of ``/api/schema/`` gets schemathesis' coverage cases (boundary values, missing
 and wrong-typed fields, other methods and media types) and generated requests, valid and
@@ -13,6 +14,12 @@ the services and the rules engine. Two checks hold for every answer:
 
 A failure prints the request (as a curl command) and the answer, to replay by hand. Run with
 ``FUZZ_STATS=/some/file`` to get one line per request sent (method, path, status).
+
+The world is built once for the module (``tests.shared.module_data``); each operation's
+requests run in a savepoint of their own, rolled back after it, and what a request queues on
+commit (the standings task, the nudges) runs when the request ends, as it would after a commit.
+In process, a request costs what Django spends on it: no server thread, no socket, no database
+flush between operations.
 """
 
 from __future__ import annotations
@@ -20,10 +27,15 @@ from __future__ import annotations
 import json
 import os
 import zlib
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import schemathesis
+from django.core.handlers.wsgi import WSGIHandler
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
+from django.test import TestCase
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.renderers import OpenApiJsonRenderer
 from hypothesis import HealthCheck
@@ -39,16 +51,18 @@ from draw.services import round_create, round_set_status
 from scoring.services import hand_submit
 from tests.clubs.factories import PlayerFactory, club_with_director
 from tests.scoring.factories import values
+from tests.shared import module_data
 from tests.tournaments.factories import event_with_players
 
-# In-process (its own live_server and test database; no Celery worker, push process or
-# browser), so it runs in the parallel lane of `make test`.
-pytestmark = pytest.mark.django_db(transaction=True)
+# In-process (no Celery worker, push process or browser), so it runs in the parallel lane of
+# `make test`.
+pytestmark = pytest.mark.django_db
 
 # Generated examples per operation (valid and invalid together), on top of the coverage cases:
 # with ~30 operations the module sends ~3,600 requests in about two and a half minutes.
 EXAMPLES = 25
 GENEROUS = "100000/min"  # every scope's rate, whatever scopes the settings name
+APPLICATION = WSGIHandler()
 
 
 def _own_schema() -> dict[str, Any]:
@@ -64,14 +78,10 @@ schema.config.generation.update(
 )
 
 
-@pytest.fixture
-def world(live_server: Any, settings: Any) -> dict[str, Any]:
+@module_data
+def fuzz_world() -> dict[str, Any]:
     """A club night mid-round, run by the club's owner (a director who may also give roles),
     and the owner's API token."""
-    # Rate limits are tested by tests/config/test_rate_limits.py; here they would only cut the
-    # run short.
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": dict.fromkeys(
-        settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], GENEROUS)}
     club, director = club_with_director(slug="fuzz-club")
     Membership.objects.filter(club=club, user=director).update(role=Membership.Role.OWNER)
     event = event_with_players(club=club, players=9, status="running", deals_per_round=4)
@@ -84,7 +94,6 @@ def world(live_server: Any, settings: Any) -> dict[str, Any]:
     newcomer = PlayerFactory(club=club)  # on the roster, not yet checked in
     entries = list(event.entries.order_by("pk").values_list("pk", flat=True))
     return {
-        "url": live_server.url,
         "headers": {"Authorization": f"Token {Token.objects.create(user=director).key}"},
         "paths": {"slug": club.slug, "id": event.pk, "event_id": event.pk, "number": 1,
                   "entry_id": entries[0], "token": table.token, "hand_id": revision.hand_id,
@@ -94,6 +103,25 @@ def world(live_server: Any, settings: Any) -> dict[str, Any]:
                  "round": 1, "table": table.number, "number": 2, "expected_revision": 1,
                  "username": director.username},
     }
+
+
+@pytest.fixture
+def world(fuzz_world: dict[str, Any], settings: Any) -> Iterator[dict[str, Any]]:
+    """The shared world, with the application's rate limits out of the way and the database
+    connection kept across requests (the test's transaction holds every request's writes)."""
+    # Rate limits are tested by tests/config/test_rate_limits.py; here they would only cut the
+    # run short.
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": dict.fromkeys(
+        settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], GENEROUS)}
+    # Django closes a connection at the start and end of every request; in process that
+    # would end the test's transaction (its test client stops the same way).
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield fuzz_world
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
 
 
 def _seed(case: Any) -> int:
@@ -126,10 +154,11 @@ def _steer(case: Any, world: dict[str, Any]) -> None:
 @hypothesis_settings(deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 def test_the_api_answers_as_its_schema_says(case: Any, world: dict[str, Any]) -> None:
     _steer(case, world)
-    response = case.call_and_validate(
-        base_url=world["url"], headers=world["headers"],
-        checks=[not_a_server_error, status_code_conformance], timeout=30,
-    )
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        response = case.call_and_validate(
+            app=APPLICATION, headers=world["headers"],
+            checks=[not_a_server_error, status_code_conformance], timeout=30,
+        )
     if os.environ.get("FUZZ_STATS"):  # a tally of what was sent and answered, when asked for
         with open(os.environ["FUZZ_STATS"], "a") as out:
             out.write(f"{case.method} {case.path} {response.status_code}\n")
