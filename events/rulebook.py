@@ -259,7 +259,10 @@ def _scoring_section(rs: Ruleset) -> list[str]:
         gets = f"the opponents score their meld plus {rs.surrender_bonus}"
     lines.append(f"Throwing in the hand (surrender) after the meld: {SET_POLICY[rs.set_policy]}"
                  f" and {gets}.")
-    if rs.forced_concession:
+    # where taking every trick wins the game, a declarer may play for it instead (pinochling:
+    # rules_engine.scoring plays the hand out), so nobody has to concede
+    forced = rs.forced_concession and rs.all_tricks != "wins_game"
+    if forced:
         lines.append("A declarer whose meld plus every counter in the deck cannot reach the bid "
                      "must concede the hand.")
     declarer = {
@@ -274,7 +277,7 @@ def _scoring_section(rs: Ruleset) -> list[str]:
                 + "; the side that reneged loses its meld and the amount of the bid")
     lines.append(f"Renege by the declaring side: {declarer}.")
     lines.append(f"Renege by a defender: {defender}.")
-    if rs.forced_concession:
+    if forced:
         lines.append("A hand the declarer had to concede is scored as that concession, even if "
                      "it was played and somebody reneged.")
     if rs.all_tricks == "bonus":
@@ -334,8 +337,13 @@ def _game_section(event: Event, rs: Ruleset, word: str) -> list[str]:
                 tie = tie.replace("reach ", "pass ")
             lines.append(tie)
         if rs.slide_out:
-            lines.append(f"A side over {target} also wins when the others are set "
-                         f"{rs.slide_out_sets} times in a row (slide-out).")
+            # counted while the side stays there: a bid the others make in between does not
+            # start the count again (rules_engine.game)
+            over = f"over {target}" if rs.target_exceed else f"at or over {target}"
+            times = f"{rs.slide_out_sets} time{'s' if rs.slide_out_sets != 1 else ''}"
+            lines.append(f"A side {over} also wins without bidding once the others have failed "
+                         f"their bids {times} while it stayed there (slide-out); falling under "
+                         f"{target} starts the count again.")
     if target is not None and rs.out_rule == "bid_out" and rs.target_exceed:
         lines.append(f"Going out means passing {target}: exactly {target} is not enough.")
     if rs.quadruple_melds_win:
@@ -345,7 +353,9 @@ def _game_section(event: Event, rs: Ruleset, word: str) -> list[str]:
         lines.append("A quadruple run in trump wins the game at once.")
     if rs.all_tricks == "wins_game":
         lines.append("A side that takes every trick wins the game at once, whatever the score "
-                     "and whoever bid.")
+                     "and whoever bid, made or not (pinochling): a declarer may play for it even "
+                     "when the bid cannot be made. The declarer stops it by throwing the hand in "
+                     "before the first card is played.")
     return lines
 
 

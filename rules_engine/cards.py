@@ -26,6 +26,8 @@ __all__ = [
     "parse_suit",
     "counts_of",
     "check_copies",
+    "pack_copies",
+    "check_pack",
 ]
 
 SUITS = "SHDC"
@@ -202,6 +204,41 @@ def check_copies(cards: Sequence[int] | Iterable[int], deck: Deck, field: str = 
         )
         for c, n in enumerate(counts)
         if n > deck.copies
+    ]
+    if errors:
+        raise RulesError(errors)
+
+
+def pack_copies(deck: Deck, nines_added: int = 0) -> list[int]:
+    """How many copies of each card the pack in play holds: the deck's, and in a pack without
+    nines, ``nines_added`` of them one of each suit per four (racehorse: 4, one nine a suit)."""
+    added = nines_added // 4
+    return [
+        deck.copies if deck.has_card(c) else added if c % 6 == NINE else 0
+        for c in range(NUM_CARD_TYPES)
+    ]
+
+
+def check_pack(
+    cards: Iterable[int], deck: Deck, nines_added: int = 0, field: str = "cards"
+) -> None:
+    """Refuse more copies of a card than the pack in play holds (:func:`pack_copies`): the
+    deck's copies, and the added nines of a pack without them."""
+    if not nines_added:
+        check_copies(cards, deck, field)
+        return
+    most = pack_copies(deck, nines_added)
+    errors = [
+        FieldError(
+            field,
+            "too_many_copies",
+            f"{n} copies of {card_str(c)}, but only {most[c]} nine of each suit is added to "
+            f"the pack"
+            if c % 6 == NINE
+            else f"{n} copies of {card_str(c)}, but a {deck.value} deck has only {most[c]}",
+        )
+        for c, n in enumerate(counts_of(cards))
+        if n > most[c]
     ]
     if errors:
         raise RulesError(errors)

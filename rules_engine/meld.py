@@ -36,7 +36,7 @@ from .cards import (
     SUITS,
     TEN,
     Deck,
-    check_copies,
+    check_pack,
     counts_of,
     parse_cards,
     parse_suit,
@@ -163,18 +163,8 @@ def _counts(cards: Iterable[int | str], rs: Ruleset) -> list[int]:
         ok = False
     if not ok:
         c = counts_of(parse_cards(items, None if added else rs.deck))
-    if max(c) > rs.copies:
-        check_copies([i for i, n in enumerate(c) for _ in range(n)], rs.deck)
-    if added:
-        too_many = [s for s in range(4) if c[s * 6 + NINE] > added]
-        if too_many:
-            nine = SUITS[too_many[0]]
-            raise RulesError.single(
-                "cards",
-                "too_many_copies",
-                f"{c[too_many[0] * 6 + NINE]} copies of 9{nine}, but only {added} nine of each "
-                f"suit is added to the pack",
-            )
+    if max(c) > rs.copies or added and any(c[s * 6 + NINE] > added for s in range(4)):
+        check_pack([i for i, n in enumerate(c) for _ in range(n)], rs.deck, rs.nines_added)
     return c
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from .cards import card_str, check_copies, parse_card, parse_cards, parse_suit
+from .cards import Deck, card_str, check_pack, parse_card, parse_cards, parse_suit
 from .errors import FieldError, RulesError
 from .inputs import key_text, shown
 from .rulesets import Ruleset
@@ -224,6 +224,12 @@ def _read_leader(leader: object, rs: Ruleset, errors: list[FieldError]) -> str |
     return None
 
 
+def _cards_of(rs: Ruleset) -> Deck | None:
+    """The deck a card token is checked against: none in a pack with nines added (racehorse),
+    whose every card is then checked by :func:`check_pack`."""
+    return None if rs.nines_added else rs.deck
+
+
 def _read_hands(hands: object, rs: Ruleset, errors: list[FieldError]) -> dict[str, list[int]]:
     if not isinstance(hands, Mapping):
         errors.append(FieldError("hands", "bad_type", "hands must map each seat to its cards"))
@@ -265,7 +271,8 @@ def _read_hands(hands: object, rs: Ruleset, errors: list[FieldError]) -> dict[st
             )
         else:
             try:
-                held[seat] = parse_cards(raw, rs.deck, fld)
+                held[seat] = parse_cards(raw, _cards_of(rs), fld)
+                check_pack(held[seat], rs.deck, rs.nines_added, fld)
             except RulesError as exc:
                 errors.extend(exc.errors)
     if len(held) == len(rs.seats):
@@ -280,7 +287,7 @@ def _read_hands(hands: object, rs: Ruleset, errors: list[FieldError]) -> dict[st
                 )
             )
         try:
-            check_copies([c for h in held.values() for c in h], rs.deck, "hands")
+            check_pack([c for h in held.values() for c in h], rs.deck, rs.nines_added, "hands")
         except RulesError as exc:
             errors.extend(exc.errors)
     return held
@@ -317,7 +324,7 @@ def _read_tricks(tricks: object, rs: Ruleset, errors: list[FieldError]) -> list[
         row: list[int] = []
         for j, tok in enumerate(trick):
             try:
-                row.append(parse_card(tok, f"tricks[{i}][{j}]", rs.deck))
+                row.append(parse_card(tok, f"tricks[{i}][{j}]", _cards_of(rs)))
             except RulesError as exc:
                 errors.extend(exc.errors)
         parsed.append(row)

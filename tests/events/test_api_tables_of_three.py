@@ -1,7 +1,12 @@
 """Three-handed and cutthroat events run through the REST API alone: club nights at tables of three
 (and of four with the dealer sitting out each hand, or with byes), every hand entered by the
 table's phone with each player's meld, counters and tricks, and a progressive day at tables of
-three to its final table and a champion.
+three to its final table and a champion. The other tables too: club nights head to head (ten
+players over nine rounds: everyone meets everyone once), five-handed, six-handed triple deck
+(twelve and thirteen players), racehorse (sixteen over two rounds) and eight-handed double deck,
+and a two-handed Swiss (nine over three rounds, ten over four), their standings' every figure
+(points, games, wins, byes and bye points, hands bid, made and set, points per round) from the
+hands.
 
 The standings are checked against the rules engine's own scoring of the hands entered (not
 against what the server stored): every player's total is the sum of the engine's points for
@@ -16,6 +21,7 @@ import io
 import itertools
 import random
 from collections import Counter, defaultdict
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import pytest
@@ -180,6 +186,47 @@ class Night:
         return totals
 
 
+    def expected_rows(self) -> dict[int, dict[str, Any]]:
+        """Every player's standings figures from the hands alone: their side's total at each
+        table, the games won (the side the engine names the winner), the hands they bid, made
+        and were set on, and for a round on a bye the event's bye score (by default the
+        average of the round's winning players' scores, rounded half up)."""
+        rows: dict[int, dict[str, Any]] = defaultdict(lambda: {
+            "points": 0, "games": 0, "wins": 0, "byes": 0, "bye_points": 0,
+            "hands_declared": 0, "hands_made": 0, "hands_set": 0, "per_round": {}})
+        for round_ in self.rounds:
+            number = str(round_["number"])
+            winning: list[int] = []
+            for table in round_["tables"]:
+                seats, hands = self.played[round_["number"]][table["number"]]
+                result = score_game([parse_hand(h, self.ruleset, seats=seats) for h in hands],
+                                    self.ruleset, max_deals=3, seats=seats)
+                for seat in table["seats"]:
+                    side = self.ruleset.side_of(seat["position"])
+                    mine = result.totals[-1][side]
+                    row = rows[seat["entry_id"]]
+                    row["points"] += mine
+                    row["games"] += 1
+                    row["per_round"][number] = mine
+                    if result.winner == side:
+                        row["wins"] += 1
+                        winning.append(mine)
+                    bid = [sc for h, sc in zip(hands, result.scores, strict=True)
+                           if h["bidder"] == seat["position"]]
+                    row["hands_declared"] += len(bid)
+                    row["hands_made"] += sum(1 for sc in bid if sc.made)
+                    row["hands_set"] += sum(1 for sc in bid if sc.made is False)
+            bye = int((Decimal(sum(winning)) / len(winning)).quantize(
+                Decimal(1), rounding=ROUND_HALF_UP)) if winning else 0
+            for b in round_.get("byes", []):
+                row = rows[b["entry_id"] if isinstance(b, dict) else b]
+                row["byes"] += 1
+                row["bye_points"] += bye
+                row["points"] += bye
+                row["per_round"][number] = bye
+        return rows
+
+
 def _club(api: APIClient, name: str) -> str:
     return _ok(api.post("/api/clubs/", {"name": name}, format="json"), 201)["slug"]
 
@@ -283,25 +330,30 @@ def test_a_progressive_day_at_tables_of_three_reaches_a_champion(
     assert len(finished["placements"]) == 9
 
 
-@pytest.mark.parametrize(("preset", "players"), [
-    ("six_handed_triple_deck", 13),   # two tables of six (teams of three) and a bye
-    ("two_handed", 7),                 # three tables head to head and a bye
-    ("eight_handed_double_deck", 16),  # two tables of eight, four teams of two
-    ("five_handed", 11),               # two tables of five, a called partner per hand
+@pytest.mark.parametrize(("preset", "players", "rounds"), [
+    ("six_handed_triple_deck", 13, 3),    # two tables of six (teams of three) and a bye
+    ("six_handed_triple_deck", 12, 3),    # two tables of six, nobody out
+    ("two_handed", 7, 3),                 # three tables head to head and a bye
+    ("two_handed", 10, 9),                # head to head: everyone meets everyone once
+    ("eight_handed_double_deck", 16, 3),  # two tables of eight, four teams of two
+    ("racehorse", 16, 2),                 # two tables of six (teams of three), four out
+    ("five_handed", 11, 3),               # two tables of five, a called partner per hand
 ])
 def test_a_club_night_at_tables_of_other_sizes(director_api: APIClient, preset: str,
-                                               players: int,
+                                               players: int, rounds: int,
                                                django_capture_on_commit_callbacks: Any) -> None:
-    """Tables of two, six and eight through the API: every player placed each round, teams
-    seated as the rules say, teammates changing, the standings equal to the engine's."""
+    """Tables of two, five, six and eight through the API: every player placed each round,
+    teams seated as the rules say, teammates changing, head to head nobody met twice while
+    the field allows, the standings (byes included) equal to the engine's sums of the hands."""
     api = director_api
-    night = Night(api, _club(api, f"Tables {preset}"), preset=preset, players=players,
-                  seed=players)
+    night = Night(api, _club(api, f"Tables {preset} {players}"), preset=preset,
+                  players=players, seed=players, rounds=rounds)
     rs = night.ruleset
     size = rs.table_sizes[0]
     mates: Counter[frozenset[int]] = Counter()
+    met: Counter[frozenset[int]] = Counter()
     byes: Counter[int] = Counter()
-    for _ in range(3):
+    for _ in range(rounds):
         round_ = night.seat()
         seated = [s["entry_id"] for t in round_["tables"] for s in t["seats"]]
         resting = [b["entry_id"] if isinstance(b, dict) else b for b in round_.get("byes", [])]
@@ -314,48 +366,61 @@ def test_a_club_night_at_tables_of_other_sizes(director_api: APIClient, preset: 
             for side in rs.sides_for(size):
                 team = [at[p] for p in rs.seats_of(side)]
                 mates.update(frozenset(p) for p in itertools.combinations(team, 2))
+            if size == 2:
+                met[frozenset(at.values())] += 1
         with django_capture_on_commit_callbacks(execute=True):
             night.play(round_)
     assert max(byes[e] for e in night.entries) - min(byes[e] for e in night.entries) <= 1
     if rs.side_size > 1:  # teammates change: nobody plays a whole night with the same team
         assert max(mates.values()) < 3
-    rows = {r["entry_id"]: r["points"] for r in _ok(api.get(night.url("standings/")))["rows"]}
-    expected = night.engine_totals()
-    assert {e: rows[e] for e in night.entries if not byes[e]} == {
-        e: expected[e] for e in night.entries if not byes[e]}
+    if size == 2:  # head to head, at most the round robin's n - 1 rounds: nobody meets twice
+        assert max(met.values()) == 1
+        if rounds == players - 1:
+            assert len(met) == players * (players - 1) // 2
+    rows = _ok(api.get(night.url("standings/")))["rows"]
+    expected = night.expected_rows()
+    assert {r["entry_id"] for r in rows} == set(night.entries) == set(expected)
+    assert {r["entry_id"]: {k: r[k] for k in expected[r["entry_id"]]} for r in rows} == expected
+    assert any(byes.values()) == bool(players % size)
+    assert sum(r["games"] + r["byes"] for r in rows) == players * rounds
 
 
-def test_a_two_handed_swiss_head_to_head(director_api: APIClient,
+@pytest.mark.parametrize(("players", "rounds"), [(9, 3), (10, 4)])
+def test_a_two_handed_swiss_head_to_head(director_api: APIClient, players: int, rounds: int,
                                         django_capture_on_commit_callbacks: Any) -> None:
-    """Nine players head to head in a Swiss of three rounds: each checked in as a side of one,
-    paired by wins (never twice), a bye in turn; the standings are the engine's sums."""
+    """Players head to head in a Swiss (nine over three rounds, ten over four): each checked in
+    as a side of one, paired by wins (never twice), a bye in turn with an odd field; the
+    standings are the engine's sums of the hands."""
     api = director_api
-    slug = _club(api, "Two-handed Swiss")
+    slug = _club(api, f"Two-handed Swiss {players}")
     event = _ok(api.post("/api/events/", {
         "club": slug, "name": "Head to head", "date": "2026-11-28", "format": "swiss",
-        "ruleset_preset": "two_handed", "rounds_planned": 3, "deals_per_round": 2},
+        "ruleset_preset": "two_handed", "rounds_planned": rounds, "deals_per_round": 2},
         format="json"), 201)
     url = f"/api/events/{event['id']}/"
     sides = {}
-    for n in range(9):
+    for n in range(players):
         player = _ok(api.post(f"/api/clubs/{slug}/players/", {"name": f"Duel {n}"},
                               format="json"), 201)["id"]
         side = _ok(api.post(url + "entries/", {"player_id": player}, format="json"), 201)
         sides[side["id"]] = [m["entry_id"] if isinstance(m, dict) else m
                              for m in side.get("members", side.get("entries", []))]
     rs = get_ruleset("two_handed")
-    rng = random.Random(9)
+    rng = random.Random(players)
     tables_api = APIClient()
     met: Counter[frozenset[int]] = Counter()
     points: dict[int, int] = defaultdict(int)
     byes: Counter[int] = Counter()
-    for number in range(1, 4):
+    wins: Counter[int] = Counter()
+    against: Counter[int] = Counter()
+    per_round: dict[int, dict[str, int]] = defaultdict(dict)
+    for number in range(1, rounds + 1):
         if api.get(url + f"rounds/{number}/").status_code == 404:
             _ok(api.post(url + "rounds/", {}, format="json"), 201)
         round_ = _ok(api.get(url + f"rounds/{number}/"))
         seated = [s["entry_id"] for t in round_["tables"] for s in t["seats"]]
         resting = [b["entry_id"] if isinstance(b, dict) else b for b in round_.get("byes", [])]
-        assert len(seated) == 8 and len(resting) == 1
+        assert len(seated) == players - players % 2 and len(resting) == players % 2
         byes.update(resting)
         for table in round_["tables"]:
             assert [s["position"] for s in table["seats"]] == list(rs.seats_for(2))
@@ -376,21 +441,36 @@ def test_a_two_handed_swiss_head_to_head(director_api: APIClient,
             result = score_game([parse_hand(h, rs, seats=seats) for h in hands], rs,
                                 max_deals=2, seats=seats)
             for s in table["seats"]:
-                points[s["entry_id"]] += result.totals[-1][s["position"]]
+                mine = result.totals[-1][s["position"]]
+                points[s["entry_id"]] += mine
+                per_round[s["entry_id"]][str(number)] = mine
+                against[s["entry_id"]] += sum(result.totals[-1].values()) - mine
             game = _ok(tables_api.get(f"/api/tables/{token}/"))["game"]
+            assert game["winner"] == (result.winner or "")
             if not game["winner"]:  # level: the cut of the cards decides who moves on
                 _ok(api.post(url + f"rounds/{number}/tables/{table['number']}/cut/",
                              {"winner": "N"}, format="json"))
+            won = result.winner or "N"
+            wins.update(s["entry_id"] for s in table["seats"] if s["position"] == won)
             with django_capture_on_commit_callbacks(execute=True):
                 _ok(tables_api.post(f"/api/tables/{token}/confirm/", {"position": "S"},
                                     format="json"))
         if api.get(url + f"rounds/{number}/").json()["status"] != "closed":
             _ok(api.post(url + f"rounds/{number}/close/"))
     assert max(met.values()) == 1, "nobody meets the same opponent twice"
-    assert max(byes.values()) == 1
+    assert max(byes.values(), default=0) == players % 2
+    assert sum(met.values()) == rounds * (players // 2)
     standings = _ok(api.get(url + "standings/"))
     rows = standings["rows"]
-    assert len(rows) == 9
+    assert len(rows) == players
+    if not players % 2:  # nobody sat out: every figure is the hands' own
+        assert {r["entry_id"]: r["points"] for r in rows} == dict(points)
+        assert sum(wins.values()) == rounds * players // 2
+        assert {r["entry_id"]: (r["wins"], r["games"], r["against"], r["per_round"])
+                for r in rows} == {e: (wins[e], rounds, against[e], per_round[e]) for e in points}
+        # ranked by wins, then points (the Swiss's order)
+        order = [(r["wins"], r["points"]) for r in rows]
+        assert order == sorted(order, reverse=True)
     for row in rows:
         entry = row.get("entry_id")
         if entry in byes:

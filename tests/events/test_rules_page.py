@@ -206,3 +206,32 @@ def test_the_options_from_the_rule_texts_show_on_the_page(client, all_tricks: st
     assert "meld.run_extra" not in _meld_rows(plain)
     for words in ("keeps its meld", "every trick", "one step below", "pass it"):
         assert words not in _text(plain)
+
+
+def test_pinochling_and_the_slide_out_show_as_the_engine_plays_them(client) -> None:
+    """The encyclopedia's alternate end games ("pinochling", the slide-out) on the page of a
+    cutthroat game (bid-and-out, forced concession): every trick wins even a bid that cannot be
+    made, so no declarer is made to concede, and the slide-out counts the others' failed bids
+    while the side stays over the target, not only three in a row."""
+    overrides = {"all_tricks": "pinochling", "slide_out": True, "game_target": 600}
+    event = EventFactory(ruleset_preset="cutthroat", ruleset_overrides=overrides)
+    ruleset = event_ruleset(event)
+    assert ruleset.all_tricks == "wins_game" and ruleset.forced_concession
+    html = _page(client, event)
+    game = _section(html, "rules-game")
+    assert "takes every trick wins the game at once" in game and "(pinochling)" in game
+    assert "even when the bid cannot be made" in game
+    assert "stops it by throwing the hand in before the first card is played" in game
+    assert (f"A side at or over 600 also wins without bidding once the others have failed their "
+            f"bids {ruleset.slide_out_sets} times while it stayed there (slide-out)") in game
+    assert "in a row" not in game
+    assert "must concede" not in _section(html, "rules-scoring")
+    # the preset alone: a declarer who cannot reach the bid concedes, and neither end game shows
+    plain = _page(client, EventFactory(ruleset_preset="cutthroat"))
+    assert "must concede the hand" in _section(plain, "rules-scoring")
+    for words in ("pinochling", "slide-out", "every trick"):
+        assert words not in _text(plain)
+    # passing the target, where the game asks for it
+    exceed = _page(client, EventFactory(ruleset_preset="cutthroat",
+                                        ruleset_overrides={**overrides, "target_exceed": True}))
+    assert "A side over 600 also wins without bidding" in _section(exceed, "rules-game")

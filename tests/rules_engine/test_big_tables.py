@@ -29,7 +29,7 @@ from rules_engine import (
     trick_winner,
     validate_auction,
 )
-from rules_engine.cards import card_str
+from rules_engine.cards import NINE, Deck, card_str, check_pack, pack_copies
 from rules_engine.meld import achievable_hand_totals
 from rules_engine.rulesets import OPTION_HELP
 from rules_engine.seats import Seat, Side, table_seats, table_sides, table_teams
@@ -551,6 +551,139 @@ def test_racehorse_options_for_the_open_choices() -> None:
         get_ruleset("racehorse", {"quadruple_run_wins": False})
     assert exc.value.errors[0].field == "options.quadruple_melds_win"
 
+
+
+# --- racehorse: the play with the four added nines ---------------------------------------------
+
+# two cards each: N holds the nine of hearts; spades are trump
+RACE_SMALL = {
+    "N": ["9H", "AS"], "NE": ["KH", "KS"], "SE": ["QH", "AD"],
+    "S": ["JH", "TD"], "SW": ["AH", "KD"], "NW": ["TH", "QD"],
+}  # fmt: skip
+
+
+def test_racehorse_play_takes_the_added_nines() -> None:
+    rs = get_ruleset("racehorse")
+    # N leads the nine; SW's ace takes 30, then N trumps the diamonds and takes 50 and the last 10
+    tricks = [["9H", "KH", "QH", "JH", "AH", "TH"], ["KD", "QD", "AS", "KS", "AD", "TD"]]
+    res = check_play("S", "N", RACE_SMALL, tricks, rs)
+    assert res.legal and res.winners == ("SW", "N")
+    assert res.counters == {"NSESW": 90, "NESNW": 0}
+    # a nine binds its holder like any card: N holds 9H and must follow hearts
+    res = check_play("S", "SW", RACE_SMALL, [["AH", "TH", "AS"]], rs)
+    assert not res.legal and res.renege is not None
+    assert (res.renege.trick, res.renege.seat, res.renege.card, res.renege.rule) == (
+        1, "N", "AS", "follow_suit",
+    )  # fmt: skip
+    assert "could play 9H" in res.renege.message
+    code, out = run_cli(
+        "play", "--ruleset", "racehorse",
+        stdin=json.dumps({"trump": "S", "leader": "N", "hands": RACE_SMALL, "tricks": tricks}),
+    )  # fmt: skip
+    assert code == 0 and out["legal"] is True and out["counters"] == {"NSESW": 90, "NESNW": 0}
+
+
+def test_racehorse_holds_one_added_nine_of_each_suit_in_play() -> None:
+    rs = get_ruleset("racehorse")
+    assert pack_copies(Deck.TRIPLE, 4) == [1 if c % 6 == NINE else 6 for c in range(24)]
+    assert pack_copies(Deck.TRIPLE) == [0 if c % 6 == NINE else 6 for c in range(24)]
+    two_nines = {**RACE_SMALL, "NE": ["9H", "KS"]}
+    with pytest.raises(RulesError) as exc:
+        check_play("S", "N", two_nines, [], rs)
+    err = exc.value.errors[0]
+    assert (err.field, err.code) == ("hands", "too_many_copies")
+    assert err.message == "2 copies of 9H, but only 1 nine of each suit is added to the pack"
+    with pytest.raises(RulesError) as exc:
+        check_play("S", "N", {**RACE_SMALL, "N": ["9H", "9H"]}, [], rs)
+    assert (exc.value.errors[0].field, exc.value.errors[0].code) == ("hands.N", "too_many_copies")
+    # seven aces of spades: a triple deck has six, nines added or not
+    with pytest.raises(RulesError) as exc:
+        check_pack([0] * 7, Deck.TRIPLE, 4)
+    assert exc.value.errors[0].message == "7 copies of AS, but a triple deck has only 6"
+    # the six-handed triple deck adds no nines: a nine is no card of its pack, held or played
+    six = get_ruleset("six_handed_triple_deck")
+    with pytest.raises(RulesError) as exc:
+        check_play("S", "N", RACE_SMALL, [], six)
+    assert (exc.value.errors[0].field, exc.value.errors[0].code) == ("hands.N[0]", "not_in_deck")
+    with pytest.raises(RulesError) as exc:
+        check_play("S", "N", {**RACE_SMALL, "N": ["AC", "AS"]}, [["9H"]], six)
+    assert (exc.value.errors[0].field, exc.value.errors[0].code) == ("tricks[0][0]", "not_in_deck")
+
+
+def _race_deal(
+    rng: random.Random, renege_at: int | None = None
+) -> tuple[int, str, dict[str, list[int]], list[list[str]], tuple[int, str] | None]:
+    """A racehorse deal played out: 124 cards (the triple deck and a nine of each suit), 20 each
+    and a blind of 4 the bidder takes, burying 4 that are no nine, so all four nines are played;
+    with ``renege_at``, the first illegal card open at or after that play is played."""
+    rs = get_ruleset("racehorse")
+    nines = [s * 6 + NINE for s in range(4)]
+    rest = Deck.TRIPLE.cards()
+    rng.shuffle(rest)
+    blind, cards = rest[:4], rest[4:] + nines
+    rng.shuffle(cards)
+    dealt = {seat: cards[i * 20 : (i + 1) * 20] for i, seat in enumerate(rs.seats)}
+    bidder = rng.choice(rs.seats)
+    pool = dealt[bidder] + blind
+    buried = rng.sample([c for c in pool if c % 6 != NINE], 4)
+    for c in buried:
+        pool.remove(c)
+    dealt[bidder] = pool
+    trump = rng.randrange(4)
+    remaining = {s: list(h) for s, h in dealt.items()}
+    tricks: list[list[str]] = []
+    made: tuple[int, str] | None = None
+    step = 0
+    seat = bidder
+    while remaining[seat]:
+        order = [seat]
+        while len(order) < rs.players:
+            order.append(rs.next_dealer(order[-1]))
+        played: list[int] = []
+        for who in order:
+            allowed, _ = legal_cards(remaining[who], played, trump, rs.head_rule)
+            illegal = [x for x in remaining[who] if x not in allowed]
+            if renege_at is not None and made is None and step >= renege_at and illegal:
+                card = rng.choice(illegal)
+                made = (len(tricks) + 1, who)
+            else:
+                card = rng.choice(allowed)
+            step += 1
+            remaining[who].remove(card)
+            played.append(card)
+        tricks.append([card_str(c) for c in played])
+        seat = order[trick_winner(played, trump)]
+    return trump, bidder, dealt, tricks, made
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_racehorse_deal_plays_out_with_its_nines(seed: int) -> None:
+    rs = get_ruleset("racehorse")
+    trump, bidder, dealt, tricks, _ = _race_deal(random.Random(seed))
+    assert sorted(card_str(c) for h in dealt.values() for c in h if c % 6 == NINE) == [
+        "9C", "9D", "9H", "9S",
+    ]  # fmt: skip
+    hands = {s: [card_str(c) for c in h] for s, h in dealt.items()}
+    res = check_play("SHDC"[trump], bidder, hands, tricks, rs)
+    assert res.legal and len(res.winners) == 20 and res.counters is not None
+    # every counter in the hands is taken, and the last trick's ten
+    value = rs.counter_values
+    held = sum(value[c % 6] for h in dealt.values() for c in h)
+    assert sum(res.counters.values()) == held + rs.last_trick
+    assert sum(res.counters.values()) <= rs.counters_total
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(0, 119))
+def test_an_injected_racehorse_renege_is_found(rng: random.Random, at: int) -> None:
+    rs = get_ruleset("racehorse")
+    trump, bidder, dealt, tricks, made = _race_deal(rng, renege_at=at)
+    hands = {s: [card_str(c) for c in h] for s, h in dealt.items()}
+    res = check_play("SHDC"[trump], bidder, hands, tricks, rs)
+    if made is None:
+        assert res.legal
+    else:
+        assert res.renege is not None and (res.renege.trick, res.renege.seat) == made
 
 def test_the_command_line_runs_a_racehorse_auction_and_hand() -> None:
     code, out = run_cli("auction", "--ruleset", "racehorse", "--dealer", "N", *["pass"] * 5)

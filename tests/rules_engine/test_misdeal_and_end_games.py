@@ -180,3 +180,24 @@ def test_falling_under_the_target_starts_the_count_again() -> None:
     # E's own set is not the opponents' failure and takes E back under 600
     res = game(E_OVER, N_SET, N_SET, E_SET, N_SET)
     assert res.totals[3]["E"] < 600 and res.winner is None
+
+
+# N makes a bid of 300 that leaves it far under the target
+N_MADE = cut("N", 300, (100, 0, 0), (200, 50, 0), (10, 6, 0))
+
+
+def test_the_three_failures_need_not_come_in_a_row() -> None:
+    # the text counts the opponents' failed bids while the side stays over the target ("fail
+    # to make their bid three times"): a bid they make in between does not start it again
+    res = game(E_OVER, N_SET, N_MADE, N_SET, N_SET)
+    assert res.scores[2].made and res.totals[2]["E"] >= 600
+    assert (res.winner, res.reason, res.finished_after) == ("E", "slide_out", 5)
+    assert game(E_OVER, N_SET, N_MADE, N_SET).winner is None
+
+
+def test_the_slide_out_is_only_for_bid_and_out_games() -> None:
+    with pytest.raises(RulesError) as exc:
+        get_ruleset("three_handed", {"slide_out": True})
+    assert exc.value.errors[0].field == "options.slide_out"
+    # the text's three, by default
+    assert SLIDE.slide_out_sets == 3
