@@ -335,7 +335,7 @@ http {{
             parts = line.split(" ")
             if len(parts) < 4:
                 continue
-            kind = "/".join("N" if part.isdigit() else part for part in parts[2].split("/"))
+            kind = "/".join(_path_word(part) for part in parts[2].split("/"))
             by_status = counts.setdefault(kind, {})
             by_status[parts[0]] = by_status.get(parts[0], 0) + 1
         return counts, len(data)
@@ -427,6 +427,15 @@ http {{
         if pid is not None and _alive(pid):
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+
+
+def _path_word(part: str) -> str:
+    """A path segment as its kind: a number is N, a table's token TOKEN, a word itself."""
+    if part.isdigit():
+        return "N"
+    if len(part) >= 16 and any(c.isdigit() or c.isupper() for c in part):
+        return "TOKEN"
+    return part
 
 
 def _redis_ping(port: int) -> bool:
