@@ -8,6 +8,7 @@ from . import views
 
 urlpatterns = [
     path("sw.js", views.service_worker, name="service-worker"),
+    path("manifest.webmanifest", views.web_manifest, name="web-manifest"),
     path("events/<int:pk>/follow/", views.follow_pick, name="follow-pick"),
     path("events/<int:pk>/follow/<int:entry_id>/", views.follow_entry, name="follow-entry"),
     path("events/<int:pk>/follow/<int:entry_id>/version/", views.follow_version,

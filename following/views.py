@@ -6,7 +6,10 @@ sit, without an account.
 * ``/events/<id>/follow/<entry id>/`` (``follow-entry``): the seat line, redrawn by itself on
   the event's push stream (``static/js/seating_board.js``, as the walls) with a poll as a
   safety net; "Notify me" (Web Push, ``static/js/follow.js``), e-mails, "Stop notifications";
-* ``/sw.js``: the service worker, served from the site's root so its scope is the whole site.
+* ``/sw.js``: the service worker, served from the site's root so its scope is the whole site;
+* ``/manifest.webmanifest``: the web app manifest (linked from every page; on the follow pages
+  ``?event=<id>``, whose follow page it then opens): a phone can install the site on its Home
+  Screen, which iOS (16.4 and later) requires before it lets a page receive Web Push.
 
 Who may read a follow page: whoever may see the event (a public event of a public club, or a
 member), the phone following that very entry (its cookie), or the holder of the entry's
@@ -25,6 +28,8 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
+from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from rest_framework import serializers
@@ -283,6 +288,51 @@ def follow_email_confirm(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "following/email_confirm.html", {"error": exc.message},
                       status=400)
     return render(request, "following/email_confirm.html", {"follower": follower, "done": True})
+
+
+# The web app manifest: what a phone's "Add to Home Screen" installs. Its scope is the whole site,
+# like the service worker's (/sw.js, scope "/"), so the follow pages open inside the installed app
+# and their pushes reach it. The icons: static/icons/, drawn by scripts/make_icons.py.
+MANIFEST_ICONS = [
+    {"src": "icons/icon-192.png", "sizes": "192x192", "type": "image/png", "purpose": "any"},
+    {"src": "icons/icon-512.png", "sizes": "512x512", "type": "image/png", "purpose": "any"},
+    {"src": "icons/icon-maskable-512.png", "sizes": "512x512", "type": "image/png",
+     "purpose": "maskable"},
+]
+THEME_COLOUR = "#0b6e4f"  # static/css/site.css --accent
+BACKGROUND_COLOUR = "#f5f6f8"  # --bg
+
+
+@require_GET
+def web_manifest(request: HttpRequest) -> HttpResponse:
+    """The web app manifest. ``?event=<id>``: installed from that event's follow page, the app
+    opens on it (``start_url``); without, on the home page. Anyone may read it (it names no
+    more than the address of a page that checks its own readers)."""
+    raw = request.GET.get("event")
+    start = reverse("home")
+    if raw is not None:
+        if not (raw.isascii() and raw.isdigit() and len(raw) <= 12):
+            return JsonResponse({"errors": [{
+                "field": "event", "code": "invalid",
+                "message": "event: the number of an event, or nothing."}]}, status=400)
+        start = reverse("follow-pick", args=[int(raw)])
+    manifest = {
+        "id": "/",
+        "name": "Pinochle scoring",
+        "short_name": "Pinochle",
+        "description": "Your seat and the standings of your pinochle event, and a "
+                       "notification when a round is seated.",
+        "start_url": start,
+        "scope": "/",
+        "display": "standalone",
+        "theme_color": THEME_COLOUR,
+        "background_color": BACKGROUND_COLOUR,
+        "icons": [{**icon, "src": static(icon["src"])} for icon in MANIFEST_ICONS],
+    }
+    response = HttpResponse(json.dumps(manifest, indent=1),
+                            content_type="application/manifest+json")
+    response["Cache-Control"] = "public, max-age=3600"
+    return response
 
 
 @require_GET

@@ -23,8 +23,10 @@ import re
 from collections.abc import Callable, Mapping
 
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
-from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags
+
+from common.conditional import POLL_MAX_AGE, POLL_STALE_SECONDS, private_etag
 
 from .fragments import VIEWS, body_cached
 from .push import fragment_etag
@@ -39,27 +41,41 @@ FRAGMENT_PATH = re.compile(r"^/events/(?P<event_id>[0-9]+)/standings/fragment/$"
 def status_response(request: HttpRequest, answer: Mapping[str, object], *,
                     public: bool) -> HttpResponse:
     """The poll's JSON with an ETag of its content; 304 when the browser has it already.
-    ``Cache-Control: no-cache``: browsers keep the answer but ask again every time."""
+    Public: any cache keeps it for a second (the pages revalidate every time). Otherwise
+    ``private, no-cache`` and an ETag no public answer carries."""
     body = json.dumps(answer, separators=(",", ":")).encode()
     etag = f'W/"{hashlib.sha256(body).hexdigest()[:20]}"'
+    if not public:
+        etag = private_etag(etag)
     if etag in parse_etags(request.headers.get("If-None-Match", "")):
         response: HttpResponse = HttpResponseNotModified()
     else:
         response = HttpResponse(body, content_type="application/json")
     response["ETag"] = etag
-    patch_cache_control(response, no_cache=True, private=not public)
+    region_caching(response, public=public)
     return response
+
+
+def region_caching(response: HttpResponse, *, public: bool, exact: bool = True) -> None:
+    """The poll's and the region's ``Cache-Control``: public for a second; ``no-cache`` for a
+    public region of another version than the one asked (``exact`` False); private otherwise."""
+    if public and exact:
+        response["Cache-Control"] = (f"public, max-age={POLL_MAX_AGE}, "
+                                     f"stale-while-revalidate={POLL_STALE_SECONDS}")
+    else:
+        response["Cache-Control"] = "public, no-cache" if public else "private, no-cache"
 
 
 def _fragment_cached(request: HttpRequest, event_id: int) -> HttpResponse | None:
     """A public event's fragment from the cache (304 when the browser has it), or None."""
     view = request.GET.get("view") or "page"
-    if view not in VIEWS or set(request.GET) - {"view"}:
+    if view not in VIEWS or set(request.GET) - {"view", "v"}:
         return None
     answer = status_cached(event_id=event_id)
     if answer is None:
         return None
     version = int(answer["version"])
+    wanted = request.GET.get("v")
     etag = fragment_etag(event_id, version, view)
     if etag in parse_etags(request.headers.get("If-None-Match", "")):
         response: HttpResponse = HttpResponseNotModified()
@@ -75,7 +91,7 @@ def _fragment_cached(request: HttpRequest, event_id: int) -> HttpResponse | None
         patch_vary_headers(response, ("Accept-Encoding",))
     response["ETag"] = etag
     response["X-Standings-Version"] = str(version)
-    patch_cache_control(response, no_cache=True, public=True)
+    region_caching(response, public=True, exact=wanted is None or wanted == str(version))
     return response
 
 

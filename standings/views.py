@@ -22,17 +22,17 @@ from typing import Any, cast
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import render
-from django.utils.cache import patch_cache_control
 from django.utils.http import parse_etags
 from django.views.decorators.http import require_GET
 
+from common.conditional import private_etag
 from common.spreadsheets import SafeCsvWriter
 from conduct.selectors import corrections_summary
 from tournaments.models import Event, Round
 
 from .boards import TOTALS
 from .fragments import VIEWS, body_html
-from .middleware import status_response
+from .middleware import region_caching, status_response
 from .push import fragment_etag, push_stream_url
 from .selectors import (
     event_public,
@@ -126,20 +126,23 @@ def standings_fragment(request: HttpRequest, event_id: int) -> HttpResponse:
     """The live part of either page (table, chart, rules), for the poller to swap in.
 
     Conditional: the ETag names the snapshot version, the view and the stage, so a browser that
-    has this version answers 304 with no body; ``Cache-Control: no-cache`` makes it ask every
-    time. A public event's version comes from the cache (no query at all when the body is cached
-    too); other events go through the permission check."""
+    has this version answers 304 with no body. A public event's version comes from the cache (no
+    query at all when the body is cached too) and any cache may keep the answer for a second
+    (``&v=``, the version the page wants, keeps a cache in front from handing out an older
+    one): the region is the same for every viewer. Other events go through the permission
+    check and get a private answer with an ETag of its own."""
     view = request.GET.get("view")
     view = view if view in VIEWS else "page"
     stage = _part(request, fragment=True)
     cached = status_cached(event_id=event_id)
-    public = cached is not None
     if cached is not None:
-        version = int(cached["version"])
+        version, public = int(cached["version"]), True
     else:
         event, status = standings_header(event_id=event_id, user=request.user)
-        version = status.version
+        version, public = status.version, event_public(event)
     etag = fragment_etag(event_id, version, view, stage)
+    if not public:
+        etag = private_etag(etag)
     if etag in parse_etags(request.headers.get("If-None-Match", "")):
         response: HttpResponse = HttpResponseNotModified()
     else:
@@ -147,7 +150,8 @@ def standings_fragment(request: HttpRequest, event_id: int) -> HttpResponse:
                                           part=stage, user=request.user))
     response["ETag"] = etag
     response["X-Standings-Version"] = str(version)
-    patch_cache_control(response, no_cache=True, private=not public)
+    wanted = request.GET.get("v")
+    region_caching(response, public=public, exact=wanted is None or wanted == str(version))
     return response
 
 

@@ -299,7 +299,8 @@ class StandingsReader(Device):
                 got, _, _ = self.get("push fragment", f"{self.push_fragment}&view={view}"
                                      f"&version={answer['version']}", False)
             if got not in (200, 304):
-                got, _, _ = self.get(self.kinds[2], self.fragment_at,
+                # by version (&v=), as standings.js asks: no cache in front answers an older one
+                got, _, _ = self.get(self.kinds[2], f"{self.fragment_at}&v={answer['version']}",
                                      PLAN["revalidate"]["standings"],
                                      {"X-Requested-With": "fetch"})
             if got not in (200, 304):
@@ -433,8 +434,10 @@ class SeatingWall(Device):
         self.opened()
         self.pause(random.uniform(0, self.every))
 
-    def load(self) -> str | None:
-        status, body, _ = self.get("seating page", self.page, PLAN["revalidate"]["seating"])
+    def load(self, version: object = None) -> str | None:
+        # a moved board is asked by its version (?v=), as seating_board.js asks
+        page = self.page if version is None else f"{self.page}?v={version}"
+        status, body, _ = self.get("seating page", page, PLAN["revalidate"]["seating"])
         return tag_attribute(body.decode("utf-8", "replace"), "seating-board", "data-version") \
             if status in (200, 304) else None
 
@@ -445,7 +448,7 @@ class SeatingWall(Device):
                                    f"/events/{PLAN['event']}/wall/seating/version/",
                                    PLAN["revalidate"]["seating"], {"X-Requested-With": "fetch"})
         if status in (200, 304) and str(json.loads(body)["version"]) != str(self.current):
-            self.current = self.load()
+            self.current = self.load(json.loads(body)["version"])
         self.pause(begin + self.every - time.monotonic())
 
 

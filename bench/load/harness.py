@@ -324,6 +324,16 @@ def report_text(result: dict[str, Any]) -> str:
                f"{push['region_bytes'] / max(1, push['regions']) / 1024:.1f} KB each as base64)"
                if push.get("regions") else "; regions not inline" if push.get("inline") is False
                else ""))
+    cached = result.get("microcache")
+    if cached is not None:
+        overall = cached["all"]
+        lines.append(
+            f"micro-cache: {overall['requests']} answers, served from the cache "
+            f"{_share(overall['hit_rate'])} (of the cacheable {_share(overall['hit_rate_cacheable'])})"
+            f"; {overall['statuses']}")
+        for kind, row in list(cached["kinds"].items())[:8]:
+            lines.append(f"  {kind:<44}{row['requests']:>7}  from cache "
+                         f"{_share(row['hit_rate']):>6}  {row['statuses']}")
     for who, label in (("phone", "every standings phone"), ("wall", "the wall")):
         vis = result["visibility"][who]
         lines.append(
@@ -343,6 +353,10 @@ def report_text(result: dict[str, Any]) -> str:
             + (f"; problems: {check['problems']}" if check["problems"] else "")
         )
     return "\n".join(lines)
+
+
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.0f} %"
 
 
 def _s(value: float | None) -> str:

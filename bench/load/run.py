@@ -60,7 +60,7 @@ from bench.load.harness import (  # noqa: E402
     summarise,
     visibility,
 )
-from bench.load.stack import Stack  # noqa: E402
+from bench.load.stack import MICROCACHE_SECONDS, Stack  # noqa: E402
 
 LOAD_PYTHON = ROOT / "bench" / "load" / ".venv" / "bin" / "python"
 EXPECTED = {"submit": {409}, "check": {400}}
@@ -113,6 +113,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="run the web processes as two gunicorn groups and the push processes as "
                         "two uvicorn processes, each on its own port, behind nginx on 127.0.0.1 "
                         "(the README's several-machine recipe; the same workers in all)")
+    p.add_argument("--microcache", action="store_true",
+                   help="nginx in front of the web with a micro-cache of what the site marks "
+                        "public (bench/load/stack.py); the report adds its hit rates")
     p.add_argument("--chaos", action="store_true",
                    help="a quarter into the window stop the Celery worker and Redis (SIGTERM), "
                         "start Redis again at half and the worker at 60 %%; every hand answered "
@@ -181,7 +184,8 @@ def run_count(stack: Stack, args: argparse.Namespace, tables: int, work: Path) -
         [str(LOAD_PYTHON), str(ROOT / "bench" / "load" / "generate.py"), str(plan_file),
          str(out_file)], cwd=ROOT, stdout=subprocess.PIPE, text=True,
     )
-    names = (*GROUPS, "nginx") if stack.split else GROUPS
+    names = (*GROUPS, "nginx") if stack.proxied else GROUPS
+    _, cache_offset = stack.cache_counts()
     roots = {name: (lambda n=name: stack.roots(n)) for name in names if name != "generator"}
     roots["generator"] = lambda: [generator.pid]
     groups = [CpuGroup(name, roots[name]) for name in names]
@@ -206,6 +210,8 @@ def run_count(stack: Stack, args: argparse.Namespace, tables: int, work: Path) -
                            "120" if args.chaos else "45")
     result = result_of(args, tables, out, groups, wall, checksum, plan)
     result["layout"] = stack_layout(stack)
+    if stack.microcache:
+        result["microcache"] = microcache_summary(stack.cache_counts(cache_offset)[0])
     if args.chaos:
         result["chaos"] = chaos
     (total0, stolen0), (total1, stolen1) = steal[0], steal[-1]
@@ -219,12 +225,40 @@ def stack_layout(stack: Stack) -> str:
     """How the stack was laid out, for the report."""
     workers, threads = stack.gunicorn_shape()
     per = "sync workers" if threads == 1 else f"workers × {threads} threads"
+    cached = (f", nginx's {MICROCACHE_SECONDS} s micro-cache in front" if stack.microcache
+              else "")
     if not stack.split:
-        return f"one machine: gunicorn {workers} {per}" + (", one push process" if stack.push
-                                                           else "")
+        return (f"one machine: gunicorn {workers} {per}"
+                + (", one push process" if stack.push else "") + cached)
     first, second = stack.split_workers(workers)
     return (f"split behind nginx: web groups of {first} and {second} {per}"
-            + (", two push processes" if stack.push else ""))
+            + (", two push processes" if stack.push else "") + cached)
+
+
+# What nginx answered from its cache without asking gunicorn (UPDATING and STALE: the copy
+# being refreshed; REVALIDATED: gunicorn said 304 to the copy's ETag).
+SERVED_FROM_CACHE = ("HIT", "UPDATING", "STALE", "REVALIDATED")
+
+
+def microcache_summary(counts: dict[str, dict[str, int]]) -> dict[str, Any]:
+    """The micro-cache's answers of one run: per kind of address and in all, how many, by
+    cache status, and the share served from the cache (of all, and of the cacheable ones:
+    those with a cache status, "-" being what nginx never keeps)."""
+    def share(by_status: dict[str, int]) -> dict[str, Any]:
+        total = sum(by_status.values())
+        cacheable = total - by_status.get("-", 0) - by_status.get("BYPASS", 0)
+        served = sum(by_status.get(status, 0) for status in SERVED_FROM_CACHE)
+        return {"requests": total, "statuses": dict(sorted(by_status.items())),
+                "hit_rate": round(served / total, 3) if total else None,
+                "hit_rate_cacheable": round(served / cacheable, 3) if cacheable else None}
+
+    overall: dict[str, int] = {}
+    for by_status in counts.values():
+        for status, n in by_status.items():
+            overall[status] = overall.get(status, 0) + n
+    kinds = {kind: share(by_status) for kind, by_status in
+             sorted(counts.items(), key=lambda item: -sum(item[1].values()))}
+    return {"all": share(overall), "kinds": kinds}
 
 
 def _chaos(stack: Stack, seconds: float, log: list[dict[str, Any]]) -> None:
@@ -325,7 +359,7 @@ def main(argv: list[str] | None = None) -> int:
     work.chmod(0o755)  # the postgres user reaches its cluster below
     stack = Stack(work / "stack", workers=args.workers, threads=args.threads,
                   celery_concurrency=args.celery_concurrency, push=args.push == "on",
-                  split=args.split)
+                  split=args.split, microcache=args.microcache)
     stack.dir.mkdir()
     stack.dir.chmod(0o755)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))

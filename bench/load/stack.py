@@ -16,6 +16,16 @@ configuration, logs, temporary files and pid file written into the directory) on
 ``/push/`` goes to the push group (unbuffered, for the streams), everything else to the web
 group. The pages then open their streams on the proxy's own address (``PUSH_URL``), as behind a
 real load balancer. One PostgreSQL, one Redis, one Celery worker and one beat, as before.
+
+With ``microcache`` nginx stands in front of the web processes (with or without ``split``) and
+keeps each answer the site marks ``Cache-Control: public`` for ``MICROCACHE_SECONDS``
+(``public.caching``: public standings, brackets, walls, event pages and what they poll): one
+request at a time goes to gunicorn for an address (``proxy_cache_lock``), the others wait for it
+or get the copy being refreshed (``proxy_cache_use_stale updating``), and a refresh asks gunicorn
+with the copy's ETag (``proxy_cache_revalidate``: a 304 from one query). Answers marked
+``private``, ``no-store`` or ``no-cache``, anything with a cookie set, and every request with a
+session cookie or an ``Authorization`` header pass through untouched. Each answer's cache status
+goes to ``nginx/cache.log`` (:meth:`Stack.cache_counts`). The cache lives in the run's directory.
 """
 
 from __future__ import annotations
@@ -43,6 +53,7 @@ from testservers import _alive, _as_postgres, free_port, pg_bindir  # noqa: E402
 DB = "pinochle"
 HOST = "127.0.0.1"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+MICROCACHE_SECONDS = 1
 
 
 @dataclass
@@ -53,6 +64,7 @@ class Stack:
     celery_concurrency: int = 2
     push: bool = True
     split: bool = False  # two web groups and two push processes behind nginx (see above)
+    microcache: bool = False  # nginx's micro-cache in front of the web (see above)
     pg_port: int = field(default_factory=free_port)
     redis_port: int = field(default_factory=free_port)
     web_port: int = field(default_factory=free_port)
@@ -65,9 +77,14 @@ class Stack:
 
     # --- addresses and environment ------------------------------------------------------
     @property
+    def proxied(self) -> bool:
+        """Whether nginx stands in front of the web (``split`` or ``microcache``)."""
+        return self.split or self.microcache
+
+    @property
     def base_url(self) -> str:
-        """Where the devices send their requests: gunicorn, or the proxy with ``split``."""
-        return f"http://{HOST}:{self.proxy_port if self.split else self.web_port}"
+        """Where the devices send their requests: gunicorn, or the proxy in front of it."""
+        return f"http://{HOST}:{self.proxy_port if self.proxied else self.web_port}"
 
     @property
     def push_base(self) -> str:
@@ -92,7 +109,7 @@ class Stack:
             DJANGO_LOG_LEVEL="WARNING",
             PYTHONUNBUFFERED="1",
         )
-        if self.split:
+        if self.proxied:
             env["DJANGO_NUM_PROXIES"] = "1"  # X-Forwarded-For from nginx
         if self.push:
             # Without split, no proxy: the pages open their streams on the push process's own
@@ -107,8 +124,10 @@ class Stack:
     # --- start ----------------------------------------------------------------------------
     def start(self, log: bool = True) -> None:
         say = print if log else (lambda *a, **k: None)
-        web = (f"gunicorn :{self.web_port} and :{self.web2_port}, nginx :{self.proxy_port}"
-               if self.split else f"gunicorn :{self.web_port}")
+        web = (f"gunicorn :{self.web_port} and :{self.web2_port}" if self.split
+               else f"gunicorn :{self.web_port}")
+        if self.proxied:
+            web += f", nginx :{self.proxy_port}" + (" (micro-cache)" if self.microcache else "")
         say(f"stack in {self.dir}: PostgreSQL :{self.pg_port}, Redis :{self.redis_port}, "
             f"{web}", flush=True)
         self.start_postgres()
@@ -123,7 +142,7 @@ class Stack:
         self.start_gunicorn()
         if self.push:
             self.start_push()
-        if self.split:
+        if self.proxied:
             self.start_proxy()
         self.start_celery()
         workers, threads = self.gunicorn_shape()
@@ -134,6 +153,8 @@ class Stack:
             shape = (f"two groups of {first} and {second} "
                      + ("sync workers" if threads == 1 else f"workers × {threads} threads")
                      + " behind nginx")
+        if self.microcache:
+            shape += f" behind nginx's {MICROCACHE_SECONDS} s micro-cache"
         pushes = "two push processes behind nginx, " if self.split else "a push process, "
         say(f"stack ready: gunicorn {shape}, "
             f"{pushes if self.push else 'no push (pages poll), '}"
@@ -229,12 +250,55 @@ class Stack:
                        name, 60)
 
     def proxy_config(self) -> str:
-        """nginx's configuration with split: the web group and the push group as upstreams."""
+        """nginx's configuration: the web group (one gunicorn, or both with split) and, with
+        split, the push group as upstreams; with microcache, the cache in front of the web."""
         run = self.dir / "nginx"
         temp = "\n".join(f"    {kind}_temp_path {run / kind};"
                          for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        webs = f"server {HOST}:{self.web_port};" + (
+            f" server {HOST}:{self.web2_port};" if self.split else "")
         pushes = (f"server {HOST}:{self.push_port}; server {HOST}:{self.push2_port};"
                   if self.push else f"server {HOST}:{self.push_port} down;")
+        push_location = """
+        location /push/ {
+            proxy_pass http://push;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $http_host;
+            proxy_buffering off;
+            proxy_read_timeout 1h;
+        }""" if self.split else ""
+        push_upstream = (f"\n    upstream push {{ least_conn; {pushes} keepalive 32; }}"
+                         if self.split else "")
+        cache_http = cache_location = ""
+        # "off" would cancel every access_log of its level, the cache's own log included
+        access = "" if self.microcache else "    access_log off;"
+        if self.microcache:
+            # Only what the site calls public is kept: the first matching line of the map wins.
+            cache_http = f"""
+    proxy_cache_path {run / "cache"} levels=1:2 keys_zone=micro:16m max_size=256m
+                     inactive=60s use_temp_path=off;
+    map $upstream_http_cache_control $not_shared {{
+        ~*(private|no-store|no-cache) 1;
+        ~*public 0;
+        default 1;
+    }}
+    log_format cache '$upstream_cache_status $request_method $uri $status';
+    access_log {run / "cache.log"} cache;"""
+            cache_location = f"""
+            proxy_cache micro;
+            proxy_cache_valid 200 {MICROCACHE_SECONDS}s;
+            # the site's own max-age is for browsers; here every public answer is kept
+            # MICROCACHE_SECONDS, and what is not public is never kept ($not_shared)
+            proxy_ignore_headers Cache-Control Expires;
+            proxy_no_cache $not_shared $cookie_sessionid $http_authorization;
+            proxy_cache_bypass $cookie_sessionid $http_authorization;
+            proxy_cache_lock on;
+            proxy_cache_lock_timeout 5s;
+            proxy_cache_use_stale updating error timeout;
+            proxy_cache_background_update on;
+            proxy_cache_revalidate on;
+            add_header X-Cache-Status $upstream_cache_status always;"""
         return f"""# Written by bench/load/stack.py for one run; removed with its directory.
 worker_processes 1;
 pid {run / "nginx.pid"};
@@ -242,33 +306,42 @@ error_log {run / "error.log"} warn;
 daemon off;
 events {{ worker_connections 8192; }}
 http {{
-    access_log off;
+{access}
 {temp}
-    client_max_body_size 20m;
-    upstream web {{ least_conn; server {HOST}:{self.web_port}; server {HOST}:{self.web2_port}; }}
-    upstream push {{ least_conn; {pushes} keepalive 32; }}
+    client_max_body_size 20m;{cache_http}
+    upstream web {{ least_conn; {webs} }}{push_upstream}
     server {{
-        listen {HOST}:{self.proxy_port} backlog=4096;
-        location /push/ {{
-            proxy_pass http://push;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-            proxy_set_header Host $http_host;
-            proxy_buffering off;
-            proxy_read_timeout 1h;
-        }}
+        listen {HOST}:{self.proxy_port} backlog=4096;{push_location}
         location / {{
             proxy_pass http://web;
             proxy_set_header Host $http_host;
             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-            proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_set_header X-Forwarded-Proto $scheme;{cache_location}
         }}
     }}
 }}
 """
 
+    def cache_counts(self, offset: int = 0) -> tuple[dict[str, dict[str, int]], int]:
+        """The micro-cache's answers since ``offset`` of its log: per kind of address (its
+        path with the numbers taken out), per cache status (HIT, MISS, EXPIRED, UPDATING,
+        STALE, REVALIDATED, BYPASS, or "-": not cacheable); and the log's new offset."""
+        log = self.dir / "nginx" / "cache.log"
+        if not log.exists():
+            return {}, offset
+        data = log.read_bytes()
+        counts: dict[str, dict[str, int]] = {}
+        for line in data[offset:].decode(errors="replace").splitlines():
+            parts = line.split(" ")
+            if len(parts) < 4:
+                continue
+            kind = "/".join(_path_word(part) for part in parts[2].split("/"))
+            by_status = counts.setdefault(kind, {})
+            by_status[parts[0]] = by_status.get(parts[0], 0) + 1
+        return counts, len(data)
+
     def start_proxy(self) -> None:
-        """nginx in front of both groups (split): our child, stopped by its pid."""
+        """nginx in front of the web (split, microcache): our child, stopped by its pid."""
         run = self.dir / "nginx"
         run.mkdir(exist_ok=True)
         conf = run / "nginx.conf"
@@ -354,6 +427,15 @@ http {{
         if pid is not None and _alive(pid):
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+
+
+def _path_word(part: str) -> str:
+    """A path segment as its kind: a number is N, a table's token TOKEN, a word itself."""
+    if part.isdigit():
+        return "N"
+    if len(part) >= 16 and any(c.isdigit() or c.isupper() for c in part):
+        return "TOKEN"
+    return part
 
 
 def _redis_ping(port: int) -> bool:

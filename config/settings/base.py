@@ -100,6 +100,10 @@ MIDDLEWARE = [
     # Compression is per view, not here: only pages without secrets or a CSRF token are
     # gzipped (standings.views.compressed: BREACH).
     "standings.middleware.StandingsVersionMiddleware",
+    # Public pages of public events: ETag, 304 from one query, Cache-Control public; everything
+    # else private. Before the session, CSRF and messages, to see every cookie they set
+    # (public/caching.py).
+    "public.caching.PublicCacheMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -4,7 +4,8 @@
  * (data-vapid-key) and posts the subscription to data-subscribe-url. Where the browser cannot
  * (no service worker or push, a page not served over HTTPS or from this machine), the button
  * stays hidden and the note says the page updates by itself while open (seating_board.js).
- * A push the worker receives while this page is open makes it check its seat at once. */
+ * A push the worker receives while this page is open makes it check its seat at once.
+ * On iOS outside a Home Screen app (where Safari offers no push) it shows how to install it. */
 (function () {
   "use strict";
   var box = document.querySelector("[data-follow]");
@@ -65,6 +66,17 @@
       box.setAttribute("data-push-error", (error && (error.name + ": " + error.message)) || "");
       say("This phone could not be subscribed. Keep this page open: it updates by itself.");
     }).then(function () { button.disabled = false; });
+  }
+
+  // iOS and iPadOS (16.4 and later) let only a page opened from the Home Screen receive pushes:
+  // in Safari itself, say how to get there. (An iPad asks as a Mac, with a touch screen.)
+  var ios = /iPhone|iPad|iPod/.test(navigator.userAgent) ||
+    (/Macintosh/.test(navigator.userAgent) && navigator.maxTouchPoints > 1);
+  var standalone = navigator.standalone === true ||
+    (window.matchMedia && window.matchMedia("(display-mode: standalone)").matches);
+  var install = document.getElementById("follow-ios-install");
+  if (install && ios && !standalone && box.getAttribute("data-push") !== "on") {
+    install.hidden = false;
   }
 
   if (supported && button && key) {

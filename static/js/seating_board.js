@@ -31,14 +31,21 @@
       });
   }
 
+  // A parameter added to an address: a cache in front of the site (a few seconds for what
+  // anyone may read) keeps each value apart. A push asks past it ("fresh"), a poll need not;
+  // the page of a new version is asked by that version ("v"), which no cache holds older.
+  function withParam(address, name, value) {
+    return address + (address.indexOf("?") < 0 ? "?" : "&") + name + "=" + encodeURIComponent(value);
+  }
+
   function check(by) {
     var shown = region();
     if (!shown || document.hidden) { return; }
     if (busy) { again = by; return; }
     busy = true;
-    get(url, true).then(function (answer) {
+    get(by === "push" ? withParam(url, "fresh", Date.now()) : url, true).then(function (answer) {
       if (!answer || String(answer.version) === region().getAttribute("data-version")) { return null; }
-      return get(window.location.href, false).then(function (html) {
+      return get(withParam(window.location.href.split("#")[0], "v", answer.version), false).then(function (html) {
         var fresh = new DOMParser().parseFromString(html, "text/html").getElementById(regionId);
         if (fresh) {
           region().replaceWith(document.importNode(fresh, true));

@@ -64,15 +64,20 @@
     var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
     return new Response(stream).text();
   }
+  // The region of the version wanted (&v=): a cache in front of the site never answers with
+  // the region of an older version kept under the same address.
+  function regionUrl(status) {
+    return fragmentFor() + "&v=" + encodeURIComponent(status.version);
+  }
   function fetchRegion(status, by) {
     var direct = by === "push" ? fromPush(status) : null;
-    if (!direct) { return get(fragmentFor(), false); }
+    if (!direct) { return get(regionUrl(status), false); }
     return fetch(direct, { cache: "no-cache", mode: "cors", credentials: "omit" })
       .then(function (response) {
         if (!response.ok) { throw new Error("HTTP " + response.status); }
         return response.text();
       })
-      .catch(function () { return get(fragmentFor(), false); });  // ask the site instead
+      .catch(function () { return get(regionUrl(status), false); });  // ask the site instead
   }
 
   function wait(ms) {

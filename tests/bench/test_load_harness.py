@@ -296,3 +296,72 @@ def test_split_proxy_config_is_valid_nginx_and_routes_push_apart(tmp_path: Path)
                               "-e", str(tmp_path / "nginx" / "error.log")],
                              capture_output=True, text=True, check=False)
     assert checked.returncode == 0, checked.stderr
+
+
+def test_microcache_proxy_config_keeps_only_public_answers(tmp_path: Path) -> None:
+    import shutil
+    import subprocess
+
+    from bench.load.stack import MICROCACHE_SECONDS, NGINX, Stack
+
+    stack = Stack(tmp_path, microcache=True)
+    assert parse_args(["--microcache"]).microcache and not parse_args([]).microcache
+    assert stack.proxied and stack.base_url.endswith(f":{stack.proxy_port}")
+    assert stack.env()["DJANGO_NUM_PROXIES"] == "1"
+    # without split the push process keeps its own port: only the web is behind the cache
+    assert stack.env()["PUSH_URL"] == f"http://127.0.0.1:{stack.push_port}/push/"
+    config = stack.proxy_config()
+    assert f"127.0.0.1:{stack.web_port};" in config and "location /push/" not in config
+    assert f"proxy_cache_valid 200 {MICROCACHE_SECONDS}s;" in config
+    for directive in ("proxy_cache_lock on;", "proxy_cache_use_stale updating",
+                      "proxy_cache_revalidate on;", str(tmp_path / "nginx" / "cache")):
+        assert directive in config, directive
+    # private, no-store and no-cache win over public; what says neither is not kept
+    not_shared = config[config.index("map $upstream_http_cache_control"):]
+    assert not_shared.index("private|no-store|no-cache") < not_shared.index("public")
+    assert "default 1;" in not_shared
+    assert "proxy_no_cache $not_shared $cookie_sessionid $http_authorization;" in config
+    assert "proxy_cache_bypass $cookie_sessionid $http_authorization;" in config
+    assert "access_log off;" not in config  # it would silence the cache's own log
+    assert "proxy_cache " not in Stack(tmp_path, split=True).proxy_config()
+    if shutil.which(NGINX) is None:
+        return
+    (tmp_path / "nginx").mkdir()
+    conf = tmp_path / "nginx" / "nginx.conf"
+    conf.write_text(config)
+    checked = subprocess.run([NGINX, "-t", "-p", str(tmp_path / "nginx"), "-c", str(conf),
+                              "-e", str(tmp_path / "nginx" / "error.log")],
+                             capture_output=True, text=True, check=False)
+    assert checked.returncode == 0, checked.stderr
+
+
+def test_the_microcache_log_is_counted_per_kind_of_address(tmp_path: Path) -> None:
+    from bench.load.harness import report_text
+    from bench.load.run import microcache_summary
+    from bench.load.stack import Stack
+
+    stack = Stack(tmp_path, microcache=True)
+    (tmp_path / "nginx").mkdir()
+    log = tmp_path / "nginx" / "cache.log"
+    log.write_text("MISS GET /events/12/standings/version/ 200\n"
+                   "HIT GET /events/12/standings/version/ 200\n"
+                   "UPDATING GET /events/12/standings/version/ 200\n"
+                   "- POST /api/tables/B0jPwcaVkNTmFJhi_jB0WAIo/hands/ 201\n")
+    counts, offset = stack.cache_counts()
+    assert counts == {"/events/N/standings/version/": {"MISS": 1, "HIT": 1, "UPDATING": 1},
+                      "/api/tables/TOKEN/hands/": {"-": 1}}
+    with log.open("a") as more:
+        more.write("HIT GET /events/12/wall/seating/version/ 200\n")
+    later, _ = stack.cache_counts(offset)
+    assert later == {"/events/N/wall/seating/version/": {"HIT": 1}}
+    summary = microcache_summary(counts)
+    assert summary["all"]["requests"] == 4
+    assert summary["all"]["hit_rate"] == 0.5  # HIT and UPDATING of 4
+    assert summary["all"]["hit_rate_cacheable"] == round(2 / 3, 3)
+    assert summary["kinds"]["/events/N/standings/version/"]["hit_rate"] == round(2 / 3, 3)
+    result = {"tables": 1, "seconds": 1.0, "users": 1, "after_save": "live", "requests": [],
+              "cpu": {}, "cpu_total_cores": 0, "machine_cores": 2,
+              "visibility": {w: {"p50_s": None, "p95_s": None, "p99_s": None, "seen": 0,
+                                 "unseen": 0} for w in ("phone", "wall")},
+              "microcache": summary}
+    assert "micro-cache: 4 answers, served from the cache 50 %" in report_text(result)

@@ -46,10 +46,12 @@ DAY_PAGES: dict[str, tuple[str, bool, int]] = {
     "hands CSV": ("hands.csv", True, 6),
     "event archive": ("archive.json", True, 26),  # + penalties, appeals (v2)
 }
+# The public pages' first view after the event moved includes the event's key for caches
+# (public.caching, one query; a browser or cache holding the page then gets a 304 from it alone).
 BRACKET_PAGES: dict[str, tuple[str, bool, int]] = {
-    "bracket": ("bracket/", False, 8),
-    # 10: "Last corrected" (the event's latest correction) is one query of its own
-    "bracket standings": ("standings/", False, 10),
+    "bracket": ("bracket/", False, 9),
+    # 11: "Last corrected" (the event's latest correction) is one query of its own
+    "bracket standings": ("standings/", False, 11),
     # 27: the open calls for a director above the tiles are one query of their own
     "bracket director screen": ("director/", True, 27),
 }

@@ -312,5 +312,6 @@ def test_the_version_and_the_board_cost_the_same_few_queries_whatever_the_size(c
             APIClient().get(f"/api/events/{event.pk}/seating/")
         counts.append((len(version), len(board), len(api)))
     assert counts[0] == counts[1], counts
-    # the event, its latest round, the seats, the byes (and the site's time zone lookup)
-    assert counts[0][0] <= 5 and counts[0][0] < counts[0][1], counts
+    # the event, its latest round, the seats, the byes (and the site's time zone lookup), and
+    # the event's key for caches (public.caching: a 304 costs that one query alone)
+    assert counts[0][0] <= 6 and counts[0][0] < counts[0][1], counts
