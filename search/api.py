@@ -1,0 +1,105 @@
+"""Search API: ``GET /api/search/?q=&kind=&page=``, the search page's hits as JSON.
+
+Public data only, the same for everyone (``search.selectors``); paged like DRF's page-number
+pagination (``count``, ``next``, ``previous``, ``results``, :data:`PAGE_SIZE` a page). A blank,
+too short or too long ``q``, an unknown ``kind`` or a ``page`` that is not a number from 1 to
+``search.query.PAGE_MAX`` is a 400 naming that parameter; a page past the last is a 404.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import permissions, serializers
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from clubs.api import error_responses
+
+from .query import KINDS, PAGE_MAX, Q_MAX, Q_MIN, kind_read, page_read, terms_read
+from .selectors import Hit, SearchHits
+
+PAGE_SIZE = 20
+
+
+class SearchPagination(PageNumberPagination):
+    page_size = PAGE_SIZE
+
+
+class ClubRefOutput(serializers.Serializer[Any]):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    url = serializers.CharField(help_text="The club's public page.")
+
+
+class HitOutput(serializers.Serializer[Any]):
+    kind = serializers.ChoiceField(choices=["club", "event", "player"])
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    url = serializers.CharField(help_text="The public page: the club's, the event's, or the "
+                                "player's profile.")
+    score = serializers.FloatField(help_text="How well it matches (higher first): the trigram "
+                                   "word similarity, plus 1 for a match of whole words or their "
+                                   "beginnings (PostgreSQL); a rough order on SQLite.")
+    place = serializers.CharField(allow_blank=True,
+                                  help_text="Clubs: the city of the club's time zone.")
+    date = serializers.DateField(allow_null=True, help_text="Events: the event's date.")
+    status = serializers.CharField(allow_blank=True,
+                                   help_text="Events: running or finished.")
+    club = ClubRefOutput(allow_null=True, help_text="Events: the club that ran it.")
+    clubs = ClubRefOutput(many=True, help_text="Players: the public clubs whose results they "
+                          "are on.")
+
+
+class SearchPageOutput(serializers.Serializer[Any]):
+    count = serializers.IntegerField(help_text="Hits in all (of the kind asked for).")
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = HitOutput(many=True)
+
+
+def hit_data(hit: Hit, request: Request) -> dict[str, Any]:
+    def club(ref: Any) -> dict[str, str]:
+        return {"slug": ref.slug, "name": ref.name, "url": request.build_absolute_uri(ref.url)}
+
+    return {"kind": hit.kind, "id": hit.id, "name": hit.name,
+            "url": request.build_absolute_uri(hit.url), "score": round(hit.score, 4),
+            "place": hit.place, "date": hit.date, "status": hit.status,
+            "club": club(hit.club) if hit.club else None,
+            "clubs": [club(ref) for ref in hit.clubs]}
+
+
+class SearchApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="search", summary="Search public clubs, events and players",
+        description="Every public club, event and player whose name matches `q`, tolerant of "
+                    "typos (PostgreSQL: full-text words and their prefixes, and trigram "
+                    "similarity), best first. A date in `q` (`2024-05-11`, `2024-05`, "
+                    "`May 2024`, `2024`) narrows the events to it. Private clubs, hidden, "
+                    "draft and cancelled events, and players who are on no public event's "
+                    "results never appear; the answer is the same for everyone.",
+        parameters=[
+            OpenApiParameter("q", OpenApiTypes.STR, required=True,
+                             description=f"What to search for, {Q_MIN} to {Q_MAX} characters."),
+            OpenApiParameter("kind", OpenApiTypes.STR, enum=list(KINDS),
+                             description="One kind only; empty: all three ranked together."),
+            OpenApiParameter("page", OpenApiTypes.INT,
+                             description=f"The page, 1 to {PAGE_MAX} ({PAGE_SIZE} hits a page)."),
+        ],
+        responses={200: SearchPageOutput,
+                   404: OpenApiResponse(description="A page past the last one."),
+                   **error_responses(400)},
+    )
+    def get(self, request: Request) -> Response:
+        terms = terms_read(request.query_params.get("q"))
+        kind = kind_read(request.query_params.get("kind"))
+        page_read(request.query_params.get("page"))
+        paginator = SearchPagination()
+        hits = paginator.paginate_queryset(SearchHits(terms, kind), request, view=self)  # type: ignore[arg-type]
+        return paginator.get_paginated_response([hit_data(hit, request) for hit in hits or []])

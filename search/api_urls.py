@@ -1,0 +1,11 @@
+"""Search and open data API routes under ``/api/``."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from . import api
+
+urlpatterns = [
+    path("search/", api.SearchApi.as_view(), name="api-search"),
+]

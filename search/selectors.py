@@ -1,0 +1,262 @@
+"""The search's reads: every public club, event and player matching a query, ranked and paged.
+
+**What is public.** A club that is public; an event of a public club that is public itself and
+running or finished (drafts and cancelled events are not results); a player who is on the
+results of such an event (a player of private clubs only, or of hidden or draft events only,
+is never found) and has not erased their account (``privacy``: erased players read "Withdrawn
+player" and are not listed). The search answers the same to everyone: a member of a private
+club finds its events on the club's own pages, not here.
+
+**How it matches.** On PostgreSQL a name matches by its words (full-text search with the
+``simple`` configuration, every word of the query a prefix: ``spr op`` finds "Spring Open")
+or by trigram word similarity (``pg_trgm``'s ``%>``, above :data:`WORD_SIMILARITY`: "Smiht"
+finds "Smith"); both are served by the GIN indexes of ``search``'s migration. Hits rank by
+their similarity, plus one for a full-text match. A club also matches by its place (the city
+of its time zone: "Chicago" finds a club on ``America/Chicago``). Elsewhere (the embedded
+SQLite default) a name matches when it contains every word of the query, whole names and
+names that start with the query first. A date in the query narrows the events to it
+(``search.query``).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.postgres.search import SearchQuery, SearchVector, TrigramWordSimilarity
+from django.db import connection, transaction
+from django.db.models import Case, Exists, FloatField, OuterRef, Q, QuerySet, Value, When
+from django.db.models.functions import Lower
+from django.urls import reverse
+
+from clubs.models import Club, Player
+from tournaments.models import Entry, Event
+
+from .query import KINDS, Terms
+
+# pg_trgm's word similarity a misspelt name must reach. Its default, 0.6, misses one swapped
+# pair of letters in a short name ("Smiht" is 0.5 of "Smith", "Jonh Smiht" 0.45 of "John
+# Smith"); at 0.4 "John" finds every "Jones" (two trigrams of five).
+WORD_SIMILARITY = 0.45
+PUBLIC_STATUSES = (Event.Status.RUNNING, Event.Status.FINISHED)
+# The order of the kinds where scores tie, and a hit's kind by the parameter's name.
+KIND_ORDER = {kind: n for n, kind in enumerate(KINDS)}
+HIT_KIND = {"clubs": "club", "events": "event", "players": "player"}
+
+
+# --- what is public ----------------------------------------------------------------------------
+def public_clubs() -> QuerySet[Club]:
+    return Club.objects.filter(is_public=True)
+
+
+def public_events() -> QuerySet[Event]:
+    """Events anyone may find: public, of a public club, running or finished."""
+    return Event.objects.filter(is_public=True, club__is_public=True, status__in=PUBLIC_STATUSES)
+
+
+def public_entries() -> QuerySet[Entry]:
+    return Entry.objects.filter(event__is_public=True, event__club__is_public=True,
+                                event__status__in=PUBLIC_STATUSES)
+
+
+def public_players() -> QuerySet[Player]:
+    """Players on the results of a public event, their accounts not erased."""
+    return Player.objects.filter(erased_at__isnull=True).filter(
+        Exists(public_entries().filter(player_id=OuterRef("pk"))))
+
+
+# --- hits --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ClubRef:
+    slug: str
+    name: str
+    url: str
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One result: its ``kind`` (club, event or player), name and page, and what tells it apart
+    (a club's place, an event's date, club and status, the public clubs a player played in)."""
+
+    kind: str
+    id: int
+    name: str
+    url: str
+    score: float
+    place: str = ""
+    date: datetime.date | None = None
+    status: str = ""
+    status_label: str = ""
+    club: ClubRef | None = None
+    clubs: tuple[ClubRef, ...] = field(default_factory=tuple)
+
+    def sort_key(self) -> tuple[float, int, str, int]:
+        return (-self.score, KIND_ORDER[f"{self.kind}s"], self.name.lower(), self.id)
+
+
+def place_of(time_zone: str) -> str:
+    """A club's place as its time zone names it: ``America/New_York`` → "New York"."""
+    return time_zone.rpartition("/")[2].replace("_", " ") if "/" in time_zone else ""
+
+
+def _club_ref(club: Club) -> ClubRef:
+    return ClubRef(slug=club.slug, name=club.name, url=reverse("club-detail", args=[club.slug]))
+
+
+# --- matching ----------------------------------------------------------------------------------
+def _postgres() -> bool:
+    return connection.vendor == "postgresql"
+
+
+@contextmanager
+def _trigram_threshold() -> Iterator[None]:
+    """The word similarity ``%>`` asks for, for the queries inside (PostgreSQL only)."""
+    if not _postgres():
+        yield
+        return
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT set_config('pg_trgm.word_similarity_threshold', %s, true)",
+                       [str(WORD_SIMILARITY)])
+        yield
+
+
+def _name_matched(queryset: QuerySet[Any], terms: Terms, *,
+                  also: Q | None = None, also_score: float = 0.5) -> QuerySet[Any]:
+    """``queryset`` narrowed to rows whose ``name`` matches the terms' text (or ``also``),
+    annotated with its ``score``."""
+    if _postgres():
+        query = SearchQuery(" & ".join(f"{word}:*" for word in terms.words),
+                            search_type="raw", config="simple")
+        queryset = queryset.annotate(search_vector=SearchVector("name", config="simple"))
+        words = Q(search_vector=query)
+        matched = words | Q(name__trigram_word_similar=terms.text)
+        score: Any = TrigramWordSimilarity(Value(terms.text), "name") + Case(
+            When(words, then=Value(1.0)), default=Value(0.0), output_field=FloatField())
+    else:
+        matched = Q()
+        for word in terms.text.split():
+            matched &= Q(name__icontains=word)
+        score = Case(When(name__iexact=terms.text, then=Value(2.0)),
+                     When(name__istartswith=terms.text, then=Value(1.0)),
+                     default=Value(0.5), output_field=FloatField())
+    if also is not None:
+        matched |= also
+        score = score + Case(When(also, then=Value(also_score)), default=Value(0.0),
+                             output_field=FloatField())
+    return queryset.filter(matched).annotate(score=score)
+
+
+def _ranked(kind: str, terms: Terms) -> QuerySet[Any]:
+    """The matching rows of one kind, best first, each with its ``score``."""
+    if kind == "clubs":
+        if not terms.text:
+            return Club.objects.none()
+        place = terms.text.replace(" ", "_")
+        return (_name_matched(public_clubs(), terms, also=Q(time_zone__icontains=place))
+                .only("id", "name", "slug", "time_zone")
+                .order_by("-score", Lower("name"), "id"))
+    if kind == "events":
+        events = public_events()
+        if terms.has_date:
+            events = events.filter(date__range=(terms.date_from, terms.date_to))
+        if terms.text:
+            events = _name_matched(events, terms).order_by("-score", "-date", "-id")
+        else:
+            events = events.annotate(score=Value(1.0, output_field=FloatField())).order_by(
+                "-date", "-id")
+        return events.select_related("club").only(
+            "id", "name", "date", "status", "club__id", "club__name", "club__slug")
+    if not terms.text:
+        return Player.objects.none()
+    return (_name_matched(public_players(), terms).only("id", "name")
+            .order_by("-score", Lower("name"), "id"))
+
+
+def _hit(kind: str, row: Any) -> Hit:
+    if kind == "clubs":
+        return Hit(kind="club", id=row.pk, name=row.name, score=float(row.score),
+                   url=reverse("club-detail", args=[row.slug]), place=place_of(row.time_zone))
+    if kind == "events":
+        return Hit(kind="event", id=row.pk, name=row.name, score=float(row.score),
+                   url=reverse("event-detail", args=[row.pk]), date=row.date,
+                   status=row.status, status_label=row.get_status_display(),
+                   club=_club_ref(row.club))
+    return Hit(kind="player", id=row.pk, name=row.name, score=float(row.score),
+               url=reverse("player-profile", args=[row.pk]))
+
+
+def _with_clubs(hits: list[Hit]) -> list[Hit]:
+    """The players' hits with the public clubs whose results they are on (one query)."""
+    ids = [hit.id for hit in hits if hit.kind == "player"]
+    if not ids:
+        return hits
+    found: dict[int, list[ClubRef]] = {}
+    rows = (public_entries().filter(player_id__in=ids)
+            .values_list("player_id", "event__club__slug", "event__club__name")
+            .distinct().order_by("player_id", "event__club__name"))
+    for player_id, slug, name in rows:
+        found.setdefault(player_id, []).append(
+            ClubRef(slug=slug, name=name, url=reverse("club-detail", args=[slug])))
+    return [Hit(**{**hit.__dict__, "clubs": tuple(found.get(hit.id, ()))})
+            if hit.kind == "player" else hit for hit in hits]
+
+
+class SearchHits:
+    """The hits of a query, of one kind or of all three ranked together, read lazily by the
+    page that is shown: ``count()`` and slicing, as Django's and DRF's paginators ask."""
+
+    def __init__(self, terms: Terms, kind: str = "") -> None:
+        self.terms = terms
+        self.kinds = (kind,) if kind else KINDS
+        self._count: int | None = None
+
+    def count(self) -> int:
+        if self._count is None:
+            with _trigram_threshold():
+                self._count = sum(_ranked(kind, self.terms).count() for kind in self.kinds)
+        return self._count
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, index: slice) -> list[Hit]:
+        if not isinstance(index, slice) or index.step not in (None, 1):
+            raise TypeError("SearchHits are read a page at a time (a slice)")
+        start, stop = index.start or 0, index.stop
+        if stop is None:
+            stop = self.count()
+        if stop <= start:
+            return []
+        with _trigram_threshold():
+            if len(self.kinds) == 1:
+                kind = self.kinds[0]
+                hits = [_hit(kind, row) for row in _ranked(kind, self.terms)[start:stop]]
+            else:
+                # the best ``stop`` of each kind hold the merged list's first ``stop``
+                merged = [_hit(kind, row) for kind in self.kinds
+                          for row in _ranked(kind, self.terms)[:stop]]
+                hits = sorted(merged, key=Hit.sort_key)[start:stop]
+            return _with_clubs(hits)
+
+
+@dataclass(frozen=True)
+class Group:
+    """One kind's first hits on the search page, with how many there are in all."""
+
+    kind: str
+    hits: list[Hit]
+    count: int
+
+
+def search_groups(*, terms: Terms, size: int) -> list[Group]:
+    """The first ``size`` hits of each kind with their counts (the search page without a kind)."""
+    groups = []
+    for kind in KINDS:
+        hits = SearchHits(terms, kind)
+        first = hits[0:size]
+        groups.append(Group(kind=kind, hits=first,
+                            count=len(first) if len(first) < size else hits.count()))
+    return groups
