@@ -9,9 +9,10 @@ club finds its events on the club's own pages, not here.
 
 **How it matches.** On PostgreSQL a name matches by its words (full-text search with the
 ``simple`` configuration, every word of the query a prefix: ``spr op`` finds "Spring Open")
-or by trigram word similarity (``pg_trgm``'s ``%>``, above :data:`WORD_SIMILARITY`: "Smiht"
-finds "Smith"); both are served by the GIN indexes of ``search``'s migration. Hits rank by
-their similarity, plus one for a full-text match. A club also matches by its place (the city
+or by trigram word similarity (``pg_trgm``'s ``%>``, from :data:`WORD_SIMILARITY`: "Jonh
+Smiht" finds "John Smith"), each word of the query one way or the other; both are served by
+the GIN indexes of ``search``'s migration. Hits rank by the query's word similarity to the
+name, plus one where every word begins a word of the name. A club also matches by its place (the city
 of its time zone: "Chicago" finds a club on ``America/Chicago``). Elsewhere (the embedded
 SQLite default) a name matches when it contains every word of the query, whole names and
 names that start with the query first. A date in the query narrows the events to it
@@ -37,10 +38,10 @@ from tournaments.models import Entry, Event
 
 from .query import KINDS, Terms
 
-# pg_trgm's word similarity a misspelt name must reach. Its default, 0.6, misses one swapped
-# pair of letters in a short name ("Smiht" is 0.5 of "Smith", "Jonh Smiht" 0.45 of "John
-# Smith"); at 0.4 "John" finds every "Jones" (two trigrams of five).
-WORD_SIMILARITY = 0.45
+# pg_trgm's word similarity each word of a query must reach in a name it does not begin a word
+# of. Its default, 0.6, misses a swapped pair of letters ("Smiht" is 0.5 of "Smith", "Jonh" 0.4
+# of "John"); at 0.4 "John" also finds "Jones" (two trigrams of five), ranked below.
+WORD_SIMILARITY = 0.4
 PUBLIC_STATUSES = (Event.Status.RUNNING, Event.Status.FINISHED)
 # The order of the kinds where scores tie, and a hit's kind by the parameter's name.
 KIND_ORDER = {kind: n for n, kind in enumerate(KINDS)}
@@ -93,8 +94,12 @@ class Hit:
     club: ClubRef | None = None
     clubs: tuple[ClubRef, ...] = field(default_factory=tuple)
 
-    def sort_key(self) -> tuple[float, int, str, int]:
-        return (-self.score, KIND_ORDER[f"{self.kind}s"], self.name.lower(), self.id)
+    def sort_key(self) -> tuple[float, int, int, str, int]:
+        """The order of the merged kinds: each kind's own order (``_ranked``) within it."""
+        if self.kind == "event":
+            assert self.date is not None
+            return (-self.score, KIND_ORDER["events"], -self.date.toordinal(), "", -self.id)
+        return (-self.score, KIND_ORDER[f"{self.kind}s"], 0, self.name.lower(), self.id)
 
 
 def place_of(time_zone: str) -> str:
@@ -128,13 +133,17 @@ def _name_matched(queryset: QuerySet[Any], terms: Terms, *,
     """``queryset`` narrowed to rows whose ``name`` matches the terms' text (or ``also``),
     annotated with its ``score``."""
     if _postgres():
-        query = SearchQuery(" & ".join(f"{word}:*" for word in terms.words),
-                            search_type="raw", config="simple")
         queryset = queryset.annotate(search_vector=SearchVector("name", config="simple"))
-        words = Q(search_vector=query)
-        matched = words | Q(name__trigram_word_similar=terms.text)
+        matched = Q()
+        for word in terms.words:  # each word, as a word's beginning or misspelt
+            matched &= (Q(search_vector=SearchQuery(f"{word}:*", search_type="raw",
+                                                    config="simple"))
+                        | Q(name__trigram_word_similar=word))
+        every = SearchQuery(" & ".join(f"{word}:*" for word in terms.words), search_type="raw",
+                            config="simple")
         score: Any = TrigramWordSimilarity(Value(terms.text), "name") + Case(
-            When(words, then=Value(1.0)), default=Value(0.0), output_field=FloatField())
+            When(search_vector=every, then=Value(1.0)), default=Value(0.0),
+            output_field=FloatField())
     else:
         matched = Q()
         for word in terms.text.split():
