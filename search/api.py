@@ -1,4 +1,6 @@
-"""Search API: ``GET /api/search/?q=&kind=&page=``, the search page's hits as JSON.
+"""Search and open data API: ``GET /api/search/?q=&kind=&page=``, the search page's hits as
+JSON; ``GET /api/clubs/{slug}/results/?page=``, a public club's finished results
+(``search.feed``).
 
 Public data only, the same for everyone (``search.selectors``); paged like DRF's page-number
 pagination (``count``, ``next``, ``previous``, ``results``, :data:`PAGE_SIZE` a page). A blank,
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
@@ -20,6 +23,7 @@ from rest_framework.views import APIView
 
 from clubs.api import error_responses
 
+from .feed import FeedEvent, feed_club, feed_events, feed_page
 from .query import KINDS, PAGE_MAX, Q_MAX, Q_MIN, kind_read, page_read, terms_read
 from .selectors import Hit, SearchHits
 
@@ -103,3 +107,106 @@ class SearchApi(APIView):
         paginator = SearchPagination()
         hits = paginator.paginate_queryset(SearchHits(terms, kind), request, view=self)  # type: ignore[arg-type]
         return paginator.get_paginated_response([hit_data(hit, request) for hit in hits or []])
+
+
+# --- open data: a club's finished results ---------------------------------------------------------
+FEED_PAGE_SIZE = 20
+FEED_PAGE_MAX = 100_000
+
+
+class FeedPagination(PageNumberPagination):
+    page_size = FEED_PAGE_SIZE
+
+
+class FeedPlayerOutput(serializers.Serializer[Any]):
+    player_id = serializers.IntegerField(
+        allow_null=True, help_text="The player (their profile: /players/{id}/); null for a "
+        "player who erased their account (named 'Withdrawn player').")
+    name = serializers.CharField()
+
+
+class FeedEntrantOutput(FeedPlayerOutput):
+    alternate = serializers.BooleanField(help_text="An alternate: scores, is not placed.")
+
+
+class FeedPlacementOutput(serializers.Serializer[Any]):
+    place = serializers.IntegerField(help_text="1 is the winner; tied entries share a place.")
+    name = serializers.CharField(help_text="The player's name, or the pair's.")
+    stage = serializers.CharField(allow_blank=True, help_text="The stage that decided the "
+                                  "place: final, semifinal, bracket or qualifying.")
+    prize = serializers.CharField(allow_null=True, help_text="The prize the place won (an "
+                                  "amount), or null.")
+    pair_id = serializers.IntegerField(allow_null=True, help_text="Pair events: the pair.")
+    players = FeedPlayerOutput(many=True, help_text="Who holds the place (two in a pair).")
+
+
+class FeedEventOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    date = serializers.DateField(help_text="The event's date, in the club's time zone.")
+    format = serializers.CharField(help_text="The format's name (formats registry).")
+    format_label = serializers.CharField()
+    is_pairs = serializers.BooleanField(help_text="Fixed pairs entered and were placed.")
+    player_count = serializers.IntegerField()
+    players = FeedEntrantOutput(many=True, help_text="Everyone entered, by name.")
+    placements = FeedPlacementOutput(many=True, help_text="The final places, best first.")
+    url = serializers.CharField(help_text="The event's public page.")
+    results_url = serializers.CharField(
+        help_text="The event's public standings API (GET /api/events/{id}/standings/): every "
+        "row with points, wins and tie-breaks. The complete archive "
+        "(GET /api/events/{id}/archive/, format in archive/format.py) is for the club's "
+        "directors only, so it is not linked here.")
+
+
+class FeedPageOutput(serializers.Serializer[Any]):
+    count = serializers.IntegerField(help_text="Finished public events of the club.")
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    club = ClubRefOutput()
+    results = FeedEventOutput(many=True)
+
+
+def feed_event_data(item: FeedEvent, request: Request) -> dict[str, Any]:
+    event = item.event
+    return {
+        "id": event.pk, "name": event.name, "date": event.date, "format": event.format,
+        "format_label": event.get_format_display(), "is_pairs": event.is_pairs,
+        "player_count": len(item.players),
+        "players": [{"player_id": p.player_id, "name": p.name, "alternate": p.alternate}
+                    for p in item.players],
+        "placements": [{**placed, "players": [{"player_id": p.player_id, "name": p.name}
+                                               for p in placed["players"]]}
+                       for placed in item.placements],
+        "url": request.build_absolute_uri(reverse("event-detail", args=[event.pk])),
+        "results_url": request.build_absolute_uri(
+            reverse("api-event-standings", args=[event.pk])),
+    }
+
+
+class ClubResultsApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="club_results", summary="A public club's finished results (open data)",
+        description="The club's finished public events, the latest first, "
+                    f"{FEED_PAGE_SIZE} a page: each with its date, format, players and final "
+                    "places, and links to its page and its public standings API. A private "
+                    "club answers 404 to everyone. docs/open-data.md describes the feed and "
+                    "the event archive format.",
+        parameters=[OpenApiParameter("page", OpenApiTypes.INT,
+                                     description=f"The page, from 1 ({FEED_PAGE_SIZE} events "
+                                                 "a page).")],
+        responses={200: FeedPageOutput,
+                   **error_responses(400, 404)},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        club = feed_club(slug=slug)
+        page_read(request.query_params.get("page"), maximum=FEED_PAGE_MAX)
+        paginator = FeedPagination()
+        events = paginator.paginate_queryset(feed_events(club=club), request, view=self)
+        response = paginator.get_paginated_response(
+            [feed_event_data(item, request) for item in feed_page(events=list(events or []))])
+        response.data = {**response.data, "club": {
+            "slug": club.slug, "name": club.name,
+            "url": request.build_absolute_uri(reverse("club-detail", args=[club.slug]))}}
+        return response

@@ -8,4 +8,5 @@ from . import api
 
 urlpatterns = [
     path("search/", api.SearchApi.as_view(), name="api-search"),
+    path("clubs/<slug:slug>/results/", api.ClubResultsApi.as_view(), name="api-club-results"),
 ]

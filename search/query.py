@@ -113,12 +113,12 @@ def kind_read(raw: str | None) -> str:
     return kind
 
 
-def page_read(raw: str | None) -> int:
-    """``page``: a whole number from 1 to :data:`PAGE_MAX` (empty: 1)."""
+def page_read(raw: str | None, *, maximum: int = PAGE_MAX) -> int:
+    """``page``: a whole number from 1 to ``maximum`` (empty: 1)."""
     text = (raw or "").strip()
     if not text:
         return 1
-    if not (text.isascii() and text.isdigit() and len(text) <= 6) or not 1 <= int(text) <= PAGE_MAX:
-        raise DomainError(f"A page is a whole number from 1 to {PAGE_MAX}.", field="page",
+    if not (text.isascii() and text.isdigit() and len(text) <= 9) or not 1 <= int(text) <= maximum:
+        raise DomainError(f"A page is a whole number from 1 to {maximum}.", field="page",
                           code="invalid")
     return int(text)
