@@ -37,7 +37,11 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+# Run as a script, this file's folder comes first on the path, and this file is named like the
+# search app: the repository's root goes first, without bench/ (as bench/pages.py does).
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 sys.path.insert(0, str(ROOT))
 if "DJANGO_SETTINGS_MODULE" not in os.environ:
     os.environ.update({"DJANGO_SETTINGS_MODULE": "config.settings.base",
@@ -231,7 +235,7 @@ def archive(rng: random.Random, *, clubs: int, players: int, events: int) -> dic
                                "name": names[field[i]], "stage": "qualifying", "prize": None}
                               for place, i in enumerate(order, start=1)]
                 yield {"id": number, "event_id": event_id + n, "version": 1,
-                       "rows": [], "tie_breaks": ["points", "wins"], "placements": placements}
+                       "rows": [], "tie_breaks": [], "placements": placements}
                 number += 1
             first_entry += len(field)
 

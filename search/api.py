@@ -25,9 +25,7 @@ from clubs.api import error_responses
 
 from .feed import FeedEvent, feed_club, feed_events, feed_page
 from .query import KINDS, PAGE_MAX, Q_MAX, Q_MIN, kind_read, page_read, terms_read
-from .selectors import Hit, SearchHits
-
-PAGE_SIZE = 20
+from .selectors import COUNT_MAX, PAGE_SIZE, Hit, SearchHits
 
 
 class SearchPagination(PageNumberPagination):
@@ -60,7 +58,9 @@ class HitOutput(serializers.Serializer[Any]):
 
 
 class SearchPageOutput(serializers.Serializer[Any]):
-    count = serializers.IntegerField(help_text="Hits in all (of the kind asked for).")
+    count = serializers.IntegerField(
+        help_text=f"Hits in all (of the kind asked for), counted up to {COUNT_MAX}: the last "
+                  "page served.")
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
     results = HitOutput(many=True)
@@ -105,7 +105,8 @@ class SearchApi(APIView):
         kind = kind_read(request.query_params.get("kind"))
         page_read(request.query_params.get("page"))
         paginator = SearchPagination()
-        hits = paginator.paginate_queryset(SearchHits(terms, kind), request, view=self)  # type: ignore[arg-type]
+        hits: list[Hit] | None = paginator.paginate_queryset(
+            SearchHits(terms, kind), request, view=self)  # type: ignore[arg-type]
         return paginator.get_paginated_response([hit_data(hit, request) for hit in hits or []])
 
 

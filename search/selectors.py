@@ -36,13 +36,16 @@ from django.urls import reverse
 from clubs.models import Club, Player
 from tournaments.models import Entry, Event
 
-from .query import KINDS, Terms
+from .query import KINDS, PAGE_MAX, Terms
 
 # pg_trgm's word similarity each word of a query must reach in a name it does not begin a word
 # of. Its default, 0.6, misses a swapped pair of letters ("Smiht" is 0.5 of "Smith", "Jonh" 0.4
 # of "John"); at 0.4 "John" also finds "Jones" (two trigrams of five), ranked below.
 WORD_SIMILARITY = 0.4
 PUBLIC_STATUSES = (Event.Status.RUNNING, Event.Status.FINISHED)
+# Hits a page shows, and the most a search counts: the hits of its last page.
+PAGE_SIZE = 20
+COUNT_MAX = PAGE_MAX * PAGE_SIZE
 # The order of the kinds where scores tie, and a hit's kind by the parameter's name.
 KIND_ORDER = {kind: n for n, kind in enumerate(KINDS)}
 HIT_KIND = {"clubs": "club", "events": "event", "players": "player"}
@@ -141,7 +144,7 @@ def _name_matched(queryset: QuerySet[Any], terms: Terms, *,
                         | Q(name__trigram_word_similar=word))
         every = SearchQuery(" & ".join(f"{word}:*" for word in terms.words), search_type="raw",
                             config="simple")
-        score: Any = TrigramWordSimilarity(Value(terms.text), "name") + Case(
+        score: Any = TrigramWordSimilarity(terms.text, "name") + Case(
             When(search_vector=every, then=Value(1.0)), default=Value(0.0),
             output_field=FloatField())
     else:
@@ -223,9 +226,13 @@ class SearchHits:
         self._count: int | None = None
 
     def count(self) -> int:
+        """The hits, counted up to :data:`COUNT_MAX` (a common word matches thousands of
+        names; the pages served never reach further)."""
         if self._count is None:
             with _trigram_threshold():
-                self._count = sum(_ranked(kind, self.terms).count() for kind in self.kinds)
+                found = sum(_ranked(kind, self.terms).order_by()[:COUNT_MAX].count()
+                            for kind in self.kinds)
+            self._count = min(found, COUNT_MAX)
         return self._count
 
     def __len__(self) -> int:

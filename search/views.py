@@ -13,16 +13,15 @@ from django.shortcuts import render
 from common.errors import DomainError
 
 from .query import KINDS, Q_MAX, kind_read, page_read, terms_read
-from .selectors import SearchHits, search_groups
+from .selectors import COUNT_MAX, PAGE_SIZE, Hit, SearchHits, search_groups
 
-PAGE_SIZE = 20
 GROUP_SIZE = 5
 
 
 def search_page(request: HttpRequest) -> HttpResponse:
     raw = request.GET.get("q")
     context: dict[str, Any] = {"q": raw or "", "kind": request.GET.get("kind", ""),
-                               "kinds": KINDS, "q_max": Q_MAX}
+                               "kinds": KINDS, "q_max": Q_MAX, "count_max": COUNT_MAX}
     if raw is None:  # the empty form
         return render(request, "search/search.html", context)
     try:
@@ -34,7 +33,7 @@ def search_page(request: HttpRequest) -> HttpResponse:
         return render(request, "search/search.html", context, status=400)
     context.update(kind=kind, terms=terms)
     if kind:
-        paginator = Paginator(SearchHits(terms, kind), PAGE_SIZE)  # type: ignore[arg-type]
+        paginator: Paginator[Hit] = Paginator(SearchHits(terms, kind), PAGE_SIZE)  # type: ignore[arg-type]
         context["page_obj"] = paginator.get_page(page)
     else:
         context["groups"] = search_groups(terms=terms, size=GROUP_SIZE)

@@ -15,7 +15,7 @@ from search.query import terms_read
 from search.selectors import SearchHits, public_players
 from tests.clubs.factories import ClubFactory
 from tests.tournaments.factories import EntryFactory, EventFactory
-from tournaments.models import Event
+from tournaments.models import Entry, Event
 
 pytestmark = pytest.mark.django_db
 
@@ -222,3 +222,13 @@ def test_the_schema_documents_the_search(client) -> None:
     operation = schema["paths"]["/api/search/"]["get"]
     assert {p["name"] for p in operation["parameters"]} >= {"q", "kind", "page"}
     assert "400" in operation["responses"] and "200" in operation["responses"]
+
+
+def test_a_common_word_is_counted_up_to_the_last_page_served(client) -> None:
+    event = EventFactory(club=ClubFactory(), name="Big night", status=FINISHED)
+    players = Player.objects.bulk_create(Player(name=f"Miller {n:04d}") for n in range(1010))
+    Entry.objects.bulk_create(Entry(event=event, player=p) for p in players)
+    body = client.get("/api/search/", {"q": "miller", "kind": "players", "page": 50}).json()
+    assert body["count"] == 1000 and len(body["results"]) == 20 and body["next"] is None
+    html = client.get(reverse("search"), {"q": "miller"}).content.decode()
+    assert "All 1000+ players" in html
