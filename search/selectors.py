@@ -7,16 +7,15 @@ is never found) and has not erased their account (``privacy``: erased players re
 player" and are not listed). The search answers the same to everyone: a member of a private
 club finds its events on the club's own pages, not here.
 
-**How it matches.** On PostgreSQL a name matches by its words (full-text search with the
-``simple`` configuration, every word of the query a prefix: ``spr op`` finds "Spring Open")
-or by trigram word similarity (``pg_trgm``'s ``%>``, from :data:`WORD_SIMILARITY`: "Jonh
-Smiht" finds "John Smith"), each word of the query one way or the other; both are served by
-the GIN indexes of ``search``'s migration. Hits rank by the query's word similarity to the
-name, plus one where every word begins a word of the name. A club also matches by its place (the city
-of its time zone: "Chicago" finds a club on ``America/Chicago``). Elsewhere (the embedded
-SQLite default) a name matches when it contains every word of the query, whole names and
-names that start with the query first. A date in the query narrows the events to it
-(``search.query``).
+**How it matches.** On PostgreSQL, first the names every word of the query begins a word of
+(full-text search with the ``simple`` configuration, each word a prefix: ``spr op`` finds
+"Spring Open"), then the names each word resembles (``pg_trgm``'s word similarity ``%>``, from
+:data:`WORD_SIMILARITY`: "Jonh Smiht" finds "John Smith"); within each, the closest to the
+whole query first (its word similarity). Both are served by the GIN indexes of ``search``'s
+migration. A club also matches by its place (the city of its time zone: "Chicago" finds a club
+on ``America/Chicago``). Elsewhere (the embedded SQLite default) a name matches when it
+contains every word of the query, whole names and names that start with the query first. A
+date in the query narrows the events to it (``search.query``).
 """
 
 from __future__ import annotations
@@ -131,60 +130,65 @@ def _trigram_threshold() -> Iterator[None]:
         yield
 
 
-def _name_matched(queryset: QuerySet[Any], terms: Terms, *,
-                  also: Q | None = None, also_score: float = 0.5) -> QuerySet[Any]:
-    """``queryset`` narrowed to rows whose ``name`` matches the terms' text (or ``also``),
-    annotated with its ``score``."""
-    if _postgres():
-        queryset = queryset.annotate(search_vector=SearchVector("name", config="simple"))
-        matched = Q()
-        for word in terms.words:  # each word, as a word's beginning or misspelt
-            matched &= (Q(search_vector=SearchQuery(f"{word}:*", search_type="raw",
-                                                    config="simple"))
-                        | Q(name__trigram_word_similar=word))
-        every = SearchQuery(" & ".join(f"{word}:*" for word in terms.words), search_type="raw",
-                            config="simple")
-        score: Any = TrigramWordSimilarity(terms.text, "name") + Case(
-            When(search_vector=every, then=Value(1.0)), default=Value(0.0),
-            output_field=FloatField())
-    else:
+def _name_tiers(queryset: QuerySet[Any], terms: Terms, *,
+                also: Q | None = None) -> list[QuerySet[Any]]:
+    """``queryset``'s rows whose ``name`` matches the terms' text (or ``also``), in tiers: each
+    tier's rows rank above the next one's, each row annotated with its ``score``.
+
+    PostgreSQL: first the names every word of the query begins a word of (and ``also``), then
+    the names each word resembles (trigram word similarity), the first tier apart. Splitting
+    them keeps a common word cheap: "Tuesday club night" begins thousands of names, and a page
+    of them is read from the full-text index alone, never the trigram matches below them."""
+    if not _postgres():
         matched = Q()
         for word in terms.text.split():
             matched &= Q(name__icontains=word)
-        score = Case(When(name__iexact=terms.text, then=Value(2.0)),
-                     When(name__istartswith=terms.text, then=Value(1.0)),
-                     default=Value(0.5), output_field=FloatField())
+        score: Any = Case(When(name__iexact=terms.text, then=Value(2.0)),
+                          When(name__istartswith=terms.text, then=Value(1.0)),
+                          default=Value(0.5), output_field=FloatField())
+        if also is not None:
+            matched |= also
+        return [queryset.filter(matched).annotate(score=score)]
+    every = SearchQuery(" & ".join(f"{word}:*" for word in terms.words), search_type="raw",
+                        config="simple")
+    words = Q(search_vector=every)
     if also is not None:
-        matched |= also
-        score = score + Case(When(also, then=Value(also_score)), default=Value(0.0),
-                             output_field=FloatField())
-    return queryset.filter(matched).annotate(score=score)
+        words |= also
+    resembling = Q()
+    for word in terms.words:
+        resembling &= Q(name__trigram_word_similar=word)
+    similarity = TrigramWordSimilarity(terms.text, "name")
+    rows = queryset.annotate(search_vector=SearchVector("name", config="simple"))
+    return [rows.filter(words).annotate(score=similarity + Value(1.0)),
+            rows.filter(resembling).exclude(words).annotate(score=similarity)]
 
 
-def _ranked(kind: str, terms: Terms) -> QuerySet[Any]:
-    """The matching rows of one kind, best first, each with its ``score``."""
+def _tiers(kind: str, terms: Terms) -> list[QuerySet[Any]]:
+    """The matching rows of one kind in tiers (:func:`_name_tiers`), each best first."""
     if kind == "clubs":
         if not terms.text:
-            return Club.objects.none()
+            return []
         place = terms.text.replace(" ", "_")
-        return (_name_matched(public_clubs(), terms, also=Q(time_zone__icontains=place))
-                .only("id", "name", "slug", "time_zone")
-                .order_by("-score", Lower("name"), "id"))
+        return [tier.only("id", "name", "slug", "time_zone").order_by("-score", Lower("name"), "id")
+                for tier in _name_tiers(public_clubs(), terms,
+                                        also=Q(time_zone__icontains=place))]
     if kind == "events":
         events = public_events()
         if terms.has_date:
             events = events.filter(date__range=(terms.date_from, terms.date_to))
         if terms.text:
-            events = _name_matched(events, terms).order_by("-score", "-date", "-id")
+            tiers = [tier.order_by("-score", "-date", "-id")
+                     for tier in _name_tiers(events, terms)]
         else:
-            events = events.annotate(score=Value(1.0, output_field=FloatField())).order_by(
-                "-date", "-id")
-        return events.select_related("club").only(
+            tiers = [events.annotate(score=Value(1.0, output_field=FloatField()))
+                     .order_by("-date", "-id")]
+        return [tier.select_related("club").only(
             "id", "name", "date", "status", "club__id", "club__name", "club__slug")
+            for tier in tiers]
     if not terms.text:
-        return Player.objects.none()
-    return (_name_matched(public_players(), terms).only("id", "name")
-            .order_by("-score", Lower("name"), "id"))
+        return []
+    return [tier.only("id", "name").order_by("-score", Lower("name"), "id")
+            for tier in _name_tiers(public_players(), terms)]
 
 
 def _hit(kind: str, row: Any) -> Hit:
@@ -223,20 +227,52 @@ class SearchHits:
     def __init__(self, terms: Terms, kind: str = "") -> None:
         self.terms = terms
         self.kinds = (kind,) if kind else KINDS
+        self._tiers = {kind: _tiers(kind, terms) for kind in self.kinds}
+        self._sizes: dict[tuple[str, int], int] = {}
         self._count: int | None = None
+
+    def _size(self, kind: str, n: int) -> int:
+        """How many rows tier ``n`` of ``kind`` holds, counted up to :data:`COUNT_MAX`."""
+        if (kind, n) not in self._sizes:
+            self._sizes[kind, n] = self._tiers[kind][n].order_by()[:COUNT_MAX].count()
+        return self._sizes[kind, n]
 
     def count(self) -> int:
         """The hits, counted up to :data:`COUNT_MAX` (a common word matches thousands of
         names; the pages served never reach further)."""
         if self._count is None:
             with _trigram_threshold():
-                found = sum(_ranked(kind, self.terms).order_by()[:COUNT_MAX].count()
-                            for kind in self.kinds)
+                found = 0
+                for kind in self.kinds:
+                    for n in range(len(self._tiers[kind])):
+                        if found >= COUNT_MAX:
+                            break
+                        found += self._size(kind, n)
             self._count = min(found, COUNT_MAX)
         return self._count
 
     def __len__(self) -> int:
         return self.count()
+
+    def _rows(self, kind: str, start: int, stop: int) -> list[Hit]:
+        """Hits ``start`` to ``stop`` of one kind, through its tiers."""
+        hits: list[Hit] = []
+        offset = 0
+        tiers = self._tiers[kind]
+        for n, tier in enumerate(tiers):
+            last = n == len(tiers) - 1
+            size = None if last else self._size(kind, n)
+            low, high = max(start - offset, 0), stop - offset
+            if size is not None:
+                high = min(high, size)
+            if low < high:
+                hits += [_hit(kind, row) for row in tier[low:high]]
+            if size is None:
+                break
+            offset += size
+            if offset >= stop:
+                break
+        return hits
 
     def __getitem__(self, index: slice) -> list[Hit]:
         if not isinstance(index, slice) or index.step not in (None, 1):
@@ -248,12 +284,10 @@ class SearchHits:
             return []
         with _trigram_threshold():
             if len(self.kinds) == 1:
-                kind = self.kinds[0]
-                hits = [_hit(kind, row) for row in _ranked(kind, self.terms)[start:stop]]
+                hits = self._rows(self.kinds[0], start, stop)
             else:
                 # the best ``stop`` of each kind hold the merged list's first ``stop``
-                merged = [_hit(kind, row) for kind in self.kinds
-                          for row in _ranked(kind, self.terms)[:stop]]
+                merged = [hit for kind in self.kinds for hit in self._rows(kind, 0, stop)]
                 hits = sorted(merged, key=Hit.sort_key)[start:stop]
             return _with_clubs(hits)
 

@@ -1,10 +1,11 @@
 """The search's indexes on PostgreSQL: the ``pg_trgm`` extension, and on the names of clubs,
 events and players a GIN trigram index (misspelt names: ``%>``) and a GIN full-text index (words
-and their prefixes: ``to_tsvector('simple', name)``). The embedded SQLite default has neither
-and searches with ``icontains`` (``search.selectors``): there this migration does nothing.
+and their prefixes: ``to_tsvector('simple', name)``); and events by date across clubs (a query
+that is a date). The embedded SQLite default has none of them and searches with ``icontains``
+(``search.selectors``): there this migration does nothing.
 
 The indexes are on other apps' tables, made here so that those apps' models (and SQLite) do not
-carry them; each index serves the search of one kind (``search.selectors._ranked``).
+carry them; each serves the search of one kind (``search.selectors._tiers``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.operations import TrigramExtension
 from django.contrib.postgres.search import SearchVector
-from django.db import migrations
+from django.db import migrations, models
 
 # (app, model, index name prefix)
 TABLES = [("clubs", "Club", "search_club"), ("tournaments", "Event", "search_event"),
@@ -30,20 +31,29 @@ def _indexes(prefix: str) -> list[GinIndex]:
     ]
 
 
+# events by date, the latest first, across clubs: a query that is a date ("May 2024")
+DATE_INDEX = models.Index(fields=["-date", "-id"], name="search_event_date_idx")
+
+
+def _all(apps: Any) -> list[tuple[Any, models.Index]]:
+    out: list[tuple[Any, models.Index]] = [
+        (apps.get_model(app, model), index)
+        for app, model, prefix in TABLES for index in _indexes(prefix)]
+    return [*out, (apps.get_model("tournaments", "Event"), DATE_INDEX)]
+
+
 def create(apps: Any, schema_editor: Any) -> None:
     if schema_editor.connection.vendor != "postgresql":
         return
-    for app, model, prefix in TABLES:
-        for index in _indexes(prefix):
-            schema_editor.add_index(apps.get_model(app, model), index)
+    for model, index in _all(apps):
+        schema_editor.add_index(model, index)
 
 
 def drop(apps: Any, schema_editor: Any) -> None:
     if schema_editor.connection.vendor != "postgresql":
         return
-    for app, model, prefix in TABLES:
-        for index in _indexes(prefix):
-            schema_editor.remove_index(apps.get_model(app, model), index)
+    for model, index in _all(apps):
+        schema_editor.remove_index(model, index)
 
 
 class Migration(migrations.Migration):

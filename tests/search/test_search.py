@@ -212,6 +212,7 @@ def test_the_search_indexes_exist() -> None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT indexname, indexdef FROM pg_indexes WHERE indexname LIKE 'search_%%'")
         found = dict(cursor.fetchall())
+    assert "date DESC, id DESC" in found["search_event_date_idx"]
     for prefix in ("search_club", "search_event", "search_player"):
         assert "gin_trgm_ops" in found[f"{prefix}_trgm_idx"]
         assert "to_tsvector('simple'" in found[f"{prefix}_fts_idx"]
