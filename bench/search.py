@@ -337,6 +337,8 @@ def main() -> int:
               f"{time.perf_counter() - started:.1f} s", flush=True)
     client = Client()
     ok = True
+    print(f"Host load average (1, 5, 15 min) on {os.cpu_count()} cores: "
+          f"{', '.join(f'{v:.1f}' for v in os.getloadavg())}", flush=True)
     print("Search (the API, all kinds, page 1; then one kind; then the page)", flush=True)
     mix = query_mix(rng, names, args.queries)
     by_shape: dict[str, list[float]] = {}

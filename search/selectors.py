@@ -158,7 +158,7 @@ def _name_tiers(queryset: QuerySet[Any], terms: Terms, *,
     for word in terms.words:
         resembling &= Q(name__trigram_word_similar=word)
     similarity = TrigramWordSimilarity(terms.text, "name")
-    rows = queryset.annotate(search_vector=SearchVector("name", config="simple"))
+    rows = queryset.alias(search_vector=SearchVector("name", config="simple"))  # not selected
     return [rows.filter(words).annotate(score=similarity + Value(1.0)),
             rows.filter(resembling).exclude(words).annotate(score=similarity)]
 
