@@ -65,6 +65,13 @@ bench-snapshot: venv
 bench-pages: venv
 	BENCH_SCRIPT=bench/pages.py bash bench/standings.sh $(BENCH_ARGS)
 
+# Search and the public results at scale: 100,000 events, 2,000 clubs, 200,000 players written
+# with COPY on a throwaway PostgreSQL; search p95 (target 200 ms), club and event pages and the
+# open data feed (target 300 ms); e.g. BENCH_ARGS="--events 20000 --players 40000".
+.PHONY: bench-search
+bench-search: venv
+	BENCH_SCRIPT=bench/search.py bash bench/standings.sh $(BENCH_ARGS)
+
 # Fixed partnerships: Swiss pairing of 128 pairs per round (< 1 s) and bracket plans (< 0.1 s).
 bench-pairs: venv
 	$(BIN)/python bench/pairs.py

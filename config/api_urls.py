@@ -16,4 +16,5 @@ urlpatterns = [
     path("", include("profiles.api_urls")),
     path("", include("privacy.api_urls")),
     path("", include("registrations.api_urls")),
+    path("", include("search.api_urls")),
 ]

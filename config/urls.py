@@ -32,6 +32,7 @@ urlpatterns = [
     path("", include("following.urls")),
     path("", include("series.urls")),
     path("", include("registrations.urls")),
+    path("", include("search.urls")),
 ]
 
 # The styled 404 page (templates/404.html) with the reason the code gave; 403 is Django's own

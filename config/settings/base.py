@@ -57,6 +57,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    # PostgreSQL's search lookups (trigram similarity: search/); harmless on SQLite
+    "django.contrib.postgres",
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
@@ -83,6 +85,7 @@ INSTALLED_APPS = [
     "profiles",
     "privacy",
     "public",
+    "search",
     "demo",
 ]
 

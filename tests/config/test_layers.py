@@ -29,7 +29,7 @@ LAYERS: list[set[str]] = [
     {"events"},
     {"league", "archive", "following", "series", "registrations"},
     {"profiles", "privacy"},
-    {"public", "demo"},
+    {"public", "search", "demo"},
     {"config"},
 ]
 PURE = {"rules_engine", "pairing", "ranking", "formats", "verify"}
