@@ -34,6 +34,7 @@ def module_data(build: Callable[[], T]) -> Any:
             try:
                 data = build()
             except BaseException:
+                transaction.set_rollback(True)  # nothing of a failed build may stay behind
                 shared.__exit__(None, None, None)
                 raise
         try:
