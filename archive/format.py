@@ -95,7 +95,11 @@ SECTIONS: dict[str, Section] = {
     "club": Section(
         Club, ("slug", "name", "time_zone", "ruleset_preset", "ruleset_overrides", "is_public"),
         excluded={"id": "the target club is chosen on import",
-                  "created_at": "the club's own history, not the event's"},
+                  "created_at": "the club's own history, not the event's",
+                  "show_director_names": "how the club's own site names its directors on a "
+                                         "corrections list, not the event's",
+                  "correction_window_minutes": "when the club's own site locks results: an "
+                                               "imported event is finished already"},
     ),
     "players": Section(
         Player, ("name", "email"), local_id=True,
@@ -226,6 +230,9 @@ NOT_ARCHIVED: dict[str, str] = {
                             "penalty archived carries its own points",
     "conduct.DirectorCall": "a table's call for a director on the day: the ruling that "
                             "changed a result is archived as a penalty or an adjusted game",
+    "conduct.Correction": "the public trail of changes made on the site that shows it: the "
+                          "results they led to are archived; an imported event starts its own "
+                          "trail",
 }
 ARCHIVED_APPS = ("clubs", "tournaments", "scoring", "standings", "conduct")
 # Sections added by a later version: an archive of an earlier version has none (read as empty).

@@ -155,7 +155,7 @@ class InvitationInput(serializers.Serializer[object]):
                                     min_value=1, max_value=Invitation.MAX_DAYS,
                                     help_text="How long the link works.")
     max_uses = serializers.IntegerField(required=False, allow_null=True, default=None,
-                                        min_value=1,
+                                        min_value=1, max_value=Invitation.MAX_USES,
                                         help_text="How many people may use it; null: no limit. "
                                                   "A director invitation works once.")
     note = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)

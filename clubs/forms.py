@@ -70,7 +70,8 @@ class InvitationForm(forms.Form):
     days = forms.IntegerField(min_value=1, max_value=Invitation.MAX_DAYS,
                               initial=Invitation.DEFAULT_DAYS, label="Valid for (days)")
     max_uses = forms.IntegerField(
-        min_value=1, required=False, label="How many people may use it",
+        min_value=1, max_value=Invitation.MAX_USES, required=False,
+        label="How many people may use it",
         help_text="Empty: anyone with the link, until it expires (a QR code on club night). "
                   "A director link always works once.")
     note = forms.CharField(max_length=80, required=False, label="Note",

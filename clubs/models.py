@@ -154,6 +154,8 @@ class Invitation(models.Model):
 
     DEFAULT_DAYS = 7
     MAX_DAYS = 90
+    # More uses than any club has members; the column holds up to 2,147,483,647.
+    MAX_USES = 100_000
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
     role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)

@@ -213,8 +213,9 @@ def invitation_create(
     check_grant_role(user=actor, club=club, role=role)
     if not 1 <= days <= Invitation.MAX_DAYS:
         raise DomainError(f"A link lasts from 1 to {Invitation.MAX_DAYS} days.", field="days")
-    if max_uses is not None and max_uses < 1:
-        raise DomainError("Uses must be at least 1 (or empty for no limit).", field="max_uses")
+    if max_uses is not None and not 1 <= max_uses <= Invitation.MAX_USES:
+        raise DomainError(f"Uses must be from 1 to {Invitation.MAX_USES:,} (or empty for no "
+                          "limit).", field="max_uses")
     if role == Invitation.Role.DIRECTOR:
         if max_uses not in (None, 1):
             raise DomainError("A director invitation is for one person: it works once.",

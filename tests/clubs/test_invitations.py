@@ -107,6 +107,7 @@ def test_a_director_link_works_once(club, owner) -> None:
     ({"role": "member", "days": 0}, "days"),
     ({"role": "member", "days": 91}, "days"),
     ({"role": "member", "max_uses": 0}, "max_uses"),
+    ({"role": "member", "max_uses": 392_362_722_753}, "max_uses"),  # past the column's range
     ({"role": "member", "note": "x" * 81}, "note"),
 ])
 def test_bad_invitations_name_their_field(club, owner, kwargs, field) -> None:
