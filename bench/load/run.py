@@ -127,8 +127,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         args.table_counts = [int(x) for x in str(args.tables).split(",") if x.strip()]
     except ValueError:
         p.error("--tables: whole numbers separated by commas, e.g. 16,32,64")
-    if not args.table_counts or any(n < 1 or n > 200 for n in args.table_counts):
-        p.error("--tables: each count from 1 to 200")
+    if not args.table_counts or any(n < 1 or n > 2000 for n in args.table_counts):
+        p.error("--tables: each count from 1 to 2000")
     if not 5 <= args.seconds <= 3600:
         p.error("--seconds: from 5 to 3600")
     if not 2 <= args.submit_every <= 600 or args.state_every <= 0 or args.standings_every <= 0 \
@@ -246,9 +246,11 @@ def _chaos(stack: Stack, seconds: float, log: list[dict[str, Any]]) -> None:
 
 
 def _measure(generator: subprocess.Popen[str], groups: list[CpuGroup],
-             steal: list[tuple[int, int]], on_start: Callable[[], None] = lambda: None) -> float:
+             steal: list[tuple[int, int]], on_start: Callable[[], None] = lambda: None,
+             on_stop: Callable[[], None] = lambda: None) -> float:
     """CPU of every group between the generator's START and STOP lines; the wall time. The
-    machine's CPU times go into ``steal`` at the start, every second and at the end."""
+    machine's CPU times go into ``steal`` at the start, every second and at the end;
+    ``on_start`` and ``on_stop`` run at the two lines."""
     assert generator.stdout is not None
     began = None
     stopped = threading.Event()
@@ -276,7 +278,9 @@ def _measure(generator: subprocess.Popen[str], groups: list[CpuGroup],
                 stopped.set()
                 sampler.join()
                 steal.append(cpu_times())
-                return time.monotonic() - began
+                took = time.monotonic() - began
+                on_stop()
+                return took
     finally:
         stopped.set()
     raise RuntimeError("the load generator ended before its run did")
@@ -288,7 +292,7 @@ def result_of(args: argparse.Namespace, tables: int, out: dict[str, Any],
     samples = [Sample(kind=k, started=s, ms=ms, status=st, bytes=b)
                for k, s, ms, st, b in out["samples"]]
     polls = [Poll(who=w, started=s, ended=e, hands_version=h, source_version=v, pushed=pu)
-             for w, s, e, h, v, pu in out["polls"]]
+             for w, s, e, h, v, pu, *_ in out["polls"]]
     hz = clock_ticks()
     cpu = {g.name: {"seconds": round(g.seconds(hz), 2),
                     "cores": round(cores_busy(g.seconds(hz), wall), 3)} for g in groups}
