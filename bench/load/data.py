@@ -89,7 +89,7 @@ def setup(tables: int, deals: int) -> dict[str, Any]:
 def night(events: int, tables: int, deals_end: int, deals_long: int, seed: int
           ) -> dict[str, Any]:
     """A Saturday night: one championship (a fifth of the tables, at least 8) whose game goes
-    on through the window, and ``events - 1`` club nights and progressive days (every fifth) of
+    on through the window, and ``events - 1`` club nights and progressive days (every tenth) of
     2–12 tables, whose game ends after ``deals_end`` deals (their round ends bunched), all
     seated and started through the services. Prints the events with their tokens."""
     import random
@@ -124,7 +124,7 @@ def night(events: int, tables: int, deals_end: int, deals_long: int, seed: int
         ends = number > 0
         deals = deals_end if ends else deals_long
         overrides = {"game_target": None, "max_deals": deals}
-        progressive = ends and number % 5 == 0
+        progressive = ends and number % 10 == 0
         kind = "championship" if not ends else "progressive day" if progressive else "club night"
         extra: dict[str, Any] = {}
         if progressive:
@@ -179,6 +179,21 @@ def _snapshot_caught_up(event_id: int, wait: float) -> tuple[bool, float]:
         time.sleep(0.25)
 
 
+def _row_differences(snapshot: list[Any], again: list[Any]) -> list[str]:
+    """The first few standings rows that differ, field by field (snapshot -> recomputed)."""
+    out = []
+    if len(snapshot) != len(again):
+        out.append(f"{len(snapshot)} rows -> {len(again)}")
+    for old, new in zip(snapshot, again, strict=False):
+        if old != new and isinstance(old, dict) and isinstance(new, dict):
+            fields = {k: (old.get(k), new.get(k)) for k in sorted(set(old) | set(new))
+                      if old.get(k) != new.get(k)}
+            out.append(f"row {old.get('entry', old.get('rank'))}: {fields}")
+        if len(out) >= 3:
+            break
+    return out
+
+
 def check(event_id: int, answered: dict[str, list[int]], unanswered: dict[str, list[int]],
           wait: float) -> dict[str, Any]:
     problems: list[str] = []
@@ -208,17 +223,22 @@ def check(event_id: int, answered: dict[str, list[int]], unanswered: dict[str, l
     event = Event.objects.get(pk=event_id)
     snap = StandingsSnapshot.objects.get(event_id=event_id)
     equal_stored = standings_compute(event=event).rows == snap.rows
+    differences: list[str] = []
     try:
         with transaction.atomic():
             games_recompute(event=event)
-            equal_hands = standings_compute(event=event).rows == snap.rows
+            again = standings_compute(event=event).rows
+            equal_hands = again == snap.rows
+            if not equal_hands:
+                differences = _row_differences(snap.rows, again)
             raise _Rollback
     except _Rollback:
         pass
     if not equal_stored:
         problems.append("the snapshot differs from standings_compute over the stored results")
     if not equal_hands:
-        problems.append("the snapshot differs from the standings recomputed from the hands")
+        problems.append("the snapshot differs from the standings recomputed from the hands: "
+                        + "; ".join(differences))
     return {
         "ok": not problems, "answered": answered_total, "stored_hands": sum(map(len, stored.values())),
         "revisions": all_revisions, "stored_without_answer": from_lost, "standings_equal": equal_stored and equal_hands,

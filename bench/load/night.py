@@ -5,7 +5,7 @@
 the push process, a Celery worker and beat, on 127.0.0.1 only) and, for each table count of
 ``--tables``, sets up a night (``bench/load/data.py night``): one championship (a fifth of
 the tables) whose game goes on through the window, and club nights and progressive days (every
-fifth) of 2–12 tables whose game ends after the deals that fill ``--round-end`` of the window;
+tenth) of 2–12 tables whose game ends after the deals that fill ``--round-end`` of the window;
 their last hands in, the other side of every such table confirms within ``--round-end-spread``
 seconds of the same moment (the rounds end on the hour: every event's round confirmations, the
 ratings and the automatic advances land together). The room of each event is the bench's room
