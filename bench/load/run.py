@@ -29,6 +29,7 @@ load.json"``. Figures from a machine that is busy with other work are a smoke te
 from __future__ import annotations
 
 import argparse
+import html
 import json
 import os
 import shutil
@@ -38,6 +39,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
@@ -58,6 +60,7 @@ from bench.load.harness import (  # noqa: E402
     report_text,
     steal_profile,
     summarise,
+    tag_attribute,
     visibility,
 )
 from bench.load.stack import Stack  # noqa: E402
@@ -118,6 +121,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "start Redis again at half and the worker at 60 %%; every hand answered "
                         "2xx must still be stored once and the standings end exactly right (the "
                         "CPU figures of the restarted processes mean nothing then)")
+    p.add_argument("--spectators", type=int, default=0,
+                   help="also hold this many spectators' standings streams open on the push "
+                        "process (bench/load/spectators.py, opened before the window as a "
+                        "phone opens its stream with &view=phone); reports how soon each saw "
+                        "every hand, how often they got a message, and the push process's "
+                        "memory per stream")
     p.add_argument("--json", type=Path, help="also write the results to this file")
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--keep", action="store_true",
@@ -176,6 +185,7 @@ def run_count(stack: Stack, args: argparse.Namespace, tables: int, work: Path) -
     }
     plan_file, out_file = work / f"plan-{tables}.json", work / f"out-{tables}.json"
     plan_file.write_text(json.dumps(plan))
+    crowd = Crowd(stack, event["event"], args.spectators, work) if args.spectators else None
     load_before = os.getloadavg()
     generator = subprocess.Popen(
         [str(LOAD_PYTHON), str(ROOT / "bench" / "load" / "generate.py"), str(plan_file),
@@ -184,6 +194,9 @@ def run_count(stack: Stack, args: argparse.Namespace, tables: int, work: Path) -
     names = (*GROUPS, "nginx") if stack.split else GROUPS
     roots = {name: (lambda n=name: stack.roots(n)) for name in names if name != "generator"}
     roots["generator"] = lambda: [generator.pid]
+    if crowd is not None:
+        names = (*names, "spectators")
+        roots["spectators"] = lambda: [crowd.proc.pid]
     groups = [CpuGroup(name, roots[name]) for name in names]
     chaos: list[dict[str, Any]] = []
     steal: list[tuple[int, int]] = []
@@ -195,6 +208,7 @@ def run_count(stack: Stack, args: argparse.Namespace, tables: int, work: Path) -
         if generator.poll() is None:
             generator.kill()
             generator.wait()
+        crowd_out = crowd.finish() if crowd is not None else None
     if generator.returncode != 0:
         raise RuntimeError(f"the load generator exited with status {generator.returncode}")
     out = json.loads(out_file.read_text())
@@ -208,11 +222,99 @@ def run_count(stack: Stack, args: argparse.Namespace, tables: int, work: Path) -
     result["layout"] = stack_layout(stack)
     if args.chaos:
         result["chaos"] = chaos
+    if crowd is not None and crowd_out is not None:
+        result["spectators"] = crowd.result(crowd_out, out)
     (total0, stolen0), (total1, stolen1) = steal[0], steal[-1]
     result["steal_percent"] = round(100 * (stolen1 - stolen0) / max(total1 - total0, 1), 1)
     result["steal_seconds"] = steal_profile(steal)
     result["load_average_before"] = load_before
     return result
+
+
+def rss_kb(pid: int) -> int:
+    """A process's resident set (``VmRSS``), KB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+class Crowd:
+    """``--spectators N``: the spectators' process (``bench/load/spectators.py``), started
+    before the room opens; the push process's memory before and after their streams open."""
+
+    def __init__(self, stack: Stack, event: int, count: int, work: Path) -> None:
+        if not stack.push or stack.split:
+            raise SystemExit("--spectators needs the push process on one machine")
+        with urllib.request.urlopen(f"{stack.base_url}/events/{event}/standings/",  # noqa: S310
+                                    timeout=30) as answer:
+            page = answer.read().decode()
+        url = tag_attribute(page, "standings-live", "data-push-url")
+        if not url:
+            raise RuntimeError("the standings page offers no push stream")
+        self.count, self.out = count, work / f"spectators-{event}.json"
+        self.push_pid = stack.procs["push"].pid
+        self.rss_before = rss_kb(self.push_pid)
+        self.proc = subprocess.Popen(
+            [sys.executable, str(ROOT / "bench" / "load" / "spectators.py"),
+             html.unescape(url), str(count), "3600", str(self.out)],
+            cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None
+        ready = self.proc.stdout.readline().split()
+        if not ready or ready[0] != "READY":
+            self.proc.kill()
+            raise RuntimeError("the spectators did not open their streams")
+        self.opened, self.open_seconds = int(ready[1]), float(ready[2])
+        time.sleep(2)  # the push process settles (its buffers, the collector)
+        self.rss_open = rss_kb(self.push_pid)
+        self.rss_end = 0
+
+    def finish(self) -> dict[str, Any] | None:
+        self.rss_end = rss_kb(self.push_pid)
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            return None
+        return dict(json.loads(self.out.read_text()))
+
+    def result(self, crowd: dict[str, Any], out: dict[str, Any]) -> dict[str, Any]:
+        window = (out["started"], out["stopped"])
+        polls = [Poll(who=w, started=s, ended=e, hands_version=h, source_version=v, pushed=pu)
+                 for w, s, e, h, v, pu, *_ in out["polls"] if not pu]
+        gaps: list[float] = []
+        messages = 0
+        for i, looks in enumerate(crowd["looks"]):
+            inside = [t for t, _ in looks if window[0] <= t <= window[1]]
+            messages += len(inside)
+            gaps += [b - a for a, b in zip(inside, inside[1:], strict=False)]
+            polls += [Poll(who=f"spectator:{i}", started=t, ended=t, hands_version=0,
+                           source_version=v, pushed=True) for t, v in looks
+                      if t <= window[1]]
+        latencies, unseen = visibility(out["submits"], polls, "spectator")
+        seconds = window[1] - window[0]
+        return {
+            "streams": self.count, "opened": self.opened, "open_seconds": self.open_seconds,
+            "open_at_end": crowd["open_at_end"], "drops": crowd["drops"],
+            "failed_opens": crowd["failed_opens"],
+            "push_rss_mb": {"before": round(self.rss_before / 1024, 1),
+                            "open": round(self.rss_open / 1024, 1),
+                            "end": round(self.rss_end / 1024, 1)},
+            "kb_per_stream": round((self.rss_open - self.rss_before) / max(1, self.opened), 1),
+            "kb_per_stream_end": round((self.rss_end - self.rss_before) / max(1, self.opened),
+                                       1),
+            "messages_per_stream_per_s": round(messages / max(1, self.count) / seconds, 3),
+            "gap_s": {f"p{q}": None if (v := percentile(gaps, q)) is None else round(v, 2)
+                      for q in (0, 5, 50)},
+            "mb_received_per_s": round(crowd["bytes"] / seconds / 2**20, 1),
+            "visibility": {
+                **{f"p{q}_s": None if (v := percentile(latencies, q)) is None else round(v, 3)
+                   for q in (50, 95, 99)},
+                "seen": len(latencies), "unseen": unseen},
+        }
 
 
 def stack_layout(stack: Stack) -> str:
