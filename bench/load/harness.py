@@ -339,7 +339,9 @@ def report_text(result: dict[str, Any]) -> str:
             f"{crowd['open_seconds']:.0f} s, {crowd['open_at_end']} open at the end, "
             f"{crowd['drops']} drops; a message every {crowd['gap_s']['p50']} s (p50, "
             f"shortest {crowd['gap_s']['p0']} s), {crowd['messages_per_stream_per_s']} a "
-            f"second each, {crowd['mb_received_per_s']} MB/s received in all")
+            f"second each, {crowd['mb_received_per_s']} MB/s received in all; one message "
+            f"reached all of them within {crowd['fan_out_s']['p50']} s (p50, p95 "
+            f"{crowd['fan_out_s']['p95']} s)")
         lines.append(
             f"201 -> every spectator shows it: p50 {_s(vis['p50_s'])}  p95 {_s(vis['p95_s'])}"
             f"  p99 {_s(vis['p99_s'])}  (seen {vis['seen']}, not before the end "

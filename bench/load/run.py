@@ -295,6 +295,14 @@ class Crowd:
                            source_version=v, pushed=True) for t, v in looks
                       if t <= window[1]]
         latencies, unseen = visibility(out["submits"], polls, "spectator")
+        # The push process's own share: how long one message took to reach every stream
+        # (first arrival to last, per snapshot source version seen by all).
+        arrivals: dict[int, list[float]] = {}
+        for looks in crowd["looks"]:
+            for t, v in looks:
+                if window[0] <= t <= window[1]:
+                    arrivals.setdefault(v, []).append(t)
+        spreads = [max(ts) - min(ts) for ts in arrivals.values() if len(ts) == self.count]
         seconds = window[1] - window[0]
         return {
             "streams": self.count, "opened": self.opened, "open_seconds": self.open_seconds,
@@ -310,6 +318,8 @@ class Crowd:
             "gap_s": {f"p{q}": None if (v := percentile(gaps, q)) is None else round(v, 2)
                       for q in (0, 5, 50)},
             "mb_received_per_s": round(crowd["bytes"] / seconds / 2**20, 1),
+            "fan_out_s": {f"p{q}": None if (v := percentile(spreads, q)) is None else round(v, 2)
+                          for q in (50, 95)},
             "visibility": {
                 **{f"p{q}_s": None if (v := percentile(latencies, q)) is None else round(v, 3)
                    for q in (50, 95, 99)},

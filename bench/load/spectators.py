@@ -87,8 +87,10 @@ class Spectators:
         while not self.stop.is_set():
             block = await reader.readuntil(b"\n\n")
             self.bytes += len(block)
-            if block.startswith(b"event: standings"):
-                found = SOURCE.search(block, 0, 400)
+            # (a chunk-size line may come first: uvicorn answers in chunks)
+            at = block.find(b"event: standings", 0, 64)
+            if at >= 0:
+                found = SOURCE.search(block, at, at + 400)
                 if found is not None:
                     mine.append((time.monotonic(), int(found.group(1))))
 
