@@ -38,6 +38,13 @@ The devices, as the pages behave (``static/js``):
 * a probe polling the version every half second: not a device of the room, it dates each hand
   for the end-to-end figure (``harness.visibility``).
 
+A night (``bench/load/night.py``) gives the plan several ``events``, each with its tables'
+tokens and its ruleset: every event gets its own room as above (standings phones per table, a
+wall and a seating board each); one probe reads every event's hands counter from Redis
+(``RedisProbe``) instead of an HTTP probe per event; and the scorer phones of an event whose
+game ends in the window (``ends``) stop after its last deal and confirm at ``round_end_at``
+seconds into the window, within ``round_end_spread`` seconds of each other.
+
 Where a page's script fetches with ``cache: "no-cache"`` (``revalidate`` in the plan, per
 script) the device keeps each answer's ETag and asks again with ``If-None-Match``, as the
 browser does; with ``cache: "no-store"`` it asks plainly.

@@ -21,6 +21,11 @@ a half-typed hand), the CPU of each process group as cores busy (from /proc/<pid
 and after), the push streams and messages, and how long after a save's 201 every standings
 phone, and the wall, showed standings that include it (p50/p95/p99 over every hand and device).
 
+``--spectators N`` also holds N spectators' standings streams open on the push process
+(``bench/load/spectators.py``) and reports their delay, how often each got a message, the time
+one message took to reach them all, and the push process's memory per stream. Many events at
+once: ``bench/load/night.py``.
+
 The default (``--tables 16 --seconds 30``) takes under two minutes on an idle machine; the
 full run is ``make bench-load BENCH_ARGS="--tables 16,32,64,96 --seconds 60 --json
 load.json"``. Figures from a machine that is busy with other work are a smoke test only.
