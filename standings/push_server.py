@@ -269,6 +269,8 @@ class Hub:
             streams.discard(stream)
             if not streams:
                 del self.streams[stream.event_id]
+                if stream.event_id not in self._held:  # nothing pending: forget its interval
+                    self._sent_at.pop(stream.event_id, None)
 
     def open_streams(self) -> int:
         return sum(len(s) for s in self.streams.values())
@@ -306,9 +308,11 @@ class Hub:
         """The interval is over: the event's held snapshot goes out to its streams now."""
         self._timers.pop(event_id, None)
         data = self._held.pop(event_id, None)
-        if data is not None:
+        if data is not None and event_id in self.streams:
             self._sent_at[event_id] = asyncio.get_running_loop().time()
             self._send_snapshot(event_id, data)
+        elif event_id not in self.streams:  # every page left meanwhile
+            self._sent_at.pop(event_id, None)
 
     def _send_snapshot(self, event_id: int, data: str) -> int:
         streams = self.streams.get(event_id, ())

@@ -330,3 +330,20 @@ def test_the_push_process_coalesces_as_the_setting_says(settings) -> None:
     assert push_server.coalesce_seconds() == 2.5
     settings.PUSH_COALESCE_SECONDS = -1
     assert push_server.coalesce_seconds() == 0.0
+
+
+def test_an_event_whose_pages_all_left_is_forgotten_with_what_it_held() -> None:
+    async def scenario() -> None:
+        hub = Hub("redis://127.0.0.1:1/0", coalesce=0.1)
+        stream = hub.join(5)
+        hub.dispatch("push:event:5", '{"version":1}')
+        hub.dispatch("push:event:5", '{"version":2}')  # held
+        hub.leave(stream)
+        await asyncio.sleep(0.25)  # the interval over, nobody to send it to
+        assert hub._held == {} and hub._timers == {} and hub._sent_at == {}
+        again = hub.join(5)
+        assert hub.dispatch("push:event:5", '{"version":3}') == 1
+        assert again.take() == frame("standings", '{"version":3}')  # at once
+        await hub.close()
+
+    run(scenario())
