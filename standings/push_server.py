@@ -32,6 +32,14 @@ One Redis connection per process subscribes to every event's channel (``PSUBSCRI
 each message to the streams of that event. A slow stream never holds up the others: a stream
 keeps only the newest message not yet written (a snapshot supersedes the one before).
 
+An event's snapshots go out at most once every ``PUSH_COALESCE_SECONDS`` (2 s by default; 0
+sends each as it comes): the first after a quiet spell at once, any that come sooner are held
+and only the newest of them is written when the interval is over. A busy room's standings move
+with every debounced run of the worker (about one a second at 128 tables); a spectator sees
+the standings of a few seconds ago just as well, and an event followed by thousands of screens
+then costs a write to each of them every few seconds, not every second. The walls' and the
+directors' nudges are never held.
+
 No database, no session: the token (``standings.push.push_token``, signed with ``SECRET_KEY`` by
 the page after its permission check) says which event the holder may follow. A missing, forged
 or expired token answers 403 naming the ``token`` field; the page then keeps polling.
@@ -73,6 +81,7 @@ HEARTBEAT_SECONDS = 15.0
 RETRY_MS = 2000  # how long a browser waits before opening a dropped stream again
 RECONNECT_MAX_SECONDS = 5.0
 FRAGMENTS_KEPT = 64  # (event, version, view) bodies held in memory, least recently used out
+COALESCE_SECONDS = 2.0  # an event's snapshots go out at most this often (PUSH_COALESCE_SECONDS)
 
 
 def push_prefix() -> str:
@@ -167,11 +176,35 @@ def event_name(data: str) -> str:
     return "calls" if data.startswith('{"calls"') else "standings"
 
 
-class Hub:
-    """The process's Redis subscription and the open streams, per event."""
+def coalesce_seconds() -> float:
+    """How often at most an event's snapshots go out (``PUSH_COALESCE_SECONDS``; 0: each as it
+    comes)."""
+    return max(0.0, float(getattr(settings, "PUSH_COALESCE_SECONDS", COALESCE_SECONDS)))
 
-    def __init__(self, redis_url: str) -> None:
+
+def _with_regions(data: str, held: str) -> str:
+    """A status-only message (a snapshot found current with newer hands: no regions) that
+    supersedes a held one of the same version: the held message's regions go with it, so the
+    pages showing them need not fetch a region they never got."""
+    with contextlib.suppress(ValueError):
+        new, old = json.loads(data), json.loads(held)
+        if (isinstance(new, dict) and isinstance(old, dict) and "regions" not in new
+                and isinstance(old.get("regions"), dict)
+                and new.get("version") == old.get("version")):
+            return json.dumps({**new, "regions": old["regions"]}, separators=(",", ":"))
+    return data
+
+
+class Hub:
+    """The process's Redis subscription and the open streams, per event; each event's
+    snapshots coalesced to one every ``coalesce`` seconds (0: none held)."""
+
+    def __init__(self, redis_url: str, coalesce: float = 0.0) -> None:
         self.redis_url = redis_url
+        self.coalesce = coalesce
+        self._sent_at: dict[int, float] = {}  # when an event's last snapshot went out
+        self._held: dict[int, str] = {}  # the newest snapshot message held back, per event
+        self._timers: dict[int, asyncio.TimerHandle] = {}
         self.streams: dict[int, set[Stream]] = {}
         self.connected = False
         self._task: asyncio.Task[None] | None = None
@@ -236,6 +269,8 @@ class Hub:
             streams.discard(stream)
             if not streams:
                 del self.streams[stream.event_id]
+                if stream.event_id not in self._held:  # nothing pending: forget its interval
+                    self._sent_at.pop(stream.event_id, None)
 
     def open_streams(self) -> int:
         return sum(len(s) for s in self.streams.values())
@@ -254,6 +289,33 @@ class Hub:
             for stream in streams:
                 stream.deliver(message, wall=name == "wall", calls=name == "calls")
             return len(streams)
+        if self.coalesce > 0:
+            loop = asyncio.get_running_loop()
+            now = loop.time()
+            held = self._held.get(event_id)
+            if held is None and now - self._sent_at.get(event_id, -self.coalesce) \
+                    >= self.coalesce:
+                self._sent_at[event_id] = now  # the first after a quiet spell: at once
+            else:  # too soon: held, the newest only, until the interval is over
+                self._held[event_id] = data if held is None else _with_regions(data, held)
+                if event_id not in self._timers:
+                    self._timers[event_id] = loop.call_at(
+                        self._sent_at[event_id] + self.coalesce, self._release, event_id)
+                return len(streams)
+        return self._send_snapshot(event_id, data)
+
+    def _release(self, event_id: int) -> None:
+        """The interval is over: the event's held snapshot goes out to its streams now."""
+        self._timers.pop(event_id, None)
+        data = self._held.pop(event_id, None)
+        if data is not None and event_id in self.streams:
+            self._sent_at[event_id] = asyncio.get_running_loop().time()
+            self._send_snapshot(event_id, data)
+        elif event_id not in self.streams:  # every page left meanwhile
+            self._sent_at.pop(event_id, None)
+
+    def _send_snapshot(self, event_id: int, data: str) -> int:
+        streams = self.streams.get(event_id, ())
         snapshot = standings_frames(data)
         if snapshot.version is not None:
             for view, body in snapshot.regions.items():
@@ -310,6 +372,10 @@ class Hub:
                 await client.aclose()
 
     async def close(self) -> None:
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+        self._held.clear()
         await self._drop_client()
         if self._task is not None:
             self._task.cancel()
@@ -327,7 +393,7 @@ _hub: Hub | None = None
 def hub() -> Hub:
     global _hub  # noqa: PLW0603 - one hub per process
     if _hub is None:
-        _hub = Hub(str(settings.REDIS_URL))
+        _hub = Hub(str(settings.REDIS_URL), coalesce_seconds())
     return _hub
 
 

@@ -40,6 +40,7 @@ from django.db.models import Count  # noqa: E402
 from clubs.models import Club, Membership  # noqa: E402
 from clubs.services import club_create, player_create  # noqa: E402
 from draw import services as draw  # noqa: E402
+from draw.services import event_status_set  # noqa: E402
 from scoring.models import Hand, HandRevision  # noqa: E402
 from standings.models import StandingsSnapshot  # noqa: E402
 from standings.selectors import standings_compute  # noqa: E402
@@ -85,6 +86,79 @@ def setup(tables: int, deals: int) -> dict[str, Any]:
             "overrides": overrides, "tokens": tokens}
 
 
+def night(events: int, tables: int, deals_end: int, deals_long: int, seed: int
+          ) -> dict[str, Any]:
+    """A Saturday night: one championship (a fifth of the tables, at least 8) whose game goes
+    on through the window, and ``events - 1`` club nights and progressive days (every tenth) of
+    2–12 tables, whose game ends after ``deals_end`` deals (their round ends bunched), all
+    seated and started through the services. Prints the events with their tokens."""
+    import random
+
+    if events < 2 or tables < 8 + 2 * (events - 1):
+        raise SystemExit(f"{events} events need at least {8 + 2 * (events - 1)} tables")
+    rng = random.Random(seed)
+    championship = max(8, tables // 5)
+    rest = tables - championship
+    sizes = [2] * (events - 1)
+    left = rest - sum(sizes)
+    while left > 0:  # spread the rest, smaller events the likelier, none over 12
+        i = rng.randrange(len(sizes))
+        if sizes[i] < 12 and rng.random() < 3 / sizes[i]:
+            sizes[i] += 1
+            left -= 1
+        if all(size >= 12 for size in sizes):
+            championship += left
+            break
+    users = get_user_model()
+    director, _ = users.objects.get_or_create(username="bench-director",
+                                              defaults={"email": "director@bench.invalid"})
+    club = Club.objects.filter(slug=SLUG).first()
+    if club is None:
+        owner, _ = users.objects.get_or_create(username="bench-owner",
+                                               defaults={"email": "owner@bench.invalid"})
+        club = club_create(name="Load bench club", slug=SLUG, owner=owner,
+                           ruleset_preset=PRESET, is_public=True)
+        Membership.objects.create(club=club, user=director, role=Membership.Role.DIRECTOR)
+    out = []
+    for number, size in enumerate([championship, *sizes]):
+        ends = number > 0
+        deals = deals_end if ends else deals_long
+        overrides = {"game_target": None, "max_deals": deals}
+        progressive = ends and number % 10 == 0
+        kind = "championship" if not ends else "progressive day" if progressive else "club night"
+        extra: dict[str, Any] = {}
+        if progressive:
+            extra = {"format": Event.Format.INDIVIDUAL_PROGRESSIVE,
+                     "format_settings": {"cut": 0}}
+        event = events_create(club=club, director=director, kind=kind, number=number,
+                              tables=size, deals=deals, overrides=overrides, extra=extra)
+        out.append({"event": event["event"], "kind": kind, "tables": size,
+                    "tokens": event["tokens"], "overrides": overrides, "ends": ends})
+    return {"preset": PRESET, "events": out}
+
+
+def events_create(*, club: Club, director: Any, kind: str, number: int, tables: int, deals: int,
+                  overrides: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    """One event of the night, its first round seated and started."""
+    event = events.event_create(
+        club=club, name=f"Night {number + 1}: {kind}, {tables} tables",
+        date=datetime.date.today(), actor=director, rounds_planned=2, deals_per_round=deals,
+        ruleset_preset=PRESET, ruleset_overrides=overrides, seed=number + 1, **extra,
+    )
+    players = [player_create(club=club, name=f"E{event.pk} player {i + 1}")
+               for i in range(tables * 4)]
+    events.entries_create_many(event=event, players=players, actor=director)
+    if event.status != Event.Status.RUNNING:
+        event = event_status_set(event=event, status=Event.Status.RUNNING, actor=director)
+    round_ = draw.round_create(event=event, actor=director)
+    draw.round_set_status(round_=round_, status="playing", actor=director)
+    tokens = list(round_.tables.order_by("number").values_list("token", flat=True))
+    if len(tokens) != tables:
+        raise SystemExit(f"event {event.pk}: expected {tables} tables, the round has "
+                         f"{len(tokens)}")
+    return {"event": event.pk, "tokens": tokens}
+
+
 def _snapshot_caught_up(event_id: int, wait: float) -> tuple[bool, float]:
     """Until the snapshot has caught up with the hands and no hand has come in for a second
     (a save the phone gave up on may still be running on a web worker of a machine loaded far
@@ -103,6 +177,21 @@ def _snapshot_caught_up(event_id: int, wait: float) -> tuple[bool, float]:
         if time.monotonic() - started > wait:
             return False, time.monotonic() - started
         time.sleep(0.25)
+
+
+def _row_differences(snapshot: list[Any], again: list[Any]) -> list[str]:
+    """The first few standings rows that differ, field by field (snapshot -> recomputed)."""
+    out = []
+    if len(snapshot) != len(again):
+        out.append(f"{len(snapshot)} rows -> {len(again)}")
+    for old, new in zip(snapshot, again, strict=False):
+        if old != new and isinstance(old, dict) and isinstance(new, dict):
+            fields = {k: (old.get(k), new.get(k)) for k in sorted(set(old) | set(new))
+                      if old.get(k) != new.get(k)}
+            out.append(f"row {old.get('entry', old.get('rank'))}: {fields}")
+        if len(out) >= 3:
+            break
+    return out
 
 
 def check(event_id: int, answered: dict[str, list[int]], unanswered: dict[str, list[int]],
@@ -134,21 +223,52 @@ def check(event_id: int, answered: dict[str, list[int]], unanswered: dict[str, l
     event = Event.objects.get(pk=event_id)
     snap = StandingsSnapshot.objects.get(event_id=event_id)
     equal_stored = standings_compute(event=event).rows == snap.rows
+    differences: list[str] = []
     try:
         with transaction.atomic():
             games_recompute(event=event)
-            equal_hands = standings_compute(event=event).rows == snap.rows
+            again = standings_compute(event=event).rows
+            equal_hands = again == snap.rows
+            if not equal_hands:
+                differences = _row_differences(snap.rows, again)
             raise _Rollback
     except _Rollback:
         pass
     if not equal_stored:
         problems.append("the snapshot differs from standings_compute over the stored results")
     if not equal_hands:
-        problems.append("the snapshot differs from the standings recomputed from the hands")
+        problems.append("the snapshot differs from the standings recomputed from the hands: "
+                        + "; ".join(differences))
     return {
         "ok": not problems, "answered": answered_total, "stored_hands": sum(map(len, stored.values())),
         "revisions": all_revisions, "stored_without_answer": from_lost, "standings_equal": equal_stored and equal_hands,
         "snapshot_version": snap.version, "waited_for_standings_s": round(waited, 2),
+        "problems": problems[:20],
+    }
+
+
+def check_night(event_ids: list[int], answered: dict[str, list[int]],
+                unanswered: dict[str, list[int]], wait: float) -> dict[str, Any]:
+    """:func:`check` for every event of a night (each with its own tables' answers), within one
+    wait for them all."""
+    deadline = time.monotonic() + wait
+    results = {}
+    for event_id in event_ids:
+        tokens = set(Event.objects.filter(pk=event_id).values_list(
+            "rounds__tables__token", flat=True))
+        mine = {t: v for t, v in answered.items() if t in tokens}
+        lost = {t: v for t, v in unanswered.items() if t in tokens}
+        results[event_id] = check(event_id, mine, lost, max(5.0, deadline - time.monotonic()))
+    problems = [f"event {e}: {p}" for e, r in results.items() for p in r["problems"]]
+    return {
+        "ok": all(r["ok"] for r in results.values()), "events": len(results),
+        "answered": sum(r["answered"] for r in results.values()),
+        "stored_hands": sum(r["stored_hands"] for r in results.values()),
+        "revisions": sum(r["revisions"] for r in results.values()),
+        "stored_without_answer": sum(r["stored_without_answer"] for r in results.values()),
+        "standings_equal": all(r["standings_equal"] for r in results.values()),
+        "snapshot_versions": {str(e): r["snapshot_version"] for e, r in results.items()},
+        "waited_for_standings_s": max(r["waited_for_standings_s"] for r in results.values()),
         "problems": problems[:20],
     }
 
@@ -163,9 +283,25 @@ def main() -> int:
     two.add_argument("--event", type=int, required=True)
     two.add_argument("--answered", type=Path, required=True)
     two.add_argument("--wait", type=float, default=45.0)
+    three = sub.add_parser("night")
+    three.add_argument("--events", type=int, required=True)
+    three.add_argument("--tables", type=int, required=True)
+    three.add_argument("--deals-end", type=int, required=True)
+    three.add_argument("--deals-long", type=int, required=True)
+    three.add_argument("--seed", type=int, default=2026)
+    four = sub.add_parser("check-night")
+    four.add_argument("--events", required=True, help="event ids, comma-separated")
+    four.add_argument("--answered", type=Path, required=True)
+    four.add_argument("--wait", type=float, default=60.0)
     args = parser.parse_args()
     if args.command == "setup":
         out = setup(args.tables, args.deals)
+    elif args.command == "night":
+        out = night(args.events, args.tables, args.deals_end, args.deals_long, args.seed)
+    elif args.command == "check-night":
+        sent = json.loads(args.answered.read_text())
+        out = check_night([int(x) for x in args.events.split(",")], sent["answered"],
+                          sent.get("unanswered", {}), args.wait)
     else:
         sent = json.loads(args.answered.read_text())
         out = check(args.event, sent["answered"], sent.get("unanswered", {}), args.wait)

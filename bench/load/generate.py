@@ -38,6 +38,13 @@ The devices, as the pages behave (``static/js``):
 * a probe polling the version every half second: not a device of the room, it dates each hand
   for the end-to-end figure (``harness.visibility``).
 
+A night (``bench/load/night.py``) gives the plan several ``events``, each with its tables'
+tokens and its ruleset: every event gets its own room as above (standings phones per table, a
+wall and a seating board each); one probe reads every event's hands counter from Redis
+(``RedisProbe``) instead of an HTTP probe per event; and the scorer phones of an event whose
+game ends in the window (``ends``) stop after its last deal and confirm at ``round_end_at``
+seconds into the window, within ``round_end_spread`` seconds of each other.
+
 Where a page's script fetches with ``cache: "no-cache"`` (``revalidate`` in the plan, per
 script) the device keeps each answer's ETag and asks again with ``If-None-Match``, as the
 browser does; with ``cache: "no-store"`` it asks plainly.
@@ -75,13 +82,21 @@ from rules_engine import get_ruleset  # noqa: E402
 
 PLAN: dict[str, Any] = {}
 SAMPLES: list[list[Any]] = []  # [kind, started, ms, status, bytes]
-POLLS: list[list[Any]] = []  # [who, started, ended, hands_version, source_version, pushed]
+POLLS: list[list[Any]] = []  # [who, started, ended, hands_version, source_version, pushed,
+#                              event]
 SUBMITS: list[float] = []  # response times of hands answered 201
+SUBMIT_EVENTS: list[int] = []  # and the event of each
+CONFIRMED: list[float] = []  # confirmations answered 200 (games ending in the window)
+EVENTS: dict[int, dict[str, Any]] = {}  # the night's events by id (one, unless a night)
+READER_EVENTS: dict[str, list[int]] = {"phone": [], "wall": [], "seating": [], "probe": []}
+# The events' hands counters as the site keeps them (``standings.status.HANDS_KEY`` in Django's
+# Redis cache: an int is stored as its digits), read by the Redis probe of a night.
+HANDS_KEY = ":1:standings:status:{event}:hands"
 ANSWERED: dict[str, list[int]] = {}  # hands answered 2xx, per table token
 UNANSWERED: dict[str, list[int]] = {}  # hands whose last save got no answer (maybe stored)
 STOPPED: dict[str, str] = {}  # phones that stopped saving, and why
 IN_FLIGHT = [0]  # saves on their way (the run waits for them before it ends)
-TOKENS: list[str] = []
+TOKENS: list[tuple[int, str]] = []  # (event, table token), one per scorer phone
 START_AT = [float("inf")]  # the measured window: from START_AT to STOP_AT
 STOP_AT = [float("inf")]
 OPENING_SECONDS = 3.0  # before the window the devices open their pages over a few seconds
@@ -149,9 +164,14 @@ class ScorerPhone(Device):
     """The table's phone: checks while typing, saves a hand, redraws, polls the table."""
 
     def on_start(self) -> None:
-        self.token = TOKENS.pop(0)
+        self.event, self.token = TOKENS.pop(0)
         self.rng = random.Random(f"{PLAN['seed']}-{self.token}")
-        self.ruleset = get_ruleset(PLAN["preset"], PLAN["overrides"])
+        room = EVENTS[self.event]
+        self.ruleset = get_ruleset(PLAN["preset"], room["overrides"])
+        # A game that ends in the window (``ends``): after its last deal the other side
+        # confirms at the round's end, bunched with every other such table of the night.
+        self.last_deal = int(room["overrides"]["max_deals"]) if room.get("ends") else None
+        self.confirmed = False
         self.number = 1
         self.dealer = "N"
         self.pending: tuple[dict[str, Any], str] | None = None
@@ -176,6 +196,8 @@ class ScorerPhone(Device):
             hand = random_hand(self.rng, self.ruleset, self.dealer)
             self.pending = (hand, str(uuid.uuid4()))
         hand, key = self.pending
+        if self.last_deal is not None and self.number > self.last_deal and not self.stopped:
+            self.stopped = True  # the game is over: it waits for the round's end
         steps = [] if self.stopped else typing_steps(hand, PLAN["checks_per_hand"])
         plan: list[tuple[float, str, Any]] = []
         t = 0.0
@@ -186,6 +208,8 @@ class ScorerPhone(Device):
             plan.append((1.0 + i * (every - 3.0) / max(1, len(steps)), "check", values))
         if not self.stopped:
             plan.append((every - 1.0, "submit", None))
+        elif self.last_deal is not None and not self.confirmed:
+            plan.append((0.0, "confirm", None))
         for offset, what, values in sorted(plan, key=lambda p: p[0]):
             if joined is not None and begin + offset < joined:
                 continue  # before this device joined (a slow turn later still does it all)
@@ -195,9 +219,28 @@ class ScorerPhone(Device):
                          PLAN["revalidate"]["table"], {"Accept": "application/json"})
             elif what == "check":
                 self.call("check", "POST", f"/api/tables/{self.token}/check/", json=values)
+            elif what == "confirm":
+                self.confirm()
             else:
                 self.submit(hand, key)
         self.pause(begin + every - time.monotonic())
+
+    def confirm(self) -> None:
+        """The other side confirms the finished game at the round's end (``round_end_at``
+        into the window, spread over ``round_end_spread`` seconds: the night's round ends are
+        bunched on the hour); once, retried at the next turn when it got no answer."""
+        at = START_AT[0] + PLAN["round_end_at"] + self.rng.uniform(0, PLAN["round_end_spread"])
+        self.pause(at - time.monotonic())
+        if time.monotonic() > STOP_AT[0]:
+            return
+        status, response, _ = self.call("confirm", "POST", f"/api/tables/{self.token}/confirm/",
+                                        json={"position": "E"})
+        if status == 200 or 400 <= status < 500 and status != 429:
+            self.confirmed = True
+            if status != 200:
+                STOPPED[self.token] = f"confirm {status}: {(response.content or b'')[:200]!r}"
+            else:
+                CONFIRMED.append(time.monotonic())
 
     def submit(self, hand: dict[str, Any], key: str) -> None:
         if time.monotonic() > STOP_AT[0]:
@@ -216,6 +259,7 @@ class ScorerPhone(Device):
         if status in (200, 201):
             if status == 201 and time.monotonic() <= STOP_AT[0]:
                 SUBMITS.append(time.monotonic())
+                SUBMIT_EVENTS.append(self.event)
             ANSWERED[self.token].append(self.number)
             self.number += 1
             self.dealer = str(self.ruleset.next_dealer(self.dealer))
@@ -263,9 +307,9 @@ class StandingsReader(Device):
         self.rng = random.Random()
         DEVICE_NUMBERS[self.who] += 1
         self.device = f"{self.who}:{DEVICE_NUMBERS[self.who]}"
+        self.event = event = READER_EVENTS[self.who].pop(0)
         self.busy = Semaphore()  # the page's own "busy": one look at a time
         self.pause(self.rng.uniform(0, OPENING_SECONDS))
-        event = PLAN["event"]
         self.version_at = self.version_url.format(event=event)
         self.fragment_at = self.fragment_url.format(event=event)
         status, response, _ = self.call(self.kinds[0], "GET", self.page.format(event=event))
@@ -308,7 +352,7 @@ class StandingsReader(Device):
             self.current = str(answer["version"])
         if time.monotonic() <= STOP_AT[0]:
             POLLS.append([self.device, started, time.monotonic(), answer["hands_version"],
-                          answer["source_version"], pushed])
+                          answer["source_version"], pushed, self.event])
 
     def ask(self) -> tuple[dict[str, Any] | None, float]:
         status, body, started = self.get(self.kinds[1], self.version_at,
@@ -408,7 +452,8 @@ class Probe(Device):
     followed within half a second by an answer whose ``hands_version`` counts it."""
 
     def on_start(self) -> None:
-        self.at = f"/events/{PLAN['event']}/standings/version/"
+        self.event = READER_EVENTS["probe"].pop(0)
+        self.at = f"/events/{self.event}/standings/version/"
         self.opened()
 
     @task
@@ -419,8 +464,67 @@ class Probe(Device):
         if status == 200 and time.monotonic() <= STOP_AT[0]:
             answer = json.loads(body)
             POLLS.append(["probe", started, time.monotonic(), answer["hands_version"],
-                          answer["source_version"], False])
+                          answer["source_version"], False, self.event])
         self.pause(begin + 0.5 - time.monotonic())
+
+
+class RedisProbe(Device):
+    """A night's probe: many events, so not one HTTP probe each (two requests a second per
+    event would be a fifth of the load); every quarter second one ``MGET`` of every event's
+    hands counter from the site's cache (what the version poll answers from), to date each
+    hand as the HTTP probe does. Not a device of the room."""
+
+    def on_start(self) -> None:
+        self.events = sorted(EVENTS)
+        self.keys = [HANDS_KEY.format(event=e) for e in self.events]
+        self.sock: socket.socket | None = None
+        self.opened()
+
+    def mget(self) -> list[int | None]:
+        if self.sock is None:
+            self.sock = socket.create_connection((PLAN["redis"]["host"], PLAN["redis"]["port"]),
+                                                 timeout=5)
+        parts = [b"MGET", *(k.encode() for k in self.keys)]
+        self.sock.sendall(b"*%d\r\n" % len(parts)
+                          + b"".join(b"$%d\r\n%s\r\n" % (len(x), x) for x in parts))
+        buffer = b""
+        head, buffer = _read_until(self.sock, buffer, b"\r\n")
+        if head is None or not head.startswith(b"*"):
+            raise OSError(f"unexpected answer from Redis: {head!r}")
+        values: list[int | None] = []
+        for _ in range(int(head[1:])):
+            line, buffer = _read_until(self.sock, buffer, b"\r\n")
+            if line is None:
+                raise OSError("Redis closed the connection")
+            if line == b"$-1":
+                values.append(None)
+                continue
+            size = int(line[1:])
+            while len(buffer) < size + 2:
+                chunk = self.sock.recv(65536)
+                if not chunk:
+                    raise OSError("Redis closed the connection")
+                buffer += chunk
+            raw, buffer = buffer[:size], buffer[size + 2:]
+            values.append(int(raw) if raw.isdigit() else None)
+        return values
+
+    @task
+    def poll(self) -> None:
+        begin = time.monotonic()
+        try:
+            values = self.mget()
+        except OSError:
+            if self.sock is not None:
+                self.sock.close()
+            self.sock = None
+            values = []
+        ended = time.monotonic()
+        if values and ended <= STOP_AT[0]:
+            for event, hands in zip(self.events, values, strict=True):
+                if hands is not None:
+                    POLLS.append(["probe", begin, ended, hands, -1, False, event])
+        self.pause(begin + 0.25 - time.monotonic())
 
 
 class SeatingWall(Device):
@@ -428,8 +532,9 @@ class SeatingWall(Device):
 
     def on_start(self) -> None:
         self.every = PLAN["seating_every"]
+        self.event = READER_EVENTS["seating"].pop(0)
         self.pause(random.uniform(0, OPENING_SECONDS))
-        self.page = f"/events/{PLAN['event']}/wall/seating/"
+        self.page = f"/events/{self.event}/wall/seating/"
         self.current = self.load()
         self.opened()
         self.pause(random.uniform(0, self.every))
@@ -445,7 +550,7 @@ class SeatingWall(Device):
     def poll(self) -> None:
         begin = time.monotonic()
         status, body, _ = self.get("seating version",
-                                   f"/events/{PLAN['event']}/wall/seating/version/",
+                                   f"/events/{self.event}/wall/seating/version/",
                                    PLAN["revalidate"]["seating"], {"X-Requested-With": "fetch"})
         if status in (200, 304) and str(json.loads(body)["version"]) != str(self.current):
             self.current = self.load(json.loads(body)["version"])
@@ -454,14 +559,31 @@ class SeatingWall(Device):
 
 def main(plan_path: str, out_path: str) -> int:
     PLAN.update(json.loads(Path(plan_path).read_text()))
-    tables = len(PLAN["tokens"])
-    TOKENS.extend(PLAN["tokens"])
+    # One event (the bench's room), or a night of many (``events``: each its tokens and
+    # ruleset overrides, and whether its game ends in the window).
+    rooms = PLAN.get("events") or [{"event": PLAN["event"], "tokens": PLAN["tokens"],
+                                    "overrides": PLAN["overrides"], "ends": False}]
+    PLAN.setdefault("round_end_at", PLAN["seconds"])
+    PLAN.setdefault("round_end_spread", 0.0)
+    for room in rooms:
+        EVENTS[room["event"]] = room
+        TOKENS.extend((room["event"], token) for token in room["tokens"])
+        READER_EVENTS["phone"].extend([room["event"]] * (len(room["tokens"])
+                                                         * PLAN["standings_phones"]))
+        READER_EVENTS["wall"].append(room["event"])
+        READER_EVENTS["seating"].append(room["event"])
+    tables = len(TOKENS)
     ScorerPhone.fixed_count = tables
-    StandingsPhone.fixed_count = tables * PLAN["standings_phones"]
-    StandingsWall.fixed_count = 1
-    SeatingWall.fixed_count = 1
-    Probe.fixed_count = 1
-    classes = [ScorerPhone, StandingsPhone, StandingsWall, SeatingWall, Probe]
+    StandingsPhone.fixed_count = len(READER_EVENTS["phone"])
+    StandingsWall.fixed_count = len(rooms)
+    SeatingWall.fixed_count = len(rooms)
+    probe: type[Device] = Probe
+    if PLAN.get("redis"):
+        probe = RedisProbe
+    else:
+        READER_EVENTS["probe"].extend(EVENTS)
+    probe.fixed_count = 1 if probe is RedisProbe else len(rooms)
+    classes = [ScorerPhone, StandingsPhone, StandingsWall, SeatingWall, probe]
     users = sum(c.fixed_count for c in classes)
     env = Environment(user_classes=classes, host=PLAN["base_url"])
     runner = env.create_local_runner()
@@ -483,7 +605,8 @@ def main(plan_path: str, out_path: str) -> int:
     runner.quit()
     Path(out_path).write_text(json.dumps({
         "users": users, "opened": OPENED[0], "started": started, "stopped": STOP_AT[0],
-        "samples": SAMPLES, "polls": POLLS, "submits": SUBMITS, "answered": ANSWERED,
+        "samples": SAMPLES, "polls": POLLS, "submits": SUBMITS, "submit_events": SUBMIT_EVENTS,
+        "confirmed": CONFIRMED, "answered": ANSWERED,
         "unanswered": UNANSWERED, "phones_stopped": STOPPED, "in_flight_at_end": IN_FLIGHT[0],
         "push": {"streams_at_stop": streams_at_stop, "messages": PUSH["messages"],
                  "reconnects": PUSH["reconnects"], "regions": PUSH["regions"],

@@ -341,6 +341,25 @@ def report_text(result: dict[str, Any]) -> str:
             f"p99 {_s(vis.get('p99_s'))}  (seen {vis['seen']}, not before the end "
             f"{vis['unseen']})"
         )
+    crowd = result.get("spectators")
+    if crowd:
+        vis, rss = crowd["visibility"], crowd["push_rss_mb"]
+        lines.append(
+            f"spectators: {crowd['opened']} of {crowd['streams']} streams opened in "
+            f"{crowd['open_seconds']:.0f} s, {crowd['open_at_end']} open at the end, "
+            f"{crowd['drops']} drops; a message every {crowd['gap_s']['p50']} s (p50, "
+            f"shortest {crowd['gap_s']['p0']} s), {crowd['messages_per_stream_per_s']} a "
+            f"second each, {crowd['mb_received_per_s']} MB/s received in all; one message "
+            f"reached all of them within {crowd['fan_out_s']['p50']} s (p50, p95 "
+            f"{crowd['fan_out_s']['p95']} s)")
+        lines.append(
+            f"201 -> every spectator shows it: p50 {_s(vis['p50_s'])}  p95 {_s(vis['p95_s'])}"
+            f"  p99 {_s(vis['p99_s'])}  (seen {vis['seen']}, not before the end "
+            f"{vis['unseen']})")
+        lines.append(
+            f"push process RSS {rss['before']} MB before, {rss['open']} MB with the streams "
+            f"open, {rss['end']} MB at the end: {crowd['kb_per_stream']} KB a stream "
+            f"({crowd['kb_per_stream_end']} KB at the end)")
     if result.get("chaos"):
         lines.append("chaos: " + ", ".join(f"{c['what']} at {c['at_s']:.0f} s"
                                            for c in result["chaos"]))

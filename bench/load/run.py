@@ -21,6 +21,11 @@ a half-typed hand), the CPU of each process group as cores busy (from /proc/<pid
 and after), the push streams and messages, and how long after a save's 201 every standings
 phone, and the wall, showed standings that include it (p50/p95/p99 over every hand and device).
 
+``--spectators N`` also holds N spectators' standings streams open on the push process
+(``bench/load/spectators.py``) and reports their delay, how often each got a message, the time
+one message took to reach them all, and the push process's memory per stream. Many events at
+once: ``bench/load/night.py``.
+
 The default (``--tables 16 --seconds 30``) takes under two minutes on an idle machine; the
 full run is ``make bench-load BENCH_ARGS="--tables 16,32,64,96 --seconds 60 --json
 load.json"``. Figures from a machine that is busy with other work are a smoke test only.
@@ -29,6 +34,7 @@ load.json"``. Figures from a machine that is busy with other work are a smoke te
 from __future__ import annotations
 
 import argparse
+import html
 import json
 import os
 import shutil
@@ -38,6 +44,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
@@ -58,6 +65,7 @@ from bench.load.harness import (  # noqa: E402
     report_text,
     steal_profile,
     summarise,
+    tag_attribute,
     visibility,
 )
 from bench.load.stack import MICROCACHE_SECONDS, Stack  # noqa: E402
@@ -121,6 +129,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "start Redis again at half and the worker at 60 %%; every hand answered "
                         "2xx must still be stored once and the standings end exactly right (the "
                         "CPU figures of the restarted processes mean nothing then)")
+    p.add_argument("--spectators", type=int, default=0,
+                   help="also hold this many spectators' standings streams open on the push "
+                        "process (bench/load/spectators.py, opened before the window as a "
+                        "phone opens its stream with &view=phone); reports how soon each saw "
+                        "every hand, how often they got a message, and the push process's "
+                        "memory per stream")
     p.add_argument("--json", type=Path, help="also write the results to this file")
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--keep", action="store_true",
@@ -130,8 +144,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         args.table_counts = [int(x) for x in str(args.tables).split(",") if x.strip()]
     except ValueError:
         p.error("--tables: whole numbers separated by commas, e.g. 16,32,64")
-    if not args.table_counts or any(n < 1 or n > 200 for n in args.table_counts):
-        p.error("--tables: each count from 1 to 200")
+    if not args.table_counts or any(n < 1 or n > 2000 for n in args.table_counts):
+        p.error("--tables: each count from 1 to 2000")
     if not 5 <= args.seconds <= 3600:
         p.error("--seconds: from 5 to 3600")
     if not 2 <= args.submit_every <= 600 or args.state_every <= 0 or args.standings_every <= 0 \
@@ -179,6 +193,7 @@ def run_count(stack: Stack, args: argparse.Namespace, tables: int, work: Path) -
     }
     plan_file, out_file = work / f"plan-{tables}.json", work / f"out-{tables}.json"
     plan_file.write_text(json.dumps(plan))
+    crowd = Crowd(stack, event["event"], args.spectators, work) if args.spectators else None
     load_before = os.getloadavg()
     generator = subprocess.Popen(
         [str(LOAD_PYTHON), str(ROOT / "bench" / "load" / "generate.py"), str(plan_file),
@@ -188,6 +203,9 @@ def run_count(stack: Stack, args: argparse.Namespace, tables: int, work: Path) -
     _, cache_offset = stack.cache_counts()
     roots = {name: (lambda n=name: stack.roots(n)) for name in names if name != "generator"}
     roots["generator"] = lambda: [generator.pid]
+    if crowd is not None:
+        names = (*names, "spectators")
+        roots["spectators"] = lambda: [crowd.proc.pid]
     groups = [CpuGroup(name, roots[name]) for name in names]
     chaos: list[dict[str, Any]] = []
     steal: list[tuple[int, int]] = []
@@ -199,6 +217,7 @@ def run_count(stack: Stack, args: argparse.Namespace, tables: int, work: Path) -
         if generator.poll() is None:
             generator.kill()
             generator.wait()
+        crowd_out = crowd.finish() if crowd is not None else None
     if generator.returncode != 0:
         raise RuntimeError(f"the load generator exited with status {generator.returncode}")
     out = json.loads(out_file.read_text())
@@ -214,11 +233,109 @@ def run_count(stack: Stack, args: argparse.Namespace, tables: int, work: Path) -
         result["microcache"] = microcache_summary(stack.cache_counts(cache_offset)[0])
     if args.chaos:
         result["chaos"] = chaos
+    if crowd is not None and crowd_out is not None:
+        result["spectators"] = crowd.result(crowd_out, out)
     (total0, stolen0), (total1, stolen1) = steal[0], steal[-1]
     result["steal_percent"] = round(100 * (stolen1 - stolen0) / max(total1 - total0, 1), 1)
     result["steal_seconds"] = steal_profile(steal)
     result["load_average_before"] = load_before
     return result
+
+
+def rss_kb(pid: int) -> int:
+    """A process's resident set (``VmRSS``), KB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+class Crowd:
+    """``--spectators N``: the spectators' process (``bench/load/spectators.py``), started
+    before the room opens; the push process's memory before and after their streams open."""
+
+    def __init__(self, stack: Stack, event: int, count: int, work: Path) -> None:
+        if not stack.push or stack.split:
+            raise SystemExit("--spectators needs the push process on one machine")
+        with urllib.request.urlopen(f"{stack.base_url}/events/{event}/standings/",  # noqa: S310
+                                    timeout=30) as answer:
+            page = answer.read().decode()
+        url = tag_attribute(page, "standings-live", "data-push-url")
+        if not url:
+            raise RuntimeError("the standings page offers no push stream")
+        self.count, self.out = count, work / f"spectators-{event}.json"
+        self.push_pid = stack.procs["push"].pid
+        self.rss_before = rss_kb(self.push_pid)
+        self.proc = subprocess.Popen(
+            [sys.executable, str(ROOT / "bench" / "load" / "spectators.py"),
+             html.unescape(url), str(count), "3600", str(self.out)],
+            cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None
+        ready = self.proc.stdout.readline().split()
+        if not ready or ready[0] != "READY":
+            self.proc.kill()
+            raise RuntimeError("the spectators did not open their streams")
+        self.opened, self.open_seconds = int(ready[1]), float(ready[2])
+        time.sleep(2)  # the push process settles (its buffers, the collector)
+        self.rss_open = rss_kb(self.push_pid)
+        self.rss_end = 0
+
+    def finish(self) -> dict[str, Any] | None:
+        self.rss_end = rss_kb(self.push_pid)
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            return None
+        return dict(json.loads(self.out.read_text()))
+
+    def result(self, crowd: dict[str, Any], out: dict[str, Any]) -> dict[str, Any]:
+        window = (out["started"], out["stopped"])
+        polls = [Poll(who=w, started=s, ended=e, hands_version=h, source_version=v, pushed=pu)
+                 for w, s, e, h, v, pu, *_ in out["polls"] if not pu]
+        gaps: list[float] = []
+        messages = 0
+        for i, looks in enumerate(crowd["looks"]):
+            inside = [t for t, _ in looks if window[0] <= t <= window[1]]
+            messages += len(inside)
+            gaps += [b - a for a, b in zip(inside, inside[1:], strict=False)]
+            polls += [Poll(who=f"spectator:{i}", started=t, ended=t, hands_version=0,
+                           source_version=v, pushed=True) for t, v in looks
+                      if t <= window[1]]
+        latencies, unseen = visibility(out["submits"], polls, "spectator")
+        # The push process's own share: how long one message took to reach every stream
+        # (first arrival to last, per snapshot source version seen by all).
+        arrivals: dict[int, list[float]] = {}
+        for looks in crowd["looks"]:
+            for t, v in looks:
+                if window[0] <= t <= window[1]:
+                    arrivals.setdefault(v, []).append(t)
+        spreads = [max(ts) - min(ts) for ts in arrivals.values() if len(ts) == self.count]
+        seconds = window[1] - window[0]
+        return {
+            "streams": self.count, "opened": self.opened, "open_seconds": self.open_seconds,
+            "open_at_end": crowd["open_at_end"], "drops": crowd["drops"],
+            "failed_opens": crowd["failed_opens"],
+            "push_rss_mb": {"before": round(self.rss_before / 1024, 1),
+                            "open": round(self.rss_open / 1024, 1),
+                            "end": round(self.rss_end / 1024, 1)},
+            "kb_per_stream": round((self.rss_open - self.rss_before) / max(1, self.opened), 1),
+            "kb_per_stream_end": round((self.rss_end - self.rss_before) / max(1, self.opened),
+                                       1),
+            "messages_per_stream_per_s": round(messages / max(1, self.count) / seconds, 3),
+            "gap_s": {f"p{q}": None if (v := percentile(gaps, q)) is None else round(v, 2)
+                      for q in (0, 5, 50)},
+            "mb_received_per_s": round(crowd["bytes"] / seconds / 2**20, 1),
+            "fan_out_s": {f"p{q}": None if (v := percentile(spreads, q)) is None else round(v, 2)
+                          for q in (50, 95)},
+            "visibility": {
+                **{f"p{q}_s": None if (v := percentile(latencies, q)) is None else round(v, 3)
+                   for q in (50, 95, 99)},
+                "seen": len(latencies), "unseen": unseen},
+        }
 
 
 def stack_layout(stack: Stack) -> str:
@@ -280,9 +397,11 @@ def _chaos(stack: Stack, seconds: float, log: list[dict[str, Any]]) -> None:
 
 
 def _measure(generator: subprocess.Popen[str], groups: list[CpuGroup],
-             steal: list[tuple[int, int]], on_start: Callable[[], None] = lambda: None) -> float:
+             steal: list[tuple[int, int]], on_start: Callable[[], None] = lambda: None,
+             on_stop: Callable[[], None] = lambda: None) -> float:
     """CPU of every group between the generator's START and STOP lines; the wall time. The
-    machine's CPU times go into ``steal`` at the start, every second and at the end."""
+    machine's CPU times go into ``steal`` at the start, every second and at the end;
+    ``on_start`` and ``on_stop`` run at the two lines."""
     assert generator.stdout is not None
     began = None
     stopped = threading.Event()
@@ -310,7 +429,9 @@ def _measure(generator: subprocess.Popen[str], groups: list[CpuGroup],
                 stopped.set()
                 sampler.join()
                 steal.append(cpu_times())
-                return time.monotonic() - began
+                took = time.monotonic() - began
+                on_stop()
+                return took
     finally:
         stopped.set()
     raise RuntimeError("the load generator ended before its run did")
@@ -322,7 +443,7 @@ def result_of(args: argparse.Namespace, tables: int, out: dict[str, Any],
     samples = [Sample(kind=k, started=s, ms=ms, status=st, bytes=b)
                for k, s, ms, st, b in out["samples"]]
     polls = [Poll(who=w, started=s, ended=e, hands_version=h, source_version=v, pushed=pu)
-             for w, s, e, h, v, pu in out["polls"]]
+             for w, s, e, h, v, pu, *_ in out["polls"]]
     hz = clock_ticks()
     cpu = {g.name: {"seconds": round(g.seconds(hz), 2),
                     "cores": round(cores_busy(g.seconds(hz), wall), 3)} for g in groups}

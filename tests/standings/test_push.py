@@ -268,3 +268,82 @@ def test_the_standings_pages_offer_the_stream_only_with_push_on(client, settings
         url = html[start:html.index('"', start)].replace("&amp;", "&")
         assert url.startswith(f"/push/events/{event.pk}/?token=")
         assert push_token_event(url.split("token=", 1)[1]) == event.pk
+
+
+def test_an_event_s_snapshots_go_out_at_most_once_an_interval_the_newest_of_those_held() -> None:
+    async def scenario() -> None:
+        hub = Hub("redis://127.0.0.1:1/0", coalesce=0.3)
+        stream, other = hub.join(5), hub.join(6)
+        # the first after a quiet spell goes out at once
+        assert hub.dispatch("push:event:5", '{"version":1}') == 1
+        assert stream.take() == frame("standings", '{"version":1}')
+        stream.wake.clear()
+        # those that come sooner are held: nothing written, however many there are
+        for version in (2, 3, 4):
+            assert hub.dispatch("push:event:5", f'{{"version":{version}}}') == 1
+        # another event's snapshot and this event's wall nudge are not held by it
+        assert hub.dispatch("push:event:6", '{"version":7}') == 1
+        assert other.take() == frame("standings", '{"version":7}')
+        assert hub.dispatch("push:event:5", '{"wall":"seating"}') == 1
+        assert stream.take() == frame("wall", '{"wall":"seating"}')
+        stream.wake.clear()
+        await asyncio.sleep(0.15)
+        assert not stream.wake.is_set() and stream.pending is None
+        # the interval over: the newest of the held ones, once
+        await asyncio.wait_for(stream.wake.wait(), 1.0)
+        assert stream.take() == frame("standings", '{"version":4}')
+        stream.wake.clear()
+        await asyncio.sleep(0.4)
+        assert not stream.wake.is_set() and stream.take() == b""
+        # quiet for an interval: the next goes out at once again
+        assert hub.dispatch("push:event:5", '{"version":5}') == 1
+        assert stream.take() == frame("standings", '{"version":5}')
+        await hub.close()
+
+    run(scenario())
+
+
+def test_a_held_snapshot_s_regions_survive_a_status_only_message_of_its_version() -> None:
+    phone = gzip.compress(b"<ol>phone</ol>")
+    regions = push_regions({"phone": phone})
+
+    async def scenario() -> None:
+        hub = Hub("redis://127.0.0.1:1/0", coalesce=0.2)
+        stream = hub.join(5, "phone")
+        hub.dispatch("push:event:5", '{"version":1}')
+        stream.take()
+        stream.wake.clear()
+        hub.dispatch("push:event:5", json.dumps({"version": 2, "source_version": 10,
+                                                 "regions": regions}))
+        # the worker found version 2 current with newer hands: the status alone
+        hub.dispatch("push:event:5", '{"version":2,"source_version":12}')
+        await asyncio.wait_for(stream.wake.wait(), 1.0)
+        sent = json.loads(stream.take().split(b"data: ", 1)[1])
+        assert sent == {"version": 2, "source_version": 12, "region": regions["phone"]}
+        await hub.close()
+
+    run(scenario())
+
+
+def test_the_push_process_coalesces_as_the_setting_says(settings) -> None:
+    settings.PUSH_COALESCE_SECONDS = 2.5
+    assert push_server.coalesce_seconds() == 2.5
+    settings.PUSH_COALESCE_SECONDS = -1
+    assert push_server.coalesce_seconds() == 0.0
+
+
+def test_an_event_whose_pages_all_left_is_forgotten_with_what_it_held() -> None:
+    async def scenario() -> None:
+        hub = Hub("redis://127.0.0.1:1/0", coalesce=0.1)
+        stream = hub.join(5)
+        hub.dispatch("push:event:5", '{"version":1}')
+        hub.dispatch("push:event:5", '{"version":2}')  # held
+        hub.leave(stream)
+        await asyncio.sleep(0.25)  # the interval over, nobody to send it to
+        assert hub._held == {} and hub._timers == {} and hub._sent_at == {}
+        again = hub.join(5)
+        assert hub.dispatch("push:event:5", '{"version":3}') == 1
+        assert again.take() == frame("standings", '{"version":3}')  # at once
+        await hub.close()
+
+    run(scenario())
