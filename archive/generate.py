@@ -354,7 +354,7 @@ class Play:
     # --- after the end ------------------------------------------------------------------------
     def reopen(self) -> None:
         """The owner reopens the finished event, corrects a hand of the last round and finishes
-        it again."""
+        it again (after any match the correction calls for)."""
         self.event.refresh_from_db()
         if self.event.status != Event.Status.FINISHED:
             return
@@ -368,7 +368,9 @@ class Play:
             game = self.rng.choice(played)
             self.correct(game)
             self.tried(lambda: game_confirm(game=game, position="E"))
-        event_status_set(event=self.event, status=Event.Status.FINISHED, actor=self.owner)
+        # finished again: the director's next step is the finish, or, where the correction
+        # changed who won a bracket's last match (a double elimination's reset), that match
+        self.run()
 
 
 def generate_event(*, format_name: str, players: int, seed: int,

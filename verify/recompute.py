@@ -297,12 +297,13 @@ class Verifier:
     def check_average(self, game: Mapping[str, Any], key: Key, given: Mapping[str, Any],
                       where: str) -> None:
         """A round's average: the mean of the side totals of the round's other games played
-        out (rounded half up), when it averaged those same games (an average stops following
-        the round's games once the round is closed)."""
+        out (rounded half up), when it averaged those same games and none of the round's
+        results changed after it was closed (an average stops following the round's games
+        once the round is closed)."""
         counted = [d for k, d in self.derived.items() if k[0] == key[0] and k != key
                    and d.finished and d.reason != "forfeit"
                    and not _averaged(self.games[self.game_index[k]])]
-        if game["adjusted"].get("games") != len(counted):
+        if game["adjusted"].get("games") != len(counted) or self.changed_after_close(key[0]):
             return
         points = [v for d in counted for v in d.totals.values()]
         if not points:
@@ -312,6 +313,26 @@ class Verifier:
         if any(_whole(v) != mean for v in given.values()):
             self.differ("adjusted average", f"{where}.adjusted.points", dict(given),
                         {side: mean for side in given})
+
+    def changed_after_close(self, number: int) -> bool:
+        """A result of round ``number`` changed after the round was closed (a hand entered,
+        corrected or deleted, a game adjusted or forfeited, in a reopened event): a round's
+        average stopped following its games when it was closed, so it may average the results
+        before the change."""
+        closed = next((str(r.get("closed_at") or "") for r in self.data["rounds"]
+                       if r["number"] == number), "")
+        if not closed:
+            return False
+        for hand in self.data["hands"]:
+            if hand["round"] == number and (
+                    str(hand["deleted_at"] or "") > closed
+                    or any(str(rev.get("created_at") or "") > closed
+                           for rev in hand["revisions"])):
+                return True
+        return any(
+            isinstance(row, dict) and row.get("action") in ("game_adjusted", "game_forfeited")
+            and isinstance(row.get("details"), dict) and row["details"].get("round") == number
+            and str(row.get("created_at") or "") > closed for row in self.data["log"])
 
     def compare_game(self, game: Mapping[str, Any], key: Key, derived: Derived,
                      where: str) -> None:

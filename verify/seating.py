@@ -208,6 +208,11 @@ class Redraw:
                     if self.present(e, number) and not self.alternate(e, number)}
         return tuple(int(r["entry_id"]) for r in rows if r["entry_id"] in eligible)
 
+    def reads_ranking(self, stage: str) -> bool:
+        """A round of ``stage`` is drawn from the qualifying order (after a cut; a bracket
+        from its first round is seeded by the director instead)."""
+        return stage != Stage.QUALIFYING and not self.spec.bracket
+
     def situation(self, number: int, stage: str) -> Situation:
         history = self.history(number)
         extra: dict[str, Any] = {}
@@ -216,7 +221,7 @@ class Redraw:
             extra = {"entries": tuple(e for _, members, now in pairs if now for e in members),
                      "pairs": {pk: members for pk, members, _ in pairs},
                      "active_pairs": tuple(pk for pk, _, now in pairs if now)}
-            if stage != Stage.QUALIFYING and not self.spec.bracket:
+            if self.reads_ranking(stage):
                 extra["ranking"] = self.ranking(number, pairs)
         else:
             here = sorted((e for e in self.entries.values()
@@ -227,7 +232,7 @@ class Redraw:
             extra = {"entries": present_players(players, waiting, list(history)),
                      "fixed_tables": {e["id"]: e["fixed_table"] for e in here
                                       if _whole(e.get("fixed_table"))}}
-            if stage != Stage.QUALIFYING:
+            if self.reads_ranking(stage):
                 extra["ranking"] = self.ranking(number, [])
         return Situation(
             number=number, seed=self.seed + (self.redraws(number) << DRAW_SEED_BITS),
@@ -278,7 +283,7 @@ class Redraw:
                 continue
             if (action in SETTINGS
                     or (action in DECISIONS and _whole(self.details(row).get("round")) < number)
-                    or (action in PENALTIES and stage != Stage.QUALIFYING)):
+                    or (action in PENALTIES and self.reads_ranking(stage))):
                 return f"{action} was logged after it was seated"
         for hand in self.v.data["hands"]:
             if hand["round"] >= number:

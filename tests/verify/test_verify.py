@@ -205,6 +205,31 @@ def test_a_round_whose_inputs_changed_after_its_draw_is_not_rechecked(
     assert "2 rounds' seats drawn again from the seed, 1 not re-checkable" in out
 
 
+def test_an_average_kept_when_a_result_changed_after_its_round_was_closed_verifies(
+        django_capture_on_commit_callbacks: Any, tmp_path: Path, capsys: Any) -> None:
+    """A round's average stops following the round's games once it is closed: the event
+    reopened and another game of that round adjusted again, the average keeps the mean of the
+    points before. The verifier does not take it for a wrong average (the corpus found this)."""
+    from draw.services import event_status_set
+    from scoring.models import Game
+    from scoring.services import game_adjust
+
+    event = club_night(django_capture_on_commit_callbacks, decisions=True)
+    event_status_set(event=event, status=Event.Status.RUNNING, reason="a fouled deck's points")
+    first = Game.objects.get(table__round__event=event, table__round__number=2,
+                             table__number=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        game_adjust(game=first, kind="points", points={"NS": 200, "EW": 100},
+                    reason="the fouled deck, counted again")
+    averaged = Game.objects.get(table__round__event=event, table__round__number=2,
+                                table__number=2)
+    assert averaged.adjusted is not None and averaged.adjusted["points"] == {"NS": 120, "EW": 120}
+    event_status_set(event=event, status=Event.Status.FINISHED)
+    code, out = _run(event_archive_bytes(event=event), tmp_path, capsys)
+    assert code == 0, out
+    assert "adjusted average" not in out
+
+
 MALFORMED: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
     ("not JSON", lambda a: b"{not json", "not JSON"),
     ("not an object", lambda a: [a], "one JSON object"),
