@@ -171,11 +171,15 @@ class Play:
                               seed=seeded, name=f"Team {n // 2 + 1}" if rng.random() < 0.2
                               else "")
         else:
-            late = 0 if spec.closed_field else rng.randint(0, max(players // 8, 1))
+            # the first round's field stays one the format seats (a cut of 8 needs 8 players
+            # who are not alternates): the late and the alternates come from the rest
+            spare = players - smallest_field(spec)
+            late = 0 if spec.closed_field else rng.randint(0, min(max(players // 8, 1), spare))
             here, self.waiting = people[:players - late], people[players - late:]
-            for person in here:
+            for index, person in enumerate(here):
                 entry_check_in(event=self.event, player=person, actor=self.owner,
-                               alternate=spec.alternates and rng.random() < 0.05)
+                               alternate=spec.alternates and index >= players - spare
+                               and rng.random() < 0.2)
 
     # --- the director's steps -----------------------------------------------------------------
     def run(self) -> None:
