@@ -105,10 +105,12 @@ def smallest_field(spec: Format) -> int:
     raise GenerateError(f"{spec.label} seats no field of at most {MAX_PLAYERS} players.")
 
 
-def deal_hand(rng: random.Random, ruleset: Ruleset, dealer: str) -> dict[str, Any]:
+def deal_hand(rng: random.Random, ruleset: Ruleset, dealer: str, *,
+              misdeal: bool = True) -> dict[str, Any]:
     """A played hand from a shuffled deck: the best melder with a marriage bids a little over
-    the meld, the counters fall by chance; a misdeal now and then."""
-    if rng.random() < CHANCE["misdeal"]:
+    the meld, the counters fall by chance; a misdeal now and then (unless ``misdeal`` is
+    off)."""
+    if misdeal and rng.random() < CHANCE["misdeal"]:
         return {"dealer": dealer, "outcome": "misdeal"}
     deck = [rank + suit for suit in SUITS for rank in "ATKQJ" for _ in range(4)]
     rng.shuffle(deck)
@@ -122,6 +124,8 @@ def deal_hand(rng: random.Random, ruleset: Ruleset, dealer: str) -> dict[str, An
                 if best is None or total > best[0]:
                     best = (total, seat, trump)
     if best is None:
+        if not misdeal:
+            return deal_hand(rng, ruleset, dealer, misdeal=False)
         return {"dealer": dealer, "outcome": "misdeal"}
     _, bidder, trump = best
     meld = dict.fromkeys(ruleset.sides, 0)
@@ -305,7 +309,8 @@ class Play:
         live = hand.revisions.filter(is_live=True).first()
         if live is None:
             return
-        values = deal_hand(self.rng, self.ruleset, live.dealer)
+        # a played hand: a correction into a misdeal would reopen a decided game
+        values = deal_hand(self.rng, self.ruleset, live.dealer, misdeal=False)
         self.tried(lambda: hand_correct(hand=hand, values=values, author=self.owner,
                                         expected_revision=live.revision, as_director=True,
                                         note="the score sheet was misread"))

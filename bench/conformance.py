@@ -86,6 +86,8 @@ def main() -> int:
             said: list[str] = []
             made = generate_event(format_name=name, players=players, seed=seed, say=said.append)
             early += bool(said)
+            if said:
+                print(f"  {name} --players {players} --seed {seed}: {said[0]}", flush=True)
             made_s += time.perf_counter() - started
             started = time.perf_counter()
             report = verify(check(json.loads(made.archive)))

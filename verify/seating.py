@@ -113,14 +113,16 @@ class Redraw:
             byes=tuple(sorted(b["entry"] for b in self.v.data["byes"] if b["round"] == number)))
 
     def history(self, number: int) -> tuple[RoundPlan[int], ...]:
-        """Rounds 1..number-1 as ``draw.services.event_history`` gives them."""
+        """Rounds 1..number-1 as ``draw.services.event_history`` gave them when round
+        ``number`` was seated: a late arrival checked in by then counted as sitting out the
+        rounds before it came (one who came later was not there to count)."""
         out = []
         for n in range(1, number):
             plan = self.plans.get(n, RoundPlan(tables=()))
             byes = set(plan.byes)
             if plan.tables:
                 byes |= {pk for pk, e in self.entries.items()
-                         if (e.get("joined_round") or 1) > n}
+                         if n < (e.get("joined_round") or 1) <= number}
             out.append(RoundPlan(tables=plan.tables, byes=tuple(sorted(byes))))
         return tuple(out)
 

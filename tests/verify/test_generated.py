@@ -137,6 +137,19 @@ def test_the_same_seed_plays_the_same_event(archives: dict[str, dict[str, Any]])
     assert _played(first) == _played(again)
 
 
+def test_a_late_arrival_is_not_counted_in_the_draws_before_it_came() -> None:
+    """Found by the corpus: a club night whose player 18 came for round 3 and player 19 after
+    the last round. Round 2 was drawn before either was there, so its history has no byes for
+    them (the verifier had counted them as sitting out round 1 and drawn round 2 otherwise)."""
+    made = generate_event(format_name="club_night", players=19, seed=138004537005153)
+    archive = json.loads(made.archive)
+    joined = sorted(e["joined_round"] for e in archive["entries"])
+    assert joined[-2:] == [3, 5] and len(archive["rounds"]) == 4
+    report = verify(check(archive))
+    assert report.discrepancies == []
+    assert (report.seatings, report.not_recheckable) == (4, [])
+
+
 def test_a_size_the_format_cannot_seat_is_refused() -> None:
     least = smallest_field(get("swiss"))
     assert least == 4  # two pairs
