@@ -185,8 +185,12 @@ def round_create(
     if locked.status == Event.Status.DRAFT:
         locked.status = Event.Status.RUNNING
         locked.save(update_fields=["status"])
+    # a club night's season: the partnerships of earlier nights it read (not in the event's
+    # archive, so its verifier knows this draw cannot be re-run from the archive alone)
+    season = {"season_partnerships": len(situation.season_history)} \
+        if situation.season_history else {}
     event_log(locked, actor, "round_seated", round=new_number, tables=len(built.plan.tables),
-              byes=len(built.plan.byes), method=built.method, stage=stage)
+              byes=len(built.plan.byes), method=built.method, stage=stage, **season)
     _walkovers(locked, round_, after.walkovers, actor)
     event_results_changed(locked)
     return round_

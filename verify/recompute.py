@@ -57,6 +57,7 @@ from rules_engine import Outcome, RulesError, Ruleset, get_ruleset, parse_hand, 
 from rules_engine import score_hand as engine_score_hand
 
 from .read import Archive, Malformed
+from .seating import Redraw, seed_of
 
 NO_BID_OUTCOMES = (str(Outcome.MISDEAL), str(Outcome.TECHNICAL_MISDEAL))
 HAND_VALUES = ("bidder", "bid", "trump", "counters", "renege_seat", "tricks", "quadruple_run",
@@ -86,10 +87,18 @@ class Report:
     standings_rows: int = 0
     placements: int = 0
     discrepancies: list[Discrepancy] = field(default_factory=list)
+    # The seatings re-drawn from the seed (None: not checked, no seed), and the rounds not
+    # re-checkable with why (:mod:`verify.seating`).
+    seatings: int | None = None
+    not_recheckable: list[tuple[int, str]] = field(default_factory=list)
 
     def summary(self) -> str:
+        seats = ""
+        if self.seatings is not None:
+            seats = (f"{self.seatings} rounds' seats drawn again from the seed, "
+                     f"{len(self.not_recheckable)} not re-checkable, ")
         return (f"verified: {self.hands} hands, {self.games} games, {self.standings_rows} "
-                f"standings rows, {len(self.discrepancies)} discrepancies")
+                f"standings rows, {seats}{len(self.discrepancies)} discrepancies")
 
 
 def _shown(value: Any) -> str:
@@ -288,12 +297,13 @@ class Verifier:
     def check_average(self, game: Mapping[str, Any], key: Key, given: Mapping[str, Any],
                       where: str) -> None:
         """A round's average: the mean of the side totals of the round's other games played
-        out (rounded half up), when it averaged those same games (an average stops following
-        the round's games once the round is closed)."""
+        out (rounded half up), when it averaged those same games and none of the round's
+        results changed after it was closed (an average stops following the round's games
+        once the round is closed)."""
         counted = [d for k, d in self.derived.items() if k[0] == key[0] and k != key
                    and d.finished and d.reason != "forfeit"
                    and not _averaged(self.games[self.game_index[k]])]
-        if game["adjusted"].get("games") != len(counted):
+        if game["adjusted"].get("games") != len(counted) or self.changed_after_close(key[0]):
             return
         points = [v for d in counted for v in d.totals.values()]
         if not points:
@@ -303,6 +313,26 @@ class Verifier:
         if any(_whole(v) != mean for v in given.values()):
             self.differ("adjusted average", f"{where}.adjusted.points", dict(given),
                         {side: mean for side in given})
+
+    def changed_after_close(self, number: int) -> bool:
+        """A result of round ``number`` changed after the round was closed (a hand entered,
+        corrected or deleted, a game adjusted or forfeited, in a reopened event): a round's
+        average stopped following its games when it was closed, so it may average the results
+        before the change."""
+        closed = next((str(r.get("closed_at") or "") for r in self.data["rounds"]
+                       if r["number"] == number), "")
+        if not closed:
+            return False
+        for hand in self.data["hands"]:
+            if hand["round"] == number and (
+                    str(hand["deleted_at"] or "") > closed
+                    or any(str(rev.get("created_at") or "") > closed
+                           for rev in hand["revisions"])):
+                return True
+        return any(
+            isinstance(row, dict) and row.get("action") in ("game_adjusted", "game_forfeited")
+            and isinstance(row.get("details"), dict) and row["details"].get("round") == number
+            and str(row.get("created_at") or "") > closed for row in self.data["log"])
 
     def compare_game(self, game: Mapping[str, Any], key: Key, derived: Derived,
                      where: str) -> None:
@@ -621,13 +651,23 @@ class Verifier:
                     self.differ(f"placement {name}", f"{where} ({theirs.get('name')!r})",
                                 theirs.get(name), value)
 
-    def run(self) -> Report:
+    def run(self, seed: int | None = None) -> Report:
         live = self.check_hands()
         self.check_games(live)
         self.check_byes()
         rows = self.check_standings()
         self.check_placements(rows)
+        if seed is not None:
+            self.check_seatings(seed)
         return self.report
+
+    def check_seatings(self, seed: int) -> None:
+        """Every round drawn again from ``seed`` (:mod:`verify.seating`)."""
+        found = Redraw(self, seed).run()
+        self.report.seatings = found.checked
+        self.report.not_recheckable = list(found.unchecked or [])
+        for what, where, stored, recomputed in found.differences or []:
+            self.differ(what, where, stored, recomputed)
 
 
 def _averaged(game: Mapping[str, Any]) -> bool:
@@ -662,6 +702,16 @@ def _pair_round_scores(games: Sequence[PairGame]) -> dict[int, RoundScores]:
     return {number: RoundScores(*row) for number, row in sums.items()}
 
 
-def verify(archive: Archive) -> Report:
-    """Recompute the archive's event; the report lists every discrepancy found."""
-    return Verifier(archive).run()
+def verify(archive: Archive, *, seed: int | None = None, seats: bool = True) -> Report:
+    """Recompute the archive's event; the report lists every discrepancy found.
+
+    The seatings are drawn again (:mod:`verify.seating`) from ``seed`` when given (a seed the
+    archive states otherwise is a discrepancy), else from the archive's own seed once the event
+    is finished (the seed is public then); ``seats=False`` leaves them out."""
+    verifier = Verifier(archive)
+    stated = seed_of(archive["event"])
+    if seed is not None and stated is not None and stated != seed:
+        verifier.differ("draw seed", "event.seed", str(stated), str(seed))
+    if seed is None and archive["event"]["status"] == "finished":
+        seed = stated
+    return verifier.run(seed if seats else None)

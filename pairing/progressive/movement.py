@@ -511,8 +511,9 @@ def _read_table_draw(
 
 
 def _draw_rng(seed: int, meeting: Arrival[Hashable]) -> random.Random:
-    (a, b), (x, y) = meeting.stayers, meeting.arrivals
-    return random.Random(f"pairing.progressive|{seed}|{meeting.table}|{a!r}|{b!r}|{x!r}|{y!r}")
+    # The seed and the table only: never the players' ids, which are a database's keys (an
+    # archive numbers them afresh), so anyone re-runs the draw from the event's own data.
+    return random.Random(f"pairing.progressive|{seed}|{meeting.table}")
 
 
 def _winners_move(

@@ -136,7 +136,8 @@ def next_game(
     out = []
     for number, row in enumerate(tables, start=1):
         ids = sorted(row)
-        random.Random(f"progressive-threes:{seed}:{number}:{ids}").shuffle(ids)
+        # keyed by the seed and the table, not the ids (a database's keys): see movement.py
+        random.Random(f"progressive-threes:{seed}:{number}").shuffle(ids)
         out.append((ids[0], ids[1], ids[2]))
     return tuple(out)
 
