@@ -128,6 +128,12 @@ def test_the_migration_keeps_the_seed_an_event_was_played_with() -> None:
     finally:
         executor = MigrationExecutor(connection)
         executor.migrate(after)
-    assert Event.objects.get(pk=played.pk).seed == "0"
-    assert Event.objects.get(pk=fixed.pk).draw_seed == 2_147_483_647
+    try:
+        assert Event.objects.get(pk=played.pk).seed == "0"
+        assert Event.objects.get(pk=fixed.pk).draw_seed == 2_147_483_647
+    finally:
+        # Going back to 0007 also took back every later migration that depends on it (in
+        # every app); the tests after this one run on the whole schema again.
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
 
