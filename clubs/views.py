@@ -13,10 +13,12 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
 from common.errors import DomainError
@@ -138,11 +140,21 @@ def club_language_set(request: HttpRequest, slug: str) -> HttpResponse:
                           make_form=lambda club: LanguageForm(request.POST), act=act)
 
 
+@csrf_exempt
 @require_POST
 def language_set(request: HttpRequest) -> HttpResponse:
     """The language switcher (the footer, the account page): Django's ``set_language`` (the
     language cookie, back to ``next``), and for a signed-in account its own stored choice,
-    which then follows it to every device it signs in on."""
+    which then follows it to every device it signs in on.
+
+    A visitor's switcher carries no CSRF token, so the public pages stay free of secrets (and
+    gzipped: ``standings.views.compressed``); the worst a forged post does to a visitor is
+    change the cookie's language. A signed-in account's choice is stored only with its token."""
+    if request.user.is_authenticated:
+        refused = CsrfViewMiddleware(lambda _request: HttpResponse()).process_view(
+            request, None, (), {})
+        if refused is not None:
+            return refused
     response = set_language(request)
     language = request.POST.get("language", "")
     if request.user.is_authenticated and language in dict(settings.LANGUAGES):

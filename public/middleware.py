@@ -157,4 +157,4 @@ def _account_language(request: HttpRequest) -> str:
 
 def _activate(request: HttpRequest, language: str) -> None:
     translation.activate(language)
-    request.LANGUAGE_CODE = translation.get_language()  # type: ignore[attr-defined]
+    request.LANGUAGE_CODE = translation.get_language()

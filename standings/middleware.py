@@ -27,7 +27,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 
-from .fragments import VIEWS, body_cached
+from .fragments import VIEWS, body_cached, fragment_language
 from .push import fragment_etag
 from .status import status_cached
 
@@ -55,18 +55,20 @@ def status_response(request: HttpRequest, answer: dict[str, Any], *,
 def _fragment_cached(request: HttpRequest, event_id: int) -> HttpResponse | None:
     """A public event's fragment from the cache (304 when the browser has it), or None."""
     view = request.GET.get("view") or "page"
-    if view not in VIEWS or set(request.GET) - {"view"}:
+    if view not in VIEWS or set(request.GET) - {"view", "lang"}:
         return None
     answer = status_cached(event_id=event_id)
     if answer is None:
         return None
     version = int(answer["version"])
-    etag = fragment_etag(event_id, version, view)
+    language = fragment_language(request.GET.get("lang"))
+    etag = fragment_etag(event_id, version, view, language=language)
     if etag in parse_etags(request.headers.get("If-None-Match", "")):
         response: HttpResponse = HttpResponseNotModified()
     else:
         gzip = "gzip" in request.headers.get("Accept-Encoding", "")
-        body = body_cached(event_id=event_id, version=version, view=view, gzip=gzip)
+        body = body_cached(event_id=event_id, version=version, view=view, gzip=gzip,
+                           language=request.GET.get("lang"))
         if body is None:
             return None
         response = HttpResponse(body, content_type="text/html; charset=utf-8")

@@ -111,10 +111,13 @@ def _redis() -> Any:
     return client
 
 
-def fragment_etag(event_id: int, version: int, view: str, stage: str | None = None) -> str:
-    """The ETag of a standings live region: it names the snapshot version, the view and the
-    stage, so the site and the push process give the same region the same tag."""
-    return f'W/"standings-{event_id}-{version}-{view}-{stage or "all"}"'
+def fragment_etag(event_id: int, version: int, view: str, stage: str | None = None, *,
+                  language: str = "") -> str:
+    """The ETag of a standings live region: it names the snapshot version, the view, the
+    stage and the site's language of it (a reader who changes language must not be told
+    "304: you have it"); the push process's regions are in the room's language and say none."""
+    return (f'W/"standings-{event_id}-{version}-{view}-{stage or "all"}'
+            f'{"-" + language if language else ""}"')
 
 
 def push_fragments_store(event_id: int, version: int, bodies: dict[str, bytes]) -> bool:
