@@ -19,8 +19,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.safestring import SafeString, mark_safe
 from django.utils import translation
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import compress_string
 
 from tournaments.models import Event
