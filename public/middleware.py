@@ -45,13 +45,17 @@ def _club_saved(**_: Any) -> None:
     _CACHE.clear()  # this process at once; the others within the minute
 
 
-def _cached_place(path: str, kwargs: dict[str, Any]) -> Place | None:
+def _cached_place(path: str, kwargs: dict[str, Any], *, look_up: bool = True) -> Place | None:
+    """The club's place for this URL from the cache; looked up (one query) on a miss unless
+    ``look_up`` is off (then None)."""
     key = (path.split("/", 2)[1] if path.count("/") > 1 else path,
            str(sorted(kwargs.items())))
     now = time.monotonic()
     hit = _CACHE.get(key)
     if hit is not None and now - hit[1] < _CACHE_SECONDS:
         return hit[0]
+    if not look_up:
+        return None
     place = _place(path, kwargs)
     if len(_CACHE) >= _CACHE_MAX:
         _CACHE.clear()
@@ -140,7 +144,10 @@ class ReaderLanguageMiddleware:
         path = request.path
         if path.startswith(("/api/", "/admin/")):
             return
-        place = _cached_place(path, view_kwargs)
+        # A page read (GET) looks its club up; a form's post (a table's hand, saved and
+        # redirected) costs no query: it uses the club's language when the page's read left it
+        # in the cache (it nearly always did: the form came from that page).
+        place = _cached_place(path, view_kwargs, look_up=request.method in ("GET", "HEAD"))
         if place and place[1]:
             _activate(request, place[1])
 
