@@ -4,7 +4,7 @@ and the page where someone accepts an invitation."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlencode
 
 import segno
@@ -151,10 +151,11 @@ def language_set(request: HttpRequest) -> HttpResponse:
     gzipped: ``standings.views.compressed``); the worst a forged post does to a visitor is
     change the cookie's language. A signed-in account's choice is stored only with its token."""
     if request.user.is_authenticated:
+        # the check CsrfViewMiddleware makes of any view not exempt (set_language below)
         refused = CsrfViewMiddleware(lambda _request: HttpResponse()).process_view(
-            request, None, (), {})
+            request, set_language, (), {})
         if refused is not None:
-            return refused
+            return cast(HttpResponse, refused)
     response = set_language(request)
     language = request.POST.get("language", "")
     if request.user.is_authenticated and language in dict(settings.LANGUAGES):

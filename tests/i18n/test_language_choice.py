@@ -130,7 +130,7 @@ def test_a_clubs_language_is_one_of_the_sites_and_only_an_owner_sets_it() -> Non
     assert wrong.status_code == 400 and wrong.json()["errors"][0]["field"] == "language"
 
 
-def test_german_figures_are_grouped_and_english_ones_too_where_a_page_asks() -> None:
+def test_german_figures_are_grouped_and_dated_the_german_way_and_english_ones_as_before() -> None:
     from django.template import Context, Template
     from django.utils import translation
 
@@ -139,4 +139,4 @@ def test_german_figures_are_grouped_and_english_ones_too_where_a_page_asks() -> 
     with translation.override("de"):
         assert template.render(context) == "1.234 28.11.2026"
     with translation.override("en"):
-        assert template.render(context) == "1,234 11/28/2026"
+        assert template.render(context) == "1234 11/28/2026"  # English as before: ungrouped
