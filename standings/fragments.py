@@ -49,7 +49,9 @@ def fragment_language(value: str | None) -> str:
 
 
 def _key(event_id: int, version: int, view: str, part: str | None, language: str) -> str:
-    return f"standings:html:{event_id}:{version}:{view}:{part or 'all'}:{language}"
+    # the default language's key as it always was; another language's beside it
+    suffix = f":{language}" if language != settings.LANGUAGE_CODE else ""
+    return f"standings:html:{event_id}:{version}:{view}:{part or 'all'}{suffix}"
 
 
 def rows_link(standings: Standings) -> None:

@@ -114,10 +114,11 @@ def _redis() -> Any:
 def fragment_etag(event_id: int, version: int, view: str, stage: str | None = None, *,
                   language: str = "") -> str:
     """The ETag of a standings live region: it names the snapshot version, the view, the
-    stage and the site's language of it (a reader who changes language must not be told
-    "304: you have it"); the push process's regions are in the room's language and say none."""
-    return (f'W/"standings-{event_id}-{version}-{view}-{stage or "all"}'
-            f'{"-" + language if language else ""}"')
+    stage and, when not the default language, the site's language of it (a reader who
+    changes language must not be told "304: you have it"), so the site and the push process
+    (whose regions name no language) give the same English region the same tag."""
+    suffix = f"-{language}" if language and language != settings.LANGUAGE_CODE else ""
+    return f'W/"standings-{event_id}-{version}-{view}-{stage or "all"}{suffix}"'
 
 
 def push_fragments_store(event_id: int, version: int, bodies: dict[str, bytes]) -> bool:
