@@ -140,3 +140,17 @@ def test_german_figures_are_grouped_and_dated_the_german_way_and_english_ones_as
         assert template.render(context) == "1.234 28.11.2026"
     with translation.override("en"):
         assert template.render(context) == "1234 11/28/2026"  # English as before: ungrouped
+
+
+def test_the_confirmation_mail_is_in_the_language_of_the_sign_up() -> None:
+    from django.core import mail
+
+    german = Client(HTTP_ACCEPT_LANGUAGE="de")
+    response = german.post(reverse("account_signup"), {
+        "username": "greta", "email": "greta@example.org",
+        "password1": "a-long-Passwort-42", "password2": "a-long-Passwort-42"})
+    assert response.status_code == 302
+    sent = mail.outbox[-1]
+    assert "Bestätigen Sie Ihre E-Mail-Adresse" in sent.subject
+    assert "Jemand, hoffentlich Sie, hat diese Adresse für das Konto „greta“ angegeben." in sent.body
+    assert "If it was not you" not in sent.body
