@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test venv lint types bench bench-pairs demo worker clean
+.PHONY: run test venv lint types bench bench-pairs demo worker clean messages
 
 $(BIN)/.installed: pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -17,7 +17,12 @@ $(BIN)/.installed: pyproject.toml requirements.lock
 
 venv: $(BIN)/.installed
 
-run: venv
+# The translations (locale/*/LC_MESSAGES/*.po) are compiled when GNU gettext is there; the
+# compiled .mo files are committed too, so a machine without it still serves German.
+messages: venv
+	@if command -v msgfmt >/dev/null; then $(BIN)/python manage.py compilemessages --ignore=.venv -v 0; fi
+
+run: venv messages
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo
 	@$(BIN)/python -m common.lan $(HOST) $(PORT)

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import BasePermission, IsAuthenticated
@@ -72,7 +74,7 @@ class ClubOutput(serializers.ModelSerializer[Club]):
     class Meta:
         model = Club
         fields = ["slug", "name", "time_zone", "ruleset_preset", "ruleset_overrides", "is_public",
-                  "show_director_names", "correction_window_minutes"]
+                  "show_director_names", "correction_window_minutes", "language"]
 
 
 class ClubInput(serializers.Serializer[object]):
@@ -93,6 +95,14 @@ class ClubCorrectionsInput(serializers.Serializer[object]):
     correction_window_minutes = serializers.IntegerField(
         required=False, allow_null=True, help_text="Minutes after an event finishes after "
         "which its results lock and only an owner reopens it; null: no lock.")
+    language = serializers.CharField(
+        required=False, allow_blank=True, help_text="The language of the club's pages, walls "
+        "and mails for readers who chose none (\"en\", \"de\"); \"\": each reader's own.")
+
+
+class LanguageInput(serializers.Serializer[Any]):
+    language = serializers.CharField(allow_blank=True, help_text="\"en\" or \"de\"; \"\" "
+                                     "forgets the choice (the browser's language again).")
 
 
 class PlayerOutput(serializers.ModelSerializer[Player]):
@@ -193,23 +203,46 @@ class ClubDetailApi(APIView):
         return Response(ClubOutput(club).data)
 
     @extend_schema(
-        operation_id="club_corrections_set", summary="The club's rules for corrections (owners)",
-        description="Whether the public Corrections list names the director, and the "
-                    "correction window after an event finishes. Fields left out are unchanged.",
+        operation_id="club_corrections_set", summary="The club's settings (owners)",
+        description="Whether the public Corrections list names the director, the "
+                    "correction window after an event finishes, and the club's language. "
+                    "Fields left out are unchanged.",
         request=ClubCorrectionsInput, responses={200: ClubOutput, **error_responses(400, 403, 404)},
     )
     def patch(self, request: Request, slug: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
         check_club_role(user=request.user, club=club, role=Membership.Role.OWNER)
         body = request.data if isinstance(request.data, Mapping) else {}
-        unknown = sorted(set(body) - {"show_director_names", "correction_window_minutes"})
+        unknown = sorted(set(body) - {"show_director_names", "correction_window_minutes",
+                                      "language"})
         if unknown:
-            raise DomainError("Only show_director_names and correction_window_minutes change "
-                              "here.", field=unknown[0])
-        club = services.club_corrections_set(club=club, actor=request.user, **{
-            key: body[key] for key in ("show_director_names", "correction_window_minutes")
-            if key in body})
+            raise DomainError(gettext("Only show_director_names, correction_window_minutes and "
+                                      "language change here."), field=unknown[0])
+        with transaction.atomic():
+            if "language" in body:
+                club = services.club_language_set(club=club, actor=request.user,
+                                                  language=body["language"])
+            club = services.club_corrections_set(club=club, actor=request.user, **{
+                key: body[key] for key in ("show_director_names", "correction_window_minutes")
+                if key in body})
         return Response(ClubOutput(club).data)
+
+
+class MyLanguageApi(APIView):
+    """The signed-in account's own language (as the switcher on the account pages sets it)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="me_language_set", summary="Your language",
+                   description="Pages, walls and mails in this language for your account, "
+                               "whatever a club's language or the browser's.",
+                   request=LanguageInput, responses={200: LanguageInput,
+                                                     **error_responses(400, 403)})
+    def put(self, request: Request) -> Response:
+        row = services.account_language_set(user=request.user,
+                                            language=request.data.get("language")
+                                            if isinstance(request.data, Mapping) else None)
+        return Response({"language": row.language})
 
 
 class ClubPlayersApi(APIView):

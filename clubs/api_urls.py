@@ -17,6 +17,7 @@ urlpatterns = [
          name="api-club-invitations"),
     path("clubs/<slug:slug>/invitations/<int:pk>/revoke/", api.ClubInvitationRevokeApi.as_view(),
          name="api-club-invitation-revoke"),
+    path("me/language/", api.MyLanguageApi.as_view(), name="api-me-language"),
     path("invitations/<str:token>/accept/", api.InvitationAcceptApi.as_view(),
          name="api-invitation-accept"),
 ]

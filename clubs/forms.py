@@ -3,8 +3,16 @@ from __future__ import annotations
 from typing import cast
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
-from .models import CORRECTION_WINDOW_MAX, Club, Invitation, Membership, Player
+from .models import (
+    CORRECTION_WINDOW_MAX,
+    LANGUAGE_CHOICES,
+    Club,
+    Invitation,
+    Membership,
+    Player,
+)
 
 
 class ClubForm(forms.Form):
@@ -33,6 +41,15 @@ class CorrectionsForm(forms.Form):
         required=False, min_value=0, max_value=CORRECTION_WINDOW_MAX,
         label="Correction window (minutes after an event finishes)",
         help_text="After it, results lock and only an owner reopens the event. Blank: no lock.")
+
+
+class LanguageForm(forms.Form):
+    """The club's language (owners)."""
+
+    language = forms.ChoiceField(
+        choices=LANGUAGE_CHOICES, required=False, label=_("Language of the club's pages"),
+        help_text=_("Its pages, walls and mails, for readers who chose no language of their "
+                    "own. \"Each reader's own\": their browser's language."))
 
 
 class PlayerForm(forms.Form):

@@ -11,11 +11,17 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 def validate_time_zone(value: str) -> None:
     if value not in zoneinfo.available_timezones():
         raise ValidationError(f"{value!r} is not a known time zone (e.g. America/Chicago)")
+
+
+# The languages a reader, an account or a club may choose (settings.LANGUAGES: English, German);
+# "" on a club: no language of its own, each reader sees their own.
+LANGUAGE_CHOICES = [("", _("Each reader's own")), *settings.LANGUAGES]
 
 
 # A correction window is at most a year (a guard against a typo's extra zeros).
@@ -37,6 +43,10 @@ class Club(models.Model):
     # a result; after that its results are locked and only the club's owner reopens it.
     # Blank: no lock.
     correction_window_minutes = models.PositiveIntegerField(null=True, blank=True)
+    # The language of the club's pages, walls and mails for readers who chose none of their own
+    # ("": the reader's browser decides; public.middleware.ReaderLanguageMiddleware).
+    language = models.CharField(max_length=8, blank=True, default="",
+                                choices=LANGUAGE_CHOICES)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -46,6 +56,8 @@ class Club(models.Model):
                 condition=Q(correction_window_minutes__isnull=True)
                 | Q(correction_window_minutes__lte=CORRECTION_WINDOW_MAX),
                 name="club_correction_window_range"),
+            models.CheckConstraint(condition=Q(language__in=[c for c, _ in LANGUAGE_CHOICES]),
+                                   name="club_language_known"),
         ]
 
     def __str__(self) -> str:
@@ -113,6 +125,25 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class AccountSettings(models.Model):
+    """An account's own choices: the language it reads the site in ("" until it chooses one;
+    then it beats the club's language and the browser's)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                primary_key=True, related_name="account_settings")
+    language = models.CharField(max_length=8, blank=True, default="",
+                                choices=LANGUAGE_CHOICES)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(language__in=[c for c, _ in LANGUAGE_CHOICES]),
+                                   name="account_settings_language_known"),
+        ]
+
+    def __str__(self) -> str:
+        return f"settings of {self.user_id}"
 
 
 class ClubPlayer(models.Model):

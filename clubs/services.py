@@ -11,10 +11,12 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from common.errors import DomainError
 from common.rulesets import check_ruleset
@@ -22,6 +24,7 @@ from common.types import Actor, actor_user
 
 from .models import (
     CORRECTION_WINDOW_MAX,
+    AccountSettings,
     Club,
     ClubPlayer,
     Invitation,
@@ -110,6 +113,37 @@ def club_corrections_set(*, club: Club, show_director_names: Any = UNSET,
     if fields:
         locked.save(update_fields=fields)
     return locked
+
+
+def _language(value: Any, *, field: str, blank: bool) -> str:
+    known = [code for code, _ in settings.LANGUAGES]
+    if not isinstance(value, str) or value not in known + ([""] if blank else []):
+        raise DomainError(
+            _("Choose one of the languages: %(languages)s.") % {"languages": ", ".join(known)},
+            field=field, code="invalid_choice")
+    return value
+
+
+@transaction.atomic
+def club_language_set(*, club: Club, language: Any, actor: Any = None) -> Club:
+    """The club's language (owners only, with an ``actor``): its pages, walls and mails are
+    written in it for readers who chose no language of their own; "" leaves each reader's."""
+    if actor is not None:
+        check_club_role(user=actor, club=club, role=Membership.Role.OWNER)
+    locked = Club.objects.select_for_update().get(pk=club.pk)
+    locked.language = _language(language, field="language", blank=True)
+    locked.save(update_fields=["language"])
+    return locked
+
+
+@transaction.atomic
+def account_language_set(*, user: Any, language: Any) -> AccountSettings:
+    """The account's own language: it beats the club's and the browser's, on every device
+    it signs in on. "" forgets the choice."""
+    settings_row, _created = AccountSettings.objects.select_for_update().get_or_create(user=user)
+    settings_row.language = _language(language, field="language", blank=True)
+    settings_row.save(update_fields=["language"])
+    return settings_row
 
 
 # One answer for every user name that cannot be given a role, whether or not an account of

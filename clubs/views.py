@@ -4,17 +4,22 @@ and the page where someone accepts an invitation."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlencode
 
 import segno
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
+from django.views.i18n import set_language
 
 from common.errors import DomainError
 from common.forms import add_domain_error, refusal_message
@@ -25,6 +30,7 @@ from .forms import (
     ClubForm,
     CorrectionsForm,
     InvitationForm,
+    LanguageForm,
     MemberRemoveForm,
     MembershipForm,
     MergeForm,
@@ -32,6 +38,7 @@ from .forms import (
 )
 from .models import Club, Invitation, Membership, Player
 from .permissions import RANK, check_club_role, club_role, grantable_roles, has_club_role
+from .signals import SESSION_LANGUAGE_KEY
 
 
 @login_required
@@ -74,6 +81,8 @@ def _manage_context(request: HttpRequest, club: Club, **forms: object) -> dict[s
         "corrections_form": forms.get("corrections_form") or CorrectionsForm(initial={
             "show_director_names": club.show_director_names,
             "correction_window_minutes": club.correction_window_minutes}),
+        "language_form": forms.get("language_form") or LanguageForm(
+            initial={"language": club.language}),
         "invitation_form": forms.get("invitation_form") or InvitationForm(
             roles=[r for r in roles if r in Invitation.Role.values]),
     }
@@ -117,6 +126,42 @@ def club_corrections_set(request: HttpRequest, slug: str) -> HttpResponse:
 
     return _manage_action(request, slug, role="owner", form_key="corrections_form",
                           make_form=lambda club: CorrectionsForm(request.POST), act=act)
+
+
+@login_required
+@require_POST
+def club_language_set(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's language (owners): its pages, walls and mails for readers without their own."""
+    def act(club: Club, data: dict[str, Any]) -> str:
+        services.club_language_set(club=club, actor=request.user, **data)
+        return gettext("The club's language is saved.")
+
+    return _manage_action(request, slug, role="owner", form_key="language_form",
+                          make_form=lambda club: LanguageForm(request.POST), act=act)
+
+
+@csrf_exempt
+@require_POST
+def language_set(request: HttpRequest) -> HttpResponse:
+    """The language switcher (the footer, the account page): Django's ``set_language`` (the
+    language cookie, back to ``next``), and for a signed-in account its own stored choice,
+    which then follows it to every device it signs in on.
+
+    A visitor's switcher carries no CSRF token, so the public pages stay free of secrets (and
+    gzipped: ``standings.views.compressed``); the worst a forged post does to a visitor is
+    change the cookie's language. A signed-in account's choice is stored only with its token."""
+    if request.user.is_authenticated:
+        # the check CsrfViewMiddleware makes of any view not exempt (set_language below)
+        refused = CsrfViewMiddleware(lambda _request: HttpResponse()).process_view(
+            request, set_language, (), {})
+        if refused is not None:
+            return cast(HttpResponse, refused)
+    response = set_language(request)
+    language = request.POST.get("language", "")
+    if request.user.is_authenticated and language in dict(settings.LANGUAGES):
+        services.account_language_set(user=request.user, language=language)
+        request.session[SESSION_LANGUAGE_KEY] = language
+    return response
 
 
 @login_required

@@ -14,6 +14,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from rules_engine import CoreError
 
 from .errors import ConflictError
+from .labels import translated_errors
 
 # What a client is told to wait when the database does not answer (a restart, a failover).
 DATABASE_RETRY_AFTER_SECONDS = 5
@@ -69,10 +70,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
                         status=status.HTTP_503_SERVICE_UNAVAILABLE,
                         headers={"Retry-After": str(DATABASE_RETRY_AFTER_SECONDS)})
     if isinstance(exc, ConflictError):
-        return Response({"errors": exc.api_errors(), "current": exc.current},
+        return Response({"errors": translated_errors(exc.api_errors()), "current": exc.current},
                         status=status.HTTP_409_CONFLICT)
     if isinstance(exc, CoreError):
-        return Response({"errors": exc.api_errors()}, status=status.HTTP_400_BAD_REQUEST)
+        # each message in the reader's language (a pure core's text is translated here)
+        return Response({"errors": translated_errors(exc.api_errors())},
+                        status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, DjangoValidationError):
         return Response({"errors": _field_errors(exc)}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, DjangoPermissionDenied):

@@ -11,11 +11,12 @@ from django.contrib import messages
 from django.http import HttpRequest
 
 from .errors import DomainError
+from .labels import translated
 
 
 def add_domain_error(form: forms.Form, exc: DomainError) -> None:
     field = exc.field if exc.field in form.fields else None
-    form.add_error(field, exc.message)
+    form.add_error(field, translated(exc.message))
 
 
 class Refused:
@@ -41,4 +42,4 @@ def refusal_message(request: HttpRequest, *, prefix: str = "") -> Iterator[Refus
         yield refused
     except DomainError as exc:
         refused.error = exc
-        messages.error(request, f"{prefix}{exc.message}")
+        messages.error(request, f"{prefix}{translated(exc.message)}")

@@ -4,7 +4,10 @@ that a phone tile needs are chosen here."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from rules_engine import ALL_SEATS, Outcome, Result, Side, Suit, seat_label
+from rules_engine.i18n import Text
 
 # every seat a table may have, clockwise from North (three and four players use the four
 # cardinal points)
@@ -29,3 +32,20 @@ RESULT_LABELS = {r.value: r.label for r in Result}
 SEAT_CHOICES = list(SEAT_NAMES.items())
 SUIT_CHOICES = list(SUIT_NAMES.items())
 OUTCOME_CHOICES = list(OUTCOME_LABELS.items())
+
+
+def translated(message: str) -> str:
+    """A pure package's text (a refusal's message, a label) in the reader's language: a
+    ``rules_engine.i18n.Text`` by its template, its values filled in again; any other text
+    looked up as it is (unchanged when the catalog does not have it, e.g. a message a service
+    already translated with ``gettext``)."""
+    if isinstance(message, Text):
+        return gettext(message.template) % message.params if message.params else gettext(
+            message.template)
+    return gettext(message) if message else message
+
+
+def translated_errors(errors: list[dict[str, object]]) -> list[dict[str, object]]:
+    """The API's error list with each message in the reader's language."""
+    return [{**e, "message": translated(message)} if isinstance(message := e.get("message"), str)
+            else e for e in errors]

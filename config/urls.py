@@ -5,6 +5,7 @@ from __future__ import annotations
 from allauth.account import views as account_views
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 urlpatterns = [
@@ -19,6 +20,8 @@ urlpatterns = [
     # Content-Security-Policy would refuse.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("config.api_urls")),
+    # The scripts' strings in the reader's language (static/js: gettext(), interpolate()).
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("clubs.urls")),  # before public: "clubs/new/" is not a club
     path("", include("public.urls")),
     path("", include("events.urls")),

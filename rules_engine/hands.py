@@ -56,6 +56,7 @@ from .bids import check_bid
 from .cards import Suit, parse_suit
 from .checks import check_melds_fit, parse_check_melds
 from .errors import FieldError, RulesError
+from .i18n import Text, gettext_noop
 from .inputs import key_text, shown, whole_number
 from .meld import check_meld_total
 from .rulesets import Ruleset
@@ -388,7 +389,7 @@ def _bid(
 ) -> int | None:
     if "bid" not in given:
         if required:
-            errors.append(FieldError("bid", "required", "bid is missing"))
+            errors.append(FieldError("bid", "required", Text(gettext_noop("bid is missing"))))
         return None
     raw = given["bid"][1]
     bid = whole_number(raw)
@@ -401,9 +402,13 @@ def _bid(
             FieldError(
                 "bid",
                 "bad_bid",
-                f"bid {bid} is below the opening minimum of {rs.min_bid}; only the dealer may "
-                f"open at {bid}"
-                + ("" if dealer is not None else ": give the dealer"),
+                Text(gettext_noop("bid %(bid)s is below the opening minimum of %(minimum)s; "
+                                  "only the dealer may open at %(bid)s"), bid=bid,
+                     minimum=rs.min_bid)
+                if dealer is not None else
+                Text(gettext_noop("bid %(bid)s is below the opening minimum of %(minimum)s; "
+                                  "only the dealer may open at %(bid)s: give the dealer"),
+                     bid=bid, minimum=rs.min_bid),
             )
         )
         return None
@@ -420,7 +425,8 @@ def _trump(
 ) -> Suit | None:
     if "trump" not in given:
         if required:
-            errors.append(FieldError("trump", "required", "trump is missing: give S, H, D or C"))
+            errors.append(FieldError("trump", "required",
+                                     Text(gettext_noop("trump is missing: give S, H, D or C"))))
         return None
     try:
         return Suit.of_number(parse_suit(given["trump"][1]))
@@ -523,10 +529,12 @@ def _per_side(
         problem: FieldError | None
         if n is None:
             problem = FieldError(
-                fld, "bad_type", f"{key} for {k} must be a whole number, got {shown(v)}"
+                fld, "bad_type", Text(gettext_noop("%(key)s for %(side)s must be a whole number, "
+                                                   "got %(value)s"), key=key, side=k, value=shown(v))
             )
         elif n < 0:
-            problem = FieldError(fld, "negative", f"{key} for {k} cannot be negative")
+            problem = FieldError(fld, "negative", Text(
+                gettext_noop("%(key)s for %(side)s cannot be negative"), key=key, side=k))
         else:
             where = rs.side_of(seat) if seat is not None else side
             assert where is not None
@@ -618,14 +626,17 @@ def _counter_check(rs: Ruleset) -> _Check:
     def check(value: int, field: str, one_player: bool, side: str) -> FieldError | None:
         if value > total:
             return FieldError(
-                field, "too_high", f"{shown(value)} is more counters than a hand holds ({total})"
+                field, "too_high", Text(gettext_noop("%(value)s is more counters than a hand "
+                                                     "holds (%(total)s)"),
+                                        value=shown(value), total=total)
             )
         if unit > 1 and value % unit:
             return FieldError(
                 field,
                 "not_multiple",
-                f"{shown(value)} counters cannot be taken here: every card and the last trick "
-                f"count in multiples of {unit}, so counters are a multiple of {unit}",
+                Text(gettext_noop("%(value)s counters cannot be taken here: every card and the "
+                                  "last trick count in multiples of %(unit)s, so counters are a "
+                                  "multiple of %(unit)s"), value=shown(value), unit=unit),
             )
         return None
 
@@ -705,7 +716,9 @@ def _adds_up(
     got = sum(values.values())
     if got != total:
         errors.append(
-            FieldError(name, "bad_sum", f"{name} must add up to {total}, got {shown(got)}")
+            FieldError(name, "bad_sum", Text(gettext_noop("%(name)s must add up to %(total)s, "
+                                                          "got %(got)s"),
+                                             name=name, total=total, got=shown(got)))
         )
 
 

@@ -24,6 +24,7 @@ from common.labels import (
     SUIT_CHOICES,
     SUIT_NAMES,
     SUIT_SYMBOLS,
+    translated,
 )
 from common.rulesets import table_sides
 from rules_engine import RulesError, Ruleset, browser_rules, fields_for, needs_tricks
@@ -56,9 +57,9 @@ def errors_from_exception(exc: Exception) -> dict[str, list[str]]:
     errors: dict[str, list[str]] = {}
     if isinstance(exc, RulesError):
         for e in exc.errors:
-            errors.setdefault(error_key(e.field), []).append(e.message)
+            errors.setdefault(error_key(e.field), []).append(translated(e.message))
     elif isinstance(exc, DomainError):
-        errors.setdefault(error_key(exc.field), []).append(exc.message)
+        errors.setdefault(error_key(exc.field), []).append(translated(exc.message))
     return errors
 
 

@@ -11,12 +11,16 @@ need=()
 command -v redis-server >/dev/null || need+=(redis-server)
 ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1 || need+=(postgresql)
 [ -x /usr/bin/chromium ] || need+=(chromium chromium-driver)
+command -v msgfmt >/dev/null || need+=(gettext)  # compilemessages, makemessages (tests/i18n)
 if [ ${#need[@]} -gt 0 ]; then
   echo "Installing system packages: ${need[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
+
+# The German catalogs, compiled from the committed .po files (tests/i18n checks them).
+$BIN/python manage.py compilemessages --ignore=.venv -v 0
 
 SERVERS_DIR=$(mktemp -d /tmp/pinochle-test.XXXXXX)
 chmod 755 "$SERVERS_DIR"

@@ -18,10 +18,12 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import compress_string
 
 from common.types import Actor
+from tournaments.models import Event
 
 from .selectors import Standings, event_is_public, event_standings
 
@@ -40,8 +42,16 @@ VIEWS = {
 PUSHED_VIEWS = ("phone", "wall")
 
 
-def _key(event_id: int, version: int, view: str, part: str | None) -> str:
-    return f"standings:html:{event_id}:{version}:{view}:{part or 'all'}"
+def fragment_language(value: str | None) -> str:
+    """The language a region is asked in (the page's, carried by its fragment URL as
+    ``lang``), one of ``settings.LANGUAGES``; anything else is the default (English)."""
+    return value if value in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
+def _key(event_id: int, version: int, view: str, part: str | None, language: str) -> str:
+    # the default language's key as it always was; another language's beside it
+    suffix = f":{language}" if language != settings.LANGUAGE_CODE else ""
+    return f"standings:html:{event_id}:{version}:{view}:{part or 'all'}{suffix}"
 
 
 def rows_link(standings: Standings) -> None:
@@ -56,12 +66,14 @@ def rows_link(standings: Standings) -> None:
 
 
 def body_html(*, event_id: int, version: int, view: str, user: Actor,
-              part: str | None = None) -> SafeString:
-    """The rendered live region of ``view`` for this snapshot version (cached per version):
-    the event's result as it stands, or another ``part`` (``standings.boards.PARTS``:
-    ``totals``, or one stage's standings, computed from its rounds when the version moves).
+              part: str | None = None, language: str | None = None) -> SafeString:
+    """The rendered live region of ``view`` for this snapshot version (cached per version and
+    language): the event's result as it stands, or another ``part``
+    (``standings.boards.PARTS``: ``totals``, or one stage's standings, computed from its rounds
+    when the version moves), in ``language`` (the active one when None).
     ``user`` must be allowed to see the event (the selector checks)."""
-    key = _key(event_id, version, view, part)
+    language = fragment_language(language or translation.get_language())
+    key = _key(event_id, version, view, part, language)
     html = None
     with contextlib.suppress(Exception):  # the cache is an optimisation only
         html = cache.get(key)
@@ -71,17 +83,20 @@ def body_html(*, event_id: int, version: int, view: str, user: Actor,
                                     part=part, wall=view == "wall")
         rows_link(standings)
         # No request: the region must not depend on who asks (one copy serves everyone).
-        html = render_to_string(template, {"standings": standings, "compact": compact})
+        with translation.override(language):
+            html = render_to_string(template, {"standings": standings, "compact": compact})
         if standings.status.version == version:
             with contextlib.suppress(Exception):
                 cache.set(key, html, timeout=BODY_CACHE_SECONDS)
     return mark_safe(html)  # noqa: S308 - rendered by our own template just above
 
 
-def body_cached(*, event_id: int, version: int, view: str, gzip: bool) -> bytes | None:
-    """The cached region of ``view`` (the default part: the result) as bytes, gzipped when asked (compressed once
-    per version and view, then kept beside it); None when it is not in the cache."""
-    key = _key(event_id, version, view, None)
+def body_cached(*, event_id: int, version: int, view: str, gzip: bool,
+                language: str | None = None) -> bytes | None:
+    """The cached region of ``view`` (the default part: the result) in ``language`` as bytes,
+    gzipped when asked (compressed once per version, view and language, then kept beside it);
+    None when it is not in the cache."""
+    key = _key(event_id, version, view, None, fragment_language(language))
     try:
         if gzip:
             packed = cache.get(key + ":gz")
@@ -100,12 +115,21 @@ def body_cached(*, event_id: int, version: int, view: str, gzip: bool) -> bytes 
         return None
 
 
-def bodies_warm(*, event_id: int, version: int) -> dict[str, str]:
+def room_language(event_id: int) -> str:
+    """The language a room's walls and phones are most likely in: the event's club's, else
+    the default. Regions rendered ahead of the room (``bodies_warm``, the push) are in it."""
+    return fragment_language(Event.objects.filter(pk=event_id)
+                             .values_list("club__language", flat=True).first())
+
+
+def bodies_warm(*, event_id: int, version: int, language: str | None = None) -> dict[str, str]:
     """The views a room fetches right after a push (``PUSHED_VIEWS``: phones and walls) of a
-    public event's snapshot ``version``, rendered into the cache if not there yet; by view.
-    The full page (desktops, a few) is rendered on its first fetch from the site."""
+    public event's snapshot ``version``, rendered into the cache if not there yet, in
+    ``language`` (the room's, ``room_language``, when None); by view. The full page (desktops,
+    a few) is rendered on its first fetch from the site."""
+    language = language or room_language(event_id)
     return {view: str(body_html(event_id=event_id, version=version, view=view,
-                                user=AnonymousUser()))
+                                user=AnonymousUser(), language=language))
             for view in PUSHED_VIEWS}
 
 

@@ -28,7 +28,7 @@ from django.utils.http import parse_etags
 
 from common.conditional import POLL_MAX_AGE, POLL_STALE_SECONDS, private_etag
 
-from .fragments import VIEWS, body_cached
+from .fragments import VIEWS, body_cached, fragment_language
 from .push import fragment_etag
 from .status import status_cached
 
@@ -69,19 +69,21 @@ def region_caching(response: HttpResponse, *, public: bool, exact: bool = True) 
 def _fragment_cached(request: HttpRequest, event_id: int) -> HttpResponse | None:
     """A public event's fragment from the cache (304 when the browser has it), or None."""
     view = request.GET.get("view") or "page"
-    if view not in VIEWS or set(request.GET) - {"view", "v"}:
+    if view not in VIEWS or set(request.GET) - {"view", "v", "lang"}:
         return None
     answer = status_cached(event_id=event_id)
     if answer is None:
         return None
     version = int(answer["version"])
     wanted = request.GET.get("v")
-    etag = fragment_etag(event_id, version, view)
+    language = fragment_language(request.GET.get("lang"))
+    etag = fragment_etag(event_id, version, view, language=language)
     if etag in parse_etags(request.headers.get("If-None-Match", "")):
         response: HttpResponse = HttpResponseNotModified()
     else:
         gzip = "gzip" in request.headers.get("Accept-Encoding", "")
-        body = body_cached(event_id=event_id, version=version, view=view, gzip=gzip)
+        body = body_cached(event_id=event_id, version=version, view=view, gzip=gzip,
+                           language=request.GET.get("lang"))
         if body is None:
             return None
         response = HttpResponse(body, content_type="text/html; charset=utf-8")

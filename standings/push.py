@@ -112,10 +112,14 @@ def _redis() -> Any:
     return client
 
 
-def fragment_etag(event_id: int, version: int, view: str, stage: str | None = None) -> str:
-    """The ETag of a standings live region: it names the snapshot version, the view and the
-    stage, so the site and the push process give the same region the same tag."""
-    return f'W/"standings-{event_id}-{version}-{view}-{stage or "all"}"'
+def fragment_etag(event_id: int, version: int, view: str, stage: str | None = None, *,
+                  language: str = "") -> str:
+    """The ETag of a standings live region: it names the snapshot version, the view, the
+    stage and, when not the default language, the site's language of it (a reader who
+    changes language must not be told "304: you have it"), so the site and the push process
+    (whose regions name no language) give the same English region the same tag."""
+    suffix = f"-{language}" if language and language != settings.LANGUAGE_CODE else ""
+    return f'W/"standings-{event_id}-{version}-{view}-{stage or "all"}{suffix}"'
 
 
 def push_fragments_store(event_id: int, version: int, bodies: dict[str, bytes]) -> bool:

@@ -15,7 +15,7 @@ from django.utils.text import compress_string
 from common.tasks import db_task_retry, standings_clear_pending
 from tournaments.models import Event
 
-from .fragments import bodies_warm, body_cached
+from .fragments import bodies_warm, body_cached, room_language
 from .push import push_fragments_store, push_publish, push_regions
 from .selectors import push_status
 from .services import standings_rebuild, standings_reconcile
@@ -57,9 +57,13 @@ def publish_standings(event_id: int, version: int, regions: bool = True) -> bool
     if status is None or status["version"] != version:
         return False  # the event is gone, or a newer snapshot has its own run
     if status.pop("public") and regions:
-        bodies = bodies_warm(event_id=event_id, version=version)
+        # In the room's language (its club's): a page in another one fetches its own region.
+        language = room_language(event_id)
+        status["lang"] = language
+        bodies = bodies_warm(event_id=event_id, version=version, language=language)
         # Gzipped once: the same bytes the site's middleware keeps for fetches it answers.
-        packed = {view: body_cached(event_id=event_id, version=version, view=view, gzip=True)
+        packed = {view: body_cached(event_id=event_id, version=version, view=view, gzip=True,
+                                    language=language)
                   or compress_string(html.encode()) for view, html in bodies.items()}
         status["fragment"] = push_fragments_store(event_id, version, packed)
         if status["fragment"]:  # and sent along: the pages showing them need not fetch

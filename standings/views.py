@@ -31,7 +31,7 @@ from conduct.selectors import corrections_summary
 from tournaments.models import Event, Round
 
 from .boards import TOTALS
-from .fragments import VIEWS, body_html
+from .fragments import VIEWS, body_html, fragment_language
 from .middleware import region_caching, status_response
 from .push import fragment_etag, push_stream_url
 from .selectors import (
@@ -140,14 +140,15 @@ def standings_fragment(request: HttpRequest, event_id: int) -> HttpResponse:
     else:
         event, status = standings_header(event_id=event_id, user=request.user)
         version, public = status.version, event_public(event)
-    etag = fragment_etag(event_id, version, view, stage)
+    language = fragment_language(request.GET.get("lang"))
+    etag = fragment_etag(event_id, version, view, stage, language=language)
     if not public:
         etag = private_etag(etag)
     if etag in parse_etags(request.headers.get("If-None-Match", "")):
         response: HttpResponse = HttpResponseNotModified()
     else:
         response = HttpResponse(body_html(event_id=event_id, version=version, view=view,
-                                          part=stage, user=request.user))
+                                          part=stage, user=request.user, language=language))
     response["ETag"] = etag
     response["X-Standings-Version"] = str(version)
     wanted = request.GET.get("v")

@@ -109,11 +109,16 @@ MIDDLEWARE = [
     "public.caching.PublicCacheMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language cookie or the browser's Accept-Language (after the session, before
+    # CommonMiddleware, as Django asks); refined below once the user and the page are known.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "public.middleware.ClubTimeZoneMiddleware",  # a club's pages in the club's time zone
+    # the account's language, else a club's pages in the club's language (after the user)
+    "public.middleware.ReaderLanguageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "common.middleware.IdempotencyKeyMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -142,7 +147,10 @@ TEMPLATES = [
                 "csp.context_processors.nonce",
             ],
             # common has no models and is no app: its tags are named here
-            "libraries": {"money": "common.templatetags.money"},
+            "libraries": {"money": "common.templatetags.money",
+                          "numbers": "common.templatetags.numbers"},
+            # {% translate %} and {% blocktranslate %} in every template without a {% load %}.
+            "builtins": ["django.templatetags.i18n"],
         },
     },
 ]
@@ -270,7 +278,19 @@ AXES_USERNAME_FORM_FIELD = "login"
 AXES_USERNAME_CALLABLE = "clubs.accounts.login_identifier"
 AXES_VERBOSE = False  # no banner on every start; lockouts are still logged
 
-LANGUAGE_CODE = "en-us"
+# Languages: English (the default) and German. Who reads in which: the account's own choice
+# (clubs.AccountSettings, or the language cookie the switcher sets), then on a club's pages,
+# walls and mails the club's language (Club.language), then the browser's Accept-Language,
+# then English (public.middleware.ReaderLanguageMiddleware). The catalogs live in locale/
+# (.po and the compiled .mo are both committed; `manage.py compilemessages` rebuilds them).
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("de", "Deutsch")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates and numbers follow the reader's language (config/formats/<lang>/formats.py: a German
+# page writes 28.11.2026 and 1.234; English keeps its dates and ungrouped numbers). Grouping is
+# asked for where a figure is shown ({{ value|grouped }}, common.templatetags.numbers), never
+# globally: ids in URLs and data-* attributes must stay plain digits.
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

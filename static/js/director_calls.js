@@ -11,6 +11,13 @@
  * the last redraw. */
 (function () {
   "use strict";
+  // The page's language (Django's JavaScript catalog, /jsi18n/, loaded before this script);
+  // English when the catalog is absent (the table page kept offline).
+  var gettext = window.gettext || function (s) { return s; };
+  var ngettext = window.ngettext || function (s, p, n) { return n === 1 ? s : p; };
+  var interpolate = window.interpolate || function (f, o) {
+    return f.replace(/%\((\w+)\)s/g, function (m, k) { return String(o[k]); });
+  };
   var first = document.querySelector("[data-calls-live]");
   if (!first || !window.fetch || !window.DOMParser) return;
   var url = first.getAttribute("data-url");
@@ -85,7 +92,10 @@
     }
     if (arrived.length) {
       var say = fresh.querySelector("[data-calls-announce]");
-      if (say) { say.textContent = "New call from table " + arrived.join(", table ") + "."; }
+      if (say) {
+        say.textContent = interpolate(ngettext("New call from table %(tables)s.", "New calls from tables %(tables)s.",
+                                               arrived.length), { tables: arrived.join(", ") }, true);
+      }
       if (navigator.vibrate) { try { navigator.vibrate(200); } catch (e) { /* not allowed */ } }
     }
     tick();

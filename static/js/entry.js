@@ -14,6 +14,13 @@
  * the player dismisses it; while one stands, the preview says "Not saved", never the score. */
 (function () {
   "use strict";
+  // The page's language (Django's JavaScript catalog, /jsi18n/, loaded before this script);
+  // English when the catalog is absent (the table page kept offline).
+  var gettext = window.gettext || function (s) { return s; };
+  var ngettext = window.ngettext || function (s, p, n) { return n === 1 ? s : p; };
+  var interpolate = window.interpolate || function (f, o) {
+    return f.replace(/%\((\w+)\)s/g, function (m, k) { return String(o[k]); });
+  };
   var form = document.querySelector("form[data-hand-form]");
   if (!form || !window.fetch) return;
 
@@ -93,7 +100,7 @@
       dismiss.type = "button";
       dismiss.className = "btn secondary dismiss";
       dismiss.setAttribute("data-dismiss-refusal", "");
-      dismiss.textContent = "Dismiss this message";
+      dismiss.textContent = gettext("Dismiss this message");
       var general = form.querySelector('[data-error-for="general"]');
       if (general) { general.insertAdjacentElement("afterend", dismiss); }
     }
@@ -109,7 +116,8 @@
     if (!preview) return;
     var text = lastPreview.text, cls = lastPreview.cls;
     if (refused()) {
-      text = server.general ? "Not saved: see the message above." : "Not saved: fix the fields marked in red.";
+      text = server.general ? gettext("Not saved: see the message above.")
+        : gettext("Not saved: fix the fields marked in red.");
       cls = "bad";
     }
     preview.textContent = text;
@@ -146,7 +154,7 @@
       var slot = slotKey(key(e.field));
       server[slot] = join(server[slot], e.message);
     });
-    if (!errors || !errors.length) { server.general = "The server refused this hand."; }
+    if (!errors || !errors.length) { server.general = gettext("The server refused this hand."); }
     live = {};
     paint();
   }
@@ -205,7 +213,9 @@
       } else if (res.body && res.body.errors) {
         var n = showErrors(res.body.errors, false);
         var left = res.body.errors.length - n;
-        setPreview(left > 0 ? "Still to fill in: " + left + " item" + (left > 1 ? "s" : "") : "", n ? "bad" : "");
+        setPreview(left > 0 ? interpolate(ngettext("Still to fill in: %(count)s item",
+                                                   "Still to fill in: %(count)s items", left),
+                                          { count: left }, true) : "", n ? "bad" : "");
       }
     }).catch(function () { /* offline: the server checks again on save */ });
   }
@@ -321,8 +331,11 @@
     var editing = null;  // the key of the queued hand shown in the form for a correction
 
     var setLabel = function (number, correcting) {
-      if (title) { title.textContent = correcting ? "Correct hand " + number + " (not sent yet)" : "Hand " + number; }
-      if (button) { button.textContent = "Save hand " + number; }
+      if (title) {
+        title.textContent = interpolate(correcting ? gettext("Correct hand %(number)s (not sent yet)")
+          : gettext("Hand %(number)s"), { number: number }, true);
+      }
+      if (button) { button.textContent = interpolate(gettext("Save hand %(number)s"), { number: number }, true); }
     };
 
     var tick = function (name, value) {
@@ -371,7 +384,7 @@
     var showConflict = function (body) {
       if (!conflictBox) { return; }
       conflictBox.querySelector("[data-conflict-message]").textContent =
-        (body && body.errors && body.errors[0] && body.errors[0].message) || "This hand was already entered.";
+        (body && body.errors && body.errors[0] && body.errors[0].message) || gettext("This hand was already entered.");
       conflictBox.querySelector("[data-conflict-summary]").textContent = entry.describe((body && body.current) || {});
       conflictBox.hidden = false;
       conflictBox.scrollIntoView({ behavior: "smooth" });
@@ -390,7 +403,8 @@
     // "Correct it" on a queued hand the server refused: its values come back into the form.
     document.addEventListener("table:edit", function (event) {
       var item = event.detail.item;
-      if (!pristine && !window.confirm("Put hand " + item.number + " in the form? What is typed now is cleared.")) { return; }
+      if (!pristine && !window.confirm(interpolate(gettext("Put hand %(number)s in the form? What is " +
+                                                           "typed now is cleared."), { number: item.number }, true))) { return; }
       fill(item.number, item.values);
       editing = item.key;
       pristine = false;
@@ -411,7 +425,7 @@
       var item = { key: val("idempotency_key") || entry.newKey(), number: parseInt(val("number"), 10), values: body };
       var label = button ? button.textContent : "";
       busy = true;
-      if (button) { button.disabled = true; button.textContent = "Saving…"; }
+      if (button) { button.disabled = true; button.textContent = gettext("Saving…"); }
       if (conflictBox) { conflictBox.hidden = true; }
       entry.submit(item).then(function (res) {
         busy = false;
@@ -424,7 +438,7 @@
         // Refused: nothing may look saved (no "saved" line, no score in the preview).
         if (banner) { banner.hidden = true; }
         if (res.state === "conflict") {
-          server = { general: "Another phone entered this hand first: compare the stored values above." };
+          server = { general: gettext("Another phone entered this hand first: compare the stored values above.") };
           paint();
           showConflict(res.body);
           entry.refresh();  // the stored hand appears in the list; the typed one stays in the form

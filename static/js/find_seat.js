@@ -4,6 +4,13 @@
  * (each answer is the API's own sentence, so the page and the API say the same thing). */
 (function () {
   "use strict";
+  // The page's language (Django's JavaScript catalog, /jsi18n/, loaded before this script);
+  // English when the catalog is absent (the table page kept offline).
+  var gettext = window.gettext || function (s) { return s; };
+  var ngettext = window.ngettext || function (s, p, n) { return n === 1 ? s : p; };
+  var interpolate = window.interpolate || function (f, o) {
+    return f.replace(/%\((\w+)\)s/g, function (m, k) { return String(o[k]); });
+  };
   var form = document.querySelector("form[data-find-seat]");
   if (!form || !window.fetch) { return; }
   var input = form.querySelector("input[name=find]");
@@ -35,12 +42,12 @@
         if (mine !== asked) { return; }  // a later keystroke already asked again
         if (!answer.ok) {
           var errors = (answer.body && answer.body.errors) || [];
-          show([{ className: "none error", text: errors.length ? errors[0].message : "Try again." }]);
+          show([{ className: "none error", text: errors.length ? errors[0].message : gettext("Try again.") }]);
           return;
         }
         var players = answer.body.players || [];
         if (!players.length) {
-          show([{ className: "none", text: "Nobody called \u201c" + name + "\u201d is in this event." }]);
+          show([{ className: "none", text: interpolate(gettext("Nobody called “%(name)s” is in this event."), { name: name }, true) }]);
           return;
         }
         show(players.map(function (p) { return { className: "state-" + p.state, text: p.answer }; }));

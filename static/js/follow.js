@@ -8,6 +8,13 @@
  * On iOS outside a Home Screen app (where Safari offers no push) it shows how to install it. */
 (function () {
   "use strict";
+  // The page's language (Django's JavaScript catalog, /jsi18n/, loaded before this script);
+  // English when the catalog is absent (the table page kept offline).
+  var gettext = window.gettext || function (s) { return s; };
+  var ngettext = window.ngettext || function (s, p, n) { return n === 1 ? s : p; };
+  var interpolate = window.interpolate || function (f, o) {
+    return f.replace(/%\((\w+)\)s/g, function (m, k) { return String(o[k]); });
+  };
   var box = document.querySelector("[data-follow]");
   if (!box) { return; }
   var button = document.getElementById("follow-notify-me");
@@ -45,7 +52,7 @@
     button.disabled = true;
     Notification.requestPermission().then(function (permission) {
       if (permission !== "granted") {
-        say("Notifications are blocked for this site: allow them in the browser's settings, or keep this page open.");
+        say(gettext("Notifications are blocked for this site: allow them in the browser's settings, or keep this page open."));
         return null;
       }
       return navigator.serviceWorker.register("/sw.js", { scope: "/" })
@@ -59,12 +66,12 @@
         .then(post)
         .then(function () {
           box.setAttribute("data-push", "on");
-          say("Notifications on: this phone is told where you sit as soon as a round is seated.");
+          say(gettext("Notifications on: this phone is told where you sit as soon as a round is seated."));
         });
     }).catch(function (error) {
       box.setAttribute("data-push", "failed");
       box.setAttribute("data-push-error", (error && (error.name + ": " + error.message)) || "");
-      say("This phone could not be subscribed. Keep this page open: it updates by itself.");
+      say(gettext("This phone could not be subscribed. Keep this page open: it updates by itself."));
     }).then(function () { button.disabled = false; });
   }
 
@@ -89,6 +96,6 @@
       }
     });
   } else if (box.getAttribute("data-push") !== "on") {
-    say("This browser cannot be notified from this page; it updates by itself while it is open.");
+    say(gettext("This browser cannot be notified from this page; it updates by itself while it is open."));
   }
 })();

@@ -23,6 +23,13 @@
  */
 (function () {
   "use strict";
+  // The page's language (Django's JavaScript catalog, /jsi18n/, loaded before this script);
+  // English when the catalog is absent (the table page kept offline).
+  var gettext = window.gettext || function (s) { return s; };
+  var ngettext = window.ngettext || function (s, p, n) { return n === 1 ? s : p; };
+  var interpolate = window.interpolate || function (f, o) {
+    return f.replace(/%\((\w+)\)s/g, function (m, k) { return String(o[k]); });
+  };
 
   var PREFIX = "pinochle.table.";
   var TIMEOUT = 15000;  // a request on a dead Wi-Fi can hang for minutes: give up and retry later
@@ -43,10 +50,13 @@
   /* One line for people: "Dealer S · N bid 51 in ♥ · meld NS 24 / EW 32 · counters ...". */
   function describe(v) {
     v = v || {};
-    var parts = ["Dealer " + (v.dealer || "?")];
-    if (v.outcome === "misdeal") { return parts.concat(["misdeal"]).join(" · "); }
-    parts.push((v.bidder || "?") + " bid " + (v.bid === undefined || v.bid === null || v.bid === "" ? "?" : v.bid) +
-               (v.trump ? " in " + (SUITS[v.trump] || v.trump) : ""));
+    var parts = [interpolate(gettext("Dealer %(seat)s"), { seat: v.dealer || "?" }, true)];
+    if (v.outcome === "misdeal") { return parts.concat([gettext("misdeal")]).join(" · "); }
+    var bid = v.bid === undefined || v.bid === null || v.bid === "" ? "?" : v.bid;
+    parts.push(v.trump
+      ? interpolate(gettext("%(seat)s bid %(bid)s in %(trump)s"),
+                    { seat: v.bidder || "?", bid: bid, trump: SUITS[v.trump] || v.trump }, true)
+      : interpolate(gettext("%(seat)s bid %(bid)s"), { seat: v.bidder || "?", bid: bid }, true));
     if (v.outcome && v.outcome !== "played") {
       parts.push(v.outcome.replace("_", " ") + (v.renege_seat ? " by " + v.renege_seat : ""));
     }
@@ -247,7 +257,7 @@
           return step();
         }
         if (kind === "later") { result.later = true; return result; }
-        var body = res.body || { errors: [{ field: "general", code: "error", message: "The server refused this hand (" + res.status + ")." }] };
+        var body = res.body || { errors: [{ field: "general", code: "error", message: interpolate(gettext("The server refused this hand (%(status)s)."), { status: res.status }, true) }] };
         result.stopped = { item: item, kind: kind, body: body, fresh: true };
         if (!(options.stop && options.stop(item, kind, body))) {
           self._mark(item, { kind: kind, body: body, status: res.status });

@@ -17,6 +17,13 @@
  *                           scrolls down a screenful at a time instead. */
 (function () {
   "use strict";
+  // The page's language (Django's JavaScript catalog, /jsi18n/, loaded before this script);
+  // English when the catalog is absent (the table page kept offline).
+  var gettext = window.gettext || function (s) { return s; };
+  var ngettext = window.ngettext || function (s, p, n) { return n === 1 ? s : p; };
+  var interpolate = window.interpolate || function (f, o) {
+    return f.replace(/%\((\w+)\)s/g, function (m, k) { return String(o[k]); });
+  };
 
   var pager = document.querySelector("[data-page-through]");
   var due = false;
@@ -130,7 +137,7 @@
         var left = Math.floor((deadline - (Date.now() + clock.skew)) / 1000);
         var out = clock.querySelector("[data-countdown]") || clock;
         if (left <= 0) {
-          out.textContent = "Time";
+          out.textContent = gettext("Time");
           clock.classList.add("expired");
         } else {
           var minutes = Math.floor(left / 60);

@@ -13,6 +13,10 @@
   var roundLine = document.querySelector("[data-round-status]");  // the wall's state of play
   var versionUrl = live.getAttribute("data-version-url");
   var fragmentUrl = live.getAttribute("data-fragment-url");
+  // The page's language (its fragment URL's lang): a pushed region is in the room's language
+  // (its status says which) and is used only when it is the page's.
+  var pageLang = (/[?&]lang=([\w-]+)/.exec(fragmentUrl) || [null, "en"])[1];
+  function sameLang(status) { return (status.lang || "en") === pageLang; }
   // A phone shows five columns (site.css): it asks for the "phone" fragment, without the
   // columns it would hide; turned sideways past 600px it asks for the full one again.
   var narrow = window.matchMedia ? window.matchMedia("(max-width: 600px)") : null;
@@ -52,7 +56,7 @@
   var pushFragment = pushUrl ? pushUrl.replace("/?token=", "/fragment/?token=") : null;
   function fromPush(status) {
     var view = viewShown();
-    if (!pushFragment || !status.fragment || !view) { return null; }
+    if (!pushFragment || !status.fragment || !view || !sameLang(status)) { return null; }
     return pushFragment + "&view=" + view + "&version=" + encodeURIComponent(status.version);
   }
 
@@ -92,7 +96,7 @@
       roundLine.textContent = status.round ? status.round.text : "";
     }
     if (String(status.version) === String(current)) { return Promise.resolve(null); }
-    var body = status.region && streamView && streamView === viewShown()
+    var body = status.region && streamView && streamView === viewShown() && sameLang(status)
       ? inflate(status.region).catch(function () { return fetchRegion(status, by); })
       : fetchRegion(status, by);
     return body.then(function (html) {

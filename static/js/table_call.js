@@ -12,6 +12,13 @@
  * again (or to walk over to the director). Without JavaScript the forms post and come back. */
 (function () {
   "use strict";
+  // The page's language (Django's JavaScript catalog, /jsi18n/, loaded before this script);
+  // English when the catalog is absent (the table page kept offline).
+  var gettext = window.gettext || function (s) { return s; };
+  var ngettext = window.ngettext || function (s, p, n) { return n === 1 ? s : p; };
+  var interpolate = window.interpolate || function (f, o) {
+    return f.replace(/%\((\w+)\)s/g, function (m, k) { return String(o[k]); });
+  };
   if (!document.querySelector("[data-table-call]") || !window.fetch || !window.DOMParser) return;
   var OPEN_EVERY = 5000;
   var busy = false;
@@ -79,7 +86,7 @@
       })
       .catch(function () {
         if (button) { button.disabled = false; }
-        fail("Not sent: this phone has no network just now. Try again, or walk over to a director.");
+        fail(gettext("Not sent: this phone has no network just now. Try again, or walk over to a director."));
       })
       .then(function () { busy = false; });
   }

@@ -23,6 +23,13 @@
  */
 (function () {
   "use strict";
+  // The page's language (Django's JavaScript catalog, /jsi18n/, loaded before this script);
+  // English when the catalog is absent (the table page kept offline).
+  var gettext = window.gettext || function (s) { return s; };
+  var ngettext = window.ngettext || function (s, p, n) { return n === 1 ? s : p; };
+  var interpolate = window.interpolate || function (f, o) {
+    return f.replace(/%\((\w+)\)s/g, function (m, k) { return String(o[k]); });
+  };
   var root = document.querySelector("[data-entry-queue]");
   if (!root || !window.fetch || !window.EntryQueue || !window.DOMParser) { return; }
 
@@ -118,30 +125,31 @@
     var head = items[0];
     var text;
     if (head && head.error && head.kind === "keeper") {
-      text = "Stopped at the keeper named on this phone: the server refused it (below). " +
-             "Discard it; the hands wait.";
+      text = gettext("Stopped at the keeper named on this phone: the server refused it (below). " +
+                     "Discard it; the hands wait.");
     } else if (head && head.error && errorCodes(head.error).indexOf("game_over") >= 0) {
       // time was called (or the last deal is in) while this hand waited: nobody else's doing
-      text = "Stopped at hand " + head.number + ": this game is over (time was called, or its " +
-             "last deal was entered). Give these values to the director, or discard them.";
+      text = interpolate(gettext("Stopped at hand %(number)s: this game is over (time was " +
+             "called, or its last deal was entered). Give these values to the director, or " +
+             "discard them."), { number: head.number }, true);
     } else if (head && head.error) {
-      text = head.error.kind === "conflict"
-        ? "Stopped at hand " + head.number + ": another phone stored that hand first. Compare the " +
-          "values, then discard this copy (or correct the stored hand with its Fix link)."
+      text = interpolate(head.error.kind === "conflict"
+        ? gettext("Stopped at hand %(number)s: another phone stored that hand first. Compare " +
+                  "the values, then discard this copy (or correct the stored hand with its Fix link).")
         : head.error.kind === "closed"
-          ? "Stopped at hand " + head.number + ": this table no longer takes hands. Give these " +
-            "values to the director."
-          : "Stopped at hand " + head.number + ": correct it (or discard it); the hands after " +
-            "it wait.";
+          ? gettext("Stopped at hand %(number)s: this table no longer takes hands. Give these " +
+                    "values to the director.")
+          : gettext("Stopped at hand %(number)s: correct it (or discard it); the hands after " +
+                    "it wait."), { number: head.number }, true);
     } else if (running) {
-      text = "Sending…";
+      text = gettext("Sending…");
     } else if (navigator.onLine === false) {
-      text = "No connection. They are sent in order as soon as the network is back.";
+      text = gettext("No connection. They are sent in order as soon as the network is back.");
     } else {
-      text = "The server could not be reached; trying again in a few seconds.";
+      text = gettext("The server could not be reached; trying again in a few seconds.");
     }
     if (!queue.persistent()) {
-      text += " This browser does not keep them when the page is closed: keep it open.";
+      text += " " + gettext("This browser does not keep them when the page is closed: keep it open.");
     }
     return text;
   }
@@ -152,7 +160,7 @@
     if (head && head.error && head.error.kind === "conflict") {
       var body = head.error.body || {};
       conflictBox.querySelector("[data-conflict-message]").textContent =
-        (body.errors && body.errors[0] && body.errors[0].message) || "This hand was already entered.";
+        (body.errors && body.errors[0] && body.errors[0].message) || gettext("This hand was already entered.");
       conflictBox.querySelector("[data-conflict-summary]").textContent = describe(body.current || {});
       conflictBox.hidden = false;
       queueConflict = true;
@@ -166,11 +174,11 @@
     if (!offlineNote) { return; }
     var text = "";
     if (fromCache()) {
-      text = "No connection: this is the copy of the page kept on this phone. Hands you save " +
-             "are kept here and sent when the network is back.";
+      text = gettext("No connection: this is the copy of the page kept on this phone. Hands " +
+                     "you save are kept here and sent when the network is back.");
     } else if (navigator.onLine === false) {
-      text = "No connection: hands you save are kept on this phone and sent when the network " +
-             "is back.";
+      text = gettext("No connection: hands you save are kept on this phone and sent when the " +
+                     "network is back.");
     }
     offlineNote.textContent = text;
     offlineNote.hidden = !text;
@@ -187,19 +195,21 @@
       li.className = "queue-item" + (item.error ? " stopped" : "");
       li.setAttribute("data-number", String(item.number));
       var head = document.createElement("strong");
-      head.textContent = item.kind === "keeper" ? "Keeper: " : "Hand " + item.number + ": ";
+      head.textContent = item.kind === "keeper" ? gettext("Keeper:") + " "
+        : interpolate(gettext("Hand %(number)s:"), { number: item.number }, true) + " ";
       li.appendChild(head);
       li.appendChild(document.createTextNode(describe(item.values, item)));
       if (item.error) {
         var why = document.createElement("p");
         why.className = "field-error";
         why.setAttribute("role", "alert");
-        why.textContent = (item.error.kind === "conflict" ? "Not sent: " : "Not stored: ") + messages(item);
+        why.textContent = (item.error.kind === "conflict" ? gettext("Not sent:") : gettext("Not stored:")) +
+          " " + messages(item);
         li.appendChild(why);
         var actions = document.createElement("div");
         actions.className = "queue-actions";
         if (item.error.kind === "invalid" && form && item.kind !== "keeper") {
-          actions.appendChild(actionButton("Correct it", "edit", item.key));
+          actions.appendChild(actionButton(gettext("Correct it"), "edit", item.key));
         }
         actions.appendChild(actionButton("Discard", "discard", item.key));
         li.appendChild(actions);
@@ -215,8 +225,10 @@
   function announce(sent) {
     if (!banner || !sent.length) { return; }
     var numbers = sent.map(function (b) { return b.number; });
-    var text = numbers.length === 1 ? "Hand " + numbers[0] + " saved."
-      : "Hands " + numbers.slice(0, -1).join(", ") + " and " + numbers[numbers.length - 1] + " saved.";
+    var text = numbers.length === 1
+      ? interpolate(gettext("Hand %(number)s saved."), { number: numbers[0] }, true)
+      : interpolate(gettext("Hands %(numbers)s and %(last)s saved."),
+                    { numbers: numbers.slice(0, -1).join(", "), last: numbers[numbers.length - 1] }, true);
     banner.textContent = text;
     banner.hidden = false;
   }
@@ -257,7 +269,7 @@
     queue.remember(game, "");
     if (error) {
       error.textContent = (body && body.errors || []).map(function (e) { return e.message; }).join(" ") ||
-        "The keeper was not recorded.";
+        gettext("The keeper was not recorded.");
       error.hidden = false;
     }
     showKeeper(serverKeeper(), false, false);
@@ -454,9 +466,12 @@
       emit("table:edit", { item: item });
       return;
     }
-    var what = item.kind === "keeper" ? "the keeper " + describe(item.values, item)
-      : "hand " + item.number + " (" + describe(item.values) + ")";
-    if (window.confirm("Discard " + what + " from this phone?")) {
+    var question = item.kind === "keeper"
+      ? interpolate(gettext("Discard the keeper %(keeper)s from this phone?"),
+                    { keeper: describe(item.values, item) }, true)
+      : interpolate(gettext("Discard hand %(number)s (%(values)s) from this phone?"),
+                    { number: item.number, values: describe(item.values) }, true);
+    if (window.confirm(question)) {
       queue.remove(item.key);
       if (item.kind === "keeper") {
         queue.remember(game, "");
@@ -508,7 +523,7 @@
     var close = document.createElement("button");
     close.type = "button";
     close.className = "btn secondary dismiss";
-    close.textContent = "Dismiss this message";
+    close.textContent = gettext("Dismiss this message");
     close.addEventListener("click", function () { box.hidden = true; });
     box.appendChild(close);
   });

@@ -20,6 +20,8 @@ PAGE_ACTIONS: dict[str, tuple[str, str]] = {
     "club-manage": ("get", "/api/clubs/{slug}/members/"),
     "club-member-remove": ("post", "/api/clubs/{slug}/members/remove/"),
     "club-corrections": ("patch", "/api/clubs/{slug}/"),
+    "club-language": ("patch", "/api/clubs/{slug}/"),
+    "set_language": ("put", "/api/me/language/"),
     "invitation-create": ("post", "/api/clubs/{slug}/invitations/"),
     "invitation-revoke": ("post", "/api/clubs/{slug}/invitations/{id}/revoke/"),
     "invitation-accept": ("post", "/api/invitations/{token}/accept/"),
