@@ -60,11 +60,11 @@ class EventArchiveApi(APIView):
 
 
 # --- event import ------------------------------------------------------------------------------
-class ArchiveFileInput(serializers.Serializer[Any]):
+class ArchiveFileInput(serializers.Serializer[object]):
     file = serializers.FileField(help_text="The archive (JSON) as exported.")
 
 
-class EventImportOutput(serializers.Serializer[Any]):
+class EventImportOutput(serializers.Serializer[object]):
     id = serializers.IntegerField(help_text="The new event's id.")
     name = serializers.CharField()
     players_added = serializers.ListField(child=serializers.CharField(),
@@ -76,7 +76,7 @@ class EventImportOutput(serializers.Serializer[Any]):
     counts = serializers.DictField(child=serializers.IntegerField())
 
 
-class ImportJobOutput(serializers.Serializer[Any]):
+class ImportJobOutput(serializers.Serializer[object]):
     id = serializers.IntegerField()
     status = serializers.ChoiceField(choices=ImportJob.Status.choices)
     stage = serializers.CharField(help_text="What the worker is doing now.")
@@ -157,7 +157,7 @@ class ClubEventImportJobApi(APIView):
 
 
 # --- roster import ----------------------------------------------------------------------------
-class RosterImportInput(serializers.Serializer[Any]):
+class RosterImportInput(serializers.Serializer[object]):
     file = serializers.FileField(required=False, help_text="The CSV file (multipart).")
     csv = serializers.CharField(required=False, trim_whitespace=False,
                                 help_text="Or the CSV text itself (JSON body).")
@@ -165,7 +165,7 @@ class RosterImportInput(serializers.Serializer[Any]):
                                        help_text="Only say what the file would do.")
 
 
-class RosterLineOutput(serializers.Serializer[Any]):
+class RosterLineOutput(serializers.Serializer[object]):
     line = serializers.IntegerField()
     name = serializers.CharField()
     email = serializers.CharField()
@@ -181,7 +181,7 @@ class RosterRepeatOutput(RosterLineOutput):
     repeats_line = serializers.IntegerField()
 
 
-class RosterReportOutput(serializers.Serializer[Any]):
+class RosterReportOutput(serializers.Serializer[object]):
     committed = serializers.BooleanField()
     summary = serializers.CharField()
     added = RosterLineOutput(many=True)

@@ -100,7 +100,7 @@ class ClubCorrectionsInput(serializers.Serializer[object]):
         "and mails for readers who chose none (\"en\", \"de\"); \"\": each reader's own.")
 
 
-class LanguageInput(serializers.Serializer[Any]):
+class LanguageInput(serializers.Serializer[object]):
     language = serializers.CharField(allow_blank=True, help_text="\"en\" or \"de\"; \"\" "
                                      "forgets the choice (the browser's language again).")
 

@@ -45,7 +45,7 @@ class Club(models.Model):
     correction_window_minutes = models.PositiveIntegerField(null=True, blank=True)
     # The language of the club's pages, walls and mails for readers who chose none of their own
     # ("": the reader's browser decides; public.middleware.ReaderLanguageMiddleware).
-    language = models.CharField(max_length=8, blank=True, default="",
+    language = models.CharField(max_length=8, blank=True, default="", db_default="",
                                 choices=LANGUAGE_CHOICES)
     created_at = models.DateTimeField(auto_now_add=True)
 

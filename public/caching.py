@@ -98,7 +98,7 @@ def event_key(event_id: int) -> dict[str, Any] | None:
     last_log = EventLog.objects.filter(event=OuterRef("pk")).order_by("-id").values("id")[:1]
     return (Event.objects.filter(pk=event_id)
             .values("hands_version", "status", "is_public", "club__is_public",
-                    "club__time_zone", "standings__version", "standings__source_version",
+                    "club__time_zone", "club__language", "standings__version", "standings__source_version",
                     "standings__computed_at")
             .annotate(last_log=Subquery(last_log))
             .first())
@@ -106,10 +106,13 @@ def event_key(event_id: int) -> dict[str, Any] | None:
 
 def page_etag(request: HttpRequest, name: str, kwargs: dict[str, Any], kind: Kind,
               key: dict[str, Any], *, now: float | None = None) -> str:
-    """The ETag of a public page: its name, arguments and query, the event's key, the step."""
+    """The ETag of a public page: its name, arguments and query, the event's key (with the
+    club's language), the reader's languages (a page without credentials is in the club's
+    language or the browser's: ``public.middleware.ReaderLanguageMiddleware``) and the step."""
     step = int((time.time() if now is None else now) // kind.step)
     query = sorted(request.GET.lists())
-    return etag_for(name, sorted(kwargs.items()), query, sorted(key.items()), step)
+    return etag_for(name, sorted(kwargs.items()), query, sorted(key.items()),
+                    request.headers.get("Accept-Language", ""), step)
 
 
 def _kind_of(request: HttpRequest) -> tuple[str, Kind, dict[str, Any]] | None:
@@ -142,7 +145,7 @@ class PublicCacheMiddleware:
                 etag = page_etag(request, name, kwargs, kind, key)
                 if etag_matches(request, etag):
                     return not_modified(etag, max_age=kind.max_age, stale=kind.stale,
-                                        vary=("Cookie", "Accept-Encoding"))
+                                        vary=("Cookie", "Accept-Encoding", "Accept-Language"))
         response = self.get_response(request)
         if found is None:
             if not response.has_header("Cache-Control"):

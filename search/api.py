@@ -32,13 +32,13 @@ class SearchPagination(PageNumberPagination):
     page_size = PAGE_SIZE
 
 
-class ClubRefOutput(serializers.Serializer[Any]):
+class ClubRefOutput(serializers.Serializer[object]):
     slug = serializers.CharField()
     name = serializers.CharField()
     url = serializers.CharField(help_text="The club's public page.")
 
 
-class HitOutput(serializers.Serializer[Any]):
+class HitOutput(serializers.Serializer[object]):
     kind = serializers.ChoiceField(choices=["club", "event", "player"])
     id = serializers.IntegerField()
     name = serializers.CharField()
@@ -57,7 +57,7 @@ class HitOutput(serializers.Serializer[Any]):
                           "are on.")
 
 
-class SearchPageOutput(serializers.Serializer[Any]):
+class SearchPageOutput(serializers.Serializer[object]):
     count = serializers.IntegerField(
         help_text=f"Hits in all (of the kind asked for), counted up to {COUNT_MAX}: the last "
                   "page served.")
@@ -119,7 +119,7 @@ class FeedPagination(PageNumberPagination):
     page_size = FEED_PAGE_SIZE
 
 
-class FeedPlayerOutput(serializers.Serializer[Any]):
+class FeedPlayerOutput(serializers.Serializer[object]):
     player_id = serializers.IntegerField(
         allow_null=True, help_text="The player (their profile: /players/{id}/); null for a "
         "player who erased their account (named 'Withdrawn player').")
@@ -130,7 +130,7 @@ class FeedEntrantOutput(FeedPlayerOutput):
     alternate = serializers.BooleanField(help_text="An alternate: scores, is not placed.")
 
 
-class FeedPlacementOutput(serializers.Serializer[Any]):
+class FeedPlacementOutput(serializers.Serializer[object]):
     place = serializers.IntegerField(help_text="1 is the winner; tied entries share a place.")
     name = serializers.CharField(help_text="The player's name, or the pair's.")
     stage = serializers.CharField(allow_blank=True, help_text="The stage that decided the "
@@ -141,7 +141,7 @@ class FeedPlacementOutput(serializers.Serializer[Any]):
     players = FeedPlayerOutput(many=True, help_text="Who holds the place (two in a pair).")
 
 
-class FeedEventOutput(serializers.Serializer[Any]):
+class FeedEventOutput(serializers.Serializer[object]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     date = serializers.DateField(help_text="The event's date, in the club's time zone.")
@@ -159,7 +159,7 @@ class FeedEventOutput(serializers.Serializer[Any]):
         "directors only, so it is not linked here.")
 
 
-class FeedPageOutput(serializers.Serializer[Any]):
+class FeedPageOutput(serializers.Serializer[object]):
     count = serializers.IntegerField(help_text="Finished public events of the club.")
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)

@@ -79,6 +79,7 @@ class StatusAnswer(TypedDict):
     public: NotRequired[bool]
     fragment: NotRequired[bool]  # the regions are kept for the streams to fetch
     regions: NotRequired[dict[str, str]]  # gzipped regions by view, base64
+    lang: NotRequired[str]  # the language the regions are in (the club's)
 
 
 @dataclass(frozen=True)

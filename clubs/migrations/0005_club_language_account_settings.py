@@ -23,7 +23,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='club',
             name='language',
-            field=models.CharField(blank=True, choices=[('', "Each reader's own"), ('en', 'English'), ('de', 'Deutsch')], default='', max_length=8),
+            field=models.CharField(blank=True, choices=[('', "Each reader's own"), ('en', 'English'), ('de', 'Deutsch')], db_default='', default='', max_length=8),
         ),
         migrations.AddConstraint(
             model_name='club',
