@@ -53,8 +53,8 @@ from draw.services import (
     event_status_set,
     round_create,
     round_set_status,
-    seat_swap,
 )
+from draw.swaps import seat_swap
 from formats import Format, FormatError
 from rules_engine import Ruleset, count_meld
 from scoring.models import Game, Hand

@@ -8,15 +8,8 @@ is refused with the path of each problem (``hands[12].revisions[0].bid``) and ch
 
 from __future__ import annotations
 
-import datetime
-import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
-
-from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
-from django.db import models
 
 import formats
 from common.errors import DomainError
@@ -29,8 +22,8 @@ from ranking.prizes import check_prizes
 from rules_engine import RulesError, Ruleset, parse_hand, score_game
 from scoring.models import NO_BID_OUTCOMES, HandRevision
 from scoring.selectors import revision_values
-from scoring.services import ADJUST_KINDS, ADJUSTED_POINTS_LIMIT, HAND_FIELDS, hand_check
-from tournaments.models import BYE_POINTS_LIMIT, Event, Round
+from scoring.services import ADJUST_KINDS, ADJUSTED_POINTS_LIMIT, hand_check
+from tournaments.models import BYE_POINTS_LIMIT, Round
 from tournaments.services import check_format_settings, check_table_shape
 
 from .format import (
@@ -48,218 +41,26 @@ from .format import (
     SECTIONS,
     STANDINGS_REFS,
     TABLE,
-    USER,
     VERSION,
-    Section,
+)
+from .reading import (
+    LIST_SECTIONS,
+    MAX_PROBLEMS,
+    REVISION_VALUES,
+    ArchiveRefused,
+    Enough,
+    Plan,
+    Problem,
+    Reader,
+    Row,
+    positive,
+    read_fields,
+    section_rows,
+    unique,
+    unique_ids,
 )
 
-MAX_PROBLEMS = 50
-# A revision's entered values, as the rules engine reads them (each a field of the revision).
-REVISION_VALUES = HAND_FIELDS
-LIST_SECTIONS = ("players", "pairs", "entries", "table_cards", "rounds", "tables", "seats",
-                 "byes", "games", "hands", "penalties", "appeals", "log")
-USERNAME_MAX = 150
-INT_RANGES = {
-    "PositiveSmallIntegerField": (0, 32767),
-    "SmallIntegerField": (-32768, 32767),
-    "PositiveIntegerField": (0, 2147483647),
-    "IntegerField": (-2147483648, 2147483647),
-}
-TEXT_FIELDS = {"CharField", "SlugField", "EmailField", "TextField"}
-# Text fields holding a whole number in decimal digits. An archive written while the event's
-# draw seed was a 32-bit integer column has a JSON number there: it reads as its digits.
-NUMBER_TEXT_FIELDS = {(Event, "seed")}
-
-
-@dataclass(frozen=True)
-class Problem:
-    field: str
-    code: str
-    message: str
-
-    def as_dict(self) -> dict[str, str]:
-        return {"field": self.field, "code": self.code, "message": self.message}
-
-
-class ArchiveRefused(DomainError):
-    """The archive cannot be imported; ``problems`` lists why, each with its path."""
-
-    def __init__(self, problems: list[Problem]) -> None:
-        first = problems[0]
-        super().__init__(first.message, field=first.field, code=first.code)
-        self.problems = problems
-
-    def api_errors(self) -> list[dict[str, Any]]:
-        return [p.as_dict() for p in self.problems]
-
-
-class _Enough(Exception):
-    """Stop reading: MAX_PROBLEMS problems are enough to show."""
-
-
-class _Bad:
-    """A value that was missing or wrong (its problem is already recorded)."""
-
-
-BAD: Any = _Bad()
-
-
-@dataclass
-class Row:
-    """One typed row: ``values`` by model field name (references as local ids, round numbers,
-    (round, table) keys or user names), ``path`` where it was in the archive."""
-
-    path: str
-    values: dict[str, Any]
-    raw: Mapping[str, Any]
-    local_id: int | None = None
-    children: list[Row] = field(default_factory=list)
-
-
-@dataclass
-class Plan:
-    version: int
-    club: dict[str, Any]
-    event: dict[str, Any]
-    sections: dict[str, list[Row]]
-    standings: dict[str, Any]
-    ruleset: Ruleset
-
-
-class Reader:
-    def __init__(self) -> None:
-        self.problems: list[Problem] = []
-
-    def fail(self, path: str, code: str, message: str) -> Any:
-        self.problems.append(Problem(path, code, message))
-        if len(self.problems) >= MAX_PROBLEMS:
-            raise _Enough
-        return BAD
-
-    # --- shapes ------------------------------------------------------------------------------
-    def mapping(self, value: Any, path: str) -> dict[str, Any] | None:
-        if not isinstance(value, dict):
-            self.fail(path, "invalid", "Must be an object.")
-            return None
-        return value
-
-    def listing(self, value: Any, path: str) -> list[Any]:
-        if not isinstance(value, list):
-            self.fail(path, "invalid", "Must be a list.")
-            return []
-        return value
-
-    # --- values ------------------------------------------------------------------------------
-    def value(self, model: type[models.Model], name: str, row: Mapping[str, Any], path: str,
-              key: str | None = None) -> Any:
-        """``row[key or name]`` checked against the model field ``name``: its type, null, length,
-        choices and range, as the database would (an aware datetime for a time, a date for a
-        date)."""
-        key = key or name
-        where = f"{path}.{key}"
-        if key not in row:
-            return self.fail(where, "required", f"{key} is missing.")
-        value = row[key]
-        field_: Any = model._meta.get_field(name)
-        if value is None:
-            return None if field_.null else self.fail(where, "null", f"{key} may not be null.")
-        internal = field_.get_internal_type()
-        if internal == "BooleanField":
-            return value if isinstance(value, bool) else self.fail(
-                where, "invalid", f"{key} must be true or false.")
-        if internal in INT_RANGES:
-            low, high = INT_RANGES[internal]
-            if isinstance(value, bool) or not isinstance(value, int):
-                return self.fail(where, "invalid", f"{key} must be a whole number.")
-            if not low <= value <= high:
-                return self.fail(where, "range", f"{key} must be from {low} to {high}.")
-            return value
-        if (model, name) in NUMBER_TEXT_FIELDS:
-            return self.number_text(field_, value, where, key)
-        if internal in TEXT_FIELDS:
-            return self.text(field_, value, where, key)
-        if internal == "DateTimeField":
-            return self.moment(value, where, key)
-        if internal == "DateField":
-            try:
-                return datetime.date.fromisoformat(value) if isinstance(value, str) else self.fail(
-                    where, "invalid", f"{key} must be a date (YYYY-MM-DD).")
-            except ValueError:
-                return self.fail(where, "invalid", f"{key} must be a date (YYYY-MM-DD).")
-        if internal == "JSONField":
-            return self.json_value(field_, value, where, key)
-        raise AssertionError(f"no archive reading for {internal}")  # pragma: no cover
-
-    def text(self, field_: Any, value: Any, where: str, key: str) -> Any:
-        if not isinstance(value, str):
-            return self.fail(where, "invalid", f"{key} must be text.")
-        if "\x00" in value:
-            return self.fail(where, "invalid", f"{key} may not contain a NUL character.")
-        if field_.max_length is not None and len(value) > field_.max_length:
-            return self.fail(where, "too_long", f"{key} is at most {field_.max_length} characters.")
-        if not field_.blank and not value:
-            return self.fail(where, "blank", f"{key} may not be empty.")
-        if field_.choices and value not in {str(c) for c, _ in field_.flatchoices}:
-            allowed = ", ".join(str(c) for c, _ in field_.flatchoices)
-            return self.fail(where, "invalid_choice", f"{key} must be one of: {allowed}.")
-        if field_.get_internal_type() == "EmailField" and value:
-            try:
-                validate_email(value)
-            except ValidationError:
-                return self.fail(where, "invalid", f"{value!r} is not an e-mail address.")
-        return value
-
-    def number_text(self, field_: Any, value: Any, where: str, key: str) -> Any:
-        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-            value = str(value)
-        if not isinstance(value, str) or not value.isascii() or not value.isdigit():
-            return self.fail(where, "invalid", f"{key} must be a whole number of at most "
-                             f"{field_.max_length} digits.")
-        return self.text(field_, value, where, key)
-
-    def moment(self, value: Any, where: str, key: str) -> Any:
-        message = f"{key} must be a time with its zone, e.g. 2026-11-20T19:03:04.000000Z."
-        if not isinstance(value, str):
-            return self.fail(where, "invalid", message)
-        try:
-            moment = datetime.datetime.fromisoformat(value)
-            if moment.tzinfo is None:
-                return self.fail(where, "invalid", message)
-            return moment.astimezone(datetime.UTC)
-        except (ValueError, OverflowError):
-            return self.fail(where, "invalid", message)
-
-    def json_value(self, field_: Any, value: Any, where: str, key: str) -> Any:
-        kind = field_.default if field_.default in (dict, list) else None
-        if kind is dict and not isinstance(value, dict):
-            return self.fail(where, "invalid", f"{key} must be an object.")
-        if kind is list and not isinstance(value, list):
-            return self.fail(where, "invalid", f"{key} must be a list.")
-        if "\\u0000" in json.dumps(value):
-            return self.fail(where, "invalid", f"{key} may not contain a NUL character.")
-        return value
-
-    def username(self, row: Mapping[str, Any], key: str, path: str) -> Any:
-        where = f"{path}.{key}"
-        if key not in row:
-            return self.fail(where, "required", f"{key} is missing.")
-        value = row[key]
-        if value is None:
-            return None
-        if not isinstance(value, str) or not value or len(value) > USERNAME_MAX:
-            return self.fail(where, "invalid",
-                             f"{key} must be a user name (1 to {USERNAME_MAX} characters) or null.")
-        return value
-
-    def local_ref(self, value: Any, known: Mapping[Any, Any], where: str, kind: str,
-                  nullable: bool) -> Any:
-        if value is None:
-            return None if nullable else self.fail(where, "null", f"Name a {kind} here.")
-        if isinstance(value, bool) or not isinstance(value, int):
-            return self.fail(where, "invalid", f"Must be the id of a {kind} of this archive.")
-        if value not in known:
-            return self.fail(where, "unknown", f"No {kind} {value} in this archive's {kind}s.")
-        return value
+__all__ = ["MAX_PROBLEMS", "ArchiveRefused", "Plan", "Problem", "Row", "read_archive"]
 
 
 def read_archive(data: Any) -> Plan:
@@ -267,7 +68,7 @@ def read_archive(data: Any) -> Plan:
     reader = Reader()
     try:
         plan = _read(reader, data)
-    except _Enough:
+    except Enough:
         plan = None
     if reader.problems or plan is None:
         raise ArchiveRefused(reader.problems)
@@ -276,7 +77,7 @@ def read_archive(data: Any) -> Plan:
 
 def _stop(reader: Reader) -> None:
     if reader.problems:
-        raise _Enough
+        raise Enough
 
 
 def _read(r: Reader, data: Any) -> Plan | None:
@@ -304,67 +105,67 @@ def _read(r: Reader, data: Any) -> Plan | None:
             r.fail(key, "required", f"The archive has no {key} section.")
     _stop(r)
 
-    club = _read_fields(r, SECTIONS["club"], r.mapping(data["club"], "club") or {}, "club")
+    club = read_fields(r, SECTIONS["club"], r.mapping(data["club"], "club") or {}, "club")
     event_data = r.mapping(data["event"], "event") or {}
-    event = _read_fields(r, SECTIONS["event"], event_data, "event")
+    event = read_fields(r, SECTIONS["event"], event_data, "event")
     event["created_by"] = r.username(event_data, "created_by", "event")
     _stop(r)
     ruleset = _check_event(r, event)
     _stop(r)
 
     s: dict[str, list[Row]] = {}
-    s["players"] = _rows(r, data, "players", {})
-    _unique_ids(r, s["players"], "players")
+    s["players"] = section_rows(r, data, "players", {})
+    unique_ids(r, s["players"], "players")
     player_ids = {row.local_id: row for row in s["players"]}
-    s["pairs"] = _rows(r, data, "pairs", {})
-    _unique_ids(r, s["pairs"], "pairs")
+    s["pairs"] = section_rows(r, data, "pairs", {})
+    unique_ids(r, s["pairs"], "pairs")
     pair_ids = {row.local_id: row for row in s["pairs"]}
-    _unique(r, s["pairs"], lambda v: v["seed"] if v["seed"] is not None else None, "seed",
+    unique(r, s["pairs"], lambda v: v["seed"] if v["seed"] is not None else None, "seed",
             "Seed {key} is given to two pairs")
-    s["entries"] = _rows(r, data, "entries", {PLAYER: player_ids, PAIR: pair_ids})
-    _unique_ids(r, s["entries"], "entries")
+    s["entries"] = section_rows(r, data, "entries", {PLAYER: player_ids, PAIR: pair_ids})
+    unique_ids(r, s["entries"], "entries")
     entry_ids = {row.local_id: row for row in s["entries"]}
-    _unique(r, s["entries"], lambda v: v["player"], "player", "Player {key} has two entries")
+    unique(r, s["entries"], lambda v: v["player"], "player", "Player {key} has two entries")
 
-    s["table_cards"] = _rows(r, data, "table_cards", {})
-    _unique(r, s["table_cards"], lambda v: v["number"], "number", "Table card {key} is listed twice")
-    _positive(r, s["table_cards"], "number")
-    s["rounds"] = _rows(r, data, "rounds", {})
-    _unique(r, s["rounds"], lambda v: v["number"], "number", "Round {key} is listed twice")
-    _positive(r, s["rounds"], "number")
+    s["table_cards"] = section_rows(r, data, "table_cards", {})
+    unique(r, s["table_cards"], lambda v: v["number"], "number", "Table card {key} is listed twice")
+    positive(r, s["table_cards"], "number")
+    s["rounds"] = section_rows(r, data, "rounds", {})
+    unique(r, s["rounds"], lambda v: v["number"], "number", "Round {key} is listed twice")
+    positive(r, s["rounds"], "number")
     open_rounds = [row for row in s["rounds"] if row.values["status"] != Round.Status.CLOSED]
     for row in open_rounds[1:]:
         r.fail(f"{row.path}.status", "open_round",
                f"Round {open_rounds[0].values['number']} is open too: an event has at most one "
                "round not closed.")
     rounds = {row.values["number"]: row for row in s["rounds"]}
-    s["tables"] = _rows(r, data, "tables", {ROUND: rounds})
-    _unique(r, s["tables"], lambda v: (v["round"], v["number"]), "number",
+    s["tables"] = section_rows(r, data, "tables", {ROUND: rounds})
+    unique(r, s["tables"], lambda v: (v["round"], v["number"]), "number",
             "Table {key[1]} of round {key[0]} is listed twice")
     tables = {(row.values["round"], row.values["number"]): row for row in s["tables"]}
     refs = {ENTRY: entry_ids, ROUND: rounds, TABLE: tables}
-    s["seats"] = _rows(r, data, "seats", refs)
-    _unique(r, s["seats"], lambda v: (*v["table"], v["position"]), "position",
+    s["seats"] = section_rows(r, data, "seats", refs)
+    unique(r, s["seats"], lambda v: (*v["table"], v["position"]), "position",
             "Seat {key[2]} at table {key[1]} of round {key[0]} is taken twice", code="taken")
-    _unique(r, s["seats"], lambda v: (v["table"][0], v["entry"]), "entry",
+    unique(r, s["seats"], lambda v: (v["table"][0], v["entry"]), "entry",
             "Entry {key[1]} is seated twice in round {key[0]}", code="seated_twice")
-    s["byes"] = _rows(r, data, "byes", refs)
-    _unique(r, s["byes"], lambda v: (v["round"], v["entry"]), "entry",
+    s["byes"] = section_rows(r, data, "byes", refs)
+    unique(r, s["byes"], lambda v: (v["round"], v["entry"]), "entry",
             "Entry {key[1]} has two byes in round {key[0]}")
     # each table's seats, clockwise (three, or four where the dealer sits out; four in pairs)
     positions: dict[Any, list[str]] = {}
     for row in s["seats"]:
         positions.setdefault(tuple(row.values["table"]), []).append(row.values["position"])
     seats_at = {key: table_seats(ruleset, found) for key, found in positions.items()}
-    s["games"] = _rows(r, data, "games", refs)
-    _unique(r, s["games"], lambda v: v["table"], "table",
+    s["games"] = section_rows(r, data, "games", refs)
+    unique(r, s["games"], lambda v: v["table"], "table",
             "Table {key[1]} of round {key[0]} has two games")
     for row in s["games"]:
         _check_game(r, row, ruleset, seats_at.get(tuple(row.values["table"]), ruleset.seats))
     games = {row.values["table"]: row for row in s["games"]}
-    s["hands"] = _rows(r, data, "hands", {GAME: games})
-    _positive(r, s["hands"], "number")
-    _unique(r, [h for h in s["hands"] if h.values["deleted_at"] is None],
+    s["hands"] = section_rows(r, data, "hands", {GAME: games})
+    positive(r, s["hands"], "number")
+    unique(r, [h for h in s["hands"] if h.values["deleted_at"] is None],
             lambda v: (*v["game"], v["number"]), "number",
             "Hand {key[2]} of table {key[1]} in round {key[0]} is listed twice (and not deleted)")
     for row in s["hands"]:
@@ -372,16 +173,16 @@ def _read(r: Reader, data: Any) -> Plan | None:
                         seats_at.get(tuple(row.values["game"]), ruleset.seats))
     _check_games_end(r, s["hands"], games, ruleset, event["deals_per_round"], seats_at)
     decided = {ENTRY: entry_ids, PAIR: pair_ids, GAME_AT: games}
-    s["penalties"] = _rows(r, data, "penalties", decided)
-    _unique_ids(r, s["penalties"], "penalties")
+    s["penalties"] = section_rows(r, data, "penalties", decided)
+    unique_ids(r, s["penalties"], "penalties")
     pairs_event = bool(getattr(formats.FORMATS.get(event["format"]), "pairs", False))
     for row in s["penalties"]:
         _check_penalty(r, row, pairs_event)
     penalty_ids = {row.local_id: row for row in s["penalties"]}
-    s["appeals"] = _rows(r, data, "appeals", {**decided, PENALTY: penalty_ids})
-    _unique_ids(r, s["appeals"], "appeals")
+    s["appeals"] = section_rows(r, data, "appeals", {**decided, PENALTY: penalty_ids})
+    unique_ids(r, s["appeals"], "appeals")
     appeal_ids = {row.local_id: row for row in s["appeals"]}
-    s["log"] = _rows(r, data, "log", {})
+    s["log"] = section_rows(r, data, "log", {})
     for row in s["log"]:
         _check_log(r, row, {PLAYER: player_ids, PAIR: pair_ids, ENTRY: entry_ids,
                             PENALTY: penalty_ids, APPEAL: appeal_ids})
@@ -391,118 +192,6 @@ def _read(r: Reader, data: Any) -> Plan | None:
 
 
 # --- rows --------------------------------------------------------------------------------------
-def _read_fields(r: Reader, section: Section, row: Mapping[str, Any], path: str) -> dict[str, Any]:
-    """The section's plain fields of ``row`` (references are read by :func:`_rows`)."""
-    return {name: r.value(section.model, name, row, path)
-            if name in row or name not in section.defaults else section.defaults[name]
-            for name in section.layout if name not in section.refs}
-
-
-def _rows(r: Reader, data: Mapping[str, Any], key: str,
-          known: Mapping[str, Mapping[Any, Any]]) -> list[Row]:
-    """The rows of list section ``key``, typed, their references checked against ``known``
-    (local ids, round numbers, (round, table) keys). Rows with a problem are left out."""
-    section = SECTIONS[key]
-    rows = []
-    for index, item in enumerate(r.listing(data[key], key)):
-        path = f"{key}[{index}]"
-        raw = r.mapping(item, path)
-        if raw is None:
-            continue
-        before = len(r.problems)
-        values = _read_fields(r, section, raw, path)
-        for name, kind in section.refs.items():
-            nullable = bool(getattr(section.model._meta.get_field(name), "null", False))
-            if kind == USER:
-                values[name] = r.username(raw, name, path)
-            elif kind in (TABLE, GAME):
-                values[name] = _table_ref(r, raw, path, known[kind], kind)
-            elif kind == GAME_AT:
-                values[name] = _game_at(r, raw, name, path, known[kind])
-            elif kind == ROUND:
-                values[name] = _round_ref(r, raw, name, path, known[ROUND])
-            else:
-                if name not in raw:
-                    values[name] = r.fail(f"{path}.{name}", "required", f"{name} is missing.")
-                else:
-                    values[name] = r.local_ref(raw[name], known[kind], f"{path}.{name}", kind,
-                                               nullable)
-        local_id = raw.get("id")
-        if section.local_id and (isinstance(local_id, bool) or not isinstance(local_id, int)
-                                 or local_id < 1):
-            r.fail(f"{path}.id", "invalid", "id must be a whole number from 1.")
-        if len(r.problems) == before:
-            rows.append(Row(path=path, values=values, raw=raw,
-                            local_id=local_id if section.local_id else None))
-    return rows
-
-
-def _round_ref(r: Reader, raw: Mapping[str, Any], name: str, path: str,
-               known: Mapping[Any, Any]) -> Any:
-    if name not in raw:
-        return r.fail(f"{path}.{name}", "required", f"{name} is missing.")
-    number = raw[name]
-    if isinstance(number, bool) or not isinstance(number, int):
-        return r.fail(f"{path}.{name}", "invalid", f"{name} must be a round number.")
-    if number not in known:
-        return r.fail(f"{path}.{name}", "unknown", f"No round {number} in this archive's rounds.")
-    return number
-
-
-def _table_ref(r: Reader, raw: Mapping[str, Any], path: str, known: Mapping[Any, Any],
-               kind: str) -> Any:
-    for key in ("round", "table"):
-        if key not in raw:
-            return r.fail(f"{path}.{key}", "required", f"{key} is missing.")
-    found = (raw["round"], raw["table"])
-    if any(isinstance(v, bool) or not isinstance(v, int) for v in found):
-        return r.fail(f"{path}.table", "invalid", "round and table must be numbers.")
-    if found not in known:
-        what = "table" if kind == TABLE else "game at table"
-        return r.fail(f"{path}.table", "unknown",
-                      f"No {what} {found[1]} in round {found[0]} in this archive.")
-    return found
-
-
-def _game_at(r: Reader, raw: Mapping[str, Any], name: str, path: str,
-             known: Mapping[Any, Any]) -> Any:
-    """A game that may be none: null, or ``{"round": …, "table": …}``."""
-    if name not in raw:
-        return r.fail(f"{path}.{name}", "required", f"{name} is missing.")
-    if raw[name] is None:
-        return None
-    found = r.mapping(raw[name], f"{path}.{name}")
-    if found is None:
-        return BAD
-    return _table_ref(r, found, f"{path}.{name}", known, GAME)
-
-
-def _unique_ids(r: Reader, rows: list[Row], key: str) -> None:
-    _unique(r, rows, lambda v: None, "id", "", ids=True)
-
-
-def _unique(r: Reader, rows: list[Row], key_of: Any, name: str, message: str, *,
-            code: str = "duplicate", ids: bool = False) -> None:
-    """A problem on each row whose key (``key_of(values)``) an earlier row already had."""
-    first: dict[Any, str] = {}
-    for row in rows:
-        key = row.local_id if ids else key_of(row.values)
-        if key is None:
-            continue
-        if key in first:
-            text = (f"Id {key} is used twice" if ids else message.format(key=key))
-            r.fail(f"{row.path}.{name}", code, f"{text} ({first[key]} and {row.path}).")
-        else:
-            first[key] = row.path
-
-
-def _positive(r: Reader, rows: list[Row], name: str) -> None:
-    for row in rows:
-        if row.values[name] < 1:
-            r.fail(f"{row.path}.{name}", "range", f"{name} must be 1 or more.")
-
-
-# --- the event, games, hands, log, standings -------------------------------------------------
 def _check_event(r: Reader, event: dict[str, Any]) -> Ruleset:
     """The event's settings as the event services check them (the refusals' fields are the
     event's: ``event.format_settings.cut``, ``event.tie_breaks`` …)."""
@@ -524,7 +213,7 @@ def _check_event(r: Reader, event: dict[str, Any]) -> Ruleset:
             r.fail(f"event.{exc.field}", exc.code, exc.message)
     if not all(isinstance(name, str) for name in event["tie_breaks"]):
         r.fail("event.tie_breaks", "invalid", "tie_breaks is a list of tie-break names.")
-        raise _Enough
+        raise Enough
     try:
         if getattr(formats.FORMATS.get(event["format"]), "pairs", False):
             validate_pair_tie_breaks(event["tie_breaks"] or None)
@@ -541,7 +230,7 @@ def _check_event(r: Reader, event: dict[str, Any]) -> Ruleset:
         r.fail("event.bye_points", "range",
                f"bye_points must be from {-BYE_POINTS_LIMIT} to {BYE_POINTS_LIMIT}.")
     if ruleset is None:
-        raise _Enough
+        raise Enough
     return ruleset
 
 
@@ -630,7 +319,7 @@ def _read_revisions(r: Reader, hand: Row, ruleset: Ruleset, seats: Sequence[str]
         if row is None:
             continue
         before = len(r.problems)
-        values = _read_fields(r, section, row, where)
+        values = read_fields(r, section, row, where)
         values["author"] = r.username(row, "author", where)
         if len(r.problems) == before:
             _check_revision(r, values, where, ruleset, seats)
@@ -638,8 +327,8 @@ def _read_revisions(r: Reader, hand: Row, ruleset: Ruleset, seats: Sequence[str]
             hand.children.append(Row(path=where, values=values, raw=row))
     if len(hand.children) != len(items):
         return
-    _unique(r, hand.children, lambda v: v["revision"], "revision", "Revision {key} is listed twice")
-    _positive(r, hand.children, "revision")
+    unique(r, hand.children, lambda v: v["revision"], "revision", "Revision {key} is listed twice")
+    positive(r, hand.children, "revision")
     live = [c for c in hand.children if c.values["is_live"]]
     deleted = hand.values["deleted_at"] is not None
     if deleted and live:
@@ -735,7 +424,7 @@ def _check_log(r: Reader, row: Row, known: Mapping[str, Mapping[Any, Any]]) -> N
 
 def _read_standings(r: Reader, raw: Any, known: Mapping[str, Mapping[Any, Any]]) -> dict[str, Any]:
     standings = r.mapping(raw, "standings") or {}
-    out = _read_fields(r, SECTIONS["standings"], standings, "standings")
+    out = read_fields(r, SECTIONS["standings"], standings, "standings")
     for name in ("rows", "placements"):
         listed = out.get(name)
         for index, item in enumerate(listed if isinstance(listed, list) else []):

@@ -6,7 +6,7 @@ the event's push stream (``event: wall``); each wall then asks for its version a
 it moved, so a room's screens follow a round seated, started or closed, a seat handed over, a
 game confirmed or the event finished within a second or two, and poll only as a safety net.
 Hands do not nudge them: a hand moves the standings, whose own message the bracket wall hears.
-Swaps rewrite seats in bulk (no model signal): ``draw.services.seat_swap`` nudges itself.
+Swaps rewrite seats in bulk (no model signal): ``draw.swaps.seat_swap`` nudges itself.
 
 A call for a director raised, taken or closed (``conduct.models.DirectorCall``) sends ``event:
 calls`` on the same stream: the director screen and the directors' calls page then ask for the

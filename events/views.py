@@ -25,7 +25,7 @@ from common.http import public_address
 from common.rulesets import event_ruleset
 from common.spreadsheets import SafeCsvWriter
 from conduct.selectors import corrections_summary
-from draw import flow, seating, services
+from draw import flow, seating, services, swaps
 from draw.cards import MAX_TABLE_CARDS, table_cards_ensure
 from draw.selectors import (
     draw_disclosure,
@@ -462,7 +462,7 @@ def round_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     form = SwapForm(request.POST, event=event)
     if form.is_valid():
         try:
-            services.seat_swap(round_=round_, actor=request.user, **form.cleaned_data)
+            swaps.seat_swap(round_=round_, actor=request.user, **form.cleaned_data)
         except DomainError as exc:
             add_domain_error(form, exc)
         else:

@@ -16,7 +16,7 @@ import formats
 from clubs.api import error_responses
 from clubs.permissions import has_club_role
 from common.types import Actor
-from draw import services
+from draw import services, swaps
 from scoring.models import Game
 from tournaments.api_actions import DirectorAction
 from tournaments.models import Entry, Event, Pair, Round
@@ -308,5 +308,5 @@ class RoundSwapApi(RoundAction):
         for field in ("pair_a", "pair_b"):
             if field in data:
                 places[field] = _event_pair(event, data[field], field=field)
-        services.seat_swap(round_=found, actor=actor, **places)
+        swaps.seat_swap(round_=found, actor=actor, **places)
         return round_payload(found, with_tokens=True)

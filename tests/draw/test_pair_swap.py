@@ -14,7 +14,8 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from common.errors import DomainError
-from draw.services import event_results, round_create, round_set_status, seat_swap
+from draw.services import event_results, round_create, round_set_status
+from draw.swaps import seat_swap
 from formats import Finish
 from formats.pairs import pair_results
 from scoring.models import Game

@@ -8,7 +8,8 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from common.errors import DomainError
-from draw.services import entry_withdraw, round_create, round_set_status, seat_swap
+from draw.services import entry_withdraw, round_create, round_set_status
+from draw.swaps import seat_swap
 from tests.clubs.factories import ClubFactory, PlayerFactory
 from tests.tournaments.factories import event_with_players
 from tournaments.models import Bye, EventLog, Round, Seat

@@ -11,7 +11,8 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from common.errors import DomainError
-from draw.services import entry_withdraw, event_status_set, seat_swap
+from draw.services import entry_withdraw, event_status_set
+from draw.swaps import seat_swap
 from scoring.models import Hand, HandRevision
 from scoring.services import (
     game_confirm,
