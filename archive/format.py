@@ -99,7 +99,9 @@ SECTIONS: dict[str, Section] = {
                   "show_director_names": "how the club's own site names its directors on a "
                                          "corrections list, not the event's",
                   "correction_window_minutes": "when the club's own site locks results: an "
-                                               "imported event is finished already"},
+                                               "imported event is finished already",
+                  "language": "the language of the club's own pages for readers who chose "
+                              "none: the target club's applies"},
     ),
     "players": Section(
         Player, ("name", "email"), local_id=True,
@@ -223,6 +225,8 @@ NOT_ARCHIVED: dict[str, str] = {
     "clubs.ClubPlayer": "the roster: an import puts the event's players on the target club's "
                         "roster",
     "clubs.Invitation": "invitations to join the club, not the event's",
+    "clubs.AccountSettings": "a person's own choices for their account (their language), not "
+                             "the event's",
     "scoring.SeatResult": "derived from the hands: rebuilt on import",
     "tournaments.Arrival": "the door's self check-ins of the day: those admitted are archived as "
                            "entries",

@@ -24,6 +24,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DB_NAME = "pinochle"
+# Migrated once by scripts/test.sh; every test runner's database is copied from it
+# (config/settings/test.py, TEST_DATABASE_TEMPLATE).
+TEMPLATE_DB_NAME = "pinochle_template"
 DB_USER = "pinochle"
 
 
@@ -186,7 +189,8 @@ class Servers:
         subprocess.run(
             [str(bindir / "psql"), "-h", "127.0.0.1", "-p", str(self.pg_port), "-U", "postgres",
              "-q", "-c", f"CREATE ROLE {DB_USER} LOGIN CREATEDB SUPERUSER",
-             "-c", f"CREATE DATABASE {DB_NAME} OWNER {DB_USER}"],
+             "-c", f"CREATE DATABASE {DB_NAME} OWNER {DB_USER}",
+             "-c", f"CREATE DATABASE {TEMPLATE_DB_NAME} OWNER {DB_USER}"],
             check=True,
         )
 
