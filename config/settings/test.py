@@ -46,4 +46,4 @@ if _RUNNER and REDIS_URL:
 # A database migrated once (scripts/test.sh) that each runner's test database is copied from
 # (PostgreSQL's CREATE DATABASE ... TEMPLATE): the runners' migrate then finds nothing to do.
 if os.environ.get("TEST_DATABASE_TEMPLATE"):
-    DATABASES["default"].setdefault("TEST", {})["TEMPLATE"] = os.environ["TEST_DATABASE_TEMPLATE"]  # noqa: F405
+    DATABASES["default"]["TEST"] = {"TEMPLATE": os.environ["TEST_DATABASE_TEMPLATE"]}  # noqa: F405
