@@ -32,8 +32,9 @@ One Redis connection per process subscribes to every event's channel (``PSUBSCRI
 each message to the streams of that event. A slow stream never holds up the others: a stream
 keeps only the newest message not yet written (a snapshot supersedes the one before).
 
-An event's snapshots go out at most once every ``PUSH_COALESCE_SECONDS`` (2 s by default; 0
-sends each as it comes): the first after a quiet spell at once, any that come sooner are held
+An event's snapshots go out at most once every ``PUSH_COALESCE_SECONDS`` (0, the default,
+sends each as it comes; a service followed by many spectators sets ``PUSH_COALESCE_MS``, e.g.
+1,000): the first after a quiet spell at once, any that come sooner are held
 and only the newest of them is written when the interval is over. A busy room's standings move
 with every debounced run of the worker (about one a second at 128 tables); a spectator sees
 the standings of a few seconds ago just as well, and an event followed by thousands of screens
@@ -81,7 +82,7 @@ HEARTBEAT_SECONDS = 15.0
 RETRY_MS = 2000  # how long a browser waits before opening a dropped stream again
 RECONNECT_MAX_SECONDS = 5.0
 FRAGMENTS_KEPT = 64  # (event, version, view) bodies held in memory, least recently used out
-COALESCE_SECONDS = 2.0  # an event's snapshots go out at most this often (PUSH_COALESCE_SECONDS)
+COALESCE_SECONDS = 0.0  # an event's snapshots go out at most this often (PUSH_COALESCE_SECONDS)
 
 
 def push_prefix() -> str:

@@ -395,7 +395,7 @@ STANDINGS_DEBOUNCE_SECONDS = get_int("STANDINGS_DEBOUNCE_MS", 750 if PUSH_URL el
 STANDINGS_PENDING_SECONDS = 30
 # The push process sends an event's snapshots to its streams at most this often: the newest of
 # those that came sooner goes out when the interval is over (standings.push_server; 0: each).
-PUSH_COALESCE_SECONDS = get_int("PUSH_COALESCE_MS", 1000, minimum=0) / 1000
+PUSH_COALESCE_SECONDS = get_int("PUSH_COALESCE_MS", 0, minimum=0) / 1000
 # Ratings (league.ratings): a confirmation's run waits this long, so a round's end (a
 # confirmation at every table within seconds) is rated in one run (common.tasks).
 RATINGS_DEBOUNCE_SECONDS = get_int("RATINGS_DEBOUNCE_MS", 2000, minimum=0) / 1000
