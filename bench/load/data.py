@@ -56,7 +56,8 @@ class _Rollback(Exception):
     pass
 
 
-def setup(tables: int, deals: int) -> dict[str, Any]:
+def _bench_club() -> tuple[Club, Any]:
+    """The bench's club and its director, made on the first run and found on the next."""
     users = get_user_model()
     director, _ = users.objects.get_or_create(username="bench-director",
                                               defaults={"email": "director@bench.invalid"})
@@ -67,6 +68,11 @@ def setup(tables: int, deals: int) -> dict[str, Any]:
         club = club_create(name="Load bench club", slug=SLUG, owner=owner,
                            ruleset_preset=PRESET, is_public=True)
         Membership.objects.create(club=club, user=director, role=Membership.Role.DIRECTOR)
+    return club, director
+
+
+def setup(tables: int, deals: int) -> dict[str, Any]:
+    club, director = _bench_club()
     overrides = {"game_target": None, "max_deals": deals}
     event = events.event_create(
         club=club, name=f"Load bench, {tables} tables", date=datetime.date.today(),
@@ -109,16 +115,7 @@ def night(events: int, tables: int, deals_end: int, deals_long: int, seed: int
         if all(size >= 12 for size in sizes):
             championship += left
             break
-    users = get_user_model()
-    director, _ = users.objects.get_or_create(username="bench-director",
-                                              defaults={"email": "director@bench.invalid"})
-    club = Club.objects.filter(slug=SLUG).first()
-    if club is None:
-        owner, _ = users.objects.get_or_create(username="bench-owner",
-                                               defaults={"email": "owner@bench.invalid"})
-        club = club_create(name="Load bench club", slug=SLUG, owner=owner,
-                           ruleset_preset=PRESET, is_public=True)
-        Membership.objects.create(club=club, user=director, role=Membership.Role.DIRECTOR)
+    club, director = _bench_club()
     out = []
     for number, size in enumerate([championship, *sizes]):
         ends = number > 0
