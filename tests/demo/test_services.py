@@ -4,6 +4,7 @@ nothing."""
 from __future__ import annotations
 
 import pytest
+from django.test import TestCase
 
 from clubs.models import Club, Player
 from demo.services import load_demo
@@ -13,14 +14,22 @@ from scoring.models import Game, HandRevision
 from series.models import Series
 from series.selectors import series_standings
 from standings.models import StandingsSnapshot
+from tests.shared import module_data
 from tournaments.models import Event, Round
 
 pytestmark = pytest.mark.django_db
 
 
-def test_demo_data_is_complete_and_loads_once(django_capture_on_commit_callbacks) -> None:
-    with django_capture_on_commit_callbacks(execute=True):
-        assert load_demo() is True
+@module_data
+def demo() -> bool:
+    """The demo, loaded once for the module (with what it queues on commit run, as after a
+    commit): whether the load wrote it."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        return load_demo()
+
+
+def test_demo_data_is_complete_and_loads_once(demo: bool) -> None:
+    assert demo is True
     counts = (Club.objects.count(), Player.objects.count(), Event.objects.count(),
               HandRevision.objects.count())
     assert load_demo() is False
@@ -64,12 +73,10 @@ def test_demo_data_is_complete_and_loads_once(django_capture_on_commit_callbacks
                                                                             flat=True))
 
 
-def test_every_finished_demo_night_stores_its_placements(
-        django_capture_on_commit_callbacks) -> None:
+def test_every_finished_demo_night_stores_its_placements(demo: bool) -> None:
     """The demo finishes its nights through the one status service, which writes the final
     places into the standings snapshot (the league and the players' pages read them)."""
-    with django_capture_on_commit_callbacks(execute=True):
-        assert load_demo() is True
+    assert demo is True
     finished = list(Event.objects.filter(status=Event.Status.FINISHED))
     assert len(finished) == 5
     for event in finished:
