@@ -15,12 +15,14 @@ from clubs.models import Membership
 from privacy.models import PrivacyLog
 from tests.clubs.factories import PlayerFactory, UserFactory
 from tests.privacy.world import World, build_world
+from tests.shared import module_data
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
+@module_data
 def world() -> World:
+    """Built once for the module: its tests only read it."""
     return build_world()
 
 

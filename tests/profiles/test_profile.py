@@ -4,6 +4,8 @@ values, a deleted hand not at all), and its visibility across public and private
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import datetime
 import random
 import re
@@ -35,6 +37,7 @@ from tests.profiles.builders import (
     rebuild,
     seat_round,
 )
+from tests.shared import module_data
 from tournaments.models import Event, Round
 
 pytestmark = pytest.mark.django_db
@@ -128,8 +131,9 @@ def build_world() -> World:
     return World(subject, ledger, [night, swiss], private, hilltop, corrected, deleted)
 
 
-@pytest.fixture
+@module_data
 def world() -> World:
+    """Built once for the module: its tests only read it."""
     return build_world()
 
 
@@ -352,6 +356,7 @@ def test_events_list_places_points_and_local_start(client, world: World) -> None
 def test_each_ruleset_is_a_group_of_its_own(client, world: World) -> None:
     """Scales differ (single deck bids 150 and more, meld ten times pagat's): a single-deck
     night is counted apart, and the pagat figures stay what they were."""
+    world = dataclasses.replace(world, ledger=copy.deepcopy(world.ledger))  # shared: not ours
     rng = random.Random(5)
     riverside = world.public_events[0].club
     others = list(Player.objects.filter(name__in=["River A", "River B", "River C"]))
