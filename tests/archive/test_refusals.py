@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
-from django.test import Client
+from django.test import Client, TestCase
 
 from archive.format import VERSION
 from archive.reader import MAX_PROBLEMS
@@ -24,19 +24,27 @@ from archive.selectors import event_archive
 from archive.services import ARCHIVE_MAX_BYTES
 from clubs.models import Club, Membership
 from tests.archive.play import club_night, director_of, row_counts
+from tests.shared import module_data
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def setting(django_capture_on_commit_callbacks: Any) -> tuple[dict[str, Any], Client, Club]:
-    """A small played club night's archive, and a director's client of another club."""
-    event = club_night(django_capture_on_commit_callbacks, rounds=2, deals=1)
-    archive = event_archive(event=event)
+@module_data
+def played() -> tuple[dict[str, Any], Club, Any]:
+    """A small played club night's archive, and another club with its director: built once
+    for the module."""
+    event = club_night(TestCase.captureOnCommitCallbacks, rounds=2, deals=1)
     club = Club.objects.create(name="Target", slug="target")
+    return event_archive(event=event), club, director_of(club, "target-director")
+
+
+@pytest.fixture
+def setting(played: tuple[dict[str, Any], Club, Any]) -> tuple[dict[str, Any], Client, Club]:
+    """The archive (a copy of the test's own), and a director's client of the other club."""
+    archive, club, director = played
     client = Client()
-    client.force_login(director_of(club, "target-director"))
-    return archive, client, club
+    client.force_login(director)
+    return copy.deepcopy(archive), client, club
 
 
 def _post(client: Client, club: Club, archive: Any) -> Any:
