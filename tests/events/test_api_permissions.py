@@ -15,6 +15,7 @@ from draw.services import round_create
 from scoring import services as scoring
 from tests.clubs.factories import PlayerFactory, UserFactory, club_with_director
 from tests.scoring.factories import values
+from tests.shared import module_data
 from tests.tournaments.factories import event_with_players
 from tournaments.models import Event, EventLog, Round, Seat
 
@@ -33,8 +34,10 @@ def _night(slug: str, *, is_public: bool) -> dict[str, Any]:
             "table": table, "entries": entries, "spare": PlayerFactory(club=club)}
 
 
-@pytest.fixture
+@module_data
 def nights() -> dict[str, Any]:
+    """Three clubs' nights, built once for the module: its tests only read them (what a
+    request writes is rolled back with the test)."""
     return {"public": _night("open-club", is_public=True),
             "private": _night("closed-club", is_public=False),
             "other": _night("other-club", is_public=True)}

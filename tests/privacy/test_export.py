@@ -17,13 +17,15 @@ from privacy.selectors import account_export
 from privacy.walk import WITHHELD, club_path, collect
 from standings.models import StandingsSnapshot
 from tests.privacy.world import DEALS, SIDE_POINTS, World, build_world
+from tests.shared import module_data
 from tournaments.models import Entry, Seat
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
+@module_data
 def world() -> World:
+    """Built once for the module: its tests only read it."""
     return build_world()
 
 
@@ -155,13 +157,12 @@ def test_the_export_names_no_other_player(world: World) -> None:
     assert "director-riverside" not in text
 
 
-def test_a_club_scope_keeps_only_that_clubs_rows() -> None:
+def test_a_club_scope_keeps_only_that_clubs_rows(world: World) -> None:
     """The walk's club filter, on the model graph: a seat reaches its club through its round's
     event, a roster line directly; a rating kept across clubs has no club."""
     assert club_path(Seat) in ("round__event__club", "table__round__event__club")
     assert club_path(apps.get_model("clubs", "ClubPlayer")) == "club"
     assert club_path(apps.get_model("league", "PlayerRating")) is None
-    world = build_world()
     records, withheld = collect([world.subject], club=world.other_club)
     assert [r["event_id"] for r in records["tournaments.Entry"]] == [world.away.pk]
     assert [r["club_id"] for r in records["clubs.ClubPlayer"]] == [world.other_club.pk]
