@@ -218,7 +218,7 @@ def event_import(*, archive: Any, club_slug: str, actor: Any = None, create_club
     except ArchiveRefused:
         raise
     except CoreError as exc:  # a refusal of the services the reader did not foresee
-        raise ArchiveRefused([Problem(p["field"], p["code"], p["message"])
+        raise ArchiveRefused([Problem(str(p["field"]), str(p["code"]), str(p["message"]))
                               for p in exc.api_errors()]) from None
 
 
