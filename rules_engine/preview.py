@@ -13,7 +13,6 @@ always validated and scored here, on the server.
 
 from __future__ import annotations
 
-
 from .bids import max_bid
 from .hands import Outcome, fields_for, needs_tricks, top_counters
 from .meld import _side_bits, achievable_hand_totals
