@@ -6,15 +6,14 @@ is recomputed). A key the verifier checks has its type; a key it only reads when
 passes through, is ``NotRequired[object]`` and is narrowed where it is read. Rows hold more keys
 than are named here (every field of ``archive.format.SECTIONS``): these are the ones read.
 
-Stored JSON values whose shape the format leaves open (settings, overrides, totals, an adjusted
-result, a log line's details) are ``dict[str, object]``; :data:`JSONValue` is any JSON value.
+Stored JSON objects whose shape the format leaves open (settings, overrides, totals, an
+adjusted result, a log line's details) are :data:`JSONObject`, read with ``isinstance``.
 """
 
 from __future__ import annotations
 
 from typing import NotRequired, TypeAlias, TypedDict
 
-JSONValue: TypeAlias = "None | bool | int | float | str | list[JSONValue] | dict[str, JSONValue]"
 # A stored JSON object of open shape (read with isinstance where a value is used).
 JSONObject: TypeAlias = dict[str, object]
 
