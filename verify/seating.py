@@ -33,20 +33,18 @@ many), which the archive does not carry.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from formats import FormatError, Situation, Stage
+from formats import Format, FormatError, Situation, Stage
 from pairing.errors import PairingError
 from pairing.results import TableResult
 from pairing.rotation import RoundPlan
+from rules_engine import Ruleset
 
 from .read import Malformed
-from .rows import EntryRow, JSONObject
-
-if TYPE_CHECKING:  # the verifier runs the redraw: a cycle at run time
-    from .recompute import Verifier
+from .rows import ArchiveData, EntryRow, EventRow, GameRow, JSONObject, PairRow, PlayerRow, TableRow
 
 # One difference found: what, where, the stored value and the recomputed one.
 Difference = tuple[str, str, object, object]
@@ -60,6 +58,30 @@ DECISIONS = ("game_adjusted", "game_forfeited")
 PENALTIES = ("penalty_recorded", "penalty_withdrawn")
 # Log lines that change who was here in a way the archive's entries do not keep.
 WHO_WAS_HERE = ("returned", "alternate_marked", "alternate_cleared")
+
+
+class Recomputed(Protocol):
+    """What a redraw reads of the verifier that ran (:class:`verify.recompute.Verifier`, which
+    imports this module): the archive, its ruleset and format, its rows by id or key, and the
+    recomputed standings."""
+
+    data: ArchiveData
+    ruleset: Ruleset
+    spec: Format
+    event: EventRow
+    entries: dict[int, EntryRow]
+    players: dict[int, PlayerRow]
+    pairs: dict[int, PairRow]
+    tables: dict[tuple[int, int], TableRow]
+    seats: dict[tuple[int, int], dict[str, int]]
+    games: list[GameRow]
+
+    def seats_of(self, key: tuple[int, int]) -> tuple[str, ...]: ...
+
+    def standings(self, rounds: Collection[int] | None = None
+                  ) -> tuple[list[Mapping[str, object]], list[dict[str, str]]]: ...
+
+    def members(self) -> dict[int, list[int]]: ...
 
 
 @dataclass
@@ -86,7 +108,7 @@ class Redraw:
     """Re-draws an archive's rounds (``verifier``: a :class:`verify.recompute.Verifier` that has
     run, for the recomputed standings after a cut)."""
 
-    def __init__(self, verifier: Verifier, seed: int) -> None:
+    def __init__(self, verifier: Recomputed, seed: int) -> None:
         self.v = verifier
         self.seed = seed
         data = verifier.data
