@@ -1181,7 +1181,7 @@ class Ruleset:
             b += 1
         return out
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "name": self.name,
             "title": self.title,
