@@ -8,8 +8,7 @@ several problems lists them all (each CSV error also says its ``line`` and ``col
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.core.files.uploadedfile import UploadedFile
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -34,7 +33,7 @@ from .services import ARCHIVE_INLINE_MAX_BYTES, ARCHIVE_MAX_BYTES, ARCHIVE_MAX_H
 from .views import request_file_size
 
 
-def _upload(request: Request, field: str) -> Any:
+def _upload(request: Request, field: str) -> UploadedFile | None:
     """The uploaded file ``field`` of a multipart request, or None."""
     return request.FILES.get(field)
 
@@ -124,7 +123,7 @@ class ClubEventImportApi(APIView):
                 upload = _upload(request, "file")
                 if upload is None:
                     raise serializers.ValidationError({"file": ["Attach the archive file."]})
-                services.archive_check_size(upload.size)
+                services.archive_check_size(upload.size or 0)  # always known for a parsed upload
                 raw = upload.read()
             else:  # the JSON body, read as the file's bytes (the same checks, the same digest)
                 stream = request.stream
@@ -189,8 +188,8 @@ class RosterReportOutput(serializers.Serializer[object]):
     repeated = RosterRepeatOutput(many=True)
 
 
-def report_data(report: services.RosterReport) -> dict[str, Any]:
-    def line(item: Any) -> dict[str, Any]:
+def report_data(report: services.RosterReport) -> dict[str, object]:
+    def line(item: services.CsvLine) -> dict[str, object]:
         return {"line": item.line, "name": item.name, "email": item.email}
 
     return {
@@ -225,7 +224,7 @@ class ClubRosterImportApi(APIView):
         upload = _upload(request, "file")
         if upload is None and "csv" not in data.validated_data:
             raise serializers.ValidationError({"file": ["Attach the CSV file (or send csv)."]})
-        unreadable = services.roster_check_size(upload.size) if upload is not None else None
+        unreadable = services.roster_check_size(upload.size or 0) if upload is not None else None
         if unreadable is None:
             raw = upload.read() if upload is not None else data.validated_data["csv"].encode()
             text, unreadable = services.roster_csv_text(raw)

@@ -43,9 +43,9 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import NoReturn, TypeGuard, TypeVar, overload
 
 from django.db import models
 
@@ -85,7 +85,7 @@ class Section:
     local_id: bool = False
     # Fields added after an archive version was first written: an archive without them reads
     # as these values (what the database held before the field existed).
-    defaults: Mapping[str, Any] = field(default_factory=dict)
+    defaults: Mapping[str, object] = field(default_factory=dict)
 
 
 LOCAL_ID = "a local id numbers the rows of the archive instead"
@@ -276,7 +276,17 @@ def timestamp(value: datetime.datetime | None) -> str | None:
 _NO_OFFSET = datetime.timedelta(0)
 
 
-def canonical(value: Any) -> Any:
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+@overload
+def canonical(value: dict[K, V]) -> dict[str, V]: ...
+@overload
+def canonical(value: list[V]) -> list[V]: ...
+@overload
+def canonical(value: object) -> object: ...
+def canonical(value: object) -> object:
     """A stored JSON value with every object's keys sorted (lists keep their order)."""
     if isinstance(value, dict):
         return {str(k): canonical(value[k]) if isinstance(value[k], (dict, list)) else value[k]
@@ -286,7 +296,7 @@ def canonical(value: Any) -> Any:
     return value
 
 
-def dumps(archive: Mapping[str, Any]) -> bytes:
+def dumps(archive: Mapping[str, object]) -> bytes:
     """The archive's bytes: UTF-8 JSON laid out one record per line, a final newline.
 
     A list of objects (a section's rows, the standings' rows) is written one object per line,
@@ -305,35 +315,37 @@ def dumps(archive: Mapping[str, Any]) -> bytes:
     return "".join(out).encode()
 
 
-def _refuse_type(value: Any) -> Any:
+def _refuse_type(value: object) -> NoReturn:
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
-_make_encoder: Any = getattr(json.encoder, "c_make_encoder", None)
-_line: Callable[[Any], str]  # ``value`` on one line
+# the C encoder's maker (``json.encoder.c_make_encoder``), when the interpreter has it
+_make_encoder: Callable[..., Callable[[object, int], Iterable[str]]] | None = getattr(
+    json.encoder, "c_make_encoder", None)
+_line: Callable[[object], str]  # ``value`` on one line
 if _make_encoder is not None:
     # the C encoder, made once (``JSONEncoder.encode`` makes one per call)
     _encode = _make_encoder(None, _refuse_type, json.encoder.encode_basestring, None, ": ",
                             ", ", False, False, False)
 
-    def _line(value: Any) -> str:
+    def _line(value: object) -> str:
         return "".join(_encode(value, 0))
 else:
     _line = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(", ", ": ")).encode
 
 
-def _rows(value: Any) -> bool:
+def _rows(value: object) -> TypeGuard[Sequence[object]]:
     """A non-empty list of objects: written one per line."""
     return (isinstance(value, (list, tuple)) and bool(value)
             and all(isinstance(item, dict) for item in value))
 
 
-def _tall(value: Any) -> bool:
+def _tall(value: object) -> TypeGuard[Mapping[object, object]]:
     """An object written one key per line: one holding rows, or such an object."""
     return isinstance(value, dict) and any(_rows(item) or _tall(item) for item in value.values())
 
 
-def _write(value: Any, newline: str, out: list[str]) -> None:
+def _write(value: object, newline: str, out: list[str]) -> None:
     """``value`` at the indent ``newline`` ends with (one space per level)."""
     inner = newline + " "
     if _rows(value):
@@ -349,7 +361,7 @@ def _write(value: Any, newline: str, out: list[str]) -> None:
         out.append(_line(value))
 
 
-def _key(key: Any) -> str:
+def _key(key: object) -> str:
     """A mapping key as ``json`` writes it."""
     if isinstance(key, str):
         return key

@@ -34,14 +34,14 @@ import datetime
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeVar
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
 import formats
 from archive.selectors import event_archive_bytes
-from clubs.models import Club
+from clubs.models import Club, Player
 from clubs.services import club_create, player_create
 from common.errors import DomainError
 from common.rulesets import event_ruleset
@@ -63,6 +63,7 @@ from tournaments.models import Bye, Entry, Event, Pair, Round, Seat
 from tournaments.services import entry_check_in, event_create, pair_register, pair_withdraw
 
 RULESET = "pagat_double_deck"
+T = TypeVar("T")  # what a service that may refuse returns
 MAX_PLAYERS = 512
 DAY = datetime.date(2026, 6, 6)
 SUITS = ("S", "H", "D", "C")
@@ -106,7 +107,7 @@ def smallest_field(spec: Format) -> int:
 
 
 def deal_hand(rng: random.Random, ruleset: Ruleset, dealer: str, *,
-              misdeal: bool = True) -> dict[str, Any]:
+              misdeal: bool = True) -> dict[str, object]:
     """A played hand from a shuffled deck: the best melder with a marriage bids a little over
     the meld, the counters fall by chance; a misdeal now and then (unless ``misdeal`` is
     off)."""
@@ -156,7 +157,7 @@ class Play:
         self.club = club_create(name=f"Generated {seed} ({taken + 1})", slug=slug,
                                 owner=self.owner, ruleset_preset=RULESET)
         rng = self.rng
-        settings: dict[str, Any] = {}
+        settings: dict[str, object] = {}
         rounds = rng.randint(2, 5) if spec.rounds_used else None
         self.event = event_create(
             club=self.club, name=f"Generated {spec.label}", date=DAY, actor=self.owner,
@@ -167,7 +168,7 @@ class Play:
         self.ruleset = event_ruleset(self.event)
         people = [player_create(club=self.club, name=f"Player {n:03d}")
                   for n in range(1, players + 1)]
-        self.waiting: list[Any] = []  # players who come late
+        self.waiting: list[Player] = []  # players who come late
         if spec.pairs:
             for n in range(0, players - 1, 2):
                 seeded = n // 2 + 1 if rng.random() < 0.5 else None
@@ -223,7 +224,7 @@ class Play:
             self.tried(lambda: round_create(event=self.event, actor=self.owner, reseat=True,
                                             reason="the room was set up again"))
 
-    def tried(self, action: Callable[[], Any]) -> Any:
+    def tried(self, action: Callable[[], T]) -> T | None:
         """Do ``action``; a refusal of the services skips it (in a savepoint)."""
         try:
             with transaction.atomic():

@@ -8,7 +8,7 @@ is refused with the path of each problem (``hands[12].revisions[0].bid``) and ch
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from typing import Any
 
 import formats
@@ -63,7 +63,7 @@ from .reading import (
 __all__ = ["MAX_PROBLEMS", "ArchiveRefused", "Plan", "Problem", "Row", "read_archive"]
 
 
-def read_archive(data: Any) -> Plan:
+def read_archive(data: object) -> Plan:
     """The archive ``data`` (parsed JSON) read into a :class:`Plan`, or :class:`ArchiveRefused`."""
     reader = Reader()
     try:
@@ -80,7 +80,7 @@ def _stop(reader: Reader) -> None:
         raise Enough
 
 
-def _read(r: Reader, data: Any) -> Plan | None:
+def _read(r: Reader, data: object) -> Plan | None:
     if not isinstance(data, dict):
         r.fail("__all__", "invalid", "An archive is one JSON object.")
         return None
@@ -153,7 +153,7 @@ def _read(r: Reader, data: Any) -> Plan | None:
     unique(r, s["byes"], lambda v: (v["round"], v["entry"]), "entry",
             "Entry {key[1]} has two byes in round {key[0]}")
     # each table's seats, clockwise (three, or four where the dealer sits out; four in pairs)
-    positions: dict[Any, list[str]] = {}
+    positions: dict[tuple[int, ...], list[str]] = {}
     for row in s["seats"]:
         positions.setdefault(tuple(row.values["table"]), []).append(row.values["position"])
     seats_at = {key: table_seats(ruleset, found) for key, found in positions.items()}
@@ -375,13 +375,13 @@ def _check_revision(r: Reader, values: dict[str, Any], where: str, ruleset: Rule
                   reason="deleted" if values["is_deletion"] else score.reason[:200])
 
 
-def _check_games_end(r: Reader, hands: list[Row], games: Mapping[Any, Row], ruleset: Ruleset,
-                     deals_per_round: int | None,
-                     seats_at: Mapping[Any, Sequence[str]]) -> None:
+def _check_games_end(r: Reader, hands: list[Row], games: Mapping[tuple[int, int], Row],
+                     ruleset: Ruleset, deals_per_round: int | None,
+                     seats_at: Mapping[tuple[int, ...], Sequence[str]]) -> None:
     """Each game's live hands scored in order as the scoring services score them: a hand after
     the one that ended the game (a target reached, the deals played) is refused at its path,
     before anything is written."""
-    by_game: dict[Any, list[tuple[int, Row]]] = {}
+    by_game: dict[tuple[int, int], list[tuple[int, Row]]] = {}
     for hand in hands:
         live = [c for c in hand.children if c.values["is_live"]]
         if hand.values["deleted_at"] is None and len(live) == 1:
@@ -413,7 +413,7 @@ def _hand_index(field_: str) -> int | None:
     return None
 
 
-def _check_log(r: Reader, row: Row, known: Mapping[str, Mapping[Any, Any]]) -> None:
+def _check_log(r: Reader, row: Row, known: Mapping[str, Container[object]]) -> None:
     for key, kind in LOG_REFS.get(row.values["action"], {}).items():
         value = row.values["details"].get(key)
         for index, item in enumerate(value if isinstance(value, list) else [value]):
@@ -422,7 +422,8 @@ def _check_log(r: Reader, row: Row, known: Mapping[str, Mapping[Any, Any]]) -> N
                 r.local_ref(item, known[kind], where, kind, True)
 
 
-def _read_standings(r: Reader, raw: Any, known: Mapping[str, Mapping[Any, Any]]) -> dict[str, Any]:
+def _read_standings(r: Reader, raw: object, known: Mapping[str, Container[object]]
+                    ) -> dict[str, Any]:
     standings = r.mapping(raw, "standings") or {}
     out = read_fields(r, SECTIONS["standings"], standings, "standings")
     for name in ("rows", "placements"):

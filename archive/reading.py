@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,8 +68,8 @@ class ArchiveRefused(DomainError):
         super().__init__(first.message, field=first.field, code=first.code)
         self.problems = problems
 
-    def api_errors(self) -> list[dict[str, Any]]:
-        return [p.as_dict() for p in self.problems]
+    def api_errors(self) -> list[dict[str, object]]:
+        return [{**p.as_dict()} for p in self.problems]
 
 
 class Enough(Exception):
@@ -80,7 +80,7 @@ class _Bad:
     """A value that was missing or wrong (its problem is already recorded)."""
 
 
-BAD: Any = _Bad()
+BAD = _Bad()
 
 
 @dataclass
@@ -90,7 +90,7 @@ class Row:
 
     path: str
     values: dict[str, Any]
-    raw: Mapping[str, Any]
+    raw: Mapping[str, object]
     local_id: int | None = None
     children: list[Row] = field(default_factory=list)
 
@@ -98,7 +98,7 @@ class Row:
 @dataclass
 class Plan:
     version: int
-    club: dict[str, Any]
+    club: dict[str, Any]  # the club's and the event's model fields, typed by the reader
     event: dict[str, Any]
     sections: dict[str, list[Row]]
     standings: dict[str, Any]
@@ -109,28 +109,28 @@ class Reader:
     def __init__(self) -> None:
         self.problems: list[Problem] = []
 
-    def fail(self, path: str, code: str, message: str) -> Any:
+    def fail(self, path: str, code: str, message: str) -> _Bad:
         self.problems.append(Problem(path, code, message))
         if len(self.problems) >= MAX_PROBLEMS:
             raise Enough
         return BAD
 
     # --- shapes ------------------------------------------------------------------------------
-    def mapping(self, value: Any, path: str) -> dict[str, Any] | None:
+    def mapping(self, value: object, path: str) -> dict[str, object] | None:
         if not isinstance(value, dict):
             self.fail(path, "invalid", "Must be an object.")
             return None
         return value
 
-    def listing(self, value: Any, path: str) -> list[Any]:
+    def listing(self, value: object, path: str) -> list[object]:
         if not isinstance(value, list):
             self.fail(path, "invalid", "Must be a list.")
             return []
         return value
 
     # --- values ------------------------------------------------------------------------------
-    def value(self, model: type[models.Model], name: str, row: Mapping[str, Any], path: str,
-              key: str | None = None) -> Any:
+    def value(self, model: type[models.Model], name: str, row: Mapping[str, object], path: str,
+              key: str | None = None) -> object:
         """``row[key or name]`` checked against the model field ``name``: its type, null, length,
         choices and range, as the database would (an aware datetime for a time, a date for a
         date)."""
@@ -139,7 +139,9 @@ class Reader:
         if key not in row:
             return self.fail(where, "required", f"{key} is missing.")
         value = row[key]
-        field_: Any = model._meta.get_field(name)
+        field_ = model._meta.get_field(name)
+        if not isinstance(field_, models.Field):  # pragma: no cover - the layouts name fields
+            raise AssertionError(f"{model.__name__}.{name} is not a field")
         if value is None:
             return None if field_.null else self.fail(where, "null", f"{key} may not be null.")
         internal = field_.get_internal_type()
@@ -169,7 +171,7 @@ class Reader:
             return self.json_value(field_, value, where, key)
         raise AssertionError(f"no archive reading for {internal}")  # pragma: no cover
 
-    def text(self, field_: Any, value: Any, where: str, key: str) -> Any:
+    def text(self, field_: models.Field, value: object, where: str, key: str) -> object:
         if not isinstance(value, str):
             return self.fail(where, "invalid", f"{key} must be text.")
         if "\x00" in value:
@@ -188,7 +190,7 @@ class Reader:
                 return self.fail(where, "invalid", f"{value!r} is not an e-mail address.")
         return value
 
-    def number_text(self, field_: Any, value: Any, where: str, key: str) -> Any:
+    def number_text(self, field_: models.Field, value: object, where: str, key: str) -> object:
         if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
             value = str(value)
         if not isinstance(value, str) or not value.isascii() or not value.isdigit():
@@ -196,7 +198,7 @@ class Reader:
                              f"{field_.max_length} digits.")
         return self.text(field_, value, where, key)
 
-    def moment(self, value: Any, where: str, key: str) -> Any:
+    def moment(self, value: object, where: str, key: str) -> object:
         message = f"{key} must be a time with its zone, e.g. 2026-11-20T19:03:04.000000Z."
         if not isinstance(value, str):
             return self.fail(where, "invalid", message)
@@ -208,7 +210,7 @@ class Reader:
         except (ValueError, OverflowError):
             return self.fail(where, "invalid", message)
 
-    def json_value(self, field_: Any, value: Any, where: str, key: str) -> Any:
+    def json_value(self, field_: models.Field, value: object, where: str, key: str) -> object:
         kind = field_.default if field_.default in (dict, list) else None
         if kind is dict and not isinstance(value, dict):
             return self.fail(where, "invalid", f"{key} must be an object.")
@@ -218,7 +220,7 @@ class Reader:
             return self.fail(where, "invalid", f"{key} may not contain a NUL character.")
         return value
 
-    def username(self, row: Mapping[str, Any], key: str, path: str) -> Any:
+    def username(self, row: Mapping[str, object], key: str, path: str) -> object:
         where = f"{path}.{key}"
         if key not in row:
             return self.fail(where, "required", f"{key} is missing.")
@@ -230,8 +232,8 @@ class Reader:
                              f"{key} must be a user name (1 to {USERNAME_MAX} characters) or null.")
         return value
 
-    def local_ref(self, value: Any, known: Mapping[Any, Any], where: str, kind: str,
-                  nullable: bool) -> Any:
+    def local_ref(self, value: object, known: Container[object], where: str, kind: str,
+                  nullable: bool) -> object:
         if value is None:
             return None if nullable else self.fail(where, "null", f"Name a {kind} here.")
         if isinstance(value, bool) or not isinstance(value, int):
@@ -241,15 +243,16 @@ class Reader:
         return value
 
 
-def read_fields(r: Reader, section: Section, row: Mapping[str, Any], path: str) -> dict[str, Any]:
+def read_fields(r: Reader, section: Section, row: Mapping[str, object], path: str
+                ) -> dict[str, Any]:
     """The section's plain fields of ``row`` (references are read by :func:`section_rows`)."""
     return {name: r.value(section.model, name, row, path)
             if name in row or name not in section.defaults else section.defaults[name]
             for name in section.layout if name not in section.refs}
 
 
-def section_rows(r: Reader, data: Mapping[str, Any], key: str,
-          known: Mapping[str, Mapping[Any, Any]]) -> list[Row]:
+def section_rows(r: Reader, data: Mapping[str, object], key: str,
+          known: Mapping[str, Container[object]]) -> list[Row]:
     """The rows of list section ``key``, typed, their references checked against ``known``
     (local ids, round numbers, (round, table) keys). Rows with a problem are left out."""
     section = SECTIONS[key]
@@ -283,12 +286,13 @@ def section_rows(r: Reader, data: Mapping[str, Any], key: str,
             r.fail(f"{path}.id", "invalid", "id must be a whole number from 1.")
         if len(r.problems) == before:
             rows.append(Row(path=path, values=values, raw=raw,
-                            local_id=local_id if section.local_id else None))
+                            local_id=local_id if section.local_id and isinstance(local_id, int)
+                            else None))
     return rows
 
 
-def round_ref(r: Reader, raw: Mapping[str, Any], name: str, path: str,
-               known: Mapping[Any, Any]) -> Any:
+def round_ref(r: Reader, raw: Mapping[str, object], name: str, path: str,
+               known: Container[object]) -> object:
     if name not in raw:
         return r.fail(f"{path}.{name}", "required", f"{name} is missing.")
     number = raw[name]
@@ -299,8 +303,8 @@ def round_ref(r: Reader, raw: Mapping[str, Any], name: str, path: str,
     return number
 
 
-def table_ref(r: Reader, raw: Mapping[str, Any], path: str, known: Mapping[Any, Any],
-               kind: str) -> Any:
+def table_ref(r: Reader, raw: Mapping[str, object], path: str, known: Container[object],
+               kind: str) -> object:
     for key in ("round", "table"):
         if key not in raw:
             return r.fail(f"{path}.{key}", "required", f"{key} is missing.")
@@ -314,8 +318,8 @@ def table_ref(r: Reader, raw: Mapping[str, Any], path: str, known: Mapping[Any, 
     return found
 
 
-def game_at(r: Reader, raw: Mapping[str, Any], name: str, path: str,
-             known: Mapping[Any, Any]) -> Any:
+def game_at(r: Reader, raw: Mapping[str, object], name: str, path: str,
+             known: Container[object]) -> object:
     """A game that may be none: null, or ``{"round": …, "table": …}``."""
     if name not in raw:
         return r.fail(f"{path}.{name}", "required", f"{name} is missing.")
@@ -331,10 +335,11 @@ def unique_ids(r: Reader, rows: list[Row], key: str) -> None:
     unique(r, rows, lambda v: None, "id", "", ids=True)
 
 
-def unique(r: Reader, rows: list[Row], key_of: Any, name: str, message: str, *,
+def unique(r: Reader, rows: list[Row], key_of: Callable[[dict[str, Any]], object], name: str,
+           message: str, *,
             code: str = "duplicate", ids: bool = False) -> None:
     """A problem on each row whose key (``key_of(values)``) an earlier row already had."""
-    first: dict[Any, str] = {}
+    first: dict[object, str] = {}
     for row in rows:
         key = row.local_id if ids else key_of(row.values)
         if key is None:

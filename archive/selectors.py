@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from operator import itemgetter
 from typing import Any
 
@@ -22,6 +22,7 @@ from django.core.cache import cache
 from django.db import connection, models
 from django.db.models.functions import Cast
 
+from clubs.models import Club
 from common.collector import collector_paused
 from common.labels import SEATS
 from conduct.models import Appeal, Penalty
@@ -62,17 +63,19 @@ KEPT_USERS = {"created_by": "penalties_created", "withdrawn_by": "penalties_with
 Resolve = Callable[[str, Any], Any]
 
 
-def field_value(model: type[models.Model], name: str, value: Any) -> Any:
+def field_value(model: type[models.Model], name: str, value: object) -> object:
     """A stored value as the archive writes it."""
-    field: Any = model._meta.get_field(name)
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field)  # the sections' layouts name fields
     return _written(field.get_internal_type(), value)
 
 
-def _written(internal: str, value: Any) -> Any:
+def _written(internal: str, value: object) -> object:
     """A stored value of a field of type ``internal`` as the archive writes it."""
     if value is None:
         return None
     if internal == "DateTimeField":
+        assert isinstance(value, datetime.datetime)
         return timestamp(value)
     if internal == "DateField":
         assert isinstance(value, datetime.date)
@@ -92,7 +95,8 @@ def _plan(section: Section) -> tuple[tuple[str, str | None, str, str], ...]:
     if plan is None:
         fields = []
         for name in section.layout:
-            field: Any = section.model._meta.get_field(name)
+            field = section.model._meta.get_field(name)
+            assert isinstance(field, models.Field)  # a layout names fields
             fields.append((name, section.refs.get(name), field.get_internal_type(),
                            field.attname))
         plan = _PLANS[id(section)] = tuple(fields)
@@ -112,7 +116,7 @@ def _times_in_sql() -> bool:
     return connection.vendor == "postgresql"
 
 
-def _sorted_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def _sorted_object(pairs: list[tuple[str, object]]) -> dict[str, object]:
     return dict(sorted(pairs, key=itemgetter(0)))
 
 
@@ -120,7 +124,7 @@ def _sorted_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 _read_sorted = json.JSONDecoder(object_pairs_hook=_sorted_object).raw_decode
 
 
-def _canonical_text(text: str) -> Any:
+def _canonical_text(text: str) -> object:
     """A stored JSON value, read as text (as the database writes it: nothing around it), with
     every object's keys sorted (what :func:`archive.format.canonical` makes of it), in one
     pass of the C decoder."""
@@ -148,7 +152,8 @@ def section_row(section: Section, obj: models.Model, resolve: Resolve,
     return out
 
 
-def map_refs(data: Mapping[str, Any], refs: Mapping[str, str], resolve: Resolve) -> dict[str, Any]:
+def map_refs(data: Mapping[str, object], refs: Mapping[str, str], resolve: Resolve
+             ) -> dict[str, object]:
     """``data`` with the ids under ``refs``' keys (single ids or lists) resolved."""
     out = dict(data)
     for key, kind in refs.items():
@@ -160,13 +165,13 @@ def map_refs(data: Mapping[str, Any], refs: Mapping[str, str], resolve: Resolve)
     return out
 
 
-def _resolve_id(kind: str, value: Any, resolve: Resolve) -> Any:
+def _resolve_id(kind: str, value: object, resolve: Resolve) -> object:
     if value is None or isinstance(value, bool) or not isinstance(value, int):
         return value
     return resolve(kind, value)
 
 
-def _converter(internal: str) -> Callable[[Any], Any] | None:
+def _converter(internal: str) -> Callable[..., object] | None:
     """How a value of a field of type ``internal``, read as :func:`section_fields` reads it,
     is written (None: as it is)."""
     if internal == "DateTimeField":
@@ -182,11 +187,11 @@ def _iso_date(value: datetime.date) -> str:
     return value.isoformat()
 
 
-def section_fields(section: Section) -> list[Any]:
+def section_fields(section: Section) -> list[str | models.Func]:
     """The columns a section's rows are read from (``values_list``), in its layout's order:
     stored JSON as its text (parsed once, by :func:`_canonical_text`), times on PostgreSQL as
     the archive's text (:class:`ArchiveTime`)."""
-    columns: list[Any] = []
+    columns: list[str | models.Func] = []
     for _, kind, internal, attname in _plan(section):
         if kind is None and internal == "JSONField":
             columns.append(Cast(attname, models.TextField()))
@@ -233,7 +238,7 @@ def section_rows(section: Section, rows: list[Any], resolve: Resolve, *, skip: i
     return out
 
 
-def event_archive(*, event: Event) -> dict[str, Any]:
+def event_archive(*, event: Event) -> dict[str, object]:
     """The event's complete archive as a JSON-ready dict (no writes). The event's row is read
     afresh: an instance held since before the last hand would carry an old ``hands_version``.
 
@@ -245,7 +250,7 @@ def event_archive(*, event: Event) -> dict[str, Any]:
     entry_rows = list(Entry.objects.filter(event=event).order_by("pk").values_list(
         "pk", "player__name", "player__email", *fields["entries"]))
     ids: dict[str, dict[int, int]] = {PLAYER: {}, PAIR: {}, ENTRY: {}}
-    player_rows: list[tuple[Any, ...]] = []
+    player_rows: list[tuple[object, ...]] = []
     for number, (pk, name, email, player_id, *_) in enumerate(entry_rows, start=1):
         ids[ENTRY][pk] = number
         if player_id not in ids[PLAYER]:
@@ -320,7 +325,7 @@ def event_archive(*, event: Event) -> dict[str, Any]:
             return usernames.get(value) if value is not None else None
         return ids[kind].get(value) if value is not None else None
 
-    def user_of(pk: int | None, fallback: Any) -> Any:
+    def user_of(pk: int | None, fallback: object) -> object:
         return usernames.get(pk) if pk is not None else fallback
 
     event_row = section_row(SECTIONS["event"], event, resolve)
@@ -392,7 +397,8 @@ def event_archive(*, event: Event) -> dict[str, Any]:
     }
 
 
-def standings_local(rows: list[dict[str, Any]], resolve: Resolve) -> list[dict[str, Any]]:
+def standings_local(rows: Iterable[Mapping[str, object]], resolve: Resolve
+                    ) -> list[dict[str, object]]:
     """Standings rows or placements with their ids resolved (``STANDINGS_REFS``)."""
     return [canonical(map_refs(row, STANDINGS_REFS, resolve)) for row in rows]
 
@@ -412,12 +418,12 @@ def archive_filename(event: Event) -> str:
 JOB_PROGRESS_KEY = "archive:job:{job_id}:progress"
 
 
-def import_job_get(*, club: Any, pk: int) -> ImportJob | None:
+def import_job_get(*, club: Club, pk: int) -> ImportJob | None:
     return (ImportJob.objects.filter(club=club, pk=pk).defer("data")
             .select_related("event").first())
 
 
-def import_job_status(job: ImportJob) -> dict[str, Any]:
+def import_job_status(job: ImportJob) -> dict[str, object]:
     """What the status page and the API show of a job: ``status``, ``stage``, ``progress``
     (0-100; the worker's live progress from the cache while it runs), the event once imported
     and the problems once refused."""

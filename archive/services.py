@@ -20,9 +20,9 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn, TypeVar
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
@@ -37,6 +37,7 @@ from clubs.services import player_create
 from common.errors import DomainError
 from common.rulesets import check_ruleset
 from common.tasks import RATE_EVENT, task_queue
+from common.types import Actor, actor_user
 from conduct.models import Appeal, Penalty
 from rules_engine import CoreError
 from scoring.models import Game, Hand, HandRevision, SeatResult
@@ -59,6 +60,8 @@ from .roster import (
     read_csv,
 )
 from .selectors import JOB_PROGRESS_KEY, KEPT_USERS, map_refs
+
+M = TypeVar("M", bound=models.Model)  # a model whose rows are written in bulk
 
 ARCHIVE_MAX_BYTES = 25 * 1024 * 1024
 # The most hands one import may hold (a day of 1,000 players, 10 rounds of 8 deals is 20,000),
@@ -134,7 +137,7 @@ def archive_check_hands(raw: bytes) -> int:
     return count
 
 
-def archive_load(raw: bytes) -> Any:
+def archive_load(raw: bytes) -> object:
     """The archive file's JSON, or :class:`ArchiveRefused` on ``file``: its size and its hands
     are checked first, before it is parsed."""
     archive_check_size(len(raw))
@@ -144,7 +147,7 @@ def archive_load(raw: bytes) -> Any:
     except UnicodeDecodeError:
         raise _refuse("file", "encoding", "The file is not UTF-8 text.") from None
 
-    def no_constant(name: str) -> Any:
+    def no_constant(name: str) -> NoReturn:
         raise ValueError(f"{name} is not a JSON number")
 
     try:
@@ -161,10 +164,10 @@ def archive_load(raw: bytes) -> Any:
 MAX_DEPTH = 32  # an archive nests six levels deep; code walking it recursively must not fail
 
 
-def _check_text(data: Any) -> None:
+def _check_text(data: object) -> None:
     """Every string (keys too) valid Unicode (``\\ud800`` parses, but no database stores it),
     and no nesting deeper than :data:`MAX_DEPTH`. Iterative: it cannot run out of stack."""
-    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
+    stack: list[tuple[object, str, int]] = [(data, "", 0)]
     while stack:
         value, path, depth = stack.pop()
         if isinstance(value, (dict, list)) and depth >= MAX_DEPTH:
@@ -201,7 +204,8 @@ def _no_progress(stage: str, percent: int) -> None:
     return None
 
 
-def event_import(*, archive: Any, club_slug: str, actor: Any = None, create_club: bool = False,
+def event_import(*, archive: object, club_slug: str, actor: Actor | None = None,
+                 create_club: bool = False,
                  digest: str = "", progress: Progress = _no_progress) -> ImportResult:
     """Create the archived event in the club ``club_slug`` (created from the archive's club
     when missing and ``create_club``). Raises :class:`ArchiveRefused` (nothing written).
@@ -218,7 +222,7 @@ def event_import(*, archive: Any, club_slug: str, actor: Any = None, create_club
     except ArchiveRefused:
         raise
     except CoreError as exc:  # a refusal of the services the reader did not foresee
-        raise ArchiveRefused([Problem(p["field"], p["code"], p["message"])
+        raise ArchiveRefused([Problem(str(p["field"]), str(p["code"]), str(p["message"]))
                               for p in exc.api_errors()]) from None
 
 
@@ -249,7 +253,7 @@ def _club(plan: Plan, slug: str, create: bool) -> Club:
     return Club.objects.create(**{**data, "slug": slug})
 
 
-def _bulk(model: type[models.Model], objs: list[Any], rows: list[Row]) -> list[Any]:
+def _bulk(model: type[M], objs: list[M], rows: list[Row]) -> list[M]:
     """Insert ``objs`` in order; then give back the archived times of the fields Django fills
     in itself on insert (``auto_now``, ``auto_now_add``)."""
     created = model._default_manager.bulk_create(objs, batch_size=500)
@@ -263,14 +267,15 @@ def _bulk(model: type[models.Model], objs: list[Any], rows: list[Row]) -> list[A
     return created
 
 
-def _update_columns(model: type[models.Model], objs: list[Any], fields: list[Any]) -> None:
+def _update_columns(model: type[models.Model], objs: Sequence[models.Model],
+                    fields: Sequence[models.Field]) -> None:
     """Write ``fields`` of ``objs`` in one UPDATE … FROM (VALUES …) per thousand rows
     (``bulk_update``'s CASE expressions took seconds for a big event). A VALUES list's columns
     are ``column1``, ``column2`` … in PostgreSQL and SQLite alike; values are prepared by their
     fields, as the ORM would (SQLite stores times as UTC text)."""
     quote = connection.ops.quote_name
     table, pk = quote(model._meta.db_table), quote(model._meta.pk.column)
-    def value(field_: Any, i: int) -> str:
+    def value(field_: models.Field, i: int) -> str:
         # PostgreSQL types a VALUES column from its first row: a NULL there would be text
         if connection.vendor == "postgresql":
             return f"CAST(v.column{i} AS {field_.db_type(connection)})"
@@ -290,10 +295,11 @@ def _update_columns(model: type[models.Model], objs: list[Any], fields: list[Any
 
 
 def _plain(row: Row, *skip: str) -> dict[str, Any]:
+    """A row's fields but ``skip``, as a model's keyword arguments."""
     return {k: v for k, v in row.values.items() if k not in skip}
 
 
-def _write(plan: Plan, club_slug: str, actor: Any, create_club: bool,
+def _write(plan: Plan, club_slug: str, actor: Actor | None, create_club: bool,
            digest: str, progress: Progress = _no_progress) -> ImportResult:
     s = plan.sections
     club = _club(plan, club_slug, create_club)
@@ -377,7 +383,7 @@ def _write(plan: Plan, club_slug: str, actor: Any, create_club: bool,
     if hands:
         hands_version_bump(event_id=event.pk, at_least=archived_version)
 
-    def game_of(key: Any) -> Game | None:
+    def game_of(key: tuple[int, int] | None) -> Game | None:
         return game_at[tuple(key)] if key is not None else None
 
     penalty_rows = s["penalties"]
@@ -407,7 +413,7 @@ def _write(plan: Plan, club_slug: str, actor: Any, create_club: bool,
            PENALTY: {k: p.pk for k, p in penalties.items()},
            APPEAL: {k: a.pk for k, a in appeals.items()}}
 
-    def to_pk(kind: str, local: Any) -> Any:
+    def to_pk(kind: str, local: int) -> int | None:
         return pks[kind].get(local)
 
     log = _bulk(EventLog, [
@@ -417,7 +423,7 @@ def _write(plan: Plan, club_slug: str, actor: Any, create_club: bool,
         for r in s["log"]], s["log"])
     EventImport.objects.create(
         event=event, archive_version=plan.version, digest=digest,
-        imported_by=actor if getattr(actor, "is_authenticated", False) else None,
+        imported_by=actor_user(actor),
         usernames={
             "event": ev["created_by"],
             "log": {str(line.pk): r.values["actor"] for r, line in zip(s["log"], log, strict=True)
@@ -465,8 +471,9 @@ def _check_derived(plan: Plan, event: Event, game_rows: list[Row], games: list[G
     event_recompute(event=event)
     if untouched:
         SeatResult.objects.filter(game__in=untouched).delete()
-        _update_columns(Game, untouched, [Game._meta.get_field(name) for name in (
-            *GAME_DERIVED, "updated_at")])
+        _update_columns(Game, untouched, [
+            field_ for name in (*GAME_DERIVED, "updated_at")
+            if isinstance(field_ := Game._meta.get_field(name), models.Field)])
     stored = {pk: dict(zip(GAME_DERIVED, values, strict=True)) for pk, *values in
               Game.objects.filter(pk__in=[g.pk for g in games]).values_list("pk", *GAME_DERIVED)}
     for row, game in zip(game_rows, games, strict=True):
@@ -483,10 +490,11 @@ def _check_derived(plan: Plan, event: Event, game_rows: list[Row], games: list[G
     snapshot = standings_rebuild(event_id=event.pk)
     local = {kind: {pk: local for local, pk in ids.items()} for kind, ids in pks.items()}
 
-    def to_local(kind: str, pk: Any) -> Any:
+    def to_local(kind: str, pk: int) -> int | None:
         return local[kind].get(pk)
 
-    def keyed(rows: list[dict[str, Any]]) -> dict[Any, dict[str, Any]]:
+    def keyed(rows: Iterable[Mapping[str, object]]
+              ) -> dict[tuple[object, object], dict[str, object]]:
         return {(row.get("pair_id"), row.get("entry_id")):
                 {k: v for k, v in row.items() if k not in NAME_KEYS} for row in rows}
 
@@ -513,14 +521,14 @@ def _check_derived(plan: Plan, event: Event, game_rows: list[Row], games: list[G
                       "The hands give standings rows the archive does not list.")
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     if hasattr(value, "isoformat"):
         return value.isoformat()
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
 # --- large archives: the worker's job ------------------------------------------------------------
-def import_report(result: ImportResult) -> dict[str, Any]:
+def import_report(result: ImportResult) -> dict[str, object]:
     """What an import did, as the API answers it (and a job keeps it)."""
     return {"id": result.event.pk, "name": result.event.name,
             "players_added": result.players_added,
@@ -529,7 +537,7 @@ def import_report(result: ImportResult) -> dict[str, Any]:
             "counts": result.counts}
 
 
-def archive_import_start(*, raw: bytes, club: Club, actor: Any = None,
+def archive_import_start(*, raw: bytes, club: Club, actor: Actor | None = None,
                          digest: str | None = None) -> ImportResult | ImportJob:
     """Import an uploaded archive: its size and hands checked first (before it is parsed), then
     a small file imported here and now (:class:`ImportResult`), a large one (above
@@ -543,7 +551,7 @@ def archive_import_start(*, raw: bytes, club: Club, actor: Any = None,
                             digest=digest)
     with transaction.atomic():
         job = ImportJob.objects.create(
-            club=club, requested_by=actor if getattr(actor, "is_authenticated", False) else None,
+            club=club, requested_by=actor_user(actor),
             size=len(raw), hands=hands, data=raw, digest=digest,
             stage="Waiting for the worker")
         task_queue(ARCHIVE_IMPORT_TASK, args=(job.pk,))
@@ -568,7 +576,7 @@ def import_job_run(*, job_id: int) -> str:
                                               stage="Reading the file", progress=5)
     tell = _progress_of(job.pk)
     tell("Reading the file", 5)
-    problems: list[dict[str, str]] = []
+    problems: list[dict[str, object]] = []
     try:
         data = archive_load(bytes(job.data or b""))
         with transaction.atomic():
@@ -623,8 +631,8 @@ class RosterRefused(DomainError):
         super().__init__(first.message, field=first.field, code=first.code)
         self.report = report
 
-    def api_errors(self) -> list[dict[str, Any]]:
-        return [e.as_dict() for e in self.report.errors]
+    def api_errors(self) -> list[dict[str, object]]:
+        return [{**e.as_dict()} for e in self.report.errors]
 
 
 def roster_csv_text(raw: bytes) -> tuple[str, CsvError | None]:
@@ -661,7 +669,7 @@ def roster_preview(*, club: Club, text: str) -> RosterReport:
 
 
 @transaction.atomic
-def roster_import(*, club: Club, text: str, actor: Any = None) -> RosterReport:
+def roster_import(*, club: Club, text: str, actor: Actor | None = None) -> RosterReport:
     """Add the file's new players to the club's roster, all or nothing: any bad line raises
     :class:`RosterRefused` with the full report and adds nobody."""
     report = roster_preview(club=club, text=text)

@@ -9,7 +9,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn, Protocol, TextIO, cast
+from typing import NoReturn, Protocol, TextIO, cast
 
 from .errors import PairingError
 
@@ -56,13 +56,13 @@ def usage_failure(exc: UsageError) -> int:
     return fail([{"field": "arguments", "code": "usage", "message": str(exc)}])
 
 
-def read_json(stdin: TextIO, *, max_chars: int, max_digits: int = 30) -> Any:
+def read_json(stdin: TextIO, *, max_chars: int, max_digits: int = 30) -> object:
     """The request on ``stdin``: at most ``max_chars`` characters of JSON with no duplicate keys,
     no number longer than ``max_digits`` digits and no NaN or Infinity; else :class:`InputError`.
     """
 
-    def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
+    def no_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
+        out: dict[str, object] = {}
         for key, value in pairs:
             if key in out:
                 raise InputError(
@@ -76,7 +76,7 @@ def read_json(stdin: TextIO, *, max_chars: int, max_digits: int = 30) -> Any:
             raise InputError(f"A number has more than {max_digits} digits.", "bad_number")
         return int(text)
 
-    def no_constant(name: str) -> Any:
+    def no_constant(name: str) -> NoReturn:
         raise InputError(f"{name} is not a JSON number.", "bad_json")
 
     text = stdin.read(max_chars + 1)
@@ -108,7 +108,7 @@ def serve(
     argv: Sequence[str] | None,
     stdin: TextIO | None,
     refusals: tuple[type[Exception], ...],
-    answer: Callable[[argparse.Namespace, TextIO], Any],
+    answer: Callable[[argparse.Namespace, TextIO], object],
 ) -> int:
     """Run one command: ``answer(args, stdin)`` returns a JSON-ready object (printed as JSON) or
     text (printed as it is); a bad command line, an :class:`InputError` or one of ``refusals``

@@ -43,7 +43,7 @@ from collections import Counter
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from .rotation.model import RoundPlan
 
@@ -59,9 +59,9 @@ SEASON_DECAY = 0.85
 
 PARTNERS = ((0, 2), (1, 3))
 
-# One round as the season sees it: its teams (the two players of a partnership, the three of a
-# team at six-handed), and a night: its rounds in order.
-Teams = Collection[frozenset[Any]]
+# One round as the season sees it: its teams (the ids of the two players of a partnership, the
+# three of a team at six-handed), and a night: its rounds in order.
+Teams = Collection[frozenset[int]]
 Night = Sequence[Teams]
 
 
@@ -76,8 +76,8 @@ def season_weights(history: Mapping[frozenset[K], Sequence[int]]) -> dict[frozen
             for pair, agos in history.items() if agos}
 
 
-def plan_teams(plan: RoundPlan[Any], teams: Sequence[Sequence[int]] = PARTNERS
-               ) -> list[frozenset[Any]]:
+def plan_teams(plan: RoundPlan[int], teams: Sequence[Sequence[int]] = PARTNERS
+               ) -> list[frozenset[int]]:
     """The teams of a round: the players of each side at its full tables (``teams``: the seat
     indexes of each side; a table of another size, or a side of one, has no partners)."""
     size = sum(len(team) for team in teams)
@@ -85,16 +85,16 @@ def plan_teams(plan: RoundPlan[Any], teams: Sequence[Sequence[int]] = PARTNERS
             for team in teams if len(team) > 1]
 
 
-def pairs_of(teams: Teams) -> Iterable[frozenset[Any]]:
+def pairs_of(teams: Teams) -> Iterable[frozenset[int]]:
     """The partnerships of a round: every two players of one team."""
     for team in teams:
         for a, b in combinations(sorted(team), 2):
             yield frozenset((a, b))
 
 
-def season_history(nights: Sequence[Night]) -> dict[frozenset[Any], tuple[int, ...]]:
+def season_history(nights: Sequence[Night]) -> dict[frozenset[int], tuple[int, ...]]:
     """The season history of ``nights`` (oldest first) as the next night sees it."""
-    out: dict[frozenset[Any], list[int]] = {}
+    out: dict[frozenset[int], list[int]] = {}
     for index, night in enumerate(nights):
         ago = len(nights) - index
         for teams in night:
@@ -124,7 +124,7 @@ class SeasonQuality:
         """Repeats per partnership (0 to 1)."""
         return self.repeats / self.partnerships if self.partnerships else 0.0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"nights": self.nights, "players": self.players,
                 "partnerships": self.partnerships, "repeats": self.repeats,
                 "within_nights": self.within_nights, "best": self.best,
@@ -133,14 +133,14 @@ class SeasonQuality:
 
 def season_repeats(nights: Sequence[Night]) -> SeasonQuality:
     """Measure the repeat partnerships of ``nights`` against the best achievable."""
-    together: Counter[frozenset[Any]] = Counter()
+    together: Counter[frozenset[int]] = Counter()
     within = 0
-    per_player: Counter[Any] = Counter()
-    could: dict[Any, set[Any]] = {}
-    everyone: set[Any] = set()
+    per_player: Counter[int] = Counter()
+    could: dict[int, set[int]] = {}
+    everyone: set[int] = set()
     for night in nights:
-        tonight: Counter[frozenset[Any]] = Counter()
-        here: set[Any] = set()
+        tonight: Counter[frozenset[int]] = Counter()
+        here: set[int] = set()
         for teams in night:
             for team in teams:
                 here.update(team)

@@ -71,7 +71,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic
+from typing import Generic
 
 from .rotation.model import P, RotationError, RoundPlan
 from .rotation.planner import _check_players
@@ -147,7 +147,7 @@ class ThreesQuality(Generic[P]):
     rounds: int = 0
     players: int = 0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "rounds": self.rounds,
             "players": self.players,
@@ -199,7 +199,7 @@ def measure(rounds: Sequence[RoundPlan[P]]) -> ThreesQuality[P]:
     )
 
 
-def _check_history(history: Sequence[RoundPlan[Any]]) -> None:
+def _check_history(history: Sequence[RoundPlan[P]]) -> None:
     if not isinstance(history, Sequence):
         raise RotationError("history", "Give the history as a list of rounds.", "not_a_list")
     for number, plan in enumerate(history, start=1):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from .bids import bids_above, check_bid
 from .errors import RulesError
@@ -16,14 +16,35 @@ __all__ = ["Call", "AuctionResult", "validate_auction"]
 _PASS_WORDS = {"pass", "p", "-", "no", "no bid", "nobid"}
 
 
+class CallDict(TypedDict):
+    """A call as :meth:`Call.to_dict` writes it: ``call`` is the bid or ``"pass"``."""
+
+    seat: str
+    call: int | str
+    forced: NotRequired[bool]
+
+
+class AuctionDict(TypedDict):
+    """An auction's result as :meth:`AuctionResult.to_dict` writes it."""
+
+    declarer: str | None
+    bid: int | None
+    dealer: str
+    complete: bool
+    dealer_stuck: bool
+    redeal: bool
+    next: str | None
+    calls: list[CallDict]
+
+
 @dataclass(frozen=True, slots=True)
 class Call:
     seat: str
     bid: int | None  # None = pass
     forced: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"seat": self.seat, "call": "pass" if self.bid is None else self.bid}
+    def to_dict(self) -> CallDict:
+        d: CallDict = {"seat": self.seat, "call": "pass" if self.bid is None else self.bid}
         if self.forced:
             d["forced"] = True
         return d
@@ -42,7 +63,7 @@ class AuctionResult:
     dealer_stuck: bool = False
     redeal: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> AuctionDict:
         return {
             "declarer": self.declarer,
             "bid": self.bid,

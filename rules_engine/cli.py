@@ -16,7 +16,7 @@ import argparse
 import json
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any, NoReturn, TextIO
+from typing import NoReturn, TextIO
 
 from .auction import validate_auction
 from .errors import MAX_ERRORS, FieldError, RulesError
@@ -316,8 +316,8 @@ def _split_tokens(items: Sequence[str]) -> list[str]:
     return out
 
 
-def _cmd_rulesets(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
-    result: dict[str, Any] = {
+def _cmd_rulesets(args: argparse.Namespace, stdin: TextIO) -> Mapping[str, object]:
+    result: dict[str, object] = {
         "rulesets": [r.to_dict() for r in list_rulesets()],
         "default": DEFAULT_RULESET,
         "option_help": OPTION_HELP,
@@ -327,7 +327,7 @@ def _cmd_rulesets(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
     return result
 
 
-def _cmd_meld(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
+def _cmd_meld(args: argparse.Namespace, stdin: TextIO) -> Mapping[str, object]:
     cards: list[object] = list(_split_tokens(args.cards))
     trump: object = args.trump
     data: object = None
@@ -354,7 +354,7 @@ def _cmd_meld(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
     return count_meld(tokens, trump, rs).to_dict()
 
 
-def _cmd_score(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
+def _cmd_score(args: argparse.Namespace, stdin: TextIO) -> Mapping[str, object]:
     data = _read_json(stdin)
     if not isinstance(data, Mapping):
         raise RulesError.single("input", "bad_type", "the hand must be a JSON object")
@@ -382,7 +382,7 @@ def _seats(args: argparse.Namespace, data: object) -> list[str] | None:
     )
 
 
-def _cmd_auction(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
+def _cmd_auction(args: argparse.Namespace, stdin: TextIO) -> Mapping[str, object]:
     calls: list[object] = list(_split_tokens(args.calls))
     dealer: object = args.dealer
     data: object = None
@@ -408,7 +408,7 @@ def _cmd_auction(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
     return result.to_dict()
 
 
-def _cmd_play(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
+def _cmd_play(args: argparse.Namespace, stdin: TextIO) -> Mapping[str, object]:
     data = _read_json(stdin)
     if not isinstance(data, Mapping):
         raise RulesError.single("input", "bad_type", "the deal must be a JSON object")
@@ -436,7 +436,7 @@ def _cmd_play(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
     return check_play(trump, data["leader"], hands, tricks, rs).to_dict()
 
 
-def _cmd_game(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
+def _cmd_game(args: argparse.Namespace, stdin: TextIO) -> Mapping[str, object]:
     data = _read_json(stdin)
     max_deals = args.max_deals
     raw_hands: object = data

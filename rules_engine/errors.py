@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any
 
 __all__ = ["CoreError", "FieldError", "RulesError", "MAX_ERRORS"]
 
@@ -40,7 +39,7 @@ class CoreError(Exception):
         if code is not None:
             self.code = code
 
-    def api_errors(self) -> list[dict[str, Any]]:
+    def api_errors(self) -> list[dict[str, object]]:
         """Every problem in the API's error shape: ``[{"field", "code", "message"}]``."""
         return [{"field": self.field, "code": self.code, "message": self.message}]
 
@@ -92,11 +91,11 @@ class RulesError(CoreError, ValueError):
     def single(cls, field: str, code: str, message: str) -> RulesError:
         return cls([FieldError(field, code, message)])
 
-    def api_errors(self) -> list[dict[str, Any]]:
-        return [e.to_dict() for e in self.errors]
+    def api_errors(self) -> list[dict[str, object]]:
+        return [{"field": e.field, "code": e.code, "message": e.message} for e in self.errors]
 
     def to_dict(self) -> dict[str, list[dict[str, str]]]:
-        return {"errors": self.api_errors()}
+        return {"errors": [e.to_dict() for e in self.errors]}
 
     def prefixed(self, prefix: str) -> RulesError:
         """The same errors with ``prefix`` put before each field name (``hands[2].`` ...)."""

@@ -4,15 +4,30 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from .checks import settlement
 from .errors import RulesError
 from .hands import Hand, table_of
 from .rulesets import Ruleset
-from .scoring import HandScore, score_hand
+from .scoring import HandScore, HandScoreDict, score_hand
 
 __all__ = ["GameResult", "score_game"]
+
+
+class GameDict(TypedDict):
+    """A game as :meth:`GameResult.to_dict` writes it (the checks' keys under ``checks``)."""
+
+    totals: list[dict[str, int]]
+    winner: str | None
+    reason: str | None
+    finished_after: int | None
+    finished: bool
+    target: int | None
+    hands: list[HandScoreDict]
+    check_totals: NotRequired[dict[str, int]]
+    game_checks: NotRequired[dict[str, int]]
+    check_settlement: NotRequired[dict[str, int]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +57,8 @@ class GameResult:
     game_checks: dict[str, int] | None = None
     check_settlement: dict[str, int] | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {
+    def to_dict(self) -> GameDict:
+        d: GameDict = {
             "totals": [dict(t) for t in self.totals],
             "winner": self.winner,
             "reason": self.reason,

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from ._meld_data import PRECOMPUTED as _PRECOMPUTED
 from ._meld_data import SIDE_MAX
@@ -67,6 +67,22 @@ _QS = SPADES * 6 + QUEEN
 _JD = DIAMONDS * 6 + JACK
 
 
+# One line of a breakdown as :meth:`Meld.to_dict` writes it (``class`` is a keyword: the
+# functional form).
+MeldDict = TypedDict("MeldDict", {
+    "name": str, "class": str, "times": int, "points": int,
+    "suit": NotRequired[str], "wins_game": NotRequired[bool],
+})
+
+
+class MeldResultDict(TypedDict):
+    """A meld count as :meth:`MeldResult.to_dict` writes it."""
+
+    total: int
+    melds: list[MeldDict]
+    wins_game: NotRequired[bool]
+
+
 @dataclass(frozen=True, slots=True)
 class Meld:
     """One line of a meld breakdown: ``times`` is single (1) to quadruple (4)."""
@@ -78,8 +94,8 @@ class Meld:
     suit: str | None = None
     wins_game: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {
+    def to_dict(self) -> MeldDict:
+        d: MeldDict = {
             "name": self.name,
             "class": self.cls,
             "times": self.times,
@@ -98,8 +114,8 @@ class MeldResult:
     melds: tuple[Meld, ...]
     wins_game: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"total": self.total, "melds": [m.to_dict() for m in self.melds]}
+    def to_dict(self) -> MeldResultDict:
+        d: MeldResultDict = {"total": self.total, "melds": [m.to_dict() for m in self.melds]}
         if self.wins_game:
             d["wins_game"] = True
         return d

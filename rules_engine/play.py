@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple, NotRequired, TypedDict
 
 from .cards import Deck, card_str, check_pack, parse_card, parse_cards, parse_suit
 from .errors import FieldError, RulesError
@@ -23,6 +23,27 @@ from .inputs import key_text, shown
 from .rulesets import Ruleset
 
 __all__ = ["Renege", "PlayResult", "check_play", "trick_winner", "legal_cards", "broken_rule"]
+
+
+class RenegeDict(TypedDict):
+    """The first illegal play as :meth:`Renege.to_dict` writes it (``field`` names the card in
+    the input)."""
+
+    trick: int
+    seat: str
+    card: str
+    rule: str
+    field: str
+    message: str
+
+
+class PlayDict(TypedDict):
+    """A play check as :meth:`PlayResult.to_dict` writes it."""
+
+    legal: bool
+    renege: NotRequired[RenegeDict]
+    winners: list[str]
+    counters: NotRequired[dict[str, int]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +57,7 @@ class Renege:
     message: str
     position: int = 0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> RenegeDict:
         return {
             "trick": self.trick,
             "seat": self.seat,
@@ -54,11 +75,14 @@ class PlayResult:
     winners: tuple[str, ...]
     counters: dict[str, int] | None
 
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"legal": self.legal}
-        if self.renege is not None:
-            d["renege"] = self.renege.to_dict()
-        d["winners"] = list(self.winners)
+    def to_dict(self) -> PlayDict:
+        # the keys in this order: legal, renege (when there is one), winners, counters
+        d: PlayDict
+        if self.renege is None:
+            d = {"legal": self.legal, "winners": list(self.winners)}
+        else:
+            d = {"legal": self.legal, "renege": self.renege.to_dict(),
+                 "winners": list(self.winners)}
         if self.counters is not None:
             d["counters"] = dict(self.counters)
         return d

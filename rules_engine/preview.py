@@ -13,8 +13,6 @@ always validated and scored here, on the server.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .bids import max_bid
 from .hands import Outcome, fields_for, needs_tricks, top_counters
 from .meld import _side_bits, achievable_hand_totals
@@ -34,7 +32,7 @@ _OPTIONS = (
 )  # fmt: skip
 
 
-def browser_rules(ruleset: Ruleset) -> dict[str, Any]:
+def browser_rules(ruleset: Ruleset) -> dict[str, object]:
     """The ruleset as the browser's port of hand checking and scoring reads it (JSON-ready).
 
     ``table_sizes`` and ``sit_out`` give the table's shape: at a table of ``players + 1``
@@ -48,8 +46,8 @@ def browser_rules(ruleset: Ruleset) -> dict[str, Any]:
     """
     rs = ruleset
 
-    def build() -> dict[str, Any]:
-        rules: dict[str, Any] = {name: getattr(rs, name) for name in _OPTIONS}
+    def build() -> dict[str, object]:
+        rules: dict[str, object] = {name: getattr(rs, name) for name in _OPTIONS}
         rules.update(
             seats=[str(s) for s in rs.seats],
             # every seat name a hand's seat fields may hold (the API's choices)
@@ -76,5 +74,5 @@ def browser_rules(ruleset: Ruleset) -> dict[str, Any]:
         )
         return rules
 
-    rules: dict[str, Any] = rs.memo("browser_rules", build)
+    rules: dict[str, object] = rs.memo("browser_rules", build)
     return rules

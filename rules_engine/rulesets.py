@@ -61,8 +61,9 @@ MELD_KEYS = (
 )
 
 # option name -> (kind, extra, point valued, help)
-# kinds: int, int_or_null, bool, choice, meld_list, counter_values, bid_steps
-_SPEC: dict[str, tuple[str, Any, bool, str]] = {
+# kinds: int, int_or_null, bool, choice, meld_list, counter_values, bid_steps; extra: a choice's
+# values, an int's least value, None for the other kinds
+_SPEC: dict[str, tuple[str, tuple[str | int, ...] | int | None, bool, str]] = {
     "deck": ("choice", ("double", "single", "triple", "quadruple"), False,
              "double (80 cards, no nines), single (48), triple (120, no nines: six-handed) or "
              "quadruple (160, two double decks: eight-handed)"),
@@ -682,6 +683,7 @@ def _check_type(name: str, value: object, copies: int) -> tuple[object, FieldErr
             field, "bad_type", f"{name} must be true or false, got {shown(value)}"
         )
     if kind == "choice":
+        assert isinstance(extra, tuple)
         if value is None and "none" in extra:
             # the word none, which a typed value reads as null
             return "none", None
@@ -694,6 +696,7 @@ def _check_type(name: str, value: object, copies: int) -> tuple[object, FieldErr
             field, "bad_choice", f"{name} must be one of {allowed}, got {shown(value)}"
         )
     if kind in ("int", "int_or_null"):
+        assert isinstance(extra, int)
         if value is None and kind == "int_or_null":
             return None, None
         if _is_int(value) and isinstance(value, int) and extra <= value <= MAX_OPTION_VALUE:
@@ -1181,7 +1184,7 @@ class Ruleset:
             b += 1
         return out
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "name": self.name,
             "title": self.title,

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from .checks import meld_checks
 from .hands import Hand, Outcome
@@ -53,6 +53,22 @@ _RESULT_LABELS = {
 }
 
 
+class HandScoreDict(TypedDict):
+    """A hand's score as :meth:`HandScore.to_dict` writes it (the optional keys only where
+    they apply)."""
+
+    points: dict[str, int]
+    declaring_side: str | None
+    made: bool | None
+    result: str
+    reason: str
+    all_tricks: NotRequired[str]
+    sitting_out: NotRequired[str]
+    checks: NotRequired[dict[str, int]]
+    checks_reason: NotRequired[str]
+    deals_next: NotRequired[str]
+
+
 @dataclass(frozen=True, slots=True)
 class HandScore:
     """Points per side for one hand, the verdict and a sentence explaining it."""
@@ -68,8 +84,8 @@ class HandScore:
     checks_reason: str = ""  # what earned or cost the checks, under the option checks
     deals_next: str | None = None  # after a technical misdeal: the seat that deals again
 
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {
+    def to_dict(self) -> HandScoreDict:
+        d: HandScoreDict = {
             "points": dict(self.points),
             "declaring_side": self.declaring_side,
             "made": self.made,

@@ -16,7 +16,9 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import NoReturn, TypeGuard
+
+from .rows import ArchiveData, JSONObject
 
 FORMAT_NAME = "pinochle-event-archive"
 VERSION = 2  # the newest format version this verifier reads (archive.format.VERSION)
@@ -35,10 +37,10 @@ class Malformed(Exception):  # noqa: N818 - what the file is, as the CLI says it
         self.message = message
 
 
-Check = Callable[[Any], bool]
+Check = Callable[[object], bool]
 
 
-def _int(value: Any) -> bool:
+def _int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -53,7 +55,7 @@ TYPE_WORDS: dict[Check, str] = {INT: "a whole number", STR: "text", BOOL: "true 
 
 
 def _opt(check: Check) -> Check:
-    def fits(value: Any) -> bool:
+    def fits(value: object) -> bool:
         return value is None or check(value)
     TYPE_WORDS[fits] = f"{TYPE_WORDS[check]} or null"
     return fits
@@ -89,7 +91,7 @@ SHAPES: dict[str, dict[str, Check]] = {
     "standings": {"tie_breaks": LIST, "rows": LIST, "placements": LIST},
 }
 # Keys added after version 1, read as these values when absent.
-DEFAULTS: dict[str, dict[str, Any]] = {
+DEFAULTS: dict[str, JSONObject] = {
     "games": {"forfeit": "", "adjusted": None},
     "revisions": {"tricks": None, "quadruple_run": "", "partner": "", "misdeal_seat": "",
                   "widow_seen": None, "check_melds": None},
@@ -102,10 +104,11 @@ class Archive:
     version's missing ones empty) and every row's defaults filled in."""
 
     version: int
-    data: dict[str, Any]
+    data: ArchiveData
 
-    def __getitem__(self, key: str) -> Any:
-        return self.data[key]
+    def __getitem__(self, key: str) -> object:
+        sections: Mapping[str, object] = self.data
+        return sections[key]
 
 
 def load(path: str | Path) -> Archive:
@@ -119,7 +122,7 @@ def load(path: str | Path) -> Archive:
     except UnicodeDecodeError:
         raise Malformed("", "the file is not UTF-8 text") from None
 
-    def no_constant(name: str) -> Any:
+    def no_constant(name: str) -> NoReturn:
         raise ValueError(f"{name} is not a JSON number")
 
     try:
@@ -129,7 +132,7 @@ def load(path: str | Path) -> Archive:
     return check(data)
 
 
-def check(data: Any) -> Archive:
+def check(data: object) -> Archive:
     """``data`` (parsed JSON) as an :class:`Archive`, or :class:`Malformed`."""
     if not isinstance(data, dict):
         raise Malformed("", "an archive is one JSON object")
@@ -160,11 +163,21 @@ def check(data: Any) -> Archive:
         for index, row in enumerate(out["standings"][name]):
             if not isinstance(row, dict):
                 raise Malformed(f"standings.{name}[{index}]", "must be an object")
+    if not _checked(out):
+        raise Malformed("", "an archive is one JSON object")  # pragma: no cover - checked above
     _references(out)
     return Archive(version=version, data=out)
 
 
-def _row(row: Any, section: str, where: str) -> dict[str, Any]:
+def _checked(data: dict[str, object]) -> TypeGuard[ArchiveData]:
+    """``data`` as :func:`check` leaves it: every section there, of its kind (each row's keys
+    were checked by :func:`_row` against :data:`SHAPES`)."""
+    return (isinstance(data.get("format"), str) and _int(data.get("version"))
+            and all(isinstance(data.get(key), dict) for key in ("club", "event", "standings"))
+            and all(isinstance(data.get(key), list) for key in LIST_SECTIONS))
+
+
+def _row(row: object, section: str, where: str) -> JSONObject:
     if not isinstance(row, dict):
         raise Malformed(where, "must be an object")
     out = {**DEFAULTS.get(section, {}), **row}
@@ -176,7 +189,7 @@ def _row(row: Any, section: str, where: str) -> dict[str, Any]:
     return out
 
 
-def _references(data: Mapping[str, Any]) -> None:
+def _references(data: ArchiveData) -> None:
     """Every reference the verifier follows names a row of the archive."""
     players = {p["id"] for p in data["players"]}
     pairs = {p["id"] for p in data["pairs"]}

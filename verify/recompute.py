@@ -29,7 +29,6 @@ import json
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
 
 import formats
 from formats import Finish, FormatError
@@ -57,6 +56,7 @@ from rules_engine import Outcome, RulesError, Ruleset, get_ruleset, parse_hand, 
 from rules_engine import score_hand as engine_score_hand
 
 from .read import Archive, Malformed
+from .rows import GameRow, JSONObject, RevisionRow
 from .seating import Redraw, seed_of
 
 NO_BID_OUTCOMES = (str(Outcome.MISDEAL), str(Outcome.TECHNICAL_MISDEAL))
@@ -72,8 +72,8 @@ class Discrepancy:
 
     what: str
     where: str
-    stored: Any
-    recomputed: Any
+    stored: object  # JSON values, or what ``json.dumps`` shows with ``str``
+    recomputed: object
 
     def line(self) -> str:
         return (f"{self.what} at {self.where}: stored {_shown(self.stored)}, "
@@ -101,7 +101,7 @@ class Report:
                 f"standings rows, {seats}{len(self.discrepancies)} discrepancies")
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
 
 
@@ -143,9 +143,9 @@ def table_seats(ruleset: Ruleset, positions: Collection[str]) -> tuple[str, ...]
     return tuple(ruleset.seats_for(sizes[-1]))
 
 
-def revision_values(rev: Mapping[str, Any]) -> dict[str, Any]:
+def revision_values(rev: RevisionRow) -> JSONObject:
     """A revision's entered values as the rules engine reads them: only those it carries."""
-    values: dict[str, Any] = {"dealer": rev["dealer"], "outcome": rev["outcome"]}
+    values: JSONObject = {"dealer": rev["dealer"], "outcome": rev["outcome"]}
     if rev["outcome"] not in NO_BID_OUTCOMES and rev.get("meld"):
         values["meld"] = rev["meld"]
     for name in HAND_VALUES:
@@ -155,9 +155,9 @@ def revision_values(rev: Mapping[str, Any]) -> dict[str, Any]:
     return values
 
 
-def _cleaned(values: Mapping[str, Any]) -> dict[str, Any]:
+def _cleaned(values: Mapping[str, object]) -> JSONObject:
     """Values as the entry checks them: empty ones left out (inner empty ones too)."""
-    out: dict[str, Any] = {}
+    out: JSONObject = {}
     for key, value in values.items():
         if isinstance(value, Mapping):
             value = {k: v for k, v in value.items() if v not in (None, "")}
@@ -172,7 +172,7 @@ class Verifier:
 
     def __init__(self, archive: Archive) -> None:
         self.data = archive.data
-        self.event: dict[str, Any] = archive["event"]
+        self.event = archive.data["event"]
         self.report = Report()
         try:
             self.ruleset = get_ruleset(self.event["ruleset_preset"],
@@ -183,28 +183,28 @@ class Verifier:
             self.spec = formats.get(self.event["format"])
         except FormatError as exc:
             raise Malformed("event.format", exc.message) from None
-        self.entries = {e["id"]: e for e in archive["entries"]}
-        self.players = {p["id"]: p for p in archive["players"]}
-        self.pairs = {p["id"]: p for p in archive["pairs"]}
-        self.tables = {(t["round"], t["number"]): t for t in archive["tables"]}
+        self.entries = {e["id"]: e for e in self.data["entries"]}
+        self.players = {p["id"]: p for p in self.data["players"]}
+        self.pairs = {p["id"]: p for p in self.data["pairs"]}
+        self.tables = {(t["round"], t["number"]): t for t in self.data["tables"]}
         self.seats: dict[Key, dict[str, int]] = {}
-        for s in archive["seats"]:
+        for s in self.data["seats"]:
             self.seats.setdefault((s["round"], s["table"]), {})[s["position"]] = s["entry"]
-        self.games = archive["games"]
+        self.games = self.data["games"]
         self.game_index = {(g["round"], g["table"]): i for i, g in enumerate(self.games)}
         self.derived: dict[Key, Derived] = {}
         self.results: list[SeatResult] = []
 
-    def differ(self, what: str, where: str, stored: Any, recomputed: Any) -> None:
+    def differ(self, what: str, where: str, stored: object, recomputed: object) -> None:
         self.report.discrepancies.append(Discrepancy(what, where, stored, recomputed))
 
     def seats_of(self, key: Key) -> tuple[str, ...]:
         return table_seats(self.ruleset, self.seats.get(key, {}))
 
     # --- hands ------------------------------------------------------------------------------
-    def check_hands(self) -> dict[Key, list[tuple[int, dict[str, Any]]]]:
+    def check_hands(self) -> dict[Key, list[tuple[int, RevisionRow]]]:
         """Every revision scored again; returns each game's live revisions by hand number."""
-        live: dict[Key, list[tuple[int, dict[str, Any]]]] = {}
+        live: dict[Key, list[tuple[int, RevisionRow]]] = {}
         for index, hand in enumerate(self.data["hands"]):
             key = (hand["round"], hand["table"])
             seats = self.seats_of(key)
@@ -222,7 +222,7 @@ class Verifier:
             listed.sort(key=lambda item: item[0])
         return live
 
-    def check_revision(self, rev: Mapping[str, Any], seats: Sequence[str], where: str) -> None:
+    def check_revision(self, rev: RevisionRow, seats: Sequence[str], where: str) -> None:
         try:
             hand = parse_hand(_cleaned(revision_values(rev)), self.ruleset, seats=seats)
             score = engine_score_hand(hand, self.ruleset)
@@ -230,13 +230,15 @@ class Verifier:
             self.differ("hand refused by the rules", where, rev["points"], str(exc))
             return
         reason = "deleted" if rev["is_deletion"] else score.reason[:REASON_MAX]
-        for name, recomputed in (("points", dict(score.points)), ("result", str(score.result)),
-                                 ("made", score.made), ("reason", reason)):
-            if rev[name] != recomputed:
-                self.differ(f"hand {name}", where, rev[name], recomputed)
+        for name, stored, recomputed in (
+                ("points", rev["points"], dict(score.points)),
+                ("result", rev["result"], str(score.result)), ("made", rev["made"], score.made),
+                ("reason", rev["reason"], reason)):
+            if stored != recomputed:
+                self.differ(f"hand {name}", where, stored, recomputed)
 
     # --- games ------------------------------------------------------------------------------
-    def check_games(self, live: Mapping[Key, list[tuple[int, dict[str, Any]]]]) -> None:
+    def check_games(self, live: Mapping[Key, list[tuple[int, RevisionRow]]]) -> None:
         # played-out games first: a round's average is computed from them
         order = sorted(range(len(self.games)), key=lambda i: _averaged(self.games[i]))
         for index in order:
@@ -251,7 +253,7 @@ class Verifier:
             if not derived.untouched:
                 self.seat_results(key, index, derived, revisions)
 
-    def derive(self, game: Mapping[str, Any], key: Key, revisions: list[dict[str, Any]],
+    def derive(self, game: GameRow, key: Key, revisions: list[RevisionRow],
                where: str) -> Derived:
         seats = self.seats_of(key)
         sides = tuple(self.ruleset.sides_for(len(seats)))
@@ -261,7 +263,7 @@ class Verifier:
             return Derived({side: 0 for side in sides}, winner, "forfeit", True, count)
         adjusted = game["adjusted"]
         if adjusted:
-            given = adjusted.get("points") or {}
+            given = _mapping(adjusted.get("points"))
             if adjusted.get("kind") == "average":
                 self.check_average(game, key, given, where)
             totals = {side: _whole(given.get(side, 0)) for side in sides}
@@ -286,7 +288,7 @@ class Verifier:
                                         max_deals=len(counted), seats=seats)
         except RulesError as exc:
             self.differ("game refused by the rules", where, game["totals"], str(exc))
-            return Derived(dict(game["totals"]), game["winner"], game["finish_reason"],
+            return Derived({k: _whole(v) for k, v in game["totals"].items()}, game["winner"], game["finish_reason"],
                            game["status"] != "playing", count)
         winner, reason = result.winner or "", result.reason or ""
         finished = result.finished_after is not None
@@ -294,7 +296,7 @@ class Verifier:
             finished, reason = True, "time"
         return Derived(dict(result.totals[-1]), winner, reason, finished, count)
 
-    def check_average(self, game: Mapping[str, Any], key: Key, given: Mapping[str, Any],
+    def check_average(self, game: GameRow, key: Key, given: Mapping[str, object],
                       where: str) -> None:
         """A round's average: the mean of the side totals of the round's other games played
         out (rounded half up), when it averaged those same games and none of the round's
@@ -303,7 +305,7 @@ class Verifier:
         counted = [d for k, d in self.derived.items() if k[0] == key[0] and k != key
                    and d.finished and d.reason != "forfeit"
                    and not _averaged(self.games[self.game_index[k]])]
-        if game["adjusted"].get("games") != len(counted) or self.changed_after_close(key[0]):
+        if (game["adjusted"] or {}).get("games") != len(counted) or self.changed_after_close(key[0]):
             return
         points = [v for d in counted for v in d.totals.values()]
         if not points:
@@ -330,21 +332,22 @@ class Verifier:
                            for rev in hand["revisions"])):
                 return True
         return any(
-            isinstance(row, dict) and row.get("action") in ("game_adjusted", "game_forfeited")
-            and isinstance(row.get("details"), dict) and row["details"].get("round") == number
+            row.get("action") in ("game_adjusted", "game_forfeited")
+            and _mapping(row.get("details")).get("round") == number
             and str(row.get("created_at") or "") > closed for row in self.data["log"])
 
-    def compare_game(self, game: Mapping[str, Any], key: Key, derived: Derived,
+    def compare_game(self, game: GameRow, key: Key, derived: Derived,
                      where: str) -> None:
         if derived.untouched:
             if game["status"] != "playing" and not game["time_called"]:
                 self.differ("game status", where, game["status"], "playing")
             return
-        for name, recomputed in (("totals", derived.totals), ("winner", derived.winner),
-                                 ("finish_reason", derived.reason),
-                                 ("hands_count", derived.hands_count)):
-            if game[name] != recomputed:
-                self.differ(f"game {name}", where, game[name], recomputed)
+        for name, stored, recomputed in (
+                ("totals", game["totals"], derived.totals), ("winner", game["winner"], derived.winner),
+                ("finish_reason", game["finish_reason"], derived.reason),
+                ("hands_count", game["hands_count"], derived.hands_count)):
+            if stored != recomputed:
+                self.differ(f"game {name}", where, stored, recomputed)
         decided = game["status"] != "playing"
         if decided != derived.finished:
             self.differ("game status", where, game["status"],
@@ -361,7 +364,7 @@ class Verifier:
                             "confirmed")
 
     def seat_results(self, key: Key, index: int, derived: Derived,
-                     revisions: Sequence[Mapping[str, Any]]) -> None:
+                     revisions: Sequence[RevisionRow]) -> None:
         for position, entry in self.seats.get(key, {}).items():
             side = self.ruleset.side_of(position)
             mine = [r for r in revisions if r.get("bidder") == position]
@@ -374,16 +377,16 @@ class Verifier:
 
     # --- standings --------------------------------------------------------------------------
     def penalty_sums(self, rounds: Collection[int] | None) -> dict[int, int]:
-        key = "pair" if self.spec.pairs else "entry"
         sums: dict[int, int] = {}
         for p in self.data["penalties"]:
-            if p["withdrawn_at"] is None and p[key] is not None and (
+            who = p["pair"] if self.spec.pairs else p["entry"]
+            if p["withdrawn_at"] is None and who is not None and (
                     rounds is None or p["round_number"] in rounds):
-                sums[p[key]] = sums.get(p[key], 0) + p["points"]
+                sums[who] = sums.get(who, 0) + p["points"]
         return sums
 
     def standings(self, rounds: Collection[int] | None = None
-                  ) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+                  ) -> tuple[list[Mapping[str, object]], list[dict[str, str]]]:
         """The ranked rows over every round, or over ``rounds``, and the tie-breaks' labels."""
         if self.spec.pairs:
             return self.pair_standings(rounds)
@@ -419,7 +422,7 @@ class Verifier:
                 row[3] += 1
         meetings = [Meeting(r.game, r.entry, r.side, r.won) for r in results if r.finished]
         try:
-            tie_breaks = tie_breaks_in_force(self.event["tie_breaks"],
+            tie_breaks = tie_breaks_in_force(_names(self.event["tie_breaks"]),
                                              partnership=self.event["partnership"])
         except TypeError:
             raise Malformed("event.tie_breaks", "must list tie-break names") from None
@@ -470,7 +473,7 @@ class Verifier:
         return found
 
     def pair_standings(self, rounds: Collection[int] | None
-                       ) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+                       ) -> tuple[list[Mapping[str, object]], list[dict[str, str]]]:
         members = self.members()
 
         def name(entry_id: int) -> str:
@@ -484,9 +487,8 @@ class Verifier:
             for pk in sorted(self.pairs)]
         games = self.pair_games(rounds)
         scores = _pair_round_scores(games)
-        sitting = sorted({(b["round"], self.entries[b["entry"]]["pair"])
-                          for b in self.data["byes"]
-                          if self.entries[b["entry"]]["pair"] is not None
+        sitting = sorted({(b["round"], pair) for b in self.data["byes"]
+                          if (pair := self.entries[b["entry"]]["pair"]) is not None
                           and (rounds is None or b["round"] in rounds)})
         byes = [PairBye(round_number=n, pair_id=pk, points=self.bye_points(scores, n))
                 for n, pk in sitting]
@@ -498,10 +500,10 @@ class Verifier:
                 sums[1] += r.made
                 sums[2] += r.set
         try:
-            tie_breaks = validate_pair_tie_breaks(self.event["tie_breaks"] or None)
+            tie_breaks = validate_pair_tie_breaks(_names(self.event["tie_breaks"]) or None)
         except (RankingError, TypeError):
             raise Malformed("event.tie_breaks", "not a pair event's tie-breaks") from None
-        rows = []
+        rows: list[Mapping[str, object]] = []
         for row in pair_standings(infos, games, byes, tie_breaks,
                                   penalties=self.penalty_sums(rounds)):
             data = row.to_dict()
@@ -519,7 +521,7 @@ class Verifier:
         labels += [{"name": n, "label": PAIR_TIE_BREAKS[n]} for n in tie_breaks]
         return rows, labels
 
-    def check_standings(self) -> list[dict[str, Any]]:
+    def check_standings(self) -> list[Mapping[str, object]]:
         rows, labels = self.standings()
         stored = self.data["standings"]
         self.report.standings_rows = len(stored["rows"])
@@ -527,7 +529,7 @@ class Verifier:
             self.differ("standings tie-breaks", "standings.tie_breaks", stored["tie_breaks"],
                         labels)
         key = "pair_id" if self.spec.pairs else "entry_id"
-        fresh = {row[key]: (n, _canon(row)) for n, row in enumerate(rows)}
+        fresh = {row[key]: (n, _canon_row(row)) for n, row in enumerate(rows)}
         seen = set()
         for n, row in enumerate(stored["rows"]):
             ident = row.get(key)
@@ -576,14 +578,14 @@ class Verifier:
             kept = {e["pair"] for e in self.entries.values() if e["pair"] is not None
                     and e["status"] == "left" and (e["left_after_round"] or 0) > last} \
                 if last else set()
-            return tuple((int(r["pair_id"]), int(r["rank"])) for r in rows
+            return tuple((_whole(r["pair_id"]), _whole(r["rank"])) for r in rows
                          if r["active"] or r["pair_id"] in kept)
         eligible = {k for k, e in self.entries.items()
                     if e["status"] == "active" and not e["alternate"]}
-        return tuple((int(r["entry_id"]), int(r["rank"])) for r in rows
+        return tuple((_whole(r["entry_id"]), _whole(r["rank"])) for r in rows
                      if r["entry_id"] in eligible)
 
-    def placements(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def placements(self, rows: Sequence[Mapping[str, object]]) -> list[JSONObject]:
         settings = dict(self.event["format_settings"])
         prizes = self.event["prizes"]
         if self.spec.pairs:
@@ -609,8 +611,8 @@ class Verifier:
         if self.spec.needs_winners:
             ranking = self.qualifying_order()
         else:
-            ranking = tuple((int(r["entry_id"]), int(r["rank"])) for r in rows
-                            if not self.entries[r["entry_id"]]["alternate"])
+            ranking = tuple((_whole(r["entry_id"]), _whole(r["rank"])) for r in rows
+                            if not self.entries[_whole(r["entry_id"])]["alternate"])
         placed = self.spec.placements(Finish(
             rounds_planned=self.event["rounds_planned"], settings=settings, ranking=ranking,
             results=self.event_results(), table_sizes=tuple(self.ruleset.table_sizes),
@@ -620,7 +622,7 @@ class Verifier:
                  "name": self.players[self.entries[p.entry_id]["player"]]["name"],
                  "stage": p.stage, "prize": won.get(p.entry_id)} for p in placed]
 
-    def check_placements(self, rows: list[dict[str, Any]]) -> None:
+    def check_placements(self, rows: Sequence[Mapping[str, object]]) -> None:
         stored = self.data["standings"]["placements"]
         self.report.placements = len(stored)
         status = self.event["status"]
@@ -670,21 +672,41 @@ class Verifier:
             self.differ(what, where, stored, recomputed)
 
 
-def _averaged(game: Mapping[str, Any]) -> bool:
-    return bool(game["adjusted"]) and game["adjusted"].get("kind") == "average"
+def _averaged(game: GameRow) -> bool:
+    adjusted = game["adjusted"]
+    return adjusted is not None and adjusted.get("kind") == "average"
 
 
-def _whole(value: Any) -> int:
+def _whole(value: object) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
-def _canon(value: Any) -> Any:
+def _canon(value: object) -> object:
     """A JSON value with every object's keys sorted (what the archive writes)."""
     if isinstance(value, dict):
         return {str(k): _canon(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
     if isinstance(value, (list, tuple)):
         return [_canon(v) for v in value]
     return value
+
+
+def _canon_row(row: Mapping[str, object]) -> JSONObject:
+    """A standings row as :func:`_canon` gives it."""
+    return {str(k): _canon(v) for k, v in sorted(row.items(), key=lambda kv: str(kv[0]))}
+
+
+def _mapping(value: object) -> Mapping[str, object]:
+    """A stored JSON object (an adjusted result's points, a log line's details), or an empty
+    one for anything else."""
+    return value if isinstance(value, dict) else {}
+
+
+def _names(value: list[object]) -> list[str]:
+    """The event's tie-breaks as names: every item must be one."""
+    names = [name for name in value if isinstance(name, str)]
+    if len(names) != len(value):
+        raise TypeError("a tie-break is named by text")
+    return names
 
 
 def _pair_round_scores(games: Sequence[PairGame]) -> dict[int, RoundScores]:
@@ -709,9 +731,9 @@ def verify(archive: Archive, *, seed: int | None = None, seats: bool = True) -> 
     archive states otherwise is a discrepancy), else from the archive's own seed once the event
     is finished (the seed is public then); ``seats=False`` leaves them out."""
     verifier = Verifier(archive)
-    stated = seed_of(archive["event"])
+    stated = seed_of(archive.data["event"])
     if seed is not None and stated is not None and stated != seed:
         verifier.differ("draw seed", "event.seed", str(stated), str(seed))
-    if seed is None and archive["event"]["status"] == "finished":
+    if seed is None and archive.data["event"]["status"] == "finished":
         seed = stated
     return verifier.run(seed if seats else None)

@@ -33,16 +33,21 @@ many), which the archive does not carry.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol
 
-from formats import FormatError, Situation, Stage
+from formats import Format, FormatError, Situation, Stage
 from pairing.errors import PairingError
 from pairing.results import TableResult
 from pairing.rotation import RoundPlan
+from rules_engine import Ruleset
 
 from .read import Malformed
+from .rows import ArchiveData, EntryRow, EventRow, GameRow, JSONObject, PairRow, PlayerRow, TableRow
+
+# One difference found: what, where, the stored value and the recomputed one.
+Difference = tuple[str, str, object, object]
 
 DRAW_SEED_BITS = 128  # tournaments.models.DRAW_SEED_BITS
 REDRAW = "round_redrawn"
@@ -55,6 +60,30 @@ PENALTIES = ("penalty_recorded", "penalty_withdrawn")
 WHO_WAS_HERE = ("returned", "alternate_marked", "alternate_cleared")
 
 
+class Recomputed(Protocol):
+    """What a redraw reads of the verifier that ran (:class:`verify.recompute.Verifier`, which
+    imports this module): the archive, its ruleset and format, its rows by id or key, and the
+    recomputed standings."""
+
+    data: ArchiveData
+    ruleset: Ruleset
+    spec: Format
+    event: EventRow
+    entries: dict[int, EntryRow]
+    players: dict[int, PlayerRow]
+    pairs: dict[int, PairRow]
+    tables: dict[tuple[int, int], TableRow]
+    seats: dict[tuple[int, int], dict[str, int]]
+    games: list[GameRow]
+
+    def seats_of(self, key: tuple[int, int]) -> tuple[str, ...]: ...
+
+    def standings(self, rounds: Collection[int] | None = None
+                  ) -> tuple[list[Mapping[str, object]], list[dict[str, str]]]: ...
+
+    def members(self) -> dict[int, list[int]]: ...
+
+
 @dataclass
 class SeatingResult:
     """What re-drawing the rounds found: rounds whose seats match (``checked``), rounds not
@@ -63,10 +92,10 @@ class SeatingResult:
 
     checked: int = 0
     unchecked: list[tuple[int, str]] | None = None
-    differences: list[tuple[str, str, Any, Any]] | None = None
+    differences: list[Difference] | None = None
 
 
-def draw_seed(value: Any) -> int | None:
+def draw_seed(value: object) -> int | None:
     """The archive's or the command line's seed as a number (decimal text of 0 or more)."""
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return value
@@ -79,17 +108,17 @@ class Redraw:
     """Re-draws an archive's rounds (``verifier``: a :class:`verify.recompute.Verifier` that has
     run, for the recomputed standings after a cut)."""
 
-    def __init__(self, verifier: Any, seed: int) -> None:
+    def __init__(self, verifier: Recomputed, seed: int) -> None:
         self.v = verifier
         self.seed = seed
         data = verifier.data
         self.ruleset = verifier.ruleset
         self.spec = verifier.spec
-        self.event: dict[str, Any] = verifier.event
+        self.event = verifier.event
         self.rounds = sorted(data["rounds"], key=lambda r: r["number"])
         self.created = {r["number"]: str(r.get("created_at") or "") for r in self.rounds}
-        self.log: list[dict[str, Any]] = [row for row in data["log"] if isinstance(row, dict)]
-        self.entries: dict[int, dict[str, Any]] = verifier.entries
+        self.log: list[JSONObject] = [row for row in data["log"] if isinstance(row, dict)]
+        self.entries: dict[int, EntryRow] = verifier.entries
         size = max(self.ruleset.table_sizes)
         seats = list(self.ruleset.seats_for(size))
         sides = [str(side) for side in self.ruleset.sides_for(size)]
@@ -122,7 +151,7 @@ class Redraw:
             byes = set(plan.byes)
             if plan.tables:
                 byes |= {pk for pk, e in self.entries.items()
-                         if n < (e.get("joined_round") or 1) <= number}
+                         if n < (_whole(e.get("joined_round")) or 1) <= number}
             out.append(RoundPlan(tables=plan.tables, byes=tuple(sorted(byes))))
         return tuple(out)
 
@@ -136,17 +165,17 @@ class Redraw:
             totals = game["totals"] if isinstance(game["totals"], dict) else {}
             out.append(TableResult(
                 round_number=key[0], table_number=key[1], seats=dict(self.v.seats.get(key, {})),
-                points={str(k): int(v) for k, v in totals.items()},
+                points={str(k): _int_of(v) for k, v in totals.items()},
                 winner=game["winner"] or game["cut_winner"] or None,
                 finished=game["status"] != "playing", match=self.v.tables[key]["match"]))
         return tuple(out)
 
     # --- the log ----------------------------------------------------------------------------
-    def logged(self, action: str) -> list[dict[str, Any]]:
+    def logged(self, action: str) -> list[JSONObject]:
         return [row for row in self.log if row.get("action") == action]
 
     @staticmethod
-    def details(row: Mapping[str, Any]) -> dict[str, Any]:
+    def details(row: Mapping[str, object]) -> JSONObject:
         found = row.get("details")
         return found if isinstance(found, dict) else {}
 
@@ -154,29 +183,29 @@ class Redraw:
         return sum(1 for row in self.logged(REDRAW)
                    if _whole(self.details(row).get("round")) <= number)
 
-    def after_draw(self, number: int, action: str) -> list[dict[str, Any]]:
+    def after_draw(self, number: int, action: str) -> list[JSONObject]:
         """The log's ``action`` lines about round ``number`` written after it was seated."""
         return [self.details(row) for row in self.logged(action)
                 if _whole(self.details(row).get("round")) == number
                 and str(row.get("created_at") or "") > self.created[number]]
 
     # --- who was here -----------------------------------------------------------------------
-    def present(self, entry: Mapping[str, Any], number: int) -> bool:
+    def present(self, entry: EntryRow, number: int) -> bool:
         """The entry was checked in and had not left when round ``number`` was seated."""
-        if (entry.get("joined_round") or 1) > number:
+        if (_whole(entry.get("joined_round")) or 1) > number:
             return False
         if entry["status"] == "active" or (entry["left_after_round"] or 0) >= number:
             return True
         return any(_whole(d.get("replaces")) == entry["id"]
                    for d in self.after_draw(number, "alternate_seated"))
 
-    def alternate(self, entry: Mapping[str, Any], number: int) -> bool:
+    def alternate(self, entry: EntryRow, number: int) -> bool:
         """The entry waited as an alternate when round ``number`` was seated: checked in as one,
         or named one when an earlier round was seated."""
         if not entry["alternate"]:
             return False
         named = [row for row in self.logged("alternates_named")
-                 if entry["id"] in (self.details(row).get("entries") or [])]
+                 if entry["id"] in _listed(self.details(row).get("entries"))]
         return not named or any(str(row.get("created_at") or "") < self.created[number]
                                 for row in named)
 
@@ -204,11 +233,11 @@ class Redraw:
             kept = {e["pair"] for e in self.entries.values() if e["pair"] is not None
                     and (e["left_after_round"] or 0) > last} if last else set()
             playing = {pk for pk, _, now in pairs if now}
-            return tuple(int(r["pair_id"]) for r in rows
+            return tuple(_whole(r["pair_id"]) for r in rows
                          if r["pair_id"] in playing or r["pair_id"] in kept)
         eligible = {pk for pk, e in self.entries.items()
                     if self.present(e, number) and not self.alternate(e, number)}
-        return tuple(int(r["entry_id"]) for r in rows if r["entry_id"] in eligible)
+        return tuple(_whole(r["entry_id"]) for r in rows if r["entry_id"] in eligible)
 
     def reads_ranking(self, stage: str) -> bool:
         """A round of ``stage`` is drawn from the qualifying order (after a cut; a bracket
@@ -217,7 +246,7 @@ class Redraw:
 
     def situation(self, number: int, stage: str) -> Situation:
         history = self.history(number)
-        extra: dict[str, Any] = {}
+        extra: dict[str, object] = {}
         if self.spec.pairs:
             pairs = self.playing_pairs(number)
             extra = {"entries": tuple(e for _, members, now in pairs if now for e in members),
@@ -334,7 +363,7 @@ class Redraw:
                 result.differences.extend(found)
         return result
 
-    def who(self, entry: int | None) -> Any:
+    def who(self, entry: int | None) -> str | None:
         if entry is None:
             return None
         row = self.entries.get(entry)
@@ -342,8 +371,8 @@ class Redraw:
         return f"entry {entry} ({name})"
 
     def compare(self, number: int, rebuilt: RoundPlan[int], matches: tuple[str, ...]
-                ) -> list[tuple[str, str, Any, Any]]:
-        found: list[tuple[str, str, Any, Any]] = []
+                ) -> list[Difference]:
+        found: list[Difference] = []
         stored = sorted(k for k in self.v.tables if k[0] == number)
         if len(stored) != len(rebuilt.tables):
             found.append(("round tables", f"round {number}", len(stored), len(rebuilt.tables)))
@@ -391,11 +420,23 @@ def _placed(members: Sequence[int], tables: Sequence[Sequence[int]],
     return sorted(members, key=lambda e: order.index(e) if e in order else len(order))
 
 
-def _whole(value: Any) -> int:
+def _whole(value: object) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
-def seed_of(archive_event: Mapping[str, Any]) -> int | None:
+def _int_of(value: object) -> int:
+    """A stored number as ``int`` reads it (TypeError for what is none)."""
+    if isinstance(value, (int, float, str)):
+        return int(value)
+    raise TypeError(f"{type(value).__name__} is not a number")
+
+
+def _listed(value: object) -> list[object]:
+    """A log line's list (entries named), or none."""
+    return value if isinstance(value, list) else []
+
+
+def seed_of(archive_event: Mapping[str, object]) -> int | None:
     """The seed an archive carries, or None; a seed that is not a whole number is malformed."""
     value = archive_event.get("seed")
     if value in (None, ""):

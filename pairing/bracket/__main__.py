@@ -31,7 +31,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn, TextIO
+from typing import NoReturn, TextIO
 
 from ..cli import command_parser, read_json, serve
 from .model import KINDS, BracketError, Match, Plan, Slot
@@ -163,15 +163,17 @@ def _text(plan: Plan) -> str:
     return "\n".join(lines)
 
 
-def _plan_json(plan: Plan) -> dict[str, Any]:
+def _plan_json(plan: Plan) -> dict[str, object]:
     places = elimination_places(plan)
     out = plan.to_dict()
-    for match in out["matches"]:
-        match["winner_place"], match["loser_place"] = places[match["code"]]
+    out["matches"] = [
+        {**m.to_dict(), "winner_place": places[m.code][0], "loser_place": places[m.code][1]}
+        for m in plan.matches
+    ]
     return out
 
 
-def _state(data: Any) -> dict[str, Any]:
+def _state(data: object) -> dict[str, object]:
     if not isinstance(data, dict):
         raise BracketError(
             "Expected a JSON object with entrants, seeds and results.",
@@ -220,7 +222,7 @@ def _state(data: Any) -> dict[str, Any]:
     return bracket_state(plan, seeds, results).to_dict()
 
 
-def _answer(args: argparse.Namespace, stdin: TextIO) -> str | dict[str, Any]:
+def _answer(args: argparse.Namespace, stdin: TextIO) -> str | dict[str, object]:
     if args.command == "plan":
         plan = bracket_plan(
             args.entrants,

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..errors import PairingError
 
@@ -52,7 +51,7 @@ class Slot:
         """``seed 3``, ``winner W1-2`` or ``loser L2-1``."""
         return f"{self.kind} {self.ref}"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind, "ref": self.ref}
 
 
@@ -80,7 +79,7 @@ class Match:
     depth: int
     conditional: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "code": self.code,
             "bracket": self.bracket,
@@ -127,7 +126,7 @@ class Plan:
         """The matches of one bracket (``winners``, ``losers``, ...), in playing order."""
         return tuple(m for m in self.matches if m.bracket == bracket)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "kind": self.kind,
             "entrants": self.entrants,
@@ -163,7 +162,7 @@ class State:
     placements: tuple[tuple[int, int], ...]
     consolation_placements: tuple[tuple[int, int], ...]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "sides": {code: list(pair) for code, pair in self.sides.items()},
             "winners": dict(self.winners),

@@ -46,7 +46,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn, TextIO
+from typing import NoReturn, TextIO
 
 from ..cli import command_parser, read_json, serve
 from .model import ProgressiveError
@@ -93,7 +93,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _check_values(value: Any, path: str, depth: int = 0) -> None:
+def _check_values(value: object, path: str, depth: int = 0) -> None:
     """Ids and numbers are integers or strings: refuse floats (and over-deep nesting) by path."""
     if depth > MAX_DEPTH:
         raise ProgressiveError(path, "Nested too deeply for a request.", "too_deep")
@@ -112,7 +112,7 @@ def _check_values(value: Any, path: str, depth: int = 0) -> None:
             _check_values(item, f"{path}[{i}]", depth + 1)
 
 
-def _next(data: Any, seed_arg: int | None) -> dict[str, Any]:
+def _next(data: object, seed_arg: int | None) -> dict[str, object]:
     if not isinstance(data, dict):
         raise ProgressiveError(
             "input", "Expected a JSON object with tables and winners.", "bad_json"
@@ -164,7 +164,7 @@ def _next(data: Any, seed_arg: int | None) -> dict[str, Any]:
     return result.to_dict()
 
 
-def _answer(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
+def _answer(args: argparse.Namespace, stdin: TextIO) -> dict[str, object]:
     return _next(read_json(stdin, max_chars=MAX_INPUT_CHARS), args.seed)
 
 

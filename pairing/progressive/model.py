@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from rules_engine.errors import CoreError
 
@@ -97,7 +97,7 @@ class Move(Generic[P]):
     to_table: int
     to_seat: Seat
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "player": self.player,
             "from_table": self.from_table,
@@ -115,7 +115,7 @@ class Repeat(Generic[P]):
     table: int
     times_before: int
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "players": list(self.players),
             "table": self.table,
@@ -143,7 +143,7 @@ class Draw(Generic[P]):
     reason: str
     repeats: tuple[int, int]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "table": self.table,
             "stayers": list(self.stayers),
@@ -164,7 +164,7 @@ class Substitution(Generic[P]):
     table: int
     seat: Seat
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "left": self.left,
             "entered": self.entered,
@@ -200,9 +200,9 @@ class ProgressiveQuality(Generic[P]):
     warnings: tuple[MovementWarning, ...]
     draws: tuple[Draw[P], ...]
     substitutions: tuple[Substitution[P], ...]
-    settings: dict[str, Any]
+    settings: dict[str, object]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "repeat_partners": [r.to_dict() for r in self.repeat_partners],
             "repeat_opponents": [r.to_dict() for r in self.repeat_opponents],
@@ -228,5 +228,5 @@ class ProgressiveRound(Generic[P]):
         """The tables as ``{"N": id, "E": id, "S": id, "W": id}`` mappings, in table order."""
         return [{str(seat): table[i] for i, seat in enumerate(SEATS)} for table in self.tables]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"tables": self.seating(), "quality": self.quality.to_dict()}

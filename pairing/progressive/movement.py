@@ -9,7 +9,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
-from typing import Any, TypeAlias, TypeVar, cast
+from typing import TypeAlias, TypeVar, cast
 
 from .model import (
     CLOCKWISE_NEXT,
@@ -702,7 +702,7 @@ def arrivals(
 def next_game(
     seating: Sequence[TableLike[P]],
     winners: Sequence[str | None] | None,
-    history: Sequence[Any] | None = (),
+    history: Sequence[object] | None = (),
     *,
     movement: str = "winners_move",
     direction: str = "up",
@@ -745,7 +745,7 @@ def next_game(
     partners, opponents = _read_history(history, last)
     warnings: list[MovementWarning] = []
     draws: list[Draw[Hashable]] = []
-    settings: dict[str, Any] = {"movement": str(how), "seed": seed}
+    settings: dict[str, object] = {"movement": str(how), "seed": seed}
     if how is Movement.WINNERS_MOVE:
         sides = _resolve_winners(winners, points, count)
         new_tables, draws, warnings = _winners_move(

@@ -26,14 +26,14 @@ At tables of three (``check_settings(raw, threes=True)``) the cut defaults to 9,
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TypeGuard
 
 from . import threes as threes_rules
 from .model import DEFAULT_STEPS, Direction, DrawMode, Movement, ProgressiveError
 from .stages import CUTS, DEFAULT_CUT, FinalRule, SemiPartners
 
 TIES = ("system_cut", "table_cut")
-DEFAULTS: dict[str, Any] = {
+DEFAULTS: dict[str, str | int | None] = {
     "movement": Movement.WINNERS_MOVE.value,
     "direction": Direction.UP.value,
     "draw": DrawMode.SYSTEM.value,
@@ -49,7 +49,7 @@ DEALS_PER_GAME = 4
 QUALIFYING_GAMES = 6
 
 
-def _choice(raw: Mapping[str, Any], key: str, choices: list[str]) -> str:
+def _choice(raw: Mapping[str, object], key: str, choices: list[str]) -> str:
     value = raw.get(key, DEFAULTS[key])
     if not isinstance(value, str) or value not in choices:
         raise ProgressiveError(
@@ -58,11 +58,11 @@ def _choice(raw: Mapping[str, Any], key: str, choices: list[str]) -> str:
     return value
 
 
-def _whole(value: Any) -> bool:
+def _whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def check_settings(raw: Mapping[str, Any] | None, *, threes: bool = False) -> dict[str, Any]:
+def check_settings(raw: Mapping[str, object] | None, *, threes: bool = False) -> dict[str, object]:
     """The settings with defaults filled in; raises :class:`ProgressiveError` naming the key.
     ``threes``: for a day at tables of three (see the module docstring)."""
     raw = dict(raw or {})
@@ -72,7 +72,7 @@ def check_settings(raw: Mapping[str, Any] | None, *, threes: bool = False) -> di
             f"format_settings.{unknown[0]}",
             f"Unknown setting; the settings are {', '.join(sorted(KNOWN))}.", "unknown_field",
         )
-    settings: dict[str, Any] = {
+    settings: dict[str, object] = {
         "movement": _choice(raw, "movement", [m.value for m in Movement]),
         "direction": _choice(raw, "direction", [d.value for d in Direction]),
         "draw": _choice(raw, "draw", [d.value for d in DrawMode]),

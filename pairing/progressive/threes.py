@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from ..results import TableResult
 from .model import Direction, Movement, ProgressiveError
@@ -142,7 +141,7 @@ def next_game(
     return tuple(out)
 
 
-def check_cut(cut: Any) -> int:
+def check_cut(cut: object) -> int:
     if isinstance(cut, bool) or not isinstance(cut, int) or cut not in CUTS_THREES:
         raise ProgressiveError(
             "format_settings.cut",
@@ -151,7 +150,7 @@ def check_cut(cut: Any) -> int:
     return int(cut)
 
 
-def check_movement(movement: Any) -> None:
+def check_movement(movement: object) -> None:
     if movement != Movement.WINNERS_MOVE.value:
         raise ProgressiveError(
             "format_settings.movement",

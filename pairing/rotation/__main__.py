@@ -27,7 +27,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn, TextIO
+from typing import NoReturn, TextIO
 
 from ..cli import command_parser, serve
 from .designs import design_sizes, develop, search_starter, verify_whist, whist_design
@@ -75,7 +75,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _player_id(value: Any, where: str) -> int | str:
+def _player_id(value: object, where: str) -> int | str:
     if isinstance(value, int) and not isinstance(value, bool):
         return int(value)
     if isinstance(value, str):
@@ -83,7 +83,7 @@ def _player_id(value: Any, where: str) -> int | str:
     raise RotationError(where, f"Player ids must be integers or strings, not {value!r}.", "bad_id")
 
 
-def _read_round(raw: Any, where: str) -> RoundPlan[Any]:
+def _read_round(raw: object, where: str) -> RoundPlan[int | str]:
     if not isinstance(raw, dict):
         raise RotationError(
             where, "Each round must be an object with tables and byes.", "bad_round"
@@ -104,7 +104,7 @@ def _read_round(raw: Any, where: str) -> RoundPlan[Any]:
     return RoundPlan(tables=tuple(tables), byes=byes)
 
 
-def _next(data: Any, seed_arg: int | None) -> dict[str, Any]:
+def _next(data: object, seed_arg: int | None) -> dict[str, object]:
     if not isinstance(data, dict):
         raise RotationError("input", "Expected a JSON object with players and rounds.", "bad_json")
     players_raw = data.get("players")
@@ -121,7 +121,7 @@ def _next(data: Any, seed_arg: int | None) -> dict[str, Any]:
             "fixed_tables", "fixed_tables maps a player id to a table.", "bad_fixed"
         )
     by_text = {str(p): p for p in players}
-    fixed: dict[Any, int] = {}
+    fixed: dict[int | str, int] = {}
     for key, number in fixed_raw.items():
         if key not in by_text:
             raise RotationError(
@@ -141,7 +141,7 @@ def _next(data: Any, seed_arg: int | None) -> dict[str, Any]:
     }
 
 
-def _answer(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
+def _answer(args: argparse.Namespace, stdin: TextIO) -> dict[str, object]:
     if args.command == "plan":
         schedule = plan_schedule(
             list(range(1, args.players + 1)) if args.players >= 0 else [],

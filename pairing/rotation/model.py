@@ -22,6 +22,7 @@ class Orderable(Protocol):
 
 
 P = TypeVar("P", bound=Orderable)
+H = TypeVar("H", bound=Hashable)
 
 # Seat indexes inside a table tuple.
 NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
@@ -72,7 +73,7 @@ class RoundPlan(Generic[P]):
                 return number
         return None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"tables": [list(t) for t in self.tables], "byes": list(self.byes)}
 
 
@@ -117,7 +118,7 @@ class Quality(Generic[P]):
     players: int = 0
     max_partnered: int = 0  # most times any one pair partnered
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "rounds": self.rounds,
             "players": self.players,
@@ -140,14 +141,14 @@ class Schedule(Generic[P]):
     rounds: tuple[RoundPlan[P], ...]
     quality: Quality[P]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "rounds": [r.to_dict() for r in self.rounds],
             "quality": self.quality.to_dict(),
         }
 
 
-def _repeats(counter: Counter[Any]) -> int:
+def _repeats(counter: Counter[H]) -> int:
     return sum(c - 1 for c in counter.values() if c > 1)
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from .designs import whist_design
 from .engine import History, Table, seat_round
@@ -14,7 +13,7 @@ MAX_ROUNDS = 200
 MAX_PLAYERS = 1000
 
 
-def _check_players(players: Sequence[Any], field: str = "players") -> list[Any]:
+def _check_players(players: Sequence[P], field: str = "players") -> list[P]:
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
         raise RotationError(field, "Give the players as a list of ids.", "not_a_list")
     if len(players) < 4:
@@ -44,13 +43,13 @@ def _check_players(players: Sequence[Any], field: str = "players") -> list[Any]:
     return ordered
 
 
-def _check_history(history: Sequence[RoundPlan[Any]]) -> None:
+def _check_history(history: Sequence[RoundPlan[P]]) -> None:
     if not isinstance(history, Sequence):
         raise RotationError("history", "Give the history as a list of rounds.", "not_a_list")
     for number, plan in enumerate(history, start=1):
         if not isinstance(plan, RoundPlan):
             raise RotationError("history", f"Round {number} is not a RoundPlan.", "bad_round")
-        everyone: list[Any] = []
+        everyone: list[P] = []
         for table in plan.tables:
             if len(table) != 4:
                 raise RotationError(
@@ -184,7 +183,7 @@ def _label(tables: Sequence[Table], byes: Sequence[int], labels: Sequence[P]) ->
     )
 
 
-def _score(q: Quality[Any]) -> tuple[int, int, int]:
+def _score(q: Quality[P]) -> tuple[int, int, int]:
     return (q.repeat_partners, q.repeat_opponents + q.repeat_tablemates, q.repeat_opponents)
 
 

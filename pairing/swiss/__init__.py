@@ -102,7 +102,6 @@ import random
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import networkx as nx
 
@@ -177,7 +176,7 @@ class SwissRound:
     bye: int | None
     quality: Quality
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "matches": [list(match) for match in self.matches],
             "bye": self.bye,

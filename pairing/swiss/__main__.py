@@ -31,7 +31,7 @@ import argparse
 import sys
 import time
 from collections.abc import Sequence
-from typing import Any, NoReturn, TextIO
+from typing import NoReturn, TextIO
 
 from ..cli import command_parser, read_json, serve
 from . import MAX_PAIRS, Standing, SwissError, simulation, swiss_round
@@ -74,13 +74,13 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _whole(value: Any, field: str) -> int:
+def _whole(value: object, field: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise SwissError(f"{value!r:.40} is not a whole number.", field=field, code="bad_number")
     return value
 
 
-def _standing(item: Any, i: int) -> Standing:
+def _standing(item: object, i: int) -> Standing:
     field = f"standings[{i}]"
     if not isinstance(item, dict):
         raise SwissError(
@@ -112,7 +112,7 @@ def _standing(item: Any, i: int) -> Standing:
     )
 
 
-def _next(data: Any, seed: int, shuffle_first: bool) -> dict[str, Any]:
+def _next(data: object, seed: int, shuffle_first: bool) -> dict[str, object]:
     if not isinstance(data, dict):
         raise SwissError(
             'Expected a JSON object {"standings": [...]}.', field="input", code="bad_json"
@@ -142,12 +142,12 @@ def _next(data: Any, seed: int, shuffle_first: bool) -> dict[str, Any]:
         raise
 
 
-def _simulate(pairs: int, rounds: int, seed: int) -> dict[str, Any]:
+def _simulate(pairs: int, rounds: int, seed: int) -> dict[str, object]:
     if not 2 <= pairs <= MAX_PAIRS:
         raise SwissError(f"--pairs is 2 to {MAX_PAIRS}.", field="pairs", code="out_of_range")
     if not 1 <= rounds <= MAX_ROUNDS:
         raise SwissError(f"--rounds is 1 to {MAX_ROUNDS}.", field="rounds", code="out_of_range")
-    out: list[dict[str, Any]] = []
+    out: list[dict[str, object]] = []
     slowest = 0.0
     played = simulation(pairs, rounds, seed=seed)
     for number in range(1, rounds + 1):
@@ -165,7 +165,7 @@ def _simulate(pairs: int, rounds: int, seed: int) -> dict[str, Any]:
     }
 
 
-def _answer(args: argparse.Namespace, stdin: TextIO) -> dict[str, Any]:
+def _answer(args: argparse.Namespace, stdin: TextIO) -> dict[str, object]:
     if args.command == "next":
         return _next(read_json(stdin, max_chars=MAX_INPUT_CHARS), args.seed, args.shuffle_first)
     return _simulate(args.pairs, args.rounds, args.seed)
