@@ -14,7 +14,7 @@ from typing import Any, TypedDict
 import formats
 from common.rulesets import event_ruleset, table_seats, table_sides, table_teams, two_sides
 from formats import FormatError, Stage
-from formats.pairs import bracket_first_round, bracket_view
+from formats.pairs import BracketView, bracket_first_round, bracket_view
 from pairing.results import TableResult
 from ranking.prizes import award_side
 from rules_engine import Ruleset
@@ -396,7 +396,7 @@ def side_prizes(event: Event, placements: list[dict[str, Any]]) -> list[SidePriz
 
 
 
-def event_bracket(event: Event) -> dict[str, Any] | None:
+def event_bracket(event: Event) -> BracketView | None:
     """The event's bracket as the bracket page and the API draw it (None for an event without
     one): every match of the plan with its pairs once known, its result and its table
     (``formats.pairs.bracket_view`` says what a match carries)."""
@@ -434,9 +434,9 @@ def event_bracket(event: Event) -> dict[str, Any] | None:
                            walkover_points(event) if forfeits else {})
 
 
-def _with_walkovers(view: dict[str, Any], ruleset: Ruleset,
+def _with_walkovers(view: BracketView, ruleset: Ruleset,
                     forfeits: dict[tuple[int, int], tuple[int, str, int]],
-                    credited: dict[int, dict[int, int]]) -> dict[str, Any]:
+                    credited: dict[int, dict[int, int]]) -> BracketView:
     """Each match says whether it was a walkover: ``forfeit``, the pair that forfeited it (None
     for a match played out or not played yet). A walkover's ``points`` are what the standings
     credit (``standings.compute.walkover_points``: the winner a bye's score), not the 0-0 of a
@@ -451,12 +451,13 @@ def _with_walkovers(view: dict[str, Any], ruleset: Ruleset,
     for part in view["brackets"]:
         for column in part["rounds"]:
             for match in column["matches"]:
-                found = forfeits.get((match["round_number"], match["table"]))
+                number, table = match["round_number"], match["table"]
+                found = forfeits.get((number, table)) if number and table else None
                 match["forfeit"] = pair_at.get(
                     (found[0], first_seat.get(found[1], ""))) if found else None
                 if found and found[2] in credited:
                     scores = credited[found[2]]
-                    match["points"] = [scores.get(side["pair"], 0) for side in match["sides"]]
+                    match["points"] = [scores.get(side["pair"] or 0, 0) for side in match["sides"]]
     return view
 
 
