@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any
 
@@ -392,7 +392,8 @@ def event_archive(*, event: Event) -> dict[str, Any]:
     }
 
 
-def standings_local(rows: list[dict[str, Any]], resolve: Resolve) -> list[dict[str, Any]]:
+def standings_local(rows: Sequence[Mapping[str, object]], resolve: Resolve
+                    ) -> list[dict[str, Any]]:
     """Standings rows or placements with their ids resolved (``STANDINGS_REFS``)."""
     return [canonical(map_refs(row, STANDINGS_REFS, resolve)) for row in rows]
 

@@ -21,6 +21,7 @@ from rules_engine import Ruleset
 from scoring.models import Game, SeatResult
 from standings.compute import walkover_points
 from standings.models import StandingsSnapshot
+from standings.rows import Placement, StandingRow
 from standings.selectors import qualifying_order
 from tournaments.models import DRAW_SEED_BITS, Event, EventLog, Round, Seat, Table
 from tournaments.selectors import event_entrants, pairs_in_seed_order
@@ -67,7 +68,7 @@ class SidePrize(TypedDict):
 
 
 class FinalResults(TypedDict):
-    placements: list[dict[str, Any]]
+    placements: list[Placement]
     side_prizes: list[SidePrize]
     currency: str
 
@@ -334,18 +335,18 @@ def event_rules(event: Event) -> list[str]:
     return event.spec.describe(event_format_settings(event), event.rounds_planned)
 
 
-def _placements(rows: list[dict[str, Any]] | None,
-                placements: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+def _placements(rows: list[StandingRow] | None,
+                placements: list[Placement] | None) -> list[Placement]:
     if placements:
         return placements
     # Events finished before places were stored: their standings' ranks.
-    ordered = sorted(rows or [], key=lambda row: int(row["rank"]))  # stable: keeps tie order
-    return [{"place": int(row["rank"]), "entry_id": int(row["entry_id"]),
+    ordered = sorted(rows or [], key=lambda row: row["rank"] or 0)  # stable: keeps tie order
+    return [{"place": row["rank"] or 0, "entry_id": int(row["entry_id"]),
              "name": str(row.get("name", "")), "stage": "qualifying", "prize": None}
             for row in ordered]
 
 
-def event_placements(event: Event) -> list[dict[str, Any]]:
+def event_placements(event: Event) -> list[Placement]:
     """Final places of a finished event, as written when it finished (empty before).
 
     Finishing brings the snapshot up to date and places everyone by the format's rule
@@ -357,7 +358,7 @@ def event_placements(event: Event) -> list[dict[str, Any]]:
     return _placements(*found) if found else []
 
 
-def events_placements(events: list[Event]) -> dict[int, list[dict[str, Any]]]:
+def events_placements(events: list[Event]) -> dict[int, list[Placement]]:
     """:func:`event_placements` of many events in one query (the event list)."""
     finished = [e.pk for e in events if e.status == Event.Status.FINISHED]
     snapshots = StandingsSnapshot.objects.filter(event_id__in=finished).values_list(
@@ -378,7 +379,7 @@ def final_results(event: Event) -> FinalResults:
             "currency": prizes.get("currency", "")}
 
 
-def side_prizes(event: Event, placements: list[dict[str, Any]]) -> list[SidePrize]:
+def side_prizes(event: Event, placements: list[Placement]) -> list[SidePrize]:
     """The side prizes (high game, ...) the placed entrants win: ``[{"label", "amount",
     "names", "score"}]``; the results sheet shows them, and the finish page before finishing."""
     prizes = event.prizes or {}

@@ -30,6 +30,7 @@ from ranking.prizes import award_places
 from scoring.models import Game, Hand
 from scoring.services import game_forfeit, level_sides
 from standings.models import StandingsSnapshot
+from standings.rows import Placement, StandingRow
 from standings.selectors import qualifying_order, standings_compute
 from standings.services import placements_store, standings_rebuild
 from tournaments import corrections
@@ -474,7 +475,7 @@ def _event_status_write(event: Event, *, status: str, actor: Actor | None, reaso
     return locked
 
 
-def event_finish_preview(event: Event) -> list[dict[str, Any]]:
+def event_finish_preview(event: Event) -> list[Placement]:
     """The places finishing the event would write now (``event_placements_compute`` over the
     standings as they stand), written nowhere: the director's "Finish" page shows them first."""
     rows = None if event.spec.pairs or event.spec.needs_winners \
@@ -483,8 +484,8 @@ def event_finish_preview(event: Event) -> list[dict[str, Any]]:
 
 
 def event_placements_compute(
-    event: Event, *, standings: list[dict[str, Any]] | None = None
-) -> list[dict[str, Any]]:
+    event: Event, *, standings: list[StandingRow] | None = None
+) -> list[Placement]:
     """The final places by the event's format: [{"place", "entry_id", "name", "stage",
     "prize"}] best first (``prize`` is an amount string or null). A format without stages
     places by the standings (``standings``: the snapshot rows, all rounds); alternates are
@@ -498,8 +499,8 @@ def event_placements_compute(
         ranking = tuple(qualifying_order(event))
     else:
         rows = standings if standings is not None else standings_rebuild(event_id=event.pk).rows
-        ranking = tuple((int(r["entry_id"]), int(r["rank"])) for r in rows
-                        if int(r["entry_id"]) not in alternates)
+        ranking = tuple((r["entry_id"], r["rank"] or 0) for r in rows
+                        if r["entry_id"] not in alternates)
     ruleset = event_ruleset(event)
     with refused():
         placed = spec.placements(Finish(
@@ -512,7 +513,7 @@ def event_placements_compute(
              "stage": p.stage, "prize": won.get(p.entry_id)} for p in placed]
 
 
-def _pair_placements(event: Event, spec: Format) -> list[dict[str, Any]]:
+def _pair_placements(event: Event, spec: Format) -> list[Placement]:
     """A pair event's places: the pair, its first member's entry (``entry_id``) and its name."""
     pairs = pairs_in_seed_order(event)
     with refused():

@@ -55,5 +55,5 @@ def _round_seated(instance: Round, created: bool, **_: object) -> None:
 def _standings_wanted(event: Event, **_: object) -> dict[str, dict[str, object]]:
     rows = standings_compute(event=event).rows
     key = "pair" if event.is_pairs else "entry"
-    return {f"{key}:{row[f'{key}_id']}": {"name": row["name"], "points": row["points"],
-                                          "rank": row["rank"]} for row in rows}
+    return {f"{key}:{row.get('pair_id') if event.is_pairs else row['entry_id']}": {
+        "name": row["name"], "points": row["points"], "rank": row["rank"]} for row in rows}

@@ -29,6 +29,7 @@ from draw.selectors import (
     rounds_total,
 )
 from scoring.services import event_settings_update
+from standings.rows import Placement
 from tournaments import services as events
 from tournaments.api_actions import DirectorAction
 from tournaments.models import BYE_POINTS_LIMIT, Event
@@ -103,7 +104,7 @@ class EventOutput(serializers.ModelSerializer[Event]):
         return event_rules(event)
 
     @extend_schema_field(PlacementOutput(many=True))
-    def get_placements(self, event: Event) -> list[dict[str, Any]]:
+    def get_placements(self, event: Event) -> list[Placement]:
         known = self.context.get("placements")
         if known is not None:
             return list(known.get(event.pk, []))
