@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypedDict
+from typing import TypedDict
 
 import formats
 from common.rulesets import event_ruleset, table_seats, table_sides, table_teams, two_sides
@@ -183,7 +183,7 @@ def round_draw_seed(event: Event, number: int) -> int:
     return event.draw_seed + (round_redraws(event, number) << DRAW_SEED_BITS)
 
 
-def event_format_settings(event: Event) -> dict[str, Any]:
+def event_format_settings(event: Event) -> dict[str, object]:
     """The format's settings as they apply (defaults filled in); a format that names its
     planned rounds in its settings (a progressive day's ``qualifying_games``) shows them."""
     spec = event.spec
@@ -235,13 +235,21 @@ def advances_due() -> list[tuple[int, int]]:
     return [(event_id, due["round"]) for event_id, due in owed if due]
 
 
-def event_stages(event: Event) -> list[dict[str, Any]]:
+class StageRounds(TypedDict):
+    """A stage of the event and its planned rounds (:func:`event_stages`)."""
+
+    stage: str
+    label: str
+    rounds: list[int]
+
+
+def event_stages(event: Event) -> list[StageRounds]:
     """[{"stage", "label", "rounds": [numbers]}] in playing order (planned rounds)."""
     spec = event.spec
     settings = dict(event.format_settings or {})
     entrants = event_entrants(event)
     total = spec.rounds_total(event.rounds_planned, settings, entrants)
-    out: list[dict[str, Any]] = []
+    out: list[StageRounds] = []
     for number in range(1, total + 1):
         stage = spec.stage_of(number, event.rounds_planned, settings, entrants)
         if not out or out[-1]["stage"] != stage:

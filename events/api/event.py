@@ -21,6 +21,7 @@ from common.errors import DomainError
 from common.types import Actor
 from draw import services
 from draw.selectors import (
+    StageRounds,
     event_format_settings,
     event_placements,
     event_rules,
@@ -93,7 +94,7 @@ class EventOutput(serializers.ModelSerializer[Event]):
         return event_format_settings(event)
 
     @extend_schema_field(StageOutput(many=True))
-    def get_stages(self, event: Event) -> list[dict[str, Any]]:
+    def get_stages(self, event: Event) -> list[StageRounds]:
         return event_stages(event)
 
     def get_rounds_total(self, event: Event) -> int:
