@@ -586,7 +586,37 @@ def table_next_round(*, table: Table) -> NextRound:
             "seated": Round.objects.filter(event_id=table.round.event_id, number=number).exists()}
 
 
-def table_next_seats(*, table: Table) -> dict[str, Any] | None:
+class NextSeat(TypedDict):
+    """Where one of the table's players sits next (:func:`table_next_seats`)."""
+
+    name: str
+    entry_id: int
+    table: int | None
+    position: str
+    seat_name: str
+    label: str
+
+
+class NextSeats(TypedDict):
+    """Where a finished table's players go next (:func:`table_next_seats`)."""
+
+    number: int
+    seated: bool
+    word: str
+    # the next round not seated yet
+    confirmed: NotRequired[int]
+    total: NotRequired[int]
+    last: NotRequired[bool]
+    finished: NotRequired[bool]
+    held: NotRequired[bool]
+    # seated
+    round: NotRequired[Round]
+    stage_label: NotRequired[str]
+    final: NotRequired[bool]
+    players: NotRequired[list[NextSeat]]
+
+
+def table_next_seats(*, table: Table) -> NextSeats | None:
     """Where this table's players go next, for the phone page once its game is over.
 
     None while the game is being played. Otherwise ``{"number", "seated", ...}`` for the
@@ -604,21 +634,22 @@ def table_next_seats(*, table: Table) -> dict[str, Any] | None:
     round_ = table.round
     event = round_.event
     number = round_.number + 1
-    out: dict[str, Any] = {"number": number, "seated": False, "word": event.sitting}
+    out: NextSeats = {"number": number, "seated": False, "word": event.sitting}
     if event.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
         # an old table link after the event ended: no "next" game, whatever was seated then
-        out.update(confirmed=0, total=0, last=True, finished=True, held=False)
+        out.update({"confirmed": 0, "total": 0, "last": True, "finished": True, "held": False})
         return out
     next_round = Round.objects.filter(event_id=event.pk, number=number).first()
     if next_round is None:
         counts = Game.objects.filter(table__round_id=round_.pk).aggregate(
             total=Count("pk"), confirmed=Count("pk", filter=Q(status=Game.Status.CONFIRMED)))
         last = _last_round_number(event)
-        out.update(
-            confirmed=counts["confirmed"], total=counts["total"],
-            last=event.status == Event.Status.FINISHED or (last is not None and round_.number >= last),
-            held=event.advance_held,
-        )
+        out.update({
+            "confirmed": counts["confirmed"], "total": counts["total"],
+            "last": event.status == Event.Status.FINISHED
+            or (last is not None and round_.number >= last),
+            "held": event.advance_held,
+        })
         return out
     here = list(
         Seat.objects.filter(table_id=table.pk)
@@ -638,7 +669,7 @@ def table_next_seats(*, table: Table) -> dict[str, Any] | None:
                   .values_list("entry_id", flat=True))
     final = next_round.stage == Round.Stage.FINAL
     stage_label = Round.Stage(next_round.stage).label
-    players = []
+    players: list[NextSeat] = []
     for position in table_seats(ruleset, by_position):
         if position not in by_position:
             continue
@@ -664,6 +695,6 @@ def table_next_seats(*, table: Table) -> dict[str, Any] | None:
         players.append({"name": name, "entry_id": entry, "table": table_number,
                         "position": seat, "seat_name": SEAT_NAMES.get(seat, ""),
                         "label": label})
-    out.update(seated=True, round=next_round, stage_label=stage_label, final=final,
-               players=players)
+    out.update({"seated": True, "round": next_round, "stage_label": stage_label, "final": final,
+                "players": players})
     return out
