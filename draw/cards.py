@@ -10,7 +10,7 @@ they move from game to game.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from django.db import transaction
 from django.db.models import Count, Max
@@ -106,7 +106,33 @@ def round_labels(event: Event) -> dict[int, tuple[str, str]]:
     return labels
 
 
-def scorecards(event: Event, entries: list[Entry]) -> list[dict[str, Any]]:
+class CardRow(TypedDict):
+    """A round of a player's scorecard (blank fields for the pen until it is played)."""
+
+    number: int
+    label: str
+    stage: str
+    new_stage: bool
+    table: int | None
+    seat: str
+    partner: str
+    opponents: list[str]
+    ours: int | None
+    theirs: int | None
+    running: int | None  # the stage's running total
+    bye: bool
+    absent: bool  # seated without them (cut, late, left)
+    adjusted: bool
+    penalty: int  # the director's penalties of that round, taken off the running total
+
+
+class Scorecard(TypedDict):
+    entry: Entry
+    rows: list[CardRow]
+    penalised: bool  # a penalty or an adjusted game: the card explains its running total
+
+
+def scorecards(event: Event, entries: list[Entry]) -> list[Scorecard]:
     """One scorecard per entry: a row per planned round (and per round played beyond the plan)
     with the table, seat, partner and opponents once seated, the scores once the game is over,
     and the running total of the stage; rows not played yet are left blank for the pen.
@@ -138,9 +164,9 @@ def scorecards(event: Event, entries: list[Entry]) -> list[dict[str, Any]]:
     snapshot_rows = StandingsSnapshot.objects.filter(event=event).values_list("rows", flat=True)
     per_round = {int(r["entry_id"]): r.get("per_round", {})
                  for stored in snapshot_rows[:1] for r in stored}
-    cards = []
+    cards: list[Scorecard] = []
     for entry in entries:
-        rows: list[dict[str, Any]] = []
+        rows: list[CardRow] = []
         running, stage_now = 0, None
         # The director's penalties in force, by round (taken off the running total there).
         penalised: dict[int, int] = {}
@@ -151,22 +177,22 @@ def scorecards(event: Event, entries: list[Entry]) -> list[dict[str, Any]]:
             label, stage = labels.get(number, (f"{word} {number}", Round.Stage.QUALIFYING))
             if stage != stage_now:
                 running, stage_now = 0, stage
-            row: dict[str, Any] = {"number": number, "label": label, "stage": stage,
-                                   "new_stage": bool(rows) and rows[-1]["stage"] != stage,
-                                   "table": None, "seat": "", "partner": "", "opponents": [],
-                                   "ours": None, "theirs": None, "running": None,
-                                   "bye": False, "absent": False, "adjusted": False,
-                                   "penalty": penalised.get(number, 0)}
+            row: CardRow = {"number": number, "label": label, "stage": stage,
+                            "new_stage": bool(rows) and rows[-1]["stage"] != stage,
+                            "table": None, "seat": "", "partner": "", "opponents": [],
+                            "ours": None, "theirs": None, "running": None,
+                            "bye": False, "absent": False, "adjusted": False,
+                            "penalty": penalised.get(number, 0)}
             seat = mine[entry.pk].get(number)
             if seat is not None:
                 table = seat.table
                 side = ruleset.side_of(seat.position)
                 here = table_seats(ruleset, at_table.get(table.pk, ()))
                 partners = partners_of(ruleset, seat.position)
-                row.update(table=table.number, seat=seat.position,
-                           partner=" & ".join(names.get((table.pk, p), "") for p in partners),
-                           opponents=[names.get((table.pk, p), "")
-                                      for p in opponents_of(ruleset, seat.position, here)])
+                row["table"], row["seat"] = table.number, seat.position
+                row["partner"] = " & ".join(names.get((table.pk, p), "") for p in partners)
+                row["opponents"] = [names.get((table.pk, p), "")
+                                    for p in opponents_of(ruleset, seat.position, here)]
                 game = getattr(table, "game", None)
                 if game is not None and game.status != Game.Status.PLAYING:
                     totals = game.totals or {}
@@ -174,14 +200,14 @@ def scorecards(event: Event, entries: list[Entry]) -> list[dict[str, Any]]:
                     ours = int(totals.get(side, 0))
                     theirs = max((int(v) for s, v in totals.items() if s != side), default=0)
                     running += ours
-                    row.update(ours=ours, theirs=theirs, running=running,
-                               adjusted=bool(game.adjusted))
+                    row["ours"], row["theirs"], row["running"] = ours, theirs, running
+                    row["adjusted"] = bool(game.adjusted)
             elif number in byes.get(entry.pk, set()):
                 row["bye"] = True
                 points = per_round.get(entry.pk, {}).get(str(number))
                 if points is not None:
                     running += int(points)
-                    row.update(ours=int(points), running=running)
+                    row["ours"], row["running"] = int(points), running
             elif number in rounds:
                 row["absent"] = True  # the round is seated without them (cut, late, left)
             if row["penalty"]:

@@ -46,7 +46,8 @@ def plan_done(event: Event, rounds: list[Round], total: int) -> bool:
 def _bracket_complete(event: Event) -> bool:
     if not event.spec.has_bracket(event.format_settings or {}):
         return False
-    return bool((event_bracket(event) or {}).get("complete"))
+    bracket = event_bracket(event)
+    return bracket is not None and bracket["complete"]
 
 
 def next_step(event: Event, rounds: list[Round]) -> Step | None:

@@ -10,8 +10,9 @@ left unseated as alternates, pairs walk over the tables where a withdrawn pair w
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict, Unpack
 
 from common.errors import DomainError, refused
 from common.rulesets import event_ruleset, table_teams, two_sides
@@ -76,18 +77,30 @@ class RoundManager:
             return ()
         return tuple(entry for entry, _ in qualifying_order(self.event))
 
-    def _base(self, results: tuple[TableResult, ...], **kwargs: Any) -> Situation:
+    def _base(self, results: tuple[TableResult, ...], **family: Unpack[FamilyParts]
+              ) -> Situation:
         return Situation(
             number=self.number, seed=self.seed, rounds_planned=self.event.rounds_planned,
             history=tuple(self.history), results=results,
             settings=dict(self.event.format_settings or {}),
             table_sizes=self.ruleset.table_sizes, individual=self.ruleset.individual,
-            teams=table_teams(self.ruleset), **two_sides(self.ruleset), **kwargs)
+            teams=table_teams(self.ruleset), **two_sides(self.ruleset), **family)
 
     def _first_round_check(self, entrants: int) -> None:
         if self.number == 1:
             with refused():
                 self.spec.check_field(dict(self.event.format_settings or {}), entrants)
+
+
+class FamilyParts(TypedDict, total=False):
+    """What a family's manager gathers for :class:`formats.Situation` beyond the common parts."""
+
+    entries: tuple[int, ...]
+    fixed_tables: Mapping[int, int]
+    ranking: tuple[int, ...]
+    season_history: Mapping[frozenset[int], tuple[int, ...]]
+    pairs: Mapping[int, tuple[int, ...]]
+    active_pairs: tuple[int, ...]
 
 
 class IndividualManager(RoundManager):

@@ -8,7 +8,6 @@ round rows are the truth, this only says what is in flight.
 from __future__ import annotations
 
 import contextlib
-from typing import Any
 
 from django.core.cache import cache
 
@@ -31,7 +30,7 @@ def job_done(*, event_id: int) -> None:
         cache.delete(KEY.format(event_id=event_id))
 
 
-def job_state(*, event_id: int) -> dict[str, Any] | None:
+def job_state(*, event_id: int) -> dict[str, object] | None:
     """``{"number", "error"}`` while a seating is queued or after it failed, else None."""
     try:
         state = cache.get(KEY.format(event_id=event_id))

@@ -9,18 +9,19 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypedDict
+from typing import TypedDict
 
 import formats
 from common.rulesets import event_ruleset, table_seats, table_sides, table_teams, two_sides
 from formats import FormatError, Stage
-from formats.pairs import bracket_first_round, bracket_view
+from formats.pairs import BracketView, bracket_first_round, bracket_view
 from pairing.results import TableResult
 from ranking.prizes import award_side
 from rules_engine import Ruleset
 from scoring.models import Game, SeatResult
 from standings.compute import walkover_points
 from standings.models import StandingsSnapshot
+from standings.rows import Placement, StandingRow
 from standings.selectors import qualifying_order
 from tournaments.models import DRAW_SEED_BITS, Event, EventLog, Round, Seat, Table
 from tournaments.selectors import event_entrants, pairs_in_seed_order
@@ -67,7 +68,7 @@ class SidePrize(TypedDict):
 
 
 class FinalResults(TypedDict):
-    placements: list[dict[str, Any]]
+    placements: list[Placement]
     side_prizes: list[SidePrize]
     currency: str
 
@@ -182,7 +183,7 @@ def round_draw_seed(event: Event, number: int) -> int:
     return event.draw_seed + (round_redraws(event, number) << DRAW_SEED_BITS)
 
 
-def event_format_settings(event: Event) -> dict[str, Any]:
+def event_format_settings(event: Event) -> dict[str, object]:
     """The format's settings as they apply (defaults filled in); a format that names its
     planned rounds in its settings (a progressive day's ``qualifying_games``) shows them."""
     spec = event.spec
@@ -234,13 +235,21 @@ def advances_due() -> list[tuple[int, int]]:
     return [(event_id, due["round"]) for event_id, due in owed if due]
 
 
-def event_stages(event: Event) -> list[dict[str, Any]]:
+class StageRounds(TypedDict):
+    """A stage of the event and its planned rounds (:func:`event_stages`)."""
+
+    stage: str
+    label: str
+    rounds: list[int]
+
+
+def event_stages(event: Event) -> list[StageRounds]:
     """[{"stage", "label", "rounds": [numbers]}] in playing order (planned rounds)."""
     spec = event.spec
     settings = dict(event.format_settings or {})
     entrants = event_entrants(event)
     total = spec.rounds_total(event.rounds_planned, settings, entrants)
-    out: list[dict[str, Any]] = []
+    out: list[StageRounds] = []
     for number in range(1, total + 1):
         stage = spec.stage_of(number, event.rounds_planned, settings, entrants)
         if not out or out[-1]["stage"] != stage:
@@ -334,18 +343,18 @@ def event_rules(event: Event) -> list[str]:
     return event.spec.describe(event_format_settings(event), event.rounds_planned)
 
 
-def _placements(rows: list[dict[str, Any]] | None,
-                placements: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+def _placements(rows: list[StandingRow] | None,
+                placements: list[Placement] | None) -> list[Placement]:
     if placements:
         return placements
     # Events finished before places were stored: their standings' ranks.
-    ordered = sorted(rows or [], key=lambda row: int(row["rank"]))  # stable: keeps tie order
-    return [{"place": int(row["rank"]), "entry_id": int(row["entry_id"]),
+    ordered = sorted(rows or [], key=lambda row: row["rank"] or 0)  # stable: keeps tie order
+    return [{"place": row["rank"] or 0, "entry_id": int(row["entry_id"]),
              "name": str(row.get("name", "")), "stage": "qualifying", "prize": None}
             for row in ordered]
 
 
-def event_placements(event: Event) -> list[dict[str, Any]]:
+def event_placements(event: Event) -> list[Placement]:
     """Final places of a finished event, as written when it finished (empty before).
 
     Finishing brings the snapshot up to date and places everyone by the format's rule
@@ -357,7 +366,7 @@ def event_placements(event: Event) -> list[dict[str, Any]]:
     return _placements(*found) if found else []
 
 
-def events_placements(events: list[Event]) -> dict[int, list[dict[str, Any]]]:
+def events_placements(events: list[Event]) -> dict[int, list[Placement]]:
     """:func:`event_placements` of many events in one query (the event list)."""
     finished = [e.pk for e in events if e.status == Event.Status.FINISHED]
     snapshots = StandingsSnapshot.objects.filter(event_id__in=finished).values_list(
@@ -378,7 +387,7 @@ def final_results(event: Event) -> FinalResults:
             "currency": prizes.get("currency", "")}
 
 
-def side_prizes(event: Event, placements: list[dict[str, Any]]) -> list[SidePrize]:
+def side_prizes(event: Event, placements: list[Placement]) -> list[SidePrize]:
     """The side prizes (high game, ...) the placed entrants win: ``[{"label", "amount",
     "names", "score"}]``; the results sheet shows them, and the finish page before finishing."""
     prizes = event.prizes or {}
@@ -396,7 +405,7 @@ def side_prizes(event: Event, placements: list[dict[str, Any]]) -> list[SidePriz
 
 
 
-def event_bracket(event: Event) -> dict[str, Any] | None:
+def event_bracket(event: Event) -> BracketView | None:
     """The event's bracket as the bracket page and the API draw it (None for an event without
     one): every match of the plan with its pairs once known, its result and its table
     (``formats.pairs.bracket_view`` says what a match carries)."""
@@ -434,9 +443,9 @@ def event_bracket(event: Event) -> dict[str, Any] | None:
                            walkover_points(event) if forfeits else {})
 
 
-def _with_walkovers(view: dict[str, Any], ruleset: Ruleset,
+def _with_walkovers(view: BracketView, ruleset: Ruleset,
                     forfeits: dict[tuple[int, int], tuple[int, str, int]],
-                    credited: dict[int, dict[int, int]]) -> dict[str, Any]:
+                    credited: dict[int, dict[int, int]]) -> BracketView:
     """Each match says whether it was a walkover: ``forfeit``, the pair that forfeited it (None
     for a match played out or not played yet). A walkover's ``points`` are what the standings
     credit (``standings.compute.walkover_points``: the winner a bye's score), not the 0-0 of a
@@ -451,12 +460,13 @@ def _with_walkovers(view: dict[str, Any], ruleset: Ruleset,
     for part in view["brackets"]:
         for column in part["rounds"]:
             for match in column["matches"]:
-                found = forfeits.get((match["round_number"], match["table"]))
+                number, table = match["round_number"], match["table"]
+                found = forfeits.get((number, table)) if number and table else None
                 match["forfeit"] = pair_at.get(
                     (found[0], first_seat.get(found[1], ""))) if found else None
                 if found and found[2] in credited:
                     scores = credited[found[2]]
-                    match["points"] = [scores.get(side["pair"], 0) for side in match["sides"]]
+                    match["points"] = [scores.get(side["pair"] or 0, 0) for side in match["sides"]]
     return view
 
 

@@ -11,7 +11,8 @@ Services: keyword-only arguments, one transaction, an ``EventLog`` row for every
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Mapping
+from typing import TypedDict
 
 from django.db import transaction
 from django.db.models import Max
@@ -30,6 +31,7 @@ from ranking.prizes import award_places
 from scoring.models import Game, Hand
 from scoring.services import game_forfeit, level_sides
 from standings.models import StandingsSnapshot
+from standings.rows import Placement, StandingRow
 from standings.selectors import qualifying_order, standings_compute
 from standings.services import placements_store, standings_rebuild
 from tournaments import corrections
@@ -195,7 +197,7 @@ def round_create(
     return round_
 
 
-def redraw_reason(reason: Any) -> str:
+def redraw_reason(reason: object) -> str:
     """The director's reason for a re-draw, required (it is logged with the new draw)."""
     if not isinstance(reason, str) or not reason.strip():
         raise DomainError("Say why the round is drawn again: the reason is logged with the new "
@@ -230,7 +232,8 @@ def _name_alternates(event: Event, waiting: list[int], actor: Actor | None) -> N
     event_log(event, actor, "alternates_named", entries=waiting, names=names)
 
 
-def _settle_ties(event: Event, round_: Round, settings: dict[str, Any], actor: Actor | None) -> None:
+def _settle_ties(event: Event, round_: Round, settings: Mapping[str, object],
+                 actor: Actor | None) -> None:
     """Games of ``round_`` that ended level need a winner before players move: the system cuts
     the cards (seeded by the event, round and table; logged), or the table has entered its cut."""
     level = list(
@@ -425,7 +428,7 @@ def event_status_set(*, event: Event, status: str, actor: Actor | None = None, r
     return locked
 
 
-def _places(event: Event) -> list[dict[str, Any]]:
+def _places(event: Event) -> list[dict[str, object]]:
     """The finished event's places as stored (the snapshot's placements), short: place, who."""
     stored = StandingsSnapshot.objects.filter(event_id=event.pk).values_list(
         "placements", flat=True).first() or []
@@ -434,7 +437,7 @@ def _places(event: Event) -> list[dict[str, Any]]:
             for p in stored]
 
 
-def _places_words(places: list[dict[str, Any]], *, top: int = 3) -> str:
+def _places_words(places: list[dict[str, object]], *, top: int = 3) -> str:
     if not places:
         return "no places"
     words = ", ".join(f"{p['place']}. {p['name']}" for p in places[:top])
@@ -474,7 +477,7 @@ def _event_status_write(event: Event, *, status: str, actor: Actor | None, reaso
     return locked
 
 
-def event_finish_preview(event: Event) -> list[dict[str, Any]]:
+def event_finish_preview(event: Event) -> list[Placement]:
     """The places finishing the event would write now (``event_placements_compute`` over the
     standings as they stand), written nowhere: the director's "Finish" page shows them first."""
     rows = None if event.spec.pairs or event.spec.needs_winners \
@@ -483,8 +486,8 @@ def event_finish_preview(event: Event) -> list[dict[str, Any]]:
 
 
 def event_placements_compute(
-    event: Event, *, standings: list[dict[str, Any]] | None = None
-) -> list[dict[str, Any]]:
+    event: Event, *, standings: list[StandingRow] | None = None
+) -> list[Placement]:
     """The final places by the event's format: [{"place", "entry_id", "name", "stage",
     "prize"}] best first (``prize`` is an amount string or null). A format without stages
     places by the standings (``standings``: the snapshot rows, all rounds); alternates are
@@ -498,8 +501,8 @@ def event_placements_compute(
         ranking = tuple(qualifying_order(event))
     else:
         rows = standings if standings is not None else standings_rebuild(event_id=event.pk).rows
-        ranking = tuple((int(r["entry_id"]), int(r["rank"])) for r in rows
-                        if int(r["entry_id"]) not in alternates)
+        ranking = tuple((r["entry_id"], r["rank"] or 0) for r in rows
+                        if r["entry_id"] not in alternates)
     ruleset = event_ruleset(event)
     with refused():
         placed = spec.placements(Finish(
@@ -512,7 +515,7 @@ def event_placements_compute(
              "stage": p.stage, "prize": won.get(p.entry_id)} for p in placed]
 
 
-def _pair_placements(event: Event, spec: Format) -> list[dict[str, Any]]:
+def _pair_placements(event: Event, spec: Format) -> list[Placement]:
     """A pair event's places: the pair, its first member's entry (``entry_id``) and its name."""
     pairs = pairs_in_seed_order(event)
     with refused():
@@ -602,7 +605,16 @@ def _hand_over_seat(event: Event, entry: Entry, actor: Actor | None) -> int | No
 
 
 # --- round status and seat swaps -----------------------------------------------------------------
-def round_unfinished(round_: Round) -> list[dict[str, Any]]:
+class Unfinished(TypedDict):
+    """A game of a round not yet finished and confirmed (:func:`round_unfinished`)."""
+
+    table: int
+    status: str
+    label: str
+    hands: int
+
+
+def round_unfinished(round_: Round) -> list[Unfinished]:
     """The round's games that are still playing or not confirmed, by table."""
     return [
         {"table": number, "status": status, "label": Game.Status(status).label,
@@ -633,7 +645,7 @@ def round_set_status(
             f"it cannot become {status}.",
             field="status",
         )
-    left: list[dict[str, Any]] = []
+    left: list[Unfinished] = []
     if status == Round.Status.CLOSED:
         left = round_unfinished(locked)
         if left and not close_unfinished:

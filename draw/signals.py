@@ -15,8 +15,6 @@ calls (``events.calls``). The conduct app, below the push, publishes nothing its
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
@@ -38,20 +36,21 @@ def walls_nudge(event_id: int, what: str = "seating") -> None:
 
 @receiver(post_save, sender=Round, dispatch_uid="walls-round-saved")
 @receiver(post_delete, sender=Round, dispatch_uid="walls-round-deleted")
-def _round_changed(instance: Round, **_: Any) -> None:
+def _round_changed(instance: Round, **_: object) -> None:
     walls_nudge(instance.event_id)
 
 
 @receiver(post_save, sender=Seat, dispatch_uid="walls-seat-saved")
 @receiver(post_save, sender=Bye, dispatch_uid="walls-bye-saved")
-def _seat_changed(instance: Seat | Bye, **_: Any) -> None:
+def _seat_changed(instance: Seat | Bye, **_: object) -> None:
     event_id = Round.objects.filter(pk=instance.round_id).values_list("event_id", flat=True).first()
     if event_id is not None:
         walls_nudge(event_id)
 
 
 @receiver(post_save, sender=Game, dispatch_uid="walls-game-saved")
-def _game_changed(instance: Game, update_fields: Any = None, **_: Any) -> None:
+def _game_changed(instance: Game, update_fields: frozenset[str] | None = None,
+                  **_: object) -> None:
     if update_fields is not None and not GAME_FIELDS & set(update_fields):
         return  # the scorer named, and the like: nothing a wall draws
     event_id = Round.objects.filter(tables__pk=instance.table_id).values_list(
@@ -61,13 +60,14 @@ def _game_changed(instance: Game, update_fields: Any = None, **_: Any) -> None:
 
 
 @receiver(post_save, sender=Event, dispatch_uid="walls-event-saved")
-def _event_saved(instance: Event, created: bool, **_: Any) -> None:
+def _event_saved(instance: Event, created: bool, **_: object) -> None:
     if not created:
         walls_nudge(instance.pk)
 
 
 @receiver(post_save, sender=DirectorCall, dispatch_uid="calls-call-saved")
-def _call_changed(instance: DirectorCall, update_fields: Any = None, **_: Any) -> None:
+def _call_changed(instance: DirectorCall, update_fields: frozenset[str] | None = None,
+                  **_: object) -> None:
     if update_fields is not None and set(update_fields) == {"dismissed_at"}:
         return  # the table put a ruling away: nothing a director's screen draws
     if push_enabled():

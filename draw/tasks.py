@@ -14,7 +14,7 @@ lost on the way (see :func:`draw.selectors.advance_due`).
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from celery import shared_task
 from django.contrib.auth import get_user_model
@@ -30,9 +30,24 @@ from .services import round_advance, round_create
 logger = logging.getLogger(__name__)
 
 
+class TaskOutcome(TypedDict):
+    """What a seating task did (the worker's log and its result): the round it seated
+    (``round_id``, its ``tables``), or why not (``error``, ``field``); ``seated`` None: nothing
+    to seat; ``last``: a bracket decided before its last planned round."""
+
+    event: int
+    round: int
+    round_id: NotRequired[int]
+    tables: NotRequired[int]
+    error: NotRequired[str]
+    field: NotRequired[str | None]
+    seated: NotRequired[None]
+    last: NotRequired[bool]
+
+
 @shared_task(**db_task_retry())
 def seat_round(event_id: int, number: int, reseat: bool = False,
-               actor_id: int | None = None, reason: str = "") -> dict[str, Any]:
+               actor_id: int | None = None, reason: str = "") -> TaskOutcome:
     """Build round ``number`` of the event (a re-draw with the director's ``reason``); returns
     what happened, never half a round."""
     try:
@@ -57,7 +72,7 @@ def seat_round(event_id: int, number: int, reseat: bool = False,
 
 
 @shared_task(**db_task_retry())
-def round_confirmed(event_id: int, number: int) -> dict[str, Any]:
+def round_confirmed(event_id: int, number: int) -> TaskOutcome:
     """Every game of round ``number`` is confirmed: the format's own advance
     (:func:`draw.services.round_advance` with ``automatic``): a format that seats itself closes
     the round and seats the next one, unless the director holds the advance (idempotent: a
@@ -81,11 +96,11 @@ def round_confirmed(event_id: int, number: int) -> dict[str, Any]:
 
 
 @shared_task(**db_task_retry())
-def reconcile_advances() -> list[dict[str, Any]]:
+def reconcile_advances() -> list[TaskOutcome]:
     """Periodic (beat), and once as a worker starts: every automatic advance that is owed and was
     lost (the worker killed at the last confirmation, the broker away then) is done now. Safe to
     run beside the advance it stands in for: seating is idempotent."""
-    done = []
+    done: list[TaskOutcome] = []
     for event_id, number in advances_due():
         logger.warning("event %s: round %s is confirmed but the next round was not seated; "
                        "seating it now", event_id, number)

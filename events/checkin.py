@@ -45,6 +45,7 @@ from tournaments import services as events
 from tournaments.forms import CheckInForm
 from tournaments.models import Arrival, Entry, Event
 from tournaments.selectors import (
+    FoundPlayer,
     alternate_reasons,
     checkin_arrivals,
     checkin_match,
@@ -264,7 +265,7 @@ def _too_many(request: HttpRequest) -> HttpResponse | None:
     return response
 
 
-def _search(request: HttpRequest, event: Event) -> tuple[str, list[dict[str, Any]], str]:
+def _search(request: HttpRequest, event: Event) -> tuple[str, list[FoundPlayer], str]:
     name = " ".join(request.GET.get("name", "").split())[:NAME_MAX]
     if not name:
         return name, [], ""
@@ -287,7 +288,7 @@ def self_checkin(request: HttpRequest, pk: int) -> HttpResponse:
             return limited
         return _self_checkin_post(request, event)
     name, note = "", ""
-    found: list[dict[str, Any]] = []
+    found: list[FoundPlayer] = []
     if refusal is None and request.GET.get("name"):
         limited = _too_many(request)
         if limited is not None:

@@ -3,8 +3,6 @@ the players' scorecards, and the results sheet (placements, prizes, the qualifyi
 
 from __future__ import annotations
 
-from typing import Any
-
 import segno
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -31,6 +29,7 @@ from ranking import tie_break_labels, tie_breaks_in_force
 from ranking.prizes import money_text
 from scoring.models import Game
 from standings.models import StandingsSnapshot
+from standings.rows import StandingRow
 from standings.selectors import stage_rounds, standings_compute
 from tournaments.models import Entry, Event, Round
 from tournaments.selectors import event_get
@@ -132,7 +131,7 @@ def entry_scorecard(request: HttpRequest, pk: int, entry_id: int) -> HttpRespons
 
 
 # --- results ---------------------------------------------------------------------------------------
-def _standings(event: Event) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+def _standings(event: Event) -> tuple[list[StandingRow], list[dict[str, str]]]:
     """The qualifying standings of an event whose stages keep their own totals (a progressive
     day); the standings of any other event (its snapshot, or computed now when there is none
     yet)."""

@@ -44,6 +44,7 @@ from scoring.models import Game, HandRevision
 from scoring.selectors import games_for_event
 from scoring.services import event_settings_update, game_forfeit
 from standings.push import push_stream_url
+from standings.rows import Placement
 from tournaments import services as events
 from tournaments.forms import (
     EventCreateForm,
@@ -182,9 +183,9 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "events/event_detail.html", context)
 
 
-def _podium(placements: list[dict[str, object]]) -> list[dict[str, object]]:
+def _podium(placements: list[Placement]) -> list[Placement]:
     """The places 1 to 3 of a finished event (shared places all shown), best first."""
-    podium: list[dict[str, object]] = []
+    podium: list[Placement] = []
     for p in placements:
         place = p.get("place")
         if isinstance(place, int) and place <= 3:

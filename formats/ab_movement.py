@@ -4,7 +4,6 @@ round (``pairing.pair_movements``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from pairing.club_night import BuiltRound
 from pairing.pair_movements import ab_movement
@@ -17,7 +16,7 @@ def _build(s: Situation) -> BuiltRound:
     return seat(s, sit_out_withdrawn(s, ab_movement(tuple(s.pairs), s.number)), "ab_movement")
 
 
-def _describe(settings: Mapping[str, Any], rounds_planned: int) -> list[str]:
+def _describe(settings: Mapping[str, object], rounds_planned: int) -> list[str]:
     return [f"A/B movement, {rounds_planned} rounds: the A pairs keep their table; the B pairs "
             "move one table up each round."]
 

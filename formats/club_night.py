@@ -5,7 +5,6 @@ individuals at tables of three with opponents rotating (``pairing.threes``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from pairing.club_night import BuiltRound, club_night_round
 from pairing.rotation import RotationError
@@ -33,7 +32,7 @@ def _build(s: Situation) -> BuiltRound:
     )
 
 
-def _describe(settings: Mapping[str, Any], rounds_planned: int) -> list[str]:
+def _describe(settings: Mapping[str, object], rounds_planned: int) -> list[str]:
     return [f"{rounds_planned} rounds planned (the director may play more). At tables of four "
             "partners change every round and nobody partners the same player twice while it "
             "can be avoided; at tables of three everyone plays for themselves and the "

@@ -28,11 +28,11 @@ playoff               swiss, round_robin, ab_movement, winners_stay: ``null``, o
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TypeGuard
 
 from pairing.bracket import BracketError, Plan, bracket_plan
 
-from .spec import FormatError
+from .spec import FormatError, setting_int
 
 # The common settings of every pair format, and those of a format that may end in a playoff.
 COMMON_KEYS = frozenset({"ties", "game_minutes"})
@@ -51,18 +51,18 @@ class PairSettingsError(FormatError):
         super().__init__(message, field=field, code=code)
 
 
-def _whole(value: Any) -> bool:
+def _whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _flag(raw: Mapping[str, Any], key: str, default: bool, prefix: str) -> bool:
+def _flag(raw: Mapping[str, object], key: str, default: bool, prefix: str) -> bool:
     value = raw.get(key, default)
     if not isinstance(value, bool):
         raise PairSettingsError(f"{prefix}{key}", "Give true or false.", "bad_value")
     return value
 
 
-def _choice(raw: Mapping[str, Any], key: str, choices: tuple[str, ...]) -> str:
+def _choice(raw: Mapping[str, object], key: str, choices: tuple[str, ...]) -> str:
     value = raw.get(key, choices[0])
     if value not in choices:
         raise PairSettingsError(f"format_settings.{key}", f"Choose one of: {', '.join(choices)}.",
@@ -70,9 +70,9 @@ def _choice(raw: Mapping[str, Any], key: str, choices: tuple[str, ...]) -> str:
     return str(value)
 
 
-def _bracket(raw: Mapping[str, Any], kind: str, prefix: str) -> dict[str, Any]:
+def _bracket(raw: Mapping[str, object], kind: str, prefix: str) -> dict[str, object]:
     """The bracket's own options for ``kind`` (``single`` or ``double``)."""
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     if kind == "single":
         out["third_place"] = _flag(raw, "third_place", False, prefix)
         if "reset" in raw:
@@ -92,7 +92,7 @@ def _bracket(raw: Mapping[str, Any], kind: str, prefix: str) -> dict[str, Any]:
     return out
 
 
-def _playoff(raw: Any) -> dict[str, Any] | None:
+def _playoff(raw: object) -> dict[str, object] | None:
     if raw is None:
         return None
     prefix = "format_settings.playoff."
@@ -123,15 +123,15 @@ def _playoff(raw: Any) -> dict[str, Any] | None:
     return playoff
 
 
-def lower_plan(playoff: Mapping[str, Any]) -> Plan | None:
+def lower_plan(playoff: Mapping[str, object]) -> Plan | None:
     """The split final's lower bracket (None without one): the playoff's kind, third-place
     match and reset for the ``lower`` pairs after the cut, without a consolation bracket. A
     lower bracket that cannot be built is refused naming ``format_settings.playoff.lower``."""
-    size = playoff.get("lower") or 0
+    size = setting_int(playoff, "lower")
     if not size:
         return None
     try:
-        return bracket_plan(int(size), kind=str(playoff["kind"]),
+        return bracket_plan(size, kind=str(playoff["kind"]),
                             third_place=bool(playoff.get("third_place", False)),
                             reset=bool(playoff.get("reset", True)))
     except BracketError as exc:
@@ -140,8 +140,8 @@ def lower_plan(playoff: Mapping[str, Any]) -> Plan | None:
                                 "bad_lower") from None
 
 
-def check_pair_settings(known: frozenset[str], raw: Mapping[str, Any] | None, *,
-                        bracket: str = "") -> dict[str, Any]:
+def check_pair_settings(known: frozenset[str], raw: Mapping[str, object] | None, *,
+                        bracket: str = "") -> dict[str, object]:
     """The settings of a pair format taking the keys ``known`` (a bracket format: of kind
     ``bracket``) with its defaults filled in; raises :class:`PairSettingsError` naming the
     key."""
@@ -150,7 +150,7 @@ def check_pair_settings(known: frozenset[str], raw: Mapping[str, Any] | None, *,
     if unknown:
         raise PairSettingsError(f"format_settings.{unknown[0]}", "Unknown setting; this format's "
                                 f"settings are {', '.join(sorted(known))}.", "unknown_field")
-    settings: dict[str, Any] = {"ties": _choice(raw, "ties", TIES)}
+    settings: dict[str, object] = {"ties": _choice(raw, "ties", TIES)}
     minutes = raw.get("game_minutes")
     if minutes is not None and (not _whole(minutes) or not 10 <= minutes <= 240):
         raise PairSettingsError("format_settings.game_minutes", "A game's time limit is a whole "

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from pairing.bracket import BracketError, Plan, State, bracket_plan, bracket_state
 from pairing.club_night import BuiltRound
@@ -40,6 +40,9 @@ from .spec import (
     Stage,
     no_cut,
     planned_rounds,
+    setting_int,
+    setting_ints,
+    setting_map,
 )
 
 BRACKET = Stage.BRACKET.value
@@ -126,28 +129,29 @@ def sit_out_withdrawn(s: Situation, built: PairRound) -> PairRound:
     return PairRound(matches=tuple(matches), byes=tuple(byes))
 
 
-def _plan(bracket: str, settings: Mapping[str, Any], entrants: int) -> Plan | None:
+def _plan(bracket: str, settings: Mapping[str, object], entrants: int) -> Plan | None:
     """The bracket the event plays (its own of kind ``bracket``, or the playoff after
     qualifying), if any."""
+    options: Mapping[str, object]
     if bracket:
-        options = dict(settings)
+        options = settings
         kind = bracket
     elif settings.get("playoff"):
-        options = dict(settings["playoff"])
+        options = setting_map(settings, "playoff")
         kind = str(options["kind"])
-        entrants = int(options["cut"])
+        entrants = setting_int(options, "cut")
     else:
         return None
     try:
         return bracket_plan(
             max(entrants, 2), kind=kind, third_place=bool(options.get("third_place", False)),
             reset=bool(options.get("reset", True)),
-            consolation=tuple(options.get("consolation") or ()))
+            consolation=setting_ints(options, "consolation"))
     except BracketError as exc:
         raise FormatError(exc.message, field=f"format_settings.{exc.field}") from None
 
 
-def bracket_plan_of(spec: Format, settings: Mapping[str, Any], entrants: int) -> Plan | None:
+def bracket_plan_of(spec: Format, settings: Mapping[str, object], entrants: int) -> Plan | None:
     """The (upper) bracket an event of format ``spec`` plays, or None when it has none or it
     cannot be planned yet."""
     try:
@@ -156,7 +160,7 @@ def bracket_plan_of(spec: Format, settings: Mapping[str, Any], entrants: int) ->
         return None
 
 
-def _playoff_cut(settings: Mapping[str, Any]) -> Cut | None:
+def _playoff_cut(settings: Mapping[str, object]) -> Cut | None:
     playoff = settings.get("playoff")
     if not isinstance(playoff, Mapping):
         return None
@@ -170,13 +174,13 @@ def _depth(plan: Plan | None) -> int:
     return max((m.depth for m in plan.matches), default=0) if plan else 0
 
 
-def _seeds(bracket: str, settings: Mapping[str, Any], pairs: Sequence[int],
+def _seeds(bracket: str, settings: Mapping[str, object], pairs: Sequence[int],
            ranking: Sequence[int]) -> tuple[int, ...]:
     """The bracket's pairs, best seed first: the director's order (a bracket format) or the top
     of the qualifying standings (a playoff)."""
     if bracket:
         return tuple(pairs)
-    cut = int(settings["playoff"]["cut"])
+    cut = setting_int(setting_map(settings, "playoff"), "cut")
     seeds = tuple(ranking[:cut])
     if len(seeds) < cut:
         raise FormatError(f"The playoff takes {cut} pairs; only {len(seeds)} are still "
@@ -221,12 +225,12 @@ class Bracket:
             raise FormatError(exc.message, field=exc.field) from None
 
 
-def lower_size(settings: Mapping[str, Any]) -> int:
+def lower_size(settings: Mapping[str, object]) -> int:
     """The pairs of the split final's lower bracket (0 without one)."""
-    return int((settings.get("playoff") or {}).get("lower") or 0)
+    return setting_int(setting_map(settings, "playoff"), "lower")
 
 
-def brackets(bracket: str, settings: Mapping[str, Any], entrants: int,
+def brackets(bracket: str, settings: Mapping[str, object], entrants: int,
              seeds: Sequence[int] | None) -> list[Bracket]:
     """The event's brackets: its own (of kind ``bracket``, seeded by ``seeds``, the pairs in
     the director's order), or the playoff's upper bracket and the split final's lower one,
@@ -239,8 +243,8 @@ def brackets(bracket: str, settings: Mapping[str, Any], entrants: int,
         plan = _plan(bracket, settings, len(seeds) if seeds is not None else entrants)
         assert plan is not None
         return [Bracket("", "", plan, tuple(seeds) if seeds is not None else None)]
-    playoff = settings["playoff"]
-    cut, lower = int(playoff["cut"]), lower_size(settings)
+    playoff = setting_map(settings, "playoff")
+    cut, lower = setting_int(playoff, "cut"), lower_size(settings)
     upper = _plan(bracket, settings, cut)
     assert upper is not None
     found = [Bracket(UPPER if lower else "", "", upper,
@@ -254,7 +258,7 @@ def brackets(bracket: str, settings: Mapping[str, Any], entrants: int,
     return found
 
 
-def _seeded(bracket: str, settings: Mapping[str, Any], pairs: Sequence[int],
+def _seeded(bracket: str, settings: Mapping[str, object], pairs: Sequence[int],
             ranking: Sequence[int]) -> list[Bracket]:
     """The event's brackets with their seeds: a playoff's from the qualifying ``ranking``
     (refused when fewer pairs are still playing than its brackets take)."""
@@ -326,12 +330,100 @@ def _placements(bracket: str, qualifying: int, finish: Finish) -> list[Placed]:
 
 
 # --- the bracket as pages draw it ---------------------------------------------------------------
+class SideView(TypedDict):
+    """One side of a drawn match: its slot's words and the pair, once known."""
+
+    slot: str
+    pair: int | None
+    name: str
+    seed: int | None
+
+
+class MatchView(TypedDict):
+    """One match of a drawn bracket (``status``: see :func:`bracket_view`)."""
+
+    code: str
+    bracket: str
+    round: int
+    position: int
+    depth: int
+    conditional: bool
+    sides: list[SideView]
+    winner: int | None
+    loser: int | None
+    winner_to: str | None
+    loser_to: str | None
+    status: str
+    round_number: int | None
+    table: int | None
+    points: list[int] | None
+    # the pair that forfeited the match (a walkover), once the event's games are read
+    # (``draw.selectors.event_bracket``)
+    forfeit: NotRequired[int | None]
+
+
+class ColumnView(TypedDict):
+    round: int
+    matches: list[MatchView]
+
+
+class PartView(TypedDict):
+    """One bracket of the drawing (winners', losers', final, ...) by columns."""
+
+    name: str
+    label: str
+    group: str
+    rounds: list[ColumnView]
+    # its share of a wall screen's height, its tallest column (the bracket page sets it)
+    tallest: NotRequired[int]
+
+
+class PlaceView(TypedDict):
+    place: int
+    pair: int
+    name: str
+    group: NotRequired[str]  # the bracket's places (not its consolation's) name their group
+
+
+class _GroupView(TypedDict):
+    complete: bool
+    champion: int | None
+    champion_name: str
+    brackets: list[PartView]
+    placements: list[PlaceView]
+    consolation_placements: list[PlaceView]
+
+
+class LowerView(TypedDict):
+    """The split final's lower bracket in short."""
+
+    entrants: int
+    complete: bool
+    champion: int | None
+    champion_name: str
+
+
+class BracketView(TypedDict):
+    """The event's bracket as pages and the API draw it (:func:`bracket_view`)."""
+
+    kind: str
+    entrants: int
+    seeded: bool
+    complete: bool
+    champion: int | None
+    champion_name: str
+    brackets: list[PartView]
+    placements: list[PlaceView]
+    consolation_placements: list[PlaceView]
+    lower: LowerView | None
+
+
 BRACKET_LABELS = {"winners": "Winners' bracket", "losers": "Losers' bracket",
                   "final": "Grand final", "third_place": "Third place",
                   "consolation": "Consolation bracket"}
 
 
-def bracket_depth(bracket: str, settings: Mapping[str, Any], entrants: int) -> int:
+def bracket_depth(bracket: str, settings: Mapping[str, object], entrants: int) -> int:
     """How many rounds (waves) the event's bracket takes at most (a split final: its deeper
     bracket's, both being played at the same time); 0 while it cannot be planned (too few pairs
     registered yet for its settings: seating the first round says why)."""
@@ -350,12 +442,12 @@ def _slot_label(kind: str, ref: int | str, prefix: str = "", offset: int = 0) ->
 
 
 def bracket_view(
-    bracket: str, settings: Mapping[str, Any], *, entrants: int,
+    bracket: str, settings: Mapping[str, object], *, entrants: int,
     seeds: Sequence[int] | None, members: Mapping[int, tuple[int, ...]],
     names: Mapping[int, str], results: Sequence[TableResult], first_round: int,
     statuses: Mapping[tuple[int, int], str], first_seats: Sequence[str] = ("N", "E"),
     side_names: Sequence[str] = ("NS", "EW"),
-) -> dict[str, Any]:
+) -> BracketView:
     """Every match of the bracket, grouped by bracket and column, with what is known of it.
 
     A match: ``{"code", "bracket", "round", "position", "depth", "conditional", "sides":
@@ -394,16 +486,16 @@ def bracket_view(
 
 def _part_view(part: Bracket, played: Mapping[str, PairResult],
                confirmed: Sequence[PairResult], names: Mapping[int, str],
-               statuses: Mapping[tuple[int, int], str]) -> dict[str, Any]:
+               statuses: Mapping[tuple[int, int], str]) -> _GroupView:
     """One bracket of :func:`bracket_view`: its parts, places and winner."""
     plan, prefix = part.plan, part.prefix
     state = part.state(confirmed) if part.seeds is not None else None
     # a lower bracket's seeds are the standings' places after the cut: 9 to 16, not 1 to 8
     seed_of = {pair: n for n, pair in enumerate(part.seeds or (), start=part.offset + 1)}
-    found: dict[str, dict[int, list[dict[str, Any]]]] = {}
+    found: dict[str, dict[int, list[MatchView]]] = {}
     for m in plan.matches:
         known = state.sides.get(m.code, (None, None)) if state else (None, None)
-        sides = []
+        sides: list[SideView] = []
         for slot, pair in zip(m.sides, known, strict=True):
             sides.append({"slot": _slot_label(slot.kind, slot.ref, prefix, part.offset), "pair": pair,
                           "name": names.get(pair, "") if pair is not None else "",
@@ -460,7 +552,7 @@ def _part_view(part: Bracket, played: Mapping[str, PairResult],
     }
 
 
-def _describe_bracket(kind: str, options: Mapping[str, Any]) -> list[str]:
+def _describe_bracket(kind: str, options: Mapping[str, object]) -> list[str]:
     words = ["A single-elimination bracket: a pair is out after one loss."] if kind == "single" \
         else ["A double-elimination bracket: a pair is out after its second loss; losers of "
               "the winners' bracket drop into the losers' bracket."]
@@ -472,7 +564,7 @@ def _describe_bracket(kind: str, options: Mapping[str, Any]) -> list[str]:
     if options.get("third_place"):
         words.append("The semi-final losers play for third place.")
     if options.get("consolation"):
-        rounds = ", ".join(str(r) for r in options["consolation"])
+        rounds = ", ".join(str(r) for r in setting_ints(options, "consolation"))
         words.append(f"Pairs knocked out in round {rounds} of the "
                      f"{'winners' if kind == 'single' else 'losers'}' bracket play a "
                      "single-elimination consolation bracket.")
@@ -481,12 +573,12 @@ def _describe_bracket(kind: str, options: Mapping[str, Any]) -> list[str]:
 
 
 
-def _describe_lower(playoff: Mapping[str, Any]) -> list[str]:
+def _describe_lower(playoff: Mapping[str, object]) -> list[str]:
     """The split final's sentences (none without a lower bracket)."""
-    lower = int(playoff.get("lower") or 0)
+    lower = setting_int(playoff, "lower")
     if not lower:
         return []
-    cut = int(playoff["cut"])
+    cut = setting_int(playoff, "cut")
     return [f"At the same time the next {lower} pairs (places {cut + 1} to {cut + lower} of the "
             "standings) play a lower bracket of the same kind, seeded by the standings"
             f"{'' if not playoff.get('consolation') else ', without a consolation bracket'}: "
@@ -495,10 +587,10 @@ def _describe_lower(playoff: Mapping[str, Any]) -> list[str]:
             "them."]
 
 
-def _describe_tail(settings: Mapping[str, Any]) -> list[str]:
+def _describe_tail(settings: Mapping[str, object]) -> list[str]:
     words: list[str] = []
     if settings.get("playoff"):
-        playoff = settings["playoff"]
+        playoff = setting_map(settings, "playoff")
         words.append(f"Then the top {playoff['cut']} pairs of the standings play a bracket, "
                      "seeded by the standings.")
         words += _describe_bracket(str(playoff["kind"]), playoff)
@@ -543,8 +635,8 @@ def _check_plan_change(change: PlanChange, *, bracket: str) -> None:
                           field="rounds_planned")
 
 
-def _check_field(settings: Mapping[str, Any], pairs: int) -> None:
-    cut = int((settings.get("playoff") or {}).get("cut") or 0)
+def _check_field(settings: Mapping[str, object], pairs: int) -> None:
+    cut = setting_int(setting_map(settings, "playoff"), "cut")
     if cut > pairs:
         raise FormatError(
             f"The playoff takes the top {cut} pairs, but only {pairs} are registered: lower the "
@@ -553,9 +645,9 @@ def _check_field(settings: Mapping[str, Any], pairs: int) -> None:
     _check_lower(settings, pairs)
 
 
-def _check_lower(settings: Mapping[str, Any], pairs: int) -> None:
+def _check_lower(settings: Mapping[str, object], pairs: int) -> None:
     """The split final's two brackets take ``cut + lower`` pairs: no more than are here."""
-    lower, cut = lower_size(settings), int((settings.get("playoff") or {}).get("cut") or 0)
+    lower, cut = lower_size(settings), setting_int(setting_map(settings, "playoff"), "cut")
     if lower and cut + lower > pairs:
         raise FormatError(
             f"The upper and lower brackets take the top {cut + lower} pairs ({cut} and "
@@ -568,9 +660,9 @@ def pair_format(
     *, name: str, label: str, summary: str,
     qualify: Callable[[Situation], BuiltRound] | None = None,
     bracket: str = "",
-    qualifying_rounds: Callable[[int, Mapping[str, Any], int], int] = planned_rounds,
+    qualifying_rounds: Callable[[int, Mapping[str, object], int], int] = planned_rounds,
     keys: frozenset[str] = frozenset(),
-    describe: Callable[[Mapping[str, Any], int], list[str]] | None = None,
+    describe: Callable[[Mapping[str, object], int], list[str]] | None = None,
     rounds_help: str = "With a playoff, the qualifying rounds before it.",
     rounds_used: bool = True, closed_field: bool = False, shortcut: str = "",
 ) -> Format:
@@ -581,14 +673,14 @@ def pair_format(
         qualifying_rounds = _no_rounds
     known = COMMON_KEYS | keys | (BRACKET_KEYS[bracket] if bracket else PLAYOFF_KEYS)
 
-    def check(raw: Mapping[str, Any] | None) -> dict[str, Any]:
+    def check(raw: Mapping[str, object] | None) -> dict[str, object]:
         return check_pair_settings(known, raw, bracket=bracket)
 
-    def total(rounds_planned: int, settings: Mapping[str, Any], entrants: int) -> int:
+    def total(rounds_planned: int, settings: Mapping[str, object], entrants: int) -> int:
         return (qualifying_rounds(rounds_planned, settings, entrants)
                 + bracket_depth(bracket, settings, entrants))
 
-    def stage_of(number: int, rounds_planned: int, settings: Mapping[str, Any],
+    def stage_of(number: int, rounds_planned: int, settings: Mapping[str, object],
                  entrants: int) -> str:
         qualifying = qualifying_rounds(rounds_planned, settings, entrants)
         return Stage.QUALIFYING.value if number <= qualifying else BRACKET
@@ -609,7 +701,7 @@ def pair_format(
         qualifying = qualifying_rounds(finish.rounds_planned, finish.settings, len(finish.pairs))
         return _placements(bracket, qualifying, finish)
 
-    def words(settings: Mapping[str, Any], rounds_planned: int) -> list[str]:
+    def words(settings: Mapping[str, object], rounds_planned: int) -> list[str]:
         own = describe(settings, rounds_planned) if describe else []
         if bracket:
             own += _describe_bracket(bracket, settings)
@@ -634,11 +726,11 @@ def pair_format(
     )
 
 
-def _no_rounds(rounds_planned: int, settings: Mapping[str, Any], entrants: int) -> int:
+def _no_rounds(rounds_planned: int, settings: Mapping[str, object], entrants: int) -> int:
     return 0
 
 
-def bracket_first_round(spec: Format, rounds_planned: int, settings: Mapping[str, Any],
+def bracket_first_round(spec: Format, rounds_planned: int, settings: Mapping[str, object],
                         entrants: int) -> int:
     """The number of the event's first bracket round."""
     return spec.qualifying_rounds(rounds_planned, settings, entrants) + 1

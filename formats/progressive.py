@@ -7,7 +7,6 @@ winner moves up, second stays, third moves down; cut 9 (three semi-final tables)
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from pairing.club_night import BuiltRound
 from pairing.progressive import ProgressiveError, next_game
@@ -18,7 +17,17 @@ from pairing.progressive.stages import Stage as ProgressiveStage
 from pairing.progressive.start import first_game
 from pairing.rotation import RoundPlan
 
-from .spec import Cut, Finish, Format, FormatError, Placed, PlanChange, Situation, Stage
+from .spec import (
+    Cut,
+    Finish,
+    Format,
+    FormatError,
+    Placed,
+    PlanChange,
+    Situation,
+    Stage,
+    setting_int,
+)
 
 
 def _refused(exc: ProgressiveError) -> FormatError:
@@ -138,12 +147,13 @@ def _build_fours(s: Situation) -> BuiltRound:
         # take them; the others wait as alternates (the bridge marks them so).
         leaving, entering = _substitutes(s, last)
         movement = str(s.settings.get("movement", "winners_move"))
+        steps = s.settings.get("steps")
         built = next_game(
             [(n, e, so, w) for n, e, so, w in last.tables], winners,
             [list(plan.tables) for plan in s.history[:-1]],
             movement=movement, direction=str(s.settings.get("direction", "up")),
             draw=str(s.settings.get("draw", "system")), seed=s.seed * 1000 + s.number,
-            steps=s.settings.get("steps"), points=points,
+            steps=steps if isinstance(steps, Mapping) else None, points=points,
             entering=entering, leaving=leaving,
         )
     except ProgressiveError as exc:
@@ -151,12 +161,12 @@ def _build_fours(s: Situation) -> BuiltRound:
     return BuiltRound(RoundPlan(tables=tuple(built.tables)), movement)
 
 
-def _stage_of(number: int, rounds_planned: int, settings: Mapping[str, Any],
+def _stage_of(number: int, rounds_planned: int, settings: Mapping[str, object],
               entrants: int) -> str:
     return progressive_stages.plan_from(settings, rounds_planned).stage_of(number).value
 
 
-def _rounds_total(rounds_planned: int, settings: Mapping[str, Any], entrants: int) -> int:
+def _rounds_total(rounds_planned: int, settings: Mapping[str, object], entrants: int) -> int:
     return progressive_stages.plan_from(settings, rounds_planned).rounds_total
 
 
@@ -176,15 +186,15 @@ def _placements(finish: Finish) -> list[Placed]:
     return [Placed(p.place, p.entry_id, p.stage.value) for p in placed]
 
 
-def _check_settings(raw: Mapping[str, Any] | None) -> dict[str, Any]:
+def _check_settings(raw: Mapping[str, object] | None) -> dict[str, object]:
     try:
         return progressive_settings.check_settings(raw)
     except ProgressiveError as exc:
         raise _refused(exc) from None
 
 
-def _check_settings_for_shape(raw: Mapping[str, Any] | None, table_sizes: tuple[int, ...],
-                              individual: bool) -> dict[str, Any]:
+def _check_settings_for_shape(raw: Mapping[str, object] | None, table_sizes: tuple[int, ...],
+                              individual: bool) -> dict[str, object]:
     """At tables of three: the cut defaults to 9 and is 9, 3 or 0; the winners move."""
     try:
         return progressive_settings.check_settings(raw, threes=True)
@@ -203,13 +213,13 @@ def _check_plan_change(change: PlanChange) -> None:
     if change.rounds_planned < seated:
         raise FormatError(f"{seated} qualifying games have been seated; the event cannot plan "
                           "fewer.", field="rounds_planned")
-    cut = int(change.settings.get("cut") or 0)
+    cut = setting_int(change.settings, "cut")
     if seated and cut > change.here:
         raise FormatError(f"The cut is the top {cut}, but only {change.here} players are here.",
                           field="format_settings.cut", code="cut_larger_than_field")
 
 
-def _qualifying_cut(settings: Mapping[str, Any]) -> Cut | None:
+def _qualifying_cut(settings: Mapping[str, object]) -> Cut | None:
     """The progressive day's cut: 8 (9 at tables of three) to the semi-final tables, 4 (3) to
     the final table, 0 none."""
     size = progressive_stages.plan_from(settings, 1).cut
@@ -218,8 +228,8 @@ def _qualifying_cut(settings: Mapping[str, Any]) -> Cut | None:
     return Cut(size, "the semi-final tables" if size in (8, 9) else "the final table")
 
 
-def _check_field(settings: Mapping[str, Any], players: int) -> None:
-    cut = int(settings.get("cut") or 0)
+def _check_field(settings: Mapping[str, object], players: int) -> None:
+    cut = setting_int(settings, "cut")
     if cut and cut > players:
         raise FormatError(
             f"The cut is the top {cut}, but only {players} players are here: lower the cut "
@@ -227,7 +237,7 @@ def _check_field(settings: Mapping[str, Any], players: int) -> None:
             field="format_settings.cut", code="cut_larger_than_field")
 
 
-def _describe(settings: Mapping[str, Any], rounds_planned: int) -> list[str]:
+def _describe(settings: Mapping[str, object], rounds_planned: int) -> list[str]:
     if settings.get("cut") in progressive_threes.CUTS_THREES[:2]:  # 9 or 3: tables of three
         lines = progressive_threes.describe(settings, rounds_planned)
         return [*lines, *_common_lines(settings)]
@@ -250,7 +260,7 @@ def _describe(settings: Mapping[str, Any], rounds_planned: int) -> list[str]:
     return [*lines, *_common_lines(settings)]
 
 
-def _common_lines(settings: Mapping[str, Any]) -> list[str]:
+def _common_lines(settings: Mapping[str, object]) -> list[str]:
     lines: list[str] = []
     if settings.get("game_minutes"):
         lines.append(f"A game lasts at most {settings['game_minutes']} minutes: when the "

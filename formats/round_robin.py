@@ -4,31 +4,30 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from pairing.club_night import BuiltRound
 from pairing.round_robin import ScheduleError, round_robin, round_robin_rounds
 
 from .pairs import pair_format, seat, sit_out_withdrawn
-from .spec import Situation
+from .spec import Situation, setting_int
 
 
 def _build(s: Situation) -> BuiltRound:
-    schedule = round_robin(tuple(s.pairs), groups=int(s.settings.get("groups") or 1))
+    schedule = round_robin(tuple(s.pairs), groups=setting_int(s.settings, "groups", 1))
     return seat(s, sit_out_withdrawn(s, schedule[s.number - 1]), "round_robin")
 
 
-def _qualifying_rounds(rounds_planned: int, settings: Mapping[str, Any], entrants: int) -> int:
+def _qualifying_rounds(rounds_planned: int, settings: Mapping[str, object], entrants: int) -> int:
     """The schedule's rounds (the planned rounds while too few pairs are registered to plan
     it)."""
     try:
-        return round_robin_rounds(entrants, groups=int(settings.get("groups") or 1))
+        return round_robin_rounds(entrants, groups=setting_int(settings, "groups", 1))
     except ScheduleError:
         return rounds_planned
 
 
-def _describe(settings: Mapping[str, Any], rounds_planned: int) -> list[str]:
-    groups = int(settings.get("groups") or 1)
+def _describe(settings: Mapping[str, object], rounds_planned: int) -> list[str]:
+    groups = setting_int(settings, "groups", 1)
     return ["Round robin: every pair meets every other pair of its group once."
             + (f" The pairs play in {groups} groups." if groups > 1 else "")]
 

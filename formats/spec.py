@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Literal
 
 from pairing.club_night import BuiltRound
 from pairing.errors import PairingError
@@ -62,7 +62,7 @@ class Situation:
     fixed_tables: Mapping[int, int] = field(default_factory=dict)
     history: tuple[RoundPlan[int], ...] = ()
     results: tuple[TableResult, ...] = ()
-    settings: Mapping[str, Any] = field(default_factory=dict)
+    settings: Mapping[str, object] = field(default_factory=dict)
     # The eligible players (pairs, in a pair event) in qualifying order (best first), for
     # rounds after a cut.
     ranking: tuple[int, ...] = ()
@@ -108,7 +108,7 @@ class Finish:
     qualifying rank, and every game's result (``results``) by round."""
 
     rounds_planned: int
-    settings: Mapping[str, Any]
+    settings: Mapping[str, object]
     ranking: tuple[tuple[int, int], ...]
     results: tuple[TableResult, ...]
     # A pair event's pairs with their entries, in seed order (as in :class:`Situation`).
@@ -148,19 +148,42 @@ class PlanChange:
     """A director changing the settings or planned rounds of an event already under way: what
     is stored, what is asked for, and how far play has gone."""
 
-    stored: Mapping[str, Any]
-    settings: Mapping[str, Any]
+    stored: Mapping[str, object]
+    settings: Mapping[str, object]
     rounds_planned: int
     seated: Mapping[str, int]  # rounds seated per stage
     here: int  # players (pairs) checked in and playing
 
 
-def _one_stage(number: int, rounds_planned: int, settings: Mapping[str, Any],
+def setting_int(settings: Mapping[str, object], key: str, default: int = 0) -> int:
+    """The whole number under ``key`` (``default`` when it is absent, null or zero)."""
+    value = settings.get(key)
+    if isinstance(value, int | float | str) and value:
+        return int(value)
+    return default
+
+
+def setting_map(settings: Mapping[str, object], key: str) -> Mapping[str, object]:
+    """The nested settings under ``key`` (a playoff's), empty when absent or null."""
+    value = settings.get(key)
+    return value if isinstance(value, Mapping) else {}
+
+
+def setting_ints(settings: Mapping[str, object], key: str) -> tuple[int, ...]:
+    """The list of whole numbers under ``key`` (a bracket's consolation rounds), empty when
+    absent or null."""
+    value = settings.get(key)
+    if not isinstance(value, list | tuple):
+        return ()
+    return tuple(int(v) for v in value if isinstance(v, int | float | str))
+
+
+def _one_stage(number: int, rounds_planned: int, settings: Mapping[str, object],
                entrants: int) -> str:
     return Stage.QUALIFYING.value
 
 
-def planned_rounds(rounds_planned: int, settings: Mapping[str, Any], entrants: int) -> int:
+def planned_rounds(rounds_planned: int, settings: Mapping[str, object], entrants: int) -> int:
     """The rounds the director planned (a format that plays them as planned)."""
     return rounds_planned
 
@@ -169,13 +192,13 @@ def _by_ranking(finish: Finish) -> list[Placed]:
     return [Placed(rank, entry, Stage.QUALIFYING.value) for entry, rank in finish.ranking]
 
 
-def _no_settings(raw: Mapping[str, Any] | None) -> dict[str, Any]:
+def _no_settings(raw: Mapping[str, object] | None) -> dict[str, object]:
     if raw:
         raise FormatError("This format has no settings of its own.", field="format_settings")
     return {}
 
 
-def _nothing_to_say(settings: Mapping[str, Any], rounds_planned: int) -> list[str]:
+def _nothing_to_say(settings: Mapping[str, object], rounds_planned: int) -> list[str]:
     return []
 
 
@@ -183,11 +206,11 @@ def _any_change(change: PlanChange) -> None:
     return None
 
 
-def _any_field(settings: Mapping[str, Any], entrants: int) -> None:
+def _any_field(settings: Mapping[str, object], entrants: int) -> None:
     return None
 
 
-def no_cut(settings: Mapping[str, Any]) -> Cut | None:
+def no_cut(settings: Mapping[str, object]) -> Cut | None:
     """No cut after the qualifying rounds."""
     return None
 
@@ -220,23 +243,23 @@ class Format:
     # Settings: the keys the format takes, validation with defaults filled in (raises
     # FormatError naming ``format_settings.<key>``), and the refusal of a change once under way.
     setting_keys: frozenset[str] = frozenset()
-    check_settings: Callable[[Mapping[str, Any] | None], dict[str, Any]] = _no_settings
+    check_settings: Callable[[Mapping[str, object] | None], dict[str, object]] = _no_settings
     check_plan_change: Callable[[PlanChange], None] = _any_change
     # The first round's refusal of a field too small for the settings (a cut of 8 with six
     # players): the settings and the entrants checked in.
-    check_field: Callable[[Mapping[str, Any], int], None] = _any_field
+    check_field: Callable[[Mapping[str, object], int], None] = _any_field
     # The stage of round N and how many rounds the event plays in all, from the planned
     # rounds, the settings and the number of entrants (players, or pairs in a pair event).
-    stage_of: Callable[[int, int, Mapping[str, Any], int], str] = _one_stage
-    rounds_total: Callable[[int, Mapping[str, Any], int], int] = planned_rounds
+    stage_of: Callable[[int, int, Mapping[str, object], int], str] = _one_stage
+    rounds_total: Callable[[int, Mapping[str, object], int], int] = planned_rounds
     # The rounds before any bracket or cut (a playoff seeds from their standings).
-    qualifying_rounds: Callable[[int, Mapping[str, Any], int], int] = planned_rounds
+    qualifying_rounds: Callable[[int, Mapping[str, object], int], int] = planned_rounds
     # Final places when the event finishes (by default the standings' ranks).
     placements: Callable[[Finish], list[Placed]] = _by_ranking
     # The cut after the qualifying rounds (the standings draw its line), if any.
-    qualifying_cut: Callable[[Mapping[str, Any]], Cut | None] = no_cut
+    qualifying_cut: Callable[[Mapping[str, object]], Cut | None] = no_cut
     # The format's rules in sentences (rules page, event page, results sheet).
-    describe: Callable[[Mapping[str, Any], int], list[str]] = _nothing_to_say
+    describe: Callable[[Mapping[str, object], int], list[str]] = _nothing_to_say
     # --- capabilities ---
     min_entries: int = 4
     # Seat the next round by itself when the last game of the current one is confirmed.
@@ -270,7 +293,7 @@ class Format:
     # Settings checked for a ruleset's table shape (raw settings, table sizes, individual):
     # ``None`` means the shape does not change them (see :meth:`settings_for`).
     check_settings_for_shape: (
-        Callable[[Mapping[str, Any] | None, tuple[int, ...], bool], dict[str, Any]] | None
+        Callable[[Mapping[str, object] | None, tuple[int, ...], bool], dict[str, object]] | None
     ) = None
 
     @property
@@ -278,9 +301,9 @@ class Format:
         """Fixed pairs register together and are seated, paired and ranked as one."""
         return self.entrants == "pairs"
 
-    def settings_for(self, raw: Mapping[str, Any] | None, *, table_sizes: tuple[int, ...] = (4,),
+    def settings_for(self, raw: Mapping[str, object] | None, *, table_sizes: tuple[int, ...] = (4,),
                      individual: bool = False,
-                     teams: tuple[tuple[int, ...], ...] = ((0, 2), (1, 3))) -> dict[str, Any]:
+                     teams: tuple[tuple[int, ...], ...] = ((0, 2), (1, 3))) -> dict[str, object]:
         """``check_settings`` for the event's ruleset: a format that cannot seat the ruleset's
         tables refuses it (field ``ruleset``); one that can fills in and checks its settings for
         the shape (a progressive day's cut is 9, 3 or 0 at tables of three)."""
@@ -306,12 +329,12 @@ class Format:
     def sitting_title(self) -> str:
         return self.sitting.title()
 
-    def has_bracket(self, settings: Mapping[str, Any]) -> bool:
+    def has_bracket(self, settings: Mapping[str, object]) -> bool:
         """The event plays a bracket (its own, or a playoff after qualifying)."""
         return bool(self.bracket) or bool(self.playoff and settings.get("playoff"))
 
     def describe_length(self, rounds_planned: int, deals: int | None,
-                        settings: Mapping[str, Any], entrants: int, *,
+                        settings: Mapping[str, object], entrants: int, *,
                         game_target: int | None = None) -> str:
         """The event's length in words, as its page's heading says it: "4 rounds of 8 deals",
         "10 qualifying games of 4 deals, then semi-finals and a 3-game final", "bracket

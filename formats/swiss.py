@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from pairing.club_night import BuiltRound
 from pairing.round_robin import PairRound
@@ -49,7 +48,7 @@ def _build(s: Situation) -> BuiltRound:
     return seat(s, built, f"swiss: {q.rematches} rematches, spread {q.spread}")
 
 
-def _describe(settings: Mapping[str, Any], rounds_planned: int) -> list[str]:
+def _describe(settings: Mapping[str, object], rounds_planned: int) -> list[str]:
     return [f"Swiss, {rounds_planned} rounds: pairs with the same number of wins meet, never "
             "twice; with an odd number of pairs one has a bye each round (never twice while "
             "another has had none), which counts as a win."]

@@ -4,7 +4,6 @@ table up each round (``pairing.pair_movements``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from pairing.club_night import BuiltRound
 from pairing.pair_movements import first_draw, first_game, winners_stay
@@ -29,7 +28,7 @@ def _build(s: Situation) -> BuiltRound:
     return seat(s, sit_out_withdrawn(s, built), "winners_stay")
 
 
-def _describe(settings: Mapping[str, Any], rounds_planned: int) -> list[str]:
+def _describe(settings: Mapping[str, object], rounds_planned: int) -> list[str]:
     return [f"Winners stay, {rounds_planned} rounds: the first game's winners keep their table "
             "all day; the others move one table up each round."]
 

@@ -6,9 +6,8 @@ revision history and re-derive games and standings; derived rows are shown read-
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin
+from django.db.models import Model
 from django.http import HttpRequest
 
 from .models import Game, Hand, HandRevision, SeatResult
@@ -17,13 +16,13 @@ from .models import Game, Hand, HandRevision, SeatResult
 class ReadOnlyAdminMixin:
     """Shown, never added, changed or deleted here."""
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 

@@ -15,11 +15,12 @@ that was already stored returns the stored hand (200) instead of storing a secon
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, TypedDict
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -27,12 +28,13 @@ from rest_framework.views import APIView
 from clubs.permissions import check_club_role, has_club_role
 from common.labels import OUTCOMES, SEATS, SUITS
 from rules_engine import Ruleset
-from tournaments.models import Table
+from tournaments.models import Event, Round, Table
 from tournaments.selectors import event_get
 
 from . import services
-from .models import HandRevision
+from .models import Game, HandRevision
 from .selectors import (
+    TableState,
     entry_refusal,
     hand_history,
     hand_with_context,
@@ -92,7 +94,7 @@ class HandValuesInput(serializers.Serializer[object]):
         help_text="Check pinochle: the melds that earn checks, per player "
                   '(e.g. {"N": ["run", "aces"]}); the ruleset lists them.')
 
-    def values(self) -> dict[str, Any]:
+    def values(self) -> dict[str, object]:
         data = dict(self.validated_data)
         return {k: data[k] for k in services.HAND_FIELDS if k in data}
 
@@ -245,7 +247,7 @@ class HandHistoryOutput(serializers.Serializer[object]):
 
 
 # --- helpers ------------------------------------------------------------------------------------
-def _flatten(detail: Any, prefix: str = "") -> list[dict[str, str]]:
+def _flatten(detail: object, prefix: str = "") -> list[dict[str, str]]:
     """DRF's nested error dict as the house's flat list (``meld`` → a side becomes ``meld.<side>``)."""
     out: list[dict[str, str]] = []
     if isinstance(detail, dict):
@@ -264,9 +266,9 @@ def _invalid(serializer: serializers.Serializer[object]) -> Response:
     return Response({"errors": _flatten(serializer.errors)}, status=status.HTTP_400_BAD_REQUEST)
 
 
-def _closed(state: dict[str, Any]) -> Response:
+def _closed(round_: Round) -> Response:
     """403: the table's round (or its event) no longer takes writes from the table."""
-    refusal = entry_refusal(state["round"])
+    refusal = entry_refusal(round_)
     field, code, message = (
         (refusal.field, refusal.code, refusal.message) if refusal is not None
         else ("round", "round_closed", "This table no longer takes scores.")
@@ -278,10 +280,14 @@ def _closed(state: dict[str, Any]) -> Response:
     )
 
 
-def _table_state_data(state: dict[str, Any]) -> dict[str, Any]:
+def _table_state_data(state: TableState) -> dict[str, object]:
     game = state["game"]
     # said only where they apply: a four-handed table's answer is what it always was
-    shape = {key: state[key] for key in ("sitting_out", "needs_tricks") if state[key]}
+    shape: dict[str, object] = {}
+    if state["sitting_out"]:
+        shape["sitting_out"] = state["sitting_out"]
+    if state["needs_tricks"]:
+        shape["needs_tricks"] = state["needs_tricks"]
     return {
         **shape,
         "event_id": state["event"].pk,
@@ -317,7 +323,7 @@ class TableDeviceApi(APIView):
     """An endpoint of the table's device: the token in the URL opens that table (no login), and
     requests are rate-limited per table (``common.throttles``)."""
 
-    authentication_classes: list[Any] = []
+    authentication_classes: list[type[BaseAuthentication]] = []
     permission_classes = [permissions.AllowAny]
     throttle_scope = "table"
 
@@ -358,14 +364,14 @@ class TableCheckApi(TableDeviceApi):
         return Response(hand_check_answer(serializer.values(), ruleset, seats))
 
 
-def hand_check_answer(values: dict[str, Any], ruleset: Ruleset,
-                      seats: Sequence[str] | None = None) -> dict[str, Any]:
+def hand_check_answer(values: Mapping[str, object], ruleset: Ruleset,
+                      seats: Sequence[str] | None = None) -> dict[str, object]:
     """The check endpoint's 200 answer for values its serializer let through (a hand the rules
     refuse raises ``RulesError``, answered 400 with its errors), at a table with ``seats``. The
     entry form's browser computes the same answer (static/js/hand_preview.js);
     tests/e2e/test_hand_preview.py compares them."""
     _, score = services.hand_check(values=values, ruleset=ruleset, seats=seats)
-    answer: dict[str, Any] = {
+    answer: dict[str, object] = {
         "points": dict(score.points), "declaring_side": score.declaring_side,
         "made": score.made, "result": score.result, "reason": score.reason,
     }
@@ -393,7 +399,7 @@ class TableHandsApi(TableDeviceApi):
     def post(self, request: Request, token: str) -> Response:
         table = table_by_token(token=token)
         if entry_refusal(table.round) is not None:
-            return _closed({"round": table.round})
+            return _closed(table.round)
         serializer = HandSubmitInput(data=request.data)
         if not serializer.is_valid():
             return _invalid(serializer)
@@ -494,7 +500,7 @@ class DeskHandInput(DeskTableInput, HandSubmitInput):
     """A hand entered at the director's desk for any table of the event."""
 
 
-def _game_data(game: Any) -> dict[str, Any]:
+def _game_data(game: Game) -> dict[str, object]:
     return {
         "status": game.status, "totals": game.totals or {}, "winner": game.winner,
         "finish_reason": game.finish_reason, "forfeit": game.forfeit,
@@ -508,7 +514,16 @@ def _refused(field: str, code: str, message: str) -> Response:
                     status=status.HTTP_400_BAD_REQUEST)
 
 
-def _desk_table(event: Any, data: dict[str, Any]) -> Any:
+class DeskTarget(TypedDict, total=False):
+    """The table a desk request names (:class:`DeskTableInput`): a round and a table, or a
+    bracket match."""
+
+    match: str
+    round: int
+    table: int
+
+
+def _desk_table(event: Event, data: DeskTarget) -> Table | None:
     """The table ``data`` names in the event (``round`` and ``table`` numbers, or a bracket
     ``match``), or None."""
     tables = Table.objects.select_related("round__event__club", "game").filter(round__event=event)
@@ -519,7 +534,7 @@ def _desk_table(event: Any, data: dict[str, Any]) -> Any:
     return table if table is not None and hasattr(table, "game") else None
 
 
-def _desk_missing(event: Any, data: dict[str, Any]) -> Response:
+def _desk_missing(event: Event, data: DeskTarget) -> Response:
     if data.get("match"):
         return _refused("match", "not_seated",
                         f"Match {data['match']} is not being played: its pairs are not known "
@@ -535,7 +550,7 @@ def _open_table_position(request: Request, token: str) -> tuple[Table, str] | Re
     round is closed: 403; no valid ``position``: 400)."""
     table = table_by_token(token=token)
     if entry_refusal(table.round) is not None:
-        return _closed({"round": table.round})
+        return _closed(table.round)
     serializer = PositionInput(data=request.data)
     if not serializer.is_valid():
         return _invalid(serializer)

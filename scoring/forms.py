@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
+from django.http import QueryDict
 
 from common.errors import DomainError
 from common.labels import (
@@ -29,6 +30,8 @@ from common.labels import (
 from common.rulesets import table_sides
 from rules_engine import RulesError, Ruleset, browser_rules, fields_for, needs_tricks
 from rules_engine.checks import CHECK_MELDS
+
+from .selectors import SeatRow
 
 # Check pinochle's check-earning melds as a form offers them (a double marriage is counted).
 CHECK_CHOICES = [(name, label) for name, (_, label) in CHECK_MELDS.items()
@@ -63,7 +66,7 @@ def errors_from_exception(exc: Exception) -> dict[str, list[str]]:
     return errors
 
 
-def _numeric(**attrs: Any) -> forms.TextInput:
+def _numeric(**attrs: str) -> forms.TextInput:
     # A text input with a numeric keypad: no spinner arrows, no wheel changing a score by accident.
     return forms.TextInput(attrs={
         "inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off", **attrs,
@@ -140,12 +143,12 @@ class HandForm(forms.Form):
                 data[f"{group}_{missing[0]}"] = total - typed
         return data
 
-    def hand_values(self) -> dict[str, Any]:
+    def hand_values(self) -> dict[str, object]:
         """The cleaned values in the rules engine's input shape (fields of other outcomes left out)."""
         data = self.cleaned_data
         outcome = data.get("outcome") or "played"
         wanted = outcome_fields(self.ruleset).get(outcome, set())
-        values: dict[str, Any] = {"dealer": data.get("dealer"), "outcome": outcome}
+        values: dict[str, object] = {"dealer": data.get("dealer"), "outcome": outcome}
         for name in ("bidder", "bid", "trump", "renege_seat", "partner", "misdeal_seat"):
             if name in wanted and data.get(name) not in (None, ""):
                 values[name] = data[name]
@@ -169,11 +172,11 @@ class HandForm(forms.Form):
 
     @classmethod
     def initial_for(
-        cls, *, number: int, dealer: str, values: dict[str, Any] | None = None,
+        cls, *, number: int, dealer: str, values: Mapping[str, object] | None = None,
         expected_revision: int | None = None,
-    ) -> dict[str, Any]:
+    ) -> dict[str, object]:
         """Initial data for a fresh form (next hand) or a correction (stored ``values``)."""
-        initial: dict[str, Any] = {
+        initial: dict[str, object] = {
             "number": number, "dealer": dealer, "outcome": "played",
             "idempotency_key": new_idempotency_key(),
         }
@@ -194,13 +197,15 @@ class HandForm(forms.Form):
         return initial
 
 
-def _listed(data: Any, name: str) -> list[str]:
+def _listed(data: Mapping[str, object], name: str) -> list[str]:
     """Every value posted under ``name`` (a form's check boxes)."""
-    getlist = getattr(data, "getlist", None)
-    return list(getlist(name)) if getlist is not None else list(data.get(name) or [])
+    if isinstance(data, QueryDict):
+        return list(data.getlist(name))
+    value = data.get(name)
+    return [str(v) for v in value] if isinstance(value, list | tuple) else []
 
 
-def form_value(form: HandForm, name: str) -> Any:
+def form_value(form: HandForm, name: str) -> object:
     """What a field shows: the submitted value of a bound form, else its initial value."""
     if form.is_bound:
         return form.data.get(name, "")
@@ -215,15 +220,15 @@ FORM_WIDE_ERRORS = ("general", "number", "expected_revision", "idempotency_key",
 
 
 def hand_layout(
-    form: HandForm, *, seats: list[dict[str, Any]], errors: dict[str, list[str]] | None = None,
-) -> dict[str, Any]:
+    form: HandForm, *, seats: Sequence[SeatRow], errors: dict[str, list[str]] | None = None,
+) -> dict[str, object]:
     """What the templates need to draw the form: current values, tiles for the choice fields and
     the per-side number fields with their messages."""
     errors = errors or {}
     names = {s["position"]: s["name"] for s in seats}
     value = {name: str(form_value(form, name)) for name in form.fields}
 
-    def seat_tiles(field: str) -> list[dict[str, Any]]:
+    def seat_tiles(field: str) -> list[dict[str, object]]:
         return [
             {"value": p, "label": p, "sub": names.get(p, "") or SEAT_NAMES[p],
              "checked": value[field] == p}

@@ -43,6 +43,26 @@ class SidePoints(TypedDict):
     total: int
 
 
+class HandValues(TypedDict, total=False):
+    """A stored hand's values in the rules engine's input shape (``rules_engine.parse_hand``):
+    only the fields its outcome carries (:func:`revision_values`)."""
+
+    dealer: str
+    outcome: str
+    meld: dict[str, int]
+    bidder: str
+    bid: int
+    trump: str
+    counters: dict[str, int]
+    renege_seat: str
+    tricks: dict[str, int]
+    quadruple_run: str
+    partner: str
+    misdeal_seat: str
+    widow_seen: bool
+    check_melds: dict[str, list[str]]
+
+
 class RevisionRow(TypedDict):
     """A revision as the audit, the table page and the API read it (:func:`revision_row`);
     a game's hands (:func:`game_hands`) add the running score after each."""
@@ -52,7 +72,7 @@ class RevisionRow(TypedDict):
     number: int
     revision: int
     is_live: bool
-    values: dict[str, Any]
+    values: HandValues
     summary: str
     dealer: str
     bidder: str
@@ -98,10 +118,10 @@ class TableStatus(TypedDict):
     next_round: NextRound
 
 
-def revision_values(revision: HandRevision) -> dict[str, Any]:
+def revision_values(revision: HandRevision) -> HandValues:
     """A revision's entered values in the rules engine's input shape: only the fields its
     outcome carries (``rules_engine.fields_for``; a misdeal carries its dealer alone)."""
-    values: dict[str, Any] = {"dealer": revision.dealer, "outcome": revision.outcome}
+    values: HandValues = {"dealer": revision.dealer, "outcome": revision.outcome}
     if revision.outcome not in NO_BID_OUTCOMES and revision.meld:
         values["meld"] = revision.meld
     if revision.bidder:
@@ -192,7 +212,7 @@ def seats_of(table: Table, ruleset: Ruleset | None = None) -> list[SeatRow]:
     return rows
 
 
-def describe_values(values: dict[str, Any] | None) -> str:
+def describe_values(values: HandValues | None) -> str:
     """One line for people: ``Dealer S · N bid 55 in ♥ · meld NS 24 / EW 32 · counters ...``."""
     if not values:
         return ""
@@ -216,8 +236,7 @@ def describe_values(values: dict[str, Any] | None) -> str:
     meld = values.get("meld") or {}
     if meld:
         parts.append("meld " + " / ".join(f"{k} {v}" for k, v in sorted(meld.items(), reverse=True)))
-    for group in ("counters", "tricks"):
-        given = values.get(group) or {}
+    for group, given in (("counters", values.get("counters")), ("tricks", values.get("tricks"))):
         if given:
             parts.append(
                 f"{group} " + " / ".join(f"{k} {v}" for k, v in sorted(given.items(), reverse=True))
@@ -348,7 +367,44 @@ def round_is_open(round_: Round) -> bool:
     return entry_refusal(round_) is None
 
 
-def table_state(*, table: Table) -> dict[str, Any]:
+class SideTotal(TypedDict):
+    side: str
+    points: int
+    players: str
+    is_winner: bool
+
+
+class TableState(TypedDict):
+    """Everything a device needs to show a table and enter its next hand (:func:`table_state`)."""
+
+    event: Event
+    round: Round
+    table: Table
+    game: Game
+    seats: list[SeatRow]
+    seat_names: dict[str, str]
+    sides: tuple[str, ...]
+    # the seat that sits the next hand out, where one more player than the hands dealt sits at
+    # the table (the dealer)
+    sitting_out: str | None
+    needs_tricks: bool
+    hands: list[RevisionRow]
+    totals: list[SideTotal]
+    next_number: int
+    deals_played: int
+    misdeals: int
+    next_dealer: str
+    is_open: bool
+    can_enter: bool
+    deals_per_round: int | None
+    game_target: int | None
+    counters_total: int
+    scorer_name: str
+    confirmers: list[SeatRow]
+    confirmed_by_name: str
+
+
+def table_state(*, table: Table) -> TableState:
     """Everything a device needs to show a table and enter its next hand."""
     round_ = table.round
     event = round_.event
@@ -373,7 +429,7 @@ def table_state(*, table: Table) -> dict[str, Any]:
     misdeals = sum(1 for h in hands if h["outcome"] in NO_BID_OUTCOMES)
     open_ = round_is_open(round_)
     names = {s["position"]: s["name"] for s in seats}
-    totals = [
+    totals: list[SideTotal] = [
         {
             "side": side,
             "points": int((game.totals or {}).get(side, 0)),
@@ -530,7 +586,37 @@ def table_next_round(*, table: Table) -> NextRound:
             "seated": Round.objects.filter(event_id=table.round.event_id, number=number).exists()}
 
 
-def table_next_seats(*, table: Table) -> dict[str, Any] | None:
+class NextSeat(TypedDict):
+    """Where one of the table's players sits next (:func:`table_next_seats`)."""
+
+    name: str
+    entry_id: int
+    table: int | None
+    position: str
+    seat_name: str
+    label: str
+
+
+class NextSeats(TypedDict):
+    """Where a finished table's players go next (:func:`table_next_seats`)."""
+
+    number: int
+    seated: bool
+    word: str
+    # the next round not seated yet
+    confirmed: NotRequired[int]
+    total: NotRequired[int]
+    last: NotRequired[bool]
+    finished: NotRequired[bool]
+    held: NotRequired[bool]
+    # seated
+    round: NotRequired[Round]
+    stage_label: NotRequired[str]
+    final: NotRequired[bool]
+    players: NotRequired[list[NextSeat]]
+
+
+def table_next_seats(*, table: Table) -> NextSeats | None:
     """Where this table's players go next, for the phone page once its game is over.
 
     None while the game is being played. Otherwise ``{"number", "seated", ...}`` for the
@@ -548,21 +634,22 @@ def table_next_seats(*, table: Table) -> dict[str, Any] | None:
     round_ = table.round
     event = round_.event
     number = round_.number + 1
-    out: dict[str, Any] = {"number": number, "seated": False, "word": event.sitting}
+    out: NextSeats = {"number": number, "seated": False, "word": event.sitting}
     if event.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
         # an old table link after the event ended: no "next" game, whatever was seated then
-        out.update(confirmed=0, total=0, last=True, finished=True, held=False)
+        out.update({"confirmed": 0, "total": 0, "last": True, "finished": True, "held": False})
         return out
     next_round = Round.objects.filter(event_id=event.pk, number=number).first()
     if next_round is None:
         counts = Game.objects.filter(table__round_id=round_.pk).aggregate(
             total=Count("pk"), confirmed=Count("pk", filter=Q(status=Game.Status.CONFIRMED)))
         last = _last_round_number(event)
-        out.update(
-            confirmed=counts["confirmed"], total=counts["total"],
-            last=event.status == Event.Status.FINISHED or (last is not None and round_.number >= last),
-            held=event.advance_held,
-        )
+        out.update({
+            "confirmed": counts["confirmed"], "total": counts["total"],
+            "last": event.status == Event.Status.FINISHED
+            or (last is not None and round_.number >= last),
+            "held": event.advance_held,
+        })
         return out
     here = list(
         Seat.objects.filter(table_id=table.pk)
@@ -582,7 +669,7 @@ def table_next_seats(*, table: Table) -> dict[str, Any] | None:
                   .values_list("entry_id", flat=True))
     final = next_round.stage == Round.Stage.FINAL
     stage_label = Round.Stage(next_round.stage).label
-    players = []
+    players: list[NextSeat] = []
     for position in table_seats(ruleset, by_position):
         if position not in by_position:
             continue
@@ -608,6 +695,6 @@ def table_next_seats(*, table: Table) -> dict[str, Any] | None:
         players.append({"name": name, "entry_id": entry, "table": table_number,
                         "position": seat, "seat_name": SEAT_NAMES.get(seat, ""),
                         "label": label})
-    out.update(seated=True, round=next_round, stage_label=stage_label, final=final,
-               players=players)
+    out.update({"seated": True, "round": next_round, "stage_label": stage_label, "final": final,
+                "players": players})
     return out

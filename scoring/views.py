@@ -12,8 +12,9 @@ lets the page open without a network.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -51,6 +52,16 @@ from .selectors import (
     table_next_seats,
     table_state,
 )
+from .services.confirm import DeskResult
+
+
+class Conflict(TypedDict):
+    """A submission refused because the hand changed first: what is stored now."""
+
+    message: str
+    current: dict[str, object]  # the stored revision's values and its number (``revision``)
+    summary: str
+    revision: int | None
 
 
 @dataclass
@@ -59,7 +70,7 @@ class Outcome:
 
     revision: HandRevision | None = None
     errors: dict[str, list[str]] = field(default_factory=dict)
-    conflict: dict[str, Any] | None = None
+    conflict: Conflict | None = None
 
     @property
     def status(self) -> int:
@@ -92,8 +103,8 @@ def _save(form: HandForm, *, game: Game, hand: Hand | None, author: Actor, sourc
     except ConflictError as exc:
         current = exc.current or {}
         return Outcome(conflict={
-            "message": exc.message, "current": current, "summary": describe_values(current),
-            "revision": current.get("revision"),
+            "message": exc.message, "current": current,
+            "summary": describe_values(exc.current or None), "revision": current.get("revision"),
         })
     except (RulesError, DomainError) as exc:
         return Outcome(errors=errors_from_exception(exc))
@@ -107,10 +118,19 @@ def _saved_message(revision: HandRevision) -> str:
 
 
 # --- the table's phone page -------------------------------------------------------------------
+class Correcting(TypedDict):
+    """The hand a table's phone is correcting: its number, live version and values in words."""
+
+    number: int
+    revision: int
+    summary: str
+    action: str
+
+
 def _table_page(
     request: HttpRequest, table: Table, *, form: HandForm | None = None,
-    outcome: Outcome | None = None, status: int = 200, correcting: dict[str, Any] | None = None,
-    extra: dict[str, Any] | None = None,
+    outcome: Outcome | None = None, status: int = 200, correcting: Correcting | None = None,
+    extra: Mapping[str, object] | None = None,
 ) -> HttpResponse:
     state = table_state(table=table)
     ruleset = event_ruleset(state["event"])
@@ -208,7 +228,7 @@ def table_hand_correct(request: HttpRequest, token: str, number: int) -> HttpRes
     ruleset = event_ruleset(state["event"])
     seats = [seat["position"] for seat in state["seats"]]
     live = hand.revisions.get(is_live=True)
-    correcting = {"number": number, "revision": live.revision,
+    correcting: Correcting = {"number": number, "revision": live.revision,
                   "summary": describe_values(revision_values(live)),
                   "action": reverse("table-hand-correct", args=[token, number])}
     if request.method == "POST":
@@ -336,7 +356,7 @@ def director_hands(request: HttpRequest, event_id: int) -> HttpResponse:
     tables = list(round_.tables.all()) if round_ else []
     wanted_table = _pick(params_get("table"))
     table = next((t for t in tables if t.number == wanted_table), tables[0] if tables else None)
-    context: dict[str, Any] = {
+    context: dict[str, object] = {
         "event": event, "rounds": rounds, "round": round_, "tables": tables, "table": table,
         "as_director": as_director, "errors": {}, "conflict": None,
     }
@@ -357,6 +377,7 @@ def director_hands(request: HttpRequest, event_id: int) -> HttpResponse:
         {"round": round_.number if round_ else "", "table": table.number}
     )
     status = 200
+    errors: dict[str, list[str]] = {}
     if request.method == "POST":
         form = HandForm(request.POST, ruleset=ruleset, seats=seats)
         outcome = _save(form, game=table.game, hand=hand, author=request.user,
@@ -364,7 +385,8 @@ def director_hands(request: HttpRequest, event_id: int) -> HttpResponse:
         if outcome.revision is not None:
             messages.success(request, f"Table {table.number}: {_saved_message(outcome.revision)}")
             return redirect(here)
-        context.update(errors=outcome.errors, conflict=outcome.conflict)
+        errors = outcome.errors
+        context.update(errors=errors, conflict=outcome.conflict)
         status = outcome.status
         if outcome.conflict and hand is not None:
             form = HandForm(initial=HandForm.initial_for(
@@ -384,7 +406,7 @@ def director_hands(request: HttpRequest, event_id: int) -> HttpResponse:
             number=state["next_number"], dealer=state["next_dealer"]), ruleset=ruleset, seats=seats)
     context.update(state)
     context.update(
-        round=round_, table=table, form=form, layout=hand_layout(form, seats=state["seats"], errors=context["errors"]),
+        round=round_, table=table, form=form, layout=hand_layout(form, seats=state["seats"], errors=errors),
         editing=hand, editing_live=live, here=here,
         action=here + (f"&hand={hand.number}" if hand else ""),
         check_url=reverse("api-table-check", args=[table.token]),
@@ -441,7 +463,7 @@ def director_games(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event_for_scorer(request, event_id)
     as_director = has_club_role(user=request.user, club=event.club, role="director")
     only_open = request.GET.get("all") != "1"
-    desk_results: list[dict[str, Any]] | None = None
+    desk_results: list[DeskResult] | None = None
     desk_error = ""
     if request.method == "POST":
         if not as_director:
@@ -460,7 +482,7 @@ def director_games(request: HttpRequest, event_id: int) -> HttpResponse:
     }, status=400 if desk_error else 200)
 
 
-def _desk_confirm(request: HttpRequest, event: Event) -> tuple[list[dict[str, Any]], str]:
+def _desk_confirm(request: HttpRequest, event: Event) -> tuple[list[DeskResult], str]:
     """The games page's "Confirm from signed sheets": the ticked games ("round-table"), round
     by round through ``services.games_confirm_at_desk``; one result per table."""
     source = request.POST.get("source", "signed_sheet")
@@ -472,7 +494,7 @@ def _desk_confirm(request: HttpRequest, event: Event) -> tuple[list[dict[str, An
     if not wanted:
         return [], "Tick the finished games whose signed sheets you have."
     rounds = {r.number: r for r in event.rounds.filter(number__in=list(wanted))}
-    results: list[dict[str, Any]] = []
+    results: list[DeskResult] = []
     for number, tables in sorted(wanted.items()):
         round_ = rounds.get(number)
         if round_ is None:

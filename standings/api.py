@@ -9,8 +9,6 @@ events answer 404 to people outside the club, exactly like the pages.
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.request import Request
@@ -134,7 +132,8 @@ class EventStandingsApi(APIView):
         stage = request.query_params.get("stage") or None
         standings = event_standings(event_id=event_id, user=request.user, chart_top=0,
                                     stage=stage, part=request.query_params.get("view") or None)
-        data: dict[str, Any] = standings.status.to_dict() | {
+        data: dict[str, object] = {
+            **standings.status.to_dict(),
             "stage": stage,
             "view": standings.part,
             "final": standings.final,

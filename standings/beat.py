@@ -14,6 +14,7 @@ import contextlib
 import os
 import socket
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from celery.beat import PersistentScheduler
@@ -31,10 +32,22 @@ def heartbeat_write() -> None:
                                   "pid": os.getpid()}, timeout=24 * 3600)
 
 
-def heartbeat_read() -> dict[str, Any] | None:
-    """The last heartbeat (``at``: epoch seconds, ``host``, ``pid``), or None."""
+@dataclass(frozen=True, slots=True)
+class Heartbeat:
+    """A heartbeat: when (epoch seconds), and from which host and process."""
+
+    at: float
+    host: str = "?"
+    pid: str = "?"
+
+
+def heartbeat_read() -> Heartbeat | None:
+    """The last heartbeat, or None."""
     value = cache.get(HEARTBEAT_KEY)
-    return value if isinstance(value, dict) else None
+    if not isinstance(value, dict):
+        return None
+    return Heartbeat(at=float(value["at"]), host=str(value.get("host", "?")),
+                     pid=str(value.get("pid", "?")))
 
 
 class HeartbeatScheduler(PersistentScheduler):

@@ -24,25 +24,34 @@ settings, as the format's spec (``formats``) reads them.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from common.rulesets import event_ruleset
 from formats.pair_settings import lower_plan
 from formats.pairs import LOWER_PREFIX, bracket_plan_of, lower_size
-from pairing.bracket import BracketError, bracket_state, elimination_places
+from formats.spec import setting_int, setting_map
+from pairing.bracket import BracketError, Plan, bracket_state, elimination_places
 from scoring.models import Game
 from tournaments.models import Event, Round, Seat
 from tournaments.selectors import pairs_in_seed_order
 
 from .compute import qualifying_order, stage_rounds, standings_compute
+from .rows import Placement, StandingRow
 
 RESULT = "result"
 TOTALS = "totals"
 PARTS = (RESULT, TOTALS, *Round.Stage.values)
 STAGE_WORDS = {Round.Stage.FINAL: "the final table", Round.Stage.SEMIFINAL: "the semi-finals",
                Round.Stage.BRACKET: "the bracket", Round.Stage.QUALIFYING: "qualifying"}
+
+
+class BoardExtra(TypedDict, total=False):
+    """What a qualifying board with a cut says of it: how many go through, and to what."""
+
+    cut_size: int
+    goes_to: str
 
 
 @dataclass
@@ -53,44 +62,50 @@ class Board:
 
     key: str
     title: str
-    rows: list[dict[str, Any]]
+    rows: list[StandingRow]
     cut: int | None = None
     note: str = ""
     stage: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: BoardExtra = field(default_factory=lambda: BoardExtra())
     podium: bool = True
 
 
-def row_key(item: dict[str, Any], *, pairs: bool) -> int:
+def row_key(item: StandingRow | Placement, *, pairs: bool) -> int:
     """What a row or a placement ranks: its pair in a pair event, else its entry."""
-    if pairs and item.get("pair_id") is not None:
-        return int(item["pair_id"])
+    pair_id = item.get("pair_id")
+    if pairs and pair_id is not None:
+        return int(pair_id)
     return int(item.get("entry_id") or 0)
 
 
-def _rank_text(row: dict[str, Any]) -> str:
+def _rank_text(row: StandingRow) -> str:
     if row.get("rank") is None:
         return "–"
     return f"{row['rank']}{'=' if row.get('tied') else ''}"
 
 
-def _blank_row(placed: dict[str, Any]) -> dict[str, Any]:
-    """A row for a placed entry the snapshot does not list (it should always list them)."""
-    return {"entry_id": int(placed.get("entry_id") or 0), "name": placed.get("name", ""),
-            "active": True, "alternate": False, "points": 0, "games": 0, "wins": 0, "byes": 0,
-            "bye_points": 0, "hands_declared": 0, "hands_made": 0, "hands_set": 0,
-            "highest_game": None, "per_round": {},
-            **({"pair_id": int(placed["pair_id"])} if placed.get("pair_id") is not None else {})}
+def _blank_row(placed: Placement) -> StandingRow:
+    """A row for a placed entry the snapshot does not list (it should always list them); its
+    ``rank`` and ``tied`` are the place's (:func:`placed_rows`)."""
+    row: StandingRow = {
+        "entry_id": int(placed.get("entry_id") or 0), "name": placed.get("name", ""),
+        "active": True, "alternate": False, "points": 0, "games": 0, "wins": 0, "byes": 0,
+        "bye_points": 0, "hands_declared": 0, "hands_made": 0, "hands_set": 0,
+        "highest_game": None, "per_round": {}, "rank": None, "tied": False}
+    pair_id = placed.get("pair_id")
+    if pair_id is not None:
+        row["pair_id"] = int(pair_id)
+    return row
 
 
-def placed_rows(rows: Iterable[dict[str, Any]], placements: list[dict[str, Any]], *,
-                pairs: bool) -> list[dict[str, Any]]:
+def placed_rows(rows: Iterable[StandingRow], placements: list[Placement], *,
+                pairs: bool) -> list[StandingRow]:
     """The rows in the order of the final places: each placed row's ``rank`` is its place
     (``tied`` when shared), with the ``stage`` that decided it and its ``prize`` if any; the rows not
     placed follow in their order, with no rank. The rows given are not changed."""
     by_key = {row_key(r, pairs=pairs): r for r in rows}
     shared = Counter(int(p["place"]) for p in placements)
-    out: list[dict[str, Any]] = []
+    out: list[StandingRow] = []
     seen: set[int] = set()
     for placed in placements:
         key = row_key(placed, pairs=pairs)
@@ -99,50 +114,60 @@ def placed_rows(rows: Iterable[dict[str, Any]], placements: list[dict[str, Any]]
         seen.add(key)
         row = by_key.get(key) or _blank_row(placed)
         place = int(placed["place"])
-        out.append({**row, "rank": place, "tied": shared[place] > 1,
-                    "stage": placed.get("stage") or "",
-                    **({"prize": str(placed["prize"])} if placed.get("prize") else {})})
+        line: StandingRow = {**row, "rank": place, "tied": shared[place] > 1,
+                             "stage": placed.get("stage") or ""}
+        prize = placed.get("prize")
+        if prize:
+            line["prize"] = str(prize)
+        out.append(line)
     out += [{**row, "rank": None, "tied": False} for key, row in by_key.items()
             if key not in seen]
     return out
 
 
-def place_of(placements: list[dict[str, Any]], *, entry_id: int,
+def _number(value: object) -> int:
+    """A stored place's number (0 when absent)."""
+    return int(value) if isinstance(value, int | float | str) and value else 0
+
+
+def place_of(placements: Sequence[Placement | Mapping[str, object]], *, entry_id: int,
              pair_id: int | None = None) -> tuple[int, int, bool] | None:
     """(place, how many places, shared) of an entry (its pair's, in a pair event) in a finished
-    event's placements; None when it is not placed."""
+    event's placements (as stored); None when it is not placed."""
     for placed in placements:
-        if pair_id is not None and placed.get("pair_id") is not None:
-            mine = int(placed["pair_id"]) == pair_id
+        placed_pair = placed.get("pair_id")
+        if pair_id is not None and placed_pair is not None:
+            mine = _number(placed_pair) == pair_id
         else:
-            mine = int(placed.get("entry_id") or 0) == entry_id
+            mine = _number(placed.get("entry_id")) == entry_id
         if mine:
-            place = int(placed["place"])
+            place = _number(placed["place"])
             return place, len(placements), sum(
-                1 for p in placements if int(p["place"]) == place) > 1
+                1 for p in placements if _number(p["place"]) == place) > 1
     return None
 
 
-def first_placed(placements: list[dict[str, Any]],
+def first_placed(placements: Sequence[Placement | Mapping[str, object]],
                  pair_entries: dict[int, list[int]]) -> set[int]:
     """The entries placed first (a pair's two players, through ``pair_entries``)."""
     firsts: set[int] = set()
     for placed in placements:
-        if int(placed.get("place", 0)) != 1:
+        if _number(placed.get("place", 0)) != 1:
             continue
-        if placed.get("pair_id") is not None:
-            firsts.update(pair_entries.get(int(placed["pair_id"]), []))
-        elif placed.get("entry_id"):
-            firsts.add(int(placed["entry_id"]))
+        pair_id, entry_id = placed.get("pair_id"), placed.get("entry_id")
+        if pair_id is not None:
+            firsts.update(pair_entries.get(_number(pair_id), []))
+        elif entry_id:
+            firsts.add(_number(entry_id))
     return firsts
 
 
-def _eligible(row: dict[str, Any]) -> bool:
+def _eligible(row: StandingRow) -> bool:
     """Counts for the cut: still playing and not an alternate (``qualifying_order``)."""
     return bool(row.get("active", True)) and not row.get("alternate")
 
 
-def cut_after(rows: list[dict[str, Any]], size: int) -> int | None:
+def cut_after(rows: list[StandingRow], size: int) -> int | None:
     """How many rows stand above the cut line when the best ``size`` eligible rows go through
     (None when fewer are eligible: nobody is cut)."""
     through = 0
@@ -153,7 +178,7 @@ def cut_after(rows: list[dict[str, Any]], size: int) -> int | None:
     return None
 
 
-def qualifying_board(event: Event, rows: list[dict[str, Any]], *, titled: bool) -> Board:
+def qualifying_board(event: Event, rows: list[StandingRow], *, titled: bool) -> Board:
     """The qualifying standings, with the cut line when the event cuts after qualifying."""
     cut = event.spec.qualifying_cut(dict(event.format_settings or {}))
     if cut is None:
@@ -162,7 +187,7 @@ def qualifying_board(event: Event, rows: list[dict[str, Any]], *, titled: bool) 
     return Board("qualifying", "Qualifying", rows, cut=cut_after(rows, cut.size),
                  note=f"The best {cut.size} go on to {cut.goes_to}: the line is drawn under the "
                  "last of them.", stage=Round.Stage.QUALIFYING,
-                 extra={"cut_size": cut.size, "goes_to": cut.goes_to})
+                 extra=BoardExtra(cut_size=cut.size, goes_to=cut.goes_to))
 
 
 def _table_boards(event: Event, stage: str, rounds: list[int]) -> list[Board]:
@@ -178,9 +203,10 @@ def _table_boards(event: Event, stage: str, rounds: list[int]) -> list[Board]:
     for number in sorted(tables):
         mine = [r for r in rows if int(r["entry_id"]) in tables[number]
                 or set(r.get("entry_ids") or ()) & tables[number]]
-        ranks = Counter(r["rank"] for r in mine)
-        table_rows = [{**r, "rank": 1 + sum(1 for o in mine if o["rank"] < r["rank"]),
-                       "tied": ranks[r["rank"]] > 1} for r in mine]
+        ranks = Counter(r["rank"] or 0 for r in mine)
+        table_rows: list[StandingRow] = [
+            {**r, "rank": 1 + sum(1 for o in mine if (o["rank"] or 0) < (r["rank"] or 0)),
+             "tied": ranks[r["rank"] or 0] > 1} for r in mine]
         title = "Final table" if stage == Round.Stage.FINAL and len(tables) == 1 \
             else f"{label} · table {number}"
         boards.append(Board(f"{stage}-{number}", title, table_rows, stage=stage,
@@ -189,7 +215,7 @@ def _table_boards(event: Event, stage: str, rounds: list[int]) -> list[Board]:
     return boards
 
 
-def _bracket_board(event: Event, rows: list[dict[str, Any]], rounds: list[int]) -> Board | None:
+def _bracket_board(event: Event, rows: list[StandingRow], rounds: list[int]) -> Board | None:
     """The bracket's places so far (the upper bracket's, in a split final). None when the
     bracket cannot be read (the standings of its games are shown instead)."""
     pairs = pairs_in_seed_order(event)
@@ -209,17 +235,17 @@ def _bracket_board(event: Event, rows: list[dict[str, Any]], rounds: list[int]) 
                          rows, key="bracket", title=title, offset=0)
 
 
-def _lower_board(event: Event, rows: list[dict[str, Any]], rounds: list[int]) -> Board | None:
+def _lower_board(event: Event, rows: list[StandingRow], rounds: list[int]) -> Board | None:
     """A split final's lower bracket while it is played: its places so far, counted on from
     the cut (9 to 16 after a cut of 8). None without a lower bracket."""
     settings = dict(event.format_settings or {})
-    playoff = settings.get("playoff") or {}
+    playoff = setting_map(settings, "playoff")
     if event.is_bracket or not lower_size(settings):
         return None
     plan = lower_plan(playoff)
     if plan is None:
         return None
-    cut = int(playoff["cut"])
+    cut = setting_int(playoff, "cut")
     seeds = [pk for pk, _ in qualifying_order(event)][cut:cut + plan.entrants]
     results = {c[len(LOWER_PREFIX):]: w for c, w in _match_winners(event, rounds).items()
                if c.startswith(LOWER_PREFIX)}
@@ -248,8 +274,8 @@ def _match_winners(event: Event, rounds: list[int]) -> dict[str, int]:
     return results
 
 
-def _places_board(plan: Any, seeds: list[int], results: dict[str, int],
-                  rows: list[dict[str, Any]], *, key: str, title: str, offset: int) -> Board | None:
+def _places_board(plan: Plan, seeds: list[int], results: dict[str, int],
+                  rows: list[StandingRow], *, key: str, title: str, offset: int) -> Board | None:
     """One bracket's places so far: the pairs still in it (the places still open), then the
     pairs it has placed, best first (sharing a place when they went out in the same round);
     ``offset`` the places before the bracket's own (a lower bracket's)."""
@@ -272,10 +298,10 @@ def _places_board(plan: Any, seeds: list[int], results: dict[str, int],
     in_play = [s for s in seeds if s not in placed and s in by_pair]
     shared = Counter(placed.values())
     first = offset + 1
-    board_rows = [{**by_pair[s], "rank": None, "tied": False, "stage": "bracket",
-                   "rank_text": f"{first}–{offset + len(in_play)}" if len(in_play) > 1
-                   else str(first)}
-                  for s in in_play]
+    board_rows: list[StandingRow] = [
+        {**by_pair[s], "rank": None, "tied": False, "stage": "bracket",
+         "rank_text": f"{first}–{offset + len(in_play)}" if len(in_play) > 1 else str(first)}
+        for s in in_play]
     board_rows += [{**by_pair[p], "rank": place, "tied": shared[place] > 1, "stage": "bracket"}
                    for p, place in sorted(placed.items(), key=lambda item: item[1])
                    if p in by_pair]
@@ -285,8 +311,8 @@ def _places_board(plan: Any, seeds: list[int], results: dict[str, int],
                  if len(in_play) > 1 else "The bracket is decided.")
 
 
-def result_boards(event: Event, rows: list[dict[str, Any]],
-                  placements: list[dict[str, Any]]) -> list[Board]:
+def result_boards(event: Event, rows: list[StandingRow],
+                  placements: list[Placement]) -> list[Board]:
     """The event's result as it stands (the default part): the final places once written,
     else a board per stage seated so far, the latest stage first. ``rows``: the snapshot's
     rows (every game)."""
@@ -324,8 +350,8 @@ def result_boards(event: Event, rows: list[dict[str, Any]],
     return boards
 
 
-def part_boards(event: Event, part: str, rows: list[dict[str, Any]],
-                placements: list[dict[str, Any]]) -> list[Board]:
+def part_boards(event: Event, part: str, rows: list[StandingRow],
+                placements: list[Placement]) -> list[Board]:
     """The boards of ``part`` (one of :data:`PARTS`)."""
     if part == TOTALS:
         return [Board(TOTALS, "Totals over all games", rows,
@@ -340,7 +366,7 @@ def part_boards(event: Event, part: str, rows: list[dict[str, Any]],
                   note="Points in this stage's games only.")]
 
 
-def flat_rows(boards: list[Board], *, pairs: bool) -> list[dict[str, Any]]:
+def flat_rows(boards: list[Board], *, pairs: bool) -> list[StandingRow]:
     """Every board's rows in board order, each entry (pair) once, where it first appears."""
     seen: set[int] = set()
     out = []

@@ -9,7 +9,9 @@ from collections.abc import Collection
 from dataclasses import dataclass, replace
 from typing import Any
 
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Aggregate, Count, Max, Q, QuerySet, Sum, TextField
+from django.db.models.sql.compiler import SQLCompiler
 
 from common.rulesets import event_ruleset
 from conduct.selectors import penalty_sums
@@ -27,6 +29,7 @@ from ranking.pairs import (
     PairBye,
     PairGame,
     PairInfo,
+    PairRow,
     pair_standings,
     validate_pair_tie_breaks,
 )
@@ -34,15 +37,21 @@ from ranking.standings import MeetingsFor
 from scoring.models import Game, SeatResult
 from tournaments.models import Bye, Entry, Event, Pair, Round, Seat
 
+from .rows import StandingRow, per_round_text, player_line
+
 
 # --- the standings computed from the seat results (no writes) -----------------------------------
 @dataclass(frozen=True)
 class Computed:
-    rows: list[dict[str, Any]]
+    rows: list[StandingRow]
     tie_breaks: list[dict[str, str]]
     # The rows as JSON text (``json.dumps(rows, separators=(",", ":"), sort_keys=True)``) when
     # the computation has it already (the incremental path reuses unchanged rows' text).
     rows_json: str | None = None
+
+
+# The parameters of a compiled expression, as Django's ``as_sql`` gives them.
+SqlParams = list[str | int] | tuple[str | int, ...]
 
 
 class RoundPoints(Aggregate):
@@ -54,11 +63,13 @@ class RoundPoints(Aggregate):
     template = "%(function)s(%(expressions)s)"
     output_field = TextField()
 
-    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+    def as_postgresql(self, compiler: SQLCompiler, connection: BaseDatabaseWrapper,
+                      **extra: Any) -> tuple[str, SqlParams]:
         return self.as_sql(compiler, connection, template="%(function)s(%(expressions)s)::text",
                            **extra)
 
-    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+    def as_sqlite(self, compiler: SQLCompiler, connection: BaseDatabaseWrapper,
+                  **extra: Any) -> tuple[str, SqlParams]:
         return self.as_sql(compiler, connection, function="json_group_object", **extra)
 
 
@@ -227,6 +238,21 @@ def _pair_byes(event: Event, rounds: Collection[int] | None,
     ]
 
 
+def _pair_line(row: PairRow, entries: list[int], counted: list[list[int]]) -> StandingRow:
+    """A pair's line: its entries (the first stands for it) and its players' hands summed."""
+    return {
+        "rank": row.rank, "tied": row.tied, "pair_id": row.pair_id, "name": row.name,
+        "players": list(row.players), "active": row.active, "wins": row.wins,
+        "losses": row.losses, "games": row.games, "byes": row.byes,
+        "points": row.points, "penalty_points": row.penalty_points, "against": row.against,
+        "highest_game": row.highest_game, "per_round": per_round_text(row.per_round),
+        "entry_id": entries[0] if entries else 0, "entry_ids": entries,
+        "alternate": False,
+        "hands_declared": sum(c[0] for c in counted), "hands_made": sum(c[1] for c in counted),
+        "hands_set": sum(c[2] for c in counted), "bye_points": 0,
+    }
+
+
 def _pair_rows(event: Event, rounds: Collection[int] | None) -> Computed:
     """Standings per pair: wins (a bye counts as one), points, then the named tie-breaks."""
     members: dict[int, list[tuple[int, str, bool]]] = {}
@@ -252,17 +278,9 @@ def _pair_rows(event: Event, rounds: Collection[int] | None) -> Computed:
     rows = []
     for row in pair_standings(infos, games, _pair_byes(event, rounds, games), tie_breaks,
                               penalties=penalty_sums(event, rounds)):
-        data = row.to_dict()
         entries = [e for e, _, _ in members.get(row.pair_id, [])]
         counted = [hands.get(e, [0, 0, 0]) for e in entries]
-        data.update({
-            "entry_id": entries[0] if entries else 0, "entry_ids": entries,
-            "alternate": False,
-            "hands_declared": sum(c[0] for c in counted), "hands_made": sum(c[1] for c in counted),
-            "hands_set": sum(c[2] for c in counted),
-        })
-        data.setdefault("bye_points", 0)
-        rows.append(data)
+        rows.append(_pair_line(row, entries, counted))
     labels = [{"name": "wins", "label": "Wins (a bye counts as a win)"},
               {"name": "points", "label": "Total points"}]
     labels += [{"name": n, "label": PAIR_TIE_BREAKS[n]} for n in tie_breaks]
@@ -292,7 +310,7 @@ def standings_compute(*, event: Event, rounds: Collection[int] | None = None) ->
         meetings_for=_meetings_for(event, rounds),
         penalties=penalty_sums(event, rounds),
     )
-    return Computed([row.to_dict() for row in rows], tie_break_labels(tie_breaks))
+    return Computed([player_line(row) for row in rows], tie_break_labels(tie_breaks))
 
 
 def qualifying_order(event: Event) -> list[tuple[int, int]]:
@@ -307,12 +325,12 @@ def qualifying_order(event: Event) -> list[tuple[int, int]]:
         kept = set(Entry.objects.filter(
             event=event, pair__isnull=False, status=Entry.Status.LEFT,
             left_after_round__gt=last).values_list("pair_id", flat=True)) if last else set()
-        return [(int(r["pair_id"]), int(r["rank"]))
+        return [(r.get("pair_id", 0), r["rank"] or 0)
                 for r in standings_compute(event=event, rounds=rounds).rows
-                if r["active"] or r["pair_id"] in kept]
+                if r["active"] or r.get("pair_id") in kept]
     eligible = set(
         Entry.objects.filter(event=event, status=Entry.Status.ACTIVE, alternate=False)
         .values_list("pk", flat=True)
     )
     rows = standings_compute(event=event, rounds=rounds).rows
-    return [(int(r["entry_id"]), int(r["rank"])) for r in rows if r["entry_id"] in eligible]
+    return [(r["entry_id"], r["rank"] or 0) for r in rows if r["entry_id"] in eligible]

@@ -58,11 +58,12 @@ def rows_link(standings: Standings) -> None:
     """Each row's ``href`` (its player's or pair's page), from one ``reverse`` instead of a
     ``{% url %}`` per row (a tenth of a 512-player region's render)."""
     pairs = standings.event.is_pairs
-    name, field = ("event-pair", "pair_id") if pairs else ("event-player", "entry_id")
+    name = "event-pair" if pairs else "event-player"
     pattern = reverse(name, args=[standings.event.pk, 0]).rsplit("/0/", 1)
     for board in standings.boards:
         for row in board.rows:
-            row["href"] = f"{pattern[0]}/{int(row[field])}/{pattern[1]}"
+            ident = row.get("pair_id", 0) if pairs else row["entry_id"]
+            row["href"] = f"{pattern[0]}/{ident}/{pattern[1]}"
 
 
 def body_html(*, event_id: int, version: int, view: str, user: Actor,

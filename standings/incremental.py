@@ -32,9 +32,9 @@ entries, corrections, deletions, withdrawals, byes and stages.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from django.db import connection
 
@@ -50,6 +50,8 @@ from ranking import (
 )
 from scoring.models import SeatResult
 from tournaments.models import Bye, Entry, Event, Round
+
+from .rows import StandingRow, player_line
 
 # Events whose state a worker process keeps (a state is ~1 MB for 250 players and 12 rounds).
 MAX_EVENTS = 8
@@ -90,7 +92,7 @@ class EventState:
     # Each entry's last ranked row, as a dict and as JSON text around its rank (``_rows_out``):
     # a row equal to the last one but for its rank is neither converted nor serialised again
     # (one hand changes a few rows; ranks move for some more).
-    texts: dict[int, tuple[Row, dict[str, Any], tuple[str, str]]] = field(default_factory=dict)
+    texts: dict[int, tuple[Row, StandingRow, tuple[str, str]]] = field(default_factory=dict)
 
 
 _STATES: dict[int, EventState] = {}
@@ -136,7 +138,11 @@ def _fingerprints(event: Event) -> dict[int, Fingerprint]:
         return {game_id: (top, n) for game_id, top, n in cursor.fetchall()}
 
 
-def _results(event: Event, games: set[int]) -> list[tuple[Any, ...]]:
+# A seat result as ``RESULTS_SQL`` answers it (the fields of :class:`Result`).
+ResultRow = tuple[int, int, int, int, str, int, bool | int, bool | int, int, int, int]
+
+
+def _results(event: Event, games: set[int]) -> list[ResultRow]:
     """The seat results of the given games (of all the event's games when there are many)."""
     if not games:
         return []
@@ -257,30 +263,30 @@ def _state_for(event: Event, snapshot_id: int) -> EventState:
 # A row's rank (and whether it is shared) moves whenever an entry passes it; the rest of the row
 # only when its own results do. Its JSON text is kept as the text before and after these two
 # keys, which ``sort_keys`` puts next to each other.
-_KEYS = sorted(Row(entry_id=0, name="").to_dict())
+_KEYS = sorted(player_line(Row(entry_id=0, name="")))
 if _KEYS[_KEYS.index("rank") + 1] != "tied":
     raise RuntimeError("standings rows: 'rank' and 'tied' must be adjacent in sorted key order")
 _BEFORE = frozenset(_KEYS[:_KEYS.index("rank")])
 _AFTER = frozenset(_KEYS[_KEYS.index("tied") + 1:])
 
 
-def _dumps(data: dict[str, Any]) -> str:
+def _dumps(data: Mapping[str, object]) -> str:
     return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
 
-def _row_parts(data: dict[str, Any]) -> tuple[str, str]:
+def _row_parts(data: StandingRow) -> tuple[str, str]:
     """The row's JSON text before ``"rank"`` and after ``"tied"`` (without the braces)."""
     return (_dumps({k: v for k, v in data.items() if k in _BEFORE})[1:-1],
             _dumps({k: v for k, v in data.items() if k in _AFTER})[1:-1])
 
 
-def _rows_out(state: EventState, rows: list[Row]) -> tuple[list[dict[str, Any]], str]:
-    """``[row.to_dict() for row in rows]`` and their ``json.dumps(..., separators=(",", ":"),
+def _rows_out(state: EventState, rows: list[Row]) -> tuple[list[StandingRow], str]:
+    """``[player_line(row) for row in rows]`` and their ``json.dumps(..., separators=(",", ":"),
     sort_keys=True)``, reusing the dict and text of a row equal to the entry's row of the last
     run but for its rank (a ``Row`` is compared field by field; equal rows give equal dicts
     and text)."""
-    texts: dict[int, tuple[Row, dict[str, Any], tuple[str, str]]] = {}
-    dicts = []
+    texts: dict[int, tuple[Row, StandingRow, tuple[str, str]]] = {}
+    dicts: list[StandingRow] = []
     parts = []
     for row in rows:
         kept = state.texts.get(row.entry_id)
@@ -288,7 +294,7 @@ def _rows_out(state: EventState, rows: list[Row]) -> tuple[list[dict[str, Any]],
             # The kept row is this state's own: it takes the new rank before the comparison.
             kept[0].rank, kept[0].tied = row.rank, row.tied
         if kept is None or kept[0] != row:
-            data = row.to_dict()
+            data = player_line(row)
             kept = (row, data, _row_parts(data))
         texts[row.entry_id] = kept
         # A copy: callers may change the rows they are given, the kept one stays as it was.
@@ -303,7 +309,7 @@ def _rows_out(state: EventState, rows: list[Row]) -> tuple[list[dict[str, Any]],
 
 def standings_rows_incremental(
     *, event: Event, snapshot_id: int
-) -> tuple[list[dict[str, Any]], list[dict[str, str]], str] | None:
+) -> tuple[list[StandingRow], list[dict[str, str]], str] | None:
     """The event's ranked rows, tie-break labels and rows as JSON text over every round, equal
     to ``standings_compute(event=event)`` (and the text to ``json.dumps(rows,
     separators=(",", ":"), sort_keys=True)``); None for a pair event (computed in full by the

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from django.db import models
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Expression
 
 from tournaments.models import Event
 
@@ -20,18 +21,20 @@ class RowsField(models.JSONField):
     ``JSONField``. PostgreSQL has no equality operator for ``json``: filter on other columns.
     """
 
-    def db_type(self, connection: Any) -> str | None:
+    def db_type(self, connection: BaseDatabaseWrapper) -> str | None:
         if connection.vendor == "postgresql":
             return "json"
         return super().db_type(connection)
 
-    def get_db_prep_value(self, value: Any, connection: Any, prepared: bool = False) -> Any:
+    def get_db_prep_value(self, value: object, connection: BaseDatabaseWrapper,
+                          prepared: bool = False) -> object:
         if connection.vendor != "postgresql":
             return super().get_db_prep_value(value, connection, prepared)
         # The text itself, not the driver's jsonb adapter.
         return json.dumps(value if prepared else self.get_prep_value(value), cls=self.encoder)
 
-    def from_db_value(self, value: Any, expression: Any, connection: Any) -> Any:
+    def from_db_value(self, value: str | None, expression: Expression,
+                      connection: BaseDatabaseWrapper) -> object:
         if connection.vendor == "postgresql":
             return value  # the driver parses ``json`` itself
         return super().from_db_value(value, expression, connection)

@@ -32,7 +32,6 @@ import json
 import logging
 import threading
 from collections.abc import Mapping
-from typing import Any
 
 import redis
 from django.conf import settings
@@ -54,7 +53,7 @@ FRAGMENT_SECONDS = 15 * 60
 REGION_INLINE_BYTES = 64 * 1024
 
 _client_lock = threading.Lock()
-_clients: dict[str, Any] = {}
+_clients: dict[str, redis.Redis] = {}
 
 
 def push_enabled() -> bool:
@@ -98,7 +97,7 @@ def push_stream_url(event_id: int) -> str:
     return f"{settings.PUSH_URL}events/{event_id}/?token={push_token(event_id)}"
 
 
-def _redis() -> Any:
+def _redis() -> redis.Redis:
     """This process's Redis client for publishing (redis-py's pool reconnects after a fork
     and after Redis comes back)."""
     url = str(settings.REDIS_URL)

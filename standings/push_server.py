@@ -147,12 +147,14 @@ def standings_frames(data: str) -> Snapshot:
     """Split a published snapshot message: the status alone, and the status with each region
     it carries (``"regions"``: view to base64 of the gzipped HTML, ``standings.push``). A
     message without regions goes out as it came."""
-    status: Any = None
+    status: dict[str, object] = {}
     if '"regions"' in data:
         with contextlib.suppress(ValueError):
-            status = json.loads(data)
-    regions = status.pop("regions", None) if isinstance(status, dict) else None
-    if not isinstance(regions, dict) or not regions or not isinstance(status.get("version"), int):
+            loaded = json.loads(data)
+            status = loaded if isinstance(loaded, dict) else {}
+    regions = status.pop("regions", None)
+    version = status.get("version")
+    if not isinstance(regions, dict) or not regions or not isinstance(version, int):
         return Snapshot(frame("standings", data), {}, {}, None)
     plain = json.dumps(status, separators=(",", ":"))
     by_view: dict[str, bytes] = {}
@@ -163,7 +165,7 @@ def standings_frames(data: str) -> Snapshot:
         with contextlib.suppress(ValueError):
             packed[view] = base64.b64decode(region, validate=True)
             by_view[view] = frame("standings", f'{plain[:-1]},"region":"{region}"}}')
-    return Snapshot(frame("standings", plain), by_view, packed, status["version"])
+    return Snapshot(frame("standings", plain), by_view, packed, version)
 
 
 def event_name(data: str) -> str:
@@ -209,7 +211,7 @@ class Hub:
         self.streams: dict[int, set[Stream]] = {}
         self.connected = False
         self._task: asyncio.Task[None] | None = None
-        self._client: Any = None  # commands (the subscription has its own connection)
+        self._client: aioredis.Redis | None = None  # commands (the subscription has its own)
         self._fragments: OrderedDict[tuple[int, int, str], bytes] = OrderedDict()
         self._reading: dict[tuple[int, int, str], asyncio.Future[bytes | None]] = {}
 
@@ -240,7 +242,7 @@ class Hub:
                                                        socket_connect_timeout=2)
             raw = await self._client.get(FRAGMENT_KEY.format(event_id=event_id,
                                                              version=version, view=view))
-            body = bytes(raw) if raw is not None else None
+            body = None if raw is None else raw.encode() if isinstance(raw, str) else bytes(raw)
             if body is not None:
                 self.keep(event_id, version, view, body)
             future.set_result(body)
@@ -437,7 +439,7 @@ async def _fragment(scope: Scope, send: Send, event_id: int, query: dict[str, li
     await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body})
 
 
-async def _answer(send: Send, status: int, body: dict[str, Any]) -> None:
+async def _answer(send: Send, status: int, body: dict[str, object]) -> None:
     await send({"type": "http.response.start", "status": status, "headers": [
         (b"content-type", b"application/json"), (b"access-control-allow-origin", b"*"),
         (b"cache-control", b"no-store")]})

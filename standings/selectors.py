@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
 
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Sum
@@ -23,6 +23,7 @@ from common.errors import DomainError
 from common.labels import SUIT_SYMBOLS
 from common.rulesets import event_ruleset, opponents_of, partners_of, table_seats
 from common.types import Actor
+from conduct.models import Penalty
 from conduct.selectors import penalties_of
 from ranking import (
     tie_break_labels,
@@ -37,6 +38,7 @@ from .compute import qualifying_order as qualifying_order
 from .compute import stage_rounds as stage_rounds
 from .compute import standings_compute as standings_compute
 from .models import StandingsSnapshot
+from .rows import StandingRow
 
 BYE_SCORING_TEXT: dict[str, str] = {
     Event.ByeScoring.ZERO: "A bye scores nothing.",
@@ -112,7 +114,7 @@ class Standings:
 
     event: Event
     status: StandingsStatus
-    rows: list[dict[str, Any]]
+    rows: list[StandingRow]
     tie_breaks: list[dict[str, str]]
     bye_scoring: str
     round_numbers: list[int] = field(default_factory=list)
@@ -139,7 +141,7 @@ class Standings:
                 + ", then ".join(labels) + ".")
 
 
-def score_series(rows: list[dict[str, Any]], *, top: int
+def score_series(rows: list[StandingRow], *, top: int
                  ) -> tuple[list[tuple[str, list[int]]], list[str]]:
     """The cumulative points per round of the first ``top`` rows that played (from 0 before
     round 1), and the rounds' labels: what :func:`score_chart` draws."""
@@ -161,7 +163,7 @@ def score_series(rows: list[dict[str, Any]], *, top: int
 WALL_TICK_SIZE = 26
 
 
-def score_chart(rows: list[dict[str, Any]], *, top: int, wall: bool = False
+def score_chart(rows: list[StandingRow], *, top: int, wall: bool = False
                 ) -> SafeString | None:
     """The score-progression chart of the first ``top`` rows (inline SVG, ``common.charts``),
     drawn for a wall (``wall``: big tick labels, no names at the lines' ends) or a page; None
@@ -174,7 +176,7 @@ def score_chart(rows: list[dict[str, Any]], *, top: int, wall: bool = False
                           names=not wall)
 
 
-def score_legend(rows: list[dict[str, Any]], *, top: int) -> list[LegendLine]:
+def score_legend(rows: list[StandingRow], *, top: int) -> list[LegendLine]:
     """The lines of :func:`score_chart` in the order and colours it draws them: ``name``,
     ``colour`` and ``total`` each."""
     series, steps = score_series(rows, top=top)
@@ -185,7 +187,7 @@ def score_legend(rows: list[dict[str, Any]], *, top: int) -> list[LegendLine]:
             for line in layout.lines]
 
 
-def _int_or_blank(value: Any) -> str:
+def _int_or_blank(value: int | None) -> str:
     return "" if value is None else str(int(value))
 
 
@@ -320,7 +322,56 @@ def event_standings(
     )
 
 
-def player_card(*, event_id: int, entry_id: int, user: Actor) -> dict[str, Any]:
+class CardHand(TypedDict):
+    """A hand of a player's game, from the player's side."""
+
+    number: int
+    bidder: str
+    bid: int | None
+    trump: str
+    result: str
+    points: int
+    against: int
+    running: int
+    declared: bool
+
+
+class CardRound(TypedDict):
+    """A round of a player's card (:func:`player_card`); a pair's card names the pair met."""
+
+    number: int
+    table: int
+    position: str
+    match: str
+    table_id: int
+    partner: str
+    opponents: list[str]
+    points: int
+    against: int
+    status: str
+    won: bool
+    hands: list[CardHand]
+    forfeit: str  # the side that forfeited a walkover ("" for a game played out)
+    adjusted: dict[str, object] | None  # the director's adjusted result (kind, points, reason)
+    opponent_pair: NotRequired[int | None]
+    opponent_name: NotRequired[str]
+
+
+class PlayerCard(TypedDict):
+    event: Event
+    entry: Entry
+    rounds: list[CardRound]
+    byes: list[int]
+    row: StandingRow | None
+    penalties: list[Penalty]
+
+
+class PairCard(PlayerCard):
+    pair: Pair
+    members: list[Entry]
+
+
+def player_card(*, event_id: int, entry_id: int, user: Actor) -> PlayerCard:
     """One player's night: per round the table, partner, opponents, the game and its hands
     (points from the player's side), or the bye. A handful of queries whatever the size."""
     event = _event(event_id, with_rows=True)
@@ -353,13 +404,13 @@ def player_card(*, event_id: int, entry_id: int, user: Actor) -> dict[str, Any]:
         """The best score against ``side`` (the other partnership's, or the best opponent's)."""
         return max((int(v) for s, v in points.items() if s != side), default=0)
 
-    rounds: list[dict[str, Any]] = []
+    rounds: list[CardRound] = []
     for seat in mine:
         game = seat.table.game
         side = ruleset.side_of(seat.position)
         here = table_seats(ruleset, at_table.get(seat.table_id, ()))
         running = 0
-        lines = []
+        lines: list[CardHand] = []
         for r in hands.get(game.pk, []):
             running += int(r.points.get(side, 0))
             lines.append({"number": r.hand.number, "bidder": r.bidder, "bid": r.bid,
@@ -390,7 +441,7 @@ def player_card(*, event_id: int, entry_id: int, user: Actor) -> dict[str, Any]:
             "penalties": penalties_of(event, entry)}
 
 
-def pair_card(*, event_id: int, pair_id: int, user: Actor) -> dict[str, Any]:
+def pair_card(*, event_id: int, pair_id: int, user: Actor) -> PairCard:
     """One pair's event: its standings row and, per round, the pair it met (or its bye), the
     bracket match, the game and its hands. The pair's players always sit together, so the
     rounds are those of its first player (:func:`player_card`)."""

@@ -28,14 +28,17 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TypeVar
 
 from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import (
     Exists,
     F,
+    Field,
+    Model,
     OuterRef,
     Q,
 )
@@ -46,17 +49,22 @@ from tournaments.models import Event, Round
 
 from .incremental import standings_rows_incremental
 from .models import StandingsSnapshot
+from .rows import Placement
 from .selectors import Computed, standings_compute
 from .status import status_snapshot_stored
 
 logger = logging.getLogger(__name__)
 
+M = TypeVar("M", bound=Model)
+
 REBUILDS_KEY = "standings:rebuilds:{event_id}"
 
 
 @transaction.atomic
-def placements_store(*, event_id: int, placements: list[dict[str, Any]]) -> None:
-    """Write the final places of a finished event (an empty list clears them on reopening).
+def placements_store(*, event_id: int, placements: Sequence[Placement | Mapping[str, object]]
+                     ) -> None:
+    """Write the final places of a finished event (an empty list clears them on reopening):
+    ``draw.services.event_placements_compute``'s, or an archive's as it was exported.
     The places are what the standings pages rank by from then on, so the version moves (the
     pages redraw, the cached regions of the last version are not served for this one)."""
     snapshot = _locked_snapshot(event_id)
@@ -122,7 +130,7 @@ def _lock_sql() -> str:
             f"WHERE s.{event_id} = %s{lock}")
 
 
-def _instance(model: Any, fields: list[Any], values: tuple[Any, ...]) -> Any:
+def _instance(model: type[M], fields: list[Field], values: tuple[object, ...]) -> M:
     """A model instance from raw column values, converted as the ORM converts them (SQLite
     answers dates as text, JSON fields are parsed); the fields not given are deferred."""
     converted = []

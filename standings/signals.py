@@ -21,6 +21,7 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from clubs.models import Club
+from tournaments.corrections import Standings
 from tournaments.models import Event, Round
 from tournaments.signals import hands_version_moved, standings_wanted
 
@@ -52,8 +53,8 @@ def _round_seated(instance: Round, created: bool, **_: object) -> None:
 
 
 @receiver(standings_wanted, dispatch_uid="standings-for-correction")
-def _standings_wanted(event: Event, **_: object) -> dict[str, dict[str, object]]:
+def _standings_wanted(event: Event, **_: object) -> Standings:
     rows = standings_compute(event=event).rows
     key = "pair" if event.is_pairs else "entry"
-    return {f"{key}:{row[f'{key}_id']}": {"name": row["name"], "points": row["points"],
-                                          "rank": row["rank"]} for row in rows}
+    return {f"{key}:{row.get('pair_id') if event.is_pairs else row['entry_id']}": {
+        "name": row["name"], "points": row["points"], "rank": row["rank"]} for row in rows}

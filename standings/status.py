@@ -29,7 +29,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Iterable
-from typing import Any
+from typing import TypedDict
 
 from django.conf import settings
 from django.core.cache import cache
@@ -58,7 +58,15 @@ def _keys(event_id: int) -> tuple[str, str, str]:
             PUBLIC_KEY.format(event_id=event_id))
 
 
-def status_answer(*, event_id: int, snapshot: dict[str, Any], hands_version: int
+class SnapshotPart(TypedDict):
+    """The snapshot's part of the poll's answer, as the cache keeps it."""
+
+    version: int
+    source_version: int
+    computed_at: str | None
+
+
+def status_answer(*, event_id: int, snapshot: SnapshotPart, hands_version: int
                   ) -> StatusAnswer:
     """The poll's JSON (``StandingsStatus.to_dict``'s shape) from the cached parts."""
     return {

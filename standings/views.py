@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Concatenate, ParamSpec, cast
 
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.gzip import GZipMiddleware
@@ -34,6 +34,7 @@ from .boards import TOTALS
 from .fragments import VIEWS, body_html, fragment_language
 from .middleware import region_caching, status_response
 from .push import fragment_etag, push_stream_url
+from .rows import StandingRow
 from .selectors import (
     event_public,
     event_standings,
@@ -52,10 +53,14 @@ PUSH_POLL_SECONDS = 30
 # The wall screen turns to its next page of rows this often (when they fill more than one).
 WALL_PAGE_SECONDS = 10
 
+P = ParamSpec("P")
+
 _gzip = GZipMiddleware(lambda request: HttpResponse())
 
 
-def compressed(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def compressed(
+    view: Callable[Concatenate[HttpRequest, P], HttpResponse],
+) -> Callable[Concatenate[HttpRequest, P], HttpResponse]:
     """Gzip the view's answer (Django's GZipMiddleware, with its BREACH padding), unless a CSRF
     token was rendered into it (a signed-in viewer's page carries the sign-out form): BREACH
     reads a secret from the compressed size of a page that also reflects the attacker's input,
@@ -63,7 +68,7 @@ def compressed(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
     account pages and API tokens stay uncompressed."""
 
     @functools.wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapped(request: HttpRequest, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
         response = view(request, *args, **kwargs)
         if request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):  # set by get_token(): a token is in it
             return response
@@ -206,7 +211,7 @@ def standings_csv(request: HttpRequest, event_id: int) -> HttpResponse:
     return response
 
 
-def _csv_rank(row: dict[str, Any]) -> str:
+def _csv_rank(row: StandingRow) -> str:
     """The rank column: the place (``=`` when shared), the places still open for a pair in the
     bracket (``1 to 4``: a spreadsheet would read ``1-4`` as a date), empty for an entry not
     placed."""
@@ -216,7 +221,7 @@ def _csv_rank(row: dict[str, Any]) -> str:
     return "" if text in ("", "–") else text.replace("–", " to ")
 
 
-def _pair_csv(writer: SafeCsvWriter, rows: list[dict[str, Any]], rounds: list[int],
+def _pair_csv(writer: SafeCsvWriter, rows: list[StandingRow], rounds: list[int],
               titles: dict[str, str]) -> None:
     """One row per pair: wins (byes count), losses, points for and against, per round."""
     writer.writerow(["rank", "pair", "players", "wins", "losses", "games", "byes", "points",

@@ -4,9 +4,8 @@ are shown, not edited: rounds are built by the seating service."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin
+from django.db.models import Model
 from django.http import HttpRequest
 
 from .models import Bye, Entry, Event, EventLog, Pair, Round, Seat, Table, TableCard
@@ -30,7 +29,7 @@ class RoundInline(admin.TabularInline):
     show_change_link = True
     can_delete = False
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False  # rounds are seated by the service, not typed in
 
 
@@ -84,7 +83,7 @@ class TableInline(admin.TabularInline):
     show_change_link = True
     can_delete = False
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
@@ -94,7 +93,7 @@ class ByeInline(admin.TabularInline):
     raw_id_fields = ["entry"]
     can_delete = False
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
@@ -116,7 +115,7 @@ class SeatInline(admin.TabularInline):
     readonly_fields = ["position", "entry"]
     can_delete = False
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
@@ -152,8 +151,8 @@ class EventLogAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False

@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from common.types import Actor
 
@@ -52,7 +52,30 @@ PENALTY_WITHDRAWN = "penalty_withdrawn"
 EVENT_REOPENED = "event_reopened"
 EVENT_REFINISHED = "event_refinished"
 
-Standings = dict[str, dict[str, Any]]
+class StandingLine(TypedDict):
+    """An entrant's line of the standings as a correction compares them."""
+
+    name: str
+    points: int
+    rank: int | None
+
+
+class Standing(TypedDict):
+    points: int
+    rank: int | None
+
+
+class Moved(TypedDict):
+    """An entrant whose total or place a correction changed (None: not in the standings)."""
+
+    key: str
+    name: str
+    before: Standing | None
+    after: Standing | None
+
+
+# The standings by entrant ("entry:12", "pair:3"), as ``standings_wanted``'s receiver answers.
+Standings = dict[str, StandingLine]
 
 
 @dataclass
@@ -70,29 +93,38 @@ class CorrectionDraft:
     table_number: int | None = None
     was: str = ""
     became: str = ""
-    before: dict[str, Any] = field(default_factory=dict)
-    after: dict[str, Any] = field(default_factory=dict)
+    before: dict[str, object] = field(default_factory=dict)
+    after: dict[str, object] = field(default_factory=dict)
     baseline: Standings | None = None
     standings_before: Standings = field(default_factory=dict)
     standings_after: Standings = field(default_factory=dict)
     # The writer found nothing changed after all: nothing is recorded.
     skip: bool = False
 
-    def moved(self) -> list[dict[str, Any]]:
+    def moved(self) -> list[Moved]:
         """The entrants (players, or pairs) whose total or place changed, best placed after
         first: ``{"key", "name", "before": {"points", "rank"} | None, "after": ... | None}``."""
         before = self.baseline if self.baseline is not None else self.standings_before
         after = self.standings_after
-        out = []
+        out: list[Moved] = []
         for key in set(before) | set(after):
             was, now = before.get(key), after.get(key)
-            pick = lambda row: None if row is None else {  # noqa: E731
-                "points": row["points"], "rank": row["rank"]}
-            if pick(was) != pick(now):
-                out.append({"key": key, "name": (now or was or {}).get("name", ""),
-                            "before": pick(was), "after": pick(now)})
-        out.sort(key=lambda m: ((m["after"] or m["before"])["rank"], m["name"]))
+            if _pick(was) != _pick(now):
+                line = now or was
+                out.append({"key": key, "name": line["name"] if line else "",
+                            "before": _pick(was), "after": _pick(now)})
+        out.sort(key=_moved_order)
         return out
+
+
+def _pick(row: StandingLine | None) -> Standing | None:
+    return None if row is None else {"points": row["points"], "rank": row["rank"]}
+
+
+def _moved_order(moved: Moved) -> tuple[int, str]:
+    """Best placed after the correction first (before it, for an entrant no longer there)."""
+    line = moved["after"] or moved["before"]
+    return (line["rank"] or 0) if line else 0, moved["name"]
 
 
 def standings_now(event: Event) -> Standings:

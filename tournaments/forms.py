@@ -1,8 +1,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any, cast
+from typing import Any, NotRequired, TypedDict, cast
 
 from django import forms
 
@@ -68,7 +69,38 @@ def individual_formats_using(field: str) -> tuple[str, ...]:
     return tuple(formats.names(lambda f: not f.pairs and field in f.setting_keys))
 
 
-def format_data() -> dict[str, dict[str, Any]]:
+class FormatData(TypedDict):
+    """What the new-event page's script knows of a format (:func:`format_data`)."""
+
+    pairs: bool
+    rounds_label: str
+    rounds: str
+    deals: str
+    summary: str
+    rounds_help: str
+
+
+class FieldRow(TypedDict):
+    """A settings field with the formats (or playoff kinds) that use it, as the page lists it."""
+
+    field: forms.BoundField
+    formats: NotRequired[str]
+    kinds: NotRequired[str]
+
+
+class Payout(TypedDict):
+    place: int
+    amount: str
+
+
+class FieldOptions(TypedDict):
+    required: bool
+    label: str
+    help_text: str
+    initial: NotRequired[str | int | bool]
+
+
+def format_data() -> dict[str, FormatData]:
     """What the new-event page's script knows of each format: its entrants, its planned
     rounds' label and defaults."""
     return {f.name: {"pairs": f.pairs, "rounds_label": f.rounds_label,
@@ -198,7 +230,7 @@ class EventForm(forms.Form):
         return [f for f in self.visible_fields()
                 if f.name not in PROGRESSIVE_FIELDS and f.name not in PAIR_FIELDS]
 
-    def progressive_fields(self) -> list[dict[str, Any]]:
+    def progressive_fields(self) -> list[FieldRow]:
         """The individual formats' settings and the prizes, each with the formats using it."""
         return [{"field": f, "formats": " ".join(individual_formats_using(f.name))}
                 for f in self.visible_fields() if f.name in PROGRESSIVE_FIELDS]
@@ -216,15 +248,15 @@ class EventForm(forms.Form):
         return ", ".join(formats.get(n).label for n in pair_formats_using("playoff_kind"))
 
     @staticmethod
-    def format_data() -> dict[str, dict[str, Any]]:
+    def format_data() -> dict[str, FormatData]:
         return format_data()
 
-    def pair_rows(self) -> list[dict[str, Any]]:
+    def pair_rows(self) -> list[FieldRow]:
         """The pairs group's fields, each with the pair formats that use it."""
         return [{"field": f, "formats": " ".join(pair_formats_using(f.name))}
                 for f in self.visible_fields() if f.name in PAIR_SETTINGS]
 
-    def playoff_rows(self) -> list[dict[str, Any]]:
+    def playoff_rows(self) -> list[FieldRow]:
         """The playoff's fields, each with the kinds of bracket that use it (none for the
         kind itself)."""
         return [{"field": f, "kinds": "" if f.name == "playoff_kind"
@@ -240,7 +272,7 @@ class EventForm(forms.Form):
         return {k: v for k, v in self.cleaned_data.items()
                 if k not in PROGRESSIVE_FIELDS and k not in PAIR_FIELDS and k != "sit_out"}
 
-    def ruleset_overrides(self, overrides: dict[str, Any]) -> dict[str, Any]:
+    def ruleset_overrides(self, overrides: dict[str, object]) -> dict[str, object]:
         """``overrides`` with the choice for the players beyond tables of three, where the rules
         are played by individuals at tables of three (a four-handed ruleset is left as it is)."""
         from common.rulesets import ruleset_for
@@ -281,8 +313,8 @@ class EventForm(forms.Form):
     def clean_playoff_consolation(self) -> list[int]:
         return _rounds_list(self.cleaned_data.get("playoff_consolation") or "")
 
-    def clean_payouts(self) -> list[dict[str, Any]]:
-        payouts: list[dict[str, Any]] = []
+    def clean_payouts(self) -> list[Payout]:
+        payouts: list[Payout] = []
         lines = [line.strip() for line in (self.cleaned_data.get("payouts") or "").splitlines()]
         numbered = [(n, line) for n, line in enumerate(lines, start=1) if line]
         for n, line in numbered:
@@ -300,14 +332,14 @@ class EventForm(forms.Form):
             raise forms.ValidationError(where + exc.message) from None
         return payouts
 
-    def format_settings(self, stored: dict[str, Any] | None = None) -> dict[str, Any]:
+    def format_settings(self, stored: Mapping[str, object] | None = None) -> dict[str, object]:
         """The format's settings from the form: a pair format's (see :meth:`pair_settings`), or
         the progressive settings; fixed-seat steps (not on the form) are kept from ``stored``
         while the movement stays fixed seats."""
         if formats.get(self.current_format()).pairs:
             return self.pair_settings(self.current_format())
         data = self.cleaned_data
-        settings: dict[str, Any] = {
+        settings: dict[str, object] = {
             name: data.get(name) if data.get(name) not in ("", None)
             else progressive_defaults.DEFAULTS[name]
             for name in PROGRESSIVE_SETTINGS
@@ -317,12 +349,12 @@ class EventForm(forms.Form):
             settings["steps"] = stored["steps"]
         return settings
 
-    def pair_settings(self, format_name: str) -> dict[str, Any]:
+    def pair_settings(self, format_name: str) -> dict[str, object]:
         """A pair format's settings from the form: only the keys the format takes
         (``formats.Format.setting_keys``); what is left empty takes the format's default."""
         data = self.cleaned_data
         keys = formats.get(format_name).setting_keys
-        settings: dict[str, Any] = {}
+        settings: dict[str, object] = {}
         for name, key in PAIR_SETTINGS.items():
             value = data.get(name)
             if key in keys and (value not in ("", None) or key == "game_minutes"):
@@ -331,18 +363,18 @@ class EventForm(forms.Form):
             settings["playoff"] = self._playoff()
         return settings
 
-    def _playoff(self) -> dict[str, Any] | None:
+    def _playoff(self) -> dict[str, object] | None:
         data = self.cleaned_data
         kind = data.get("playoff_kind")
         if not kind:
             return None
-        playoff: dict[str, Any] = {"kind": kind}
+        playoff: dict[str, object] = {"kind": kind}
         for name, (key, kinds) in PLAYOFF_SETTINGS.items():
             if key != "kind" and kind in kinds and data.get(name) is not None:
                 playoff[key] = data[name]
         return playoff
 
-    def prizes(self) -> dict[str, Any]:
+    def prizes(self) -> dict[str, object]:
         """The prizes as ``ranking.prizes.check_prizes`` takes them ({} for none)."""
         payouts = self.cleaned_data.get("payouts") or []
         high = self.cleaned_data.get("high_game_prize")
@@ -371,10 +403,10 @@ class EventForm(forms.Form):
         self.add_error(field if field in self.fields else None, exc.message)
 
     @staticmethod
-    def initial_progressive(event: Event) -> dict[str, Any]:
+    def initial_progressive(event: Event) -> dict[str, object]:
         """The progressive fields' initial values from a stored event."""
         stored = dict(event.format_settings or {})
-        initial = {name: stored.get(name, progressive_defaults.DEFAULTS[name])
+        initial: dict[str, object] = {name: stored.get(name, progressive_defaults.DEFAULTS[name])
                    for name in PROGRESSIVE_SETTINGS}
         prizes = event.prizes or {}
         initial["payouts"] = "\n".join(
@@ -384,14 +416,14 @@ class EventForm(forms.Form):
         return initial
 
     @staticmethod
-    def initial_pairs(event: Event) -> dict[str, Any]:
+    def initial_pairs(event: Event) -> dict[str, object]:
         """The pairs group's initial values from a stored pair event (consolation rounds as
         the text the field takes, "1, 2")."""
         stored = dict(event.format_settings or {})
         playoff = stored.get("playoff") or {}
         fields = [(name, key, stored) for name, key in PAIR_SETTINGS.items()]
         fields += [(name, key, playoff) for name, (key, _) in PLAYOFF_SETTINGS.items()]
-        initial: dict[str, Any] = {"playoff_kind": playoff.get("kind", "")}
+        initial: dict[str, object] = {"playoff_kind": playoff.get("kind", "")}
         for name, key, source in fields:
             if key in source:
                 value = source[key]
@@ -401,10 +433,10 @@ class EventForm(forms.Form):
 
 def _form_field(spec: setting_fields.SettingField) -> forms.Field:
     """A form field from a format setting's declaration (``formats.fields``)."""
-    common: dict[str, Any] = {"required": False, "label": spec.label, "help_text": spec.help}
+    common: FieldOptions = {"required": False, "label": spec.label, "help_text": spec.help}
     if spec.initial is not None:
         common["initial"] = spec.initial
-    attrs: dict[str, Any] = {}
+    attrs: dict[str, str | int] = {}
     if spec.placeholder:
         attrs["placeholder"] = spec.placeholder
     if spec.kind == "choice":

@@ -6,9 +6,9 @@ import datetime
 import difflib
 import re
 import unicodedata
-from typing import Any
+from typing import Any, TypedDict
 
-from django.db.models import Exists, F, OuterRef, Prefetch
+from django.db.models import Exists, F, Model, OuterRef, Prefetch
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
@@ -91,7 +91,92 @@ def event_get(*, pk: int, user: Actor, role: str | None = None) -> Event:
     return event
 
 
-def round_tables(*, round_: Round) -> list[dict[str, Any]]:
+class RoundTable(TypedDict):
+    """A table of a round (:func:`round_tables`): its game (None before one exists) and its
+    seats in table order (None for an empty one)."""
+
+    table: Table
+    game: Model | None  # scoring's ``Game``
+    seats: list[Seat | None]
+
+
+class EntryLine(TypedDict):
+    name: str
+    status: str
+
+
+class EventOverview(TypedDict):
+    rounds: list[Round]
+    current_round: Round | None
+    entries: list[EntryLine]
+    active_count: int
+    next_round_number: int
+
+
+class PairPlayer(TypedDict):
+    entry_id: int
+    player_id: int
+    name: str
+
+
+class PairPayload(TypedDict):
+    """A pair as the pages and the API show it (:func:`pair_payload`)."""
+
+    id: int
+    name: str
+    seed: int | None
+    status: str
+    players: list[PairPlayer]
+
+
+class Choice(TypedDict):
+    """A player a pasted name may mean, and whether they are checked in already."""
+
+    player: Player
+    here: bool
+
+
+class Matched(TypedDict):
+    typed: str
+    player: Player
+    here: bool
+
+
+class Ambiguous(TypedDict):
+    typed: str
+    choices: list[Choice]
+    more: int
+
+
+class Unknown(TypedDict):
+    typed: str
+    close: list[Choice]
+
+
+class CheckinMatch(TypedDict):
+    """A pasted list against the roster (:func:`checkin_match`)."""
+
+    matched: list[Matched]
+    ambiguous: list[Ambiguous]
+    unknown: list[Unknown]
+    too_many: list[str]
+    count: int
+    to_check_in: int
+
+
+class Arrivals(TypedDict):
+    waiting: list[Arrival]
+    recent: list[Arrival]
+
+
+class FoundPlayer(TypedDict):
+    """A player the self check-in's search found, with its state (here, waiting, free)."""
+
+    player: Player
+    state: str
+
+
+def round_tables(*, round_: Round) -> list[RoundTable]:
     """Tables of a round with their players by seat and their game, in table order."""
     tables = (
         Table.objects.filter(round=round_)
@@ -101,7 +186,7 @@ def round_tables(*, round_: Round) -> list[dict[str, Any]]:
         )
         .order_by("number")
     )
-    out = []
+    out: list[RoundTable] = []
     ruleset = event_ruleset(round_.event)
     for table in tables:
         by_position = {seat.position: seat for seat in table.seats.all()}
@@ -117,11 +202,11 @@ def round_byes(*, round_: Round) -> list[Bye]:
     return list(Bye.objects.filter(round=round_).select_related("entry__player"))
 
 
-def event_overview(*, event: Event) -> dict[str, Any]:
+def event_overview(*, event: Event) -> EventOverview:
     rounds = list(event.rounds.order_by("number"))
     current = next((r for r in rounds if r.status != Round.Status.CLOSED), None)
     # the players' names and statuses as plain rows (``name``, ``status``), by name
-    entries = [{"name": name, "status": status} for name, status in
+    entries: list[EntryLine] = [{"name": name, "status": status} for name, status in
                event.entries.order_by("player__name").values_list("player__name", "status")]
     return {
         "rounds": rounds,
@@ -133,6 +218,8 @@ def event_overview(*, event: Event) -> dict[str, Any]:
 
 
 def checkin_roster(*, event: Event) -> list[dict[str, Any]]:
+    """The club's roster, each player with their entry in the event (``player``, ``entry``:
+    None when not checked in); the check-in page adds its own columns to the rows."""
     entries = {e.player_id: e for e in event.entries.all()}
     roster = Player.objects.filter(club_links__club=event.club,
                                    erased_at__isnull=True).order_by("name")
@@ -160,7 +247,7 @@ def pairs_in_seed_order(event: Event) -> list[tuple[int, tuple[int, ...], bool]]
             for pk in order]
 
 
-def pair_payload(pair: Pair) -> dict[str, Any]:
+def pair_payload(pair: Pair) -> PairPayload:
     """A pair as the pages and the API show it: id, name, seed, status and its two players
     (prefetch ``members__player`` when listing many)."""
     members = sorted(pair.members.all(), key=lambda e: e.pk)
@@ -201,7 +288,7 @@ def pasted_names(text: str) -> list[str]:
     return names
 
 
-def checkin_match(*, event: Event, text: str) -> dict[str, Any]:
+def checkin_match(*, event: Event, text: str) -> CheckinMatch:
     """Match a pasted list of names against the club's roster, for the check-in page's preview:
 
     * ``matched``: one player for the name (its exact name, else the one player whose name
@@ -221,9 +308,9 @@ def checkin_match(*, event: Event, text: str) -> dict[str, Any]:
               .order_by("name", "pk")]
     here = set(event.entries.filter(status=Entry.Status.ACTIVE).values_list("player_id",
                                                                              flat=True))
-    matched: list[dict[str, Any]] = []
-    ambiguous: list[dict[str, Any]] = []
-    unknown: list[dict[str, Any]] = []
+    matched: list[Matched] = []
+    ambiguous: list[Ambiguous] = []
+    unknown: list[Unknown] = []
     by_folded: dict[str, list[Player]] = {}
     for p, folded in roster:
         by_folded.setdefault(folded, []).append(p)
@@ -267,7 +354,7 @@ def alternate_reasons(event: Event) -> dict[int, str]:
     return reasons
 
 
-def checkin_arrivals(*, event: Event, limit: int = 50) -> dict[str, Any]:
+def checkin_arrivals(*, event: Event, limit: int = 50) -> Arrivals:
     """The self check-in's arrivals for the director's check-in page: those waiting for
     approval (oldest first) and the latest decided ones."""
     arrivals = Arrival.objects.filter(event=event).select_related("player")
@@ -279,7 +366,7 @@ def checkin_arrivals(*, event: Event, limit: int = 50) -> dict[str, Any]:
     }
 
 
-def self_checkin_find(*, event: Event, name: str, limit: int = 8) -> list[dict[str, Any]]:
+def self_checkin_find(*, event: Event, name: str, limit: int = 8) -> list[FoundPlayer]:
     """The self check-in page's search: the club's players whose name holds every word typed
     (each as the start of a word, any case and accents) and a public page may name (below), at
     most ``limit``, each with its state: ``here`` (checked in), ``waiting`` (for the director's approval) or ``free``."""

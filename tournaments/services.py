@@ -13,8 +13,8 @@ checked by :func:`check_event_settings_change` here), a status change
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, NotRequired, TypedDict
 
 from django.db import connection, transaction
 from django.db.models import Count, Max
@@ -47,7 +47,7 @@ from .selectors import results_final_check
 from .signals import hands_version_moved
 
 
-def event_log(event: Event, actor: Actor | None, action: str, **details: Any) -> None:
+def event_log(event: Event, actor: Actor | None, action: str, **details: object) -> None:
     """Record a director action on the event (the audit trail shown on the event page)."""
     EventLog.objects.create(
         event=event, actor=actor_user(actor),
@@ -108,10 +108,10 @@ def event_create(
     date: datetime.date | None = None,
     actor: Actor | None = None,
     format: str = formats.DEFAULT,
-    format_settings: dict[str, Any] | None = None,
+    format_settings: Mapping[str, object] | None = None,
     partnership: str = Event.Partnership.ROTATING,
     ruleset_preset: str | None = None,
-    ruleset_overrides: dict[str, Any] | None = None,
+    ruleset_overrides: dict[str, object] | None = None,
     rounds_planned: int | None = None,
     deals_per_round: int | None | _Unset = UNSET,
     bye_scoring: str = Event.ByeScoring.AVERAGE_WINNING,
@@ -119,7 +119,7 @@ def event_create(
     tie_breaks: list[str] | None = None,
     is_public: bool = True,
     seed: int | None = None,
-    prizes: dict[str, Any] | None = None,
+    prizes: Mapping[str, object] | None = None,
 ) -> Event:
     """A new event. Rounds and deals left out take the format's defaults (``formats``: a club
     night plays 4 rounds of 8 deals, a progressive day 6 qualifying games of 4 deals). A format
@@ -168,7 +168,7 @@ def _spec(format: str) -> formats.Format:
         return formats.get(format)
 
 
-def _rounds_setting(spec: formats.Format, value: Any, rounds_planned: int | None) -> int:
+def _rounds_setting(spec: formats.Format, value: object, rounds_planned: int | None) -> int:
     """The planned rounds given as the format's ``rounds_setting`` (1 to 40)."""
     field = f"format_settings.{spec.rounds_setting}"
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 40:
@@ -179,15 +179,15 @@ def _rounds_setting(spec: formats.Format, value: Any, rounds_planned: int | None
     return value
 
 
-def check_prizes_field(prizes: dict[str, Any] | None) -> dict[str, Any]:
+def check_prizes_field(prizes: Mapping[str, object] | None) -> dict[str, Any]:
     try:
         return check_prizes(prizes)
     except RankingError as exc:
         raise DomainError.of(exc) from None
 
 
-def check_format_settings(*, format: str, settings: dict[str, Any] | None,
-                          ruleset: Ruleset | None = None) -> dict[str, Any]:
+def check_format_settings(*, format: str, settings: Mapping[str, object] | None,
+                          ruleset: Ruleset | None = None) -> dict[str, object]:
     """The format's settings with its defaults, or a refusal naming the field; with the event's
     ``ruleset``, the settings for the shape of its tables (a progressive day at tables of three
     cuts to three semi-final tables)."""
@@ -201,9 +201,9 @@ def check_format_settings(*, format: str, settings: dict[str, Any] | None,
 
 def _check_settings(
     *, club: Club, name: str, format: str, partnership: str, ruleset_preset: str | None,
-    ruleset_overrides: dict[str, Any] | None, rounds_planned: int, deals_per_round: int | None,
+    ruleset_overrides: dict[str, object] | None, rounds_planned: int, deals_per_round: int | None,
     bye_scoring: str, tie_breaks: list[str] | None, bye_points: int = 0,
-) -> tuple[str, str, dict[str, Any], list[str]]:
+) -> tuple[str, str, dict[str, object], list[str]]:
     """Validate an event's settings; returns the cleaned name, ruleset and tie-breaks."""
     name = name.strip()
     if not name:
@@ -256,6 +256,24 @@ def check_table_shape(*, ruleset: Ruleset, format: str) -> None:
                           field="ruleset_preset", code="table_shape") from None
 
 
+class EventSettings(TypedDict):
+    """An event's settings as a director changes them (:func:`check_event_settings_change`,
+    ``scoring.services.event_settings_update``)."""
+
+    name: str
+    date: datetime.date
+    ruleset_preset: str
+    ruleset_overrides: NotRequired[dict[str, object] | None]
+    rounds_planned: int
+    deals_per_round: int | None
+    bye_scoring: str
+    bye_points: NotRequired[int]
+    tie_breaks: NotRequired[list[str] | None]
+    is_public: NotRequired[bool]
+    format_settings: NotRequired[Mapping[str, object] | None]
+    prizes: NotRequired[Mapping[str, object] | None]
+
+
 def check_event_settings_change(
     *,
     event: Event,
@@ -263,16 +281,16 @@ def check_event_settings_change(
     name: str,
     date: datetime.date,
     ruleset_preset: str,
-    ruleset_overrides: dict[str, Any] | None = None,
+    ruleset_overrides: dict[str, object] | None = None,
     rounds_planned: int,
     deals_per_round: int | None,
     bye_scoring: str,
     bye_points: int = 0,
     tie_breaks: list[str] | None = None,
     is_public: bool = True,
-    format_settings: dict[str, Any] | None = None,
-    prizes: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+    format_settings: Mapping[str, object] | None = None,
+    prizes: Mapping[str, object] | None = None,
+) -> dict[str, object]:
     """The settings a change would give ``event`` (locked by the caller), checked: the fields
     that differ, with their cleaned values, or a refusal naming the field. Writes nothing: the
     one service that changes settings is ``scoring.services.event_settings_update``.
@@ -328,7 +346,8 @@ RESULT_SETTINGS = frozenset({
 })
 
 
-def _check_plan_change(event: Event, settings: dict[str, Any], rounds_planned: int) -> None:
+def _check_plan_change(event: Event, settings: Mapping[str, object], rounds_planned: int
+                       ) -> None:
     """The format refuses a change of its stages, bracket or schedule once play has reached
     them (``formats.Format.check_plan_change``), told how far play has gone."""
     seated = dict(event.rounds.order_by().values("stage").annotate(n=Count("pk")).values_list(
@@ -539,7 +558,7 @@ class EntriesRefused(DomainError):
                          "nobody was checked in.", field="player_ids")
         self.problems = problems
 
-    def api_errors(self) -> list[dict[str, Any]]:
+    def api_errors(self) -> list[dict[str, str]]:
         return [{"field": f"player_ids.{pk}", "code": code, "message": message}
                 for pk, (code, message) in self.problems.items()]
 

@@ -21,6 +21,7 @@ from common.errors import DomainError
 from common.types import Actor
 from draw import services
 from draw.selectors import (
+    StageRounds,
     event_format_settings,
     event_placements,
     event_rules,
@@ -29,6 +30,7 @@ from draw.selectors import (
     rounds_total,
 )
 from scoring.services import event_settings_update
+from standings.rows import Placement
 from tournaments import services as events
 from tournaments.api_actions import DirectorAction
 from tournaments.models import BYE_POINTS_LIMIT, Event
@@ -92,7 +94,7 @@ class EventOutput(serializers.ModelSerializer[Event]):
         return event_format_settings(event)
 
     @extend_schema_field(StageOutput(many=True))
-    def get_stages(self, event: Event) -> list[dict[str, Any]]:
+    def get_stages(self, event: Event) -> list[StageRounds]:
         return event_stages(event)
 
     def get_rounds_total(self, event: Event) -> int:
@@ -103,7 +105,7 @@ class EventOutput(serializers.ModelSerializer[Event]):
         return event_rules(event)
 
     @extend_schema_field(PlacementOutput(many=True))
-    def get_placements(self, event: Event) -> list[dict[str, Any]]:
+    def get_placements(self, event: Event) -> list[Placement]:
         known = self.context.get("placements")
         if known is not None:
             return list(known.get(event.pk, []))

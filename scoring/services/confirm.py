@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from django.db import transaction
 from django.utils import timezone
@@ -111,9 +111,21 @@ def _game_confirmed(locked: Game, *, by: Entry | None = None) -> None:
     ratings_request_update(game_id=locked.pk, round_id=locked.table.round_id)
 
 
+class DeskResult(TypedDict):
+    """What became of one table a director confirmed at the desk (:func:`games_confirm_at_desk`);
+    the games page names the round."""
+
+    table: int
+    confirmed: bool
+    already: NotRequired[bool]
+    code: NotRequired[str]
+    error: NotRequired[str]
+    round: NotRequired[int]
+
+
 @transaction.atomic
 def games_confirm_at_desk(*, round_: Round, tables: Sequence[int], source: str,
-                          actor: Actor | None = None) -> list[dict[str, Any]]:
+                          actor: Actor | None = None) -> list[DeskResult]:
     """A director confirms finished games of ``round_`` at the desk (from the players' signed
     score sheets, ``source``), table by table: each finished game is confirmed as if its other
     side had confirmed it (the rating, and once the round's last game is confirmed its advance);
@@ -133,7 +145,7 @@ def games_confirm_at_desk(*, round_: Round, tables: Sequence[int], source: str,
                           field="round", code="event_over")
     games = {g.table.number: g for g in Game.objects.filter(
         table__round=round_, table__number__in=asked).select_related("table")}
-    results: dict[int, dict[str, Any]] = {}
+    results: dict[int, DeskResult] = {}
     confirmed: list[int] = []
     for number in sorted(asked):  # one lock order for every writer: no deadlock between desks
         game = games.get(number)

@@ -5,7 +5,6 @@ adjusted result are public corrections of the event (``tournaments.corrections``
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -35,7 +34,7 @@ from .derive import (
     game_seats,
     level_sides,
 )
-from .hands import totals_words
+from .hands import GameState, totals_words
 
 ADJUST_KINDS = {
     "points": "Both sides' points, as the director sets them",
@@ -173,8 +172,8 @@ def game_forfeit(*, game: Game, side: str, reason: str, actor: Actor | None = No
     with corrections.correction_record(
             event=event, kind=corrections.GAME_FORFEITED, actor=actor, reason=reason[:200],
             round_number=round_.number, table_number=locked.table.number) as draft:
-        was: dict[str, Any] = {"status": locked.status, "totals": dict(locked.totals or {}),
-                               "winner": locked.winner}
+        was: GameState = {"status": locked.status, "totals": dict(locked.totals or {}),
+                          "winner": locked.winner}
         now = timezone.now()
         Game.objects.filter(pk=locked.pk).update(
             forfeit=side, status=Game.Status.CONFIRMED, confirmed_by=None, confirmed_at=now)
@@ -198,7 +197,7 @@ def game_forfeit(*, game: Game, side: str, reason: str, actor: Actor | None = No
     return locked
 
 
-def _adjusted_points(points: Any, sides: Sequence[str]) -> dict[str, int]:
+def _adjusted_points(points: object, sides: Sequence[str]) -> dict[str, int]:
     """Both (every) side's points as the director gives them, checked: a whole number per side,
     within ``ADJUSTED_POINTS_LIMIT``; each refusal names ``points.<side>``."""
     if not isinstance(points, Mapping):
@@ -227,7 +226,7 @@ def _adjusted_points(points: Any, sides: Sequence[str]) -> dict[str, int]:
 
 
 @transaction.atomic
-def game_adjust(*, game: Game, kind: str, reason: str, points: Any = None, side: str = "",
+def game_adjust(*, game: Game, kind: str, reason: str, points: object = None, side: str = "",
                 actor: Actor | None = None) -> Game:
     """A director gives a game that cannot be played out (a player taken ill, a fouled deck)
     an adjusted result, saying why: both sides' ``points``, the ``average`` of the round (every
@@ -256,8 +255,8 @@ def game_adjust(*, game: Game, kind: str, reason: str, points: Any = None, side:
             raise DomainError(f"A {spec.label.lower()} has no forfeits: give both sides' points "
                               "or the round's average.", field="kind", code="no_forfeits")
         done = game_forfeit(game=game, side=side, reason=reason, actor=actor)
-        adjusted = {"kind": kind, "side": side, "points": dict(done.totals or {}),
-                    "reason": reason}
+        adjusted: dict[str, object] = {"kind": kind, "side": side,
+                                       "points": dict(done.totals or {}), "reason": reason}
         Game.objects.filter(pk=done.pk).update(adjusted=adjusted)
         done.adjusted = adjusted
         return done
@@ -290,7 +289,7 @@ def game_adjust(*, game: Game, kind: str, reason: str, points: Any = None, side:
                           "an adjusted result may not change who won it now.", field="points",
                           code="seated")
     was = {"status": locked.status, "totals": locked.totals, "winner": locked.winner}
-    result: dict[str, Any] = {"kind": kind, "points": given, "reason": reason}
+    result: dict[str, object] = {"kind": kind, "points": given, "reason": reason}
     if kind == "average":  # what it averages so far; it follows them (_averages_follow)
         result |= {"games": counted, "of": of}
     adjusted = result

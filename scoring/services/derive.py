@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from django.db import connection, transaction
 from django.db.models import F
@@ -43,10 +44,36 @@ def _live_revisions(game: Game) -> list[HandRevision]:
     )
 
 
+class Derived(TypedDict):
+    """A game's fields derived from its live hands (:func:`_derive`); ``confirmed_by`` and
+    ``confirmed_at`` are there (None) when the confirmation is cleared."""
+
+    totals: dict[str, int]
+    checks: dict[str, int] | None
+    winner: str
+    finish_reason: str
+    hands_count: int
+    status: str
+    cut_winner: str
+    confirmed_by: NotRequired[None]
+    confirmed_at: NotRequired[None]
+
+
+class AveragedResult(TypedDict, total=False):
+    """An adjusted result of the round's average (``Game.adjusted``), as far as
+    :func:`_averages_follow` reads it."""
+
+    kind: str
+    points: dict[str, int]
+    reason: str
+    games: int
+    of: int
+
+
 def _derive(
     *, game: Game, event: Event, round_number: int, revisions: Sequence[HandRevision],
     seats: Sequence[tuple[str, int]], ruleset: Ruleset,
-) -> tuple[dict[str, Any], list[SeatResult]]:
+) -> tuple[Derived, list[SeatResult]]:
     """A game's derived fields and seat results from its live hands (no queries). A forfeited
     game is decided for the other side whatever its hands say: no points for either side (the
     standings score the walkover, see ``standings.services``), hands entered before kept."""
@@ -92,14 +119,14 @@ def _derive(
         status = Game.Status.FINISHED
     elif not finished:
         status = Game.Status.PLAYING
-    fields: dict[str, Any] = {
+    fields: Derived = {
         "totals": totals, "checks": checks, "winner": winner, "finish_reason": reason,
         "hands_count": len(revisions), "status": status,
         # A cut settles a level game only while it stays level.
         "cut_winner": game.cut_winner if finished and not winner else "",
     }
     if not finished:
-        fields |= {"confirmed_by": None, "confirmed_at": None}
+        fields["confirmed_by"] = fields["confirmed_at"] = None
     declared: dict[str, list[HandRevision]] = {}
     for r in revisions:
         if r.bidder:
@@ -157,9 +184,9 @@ def _game_write(game: Game, revisions: Sequence[HandRevision], *, bump_version: 
         seats=seats, ruleset=event_ruleset(event),
     )
     if clear_confirmation:
-        fields |= {"confirmed_by": None, "confirmed_at": None}
+        fields["confirmed_by"] = fields["confirmed_at"] = None
     now = timezone.now()
-    update: dict[str, Any] = {**fields, "updated_at": now}
+    update: dict[str, object] = {**fields, "updated_at": now}
     if bump_version:
         update["version"] = F("version") + 1
     Game.objects.filter(pk=game.pk).update(**update)
@@ -183,7 +210,7 @@ def game_recompute(*, game: Game) -> Game:
     return game
 
 
-def _games_update(updates: Sequence[tuple[int, dict[str, Any]]], *, now: Any) -> None:
+def _games_update(updates: Sequence[tuple[int, Derived]], *, now: datetime) -> None:
     """Write derived game fields for many games: one UPDATE ... FROM (VALUES ...) on
     PostgreSQL, a row at a time elsewhere."""
     if not updates:
@@ -200,7 +227,7 @@ def _games_update(updates: Sequence[tuple[int, dict[str, Any]]], *, now: Any) ->
              "%s::text, %s::jsonb)"]
             * len(chunk)
         )
-        params: list[Any] = []
+        params: list[int | str | bool | None] = []
         for pk, f in chunk:
             params += [pk, json.dumps(f["totals"]), f["winner"], f["finish_reason"],
                        f["hands_count"], f["status"], "confirmed_by" in f, f["cut_winner"],
@@ -262,7 +289,7 @@ def event_recompute(*, event: Event) -> int:
         seats.setdefault(table_id, []).append((position, entry_id))
     now = timezone.now()
     rows: list[SeatResult] = []
-    updates: list[tuple[int, dict[str, Any]]] = []
+    updates: list[tuple[int, Derived]] = []
     for game in games:
         fields, game_rows = _derive(
             game=game, event=event, round_number=game.table.round.number,
@@ -319,7 +346,9 @@ def _averages_follow(game: Game) -> None:
         if found is None:
             continue
         mean, counted, of = found
-        before: dict[str, Any] = dict(other.adjusted or {})
+        before: AveragedResult = {}
+        if other.adjusted:
+            before = other.adjusted
         given = {side: mean for side in before.get("points", {})}
         if given == before.get("points") and counted == before.get("games"):
             continue

@@ -3,7 +3,7 @@ when the scoring rules change)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Unpack
 
 from django.db import transaction
 
@@ -12,6 +12,7 @@ from common.types import Actor
 from rules_engine import RulesError
 from tournaments.models import Event
 from tournaments.services import (
+    EventSettings,
     check_event_settings_change,
     event_lock,
     event_log,
@@ -23,7 +24,8 @@ from .derive import event_recompute
 
 
 @transaction.atomic
-def event_settings_update(*, event: Event, actor: Actor | None = None, **settings: Any) -> Event:
+def event_settings_update(*, event: Event, actor: Actor | None = None,
+                          **settings: Unpack[EventSettings]) -> Event:
     """Change an event's settings (checked by ``tournaments.services.
     check_event_settings_change``) and re-derive what depends on them: a new deal count
     re-derives every game from its hands; the standings follow. The one service that changes an
@@ -53,7 +55,7 @@ def event_settings_update(*, event: Event, actor: Actor | None = None, **setting
 
 
 def _event_settings_write(locked: Event, *, actor: Actor | None, hands_entered: bool,
-                          settings: dict[str, Any]) -> set[str]:
+                          settings: EventSettings) -> set[str]:
     """Store the checked settings on the locked event, with a log row; returns the names of the
     fields that changed."""
     changed = check_event_settings_change(event=locked, hands_entered=hands_entered, **settings)

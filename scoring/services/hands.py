@@ -9,7 +9,7 @@ after."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TypedDict
 
 from django.db import transaction
 from django.utils import timezone
@@ -72,7 +72,7 @@ def _shown(game: Game) -> bool:
             or game.table.round.status == Round.Status.CLOSED)
 
 
-def totals_words(totals: Mapping[str, Any] | None, winner: str = "") -> str:
+def totals_words(totals: Mapping[str, object] | None, winner: str = "") -> str:
     """A game's totals in a few words: "NS 420 · EW 380 (NS won)"."""
     if not totals:
         return "no result"
@@ -91,7 +91,15 @@ def hand_words(revision: HandRevision, number: int) -> str:
     return f"hand {number}: {what}; {points}" if points else f"hand {number}: {what}"
 
 
-def _game_state(game: Game) -> dict[str, Any]:
+class GameState(TypedDict):
+    """A game's result before and after a change to its hands (the event log's details)."""
+
+    status: str
+    totals: dict[str, int]
+    winner: str
+
+
+def _game_state(game: Game) -> GameState:
     return {"status": game.status, "totals": dict(game.totals or {}), "winner": game.winner}
 
 
@@ -182,7 +190,7 @@ def hand_submit(
     *,
     game: Game,
     number: int,
-    values: Mapping[str, Any],
+    values: Mapping[str, object],
     author: Actor | None = None,
     source: str = HandRevision.Source.TABLE,
     idempotency_key: str | None = None,
@@ -254,7 +262,7 @@ def hand_submit(
 def hand_correct(
     *,
     hand: Hand,
-    values: Mapping[str, Any],
+    values: Mapping[str, object],
     expected_revision: int,
     author: Actor | None = None,
     source: str = HandRevision.Source.DIRECTOR,

@@ -7,7 +7,6 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from rules_engine import Hand as EngineHand
 from rules_engine import HandScore, Ruleset, parse_hand, score_hand
@@ -20,9 +19,9 @@ from ..selectors import revision_values
 HAND_FIELDS = ("outcome", *ENGINE_HAND_FIELDS)
 
 
-def _clean_values(values: Mapping[str, Any]) -> dict[str, Any]:
+def _clean_values(values: Mapping[str, object]) -> dict[str, object]:
     """Drop empty form fields so the engine reports what is missing, not what is blank."""
-    cleaned: dict[str, Any] = {}
+    cleaned: dict[str, object] = {}
     for key in HAND_FIELDS:
         value = values.get(key)
         if value in (None, ""):
@@ -36,7 +35,7 @@ def _clean_values(values: Mapping[str, Any]) -> dict[str, Any]:
     return cleaned
 
 
-def hand_check(*, values: Mapping[str, Any], ruleset: Ruleset,
+def hand_check(*, values: Mapping[str, object], ruleset: Ruleset,
                seats: Sequence[str] | None = None) -> tuple[EngineHand, HandScore]:
     """Validate and score values without storing anything (also used for live form checks);
     ``seats`` are the table's (the ruleset's own when not given)."""
@@ -55,7 +54,11 @@ PARSED_HANDS_KEPT = 4096  # per ruleset, least recently used out
 _parsed_lock = threading.Lock()
 
 
-def _values_key(values: Mapping[str, Any]) -> tuple[Any, ...]:
+# A stored hand's values as a key: each field's name and value (a mapping as its JSON text).
+ValuesKey = tuple[tuple[str, object], ...]
+
+
+def _values_key(values: Mapping[str, object]) -> ValuesKey:
     return tuple(
         (k, json.dumps(v, sort_keys=True) if isinstance(v, Mapping) else v)
         for k, v in sorted(values.items())
@@ -68,8 +71,9 @@ def revision_hand(revision: HandRevision, ruleset: Ruleset,
     with ``seats``), parsed once per process, ruleset, seats and values (see
     ``PARSED_HANDS_KEPT``)."""
     values = revision_values(revision)
-    key = (tuple(seats or ()), *_values_key(values))
-    kept: OrderedDict[tuple[Any, ...], EngineHand] = ruleset.memo("parsed_hands", OrderedDict)
+    key = (tuple(seats or ()), _values_key(values))
+    kept: OrderedDict[tuple[tuple[str, ...], ValuesKey], EngineHand] = ruleset.memo(
+        "parsed_hands", OrderedDict)
     with _parsed_lock:
         hand = kept.get(key)
         if hand is not None:

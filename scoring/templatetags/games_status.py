@@ -9,7 +9,7 @@ games page); every text is escaped, numbers are printed as they are.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from types import SimpleNamespace
 
 from django import template
 from django.utils.html import escape
@@ -18,7 +18,7 @@ from django.utils.safestring import SafeString, mark_safe
 register = template.Library()
 
 
-def _status(game: Any) -> str:
+def _status(game: SimpleNamespace) -> str:
     adjusted, forfeit = game.adjusted, game.forfeit
     if adjusted and not forfeit:
         reason = adjusted.get("reason", "") if isinstance(adjusted, dict) else ""
@@ -42,7 +42,7 @@ def _status(game: Any) -> str:
 
 
 @register.simple_tag
-def games_status_rows(games: Iterable[Any], hands_url: str,
+def games_status_rows(games: Iterable[SimpleNamespace], hands_url: str,
                       desk_confirm: bool = False) -> SafeString:
     """One ``<tr>`` per game: (a confirm box on the director's games page,) round, table,
     players, hands, score, status and a link to its hands."""

@@ -26,8 +26,8 @@ class Command(BaseCommand):
             raise CommandError(f"beat: cannot read the heartbeat ({exc})") from None
         if beat is None:
             raise CommandError("beat: no heartbeat (is `celery -A config beat` running?)")
-        age = time.time() - float(beat["at"])
-        where = f"{beat.get('host', '?')} pid {beat.get('pid', '?')}"
+        age = time.time() - beat.at
+        where = f"{beat.host} pid {beat.pid}"
         if age > options["max_age"]:
             raise CommandError(f"beat: last heartbeat {age:.0f} s ago from {where}, "
                                f"older than {options['max_age']} s")
