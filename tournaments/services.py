@@ -558,7 +558,7 @@ class EntriesRefused(DomainError):
                          "nobody was checked in.", field="player_ids")
         self.problems = problems
 
-    def api_errors(self) -> list[dict[str, str]]:
+    def api_errors(self) -> list[dict[str, object]]:
         return [{"field": f"player_ids.{pk}", "code": code, "message": message}
                 for pk, (code, message) in self.problems.items()]
 
