@@ -386,6 +386,20 @@ def longest_gaps(timelines: dict[str, list[float]], start: float, stop: float,
     return gaps
 
 
+def gaps_across(timelines: dict[str, list[float]], at: float, stop: float) -> dict[str, float]:
+    """Per device, the gap that spans the moment ``at``: from its last event before it to its
+    first after it (``stop`` when none came); devices with no event before ``at`` are left
+    out."""
+    gaps = {}
+    for device, times in timelines.items():
+        before = [t for t in times if t < at]
+        if not before:
+            continue
+        after = [t for t in times if at <= t <= stop]
+        gaps[device] = (min(after) if after else stop) - max(before)
+    return gaps
+
+
 def reconnect_times(streams: dict[str, list[list[float | None]]], start: float, stop: float
                     ) -> tuple[list[float], int]:
     """Seconds from each stream that closed within the window until the same reader's next
@@ -600,15 +614,15 @@ def two_node_figures(stack: TwoNodeStack, args: argparse.Namespace, out: dict[st
         "longest_without_a_save_s": spread(list(save_gaps.values())),
         "longest_without_a_save_before_kill_s": spread(
             list(longest_gaps(saves, start, killed).values())),
-        "longest_without_a_save_from_kill_s": spread(
-            list(longest_gaps(saves, killed, stop).values())),
+        "without_a_save_across_kill_s": spread(
+            list(gaps_across(saves, killed, stop).values())),
         "phones_over_one_turn": sum(1 for g in save_gaps.values()
                                     if g > 1.5 * args.submit_every),
         "longest_without_a_message_s": spread(list(message_gaps.values())),
         "longest_without_a_message_before_kill_s": spread(
             list(longest_gaps(messages, start, killed).values())),
-        "longest_without_a_message_from_kill_s": spread(
-            list(longest_gaps(messages, killed, stop).values())),
+        "without_a_message_across_kill_s": spread(
+            list(gaps_across(messages, killed, stop).values())),
         "streams_dropped_in_window": dropped, "stream_back_s": spread(reconnects),
         "streams_never_back": never,
         "served": served_by(stack.dir / "nginx" / "upstream.log", stack.nodes, kill["wall"]),
@@ -636,13 +650,15 @@ def two_nodes_text(result: dict[str, Any]) -> str:
         + (f" ({check['problems']})" if check["problems"] else "")
         + f"; saves not 2xx in the window {t['saves']['not_2xx_in_window'] or 'none'} "
         f"(sent again with their key), unanswered at the end {t['saves']['unanswered_at_end']}",
-        "longest without a save answered 2xx, per scorer phone of the club night: before the "
-        f"kill {s(t['longest_without_a_save_before_kill_s'])}; from the kill "
-        f"{s(t['longest_without_a_save_from_kill_s'])}; {t['phones_over_one_turn']} phones "
-        "went more than 1.5 turns",
-        "longest without a pushed message, per standings reader of the club night: before the "
-        f"kill {s(t['longest_without_a_message_before_kill_s'])}; from the kill "
-        f"{s(t['longest_without_a_message_from_kill_s'])}",
+        "without a save answered 2xx, per scorer phone of the club night: longest before the "
+        f"kill {s(t['longest_without_a_save_before_kill_s'])}; across the kill "
+        f"{s(t['without_a_save_across_kill_s'])}; in the window "
+        f"{s(t['longest_without_a_save_s'])}; {t['phones_over_one_turn']} phones went more "
+        "than 1.5 turns",
+        "without a pushed message, per standings reader of the club night: longest before the "
+        f"kill {s(t['longest_without_a_message_before_kill_s'])}; across the kill "
+        f"{s(t['without_a_message_across_kill_s'])}; in the window "
+        f"{s(t['longest_without_a_message_s'])}",
         f"streams dropped in the window {t['streams_dropped_in_window']}, back after "
         f"{s(t['stream_back_s'])}; never back {t['streams_never_back']}",
         f"answers by node (nginx): {served}",
