@@ -422,8 +422,10 @@ def reconnect_times(streams: dict[str, list[list[float | None]]], start: float, 
 def served_by(log: Path, nodes: list[Node], kill_wall: float) -> dict[str, dict[str, int]]:
     """From nginx's upstream log: answers per node before and after the kill (an answer that
     tried node 1 and then node 2 lists both: it counts for each, and once as tried on the
-    other node), and 502s."""
+    other node), and 502s. A line is written when its answer ends, so the push streams (each
+    one long answer) are counted apart, per node, as they ended."""
     out = {f"node {n.number}": {"before": 0, "after": 0} for n in nodes}
+    out.update({f"streams ended on node {n.number}": {"before": 0, "after": 0} for n in nodes})
     out["tried on the other node"] = {"before": 0, "after": 0}
     out["502"] = {"before": 0, "after": 0}
     by_address = {n.address: f"node {n.number}" for n in nodes}
@@ -437,9 +439,11 @@ def served_by(log: Path, nodes: list[Node], kill_wall: float) -> dict[str, dict[
             when = "before" if float(parts[0]) < kill_wall else "after"
         except ValueError:
             continue
+        stream = len(parts) > 4 and parts[4].startswith("/push/events/")
         for upstream in parts[1].replace(",", " ").split():
-            if upstream.rsplit(":", 1)[0] in by_address:
-                out[by_address[upstream.rsplit(":", 1)[0]]][when] += 1
+            node = by_address.get(upstream.rsplit(":", 1)[0])
+            if node is not None:
+                out[f"streams ended on {node}" if stream else node][when] += 1
         if "," in parts[1]:
             out["tried on the other node"][when] += 1
         if parts[2] == "502":
