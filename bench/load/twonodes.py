@@ -33,7 +33,14 @@ The layout (every address below is one the bench made; nothing binds anything el
   the load bench's (``bench/load/generate.py``): a scorer phone per table, three standings
   phones per table holding their push stream, a standings wall and a seating wall per event.
 * At ``--kill-at`` of the window node 1 goes: its gunicorn master, its workers and its push
-  process, SIGKILL by pid, all at once (a machine that dies, not one that drains).
+  process, SIGKILL by pid, all at once (a machine that dies, not one that drains). With
+  ``--death kill`` (the default) the kernel still closes their connections, as after a crash:
+  nginx and PostgreSQL see them go at once. With ``--death vanish`` the node's end of its veth
+  goes down first, then the processes are killed: nothing they held is closed on the wire, as
+  when a machine loses its power or its network; nginx finds out by its timeouts
+  (``proxy_connect_timeout``, ``proxy_read_timeout``: ``--push-read-timeout`` for the streams)
+  and PostgreSQL keeps the node's sessions until its own keepalives give up (the report counts
+  them).
 * Afterwards: every hand the phones were answered 2xx for stored exactly once with one revision
   and the standings equal to a recomputation (``data.py check-night``, PostgreSQL counted
   against the phones' answers; a save whose answer was lost and was sent again with its key
@@ -227,7 +234,8 @@ class Network:
 
 
 # --- the stack on two nodes -------------------------------------------------------------------
-def proxy_config(run: Path, port: int, nodes: list[Node]) -> str:
+def proxy_config(run: Path, port: int, nodes: list[Node], push_read_timeout: int = 3600
+                 ) -> str:
     """nginx in front of the nodes: both in each upstream with passive health checks; a GET
     that fails on one is tried on the next; ``/push/`` unbuffered; each answer's upstream
     logged (``upstream.log``: msec, upstream address, status, method, path)."""
@@ -262,7 +270,7 @@ http {{
             proxy_set_header Connection "";
             proxy_set_header Host $http_host;
             proxy_buffering off;
-            proxy_read_timeout 1h;
+            proxy_read_timeout {push_read_timeout}s;
         }}
         location / {{
             proxy_pass http://web;
@@ -283,6 +291,7 @@ class TwoNodeStack(Stack):
 
     nodes: list[Node] = field(default_factory=list)
     node_workers: int = 2
+    push_read_timeout: int = 3600
 
     def node_env(self, node: Node) -> dict[str, str]:
         env = self.env()
@@ -329,14 +338,18 @@ class TwoNodeStack(Stack):
             self._wait(functools.partial(_http_ok, url), name, 60)
 
     def proxy_config(self) -> str:
-        return proxy_config(self.dir / "nginx", self.proxy_port, self.nodes)
+        return proxy_config(self.dir / "nginx", self.proxy_port, self.nodes,
+                            self.push_read_timeout)
 
     def gunicorn_shape(self) -> tuple[int, int]:
         return self.node_workers * len(self.nodes), 1
 
-    def kill_node(self, node: Node) -> list[int]:
-        """The node dies: its servers and every worker they forked, SIGKILL by pid at once;
-        returns the pids killed."""
+    def kill_node(self, node: Node, vanish: bool = False) -> list[int]:
+        """The node dies: its servers and every worker they forked, SIGKILL by pid at once
+        (``vanish``: its link down first, so nothing is closed on the wire); returns the pids
+        killed."""
+        if vanish:
+            _ip("netns", "exec", node.netns, IP, "link", "set", node.node_link, "down")
         stats = read_all_stats()
         roots = [proc.pid for name in self.names(node)
                  if (proc := self.procs.get(name)) is not None and proc.poll() is None]
@@ -462,6 +475,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--seconds", type=float, default=60.0, help="measured seconds (60)")
     p.add_argument("--kill-at", type=float, default=0.35,
                    help="where in the window node 1 is killed (0.35)")
+    p.add_argument("--death", choices=("kill", "vanish"), default="kill",
+                   help="kill: node 1's processes are killed and the kernel closes their "
+                        "connections (a crash); vanish: its link goes down first (power or "
+                        "network lost: peers find out by their timeouts)")
+    p.add_argument("--push-read-timeout", type=int, default=3600,
+                   help="nginx's proxy_read_timeout for /push/, seconds (3600); the push "
+                        "process pings every 15 s")
     p.add_argument("--round-end", type=float, default=0.7,
                    help="where in the window the progressive day's round ends (0.7)")
     p.add_argument("--workers", type=int, default=2, help="gunicorn workers per node (2)")
@@ -531,14 +551,17 @@ def run_event(stack: TwoNodeStack, args: argparse.Namespace, work: Path) -> dict
         def run() -> None:
             time.sleep(max(0.0, began + args.kill_at * args.seconds - time.monotonic()))
             kill["monotonic"], kill["wall"] = time.monotonic(), time.time()
-            kill["pids"] = stack.kill_node(stack.nodes[0])
+            kill["pids"] = stack.kill_node(stack.nodes[0], vanish=args.death == "vanish")
+            kill["sessions_at_kill"] = node_sessions(stack, stack.nodes[0])
             kill["at_s"] = round(kill["monotonic"] - began, 1)
 
         threading.Thread(target=run, name="kill", daemon=True).start()
 
     steal: list[tuple[int, int]] = []
     try:
-        wall = _measure(generator, groups, steal, kill_later)
+        wall = _measure(generator, groups, steal, kill_later,
+                        lambda: kill.update(sessions_at_end=node_sessions(stack,
+                                                                          stack.nodes[0])))
         generator.wait(timeout=180)
     finally:
         if generator.poll() is None:
@@ -563,6 +586,17 @@ def run_event(stack: TwoNodeStack, args: argparse.Namespace, work: Path) -> dict
                         f"): gunicorn {args.workers} sync workers and a push process each")
     result["two_nodes"] = two_node_figures(stack, args, out, kill, advance, rooms)
     return result
+
+
+def node_sessions(stack: TwoNodeStack, node: Node) -> dict[str, int]:
+    """PostgreSQL's sessions from the node's address, by state (``idle``, ``idle in
+    transaction``, ``active``...)."""
+    import psycopg
+
+    with psycopg.connect(host=HOST, port=stack.pg_port, user=DB, dbname=DB) as conn:
+        rows = conn.execute("SELECT coalesce(state, '?'), count(*) FROM pg_stat_activity "
+                            "WHERE client_addr = %s GROUP BY 1", (node.address,)).fetchall()
+    return {str(state): int(n) for state, n in rows}
 
 
 def wait_for_advance(stack: TwoNodeStack, event: int, kill_wall: float, wait: float
@@ -611,7 +645,10 @@ def two_node_figures(stack: TwoNodeStack, args: argparse.Namespace, out: dict[st
             failed[str(s[3])] = failed.get(str(s[3]), 0) + 1
     return {
         "kill": {"at_s": kill["at_s"], "pids": len(kill["pids"]),
-                 "node": stack.nodes[0].netns},
+                 "node": stack.nodes[0].netns, "death": args.death,
+                 "push_read_timeout_s": args.push_read_timeout,
+                 "node_sessions_at_kill": kill.get("sessions_at_kill", {}),
+                 "node_sessions_at_end": kill.get("sessions_at_end", {})},
         "saves": {"answered_2xx": sum(len(v) for v in out["answered"].values()),
                   "not_2xx_in_window": failed,
                   "unanswered_at_end": sum(len(v) for v in out["unanswered"].values())},
@@ -647,7 +684,10 @@ def two_nodes_text(result: dict[str, Any]) -> str:
     second = next((r for r in adv["rounds"] if r["number"] == 2), None)
     return "\n".join([
         f"node 1 ({t['kill']['node']}) killed at {t['kill']['at_s']} s: "
-        f"{t['kill']['pids']} processes (SIGKILL)",
+        f"{t['kill']['pids']} processes (SIGKILL"
+        + (", its link down first" if t["kill"]["death"] == "vanish" else "")
+        + f"); its PostgreSQL sessions just after: {t['kill']['node_sessions_at_kill'] or 'none'}"
+        f", at the window's end: {t['kill']['node_sessions_at_end'] or 'none'}",
         f"hands: answered 2xx {check['answered']}, stored {check['stored_hands']} with "
         f"{check['revisions']} revisions, stored without an answer "
         f"{check['stored_without_answer']}: {'OK' if check['ok'] else 'FAILED'}"
