@@ -734,6 +734,7 @@ def main(argv: list[str] | None = None) -> int:
         nodes = network.create(2)
         stack = TwoNodeStack(work / "stack", split=True, celery_concurrency=args.celery_concurrency,
                              nodes=nodes, node_workers=args.workers,
+                             push_read_timeout=args.push_read_timeout,
                              also_listen=tuple(n.host_address for n in nodes),
                              trusted=tuple(str(n.network) for n in nodes))
         stack.dir.mkdir()
