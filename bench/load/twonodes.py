@@ -24,7 +24,9 @@ The layout (every address below is one the bench made; nothing binds anything el
   that meets a dead node is tried on the other at once. A POST is not (nginx never retries a
   non-idempotent request unless told ``non_idempotent``): the phone gets a 502 and its queue
   sends the same hand with the same ``Idempotency-Key`` at its next turn, which is what is
-  being proved. ``/push/`` is unbuffered with a long read timeout. Its access log records each
+  being proved. ``/push/`` is unbuffered, its read timeout two heartbeats of the push process
+  (``--push-read-timeout``, 30 s: a stream that stays silent longer has lost its process, and
+  the page reopens it on the other node). Its access log records each
   answer's upstream, so the report counts what each node served before and after the kill.
 * The room (``data.py advancing``): a club night of ``--tables`` tables playing on through the
   window and a progressive day of ``--ending`` tables whose game ends part-way; its last hands
@@ -234,7 +236,7 @@ class Network:
 
 
 # --- the stack on two nodes -------------------------------------------------------------------
-def proxy_config(run: Path, port: int, nodes: list[Node], push_read_timeout: int = 3600
+def proxy_config(run: Path, port: int, nodes: list[Node], push_read_timeout: int = 30
                  ) -> str:
     """nginx in front of the nodes: both in each upstream with passive health checks; a GET
     that fails on one is tried on the next; ``/push/`` unbuffered; each answer's upstream
@@ -291,7 +293,7 @@ class TwoNodeStack(Stack):
 
     nodes: list[Node] = field(default_factory=list)
     node_workers: int = 2
-    push_read_timeout: int = 3600
+    push_read_timeout: int = 30
 
     def node_env(self, node: Node) -> dict[str, str]:
         env = self.env()
@@ -479,9 +481,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="kill: node 1's processes are killed and the kernel closes their "
                         "connections (a crash); vanish: its link goes down first (power or "
                         "network lost: peers find out by their timeouts)")
-    p.add_argument("--push-read-timeout", type=int, default=3600,
-                   help="nginx's proxy_read_timeout for /push/, seconds (3600); the push "
-                        "process pings every 15 s")
+    p.add_argument("--push-read-timeout", type=int, default=30,
+                   help="nginx's proxy_read_timeout for /push/, seconds (30: the push process "
+                        "pings every 15 s, so only a stream whose process vanished is cut)")
     p.add_argument("--round-end", type=float, default=0.7,
                    help="where in the window the progressive day's round ends (0.7)")
     p.add_argument("--workers", type=int, default=2, help="gunicorn workers per node (2)")
