@@ -12,7 +12,7 @@ The layout (every address below is one the bench made; nothing binds anything el
     Celery worker and beat: on the host (127.0.0.1), as worker machines would be
 
 * Two network namespaces (``ip netns add``), each joined to the host by a veth pair in a /24 of
-  10.213.0.0/16 that no address or route of the machine uses yet (:func:`free_subnets`): the
+  10.213.0.0/16 that no address or route of the machine uses yet (``bench/load/netns.py``): the
   host end is ``.1``, the node's end ``.2``. Each node is one application machine: gunicorn
   (``config.wsgi``) and the push process (uvicorn, ``config.asgi``), both bound to the node's
   own address, started with ``ip netns exec`` (which execs: the pid we hold is the server's).
@@ -63,10 +63,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
-import ipaddress
 import json
 import os
-import random
 import shutil
 import signal
 import subprocess
@@ -83,11 +81,18 @@ sys.path.insert(0, str(ROOT))
 
 from bench.load.harness import (  # noqa: E402
     CpuGroup,
-    percentile,
     read_all_stats,
     report_text,
 )
+from bench.load.netns import IP, Network, Node, ip_command  # noqa: E402
 from bench.load.night import _visibility_by_event  # noqa: E402
+from bench.load.outage import (  # noqa: E402
+    gaps_across,
+    longest_gaps,
+    reconnect_times,
+    served_by,
+    spread,
+)
 from bench.load.run import (  # noqa: E402
     GROUPS,
     LOAD_PYTHON,
@@ -98,141 +103,7 @@ from bench.load.run import (  # noqa: E402
 )
 from bench.load.stack import DB, HOST, Stack, _http_ok  # noqa: E402
 
-IP = shutil.which("ip") or "/usr/sbin/ip"
-SUPERNET = ipaddress.IPv4Network("10.213.0.0/16")
 FAIL_TIMEOUT_S = 10  # nginx leaves a node alone this long after it failed a request
-
-
-# --- the network ------------------------------------------------------------------------------
-def used_networks(addresses: str, routes: str) -> list[ipaddress.IPv4Network]:
-    """The IPv4 networks the machine already uses, from ``ip -o -4 addr show`` and ``ip -4
-    route show table all``: every address's network and every route's destination."""
-    found: list[ipaddress.IPv4Network] = []
-    for line in addresses.splitlines():
-        words = line.split()
-        if "inet" in words:
-            with contextlib.suppress(ValueError, IndexError):
-                found.append(ipaddress.IPv4Interface(words[words.index("inet") + 1]).network)
-    for line in routes.splitlines():
-        words = line.split()
-        if not words:
-            continue
-        target = words[1] if words[0] in {"local", "broadcast", "unicast", "multicast",
-                                          "anycast", "blackhole", "unreachable",
-                                          "prohibit", "throw"} and len(words) > 1 else words[0]
-        if target == "default":
-            continue  # the default route covers everything; it is not a network in use
-        with contextlib.suppress(ValueError):
-            found.append(ipaddress.IPv4Network(target, strict=False))
-    return found
-
-
-def free_subnets(count: int, used: list[ipaddress.IPv4Network], start: int = 0
-                 ) -> list[ipaddress.IPv4Network]:
-    """``count`` /24 networks of 10.213.0.0/16 overlapping nothing in ``used``, searched from
-    the ``start``-th /24 on (wrapping around), so two benches started together look apart."""
-    subnets = list(SUPERNET.subnets(new_prefix=24))
-    chosen: list[ipaddress.IPv4Network] = []
-    for i in range(len(subnets)):
-        candidate = subnets[(start + i) % len(subnets)]
-        if candidate.network_address.packed[2] in (0, 255):
-            continue  # keep clear of .0.0 and .255.0: easy to mistake for something else
-        if not any(candidate.overlaps(net) for net in used):
-            chosen.append(candidate)
-            if len(chosen) == count:
-                return chosen
-    raise RuntimeError(f"no {count} free /24 networks left in {SUPERNET}")
-
-
-@dataclass
-class Node:
-    """One application machine: a namespace, its veth pair and its two servers' ports."""
-
-    number: int
-    netns: str
-    host_link: str  # the veth end on the host
-    node_link: str  # the veth end inside the namespace
-    network: ipaddress.IPv4Network
-    web_port: int = 8000  # each node is a machine of its own: the usual ports
-    push_port: int = 8001
-
-    @property
-    def host_address(self) -> str:
-        """The host's end: where the node reaches PostgreSQL and Redis."""
-        return str(self.network.network_address + 1)
-
-    @property
-    def address(self) -> str:
-        """The node's own address: where its gunicorn and push process listen."""
-        return str(self.network.network_address + 2)
-
-
-def _ip(*args: str) -> str:
-    done = subprocess.run([IP, *args], capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"ip {' '.join(args)}: {done.stderr.strip()}")
-    return done.stdout
-
-
-@dataclass
-class Network:
-    """The namespaces and veth pairs of one run; :meth:`remove` undoes exactly what
-    :meth:`create` made (by the names it gave), whatever state it was left in."""
-
-    tag: str = field(default_factory=lambda: str(os.getpid()))
-    made_netns: list[str] = field(default_factory=list)
-    made_links: list[str] = field(default_factory=list)
-
-    def create(self, count: int) -> list[Node]:
-        existing = set(_ip("netns", "list").split())
-        used = used_networks(_ip("-o", "-4", "addr", "show"),
-                             _ip("-4", "route", "show", "table", "all"))
-        networks = free_subnets(count, used, start=random.Random(self.tag).randrange(256))
-        nodes = []
-        for number, network in enumerate(networks, start=1):
-            node = Node(number=number, netns=f"pinochle-{self.tag}-{number}",
-                        host_link=f"pn{self.tag[-7:]}h{number}",
-                        node_link=f"pn{self.tag[-7:]}n{number}", network=network)
-            if node.netns in existing:
-                raise RuntimeError(f"a namespace {node.netns} exists already: not ours")
-            _ip("netns", "add", node.netns)
-            self.made_netns.append(node.netns)
-            _ip("link", "add", node.host_link, "type", "veth", "peer", "name", node.node_link)
-            self.made_links.append(node.host_link)
-            _ip("link", "set", node.node_link, "netns", node.netns)
-            prefix = f"/{network.prefixlen}"
-            _ip("addr", "add", node.host_address + prefix, "dev", node.host_link)
-            _ip("link", "set", node.host_link, "up")
-            inside = ("netns", "exec", node.netns, IP)
-            _ip(*inside, "addr", "add", node.address + prefix, "dev", node.node_link)
-            _ip(*inside, "link", "set", node.node_link, "up")
-            _ip(*inside, "link", "set", "lo", "up")
-            nodes.append(node)
-        return nodes
-
-    def remove(self) -> list[str]:
-        """Kill what still runs in our namespaces, delete them and our host ends; never
-        raises. Returns what could not be undone (empty when all is clean)."""
-        left = []
-        for netns in reversed(self.made_netns):
-            with contextlib.suppress(RuntimeError):
-                for pid in _ip("netns", "pids", netns).split():
-                    with contextlib.suppress(OSError, ValueError):
-                        os.kill(int(pid), signal.SIGKILL)
-            try:
-                _ip("netns", "del", netns)
-            except RuntimeError as error:
-                left.append(str(error))
-        for link in self.made_links:
-            if subprocess.run([IP, "link", "show", link], capture_output=True,
-                              check=False).returncode == 0:
-                try:
-                    _ip("link", "del", link)
-                except RuntimeError as error:
-                    left.append(str(error))
-        self.made_netns.clear()
-        self.made_links.clear()
-        return left
 
 
 # --- the stack on two nodes -------------------------------------------------------------------
@@ -351,7 +222,7 @@ class TwoNodeStack(Stack):
         (``vanish``: its link down first, so nothing is closed on the wire); returns the pids
         killed."""
         if vanish:
-            _ip("netns", "exec", node.netns, IP, "link", "set", node.node_link, "down")
+            ip_command("netns", "exec", node.netns, IP, "link", "set", node.node_link, "down")
         stats = read_all_stats()
         roots = [proc.pid for name in self.names(node)
                  if (proc := self.procs.get(name)) is not None and proc.poll() is None]
@@ -372,98 +243,6 @@ class TwoNodeStack(Stack):
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     proc.wait(timeout=10)
         return pids
-
-
-# --- what the devices saw ---------------------------------------------------------------------
-def spread(values: list[float]) -> dict[str, float | int | None]:
-    """p50, p95 and max of ``values`` (seconds, two decimals), and how many."""
-    def rounded(v: float | None) -> float | None:
-        return None if v is None else round(v, 2)
-
-    return {"p50": rounded(percentile(values, 50)), "p95": rounded(percentile(values, 95)),
-            "max": rounded(max(values)) if values else None, "of": len(values)}
-
-
-def longest_gaps(timelines: dict[str, list[float]], start: float, stop: float,
-                 from_start: bool = True) -> dict[str, float]:
-    """Per device, the longest time without an event within [start, stop]: between two events,
-    and (``from_start``) from the window's start to the first; a device with no event in the
-    window saw the whole window as its gap."""
-    gaps = {}
-    for device, times in timelines.items():
-        inside = sorted(t for t in times if start <= t <= stop)
-        if not inside:
-            gaps[device] = stop - start
-            continue
-        points = [start, *inside] if from_start else inside
-        gaps[device] = max((b - a for a, b in zip(points, points[1:], strict=False)),
-                           default=0.0)
-    return gaps
-
-
-def gaps_across(timelines: dict[str, list[float]], at: float, stop: float) -> dict[str, float]:
-    """Per device, the gap that spans the moment ``at``: from its last event before it to its
-    first after it (``stop`` when none came); devices with no event before ``at`` are left
-    out."""
-    gaps = {}
-    for device, times in timelines.items():
-        before = [t for t in times if t < at]
-        if not before:
-            continue
-        after = [t for t in times if at <= t <= stop]
-        gaps[device] = (min(after) if after else stop) - max(before)
-    return gaps
-
-
-def reconnect_times(streams: dict[str, list[list[float | None]]], start: float, stop: float
-                    ) -> tuple[list[float], int]:
-    """Seconds from each stream that closed within the window until the same reader's next
-    stream opened; and how many closed and never came back."""
-    took: list[float] = []
-    never = 0
-    for spans in streams.values():
-        ordered = sorted(spans, key=lambda span: float(span[0] or 0))
-        for i, (_, closed) in enumerate(ordered):
-            if closed is None or not start <= closed <= stop:
-                continue
-            later = [float(s[0]) for s in ordered[i + 1:] if s[0] is not None]
-            if later:
-                took.append(later[0] - closed)
-            else:
-                never += 1
-    return took, never
-
-
-def served_by(log: Path, nodes: list[Node], kill_wall: float) -> dict[str, dict[str, int]]:
-    """From nginx's upstream log: answers per node before and after the kill (an answer that
-    tried node 1 and then node 2 lists both: it counts for each, and once as tried on the
-    other node), and 502s. A line is written when its answer ends, so the push streams (each
-    one long answer) are counted apart, per node, as they ended."""
-    out = {f"node {n.number}": {"before": 0, "after": 0} for n in nodes}
-    out.update({f"streams ended on node {n.number}": {"before": 0, "after": 0} for n in nodes})
-    out["tried on the other node"] = {"before": 0, "after": 0}
-    out["502"] = {"before": 0, "after": 0}
-    by_address = {n.address: f"node {n.number}" for n in nodes}
-    if not log.exists():
-        return out
-    for line in log.read_text(errors="replace").splitlines():
-        parts = line.split("|")
-        if len(parts) < 3:
-            continue
-        try:
-            when = "before" if float(parts[0]) < kill_wall else "after"
-        except ValueError:
-            continue
-        stream = len(parts) > 4 and parts[4].startswith("/push/events/")
-        for upstream in parts[1].replace(",", " ").split():
-            node = by_address.get(upstream.rsplit(":", 1)[0])
-            if node is not None:
-                out[f"streams ended on {node}" if stream else node][when] += 1
-        if "," in parts[1]:
-            out["tried on the other node"][when] += 1
-        if parts[2] == "502":
-            out["502"][when] += 1
-    return out
 
 
 # --- one run ----------------------------------------------------------------------------------
@@ -584,7 +363,8 @@ def run_event(stack: TwoNodeStack, args: argparse.Namespace, work: Path) -> dict
                        checksum, plan)
     result["saves_201"] = len(out["submits"])
     result["visibility"] = _visibility_by_event(out)
-    result["layout"] = (f"two nodes behind nginx (namespaces {', '.join(n.netns for n in stack.nodes)}"
+    namespaces = ", ".join(n.netns for n in stack.nodes)
+    result["layout"] = (f"two nodes behind nginx (namespaces {namespaces}"
                         f"): gunicorn {args.workers} sync workers and a push process each")
     result["two_nodes"] = two_node_figures(stack, args, out, kill, advance, rooms)
     return result

@@ -1,6 +1,6 @@
-"""The two-node bench's pure parts (bench/load/twonodes.py): choosing free private networks,
-nginx's configuration in front of the nodes, and the figures read from the devices' timelines
-and nginx's upstream log. The run itself needs root (network namespaces):
+"""The two-node bench's pure parts (bench/load/twonodes.py, netns.py, outage.py): choosing free
+private networks, nginx's configuration in front of the nodes, and the figures read from the
+devices' timelines and nginx's upstream log. The run itself needs root (network namespaces):
 ``.venv/bin/python -m bench.load.twonodes``."""
 
 from __future__ import annotations
@@ -12,19 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from bench.load.netns import Node, free_subnets, used_networks
+from bench.load.outage import gaps_across, longest_gaps, reconnect_times, served_by, spread
 from bench.load.stack import NGINX
-from bench.load.twonodes import (
-    Node,
-    free_subnets,
-    gaps_across,
-    longest_gaps,
-    parse_args,
-    proxy_config,
-    reconnect_times,
-    served_by,
-    spread,
-    used_networks,
-)
+from bench.load.twonodes import parse_args, proxy_config
 
 ADDRESSES = """\
 1: lo    inet 127.0.0.1/8 scope host lo\\       valid_lft forever preferred_lft forever
