@@ -21,10 +21,11 @@ The layout (every address below is one the bench made; nothing binds anything el
 * nginx on the host in front of both (:func:`proxy_config`): the web upstream and the push
   upstream list both nodes with passive health checks (``max_fails=1 fail_timeout``), a short
   ``proxy_connect_timeout`` and ``proxy_next_upstream error timeout http_502 http_504``: a GET
-  that meets a dead node is tried on the other at once. A POST is not (nginx never retries a
-  non-idempotent request unless told ``non_idempotent``): the phone gets a 502 and its queue
-  sends the same hand with the same ``Idempotency-Key`` at its next turn, which is what is
-  being proved. ``/push/`` is unbuffered, its read timeout two heartbeats of the push process
+  that meets a dead node is tried on the other at once, and so is a POST that could not be
+  sent (its connection refused or timed out). A POST already sent is not (nginx never sends a
+  non-idempotent request twice unless told ``non_idempotent``): the phone gets a 502 and its
+  queue sends the same hand with the same ``Idempotency-Key`` at its next turn, which is what
+  is being proved. ``/push/`` is unbuffered, its read timeout two heartbeats of the push process
   (``--push-read-timeout``, 30 s: a stream that stays silent longer has lost its process, and
   the page reopens it on the other node). Its access log records each
   answer's upstream, so the report counts what each node served before and after the kill.
@@ -130,8 +131,8 @@ http {{
     access_log {run / "upstream.log"} upstream;
     upstream web {{ least_conn; {webs} }}
     upstream push {{ least_conn; {pushes} keepalive 32; }}
-    # A node that refuses or does not answer: the next one (GET and HEAD; a POST gets the 502
-    # and the phone's queue sends it again with its Idempotency-Key).
+    # A node that refuses or does not answer: the next one (a POST only if it was not sent yet;
+    # once sent, it gets the 502 and the phone's queue sends it again with its Idempotency-Key).
     proxy_connect_timeout 2s;
     proxy_next_upstream error timeout http_502 http_504;
     proxy_next_upstream_tries 2;
