@@ -100,6 +100,12 @@ $(LOAD_VENV)/.installed: bench/load/requirements.lock
 bench-load: venv $(LOAD_VENV)/.installed
 	$(BIN)/python -m bench.load.run $(BENCH_ARGS)
 
+# The "Beyond one machine" recipe for real, as root: two application nodes in network namespaces
+# behind nginx, one killed mid-round (bench/README.md, "Two nodes"); about 4 minutes.
+.PHONY: bench-twonodes
+bench-twonodes: venv $(LOAD_VENV)/.installed
+	$(BIN)/python -m bench.load.twonodes $(BENCH_ARGS)
+
 # Soak benchmark: a whole progressive day on the production stack (as bench-load starts it) at
 # 30x pace, 128 tables x 10 games (about 12 minutes of play); per simulated hour latencies,
 # memory of every process, connections and Redis memory; the memory slopes; checksum of every

@@ -105,6 +105,12 @@ MEASURING = Event()  # set when the window starts; the devices' schedules start 
 # streams open now; totals (regions: messages that carried the page's region, and their bytes)
 PUSH = {"streams": 0, "messages": 0, "reconnects": 0, "regions": 0, "region_bytes": 0}
 DEVICE_NUMBERS = {"phone": 0, "wall": 0}
+# Each device's own timeline (monotonic seconds), for the gaps a device saw when a node went away
+# (``bench/load/twonodes.py``): every save answered 2xx per table token, every pushed standings
+# message per reader, each reader's streams as [opened, closed] (closed None: still open), and
+# each reader's event.
+TIMELINES: dict[str, dict[str, Any]] = {"saves": {}, "messages": {}, "streams": {},
+                                        "events": {}}
 
 
 class Device(FastHttpUser):
@@ -257,6 +263,7 @@ class ScorerPhone(Device):
         if self.number in lost:
             lost.remove(self.number)
         if status in (200, 201):
+            TIMELINES["saves"].setdefault(self.token, []).append(time.monotonic())
             if status == 201 and time.monotonic() <= STOP_AT[0]:
                 SUBMITS.append(time.monotonic())
                 SUBMIT_EVENTS.append(self.event)
@@ -308,6 +315,7 @@ class StandingsReader(Device):
         DEVICE_NUMBERS[self.who] += 1
         self.device = f"{self.who}:{DEVICE_NUMBERS[self.who]}"
         self.event = event = READER_EVENTS[self.who].pop(0)
+        TIMELINES["events"][self.device] = event
         self.busy = Semaphore()  # the page's own "busy": one look at a time
         self.pause(self.rng.uniform(0, OPENING_SECONDS))
         self.version_at = self.version_url.format(event=event)
@@ -409,6 +417,8 @@ class StandingsReader(Device):
                 return
             self.streaming = True
             PUSH["streams"] += 1
+            opened = [time.monotonic(), None]
+            TIMELINES["streams"].setdefault(self.device, []).append(opened)
             try:
                 while time.monotonic() < STOP_AT[0] + 5:
                     block, buffer = _read_until(sock, buffer, b"\n\n")
@@ -418,6 +428,8 @@ class StandingsReader(Device):
                     if "event: standings" in lines:
                         data = "".join(x[6:] for x in lines if x.startswith("data: "))
                         PUSH["messages"] += 1
+                        TIMELINES["messages"].setdefault(self.device, []).append(
+                            time.monotonic())
                         message = json.loads(data)
                         if message.get("region"):
                             PUSH["regions"] += 1
@@ -427,6 +439,7 @@ class StandingsReader(Device):
                         gevent.spawn(self.poll_once)
             finally:
                 PUSH["streams"] -= 1
+                opened[1] = time.monotonic()
 
     def poll_once(self) -> None:
         with self.busy:
@@ -607,7 +620,7 @@ def main(plan_path: str, out_path: str) -> int:
         "users": users, "opened": OPENED[0], "started": started, "stopped": STOP_AT[0],
         "samples": SAMPLES, "polls": POLLS, "submits": SUBMITS, "submit_events": SUBMIT_EVENTS,
         "confirmed": CONFIRMED, "answered": ANSWERED,
-        "unanswered": UNANSWERED, "phones_stopped": STOPPED, "in_flight_at_end": IN_FLIGHT[0],
+        "unanswered": UNANSWERED, "timelines": TIMELINES, "phones_stopped": STOPPED, "in_flight_at_end": IN_FLIGHT[0],
         "push": {"streams_at_stop": streams_at_stop, "messages": PUSH["messages"],
                  "reconnects": PUSH["reconnects"], "regions": PUSH["regions"],
                  "region_bytes": PUSH["region_bytes"],

@@ -24,7 +24,8 @@ phone, and the wall, showed standings that include it (p50/p95/p99 over every ha
 ``--spectators N`` also holds N spectators' standings streams open on the push process
 (``bench/load/spectators.py``) and reports their delay, how often each got a message, the time
 one message took to reach them all, and the push process's memory per stream. Many events at
-once: ``bench/load/night.py``.
+once: ``bench/load/night.py``. Two application nodes in network namespaces, one killed
+mid-round: ``bench/load/twonodes.py``.
 
 The default (``--tables 16 --seconds 30``) takes under two minutes on an idle machine; the
 full run is ``make bench-load BENCH_ARGS="--tables 16,32,64,96 --seconds 60 --json

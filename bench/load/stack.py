@@ -26,6 +26,10 @@ with the copy's ETag (``proxy_cache_revalidate``: a 304 from one query). Answers
 ``private``, ``no-store`` or ``no-cache``, anything with a cookie set, and every request with a
 session cookie or an ``Authorization`` header pass through untouched. Each answer's cache status
 goes to ``nginx/cache.log`` (:meth:`Stack.cache_counts`). The cache lives in the run's directory.
+
+``also_listen`` and ``trusted`` let PostgreSQL and Redis be reached from other network
+namespaces (``bench/load/twonodes.py``): they also listen on those addresses (the host side of
+veth pairs the caller made), and PostgreSQL trusts connections from those networks.
 """
 
 from __future__ import annotations
@@ -72,6 +76,8 @@ class Stack:
     web2_port: int = field(default_factory=free_port)  # with split only, as the next two
     push2_port: int = field(default_factory=free_port)
     proxy_port: int = field(default_factory=free_port)
+    also_listen: tuple[str, ...] = ()  # PostgreSQL and Redis listen here too (see above)
+    trusted: tuple[str, ...] = ()  # networks (CIDR) PostgreSQL trusts, besides the loopback
     procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     secret: str = field(default_factory=lambda: secrets.token_urlsafe(48))
 
@@ -173,11 +179,15 @@ class Stack:
                           "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]),
             check=True, stdout=subprocess.DEVNULL,
         )
+        if self.trusted:
+            with (data / "pg_hba.conf").open("a") as hba:
+                hba.writelines(f"host all all {network} trust\n" for network in self.trusted)
+        listen = ",".join((HOST, *self.also_listen))
         # Durable like a real server: fsync, synchronous_commit and full_page_writes stay on.
         subprocess.run(
             _as_postgres([
                 str(bindir / "pg_ctl"), "-D", str(data), "-l", str(self.pg_dir / "pg.log"),
-                "-o", f"-p {self.pg_port} -k {sock} -c listen_addresses={HOST} "
+                "-o", f"-p {self.pg_port} -k {sock} -c listen_addresses={listen} "
                 "-c max_connections=200 -c fsync=on -c synchronous_commit=on",
                 "-w", "start",
             ]),
@@ -196,15 +206,19 @@ class Stack:
         except (OSError, ValueError, IndexError):
             return None
 
-    def _spawn(self, name: str, args: list[str]) -> None:
+    def _spawn(self, name: str, args: list[str], env: dict[str, str] | None = None) -> None:
         log = open(self.dir / f"{name}.log", "ab")  # noqa: SIM115 - kept open for the child
-        self.procs[name] = subprocess.Popen(args, cwd=ROOT, env=self.env(), stdout=log,
+        self.procs[name] = subprocess.Popen(args, cwd=ROOT, env=env or self.env(), stdout=log,
                                             stderr=subprocess.STDOUT,
                                             stdin=subprocess.DEVNULL)
         log.close()
 
     def start_redis(self) -> None:
-        self._spawn("redis", ["redis-server", "--port", str(self.redis_port), "--bind", HOST,
+        # Without a password Redis's protected mode answers only the loopback: the further
+        # addresses are the host ends of veths the caller made, reached from its namespaces only.
+        reach = ("--protected-mode", "no") if self.also_listen else ()
+        self._spawn("redis", ["redis-server", "--port", str(self.redis_port),
+                              "--bind", HOST, *self.also_listen, *reach,
                               "--save", "", "--appendonly", "no", "--dir", str(self.dir)])
         self._wait(lambda: _redis_ping(self.redis_port), "redis", 10)
 
