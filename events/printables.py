@@ -3,8 +3,6 @@ the players' scorecards, and the results sheet (placements, prizes, the qualifyi
 
 from __future__ import annotations
 
-from typing import Any
-
 import segno
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -132,7 +130,7 @@ def entry_scorecard(request: HttpRequest, pk: int, entry_id: int) -> HttpRespons
 
 
 # --- results ---------------------------------------------------------------------------------------
-def _standings(event: Event) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+def _standings(event: Event) -> tuple[list[dict[str, object]], list[dict[str, str]]]:
     """The qualifying standings of an event whose stages keep their own totals (a progressive
     day); the standings of any other event (its snapshot, or computed now when there is none
     yet)."""

@@ -3,9 +3,10 @@ switch."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.fields import empty
@@ -17,6 +18,7 @@ import formats
 from clubs.api import error_responses
 from clubs.models import Club
 from clubs.permissions import can_view_event, check_club_role
+from common import validated
 from common.errors import DomainError
 from common.types import Actor
 from draw import services
@@ -88,11 +90,12 @@ class EventOutput(serializers.ModelSerializer[Event]):
                   "bye_points", "tie_breaks", "is_public", "advance_held", "prizes",
                   "self_check_in", "placements"]
 
-    def get_format_settings(self, event: Event) -> dict[str, Any]:
+    @extend_schema_field(OpenApiTypes.OBJECT)
+    def get_format_settings(self, event: Event) -> dict[str, object]:
         return event_format_settings(event)
 
     @extend_schema_field(StageOutput(many=True))
-    def get_stages(self, event: Event) -> list[dict[str, Any]]:
+    def get_stages(self, event: Event) -> list[dict[str, object]]:
         return event_stages(event)
 
     def get_rounds_total(self, event: Event) -> int:
@@ -103,7 +106,7 @@ class EventOutput(serializers.ModelSerializer[Event]):
         return event_rules(event)
 
     @extend_schema_field(PlacementOutput(many=True))
-    def get_placements(self, event: Event) -> list[dict[str, Any]]:
+    def get_placements(self, event: Event) -> list[dict[str, object]]:
         known = self.context.get("placements")
         if known is not None:
             return list(known.get(event.pk, []))
@@ -230,7 +233,8 @@ class EventStatusApi(DirectorAction):
 
     target: str = ""
 
-    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Actor) -> Any:
+    def act(self, event: Event, found: Event, data: Mapping[str, object], *,
+            actor: Actor) -> object:
         body = self.request.data if isinstance(self.request.data, dict) else {}
         reason = body.get("reason", "")
         if not isinstance(reason, str):
@@ -281,6 +285,7 @@ class EventAdvanceApi(DirectorAction):
 
     input = AdvanceInput
 
-    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Actor) -> Any:
-        events.event_hold_advance(event=event, held=data["held"], actor=actor)
+    def act(self, event: Event, found: Event, data: Mapping[str, object], *,
+            actor: Actor) -> object:
+        events.event_hold_advance(event=event, held=validated.flag(data, "held"), actor=actor)
         return EventOutput(event_get(pk=event.pk, user=actor)).data
