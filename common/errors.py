@@ -29,7 +29,8 @@ class ConflictError(DomainError):
 
     code = "conflict"
 
-    def __init__(self, message: str, *, field: str = "__all__", current: object = None) -> None:
+    def __init__(self, message: str, *, field: str = "__all__",
+                 current: dict[str, object] | None = None) -> None:
         super().__init__(message, field=field)
         self.current = current
 
