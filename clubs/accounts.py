@@ -22,6 +22,7 @@ module fits them to the product.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote, urlencode, urlsplit
 
@@ -113,7 +114,7 @@ class LoginForm(AllauthLoginForm):
         self.fields["login"].label = "User name or e-mail address"
 
 
-def login_identifier(request: HttpRequest, credentials: dict[str, Any] | None = None) -> str:
+def login_identifier(request: HttpRequest, credentials: Mapping[str, object] | None = None) -> str:
     """Which account a sign-in attempt was for, as django-axes counts failures
     (``AXES_USERNAME_CALLABLE``): the account's user name when the typed name or e-mail address
     belongs to one, else what was typed (folded to lower case)."""

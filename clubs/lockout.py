@@ -24,10 +24,9 @@ signing in to one's own account does not wipe the address's count of failures on
 
 from __future__ import annotations
 
-from typing import Any
-
 from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_failure_limit
+from axes.models import AccessAttempt
 from django.conf import settings
 from django.db.models import QuerySet, Sum
 from django.http import HttpRequest
@@ -37,7 +36,7 @@ ACCOUNT_AND_ADDRESS = ["username", "ip_address"]
 ADDRESS = ["ip_address"]
 
 
-def _limits(request: HttpRequest, credentials: dict[str, Any] | None) -> list[int]:
+def _limits(request: HttpRequest, credentials: dict[str, object] | None) -> list[int]:
     """Each lockout combination's own limit, in the order of ``AXES_LOCKOUT_PARAMETERS``."""
     account = get_failure_limit(request, credentials)
     return [account if list(p) == ACCOUNT_AND_ADDRESS else settings.LOGIN_ADDRESS_FAILURE_LIMIT
@@ -47,7 +46,7 @@ def _limits(request: HttpRequest, credentials: dict[str, Any] | None) -> list[in
 class LockoutHandler(AxesDatabaseHandler):
     """``AXES_HANDLER``: django-axes's database handler, each combination with its own limit."""
 
-    def get_failures(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> int:
+    def get_failures(self, request: HttpRequest, credentials: dict[str, object] | None = None) -> int:
         """The failures as axes compares them with ``AXES_FAILURE_LIMIT``: each combination's
         count scaled by that limit over its own, the highest."""
         account = get_failure_limit(request, credentials)
@@ -65,12 +64,12 @@ class LockoutHandler(AxesDatabaseHandler):
         return scaled
 
     def reset_user_attempts(self, request: HttpRequest,
-                            credentials: dict[str, Any] | None = None) -> int:
+                            credentials: dict[str, object] | None = None) -> int:
         """A right password clears that account's failures from that address only."""
         count = 0
         for attempts, parameters in zip(self.filter_user_attempts(request, credentials),
                                         settings.AXES_LOCKOUT_PARAMETERS, strict=True):
             if list(parameters) == ACCOUNT_AND_ADDRESS:
-                deleted: QuerySet[Any] = attempts
+                deleted: QuerySet[AccessAttempt] = attempts
                 count += deleted.delete()[0]
         return count

@@ -5,16 +5,15 @@ demo data), which have nothing to confirm and nowhere to send a link."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from allauth.account import stages
 from allauth.account.models import EmailAddress
+from django.http import HttpResponse
 
 
 class EmailVerificationStage(stages.EmailVerificationStage):
-    def handle(self) -> tuple[Any, bool]:
+    def handle(self) -> tuple[HttpResponse | None, bool]:
         user = self.login.user
         if user is not None and not EmailAddress.objects.filter(user_id=user.pk).exists():
             return None, True
-        result: tuple[Any, bool] = super().handle()
+        result: tuple[HttpResponse | None, bool] = super().handle()
         return result

@@ -9,7 +9,7 @@ Public clubs and events can be read by anyone.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Protocol
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
@@ -106,13 +106,23 @@ def visible_clubs(*, user: Actor) -> QuerySet[Club]:
     return Club.objects.filter(is_public=True)
 
 
-def can_view_event(*, user: Actor, event: Any) -> bool:
+class ClubEvent(Protocol):
+    """An event as its club's permissions see it (the tournaments' ``Event``, a layer above)."""
+
+    @property
+    def is_public(self) -> bool: ...
+
+    @property
+    def club(self) -> Club: ...
+
+
+def can_view_event(*, user: Actor, event: ClubEvent) -> bool:
     """Public events of public clubs are open to all; anything else needs a membership."""
     if event.is_public and event.club.is_public:
         return True
     return club_role(user=user, club=event.club) is not None
 
 
-def check_view_event(*, user: Actor, event: Any) -> None:
+def check_view_event(*, user: Actor, event: ClubEvent) -> None:
     if not can_view_event(user=user, event=event):
         raise Http404("No such event")

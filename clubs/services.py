@@ -9,10 +9,12 @@ the club without one.
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -34,16 +36,19 @@ from .models import (
 )
 from .permissions import RANK, check_club_role, check_grant_role
 
+if TYPE_CHECKING:
+    pass
+
 
 @transaction.atomic
 def club_create(
     *,
     name: str,
-    owner: Any,
+    owner: Actor,
     slug: str = "",
     time_zone: str = "UTC",
     ruleset_preset: str = "pagat_double_deck",
-    ruleset_overrides: dict[str, Any] | None = None,
+    ruleset_overrides: Mapping[str, object] | None = None,
     is_public: bool = True,
 ) -> Club:
     name = name.strip()
@@ -59,11 +64,14 @@ def club_create(
     except Exception:
         raise DomainError(f"{time_zone!r} is not a known time zone.", field="time_zone") from None
     check_ruleset(preset=ruleset_preset, overrides=ruleset_overrides)
+    user = actor_user(owner)
+    if user is None:
+        raise PermissionDenied("Sign in to create a club.")
     club = Club.objects.create(
         name=name, slug=slug, time_zone=time_zone, ruleset_preset=ruleset_preset,
         ruleset_overrides=ruleset_overrides or {}, is_public=is_public,
     )
-    Membership.objects.create(club=club, user=owner, role=Membership.Role.OWNER)
+    Membership.objects.create(club=club, user=user, role=Membership.Role.OWNER)
     return club
 
 
@@ -71,10 +79,10 @@ class _Unset:
     """Marks an argument left out (``None`` means "no window")."""
 
 
-UNSET: Any = _Unset()
+UNSET = _Unset()
 
 
-def _window(value: Any) -> int | None:
+def _window(value: object) -> int | None:
     if value is None or value == "":
         return None
     try:
@@ -92,8 +100,8 @@ def _window(value: Any) -> int | None:
 
 
 @transaction.atomic
-def club_corrections_set(*, club: Club, show_director_names: Any = UNSET,
-                         correction_window_minutes: Any = UNSET, actor: Actor | None = None) -> Club:
+def club_corrections_set(*, club: Club, show_director_names: object = UNSET,
+                         correction_window_minutes: object = UNSET, actor: Actor | None = None) -> Club:
     """The club's rules for corrections (owners only, with an ``actor``): whether the public
     Corrections list of its events names the director (``show_director_names``), and the
     correction window, minutes after an event finishes after which its results lock and only
@@ -115,7 +123,7 @@ def club_corrections_set(*, club: Club, show_director_names: Any = UNSET,
     return locked
 
 
-def _language(value: Any, *, field: str, blank: bool) -> str:
+def _language(value: object, *, field: str, blank: bool) -> str:
     known = [code for code, _ in settings.LANGUAGES]
     if not isinstance(value, str) or value not in known + ([""] if blank else []):
         raise DomainError(
@@ -125,7 +133,7 @@ def _language(value: Any, *, field: str, blank: bool) -> str:
 
 
 @transaction.atomic
-def club_language_set(*, club: Club, language: Any, actor: Any = None) -> Club:
+def club_language_set(*, club: Club, language: object, actor: Actor | None = None) -> Club:
     """The club's language (owners only, with an ``actor``): its pages, walls and mails are
     written in it for readers who chose no language of their own; "" leaves each reader's."""
     if actor is not None:
@@ -137,7 +145,7 @@ def club_language_set(*, club: Club, language: Any, actor: Any = None) -> Club:
 
 
 @transaction.atomic
-def account_language_set(*, user: Any, language: Any) -> AccountSettings:
+def account_language_set(*, user: Actor, language: object) -> AccountSettings:
     """The account's own language: it beats the club's and the browser's, on every device
     it signs in on. "" forgets the choice."""
     settings_row, _created = AccountSettings.objects.select_for_update().get_or_create(user=user)

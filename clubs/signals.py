@@ -4,19 +4,23 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
+from django.http import HttpRequest
 
 from .models import AccountSettings
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 # The session key of the account's language ("" for none); the middleware reads it.
 SESSION_LANGUAGE_KEY = "account_language"
 
 
 @receiver(user_logged_in, dispatch_uid="account-language-signed-in")
-def _signed_in(*, request: Any, user: Any, **_: Any) -> None:
+def _signed_in(*, request: HttpRequest | None, user: User, **_: object) -> None:
     if request is None or not hasattr(request, "session"):
         return
     language = (AccountSettings.objects.filter(user=user)

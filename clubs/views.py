@@ -3,8 +3,8 @@ and the page where someone accepts an invitation."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, cast
+from collections.abc import Callable, Mapping
+from typing import cast
 from urllib.parse import urlencode
 
 import segno
@@ -21,6 +21,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
 
+from common import validated
 from common.errors import DomainError
 from common.forms import add_domain_error, refusal_message
 from common.http import public_address
@@ -97,7 +98,7 @@ def club_manage(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _manage_action(
     request: HttpRequest, slug: str, *, role: str, form_key: str,
-    make_form: Callable[[Club], forms.Form], act: Callable[[Club, dict[str, Any]], str],
+    make_form: Callable[[Club], forms.Form], act: Callable[[Club, Mapping[str, object]], str],
 ) -> HttpResponse:
     """A management form post: check the role, validate, call the service, say what happened;
     errors are shown next to their fields on the management page."""
@@ -120,8 +121,10 @@ def _manage_action(
 @require_POST
 def club_corrections_set(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's rules for corrections (owners): names on the public list, the window."""
-    def act(club: Club, data: dict[str, Any]) -> str:
-        services.club_corrections_set(club=club, actor=request.user, **data)
+    def act(club: Club, data: Mapping[str, object]) -> str:
+        services.club_corrections_set(
+            club=club, actor=request.user, show_director_names=data["show_director_names"],
+            correction_window_minutes=data["correction_window_minutes"])
         return "The rules for corrections are saved."
 
     return _manage_action(request, slug, role="owner", form_key="corrections_form",
@@ -132,8 +135,8 @@ def club_corrections_set(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def club_language_set(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's language (owners): its pages, walls and mails for readers without their own."""
-    def act(club: Club, data: dict[str, Any]) -> str:
-        services.club_language_set(club=club, actor=request.user, **data)
+    def act(club: Club, data: Mapping[str, object]) -> str:
+        services.club_language_set(club=club, actor=request.user, language=data["language"])
         return gettext("The club's language is saved.")
 
     return _manage_action(request, slug, role="owner", form_key="language_form",
@@ -167,8 +170,10 @@ def language_set(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def club_player_add(request: HttpRequest, slug: str) -> HttpResponse:
-    def act(club: Club, data: dict[str, Any]) -> str:
-        return f"{services.player_create(club=club, **data).name} added to the roster."
+    def act(club: Club, data: Mapping[str, object]) -> str:
+        player = services.player_create(club=club, name=validated.text(data, "name"),
+                                        email=validated.text(data, "email"))
+        return f"{player.name} added to the roster."
 
     return _manage_action(request, slug, role="director", form_key="player_form",
                           make_form=lambda club: PlayerForm(request.POST), act=act)
@@ -177,8 +182,12 @@ def club_player_add(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def club_player_merge(request: HttpRequest, slug: str) -> HttpResponse:
-    def act(club: Club, data: dict[str, Any]) -> str:
-        return f"Merged into {services.player_merge(club=club, **data).name}."
+    def act(club: Club, data: Mapping[str, object]) -> str:
+        keep, duplicate = data["keep"], data["duplicate"]
+        if not isinstance(keep, Player) or not isinstance(duplicate, Player):
+            raise TypeError("MergeForm's fields are players")
+        kept = services.player_merge(club=club, keep=keep, duplicate=duplicate)
+        return f"Merged into {kept.name}."
 
     return _manage_action(request, slug, role="director", form_key="merge_form",
                           make_form=lambda club: MergeForm(request.POST, club=club), act=act)
@@ -189,8 +198,10 @@ def club_player_merge(request: HttpRequest, slug: str) -> HttpResponse:
 def club_member_set(request: HttpRequest, slug: str) -> HttpResponse:
     """Give someone a role: directors between member and scorer, owners any (the service asks
     ``check_grant_role``; a role the actor may not give is a 403)."""
-    def act(club: Club, data: dict[str, Any]) -> str:
-        membership = services.membership_set(club=club, actor=request.user, **data)
+    def act(club: Club, data: Mapping[str, object]) -> str:
+        membership = services.membership_set(club=club, actor=request.user,
+                                             username=validated.text(data, "username"),
+                                             role=validated.text(data, "role"))
         return f"{membership.user.get_username()} is now {membership.get_role_display().lower()}."
 
     return _manage_action(
@@ -202,8 +213,9 @@ def club_member_set(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def club_member_remove(request: HttpRequest, slug: str) -> HttpResponse:
-    def act(club: Club, data: dict[str, Any]) -> str:
-        name = services.membership_remove(club=club, actor=request.user, **data)
+    def act(club: Club, data: Mapping[str, object]) -> str:
+        name = services.membership_remove(club=club, actor=request.user,
+                                          username=validated.text(data, "username"))
         return f"{name} is no longer a member of {club.name}."
 
     return _manage_action(request, slug, role="director", form_key="remove_form", act=act,

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import InterfaceError, OperationalError
@@ -36,7 +34,7 @@ def _field_errors(exc: DjangoValidationError) -> list[dict[str, str]]:
     return [{"field": "__all__", "code": "invalid", "message": m} for m in exc.messages]
 
 
-def _flat(detail: Any, field: str = "", item: str = "") -> list[tuple[str, str]]:
+def _flat(detail: object, field: str = "", item: str = "") -> list[tuple[str, str]]:
     """DRF's validation errors as ``(field, message)`` pairs, nested ones too: a nested
     serializer's field as a dotted path (``prizes.0.amount``), an item of a list field by its
     number in the message (``tie_breaks``: "Item 1: This field may not be blank."), never the
@@ -57,7 +55,7 @@ def _flat(detail: Any, field: str = "", item: str = "") -> list[tuple[str, str]]
     return [(field or "__all__", f"{item}{detail}")]
 
 
-def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+def exception_handler(exc: Exception, context: dict[str, object]) -> Response | None:
     """Every error body has the same shape: ``{"errors": [{"field", "code", "message"}]}``.
 
     Every refusal is a :class:`CoreError` (the web apps' ``DomainError``, the rules engine's

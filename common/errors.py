@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from pairing.errors import PairingError
 from rules_engine.errors import CoreError
@@ -30,7 +29,8 @@ class ConflictError(DomainError):
 
     code = "conflict"
 
-    def __init__(self, message: str, *, field: str = "__all__", current: Any = None) -> None:
+    def __init__(self, message: str, *, field: str = "__all__",
+                 current: dict[str, object] | None = None) -> None:
         super().__init__(message, field=field)
         self.current = current
 

@@ -35,7 +35,7 @@ from rest_framework.utils import json
 MAX_DEPTH = 32
 
 
-def _encoding(parser_context: Mapping[str, Any]) -> str:
+def _encoding(parser_context: Mapping[str, object]) -> str:
     """The body's charset, a text codec only (as DRF's parser checks: a bytes-to-bytes codec
     such as ``bz2_codec`` would decompress the body past the upload size limit)."""
     encoding = str(parser_context.get("encoding") or settings.DEFAULT_CHARSET)
@@ -66,11 +66,11 @@ def _is_unicode(text: str) -> bool:
     return True
 
 
-def check_json_value(data: Any, *, max_depth: int = MAX_DEPTH) -> None:
+def check_json_value(data: object, *, max_depth: int = MAX_DEPTH) -> None:
     """Raise a 400 (``ValidationError`` naming the field, or ``ParseError``) when ``data`` nests
     deeper than ``max_depth`` or holds a string or key that is not valid Unicode. Iterative, so
     it cannot itself run out of stack."""
-    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
+    stack: list[tuple[object, str, int]] = [(data, "", 0)]
     while stack:
         value, path, depth = stack.pop()
         if isinstance(value, str):

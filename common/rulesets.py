@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any, TypedDict
+from typing import Protocol, TypedDict
 
 from common.errors import DomainError
 from rules_engine import RulesError, Ruleset, get_ruleset
@@ -16,12 +16,12 @@ def _cached(preset: str, overrides_json: str) -> Ruleset:
     return get_ruleset(preset, json.loads(overrides_json))
 
 
-def ruleset_for(*, preset: str, overrides: dict[str, Any] | None) -> Ruleset:
+def ruleset_for(*, preset: str, overrides: Mapping[str, object] | None) -> Ruleset:
     """The rules engine's ruleset for a preset and overrides (validated, cached)."""
     return _cached(preset, json.dumps(overrides or {}, sort_keys=True))
 
 
-def check_ruleset(*, preset: str, overrides: dict[str, Any] | None) -> Ruleset:
+def check_ruleset(*, preset: str, overrides: Mapping[str, object] | None) -> Ruleset:
     """Like :func:`ruleset_for` but turns the engine's rejection into a field error."""
     try:
         return ruleset_for(preset=preset, overrides=overrides)
@@ -33,7 +33,17 @@ def check_ruleset(*, preset: str, overrides: dict[str, Any] | None) -> Ruleset:
         ) from None
 
 
-def event_ruleset(event: Any) -> Ruleset:
+class RulesetChoice(Protocol):
+    """What names a ruleset: an event's (or a club's) preset and overrides."""
+
+    @property
+    def ruleset_preset(self) -> str: ...
+
+    @property
+    def ruleset_overrides(self) -> Mapping[str, object] | None: ...
+
+
+def event_ruleset(event: RulesetChoice) -> Ruleset:
     return ruleset_for(preset=event.ruleset_preset, overrides=event.ruleset_overrides)
 
 

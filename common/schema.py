@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from common.types import JSONValue
+
 ERROR_SCHEMA_NAME = "ApiErrors"
-ERROR_SCHEMA: dict[str, Any] = {
+ERROR_SCHEMA: dict[str, JSONValue] = {
     "type": "object",
     "description": 'The house error shape: {"errors": [{"field", "code", "message"}]}.',
     "properties": {

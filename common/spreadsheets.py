@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import Protocol
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 class _Writable(Protocol):
-    def write(self, text: str, /) -> Any: ...
+    def write(self, text: str, /) -> object: ...
 
 
-def csv_cell(value: Any) -> Any:
+def csv_cell(value: object) -> object:
     """``value`` safe for a spreadsheet cell (text starting like a formula gets a ``'``)."""
     if isinstance(value, str) and value.startswith(FORMULA_STARTS):
         return "'" + value
@@ -33,5 +33,5 @@ class SafeCsvWriter:
     def __init__(self, target: _Writable) -> None:
         self._writer = csv.writer(target)
 
-    def writerow(self, row: Iterable[Any]) -> None:
+    def writerow(self, row: Iterable[object]) -> None:
         self._writer.writerow([csv_cell(value) for value in row])

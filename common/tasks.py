@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from celery import current_app
 from django.conf import settings
@@ -36,7 +36,16 @@ STANDINGS_PENDING_KEY = "standings:pending:{event_id}"
 RATINGS_PENDING_KEY = "ratings:pending:{round_id}"
 
 
-def db_task_retry() -> dict[str, Any]:
+class TaskRetry(TypedDict):
+    """Celery's retry options of a task (:func:`db_task_retry`)."""
+
+    autoretry_for: tuple[type[Exception], ...]
+    retry_backoff: int
+    retry_backoff_max: int
+    max_retries: int
+
+
+def db_task_retry() -> TaskRetry:
     """Celery options of a task that works on the database: transient database trouble
     (a dropped connection, a failover) is retried with backoff up to a minute apart, as
     ``TASK_RETRY_POLICY`` says; anything else is a bug to see in the logs."""
@@ -56,7 +65,7 @@ def task_by_name(name: str) -> Any:
     return tasks[name]
 
 
-def _publish(name: str, args: Sequence[Any], countdown: float | None) -> bool:
+def _publish(name: str, args: Sequence[object], countdown: float | None) -> bool:
     """Send task ``name`` now; False (logged) when the broker is unreachable. Never raises."""
     try:
         # ignore_result: publishing must not touch the result store (it retries for long).
@@ -68,7 +77,7 @@ def _publish(name: str, args: Sequence[Any], countdown: float | None) -> bool:
     return True
 
 
-def task_queue(name: str, *, args: Sequence[Any] = (), countdown: float | None = None,
+def task_queue(name: str, *, args: Sequence[object] = (), countdown: float | None = None,
                on_commit: bool = True) -> bool:
     """Queue task ``name`` with ``args`` once the current transaction commits. Never raises.
     Queued at once (``on_commit=False``), returns whether the broker took it (else True)."""
@@ -100,7 +109,7 @@ def standings_request_update(*, event_id: int) -> None:
     transaction.on_commit(queue, robust=True)
 
 
-def _queue_once(key: str, name: str, args: Sequence[Any], *, countdown: float,
+def _queue_once(key: str, name: str, args: Sequence[object], *, countdown: float,
                 pending_for: int) -> None:
     """Queue task ``name`` to run after ``countdown`` unless the mark ``key`` says one is queued
     and has not started (the task deletes the mark as it starts); the mark lasts at most

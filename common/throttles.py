@@ -40,7 +40,12 @@ from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
 from django.core.exceptions import ImproperlyConfigured
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
-from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
+from rest_framework.throttling import (
+    AnonRateThrottle,
+    ScopedRateThrottle,
+    SimpleRateThrottle,
+    UserRateThrottle,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -134,7 +139,7 @@ def atomic_allow(throttle: Any, request: Request, view: Any) -> bool:
     return bool(throttle.throttle_failure())
 
 
-def _wait(throttle: Any) -> float | None:
+def _wait(throttle: SimpleRateThrottle) -> float | None:
     """Seconds until the oldest request counted ages out (the Retry-After header)."""
     wait = getattr(throttle, "retry_after", None)
     if wait is None:
@@ -160,7 +165,7 @@ def _rate(scope: str | None) -> str | None:
     return str(rate)
 
 
-def _scoped(view: Any) -> bool:
+def _scoped(view: object) -> bool:
     return bool(getattr(view, "throttle_scope", None))
 
 
@@ -175,7 +180,7 @@ class AnonThrottle(AnonRateThrottle):
     def wait(self) -> float | None:
         return _wait(self)
 
-    def allow_request(self, request: Request, view: Any) -> bool:
+    def allow_request(self, request: Request, view: object) -> bool:
         return _scoped(view) or _allow(self, request, view)
 
 
@@ -190,7 +195,7 @@ class UserThrottle(UserRateThrottle):
     def wait(self) -> float | None:
         return _wait(self)
 
-    def allow_request(self, request: Request, view: Any) -> bool:
+    def allow_request(self, request: Request, view: object) -> bool:
         if _scoped(view) or not (request.user and request.user.is_authenticated):
             return True
         return _allow(self, request, view)
@@ -208,7 +213,7 @@ class ScopedThrottle(ScopedRateThrottle):
     def wait(self) -> float | None:
         return _wait(self)
 
-    def allow_request(self, request: Request, view: Any) -> bool:
+    def allow_request(self, request: Request, view: object) -> bool:
         # as DRF's ScopedRateThrottle: the scope (and so the rate) comes from the view
         self.scope = getattr(view, self.scope_attr, None)
         if not self.scope:
@@ -253,7 +258,7 @@ class _PageView:
 
     def __init__(self, scope: str) -> None:
         self.throttle_scope = scope
-        self.kwargs: dict[str, Any] = {}
+        self.kwargs: dict[str, object] = {}
 
 
 def page_allowed(request: Any, scope: str) -> bool:

@@ -4,6 +4,9 @@
 model, Django's ``User``) or not (``AnonymousUser``). Services that record who acted take
 ``actor: Actor | None`` (``None``: the system, a task or a command) and keep only a signed-in
 user (``actor_user``).
+
+``JSONValue`` is a value of free-form JSON (a ``JSONField``'s content whose keys nobody fixed,
+such as a log row's details); where the keys are known, a ``TypedDict`` says them instead.
 """
 
 from __future__ import annotations
@@ -14,6 +17,9 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
 
 Actor: TypeAlias = "User | AnonymousUser"
+JSONValue: TypeAlias = (
+    "None | bool | int | float | str | list[JSONValue] | dict[str, JSONValue]"
+)
 
 
 def actor_user(actor: Actor | None) -> User | None:

@@ -11,7 +11,6 @@ close them. Refusals name their field in the house shape ``{"errors": [{"field",
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -30,7 +29,7 @@ from scoring.models import Game
 from scoring.selectors import entry_refusal, table_by_token
 from scoring.services import ADJUST_KINDS, game_adjust
 from tournaments.api_actions import DirectorAction
-from tournaments.models import Event
+from tournaments.models import Event, Table
 from tournaments.selectors import event_get
 
 from . import selectors, services
@@ -39,7 +38,7 @@ from .models import CALL_NOTE_MAX, CALL_WORDS_MAX, Appeal, Correction, DirectorC
 KINDS_HELP = "; ".join(f"{k.value}: {k.label}" for k in Penalty.Kind)
 
 
-def _data(request: Request) -> Mapping[str, Any]:
+def _data(request: Request) -> Mapping[str, object]:
     return request.data if isinstance(request.data, Mapping) else {}
 
 
@@ -159,7 +158,8 @@ class EventPenaltiesApi(DirectorAction):
         event = event_get(pk=pk, user=request.user, role="director")
         return Response([selectors.penalty_payload(p) for p in selectors.event_penalties(event)])
 
-    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Actor) -> Any:
+    def act(self, event: Event, found: Event, data: Mapping[str, object], *,
+            actor: Actor) -> object:
         body = _data(self.request)
         penalty = services.penalty_record(
             event=event, round_number=body.get("round"), kind=body.get("kind", ""),
@@ -179,7 +179,8 @@ class PenaltyWithdrawApi(DirectorAction):
     def find(self, event: Event, **where: int) -> Penalty:
         return get_object_or_404(Penalty, event=event, pk=where["penalty_id"])
 
-    def act(self, event: Event, found: Penalty, data: dict[str, Any], *, actor: Actor) -> Any:
+    def act(self, event: Event, found: Penalty, data: Mapping[str, object], *,
+            actor: Actor) -> object:
         services.penalty_withdraw(penalty=found, reason=_data(self.request).get("reason", ""),
                                   actor=actor)
         done = Penalty.objects.select_related(
@@ -271,7 +272,8 @@ class EventAppealsApi(DirectorAction):
         event = event_get(pk=pk, user=request.user, role="director")
         return Response([selectors.appeal_payload(a) for a in selectors.event_appeals(event)])
 
-    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Actor) -> Any:
+    def act(self, event: Event, found: Event, data: Mapping[str, object], *,
+            actor: Actor) -> object:
         body = _data(self.request)
         appeal = services.appeal_record(
             event=event, contested=body.get("contested", ""), decision=body.get("decision", ""),
@@ -319,8 +321,10 @@ class TableAdjustApi(DirectorAction):
                                  table__round__event=event, table__round__number=where["number"],
                                  table__number=where["table"])
 
-    def act(self, event: Event, found: Game, data: dict[str, Any], *, actor: Actor) -> Any:
-        body = _data(self.request)
+    def act(self, event: Event, found: Game, data: Mapping[str, object], *,
+            actor: Actor) -> object:
+        # The body as sent: ``game_adjust`` checks each value's type itself.
+        body = self.request.data if isinstance(self.request.data, Mapping) else {}
         done = game_adjust(game=found, kind=body.get("kind", ""), reason=body.get("reason", ""),
                            points=body.get("points"), side=body.get("side", "") or "",
                            actor=actor)
@@ -402,7 +406,7 @@ def _no_call(call_id: int, where: str) -> Response:
                     status=status.HTTP_404_NOT_FOUND)
 
 
-def _table_closed(table: Any) -> Response | None:
+def _table_closed(table: Table) -> Response | None:
     """403 naming ``round`` (or ``event``) while the table's round takes nothing from it."""
     refusal = entry_refusal(table.round)
     if refusal is None:
@@ -495,7 +499,8 @@ class _CallAction(DirectorAction):
     operation_id="call_take", summary="Take a call: on my way (directors)", request=None,
     responses={200: CallOutput, **error_responses(400, 403, 404)}))
 class CallTakeApi(_CallAction):
-    def act(self, event: Event, found: DirectorCall, data: dict[str, Any], *, actor: Actor) -> Any:
+    def act(self, event: Event, found: DirectorCall, data: Mapping[str, object], *,
+            actor: Actor) -> object:
         services.director_call_take(call=found, actor=actor)
         return selectors.call_payload(_call(found.pk))
 
@@ -504,7 +509,8 @@ class CallTakeApi(_CallAction):
     operation_id="call_close", summary="Close a call with the ruling (directors)",
     request=CallCloseInput, responses={200: CallOutput, **error_responses(400, 403, 404)}))
 class CallCloseApi(_CallAction):
-    def act(self, event: Event, found: DirectorCall, data: dict[str, Any], *, actor: Actor) -> Any:
+    def act(self, event: Event, found: DirectorCall, data: Mapping[str, object], *,
+            actor: Actor) -> object:
         services.director_call_close(call=found, note=_data(self.request).get("note"),
                                      actor=actor)
         return selectors.call_payload(_call(found.pk))

@@ -6,9 +6,15 @@ starts from its family's preset and the director may change any kind's points
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
-PRESETS: dict[str, dict[str, Any]] = {
+
+class Preset(TypedDict):
+    label: str
+    points: dict[str, int]  # per ``Penalty.Kind`` value
+
+
+PRESETS: dict[str, Preset] = {
     "tournament": {
         "label": "Tournament (NPA-style)",
         "points": {"table_talk": 50, "slow_play": 25, "tardiness": 50, "misconduct": 100,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Collection
-from typing import Any
+from typing import TypedDict
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Max, Q, QuerySet, Sum
@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from clubs.models import Club, ClubPlayer, Membership, Player
 from clubs.permissions import has_club_role
-from common.types import Actor, actor_user
+from common.types import Actor, JSONValue, actor_user
 from scoring.models import Hand
 from scoring.selectors import entry_refusal
 from tournaments.models import Entry, Event, Table
@@ -27,7 +27,130 @@ from .presets import PRESETS, preset_for
 RECENT_DAYS = 365
 
 
-def penalty_table(event: Event) -> dict[str, Any]:
+class KindPoints(TypedDict):
+    kind: str
+    label: str
+    points: int
+
+
+class PenaltyTableRow(TypedDict):
+    """An event's penalty table as the page and the API show it."""
+
+    preset: str
+    label: str
+    points: dict[str, int]
+    kinds: list[KindPoints]
+    edited: bool
+
+
+class PenaltyPayload(TypedDict):
+    """A penalty as the pages and the API show it (``PenaltyOutput``)."""
+
+    id: int
+    event_id: int
+    round: int
+    table: int | None
+    entry_id: int | None
+    pair_id: int | None
+    name: str
+    kind: str
+    kind_label: str
+    points: int
+    reason: str
+    created_by: str
+    created_at: datetime.datetime
+    withdrawn: bool
+    withdrawn_at: datetime.datetime | None
+    withdrawn_reason: str
+    withdrawn_by: str
+
+
+class AppealPayload(TypedDict):
+    """An appeal as the pages and the API show it (``AppealOutput``)."""
+
+    id: int
+    event_id: int
+    penalty_id: int | None
+    round: int | None
+    table: int | None
+    entry_id: int | None
+    name: str
+    contested: str
+    decision: str
+    decision_label: str
+    note: str
+    decided_by: str
+    decided_at: datetime.datetime
+
+
+class ConductSummary(TypedDict):
+    count: int
+    withdrawn: int
+    points: int
+    recent: int
+
+
+class CallPayload(TypedDict):
+    """A call for a director as the API shows it (``CallOutput``)."""
+
+    id: int
+    event_id: int
+    round: int
+    table: int
+    reason: str
+    reason_label: str
+    words: str
+    state: str
+    open: bool
+    raised_at: datetime.datetime
+    waited_seconds: int
+    taken_by: str
+    taken_at: datetime.datetime | None
+    closed_by: str
+    closed_at: datetime.datetime | None
+    note: str
+    dismissed: bool
+
+
+class TableCallState(TypedDict):
+    """What the table's phone shows about calling the director (its region's context)."""
+
+    table: Table
+    call: DirectorCall | None
+    ruling: DirectorCall | None
+    can_call: bool
+    reasons: list[tuple[str, str]]
+    state: str
+    version: str
+    taken_by: str
+    ruled_by: str
+    raised_ms: int | None
+    now_ms: int
+    words_max: int
+
+
+class CorrectionPayload(TypedDict):
+    """A correction as the page and the API show it (``CorrectionOutput``)."""
+
+    id: int
+    kind: str
+    kind_label: str
+    at: datetime.datetime
+    role: str
+    by: str
+    name: str | None
+    reason: str
+    reason_given: bool
+    round: int | None
+    table: int | None
+    was: str
+    became: str
+    before: dict[str, JSONValue]
+    after: dict[str, JSONValue]
+    standings_moved: list[dict[str, JSONValue]]
+
+
+def penalty_table(event: Event) -> PenaltyTableRow:
     """The event's default points per kind: its own table, or its ruleset family's preset."""
     stored = PenaltyTable.objects.filter(event=event).first()
     preset = stored.preset if stored else preset_for(event.ruleset_preset)
@@ -82,7 +205,7 @@ def penalty_target_name(penalty: Penalty) -> str:
     return str(penalty.pair)
 
 
-def penalty_payload(penalty: Penalty) -> dict[str, Any]:
+def penalty_payload(penalty: Penalty) -> PenaltyPayload:
     """A penalty as the pages and the API show it."""
     return {
         "id": penalty.pk, "event_id": penalty.event_id, "round": penalty.round_number,
@@ -99,7 +222,7 @@ def penalty_payload(penalty: Penalty) -> dict[str, Any]:
     }
 
 
-def appeal_payload(appeal: Appeal) -> dict[str, Any]:
+def appeal_payload(appeal: Appeal) -> AppealPayload:
     game = appeal.game
     return {
         "id": appeal.pk, "event_id": appeal.event_id, "penalty_id": appeal.penalty_id,
@@ -146,7 +269,7 @@ def conduct_record(*, club: Club, player: Player) -> list[Penalty]:
         .order_by("-event__date", "-created_at", "-id"))
 
 
-def conduct_summary(penalties: list[Penalty]) -> dict[str, Any]:
+def conduct_summary(penalties: list[Penalty]) -> ConductSummary:
     """In force, withdrawn, points in force, and those of the last twelve months."""
     since = timezone.now() - datetime.timedelta(days=RECENT_DAYS)
     live = [p for p in penalties if not p.withdrawn]
@@ -216,7 +339,7 @@ def open_calls(event: Event) -> list[DirectorCall]:
     return event_calls(event, state="open")
 
 
-def call_payload(call: DirectorCall, *, now: datetime.datetime | None = None) -> dict[str, Any]:
+def call_payload(call: DirectorCall, *, now: datetime.datetime | None = None) -> CallPayload:
     """A call as the API shows it (to the event's directors, and to its own table)."""
     now = now or timezone.now()
     end = call.closed_at or now
@@ -239,7 +362,7 @@ def table_calls(table: Table) -> list[DirectorCall]:
     return sorted(calls, key=lambda c: (not c.is_open, -c.raised_at.timestamp(), -c.pk))
 
 
-def table_call_state(table: Table) -> dict[str, Any]:
+def table_call_state(table: Table) -> TableCallState:
     """What the table's phone shows about calling the director: its open call (waiting or
     taken), else the ruling of its last call until the phone dismisses it or a hand is stored
     after it, and whether the table may call (its round is open and no call is)."""
@@ -294,9 +417,9 @@ def correction_author(correction: Correction, club: Club) -> str:
     return role
 
 
-def correction_payload(correction: Correction, club: Club) -> dict[str, Any]:
+def correction_payload(correction: Correction, club: Club) -> CorrectionPayload:
     """A correction as the page and the API show it."""
-    def public(values: dict[str, Any]) -> dict[str, Any]:
+    def public(values: dict[str, JSONValue]) -> dict[str, JSONValue]:
         return {k: v for k, v in (values or {}).items() if k not in PRIVATE_VALUES}
 
     return {

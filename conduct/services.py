@@ -13,13 +13,13 @@ nothing)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from common.errors import DomainError
-from common.types import Actor
+from common.types import Actor, JSONValue, actor_user
 from scoring.models import Game
 from scoring.selectors import entry_refusal
 from tournaments import corrections
@@ -39,14 +39,17 @@ from .models import (
 from .presets import PRESETS
 from .selectors import call_person, penalty_table
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 REASON_MAX = 200
 
 
-def _user(actor: Actor | None) -> Any:
-    return actor if getattr(actor, "is_authenticated", False) else None
+def _user(actor: Actor | None) -> User | None:
+    return actor_user(actor)
 
 
-def _reason(value: Any, *, field: str, what: str, limit: int = REASON_MAX) -> str:
+def _reason(value: object, *, field: str, what: str, limit: int = REASON_MAX) -> str:
     text = (value or "").strip() if isinstance(value, str | type(None)) else ""
     if not text:
         raise DomainError(f"Say why {what}.", field=field)
@@ -55,7 +58,7 @@ def _reason(value: Any, *, field: str, what: str, limit: int = REASON_MAX) -> st
     return text
 
 
-def check_penalty_points(value: Any, *, field: str = "points") -> int:
+def check_penalty_points(value: object, *, field: str = "points") -> int:
     """A penalty's points: a whole number from 1 to ``PENALTY_POINTS_MAX`` (a penalty takes
     points off; a negative or absurd number is refused naming ``field``)."""
     try:
@@ -73,7 +76,7 @@ def check_penalty_points(value: Any, *, field: str = "points") -> int:
     return number
 
 
-def _target(event: Event, *, entry_id: Any, pair_id: Any) -> tuple[Entry | None, Pair | None]:
+def _target(event: Event, *, entry_id: object, pair_id: object) -> tuple[Entry | None, Pair | None]:
     """The player or pair penalised: one of ``entry_id`` or ``pair_id``, of this event. In a
     pair event a player's penalty counts against their pair."""
     if (entry_id in (None, "")) == (pair_id in (None, "")):
@@ -94,16 +97,16 @@ def _target(event: Event, *, entry_id: Any, pair_id: Any) -> tuple[Entry | None,
     return None, pair
 
 
-def _id(value: Any, field: str) -> int:
+def _id(value: object, field: str) -> int:
     try:
-        if isinstance(value, bool):
-            raise ValueError
+        if isinstance(value, bool) or not isinstance(value, int | float | str):
+            raise TypeError  # what int() refuses too
         return int(value)
     except (TypeError, ValueError):
         raise DomainError("An id is a whole number.", field=field) from None
 
 
-def _sitting(event: Event, *, number: Any, table: Any, entry: Entry | None,
+def _sitting(event: Event, *, number: object, table: object, entry: Entry | None,
              pair: Pair | None) -> tuple[int, Game | None]:
     """The round (and game) of the offence, checked: the player (or pair) sat in it."""
     round_number = _id(number, "round")
@@ -128,9 +131,9 @@ def _sitting(event: Event, *, number: Any, table: Any, entry: Entry | None,
 
 
 @transaction.atomic
-def penalty_record(*, event: Event, round_number: Any, kind: str, reason: str,
-                   points: Any = None, entry_id: Any = None, pair_id: Any = None,
-                   table: Any = None, actor: Actor | None = None) -> Penalty:
+def penalty_record(*, event: Event, round_number: object, kind: object, reason: object,
+                   points: object = None, entry_id: object = None, pair_id: object = None,
+                   table: object = None, actor: Actor | None = None) -> Penalty:
     """A director penalises a player (or a pair) for an offence in a round (at a table): the
     kind, the points (the event's penalty table's when left out) and why. It counts in the
     standings at once (the player's total in an individual event, the pair's in a pair
@@ -179,14 +182,14 @@ def _penalty_words(penalty: Penalty) -> str:
     return f"−{penalty.points} ({penalty.get_kind_display().lower()})"
 
 
-def _penalty_values(penalty: Penalty) -> dict[str, Any]:
+def _penalty_values(penalty: Penalty) -> dict[str, JSONValue]:
     return {"id": penalty.pk, "kind": penalty.kind, "points": penalty.points,
             "entry_id": penalty.entry_id, "pair_id": penalty.pair_id,
             "round": penalty.round_number, "withdrawn": penalty.withdrawn}
 
 
 @transaction.atomic
-def penalty_withdraw(*, penalty: Penalty, reason: str, actor: Actor | None = None) -> Penalty:
+def penalty_withdraw(*, penalty: Penalty, reason: object, actor: Actor | None = None) -> Penalty:
     """Withdraw a penalty, saying why: it stops counting (the standings follow) and stays in
     the event's history and the player's record, marked withdrawn."""
     locked_event = event_lock(penalty.event)
@@ -215,9 +218,9 @@ def penalty_withdraw(*, penalty: Penalty, reason: str, actor: Actor | None = Non
 
 
 @transaction.atomic
-def appeal_record(*, event: Event, contested: str, decision: str, note: str = "",
-                  penalty_id: Any = None, round_number: Any = None, table: Any = None,
-                  entry_id: Any = None, actor: Actor | None = None) -> Appeal:
+def appeal_record(*, event: Event, contested: object, decision: object, note: object = "",
+                  penalty_id: object = None, round_number: object = None, table: object = None,
+                  entry_id: object = None, actor: Actor | None = None) -> Appeal:
     """Log an appeal and its decision: what was contested (a penalty, or a game's ruling), the
     decision (upheld, overturned, changed) and who decided. An appeal that overturns a penalty
     withdraws it (the appeal is the reason)."""
@@ -269,8 +272,8 @@ def appeal_record(*, event: Event, contested: str, decision: str, note: str = ""
 
 
 @transaction.atomic
-def penalty_table_set(*, event: Event, preset: str | None = None,
-                      points: Mapping[str, Any] | None = None, actor: Actor | None = None) -> PenaltyTable:
+def penalty_table_set(*, event: Event, preset: object = None,
+                      points: Mapping[str, object] | None = None, actor: Actor | None = None) -> PenaltyTable:
     """Set the event's penalty table: a preset (``conduct.presets``) and the director's points
     per kind over it; each refusal names ``preset`` or ``points.<kind>``."""
     locked = event_lock(event)
@@ -306,7 +309,7 @@ def _call_open_error(call: DirectorCall) -> DomainError:
 
 
 @transaction.atomic
-def director_call_raise(*, table: Table, reason: Any = "", words: Any = "",
+def director_call_raise(*, table: Table, reason: object = "", words: object = "",
                         actor: Actor | None = None) -> DirectorCall:
     """A table calls the director from its phone, with an optional reason (renege, misdeal,
     dispute, other) and a few words. Refused, naming the field, while the table's round is
@@ -371,7 +374,7 @@ def director_call_take(*, call: DirectorCall, actor: Actor | None) -> DirectorCa
 
 
 @transaction.atomic
-def director_call_close(*, call: DirectorCall, note: Any, actor: Actor | None) -> DirectorCall:
+def director_call_close(*, call: DirectorCall, note: object, actor: Actor | None) -> DirectorCall:
     """A director closes a call with the ruling (``note``, required), which the table's phone
     shows. A call nobody took is taken by the director who closes it. Refused (``call``) when
     it is closed already."""

@@ -6,8 +6,6 @@ transaction."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.dispatch import receiver
 
 from clubs.permissions import club_role
@@ -23,7 +21,7 @@ def _short(text: str) -> str:
 
 
 @receiver(correction_made, dispatch_uid="conduct-correction-made")
-def _correction_made(draft: CorrectionDraft, **_: Any) -> None:
+def _correction_made(draft: CorrectionDraft, **_: object) -> None:
     actor = actor_user(draft.actor)
     role = club_role(user=actor, club=draft.event.club) if actor is not None else None
     Correction.objects.create(

@@ -7,7 +7,7 @@ public Corrections page (whoever may read its standings)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -23,7 +23,7 @@ from common.forms import refusal_message
 from scoring.models import Game
 from scoring.selectors import table_by_token
 from scoring.services import game_adjust
-from tournaments.models import Event
+from tournaments.models import Event, Table
 from tournaments.selectors import event_get, results_final
 
 from . import selectors, services
@@ -31,7 +31,7 @@ from .models import Appeal, DirectorCall, Penalty
 
 
 def _page(request: HttpRequest, event: Event, *, errors: dict[str, str] | None = None,
-          posted: dict[str, Any] | None = None, status: int = 200) -> HttpResponse:
+          posted: Mapping[str, object] | None = None, status: int = 200) -> HttpResponse:
     entries = list(event.entries.select_related("player", "pair").order_by("player__name"))
     return render(request, "conduct/penalties.html", {
         "event": event, "penalties": selectors.event_penalties(event),
@@ -166,7 +166,7 @@ def _from_script(request: HttpRequest) -> bool:
     return request.headers.get("X-Requested-With") == "fetch"
 
 
-def _call_region(request: HttpRequest, table: Any, *, error: str | None = None,
+def _call_region(request: HttpRequest, table: Table, *, error: str | None = None,
                  status: int = 200) -> HttpResponse:
     return render(request, "conduct/partials/table_call.html", {
         **selectors.table_call_state(table), "error": error}, status=status)

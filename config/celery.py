@@ -90,7 +90,7 @@ app.autodiscover_tasks()
 
 
 @signals.after_setup_logger.connect
-def show_task_durations(**_: Any) -> None:
+def show_task_durations(**_: object) -> None:
     """A worker (or beat) has set up its logging: log each task's outcome and duration
     ("Task standings.tasks.compute_standings[…] succeeded in 0.041s: 7"). The settings keep
     ``celery.app.trace`` at WARNING for the web processes, where the embedded default runs
@@ -99,7 +99,7 @@ def show_task_durations(**_: Any) -> None:
 
 
 @signals.worker_init.connect
-def lower_worker_priority(**_: Any) -> None:
+def lower_worker_priority(**_: object) -> None:
     """A worker runs at ``WORKER_NICENESS`` (10) before it forks its children, which inherit it.
     Its tasks are background work (standings, rounds, ratings); the web processes on the same
     machine answer people. When both want the CPU at once (a snapshot rendered as the room's
@@ -111,7 +111,7 @@ def lower_worker_priority(**_: Any) -> None:
 
 
 @signals.worker_ready.connect
-def catch_up(sender: Any = None, **_: Any) -> None:
+def catch_up(sender: object = None, **_: object) -> None:
     """A worker has started (after a crash, perhaps one that lost what it held): it asks at
     once for the reconciles beat runs periodically, so an automatic advance lost with the last
     worker is done within seconds of the restart rather than at beat's next tick, or the

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime
 import random
-from typing import Any
+from typing import Protocol
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -25,6 +25,7 @@ from scoring.models import Game
 from scoring.services import game_confirm, hand_submit
 from series.services import series_create
 from tournaments import services as events
+from tournaments.models import Event
 
 DEMO_SLUG = "riverside"
 NAMES = [
@@ -36,7 +37,7 @@ NAMES = [
 SUITS = ("S", "H", "D", "C")
 
 
-def demo_hand(rng: random.Random, ruleset: Ruleset, dealer: str) -> dict[str, Any]:
+def demo_hand(rng: random.Random, ruleset: Ruleset, dealer: str) -> dict[str, object]:
     """A plausible played hand: deal 80 cards, the best melder bids, counters split by chance."""
     deck = [rank + suit for suit in SUITS for rank in "ATKQJ" for _ in range(4)]
     rng.shuffle(deck)
@@ -73,7 +74,7 @@ def demo_hand(rng: random.Random, ruleset: Ruleset, dealer: str) -> dict[str, An
             "counters": counters, "outcome": "played"}
 
 
-def play_table(game: Any, rng: random.Random, ruleset: Ruleset, hands: int) -> None:
+def play_table(game: Game, rng: random.Random, ruleset: Ruleset, hands: int) -> None:
     dealer: str = rng.choice(ruleset.seats)
     for number in range(1, hands + 1):
         game.refresh_from_db()
@@ -84,7 +85,11 @@ def play_table(game: Any, rng: random.Random, ruleset: Ruleset, hands: int) -> N
 
 
 @transaction.atomic
-def load_demo(*, stdout: Any = None) -> bool:
+class _Writes(Protocol):
+    def write(self, text: str, /) -> object: ...
+
+
+def load_demo(*, stdout: _Writes | None = None) -> bool:
     """Create the demo club and its nights. Returns False when they already exist."""
     if Club.objects.filter(slug=DEMO_SLUG).exists():
         return False
@@ -110,7 +115,7 @@ def load_demo(*, stdout: Any = None) -> bool:
     events.entries_create_many(event=finished, players=players, actor=director)
     ruleset = event_ruleset(finished)
 
-    def full_round(event: Any) -> None:
+    def full_round(event: Event) -> None:
         """Seat, play every table to the end, confirm, close."""
         round_ = draw.round_create(event=event, actor=director)
         draw.round_set_status(round_=round_, status="playing", actor=director)

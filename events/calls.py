@@ -11,7 +11,7 @@ these pages; the push says only that the calls moved.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 from common.forms import refusal_message
 from conduct import services as conduct
 from conduct.models import DirectorCall
-from conduct.selectors import call_payload, event_calls
+from conduct.selectors import CallPayload, call_payload, event_calls
 from standings.push import push_stream_url
 from tournaments.models import Event
 from tournaments.selectors import event_get
@@ -36,14 +36,36 @@ CALLS_PUSH_POLL_SECONDS = 60
 CLOSED_SHOWN = 20
 
 
-def calls_region(event: Event, *, where: str) -> dict[str, Any]:
+class CallRow(CallPayload):
+    """A call as the calls region draws it: with when it was raised, for the page's clock."""
+
+    raised_ms: int
+
+
+class CallsRegion(TypedDict):
+    """What the calls region draws (:func:`calls_region`)."""
+
+    event: Event
+    calls: list[CallRow]
+    closed: list[CallRow]
+    waiting_count: int
+    called_tables: dict[tuple[int, int], str]
+    where: str
+    now_ms: int
+    calls_push_url: str
+    calls_poll_seconds: int
+    calls_push_poll_seconds: int
+
+
+def calls_region(event: Event, *, where: str) -> CallsRegion:
     """What the calls region draws: the open calls (longest waiting first) and, on the calls
     page (``where="calls"``), the latest closed ones; ``where="director"`` for the director
     screen (the forms come back there)."""
     now = timezone.now()
     calls = event_calls(event, state=None if where == "calls" else "open")
-    rows = [{**call_payload(c, now=now), "raised_ms": int(c.raised_at.timestamp() * 1000)}
-            for c in calls]
+    rows: list[CallRow] = [
+        {**call_payload(c, now=now), "raised_ms": int(c.raised_at.timestamp() * 1000)}
+        for c in calls]
     open_rows = [r for r in rows if r["open"]]
     return {
         "event": event, "calls": open_rows,

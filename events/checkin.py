@@ -19,7 +19,7 @@ self_checkin_find``).
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from collections.abc import Iterable, Mapping
 
 import segno
 from django.contrib import messages
@@ -61,7 +61,7 @@ def _phone_key(event: Event) -> str:
     return f"self_checkin_{event.pk}"
 
 
-def tap_refusal(request: Any, event: Event, player: Player) -> str | None:
+def tap_refusal(request: HttpRequest, event: Event, player: Player) -> str | None:
     """Why this phone (its session) may not check ``player`` in: it checked in
     ``SELF_CHECK_INS_PER_PHONE`` others already. None when it may."""
     mine = list(request.session.get(_phone_key(event), []))
@@ -71,14 +71,14 @@ def tap_refusal(request: Any, event: Event, player: Player) -> str | None:
     return None
 
 
-def tap_taken(request: Any, event: Event, player: Player) -> None:
+def tap_taken(request: HttpRequest, event: Event, player: Player) -> None:
     """Remember on this phone (its session) that it checked ``player`` in."""
     mine = list(request.session.get(_phone_key(event), []))
     if player.pk not in mine:
         request.session[_phone_key(event)] = [*mine, player.pk]
 
 
-def tapped_by(request: Any) -> dict[str, str]:
+def tapped_by(request: HttpRequest) -> dict[str, str]:
     """Who tapped, for the event's log: the phone (a digest of its session, made for it if it
     had none) and the client address."""
     if not request.session.session_key:
@@ -125,7 +125,7 @@ def event_checkin(request: HttpRequest, pk: int) -> HttpResponse:
     return _page(request, event, form=form, preview=preview, pasted=pasted)
 
 
-def _check_in(request: HttpRequest, event: Event, players: Any, *, new_player: str = "",
+def _check_in(request: HttpRequest, event: Event, players: Iterable[Player], *, new_player: str = "",
               new_players: list[str] | None = None, form: CheckInForm | None = None
               ) -> HttpResponse:
     try:
@@ -146,7 +146,8 @@ def _check_in(request: HttpRequest, event: Event, players: Any, *, new_player: s
     return redirect("event-checkin", pk=event.pk)
 
 
-def _page(request: HttpRequest, event: Event, *, form: CheckInForm, preview: Any = None,
+def _page(request: HttpRequest, event: Event, *, form: CheckInForm,
+          preview: Mapping[str, object] | None = None,
           pasted: str = "") -> HttpResponse:
     """The page, re-rendered with a refused form's messages beside its fields (200, as the
     other desk forms)."""

@@ -8,7 +8,9 @@ the first round is seated; the search names only players a public page may name)
 
 from __future__ import annotations
 
-from typing import Any
+import datetime
+from collections.abc import Mapping
+from typing import TypedDict
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -20,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs.api import error_responses, roster_player
+from common import validated
 from common.errors import DomainError
 from common.throttles import SELF_CHECK_IN_SCOPE
 from common.types import Actor
@@ -80,7 +83,18 @@ class HereOutput(serializers.Serializer[object]):
     message = serializers.CharField()
 
 
-def arrival_payload(arrival: Arrival) -> dict[str, Any]:
+class ArrivalPayload(TypedDict):
+    """An arrival as the API shows it (``ArrivalOutput``)."""
+
+    id: int
+    player_id: int
+    name: str
+    status: str
+    created_at: datetime.datetime
+    decided_at: datetime.datetime | None
+
+
+def arrival_payload(arrival: Arrival) -> ArrivalPayload:
     return {"id": arrival.pk, "player_id": arrival.player_id, "name": arrival.player.name,
             "status": arrival.status, "created_at": arrival.created_at,
             "decided_at": arrival.decided_at}
@@ -96,8 +110,10 @@ class EntryAlternateApi(DirectorAction):
     def find(self, event: Event, **where: int) -> Entry:
         return get_object_or_404(event.entries.select_related("player"), pk=where["entry_id"])
 
-    def act(self, event: Event, found: Entry, data: dict[str, Any], *, actor: Actor) -> Any:
-        done = events.entry_set_alternate(entry=found, actor=actor, alternate=data["alternate"])
+    def act(self, event: Event, found: Entry, data: Mapping[str, object], *,
+            actor: Actor) -> object:
+        done = events.entry_set_alternate(entry=found, actor=actor,
+                                          alternate=validated.flag(data, "alternate"))
         return EntryOutput(done).data
 
 
@@ -108,8 +124,10 @@ class EntryAlternateApi(DirectorAction):
 class SelfCheckInModeApi(DirectorAction):
     input = SelfCheckInModeInput
 
-    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Actor) -> Any:
-        events.event_self_check_in_set(event=event, mode=data["mode"], actor=actor)
+    def act(self, event: Event, found: Event, data: Mapping[str, object], *,
+            actor: Actor) -> object:
+        events.event_self_check_in_set(event=event, mode=validated.text(data, "mode"),
+                                       actor=actor)
         return EventOutput(event_get(pk=event.pk, user=actor)).data
 
 
@@ -139,9 +157,10 @@ class ArrivalDecideApi(DirectorAction):
     def find(self, event: Event, **where: int) -> Arrival:
         return get_object_or_404(event.arrivals, pk=where["arrival_id"])
 
-    def act(self, event: Event, found: Arrival, data: dict[str, Any], *, actor: Actor) -> Any:
-        return arrival_payload(events.arrival_decide(arrival=found, approve=data["approve"],
-                                                     actor=actor))
+    def act(self, event: Event, found: Arrival, data: Mapping[str, object], *,
+            actor: Actor) -> ArrivalPayload:
+        return arrival_payload(events.arrival_decide(
+            arrival=found, approve=validated.flag(data, "approve"), actor=actor))
 
 
 class SelfCheckInApi(APIView):

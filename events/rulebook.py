@@ -9,7 +9,7 @@ override therefore shows up on the page without anyone editing it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from common.rulesets import event_ruleset
 from draw.selectors import event_rules, rounds_total
@@ -80,13 +80,25 @@ def _ladder(rs: Ruleset) -> str:
     return " … ".join(parts) + " …"
 
 
-def meld_table(rs: Ruleset) -> dict[str, Any]:
+class MeldRow(TypedDict):
+    option: str
+    name: str
+    what: str
+    values: list[int | str]  # per multiple: the points, or "wins the game"
+
+
+class MeldTable(TypedDict):
+    columns: list[str]
+    rows: list[MeldRow]
+
+
+def meld_table(rs: Ruleset) -> MeldTable:
     """The meld values by multiple: ``{"columns": [...], "rows": [{"name", "what",
     "values": [int | "wins the game"]}]}`` straight from the ruleset's tables."""
     columns = list(MULTIPLES[: rs.copies])
-    rows: list[dict[str, Any]] = []
+    rows: list[MeldRow] = []
     for option, name, attribute in MELDS:
-        values: list[Any] = list(getattr(rs, attribute)[1:])
+        values: list[int | str] = list(getattr(rs, attribute)[1:])
         # a quadruple (or more) that ends the game shows so, not its points
         wins = (option == "meld.run" and rs.quadruple_run_wins) or (
             option in ("meld.royal_marriage", "meld.pinochle") and rs.quadruple_melds_win)
@@ -375,7 +387,7 @@ def _format_section(event: Event, word: str) -> list[str]:
     return lines
 
 
-def rules_sheet(event: Event) -> dict[str, Any]:
+def rules_sheet(event: Event) -> dict[str, object]:
     """Everything the rules page shows, in sections of sentences plus the meld table."""
     rs = event_ruleset(event)
     word = event.sitting

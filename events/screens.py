@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import datetime
 import statistics
-from typing import Any, NotRequired, TypedDict
+from types import SimpleNamespace
+from typing import NotRequired, TypedDict
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -34,7 +35,7 @@ from common.forms import refusal_message
 from common.labels import SEAT_NAMES
 from common.rulesets import event_ruleset, table_seats, table_sides
 from draw import seating
-from draw.flow import next_step, redraw_warning
+from draw.flow import Step, next_step, redraw_warning
 from draw.selectors import (
     AdvanceDue,
     advance_due,
@@ -194,7 +195,47 @@ def _tiles(round_: Round, *, now: datetime.datetime, deals: int | None,
     return tiles, median
 
 
-def director_screen(event: Event, *, now: datetime.datetime | None = None) -> dict[str, Any]:
+class DirectorScreen(TypedDict):
+    """Everything the director's screen shows (:func:`director_screen`)."""
+
+    heading: str
+    labels: dict[int, str]
+    round_label: str
+    open_label: str
+    open_phrase: str
+    next_phrase: str
+    next_step: Step | None
+    redraw_warning: str
+    empty_tables: list[int]
+    event: Event
+    round: Round | None
+    open_round: Round | None
+    tiles: list[Tile]
+    counts: dict[str, int]
+    long_count: int
+    cut_count: int
+    median: int | None
+    game_minutes: int | None
+    ties: object  # the format's ``ties`` setting ("" without one)
+    started_at: datetime.datetime | None
+    elapsed: int | None
+    hands_entered: bool
+    seats_automatically: bool
+    advance_matters: bool
+    rounds_total: int
+    next_number: int
+    can_seat_next: bool
+    unconfirmed: list[SimpleNamespace]
+    late: list[Entry]
+    withdrawn: list[Entry]
+    alternates: list[Entry]
+    seating: dict[str, object] | None  # the queued seating job (``draw.seating.job_state``)
+    stalled: AdvanceDue | None
+    refresh_seconds: int
+    word: str
+
+
+def director_screen(event: Event, *, now: datetime.datetime | None = None) -> DirectorScreen:
     """Everything the director's screen shows, in a fixed number of queries (not per table)."""
     now = now or timezone.now()
     spec = event.spec
@@ -277,7 +318,7 @@ def _advance_stalled(event: Event, *, now: datetime.datetime) -> AdvanceDue | No
     return due
 
 
-def _director_page(event: Event) -> dict[str, Any]:
+def _director_page(event: Event) -> dict[str, object]:
     """The director screen with the open calls for a director (``events.calls``) above the
     tiles, and each calling table's tile marked."""
     screen = director_screen(event)
@@ -368,7 +409,7 @@ class MovementRow(TypedDict):
     where: str
 
 
-def movement_board(event: Event, *, now: datetime.datetime | None = None) -> dict[str, Any]:
+def movement_board(event: Event, *, now: datetime.datetime | None = None) -> dict[str, object]:
     """The latest seated game: every player alphabetically with table and seat (or sitting
     out), and the game's deadline when the event plays timed games and the game is not over."""
     now = now or timezone.now()
@@ -441,7 +482,7 @@ def wall_live(event: Event) -> WallLive:
             "push_poll_seconds": WALL_PUSH_POLL_SECONDS}
 
 
-def seating_board(event: Event) -> dict[str, Any]:
+def seating_board(event: Event) -> dict[str, object]:
     """The seating board: every player of the latest round alphabetically with table, seat
     and partner (``events.where.seating``), its state in words, and the version it was drawn at.
 

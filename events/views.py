@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
 
 import segno
 from django.contrib import messages
@@ -71,7 +70,7 @@ from .rulebook import rules_sheet
 def event_create(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
     check_club_role(user=request.user, club=club, role="director")
-    initial: dict[str, Any] = {"ruleset_preset": club.ruleset_preset, "date": club.today()}
+    initial: dict[str, object] = {"ruleset_preset": club.ruleset_preset, "date": club.today()}
     if request.GET.get("format") in formats.FORMATS:
         initial["format"] = request.GET["format"]
     form = EventCreateForm(request.POST or None, initial=initial)

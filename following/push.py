@@ -32,8 +32,9 @@ import socket
 import ssl
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypeAlias
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -92,12 +93,17 @@ class Target:
     address: str
 
 
-def _resolve(host: str, port: int, timeout: float | None) -> list[Any]:
+# One answer of ``socket.getaddrinfo``: family, type, protocol, canonical name, address.
+AddrInfo: TypeAlias = tuple[socket.AddressFamily, socket.SocketKind, int, str,
+                            tuple[str, int] | tuple[str, int, int, int] | tuple[int, bytes]]
+
+
+def _resolve(host: str, port: int, timeout: float | None) -> list[AddrInfo]:
     """``getaddrinfo``, given up after ``timeout`` seconds (a resolver that does not answer
     must not outlast the push's deadline: the lookup is left to finish in its own thread)."""
     if timeout is None:
         return socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    found: list[Any] = []
+    found: list[AddrInfo] = []
     failed: list[BaseException] = []
 
     def lookup() -> None:
@@ -180,7 +186,7 @@ class _Watchdog:
         self.timer.start()
         return self
 
-    def __exit__(self, *_: Any) -> None:
+    def __exit__(self, *_: object) -> None:
         self.timer.cancel()
 
 
@@ -197,8 +203,8 @@ def _connection(target: Target, timeout: float) -> http.client.HTTPConnection:
         connection = http.client.HTTPConnection(target.host, target.port, timeout=timeout)
     pinned = target.address
 
-    def create(address: tuple[str, int], timeout: Any = None, source: Any = None
-               ) -> socket.socket:
+    def create(address: tuple[str, int], timeout: float | None = None,
+               source: tuple[str, int] | None = None) -> socket.socket:
         return socket.create_connection((pinned, address[1]), timeout, source)
 
     # http.client connects through this attribute: to the checked address, while the Host
@@ -249,5 +255,5 @@ class PinnedSession:
         self.deadline = deadline
 
     def post(self, url: str, *, data: bytes | None = None,
-             headers: Any = None, timeout: Any = None) -> PushResponse:
+             headers: Mapping[str, str] | None = None, timeout: object = None) -> PushResponse:
         return push_post(url, data=data, headers=dict(headers or {}), deadline=self.deadline)

@@ -27,9 +27,9 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, NotRequired, TypedDict, cast
+from typing import NotRequired, TypedDict, cast
 
 import requests
 from django.conf import settings
@@ -128,7 +128,14 @@ def follower_for_token(*, event: Event, token: str) -> Follower | None:
             .filter(event=event, token_digest=token_digest(token)).first())
 
 
-def _subscription(raw: Any) -> dict[str, Any]:
+class PushSubscription(TypedDict):
+    """A browser's Web Push subscription, checked (what ``Follower.push_subscription`` holds)."""
+
+    endpoint: str
+    keys: dict[str, str]  # p256dh, auth
+
+
+def _subscription(raw: object) -> PushSubscription:
     """A browser's PushSubscription JSON, checked field by field."""
     if not isinstance(raw, dict):
         raise DomainError("Send the browser's push subscription as a JSON object.",
@@ -155,7 +162,7 @@ def _subscription(raw: Any) -> dict[str, Any]:
 
 
 @transaction.atomic
-def follower_subscribe(*, follower: Follower, subscription: Any) -> Follower:
+def follower_subscribe(*, follower: Follower, subscription: object) -> Follower:
     """Store the phone's Web Push subscription ("Notify me"); notifications are on again."""
     follower.push_subscription = _subscription(subscription)
     follower.stopped = None
@@ -463,7 +470,7 @@ class _Run:
                      {f.pk: outcome for (f, _), outcome in zip(payloads, outcomes, strict=True)})
 
 
-def _push(follower: Follower, payload: dict[str, Any], vapid: Vapid) -> str:
+def _push(follower: Follower, payload: Mapping[str, object], vapid: Vapid) -> str:
     """One Web Push, to a public address only and within ``FOLLOW_PUSH_DEADLINE_SECONDS`` in
     all (``following.push``): "sent", "gone" (404/410: the subscription is dead) or
     "failed"."""

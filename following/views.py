@@ -40,6 +40,7 @@ from common.errors import DomainError
 from common.http import client_ip, public_address
 from common.parsers import MAX_DEPTH, check_json_value
 from common.throttles import key_allowed
+from common.types import JSONValue
 from events.screens import wall_live
 from events.where import Seating, SeatingRow, seating, seating_version
 from tournaments.models import Entry, Event
@@ -174,7 +175,7 @@ def _own_follower(request: HttpRequest, pk: int, entry_id: int) -> tuple[Event, 
     return event, follower
 
 
-def _json_body(request: HttpRequest) -> Any:
+def _json_body(request: HttpRequest) -> JSONValue:
     """The request's JSON body, or None when it is not JSON; a refusal naming the field for a
     body no stored subscription could hold (nested too deep, a lone surrogate, a NUL:
     ``common.parsers``), which crashed the request before."""

@@ -30,7 +30,7 @@ import datetime
 import hashlib
 import json
 from collections import defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,7 +103,7 @@ def _lock(*, wait: bool = True) -> bool:
         return bool(cursor.fetchone()[0])
 
 
-def _scale(preset: str, overrides: Any) -> int:
+def _scale(preset: str, overrides: Mapping[str, object] | None) -> int:
     ruleset = ruleset_for(preset=preset, overrides=overrides)
     return int(ruleset.game_target or 10 * ruleset.counters_total)
 

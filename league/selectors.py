@@ -298,7 +298,7 @@ class _Snapshot:
     firsts: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _ids(value: Any) -> list[int] | None:
+def _ids(value: Iterable[int | str] | None) -> list[int] | None:
     """A row's ``entry_ids`` as ints (None when it has none)."""
     return None if value is None else [int(e) for e in value]
 

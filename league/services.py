@@ -4,7 +4,8 @@ API check the role). Every refusal names its field."""
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from collections.abc import Mapping
+from typing import TypedDict
 
 from django.db import transaction
 
@@ -19,7 +20,7 @@ LONGEST_DAYS = 731
 FIELDS = ("name", "starts_on", "ends_on", "counting", "best_n", "min_nights", "events")
 
 
-def _date(value: Any, field: str) -> datetime.date:
+def _date(value: object, field: str) -> datetime.date:
     if isinstance(value, datetime.datetime):
         value = value.date()
     if isinstance(value, datetime.date):
@@ -32,10 +33,12 @@ def _date(value: Any, field: str) -> datetime.date:
     raise DomainError("Give a date (YYYY-MM-DD).", field=field, code="invalid")
 
 
-def _count(value: Any, field: str, *, low: int, high: int, what: str) -> int:
+def _count(value: object, field: str, *, low: int, high: int, what: str) -> int:
     if isinstance(value, bool) or value is None or value == "":
         raise DomainError(f"Give {what}.", field=field, code="required")
     try:
+        if not isinstance(value, int | float | str):
+            raise TypeError  # as int() would
         number = int(value)
     except (TypeError, ValueError):
         raise DomainError(f"Give {what} as a whole number.", field=field,
@@ -48,7 +51,20 @@ def _count(value: Any, field: str, *, low: int, high: int, what: str) -> int:
     return number
 
 
-def _checked(club: Club, values: dict[str, Any], *, season: Season | None) -> dict[str, Any]:
+class SeasonFields(TypedDict):
+    """A season's fields, checked (:func:`_checked`)."""
+
+    name: str
+    starts_on: datetime.date
+    ends_on: datetime.date
+    counting: str
+    best_n: int | None
+    min_nights: int
+    events: str
+
+
+def _checked(club: Club, values: Mapping[str, object], *,
+             season: Season | None) -> SeasonFields:
     """The season's fields, validated against each other and the club's other seasons."""
     name = str(values.get("name") or "").strip()
     if not name:
@@ -64,7 +80,7 @@ def _checked(club: Club, values: dict[str, Any], *, season: Season | None) -> di
     if (ends_on - starts_on).days >= LONGEST_DAYS:
         raise DomainError("A season lasts at most two years.", field="ends_on", code="too_long")
     counting = values.get("counting") or Season.Counting.TOTAL
-    if counting not in Season.Counting.values:
+    if not isinstance(counting, str) or counting not in Season.Counting.values:
         raise DomainError(f"Count by one of: {', '.join(Season.Counting.values)}.",
                           field="counting", code="invalid_choice")
     best_n = None
@@ -75,7 +91,7 @@ def _checked(club: Club, values: dict[str, Any], *, season: Season | None) -> di
                         "min_nights", low=0, high=MIN_NIGHTS_LIMIT,
                         what="the nights a player needs to be ranked")
     events = values.get("events") or Season.Events.CLUB_NIGHTS
-    if events not in Season.Events.values:
+    if not isinstance(events, str) or events not in Season.Events.values:
         raise DomainError(f"Events counted: one of {', '.join(Season.Events.values)}.",
                           field="events", code="invalid_choice")
     others = Season.objects.filter(club=club)
@@ -103,9 +119,9 @@ def _lock_club(club: Club) -> Club:
 
 
 @transaction.atomic
-def season_create(*, club: Club, name: str, starts_on: Any, ends_on: Any,
-                  counting: str = Season.Counting.TOTAL, best_n: Any = None,
-                  min_nights: Any = 1, events: str = Season.Events.CLUB_NIGHTS,
+def season_create(*, club: Club, name: object, starts_on: object, ends_on: object,
+                  counting: object = Season.Counting.TOTAL, best_n: object = None,
+                  min_nights: object = 1, events: object = Season.Events.CLUB_NIGHTS,
                   actor: Actor | None = None) -> Season:
     """A new season of the club: its dates must not overlap another season of the club."""
     locked = _lock_club(club)
@@ -116,7 +132,7 @@ def season_create(*, club: Club, name: str, starts_on: Any, ends_on: Any,
 
 
 @transaction.atomic
-def season_update(*, season: Season, actor: Actor | None = None, **changes: Any) -> Season:
+def season_update(*, season: Season, actor: Actor | None = None, **changes: object) -> Season:
     """Change some of a season's fields (the others keep their values)."""
     unknown = sorted(set(changes) - set(FIELDS))
     if unknown:
@@ -125,8 +141,9 @@ def season_update(*, season: Season, actor: Actor | None = None, **changes: Any)
     locked = Season.objects.select_for_update().get(pk=season.pk)
     values = {f: getattr(locked, f) for f in FIELDS} | changes
     fields = _checked(locked.club, values, season=locked)
-    for name, value in fields.items():
-        setattr(locked, name, value)
+    locked.name, locked.counting, locked.events = fields["name"], fields["counting"], fields["events"]
+    locked.starts_on, locked.ends_on = fields["starts_on"], fields["ends_on"]
+    locked.best_n, locked.min_nights = fields["best_n"], fields["min_nights"]
     locked.save()
     return locked
 

@@ -3,7 +3,7 @@ leaderboard, and the club's ratings. Anyone who may see the club reads; director
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -59,7 +59,8 @@ def season_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 
 def _season_form(request: HttpRequest, club: Club, form: SeasonForm,
-                 save: Any, *, season: Season | None) -> HttpResponse:
+                 save: Callable[[dict[str, object]], Season], *,
+                 season: Season | None) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             saved = save(form.cleaned_data)

@@ -26,9 +26,10 @@ The document (``"format": "pinochle-player-data/1"``):
 
 from __future__ import annotations
 
+import datetime
 import json
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from allauth.account.models import EmailAddress
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
@@ -36,15 +37,16 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from clubs.models import Club, ClubPlayer, Membership, Player
 from common.rulesets import event_ruleset
+from common.types import JSONValue
 from conduct.models import Appeal, Penalty
 from league.models import PlayerRating, RatingChange
-from league.selectors import rating_row
+from league.selectors import Rating, rating_row
 from scoring.models import HandRevision, SeatResult
 from standings.models import StandingsSnapshot
 from tournaments.models import Arrival, Bye, Entry, Seat
@@ -58,9 +60,145 @@ FORMAT = "pinochle-player-data/1"
 DB_SESSIONS = {"django.contrib.sessions.backends.db", "django.contrib.sessions.backends.cached_db"}
 
 
-def _plain(document: dict[str, Any]) -> dict[str, Any]:
+class EmailRow(TypedDict):
+    email: str
+    verified: bool
+    primary: bool
+
+
+class MembershipRow(TypedDict):
+    club: str
+    club_name: str
+    role: str
+    since: datetime.datetime
+
+
+class AccountSection(TypedDict):
+    """The account: its fields, addresses, roles, token, sessions and sign-in records."""
+
+    id: int
+    username: str
+    first_name: str
+    last_name: str
+    email: str
+    date_joined: datetime.datetime
+    last_login: datetime.datetime | None
+    is_active: bool
+    email_addresses: list[EmailRow]
+    memberships: list[MembershipRow]
+    groups: list[str]
+    api_token: dict[str, datetime.datetime] | None
+    sessions: list[dict[str, datetime.datetime]]
+    sign_in: dict[str, list[dict[str, object]]]  # attempts, failures, log: axes's columns
+
+
+class ClubLink(TypedDict):
+    club: str
+    club_name: str
+    since: datetime.datetime
+
+
+class PlayerSection(TypedDict):
+    id: int
+    name: str
+    email: str
+    created_at: datetime.datetime
+    clubs: list[ClubLink]
+
+
+class HandRow(TypedDict):
+    """A hand the person played, their side's values only."""
+
+    number: int
+    dealer: str
+    bidder: str
+    bid: int | None
+    trump: str
+    outcome: str
+    result: str
+    made: bool | None
+    meld: JSONValue
+    counters: JSONValue
+    points: JSONValue
+    entered_at: datetime.datetime
+
+
+class GameRow(TypedDict):
+    round: int
+    stage: str
+    table: int
+    seat: str
+    side: str
+    status: str | None
+    score: dict[str, int]
+    winner: str
+    points: int | None
+    opponents_points: int | None
+    won: bool | None
+    hands: list[HandRow]
+
+
+class ConductRow(TypedDict):
+    id: int
+    round: int
+    kind: str
+    points: int
+    reason: str
+    given_at: datetime.datetime
+    withdrawn_at: datetime.datetime | None
+    withdrawn_reason: str
+    in_force: bool
+
+
+class EventSection(TypedDict):
+    """An event the person was entered in: the entry, its games and hands, standing, place,
+    penalties, appeals and arrivals."""
+
+    event: dict[str, object]
+    entry: dict[str, object]
+    pair: dict[str, object] | None
+    byes: list[int]
+    games: list[GameRow]
+    standing: dict[str, JSONValue] | None
+    placing: dict[str, JSONValue] | None
+    penalties: list[ConductRow]
+    appeals: list[dict[str, object]]
+    arrivals: list[dict[str, object]]
+
+
+class RatingChangeRow(TypedDict):
+    event: int
+    event_name: str
+    game: int | None
+    at: datetime.datetime
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+
+
+class RatingsSection(TypedDict):
+    current: Rating | None
+    changes: list[RatingChangeRow]
+
+
+class Export(TypedDict):
+    """A person's data before it is written as JSON (:func:`_plain`)."""
+
+    format: str
+    generated_at: datetime.datetime
+    scope: str | dict[str, str]
+    account: AccountSection | None
+    player: PlayerSection | None
+    events: list[EventSection]
+    ratings: RatingsSection | None
+    records: dict[str, list[dict[str, object]]]  # by model label (``privacy.walk``)
+    withheld: list[str]
+
+
+def _plain(document: Export) -> dict[str, JSONValue]:
     """The document as JSON would read it back (dates as ISO text, decimals as text)."""
-    result: dict[str, Any] = json.loads(json.dumps(document, cls=DjangoJSONEncoder))
+    result: dict[str, JSONValue] = json.loads(json.dumps(document, cls=DjangoJSONEncoder))
     return result
 
 
@@ -85,12 +223,13 @@ def account_addresses(user: User, player: Player | None) -> list[str]:
     return sorted({a.strip().lower() for a in found if a and a.strip()})
 
 
-def _access(rows: Any, *extra: str) -> list[dict[str, Any]]:
+def _access(rows: QuerySet[AccessAttempt] | QuerySet[AccessFailureLog] | QuerySet[AccessLog],
+            *extra: str) -> list[dict[str, object]]:
     fields = ("attempt_time", "ip_address", "user_agent", "path_info", *extra)
     return [{f: getattr(row, f) for f in fields} for row in rows.order_by("attempt_time", "pk")]
 
 
-def _account(user: User) -> dict[str, Any]:
+def _account(user: User) -> AccountSection:
     username = user.get_username()
     token = Token.objects.filter(user=user).first()
     return {
@@ -116,7 +255,7 @@ def _account(user: User) -> dict[str, Any]:
     }
 
 
-def _player(player: Player, club: Club | None) -> dict[str, Any]:
+def _player(player: Player, club: Club | None) -> PlayerSection:
     links = ClubPlayer.objects.filter(player=player).select_related("club").order_by("pk")
     if club is not None:
         links = links.filter(club=club)
@@ -144,8 +283,8 @@ def _hands(game_ids: list[int]) -> dict[int, list[HandRevision]]:
     return by_game
 
 
-def _hand(revision: HandRevision, side: str) -> dict[str, Any]:
-    def of(values: Any) -> Any:
+def _hand(revision: HandRevision, side: str) -> HandRow:
+    def of(values: object) -> JSONValue:
         return values.get(side) if isinstance(values, dict) else None
 
     return {
@@ -157,7 +296,7 @@ def _hand(revision: HandRevision, side: str) -> dict[str, Any]:
     }
 
 
-def _conduct(penalty: Penalty) -> dict[str, Any]:
+def _conduct(penalty: Penalty) -> ConductRow:
     return {
         "id": penalty.pk, "round": penalty.round_number, "kind": penalty.kind,
         "points": penalty.points, "reason": penalty.reason, "given_at": penalty.created_at,
@@ -166,7 +305,7 @@ def _conduct(penalty: Penalty) -> dict[str, Any]:
     }
 
 
-def _events(player: Player, club: Club | None) -> list[dict[str, Any]]:
+def _events(player: Player, club: Club | None) -> list[EventSection]:
     entries = list(Entry.objects.filter(player=player).select_related("event__club", "pair")
                    .order_by("event__date", "event_id"))
     if club is not None:
@@ -197,10 +336,10 @@ def _events(player: Player, club: Club | None) -> list[dict[str, Any]]:
     for arrival in Arrival.objects.filter(player=player).order_by("created_at", "pk"):
         arrivals[arrival.event_id].append(arrival)
 
-    out = []
+    out: list[EventSection] = []
     for entry in entries:
         event = entry.event
-        games = []
+        games: list[GameRow] = []
         for seat in (s for s in seats if s.entry_id == entry.pk):
             game = getattr(seat.table, "game", None)
             result = results.get((game.pk, entry.pk)) if game is not None else None
@@ -248,12 +387,12 @@ def _events(player: Player, club: Club | None) -> list[dict[str, Any]]:
     return out
 
 
-def _ratings(player: Player, club: Club | None) -> dict[str, Any] | None:
+def _ratings(player: Player, club: Club | None) -> RatingsSection | None:
     changes = RatingChange.objects.filter(player=player).select_related("event")
     if club is not None:
         changes = changes.filter(event__club=club)
     current = PlayerRating.objects.filter(player=player).first() if club is None else None
-    listed = [
+    listed: list[RatingChangeRow] = [
         {"event": c.event_id, "event_name": c.event.name, "game": c.game_id, "at": c.at,
          "mu_before": c.mu_before, "sigma_before": c.sigma_before,
          "mu_after": c.mu_after, "sigma_after": c.sigma_after}
@@ -264,7 +403,7 @@ def _ratings(player: Player, club: Club | None) -> dict[str, Any] | None:
             "changes": listed}
 
 
-def account_export(*, user: User) -> dict[str, Any]:
+def account_export(*, user: User) -> dict[str, JSONValue]:
     """Everything held about the signed-in ``user``: the account and, when it is linked to a
     player, the player's data in every club."""
     player = Player.objects.filter(user=user).first()
@@ -282,7 +421,7 @@ def account_export(*, user: User) -> dict[str, Any]:
     })
 
 
-def player_export(*, player: Player, club: Club) -> dict[str, Any]:
+def player_export(*, player: Player, club: Club) -> dict[str, JSONValue]:
     """What ``club`` holds about ``player``: the player row, its roster line and the club's
     events, ratings changes and records; the account and other clubs' rows are not in it."""
     records, withheld = collect([player], club=club, addresses=[player.email])

@@ -39,7 +39,7 @@ from django.utils import timezone
 from archive.models import EventImport
 from clubs.models import Club, ClubPlayer, Membership, Player
 from common.errors import DomainError
-from common.types import Actor, actor_user
+from common.types import Actor, JSONValue, actor_user
 from conduct.models import Appeal, Penalty
 from following.models import Follower
 from registrations.models import Registration
@@ -347,7 +347,7 @@ def _placing(placing: dict[str, Any], person: Person) -> dict[str, Any]:
     return placing
 
 
-def _check_confirmation(user: User, confirm: Any) -> None:
+def _check_confirmation(user: User, confirm: object) -> None:
     if not isinstance(confirm, str) or not confirm.strip():
         raise DomainError("Type your user name to confirm the erasure.", field="confirm",
                           code="required")
@@ -398,7 +398,7 @@ def _check_no_event_on(person: Person) -> None:
 
 
 @transaction.atomic
-def account_erase(*, user: User, confirm: Any) -> Erased:
+def account_erase(*, user: User, confirm: object) -> Erased:
     """Erase ``user``'s account at their request (``confirm``: their user name, typed again);
     anonymise their player rows so that every result stays as it was (module docstring).
     Refused for a club's last owner, and while the person is entered in an event that is not
@@ -427,7 +427,7 @@ def account_erase(*, user: User, confirm: Any) -> Erased:
 
 
 @transaction.atomic
-def club_player_export(*, club: Club, player: Player, actor: Actor) -> dict[str, Any]:
+def club_player_export(*, club: Club, player: Player, actor: Actor) -> dict[str, JSONValue]:
     """A director's export of what ``club`` holds about ``player`` (who asked in person),
     recorded in the club's privacy log. The caller has checked the director's role."""
     PrivacyLog.objects.create(club=club, player=player, actor=actor_user(actor),

@@ -4,7 +4,8 @@ one of its players)."""
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, cast
 
 from django import forms
 from django.contrib import messages
@@ -20,6 +21,7 @@ from clubs.models import Club, Membership, Player
 from clubs.permissions import check_club_role
 from common.errors import DomainError
 from common.forms import add_domain_error
+from common.types import JSONValue
 
 from .selectors import account_export, player_known_to_club
 from .services import ERASED_NAME, account_erase, club_player_export
@@ -35,7 +37,7 @@ class EraseForm(forms.Form):
                                                             "spellcheck": "false"}))
 
 
-def _download(document: dict[str, Any], name: str) -> HttpResponse:
+def _download(document: Mapping[str, JSONValue], name: str) -> HttpResponse:
     response = HttpResponse(json.dumps(document, cls=DjangoJSONEncoder, indent=2),
                             content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
@@ -43,15 +45,25 @@ def _download(document: dict[str, Any], name: str) -> HttpResponse:
     return response
 
 
-def _summary(document: dict[str, Any]) -> dict[str, Any]:
-    events = document["events"]
+def _items(value: JSONValue) -> list[JSONValue]:
+    return value if isinstance(value, list) else []
+
+
+def _fields(value: JSONValue) -> dict[str, JSONValue]:
+    return value if isinstance(value, dict) else {}
+
+
+def _summary(document: Mapping[str, JSONValue]) -> dict[str, int]:
+    """How much the export holds, for the page (an export as ``privacy.selectors`` writes it)."""
+    events = [_fields(e) for e in _items(document["events"])]
+    games = [_fields(g) for e in events for g in _items(e["games"])]
     return {
         "events": len(events),
-        "games": sum(len(e["games"]) for e in events),
-        "hands": sum(len(g["hands"]) for e in events for g in e["games"]),
-        "clubs": len(document["player"]["clubs"]) if document["player"] else 0,
-        "penalties": sum(len(e["penalties"]) for e in events),
-        "models": sum(1 for rows in document["records"].values() if rows),
+        "games": len(games),
+        "hands": sum(len(_items(g["hands"])) for g in games),
+        "clubs": len(_items(_fields(document["player"])["clubs"])) if document["player"] else 0,
+        "penalties": sum(len(_items(e["penalties"])) for e in events),
+        "models": sum(1 for rows in _fields(document["records"]).values() if rows),
     }
 
 

@@ -35,11 +35,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from typing import Any
+from typing import TypeAlias
 
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.db import models
+from django.db.models import QuerySet
 from django.db.models.fields.reverse_related import ForeignObjectRel
 
 from clubs.models import Club, Player
@@ -51,9 +52,11 @@ OTHERS = "(another person's)"
 SECRET_FIELDS = {"password", "key", "token", "secret", "session_key", "session_data",
                  "idempotency_key", "token_digest", "push_subscription"}
 Parts = dict[tuple[str, ...], tuple[str, ...]]
+# A row's primary key: a number, or text (a session's key).
+Pk: TypeAlias = int | str
 
 
-def _model(target: Any) -> type[models.Model] | None:
+def _model(target: object) -> type[models.Model] | None:
     """A relation's model class (None for a lazy reference not resolved)."""
     return target if isinstance(target, type) and issubclass(target, models.Model) else None
 
@@ -132,7 +135,7 @@ def _path_to(model: type[models.Model], target: type[models.Model], *, limit: in
     return None
 
 
-def _value(field: models.Field[Any, Any], value: Any) -> Any:
+def _value(field: models.Field[object, object], value: object) -> object:
     if field.name in SECRET_FIELDS or field.attname in SECRET_FIELDS:
         return WITHHELD
     if isinstance(value, bytes | memoryview):
@@ -140,9 +143,9 @@ def _value(field: models.Field[Any, Any], value: Any) -> Any:
     return value
 
 
-def row_of(obj: models.Model) -> dict[str, Any]:
+def row_of(obj: models.Model) -> dict[str, object]:
     """A row as stored: each column by its name (a key by its ``_id``), secrets withheld."""
-    row = {"pk": _value(obj._meta.pk, obj.pk)} if obj._meta.pk else {}
+    row: dict[str, object] = {"pk": _value(obj._meta.pk, obj.pk)} if obj._meta.pk else {}
     for field in obj._meta.concrete_fields:
         row[field.attname] = _value(field, getattr(obj, field.attname))
     return row
@@ -163,7 +166,7 @@ class Subjects:
     """Who an export is about: the subjects' rows by model, and their addresses."""
 
     def __init__(self, subjects: Iterable[models.Model], addresses: Iterable[str]) -> None:
-        self.pks: dict[type[models.Model], set[Any]] = defaultdict(set)
+        self.pks: dict[type[models.Model], set[Pk]] = defaultdict(set)
         for subject in subjects:
             self.pks[subject._meta.model].add(subject.pk)
         self.addresses = {a.strip().lower() for a in addresses if a and a.strip()}
@@ -178,7 +181,7 @@ class Subjects:
         return any(str(getattr(obj, name) or "").strip().lower() in self.addresses
                    for name in _address_fields(type(obj), fields))
 
-    def row(self, obj: models.Model) -> tuple[dict[str, Any], bool]:
+    def row(self, obj: models.Model) -> tuple[dict[str, object], bool]:
         """The row as the subject may see it, and whether any of it is the subject's."""
         row = row_of(obj)
         parts = parts_of(type(obj))
@@ -213,7 +216,7 @@ def _by_address(model: type[models.Model], addresses: set[str]) -> models.Q | No
 
 def collect(subjects: Iterable[models.Model | None], *, club: Club | None = None,
             addresses: Iterable[str] = ()
-            ) -> tuple[dict[str, list[dict[str, Any]]], list[str]]:
+            ) -> tuple[dict[str, list[dict[str, object]]], list[str]]:
     """Every row keyed to ``subjects`` (see the module's words), by model label, oldest first,
     and the rows of models with ``privacy_parts`` carrying one of ``addresses``; and the labels
     left out of a club's scope. Each model keyed to a subject has its label, with no row when
@@ -222,15 +225,16 @@ def collect(subjects: Iterable[models.Model | None], *, club: Club | None = None
     who = Subjects(subject_list, addresses)
     # the model of each subject (a request's user is a lazy object, not of the model's type)
     subject_classes = {s._meta.model for s in subject_list}
-    found: dict[str, dict[Any, dict[str, Any]]] = defaultdict(dict)
+    found: dict[str, dict[Pk, dict[str, object]]] = defaultdict(dict)
     withheld: set[str] = set()
-    frontier: dict[type[models.Model], set[Any]] = defaultdict(set)
+    frontier: dict[type[models.Model], set[Pk]] = defaultdict(set)
     for subject in subject_list:
         frontier[subject._meta.model].add(subject.pk)
     for label in models_keyed_to_subjects(subject_classes):
         found.setdefault(label, {})
 
-    def scoped(model: type[models.Model], rows: Any) -> Any:
+    def scoped(model: type[models.Model],
+               rows: QuerySet[models.Model]) -> QuerySet[models.Model] | None:
         if club is None:
             return rows
         path = club_path(model)
@@ -247,7 +251,7 @@ def collect(subjects: Iterable[models.Model | None], *, club: Club | None = None
             for obj in rows.order_by("pk"):
                 found[model._meta.label].setdefault(obj.pk, who.row(obj)[0])
     for depth in range(1, MAX_DEPTH + 1):
-        following: dict[type[models.Model], set[Any]] = defaultdict(set)
+        following: dict[type[models.Model], set[Pk]] = defaultdict(set)
         for model, pks in frontier.items():
             for rel in reverse_relations(model):
                 child = _model(rel.related_model)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import zoneinfo
 from dataclasses import dataclass
+from datetime import date as datetime_date
 from datetime import datetime
 from typing import Any, TypedDict
 
@@ -58,6 +59,40 @@ class Place(TypedDict):
     wins: int | None
 
 
+class ClubRef(TypedDict):
+    slug: str
+    name: str
+
+
+class ClubCount(ClubRef):
+    """A club of the player's events, with how many (the profile's clubs, most events first)."""
+
+    events: int
+
+
+class ProfileEvent(Place):
+    """One of the player's events on the profile, with its place (``Place``)."""
+
+    event: Event
+    event_id: int
+    name: str
+    date: datetime_date
+    started_at: datetime | None  # in the club's time zone
+    time_zone: str
+    started_label: str
+    club: ClubRef
+    format: str
+    format_label: str
+    status: str
+    status_label: str
+    is_pairs: bool
+    ruleset: str
+    entry_id: int
+    pair_id: int | None
+    games: int
+    points_per_game: float | None
+
+
 PARTNERS_SHOWN = 10  # the page lists this many partners and opponents; the API all of them
 # An event's summary is read only once it is over (one in play is computed live).
 SUMMARISED_STATUSES = (Event.Status.FINISHED, Event.Status.CANCELLED)
@@ -66,16 +101,16 @@ SUMMARISED_STATUSES = (Event.Status.FINISHED, Event.Status.CANCELLED)
 @dataclass
 class Profile:
     player: Player
-    events: list[dict[str, Any]]  # newest first
+    events: list[ProfileEvent]  # newest first
     partners: list[CompanyRow]
     opponents: list[CompanyRow]
     analytics: list[dict[str, Any]]  # one group per ruleset, most hands first
-    clubs: list[dict[str, Any]]
+    clubs: list[ClubCount]
     # {"current": {mu, sigma, ordinal, games}, "history": [...], "by_event": [...]}, or None
     # for a player not rated yet
     rating: dict[str, Any] | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "player": {"id": self.player.pk, "name": self.player.name},
             "clubs": self.clubs,
@@ -394,8 +429,8 @@ def player_profile(*, player_id: int, user: Actor) -> Profile:
     per_event_ppg = {row["event_id"]: row for a in analytics for row in a["per_event"]}
     formats_shown = dict(Event._meta.get_field("format").flatchoices)
     statuses_shown = dict(Event.Status.choices)
-    event_rows = []
-    clubs: dict[int, dict[str, Any]] = {}
+    event_rows: list[ProfileEvent] = []
+    clubs: dict[int, ClubCount] = {}
     for entry in entries:
         event = entry.event
         club = event.club

@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
+import datetime
+from typing import Any, TypedDict
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET
 
+from clubs.models import Club, Player
 from common.charts import BarSeries, LinePoint, bar_chart, line_chart
 from common.collector import collector_paused
-from conduct.selectors import conduct_record, conduct_summary, player_clubs_with_record
+from conduct.models import Penalty
+from conduct.selectors import (
+    ConductSummary,
+    conduct_record,
+    conduct_summary,
+    player_clubs_with_record,
+)
 
 from .selectors import PARTNERS_SHOWN, player_profile
 
@@ -22,7 +31,7 @@ ENDINGS = (("made", "Made", "#0b6e4f"), ("set", "Set", "#c2410c"),
            ("board_set", "Board set", "#9f1239"), ("surrendered", "Surrendered", "#8a94a6"))
 
 
-def _short_date(value: Any) -> str:
+def _short_date(value: datetime.date) -> str:
     return f"{value.day} {value:%b %y}"
 
 
@@ -53,7 +62,7 @@ def group_charts(group: dict[str, Any], player_name: str) -> dict[str, Any]:
     return {"bid_chart": bid_chart, "ppg_chart": ppg_chart}
 
 
-def rating_chart(rating: dict[str, Any] | None, player_name: str) -> Any:
+def rating_chart(rating: dict[str, Any] | None, player_name: str) -> SafeString | None:
     """The rating (mu) after each rated game, shaded two standard deviations either side; past
     ``RATING_GAMES_DRAWN`` games, after each event's last rated game (every event still drawn,
     and a phone is not sent thousands of dots it cannot tell apart)."""
@@ -118,11 +127,19 @@ def _events_page(request: HttpRequest, count: int) -> tuple[int, int]:
     return int(asked), pages
 
 
-def _own_conduct(request: HttpRequest, player: Any) -> list[dict[str, Any]]:
+class ConductRecord(TypedDict):
+    """The player's conduct record in one club, on their own profile."""
+
+    club: Club
+    penalties: list[Penalty]
+    summary: ConductSummary
+
+
+def _own_conduct(request: HttpRequest, player: Player) -> list[ConductRecord]:
     """The player's conduct record per club, on their own profile only (nobody else's)."""
     if not request.user.is_authenticated or player.user_id != request.user.pk:
         return []
-    records = []
+    records: list[ConductRecord] = []
     for club in player_clubs_with_record(player):
         penalties = conduct_record(club=club, player=player)
         records.append({"club": club, "penalties": penalties,

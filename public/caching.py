@@ -30,9 +30,8 @@ middleware, so it sees every cookie they set (``config/settings/base.py``).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from django.db.models import OuterRef, Subquery
 from django.http import HttpRequest, HttpResponse
@@ -93,7 +92,7 @@ KINDS: dict[str, Kind] = {
 }
 
 
-def event_key(event_id: int) -> dict[str, Any] | None:
+def event_key(event_id: int) -> dict[str, object] | None:
     """What an event's pages show that moves, in one query; None when there is no such event."""
     last_log = EventLog.objects.filter(event=OuterRef("pk")).order_by("-id").values("id")[:1]
     return (Event.objects.filter(pk=event_id)
@@ -104,8 +103,8 @@ def event_key(event_id: int) -> dict[str, Any] | None:
             .first())
 
 
-def page_etag(request: HttpRequest, name: str, kwargs: dict[str, Any], kind: Kind,
-              key: dict[str, Any], *, now: float | None = None) -> str:
+def page_etag(request: HttpRequest, name: str, kwargs: Mapping[str, int | str], kind: Kind,
+              key: Mapping[str, object], *, now: float | None = None) -> str:
     """The ETag of a public page: its name, arguments and query, the event's key (with the
     club's language), the reader's languages (a page without credentials is in the club's
     language or the browser's: ``public.middleware.ReaderLanguageMiddleware``) and the step."""
@@ -115,7 +114,7 @@ def page_etag(request: HttpRequest, name: str, kwargs: dict[str, Any], kind: Kin
                     request.headers.get("Accept-Language", ""), step)
 
 
-def _kind_of(request: HttpRequest) -> tuple[str, Kind, dict[str, Any]] | None:
+def _kind_of(request: HttpRequest) -> tuple[str, Kind, dict[str, int | str]] | None:
     path = request.path_info
     if not path.startswith(("/events/", "/api/events/")):
         return None

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 import zoneinfo
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.conf import settings
@@ -45,7 +45,7 @@ def _club_saved(**_: object) -> None:
     _CACHE.clear()  # this process at once; the others within the minute
 
 
-def _cached_place(path: str, kwargs: dict[str, Any], *, look_up: bool = True) -> Place | None:
+def _cached_place(path: str, kwargs: Mapping[str, int | str], *, look_up: bool = True) -> Place | None:
     """The club's place for this URL from the cache; looked up (one query) on a miss unless
     ``look_up`` is off (then None)."""
     key = (path.split("/", 2)[1] if path.count("/") > 1 else path,
@@ -63,12 +63,12 @@ def _cached_place(path: str, kwargs: dict[str, Any], *, look_up: bool = True) ->
     return place
 
 
-def _cached_zone_name(path: str, kwargs: dict[str, Any]) -> str | None:
+def _cached_zone_name(path: str, kwargs: Mapping[str, int | str]) -> str | None:
     place = _cached_place(path, kwargs)
     return place[0] if place else None
 
 
-def _place(path: str, kwargs: dict[str, Any]) -> Place | None:
+def _place(path: str, kwargs: Mapping[str, int | str]) -> Place | None:
     """The time zone and language of the club whose page ``path`` is, found from the URL's
     arguments (one query), or None for a page of no club."""
     if "slug" in kwargs and path.startswith("/clubs/"):

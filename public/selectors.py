@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TypedDict
 
 from django.db.models import Count, Prefetch
 
@@ -13,7 +14,16 @@ from common.types import Actor
 from tournaments.models import Event
 
 
-def home_overview(*, user: Actor) -> dict[str, Any]:
+class HomeOverview(TypedDict):
+    clubs: Sequence[Club]  # each with ``recent_events``
+
+
+class ClubEvents(TypedDict):
+    upcoming: Sequence[Event]  # soonest first
+    past: Sequence[Event]  # the latest first
+
+
+def home_overview(*, user: Actor) -> HomeOverview:
     """The clubs a visitor may see, each with its five most recent events."""
     events = Event.objects.annotate(entry_count=Count("entries")).order_by("-date", "-id")
     clubs = list(
@@ -32,7 +42,7 @@ def home_overview(*, user: Actor) -> dict[str, Any]:
     return {"clubs": clubs}
 
 
-def club_events(*, club: Club, user: Actor) -> dict[str, Any]:
+def club_events(*, club: Club, user: Actor) -> ClubEvents:
     events = [
         e for e in Event.objects.filter(club=club).annotate(entry_count=Count("entries"))
         if can_view_event(user=user, event=_with_club(e, club))

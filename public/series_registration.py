@@ -10,7 +10,9 @@ import each other."""
 
 from __future__ import annotations
 
-from typing import Any
+import datetime
+from decimal import Decimal
+from typing import TypedDict
 
 from django.contrib import messages
 from django.db import transaction
@@ -33,7 +35,9 @@ from registrations.selectors import (
 )
 from registrations.services import registration_create
 from registrations.views import SCOPE, site
+from series.models import Series
 from series.selectors import series_events, series_get
+from tournaments.models import Event
 
 WORDS: dict[str, str] = {
     Registration.Status.UNCONFIRMED: "waiting for your address to be confirmed",
@@ -43,10 +47,24 @@ WORDS: dict[str, str] = {
 }
 
 
-def _rows(series: Any, user: Actor) -> list[dict[str, Any]]:
+class SeriesEventRow(TypedDict):
+    """An event of the series on its registration page."""
+
+    event: Event
+    refusal: str
+    pairs: bool
+    places_left: int | None
+    fee: Decimal
+    deadline: datetime.datetime | None
+    mine: Registration | None
+    mine_words: str
+    one_tap: bool
+
+
+def _rows(series: Series, user: Actor) -> list[SeriesEventRow]:
     events, _hidden = series_events(series=series, user=user)
     now = timezone.now()
-    rows = []
+    rows: list[SeriesEventRow] = []
     for event in events:
         settings = registration_settings(event)
         refusal = registration_refusal(settings, now=now)
@@ -62,7 +80,7 @@ def _rows(series: Any, user: Actor) -> list[dict[str, Any]]:
     return rows
 
 
-def _asks(rows: list[dict[str, Any]], user: Actor) -> dict[str, bool]:
+def _asks(rows: list[SeriesEventRow], user: Actor) -> dict[str, bool]:
     """What the one tap must ask a signed-in user once: a name when an event has no player for
     the account (none linked, none on its club's roster with the account's address) and the
     account has no full name, an
@@ -77,7 +95,7 @@ def _asks(rows: list[dict[str, Any]], user: Actor) -> dict[str, bool]:
     }
 
 
-def _page(request: HttpRequest, series: Any, *, errors: dict[str, str] | None = None,
+def _page(request: HttpRequest, series: Series, *, errors: dict[str, str] | None = None,
           status: int = 200) -> HttpResponse:
     user = request.user
     rows = _rows(series, user)

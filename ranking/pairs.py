@@ -31,7 +31,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .standings import RankingError, checked_tie_breaks, same_key, share_ranks, split_groups
+from .standings import (
+    RankingError,
+    SortKey,
+    checked_tie_breaks,
+    same_key,
+    share_ranks,
+    split_groups,
+)
 
 PAIR_TIE_BREAKS: dict[str, str] = {
     "head_to_head": "Wins against the other tied pairs",
@@ -132,7 +139,7 @@ def head_to_head_pair_wins(group: set[int], games: Sequence[PairGame]) -> dict[i
     return wins
 
 
-RowKey = Callable[[PairRow], Any]
+RowKey = Callable[[PairRow], SortKey]
 
 
 def _plain_key(name: str) -> RowKey:

@@ -26,7 +26,7 @@ MAX_PLACES = 500
 CENT = Decimal("0.01")
 
 
-def _amount(value: Any, field: str) -> Decimal:
+def _amount(value: object, field: str) -> Decimal:
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise RankingError("Give the amount as a number, e.g. \"150\" or \"37.50\".", field=field)
     try:

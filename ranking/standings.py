@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from itertools import groupby
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeAlias, TypeVar
 
 from rules_engine.errors import CoreError
 
@@ -270,12 +270,17 @@ def _segments(tie_breaks: Sequence[str]) -> list[tuple[str, ...]]:
     return segments
 
 
-def _wins_key(wins: Mapping[int, int]) -> Callable[[Row], Any]:
+def _wins_key(wins: Mapping[int, int]) -> Callable[[Row], SortKey]:
     return lambda row: wins.get(row.entry_id, 0)
 
 
-def _plain_key(names: tuple[str, ...]) -> Callable[[Row], Any]:
+def _plain_key(names: tuple[str, ...]) -> Callable[[Row], SortKey]:
     return lambda row: tuple(_key(n, row) for n in names)
+
+
+# What rows are sorted by: a number, or a tuple of numbers (and a name, where level rows are
+# listed alphabetically).
+SortKey: TypeAlias = int | tuple[int | str, ...]
 
 
 class Ranked(Protocol):
@@ -289,7 +294,7 @@ R = TypeVar("R", bound=Ranked)
 
 
 def split_groups(
-    groups: list[list[R]], key_for: Callable[[list[R]], Callable[[R], Any]]
+    groups: list[list[R]], key_for: Callable[[list[R]], Callable[[R], SortKey]]
 ) -> list[list[R]]:
     """Split each group of level rows by the key ``key_for(group)`` (higher first); single rows
     stay as they are."""
@@ -305,12 +310,12 @@ def split_groups(
     return refined
 
 
-def same_key(key: Callable[[R], Any]) -> Callable[[list[R]], Callable[[R], Any]]:
+def same_key(key: Callable[[R], SortKey]) -> Callable[[list[R]], Callable[[R], SortKey]]:
     """For :func:`split_groups`: the one ``key`` for every group."""
     return lambda _group: key
 
 
-def share_ranks(groups: list[list[R]], listed_by: Callable[[R], Any]) -> list[R]:
+def share_ranks(groups: list[list[R]], listed_by: Callable[[R], SortKey]) -> list[R]:
     """The rows in order, ranked: each group of level rows (sorted by ``listed_by``) shares the
     rank of its first row (1, 1, 3) and is flagged ``tied``."""
     ordered: list[R] = []

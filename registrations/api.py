@@ -12,8 +12,8 @@ it did not exist. Refusals come back as 400 naming the field (``email``, ``partn
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any
 
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -21,10 +21,12 @@ from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from clubs.api import error_responses
 from clubs.permissions import has_club_role
+from common import validated
 from common.http import public_url
 from common.types import Actor
 from tournaments.api_actions import DirectorAction
@@ -127,8 +129,8 @@ class RegistrationHereOutput(serializers.Serializer[object]):
     state = serializers.CharField(help_text="here (checked in) or waiting (for the director).")
 
 
-def _payload(registration: Registration, *, director: bool) -> dict[str, Any]:
-    row = {f: getattr(registration, f) for f in (
+def _payload(registration: Registration, *, director: bool) -> dict[str, object]:
+    row: dict[str, object] = {f: getattr(registration, f) for f in (
         "id", "event_id", "status", "name", "email", "partner_name", "partner_email", "paid",
         "player_id", "partner_player_id", "created_at", "confirmed_at")}
     if not director:
@@ -141,7 +143,7 @@ def _payload(registration: Registration, *, director: bool) -> dict[str, Any]:
     return row
 
 
-def _out(registration: Registration, *, director: bool) -> dict[str, Any]:
+def _out(registration: Registration, *, director: bool) -> object:
     return RegistrationOutput(_payload(registration, director=director)).data
 
 
@@ -174,7 +176,7 @@ def _registration(request: Request, pk: int, rid: int) -> tuple[Event, Registrat
 
 
 class _DirectorsOrPost(BasePermission):
-    def has_permission(self, request: Any, view: Any) -> bool:
+    def has_permission(self, request: Request, view: APIView) -> bool:
         return request.method == "POST" or bool(request.user and request.user.is_authenticated)
 
 
@@ -200,7 +202,7 @@ class RegistrationSettingsApi(APIView):
         return Response(self._out(event))
 
     @staticmethod
-    def _out(event: Event) -> dict[str, Any]:
+    def _out(event: Event) -> object:
         found = registration_settings(event)
         return RegistrationSettingsOutput({
             "is_open": found.is_open, "capacity": found.capacity,
@@ -212,7 +214,7 @@ class RegistrationSettingsApi(APIView):
 class RegistrationsApi(APIView):
     permission_classes = [_DirectorsOrPost]
 
-    def get_throttles(self) -> list[Any]:
+    def get_throttles(self) -> list[BaseThrottle]:
         # registering is the anonymous write here: its own per-address rate
         self.throttle_scope = SCOPE if self.request.method == "POST" else ""
         return super().get_throttles()
@@ -340,8 +342,8 @@ class _RegistrationAction(DirectorAction):
     responses={200: RegistrationOutput, **error_responses(400, 401, 403, 404)},
     tags=["registrations"]))
 class RegistrationApproveApi(_RegistrationAction):
-    def act(self, event: Event, found: Registration, data: dict[str, Any], *,
-            actor: Actor) -> Any:
+    def act(self, event: Event, found: Registration, data: Mapping[str, object], *,
+            actor: Actor) -> object:
         done = services.registration_approve(registration=found, actor=actor,
                                              site=_site(self.request))
         return _out(done, director=True)
@@ -352,8 +354,8 @@ class RegistrationApproveApi(_RegistrationAction):
     responses={200: RegistrationOutput, **error_responses(400, 401, 403, 404)},
     tags=["registrations"]))
 class RegistrationRefuseApi(_RegistrationAction):
-    def act(self, event: Event, found: Registration, data: dict[str, Any], *,
-            actor: Actor) -> Any:
+    def act(self, event: Event, found: Registration, data: Mapping[str, object], *,
+            actor: Actor) -> object:
         done = services.registration_refuse(registration=found, actor=actor,
                                             site=_site(self.request))
         return _out(done, director=True)
@@ -367,9 +369,9 @@ class RegistrationRefuseApi(_RegistrationAction):
 class RegistrationPaidApi(_RegistrationAction):
     input = RegistrationPaidInput
 
-    def act(self, event: Event, found: Registration, data: dict[str, Any], *,
-            actor: Actor) -> Any:
-        done = services.registration_mark_paid(registration=found, paid=data["paid"],
+    def act(self, event: Event, found: Registration, data: Mapping[str, object], *,
+            actor: Actor) -> object:
+        done = services.registration_mark_paid(registration=found, paid=validated.flag(data, "paid"),
                                                actor=actor)
         return _out(done, director=True)
 
@@ -385,8 +387,9 @@ class RegistrationPaidApi(_RegistrationAction):
 class RegistrationsCheckInApi(DirectorAction):
     input = RegistrationsCheckInInput
 
-    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Actor) -> Any:
-        ids = data["ids"]
+    def act(self, event: Event, found: Event, data: Mapping[str, object], *,
+            actor: Actor) -> object:
+        ids = validated.optional_wholes(data, "ids")
         chosen = None
         if ids is not None:
             given = Registration.objects.filter(event_id=event.pk, pk__in=ids).in_bulk()

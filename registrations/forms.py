@@ -52,5 +52,5 @@ class SettingsForm(forms.Form):
                                            required=False)
 
     @classmethod
-    def initial_of(cls, settings: RegistrationSettings) -> dict[str, Any]:
+    def initial_of(cls, settings: RegistrationSettings) -> dict[str, object]:
         return {name: getattr(settings, name) for name in cls.base_fields}

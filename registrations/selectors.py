@@ -4,7 +4,8 @@ and whether it is checked in (read from the event's entries, never stored twice)
 
 from __future__ import annotations
 
-from typing import Any
+import datetime
+from typing import NotRequired, TypedDict
 
 from allauth.account.models import EmailAddress
 from django.db.models import Q
@@ -29,7 +30,7 @@ def places_left(settings: RegistrationSettings) -> int | None:
     return max(settings.capacity - held, 0)
 
 
-def registration_refusal(settings: RegistrationSettings, *, now: Any) -> str:
+def registration_refusal(settings: RegistrationSettings, *, now: datetime.datetime) -> str:
     """Why the event's registration form takes nobody now ("" when it does)."""
     event = settings.event
     if event.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
@@ -68,7 +69,25 @@ def registration_checked_in(registration: Registration) -> bool:
                                 status=Entry.Status.ACTIVE).count() == len(ids)
 
 
-def registration_list(*, event: Event) -> dict[str, Any]:
+class RegistrationRow(TypedDict):
+    """A registration on the director's list."""
+
+    registration: Registration
+    checked_in: bool
+    at_door: bool
+    position: NotRequired[int]  # on the waitlist
+
+
+class RegistrationList(TypedDict):
+    """The director's list (:func:`registration_list`)."""
+
+    groups: dict[str, list[RegistrationRow]]  # by status
+    rows: list[Registration]
+    ready_count: int
+    held: int
+
+
+def registration_list(*, event: Event) -> RegistrationList:
     """The director's list: every registration of the event in its group, each with its place
     on the waitlist, whether it is checked in and whether it said "I'm here" (awaiting the
     director)."""
@@ -82,7 +101,7 @@ def registration_list(*, event: Event) -> dict[str, Any]:
     arriving = set(Arrival.objects.filter(event_id=event.pk, player_id__in=ids,
                                           status=Arrival.Status.WAITING)
                    .values_list("player_id", flat=True))
-    groups: dict[str, list[dict[str, Any]]] = {s.value: [] for s in Registration.Status}
+    groups: dict[str, list[RegistrationRow]] = {s.value: [] for s in Registration.Status}
     for registration in rows:
         players = _players(registration)
         needed = 2 if registration.is_pair else 1

@@ -10,7 +10,8 @@ too short or too long ``q``, an unknown ``kind`` or a ``page`` that is not a num
 
 from __future__ import annotations
 
-from typing import Any
+import datetime
+from typing import TypedDict
 
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
@@ -25,7 +26,7 @@ from clubs.api import error_responses
 
 from .feed import FeedEvent, feed_club, feed_events, feed_page
 from .query import KINDS, PAGE_MAX, Q_MAX, Q_MIN, kind_read, page_read, terms_read
-from .selectors import COUNT_MAX, PAGE_SIZE, Hit, SearchHits
+from .selectors import COUNT_MAX, PAGE_SIZE, ClubRef, Hit, SearchHits
 
 
 class SearchPagination(PageNumberPagination):
@@ -66,8 +67,29 @@ class SearchPageOutput(serializers.Serializer[object]):
     results = HitOutput(many=True)
 
 
-def hit_data(hit: Hit, request: Request) -> dict[str, Any]:
-    def club(ref: Any) -> dict[str, str]:
+class ClubRefPayload(TypedDict):
+    slug: str
+    name: str
+    url: str
+
+
+class HitPayload(TypedDict):
+    """A hit as the API shows it (``HitOutput``)."""
+
+    kind: str
+    id: int
+    name: str
+    url: str
+    score: float
+    place: str
+    date: datetime.date | None
+    status: str
+    club: ClubRefPayload | None
+    clubs: list[ClubRefPayload]
+
+
+def hit_data(hit: Hit, request: Request) -> HitPayload:
+    def club(ref: ClubRef) -> ClubRefPayload:
         return {"slug": ref.slug, "name": ref.name, "url": request.build_absolute_uri(ref.url)}
 
     return {"kind": hit.kind, "id": hit.id, "name": hit.name,
@@ -167,7 +189,7 @@ class FeedPageOutput(serializers.Serializer[object]):
     results = FeedEventOutput(many=True)
 
 
-def feed_event_data(item: FeedEvent, request: Request) -> dict[str, Any]:
+def feed_event_data(item: FeedEvent, request: Request) -> dict[str, object]:
     event = item.event
     return {
         "id": event.pk, "name": event.name, "date": event.date, "format": event.format,

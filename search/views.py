@@ -4,8 +4,6 @@ time. A blank or malformed query shows its error beside the field (answered 400)
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -20,7 +18,7 @@ GROUP_SIZE = 5
 
 def search_page(request: HttpRequest) -> HttpResponse:
     raw = request.GET.get("q")
-    context: dict[str, Any] = {"q": raw or "", "kind": request.GET.get("kind", ""),
+    context: dict[str, object] = {"q": raw or "", "kind": request.GET.get("kind", ""),
                                "kinds": KINDS, "q_max": Q_MAX, "count_max": COUNT_MAX}
     if raw is None:  # the empty form
         return render(request, "search/search.html", context)

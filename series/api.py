@@ -5,10 +5,11 @@ signed-in callers without a director role in one of its clubs get 403."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from django.http import Http404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,6 +22,12 @@ from common.errors import DomainError
 
 from . import selectors, services
 from .models import MAX_EVENTS, Series
+from .selectors import LineRow
+
+
+class PlayerRef(TypedDict):
+    id: int
+    name: str
 
 
 # --- serializers ----------------------------------------------------------------------------------
@@ -107,7 +114,8 @@ class LineOutput(serializers.Serializer[object]):
     prize = serializers.CharField(allow_null=True)
     events = CellOutput(many=True)
 
-    def get_player(self, obj: dict[str, Any]) -> dict[str, Any]:
+    @extend_schema_field(OpenApiTypes.OBJECT)
+    def get_player(self, obj: LineRow) -> PlayerRef:
         return {"id": obj["player_id"], "name": obj["name"]}
 
 
@@ -149,13 +157,13 @@ class SeriesStandingsOutput(serializers.Serializer[object]):
 
 
 # --- endpoints ------------------------------------------------------------------------------------
-def _data(request: Request) -> dict[str, Any]:
+def _data(request: Request) -> dict[str, object]:
     if not isinstance(request.data, dict):
         raise DomainError("Send a JSON object.", field="__all__")
     return dict(request.data)
 
 
-def _owner(raw: Any) -> Club:
+def _owner(raw: object) -> Club:
     if raw in (None, ""):
         raise DomainError("Name the owning club.", field="club", code="required")
     text = str(raw).strip()

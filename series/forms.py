@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypedDict
 
 from django import forms
 
@@ -45,7 +45,7 @@ class SeriesForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["events"].choices = event_choices  # type: ignore[attr-defined]
 
-    def values(self) -> dict[str, Any]:
+    def values(self) -> dict[str, object]:
         """The services' keyword arguments from the cleaned form."""
         data = self.cleaned_data
         payouts = [p.strip() for p in (data.get("payouts") or "").split(",") if p.strip()]
@@ -63,7 +63,24 @@ class SeriesForm(forms.Form):
                 "prizes": prizes}
 
 
-def initial_of(series: Series) -> dict[str, Any]:
+class SeriesInitial(TypedDict):
+    """The form's initial values for an existing series (:func:`initial_of`)."""
+
+    name: str
+    description: str
+    events: list[int]
+    points_rule: str
+    points: str
+    best_of: int | None
+    min_events: int | None
+    partner_clubs: str
+    currency: str
+    payouts: str
+    high_game: str | None
+    high_hand: str | None
+
+
+def initial_of(series: Series) -> SeriesInitial:
     """The form's initial values for an existing series."""
     prizes = series.prizes or {}
     side = {s["kind"]: s["amount"] for s in prizes.get("side", [])}

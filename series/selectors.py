@@ -15,9 +15,11 @@ private result reaches anyone through a public series.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 from collections import defaultdict
-from typing import Any
+from collections.abc import Mapping
+from typing import TypedDict
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Max, Q, QuerySet
@@ -91,7 +93,8 @@ def is_series_owner(*, user: Actor, series: Series) -> bool:
 OWNER_ONLY = {"name": "renames", "partner_clubs": "changes the partner clubs of"}
 
 
-def check_series_owner(*, user: Actor, series: Series, changes: Any = None,
+def check_series_owner(*, user: Actor, series: Series,
+                       changes: Mapping[str, object] | None = None,
                        delete: bool = False) -> None:
     """Refuse (403) a partner club's director who deletes the series or changes what only the
     owning club changes (``changes``: the fields given, with their new values)."""
@@ -123,9 +126,19 @@ def series_of_club(*, club: Club) -> QuerySet[Series]:
             .select_related("club").order_by("-created_at", "-pk"))
 
 
-def club_series(*, club: Club) -> list[dict[str, Any]]:
+class ClubSeries(TypedDict):
+    """A series on a club's page (:func:`club_series`)."""
+
+    series: Series
+    events: int
+    starts: datetime.date | None
+    ends: datetime.date | None
+    partner: bool
+
+
+def club_series(*, club: Club) -> list[ClubSeries]:
     """The club page's list: each series with its events' count and dates (two queries)."""
-    out = []
+    out: list[ClubSeries] = []
     for series in series_of_club(club=club).prefetch_related("events"):
         dates = sorted(e.date for e in series.events.all())
         out.append({"series": series, "events": len(dates),
@@ -181,7 +194,81 @@ def _placings(finished: list[Event]) -> tuple[list[EventPlacings], dict[int, str
     return out, names
 
 
-def _side_pots(series: Series, finished: list[Event]) -> list[dict[str, Any]]:
+class PotWinner(TypedDict):
+    player_id: int
+    name: str
+    event_id: int
+    event_name: str
+
+
+class SidePot(TypedDict):
+    """A side pot over the series' finished events (``SidePotOutput``)."""
+
+    kind: str
+    label: str
+    amount: str
+    score: int | None
+    winners: list[PotWinner]
+    share: str | None
+
+
+class Cell(TypedDict):
+    """A player's result at one event of the series (``CellOutput``)."""
+
+    event_id: int
+    played: bool
+    place: int | None
+    points: int | None
+    counted: bool
+    results_url: str
+
+
+class LineRow(TypedDict):
+    """A player's line of the series table (``LineOutput``)."""
+
+    rank: int | None
+    tied: bool
+    qualified: bool
+    player_id: int
+    name: str
+    total: int
+    played: int
+    firsts: int
+    best_place: int | None
+    prize: str | None
+    events: list[Cell]
+    dropped: int
+
+
+class Column(TypedDict):
+    """An event of the series as a column of the table (``ColumnOutput``)."""
+
+    id: int
+    name: str
+    date: datetime.date
+    status: str
+    finished: bool
+    club: str
+    results_url: str
+    event_url: str
+
+
+class SeriesBoard(TypedDict):
+    """The series' standings as a viewer may see them (:func:`series_standings`)."""
+
+    series: Series
+    events: list[Column]
+    hidden: int
+    finished: int
+    unranked: int
+    lines: list[LineRow]
+    currency: str
+    payouts: list[dict[str, object]]
+    side_pots: list[SidePot]
+    rules: list[str]
+
+
+def _side_pots(series: Series, finished: list[Event]) -> list[SidePot]:
     """The series' side pots over its finished events (those shown): the winners, their score
     and the share each wins. ``high_game``: the most points a player's side scored in one
     finished game; ``high_hand``: the most points one side scored in one hand (games decided
@@ -189,9 +276,9 @@ def _side_pots(series: Series, finished: list[Event]) -> list[dict[str, Any]]:
     side = (series.prizes or {}).get("side") or []
     ids = [e.pk for e in finished]
     names = {e.pk: e.name for e in finished}
-    out = []
+    out: list[SidePot] = []
     for pot in side:
-        winners: list[dict[str, Any]] = []
+        winners: list[PotWinner] = []
         score = None
         if ids and pot["kind"] == "high_game":
             results = SeatResult.objects.filter(event_id__in=ids, finished=True)
@@ -226,8 +313,8 @@ def _side_pots(series: Series, finished: list[Event]) -> list[dict[str, Any]]:
     return out
 
 
-def _line_dict(line: Line, events: list[Event]) -> dict[str, Any]:
-    cells = []
+def _line_dict(line: Line, events: list[Event]) -> LineRow:
+    cells: list[Cell] = []
     for event in events:
         score = line.scores.get(event.pk)
         cells.append({"event_id": event.pk, "played": score is not None,
@@ -242,7 +329,7 @@ def _line_dict(line: Line, events: list[Event]) -> dict[str, Any]:
             "dropped": sum(1 for c in cells if c["played"] and not c["counted"])}
 
 
-def series_standings(*, series: Series, user: Actor | None) -> dict[str, Any]:
+def series_standings(*, series: Series, user: Actor | None) -> SeriesBoard:
     """The series' standings as ``user`` may see them.
 
     ``events``: the columns (each with ``finished`` and its ``results_url``); ``hidden``: how
@@ -260,7 +347,7 @@ def series_standings(*, series: Series, user: Actor | None) -> dict[str, Any]:
                        prizes) if prizes.get("payouts") else {}
     for line in lines:
         line.prize = won.get(line.player_id)
-    columns = [{"id": e.pk, "name": e.name, "date": e.date, "status": e.status,
+    columns: list[Column] = [{"id": e.pk, "name": e.name, "date": e.date, "status": e.status,
                 "finished": e.status == Event.Status.FINISHED, "club": e.club.name,
                 "results_url": reverse("event-standings", args=[e.pk]),
                 "event_url": reverse("event-detail", args=[e.pk])} for e in events]
@@ -276,7 +363,7 @@ def series_standings(*, series: Series, user: Actor | None) -> dict[str, Any]:
     }
 
 
-def series_partner_variety(*, board: dict[str, Any]) -> dict[str, int] | None:
+def series_partner_variety(*, board: SeriesBoard) -> dict[str, int] | None:
     """How varied the partners were over the series' finished club nights the board shows
     (``series_standings``: only the events the viewer may see): the partnerships played, how
     many repeated an earlier one (``pairing.season``: every time beyond a pair's first) and the

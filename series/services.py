@@ -5,7 +5,7 @@ third event given, ``points.0`` the first place's points."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TypedDict
 
 from django.db import transaction
 
@@ -26,10 +26,12 @@ FIELD_TOP = 100
 MAX_PARTNERS = 20
 
 
-def _whole(value: Any, field: str, *, low: int, high: int, what: str) -> int:
+def _whole(value: object, field: str, *, low: int, high: int, what: str) -> int:
     if isinstance(value, bool) or isinstance(value, float) and not value.is_integer():
         raise DomainError(f"Give {what} as a whole number.", field=field, code="invalid")
     try:
+        if not isinstance(value, int | float | str):
+            raise TypeError  # as int() would
         number = int(value)
     except (TypeError, ValueError):
         raise DomainError(f"Give {what} as a whole number.", field=field,
@@ -40,13 +42,13 @@ def _whole(value: Any, field: str, *, low: int, high: int, what: str) -> int:
     return number
 
 
-def _optional(value: Any, field: str, *, what: str, high: int) -> int | None:
+def _optional(value: object, field: str, *, what: str, high: int) -> int | None:
     if value is None or value == "":
         return None
     return _whole(value, field, low=1, high=high, what=what)
 
 
-def _list(value: Any, field: str, *, what: str) -> list[Any]:
+def _list(value: object, field: str, *, what: str) -> list[object]:
     if isinstance(value, str):  # a form's "100, 80, 65"
         value = [part.strip() for part in value.replace(";", ",").split(",") if part.strip()]
     if not isinstance(value, (list, tuple)):
@@ -54,7 +56,7 @@ def _list(value: Any, field: str, *, what: str) -> list[Any]:
     return list(value)
 
 
-def _points(rule: str, raw: Any) -> list[int]:
+def _points(rule: str, raw: object) -> list[int]:
     if rule == FIELD and (raw is None or raw == [] or raw == ""):
         return [FIELD_TOP]
     values = _list(raw, "points", what="the points by place")
@@ -76,7 +78,7 @@ def _points(rule: str, raw: Any) -> list[int]:
     return points
 
 
-def _clubs(raw: Any, owner: Club, actor: Actor | None) -> list[Club]:
+def _clubs(raw: object, owner: Club, actor: Actor | None) -> list[Club]:
     """The partner clubs, by slug (or id): clubs the actor may see, never the owner."""
     values = _list(raw if raw is not None else [], "partner_clubs", what="the partner clubs")
     if len(values) > MAX_PARTNERS:
@@ -99,7 +101,7 @@ def _clubs(raw: Any, owner: Club, actor: Actor | None) -> list[Club]:
     return clubs
 
 
-def _events(raw: Any, clubs: list[Club], actor: Actor | None) -> list[Event]:
+def _events(raw: object, clubs: list[Club], actor: Actor | None) -> list[Event]:
     values = _list(raw if raw is not None else [], "events", what="the events")
     if len(values) > MAX_EVENTS:
         raise DomainError(f"A series has at most {MAX_EVENTS} events.", field="events",
@@ -124,7 +126,7 @@ def _events(raw: Any, clubs: list[Club], actor: Actor | None) -> list[Event]:
     return events
 
 
-def _prizes(raw: Any) -> dict[str, Any]:
+def _prizes(raw: object) -> dict[str, object]:
     """The series' payouts (``ranking.prizes``' shape) and side pots (``SIDE_KINDS``)."""
     if not raw:
         return {}
@@ -151,8 +153,22 @@ def _prizes(raw: Any) -> dict[str, Any]:
     return checked if checked["payouts"] or side else {}
 
 
-def _checked(owner: Club, values: dict[str, Any], *, series: Series | None,
-             actor: Actor | None) -> dict[str, Any]:
+class SeriesFields(TypedDict):
+    """A series' fields, checked (:func:`_checked`)."""
+
+    name: str
+    description: str
+    points_rule: str
+    points: list[int]
+    best_of: int | None
+    min_events: int | None
+    prizes: dict[str, object]
+    partner_clubs: list[Club]
+    events: list[Event]
+
+
+def _checked(owner: Club, values: Mapping[str, object], *, series: Series | None,
+             actor: Actor | None) -> SeriesFields:
     name = str(values.get("name") or "").strip()
     if not name:
         raise DomainError("Give the series a name.", field="name", code="required")
@@ -164,7 +180,7 @@ def _checked(owner: Club, values: dict[str, Any], *, series: Series | None,
         raise DomainError("Keep the description under 300 characters.", field="description",
                           code="too_long")
     rule = values.get("points_rule") or TABLE
-    if rule not in Series.PointsRule.values:
+    if not isinstance(rule, str) or rule not in Series.PointsRule.values:
         raise DomainError(f"Points by one of: {', '.join(Series.PointsRule.values)}.",
                           field="points_rule", code="invalid_choice")
     points = _points(rule, values.get("points"))
@@ -185,21 +201,21 @@ def _checked(owner: Club, values: dict[str, Any], *, series: Series | None,
             "partner_clubs": partners, "events": events}
 
 
-def _save(series: Series, fields: dict[str, Any]) -> Series:
-    partners = fields.pop("partner_clubs")
-    events = fields.pop("events")
-    for name, value in fields.items():
-        setattr(series, name, value)
+def _save(series: Series, fields: SeriesFields) -> Series:
+    series.name, series.description = fields["name"], fields["description"]
+    series.points_rule, series.points = fields["points_rule"], fields["points"]
+    series.best_of, series.min_events = fields["best_of"], fields["min_events"]
+    series.prizes = fields["prizes"]
     series.save()
-    series.partner_clubs.set(partners)
-    series.events.set(events)
+    series.partner_clubs.set(fields["partner_clubs"])
+    series.events.set(fields["events"])
     return series
 
 
 @transaction.atomic
-def series_create(*, club: Club, name: str, events: Any = None, points: Any = None,
-                  points_rule: str = TABLE, best_of: Any = None, min_events: Any = None,
-                  partner_clubs: Any = None, prizes: Any = None, description: str = "",
+def series_create(*, club: Club, name: object, events: object = None, points: object = None,
+                  points_rule: object = TABLE, best_of: object = None, min_events: object = None,
+                  partner_clubs: object = None, prizes: object = None, description: object = "",
                   actor: Actor | None = None) -> Series:
     """A new series of ``club`` with events of the club or of its partner clubs (each one the
     actor may see)."""
@@ -211,7 +227,7 @@ def series_create(*, club: Club, name: str, events: Any = None, points: Any = No
     return _save(Series(club=locked), fields)
 
 
-def series_values(series: Series) -> dict[str, Any]:
+def series_values(series: Series) -> dict[str, object]:
     """The series' fields as :func:`series_update` takes them."""
     return {"name": series.name, "description": series.description,
             "events": [e.pk for e in series.events.all()],
@@ -222,7 +238,7 @@ def series_values(series: Series) -> dict[str, Any]:
 
 
 @transaction.atomic
-def series_update(*, series: Series, actor: Actor | None = None, **changes: Any) -> Series:
+def series_update(*, series: Series, actor: Actor | None = None, **changes: object) -> Series:
     """Change some of a series' fields (the others keep their values). The owning club never
     changes."""
     unknown = sorted(set(changes) - set(FIELDS))

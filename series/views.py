@@ -5,7 +5,7 @@ Anyone who may see the series reads (the events they may see); directors of its 
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -64,7 +64,8 @@ def _form_error(form: SeriesForm, exc: DomainError) -> None:
     form.add_error(field, exc.message)
 
 
-def _form_page(request: HttpRequest, club: Club, form: SeriesForm, save: Any, *,
+def _form_page(request: HttpRequest, club: Club, form: SeriesForm,
+               save: Callable[[dict[str, object]], Series], *,
                series: Series | None, owner: bool = True) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
@@ -106,7 +107,7 @@ def series_edit(request: HttpRequest, pk: int) -> HttpResponse:
             if name in form.fields:
                 form.fields[name].disabled = True
 
-    def save(values: dict[str, Any]) -> Series:
+    def save(values: dict[str, object]) -> Series:
         selectors.check_series_owner(user=request.user, series=series, changes=values)
         return services.series_update(series=series, actor=request.user, **values)
 
@@ -186,7 +187,7 @@ def series_csv(request: HttpRequest, pk: int) -> HttpResponse:
                   f"{event['name']} {event['date']:%Y-%m-%d} place"]
     writer.writerow(["rank", "player", "total", "events", "firsts", "prize", *heads])
     for line in board["lines"]:
-        cells: list[Any] = []
+        cells: list[object] = []
         for cell in line["events"]:
             if not cell["played"]:
                 cells += ["", ""]

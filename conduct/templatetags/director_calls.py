@@ -4,8 +4,6 @@ layer that never imports this app) loads it by name, as it names other apps' URL
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import template
 
 from conduct.selectors import table_call_state
@@ -15,6 +13,6 @@ register = template.Library()
 
 
 @register.inclusion_tag("conduct/partials/table_call.html", takes_context=True)
-def table_call(context: template.Context, table: Table) -> dict[str, Any]:
+def table_call(context: template.Context, table: Table) -> dict[str, object]:
     return {**table_call_state(table), "csrf_token": context.get("csrf_token"),
             "error": None}

@@ -3,7 +3,8 @@ pair list, and withdrawals."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import NotRequired, TypedDict
 
 from django.db.models import F
 from django.shortcuts import get_object_or_404
@@ -14,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs.api import error_responses, roster_player
+from common import validated
 from common.errors import DomainError
 from common.rulesets import event_ruleset
 from common.types import Actor
@@ -113,17 +115,29 @@ class EventEntriesBulkApi(DirectorAction):
     input = BulkCheckInInput
     status_code = status.HTTP_201_CREATED
 
-    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Actor) -> Any:
+    def act(self, event: Event, found: Event, data: Mapping[str, object], *,
+            actor: Actor) -> object:
         if event.is_pairs:
             raise DomainError("This event takes pairs: register each pair with POST entries/ "
                               '({"player_ids": [a, b]}).', field="player_ids",
                               code="pairs_only")
-        entries = events.entries_bulk_create(event=event, player_ids=data["player_ids"],
-                                             alternate=data["alternate"], actor=actor)
+        entries = events.entries_bulk_create(
+            event=event, player_ids=validated.wholes(data, "player_ids"),
+            alternate=validated.flag(data, "alternate"), actor=actor)
         return EntryOutput(entries, many=True).data
 
 
-def _register_pair(event: Event, data: dict[str, Any], user: Actor) -> Response:
+class CheckInData(TypedDict):
+    """``CheckInInput``'s valid data."""
+
+    player_id: NotRequired[int]
+    player_ids: NotRequired[list[int]]
+    name: NotRequired[str]
+    seed: NotRequired[int | None]
+    alternate: bool
+
+
+def _register_pair(event: Event, data: CheckInData, user: Actor) -> Response:
     ids = data.get("player_ids")
     if not ids and "player_id" in data and event_ruleset(event).side_size == 1:
         ids = [data["player_id"]]  # head to head: each player is a side of one
@@ -155,7 +169,8 @@ class PairLeaveApi(DirectorAction):
     def find(self, event: Event, **where: int) -> Pair:
         return get_object_or_404(event.pairs, pk=where["pair_id"])
 
-    def act(self, event: Event, found: Pair, data: dict[str, Any], *, actor: Actor) -> Any:
+    def act(self, event: Event, found: Pair, data: Mapping[str, object], *,
+            actor: Actor) -> object:
         events.pair_withdraw(pair=found, actor=actor)
         return pair_payload(found)
 
@@ -169,5 +184,6 @@ class EntryLeaveApi(DirectorAction):
     def find(self, event: Event, **where: int) -> Entry:
         return get_object_or_404(event.entries.select_related("player"), pk=where["entry_id"])
 
-    def act(self, event: Event, found: Entry, data: dict[str, Any], *, actor: Actor) -> Any:
+    def act(self, event: Event, found: Entry, data: Mapping[str, object], *,
+            actor: Actor) -> object:
         return EntryOutput(services.entry_withdraw(entry=found, actor=actor)).data

@@ -3,9 +3,10 @@ switch."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.fields import empty
@@ -17,6 +18,7 @@ import formats
 from clubs.api import error_responses
 from clubs.models import Club
 from clubs.permissions import can_view_event, check_club_role
+from common import validated
 from common.errors import DomainError
 from common.types import Actor
 from draw import services
@@ -90,7 +92,8 @@ class EventOutput(serializers.ModelSerializer[Event]):
                   "bye_points", "tie_breaks", "is_public", "advance_held", "prizes",
                   "self_check_in", "placements"]
 
-    def get_format_settings(self, event: Event) -> dict[str, Any]:
+    @extend_schema_field(OpenApiTypes.OBJECT)
+    def get_format_settings(self, event: Event) -> dict[str, object]:
         return event_format_settings(event)
 
     @extend_schema_field(StageOutput(many=True))
@@ -232,7 +235,8 @@ class EventStatusApi(DirectorAction):
 
     target: str = ""
 
-    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Actor) -> Any:
+    def act(self, event: Event, found: Event, data: Mapping[str, object], *,
+            actor: Actor) -> object:
         body = self.request.data if isinstance(self.request.data, dict) else {}
         reason = body.get("reason", "")
         if not isinstance(reason, str):
@@ -283,6 +287,7 @@ class EventAdvanceApi(DirectorAction):
 
     input = AdvanceInput
 
-    def act(self, event: Event, found: Event, data: dict[str, Any], *, actor: Actor) -> Any:
-        events.event_hold_advance(event=event, held=data["held"], actor=actor)
+    def act(self, event: Event, found: Event, data: Mapping[str, object], *,
+            actor: Actor) -> object:
+        events.event_hold_advance(event=event, held=validated.flag(data, "held"), actor=actor)
         return EventOutput(event_get(pk=event.pk, user=actor)).data

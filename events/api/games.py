@@ -3,13 +3,15 @@ called, and the desk confirming finished games."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TypedDict
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 
 from clubs.api import error_responses
+from common import validated
 from common.labels import SIDES
 from common.types import Actor
 from scoring.models import DESK_SOURCES, Game
@@ -22,7 +24,7 @@ from scoring.services import (
 from tournaments.api_actions import DirectorAction
 from tournaments.models import Event, Round
 
-from .rounds import RoundAction, RoundOutput, round_get, round_payload
+from .rounds import RoundAction, RoundOutput, RoundPayload, round_get, round_payload
 
 
 class CutInput(serializers.Serializer[object]):
@@ -81,8 +83,9 @@ class TableCutApi(TableGameAction):
 
     input = CutInput
 
-    def act(self, event: Event, found: Game, data: dict[str, Any], *, actor: Actor) -> Any:
-        game_settle_tie(game=found, winner=data["winner"], actor=actor)
+    def act(self, event: Event, found: Game, data: Mapping[str, object], *,
+            actor: Actor) -> RoundPayload:
+        game_settle_tie(game=found, winner=validated.text(data, "winner"), actor=actor)
         return round_payload(found.table.round, with_tokens=True)
 
 
@@ -101,11 +104,29 @@ class TableForfeitApi(TableGameAction):
 
     input = ForfeitInput
 
-    def act(self, event: Event, found: Game, data: dict[str, Any], *, actor: Actor) -> Any:
-        return forfeit_payload(game_forfeit(game=found, actor=actor, **data))
+    def act(self, event: Event, found: Game, data: Mapping[str, object], *,
+            actor: Actor) -> ForfeitPayload:
+        return forfeit_payload(game_forfeit(
+            game=found, actor=actor, side=validated.text(data, "side"),
+            reason=validated.text(data, "reason"), withdraw=validated.flag(data, "withdraw")))
 
 
-def forfeit_payload(game: Game) -> dict[str, Any]:
+class ForfeitPayload(TypedDict):
+    """A forfeited game as the API shows it (``ForfeitGameOutput``)."""
+
+    id: int
+    round: int
+    table: int
+    match: str
+    status: str
+    forfeit: str
+    winner: str
+    finish_reason: str
+    totals: dict[str, int]
+    hands_count: int
+
+
+def forfeit_payload(game: Game) -> ForfeitPayload:
     return {"id": game.pk, "round": game.table.round.number, "table": game.table.number,
             "match": game.table.match, "status": game.status, "forfeit": game.forfeit,
             "winner": game.winner, "finish_reason": game.finish_reason,
@@ -134,8 +155,9 @@ class RoundTimeApi(RoundAction):
 
     input = RoundTimeInput
 
-    def act(self, event: Event, found: Round, data: dict[str, Any], *, actor: Actor) -> Any:
-        round_call_time(round_=found, actor=actor, confirm_empty=data["confirm"])
+    def act(self, event: Event, found: Round, data: Mapping[str, object], *,
+            actor: Actor) -> RoundPayload:
+        round_call_time(round_=found, actor=actor, confirm_empty=validated.flag(data, "confirm"))
         return round_payload(found, with_tokens=True)
 
 
@@ -181,9 +203,11 @@ class RoundConfirmApi(RoundAction):
 
     input = DeskConfirmInput
 
-    def act(self, event: Event, found: Round, data: dict[str, Any], *, actor: Actor) -> Any:
-        source = data["source"]
-        results = games_confirm_at_desk(round_=found, tables=data["tables"], source=source,
+    def act(self, event: Event, found: Round, data: Mapping[str, object], *,
+            actor: Actor) -> object:
+        source = validated.text(data, "source")
+        results = games_confirm_at_desk(round_=found, tables=validated.wholes(data, "tables"),
+                                        source=source,
                                         actor=actor)
         return DeskConfirmOutput({"round": found.number, "source": source,
                                   "tables": results}).data

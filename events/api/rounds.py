@@ -3,7 +3,8 @@ advance (close N, seat N+1) and seat swaps."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import NotRequired, TypedDict
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, extend_schema_view
@@ -15,6 +16,7 @@ from rest_framework.views import APIView
 import formats
 from clubs.api import error_responses
 from clubs.permissions import has_club_role
+from common import validated
 from common.types import Actor
 from draw import services, swaps
 from scoring.models import Game
@@ -100,18 +102,61 @@ class SwapInput(serializers.Serializer[object]):
         required=False, help_text="Pair events: a pair id (seated or sitting out).")
 
 
-def round_payload(round_: Round, *, with_tokens: bool) -> dict[str, Any]:
-    games = {
+class TableGamePayload(TypedDict):
+    """A table's game in a round's payload (``TableGameOutput``)."""
+
+    status: str
+    hands: int
+    totals: dict[str, int]
+    winner: str | None
+    cut_winner: str | None
+    forfeit: str | None
+
+
+class SeatPayload(TypedDict):
+    position: str
+    entry_id: int
+    name: str
+
+
+class TablePayload(TypedDict):
+    """A table in a round's payload (``TableOutput``)."""
+
+    number: int
+    match: str
+    seats: list[SeatPayload]
+    game: TableGamePayload | None
+    pairs: NotRequired[list[int | None]]
+    token: NotRequired[str]
+
+
+class RoundPayload(TypedDict):
+    """A round as the API shows it (``RoundOutput``)."""
+
+    number: int
+    stage: str
+    status: str
+    tables: list[TablePayload]
+    byes: list[int]
+
+
+class AdvancePayload(TypedDict):
+    closed: int
+    round: RoundPayload | None
+
+
+def round_payload(round_: Round, *, with_tokens: bool) -> RoundPayload:
+    games: dict[int, TableGamePayload] = {
         number: {"status": status, "hands": hands, "totals": totals or {},
                  "winner": winner or None, "cut_winner": cut or None, "forfeit": forfeit or None}
         for number, status, hands, totals, winner, cut, forfeit in Game.objects.filter(
             table__round=round_).values_list("table__number", "status", "hands_count", "totals",
                                              "winner", "cut_winner", "forfeit")
     }
-    tables = []
+    tables: list[TablePayload] = []
     for item in round_tables(round_=round_):
         seats = [s for s in item["seats"] if s is not None]
-        table: dict[str, Any] = {
+        table: TablePayload = {
             "number": item["table"].number,
             "match": item["table"].match,
             "seats": [{"position": s.position, "entry_id": s.entry_id, "name": s.entry.player.name}
@@ -210,7 +255,8 @@ class RoundStatusApi(RoundAction):
 
     target: str = ""
 
-    def act(self, event: Event, found: Round, data: dict[str, Any], *, actor: Actor) -> Any:
+    def act(self, event: Event, found: Round, data: Mapping[str, object], *,
+            actor: Actor) -> RoundPayload:
         body = self.request.data
         confirm = body.get("close_unfinished") if isinstance(body, dict) else None
         round_ = services.round_set_status(round_=found, status=self.target, actor=actor,
@@ -276,10 +322,11 @@ class RoundAdvanceApi(RoundAction):
 
     input = RoundAdvanceInput
 
-    def act(self, event: Event, found: Round, data: dict[str, Any], *, actor: Actor) -> Any:
+    def act(self, event: Event, found: Round, data: Mapping[str, object], *,
+            actor: Actor) -> AdvancePayload:
         new = services.round_advance(event=event, number=found.number, actor=actor,
-                                     close_unfinished=data["close_unfinished"],
-                                     start=data["start"])
+                                     close_unfinished=validated.flag(data, "close_unfinished"),
+                                     start=validated.flag(data, "start"))
         return {"closed": found.number,
                 "round": round_payload(new, with_tokens=True) if new else None}
 
@@ -300,13 +347,18 @@ class RoundSwapApi(RoundAction):
 
     input = SwapInput
 
-    def act(self, event: Event, found: Round, data: dict[str, Any], *, actor: Actor) -> Any:
-        places: dict[str, Any] = {}
-        for field in ("entry_a", "entry_b"):
-            if field in data:
-                places[field] = _event_entry(event, data[field], field=field)
-        for field in ("pair_a", "pair_b"):
-            if field in data:
-                places[field] = _event_pair(event, data[field], field=field)
-        swaps.seat_swap(round_=found, actor=actor, **places)
+    def act(self, event: Event, found: Round, data: Mapping[str, object], *,
+            actor: Actor) -> RoundPayload:
+        def entry(field: str) -> Entry | None:
+            return _event_entry(event, validated.whole(data, field), field=field) \
+                if field in data else None
+
+        def pair(field: str) -> Pair | None:
+            return _event_pair(event, validated.whole(data, field), field=field) \
+                if field in data else None
+
+        entry_a, entry_b = entry("entry_a"), entry("entry_b")
+        pair_a, pair_b = pair("pair_a"), pair("pair_b")
+        swaps.seat_swap(round_=found, actor=actor, entry_a=entry_a, entry_b=entry_b,
+                        pair_a=pair_a, pair_b=pair_b)
         return round_payload(found, with_tokens=True)

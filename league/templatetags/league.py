@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from django import template
 
@@ -10,7 +10,7 @@ register = template.Library()
 
 
 @register.filter
-def rating_range(rating: Any) -> str:
+def rating_range(rating: Mapping[str, float] | None) -> str:
     """'27.3 ± 4.1': the skill estimate and twice its uncertainty (about 95 % sure)."""
     if not rating:
         return ""

@@ -3,7 +3,7 @@ dash where there is nothing to show."""
 
 from __future__ import annotations
 
-from typing import Any
+from decimal import Decimal
 
 from django import template
 
@@ -11,13 +11,13 @@ register = template.Library()
 
 
 @register.filter
-def percent(share: Any) -> str:
+def percent(share: float | Decimal | None) -> str:
     """0.4167 → "42%"; None → "–"."""
     return "–" if share is None else f"{float(share) * 100:.0f}%"
 
 
 @register.filter
-def figure(value: Any) -> str:
+def figure(value: float | Decimal | None) -> str:
     """An average to one decimal (whole numbers as they are); None → "–"."""
     if value is None:
         return "–"

@@ -10,12 +10,12 @@ carry them; each serves the search of one kind (``search.selectors._tiers``).
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.operations import TrigramExtension
 from django.contrib.postgres.search import SearchVector
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 # (app, model, index name prefix)
 TABLES = [("clubs", "Club", "search_club"), ("tournaments", "Event", "search_event"),
@@ -35,21 +35,21 @@ def _indexes(prefix: str) -> list[GinIndex]:
 DATE_INDEX = models.Index(fields=["-date", "-id"], name="search_event_date_idx")
 
 
-def _all(apps: Any) -> list[tuple[Any, models.Index]]:
-    out: list[tuple[Any, models.Index]] = [
+def _all(apps: StateApps) -> list[tuple[type[models.Model], models.Index]]:
+    out: list[tuple[type[models.Model], models.Index]] = [
         (apps.get_model(app, model), index)
         for app, model, prefix in TABLES for index in _indexes(prefix)]
     return [*out, (apps.get_model("tournaments", "Event"), DATE_INDEX)]
 
 
-def create(apps: Any, schema_editor: Any) -> None:
+def create(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor != "postgresql":
         return
     for model, index in _all(apps):
         schema_editor.add_index(model, index)
 
 
-def drop(apps: Any, schema_editor: Any) -> None:
+def drop(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor != "postgresql":
         return
     for model, index in _all(apps):
