@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import override
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -36,7 +37,9 @@ from tournaments.selectors import event_get
 from . import selectors, services
 from .models import CALL_NOTE_MAX, CALL_WORDS_MAX, Appeal, Correction, DirectorCall, Penalty
 
-KINDS_HELP = "; ".join(f"{k.value}: {k.label}" for k in Penalty.Kind)
+# the schema is English: the labels are looked up in English whichever request loads this
+with override("en"):
+    KINDS_HELP = "; ".join(f"{k.value}: {k.label}" for k in Penalty.Kind)
 
 
 def _data(request: Request) -> Mapping[str, Any]:
@@ -358,7 +361,8 @@ class PlayerConductApi(APIView):
 
 
 # --- calls for a director -------------------------------------------------------------------
-REASONS_HELP = "; ".join(f"{r.value}: {r.label}" for r in DirectorCall.Reason if r.value)
+with override("en"):
+    REASONS_HELP = "; ".join(f"{r.value}: {r.label}" for r in DirectorCall.Reason if r.value)
 
 
 class CallInput(serializers.Serializer[object]):

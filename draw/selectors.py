@@ -11,7 +11,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypedDict
 
+from django.utils.translation import gettext
+
 import formats
+from common.labels import reads_english, sitting_title, sitting_word
 from common.rulesets import event_ruleset, table_seats, table_sides, table_teams, two_sides
 from formats import FormatError, Stage
 from formats.pairs import bracket_first_round, bracket_view
@@ -254,8 +257,8 @@ def sitting_labels(event: Event, *, upto: int = 0) -> dict[int, str]:
     its stages: "Round 3" or "Game 3" while the event has one stage; with stages, the qualifying
     rounds by their number and the later ones by their stage ("Semi-final", "Final game 2",
     "Bracket round 1"). Rounds past the plan (a club night playing on, up to ``upto``) are
-    named by their number."""
-    word = event.spec.sitting_title
+    named by their number. In the reader's language."""
+    word = sitting_title(event.sitting)
     stages = event_stages(event)
     labels: dict[int, str] = {}
     for stage in stages:
@@ -264,16 +267,22 @@ def sitting_labels(event: Event, *, upto: int = 0) -> dict[int, str]:
             if len(stages) == 1 or stage["stage"] == Stage.QUALIFYING:
                 labels[number] = f"{word} {number}"
             elif len(numbers) == 1:
-                labels[number] = stage["label"]
+                labels[number] = str(stage["label"])
             else:
-                labels[number] = f"{stage['label']} {word.lower()} {i}"
+                # Translators: a later stage's sitting, e.g. "Final game 2", "Bracket round 1".
+                labels[number] = gettext("%(stage)s %(sitting)s %(number)s") % {
+                    "stage": stage["label"], "sitting": sitting_word(event.sitting),
+                    "number": i}
     for number in range(1, upto + 1):
         labels.setdefault(number, f"{word} {number}")
     return labels
 
 
 def sitting_phrase(label: str) -> str:
-    """A sitting's label inside a sentence: "game 3", "the semi-final", "final game 2"."""
+    """A sitting's label inside a sentence: "game 3", "the semi-final", "final game 2" (German
+    keeps the label as it is: "Partie 3", "Halbfinale")."""
+    if not reads_english():
+        return label
     words = label.split()
     phrase = label[:1].lower() + label[1:]
     return phrase if words[-1].isdigit() else f"the {phrase}"
