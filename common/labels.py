@@ -5,7 +5,7 @@ that a phone tile needs are chosen here."""
 from __future__ import annotations
 
 from django.utils.functional import lazy
-from django.utils.translation import get_language, gettext, gettext_lazy, pgettext
+from django.utils.translation import get_language, gettext, gettext_lazy, ngettext, pgettext
 
 from rules_engine import ALL_SEATS, Outcome, Result, Side, Suit, seat_label
 from rules_engine.i18n import Text, gettext_noop
@@ -51,9 +51,21 @@ def translated(message: str) -> str:
     looked up as it is (unchanged when the catalog does not have it, e.g. a message a service
     already translated with ``gettext``)."""
     if isinstance(message, Text):
-        return gettext(message.template) % message.params if message.params else gettext(
-            message.template)
+        template = (ngettext(message.template, message.plural, message.count) if message.plural
+                    else gettext(message.template) if message.template else "")
+        if not message.params:
+            return template
+        # a value may be a text of its own ("of 4 deals" in "3 rounds of 4 deals")
+        params = {k: translated(v) if isinstance(v, Text) else v
+                  for k, v in message.params.items()}
+        return (template % params).strip()
     return gettext(message) if message else message
+
+
+def translated_lines(lines: list[str]) -> list[str]:
+    """A pure package's sentences (a format's rules, a rulebook's lines) in the reader's
+    language."""
+    return [translated(line) for line in lines]
 
 
 def translated_errors(errors: list[dict[str, object]]) -> list[dict[str, object]]:

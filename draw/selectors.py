@@ -14,7 +14,13 @@ from typing import Any, TypedDict
 from django.utils.translation import gettext
 
 import formats
-from common.labels import reads_english, sitting_title, sitting_word
+from common.labels import (
+    reads_english,
+    sitting_title,
+    sitting_word,
+    translated,
+    translated_lines,
+)
 from common.rulesets import event_ruleset, table_seats, table_sides, table_teams, two_sides
 from formats import FormatError, Stage
 from formats.pairs import bracket_first_round, bracket_view
@@ -333,14 +339,15 @@ def stage_games(event: Event) -> list[StageRound]:
 def event_length(event: Event, *, game_target: int | None = None) -> str:
     """How long the event is, as its page's heading says it (``formats.Format.describe_length``:
     the format's rounds, stage by stage); ``game_target`` words a game played to a score."""
-    return event.spec.describe_length(
+    return translated(event.spec.describe_length(
         event.rounds_planned, event.deals_per_round, dict(event.format_settings or {}),
-        event_entrants(event), game_target=game_target)
+        event_entrants(event), game_target=game_target))
 
 
 def event_rules(event: Event) -> list[str]:
     """The format's rules in sentences, for its settings as they apply."""
-    return event.spec.describe(event_format_settings(event), event.rounds_planned)
+    return translated_lines(event.spec.describe(event_format_settings(event),
+                                                event.rounds_planned))
 
 
 def _placements(rows: list[dict[str, Any]] | None,

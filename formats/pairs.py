@@ -21,6 +21,7 @@ from pairing.club_night import BuiltRound
 from pairing.results import TableResult
 from pairing.rotation import RoundPlan
 from pairing.round_robin import PairRound, ScheduleError
+from rules_engine.i18n import gettext_noop
 
 from .pair_settings import (
     BRACKET_KEYS,
@@ -163,7 +164,7 @@ def _playoff_cut(settings: Mapping[str, Any]) -> Cut | None:
     size = playoff.get("cut", 8)
     if not isinstance(size, int) or isinstance(size, bool) or size <= 0:
         return None
-    return Cut(size, "the playoff")
+    return Cut(size, gettext_noop("the playoff"))
 
 
 def _depth(plan: Plan | None) -> int:
@@ -571,7 +572,7 @@ def pair_format(
     qualifying_rounds: Callable[[int, Mapping[str, Any], int], int] = planned_rounds,
     keys: frozenset[str] = frozenset(),
     describe: Callable[[Mapping[str, Any], int], list[str]] | None = None,
-    rounds_help: str = "With a playoff, the qualifying rounds before it.",
+    rounds_help: str = gettext_noop("With a playoff, the qualifying rounds before it."),
     rounds_used: bool = True, closed_field: bool = False, shortcut: str = "",
 ) -> Format:
     """The spec of a fixed-partnership format: qualifying rounds built by ``qualify`` (then an
@@ -621,9 +622,11 @@ def pair_format(
     return Format(
         name=name, label=label, summary=summary, shortcut=shortcut, build=build,
         entrants="pairs",
-        rounds_help="Not used: a bracket plays until it is decided." if bracket else rounds_help,
+        rounds_help=(gettext_noop("Not used: a bracket plays until it is decided.") if bracket
+                     else rounds_help),
         rounds_used=rounds_used and not bracket,
-        rounds_label="Rounds" if rounds_used and not bracket else "Rounds (not used)",
+        rounds_label=(gettext_noop("Rounds") if rounds_used and not bracket
+                      else gettext_noop("Rounds (not used)")),
         setting_keys=known, check_settings=check, check_plan_change=plan_change,
         check_field=_check_field, qualifying_cut=no_cut if bracket else _playoff_cut,
         stage_of=stage_of, rounds_total=total, qualifying_rounds=qualifying_rounds,

@@ -17,6 +17,7 @@ from pairing.progressive import threes as progressive_threes
 from pairing.progressive.stages import Stage as ProgressiveStage
 from pairing.progressive.start import first_game
 from pairing.rotation import RoundPlan
+from rules_engine.i18n import gettext_noop
 
 from .spec import Cut, Finish, Format, FormatError, Placed, PlanChange, Situation, Stage
 
@@ -215,7 +216,8 @@ def _qualifying_cut(settings: Mapping[str, Any]) -> Cut | None:
     size = progressive_stages.plan_from(settings, 1).cut
     if not size:
         return None
-    return Cut(size, "the semi-final tables" if size in (8, 9) else "the final table")
+    return Cut(size, gettext_noop("the semi-final tables") if size in (8, 9)
+               else gettext_noop("the final table"))
 
 
 def _check_field(settings: Mapping[str, Any], players: int) -> None:
@@ -263,13 +265,13 @@ def _common_lines(settings: Mapping[str, Any]) -> list[str]:
 
 
 FORMAT = Format(
-    name="individual_progressive", label="Individual progressive (NPA)", build=_build,
-    summary="Individual progressive: winners move, losers stay, partners drawn (NPA); its "
-            "settings default to the NPA's.",
-    sitting="game", shortcut="New progressive tournament",
+    name="individual_progressive", label=gettext_noop("Individual progressive (NPA)"), build=_build,
+    summary=gettext_noop("Individual progressive: winners move, losers stay, partners drawn (NPA); its "
+            "settings default to the NPA's."),
+    sitting="game", shortcut=gettext_noop("New progressive tournament"),
     default_rounds=progressive_settings.QUALIFYING_GAMES,
     default_deals=progressive_settings.DEALS_PER_GAME,
-    rounds_label="Qualifying games", rounds_setting="qualifying_games",
+    rounds_label=gettext_noop("Qualifying games"), rounds_setting="qualifying_games",
     setting_keys=progressive_settings.KNOWN,
     check_settings=_check_settings, check_plan_change=_check_plan_change,
     check_field=_check_field, qualifying_cut=_qualifying_cut,

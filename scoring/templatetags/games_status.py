@@ -14,24 +14,34 @@ from typing import Any
 from django import template
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 register = template.Library()
+
+
+def _badge(word: str) -> str:
+    """A status word in the reader's language, escaped (``word`` is one marked below)."""
+    return escape(gettext(word))
+
+
+# the badges' words, marked for makemessages (which reads no call inside an f-string)
+BADGES = (gettext_noop("Adjusted"), gettext_noop("Walkover"), gettext_noop("Confirmed"),
+          gettext_noop("Finished, not confirmed"), gettext_noop("Playing"))
 
 
 def _status(game: Any) -> str:
     adjusted, forfeit = game.adjusted, game.forfeit
     if adjusted and not forfeit:
         reason = adjusted.get("reason", "") if isinstance(adjusted, dict) else ""
-        return (f'<span class="badge adjusted">{escape(gettext("Adjusted"))}</span> '
+        return (f'<span class="badge adjusted">{_badge("Adjusted")}</span> '
                 f'<small class="muted">{escape(reason)}</small>')
     if forfeit:
         said = gettext("%(forfeit)s forfeited, %(winner)s win") % {
             "forfeit": forfeit, "winner": game.winner}
-        return (f'<span class="badge forfeit">{escape(gettext("Walkover"))}</span> '
+        return (f'<span class="badge forfeit">{_badge("Walkover")}</span> '
                 f'<small class="muted">{escape(said)}</small>')
     if game.status == "confirmed":
-        out = f'<span class="badge confirmed">{escape(gettext("Confirmed"))}</span>'
+        out = f'<span class="badge confirmed">{_badge("Confirmed")}</span>'
         source = getattr(game, "desk_source", "")
         if game.confirmed_by:
             said = gettext("by %(name)s") % {"name": game.confirmed_by.player.name}
@@ -41,8 +51,8 @@ def _status(game: Any) -> str:
             out += f' <small class="muted">{escape(said)}</small>'
         return out
     if game.status == "finished":
-        return f'<span class="badge warn">{escape(gettext("Finished, not confirmed"))}</span>'
-    return f'<span class="badge playing">{escape(gettext("Playing"))}</span>'
+        return f'<span class="badge warn">{_badge("Finished, not confirmed")}</span>'
+    return f'<span class="badge playing">{_badge("Playing")}</span>'
 
 
 @register.simple_tag
