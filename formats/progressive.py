@@ -17,7 +17,7 @@ from pairing.progressive import threes as progressive_threes
 from pairing.progressive.stages import Stage as ProgressiveStage
 from pairing.progressive.start import first_game
 from pairing.rotation import RoundPlan
-from rules_engine.i18n import gettext_noop
+from rules_engine.i18n import Text, gettext_noop
 
 from .spec import Cut, Finish, Format, FormatError, Placed, PlanChange, Situation, Stage
 
@@ -235,19 +235,35 @@ def _describe(settings: Mapping[str, Any], rounds_planned: int) -> list[str]:
         return [*lines, *_common_lines(settings)]
     lines = progressive_stages.describe(settings, rounds_planned)
     if settings.get("movement") == "fixed_seats":
-        movement = ("After each game every player moves by a fixed number of tables for their "
-                    "seat.")
+        movement = gettext_noop("After each game every player moves by a fixed number of tables "
+                                "for their seat.")
     else:
-        toward = "toward table 1" if settings.get("direction", "up") == "up" else \
-            "away from table 1"
-        who = "the system draws" if settings.get("draw", "system") == "system" else \
-            "the table cuts the cards to decide"
-        movement = (f"After each game the winners move one table {toward}; the losers stay, "
-                    f"split up and each partners a player who arrives ({who} who partners "
-                    "whom).")
+        up = settings.get("direction", "up") == "up"
+        system = settings.get("draw", "system") == "system"
+        movement = {
+            (True, True): gettext_noop(
+                "After each game the winners move one table toward table 1; the losers stay, "
+                "split up and each partners a player who arrives (the system draws who partners "
+                "whom)."),
+            (True, False): gettext_noop(
+                "After each game the winners move one table toward table 1; the losers stay, "
+                "split up and each partners a player who arrives (the table cuts the cards to "
+                "decide who partners whom)."),
+            (False, True): gettext_noop(
+                "After each game the winners move one table away from table 1; the losers stay, "
+                "split up and each partners a player who arrives (the system draws who partners "
+                "whom)."),
+            (False, False): gettext_noop(
+                "After each game the winners move one table away from table 1; the losers stay, "
+                "split up and each partners a player who arrives (the table cuts the cards to "
+                "decide who partners whom)."),
+        }[(up, system)]
         if not settings.get("cut"):
-            movement += (" At tables of three (three-handed) the winner moves one table "
-                         f"{toward}, second stays and third moves one table the other way.")
+            lines.insert(1, gettext_noop(
+                "At tables of three (three-handed) the winner moves one table toward table 1, "
+                "second stays and third moves one table the other way.") if up else gettext_noop(
+                "At tables of three (three-handed) the winner moves one table away from table "
+                "1, second stays and third moves one table the other way."))
     lines.insert(1, movement)
     return [*lines, *_common_lines(settings)]
 
@@ -255,12 +271,13 @@ def _describe(settings: Mapping[str, Any], rounds_planned: int) -> list[str]:
 def _common_lines(settings: Mapping[str, Any]) -> list[str]:
     lines: list[str] = []
     if settings.get("game_minutes"):
-        lines.append(f"A game lasts at most {settings['game_minutes']} minutes: when the "
-                     "director calls time, the games still playing end after the deals "
-                     "entered and the side ahead (at tables of three, the player ahead) wins.")
-    lines.append("Players beyond whole tables wait as alternates: an alternate takes the seat "
-                 "of a player who withdraws, scores, but is not placed for the cut or the "
-                 "prizes.")
+        lines.append(Text(gettext_noop(
+            "A game lasts at most %(minutes)s minutes: when the director calls time, the games "
+            "still playing end after the deals entered and the side ahead (at tables of three, "
+            "the player ahead) wins."), minutes=settings["game_minutes"]))
+    lines.append(gettext_noop("Players beyond whole tables wait as alternates: an alternate "
+                              "takes the seat of a player who withdraws, scores, but is not "
+                              "placed for the cut or the prizes."))
     return lines
 
 

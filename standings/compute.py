@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db.models import Aggregate, Count, Max, Q, QuerySet, Sum, TextField
+from django.utils.translation import gettext_noop
 
 from common.rulesets import event_ruleset
 from conduct.selectors import penalty_sums
@@ -263,7 +264,7 @@ def _pair_rows(event: Event, rounds: Collection[int] | None) -> Computed:
         })
         data.setdefault("bye_points", 0)
         rows.append(data)
-    labels = [{"name": "wins", "label": "Wins (a bye counts as a win)"},
+    labels = [{"name": "wins", "label": gettext_noop("Wins (a bye counts as a win)")},
               {"name": "points", "label": "Total points"}]
     labels += [{"name": n, "label": PAIR_TIE_BREAKS[n]} for n in tie_breaks]
     return Computed(rows, labels)
