@@ -20,7 +20,7 @@ from typing import NotRequired, TypedDict
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 
-from common.labels import SEAT_NAMES, sitting_title, sitting_word
+from common.labels import SEAT_NAMES, reads_english, sitting_title, sitting_word
 from common.rulesets import event_ruleset
 from draw.selectors import event_bracket, rounds_total
 from tournaments.models import Bye, Entry, Event, Round, Seat
@@ -204,7 +204,9 @@ def seating(event: Event, *, name: str = "", withdrawn: bool = False) -> Seating
         byes = set(Bye.objects.filter(round=round_).values_list("entry_id", flat=True))
         in_bracket = _bracket_players(event, round_) if any(
             e.pk not in placed and e.pk not in byes for e in wanted) else None
-    stage_label = Round.Stage(round_.stage).label if round_ else ""
+    stage_label = str(Round.Stage(round_.stage).label) if round_ else ""
+    if reads_english():  # "not in the semi-final"; German keeps the noun's capital
+        stage_label = stage_label.lower()
     for entry in wanted:
         row: SeatingRow = {
             "entry_id": entry.pk, "name": entry.player.name, "table": None, "match": "",

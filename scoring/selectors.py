@@ -589,7 +589,7 @@ def table_next_seats(*, table: Table) -> dict[str, Any] | None:
     resting = set(Bye.objects.filter(round_id=next_round.pk, entry_id__in=entry_ids)
                   .values_list("entry_id", flat=True))
     final = next_round.stage == Round.Stage.FINAL
-    stage_label = Round.Stage(next_round.stage).label
+    stage_label = str(Round.Stage(next_round.stage).label)
     players = []
     for position in table_seats(ruleset, by_position):
         if position not in by_position:
@@ -613,7 +613,8 @@ def table_next_seats(*, table: Table) -> dict[str, Any] | None:
         elif next_round.stage == Round.Stage.BRACKET:
             label = gettext("no match this round (see the bracket)")
         elif next_round.stage != Round.Stage.QUALIFYING:
-            label = gettext("not in the %(stage)s") % {"stage": stage_label}
+            label = gettext("not in the %(stage)s") % {
+                "stage": stage_label.lower() if reads_english() else stage_label}
         else:
             label = gettext("not seated")
         players.append({"name": name, "entry_id": entry, "table": table_number,
