@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -57,7 +57,8 @@ class PlayerForm(forms.Form):
     email = forms.EmailField(required=False)
 
 
-def _role_choices(choices: list[tuple[str, str]], roles: list[str] | None) -> list[tuple[str, str]]:
+def _role_choices(choices: list[tuple[str, Any]],
+                  roles: list[str] | None) -> list[tuple[str, Any]]:
     """The choices among ``roles`` (all when None), lowest role first."""
     labels = dict(choices)
     order = [r for r in ("member", "scorer", "director", "owner") if r in labels]

@@ -51,7 +51,7 @@ def translated(message: str) -> str:
     looked up as it is (unchanged when the catalog does not have it, e.g. a message a service
     already translated with ``gettext``)."""
     if isinstance(message, Text):
-        template = (ngettext(message.template, message.plural, message.count) if message.plural
+        template = (ngettext(message.template, message.plural, message.number) if message.plural
                     else gettext(message.template) if message.template else "")
         if not message.params:
             return template

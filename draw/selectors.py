@@ -498,7 +498,7 @@ def round_table_cards(*, round_: Round) -> list[TableCard]:
         cards.append({
             "number": number, "token": token,
             "game": None if game_id is None else {
-                "status": status, "status_label": labels.get(status, status),
+                "status": status, "status_label": str(labels.get(status, status)),
                 "hands_count": hands_count, "totals": totals, "winner": winner,
                 "forfeit": forfeit, "adjusted": adjusted},
             "seats": [by_position.get(p) for p in table_seats(ruleset, by_position)],

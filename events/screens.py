@@ -161,7 +161,7 @@ def _tiles(round_: Round, *, now: datetime.datetime, deals: int | None,
         misdealt = misdeals.get(game_id, 0) if has_game else 0
         tiles.append({
             "number": number, "token": token, "game_id": game_id, "status": status,
-            "status_label": Game.Status(status).label,
+            "status_label": str(Game.Status(status).label),
             # each side with its players and its score (a partnership, or one player)
             "sides": [{"side": side,
                        "names": " & ".join(by_position.get(p, "–")

@@ -37,7 +37,7 @@ class Text(str):
     params: Mapping[str, object]
     # a text whose words follow a number: its plural template and the number (else "" and 0)
     plural: str = ""
-    count: int = 0
+    number: int = 0
 
     def __new__(cls, template: str, /, **params: object) -> Text:
         text = super().__new__(cls, template % params if params else template)
@@ -52,5 +52,5 @@ def ngettext(singular: str, plural: str, count: int, /, **params: object) -> Tex
     text = Text(singular if count == 1 else plural, **params)
     text.template = singular
     text.plural = plural
-    text.count = count
+    text.number = count
     return text

@@ -40,7 +40,7 @@ from .compute import standings_compute as standings_compute
 from .models import StandingsSnapshot
 
 # what a bye scores, in the reader's language: ``bye_text`` fills in the points
-BYE_SCORING_TEXT: dict[str, str] = {
+BYE_SCORING_TEXT: dict[str, object] = {
     Event.ByeScoring.ZERO: gettext_lazy("A bye scores nothing."),
     Event.ByeScoring.AVERAGE_WINNING: gettext_lazy(
         "A bye scores the average of the round's winning scores."),

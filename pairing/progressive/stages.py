@@ -254,7 +254,7 @@ def placements(
 def describe(settings: Mapping[str, object], qualifying: int) -> list[str]:
     """The event's stage rules in plain sentences (the rules page shows them)."""
     plan = plan_from(settings, qualifying)
-    lines = [ngettext("%(n)s qualifying game; each player's score is the total of their side's "
+    lines: list[str] = [ngettext("%(n)s qualifying game; each player's score is the total of their side's "
                       "points in every game they play.",
                       "%(n)s qualifying games; each player's score is the total of their side's "
                       "points in every game they play.", qualifying, n=qualifying)]
