@@ -242,7 +242,7 @@ def event_pairs(request: HttpRequest, pk: int) -> HttpResponse:
         except DomainError as exc:
             form.add_error("seed" if exc.field == "seed" else "second", exc.message)
         else:
-            messages.success(request, f"Registered: {pair}.")
+            messages.success(request, gettext("Registered: %(pair)s.") % {"pair": pair})
             return redirect("event-pairs", pk=event.pk)
     pairs = list(event.pairs.prefetch_related("members__player").order_by(
         F("seed").asc(nulls_last=True), "pk"))

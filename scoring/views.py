@@ -24,6 +24,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -300,8 +301,11 @@ def table_confirm(request: HttpRequest, token: str) -> HttpResponse:
     except DomainError as exc:
         return _table_page(request, table, outcome=Outcome(errors=errors_from_exception(exc)),
                            status=400)
-    name = game.confirmed_by.player.name if game.confirmed_by else "a player"
-    messages.success(request, f"Game confirmed by {name}. Thank you!")
+    if game.confirmed_by:
+        messages.success(request, gettext("Game confirmed by %(name)s. Thank you!")
+                         % {"name": game.confirmed_by.player.name})
+    else:
+        messages.success(request, gettext("Game confirmed by a player. Thank you!"))
     return redirect(reverse("table-entry", args=[token]))
 
 
