@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Event
 
@@ -44,10 +45,10 @@ class ImportJob(models.Model):
     the request itself and have no job."""
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "Waiting for the worker"
-        RUNNING = "running", "Importing"
-        DONE = "done", "Imported"
-        REFUSED = "refused", "Not imported"
+        QUEUED = "queued", _("Waiting for the worker")
+        RUNNING = "running", _("Importing")
+        DONE = "done", _("Imported")
+        REFUSED = "refused", _("Not imported")
 
     club = models.ForeignKey("clubs.Club", on_delete=models.CASCADE, related_name="+")
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -17,7 +17,7 @@ from .models import (
 
 class ClubForm(forms.Form):
     name = forms.CharField(max_length=120)
-    slug = forms.SlugField(max_length=60, required=False, help_text="Web address; from the name if empty")
+    slug = forms.SlugField(max_length=60, required=False, help_text=_("Web address; from the name if empty"))
     time_zone = forms.CharField(max_length=64, initial="America/Chicago")
     ruleset_preset = forms.ChoiceField(choices=[])
     is_public = forms.BooleanField(required=False, initial=True)
@@ -35,12 +35,12 @@ class CorrectionsForm(forms.Form):
     """The club's rules for corrections (owners)."""
 
     show_director_names = forms.BooleanField(
-        required=False, label="Name the director on the public Corrections list",
-        help_text="Otherwise the list says \"director\", \"scorer\" or \"owner\".")
+        required=False, label=_("Name the director on the public Corrections list"),
+        help_text=_("Otherwise the list says \"director\", \"scorer\" or \"owner\"."))
     correction_window_minutes = forms.IntegerField(
         required=False, min_value=0, max_value=CORRECTION_WINDOW_MAX,
-        label="Correction window (minutes after an event finishes)",
-        help_text="After it, results lock and only an owner reopens the event. Blank: no lock.")
+        label=_("Correction window (minutes after an event finishes)"),
+        help_text=_("After it, results lock and only an owner reopens the event. Blank: no lock."))
 
 
 class LanguageForm(forms.Form):
@@ -57,7 +57,8 @@ class PlayerForm(forms.Form):
     email = forms.EmailField(required=False)
 
 
-def _role_choices(choices: list[tuple[str, str]], roles: list[str] | None) -> list[tuple[str, str]]:
+def _role_choices(choices: list[tuple[str, Any]],
+                  roles: list[str] | None) -> list[tuple[str, Any]]:
     """The choices among ``roles`` (all when None), lowest role first."""
     labels = dict(choices)
     order = [r for r in ("member", "scorer", "director", "owner") if r in labels]
@@ -67,7 +68,7 @@ def _role_choices(choices: list[tuple[str, str]], roles: list[str] | None) -> li
 class MembershipForm(forms.Form):
     """Give a user a role; ``roles``: the roles the person filling it in may give."""
 
-    username = forms.CharField(max_length=150, label="User name")
+    username = forms.CharField(max_length=150, label=_("User name"))
     role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.MEMBER)
 
     def __init__(self, *args: object, roles: list[str] | None = None, **kwargs: object) -> None:
@@ -85,14 +86,14 @@ class InvitationForm(forms.Form):
 
     role = forms.ChoiceField(choices=Invitation.Role.choices, initial=Invitation.Role.MEMBER)
     days = forms.IntegerField(min_value=1, max_value=Invitation.MAX_DAYS,
-                              initial=Invitation.DEFAULT_DAYS, label="Valid for (days)")
+                              initial=Invitation.DEFAULT_DAYS, label=_("Valid for (days)"))
     max_uses = forms.IntegerField(
         min_value=1, max_value=Invitation.MAX_USES, required=False,
-        label="How many people may use it",
-        help_text="Empty: anyone with the link, until it expires (a QR code on club night). "
-                  "A director link always works once.")
-    note = forms.CharField(max_length=80, required=False, label="Note",
-                           help_text="Who or what it is for; only managers see it.")
+        label=_("How many people may use it"),
+        help_text=_("Empty: anyone with the link, until it expires (a QR code on club night). "
+                  "A director link always works once."))
+    note = forms.CharField(max_length=80, required=False, label=_("Note"),
+                           help_text=_("Who or what it is for; only managers see it."))
 
     def __init__(self, *args: object, roles: list[str] | None = None, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -101,8 +102,8 @@ class InvitationForm(forms.Form):
 
 
 class MergeForm(forms.Form):
-    keep = forms.ModelChoiceField(queryset=Player.objects.none(), label="Keep this player")
-    duplicate = forms.ModelChoiceField(queryset=Player.objects.none(), label="Merge in (and remove)")
+    keep = forms.ModelChoiceField(queryset=Player.objects.none(), label=_("Keep this player"))
+    duplicate = forms.ModelChoiceField(queryset=Player.objects.none(), label=_("Merge in (and remove)"))
 
     def __init__(self, *args: object, club: Club, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]

@@ -71,10 +71,10 @@ class Club(models.Model):
 
 class Membership(models.Model):
     class Role(models.TextChoices):
-        OWNER = "owner", "Owner"
-        DIRECTOR = "director", "Director"
-        SCORER = "scorer", "Scorer"
-        MEMBER = "member", "Member"
+        OWNER = "owner", _("Owner")
+        DIRECTOR = "director", _("Director")
+        SCORER = "scorer", _("Scorer")
+        MEMBER = "member", _("Member")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
@@ -179,9 +179,9 @@ class Invitation(models.Model):
     """
 
     class Role(models.TextChoices):
-        MEMBER = "member", "Member"
-        SCORER = "scorer", "Scorer"
-        DIRECTOR = "director", "Director"
+        MEMBER = "member", _("Member")
+        SCORER = "scorer", _("Scorer")
+        DIRECTOR = "director", _("Director")
 
     DEFAULT_DAYS = 7
     MAX_DAYS = 90

@@ -17,6 +17,7 @@ from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
@@ -51,7 +52,8 @@ def club_create(request: HttpRequest) -> HttpResponse:
         except DomainError as exc:
             add_domain_error(form, exc)
         else:
-            messages.success(request, f"{club.name} is ready. Add your players next.")
+            messages.success(request, gettext("%(club)s is ready. Add your players next.")
+                             % {"club": club.name})
             return redirect("club-manage", slug=club.slug)
     return render(request, "clubs/club_form.html", {"form": form})
 
@@ -173,7 +175,7 @@ def club_player_add(request: HttpRequest, slug: str) -> HttpResponse:
     def act(club: Club, data: Mapping[str, object]) -> str:
         player = services.player_create(club=club, name=validated.text(data, "name"),
                                         email=validated.text(data, "email"))
-        return f"{player.name} added to the roster."
+        return gettext("%(name)s added to the roster.") % {"name": player.name}
 
     return _manage_action(request, slug, role="director", form_key="player_form",
                           make_form=lambda club: PlayerForm(request.POST), act=act)
@@ -187,7 +189,7 @@ def club_player_merge(request: HttpRequest, slug: str) -> HttpResponse:
         if not isinstance(keep, Player) or not isinstance(duplicate, Player):
             raise TypeError("MergeForm's fields are players")
         kept = services.player_merge(club=club, keep=keep, duplicate=duplicate)
-        return f"Merged into {kept.name}."
+        return gettext("Merged into %(name)s.") % {"name": kept.name}
 
     return _manage_action(request, slug, role="director", form_key="merge_form",
                           make_form=lambda club: MergeForm(request.POST, club=club), act=act)
@@ -202,7 +204,8 @@ def club_member_set(request: HttpRequest, slug: str) -> HttpResponse:
         membership = services.membership_set(club=club, actor=request.user,
                                              username=validated.text(data, "username"),
                                              role=validated.text(data, "role"))
-        return f"{membership.user.get_username()} is now {membership.get_role_display().lower()}."
+        return gettext("%(user)s is now %(role)s.") % {
+            "user": membership.user.get_username(), "role": membership.get_role_display()}
 
     return _manage_action(
         request, slug, role="director", form_key="member_form", act=act,
@@ -216,7 +219,8 @@ def club_member_remove(request: HttpRequest, slug: str) -> HttpResponse:
     def act(club: Club, data: Mapping[str, object]) -> str:
         name = services.membership_remove(club=club, actor=request.user,
                                           username=validated.text(data, "username"))
-        return f"{name} is no longer a member of {club.name}."
+        return gettext("%(name)s is no longer a member of %(club)s.") % {"name": name,
+                                                                        "club": club.name}
 
     return _manage_action(request, slug, role="director", form_key="remove_form", act=act,
                           make_form=lambda club: MemberRemoveForm(request.POST))
@@ -236,8 +240,9 @@ def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
         except DomainError as exc:
             add_domain_error(form, exc)
         else:
-            messages.success(request, f"{invitation.get_role_display()} invitation ready: send "
-                                      "the link or show the QR code.")
+            messages.success(request, gettext("Invitation as %(role)s ready: send the link or "
+                                              "show the QR code.")
+                             % {"role": invitation.get_role_display()})
             return redirect("invitation-detail", slug=club.slug, pk=invitation.pk)
     return render(request, "clubs/club_manage.html",
                   _manage_context(request, club, invitation_form=form), status=400)
@@ -265,16 +270,17 @@ def invitation_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 def invitation_revoke(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     invitation = selectors.managed_invitation(slug=slug, pk=pk, user=request.user)
     services.invitation_revoke(invitation=invitation, actor=request.user)
-    messages.success(request, f"The {invitation.get_role_display().lower()} invitation was "
-                              "revoked: its link no longer works.")
+    messages.success(request, gettext("The invitation as %(role)s was revoked: its link no "
+                                      "longer works.") % {"role": invitation.get_role_display()})
     return redirect("club-manage", slug=slug)
 
 
 ROLE_WORDS = {
-    "member": "follow the club's private nights and standings",
-    "scorer": "enter and correct hands at the table",
-    "director": "run club nights and tournaments, and invite members and scorers",
-    "owner": "manage everything in the club",
+    "member": _("As a member you can follow the club's private nights and standings."),
+    "scorer": _("As a scorer you can enter and correct hands at the table."),
+    "director": _("As a director you can run club nights and tournaments, and invite members "
+                  "and scorers."),
+    "owner": _("As an owner you can manage everything in the club."),
 }
 
 
@@ -310,11 +316,11 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
             return redirect(here)
         club = invitation.club
         if changed:
-            messages.success(request, f"Welcome to {club.name}: you are now "
-                                      f"{membership.get_role_display().lower()}.")
+            messages.success(request, gettext("Welcome to %(club)s: you are now %(role)s.") % {
+                "club": club.name, "role": membership.get_role_display()})
         else:
-            messages.info(request, f"You are already {membership.get_role_display().lower()} "
-                                   f"of {club.name}; nothing changed.")
+            messages.info(request, gettext("You are already %(role)s of %(club)s; nothing changed.")
+                          % {"role": membership.get_role_display(), "club": club.name})
         if RANK[Membership.Role(membership.role)] >= RANK[Membership.Role.DIRECTOR]:
             return redirect("club-manage", slug=club.slug)
         return redirect("club-detail", slug=club.slug)

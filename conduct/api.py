@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import override
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -35,7 +36,9 @@ from tournaments.selectors import event_get
 from . import selectors, services
 from .models import CALL_NOTE_MAX, CALL_WORDS_MAX, Appeal, Correction, DirectorCall, Penalty
 
-KINDS_HELP = "; ".join(f"{k.value}: {k.label}" for k in Penalty.Kind)
+# the schema is English: the labels are looked up in English whichever request loads this
+with override("en"):
+    KINDS_HELP = "; ".join(f"{k.value}: {k.label}" for k in Penalty.Kind)
 
 
 def _data(request: Request) -> Mapping[str, object]:
@@ -362,7 +365,8 @@ class PlayerConductApi(APIView):
 
 
 # --- calls for a director -------------------------------------------------------------------
-REASONS_HELP = "; ".join(f"{r.value}: {r.label}" for r in DirectorCall.Reason if r.value)
+with override("en"):
+    REASONS_HELP = "; ".join(f"{r.value}: {r.label}" for r in DirectorCall.Reason if r.value)
 
 
 class CallInput(serializers.Serializer[object]):

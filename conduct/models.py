@@ -29,6 +29,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Game
 from tournaments.models import Entry, Event, Pair, Table
@@ -50,12 +51,12 @@ CORRECTION_TEXT_MAX = 300
 
 class Penalty(models.Model):
     class Kind(models.TextChoices):
-        TABLE_TALK = "table_talk", "Table talk"
-        SLOW_PLAY = "slow_play", "Slow play"
-        TARDINESS = "tardiness", "Tardiness"
-        MISCONDUCT = "misconduct", "Misconduct"
-        RENEGE = "renege", "Renege (not scored through the hand)"
-        OTHER = "other", "Other"
+        TABLE_TALK = "table_talk", _("Table talk")
+        SLOW_PLAY = "slow_play", _("Slow play")
+        TARDINESS = "tardiness", _("Tardiness")
+        MISCONDUCT = "misconduct", _("Misconduct")
+        RENEGE = "renege", _("Renege (not scored through the hand)")
+        OTHER = "other", _("Other")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="penalties")
     round_number = models.PositiveSmallIntegerField()
@@ -113,9 +114,9 @@ class Appeal(models.Model):
     """A ruling contested and the decision on it (logged beside the event's penalties)."""
 
     class Decision(models.TextChoices):
-        UPHELD = "upheld", "Upheld (the ruling stands)"
-        OVERTURNED = "overturned", "Overturned"
-        CHANGED = "changed", "Changed"
+        UPHELD = "upheld", _("Upheld (the ruling stands)")
+        OVERTURNED = "overturned", _("Overturned")
+        CHANGED = "changed", _("Changed")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="appeals")
     penalty = models.ForeignKey(Penalty, null=True, blank=True, on_delete=models.CASCADE,
@@ -160,16 +161,16 @@ class DirectorCall(models.Model):
     """A table's call for a director, from its phone (the table's link), and its ruling."""
 
     class Reason(models.TextChoices):
-        NONE = "", "No reason given"
-        RENEGE = "renege", "Renege"
-        MISDEAL = "misdeal", "Misdeal"
-        DISPUTE = "dispute", "Dispute"
-        OTHER = "other", "Other"
+        NONE = "", _("No reason given")
+        RENEGE = "renege", _("Renege")
+        MISDEAL = "misdeal", _("Misdeal")
+        DISPUTE = "dispute", _("Dispute")
+        OTHER = "other", _("Other")
 
     class State(models.TextChoices):
-        WAITING = "waiting", "Waiting for a director"
-        TAKEN = "taken", "A director is on the way"
-        CLOSED = "closed", "Closed with a ruling"
+        WAITING = "waiting", _("Waiting for a director")
+        TAKEN = "taken", _("A director is on the way")
+        CLOSED = "closed", _("Closed with a ruling")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="director_calls")
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="director_calls")
@@ -235,20 +236,20 @@ class Correction(models.Model):
     place changed (``tournaments.corrections.CorrectionDraft.moved``)."""
 
     class Kind(models.TextChoices):
-        HAND_CORRECTED = "hand_corrected", "Hand corrected"
-        HAND_DELETED = "hand_deleted", "Hand deleted"
-        GAME_ADJUSTED = "game_adjusted", "Adjusted result"
-        GAME_FORFEITED = "game_forfeited", "Forfeit"
-        PENALTY_GIVEN = "penalty_given", "Penalty given"
-        PENALTY_WITHDRAWN = "penalty_withdrawn", "Penalty withdrawn"
-        EVENT_REOPENED = "event_reopened", "Event reopened"
-        EVENT_REFINISHED = "event_refinished", "Event finished again"
+        HAND_CORRECTED = "hand_corrected", _("Hand corrected")
+        HAND_DELETED = "hand_deleted", _("Hand deleted")
+        GAME_ADJUSTED = "game_adjusted", _("Adjusted result")
+        GAME_FORFEITED = "game_forfeited", _("Forfeit")
+        PENALTY_GIVEN = "penalty_given", _("Penalty given")
+        PENALTY_WITHDRAWN = "penalty_withdrawn", _("Penalty withdrawn")
+        EVENT_REOPENED = "event_reopened", _("Event reopened")
+        EVENT_REFINISHED = "event_refinished", _("Event finished again")
 
     class Role(models.TextChoices):
-        NONE = "", "the system"
-        OWNER = "owner", "owner"
-        DIRECTOR = "director", "director"
-        SCORER = "scorer", "scorer"
+        NONE = "", _("the system")
+        OWNER = "owner", _("owner")
+        DIRECTOR = "director", _("director")
+        SCORER = "scorer", _("scorer")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="corrections")
     kind = models.CharField(max_length=20, choices=Kind.choices)

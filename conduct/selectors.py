@@ -158,7 +158,7 @@ def penalty_table(event: Event) -> PenaltyTableRow:
     if stored:
         points.update({k: int(v) for k, v in stored.points.items() if k in points})
     return {"preset": preset, "label": PRESETS[preset]["label"], "points": points,
-            "kinds": [{"kind": k.value, "label": k.label, "points": points[k.value]}
+            "kinds": [{"kind": k.value, "label": str(k.label), "points": points[k.value]}
                       for k in Penalty.Kind],
             "edited": stored is not None}
 
@@ -378,7 +378,7 @@ def table_call_state(table: Table) -> TableCallState:
     shown = current or ruling
     return {
         "table": table, "call": current, "ruling": ruling, "can_call": can_call,
-        "reasons": [(r.value, r.label) for r in DirectorCall.Reason if r.value],
+        "reasons": [(r.value, str(r.label)) for r in DirectorCall.Reason if r.value],
         "state": shown.state if shown else "idle",
         "version": f"{shown.pk}-{shown.state}" if shown else "idle",
         "taken_by": call_person(current.taken_by) if current else "",

@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -91,7 +92,7 @@ def penalty_withdraw(request: HttpRequest, pk: int, penalty_id: int) -> HttpResp
     with refusal_message(request, prefix="Penalty not withdrawn: "):
         services.penalty_withdraw(penalty=penalty, reason=request.POST.get("reason", ""),
                                   actor=request.user)
-        messages.success(request, "Penalty withdrawn; it stays in the history.")
+        messages.success(request, gettext("Penalty withdrawn; it stays in the history."))
     return redirect("event-penalties", pk=event.pk)
 
 
@@ -109,7 +110,7 @@ def event_appeal(request: HttpRequest, pk: int) -> HttpResponse:
     except DomainError as exc:
         return _page(request, event, errors={f"appeal_{exc.field}": exc.message},
                      posted=data.dict(), status=400)
-    messages.success(request, "Appeal logged.")
+    messages.success(request, gettext("Appeal logged."))
     return redirect("event-penalties", pk=event.pk)
 
 
@@ -124,7 +125,7 @@ def penalty_table_set(request: HttpRequest, pk: int) -> HttpResponse:
     except DomainError as exc:
         return _page(request, event, errors={f"table_{exc.field}": exc.message},
                      posted=request.POST.dict(), status=400)
-    messages.success(request, "Penalty table saved.")
+    messages.success(request, gettext("Penalty table saved."))
     return redirect("event-penalties", pk=event.pk)
 
 
@@ -192,7 +193,7 @@ def table_call(request: HttpRequest, token: str) -> HttpResponse:
         return redirect("table-entry", token=token)
     if _from_script(request):
         return _call_region(request, table, status=201)
-    messages.success(request, "The director has been called: stay at the table.")
+    messages.success(request, gettext("The director has been called: stay at the table."))
     return redirect("table-entry", token=token)
 
 

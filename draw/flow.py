@@ -12,7 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.urls import reverse
+from django.utils.translation import gettext
 
+from common.labels import sitting_word
 from tournaments.models import Event, Round
 from tournaments.selectors import event_entrants
 
@@ -59,39 +61,40 @@ def next_step(event: Event, rounds: list[Round]) -> Step | None:
     current = next((r for r in rounds if r.status != Round.Status.CLOSED), None)
     if current is None:
         if plan_done(event, rounds, total):
-            return Step("finish", "Finish the event", reverse("event-finish", args=[event.pk]),
-                        method="get", button_id="finish-event",
-                        note="Shows the placings it will write before anything is written.")
+            return Step("finish", gettext("Finish the event"),
+                        reverse("event-finish", args=[event.pk]), method="get",
+                        button_id="finish-event",
+                        note=gettext("Shows the placings it will write before anything is "
+                                     "written."))
         number = (rounds[-1].number + 1) if rounds else 1
         label = labels[number]
         if rounds and rounds[-1].stage != _stage(event, number):
-            text = f"Make the cut: seat {sitting_phrase(label)}"
+            text = gettext("Make the cut: seat %(sitting)s") % {"sitting": sitting_phrase(label)}
         else:
-            text = f"Seat {sitting_phrase(label)}"
+            text = gettext("Seat %(sitting)s") % {"sitting": sitting_phrase(label)}
         return Step("seat", text, reverse("round-seat", args=[event.pk]), number=number,
                     button_id="seat-round")
     label = labels[current.number]
     if current.status == Round.Status.SEATED:
-        return Step("start", f"Start {sitting_phrase(label)}",
+        return Step("start", gettext("Start %(sitting)s") % {"sitting": sitting_phrase(label)},
                     reverse("round-start", args=[event.pk, current.number]),
                     number=current.number, button_id="start-round",
-                    note="Check the tables first: seats can be swapped until it starts.")
+                    note=gettext("Check the tables first: seats can be swapped until it starts."))
     url = reverse("round-advance", args=[event.pk, current.number])
     last = current.number >= total or _bracket_complete(event)
     if last:
-        return Step("advance", f"Close {sitting_phrase(label)}", url,
-                    number=current.number, button_id="advance-round",
-                    note="The last one: the placings to finish with come next.")
+        return Step("advance", gettext("Close %(sitting)s") % {"sitting": sitting_phrase(label)},
+                    url, number=current.number, button_id="advance-round",
+                    note=gettext("The last one: the placings to finish with come next."))
     following = labels[current.number + 1]
     if current.stage != _stage(event, current.number + 1):
-        text = (f"Close {sitting_phrase(label)} and make the cut: "
-                f"seat {sitting_phrase(following)}")
+        text = gettext("Close %(sitting)s and make the cut: seat %(next)s")
     else:
-        text = (f"Close {sitting_phrase(label)} and seat "
-                f"{sitting_phrase(following)}")
+        text = gettext("Close %(sitting)s and seat %(next)s")
+    text %= {"sitting": sitting_phrase(label), "next": sitting_phrase(following)}
     return Step("advance", text, url, number=current.number, button_id="advance-round",
-                note="The next one is seated and started at once: its tables' phones show "
-                     "the new seats.")
+                note=gettext("The next one is seated and started at once: its tables' phones "
+                             "show the new seats."))
 
 
 def _stage(event: Event, number: int) -> str:
@@ -105,13 +108,17 @@ def redraw_warning(event: Event, label: str) -> str:
     the event's draw stream (so its seats change: never a director's pick among draws, and the
     reason is logged), and everything recorded at its tables goes with the old tables."""
     phrase = sitting_phrase(label)
-    cleared = "each table's chosen score keeper"
+    sitting = sitting_word(event.sitting)
     if event.spec.forfeits:
-        cleared += ", any forfeit"
-    return (f"Re-draw {phrase}? It is drawn again by the same rule from the players here now, "
-            f"with the next draw of the event's seed: the seats change, swaps are undone, and "
-            f"the re-draw and your reason are logged for everyone checking the draw. "
-            f"{cleared[0].upper()}{cleared[1:]} and its start are cleared; phones that opened "
-            f"a table by this {event.sitting}'s own link open it again (the day's table cards "
-            f"keep working), and this {event.sitting}'s printed cards with names are out of "
-            f"date. No hand has been entered, so no score is lost.")
+        cleared = gettext("Each table's chosen score keeper, any forfeit and its start are "
+                          "cleared")
+    else:
+        cleared = gettext("Each table's chosen score keeper and its start are cleared")
+    return gettext(
+        "Re-draw %(phrase)s? It is drawn again by the same rule from the players here now, with "
+        "the next draw of the event's seed: the seats change, swaps are undone, and the re-draw "
+        "and your reason are logged for everyone checking the draw. %(cleared)s; phones that "
+        "opened a table by this %(sitting)s's own link open it again (the day's table cards keep "
+        "working), and this %(sitting)s's printed cards with names are out of date. No hand has "
+        "been entered, so no score is lost.") % {"phrase": phrase, "cleared": cleared,
+                                                 "sitting": sitting}

@@ -11,7 +11,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TypedDict
 
+from django.utils.translation import gettext
+
 import formats
+from common.labels import (
+    reads_english,
+    sitting_title,
+    sitting_word,
+    translated,
+    translated_lines,
+)
 from common.rulesets import event_ruleset, table_seats, table_sides, table_teams, two_sides
 from formats import FormatError, Stage
 from formats.pairs import BracketView, bracket_first_round, bracket_view
@@ -263,8 +272,8 @@ def sitting_labels(event: Event, *, upto: int = 0) -> dict[int, str]:
     its stages: "Round 3" or "Game 3" while the event has one stage; with stages, the qualifying
     rounds by their number and the later ones by their stage ("Semi-final", "Final game 2",
     "Bracket round 1"). Rounds past the plan (a club night playing on, up to ``upto``) are
-    named by their number."""
-    word = event.spec.sitting_title
+    named by their number. In the reader's language."""
+    word = sitting_title(event.sitting)
     stages = event_stages(event)
     labels: dict[int, str] = {}
     for stage in stages:
@@ -273,16 +282,22 @@ def sitting_labels(event: Event, *, upto: int = 0) -> dict[int, str]:
             if len(stages) == 1 or stage["stage"] == Stage.QUALIFYING:
                 labels[number] = f"{word} {number}"
             elif len(numbers) == 1:
-                labels[number] = stage["label"]
+                labels[number] = str(stage["label"])
             else:
-                labels[number] = f"{stage['label']} {word.lower()} {i}"
+                # Translators: a later stage's sitting, e.g. "Final game 2", "Bracket round 1".
+                labels[number] = gettext("%(stage)s %(sitting)s %(number)s") % {
+                    "stage": stage["label"], "sitting": sitting_word(event.sitting),
+                    "number": i}
     for number in range(1, upto + 1):
         labels.setdefault(number, f"{word} {number}")
     return labels
 
 
 def sitting_phrase(label: str) -> str:
-    """A sitting's label inside a sentence: "game 3", "the semi-final", "final game 2"."""
+    """A sitting's label inside a sentence: "game 3", "the semi-final", "final game 2" (German
+    keeps the label as it is: "Partie 3", "Halbfinale")."""
+    if not reads_english():
+        return label
     words = label.split()
     phrase = label[:1].lower() + label[1:]
     return phrase if words[-1].isdigit() else f"the {phrase}"
@@ -333,14 +348,15 @@ def stage_games(event: Event) -> list[StageRound]:
 def event_length(event: Event, *, game_target: int | None = None) -> str:
     """How long the event is, as its page's heading says it (``formats.Format.describe_length``:
     the format's rounds, stage by stage); ``game_target`` words a game played to a score."""
-    return event.spec.describe_length(
+    return translated(event.spec.describe_length(
         event.rounds_planned, event.deals_per_round, dict(event.format_settings or {}),
-        event_entrants(event), game_target=game_target)
+        event_entrants(event), game_target=game_target))
 
 
 def event_rules(event: Event) -> list[str]:
     """The format's rules in sentences, for its settings as they apply."""
-    return event.spec.describe(event_format_settings(event), event.rounds_planned)
+    return translated_lines(event.spec.describe(event_format_settings(event),
+                                                event.rounds_planned))
 
 
 def _placements(rows: list[StandingRow] | None,
@@ -492,7 +508,7 @@ def round_table_cards(*, round_: Round) -> list[TableCard]:
         cards.append({
             "number": number, "token": token,
             "game": None if game_id is None else {
-                "status": status, "status_label": labels.get(status, status),
+                "status": status, "status_label": str(labels.get(status, status)),
                 "hands_count": hands_count, "totals": totals, "winner": winner,
                 "forfeit": forfeit, "adjusted": adjusted},
             "seats": [by_position.get(p) for p in table_seats(ruleset, by_position)],

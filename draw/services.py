@@ -617,7 +617,7 @@ class Unfinished(TypedDict):
 def round_unfinished(round_: Round) -> list[Unfinished]:
     """The round's games that are still playing or not confirmed, by table."""
     return [
-        {"table": number, "status": status, "label": Game.Status(status).label,
+        {"table": number, "status": status, "label": str(Game.Status(status).label),
          "hands": hands}
         for number, status, hands in Game.objects.filter(table__round=round_)
         .exclude(status=Game.Status.CONFIRMED)

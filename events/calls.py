@@ -18,6 +18,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -109,9 +110,10 @@ def event_call_take(request: HttpRequest, pk: int, call_id: int) -> HttpResponse
     event = event_get(pk=pk, user=request.user, role="director")
     call = get_object_or_404(DirectorCall.objects.select_related("table"), event=event,
                              pk=call_id)
-    with refusal_message(request, prefix=f"Table {call.table.number}: "):
+    with refusal_message(request, prefix=gettext("Table %(table)s: ") % {"table": call.table.number}):
         conduct.director_call_take(call=call, actor=request.user)
-        messages.success(request, f"Table {call.table.number}: they see you are on the way.")
+        messages.success(request, gettext("Table %(table)s: they see you are on the way.")
+                         % {"table": call.table.number})
     return _back(request, event)
 
 
@@ -122,9 +124,10 @@ def event_call_close(request: HttpRequest, pk: int, call_id: int) -> HttpRespons
     event = event_get(pk=pk, user=request.user, role="director")
     call = get_object_or_404(DirectorCall.objects.select_related("table"), event=event,
                              pk=call_id)
-    with refusal_message(request, prefix=f"Table {call.table.number}: the call stays open. "):
+    with refusal_message(request, prefix=gettext("Table %(table)s: the call stays open. ")
+                         % {"table": call.table.number}):
         conduct.director_call_close(call=call, note=request.POST.get("note", ""),
                                     actor=request.user)
-        messages.success(request, f"Table {call.table.number}: call closed; the table sees the "
-                                  "ruling.")
+        messages.success(request, gettext("Table %(table)s: call closed; the table sees the "
+                                          "ruling.") % {"table": call.table.number})
     return _back(request, event)

@@ -27,6 +27,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -117,7 +118,7 @@ def event_checkin(request: HttpRequest, pk: int) -> HttpResponse:
         pasted = request.POST.get("names", "")
         preview = checkin_match(event=event, text=pasted)
         if not preview["count"]:
-            messages.error(request, "Paste the names first: one a line, or separated by commas.")
+            messages.error(request, gettext("Paste the names first: one a line, or separated by commas."))
     if action == "checkin" and form.is_valid():
         return _check_in(request, event, form.cleaned_data["players"],
                          new_player=form.cleaned_data["new_player"],
@@ -140,9 +141,10 @@ def _check_in(request: HttpRequest, event: Event, players: Iterable[Player], *, 
         return _page(request, event, form=form)
     if checked:
         names = ", ".join(entry.player.name for entry in checked)
-        messages.success(request, f"Checked in ({len(checked)}): {names}.")
+        messages.success(request, gettext("Checked in (%(count)s): %(names)s.") % {
+            "count": len(checked), "names": names})
     else:
-        messages.info(request, "Nobody new to check in.")
+        messages.info(request, gettext("Nobody new to check in."))
     return redirect("event-checkin", pk=event.pk)
 
 
@@ -194,8 +196,9 @@ def entry_alternate(request: HttpRequest, pk: int, entry_id: int) -> HttpRespons
     alternate = request.POST.get("alternate") == "1"
     with refusal_message(request):
         events.entry_set_alternate(entry=entry, alternate=alternate, actor=request.user)
-        messages.success(request, f"{entry.player.name} "
-                         + ("waits as an alternate." if alternate else "plays (not an alternate)."))
+        messages.success(request, (gettext("%(name)s waits as an alternate.") if alternate
+                                   else gettext("%(name)s plays (not an alternate)."))
+                         % {"name": entry.player.name})
     return redirect(reverse("event-checkin", args=[event.pk]) + "#here-list")
 
 
@@ -206,7 +209,8 @@ def self_checkin_mode(request: HttpRequest, pk: int) -> HttpResponse:
     with refusal_message(request):
         events.event_self_check_in_set(event=event, mode=request.POST.get("mode", ""),
                                        actor=request.user)
-        messages.success(request, f"Self check-in: {event.get_self_check_in_display()}.")
+        messages.success(request, gettext("Self check-in: %(mode)s.") % {
+            "mode": event.get_self_check_in_display()})
     return redirect(reverse("event-checkin", args=[event.pk]) + "#self-checkin")
 
 
@@ -308,7 +312,7 @@ def _self_checkin_post(request: HttpRequest, event: Event) -> HttpResponse:
     player = Player.objects.filter(pk=int(raw), club_links__club=event.club).first() if (
         raw.isdigit()) else None
     if player is None:
-        messages.error(request, "Pick your name from the list.")
+        messages.error(request, gettext("Pick your name from the list."))
         return redirect(here_url)
     refused = tap_refusal(request, event, player)
     if refused is not None:
@@ -331,10 +335,12 @@ def _self_checkin_post(request: HttpRequest, event: Event) -> HttpResponse:
         return redirect(here_url)
     tap_taken(request, event, player)
     if arrival.status == Arrival.Status.WAITING:
-        messages.success(request, f"Thank you, {player.name}: the director will confirm you "
-                         "in a moment. You can put your phone away.")
+        messages.success(request, gettext("Thank you, %(name)s: the director will confirm you "
+                                          "in a moment. You can put your phone away.")
+                         % {"name": player.name})
     else:
-        messages.success(request, f"Welcome, {player.name}: you are checked in.")
+        messages.success(request, gettext("Welcome, %(name)s: you are checked in.")
+                         % {"name": player.name})
     return redirect(here_url)
 
 

@@ -8,11 +8,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from common.errors import DomainError
 from common.http import public_address
+from common.labels import reads_english
 from common.rulesets import event_ruleset
 from conduct.selectors import event_penalties
 from draw.cards import (
@@ -30,7 +32,12 @@ from ranking.prizes import money_text
 from scoring.models import Game
 from standings.models import StandingsSnapshot
 from standings.rows import StandingRow
-from standings.selectors import stage_rounds, standings_compute
+from standings.selectors import (
+    ranking_sentence,
+    stage_rounds,
+    standings_compute,
+    translated_tie_breaks,
+)
 from tournaments.models import Entry, Event, Round
 from tournaments.selectors import event_get
 
@@ -42,7 +49,22 @@ def money(amount: str | None, currency: str) -> str:
     return money_text(amount, currency)
 
 
+def stage_games_title(stages: list[str]) -> str:
+    """The heading over the later stages' games: "Semi-final and final games"."""
+    if not stages:
+        return ""
+    names = [str(stage) for stage in stages]
+    joined = names[0] if len(names) == 1 else gettext("%(first)s and %(last)s") % {
+        "first": ", ".join(names[:-1]), "last": names[-1]}
+    if reads_english():
+        joined = joined.capitalize()
+    return gettext("%(stages)s games") % {"stages": joined}
+
+
 def ordinal(n: int) -> str:
+    """A place as the reader writes it: "1st" in English, "1." in German."""
+    if not reads_english():
+        return f"{n}."
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
 
@@ -172,18 +194,16 @@ def event_results(request: HttpRequest, pk: int) -> HttpResponse:
     prize_fund = [f"{ordinal(p['place'])} {money(p['amount'], currency)}"
                   for p in prizes.get("payouts", [])]
     prize_fund += [f"{s['label']} {money(s['amount'], currency)}" for s in prizes.get("side", [])]
-    labels = [t["label"].lower() for t in tie_breaks]
     games = stage_games(event)
     stages = list(dict.fromkeys(STAGE_LABELS.get(r["stage"], "") for r in reversed(games)))
     return render(request, "events/results.html", {
         "stage_games": games,
-        "stage_games_title": (" and ".join(stages).capitalize() + " games") if stages else "",
+        "stage_games_title": stage_games_title(stages),
         "event": event, "finished": finished, "placements": placements, "side_prizes": side,
         "draw": draw_disclosure(event),
         "rules": event_rules(event), "ruleset": event_ruleset(event),
         "qualifying_only": event.spec.stage_totals,
-        "rows": rows, "ranking_sentence": ("Ranked by " + ", then ".join(labels) + ".")
-        if labels else "",
+        "rows": rows, "ranking_sentence": ranking_sentence(translated_tie_breaks(tie_breaks)),
         "prize_fund": prize_fund,
         "penalties": [p for p in event_penalties(event) if not p.withdrawn],
         "adjusted": Game.objects.filter(table__round__event=event, adjusted__isnull=False)

@@ -28,11 +28,12 @@ from django.db.models import Count, Max, Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from common.errors import DomainError
 from common.forms import refusal_message
-from common.labels import SEAT_NAMES
+from common.labels import SEAT_NAMES, sitting_title, sitting_word, translated
 from common.rulesets import event_ruleset, table_seats, table_sides
 from draw import seating
 from draw.flow import Step, next_step, redraw_warning
@@ -75,8 +76,9 @@ def _game_minutes(event: Event) -> int | None:
 
 
 def _word(event: Event) -> str:
-    """What the event calls one sitting of every table: a progressive day plays games."""
-    return event.sitting
+    """What the event calls one sitting of every table, in the reader's language: a
+    progressive day plays games."""
+    return sitting_word(event.sitting)
 
 
 class TileSide(TypedDict):
@@ -160,7 +162,7 @@ def _tiles(round_: Round, *, now: datetime.datetime, deals: int | None,
         misdealt = misdeals.get(game_id, 0) if has_game else 0
         tiles.append({
             "number": number, "token": token, "game_id": game_id, "status": status,
-            "status_label": Game.Status(status).label,
+            "status_label": str(Game.Status(status).label),
             # each side with its players and its score (a partnership, or one player)
             "sides": [{"side": side,
                        "names": " & ".join(by_position.get(p, "–")
@@ -189,8 +191,10 @@ def _tiles(round_: Round, *, now: datetime.datetime, deals: int | None,
             median * 5 // 4, median + LONG_MARGIN_MINUTES)
         tile["long"] = playing and (over_limit or over_median)
         tile["long_reason"] = (
-            f"past the {limit}-minute limit" if playing and over_limit
-            else f"past the median of finished tables ({median} min)" if tile["long"] else ""
+            gettext("past the %(limit)s-minute limit") % {"limit": limit}
+            if playing and over_limit
+            else gettext("past the median of finished tables (%(median)s min)") % {
+                "median": median} if tile["long"] else ""
         )
     return tiles, median
 
@@ -264,9 +268,11 @@ def director_screen(event: Event, *, now: datetime.datetime | None = None) -> Di
     open_label = labels.get(open_round.number, "") if open_round else ""
     heading = shown_label
     if shown is not None and total:
-        plain = f"{event.spec.sitting_title} {shown.number}"
-        heading = (f"{plain} of {total}" if shown_label == plain
-                   else f"{shown_label} ({_word(event)} {shown.number} of {total})")
+        plain = f"{sitting_title(event.sitting)} {shown.number}"
+        values = {"sitting": plain, "label": shown_label, "word": sitting_word(event.sitting),
+                  "number": shown.number, "total": total}
+        heading = (gettext("%(sitting)s of %(total)s") % values if shown_label == plain
+                   else gettext("%(label)s (%(word)s %(number)s of %(total)s)") % values)
     return {
         "heading": heading,
         "labels": labels, "round_label": shown_label, "open_label": open_label,
@@ -346,11 +352,12 @@ def event_director_advance(request: HttpRequest, pk: int) -> HttpResponse:
     held = request.POST.get("held") == "1"
     events.event_hold_advance(event=event, held=held, actor=request.user)
     if held:
-        messages.success(request, "The automatic advance is held: when the last game is "
-                                  "confirmed, seat the next game yourself.")
+        messages.success(request, gettext("The automatic advance is held: when the last game "
+                                          "is confirmed, seat the next game yourself."))
     else:
-        messages.success(request, "The automatic advance is on again: the next game is seated "
-                                  "as soon as the last game of this one is confirmed.")
+        messages.success(request, gettext("The automatic advance is on again: the next game is "
+                                          "seated as soon as the last game of this one is "
+                                          "confirmed."))
     return redirect("event-director", pk=event.pk)
 
 
@@ -361,15 +368,16 @@ def event_director_cut(request: HttpRequest, pk: int) -> HttpResponse:
     event = event_get(pk=pk, user=request.user, role="director")
     round_number, table_number = request.POST.get("round", ""), request.POST.get("table", "")
     if not (round_number.isdigit() and table_number.isdigit()):
-        messages.error(request, "Pick the table whose cut you are entering.")
+        messages.error(request, gettext("Pick the table whose cut you are entering."))
         return redirect("event-director", pk=event.pk)
     game = get_object_or_404(Game.objects.select_related("table__round__event"),
                              table__round__event=event, table__round__number=int(round_number),
                              table__number=int(table_number))
     winner = request.POST.get("winner", "")
-    with refusal_message(request, prefix=f"Table {table_number}: "):
+    with refusal_message(request, prefix=gettext("Table %(table)s: ") % {"table": table_number}):
         game_settle_tie(game=game, winner=winner, actor=request.user)
-        messages.success(request, f"Table {table_number}: {winner} won the cut.")
+        messages.success(request, gettext("Table %(table)s: %(winner)s won the cut.") % {
+            "table": table_number, "winner": winner})
     return redirect("event-director", pk=event.pk)
 
 
@@ -380,7 +388,7 @@ def event_director_time(request: HttpRequest, pk: int) -> HttpResponse:
     event = event_get(pk=pk, user=request.user, role="director")
     round_ = event.rounds.exclude(status=Round.Status.CLOSED).order_by("-number").first()
     if round_ is None:
-        messages.error(request, "No game is being played.")
+        messages.error(request, gettext("No game is being played."))
         return redirect("event-director", pk=event.pk)
     try:
         ended = round_call_time(round_=round_, actor=request.user,
@@ -389,12 +397,12 @@ def event_director_time(request: HttpRequest, pk: int) -> HttpResponse:
         if exc.code == "no_hands":
             # Ask first: name the tables that would end 0-0, with a button that goes on.
             return render(request, "events/director.html", {
-                **_director_page(event), "call_time_refusal": exc.message}, status=409)
-        messages.error(request, exc.message)
+                **_director_page(event), "call_time_refusal": translated(exc.message)}, status=409)
+        messages.error(request, translated(exc.message))
     else:
-        listed = ", ".join(str(n) for n in ended) or "none"
-        messages.success(request, f"Time called: games ended at table(s) {listed}; they now "
-                                  "wait for confirmation.")
+        listed = ", ".join(str(n) for n in ended) or gettext("none")
+        messages.success(request, gettext("Time called: games ended at table(s) %(tables)s; they "
+                                          "now wait for confirmation.") % {"tables": listed})
     return redirect("event-director", pk=event.pk)
 
 
@@ -424,7 +432,7 @@ def movement_board(event: Event, *, now: datetime.datetime | None = None) -> dic
             .values_list("entry__player__name", "table__number", "position")
         ):
             rows.append({"name": name, "table": table, "position": position,
-                         "seat_name": SEAT_NAMES.get(position, position),
+                         "seat_name": str(SEAT_NAMES.get(position, position)),
                          "where": "Final" if final else str(table)})
         for (name,) in Bye.objects.filter(round=round_).values_list("entry__player__name"):
             rows.append({"name": name, "table": None, "position": "", "seat_name": "",

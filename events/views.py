@@ -13,6 +13,7 @@ from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 import formats
@@ -21,6 +22,7 @@ from clubs.permissions import check_club_role, has_club_role
 from common.errors import DomainError
 from common.forms import add_domain_error, refusal_message
 from common.http import public_address
+from common.labels import sitting_title, translated
 from common.rulesets import event_ruleset
 from common.spreadsheets import SafeCsvWriter
 from conduct.selectors import corrections_summary
@@ -90,9 +92,11 @@ def event_create(request: HttpRequest, slug: str) -> HttpResponse:
             form.add_domain_error(exc)
         else:
             if event.is_pairs:
-                messages.success(request, f"{event.name} created. Register the pairs next.")
+                messages.success(request, gettext("%(event)s created. Register the pairs next.")
+                                 % {"event": event.name})
                 return redirect("event-pairs", pk=event.pk)
-            messages.success(request, f"{event.name} created. Check players in next.")
+            messages.success(request, gettext("%(event)s created. Check players in next.")
+                             % {"event": event.name})
             return redirect("event-checkin", pk=event.pk)
     return render(request, "events/event_form.html", {"form": form, "club": club})
 
@@ -130,12 +134,14 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
         except DomainError as exc:
             form.add_domain_error(exc)
         else:
-            messages.success(request, "Settings saved; the standings follow.")
+            messages.success(request, gettext("Settings saved; the standings follow."))
             cleared = event.log.filter(action="confirmations_cleared").order_by("-id")
             if cleared.count() > before:
-                games = ", ".join(f"round {r} table {n}" for r, n in cleared[0].details["games"])
-                messages.warning(request, "These confirmed games are being played again under "
-                                          f"the new deal count and need confirming: {games}.")
+                games = ", ".join(gettext("round %(round)s table %(table)s") % {
+                    "round": r, "table": n} for r, n in cleared[0].details["games"])
+                messages.warning(request, gettext(
+                    "These confirmed games are being played again under the new deal count and "
+                    "need confirming: %(games)s.") % {"games": games})
             return redirect("event-detail", pk=event.pk)
     return render(request, "events/event_form.html",
                   {"form": form, "club": event.club, "event": event})
@@ -199,7 +205,8 @@ def find_seat(event: Event, find: str) -> dict[str, object]:
         return {"find": "", "found": None, "find_error": ""}
     if len(find) > where.NAME_MAX:
         return {"find": find[:where.NAME_MAX], "found": None,
-                "find_error": f"find: type at most {where.NAME_MAX} characters of your name."}
+                "find_error": gettext("find: type at most %(max)s characters of your name.")
+                % {"max": where.NAME_MAX}}
     return {"find": find, "found": where.seating(event, name=find, withdrawn=True),
             "find_error": ""}
 
@@ -235,7 +242,7 @@ def event_pairs(request: HttpRequest, pk: int) -> HttpResponse:
         except DomainError as exc:
             form.add_error("seed" if exc.field == "seed" else "second", exc.message)
         else:
-            messages.success(request, f"Registered: {pair}.")
+            messages.success(request, gettext("Registered: %(pair)s.") % {"pair": pair})
             return redirect("event-pairs", pk=event.pk)
     pairs = list(event.pairs.prefetch_related("members__player").order_by(
         F("seed").asc(nulls_last=True), "pk"))
@@ -251,7 +258,8 @@ def pair_leave(request: HttpRequest, pk: int, pair_id: int) -> HttpResponse:
     pair = get_object_or_404(event.pairs, pk=pair_id)
     with refusal_message(request):
         events.pair_withdraw(pair=pair, actor=request.user)
-        messages.success(request, f"{pair} withdrew; they are not paired again.")
+        messages.success(request, gettext("%(pair)s withdrew; they are not paired again.")
+                         % {"pair": pair})
     return redirect("event-pairs", pk=event.pk)
 
 
@@ -262,7 +270,8 @@ def entry_leave(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
     entry = get_object_or_404(event.entries.select_related("player"), pk=entry_id)
     with refusal_message(request):
         services.entry_withdraw(entry=entry, actor=request.user)
-        messages.success(request, f"{entry.player.name} has left; they sit out the next rounds.")
+        messages.success(request, gettext("%(name)s has left; they sit out the next rounds.")
+                         % {"name": entry.player.name})
     return redirect("event-checkin", pk=event.pk)
 
 
@@ -287,8 +296,9 @@ def round_seat(request: HttpRequest, pk: int) -> HttpResponse:
     seated = (seating.job_state(event_id=event.pk) is None
               and event.rounds.filter(number=number).exists())
     if seated:
-        messages.success(request, f"{event.spec.sitting_title} {number} is seated. Check the "
-                                  "tables, then start it.")
+        messages.success(request, gettext("%(sitting)s %(number)s is seated. Check the tables, "
+                                          "then start it.")
+                         % {"sitting": sitting_title(event.sitting), "number": number})
     if from_director:
         return redirect("event-director", pk=event.pk)
     if seated:
@@ -379,20 +389,28 @@ def round_advance(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 **_round_context(request, event, round_),
                 "close_unfinished": services.round_unfinished(round_),
                 "close_action": reverse("round-advance", args=[event.pk, number]),
-                "close_label": (step.label if step and step.kind == "advance"
-                                else f"Close {sitting_phrase(labels[number])}") + " anyway",
+                "close_label": gettext("%(step)s anyway") % {"step": (
+                    step.label if step and step.kind == "advance"
+                    else gettext("Close %(sitting)s") % {
+                        "sitting": sitting_phrase(labels[number])})},
                 "close_from": request.POST.get("from", ""),
             }, status=409)
-        messages.error(request, exc.message)
+        messages.error(request, translated(exc.message))
         return _after_step(request, event)
     closed = labels[number]
     if new is None:
-        messages.success(request, f"{closed} closed: that was the last. Check the placings, "
-                                  "then finish the event.")
+        messages.success(request, gettext("%(sitting)s closed: that was the last. Check the "
+                                          "placings, then finish the event.")
+                         % {"sitting": closed})
         return redirect("event-finish", pk=event.pk)
-    started = "started" if new.status == Round.Status.PLAYING else "seated"
-    messages.success(request, f"{closed} closed; {sitting_phrase(labels.get(new.number, ''))} is "
-                              f"{started}: the tables' phones show the new seats.")
+    if new.status == Round.Status.PLAYING:
+        done = gettext("%(closed)s closed; %(next)s is started: the tables' phones show the new "
+                       "seats.")
+    else:
+        done = gettext("%(closed)s closed; %(next)s is seated: the tables' phones show the new "
+                       "seats.")
+    messages.success(request, done % {"closed": closed,
+                                      "next": sitting_phrase(labels.get(new.number, ""))})
     return _after_step(request, event)
 
 
@@ -402,27 +420,28 @@ def event_finish(request: HttpRequest, pk: int) -> HttpResponse:
     as they stand), then, posted with ``confirm=1``, the finish itself."""
     event = event_get(pk=pk, user=request.user, role="director")
     if event.status == Event.Status.FINISHED:
-        messages.info(request, "The event is finished.")
+        messages.info(request, gettext("The event is finished."))
         return redirect("event-detail", pk=event.pk)
     if request.method == "POST" and request.POST.get("confirm") == "1":
         with refusal_message(request):
             services.event_status_set(event=event, status=Event.Status.FINISHED,
                                       actor=request.user)
-            messages.success(request, "The event is finished: the placings are written.")
+            messages.success(request, gettext("The event is finished: the placings are written."))
             return redirect("event-detail", pk=event.pk)
     rounds = list(event.rounds.order_by("number"))
     open_round = next((r for r in rounds if r.status != Round.Status.CLOSED), None)
     labels = sitting_labels(event, upto=rounds[-1].number if rounds else 0)
     refusal = ""
     if event.status != Event.Status.RUNNING:
-        refusal = f"An event that is {event.get_status_display().lower()} cannot be finished."
+        refusal = gettext("An event whose status is “%(status)s” cannot be finished.") % {
+            "status": event.get_status_display()}
     elif open_round is not None:
-        refusal = (f"{labels.get(open_round.number, open_round.number)} is still open: close "
-                   "it before finishing the event.")
+        refusal = gettext("%(sitting)s is still open: close it before finishing the event.") % {
+            "sitting": labels.get(open_round.number, open_round.number)}
     try:
         placings = services.event_finish_preview(event) if not refusal else []
     except DomainError as exc:
-        refusal, placings = exc.message, []
+        refusal, placings = translated(exc.message), []
     currency = (event.prizes or {}).get("currency", "")
     side = [{**s, "amount_text": money(s["amount"], currency)}
             for s in side_prizes(event, placings)]
@@ -466,7 +485,8 @@ def round_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         except DomainError as exc:
             add_domain_error(form, exc)
         else:
-            messages.success(request, "Pairs swapped." if event.is_pairs else "Players swapped.")
+            messages.success(request, gettext("Pairs swapped.") if event.is_pairs
+                             else gettext("Players swapped."))
             return redirect("round-detail", pk=event.pk, number=number)
     return render(request, "events/round_detail.html", {
         **_round_context(request, event, round_), "swap_form": form,
@@ -480,7 +500,8 @@ def event_status(request: HttpRequest, pk: int, status: str) -> HttpResponse:
     with refusal_message(request):
         services.event_status_set(event=event, status=status, actor=request.user,
                                   reason=request.POST.get("reason", ""))
-        messages.success(request, f"The event is now {event.get_status_display().lower()}.")
+        messages.success(request, gettext("The event’s status is now “%(status)s”.")
+                         % {"status": event.get_status_display()})
     return redirect("event-detail", pk=event.pk)
 
 
@@ -507,8 +528,9 @@ def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         cards.append({**item, "url": url, "qr_svg": qr.svg_inline(scale=6, dark="#000")})
     ruleset = event_ruleset(event)
     # who plays with whom, as the card says it: the partnerships, or each for themselves
-    sides = ("Each player for themselves" if ruleset.individual else
-             " · ".join(f"{'–'.join(ruleset.seats_of(side))} partners" for side in ruleset.sides))
+    sides = (gettext("Each player for themselves") if ruleset.individual else
+             " · ".join(gettext("%(seats)s partners") % {"seats": "–".join(ruleset.seats_of(side))}
+                        for side in ruleset.sides))
     return render(request, "events/table_cards.html", {
         "event": event, "round": round_, "cards": cards, "address": address, "sides": sides,
     })

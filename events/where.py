@@ -17,7 +17,10 @@ import hashlib
 import json
 from typing import NotRequired, TypedDict
 
-from common.labels import SEAT_NAMES
+from django.utils.text import capfirst
+from django.utils.translation import gettext
+
+from common.labels import SEAT_NAMES, reads_english, sitting_title, sitting_word
 from common.rulesets import event_ruleset
 from draw.selectors import event_bracket, rounds_total
 from tournaments.models import Bye, Entry, Event, Round, Seat
@@ -68,18 +71,20 @@ class Seating(RoundStatus):
 
 
 def round_word(event: Event) -> str:
-    """What the event calls one sitting of every table: a progressive day plays games."""
-    return event.sitting
+    """What the event calls one sitting of every table, in the reader's language: a
+    progressive day plays games."""
+    return sitting_word(event.sitting)
 
 
 def _round_title(event: Event, round_: Round) -> str:
     """"Round 3", "Game 2", "Semi-final (game 7)", "Final (game 8)", "Round 5 (bracket)"."""
-    word = round_word(event).capitalize()
+    values = {"stage": Round.Stage(round_.stage).label, "word": round_word(event),
+              "title": sitting_title(event.sitting), "number": round_.number}
     if round_.stage in (Round.Stage.SEMIFINAL, Round.Stage.FINAL):
-        return f"{Round.Stage(round_.stage).label} ({word.lower()} {round_.number})"
+        return gettext("%(stage)s (%(word)s %(number)s)") % values
     if round_.stage == Round.Stage.BRACKET:
-        return f"{word} {round_.number} (bracket)"
-    return f"{word} {round_.number}"
+        return gettext("%(title)s %(number)s (bracket)") % values
+    return f"{values['title']} {round_.number}"
 
 
 def board_round(event: Event) -> Round | None:
@@ -120,13 +125,13 @@ def _status(event: Event, round_: Round | None) -> RoundStatus:
     """The board round's state in words, and the number of the round players wait for."""
     word = round_word(event)
     if round_ is None:
-        return {"status": "none", "status_text": f"No {word} is seated yet.",
+        return {"status": "none", "status_text": gettext("No %(word)s is seated yet.") % {"word": word},
                 "next_number": 1, "last": False}
     title = _round_title(event, round_)
     if round_.status == Round.Status.SEATED:
-        text = f"{title} is seated: find your table and seat."
+        text = gettext("%(title)s is seated: find your table and seat.") % {"title": title}
     elif round_.status == Round.Status.PLAYING:
-        text = f"{title} is being played."
+        text = gettext("%(title)s is being played.") % {"title": title}
     else:
         text = ""
     last = event.status in (Event.Status.FINISHED, Event.Status.CANCELLED)
@@ -136,8 +141,9 @@ def _status(event: Event, round_: Round | None) -> RoundStatus:
             bracket = event_bracket(event)
             last = bool(bracket and bracket["complete"])
     if round_.status == Round.Status.CLOSED:
-        text = (f"{title} is over. That was the last {word}." if last else
-                f"{title} is over; {word} {round_.number + 1} is not seated yet.")
+        text = (gettext("%(title)s is over. That was the last %(word)s.") if last else
+                gettext("%(title)s is over; %(word)s %(next)s is not seated yet.")) % {
+            "title": title, "word": word, "next": round_.number + 1}
     return {"status": round_.status, "status_text": text, "next_number": round_.number + 1,
             "last": last}
 
@@ -147,18 +153,22 @@ def _answer(row: SeatingRow, title: str, status: str, word: str,
     """The one-line answer to "where do I sit?" for a row."""
     name = row["name"]
     if row["state"] == "seated":
-        where = f"table {row['table']}"
+        values = {"name": name, "title": title, "word": word, "next": next_number,
+                  "table": row["table"], "match": row["match"], "seat": row["position"],
+                  "partner": row["partner"]}
         if row["match"]:
-            where += f" (match {row['match']})"
-        text = f"{where}, seat {row['position']}"
+            text = gettext("table %(table)s (match %(match)s), seat %(seat)s") % values
+        else:
+            text = gettext("table %(table)s, seat %(seat)s") % values
         if row["partner"]:
-            text += f", partner {row['partner']}"
+            text = gettext("%(where)s, partner %(partner)s") % {**values, "where": text}
         if status == Round.Status.CLOSED:
-            return (f"{name} — {title} is over (you sat at {text}); "
-                    f"{word} {next_number} is not seated yet.")
+            return gettext("%(name)s — %(title)s is over (you sat at %(where)s); %(word)s "
+                           "%(next)s is not seated yet.") % {**values, "where": text}
         return f"{name} — {title}: {text}"
     if status == Round.Status.CLOSED and row["state"] in ("bye", "not_seated", "alternate"):
-        return f"{name} — {word.capitalize()} {next_number} is not seated yet."
+        return gettext("%(name)s — %(word)s %(next)s is not seated yet.") % {
+            "name": name, "word": capfirst(word), "next": next_number}
     return f"{name} — {title}: {row['where']}"
 
 
@@ -194,7 +204,9 @@ def seating(event: Event, *, name: str = "", withdrawn: bool = False) -> Seating
         byes = set(Bye.objects.filter(round=round_).values_list("entry_id", flat=True))
         in_bracket = _bracket_players(event, round_) if any(
             e.pk not in placed and e.pk not in byes for e in wanted) else None
-    stage_label = Round.Stage(round_.stage).label.lower() if round_ else ""
+    stage_label = str(Round.Stage(round_.stage).label) if round_ else ""
+    if reads_english():  # "not in the semi-final"; German keeps the noun's capital
+        stage_label = stage_label.lower()
     for entry in wanted:
         row: SeatingRow = {
             "entry_id": entry.pk, "name": entry.player.name, "table": None, "match": "",
@@ -202,7 +214,8 @@ def seating(event: Event, *, name: str = "", withdrawn: bool = False) -> Seating
             "pair": str(entry.pair) if entry.pair_id else "",
         }
         if round_ is None:
-            row.update({"state": "not_seated", "where": f"no {word} is seated yet"})
+            row.update({"state": "not_seated",
+                        "where": gettext("no %(word)s is seated yet") % {"word": word}})
         elif entry.pk in placed:
             table, match, position = placed[entry.pk]
             side = ruleset.side_of(position)
@@ -210,30 +223,36 @@ def seating(event: Event, *, name: str = "", withdrawn: bool = False) -> Seating
             partner = [mates[p] for p in ruleset.seats_of(side) if p != position and p in mates]
             opponents = [mates[p] for p in ruleset.seats if ruleset.side_of(p) != side
                          and p in mates]
-            where = ("final table" if round_.stage == Round.Stage.FINAL else f"table {table}")
+            where = (gettext("final table") if round_.stage == Round.Stage.FINAL
+                     else gettext("table %(table)s") % {"table": table})
             row.update({"state": "seated", "table": table, "match": match, "position": position,
-                        "seat_name": SEAT_NAMES.get(position, position),
+                        "seat_name": str(SEAT_NAMES.get(position, position)),
                         "partner": names[partner[0]] if partner else "",
                         "opponents": [names[o] for o in opponents],
-                        "where": f"{where}, seat {position}"})
+                        "where": gettext("%(where)s, seat %(seat)s") % {
+                            "where": where, "seat": position}})
         elif entry.status == Entry.Status.LEFT:
-            row.update({"state": "withdrawn", "where": "has withdrawn"})
+            row.update({"state": "withdrawn", "where": gettext("has withdrawn")})
         elif entry.pk in byes:
-            row.update({"state": "bye", "where": "bye: sits this " + word + " out"})
+            row.update({"state": "bye", "where": gettext("bye: sits this %(word)s out") % {
+                "word": word}})
         elif entry.alternate and round_.stage == Round.Stage.QUALIFYING:
-            row.update({"state": "alternate", "where": "alternate: waits for a free seat"})
+            row.update({"state": "alternate", "where": gettext("alternate: waits for a free seat")})
         elif round_.stage in (Round.Stage.SEMIFINAL, Round.Stage.FINAL):
-            row.update({"state": "out", "where": f"not in the {stage_label}"})
+            row.update({"state": "out", "where": gettext("not in the %(stage)s") % {
+                "stage": stage_label}})
         elif round_.stage == Round.Stage.BRACKET:
             if in_bracket is not None and entry.pk in in_bracket:
                 row.update({"state": "waiting",
-                            "where": "no match this round: waits for the next one"})
+                            "where": gettext("no match this round: waits for the next one")})
             else:
-                row.update({"state": "out", "where": "out of the bracket"})
+                row.update({"state": "out", "where": gettext("out of the bracket")})
         else:
-            row.update({"state": "not_seated", "where": "not seated in this " + word})
+            row.update({"state": "not_seated", "where": gettext("not seated in this %(word)s") % {
+                "word": word}})
         row["answer"] = (_answer(row, title, status["status"], word, status["next_number"])
-                         if round_ else f"{row['name']} — no {word} is seated yet.")
+                         if round_ else gettext("%(name)s — no %(word)s is seated yet.") % {
+                             "name": row["name"], "word": word})
         rows.append(row)
     rows.sort(key=lambda r: (r["name"].casefold(), r["name"], r["entry_id"]))
     return {

@@ -16,6 +16,7 @@ from typing import ClassVar
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Entry, Event, Round
 
@@ -60,8 +61,8 @@ class Notice(models.Model):
     """The followers of ``round`` were told ``kind`` (at most once per round and kind)."""
 
     class Kind(models.TextChoices):
-        SEATED = "seated", "Round seated"
-        CALLED = "called", "Players called to the tables"
+        SEATED = "seated", _("Round seated")
+        CALLED = "called", _("Players called to the tables")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="notices")
     kind = models.CharField(max_length=10, choices=Kind.choices)
@@ -95,13 +96,13 @@ class Delivery(models.Model):
     row yet."""
 
     class Channel(models.TextChoices):
-        PUSH = "push", "Web Push"
-        MAIL = "mail", "E-mail"
+        PUSH = "push", _("Web Push")
+        MAIL = "mail", _("E-mail")
 
     class Outcome(models.TextChoices):
-        SENT = "sent", "Sent"
-        FAILED = "failed", "Failed"  # refused, unreachable or past its deadline: not tried again
-        GONE = "gone", "Subscription gone"
+        SENT = "sent", _("Sent")
+        FAILED = "failed", _("Failed")  # refused, unreachable or past its deadline: not tried again
+        GONE = "gone", _("Subscription gone")
 
     notice = models.ForeignKey(Notice, on_delete=models.CASCADE, related_name="deliveries")
     follower = models.ForeignKey(Follower, on_delete=models.CASCADE, related_name="deliveries")

@@ -30,6 +30,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from rest_framework import serializers
@@ -108,7 +109,7 @@ def follow_pick(request: HttpRequest, pk: int) -> HttpResponse:
         entry = Entry.objects.filter(event=event, pk=int(picked)).first() \
             if picked.isdigit() else None
         if entry is None:
-            messages.error(request, "entry: pick your name from the list.")
+            messages.error(request, gettext("entry: pick your name from the list."))
             return redirect("follow-pick", pk=event.pk)
         return _start(request, event, entry)
     name = request.GET.get("name", "").strip()[:100]
@@ -232,7 +233,7 @@ def follow_email(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
     except DomainError as exc:
         messages.error(request, f"{exc.field}: {exc.message}")
     else:
-        messages.success(request, "We sent a link to that address: open it to confirm.")
+        messages.success(request, gettext("We sent a link to that address: open it to confirm."))
     return redirect("follow-entry", pk=event.pk, entry_id=follower.entry_id)
 
 
@@ -256,7 +257,7 @@ def follow_stop(request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
     services.follower_stop(follower=follower)
     if request.headers.get("Accept", "").startswith("application/json"):
         return JsonResponse({"stopped": True})
-    messages.success(request, "Notifications stopped. This page still shows your seat.")
+    messages.success(request, gettext("Notifications stopped. This page still shows your seat."))
     return redirect("follow-entry", pk=event.pk, entry_id=follower.entry_id)
 
 

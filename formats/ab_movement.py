@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 from pairing.club_night import BuiltRound
 from pairing.pair_movements import ab_movement
+from rules_engine.i18n import gettext_noop, ngettext
 
 from .pairs import pair_format, seat, sit_out_withdrawn
 from .spec import Situation
@@ -17,11 +18,14 @@ def _build(s: Situation) -> BuiltRound:
 
 
 def _describe(settings: Mapping[str, object], rounds_planned: int) -> list[str]:
-    return [f"A/B movement, {rounds_planned} rounds: the A pairs keep their table; the B pairs "
-            "move one table up each round."]
+    return [ngettext("A/B movement, %(rounds)s round: the A pairs keep their table; the B "
+                     "pairs move one table up each round.",
+                     "A/B movement, %(rounds)s rounds: the A pairs keep their table; the B "
+                     "pairs move one table up each round.",
+                     rounds_planned, rounds=rounds_planned)]
 
 
 FORMAT = pair_format(
-    name="ab_movement", label="A/B movement (pairs)", qualify=_build, describe=_describe,
-    summary="A/B movement: the A pairs keep their table, the B pairs move up one each round.",
+    name="ab_movement", label=gettext_noop("A/B movement (pairs)"), qualify=_build, describe=_describe,
+    summary=gettext_noop("A/B movement: the A pairs keep their table, the B pairs move up one each round."),
 )

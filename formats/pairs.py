@@ -21,6 +21,7 @@ from pairing.club_night import BuiltRound
 from pairing.results import TableResult
 from pairing.rotation import RoundPlan
 from pairing.round_robin import PairRound, ScheduleError
+from rules_engine.i18n import Text, gettext_noop
 
 from .pair_settings import (
     BRACKET_KEYS,
@@ -167,7 +168,7 @@ def _playoff_cut(settings: Mapping[str, object]) -> Cut | None:
     size = playoff.get("cut", 8)
     if not isinstance(size, int) or isinstance(size, bool) or size <= 0:
         return None
-    return Cut(size, "the playoff")
+    return Cut(size, gettext_noop("the playoff"))
 
 
 def _depth(plan: Plan | None) -> int:
@@ -553,24 +554,27 @@ def _part_view(part: Bracket, played: Mapping[str, PairResult],
 
 
 def _describe_bracket(kind: str, options: Mapping[str, object]) -> list[str]:
-    words = ["A single-elimination bracket: a pair is out after one loss."] if kind == "single" \
-        else ["A double-elimination bracket: a pair is out after its second loss; losers of "
-              "the winners' bracket drop into the losers' bracket."]
-    words.append("The best seed meets the lowest in the first round, and so on; when the "
-                 "pairs are not a power of two the top seeds have a bye in the first round.")
+    words = [gettext_noop("A single-elimination bracket: a pair is out after one loss.")
+             if kind == "single" else
+             gettext_noop("A double-elimination bracket: a pair is out after its second loss; "
+                          "losers of the winners' bracket drop into the losers' bracket.")]
+    words.append(gettext_noop("The best seed meets the lowest in the first round, and so on; "
+                              "when the pairs are not a power of two the top seeds have a bye "
+                              "in the first round."))
     if kind == "double":
-        words.append("The grand final is played again if the losers' bracket pair wins it."
-                     if options.get("reset", True) else "One grand final decides.")
+        words.append(gettext_noop("The grand final is played again if the losers' bracket pair "
+                                  "wins it.")
+                     if options.get("reset", True) else gettext_noop("One grand final decides."))
     if options.get("third_place"):
-        words.append("The semi-final losers play for third place.")
+        words.append(gettext_noop("The semi-final losers play for third place."))
     if options.get("consolation"):
         rounds = ", ".join(str(r) for r in setting_ints(options, "consolation"))
-        words.append(f"Pairs knocked out in round {rounds} of the "
-                     f"{'winners' if kind == 'single' else 'losers'}' bracket play a "
-                     "single-elimination consolation bracket.")
+        words.append(Text(gettext_noop(
+            "Pairs knocked out in round %(rounds)s of the winners' bracket play a "
+            "single-elimination consolation bracket.") if kind == "single" else gettext_noop(
+            "Pairs knocked out in round %(rounds)s of the losers' bracket play a "
+            "single-elimination consolation bracket."), rounds=rounds))
     return words
-
-
 
 
 def _describe_lower(playoff: Mapping[str, object]) -> list[str]:
@@ -579,36 +583,45 @@ def _describe_lower(playoff: Mapping[str, object]) -> list[str]:
     if not lower:
         return []
     cut = setting_int(playoff, "cut")
-    return [f"At the same time the next {lower} pairs (places {cut + 1} to {cut + lower} of the "
-            "standings) play a lower bracket of the same kind, seeded by the standings"
-            f"{'' if not playoff.get('consolation') else ', without a consolation bracket'}: "
-            f"the upper bracket decides places 1 to {cut}, the lower bracket places {cut + 1} "
-            f"to {cut + lower}, and the other pairs keep their places in the standings after "
-            "them."]
+    values = {"lower": lower, "first": cut + 1, "last": cut + lower, "cut": cut}
+    if playoff.get("consolation"):
+        return [Text(gettext_noop(
+            "At the same time the next %(lower)s pairs (places %(first)s to %(last)s of the "
+            "standings) play a lower bracket of the same kind, seeded by the standings, without "
+            "a consolation bracket: the upper bracket decides places 1 to %(cut)s, the lower "
+            "bracket places %(first)s to %(last)s, and the other pairs keep their places in the "
+            "standings after them."), **values)]
+    return [Text(gettext_noop(
+        "At the same time the next %(lower)s pairs (places %(first)s to %(last)s of the "
+        "standings) play a lower bracket of the same kind, seeded by the standings: the upper "
+        "bracket decides places 1 to %(cut)s, the lower bracket places %(first)s to %(last)s, "
+        "and the other pairs keep their places in the standings after them."), **values)]
 
 
 def _describe_tail(settings: Mapping[str, object]) -> list[str]:
     words: list[str] = []
     if settings.get("playoff"):
         playoff = setting_map(settings, "playoff")
-        words.append(f"Then the top {playoff['cut']} pairs of the standings play a bracket, "
-                     "seeded by the standings.")
+        words.append(Text(gettext_noop("Then the top %(cut)s pairs of the standings play a "
+                                       "bracket, seeded by the standings."),
+                          cut=playoff["cut"]))
         words += _describe_bracket(str(playoff["kind"]), playoff)
         words += _describe_lower(playoff)
-    words.append("A game that ends level is settled by cutting the cards; a bye counts as a "
-                 "win.")
+    words.append(gettext_noop("A game that ends level is settled by cutting the cards; a bye "
+                              "counts as a win."))
     if settings.get("game_minutes"):
-        words.append(f"A game lasts at most {settings['game_minutes']} minutes: when the "
-                     "director calls time, the pair ahead wins.")
+        words.append(Text(gettext_noop("A game lasts at most %(minutes)s minutes: when the "
+                                       "director calls time, the pair ahead wins."),
+                          minutes=settings["game_minutes"]))
     return words
 
 
 # How a forfeit is scored (``scoring.services.game_forfeit``, ``standings.services``): like a
 # bye for the pair that was ready to play, which is what it amounts to for that pair.
 FORFEIT_WORDS = [
-    "A pair that cannot go on forfeits its game (a walkover): the other pair wins it and "
-    "scores what a bye scores; the forfeiting pair scores nothing. A pair that withdraws from "
-    "a bracket gives each of its later opponents a walkover.",
+    gettext_noop("A pair that cannot go on forfeits its game (a walkover): the other pair wins "
+                 "it and scores what a bye scores; the forfeiting pair scores nothing. A pair "
+                 "that withdraws from a bracket gives each of its later opponents a walkover."),
 ]
 
 
@@ -663,7 +676,7 @@ def pair_format(
     qualifying_rounds: Callable[[int, Mapping[str, object], int], int] = planned_rounds,
     keys: frozenset[str] = frozenset(),
     describe: Callable[[Mapping[str, object], int], list[str]] | None = None,
-    rounds_help: str = "With a playoff, the qualifying rounds before it.",
+    rounds_help: str = gettext_noop("With a playoff, the qualifying rounds before it."),
     rounds_used: bool = True, closed_field: bool = False, shortcut: str = "",
 ) -> Format:
     """The spec of a fixed-partnership format: qualifying rounds built by ``qualify`` (then an
@@ -713,9 +726,11 @@ def pair_format(
     return Format(
         name=name, label=label, summary=summary, shortcut=shortcut, build=build,
         entrants="pairs",
-        rounds_help="Not used: a bracket plays until it is decided." if bracket else rounds_help,
+        rounds_help=(gettext_noop("Not used: a bracket plays until it is decided.") if bracket
+                     else rounds_help),
         rounds_used=rounds_used and not bracket,
-        rounds_label="Rounds" if rounds_used and not bracket else "Rounds (not used)",
+        rounds_label=(gettext_noop("Rounds") if rounds_used and not bracket
+                      else gettext_noop("Rounds (not used)")),
         setting_keys=known, check_settings=check, check_plan_change=plan_change,
         check_field=_check_field, qualifying_cut=no_cut if bracket else _playoff_cut,
         stage_of=stage_of, rounds_total=total, qualifying_rounds=qualifying_rounds,

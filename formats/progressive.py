@@ -16,6 +16,7 @@ from pairing.progressive import threes as progressive_threes
 from pairing.progressive.stages import Stage as ProgressiveStage
 from pairing.progressive.start import first_game
 from pairing.rotation import RoundPlan
+from rules_engine.i18n import Text, gettext_noop
 
 from .spec import (
     Cut,
@@ -225,7 +226,8 @@ def _qualifying_cut(settings: Mapping[str, object]) -> Cut | None:
     size = progressive_stages.plan_from(settings, 1).cut
     if not size:
         return None
-    return Cut(size, "the semi-final tables" if size in (8, 9) else "the final table")
+    return Cut(size, gettext_noop("the semi-final tables") if size in (8, 9)
+               else gettext_noop("the final table"))
 
 
 def _check_field(settings: Mapping[str, object], players: int) -> None:
@@ -243,19 +245,35 @@ def _describe(settings: Mapping[str, object], rounds_planned: int) -> list[str]:
         return [*lines, *_common_lines(settings)]
     lines = progressive_stages.describe(settings, rounds_planned)
     if settings.get("movement") == "fixed_seats":
-        movement = ("After each game every player moves by a fixed number of tables for their "
-                    "seat.")
+        movement = gettext_noop("After each game every player moves by a fixed number of tables "
+                                "for their seat.")
     else:
-        toward = "toward table 1" if settings.get("direction", "up") == "up" else \
-            "away from table 1"
-        who = "the system draws" if settings.get("draw", "system") == "system" else \
-            "the table cuts the cards to decide"
-        movement = (f"After each game the winners move one table {toward}; the losers stay, "
-                    f"split up and each partners a player who arrives ({who} who partners "
-                    "whom).")
+        up = settings.get("direction", "up") == "up"
+        system = settings.get("draw", "system") == "system"
+        movement = {
+            (True, True): gettext_noop(
+                "After each game the winners move one table toward table 1; the losers stay, "
+                "split up and each partners a player who arrives (the system draws who partners "
+                "whom)."),
+            (True, False): gettext_noop(
+                "After each game the winners move one table toward table 1; the losers stay, "
+                "split up and each partners a player who arrives (the table cuts the cards to "
+                "decide who partners whom)."),
+            (False, True): gettext_noop(
+                "After each game the winners move one table away from table 1; the losers stay, "
+                "split up and each partners a player who arrives (the system draws who partners "
+                "whom)."),
+            (False, False): gettext_noop(
+                "After each game the winners move one table away from table 1; the losers stay, "
+                "split up and each partners a player who arrives (the table cuts the cards to "
+                "decide who partners whom)."),
+        }[(up, system)]
         if not settings.get("cut"):
-            movement += (" At tables of three (three-handed) the winner moves one table "
-                         f"{toward}, second stays and third moves one table the other way.")
+            lines.insert(1, gettext_noop(
+                "At tables of three (three-handed) the winner moves one table toward table 1, "
+                "second stays and third moves one table the other way.") if up else gettext_noop(
+                "At tables of three (three-handed) the winner moves one table away from table "
+                "1, second stays and third moves one table the other way."))
     lines.insert(1, movement)
     return [*lines, *_common_lines(settings)]
 
@@ -263,23 +281,24 @@ def _describe(settings: Mapping[str, object], rounds_planned: int) -> list[str]:
 def _common_lines(settings: Mapping[str, object]) -> list[str]:
     lines: list[str] = []
     if settings.get("game_minutes"):
-        lines.append(f"A game lasts at most {settings['game_minutes']} minutes: when the "
-                     "director calls time, the games still playing end after the deals "
-                     "entered and the side ahead (at tables of three, the player ahead) wins.")
-    lines.append("Players beyond whole tables wait as alternates: an alternate takes the seat "
-                 "of a player who withdraws, scores, but is not placed for the cut or the "
-                 "prizes.")
+        lines.append(Text(gettext_noop(
+            "A game lasts at most %(minutes)s minutes: when the director calls time, the games "
+            "still playing end after the deals entered and the side ahead (at tables of three, "
+            "the player ahead) wins."), minutes=settings["game_minutes"]))
+    lines.append(gettext_noop("Players beyond whole tables wait as alternates: an alternate "
+                              "takes the seat of a player who withdraws, scores, but is not "
+                              "placed for the cut or the prizes."))
     return lines
 
 
 FORMAT = Format(
-    name="individual_progressive", label="Individual progressive (NPA)", build=_build,
-    summary="Individual progressive: winners move, losers stay, partners drawn (NPA); its "
-            "settings default to the NPA's.",
-    sitting="game", shortcut="New progressive tournament",
+    name="individual_progressive", label=gettext_noop("Individual progressive (NPA)"), build=_build,
+    summary=gettext_noop("Individual progressive: winners move, losers stay, partners drawn (NPA); its "
+            "settings default to the NPA's."),
+    sitting="game", shortcut=gettext_noop("New progressive tournament"),
     default_rounds=progressive_settings.QUALIFYING_GAMES,
     default_deals=progressive_settings.DEALS_PER_GAME,
-    rounds_label="Qualifying games", rounds_setting="qualifying_games",
+    rounds_label=gettext_noop("Qualifying games"), rounds_setting="qualifying_games",
     setting_keys=progressive_settings.KNOWN,
     check_settings=_check_settings, check_plan_change=_check_plan_change,
     check_field=_check_field, qualifying_cut=_qualifying_cut,

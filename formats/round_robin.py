@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 from pairing.club_night import BuiltRound
 from pairing.round_robin import ScheduleError, round_robin, round_robin_rounds
+from rules_engine.i18n import Text, gettext_noop
 
 from .pairs import pair_format, seat, sit_out_withdrawn
 from .spec import Situation, setting_int
@@ -28,15 +29,17 @@ def _qualifying_rounds(rounds_planned: int, settings: Mapping[str, object], entr
 
 def _describe(settings: Mapping[str, object], rounds_planned: int) -> list[str]:
     groups = setting_int(settings, "groups", 1)
-    return ["Round robin: every pair meets every other pair of its group once."
-            + (f" The pairs play in {groups} groups." if groups > 1 else "")]
+    if groups > 1:
+        return [Text(gettext_noop("Round robin: every pair meets every other pair of its group "
+                                  "once. The pairs play in %(groups)s groups."), groups=groups)]
+    return [gettext_noop("Round robin: every pair meets every other pair of its group once.")]
 
 
 FORMAT = pair_format(
-    name="round_robin", label="Round robin (pairs)", qualify=_build, describe=_describe,
-    summary="Round robin: every pair meets every other pair of its group once.",
+    name="round_robin", label=gettext_noop("Round robin (pairs)"), qualify=_build, describe=_describe,
+    summary=gettext_noop("Round robin: every pair meets every other pair of its group once."),
     qualifying_rounds=_qualifying_rounds, keys=frozenset({"groups"}),
     rounds_used=False,
-    rounds_help="Not used: a round robin plays every pair once (in each group).",
+    rounds_help=gettext_noop("Not used: a round robin plays every pair once (in each group)."),
     closed_field=True,
 )

@@ -19,6 +19,7 @@ from pairing.club_night import BuiltRound
 from pairing.errors import PairingError
 from pairing.results import TableResult
 from pairing.rotation import RoundPlan
+from rules_engine.i18n import Text, gettext_noop, ngettext
 
 
 class FormatError(PairingError):
@@ -39,8 +40,9 @@ class Stage(StrEnum):
         return STAGE_LABELS[self]
 
 
-STAGE_LABELS = {Stage.QUALIFYING: "Qualifying", Stage.SEMIFINAL: "Semi-final",
-                Stage.FINAL: "Final", Stage.BRACKET: "Bracket"}
+STAGE_LABELS = {Stage.QUALIFYING: gettext_noop("Qualifying"),
+                Stage.SEMIFINAL: gettext_noop("Semi-final"),
+                Stage.FINAL: gettext_noop("Final"), Stage.BRACKET: gettext_noop("Bracket")}
 
 
 def _shape_of(table_sizes: tuple[int, ...], teams: tuple[tuple[int, ...], ...]) -> str:
@@ -235,7 +237,7 @@ class Format:
     # them at all (a round robin and a bracket decide their own length).
     default_rounds: int = 4
     default_deals: int | None = 8
-    rounds_label: str = "Rounds"
+    rounds_label: str = gettext_noop("Rounds")
     rounds_help: str = ""
     rounds_used: bool = True
     # The settings key that may give the planned rounds instead of ``rounds_planned``.
@@ -340,24 +342,44 @@ class Format:
         "10 qualifying games of 4 deals, then semi-finals and a 3-game final", "bracket
         matches of 4 deals"; ``game_target`` words a game played to a score instead of a
         number of deals."""
-        game = (f"of {deals} deal{'s' if deals != 1 else ''}" if deals
-                else f"of a game to {game_target}" if game_target else "")
+        if deals:
+            game = ngettext("of %(deals)s deal", "of %(deals)s deals", deals, deals=deals)
+        elif game_target:
+            game = Text(gettext_noop("of a game to %(target)s"), target=game_target)
+        else:
+            game = Text("")
         if self.bracket:
-            return f"bracket matches {game}".strip()
+            return Text(gettext_noop("bracket matches %(game)s"), game=game)
         total = self.rounds_total(rounds_planned, settings, entrants)
-        word = self.sitting
         if not self.stage_totals:
-            return f"{total} {word}{'s' if total != 1 else ''} {game}".strip()
+            if self.sitting == "game":
+                return ngettext("%(n)s game %(game)s", "%(n)s games %(game)s", total, n=total,
+                                game=game)
+            return ngettext("%(n)s round %(game)s", "%(n)s rounds %(game)s", total, n=total,
+                            game=game)
         counts: dict[str, int] = {}
         for number in range(1, total + 1):
             stage = self.stage_of(number, rounds_planned, settings, entrants)
             counts[stage] = counts.get(stage, 0) + 1
         qualifying = counts.get(Stage.QUALIFYING, 0)
-        words = f"{qualifying} qualifying {word}{'s' if qualifying != 1 else ''} {game}".strip()
-        after = []
-        if counts.get(Stage.SEMIFINAL):
-            after.append("semi-finals")
+        if self.sitting == "game":
+            words = ngettext("%(n)s qualifying game %(game)s", "%(n)s qualifying games %(game)s",
+                             qualifying, n=qualifying, game=game)
+        else:
+            words = ngettext("%(n)s qualifying round %(game)s",
+                             "%(n)s qualifying rounds %(game)s", qualifying, n=qualifying,
+                             game=game)
+        semis = bool(counts.get(Stage.SEMIFINAL))
         finals = counts.get(Stage.FINAL, 0)
+        if semis and finals > 1:
+            return Text(gettext_noop("%(words)s, then semi-finals and a %(n)s-game final"),
+                        words=words, n=finals)
+        if semis and finals:
+            return Text(gettext_noop("%(words)s, then semi-finals and a final"), words=words)
+        if finals > 1:
+            return Text(gettext_noop("%(words)s, then a %(n)s-game final"), words=words, n=finals)
         if finals:
-            after.append("a final" if finals == 1 else f"a {finals}-{word} final")
-        return f"{words}, then {' and '.join(after)}" if after else words
+            return Text(gettext_noop("%(words)s, then a final"), words=words)
+        if semis:
+            return Text(gettext_noop("%(words)s, then semi-finals"), words=words)
+        return words

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from pairing.club_night import BuiltRound
 from pairing.round_robin import PairRound
 from pairing.swiss import Standing, SwissError, swiss_round
+from rules_engine.i18n import gettext_noop, ngettext
 
 from .pairs import pair_format, pair_of, pair_results, previous_finished, seat
 from .spec import FormatError, Situation
@@ -49,14 +50,18 @@ def _build(s: Situation) -> BuiltRound:
 
 
 def _describe(settings: Mapping[str, object], rounds_planned: int) -> list[str]:
-    return [f"Swiss, {rounds_planned} rounds: pairs with the same number of wins meet, never "
-            "twice; with an odd number of pairs one has a bye each round (never twice while "
-            "another has had none), which counts as a win."]
+    return [ngettext("Swiss, %(rounds)s round: pairs with the same number of wins meet, never "
+                     "twice; with an odd number of pairs one has a bye each round (never twice "
+                     "while another has had none), which counts as a win.",
+                     "Swiss, %(rounds)s rounds: pairs with the same number of wins meet, never "
+                     "twice; with an odd number of pairs one has a bye each round (never twice "
+                     "while another has had none), which counts as a win.",
+                     rounds_planned, rounds=rounds_planned)]
 
 
 FORMAT = pair_format(
-    name="swiss", label="Swiss (pairs)", qualify=_build, describe=_describe,
-    summary="Swiss: fixed pairs with the same number of wins meet, never twice; optionally a "
-            "playoff bracket for the top pairs.",
-    keys=frozenset({"first_draw"}), shortcut="New pairs event",
+    name="swiss", label=gettext_noop("Swiss (pairs)"), qualify=_build, describe=_describe,
+    summary=gettext_noop("Swiss: fixed pairs with the same number of wins meet, never twice; optionally a "
+            "playoff bracket for the top pairs."),
+    keys=frozenset({"first_draw"}), shortcut=gettext_noop("New pairs event"),
 )

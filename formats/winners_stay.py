@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 from pairing.club_night import BuiltRound
 from pairing.pair_movements import first_draw, first_game, winners_stay
+from rules_engine.i18n import gettext_noop, ngettext
 
 from .pairs import pair_format, pair_of, pair_results, previous_finished, seat, sit_out_withdrawn
 from .spec import Situation
@@ -29,12 +30,15 @@ def _build(s: Situation) -> BuiltRound:
 
 
 def _describe(settings: Mapping[str, object], rounds_planned: int) -> list[str]:
-    return [f"Winners stay, {rounds_planned} rounds: the first game's winners keep their table "
-            "all day; the others move one table up each round."]
+    return [ngettext("Winners stay, %(rounds)s round: the first game's winners keep their "
+                     "table all day; the others move one table up each round.",
+                     "Winners stay, %(rounds)s rounds: the first game's winners keep their "
+                     "table all day; the others move one table up each round.",
+                     rounds_planned, rounds=rounds_planned)]
 
 
 FORMAT = pair_format(
-    name="winners_stay", label="Winners stay (pairs)", qualify=_build, describe=_describe,
-    summary="Winners stay: the first game's winners keep their table; the others move up.",
+    name="winners_stay", label=gettext_noop("Winners stay (pairs)"), qualify=_build, describe=_describe,
+    summary=gettext_noop("Winners stay: the first game's winners keep their table; the others move up."),
     keys=frozenset({"first_draw"}),
 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Player
 from scoring.models import Game
@@ -24,13 +25,13 @@ class Season(models.Model):
     """A club's season: the dates it runs, which events count and how its leaderboard ranks."""
 
     class Counting(models.TextChoices):
-        TOTAL = "total", "Total points"
-        AVERAGE = "average", "Average points per night"
-        BEST_N = "best_n", "Best N nights"
+        TOTAL = "total", _("Total points")
+        AVERAGE = "average", _("Average points per night")
+        BEST_N = "best_n", _("Best N nights")
 
     class Events(models.TextChoices):
-        CLUB_NIGHTS = "club_nights", "Club nights only"
-        ALL = "all", "All the club's events"
+        CLUB_NIGHTS = "club_nights", _("Club nights only")
+        ALL = "all", _("All the club's events")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
     name = models.CharField(max_length=80)

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from clubs.models import Club
@@ -67,7 +68,7 @@ def _season_form(request: HttpRequest, club: Club, form: SeasonForm,
         except DomainError as exc:
             add_domain_error(form, exc)
         else:
-            messages.success(request, f"Season {saved.name} saved.")
+            messages.success(request, gettext("Season %(name)s saved.") % {"name": saved.name})
             return redirect("season-detail", slug=club.slug, pk=saved.pk)
     status = 400 if request.method == "POST" else 200
     return render(request, "league/season_form.html",
@@ -100,7 +101,8 @@ def season_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     club = _club(request, slug, role="director")
     season = _season(club, pk)
     services.season_delete(season=season, actor=request.user)
-    messages.success(request, f"Season {season.name} deleted; the events' results stay.")
+    messages.success(request, gettext("Season %(name)s deleted; the events' results stay.")
+                     % {"name": season.name})
     return redirect("season-list", slug=club.slug)
 
 

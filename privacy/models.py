@@ -7,14 +7,15 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Player
 
 
 class PrivacyLog(models.Model):
     class Action(models.TextChoices):
-        EXPORT = "export", "Data exported by a director"
-        ERASURE = "erasure", "Account erased at the player's request"
+        EXPORT = "export", _("Data exported by a director")
+        ERASURE = "erasure", _("Account erased at the player's request")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
     player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL,

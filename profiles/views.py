@@ -7,12 +7,16 @@ from typing import Any, TypedDict
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.formats import date_format, number_format
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from clubs.models import Club, Player
 from common.charts import BarSeries, LinePoint, bar_chart, line_chart
 from common.collector import collector_paused
+from common.labels import reads_english
 from conduct.models import Penalty
 from conduct.selectors import (
     ConductSummary,
@@ -27,12 +31,14 @@ RATING_GAMES_DRAWN = 200  # the rating chart draws each game up to this many, el
 EVENTS_PER_PAGE = 50  # the events table shows this many, newest first; "Older events" the rest
 
 # made / set in play / board set / surrendered: green, orange, red, grey
-ENDINGS = (("made", "Made", "#0b6e4f"), ("set", "Set", "#c2410c"),
-           ("board_set", "Board set", "#9f1239"), ("surrendered", "Surrendered", "#8a94a6"))
+ENDINGS = (("made", _("Made"), "#0b6e4f"), ("set", _("Set"), "#c2410c"),
+           ("board_set", _("Board set"), "#9f1239"),
+           ("surrendered", _("Surrendered"), "#8a94a6"))
 
 
 def _short_date(value: datetime.date) -> str:
-    return f"{value.day} {value:%b %y}"
+    """A chart's tick: "3 Nov 26" (German "3.11.26")."""
+    return date_format(value, "j M y") if reads_english() else date_format(value, "j.n.y")
 
 
 def group_charts(group: dict[str, Any], player_name: str) -> dict[str, Any]:
@@ -40,24 +46,27 @@ def group_charts(group: dict[str, Any], player_name: str) -> dict[str, Any]:
     per game event by event (shaded: one standard error either side)."""
     bids = group["bids"]
     bid_chart = bar_chart(
-        title=f"{player_name}'s bids by size: made, set, board set, surrendered",
+        title=gettext("%(name)s's bids by size: made, set, board set, surrendered") % {
+            "name": player_name},
         categories=[b["label"] for b in bids],
-        series=[BarSeries(label, [b[key] for b in bids], colour) for key, label, colour in ENDINGS],
-        unit="bids", empty="No bids of this player's yet.",
+        series=[BarSeries(str(label), [b[key] for b in bids], colour)
+                for key, label, colour in ENDINGS],
+        unit=gettext("bids"), empty=gettext("No bids of this player's yet."),
     )
     points = [
         LinePoint(
             label=_short_date(row["date"]), value=row["points_per_game"],
             low=None if row["stderr"] is None else row["points_per_game"] - row["stderr"],
             high=None if row["stderr"] is None else row["points_per_game"] + row["stderr"],
-            note=f"{row['name']}, {row['games']} game{'s' if row['games'] != 1 else ''}",
+            note=ngettext("%(event)s, %(games)s game", "%(event)s, %(games)s games",
+                          row["games"]) % {"event": row["name"], "games": row["games"]},
         )
         for row in group["per_event"]
     ]
     ppg_chart = line_chart(
-        title=f"{player_name}'s points per game, event by event", points=points,
-        band_label="shaded: one standard error either side",
-        empty="No finished games yet.",
+        title=gettext("%(name)s's points per game, event by event") % {"name": player_name},
+        points=points, band_label=gettext("shaded: one standard error either side"),
+        empty=gettext("No finished games yet."),
     )
     return {"bid_chart": bid_chart, "ppg_chart": ppg_chart}
 
@@ -74,13 +83,16 @@ def rating_chart(rating: dict[str, Any] | None, player_name: str) -> SafeString 
                   value=round(row["mu"], 2),
                   low=round(row["mu"] - 2 * row["sigma"], 2),
                   high=round(row["mu"] + 2 * row["sigma"], 2),
-                  note=f"{row.get('event_name') or row['name']}, rating {row['ordinal']:.1f}")
+                  note=gettext("%(event)s, rating %(rating)s") % {
+                      "event": row.get("event_name") or row["name"],
+                      "rating": number_format(row["ordinal"], 1)})
         for row in (rating["history"] if by_game else rating["by_event"][::-1])
     ]
-    return line_chart(title=f"{player_name}'s skill after each rated "
-                            f"{'game' if by_game else 'event'}",
-                      points=points, band_label="shaded: two standard deviations either side",
-                      empty="No rated games in the events you can see.")
+    title = (gettext("%(name)s's skill after each rated game") if by_game
+             else gettext("%(name)s's skill after each rated event"))
+    return line_chart(title=title % {"name": player_name}, points=points,
+                      band_label=gettext("shaded: two standard deviations either side"),
+                      empty=gettext("No rated games in the events you can see."))
 
 
 @require_GET

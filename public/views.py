@@ -23,6 +23,7 @@ from rest_framework.authtoken.models import Token
 from clubs.models import Club, Membership
 from clubs.permissions import check_view_club, has_club_role
 from common.api import DATABASE_RETRY_AFTER_SECONDS, database_unavailable_errors
+from common.labels import translated
 from common.rulesets import ruleset_for
 from league.models import Season
 from league.selectors import (
@@ -105,7 +106,8 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     season, choices = season_shown(club, request.GET.get("season"))
     return render(request, "public/club_detail.html", {
         "club": club,
-        "ruleset_title": ruleset_for(preset=club.ruleset_preset, overrides=club.ruleset_overrides).title,
+        "ruleset_title": translated(ruleset_for(preset=club.ruleset_preset,
+                                               overrides=club.ruleset_overrides).title),
         **club_events(club=club, user=request.user),
         "season": season,
         "season_choices": choices,

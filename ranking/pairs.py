@@ -31,6 +31,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules_engine.i18n import gettext_noop
+
 from .standings import (
     RankingError,
     SortKey,
@@ -41,9 +43,9 @@ from .standings import (
 )
 
 PAIR_TIE_BREAKS: dict[str, str] = {
-    "head_to_head": "Wins against the other tied pairs",
-    "points_against": "Fewest points against",
-    "highest_game": "Highest single game",
+    "head_to_head": gettext_noop("Wins against the other tied pairs"),
+    "points_against": gettext_noop("Fewest points against"),
+    "highest_game": gettext_noop("Highest single game"),
 }
 PAIR_DEFAULT = ["head_to_head", "points_against", "highest_game"]
 

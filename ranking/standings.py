@@ -25,14 +25,15 @@ from itertools import groupby
 from typing import Any, Protocol, TypeAlias, TypeVar
 
 from rules_engine.errors import CoreError
+from rules_engine.i18n import gettext_noop
 
 TIE_BREAKS: dict[str, str] = {
-    "points": "Total points",
-    "wins": "Games won",
-    "head_to_head": "Wins against the other tied players",
-    "highest_game": "Highest single game",
-    "hands_made": "Contracts made",
-    "fewest_sets": "Fewest times set",
+    "points": gettext_noop("Total points"),
+    "wins": gettext_noop("Games won"),
+    "head_to_head": gettext_noop("Wins against the other tied players"),
+    "highest_game": gettext_noop("Highest single game"),
+    "hands_made": gettext_noop("Contracts made"),
+    "fewest_sets": gettext_noop("Fewest times set"),
 }
 # Individual events rank by points; partnership events by wins, then points.
 INDIVIDUAL_DEFAULT = ["points", "wins", "head_to_head", "highest_game"]

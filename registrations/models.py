@@ -24,6 +24,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Player
 from tournaments.models import Event
@@ -67,12 +68,12 @@ class RegistrationSettings(models.Model):
 
 class Registration(models.Model):
     class Status(models.TextChoices):
-        UNCONFIRMED = "unconfirmed", "Address not confirmed yet"
-        PENDING = "pending", "Awaiting approval"
-        REGISTERED = "registered", "Registered"
-        WAITLISTED = "waitlisted", "Waitlisted"
-        WITHDRAWN = "withdrawn", "Withdrawn"
-        REFUSED = "refused", "Refused"
+        UNCONFIRMED = "unconfirmed", _("Address not confirmed yet")
+        PENDING = "pending", _("Awaiting approval")
+        REGISTERED = "registered", _("Registered")
+        WAITLISTED = "waitlisted", _("Waitlisted")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+        REFUSED = "refused", _("Refused")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registrations")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.UNCONFIRMED)

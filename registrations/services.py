@@ -25,6 +25,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from clubs.models import ClubPlayer, Player
 from clubs.services import player_create
@@ -501,7 +502,7 @@ def registration_here_refusal(event: Event) -> DomainError | None:
     if refusal is not None and refusal.code != "pairs_only":
         return refusal
     if event.rounds.exists():
-        return DomainError("Play has started: please check in at the desk.", field="event",
+        return DomainError(gettext("Play has started: please check in at the desk."), field="event",
                            code="started")
     return None
 

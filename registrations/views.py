@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -113,17 +114,17 @@ def mine(request: HttpRequest, token: str) -> HttpResponse:
         with refusal_message(request):
             if action == "confirm":
                 services.registration_confirm(registration=registration, site=site(request))
-                messages.success(request, "Thank you: your address is confirmed.")
+                messages.success(request, gettext("Thank you: your address is confirmed."))
             elif action == "withdraw":
                 services.registration_withdraw(registration=registration, by_player=True,
                                                site=site(request))
-                messages.success(request, "Your registration is withdrawn.")
+                messages.success(request, gettext("Your registration is withdrawn."))
             elif action == "here":
                 state = services.registration_here(registration=registration)
                 messages.success(request, "Welcome: you are checked in." if state == "here"
                                  else "Thank you: the director will confirm you in a moment.")
             else:
-                messages.error(request, "Choose one of the buttons.")
+                messages.error(request, gettext("Choose one of the buttons."))
         return redirect(request.path)
     registration.refresh_from_db()
     event = registration.event
@@ -148,8 +149,8 @@ def door(request: HttpRequest, pk: int) -> HttpResponse:
             return _too_many()
         services.registration_send_link(event=event, email=request.POST.get("email", ""),
                                         site=site(request))
-        messages.success(request, "If that address is registered for this event, its link is "
-                         "on its way: open it on this phone.")
+        messages.success(request, gettext("If that address is registered for this event, its link is "
+                         "on its way: open it on this phone."))
         return redirect(request.path)
     return render(request, "registrations/door.html", {
         "event": event,
@@ -175,7 +176,7 @@ def manage(request: HttpRequest, pk: int) -> HttpResponse:
         except DomainError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         else:
-            messages.success(request, "Registration settings saved.")
+            messages.success(request, gettext("Registration settings saved."))
             return redirect("event-registrations", pk=event.pk)
     listing = registration_list(event=event)
     return render(request, "registrations/manage.html", {
@@ -230,5 +231,5 @@ def check_in_all(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, f"Checked in ({len(done)}): "
                              + ", ".join(r.label for r in done) + ".")
         else:
-            messages.info(request, "Nobody registered is waiting to be checked in.")
+            messages.info(request, gettext("Nobody registered is waiting to be checked in."))
     return redirect("event-registrations", pk=event.pk)

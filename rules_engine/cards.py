@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from enum import Enum, StrEnum
 
 from .errors import MAX_ERRORS, FieldError, RulesError
+from .i18n import gettext_noop
 from .inputs import shown
 
 __all__ = [
@@ -111,7 +112,8 @@ class Suit(StrEnum):
         return _SUIT_BY_INDEX[number]
 
 
-_SUIT_LABELS = {Suit.S: "spades", Suit.H: "hearts", Suit.D: "diamonds", Suit.C: "clubs"}
+_SUIT_LABELS = {Suit.S: gettext_noop("spades"), Suit.H: gettext_noop("hearts"),
+                Suit.D: gettext_noop("diamonds"), Suit.C: gettext_noop("clubs")}
 _SUIT_SYMBOLS = {Suit.S: "♠", Suit.H: "♥", Suit.D: "♦", Suit.C: "♣"}
 _SUIT_BY_INDEX = tuple(Suit)
 

@@ -82,12 +82,12 @@ class Outcome(StrEnum):
 
 
 _OUTCOME_LABELS = {
-    Outcome.PLAYED: "Played",
-    Outcome.NO_MARRIAGE: "No marriage in trump (board set)",
-    Outcome.SURRENDER: "Surrender",
-    Outcome.RENEGE: "Renege",
-    Outcome.MISDEAL: "Misdeal",
-    Outcome.TECHNICAL_MISDEAL: "Technical misdeal (a player's call: dealt again)",
+    Outcome.PLAYED: gettext_noop("Played"),
+    Outcome.NO_MARRIAGE: gettext_noop("No marriage in trump (board set)"),
+    Outcome.SURRENDER: gettext_noop("Surrender"),
+    Outcome.RENEGE: gettext_noop("Renege"),
+    Outcome.MISDEAL: gettext_noop("Misdeal"),
+    Outcome.TECHNICAL_MISDEAL: gettext_noop("Technical misdeal (a player's call: dealt again)"),
 }
 
 # words scorers use for the same outcome

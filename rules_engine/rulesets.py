@@ -31,6 +31,7 @@ from typing import Any
 
 from .cards import RANKS, Deck
 from .errors import FieldError, RulesError
+from .i18n import gettext_noop
 from .inputs import key_text, named, shown
 from .seats import table_seats, table_sides, table_teams
 
@@ -357,13 +358,13 @@ _SINGLE_BASE: dict[str, Any] = {
 
 _PRESETS: dict[str, dict[str, Any]] = {
     "pagat_double_deck": {
-        "title": "Double-deck partnership pinochle (pagat)",
+        "title": gettext_noop("Double-deck partnership pinochle (pagat)"),
         "seed": "pagat-double-deck.txt (pagat's Double Deck Pinochle page)",
         "players": 4,
         "options": dict(_DOUBLE_BASE),
     },
     "club_double_deck": {
-        "title": "Double-deck partnership pinochle (club rule sheet)",
+        "title": gettext_noop("Double-deck partnership pinochle (club rule sheet)"),
         "seed": "club-double-deck-rules.txt (a club's double-deck rule sheet)",
         "players": 4,
         "options": {
@@ -385,7 +386,7 @@ _PRESETS: dict[str, dict[str, Any]] = {
         },
     },
     "npa_double_deck": {
-        "title": "Double-deck partnership pinochle (NPA tournament values)",
+        "title": gettext_noop("Double-deck partnership pinochle (NPA tournament values)"),
         "seed": "pagat-double-deck.txt (pagat's notes on NPA meld values and the minimum-20 rule)",
         "players": 4,
         "options": {
@@ -398,13 +399,13 @@ _PRESETS: dict[str, dict[str, Any]] = {
         },
     },
     "single_deck_partnership": {
-        "title": "Four-handed partnership auction pinochle (single deck)",
+        "title": gettext_noop("Four-handed partnership auction pinochle (single deck)"),
         "seed": "wikipedia-pinochle-current.txt / wikipedia-pinochle-2009.txt (encyclopedia)",
         "players": 4,
         "options": dict(_SINGLE_BASE),
     },
     "three_handed": {
-        "title": "Three-handed auction pinochle with a widow (single deck)",
+        "title": gettext_noop("Three-handed auction pinochle with a widow (single deck)"),
         "seed": "wikipedia-pinochle-current.txt / wikipedia-pinochle-2009.txt (encyclopedia)",
         "players": 3,
         "options": {
@@ -417,7 +418,7 @@ _PRESETS: dict[str, dict[str, Any]] = {
         },
     },
     "cutthroat": {
-        "title": "Cutthroat pinochle: three players, no widow, bid-and-out only",
+        "title": gettext_noop("Cutthroat pinochle: three players, no widow, bid-and-out only"),
         "seed": "wikipedia-pinochle-current.txt (encyclopedia, cutthroat)",
         "players": 3,
         "options": {
@@ -431,7 +432,7 @@ _PRESETS: dict[str, dict[str, Any]] = {
     },
     # --- check pinochle (checks beside the points) ---
     "check_pinochle": {
-        "title": "Check pinochle: three-handed to 1,000, with checks",
+        "title": gettext_noop("Check pinochle: three-handed to 1,000, with checks"),
         "seed": "wikipedia-pinochle-2009.txt / wikipedia-pinochle-current.txt (encyclopedia, check)",
         "players": 3,
         "options": {
@@ -496,7 +497,7 @@ _TRIPLE_MELD = {k: _split_beyond(_DOUBLE_BASE[k], 6, 3) for k in MELD_KEYS}
 
 _BIG_TABLES: dict[str, dict[str, Any]] = {
     "six_handed_triple_deck": {
-        "title": "Six-handed triple-deck pinochle: two teams of three, 120 cards",
+        "title": gettext_noop("Six-handed triple-deck pinochle: two teams of three, 120 cards"),
         "seed": "wikipedia-pinochle-current.txt (encyclopedia, triple-deck six-handed)",
         "players": 6,
         "side_size": 3,
@@ -510,7 +511,7 @@ _BIG_TABLES: dict[str, dict[str, Any]] = {
         },
     },
     "two_handed": {
-        "title": "Two-handed auction pinochle: 12 cards each and a stock of 24 (single deck)",
+        "title": gettext_noop("Two-handed auction pinochle: 12 cards each and a stock of 24 (single deck)"),
         "seed": "wikipedia-pinochle-2009.txt / wikipedia-pinochle-current.txt (two-handed)",
         "players": 2,
         "options": {
@@ -544,7 +545,7 @@ def _scaled(options: dict[str, Any], scale: int) -> dict[str, Any]:
 _DOUBLE_X10 = _scaled(_DOUBLE_BASE, 10)
 
 _BIG_TABLES["eight_handed_double_deck"] = {
-    "title": "Eight-handed pinochle: two double decks, four teams of two",
+    "title": gettext_noop("Eight-handed pinochle: two double decks, four teams of two"),
     "seed": "wikipedia-pinochle-2009.txt / wikipedia-pinochle-current.txt (eight-player "
     "double deck)",
     "players": 8,
@@ -573,7 +574,7 @@ _RACEHORSE_TRUMP = {
 }
 
 _BIG_TABLES["racehorse"] = {
-    "title": "Racehorse pinochle: six players in two teams, 20 cards each and a blind of 4",
+    "title": gettext_noop("Racehorse pinochle: six players in two teams, 20 cards each and a blind of 4"),
     "seed": "wikipedia-pinochle-2009.txt / wikipedia-pinochle-current.txt (racehorse)",
     "players": 6,
     "side_size": 3,
@@ -609,7 +610,7 @@ _BIG_TABLES["racehorse"] = {
 }
 
 _BIG_TABLES["five_handed"] = {
-    "title": "Five-handed pinochle: a called partner each hand (double deck, 16 cards each)",
+    "title": gettext_noop("Five-handed pinochle: a called partner each hand (double deck, 16 cards each)"),
     "seed": "wikipedia-pinochle-2009.txt / wikipedia-pinochle-current.txt (five-handed and "
     "larger)",
     "players": 5,

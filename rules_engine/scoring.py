@@ -23,6 +23,7 @@ from typing import NotRequired, TypedDict
 
 from .checks import meld_checks
 from .hands import Hand, Outcome
+from .i18n import gettext_noop
 from .rulesets import Ruleset
 
 __all__ = ["Result", "HandScore", "score_hand"]
@@ -44,12 +45,12 @@ class Result(StrEnum):
 
 
 _RESULT_LABELS = {
-    Result.MADE: "Made",
-    Result.SET: "Set",
-    Result.BOARD_SET: "Board set",
-    Result.SURRENDERED: "Surrendered",
-    Result.RENEGE: "Renege",
-    Result.MISDEAL: "Misdeal",
+    Result.MADE: gettext_noop("Made"),
+    Result.SET: gettext_noop("Set"),
+    Result.BOARD_SET: gettext_noop("Board set"),
+    Result.SURRENDERED: gettext_noop("Surrendered"),
+    Result.RENEGE: gettext_noop("Renege"),
+    Result.MISDEAL: gettext_noop("Misdeal"),
 }
 
 

@@ -39,6 +39,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from .i18n import gettext_noop
+
 __all__ = [
     "ALL_SEATS", "SEAT_LABELS", "TABLE_SIZES", "Seat", "Side", "seat_label", "side_label",
     "table_seats", "table_sides", "table_teams",
@@ -95,8 +97,9 @@ class Side(StrEnum):
         return Side.EW if self is Side.NS else Side.NS
 
 
-_SEAT_LABELS = {Seat.N: "North", Seat.E: "East", Seat.S: "South", Seat.W: "West"}
-_SIDE_LABELS = {Side.NS: "North–South", Side.EW: "East–West"}
+_SEAT_LABELS = {Seat.N: gettext_noop("North"), Seat.E: gettext_noop("East"),
+                Seat.S: gettext_noop("South"), Seat.W: gettext_noop("West")}
+_SIDE_LABELS = {Side.NS: gettext_noop("North–South"), Side.EW: gettext_noop("East–West")}
 _NEXT = {Seat.N: Seat.E, Seat.E: Seat.S, Seat.S: Seat.W, Seat.W: Seat.N}
 _PARTNER = {Seat.N: Seat.S, Seat.S: Seat.N, Seat.E: Seat.W, Seat.W: Seat.E}
 
@@ -105,8 +108,10 @@ _PARTNER = {Seat.N: Seat.S, Seat.S: Seat.N, Seat.E: Seat.W, Seat.W: Seat.E}
 ALL_SEATS: tuple[str, ...] = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 
 SEAT_LABELS: dict[str, str] = {
-    "N": "North", "NE": "North-East", "E": "East", "SE": "South-East",
-    "S": "South", "SW": "South-West", "W": "West", "NW": "North-West",
+    "N": gettext_noop("North"), "NE": gettext_noop("North-East"),
+    "E": gettext_noop("East"), "SE": gettext_noop("South-East"),
+    "S": gettext_noop("South"), "SW": gettext_noop("South-West"),
+    "W": gettext_noop("West"), "NW": gettext_noop("North-West"),
 }  # fmt: skip
 
 _TABLES: dict[int, tuple[str, ...]] = {

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from common.labels import OUTCOMES, RESULTS, SEATS
 from rules_engine import Outcome, Side
@@ -25,9 +26,9 @@ class Game(models.Model):
     """What one table plays in one round: hands until the target or the deal count."""
 
     class Status(models.TextChoices):
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished, awaiting confirmation"
-        CONFIRMED = "confirmed", "Confirmed"
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished, awaiting confirmation")
+        CONFIRMED = "confirmed", _("Confirmed")
 
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="game")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
@@ -114,10 +115,10 @@ class Hand(models.Model):
 
 class HandRevision(models.Model):
     class Source(models.TextChoices):
-        TABLE = "table", "Table entry"
-        DIRECTOR = "director", "Director"
-        API = "api", "API"
-        IMPORT = "import", "Import"
+        TABLE = "table", _("Table entry")
+        DIRECTOR = "director", _("Director")
+        API = "api", _("API")
+        IMPORT = "import", _("Import")
 
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="revisions")
     revision = models.PositiveSmallIntegerField()

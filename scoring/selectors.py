@@ -9,6 +9,7 @@ what the next hand is (its number and pre-filled dealer). Each selector owns its
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import datetime
 from types import SimpleNamespace
 from typing import Any, NotRequired, TypedDict
@@ -16,9 +17,16 @@ from typing import Any, NotRequired, TypedDict
 from django.db import connection
 from django.db.models import Count, Prefetch, Q
 from django.http import Http404
+from django.utils.translation import gettext
 
 from common.errors import DomainError
-from common.labels import OUTCOME_LABELS, RESULT_LABELS, SEAT_NAMES, SUIT_SYMBOLS
+from common.labels import (
+    OUTCOME_LABELS,
+    RESULT_LABELS,
+    SEAT_NAMES,
+    SUIT_SYMBOLS,
+    reads_english,
+)
 from common.rulesets import event_ruleset, ruleset_for, table_seats, table_sides
 from rules_engine import Outcome, Ruleset, needs_tricks
 from tournaments.models import Bye, Entry, Event, EventLog, Round, Seat, Table
@@ -204,7 +212,7 @@ def seats_of(table: Table, ruleset: Ruleset | None = None) -> list[SeatRow]:
         seat = seats.get(position)
         rows.append({
             "position": position,
-            "seat_name": SEAT_NAMES[position],
+            "seat_name": str(SEAT_NAMES[position]),
             "side": ruleset.side_of(position),
             "name": seat.entry.player.name if seat else "",
             "entry_id": seat.entry_id if seat else None,
@@ -212,35 +220,39 @@ def seats_of(table: Table, ruleset: Ruleset | None = None) -> list[SeatRow]:
     return rows
 
 
-def describe_values(values: HandValues | None) -> str:
-    """One line for people: ``Dealer S · N bid 55 in ♥ · meld NS 24 / EW 32 · counters ...``."""
+def describe_values(values: Mapping[str, object] | None) -> str:
+    """One line for people: ``Dealer S · N bid 55 in ♥ · meld NS 24 / EW 32 · counters ...``
+    (a stored revision's values, or what a refusal says is stored now)."""
     if not values:
         return ""
-    parts = [f"Dealer {values.get('dealer', '?')}"]
-    outcome = values.get("outcome", "played")
+    parts = [gettext("Dealer %(seat)s") % {"seat": values.get("dealer", "?")}]
+    outcome = str(values.get("outcome", "played"))
     if outcome == Outcome.MISDEAL:
-        parts.append("misdeal")
+        parts.append(gettext("misdeal"))
         return " · ".join(parts)
     if outcome == Outcome.TECHNICAL_MISDEAL:
-        parts.append(f"technical misdeal called by {values.get('misdeal_seat', '?')}")
+        parts.append(gettext("technical misdeal called by %(seat)s")
+                     % {"seat": values.get("misdeal_seat", "?")})
         return " · ".join(parts)
-    bid = f"{values.get('bidder', '?')} bid {values.get('bid', '?')}"
-    if values.get("trump"):
-        bid += f" in {SUIT_SYMBOLS.get(values['trump'], values['trump'])}"
-    parts.append(bid)
+    trump = values.get("trump")
+    said = {"seat": values.get("bidder", "?"), "bid": values.get("bid", "?"),
+            "trump": SUIT_SYMBOLS.get(trump, trump) if isinstance(trump, str) else trump}
+    parts.append(gettext("%(seat)s bid %(bid)s in %(trump)s") % said if trump
+                 else gettext("%(seat)s bid %(bid)s") % said)
     if outcome != "played":
-        label = OUTCOME_LABELS.get(outcome, outcome).lower()
+        label = str(OUTCOME_LABELS.get(outcome, outcome))
+        label = label.lower() if reads_english() else label
         if outcome == "renege" and values.get("renege_seat"):
-            label += f" by {values['renege_seat']}"
+            label = gettext("%(outcome)s by %(seat)s") % {"outcome": label,
+                                                          "seat": values["renege_seat"]}
         parts.append(label)
-    meld = values.get("meld") or {}
-    if meld:
-        parts.append("meld " + " / ".join(f"{k} {v}" for k, v in sorted(meld.items(), reverse=True)))
-    for group, given in (("counters", values.get("counters")), ("tricks", values.get("tricks"))):
-        if given:
-            parts.append(
-                f"{group} " + " / ".join(f"{k} {v}" for k, v in sorted(given.items(), reverse=True))
-            )
+    groups = {"meld": gettext("meld %(sides)s"), "counters": gettext("counters %(sides)s"),
+              "tricks": gettext("tricks %(sides)s")}
+    for group, words in groups.items():
+        given = values.get(group)
+        if isinstance(given, Mapping) and given:
+            parts.append(words % {"sides": " / ".join(
+                f"{k} {v}" for k, v in sorted(given.items(), reverse=True))})
     return " · ".join(parts)
 
 
@@ -260,13 +272,13 @@ def revision_row(revision: HandRevision) -> RevisionRow:
         "trump": revision.trump,
         "trump_symbol": SUIT_SYMBOLS.get(revision.trump, ""),
         "outcome": revision.outcome,
-        "outcome_label": OUTCOME_LABELS.get(revision.outcome, revision.outcome),
+        "outcome_label": str(OUTCOME_LABELS.get(revision.outcome, revision.outcome)),
         "renege_seat": revision.renege_seat,
         "meld": revision.meld,
         "counters": revision.counters,
         "points": revision.points,
         "result": revision.result,
-        "result_label": RESULT_LABELS.get(revision.result, revision.result),
+        "result_label": str(RESULT_LABELS.get(revision.result, revision.result)),
         "made": revision.made,
         "reason": revision.reason,
         "author": revision.author.get_username() if revision.author else "",
@@ -668,7 +680,7 @@ def table_next_seats(*, table: Table) -> NextSeats | None:
     resting = set(Bye.objects.filter(round_id=next_round.pk, entry_id__in=entry_ids)
                   .values_list("entry_id", flat=True))
     final = next_round.stage == Round.Stage.FINAL
-    stage_label = Round.Stage(next_round.stage).label
+    stage_label = str(Round.Stage(next_round.stage).label)
     players: list[NextSeat] = []
     for position in table_seats(ruleset, by_position):
         if position not in by_position:
@@ -676,24 +688,28 @@ def table_next_seats(*, table: Table) -> NextSeats | None:
         entry, name, status = by_position[position]
         table_number, seat = going.get(entry, (None, ""))
         if table_number is not None:
-            where = "final table" if final else f"table {table_number}"
-            label = f"{where}, {SEAT_NAMES[seat]} (seat {seat})"
+            where = (gettext("final table") if final
+                     else gettext("table %(table)s") % {"table": table_number})
+            label = gettext("%(where)s, %(seat_name)s (seat %(seat)s)") % {
+                "where": where, "seat_name": SEAT_NAMES[seat], "seat": seat}
             partner = [seated_at[(table_number, p)] for p in ruleset.seats_of(ruleset.side_of(seat))
                        if p != seat and (table_number, p) in seated_at]
             if partner:
-                label += f", partner {partner[0]}"
+                label = gettext("%(where)s, partner %(partner)s") % {"where": label,
+                                                                     "partner": partner[0]}
         elif entry in resting:
-            label = "sits out"
+            label = gettext("sits out")
         elif status == Entry.Status.LEFT:
-            label = "has withdrawn"
+            label = gettext("has withdrawn")
         elif next_round.stage == Round.Stage.BRACKET:
-            label = "no match this round (see the bracket)"
+            label = gettext("no match this round (see the bracket)")
         elif next_round.stage != Round.Stage.QUALIFYING:
-            label = f"not in the {stage_label.lower()}"
+            label = gettext("not in the %(stage)s") % {
+                "stage": stage_label.lower() if reads_english() else stage_label}
         else:
-            label = "not seated"
+            label = gettext("not seated")
         players.append({"name": name, "entry_id": entry, "table": table_number,
-                        "position": seat, "seat_name": SEAT_NAMES.get(seat, ""),
+                        "position": seat, "seat_name": str(SEAT_NAMES.get(seat, "")),
                         "label": label})
     out.update({"seated": True, "round": next_round, "stage_label": stage_label, "final": final,
                 "players": players})

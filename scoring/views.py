@@ -25,6 +25,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -102,9 +103,10 @@ def _save(form: HandForm, *, game: Game, hand: Hand | None, author: Actor, sourc
             )
     except ConflictError as exc:
         current = exc.current or {}
+        revision_now = current.get("revision")
         return Outcome(conflict={
-            "message": exc.message, "current": current,
-            "summary": describe_values(exc.current or None), "revision": current.get("revision"),
+            "message": exc.message, "current": current, "summary": describe_values(current),
+            "revision": revision_now if isinstance(revision_now, int) else None,
         })
     except (RulesError, DomainError) as exc:
         return Outcome(errors=errors_from_exception(exc))
@@ -320,8 +322,11 @@ def table_confirm(request: HttpRequest, token: str) -> HttpResponse:
     except DomainError as exc:
         return _table_page(request, table, outcome=Outcome(errors=errors_from_exception(exc)),
                            status=400)
-    name = game.confirmed_by.player.name if game.confirmed_by else "a player"
-    messages.success(request, f"Game confirmed by {name}. Thank you!")
+    if game.confirmed_by:
+        messages.success(request, gettext("Game confirmed by %(name)s. Thank you!")
+                         % {"name": game.confirmed_by.player.name})
+    else:
+        messages.success(request, gettext("Game confirmed by a player. Thank you!"))
     return redirect(reverse("table-entry", args=[token]))
 
 

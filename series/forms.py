@@ -6,40 +6,41 @@ from decimal import Decimal
 from typing import Any, TypedDict
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from .models import MAX_EVENTS, Series
 
 
 class SeriesForm(forms.Form):
-    name = forms.CharField(max_length=120, help_text="e.g. Championship week 2026")
+    name = forms.CharField(max_length=120, help_text=_("e.g. Championship week 2026"))
     description = forms.CharField(max_length=300, required=False)
     events = forms.TypedMultipleChoiceField(
         coerce=int, required=False, widget=forms.CheckboxSelectMultiple,
-        help_text="Events of the club or of its partner clubs.")
-    points_rule = forms.ChoiceField(choices=Series.PointsRule.choices, label="Points",
+        help_text=_("Events of the club or of its partner clubs."))
+    points_rule = forms.ChoiceField(choices=Series.PointsRule.choices, label=_("Points"),
                                     initial=Series.PointsRule.TABLE)
     points = forms.CharField(
-        max_length=4000, label="Points by place", initial="100, 80, 65, 55, 50, 45, 40, 35",
-        help_text="1st, 2nd, 3rd … separated by commas. With a share of the field: one number, "
-                  "what the winner earns.")
+        max_length=4000, label=_("Points by place"), initial="100, 80, 65, 55, 50, 45, 40, 35",
+        help_text=_("1st, 2nd, 3rd … separated by commas. With a share of the field: one number, "
+                  "what the winner earns."))
     best_of = forms.IntegerField(required=False, min_value=1, max_value=MAX_EVENTS,
-                                 label="Best N events count",
-                                 help_text="Empty: every event counts.")
+                                 label=_("Best N events count"),
+                                 help_text=_("Empty: every event counts."))
     min_events = forms.IntegerField(required=False, min_value=1, max_value=MAX_EVENTS,
-                                    label="Events to be ranked", help_text="Empty: one.")
+                                    label=_("Events to be ranked"), help_text=_("Empty: one."))
     partner_clubs = forms.CharField(
-        required=False, max_length=1000, label="Partner clubs",
-        help_text="Slugs of clubs running the series with you, separated by commas: their "
-                  "events may be chosen and their directors may change the series.")
+        required=False, max_length=1000, label=_("Partner clubs"),
+        help_text=_("Slugs of clubs running the series with you, separated by commas: their "
+                  "events may be chosen and their directors may change the series."))
     currency = forms.CharField(max_length=5, initial="$", required=False)
-    payouts = forms.CharField(required=False, max_length=2000, label="Prize money by place",
-                              help_text="1st, 2nd, 3rd … separated by commas, e.g. 300, 150, 75.")
+    payouts = forms.CharField(required=False, max_length=2000, label=_("Prize money by place"),
+                              help_text=_("1st, 2nd, 3rd … separated by commas, e.g. 300, 150, 75."))
     high_game = forms.DecimalField(required=False, min_value=Decimal(0), decimal_places=2,
-                                   label="High game pot",
-                                   help_text="The highest single game across the events.")
+                                   label=_("High game pot"),
+                                   help_text=_("The highest single game across the events."))
     high_hand = forms.DecimalField(required=False, min_value=Decimal(0), decimal_places=2,
-                                   label="High hand pot",
-                                   help_text="The most points one side scored in one hand.")
+                                   label=_("High hand pot"),
+                                   help_text=_("The most points one side scored in one hand."))
 
     def __init__(self, *args: Any, event_choices: list[tuple[int, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

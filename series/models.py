@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club
 from tournaments.models import Event
@@ -29,8 +30,8 @@ class Series(models.Model):
     """Events grouped under one points table, with optional best-N and minimum-events rules."""
 
     class PointsRule(models.TextChoices):
-        TABLE = "table", "Points by place (a table)"
-        FIELD = "field", "Share of the field beaten"
+        TABLE = "table", _("Points by place (a table)")
+        FIELD = "field", _("Share of the field beaten")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="series")
     partner_clubs: models.ManyToManyField[Club, models.Model] = models.ManyToManyField(

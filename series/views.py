@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from clubs.models import Club, Membership
@@ -73,7 +74,7 @@ def _form_page(request: HttpRequest, club: Club, form: SeriesForm,
         except DomainError as exc:
             _form_error(form, exc)
         else:
-            messages.success(request, f"Series {saved.name} saved.")
+            messages.success(request, gettext("Series %(name)s saved.") % {"name": saved.name})
             return redirect("series-detail", pk=saved.pk)
     return render(request, "series/series_form.html", {"club": club, "form": form,
                                                        "series": series, "owner": owner},
@@ -120,7 +121,8 @@ def series_delete(request: HttpRequest, pk: int) -> HttpResponse:
     series = selectors.series_get(pk=pk, user=request.user)
     selectors.check_series_owner(user=request.user, series=series, delete=True)
     services.series_delete(series=series, actor=request.user)
-    messages.success(request, f"Series {series.name} deleted; the events' results stay.")
+    messages.success(request, gettext("Series %(name)s deleted; the events' results stay.")
+                     % {"name": series.name})
     return redirect("club-detail", slug=series.club.slug)
 
 

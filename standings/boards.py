@@ -28,6 +28,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypedDict
 
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
+
 from common.rulesets import event_ruleset
 from formats.pair_settings import lower_plan
 from formats.pairs import LOWER_PREFIX, bracket_plan_of, lower_size
@@ -43,8 +46,9 @@ from .rows import Placement, StandingRow
 RESULT = "result"
 TOTALS = "totals"
 PARTS = (RESULT, TOTALS, *Round.Stage.values)
-STAGE_WORDS = {Round.Stage.FINAL: "the final table", Round.Stage.SEMIFINAL: "the semi-finals",
-               Round.Stage.BRACKET: "the bracket", Round.Stage.QUALIFYING: "qualifying"}
+STAGE_WORDS = {Round.Stage.FINAL: pgettext_lazy("placed by", "the final table"),
+               Round.Stage.SEMIFINAL: _("the semi-finals"),
+               Round.Stage.BRACKET: _("the bracket"), Round.Stage.QUALIFYING: _("qualifying")}
 
 
 class BoardExtra(TypedDict, total=False):
@@ -182,12 +186,14 @@ def qualifying_board(event: Event, rows: list[StandingRow], *, titled: bool) -> 
     """The qualifying standings, with the cut line when the event cuts after qualifying."""
     cut = event.spec.qualifying_cut(dict(event.format_settings or {}))
     if cut is None:
-        return Board("qualifying", "Qualifying" if titled else "", rows,
+        return Board("qualifying", gettext("Qualifying") if titled else "", rows,
                      stage=Round.Stage.QUALIFYING)
-    return Board("qualifying", "Qualifying", rows, cut=cut_after(rows, cut.size),
-                 note=f"The best {cut.size} go on to {cut.goes_to}: the line is drawn under the "
-                 "last of them.", stage=Round.Stage.QUALIFYING,
-                 extra=BoardExtra(cut_size=cut.size, goes_to=cut.goes_to))
+    goes_to = gettext(cut.goes_to)
+    return Board("qualifying", gettext("Qualifying"), rows, cut=cut_after(rows, cut.size),
+                 note=gettext("The best %(size)s go on to %(goes_to)s: the line is drawn under "
+                              "the last of them.") % {"size": cut.size, "goes_to": goes_to},
+                 stage=Round.Stage.QUALIFYING,
+                 extra=BoardExtra(cut_size=cut.size, goes_to=goes_to))
 
 
 def _table_boards(event: Event, stage: str, rounds: list[int]) -> list[Board]:
@@ -207,10 +213,10 @@ def _table_boards(event: Event, stage: str, rounds: list[int]) -> list[Board]:
         table_rows: list[StandingRow] = [
             {**r, "rank": 1 + sum(1 for o in mine if (o["rank"] or 0) < (r["rank"] or 0)),
              "tied": ranks[r["rank"] or 0] > 1} for r in mine]
-        title = "Final table" if stage == Round.Stage.FINAL and len(tables) == 1 \
-            else f"{label} · table {number}"
+        title = gettext("Final table") if stage == Round.Stage.FINAL and len(tables) == 1 \
+            else gettext("%(stage)s · table %(number)s") % {"stage": label, "number": number}
         boards.append(Board(f"{stage}-{number}", title, table_rows, stage=stage,
-                            note="Points in this stage's games only.",
+                            note=gettext("Points in this stage's games only."),
                             podium=stage == Round.Stage.FINAL))
     return boards
 
@@ -229,7 +235,8 @@ def _bracket_board(event: Event, rows: list[StandingRow], rounds: list[int]) -> 
         seeds = [pk for pk, _ in qualifying_order(event)][:plan.entrants]
     results = _match_winners(event, rounds)
     lower = lower_size(settings) and not event.is_bracket
-    title = "Bracket" if event.is_bracket else "Upper bracket" if lower else "Playoff"
+    title = (gettext("Bracket") if event.is_bracket else gettext("Upper bracket") if lower
+             else gettext("Playoff"))
     return _places_board(plan, seeds, {c: w for c, w in results.items()
                                        if not c.startswith(LOWER_PREFIX)},
                          rows, key="bracket", title=title, offset=0)
@@ -250,7 +257,7 @@ def _lower_board(event: Event, rows: list[StandingRow], rounds: list[int]) -> Bo
     results = {c[len(LOWER_PREFIX):]: w for c, w in _match_winners(event, rounds).items()
                if c.startswith(LOWER_PREFIX)}
     return _places_board(plan, seeds, results, rows, key="bracket-lower",
-                         title="Lower bracket", offset=cut)
+                         title=gettext("Lower bracket"), offset=cut)
 
 
 def _match_winners(event: Event, rounds: list[int]) -> dict[str, int]:
@@ -306,9 +313,10 @@ def _places_board(plan: Plan, seeds: list[int], results: dict[str, int],
                    for p, place in sorted(placed.items(), key=lambda item: item[1])
                    if p in by_pair]
     return Board(key, title, board_rows, stage=Round.Stage.BRACKET,
-                 note=f"{len(in_play)} pairs still in the bracket play for the places "
-                 f"{first} to {offset + len(in_play)}; the others are placed as they went out."
-                 if len(in_play) > 1 else "The bracket is decided.")
+                 note=gettext("%(pairs)s pairs still in the bracket play for the places "
+                              "%(first)s to %(last)s; the others are placed as they went out.")
+                 % {"pairs": len(in_play), "first": first, "last": offset + len(in_play)}
+                 if len(in_play) > 1 else gettext("The bracket is decided."))
 
 
 def result_boards(event: Event, rows: list[StandingRow],
@@ -320,10 +328,10 @@ def result_boards(event: Event, rows: list[StandingRow],
         decided = {p.get("stage") for p in placements} - {"", None, Round.Stage.QUALIFYING}
         words = [STAGE_WORDS[Round.Stage(s)] for s in (
             Round.Stage.FINAL, Round.Stage.SEMIFINAL, Round.Stage.BRACKET) if s in decided]
-        note = ("The final places as the event's format decides them: "
-                + ", then ".join([*words, "the qualifying standings"])
-                + ". The columns are totals over all games.") if words else ""
-        return [Board(RESULT, "Final results", placed_rows(rows, placements,
+        note = gettext("The final places as the event's format decides them: %(order)s. The "
+                       "columns are totals over all games.") % {"order": gettext(", then ").join(
+                           [*map(str, words), gettext("the qualifying standings")])} if words else ""
+        return [Board(RESULT, gettext("Final results"), placed_rows(rows, placements,
                                                            pairs=event.is_pairs), note=note)]
     stages: dict[str, list[int]] = {}
     for number, stage in event.rounds.order_by("number").values_list("number", "stage"):
@@ -337,7 +345,7 @@ def result_boards(event: Event, rows: list[StandingRow],
         if stage == Round.Stage.BRACKET:
             bracket = _bracket_board(event, rows, stages[stage])
             boards += [bracket] if bracket is not None else [Board(
-                "bracket", "Bracket", standings_compute(event=event, rounds=stages[stage]).rows,
+                "bracket", gettext("Bracket"), standings_compute(event=event, rounds=stages[stage]).rows,
                 stage=stage)]
             lower = _lower_board(event, rows, stages[stage])
             boards += [lower] if lower is not None else []
@@ -354,16 +362,16 @@ def part_boards(event: Event, part: str, rows: list[StandingRow],
                 placements: list[Placement]) -> list[Board]:
     """The boards of ``part`` (one of :data:`PARTS`)."""
     if part == TOTALS:
-        return [Board(TOTALS, "Totals over all games", rows,
-                      note="Every game's points summed, whatever its stage: not the event's "
-                      "places.")]
+        return [Board(TOTALS, gettext("Totals over all games"), rows,
+                      note=gettext("Every game's points summed, whatever its stage: not the "
+                                   "event's places."))]
     if part == RESULT:
         return result_boards(event, rows, placements)
     computed = standings_compute(event=event, rounds=stage_rounds(event, part)).rows
     if part == Round.Stage.QUALIFYING:
         return [qualifying_board(event, computed, titled=True)]
-    return [Board(part, Round.Stage(part).label, computed, stage=part,
-                  note="Points in this stage's games only.")]
+    return [Board(part, str(Round.Stage(part).label), computed, stage=part,
+                  note=gettext("Points in this stage's games only."))]
 
 
 def flat_rows(boards: list[Board], *, pairs: bool) -> list[StandingRow]:

@@ -12,6 +12,7 @@ from typing import Any
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Aggregate, Count, Max, Q, QuerySet, Sum, TextField
 from django.db.models.sql.compiler import SQLCompiler
+from django.utils.translation import gettext_noop
 
 from common.rulesets import event_ruleset
 from conduct.selectors import penalty_sums
@@ -281,7 +282,7 @@ def _pair_rows(event: Event, rounds: Collection[int] | None) -> Computed:
         entries = [e for e, _, _ in members.get(row.pair_id, [])]
         counted = [hands.get(e, [0, 0, 0]) for e in entries]
         rows.append(_pair_line(row, entries, counted))
-    labels = [{"name": "wins", "label": "Wins (a bye counts as a win)"},
+    labels = [{"name": "wins", "label": gettext_noop("Wins (a bye counts as a win)")},
               {"name": "points", "label": "Total points"}]
     labels += [{"name": n, "label": PAIR_TIE_BREAKS[n]} for n in tie_breaks]
     return Computed(rows, labels)

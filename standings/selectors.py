@@ -16,11 +16,12 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Sum
 from django.http import Http404
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from clubs.permissions import can_view_event, check_view_event
 from common.charts import SMALL, progress_chart, progress_layout
 from common.errors import DomainError
-from common.labels import SUIT_SYMBOLS
+from common.labels import SUIT_SYMBOLS, reads_english, sitting_title, sitting_word
 from common.rulesets import event_ruleset, opponents_of, partners_of, table_seats
 from common.types import Actor
 from conduct.models import Penalty
@@ -40,12 +41,42 @@ from .compute import standings_compute as standings_compute
 from .models import StandingsSnapshot
 from .rows import StandingRow
 
-BYE_SCORING_TEXT: dict[str, str] = {
-    Event.ByeScoring.ZERO: "A bye scores nothing.",
-    Event.ByeScoring.AVERAGE_WINNING: "A bye scores the average of the round's winning scores.",
-    Event.ByeScoring.AVERAGE_ALL: "A bye scores the average of all scores of the round.",
-    Event.ByeScoring.FIXED: "A bye scores {points} points.",
+# what a bye scores, in the reader's language: ``bye_text`` fills in the points
+BYE_SCORING_TEXT: dict[str, object] = {
+    Event.ByeScoring.ZERO: gettext_lazy("A bye scores nothing."),
+    Event.ByeScoring.AVERAGE_WINNING: gettext_lazy(
+        "A bye scores the average of the round's winning scores."),
+    Event.ByeScoring.AVERAGE_ALL: gettext_lazy(
+        "A bye scores the average of all scores of the round."),
+    Event.ByeScoring.FIXED: gettext_lazy("A bye scores %(points)s points."),
 }
+
+
+def bye_text(event: Event) -> str:
+    """What a bye scores at ``event``, in a sentence in the reader's language."""
+    if event.bye_scoring == Event.ByeScoring.FIXED:
+        return ngettext("A bye scores %(points)s point.", "A bye scores %(points)s points.",
+                        event.bye_points) % {"points": event.bye_points}
+    return str(BYE_SCORING_TEXT.get(event.bye_scoring, ""))
+
+
+def ranking_sentence(tie_breaks: list[dict[str, str]], *, staged: bool = False) -> str:
+    """"Ranked by total points, then games won." from the (translated) tie-breaks, in the
+    reader's language; "" without any."""
+    english = reads_english()
+    labels = [t["label"].lower() if english else t["label"] for t in tie_breaks]
+    if not labels:
+        return ""
+    # Translators: the separator between the tie-breaks in "Ranked by A, then B, then C."
+    order = gettext(", then ").join(labels)
+    return (gettext("The qualifying standings are ranked by %(order)s.") if staged
+            else gettext("Ranked by %(order)s.")) % {"order": order}
+
+
+def translated_tie_breaks(tie_breaks: list[dict[str, str]]) -> list[dict[str, str]]:
+    """The tie-breaks (``name``, ``label``: the ranking package's English, as stored in a
+    snapshot) with each label in the reader's language."""
+    return [{**t, "label": gettext(t["label"])} for t in tie_breaks]
 
 
 class RoundLine(TypedDict):
@@ -132,13 +163,9 @@ class Standings:
 
     @property
     def ranking_sentence(self) -> str:
-        labels = [t["label"].lower() for t in self.tie_breaks]
-        if not labels:
-            return ""
         staged = self.part == RESULT and (
             len(self.boards) > 1 or any(board.note for board in self.boards))
-        return (("The qualifying standings are ranked by " if staged else "Ranked by ")
-                + ", then ".join(labels) + ".")
+        return ranking_sentence(self.tie_breaks, staged=staged)
 
 
 def score_series(rows: list[StandingRow], *, top: int
@@ -171,7 +198,8 @@ def score_chart(rows: list[StandingRow], *, top: int, wall: bool = False
     series, steps = score_series(rows, top=top)
     if not series:
         return None
-    return progress_chart(title="Score progression of the leading players", series=series,
+    return progress_chart(title=gettext("Score progression of the leading players"),
+                          series=series,
                           steps=steps, tick_size=WALL_TICK_SIZE if wall else SMALL,
                           names=not wall)
 
@@ -282,7 +310,7 @@ def event_standings(
     if part not in PARTS:
         raise DomainError(f"A view is one of: {RESULT}, {TOTALS}.", field="view")
     rows = list(snapshot.rows) if snapshot else []
-    tie_breaks = (
+    tie_breaks = translated_tie_breaks(
         list(snapshot.tie_breaks) if snapshot and snapshot.tie_breaks
         else tie_break_labels(tie_breaks_in_force(event.tie_breaks,
                                                   partnership=event.partnership))
@@ -312,10 +340,9 @@ def event_standings(
         # The result's leaders, drawn with their points over every game.
         by_key = {row_key(r, pairs=event.is_pairs): r for r in rows}
         chart_rows = [by_key.get(row_key(r, pairs=event.is_pairs), r) for r in shown]
-    bye_text = BYE_SCORING_TEXT.get(event.bye_scoring, "").format(points=event.bye_points)
     return Standings(
         event=event, status=_status(event, snapshot), rows=shown, tie_breaks=tie_breaks,
-        bye_scoring=bye_text, round_numbers=round_numbers,
+        bye_scoring=bye_text(event), round_numbers=round_numbers,
         chart=score_chart(chart_rows, top=chart_top, wall=wall) if chart_top else None,
         chart_legend=score_legend(chart_rows, top=chart_top) if chart_top else [],
         part=part, boards=boards,
@@ -477,14 +504,17 @@ def round_status(event: Event) -> RoundLine | None:
     done = sum(1 for s in games if s != Game.Status.PLAYING)
     number = latest.number
     # the event's own word for a sitting: a progressive day plays games, a club night rounds
-    title, word = event.spec.sitting_title, event.sitting
+    said = {"sitting": f"{sitting_title(event.sitting)} {number}", "done": done,
+            "tables": tables, "word": sitting_word(event.sitting)}
     if event.status == Event.Status.FINISHED:
-        text = "Final results"
+        text = gettext("Final results")
     elif latest.status == Round.Status.SEATED:
-        text = f"{title} {number} is seated: find your table; play starts soon"
+        text = gettext("%(sitting)s is seated: find your table; play starts soon") % said
     elif latest.status == Round.Status.PLAYING:
-        text = f"{title} {number} playing: {done} of {tables} tables finished"
+        text = ngettext("%(sitting)s playing: %(done)s of %(tables)s table finished",
+                        "%(sitting)s playing: %(done)s of %(tables)s tables finished",
+                        tables) % said
     else:
-        text = f"{title} {number} closed: the next {word} is not seated yet"
+        text = gettext("%(sitting)s closed: the next %(word)s is not seated yet") % said
     return {"number": number, "status": latest.status, "tables": tables, "finished": done,
             "text": text}

@@ -3,13 +3,16 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any, NotRequired, TypedDict, cast
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 import formats
 from clubs.models import Player
 from common.errors import DomainError
+from common.labels import translated
 from formats import fields as setting_fields
 from pairing.progressive import settings as progressive_defaults
 from ranking import TIE_BREAKS
@@ -18,6 +21,9 @@ from ranking.prizes import check_prizes
 from ranking.standings import RankingError
 
 from .models import BYE_POINTS_LIMIT, Entry, Event, Pair
+
+if TYPE_CHECKING:
+    from django.utils.functional import _StrOrPromise
 
 # The individual formats' own settings (``Event.format_settings``) as the form names them, and
 # the prizes; the form shows each for the individual formats whose settings
@@ -95,18 +101,18 @@ class Payout(TypedDict):
 
 class FieldOptions(TypedDict):
     required: bool
-    label: str
-    help_text: str
+    label: _StrOrPromise  # lazy: the reader's language when the form is drawn
+    help_text: _StrOrPromise
     initial: NotRequired[str | int | bool]
 
 
 def format_data() -> dict[str, FormatData]:
     """What the new-event page's script knows of each format: its entrants, its planned
     rounds' label and defaults."""
-    return {f.name: {"pairs": f.pairs, "rounds_label": f.rounds_label,
+    return {f.name: {"pairs": f.pairs, "rounds_label": translated(f.rounds_label),
                      "rounds": str(f.default_rounds),
                      "deals": "" if f.default_deals is None else str(f.default_deals),
-                     "summary": f.summary, "rounds_help": f.rounds_help}
+                     "summary": translated(f.summary), "rounds_help": translated(f.rounds_help)}
             for f in formats.REGISTERED}
 
 
@@ -114,8 +120,8 @@ def _rounds_list(text: str) -> list[int]:
     """ "1, 2" (or "1 2", "1,2") as [1, 2]; empty for none."""
     parts = [p for p in re.split(r"[,;\s]+", text.strip()) if p]
     if not all(p.isdigit() and len(p) <= 4 for p in parts):
-        raise forms.ValidationError(
-            'Write the round numbers separated by commas, e.g. "1, 2" (or leave it empty).')
+        raise forms.ValidationError(gettext(
+            'Write the round numbers separated by commas, e.g. "1, 2" (or leave it empty).'))
     return [int(p) for p in parts]
 
 
@@ -130,9 +136,9 @@ class TieBreakChoices(forms.CheckboxSelectMultiple):
                  if value in names]
         option["attrs"]["data-tie-break-for"] = " ".join(kinds)
         if value in TIE_BREAKS:
-            option["attrs"]["data-label-individual"] = TIE_BREAKS[value]
+            option["attrs"]["data-label-individual"] = gettext(TIE_BREAKS[value])
         if value in PAIR_TIE_BREAKS:
-            option["attrs"]["data-label-pairs"] = PAIR_TIE_BREAKS[value]
+            option["attrs"]["data-label-pairs"] = gettext(PAIR_TIE_BREAKS[value])
         return cast(dict[str, Any], option)
 
 
@@ -140,42 +146,42 @@ class EventForm(forms.Form):
     name = forms.CharField(max_length=120)
     # initial: the club's today (the views pass it: Club.today), never the server's date
     date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
-    ruleset_preset = forms.ChoiceField(choices=[], label="Rules")
-    rounds_planned = forms.IntegerField(min_value=1, max_value=60, initial=4, label="Rounds")
+    ruleset_preset = forms.ChoiceField(choices=[], label=_("Rules"))
+    rounds_planned = forms.IntegerField(min_value=1, max_value=60, initial=4, label=_("Rounds"))
     deals_per_round = forms.IntegerField(
         min_value=1, max_value=60, required=False, initial=8,
-        label="Deals per round", help_text="Leave empty to play each round as a game to the target.",
+        label=_("Deals per round"), help_text=_("Leave empty to play each round as a game to the target."),
     )
     bye_scoring = forms.ChoiceField(
         choices=Event.ByeScoring.choices, initial=Event.ByeScoring.AVERAGE_WINNING,
-        label="A bye scores",
+        label=_("A bye scores"),
     )
-    bye_points = forms.IntegerField(required=False, initial=0, label="Fixed bye points",
+    bye_points = forms.IntegerField(required=False, initial=0, label=_("Fixed bye points"),
                                     min_value=-BYE_POINTS_LIMIT, max_value=BYE_POINTS_LIMIT)
     tie_breaks = forms.MultipleChoiceField(
-        choices=list(TIE_BREAKS.items()), required=False,
-        widget=forms.CheckboxSelectMultiple, help_text="In order; empty for the usual ones.",
+        choices=[(k, _(v)) for k, v in TIE_BREAKS.items()], required=False,
+        widget=forms.CheckboxSelectMultiple, help_text=_("In order; empty for the usual ones."),
     )
-    is_public = forms.BooleanField(required=False, initial=True, label="Standings are public")
+    is_public = forms.BooleanField(required=False, initial=True, label=_("Standings are public"))
     # Three-handed and cutthroat: what happens to the players beyond tables of three (the
     # ruleset's ``sit_out``; the four-handed rules ignore it).
     sit_out = forms.ChoiceField(
-        choices=[("dealer", "A table of four: the dealer sits each hand out"),
-                 ("none", "Byes: tables of three only, the others sit the round out")],
-        initial="dealer", required=False, label="Players beyond tables of three",
-        help_text="Three-handed and cutthroat only.",
+        choices=[("dealer", _("A table of four: the dealer sits each hand out")),
+                 ("none", _("Byes: tables of three only, the others sit the round out"))],
+        initial="dealer", required=False, label=_("Players beyond tables of three"),
+        help_text=_("Three-handed and cutthroat only."),
     )
 
     # --- the individual formats' settings (built from ``formats.fields``) and the prizes -----
     payouts = forms.CharField(
-        required=False, label="Payouts", max_length=20_000,
+        required=False, label=_("Payouts"), max_length=20_000,
         widget=forms.Textarea(attrs={"rows": 4, "placeholder": "1 300\n2 150\n3 75"}),
-        help_text="One place and its amount a line, e.g. \"1 300\". Players who tie share the "
-                  "prizes of the places they cover.",
+        help_text=_("One place and its amount a line, e.g. \"1 300\". Players who tie share the "
+                  "prizes of the places they cover."),
     )
     high_game_prize = forms.DecimalField(
         required=False, min_value=Decimal(0), max_value=Decimal(10_000_000), decimal_places=2,
-        label="High game prize", help_text="Optional: the highest single-game score wins it.",
+        label=_("High game prize"), help_text=_("Optional: the highest single-game score wins it."),
     )
 
     # --- fixed partnerships (pairs): their settings and the playoff (``formats.fields``) ----
@@ -185,7 +191,7 @@ class EventForm(forms.Form):
         from rules_engine import list_rulesets
 
         cast(forms.ChoiceField, self.fields["ruleset_preset"]).choices = [
-            (r.name, r.title) for r in list_rulesets()
+            (r.name, translated(r.title)) for r in list_rulesets()
         ]
         self.currency = "$"
         # The event's format (None on the new-event form, where the director picks it).
@@ -196,29 +202,29 @@ class EventForm(forms.Form):
                 if format not in individual_formats_using(name):
                     del self.fields[name]
         if spec is not None and spec.rounds_used:
-            self.fields["rounds_planned"].label = spec.rounds_label
+            self.fields["rounds_planned"].label = translated(spec.rounds_label)
         if format is not None:
             for name in PAIR_FIELDS:
                 if format not in pair_formats_using(name):
                     del self.fields[name]
         self.fields["rounds_planned"].widget.attrs["data-unused-formats"] = " ".join(ROUNDS_UNUSED)
         if spec is not None and not spec.rounds_used:
-            self.fields["rounds_planned"].label = spec.rounds_label
-            self.fields["rounds_planned"].help_text = spec.rounds_help
+            self.fields["rounds_planned"].label = translated(spec.rounds_label)
+            self.fields["rounds_planned"].help_text = translated(spec.rounds_help)
         elif format is None:
-            self.fields["rounds_planned"].help_text = (
+            self.fields["rounds_planned"].help_text = gettext(
                 "Pairs: with a playoff, the qualifying rounds before it. Not used for a round "
                 "robin (every pair plays every other once) or a bracket (played until it is "
                 "decided).")
         tie_breaks = cast(forms.MultipleChoiceField, self.fields["tie_breaks"])
         if format is None:  # the page shows the chosen format's tie-breaks
             tie_breaks.widget = TieBreakChoices()
-            tie_breaks.choices = [(n, TIE_BREAKS.get(n) or PAIR_TIE_BREAKS[n])
+            tie_breaks.choices = [(n, gettext(TIE_BREAKS.get(n) or PAIR_TIE_BREAKS[n]))
                                   for n in TIE_BREAK_ORDER]
         elif spec is not None and spec.pairs:
-            tie_breaks.choices = list(PAIR_TIE_BREAKS.items())
-            tie_breaks.help_text = ("Pairs rank by wins, then points, then these in order; "
-                                    "empty for the usual ones.")
+            tie_breaks.choices = [(k, gettext(v)) for k, v in PAIR_TIE_BREAKS.items()]
+            tie_breaks.help_text = gettext("Pairs rank by wins, then points, then these in "
+                                           "order; empty for the usual ones.")
 
     def current_format(self) -> str:
         """The event's format (on the new-event form, the one chosen)."""
@@ -237,15 +243,16 @@ class EventForm(forms.Form):
 
     @staticmethod
     def individual_settings_title() -> str:
-        return " · ".join(formats.get(n).label for n in prize_formats())
+        return " · ".join(gettext(formats.get(n).label) for n in prize_formats())
 
     @staticmethod
     def individual_settings_note() -> str:
-        return " ".join(formats.get(n).summary for n in prize_formats())
+        return " ".join(gettext(formats.get(n).summary) for n in prize_formats())
 
     @staticmethod
     def playoff_labels() -> str:
-        return ", ".join(formats.get(n).label for n in pair_formats_using("playoff_kind"))
+        return ", ".join(gettext(formats.get(n).label)
+                         for n in pair_formats_using("playoff_kind"))
 
     @staticmethod
     def format_data() -> dict[str, FormatData]:
@@ -431,18 +438,26 @@ class EventForm(forms.Form):
         return initial
 
 
+def _translated_choices(choices: tuple[tuple[str | int, str], ...]) -> list[tuple[Any, Any]]:
+    """A format setting's choices with their words in the reader's language (looked up when
+    the form is shown)."""
+    return [(value, _(words)) for value, words in choices]
+
+
 def _form_field(spec: setting_fields.SettingField) -> forms.Field:
     """A form field from a format setting's declaration (``formats.fields``)."""
-    common: FieldOptions = {"required": False, "label": spec.label, "help_text": spec.help}
+    common: FieldOptions = {"required": False, "label": _(spec.label),
+                           "help_text": _(spec.help) if spec.help else ""}
     if spec.initial is not None:
         common["initial"] = spec.initial
     attrs: dict[str, str | int] = {}
     if spec.placeholder:
         attrs["placeholder"] = spec.placeholder
     if spec.kind == "choice":
-        return forms.ChoiceField(choices=list(spec.choices), **common)
+        return forms.ChoiceField(choices=_translated_choices(spec.choices), **common)
     if spec.kind == "int_choice":
-        return forms.TypedChoiceField(choices=list(spec.choices), coerce=int, **common)
+        return forms.TypedChoiceField(choices=_translated_choices(spec.choices), coerce=int,
+                                      **common)
     if spec.kind == "bool":
         return forms.BooleanField(**common)
     if spec.kind == "rounds":
@@ -482,7 +497,7 @@ class EventCreateForm(EventForm):
     """A new event also picks its format (how rounds are built); it does not change later."""
 
     format = forms.ChoiceField(
-        choices=formats.choices(), initial=formats.DEFAULT, label="Format", required=False,
+        choices=formats.choices(), initial=formats.DEFAULT, label=_("Format"), required=False,
     )
     field_order = ["name", "date", "format"]
 
@@ -491,10 +506,10 @@ class EventCreateForm(EventForm):
         self.fields["format"].widget.attrs["data-format-select"] = ""
         spec = formats.FORMATS.get(self.chosen_format())
         # The chosen format's sentence (the page's script swaps it when another is chosen).
-        self.fields["format"].help_text = spec.summary if spec else ""
+        self.fields["format"].help_text = translated(spec.summary) if spec else ""
         if spec is not None:
             # The format's own defaults (the page switches these too).
-            self.fields["rounds_planned"].label = spec.rounds_label
+            self.fields["rounds_planned"].label = translated(spec.rounds_label)
             self.fields["rounds_planned"].initial = spec.default_rounds
             self.fields["deals_per_round"].initial = spec.default_deals
 
@@ -514,7 +529,7 @@ class EventCreateForm(EventForm):
 
 class CheckInForm(forms.Form):
     players = forms.ModelMultipleChoiceField(queryset=Player.objects.none(), required=False)
-    new_player = forms.CharField(max_length=120, required=False, label="New player")
+    new_player = forms.CharField(max_length=120, required=False, label=_("New player"))
 
     def __init__(self, *args: object, event: Event, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -526,11 +541,11 @@ class CheckInForm(forms.Form):
 class PairForm(forms.Form):
     """Register a pair: two players of the club's roster, an optional team name and seed."""
 
-    first = forms.ModelChoiceField(queryset=Player.objects.none(), label="Player")
-    second = forms.ModelChoiceField(queryset=Player.objects.none(), label="Partner")
-    name = forms.CharField(max_length=120, required=False, label="Team name (optional)")
+    first = forms.ModelChoiceField(queryset=Player.objects.none(), label=_("Player"))
+    second = forms.ModelChoiceField(queryset=Player.objects.none(), label=_("Partner"))
+    name = forms.CharField(max_length=120, required=False, label=_("Team name (optional)"))
     seed = forms.IntegerField(min_value=1, max_value=1024, required=False,
-                              label="Seed (optional, 1 = best)")
+                              label=_("Seed (optional, 1 = best)"))
 
     def __init__(self, *args: object, event: Event, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -556,15 +571,15 @@ class SwapForm(forms.Form):
         if self.pairs:
             pairs = Pair.objects.filter(event=event).prefetch_related("members__player")
             self.fields["pair_a"] = forms.ModelChoiceField(
-                queryset=pairs, label="Swap pair", required=not self.split)
+                queryset=pairs, label=_("Swap pair"), required=not self.split)
             self.fields["pair_b"] = forms.ModelChoiceField(
-                queryset=pairs, label="with pair", required=not self.split)
+                queryset=pairs, label=_("with pair"), required=not self.split)
             for name in ("pair_a", "pair_b"):
                 self.fields[name].label_from_instance = _pair_label  # type: ignore[attr-defined]
             return
         entries = Entry.objects.filter(event=event).select_related("player")
-        self.fields["entry_a"] = forms.ModelChoiceField(queryset=entries, label="Swap")
-        self.fields["entry_b"] = forms.ModelChoiceField(queryset=entries, label="with")
+        self.fields["entry_a"] = forms.ModelChoiceField(queryset=entries, label=_("Swap"))
+        self.fields["entry_b"] = forms.ModelChoiceField(queryset=entries, label=_("with"))
         for name in ("entry_a", "entry_b"):
             self.fields[name].label_from_instance = lambda e: e.player.name  # type: ignore[attr-defined]
 

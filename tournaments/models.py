@@ -7,6 +7,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 import formats
 from clubs.models import Club, Player
@@ -35,32 +36,32 @@ BYE_POINTS_LIMIT = 100_000
 class Event(models.Model):
     # How the event is run: the formats of the registry (``formats``), which knows each one.
     Format = models.TextChoices(  # type: ignore[call-overload]
-        "Format", [(name.upper(), (name, label)) for name, label in formats.choices()])
+        "Format", [(name.upper(), (name, _(label))) for name, label in formats.choices()])
 
     class Partnership(models.TextChoices):
-        ROTATING = "rotating", "Rotating partners"
-        FIXED = "fixed", "Fixed partners"
+        ROTATING = "rotating", _("Rotating partners")
+        FIXED = "fixed", _("Fixed partners")
 
     class Status(models.TextChoices):
-        DRAFT = "draft", "Being set up"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
-        CANCELLED = "cancelled", "Cancelled"
+        DRAFT = "draft", _("Being set up")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
 
     class SelfCheckIn(models.TextChoices):
-        OFF = "off", "Off: players check in at the desk"
-        APPROVAL = "approval", "On, the director approves each arrival"
-        OPEN = "open", "On, players are checked in at once"
+        OFF = "off", _("Off: players check in at the desk")
+        APPROVAL = "approval", _("On, the director approves each arrival")
+        OPEN = "open", _("On, players are checked in at once")
 
     class ByeScoring(models.TextChoices):
-        ZERO = "zero", "Nothing"
-        AVERAGE_WINNING = "average_winning", "Average of the round's winning scores"
-        AVERAGE_ALL = "average_all", "Average of the round's scores"
-        FIXED = "fixed", "A fixed number of points"
+        ZERO = "zero", _("Nothing")
+        AVERAGE_WINNING = "average_winning", _("Average of the round's winning scores")
+        AVERAGE_ALL = "average_all", _("Average of the round's scores")
+        FIXED = "fixed", _("A fixed number of points")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="events")
     name = models.CharField(max_length=120)
-    format = models.CharField(max_length=30, choices=formats.choices(), default=formats.DEFAULT)
+    format = models.CharField(max_length=30, choices=Format.choices, default=formats.DEFAULT)
     # The format's own settings, validated by its pure module (e.g. the progressive movement).
     format_settings = models.JSONField(default=dict, blank=True)
     partnership = models.CharField(
@@ -186,9 +187,9 @@ class Arrival(models.Model):
     The director's check-in page lists them as they come."""
 
     class Status(models.TextChoices):
-        WAITING = "waiting", "Waiting for the director"
-        APPROVED = "approved", "Checked in"
-        DECLINED = "declined", "Not approved"
+        WAITING = "waiting", _("Waiting for the director")
+        APPROVED = "approved", _("Checked in")
+        DECLINED = "declined", _("Not approved")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="arrivals")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
@@ -245,8 +246,8 @@ class Entry(models.Model):
     """A player taking part in an event (in a pair event, one of a pair's two players)."""
 
     class Status(models.TextChoices):
-        ACTIVE = "active", "Playing"
-        LEFT = "left", "Left early"
+        ACTIVE = "active", _("Playing")
+        LEFT = "left", _("Left early")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
@@ -278,14 +279,14 @@ class Entry(models.Model):
 
 class Round(models.Model):
     class Status(models.TextChoices):
-        SEATED = "seated", "Seated, not started"
-        PLAYING = "playing", "Playing"
-        CLOSED = "closed", "Closed"
+        SEATED = "seated", _("Seated, not started")
+        PLAYING = "playing", _("Playing")
+        CLOSED = "closed", _("Closed")
 
     # The stage a round belongs to (``formats.Stage``): a club night is all qualifying; a
     # format's spec says which stages follow.
     Stage = models.TextChoices(  # type: ignore[call-overload]
-        "Stage", [(stage.name, (stage.value, stage.label)) for stage in formats.Stage])
+        "Stage", [(stage.name, (stage.value, _(stage.label))) for stage in formats.Stage])
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()

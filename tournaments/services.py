@@ -19,6 +19,7 @@ from typing import Any, NotRequired, TypedDict
 from django.db import connection, transaction
 from django.db.models import Count, Max
 from django.utils import timezone
+from django.utils.translation import gettext
 
 import formats
 from clubs.models import Club, Player
@@ -646,7 +647,7 @@ def self_check_in_refusal(event: Event) -> DomainError | None:
         return DomainError("Pairs register together at the desk.", field="event",
                            code="pairs_only")
     if event.rounds.exists():
-        return DomainError("Play has started: please check in at the desk.", field="event",
+        return DomainError(gettext("Play has started: please check in at the desk."), field="event",
                            code="started")
     return None
 

@@ -150,7 +150,7 @@ TEMPLATES = [
             "libraries": {"money": "common.templatetags.money",
                           "numbers": "common.templatetags.numbers"},
             # {% translate %} and {% blocktranslate %} in every template without a {% load %}.
-            "builtins": ["django.templatetags.i18n"],
+            "builtins": ["django.templatetags.i18n", "common.templatetags.labels"],
         },
     },
 ]

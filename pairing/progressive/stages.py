@@ -31,6 +31,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from rules_engine.i18n import gettext_noop, ngettext
+
 from ..results import TableResult
 from .model import ProgressiveError
 
@@ -252,38 +254,40 @@ def placements(
 def describe(settings: Mapping[str, object], qualifying: int) -> list[str]:
     """The event's stage rules in plain sentences (the rules page shows them)."""
     plan = plan_from(settings, qualifying)
-    lines = [f"{qualifying} qualifying game{'s' if qualifying != 1 else ''}; each player's score "
-             "is the total of their side's points in every game they play."]
+    lines: list[str] = [ngettext("%(n)s qualifying game; each player's score is the total of their side's "
+                      "points in every game they play.",
+                      "%(n)s qualifying games; each player's score is the total of their side's "
+                      "points in every game they play.", qualifying, n=qualifying)]
     if not plan.cut:
-        lines.append("No cut: the qualifying standings are the final result.")
+        lines.append(gettext_noop("No cut: the qualifying standings are the final result."))
         return lines
     if plan.cut == 8:
         if settings.get("semi_partners") == SemiPartners.DRAW.value:
-            lines.append("The top 8 qualifiers play one semi-final game at tables 1 and 2; "
-                         "partners and tables are drawn by the system.")
+            lines.append(gettext_noop("The top 8 qualifiers play one semi-final game at tables 1 and 2; "
+                         "partners and tables are drawn by the system."))
         else:
-            lines.append("The top 8 qualifiers play one semi-final game: seeds 1 and 8 against "
-                         "4 and 5 at table 1, seeds 2 and 7 against 3 and 6 at table 2.")
-        lines.append("The two winners at each semi-final table go to the final table.")
+            lines.append(gettext_noop("The top 8 qualifiers play one semi-final game: seeds 1 and 8 against "
+                         "4 and 5 at table 1, seeds 2 and 7 against 3 and 6 at table 2."))
+        lines.append(gettext_noop("The two winners at each semi-final table go to the final table."))
     else:
-        lines.append("The top 4 qualifiers go straight to the final table.")
+        lines.append(gettext_noop("The top 4 qualifiers go straight to the final table."))
     if plan.final_rule == FinalRule.SINGLE_GAME:
-        lines.append("The final is one game, seeds 1 and 4 against 2 and 3; the winning side "
-                     "takes first and second place, the better qualifier first.")
+        lines.append(gettext_noop("The final is one game, seeds 1 and 4 against 2 and 3; the winning side "
+                     "takes first and second place, the better qualifier first."))
     else:
-        lines.append("The final is three games with partners rotating each game (every "
+        lines.append(gettext_noop("The final is three games with partners rotating each game (every "
                      "finalist partners each other once); the highest individual total over "
-                     "the three games is the champion.")
-    lines.append("Equal scores at the final and semi-final tables are split by the qualifying "
-                 "standings. Semi-final losers take places 5 to 8 by their semi-final score; "
-                 "everyone else is placed by the qualifying standings."
-                 if plan.cut == 8 else
-                 "Equal scores at the final table are split by the qualifying standings; "
-                 "everyone else is placed by the qualifying standings.")
+                     "the three games is the champion."))
+    lines.append(gettext_noop(
+        "Equal scores at the final and semi-final tables are split by the qualifying "
+        "standings. Semi-final losers take places 5 to 8 by their semi-final score; everyone "
+        "else is placed by the qualifying standings.") if plan.cut == 8 else gettext_noop(
+        "Equal scores at the final table are split by the qualifying standings; everyone else "
+        "is placed by the qualifying standings."))
     if settings.get("ties") == "table_cut":
-        lines.append("A game that ends level is settled by a cut of the cards at the table, "
-                     "entered by the table or the director.")
+        lines.append(gettext_noop("A game that ends level is settled by a cut of the cards at the table, "
+                     "entered by the table or the director."))
     else:
-        lines.append("A game that ends level is settled by a cut of the cards drawn by the "
-                     "system (seeded and logged); the points stand as scored.")
+        lines.append(gettext_noop("A game that ends level is settled by a cut of the cards drawn by the "
+                     "system (seeded and logged); the points stand as scored."))
     return lines

@@ -33,6 +33,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 
+from rules_engine.i18n import gettext_noop, ngettext
+
 from ..results import TableResult
 from .model import Direction, Movement, ProgressiveError
 from .stages import FinalRule, Placement, SemiPartners, Stage, StagePlan
@@ -265,37 +267,46 @@ def placements(
 def describe(settings: Mapping[str, object], qualifying: int) -> list[str]:
     """The day's rules at tables of three in plain sentences."""
     cut = settings.get("cut", DEFAULT_CUT_THREES)
-    toward = "toward" if settings.get("direction", "up") == "up" else "away from"
-    back = "away from" if toward == "toward" else "toward"
+    toward = settings.get("direction", "up") == "up"
     lines = [
-        f"{qualifying} qualifying game{'s' if qualifying != 1 else ''} at tables of three; "
-        "everyone plays for themselves and each player's score is their own points in every "
-        "game they play.",
-        f"After each game the winner moves one table {toward} table 1, second stays and third "
-        f"moves one table {back} it (at the end tables the one who cannot move stays); seats "
-        "at the new table are drawn.",
+        ngettext("%(n)s qualifying game at tables of three; everyone plays for themselves and "
+                 "each player's score is their own points in every game they play.",
+                 "%(n)s qualifying games at tables of three; everyone plays for themselves and "
+                 "each player's score is their own points in every game they play.",
+                 qualifying, n=qualifying),
+        gettext_noop("After each game the winner moves one table toward table 1, second stays "
+                     "and third moves one table away from it (at the end tables the one who "
+                     "cannot move stays); seats at the new table are drawn.") if toward else
+        gettext_noop("After each game the winner moves one table away from table 1, second "
+                     "stays and third moves one table toward it (at the end tables the one who "
+                     "cannot move stays); seats at the new table are drawn."),
     ]
     if not cut:
-        lines.append("No cut: the qualifying standings are the final result.")
+        lines.append(gettext_noop("No cut: the qualifying standings are the final result."))
         return lines
     if cut == 9:
         if settings.get("semi_partners") == SemiPartners.DRAW.value:
-            lines.append("The top 9 qualifiers play one semi-final game at tables 1 to 3, "
-                         "drawn by the system.")
+            lines.append(gettext_noop("The top 9 qualifiers play one semi-final game at tables "
+                                      "1 to 3, drawn by the system."))
         else:
-            lines.append("The top 9 qualifiers play one semi-final game: seeds 1, 6 and 7 at "
-                         "table 1, 2, 5 and 8 at table 2, 3, 4 and 9 at table 3.")
-        lines.append("The winner at each semi-final table goes to the final table.")
+            lines.append(gettext_noop("The top 9 qualifiers play one semi-final game: seeds 1, "
+                                      "6 and 7 at table 1, 2, 5 and 8 at table 2, 3, 4 and 9 at "
+                                      "table 3."))
+        lines.append(gettext_noop("The winner at each semi-final table goes to the final "
+                                  "table."))
     else:
-        lines.append("The top 3 qualifiers go straight to the final table.")
+        lines.append(gettext_noop("The top 3 qualifiers go straight to the final table."))
     if settings.get("final_rule") == FinalRule.SINGLE_GAME.value:
-        lines.append("The final is one game: its winner is the champion; the other two place "
-                     "by their points.")
+        lines.append(gettext_noop("The final is one game: its winner is the champion; the other "
+                                  "two place by their points."))
     else:
-        lines.append("The final is three games with the seats rotating; the highest total "
-                     "over the three games is the champion.")
-    lines.append("Equal scores at the final and semi-final tables are split by the qualifying "
-                 "standings." + (" Semi-final players who do not reach the final take places "
-                                 "4 to 9 by their semi-final score;" if cut == 9 else "")
-                 + " everyone else is placed by the qualifying standings.")
+        lines.append(gettext_noop("The final is three games with the seats rotating; the "
+                                  "highest total over the three games is the champion."))
+    lines.append(gettext_noop(
+        "Equal scores at the final and semi-final tables are split by the qualifying standings. "
+        "Semi-final players who do not reach the final take places 4 to 9 by their semi-final "
+        "score; everyone else is placed by the qualifying standings.") if cut == 9 else
+        gettext_noop("Equal scores at the final and semi-final tables are split by the "
+                     "qualifying standings. everyone else is placed by the qualifying "
+                     "standings."))
     return lines
