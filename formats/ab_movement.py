@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pairing.club_night import BuiltRound
-from pairing.pair_movements import ab_movement
+from pairing.pair_movements import ab_movement, ab_rounds
 
 from .pairs import pair_format, seat, sit_out_withdrawn
 from .spec import Situation
@@ -17,6 +17,12 @@ def _build(s: Situation) -> BuiltRound:
     return seat(s, sit_out_withdrawn(s, ab_movement(tuple(s.pairs), s.number)), "ab_movement")
 
 
+def _max_rounds(settings: Mapping[str, Any], pairs: int) -> int | None:
+    """As many rounds as tables (a phantom table for an odd pair included): one more and the
+    moving pairs would meet the same pairs again."""
+    return ab_rounds(pairs) if pairs >= 2 else None
+
+
 def _describe(settings: Mapping[str, Any], rounds_planned: int) -> list[str]:
     return [f"A/B movement, {rounds_planned} rounds: the A pairs keep their table; the B pairs "
             "move one table up each round."]
@@ -24,5 +30,6 @@ def _describe(settings: Mapping[str, Any], rounds_planned: int) -> list[str]:
 
 FORMAT = pair_format(
     name="ab_movement", label="A/B movement (pairs)", qualify=_build, describe=_describe,
+    max_rounds=_max_rounds,
     summary="A/B movement: the A pairs keep their table, the B pairs move up one each round.",
 )

@@ -138,16 +138,17 @@ def test_the_same_seed_plays_the_same_event(archives: dict[str, dict[str, Any]])
 
 
 def test_a_late_arrival_is_not_counted_in_the_draws_before_it_came() -> None:
-    """Found by the corpus: a club night whose player 18 came for round 3 and player 19 after
-    the last round. Round 2 was drawn before either was there, so its history has no byes for
-    them (the verifier had counted them as sitting out round 1 and drawn round 2 otherwise)."""
-    made = generate_event(format_name="club_night", players=19, seed=138004537005153)
+    """Found by the corpus: a club night whose player 18 came for round 2 and player 19 after
+    the last round. Round 2 was drawn before player 19 was there, so its history has no bye for
+    them (the verifier had counted them as sitting out round 1 and drawn round 2 otherwise).
+    (First found at seed 138004537005153, when the generator played one ruleset only.)"""
+    made = generate_event(format_name="club_night", players=19, seed=15)
     archive = json.loads(made.archive)
     joined = sorted(e["joined_round"] for e in archive["entries"])
-    assert joined[-2:] == [3, 5] and len(archive["rounds"]) == 4
+    assert joined[-2:] == [2, 3] and len(archive["rounds"]) == 2
     report = verify(check(archive))
     assert report.discrepancies == []
-    assert (report.seatings, report.not_recheckable) == (4, [])
+    assert (report.seatings, report.not_recheckable) == (2, [])
 
 
 def test_a_size_the_format_cannot_seat_is_refused() -> None:
