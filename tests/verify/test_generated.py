@@ -24,6 +24,14 @@ pytestmark = pytest.mark.django_db
 # pairs with a pair sitting out, a double elimination bracket
 SAMPLE = [("club_night", 11, 5), ("individual_progressive", 13, 8), ("swiss", 10, 3),
           ("double_elimination", 12, 4)]
+# (format, ruleset, players, seed): every format once more under another table shape (the
+# settings drawn from the seed): a table of four with the dealer sitting out, head to head,
+# teams of three, a single deck
+RULESETS = [("club_night", "three_handed", 5, 1), ("individual_progressive",
+             "single_deck_partnership", 8, 2), ("swiss", "two_handed", 4, 3),
+            ("round_robin", "six_handed_triple_deck", 9, 4), ("ab_movement", "racehorse", 12, 5),
+            ("winners_stay", "two_handed", 5, 6), ("single_elimination",
+             "six_handed_triple_deck", 12, 7), ("double_elimination", "two_handed", 4, 8)]
 
 
 @pytest.fixture(scope="module")
@@ -45,6 +53,9 @@ def archives(django_db_setup: Any, django_db_blocker: Any) -> dict[str, dict[str
                     made[f"{name} again"] = json.loads(generate_event(
                         format_name=name, players=players, seed=seed).archive) \
                         if name == "club_night" else {}
+                for name, preset, players, seed in RULESETS:
+                    made[f"{name} {preset}"] = json.loads(generate_event(
+                        format_name=name, players=players, seed=seed, ruleset=preset).archive)
                 raise Rollback
         except Rollback:
             pass
@@ -73,6 +84,28 @@ def test_a_generated_event_verifies_with_its_seats_drawn_again(
     assert report.seatings is not None and report.seatings >= 1
     assert report.seatings + len(report.not_recheckable) == len(archive["rounds"])
     assert out.strip().splitlines()[-1].endswith(" 0 discrepancies")
+
+
+@pytest.mark.parametrize(("name", "preset"), [r[:2] for r in RULESETS])
+def test_every_format_verifies_under_another_table_shape(
+        archives: dict[str, dict[str, Any]], name: str, preset: str) -> None:
+    archive = archives[f"{name} {preset}"]
+    assert archive["event"]["format"] == name and archive["event"]["ruleset_preset"] == preset
+    assert archive["event"]["status"] == "finished" and archive["hands"]
+    report = verify(check(archive))
+    assert report.discrepancies == []
+    assert report.seatings is not None and report.seatings >= 1
+
+
+def test_the_sample_draws_varied_rules_and_settings(
+        archives: dict[str, dict[str, Any]]) -> None:
+    """The seed chooses the rules and the settings: the sample's own events are not all played
+    under one preset, nor with the format's default settings."""
+    presets = {archives[name]["event"]["ruleset_preset"] for name, _, _ in SAMPLE}
+    assert len(presets) >= 2, presets
+    settings = [archives[name]["event"]["format_settings"] for name, _, _ in SAMPLE]
+    assert any(s != get(name).settings_for(None) for s, (name, _, _) in zip(
+        settings, SAMPLE, strict=True) if get(name).setting_keys)
 
 
 def _hand_points(a: dict[str, Any]) -> str:
