@@ -191,3 +191,21 @@ def test_a_size_the_format_cannot_seat_is_refused() -> None:
         generate_event(format_name="swiss", players=2, seed=1)
     with pytest.raises(GenerateError, match="Unknown format"):
         generate_event(format_name="no_such_format", players=8, seed=1)
+
+
+def test_the_command_names_the_seed_then_the_rules_and_writes_a_verified_archive(
+        tmp_path: Path) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out, path = StringIO(), tmp_path / "ws.json"
+    call_command("generate_event", "--format", "winners_stay", "--players", "5", "--seed", "9",
+                 "--ruleset", "two_handed", "--out", str(path), stdout=out)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == ("seed 9: manage.py generate_event --format winners_stay --players 5 "
+                        "--seed 9 --ruleset two_handed")
+    assert lines[1].startswith("two_handed; rounds ") and "settings" in lines[1]
+    archive = json.loads(path.read_bytes())
+    assert archive["event"]["ruleset_preset"] == "two_handed"
+    assert verify(check(archive)).discrepancies == []
