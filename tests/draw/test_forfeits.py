@@ -415,3 +415,18 @@ def test_a_level_final_is_settled_when_the_bracket_finishes(ties: str) -> None:
     champion = _sides(round_set.table)[round_set.cut_winner]
     places = StandingsSnapshot.objects.get(event=event).placements
     assert min(places, key=lambda p: p["place"])["pair_id"] == champion
+
+
+def test_the_database_takes_a_forfeit_by_a_side_of_a_two_sided_game_only() -> None:
+    """The integrity path of ``game_forfeit_valid``: the two-sided games' sides pass, a side of
+    no two-sided game (a three-handed player, a made-up name) is refused by the database."""
+    from django.db import IntegrityError, transaction
+
+    from scoring.models import FORFEIT_SIDES
+
+    assert FORFEIT_SIDES == ["EW", "N", "NESNW", "NS", "NSESW", "S"]
+    event, director, _ = _pair_event("swiss", 2, rounds_planned=1)
+    game = round_create(event=event, actor=director).tables.get().game
+    for bad in ("E", "XX"):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Game.objects.filter(pk=game.pk).update(forfeit=bad, status=Game.Status.CONFIRMED)
