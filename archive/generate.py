@@ -25,26 +25,38 @@ decides comes from the seed, so the same seed plays the same event (the times of
 database's ids aside, neither of which an archive's results depend on); the event's draw seed
 is drawn from it too. The archive is ``archive.selectors.event_archive_bytes``.
 
-Rules: ``pagat_double_deck`` (tables of four, two partnerships), which every format plays.
+**The rules and the settings** are drawn from the seed too (``Setup``): a ruleset among every
+preset the format seats for that many players (partnerships at four, three-handed, cutthroat
+and check pinochle at tables of three or four, or of three only with ``sit_out=none``, two,
+five, six or eight at a table where the format plays them: ``formats.Format.settings_for``),
+and whatever the format's settings let a director choose (a progressive day's movement,
+direction, partner draw, cut, semi-final partners, final and level games; a pair format's
+opening draw, groups, level games, bracket options and playoff with its cut, split final and
+consolation rounds), the planned rounds (within what the movement seats), the deals per round,
+how a bye scores and the tie-breaks. A hand is dealt from the ruleset's pack at the table's
+seats (the dealer sitting out at a table of four of a three-handed game, five-handed's called
+partner, tricks where the ruleset needs them) and checked by the engine before it is entered.
+``generate_event(ruleset=…)`` fixes the preset instead.
 """
 
 from __future__ import annotations
 
 import datetime
+import functools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
 import formats
 from archive.selectors import event_archive_bytes
-from clubs.models import Club, Player
+from clubs.models import Club
 from clubs.services import club_create, player_create
 from common.errors import DomainError
-from common.rulesets import event_ruleset
+from common.rulesets import event_ruleset, table_seats, table_sides, table_teams
 from conduct.models import Penalty
 from conduct.services import penalty_record, penalty_withdraw
 from draw.flow import next_step
@@ -56,22 +68,35 @@ from draw.services import (
 )
 from draw.swaps import seat_swap
 from formats import Format, FormatError
-from rules_engine import Ruleset, count_meld
+from ranking import TIE_BREAKS
+from ranking.pairs import PAIR_TIE_BREAKS
+from rules_engine import PRESET_NAMES, RulesError, Ruleset, count_meld, get_ruleset, parse_hand
+from rules_engine.cards import NINE
+from rules_engine.hands import needs_tricks
 from scoring.models import Game, Hand
-from scoring.services import game_adjust, game_confirm, game_forfeit, hand_correct, hand_submit
+from scoring.services import (
+    game_adjust,
+    game_confirm,
+    game_forfeit,
+    game_settle_tie,
+    hand_correct,
+    hand_submit,
+    level_sides,
+)
 from tournaments.models import Bye, Entry, Event, Pair, Round, Seat
 from tournaments.services import entry_check_in, event_create, pair_register, pair_withdraw
 
-RULESET = "pagat_double_deck"
-T = TypeVar("T")  # what a service that may refuse returns
+RULESET = "pagat_double_deck"  # the default ruleset (``smallest_field`` without a setup)
 MAX_PLAYERS = 512
 DAY = datetime.date(2026, 6, 6)
 SUITS = ("S", "H", "D", "C")
+KING, QUEEN = 2, 3  # rank numbers in a card index (suit * 6 + rank)
 # How often each random thing happens (per round, per table or per event).
 CHANCE = {"late": 0.3, "alternate": 0.3, "withdraw": 0.25, "redraw": 0.1, "swap": 0.15,
           "misdeal": 0.05, "correct": 0.1, "forfeit": 0.04, "adjust": 0.04, "penalty": 0.3,
           "penalty_withdrawn": 0.3}
 MAX_STEPS = 2000  # the director's steps before the generator gives up (a format that never ends)
+DEAL_TRIES = 60  # deals tried for a hand the engine accepts
 
 
 class GenerateError(Exception):
@@ -88,103 +113,354 @@ class Generated:
     rounds: int
 
 
-def smallest_field(spec: Format) -> int:
-    """The fewest players an event of ``spec`` (default settings) seats: whole pairs in a pair
-    format, the format's first-round check passed."""
-    settings = spec.settings_for(None)
+@dataclass(frozen=True)
+class Setup:
+    """What the director chose when creating the event: the rules and the format's settings,
+    drawn from the seed (:func:`draw_setup`)."""
+
+    preset: str
+    overrides: dict[str, Any]
+    settings: dict[str, Any]
+    rounds: int | None
+    deals: int
+    bye_scoring: str
+    bye_points: int
+    tie_breaks: list[str] | None
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return get_ruleset(self.preset, self.overrides)
+
+
+def rulesets_for(spec: Format) -> list[tuple[str, dict[str, Any]]]:
+    """Every preset (and, for three-player games, the byes-only variant ``sit_out=none``) whose
+    tables ``spec`` seats."""
+    found: list[tuple[str, dict[str, Any]]] = []
+    for preset in PRESET_NAMES:
+        for overrides in ({}, {"sit_out": "none"}):
+            ruleset = get_ruleset(preset)
+            if overrides and ruleset.options.get("sit_out") != "dealer":
+                continue
+            ruleset = get_ruleset(preset, overrides)
+            try:
+                spec.settings_for({}, table_sizes=tuple(ruleset.table_sizes),
+                                  individual=ruleset.individual, teams=table_teams(ruleset))
+            except FormatError as exc:
+                if exc.code == "table_shape":
+                    continue
+            found.append((preset, overrides))
+    return found
+
+
+def entrants_of(spec: Format, ruleset: Ruleset, players: int) -> int:
+    """Players, or the sides a pair format registers from them (two partners, a team of three,
+    one player head to head)."""
+    return players // ruleset.side_size if spec.pairs else players
+
+
+def _seats(spec: Format, ruleset: Ruleset, settings: dict[str, Any], entrants: int) -> bool:
+    """Whether a first round of ``entrants`` is one the format seats under these rules and
+    settings."""
+    if spec.pairs:
+        if entrants < 2:
+            return False
+    elif entrants < max(spec.min_entries, min(ruleset.table_sizes)):
+        return False
+    try:
+        spec.check_field(settings, entrants)
+    except FormatError:
+        return False
+    return True
+
+
+def smallest_field(spec: Format, setup: Setup | None = None) -> int:
+    """The fewest players an event of ``spec`` seats (by default under ``pagat_double_deck`` and
+    the format's default settings): whole sides in a pair format, the format's first-round
+    check passed."""
+    ruleset = setup.ruleset if setup else get_ruleset(RULESET)
+    settings = setup.settings if setup else spec.settings_for(None)
     for players in range(2, MAX_PLAYERS + 1):
-        entrants = players // 2 if spec.pairs else players
-        if spec.pairs and (players % 2 or entrants < 2):
+        if spec.pairs and players % ruleset.side_size:
             continue
-        if not spec.pairs and entrants < spec.min_entries:
-            continue
-        try:
-            spec.check_field(settings, entrants)
-        except FormatError:
-            continue
-        return players
+        if _seats(spec, ruleset, settings, entrants_of(spec, ruleset, players)):
+            return players
     raise GenerateError(f"{spec.label} seats no field of at most {MAX_PLAYERS} players.")
 
 
-def deal_hand(rng: random.Random, ruleset: Ruleset, dealer: str, *,
-              misdeal: bool = True) -> dict[str, object]:
-    """A played hand from a shuffled deck: the best melder with a marriage bids a little over
-    the meld, the counters fall by chance; a misdeal now and then (unless ``misdeal`` is
-    off)."""
-    if misdeal and rng.random() < CHANCE["misdeal"]:
-        return {"dealer": dealer, "outcome": "misdeal"}
-    deck = [rank + suit for suit in SUITS for rank in "ATKQJ" for _ in range(4)]
-    rng.shuffle(deck)
-    seats, size = ruleset.seats, ruleset.hand_size
-    hands = {seat: deck[i * size:(i + 1) * size] for i, seat in enumerate(seats)}
+def _rounds_cap(spec: Format, settings: dict[str, Any], entrants: int) -> int | None:
+    """The most rounds the format's movement seats for ``entrants`` (None: no limit)."""
+    return spec.max_rounds(settings, entrants)
+
+
+def _pair_settings(rng: random.Random, spec: Format, entrants: int) -> dict[str, Any]:
+    keys = spec.setting_keys
+    raw: dict[str, Any] = {"ties": rng.choice(("system_cut", "system_cut", "table_cut"))}
+    if rng.random() < 0.2:
+        raw["game_minutes"] = rng.choice((30, 45, 60))
+    if "first_draw" in keys:
+        raw["first_draw"] = rng.choice(("seeded", "random"))
+    if "groups" in keys and entrants >= 4:
+        raw["groups"] = rng.choice([1, 1, *range(2, min(4, entrants // 2) + 1)])
+    bracket: dict[str, Any] = {}
+    if spec.bracket == "single" or (spec.playoff and rng.random() < 0.5):
+        bracket["third_place"] = rng.random() < 0.5
+    if spec.bracket == "double":
+        bracket["reset"] = rng.random() < 0.7
+    if spec.bracket:
+        if rng.random() < 0.3:
+            bracket["consolation"] = [1]
+        raw.update(bracket)
+    if "playoff" in keys and entrants >= 2 and rng.random() < 0.5:
+        kind = rng.choice(("single", "double"))
+        cut = rng.randint(2, min(entrants, 8))
+        playoff: dict[str, Any] = {"kind": kind, "cut": cut}
+        if kind == "single":
+            playoff["third_place"] = rng.random() < 0.5
+        else:
+            playoff["reset"] = rng.random() < 0.7
+        if rng.random() < 0.2:
+            playoff["consolation"] = [1]
+        if entrants - cut >= 2 and rng.random() < 0.3:
+            playoff["lower"] = rng.randint(2, min(entrants - cut, 8))
+        raw["playoff"] = playoff
+    return raw
+
+
+def _individual_settings(rng: random.Random, spec: Format, threes: bool) -> dict[str, Any]:
+    if not spec.setting_keys:
+        return {}
+    raw: dict[str, Any] = {
+        "direction": rng.choice(("up", "down")),
+        "semi_partners": rng.choice(("seeded", "draw")),
+        "final_rule": rng.choice(("rotate", "single_game")),
+        "ties": rng.choice(("system_cut", "system_cut", "table_cut")),
+    }
+    if threes:
+        raw["cut"] = rng.choice((9, 3, 0))
+    else:
+        raw["cut"] = rng.choice((8, 4, 0))
+        raw["movement"] = rng.choice(("winners_move", "winners_move", "fixed_seats"))
+        # ``draw: table`` is left out: the table's cut for partners has no way in yet (the
+        # builder asks for ``table_draw``, which no page, API or service passes), so a second
+        # game could never be seated
+        raw["draw"] = "system"
+    if rng.random() < 0.2:
+        raw["game_minutes"] = rng.choice((30, 45))
+    return {k: v for k, v in raw.items() if k in spec.setting_keys}
+
+
+def _tie_breaks(rng: random.Random, spec: Format) -> list[str] | None:
+    if rng.random() < 0.5:
+        return None  # the usual ones
+    names = list(PAIR_TIE_BREAKS if spec.pairs else TIE_BREAKS)
+    return rng.sample(names, rng.randint(1, len(names)))
+
+
+def draw_setup(rng: random.Random, spec: Format, players: int, *,
+               preset: str | None = None) -> Setup:
+    """The rules and settings of an event of ``spec`` for ``players`` players, drawn from
+    ``rng``: a ruleset the format seats for that many players (``preset`` fixes it), then
+    settings valid for it and for the field (a cut no larger than the field, a playoff no larger
+    than the pairs, the planned rounds within what a movement seats), tried again until the
+    format accepts them (the defaults at last)."""
+    candidates = [(p, o) for p, o in rulesets_for(spec) if preset is None or p == preset]
+    if not candidates:
+        raise GenerateError(f"{spec.label} is not played under {preset!r}.")
+    usable = []
+    for name, overrides in candidates:
+        ruleset = get_ruleset(name, overrides)
+        if _seats(spec, ruleset, _defaults(spec, ruleset), entrants_of(spec, ruleset, players)):
+            usable.append((name, overrides))
+    if not usable:
+        raise GenerateError(f"{spec.label} seats no event of {players} players under "
+                            f"{preset or 'any ruleset'}.")
+    name, overrides = rng.choice(usable)
+    ruleset = get_ruleset(name, overrides)
+    entrants = entrants_of(spec, ruleset, players)
+    threes = 3 in ruleset.table_sizes
+    settings = _defaults(spec, ruleset)
+    for _ in range(20):
+        raw = (_pair_settings(rng, spec, entrants) if spec.pairs
+               else _individual_settings(rng, spec, threes))
+        try:
+            checked = spec.settings_for(raw, table_sizes=tuple(ruleset.table_sizes),
+                                        individual=ruleset.individual,
+                                        teams=table_teams(ruleset))
+        except FormatError:
+            continue
+        if _seats(spec, ruleset, checked, entrants) and _plans(spec, checked, entrants):
+            settings = raw
+            break
+    rounds = rng.randint(2, 5) if spec.rounds_used else None
+    cap = _rounds_cap(spec, spec.settings_for(settings, table_sizes=tuple(ruleset.table_sizes),
+                                              individual=ruleset.individual,
+                                              teams=table_teams(ruleset)), entrants)
+    if rounds is not None and cap is not None:
+        rounds = max(1, min(rounds, cap))
+    return Setup(preset=name, overrides=dict(overrides), settings=settings, rounds=rounds,
+                 deals=rng.choice((1, 1, 2, 3)),
+                 bye_scoring=rng.choice(list(Event.ByeScoring.values)),
+                 bye_points=rng.choice((0, 25, 50, -25)), tie_breaks=_tie_breaks(rng, spec))
+
+
+def _defaults(spec: Format, ruleset: Ruleset) -> dict[str, Any]:
+    return spec.settings_for(None, table_sizes=tuple(ruleset.table_sizes),
+                             individual=ruleset.individual, teams=table_teams(ruleset))
+
+
+def _plans(spec: Format, settings: dict[str, Any], entrants: int) -> bool:
+    """A bracket (the format's own, or the playoff's with its split final) that can be planned
+    for the field."""
+    from formats.pairs import brackets
+
+    if not spec.pairs:
+        return True
+    try:
+        brackets(spec.bracket, settings, entrants, None)
+    except FormatError:
+        return False
+    return True
+
+
+def _split(rng: random.Random, total: int, unit: int, parts: int) -> list[int]:
+    """``total`` cut into ``parts`` shares at random, each a multiple of ``unit``."""
+    cuts = sorted(rng.randrange(0, total // unit + 1) for _ in range(parts - 1))
+    bounds = [0, *cuts, total // unit]
+    return [(bounds[i + 1] - bounds[i]) * unit for i in range(parts)]
+
+
+def _dealt(rng: random.Random, ruleset: Ruleset, seats: tuple[str, ...],
+           dealer: str) -> dict[str, Any] | None:
+    """One deal at a table with ``seats``: the best melder holding a marriage bids a little over
+    its side's meld in that suit; every seat's meld counted by the engine; the counters (and
+    tricks, where the ruleset needs them) split by chance, the declarers' side taking most. None
+    when nobody holds a marriage or the engine refuses the values (the caller deals again)."""
+    rs = ruleset.for_hand(seats, dealer)  # the seats dealt cards (the dealer may sit out)
+    playing = [str(s) for s in rs.seats]
+    pack = rs.deck.cards() + [s * 6 + NINE for s in range(4) for _ in range(rs.nines_added // 4)]
+    rng.shuffle(pack)
+    size = rs.hand_size
+    held = {seat: pack[i * size:(i + 1) * size] for i, seat in enumerate(playing)}
     best: tuple[int, str, str] | None = None
-    for seat in seats:
-        for trump in SUITS:
-            if "K" + trump in hands[seat] and "Q" + trump in hands[seat]:
-                total = count_meld(hands[seat], trump, ruleset).total
+    for seat in playing:
+        for number, trump in enumerate(SUITS):
+            if number * 6 + KING in held[seat] and number * 6 + QUEEN in held[seat]:
+                total = count_meld(held[seat], trump, rs).total
                 if best is None or total > best[0]:
                     best = (total, seat, trump)
     if best is None:
-        if not misdeal:
-            return deal_hand(rng, ruleset, dealer, misdeal=False)
-        return {"dealer": dealer, "outcome": "misdeal"}
+        return None
     _, bidder, trump = best
-    meld = dict.fromkeys(ruleset.sides, 0)
-    for seat in seats:
-        meld[ruleset.side_of(seat)] += count_meld(hands[seat], trump, ruleset).total
-    side = ruleset.side_of(bidder)
-    others = [s for s in ruleset.sides if s != side]
-    taken = rng.randint(10, ruleset.counters_total - 6)
-    counters = {side: taken, **{s: 0 for s in others}}
-    counters[others[-1]] = ruleset.counters_total - taken
-    bid = max(ruleset.min_bid, meld[side] + rng.randint(10, 30))
-    while not ruleset.is_valid_bid(bid):
+    values: dict[str, Any] = {"dealer": dealer, "bidder": bidder, "trump": trump,
+                              "outcome": "played"}
+    team = {bidder}
+    if rs.called_partner:  # five-handed: the bidder calls a partner (maybe themselves)
+        values["partner"] = rng.choice(playing)
+        team.add(values["partner"])
+    sides = list(dict.fromkeys(str(rs.side_of(s)) for s in playing))
+    meld = dict.fromkeys(sides, 0)
+    for seat in playing:
+        meld[str(rs.side_of(seat))] += count_meld(held[seat], trump, rs).total
+    declaring = [s for s in sides if set(rs.seats_of(s)) & team]
+    others = [s for s in sides if s not in declaring]
+    total, unit = rs.counters_total, rs.counter_unit
+    taken = rng.randint(total * 36 // 100, total * 88 // 100)
+    taken -= taken % unit
+    counters = dict(zip(declaring, _split(rng, taken, unit, len(declaring)), strict=True))
+    counters.update(zip(others, _split(rng, total - taken, unit, len(others)), strict=True))
+    values["meld"] = meld
+    values["counters"] = {s: counters[s] for s in sides}
+    if needs_tricks(rs):
+        tricks = {s: 1 if counters[s] else 0 for s in sides}
+        weights = [counters[s] + 1 for s in sides]
+        for _ in range(size - sum(tricks.values())):
+            tricks[rng.choices(sides, weights)[0]] += 1
+        values["tricks"] = tricks
+    bid = max(ruleset.min_bid, sum(meld[s] for s in declaring)
+              + rng.randint(total // 10, total // 2))
+    for _ in range(10_000):
+        if ruleset.is_valid_bid(bid):
+            break
         bid += 1
-    return {"dealer": dealer, "bidder": bidder, "bid": bid, "trump": trump, "meld": meld,
-            "counters": counters, "outcome": "played"}
+    values["bid"] = bid
+    try:
+        parse_hand(values, ruleset, seats)
+    except RulesError:
+        return None
+    return values
+
+
+def deal_hand(rng: random.Random, ruleset: Ruleset, dealer: str, *,
+              seats: tuple[str, ...] | None = None, misdeal: bool = True) -> dict[str, Any]:
+    """A played hand at a table with ``seats`` (default the ruleset's own) from a shuffled
+    pack, one the engine accepts (see :func:`_dealt`); a misdeal now and then (unless
+    ``misdeal`` is off)."""
+    seats = tuple(seats or (str(s) for s in ruleset.seats))
+    if misdeal and rng.random() < CHANCE["misdeal"]:
+        return {"dealer": dealer, "outcome": "misdeal"}
+    for _ in range(DEAL_TRIES):
+        values = _dealt(rng, ruleset, seats, dealer)
+        if values is not None:
+            return values
+    raise GenerateError(f"no hand under {ruleset.name} the engine accepts in {DEAL_TRIES} deals")
 
 
 class Play:
     """One generated event under way: the director's steps and the tables' hands."""
 
     def __init__(self, *, spec: Format, players: int, seed: int,
-                 say: Callable[[str], None]) -> None:
+                 say: Callable[[str], None], preset: str | None = None) -> None:
         self.spec, self.rng, self.say = spec, random.Random(seed), say
+        rng = self.rng
+        self.setup = setup = draw_setup(rng, spec, players, preset=preset)
         users = get_user_model()
         taken = Club.objects.filter(slug__startswith=f"generated-{seed}").count()
         slug = f"generated-{seed}-{taken + 1}"
         self.owner = users.objects.create_user(username=slug, email=f"{slug}@example.org")
         self.club = club_create(name=f"Generated {seed} ({taken + 1})", slug=slug,
-                                owner=self.owner, ruleset_preset=RULESET)
-        rng = self.rng
-        settings: dict[str, object] = {}
-        rounds = rng.randint(2, 5) if spec.rounds_used else None
+                                owner=self.owner, ruleset_preset=setup.preset)
         self.event = event_create(
             club=self.club, name=f"Generated {spec.label}", date=DAY, actor=self.owner,
-            format=spec.name, format_settings=settings, rounds_planned=rounds,
-            deals_per_round=rng.choice((1, 1, 2)), seed=rng.getrandbits(128),
-            bye_scoring=rng.choice(list(Event.ByeScoring.values)),
-            bye_points=rng.choice((0, 25, 50)))
+            format=spec.name, format_settings=dict(setup.settings),
+            ruleset_preset=setup.preset, ruleset_overrides=dict(setup.overrides),
+            rounds_planned=setup.rounds, deals_per_round=setup.deals,
+            seed=rng.getrandbits(128), bye_scoring=setup.bye_scoring,
+            bye_points=setup.bye_points, tie_breaks=setup.tie_breaks)
         self.ruleset = event_ruleset(self.event)
         people = [player_create(club=self.club, name=f"Player {n:03d}")
                   for n in range(1, players + 1)]
-        self.waiting: list[Player] = []  # players who come late
+        self.waiting: list[Any] = []  # players who come late
         if spec.pairs:
-            for n in range(0, players - 1, 2):
-                seeded = n // 2 + 1 if rng.random() < 0.5 else None
-                pair_register(event=self.event, players=people[n:n + 2], actor=self.owner,
-                              seed=seeded, name=f"Team {n // 2 + 1}" if rng.random() < 0.2
+            size = self.ruleset.side_size  # a side of the game registers together
+            for n in range(0, players - size + 1, size):
+                number = n // size + 1
+                seeded = number if rng.random() < 0.5 else None
+                pair_register(event=self.event, players=people[n:n + size], actor=self.owner,
+                              seed=seeded, name=f"Team {number}" if rng.random() < 0.2
                               else "")
         else:
             # the first round's field stays one the format seats (a cut of 8 needs 8 players
             # who are not alternates): the late and the alternates come from the rest
-            spare = players - smallest_field(spec)
+            spare = players - smallest_field(spec, setup)
             late = 0 if spec.closed_field else rng.randint(0, min(max(players // 8, 1), spare))
             here, self.waiting = people[:players - late], people[players - late:]
             for index, person in enumerate(here):
                 entry_check_in(event=self.event, player=person, actor=self.owner,
                                alternate=spec.alternates and index >= players - spare
                                and rng.random() < 0.2)
+
+    def describe(self) -> str:
+        """The rules and settings drawn, in one line (the command prints it)."""
+        setup = self.setup
+        rules = setup.preset + "".join(f" {k}={v}" for k, v in setup.overrides.items())
+        return (f"{rules}; rounds {self.event.rounds_planned}, deals {setup.deals}, bye "
+                f"{setup.bye_scoring} ({setup.bye_points}), tie-breaks "
+                f"{setup.tie_breaks or 'usual'}; settings {setup.settings or 'default'}")
+
+    def seats_of(self, game: Game) -> tuple[str, ...]:
+        """The table's seats, clockwise from North (a table of three or four at three-handed)."""
+        return table_seats(self.ruleset, Seat.objects.filter(table_id=game.table_id)
+                           .values_list("position", flat=True))
 
     # --- the director's steps -----------------------------------------------------------------
     def run(self) -> None:
@@ -202,8 +478,7 @@ class Play:
             elif step.kind == "advance":
                 self.play_round(self.event.rounds.get(number=step.number))
             elif step.kind == "finish":
-                event_status_set(event=self.event, status=Event.Status.FINISHED,
-                                 actor=self.owner)
+                self.finish()
             else:  # pragma: no cover - a step this generator does not know
                 raise GenerateError(f"unknown step {step.kind!r}")
         raise GenerateError(f"the event was not over after {MAX_STEPS} steps")
@@ -213,18 +488,47 @@ class Play:
             with transaction.atomic():
                 round_create(event=self.event, actor=self.owner)
         except DomainError as exc:
+            if exc.code == "tie" and self.settle_ties():
+                self.seat()  # the table entered its cut: seat again
+                return
             if not self.event.rounds.exists():
                 raise
             # more rounds planned than the format can seat (a movement's pairs would meet
             # again): the director finishes the event with the rounds played
             self.say(f"round {self.event.rounds.count() + 1} refused ({exc.message}): finished")
-            event_status_set(event=self.event, status=Event.Status.FINISHED, actor=self.owner)
+            self.finish()
             return
         if self.rng.random() < CHANCE["redraw"]:
             self.tried(lambda: round_create(event=self.event, actor=self.owner, reseat=True,
                                             reason="the room was set up again"))
 
-    def tried(self, action: Callable[[], T]) -> T | None:
+    def finish(self) -> None:
+        """The director finishes the event (entering the table's cut of a level final first,
+        where the event says the table cuts)."""
+        try:
+            with transaction.atomic():
+                event_status_set(event=self.event, status=Event.Status.FINISHED,
+                                 actor=self.owner)
+        except DomainError as exc:
+            if exc.code != "tie" or not self.settle_ties():
+                raise
+            event_status_set(event=self.event, status=Event.Status.FINISHED, actor=self.owner)
+
+    def settle_ties(self) -> bool:
+        """The last round's level games (an average adjusted result is level) have the table's
+        cut entered, where the event says the table cuts; whether any was."""
+        last = self.event.rounds.order_by("-number").first()
+        settled = False
+        for game in Game.objects.filter(table__round=last, winner="", cut_winner="").exclude(
+                status=Game.Status.PLAYING).order_by("table__number"):
+            level = level_sides(game, self.ruleset)
+            if level:
+                winner = self.rng.choice(level)
+                settled |= self.tried(functools.partial(
+                    game_settle_tie, game=game, winner=winner, actor=self.owner)) is not None
+        return settled
+
+    def tried(self, action: Callable[[], Any]) -> Any:
         """Do ``action``; a refusal of the services skips it (in a savepoint)."""
         try:
             with transaction.atomic():
@@ -277,7 +581,7 @@ class Play:
         self.between_rounds()
 
     def forfeit(self, game: Game) -> bool:
-        side = self.rng.choice(list(self.ruleset.sides))
+        side = self.rng.choice(list(table_sides(self.ruleset, self.seats_of(game))))
         return self.tried(lambda: game_forfeit(game=game, side=side, actor=self.owner,
                                                reason="could not go on")) is not None
 
@@ -286,22 +590,41 @@ class Play:
                 game=game, kind="average", reason="the table ran out of time",
                 actor=self.owner)) is not None:
             return True
-        points = {side: self.rng.randrange(0, 300, 10) for side in self.ruleset.sides}
+        points = {side: self.rng.randrange(0, 300, 10)
+                  for side in table_sides(self.ruleset, self.seats_of(game))}
         return self.tried(lambda: game_adjust(game=game, kind="points", points=points,
                                               reason="a fouled deck", actor=self.owner)) \
             is not None
 
     def play_game(self, game: Game) -> None:
-        dealer = self.rng.choice(list(self.ruleset.seats))
+        seats = self.seats_of(game)
+        dealer = self.rng.choice(seats)
         number = 1
         while Game.objects.get(pk=game.pk).status == Game.Status.PLAYING and number < 60:
-            hand_submit(game=game, number=number,
-                        values=deal_hand(self.rng, self.ruleset, dealer), author=self.owner)
-            dealer = self.ruleset.next_dealer(dealer)
+            hand_submit(game=game, number=number, author=self.owner,
+                        values=deal_hand(self.rng, self.ruleset, dealer, seats=seats))
+            dealer = self.ruleset.next_dealer(dealer, seats)
             number += 1
         if self.rng.random() < CHANCE["correct"]:
             self.correct(game)
-        self.tried(lambda: game_confirm(game=game, position="E"))
+        self.confirm(game)
+
+    def confirm(self, game: Game) -> None:
+        """A player of the table confirms the game (the first the service accepts); a game that
+        ended level has the table's cut entered first where the event says the table cuts."""
+        game.refresh_from_db()
+        if (game.status != Game.Status.PLAYING and not game.winner and not game.cut_winner
+                and (self.event.format_settings or {}).get("ties") == "table_cut"):
+            level = level_sides(game, self.ruleset)
+            if level:
+                winner = self.rng.choice(level)
+                self.tried(lambda: game_settle_tie(game=game, winner=winner, actor=self.owner))
+        seats = list(self.seats_of(game))
+        self.rng.shuffle(seats)
+        for position in seats:
+            if self.tried(functools.partial(game_confirm, game=game, position=position)) \
+                    is not None:
+                return
 
     def correct(self, game: Game) -> None:
         hand = Hand.objects.filter(game=game, deleted_at__isnull=True).order_by("-number").first()
@@ -311,7 +634,8 @@ class Play:
         if live is None:
             return
         # a played hand: a correction into a misdeal would reopen a decided game
-        values = deal_hand(self.rng, self.ruleset, live.dealer, misdeal=False)
+        values = deal_hand(self.rng, self.ruleset, live.dealer, seats=self.seats_of(game),
+                           misdeal=False)
         self.tried(lambda: hand_correct(hand=hand, values=values, author=self.owner,
                                         expected_revision=live.revision, as_director=True,
                                         note="the score sheet was misread"))
@@ -346,7 +670,10 @@ class Play:
         if self.spec.pairs:
             pairs = list(Pair.objects.filter(event=self.event, members__status=Entry.Status.ACTIVE)
                          .distinct().order_by("pk"))
-            if len(pairs) > 2:
+            # a playoff still to come keeps its pairs (both brackets of a split final)
+            playoff = (self.event.format_settings or {}).get("playoff") or {}
+            keep = int(playoff.get("cut") or 0) + int(playoff.get("lower") or 0)
+            if len(pairs) > max(2, keep):
                 pair = rng.choice(pairs)
                 self.tried(lambda: pair_withdraw(pair=pair, actor=self.owner))
             return
@@ -357,7 +684,7 @@ class Play:
         eligible = sum(1 for e in active if not e.alternate)
         if cut is not None and eligible <= cut.size:
             return
-        if len(active) > max(self.spec.min_entries, 4) + 1:
+        if len(active) > max(self.spec.min_entries, 4, max(self.ruleset.table_sizes)) + 1:
             entry = rng.choice(active)
             self.tried(lambda: entry_withdraw(entry=entry, actor=self.owner))
 
@@ -377,16 +704,19 @@ class Play:
         if played:
             game = self.rng.choice(played)
             self.correct(game)
-            self.tried(lambda: game_confirm(game=game, position="E"))
+            self.confirm(game)
         # finished again: the director's next step is the finish, or, where the correction
         # changed who won a bracket's last match (a double elimination's reset), that match
         self.run()
 
 
 def generate_event(*, format_name: str, players: int, seed: int,
-                   say: Callable[[str], None] = lambda line: None) -> Generated:
+                   say: Callable[[str], None] = lambda line: None,
+                   ruleset: str | None = None) -> Generated:
     """Play a random event of ``format_name`` with ``players`` players (see the module
-    docstring) and return it with its archive."""
+    docstring) and return it with its archive; ``say`` hears the rules and settings drawn, then
+    anything the director had to decide (a planned round the format refused); ``ruleset``
+    fixes the preset."""
     try:
         spec = formats.get(format_name)
     except FormatError as exc:
@@ -395,7 +725,8 @@ def generate_event(*, format_name: str, players: int, seed: int,
     if not least <= players <= MAX_PLAYERS:
         raise GenerateError(f"{spec.label} is generated with {least} to {MAX_PLAYERS} players, "
                             f"not {players}.")
-    play = Play(spec=spec, players=players, seed=seed, say=say)
+    play = Play(spec=spec, players=players, seed=seed, say=say, preset=ruleset)
+    say(play.describe())
     play.run()
     play.reopen()
     event = Event.objects.get(pk=play.event.pk)

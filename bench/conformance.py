@@ -6,13 +6,17 @@ afterwards). For each format of the registry, K events (default 3; ``--per-forma
 the full corpus) are played by ``archive.generate`` with a size drawn between the smallest the
 format allows and ``--max-players`` (512; small sizes drawn far more often: log-uniform), and
 seeds from ``--seed``; each event's archive is checked by the verifier (``verify.verify``,
-seats drawn again from the seed: the events are finished). Printed per format: events,
-players (smallest, largest), rounds whose seats were drawn again and those not re-checkable,
-discrepancies, events finished early (a round the format refused to seat: more rounds
-planned than its movement has), the time to generate and to verify, and the projected time of 5,000 events.
+seats drawn again from the seed: the events are finished). Each event's ruleset and settings
+are drawn from its seed too (``archive.generate.draw_setup``: every preset the format seats,
+its settings as a director may choose them). Printed per format: events, players (smallest,
+largest), the rulesets drawn (``rules``: distinct presets and variants), rounds whose seats
+were drawn again and those not re-checkable, discrepancies, events finished early (a round the
+format refused to seat), the time to generate and to verify, and the projected time of 5,000
+events.
 
-Any discrepancy is a bug of the product or of the verifier: the line printed for it names the
-seed, format and size, which ``manage.py generate_event`` replays (``--keep DIR`` keeps the
+Any discrepancy is a bug of the product or of the verifier, and so is an event the generator
+could not play (counted with the discrepancies; the run goes on): the line printed for it names
+the seed, format and size, which ``manage.py generate_event`` replays (``--keep DIR`` keeps the
 archives that differ). Exit status 1 when any was found.
 """
 
@@ -68,7 +72,7 @@ def main() -> int:
     names = [n for n in args.formats.split(",") if n] or formats.names()
     rng = random.Random(args.seed)
     failed = 0
-    print(f"{'format':<20} {'events':>6} {'players':>9} {'seats':>6} {'not re':>6} "
+    print(f"{'format':<20} {'events':>6} {'players':>9} {'rules':>5} {'seats':>6} {'not re':>6} "
           f"{'discrep':>7} {'early':>5} {'generate':>9} {'verify':>7} {'5,000 events':>13}")
     total_time = 0.0
     for name in names:
@@ -77,6 +81,7 @@ def main() -> int:
         most = max(least, min(args.max_players, MAX_PLAYERS))
         sizes: list[int] = []
         seats = unchecked = found = early = 0
+        rules: set[str] = set()
         made_s = verified_s = 0.0
         for _ in range(args.per_format):
             seed = rng.getrandbits(48)
@@ -84,10 +89,19 @@ def main() -> int:
             sizes.append(players)
             started = time.perf_counter()
             said: list[str] = []
-            made = generate_event(format_name=name, players=players, seed=seed, say=said.append)
-            early += bool(said)
-            if said:
-                print(f"  {name} --players {players} --seed {seed}: {said[0]}", flush=True)
+            try:
+                made = generate_event(format_name=name, players=players, seed=seed,
+                                      say=said.append)
+            except Exception as exc:  # a refusal or a crash the generator did not expect
+                found += 1
+                print(f"  {name} --players {players} --seed {seed}: not generated: "
+                      f"{type(exc).__name__}: {exc}", flush=True)
+                made_s += time.perf_counter() - started
+                continue
+            rules.add(said[0].split(";")[0])  # the first line: the rules drawn, then settings
+            early += len(said) > 1
+            if len(said) > 1:
+                print(f"  {name} --players {players} --seed {seed}: {said[1]}", flush=True)
             made_s += time.perf_counter() - started
             started = time.perf_counter()
             report = verify(check(json.loads(made.archive)))
@@ -110,7 +124,7 @@ def main() -> int:
         each = (made_s + verified_s) / max(args.per_format, 1)
         total_time += each * FULL_CORPUS
         print(f"{name:<20} {args.per_format:>6} {min(sizes, default=0):>4}-{max(sizes, default=0):<4} "
-              f"{seats:>6} {unchecked:>6} {found:>7} {early:>5} {made_s:>8.1f}s {verified_s:>6.1f}s "
+              f"{len(rules):>5} {seats:>6} {unchecked:>6} {found:>7} {early:>5} {made_s:>8.1f}s {verified_s:>6.1f}s "
               f"{each * FULL_CORPUS / 3600:>11.1f} h", flush=True)
     print(f"the full corpus ({FULL_CORPUS:,} events a format, {len(names)} formats), "
           f"projected on this machine: {total_time / 3600:.0f} h of one core")

@@ -158,6 +158,12 @@ class PairManager(RoundManager):
                 f"{'is' if len(self.playing) == 1 else 'are'} registered and playing.",
                 field="pairs", code="too_few_pairs")
         self._first_round_check(len(self.playing))
+        if self.number == 1:
+            # the pairs are known now (none were when the event was created): a movement's
+            # planned rounds are checked against its tables, every pair registered included
+            with refused():
+                self.spec.check_rounds(self.event.rounds_planned,
+                                       dict(self.event.format_settings or {}), len(self.pairs))
 
     def situation(self, results: tuple[TableResult, ...]) -> Situation:
         return self._base(

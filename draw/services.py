@@ -25,7 +25,7 @@ from common.rulesets import event_ruleset, table_seats, two_sides
 from common.tasks import ROUND_SEAT, task_queue
 from common.types import Actor
 from conduct.models import Correction
-from formats import Finish, Format
+from formats import Finish, Format, Stage
 from pairing.rotation import RotationError, RoundPlan
 from ranking.prizes import award_places
 from scoring.models import Game, Hand
@@ -259,6 +259,19 @@ def _settle_ties(event: Event, round_: Round, settings: Mapping[str, object],
                   winner=game.cut_winner, by="system")
 
 
+def _settle_final_ties(event: Event, actor: Actor | None) -> None:
+    """A bracket's last wave places its pairs by its winners: a game of it that ended level is
+    settled when the event finishes, as one of an earlier wave is before the next is seated (the
+    system cuts the cards, or the table is asked for its cut: refused naming ``cut_winner``).
+    Otherwise a level final left the bracket unfinished and the finish refused."""
+    spec, settings = event.spec, dict(event.format_settings or {})
+    if not spec.needs_winners or not spec.has_bracket(settings):
+        return
+    last = event.rounds.order_by("-number").first()
+    if last is not None and last.stage == Stage.BRACKET:
+        _settle_ties(event, last, settings, actor)
+
+
 def _write_round(event: Event, number: int, plan: RoundPlan[int], stage: str,
                  matches: tuple[str, ...] = ()) -> Round:
     round_ = Round.objects.create(event=event, number=number, stage=stage)
@@ -410,6 +423,8 @@ def event_status_set(*, event: Event, status: str, actor: Actor | None = None, r
     # a re-finish compares with the event when it was reopened; the first finish records nothing
     with corrections.correction_record(event=event, kind=corrections.EVENT_REFINISHED,
                                        actor=actor, reason=reason, when=again) as draft:
+        if status == Event.Status.FINISHED:
+            _settle_final_ties(event_lock(event), actor)
         locked = _event_status_write(event, status=status, actor=actor, reason=reason)
         if status == Event.Status.FINISHED:
             snapshot = standings_rebuild(event_id=locked.pk)

@@ -40,6 +40,7 @@ from .spec import (
     Situation,
     Stage,
     no_cut,
+    no_limit,
     planned_rounds,
     setting_int,
     setting_ints,
@@ -678,10 +679,12 @@ def pair_format(
     describe: Callable[[Mapping[str, object], int], list[str]] | None = None,
     rounds_help: str = gettext_noop("With a playoff, the qualifying rounds before it."),
     rounds_used: bool = True, closed_field: bool = False, shortcut: str = "",
+    max_rounds: Callable[[Mapping[str, object], int], int | None] = no_limit,
 ) -> Format:
     """The spec of a fixed-partnership format: qualifying rounds built by ``qualify`` (then an
     optional playoff), or a bracket of kind ``bracket`` (``single``, ``double``) from round 1.
-    ``keys`` are the format's own settings besides the common ones."""
+    ``keys`` are the format's own settings besides the common ones; ``max_rounds`` the most
+    qualifying rounds it seats for that many pairs (a movement's tables)."""
     if bracket:
         qualifying_rounds = _no_rounds
     known = COMMON_KEYS | keys | (BRACKET_KEYS[bracket] if bracket else PLAYOFF_KEYS)
@@ -732,7 +735,8 @@ def pair_format(
         rounds_label=(gettext_noop("Rounds") if rounds_used and not bracket
                       else gettext_noop("Rounds (not used)")),
         setting_keys=known, check_settings=check, check_plan_change=plan_change,
-        check_field=_check_field, qualifying_cut=no_cut if bracket else _playoff_cut,
+        check_field=_check_field, max_rounds=max_rounds,
+        qualifying_cut=no_cut if bracket else _playoff_cut,
         stage_of=stage_of, rounds_total=total, qualifying_rounds=qualifying_rounds,
         placements=placements, describe=words, min_entries=2, seats_automatically=True,
         needs_winners=True, open_ended=False, swap="pairs",

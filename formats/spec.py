@@ -212,6 +212,11 @@ def _any_field(settings: Mapping[str, object], entrants: int) -> None:
     return None
 
 
+def no_limit(settings: Mapping[str, object], entrants: int) -> int | None:
+    """No limit on the planned rounds but the event's own."""
+    return None
+
+
 def no_cut(settings: Mapping[str, object]) -> Cut | None:
     """No cut after the qualifying rounds."""
     return None
@@ -250,6 +255,10 @@ class Format:
     # The first round's refusal of a field too small for the settings (a cut of 8 with six
     # players): the settings and the entrants checked in.
     check_field: Callable[[Mapping[str, object], int], None] = _any_field
+    # The most (qualifying) rounds the format seats for that many entrants, or None for no
+    # limit: a table movement has as many rounds as tables before two pairs would meet again.
+    # A plan of more is refused wherever the entrants are known (``check_rounds``).
+    max_rounds: Callable[[Mapping[str, object], int], int | None] = no_limit
     # The stage of round N and how many rounds the event plays in all, from the planned
     # rounds, the settings and the number of entrants (players, or pairs in a pair event).
     stage_of: Callable[[int, int, Mapping[str, object], int], str] = _one_stage
@@ -326,6 +335,25 @@ class Format:
         if threes and self.check_settings_for_shape is not None:
             return self.check_settings_for_shape(raw, tuple(table_sizes), individual)
         return self.check_settings(raw)
+
+    def check_rounds(self, rounds_planned: int, settings: Mapping[str, object],
+                     entrants: int) -> None:
+        """Refuse planned rounds the format cannot seat for ``entrants`` (field
+        ``rounds_planned``), saying the most it seats."""
+        if not self.rounds_used or entrants < 1:
+            return
+        most = self.max_rounds(settings, entrants)
+        if most is None or rounds_planned <= most:
+            return
+        word = "pair" if self.pairs else "player"
+        tables = (entrants + 1) // 2 if self.pairs else 0
+        where = (f"{entrants} {word}{'s' if entrants != 1 else ''}"
+                 + (f" ({tables} table{'s' if tables != 1 else ''})" if tables else ""))
+        raise FormatError(
+            f"{self.label} with {where} seats at most {most} "
+            f"{self.sitting}{'s' if most != 1 else ''} before {word}s would meet again; "
+            f"plan at most {most} (or register more {word}s).",
+            field="rounds_planned", code="too_many_rounds")
 
     @property
     def sitting_title(self) -> str:

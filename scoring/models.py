@@ -8,7 +8,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from common.labels import OUTCOMES, RESULTS, SEATS
-from rules_engine import Outcome, Side
+from rules_engine import Outcome, list_rulesets
 from tournaments.models import Entry, Event, Table
 
 # Outcomes dealt again before any bid: nothing but the dealer (and who called it).
@@ -20,6 +20,12 @@ DESK_SOURCES = {
     "signed_sheet": "signed score sheet",
     "director": "director",
 }
+
+
+# The sides a game of two sides is played by (what a pair event's side forfeits): N-S and E-W
+# at four, N and S head to head, the teams of three at six.
+FORFEIT_SIDES = sorted({str(side) for rs in list_rulesets() for size in rs.table_sizes
+                        for side in rs.sides_for(size) if len(rs.sides_for(size)) == 2})
 
 
 class Game(models.Model):
@@ -72,7 +78,7 @@ class Game(models.Model):
                 name="game_status_valid",
             ),
             models.CheckConstraint(
-                condition=Q(forfeit__in=["", *map(str, Side)]), name="game_forfeit_valid",
+                condition=Q(forfeit__in=["", *FORFEIT_SIDES]), name="game_forfeit_valid",
             ),
             # A forfeited game is decided and confirmed at once.
             models.CheckConstraint(

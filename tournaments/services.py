@@ -359,6 +359,10 @@ def _check_plan_change(event: Event, settings: Mapping[str, object], rounds_plan
         event.spec.check_plan_change(formats.PlanChange(
             stored=dict(event.format_settings or {}), settings=settings,
             rounds_planned=rounds_planned, seated=seated, here=here))
+        # a movement seats as many rounds as tables: every pair registered (withdrawn ones
+        # keep their places in it)
+        entrants = event.pairs.count() if event.is_pairs else here
+        event.spec.check_rounds(rounds_planned, settings, entrants)
 
 
 @transaction.atomic

@@ -143,7 +143,8 @@ def game_forfeit(*, game: Game, side: str, reason: str, actor: Actor | None = No
         raise DomainError(f"A {spec.label.lower()} has no forfeits: enter the game's hands, or "
                           "withdraw the player.", field="format", code="no_forfeits")
     ruleset = event_ruleset(event)
-    if side not in ruleset.sides or ruleset.individual:
+    # a game of two sides (partnerships, teams of three, or two players head to head)
+    if side not in ruleset.sides or len(ruleset.sides) != 2:
         raise DomainError(f"Name the side that forfeits: {' or '.join(ruleset.sides)}.",
                           field="side")
     reason = (reason or "").strip()

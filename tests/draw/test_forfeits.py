@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 from clubs.models import Membership
 from common.errors import DomainError
 from draw.selectors import event_bracket
-from draw.services import event_status_set, round_create
+from draw.services import event_status_set, round_create, round_set_status
 from scoring.models import Game, SeatResult
 from scoring.services import game_confirm, game_forfeit, hand_submit
 from standings.models import StandingsSnapshot
@@ -369,3 +369,64 @@ def test_a_playoff_pair_that_forfeits_and_withdraws_keeps_its_seed(
     places = [p["pair_id"] for p in StandingsSnapshot.objects.get(event=finished).placements]
     assert places == [_sides(final)["NS"], _sides(final)["EW"], _sides(two)["EW"],
                       _sides(one)["EW"]]
+
+
+@pytest.mark.parametrize(("preset", "size", "side"), [
+    ("six_handed_triple_deck", 3, "NSESW"), ("two_handed", 1, "S")])
+def test_a_side_of_any_two_sided_game_forfeits(preset: str, size: int, side: str) -> None:
+    """Found by the conformance corpus: a team of three (six-handed) could not forfeit (the
+    database took N-S and E-W only), nor a player head to head (refused as individual play)."""
+    club, director = club_with_director(slug=f"forfeit-{preset[:10]}")
+    event = event_create(club=club, name="Teams", date=DAY, format="swiss", deals_per_round=1,
+                         rounds_planned=2, ruleset_preset=preset, actor=director)
+    for _ in range(2):
+        pair_register(event=event, players=[PlayerFactory(club=club) for _ in range(size)],
+                      actor=director)
+    game = round_create(event=event, actor=director).tables.get().game
+    game_forfeit(game=game, side=side, actor=director, reason="could not go on")
+    game.refresh_from_db()
+    assert game.forfeit == side and game.status == Game.Status.CONFIRMED
+    assert game.winner and game.winner != side
+
+
+@pytest.mark.parametrize("ties", ["system_cut", "table_cut"])
+def test_a_level_final_is_settled_when_the_bracket_finishes(ties: str) -> None:
+    """Found by the corpus: a bracket whose last match ended level (an adjusted result of equal
+    points) could not finish: the bracket had no winner and nothing asked for the cut. Finishing
+    settles it as seating the next wave does: the system cuts, or the table is asked."""
+    from scoring.services import game_adjust, game_settle_tie
+
+    event, director, pairs = _pair_event("single_elimination", 2, format_settings={"ties": ties})
+    final = round_create(event=event, actor=director)
+    round_set_status(round_=final, status=Round.Status.PLAYING, actor=director)
+    round_set = final.tables.get().game
+    game_adjust(game=round_set, kind="points", points={"NS": 50, "EW": 50},
+                reason="the room closed", actor=director)
+    round_set_status(round_=final, status=Round.Status.CLOSED, actor=director)
+    if ties == "table_cut":
+        with pytest.raises(DomainError) as refused:
+            event_status_set(event=event, status=Event.Status.FINISHED, actor=director)
+        assert refused.value.field == "cut_winner" and refused.value.code == "tie"
+        game_settle_tie(game=round_set, winner="EW", actor=director)
+    event_status_set(event=event, status=Event.Status.FINISHED, actor=director)
+    event.refresh_from_db()
+    round_set.refresh_from_db()
+    assert event.status == Event.Status.FINISHED and round_set.cut_winner in ("NS", "EW")
+    champion = _sides(round_set.table)[round_set.cut_winner]
+    places = StandingsSnapshot.objects.get(event=event).placements
+    assert min(places, key=lambda p: p["place"])["pair_id"] == champion
+
+
+def test_the_database_takes_a_forfeit_by_a_side_of_a_two_sided_game_only() -> None:
+    """The integrity path of ``game_forfeit_valid``: the two-sided games' sides pass, a side of
+    no two-sided game (a three-handed player, a made-up name) is refused by the database."""
+    from django.db import IntegrityError, transaction
+
+    from scoring.models import FORFEIT_SIDES
+
+    assert FORFEIT_SIDES == ["EW", "N", "NESNW", "NS", "NSESW", "S"]
+    event, director, _ = _pair_event("swiss", 2, rounds_planned=1)
+    game = round_create(event=event, actor=director).tables.get().game
+    for bad in ("E", "XX"):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Game.objects.filter(pk=game.pk).update(forfeit=bad, status=Game.Status.CONFIRMED)

@@ -24,6 +24,14 @@ pytestmark = pytest.mark.django_db
 # pairs with a pair sitting out, a double elimination bracket
 SAMPLE = [("club_night", 11, 5), ("individual_progressive", 13, 8), ("swiss", 10, 3),
           ("double_elimination", 12, 4)]
+# (format, ruleset, players, seed): every format once more under another table shape (the
+# settings drawn from the seed): a table of four with the dealer sitting out, head to head,
+# teams of three, a single deck
+RULESETS = [("club_night", "three_handed", 5, 1), ("individual_progressive",
+             "single_deck_partnership", 8, 2), ("swiss", "two_handed", 4, 3),
+            ("round_robin", "six_handed_triple_deck", 9, 4), ("ab_movement", "racehorse", 12, 5),
+            ("winners_stay", "two_handed", 5, 6), ("single_elimination",
+             "six_handed_triple_deck", 12, 7), ("double_elimination", "two_handed", 4, 8)]
 
 
 @pytest.fixture(scope="module")
@@ -45,6 +53,9 @@ def archives(django_db_setup: Any, django_db_blocker: Any) -> dict[str, dict[str
                     made[f"{name} again"] = json.loads(generate_event(
                         format_name=name, players=players, seed=seed).archive) \
                         if name == "club_night" else {}
+                for name, preset, players, seed in RULESETS:
+                    made[f"{name} {preset}"] = json.loads(generate_event(
+                        format_name=name, players=players, seed=seed, ruleset=preset).archive)
                 raise Rollback
         except Rollback:
             pass
@@ -73,6 +84,28 @@ def test_a_generated_event_verifies_with_its_seats_drawn_again(
     assert report.seatings is not None and report.seatings >= 1
     assert report.seatings + len(report.not_recheckable) == len(archive["rounds"])
     assert out.strip().splitlines()[-1].endswith(" 0 discrepancies")
+
+
+@pytest.mark.parametrize(("name", "preset"), [r[:2] for r in RULESETS])
+def test_every_format_verifies_under_another_table_shape(
+        archives: dict[str, dict[str, Any]], name: str, preset: str) -> None:
+    archive = archives[f"{name} {preset}"]
+    assert archive["event"]["format"] == name and archive["event"]["ruleset_preset"] == preset
+    assert archive["event"]["status"] == "finished" and archive["hands"]
+    report = verify(check(archive))
+    assert report.discrepancies == []
+    assert report.seatings is not None and report.seatings >= 1
+
+
+def test_the_sample_draws_varied_rules_and_settings(
+        archives: dict[str, dict[str, Any]]) -> None:
+    """The seed chooses the rules and the settings: the sample's own events are not all played
+    under one preset, nor with the format's default settings."""
+    presets = {archives[name]["event"]["ruleset_preset"] for name, _, _ in SAMPLE}
+    assert len(presets) >= 2, presets
+    settings = [archives[name]["event"]["format_settings"] for name, _, _ in SAMPLE]
+    assert any(s != get(name).settings_for(None) for s, (name, _, _) in zip(
+        settings, SAMPLE, strict=True) if get(name).setting_keys)
 
 
 def _hand_points(a: dict[str, Any]) -> str:
@@ -138,16 +171,17 @@ def test_the_same_seed_plays_the_same_event(archives: dict[str, dict[str, Any]])
 
 
 def test_a_late_arrival_is_not_counted_in_the_draws_before_it_came() -> None:
-    """Found by the corpus: a club night whose player 18 came for round 3 and player 19 after
-    the last round. Round 2 was drawn before either was there, so its history has no byes for
-    them (the verifier had counted them as sitting out round 1 and drawn round 2 otherwise)."""
-    made = generate_event(format_name="club_night", players=19, seed=138004537005153)
+    """Found by the corpus: a club night whose player 18 came for round 2 and player 19 after
+    the last round. Round 2 was drawn before player 19 was there, so its history has no bye for
+    them (the verifier had counted them as sitting out round 1 and drawn round 2 otherwise).
+    (First found at seed 138004537005153, when the generator played one ruleset only.)"""
+    made = generate_event(format_name="club_night", players=19, seed=15)
     archive = json.loads(made.archive)
     joined = sorted(e["joined_round"] for e in archive["entries"])
-    assert joined[-2:] == [3, 5] and len(archive["rounds"]) == 4
+    assert joined[-2:] == [2, 3] and len(archive["rounds"]) == 2
     report = verify(check(archive))
     assert report.discrepancies == []
-    assert (report.seatings, report.not_recheckable) == (4, [])
+    assert (report.seatings, report.not_recheckable) == (2, [])
 
 
 def test_a_size_the_format_cannot_seat_is_refused() -> None:
@@ -157,3 +191,21 @@ def test_a_size_the_format_cannot_seat_is_refused() -> None:
         generate_event(format_name="swiss", players=2, seed=1)
     with pytest.raises(GenerateError, match="Unknown format"):
         generate_event(format_name="no_such_format", players=8, seed=1)
+
+
+def test_the_command_names_the_seed_then_the_rules_and_writes_a_verified_archive(
+        tmp_path: Path) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out, path = StringIO(), tmp_path / "ws.json"
+    call_command("generate_event", "--format", "winners_stay", "--players", "5", "--seed", "9",
+                 "--ruleset", "two_handed", "--out", str(path), stdout=out)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == ("seed 9: manage.py generate_event --format winners_stay --players 5 "
+                        "--seed 9 --ruleset two_handed")
+    assert lines[1].startswith("two_handed; rounds ") and "settings" in lines[1]
+    archive = json.loads(path.read_bytes())
+    assert archive["event"]["ruleset_preset"] == "two_handed"
+    assert verify(check(archive)).discrepancies == []
