@@ -40,8 +40,12 @@ def translated(message: str) -> str:
     looked up as it is (unchanged when the catalog does not have it, e.g. a message a service
     already translated with ``gettext``)."""
     if isinstance(message, Text):
-        return gettext(message.template) % message.params if message.params else gettext(
-            message.template)
+        if not message.params:
+            return gettext(message.template)
+        # a value that is itself a marked text (a core's refusal quoted in another) too
+        params = {k: translated(v) if isinstance(v, Text) else v
+                  for k, v in message.params.items()}
+        return gettext(message.template) % params
     return gettext(message) if message else message
 
 

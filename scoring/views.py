@@ -24,6 +24,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -445,7 +446,7 @@ def director_games(request: HttpRequest, event_id: int) -> HttpResponse:
     desk_error = ""
     if request.method == "POST":
         if not as_director:
-            raise PermissionDenied("Only a director confirms games at the desk.")
+            raise PermissionDenied(gettext("Only a director confirms games at the desk."))
         desk_results, desk_error = _desk_confirm(request, event)
     games = games_for_event(event, unconfirmed_only=only_open)
     sources = desk_confirmations(event)

@@ -23,6 +23,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Max, Q, QuerySet
 from django.http import Http404
 from django.urls import reverse
+from django.utils.translation import gettext
 
 import formats
 from clubs.models import Club, Membership
@@ -77,7 +78,7 @@ def can_manage_series(*, user: Actor, series: Series) -> bool:
 
 def check_series_manage(*, user: Actor, series: Series) -> None:
     if not can_manage_series(user=user, series=series):
-        raise PermissionDenied("This needs the director role in one of the series' clubs.")
+        raise PermissionDenied(gettext("This needs the director role in one of the series' clubs."))
 
 
 def is_series_owner(*, user: Actor, series: Series) -> bool:
@@ -98,7 +99,7 @@ def check_series_owner(*, user: Actor, series: Series, changes: Any = None,
     if is_series_owner(user=user, series=series):
         return
     if delete:
-        raise PermissionDenied(f"Only a director of {series.club.name} deletes this series.")
+        raise PermissionDenied(gettext("Only a director of %(name)s deletes this series.") % {"name": series.club.name})
     partners = list(series.partner_clubs.all())
     current = {"name": series.name, "partner_clubs": sorted(c.slug for c in partners)}
     by_key = {key: c.slug for c in partners for key in (c.slug, str(c.pk))}  # slug or id
@@ -112,8 +113,7 @@ def check_series_owner(*, user: Actor, series: Series, changes: Any = None,
         elif isinstance(new, str):
             new = " ".join(new.split())
         if new != current[field]:
-            raise PermissionDenied(f"Only a director of {series.club.name} {words} this "
-                                   "series.")
+            raise PermissionDenied(gettext("Only a director of %(name)s %(words)s this series.") % {"name": series.club.name, "words": words})
 
 
 def series_of_club(*, club: Club) -> QuerySet[Series]:

@@ -16,6 +16,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Sum
 from django.http import Http404
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from clubs.permissions import can_view_event, check_view_event
 from common.charts import SMALL, progress_chart, progress_layout
@@ -273,12 +274,12 @@ def event_standings(
     snapshot = _snapshot(event)
     if stage is not None:
         if stage not in Round.Stage.values:
-            raise DomainError(f"A stage is one of: {', '.join(Round.Stage.values)}.",
+            raise DomainError(gettext("A stage is one of: %(values)s.") % {"values": ', '.join(Round.Stage.values)},
                               field="stage")
         part = stage
     part = part or RESULT
     if part not in PARTS:
-        raise DomainError(f"A view is one of: {RESULT}, {TOTALS}.", field="view")
+        raise DomainError(gettext("A view is one of: %(result)s, %(totals)s.") % {"result": RESULT, "totals": TOTALS}, field="view")
     rows = list(snapshot.rows) if snapshot else []
     tie_breaks = (
         list(snapshot.tie_breaks) if snapshot and snapshot.tie_breaks

@@ -5,6 +5,7 @@ from decimal import Decimal
 from typing import Any, cast
 
 from django import forms
+from django.utils.translation import gettext
 
 import formats
 from clubs.models import Player
@@ -83,7 +84,7 @@ def _rounds_list(text: str) -> list[int]:
     parts = [p for p in re.split(r"[,;\s]+", text.strip()) if p]
     if not all(p.isdigit() and len(p) <= 4 for p in parts):
         raise forms.ValidationError(
-            'Write the round numbers separated by commas, e.g. "1, 2" (or leave it empty).')
+            gettext("Write the round numbers separated by commas, e.g. \"1, 2\" (or leave it empty)."))
     return [int(p) for p in parts]
 
 
@@ -289,7 +290,7 @@ class EventForm(forms.Form):
             found = _PAYOUT_LINE.match(line)
             if not found:
                 raise forms.ValidationError(
-                    f"Line {n} (\"{line[:40]}\"): write a place and an amount, e.g. \"1 300\".")
+                    gettext("Line %(n)s (\"%(line)s\"): write a place and an amount, e.g. \"1 300\".") % {"n": n, "line": line[:40]})
             payouts.append({"place": int(found["place"]),
                             "amount": found["amount"].replace(",", "")})
         try:

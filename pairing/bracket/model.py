@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules_engine.i18n import Text, gettext_noop
+
 from ..errors import PairingError
 
 # Largest bracket the planner builds (a 1024-pair bracket is already far beyond a club event).
@@ -43,7 +45,7 @@ class Slot:
     def __post_init__(self) -> None:
         if self.kind not in SLOT_KINDS:
             raise BracketError(
-                f"A slot is a seed, a winner or a loser, not {self.kind!r}.",
+                Text(gettext_noop("A slot is a seed, a winner or a loser, not %(kind)s."), kind=repr(self.kind)),
                 field="slot",
                 code="bad_slot",
             )
@@ -114,7 +116,7 @@ class Plan:
         found = self._by_code.get(code) if isinstance(code, str) else None
         if found is None:
             raise BracketError(
-                f"There is no match {str(code)[:20]} in this bracket.",
+                Text(gettext_noop("There is no match %(code)s in this bracket."), code=str(code)[:20]),
                 field="match",
                 code="unknown_match",
             )
