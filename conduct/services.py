@@ -144,7 +144,7 @@ def penalty_record(*, event: Event, round_number: Any, kind: str, reason: str,
     if points in (None, ""):
         points = penalty_table(locked)["points"][kind]
     number = check_penalty_points(points)
-    why = _reason(reason, field="reason", what="the player is penalised")
+    why = _reason(reason, field="reason", what=gettext("the player is penalised"))
     entry, pair = _target(locked, entry_id=entry_id, pair_id=pair_id)
     round_no, game = _sitting(locked, number=round_number, table=table, entry=entry, pair=pair)
     table_number = game.table.number if game else None
@@ -193,7 +193,7 @@ def penalty_withdraw(*, penalty: Penalty, reason: str, actor: Actor | None = Non
     if locked.withdrawn:
         raise DomainError(gettext("This penalty was already withdrawn."), field="penalty",
                           code="withdrawn")
-    why = _reason(reason, field="reason", what="the penalty is withdrawn")
+    why = _reason(reason, field="reason", what=gettext("the penalty is withdrawn"))
     with corrections.correction_record(
             event=locked_event, kind=corrections.PENALTY_WITHDRAWN, actor=actor, reason=why,
             round_number=locked.round_number,
@@ -221,7 +221,7 @@ def appeal_record(*, event: Event, contested: str, decision: str, note: str = ""
     withdraws it (the appeal is the reason)."""
     locked = event_lock(event)
     results_final_check(locked)
-    what = _reason(contested, field="contested", what="the ruling is contested", limit=500)
+    what = _reason(contested, field="contested", what=gettext("the ruling is contested"), limit=500)
     if not isinstance(decision, str) or decision not in Appeal.Decision.values:
         raise DomainError(gettext("The decision is one of: %(values)s.") % {"values": ', '.join(Appeal.Decision.values)},
                           field="decision")

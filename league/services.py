@@ -71,10 +71,10 @@ def _checked(club: Club, values: dict[str, Any], *, season: Season | None) -> di
     best_n = None
     if counting == Season.Counting.BEST_N:
         best_n = _count(values.get("best_n"), "best_n", low=1, high=BEST_N_LIMIT,
-                        what="the number of best nights that count")
+                        what=gettext("the number of best nights that count"))
     min_nights = _count(1 if values.get("min_nights") in (None, "") else values["min_nights"],
                         "min_nights", low=0, high=MIN_NIGHTS_LIMIT,
-                        what="the nights a player needs to be ranked")
+                        what=gettext("the nights a player needs to be ranked"))
     events = values.get("events") or Season.Events.CLUB_NIGHTS
     if events not in Season.Events.values:
         raise DomainError(gettext("Events counted: one of %(values)s.") % {"values": ', '.join(Season.Events.values)},

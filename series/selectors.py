@@ -23,7 +23,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Max, Q, QuerySet
 from django.http import Http404
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 import formats
 from clubs.models import Club, Membership
@@ -89,7 +89,11 @@ def is_series_owner(*, user: Actor, series: Series) -> bool:
 
 
 # What only the owning club changes, and the words of its refusal.
-OWNER_ONLY = {"name": "renames", "partner_clubs": "changes the partner clubs of"}
+OWNER_ONLY = {
+    "name": gettext_lazy("Only a director of %(name)s renames this series."),
+    "partner_clubs": gettext_lazy("Only a director of %(name)s changes the partner clubs of "
+                                  "this series."),
+}
 
 
 def check_series_owner(*, user: Actor, series: Series, changes: Any = None,
@@ -113,7 +117,7 @@ def check_series_owner(*, user: Actor, series: Series, changes: Any = None,
         elif isinstance(new, str):
             new = " ".join(new.split())
         if new != current[field]:
-            raise PermissionDenied(gettext("Only a director of %(name)s %(words)s this series.") % {"name": series.club.name, "words": words})
+            raise PermissionDenied(str(words) % {"name": series.club.name})
 
 
 def series_of_club(*, club: Club) -> QuerySet[Series]:

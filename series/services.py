@@ -58,7 +58,7 @@ def _list(value: Any, field: str, *, what: str) -> list[Any]:
 def _points(rule: str, raw: Any) -> list[int]:
     if rule == FIELD and (raw is None or raw == [] or raw == ""):
         return [FIELD_TOP]
-    values = _list(raw, "points", what="the points by place")
+    values = _list(raw, "points", what=gettext("the points by place"))
     if not values:
         raise DomainError(gettext("Give the points of at least the first place."), field="points",
                           code="required")
@@ -67,7 +67,7 @@ def _points(rule: str, raw: Any) -> list[int]:
     if len(values) > MAX_PLACES:
         raise DomainError(gettext("The points table has at most %(max_places)s places.") % {"max_places": MAX_PLACES},
                           field="points", code="too_long")
-    points = [_whole(v, f"points.{i}", low=0, high=MAX_POINTS, what="a place's points")
+    points = [_whole(v, f"points.{i}", low=0, high=MAX_POINTS, what=gettext("a place's points"))
               for i, v in enumerate(values)]
     for i in range(1, len(points)):
         if points[i] > points[i - 1]:
@@ -78,7 +78,7 @@ def _points(rule: str, raw: Any) -> list[int]:
 
 def _clubs(raw: Any, owner: Club, actor: Actor | None) -> list[Club]:
     """The partner clubs, by slug (or id): clubs the actor may see, never the owner."""
-    values = _list(raw if raw is not None else [], "partner_clubs", what="the partner clubs")
+    values = _list(raw if raw is not None else [], "partner_clubs", what=gettext("the partner clubs"))
     if len(values) > MAX_PARTNERS:
         raise DomainError(gettext("A series has at most %(max_partners)s partner clubs.") % {"max_partners": MAX_PARTNERS},
                           field="partner_clubs", code="too_long")
@@ -100,12 +100,12 @@ def _clubs(raw: Any, owner: Club, actor: Actor | None) -> list[Club]:
 
 
 def _events(raw: Any, clubs: list[Club], actor: Actor | None) -> list[Event]:
-    values = _list(raw if raw is not None else [], "events", what="the events")
+    values = _list(raw if raw is not None else [], "events", what=gettext("the events"))
     if len(values) > MAX_EVENTS:
         raise DomainError(gettext("A series has at most %(max_events)s events.") % {"max_events": MAX_EVENTS}, field="events",
                           code="too_long")
     ids = [_whole(v.pk if isinstance(v, Event) else v, f"events.{i}", low=1, high=2**31 - 1,
-                  what="an event's id") for i, v in enumerate(values)]
+                  what=gettext("an event's id")) for i, v in enumerate(values)]
     found = Event.objects.select_related("club").in_bulk(ids)
     allowed = {c.pk for c in clubs}
     names = " or ".join(c.name for c in clubs)
@@ -169,9 +169,9 @@ def _checked(owner: Club, values: dict[str, Any], *, series: Series | None,
                           field="points_rule", code="invalid_choice")
     points = _points(rule, values.get("points"))
     best_of = _optional(values.get("best_of"), "best_of", high=MAX_EVENTS,
-                        what="the number of best events that count")
+                        what=gettext("the number of best events that count"))
     min_events = _optional(values.get("min_events"), "min_events", high=MAX_EVENTS,
-                           what="the events a player needs to be ranked")
+                           what=gettext("the events a player needs to be ranked"))
     partners = _clubs(values.get("partner_clubs"), owner, actor)
     events = _events(values.get("events"), [owner, *partners], actor)
     others = Series.objects.filter(club=owner, name=name)
