@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
+from django.utils.translation import gettext
 
 from clubs.models import Club, Player
 from common.spreadsheets import FORMULA_STARTS
@@ -194,7 +195,7 @@ def read_csv(text: str) -> CsvFile:
         if email:
             try:
                 if len(email) > EMAIL_MAX:
-                    raise ValidationError("too long")
+                    raise ValidationError(gettext("too long"))
                 validate_email(email)
             except ValidationError:
                 out.errors.append(CsvError(number, "email", "invalid",

@@ -31,6 +31,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import DataError, IntegrityError, connection, models, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from clubs.models import Club, Player, validate_time_zone
 from clubs.services import player_create
@@ -87,8 +88,7 @@ def archive_check_size(size: int) -> None:
     limit = archive_max_bytes()
     if size > limit:
         raise _refuse("file", "too_large",
-                      f"The file is {size / (1024 * 1024):.1f} MB; an archive is at most "
-                      f"{limit / (1024 * 1024):g} MB.")
+                      gettext("The file is %(value)s MB; an archive is at most %(value2)s MB.") % {"value": format(size / (1024 * 1024), '.1f'), "value2": format(limit / (1024 * 1024), 'g')})
 
 
 def archive_max_bytes() -> int:
@@ -124,8 +124,7 @@ def archive_count_hands(raw: bytes, *, stop_after: int | None = None) -> int:
 def _too_many_hands(count: int | str) -> ArchiveRefused:
     limit = archive_max_hands()
     return _refuse("file", "too_many_hands",
-                   f"The archive has {count} hands; an import takes at most {limit:,}. "
-                   "Split the event, or ask the site's administrator to import it.")
+                   gettext("The archive has %(count)s hands; an import takes at most %(limit)s. Split the event, or ask the site's administrator to import it.") % {"count": count, "limit": format(limit, ',')})
 
 
 def archive_check_hands(raw: bytes) -> int:
@@ -145,7 +144,7 @@ def archive_load(raw: bytes) -> object:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise _refuse("file", "encoding", "The file is not UTF-8 text.") from None
+        raise _refuse("file", "encoding", gettext("The file is not UTF-8 text.")) from None
 
     def no_constant(name: str) -> NoReturn:
         raise ValueError(f"{name} is not a JSON number")
@@ -153,7 +152,7 @@ def archive_load(raw: bytes) -> object:
     try:
         data = json.loads(text, parse_constant=no_constant)
     except (ValueError, RecursionError) as exc:
-        raise _refuse("file", "invalid_json", f"The file is not JSON: {exc}.") from None
+        raise _refuse("file", "invalid_json", gettext("The file is not JSON: %(exc)s.") % {"exc": exc}) from None
     hands = data.get("hands") if isinstance(data, dict) else None
     if isinstance(hands, list) and len(hands) > archive_max_hands():
         raise _too_many_hands(f"{len(hands):,}")
@@ -172,7 +171,7 @@ def _check_text(data: object) -> None:
         value, path, depth = stack.pop()
         if isinstance(value, (dict, list)) and depth >= MAX_DEPTH:
             raise _refuse(path or "__all__", "too_deep",
-                          f"Nested deeper than {MAX_DEPTH} levels: not an event archive.")
+                          gettext("Nested deeper than %(max_depth)s levels: not an event archive.") % {"max_depth": MAX_DEPTH})
         if isinstance(value, dict):
             for key, item in value.items():
                 stack.append((key, path, depth + 1))
@@ -184,7 +183,7 @@ def _check_text(data: object) -> None:
                 value.encode("utf-8")
             except UnicodeEncodeError:
                 raise _refuse(path or "__all__", "invalid",
-                              "Text must be valid Unicode (a lone surrogate).") from None
+                              gettext("Text must be valid Unicode (a lone surrogate).")) from None
 
 
 # --- the import --------------------------------------------------------------------------------
@@ -218,7 +217,7 @@ def event_import(*, archive: object, club_slug: str, actor: Actor | None = None,
             return _write(plan, club_slug, actor, create_club, digest, progress)
     except (IntegrityError, DataError) as exc:  # a rule the reader does not know yet
         raise _refuse("__all__", "integrity",
-                      f"The database refused the archive: {str(exc).splitlines()[0]}") from None
+                      gettext("The database refused the archive: %(value)s") % {"value": str(exc).splitlines()[0]}) from None
     except ArchiveRefused:
         raise
     except CoreError as exc:  # a refusal of the services the reader did not foresee
@@ -235,12 +234,11 @@ def _club(plan: Plan, slug: str, create: bool) -> Club:
     if club is not None:
         return club
     if not create:
-        raise _refuse("club", "unknown", f"No club {slug!r}.")
+        raise _refuse("club", "unknown", gettext("No club %(slug)s.") % {"slug": repr(slug)})
     try:
         validate_slug(slug)
     except ValidationError:
-        raise _refuse("club", "invalid", f"{slug!r} is not a club address (letters, digits, "
-                                         "hyphens).") from None
+        raise _refuse("club", "invalid", gettext("%(slug)s is not a club address (letters, digits, hyphens).") % {"slug": repr(slug)}) from None
     data = plan.club
     try:
         validate_time_zone(data["time_zone"])
@@ -308,8 +306,7 @@ def _write(plan: Plan, club_slug: str, actor: Actor | None, create_club: bool,
                                 created_at=ev["created_at"]).first()
     if twin is not None:
         raise _refuse("event", "exists",
-                      f"{club.name} already has this event (#{twin.pk}, {twin.name} on "
-                      f"{twin.date}); an import never overwrites an event.")
+                      gettext("%(name)s already has this event (#%(pk)s, %(name2)s on %(date)s); an import never overwrites an event.") % {"name": club.name, "pk": twin.pk, "name2": twin.name, "date": twin.date})
     result = ImportResult(event=Event())
 
     # players: the roster's, or new on it
@@ -330,9 +327,7 @@ def _write(plan: Plan, club_slug: str, actor: Actor | None, create_club: bool,
             player, how = found
             if player.pk in taken:
                 raise _refuse(row.path, "same_player",
-                              f"{name} and {taken[player.pk].values['name']} "
-                              f"({taken[player.pk].path}) both match {player.name} of the "
-                              "roster; one entry per player.")
+                              gettext("%(name)s and %(name2)s (%(path)s) both match %(name3)s of the roster; one entry per player.") % {"name": name, "name2": taken[player.pk].values['name'], "path": taken[player.pk].path, "name3": player.name})
             result.players_matched.append((name, player.name, how))
         taken[player.pk] = row
         players[row.local_id or 0] = player
@@ -502,7 +497,7 @@ def _check_derived(plan: Plan, event: Event, game_rows: list[Row], games: list[G
     now = keyed([canonical(map_refs(r, STANDINGS_REFS, to_local)) for r in snapshot.rows])
     if canonical(snapshot.tie_breaks) != canonical(plan.standings["tie_breaks"]):
         raise _refuse("standings.tie_breaks", "inconsistent",
-                      "The event's tie-breaks give other standings columns than the archive's.")
+                      gettext("The event's tie-breaks give other standings columns than the archive's."))
     if said != now:
         rows = plan.standings["rows"]
         for index, row in enumerate(rows):
@@ -518,7 +513,7 @@ def _check_derived(plan: Plan, event: Event, game_rows: list[Row], games: list[G
                               f"{_shown((theirs or {}).get(diff)) if diff else 'no such row'})."
                               + REBUILD_HINT)
         raise _refuse("standings.rows", "inconsistent",
-                      "The hands give standings rows the archive does not list.")
+                      gettext("The hands give standings rows the archive does not list."))
 
 
 def _shown(value: object) -> str:
@@ -590,8 +585,7 @@ def import_job_run(*, job_id: int) -> str:
         problems = exc.api_errors()
     except SoftTimeLimitExceeded:
         problems = [{"field": "file", "code": "too_slow",
-                     "message": "The import took longer than the worker allows; nothing was "
-                                "changed. Split the event, or ask the site's administrator."}]
+                     "message": gettext("The import took longer than the worker allows; nothing was changed. Split the event, or ask the site's administrator.")}]
     ImportJob.objects.filter(pk=job.pk).update(
         status=ImportJob.Status.REFUSED, stage="Not imported", progress=100, problems=problems,
         data=None, finished_at=timezone.now())

@@ -16,6 +16,8 @@ module fits them to the product.
   per account and typing the address instead of the name does not start a fresh one.
 * The sign-in form's field is allauth's ``login``; a post naming it ``username`` (the field of
   Django's own form, which scripts and password managers may still send) is read the same way.
+* **Mails are the account's**: written in its own language (``AccountSettings.language``) when
+  it chose one, else in the language of the page that asked for them.
 * Client addresses for allauth's remaining rate limits come from :func:`common.http.client_ip`,
   like every other limit.
 """
@@ -34,8 +36,11 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils import translation
 
 from common.http import client_ip
+
+from .models import AccountSettings
 
 # allauth's confirmation stage and ours (clubs/login_stages.py, named by path: allauth's stages
 # module imports the adapter, so this module must not import it).
@@ -97,7 +102,20 @@ class AccountAdapter(DefaultAccountAdapter):
                 if key.endswith("_url") and isinstance(value, str) and "://" in value else value
                 for key, value in context.items()
             }
-        super().send_mail(template_prefix, email, context)
+        # The mail is the account's: in its own language when it chose one (a password reset
+        # asked for from someone else's browser still reads as the account's owner reads).
+        with translation.override(_account_language(context.get("user"))
+                                  or translation.get_language()):
+            super().send_mail(template_prefix, email, context)
+
+
+def _account_language(user: Any) -> str:
+    """The language an account chose for itself ("" when none, or no account)."""
+    if user is None or not getattr(user, "pk", None):
+        return ""
+    language = (AccountSettings.objects.filter(user_id=user.pk)
+                .values_list("language", flat=True).first() or "")
+    return language if language in dict(settings.LANGUAGES) else ""
 
 
 class LoginForm(AllauthLoginForm):

@@ -11,12 +11,13 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
 def validate_time_zone(value: str) -> None:
     if value not in zoneinfo.available_timezones():
-        raise ValidationError(f"{value!r} is not a known time zone (e.g. America/Chicago)")
+        raise ValidationError(gettext("%(value)s is not a known time zone (e.g. America/Chicago)") % {"value": repr(value)})
 
 
 # The languages a reader, an account or a club may choose (settings.LANGUAGES: English, German);

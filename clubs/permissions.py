@@ -14,6 +14,7 @@ from typing import Protocol
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404
+from django.utils.translation import gettext
 
 from common.types import Actor
 
@@ -51,7 +52,7 @@ def check_club_role(*, user: Actor, club: Club, role: str) -> None:
         return
     if not club.is_public and club_role(user=user, club=club) is None:
         raise Http404("No such club")
-    raise PermissionDenied(f"This needs the {role} role in {club.name}.")
+    raise PermissionDenied(gettext("This needs the %(role)s role in %(name)s.") % {"role": role, "name": club.name})
 
 
 def grantable_roles(*, user: Actor, club: Club) -> list[str]:
@@ -75,7 +76,7 @@ def check_grant_role(*, user: Actor, club: Club, role: str, current: str | None 
     for wanted in (role, current):
         if wanted and wanted not in allowed:
             raise PermissionDenied(
-                f"Only an owner of {club.name} can give or take away the {wanted} role.")
+                gettext("Only an owner of %(name)s can give or take away the %(wanted)s role.") % {"name": club.name, "wanted": wanted})
 
 
 def directs_any_club(*, user: Actor | None) -> bool:

@@ -18,6 +18,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from common.errors import DomainError
@@ -53,16 +54,16 @@ def club_create(
 ) -> Club:
     name = name.strip()
     if not name:
-        raise DomainError("Give the club a name.", field="name")
+        raise DomainError(gettext("Give the club a name."), field="name")
     slug = slugify(slug or name)[:60]
     if not slug:
-        raise DomainError("The club needs a web address made of letters or digits.", field="slug")
+        raise DomainError(gettext("The club needs a web address made of letters or digits."), field="slug")
     if Club.objects.filter(slug=slug).exists():
-        raise DomainError(f"The address {slug!r} is taken; pick another.", field="slug")
+        raise DomainError(gettext("The address %(slug)s is taken; pick another.") % {"slug": repr(slug)}, field="slug")
     try:
         validate_time_zone(time_zone)
     except Exception:
-        raise DomainError(f"{time_zone!r} is not a known time zone.", field="time_zone") from None
+        raise DomainError(gettext("%(time_zone)s is not a known time zone.") % {"time_zone": repr(time_zone)}, field="time_zone") from None
     check_ruleset(preset=ruleset_preset, overrides=ruleset_overrides)
     user = actor_user(owner)
     if user is None:
@@ -90,11 +91,9 @@ def _window(value: object) -> int | None:
             raise ValueError
         minutes = int(str(value).strip())
     except ValueError:
-        raise DomainError("The correction window is a whole number of minutes (blank: no "
-                          "lock).", field="correction_window_minutes") from None
+        raise DomainError(gettext("The correction window is a whole number of minutes (blank: no lock)."), field="correction_window_minutes") from None
     if not 0 <= minutes <= CORRECTION_WINDOW_MAX:
-        raise DomainError(f"The correction window is from 0 to {CORRECTION_WINDOW_MAX:,} "
-                          "minutes (blank: no lock).", field="correction_window_minutes",
+        raise DomainError(gettext("The correction window is from 0 to %(correction_window_max)s minutes (blank: no lock).") % {"correction_window_max": format(CORRECTION_WINDOW_MAX, ',')}, field="correction_window_minutes",
                           code="max_value" if minutes > 0 else "min_value")
     return minutes
 
@@ -112,7 +111,7 @@ def club_corrections_set(*, club: Club, show_director_names: object = UNSET,
     fields = []
     if show_director_names is not UNSET:
         if not isinstance(show_director_names, bool):
-            raise DomainError("Say true or false.", field="show_director_names")
+            raise DomainError(gettext("Say true or false."), field="show_director_names")
         locked.show_director_names = show_director_names
         fields.append("show_director_names")
     if correction_window_minutes is not UNSET:
@@ -180,7 +179,7 @@ def membership_set(*, club: Club, username: str, role: str,
     """
     if role not in Membership.Role.values:
         raise DomainError(
-            f"Role must be one of {', '.join(Membership.Role.values)}.", field="role"
+            gettext("Role must be one of %(values)s.") % {"values": ', '.join(Membership.Role.values)}, field="role"
         )
     user = get_user_model().objects.filter(username=username.strip(), is_active=True).first()
     if user is None:
@@ -208,7 +207,7 @@ def membership_remove(*, club: Club, username: str, actor: Actor | None = None) 
     membership = (Membership.objects.select_for_update().select_related("user")
                   .filter(club=club, user__username=username.strip()).first())
     if membership is None:
-        raise DomainError(f"{username.strip() or 'That user'} is not a member of {club.name}.",
+        raise DomainError(gettext("%(value)s is not a member of %(name)s.") % {"value": username.strip() or 'That user', "name": club.name},
                           field="username")
     if actor is not None:
         check_grant_role(user=actor, club=club, role="", current=membership.role)
@@ -222,7 +221,7 @@ def membership_remove(*, club: Club, username: str, actor: Actor | None = None) 
 def _keep_an_owner(club: Club, *, excluding: Membership) -> None:
     others = Membership.objects.filter(club=club, role=Membership.Role.OWNER).exclude(pk=excluding.pk)
     if not others.exists():
-        raise DomainError("A club needs at least one owner.", field="role")
+        raise DomainError(gettext("A club needs at least one owner."), field="role")
 
 
 # --- invitations ------------------------------------------------------------------------------
@@ -250,22 +249,21 @@ def invitation_create(
     times (None: any number). Directors invite members and scorers; only owners invite
     directors, and a director invitation always works once (``max_uses`` 1)."""
     if role not in Invitation.Role.values:
-        raise DomainError(f"Role must be one of {', '.join(Invitation.Role.values)}.",
+        raise DomainError(gettext("Role must be one of %(values)s.") % {"values": ', '.join(Invitation.Role.values)},
                           field="role")
     check_grant_role(user=actor, club=club, role=role)
     if not 1 <= days <= Invitation.MAX_DAYS:
-        raise DomainError(f"A link lasts from 1 to {Invitation.MAX_DAYS} days.", field="days")
+        raise DomainError(gettext("A link lasts from 1 to %(max_days)s days.") % {"max_days": Invitation.MAX_DAYS}, field="days")
     if max_uses is not None and not 1 <= max_uses <= Invitation.MAX_USES:
-        raise DomainError(f"Uses must be from 1 to {Invitation.MAX_USES:,} (or empty for no "
-                          "limit).", field="max_uses")
+        raise DomainError(gettext("Uses must be from 1 to %(max_uses)s (or empty for no limit).") % {"max_uses": format(Invitation.MAX_USES, ',')}, field="max_uses")
     if role == Invitation.Role.DIRECTOR:
         if max_uses not in (None, 1):
-            raise DomainError("A director invitation is for one person: it works once.",
+            raise DomainError(gettext("A director invitation is for one person: it works once."),
                               field="max_uses")
         max_uses = 1
     note = " ".join(note.split())
     if len(note) > 80:
-        raise DomainError("A note is at most 80 characters.", field="note")
+        raise DomainError(gettext("A note is at most 80 characters."), field="note")
     return Invitation.objects.create(
         club=club, role=role, note=note, created_by=actor_user(actor), max_uses=max_uses,
         expires_at=timezone.now() + datetime.timedelta(days=days),
@@ -302,7 +300,7 @@ def invitation_accept(*, token: str, user: Actor) -> tuple[Membership, bool]:
     if reason is not None:
         raise DomainError(INVITATION_REFUSALS[reason], field="token", code=reason)
     if user is None or not user.is_authenticated or not user.is_active:
-        raise DomainError("Sign in to accept the invitation.", field="token", code="sign_in")
+        raise DomainError(gettext("Sign in to accept the invitation."), field="token", code="sign_in")
     club = invitation.club
     _lock_club(club)
     membership = Membership.objects.select_for_update().filter(club=club, user=user).first()
@@ -324,13 +322,12 @@ def player_create(*, club: Club, name: str, email: str = "") -> Player:
     """Add a new player to the club's roster (directors do this on the spot at check-in)."""
     name = " ".join(name.split())
     if not name:
-        raise DomainError("Enter the player's name.", field="name")
+        raise DomainError(gettext("Enter the player's name."), field="name")
     if len(name) > 120:
-        raise DomainError("Names are at most 120 characters.", field="name")
+        raise DomainError(gettext("Names are at most 120 characters."), field="name")
     if ClubPlayer.objects.filter(club=club, player__name__iexact=name).exists():
         raise DomainError(
-            f"{name} is already on the roster. Pick them from the list, or add a distinguishing "
-            "initial.",
+            gettext("%(name)s is already on the roster. Pick them from the list, or add a distinguishing initial.") % {"name": name},
             field="name",
         )
     player = Player.objects.create(name=name, email=email.strip())
@@ -349,10 +346,10 @@ def player_merge(*, club: Club, keep: Player, duplicate: Player) -> Player:
     is refused, with nothing changed.
     """
     if keep.pk == duplicate.pk:
-        raise DomainError("Pick two different players to merge.", field="duplicate")
+        raise DomainError(gettext("Pick two different players to merge."), field="duplicate")
     for field, player in (("keep", keep), ("duplicate", duplicate)):
         if not ClubPlayer.objects.filter(club=club, player=player).exists():
-            raise DomainError(f"{player.name} is not on this club's roster.", field=field)
+            raise DomainError(gettext("%(name)s is not on this club's roster.") % {"name": player.name}, field=field)
     for link in ClubPlayer.objects.filter(player=duplicate):
         ClubPlayer.objects.get_or_create(club_id=link.club_id, player=keep)
     ClubPlayer.objects.filter(player=duplicate).delete()
@@ -366,9 +363,7 @@ def player_merge(*, club: Club, keep: Player, duplicate: Player) -> Player:
                 rows.update(**{relation.field.name: keep})
         except IntegrityError:
             raise DomainError(
-                f"{keep.name} and {duplicate.name} both appear in the same "
-                f"{model._meta.verbose_name} (the same event); they are two "
-                "people, not a duplicate.",
+                gettext("%(name)s and %(name2)s both appear in the same %(verbose_name)s (the same event); they are two people, not a duplicate.") % {"name": keep.name, "name2": duplicate.name, "verbose_name": model._meta.verbose_name},
                 field="duplicate",
             ) from None
     if duplicate.user_id and not keep.user_id:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import InterfaceError, OperationalError
+from django.utils.translation import gettext
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -20,8 +21,7 @@ DATABASE_RETRY_AFTER_SECONDS = 5
 
 def database_unavailable_errors() -> list[dict[str, str]]:
     return [{"field": "__all__", "code": "database_unavailable",
-             "message": "The database is not answering just now: nothing was saved. Try again "
-                        "in a few seconds (a table phone sends it again by itself)."}]
+             "message": gettext("The database is not answering just now: nothing was saved. Try again in a few seconds (a table phone sends it again by itself).")}]
 
 
 def _field_errors(exc: DjangoValidationError) -> list[dict[str, str]]:
@@ -43,7 +43,7 @@ def _flat(detail: object, field: str = "", item: str = "") -> list[tuple[str, st
         pairs: list[tuple[str, str]] = []
         for key, value in detail.items():
             if isinstance(key, int) and not isinstance(value, dict):  # an item of a ListField
-                pairs += _flat(value, field or "__all__", f"Item {key + 1}: ")
+                pairs += _flat(value, field or "__all__", gettext("Item %(number)s: ") % {"number": key + 1})
             else:
                 pairs += _flat(value, f"{field}.{key}" if field else str(key), item)
         return pairs

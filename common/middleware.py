@@ -7,6 +7,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.multipartparser import MultiPartParserError
+from django.utils.translation import gettext
 
 # HandRevision.idempotency_key is a CharField(max_length=64); the body field is checked by the
 # serializers, the header here (a longer one reached the database and failed there, as a 500).
@@ -25,8 +26,7 @@ class IdempotencyKeyMiddleware:
         if key is not None and len(key) > IDEMPOTENCY_KEY_MAX_LENGTH:
             return JsonResponse({"errors": [{
                 "field": "idempotency_key", "code": "max_length",
-                "message": f"Ensure this field has no more than {IDEMPOTENCY_KEY_MAX_LENGTH} "
-                           "characters.",
+                "message": gettext("Ensure this field has no more than %(idempotency_key_max_length)s characters.") % {"idempotency_key_max_length": IDEMPOTENCY_KEY_MAX_LENGTH},
             }]}, status=400)
         return self.get_response(request)
 
@@ -49,8 +49,7 @@ class RequestSizeMiddleware:
         if length > limit:
             return JsonResponse({"errors": [{
                 "field": "file", "code": "too_large",
-                "message": f"The request is {length / (1024 * 1024):.1f} MB; at most "
-                           f"{limit / (1024 * 1024):g} MB is read."}]}, status=413)
+                "message": gettext("The request is %(value)s MB; at most %(value2)s MB is read.") % {"value": format(length / (1024 * 1024), '.1f'), "value2": format(limit / (1024 * 1024), 'g')}}]}, status=413)
         return self.get_response(request)
 
 
@@ -85,11 +84,11 @@ class NulCharacterMiddleware:
         except MultiPartParserError as exc:
             return JsonResponse({"errors": [{
                 "field": "__all__", "code": "parse_error",
-                "message": f"The form could not be read: {exc}"}]}, status=400)
+                "message": gettext("The form could not be read: %(exc)s") % {"exc": exc}}]}, status=400)
         if name is not None:
             return JsonResponse({"errors": [{
                 "field": name or "__all__", "code": "null_characters_not_allowed",
-                "message": "Null characters are not allowed.",
+                "message": gettext("Null characters are not allowed."),
             }]}, status=400)
         return self.get_response(request)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from django.shortcuts import get_object_or_404
-from django.utils.translation import override
+from django.utils.translation import gettext, override
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -228,7 +228,7 @@ class PenaltyTableApi(APIView):
         data = _data(request)
         points = data.get("points")
         if points is not None and not isinstance(points, Mapping):
-            raise DomainError("Give the points per kind.", field="points")
+            raise DomainError(gettext("Give the points per kind."), field="points")
         services.penalty_table_set(event=event, preset=data.get("preset") or None,
                                    points=points, actor=request.user)
         return Response(selectors.penalty_table(event))
@@ -406,7 +406,7 @@ class CallOutput(serializers.Serializer[object]):
 
 def _no_call(call_id: int, where: str) -> Response:
     return Response({"errors": [{"field": "call_id", "code": "not_found",
-                                 "message": f"There is no call {call_id} {where}."}]},
+                                 "message": gettext("There is no call %(call_id)s %(where)s.") % {"call_id": call_id, "where": where}}]},
                     status=status.HTTP_404_NOT_FOUND)
 
 
@@ -416,7 +416,7 @@ def _table_closed(table: Table) -> Response | None:
     if refusal is None:
         return None
     return Response({"errors": [{"field": refusal.field, "code": refusal.code or "closed",
-                                 "message": f"{refusal.message} Ask a director in person."}]},
+                                 "message": gettext("%(message)s Ask a director in person.") % {"message": refusal.message}}]},
                     status=status.HTTP_403_FORBIDDEN)
 
 
@@ -485,7 +485,7 @@ class EventCallsApi(APIView):
         event = event_get(pk=pk, user=request.user, role="director")
         state = request.query_params.get("state") or None
         if state is not None and state not in selectors.CALL_FILTERS:
-            raise DomainError(f"state is one of: {', '.join(selectors.CALL_FILTERS)}.",
+            raise DomainError(gettext("state is one of: %(values)s.") % {"values": ', '.join(selectors.CALL_FILTERS)},
                               field="state")
         return Response([selectors.call_payload(c)
                          for c in selectors.event_calls(event, state=state)])

@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from clubs.models import Club, ClubPlayer, Membership, Player
 from clubs.permissions import has_club_role
@@ -256,7 +257,7 @@ def conduct_access(*, user: Actor, club: Club, player: Player) -> None:
         return
     if user is not None and user.is_authenticated and has_club_role(
             user=user, club=club, role=Membership.Role.MEMBER):
-        raise PermissionDenied("A player's conduct record is for the club's directors.")
+        raise PermissionDenied(gettext("A player's conduct record is for the club's directors."))
     raise Http404("No such player")
 
 

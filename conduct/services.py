@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from common.errors import DomainError
 from common.types import Actor, JSONValue, actor_user
@@ -52,9 +53,9 @@ def _user(actor: Actor | None) -> User | None:
 def _reason(value: object, *, field: str, what: str, limit: int = REASON_MAX) -> str:
     text = (value or "").strip() if isinstance(value, str | type(None)) else ""
     if not text:
-        raise DomainError(f"Say why {what}.", field=field)
+        raise DomainError(gettext("Say why %(what)s.") % {"what": what}, field=field)
     if len(text) > limit:
-        raise DomainError(f"Keep it under {limit} characters.", field=field)
+        raise DomainError(gettext("Keep it under %(limit)s characters.") % {"limit": limit}, field=field)
     return text
 
 
@@ -66,12 +67,11 @@ def check_penalty_points(value: object, *, field: str = "points") -> int:
             raise ValueError
         number = int(str(value).strip())
     except ValueError:
-        raise DomainError("A penalty's points are a whole number.", field=field) from None
+        raise DomainError(gettext("A penalty's points are a whole number."), field=field) from None
     if number < 1:
-        raise DomainError("A penalty takes off at least 1 point (give the points as a positive "
-                          "number).", field=field, code="min_value")
+        raise DomainError(gettext("A penalty takes off at least 1 point (give the points as a positive number)."), field=field, code="min_value")
     if number > PENALTY_POINTS_MAX:
-        raise DomainError(f"A penalty takes off at most {PENALTY_POINTS_MAX} points.",
+        raise DomainError(gettext("A penalty takes off at most %(penalty_points_max)s points.") % {"penalty_points_max": PENALTY_POINTS_MAX},
                           field=field, code="max_value")
     return number
 
@@ -80,20 +80,19 @@ def _target(event: Event, *, entry_id: object, pair_id: object) -> tuple[Entry |
     """The player or pair penalised: one of ``entry_id`` or ``pair_id``, of this event. In a
     pair event a player's penalty counts against their pair."""
     if (entry_id in (None, "")) == (pair_id in (None, "")):
-        raise DomainError("Name the player (entry_id) or the pair (pair_id) penalised, one of "
-                          "them.", field="entry_id")
+        raise DomainError(gettext("Name the player (entry_id) or the pair (pair_id) penalised, one of them."), field="entry_id")
     if entry_id not in (None, ""):
         entry = Entry.objects.select_related("player", "pair").filter(
             event=event, pk=_id(entry_id, "entry_id")).first()
         if entry is None:
-            raise DomainError("That player is not in this event.", field="entry_id")
+            raise DomainError(gettext("That player is not in this event."), field="entry_id")
         return entry, entry.pair
     if not event.is_pairs:
-        raise DomainError("This event has no pairs: name the player (entry_id).",
+        raise DomainError(gettext("This event has no pairs: name the player (entry_id)."),
                           field="pair_id")
     pair = Pair.objects.filter(event=event, pk=_id(pair_id, "pair_id")).first()
     if pair is None:
-        raise DomainError("That pair is not in this event.", field="pair_id")
+        raise DomainError(gettext("That pair is not in this event."), field="pair_id")
     return None, pair
 
 
@@ -103,7 +102,7 @@ def _id(value: object, field: str) -> int:
             raise TypeError  # what int() refuses too
         return int(value)
     except (TypeError, ValueError):
-        raise DomainError("An id is a whole number.", field=field) from None
+        raise DomainError(gettext("An id is a whole number."), field=field) from None
 
 
 def _sitting(event: Event, *, number: object, table: object, entry: Entry | None,
@@ -112,20 +111,19 @@ def _sitting(event: Event, *, number: object, table: object, entry: Entry | None
     round_number = _id(number, "round")
     round_ = event.rounds.filter(number=round_number).first()
     if round_ is None:
-        raise DomainError(f"This event has no {event.sitting} {round_number}.", field="round")
+        raise DomainError(gettext("This event has no %(sitting)s %(round_number)s.") % {"sitting": event.sitting, "round_number": round_number}, field="round")
     seats = Seat.objects.filter(round=round_)
     seats = seats.filter(entry=entry) if entry is not None else seats.filter(entry__pair=pair)
     seat = seats.select_related("table").first()
     who = entry.player.name if entry is not None else str(pair)
     if seat is None:
-        raise DomainError(f"{who} did not play in {event.sitting} {round_number}.",
+        raise DomainError(gettext("%(who)s did not play in %(sitting)s %(round_number)s.") % {"who": who, "sitting": event.sitting, "round_number": round_number},
                           field="round", code="not_seated")
     if table in (None, ""):
         return round_number, None
     table_number = _id(table, "table")
     if seat.table.number != table_number:
-        raise DomainError(f"{who} played at table {seat.table.number} in {event.sitting} "
-                          f"{round_number}, not at table {table_number}.", field="table",
+        raise DomainError(gettext("%(who)s played at table %(number)s in %(sitting)s %(round_number)s, not at table %(table_number)s.") % {"who": who, "number": seat.table.number, "sitting": event.sitting, "round_number": round_number, "table_number": table_number}, field="table",
                           code="not_at_table")
     return round_number, Game.objects.filter(table=seat.table).first()
 
@@ -142,14 +140,14 @@ def penalty_record(*, event: Event, round_number: object, kind: object, reason: 
     locked = event_lock(event)
     results_final_check(locked)
     if locked.status != Event.Status.RUNNING:
-        raise DomainError("Penalties are recorded while the event is running.", field="event")
+        raise DomainError(gettext("Penalties are recorded while the event is running."), field="event")
     if not isinstance(kind, str) or kind not in Penalty.Kind.values:
-        raise DomainError(f"A penalty's kind is one of: {', '.join(Penalty.Kind.values)}.",
+        raise DomainError(gettext("A penalty's kind is one of: %(values)s.") % {"values": ', '.join(Penalty.Kind.values)},
                           field="kind")
     if points in (None, ""):
         points = penalty_table(locked)["points"][kind]
     number = check_penalty_points(points)
-    why = _reason(reason, field="reason", what="the player is penalised")
+    why = _reason(reason, field="reason", what=gettext("the player is penalised"))
     entry, pair = _target(locked, entry_id=entry_id, pair_id=pair_id)
     round_no, game = _sitting(locked, number=round_number, table=table, entry=entry, pair=pair)
     table_number = game.table.number if game else None
@@ -196,9 +194,9 @@ def penalty_withdraw(*, penalty: Penalty, reason: object, actor: Actor | None = 
     results_final_check(locked_event)
     locked = Penalty.objects.select_for_update().get(pk=penalty.pk)
     if locked.withdrawn:
-        raise DomainError("This penalty was already withdrawn.", field="penalty",
+        raise DomainError(gettext("This penalty was already withdrawn."), field="penalty",
                           code="withdrawn")
-    why = _reason(reason, field="reason", what="the penalty is withdrawn")
+    why = _reason(reason, field="reason", what=gettext("the penalty is withdrawn"))
     with corrections.correction_record(
             event=locked_event, kind=corrections.PENALTY_WITHDRAWN, actor=actor, reason=why,
             round_number=locked.round_number,
@@ -226,38 +224,37 @@ def appeal_record(*, event: Event, contested: object, decision: object, note: ob
     withdraws it (the appeal is the reason)."""
     locked = event_lock(event)
     results_final_check(locked)
-    what = _reason(contested, field="contested", what="the ruling is contested", limit=500)
+    what = _reason(contested, field="contested", what=gettext("the ruling is contested"), limit=500)
     if not isinstance(decision, str) or decision not in Appeal.Decision.values:
-        raise DomainError(f"The decision is one of: {', '.join(Appeal.Decision.values)}.",
+        raise DomainError(gettext("The decision is one of: %(values)s.") % {"values": ', '.join(Appeal.Decision.values)},
                           field="decision")
     note = (note or "").strip() if isinstance(note, str) else ""
     if len(note) > 500:
-        raise DomainError("Keep the note under 500 characters.", field="note")
+        raise DomainError(gettext("Keep the note under 500 characters."), field="note")
     if decision == Appeal.Decision.CHANGED and not note:
-        raise DomainError("Say how the ruling was changed.", field="note")
+        raise DomainError(gettext("Say how the ruling was changed."), field="note")
     penalty = None
     if penalty_id not in (None, ""):
         penalty = Penalty.objects.filter(event=locked, pk=_id(penalty_id, "penalty_id")).first()
         if penalty is None:
-            raise DomainError("No such penalty in this event.", field="penalty_id")
+            raise DomainError(gettext("No such penalty in this event."), field="penalty_id")
     game = None
     if round_number not in (None, "") or table not in (None, ""):
         if round_number in (None, "") or table in (None, ""):
-            raise DomainError("Name both the round and the table of the game contested.",
+            raise DomainError(gettext("Name both the round and the table of the game contested."),
                               field="table" if table in (None, "") else "round")
         game = Game.objects.filter(table__round__event=locked,
                                    table__round__number=_id(round_number, "round"),
                                    table__number=_id(table, "table")).first()
         if game is None:
-            raise DomainError("No such table in that round.", field="table")
+            raise DomainError(gettext("No such table in that round."), field="table")
     entry = None
     if entry_id not in (None, ""):
         entry = Entry.objects.filter(event=locked, pk=_id(entry_id, "entry_id")).first()
         if entry is None:
-            raise DomainError("That player is not in this event.", field="entry_id")
+            raise DomainError(gettext("That player is not in this event."), field="entry_id")
     if penalty is None and game is None:
-        raise DomainError("Name the penalty (penalty_id) or the game (round and table) "
-                          "contested.", field="penalty_id")
+        raise DomainError(gettext("Name the penalty (penalty_id) or the game (round and table) contested."), field="penalty_id")
     if penalty is not None and game is None:
         game = penalty.game
     appeal = Appeal.objects.create(event=locked, penalty=penalty, game=game, entry=entry,
@@ -281,11 +278,11 @@ def penalty_table_set(*, event: Event, preset: object = None,
     current = penalty_table(locked)
     preset = preset or current["preset"]
     if not isinstance(preset, str) or preset not in PRESETS:
-        raise DomainError(f"A preset is one of: {', '.join(PRESETS)}.", field="preset")
+        raise DomainError(gettext("A preset is one of: %(values)s.") % {"values": ', '.join(PRESETS)}, field="preset")
     given = dict(points or {})
     unknown = sorted(set(given) - set(Penalty.Kind.values))
     if unknown:
-        raise DomainError(f"{unknown[0]!r} is not a kind of penalty.",
+        raise DomainError(gettext("%(unknown)s is not a kind of penalty.") % {"unknown": repr(unknown[0])},
                           field=f"points.{unknown[0]}")
     base = dict(PRESETS[preset]["points"])
     chosen = {kind: check_penalty_points(given[kind], field=f"points.{kind}")
@@ -302,10 +299,8 @@ def _call_open_error(call: DirectorCall) -> DomainError:
     when = timezone.localtime(call.raised_at).strftime("%H:%M")
     if call.taken_at is not None:
         who = call_person(call.taken_by) or "A director"
-        return DomainError(f"This table already called the director (at {when}); {who} is on "
-                           "the way.", field="table", code="call_open")
-    return DomainError(f"This table already called the director (at {when}); the call is "
-                       "still open.", field="table", code="call_open")
+        return DomainError(gettext("This table already called the director (at %(when)s); %(who)s is on the way.") % {"when": when, "who": who}, field="table", code="call_open")
+    return DomainError(gettext("This table already called the director (at %(when)s); the call is still open.") % {"when": when}, field="table", code="call_open")
 
 
 @transaction.atomic
@@ -318,17 +313,16 @@ def director_call_raise(*, table: Table, reason: object = "", words: object = ""
     locked = Table.objects.select_for_update().select_related("round__event").get(pk=table.pk)
     refusal = entry_refusal(locked.round)
     if refusal is not None:
-        raise DomainError(f"{refusal.message} Ask a director in person.", field=refusal.field,
+        raise DomainError(gettext("%(message)s Ask a director in person.") % {"message": refusal.message}, field=refusal.field,
                           code=refusal.code)
     if not isinstance(reason, str | type(None)) or (reason or "") not in DirectorCall.Reason.values:
         raise DomainError("The reason is one of: " + ", ".join(
             r for r in DirectorCall.Reason.values if r) + " (or none).", field="reason")
     text = (words or "").strip() if isinstance(words, str | type(None)) else None
     if text is None:
-        raise DomainError("Say it in a few words.", field="words")
+        raise DomainError(gettext("Say it in a few words."), field="words")
     if len(text) > CALL_WORDS_MAX:
-        raise DomainError(f"Keep it under {CALL_WORDS_MAX} characters: the director comes and "
-                          "listens.", field="words", code="max_length")
+        raise DomainError(gettext("Keep it under %(call_words_max)s characters: the director comes and listens.") % {"call_words_max": CALL_WORDS_MAX}, field="words", code="max_length")
     current = DirectorCall.objects.filter(table=locked, closed_at__isnull=True).select_related(
         "taken_by").first()
     if current is not None:
@@ -339,7 +333,7 @@ def director_call_raise(*, table: Table, reason: object = "", words: object = ""
             call = DirectorCall.objects.create(event=event, table=locked, reason=reason or "",
                                                words=text)
     except IntegrityError:  # the constraint, should a second writer ever pass the lock
-        raise DomainError("This table already called the director; the call is still open.",
+        raise DomainError(gettext("This table already called the director; the call is still open."),
                           field="table", code="call_open") from None
     event_log(event, actor, "director_called", call=call.pk, round=locked.round.number,
               table=locked.number, reason=call.reason, words=text)
@@ -358,14 +352,14 @@ def director_call_take(*, call: DirectorCall, actor: Actor | None) -> DirectorCa
     another director has taken it."""
     locked = _locked_call(call)
     if locked.closed_at is not None:
-        raise DomainError("This call is closed already: the ruling was given.", field="call",
+        raise DomainError(gettext("This call is closed already: the ruling was given."), field="call",
                           code="closed")
     user = _user(actor)
     if locked.taken_at is not None:
         if locked.taken_by_id is not None and user is not None and locked.taken_by_id == user.pk:
             return locked
         who = call_person(locked.taken_by) or "Another director"
-        raise DomainError(f"{who} has taken this call already.", field="call", code="taken")
+        raise DomainError(gettext("%(who)s has taken this call already.") % {"who": who}, field="call", code="taken")
     locked.taken_by, locked.taken_at = user, timezone.now()
     locked.save(update_fields=["taken_by", "taken_at"])
     event_log(locked.event, actor, "director_call_taken", call=locked.pk,
@@ -380,14 +374,14 @@ def director_call_close(*, call: DirectorCall, note: object, actor: Actor | None
     it is closed already."""
     locked = _locked_call(call)
     if locked.closed_at is not None:
-        raise DomainError("This call is closed already: the ruling was given.", field="call",
+        raise DomainError(gettext("This call is closed already: the ruling was given."), field="call",
                           code="closed")
     ruling = (note or "").strip() if isinstance(note, str | type(None)) else ""
     if not ruling:
-        raise DomainError("Write the ruling for the table: a call is closed with a note.",
+        raise DomainError(gettext("Write the ruling for the table: a call is closed with a note."),
                           field="note", code="required")
     if len(ruling) > CALL_NOTE_MAX:
-        raise DomainError(f"Keep the ruling under {CALL_NOTE_MAX} characters.", field="note",
+        raise DomainError(gettext("Keep the ruling under %(call_note_max)s characters.") % {"call_note_max": CALL_NOTE_MAX}, field="note",
                           code="max_length")
     now, user = timezone.now(), _user(actor)
     if locked.taken_at is None:
@@ -405,7 +399,7 @@ def director_call_dismiss(*, call: DirectorCall) -> DirectorCall:
     call's ruling is dismissed (``call``); twice is a no-op."""
     locked = _locked_call(call)
     if locked.closed_at is None:
-        raise DomainError("This call is still open: the director has not ruled yet.",
+        raise DomainError(gettext("This call is still open: the director has not ruled yet."),
                           field="call", code="open")
     if locked.dismissed_at is None:
         locked.dismissed_at = timezone.now()

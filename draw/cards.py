@@ -15,6 +15,7 @@ from typing import TypedDict
 from django.db import transaction
 from django.db.models import Count, Max
 from django.http import Http404
+from django.utils.translation import gettext
 
 from common.errors import DomainError
 from common.rulesets import event_ruleset, opponents_of, partners_of, table_seats
@@ -37,7 +38,7 @@ def table_cards_ensure(*, event: Event, count: int, actor: Actor | None = None) 
     """The event's day cards for tables 1..``count``, creating those missing (idempotent: the
     tokens of cards already printed never change). Cards above ``count`` are kept."""
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_TABLE_CARDS:
-        raise DomainError(f"Table cards are printed for 1 to {MAX_TABLE_CARDS} tables.",
+        raise DomainError(gettext("Table cards are printed for 1 to %(max_table_cards)s tables.") % {"max_table_cards": MAX_TABLE_CARDS},
                           field="tables")
     locked = event_lock(event)  # two directors printing at once make one card per table
     have = set(TableCard.objects.filter(event=locked, number__lte=count)

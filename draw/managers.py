@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TypedDict, Unpack
 
+from django.utils.translation import gettext
+
 from common.errors import DomainError, refused
 from common.rulesets import event_ruleset, table_teams, two_sides
 from formats import Format, Situation, Stage
@@ -119,8 +121,7 @@ class IndividualManager(RoundManager):
         least = min(self.spec.min_entries, min(self.ruleset.table_sizes))
         if len(self.players) < least:
             raise DomainError(
-                f"A round needs at least {least} checked-in players; "
-                f"{len(self.players)} are here.", field="entries")
+                gettext("A round needs at least %(least)s checked-in players; %(count)s are here.") % {"least": least, "count": len(self.players)}, field="entries")
         self._first_round_check(len(self.players))
 
     def situation(self, results: tuple[TableResult, ...]) -> Situation:
@@ -154,8 +155,7 @@ class PairManager(RoundManager):
     def check(self) -> None:
         if len(self.playing) < 2:
             raise DomainError(
-                f"A round needs at least 2 pairs; {len(self.playing)} "
-                f"{'is' if len(self.playing) == 1 else 'are'} registered and playing.",
+                gettext("A round needs at least 2 pairs; %(count)s %(value)s registered and playing.") % {"count": len(self.playing), "value": 'is' if len(self.playing) == 1 else 'are'},
                 field="pairs", code="too_few_pairs")
         self._first_round_check(len(self.playing))
         if self.number == 1:

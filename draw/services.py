@@ -17,6 +17,7 @@ from typing import TypedDict
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from clubs.models import Membership
 from clubs.permissions import club_role
@@ -120,7 +121,7 @@ def round_create(
         reason = redraw_reason(reason)
     locked = event_lock(event)
     if locked.status not in (Event.Status.DRAFT, Event.Status.RUNNING):
-        raise DomainError("This event is over; no more rounds.", field="event")
+        raise DomainError(gettext("This event is over; no more rounds."), field="event")
     spec = locked.spec
     if number is not None and not reseat:
         existing = locked.rounds.filter(number=number).first()
@@ -129,10 +130,10 @@ def round_create(
     latest = locked.rounds.order_by("-number").first()
     if reseat:
         if latest is None or latest.status == Round.Status.CLOSED:
-            raise DomainError("There is no open round to reseat.", field="round")
+            raise DomainError(gettext("There is no open round to reseat."), field="round")
         if Hand.objects.filter(game__table__round=latest).exists():
             raise DomainError(
-                "Hands have been entered in this round; it cannot be reseated.", field="round"
+                gettext("Hands have been entered in this round; it cannot be reseated."), field="round"
             )
         draw = EventLog.objects.filter(event=locked, action=REDRAW_ACTION).count() + 1
         event_log(locked, actor, REDRAW_ACTION, round=latest.number, reason=reason, draw=draw)
@@ -147,8 +148,7 @@ def round_create(
     elif latest is not None and latest.status != Round.Status.CLOSED:
         if round_unfinished(latest) or not Game.objects.filter(table__round=latest).exists():
             raise DomainError(
-                f"{spec.sitting_title} {latest.number} is still open; close it before seating "
-                "the next one.",
+                gettext("%(sitting_title)s %(number)s is still open; close it before seating the next one.") % {"sitting_title": spec.sitting_title, "number": latest.number},
                 field="round",
             )
         # Every game is confirmed: closing is what the automatic advance would have done (it may
@@ -158,13 +158,13 @@ def round_create(
         latest = round_set_status(round_=latest, status=Round.Status.CLOSED, actor=actor)
     new_number = (latest.number if latest else 0) + 1
     if number is not None and number != new_number:
-        raise DomainError(f"The next round is round {new_number}.", field="number")
+        raise DomainError(gettext("The next round is round %(new_number)s.") % {"new_number": new_number}, field="number")
     settings = dict(locked.format_settings or {})
     entrants = event_entrants(locked)
     total = spec.rounds_total(locked.rounds_planned, settings, entrants)
     if not spec.open_ended and new_number > total:
         raise DomainError(
-            f"This event plays {total} rounds and all have been seated; finish the event.",
+            gettext("This event plays %(total)s rounds and all have been seated; finish the event.") % {"total": total},
             field="number", code="no_more_rounds",
         )
     stage = spec.stage_of(new_number, locked.rounds_planned, settings, entrants)
@@ -200,10 +200,9 @@ def round_create(
 def redraw_reason(reason: object) -> str:
     """The director's reason for a re-draw, required (it is logged with the new draw)."""
     if not isinstance(reason, str) or not reason.strip():
-        raise DomainError("Say why the round is drawn again: the reason is logged with the new "
-                          "draw.", field="reason", code="required")
+        raise DomainError(gettext("Say why the round is drawn again: the reason is logged with the new draw."), field="reason", code="required")
     if len(reason.strip()) > REASON_MAX_LENGTH:
-        raise DomainError(f"Keep the reason under {REASON_MAX_LENGTH} characters.",
+        raise DomainError(gettext("Keep the reason under %(reason_max_length)s characters.") % {"reason_max_length": REASON_MAX_LENGTH},
                           field="reason", code="max_length")
     return reason.strip()
 
@@ -246,8 +245,7 @@ def _settle_ties(event: Event, round_: Round, settings: Mapping[str, object],
     if settings.get("ties") == "table_cut":
         tables = ", ".join(str(g.table.number) for g in level)
         raise DomainError(
-            f"The game at table {tables} of round {round_.number} ended level: enter who won "
-            "the cut of the cards before the next round is seated.",
+            gettext("The game at table %(tables)s of round %(number)s ended level: enter who won the cut of the cards before the next round is seated.") % {"tables": tables, "number": round_.number},
             field="cut_winner", code="tie",
         )
     ruleset = event_ruleset(event)
@@ -308,7 +306,7 @@ def round_seat_request(
     if reseat:
         reason = redraw_reason(reason)  # refused here, before a job is queued
         if latest is None:
-            raise DomainError("There is no open round to reseat.", field="round")
+            raise DomainError(gettext("There is no open round to reseat."), field="round")
         number = latest.number
     elif number is None:
         number = (latest.number if latest else 0) + 1
@@ -352,11 +350,11 @@ def round_advance(
                       or not locked.rounds.filter(number=number).exists()):
         return None
     if locked.status not in (Event.Status.DRAFT, Event.Status.RUNNING):
-        raise DomainError("This event is over; no more rounds.", field="event")
+        raise DomainError(gettext("This event is over; no more rounds."), field="event")
     word = locked.sitting
     round_ = locked.rounds.filter(number=number).first()
     if round_ is None:
-        raise DomainError(f"There is no {word} {number}.", field="number")
+        raise DomainError(gettext("There is no %(word)s %(number)s.") % {"word": word, "number": number}, field="number")
     if round_.status == Round.Status.CLOSED:
         following = locked.rounds.filter(number=number + 1).first()
         if following is not None:
@@ -364,7 +362,7 @@ def round_advance(
     else:
         later = locked.rounds.filter(number__gt=number).exists()
         if later:  # pragma: no cover - one open round at a time (a named constraint)
-            raise DomainError(f"{word.capitalize()} {number} is not the latest.", field="number")
+            raise DomainError(gettext("%(value)s %(number)s is not the latest.") % {"value": word.capitalize(), "number": number}, field="number")
         if round_.status == Round.Status.SEATED:
             # Never started (every game decided without a hand, or nobody pressed Start).
             round_set_status(round_=round_, status=Round.Status.PLAYING, actor=actor)
@@ -465,12 +463,11 @@ def _event_status_write(event: Event, *, status: str, actor: Actor | None, reaso
     locked = event_lock(event)
     if status not in EVENT_TRANSITIONS.get(locked.status, set()):
         raise DomainError(
-            f"An event that is {locked.get_status_display().lower()} cannot become "
-            f"{Event.Status(status).label.lower() if status in Event.Status.values else status}.",
+            gettext("An event that is %(value)s cannot become %(value2)s.") % {"value": locked.get_status_display().lower(), "value2": Event.Status(status).label.lower() if status in Event.Status.values else status},
             field="status",
         )
     if status == Event.Status.FINISHED and locked.rounds.exclude(status=Round.Status.CLOSED).exists():
-        raise DomainError("Close the current round before finishing the event.", field="status")
+        raise DomainError(gettext("Close the current round before finishing the event."), field="status")
     reason = (reason or "").strip()
     if locked.status == Event.Status.FINISHED and actor is not None:
         locked_at = results_locked_at(locked)
@@ -478,10 +475,10 @@ def _event_status_write(event: Event, *, status: str, actor: Actor | None, reaso
                 != Membership.Role.OWNER:
             raise results_locked_refusal(locked, locked_at, field="status")
     if locked.status == Event.Status.FINISHED and not reason:
-        raise DomainError("Say why the finished event is reopened: its results were final.",
+        raise DomainError(gettext("Say why the finished event is reopened: its results were final."),
                           field="reason")
     if len(reason) > REASON_MAX_LENGTH:
-        raise DomainError(f"Keep the reason under {REASON_MAX_LENGTH} characters.",
+        raise DomainError(gettext("Keep the reason under %(reason_max_length)s characters.") % {"reason_max_length": REASON_MAX_LENGTH},
                           field="reason")
     previous = locked.status
     locked.status = status
@@ -577,10 +574,10 @@ def _entry_leave(locked: Event, entry: Entry, *, actor: Actor | None) -> Entry:
     so far stay."""
     entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
     if entry.pair_id is not None:
-        raise DomainError("In a pair event the pair withdraws together (both players).",
+        raise DomainError(gettext("In a pair event the pair withdraws together (both players)."),
                           field="entry", code="pair_event")
     if entry.status == Entry.Status.LEFT:
-        raise DomainError(f"{entry.player.name} has already left.", field="entry")
+        raise DomainError(gettext("%(name)s has already left.") % {"name": entry.player.name}, field="entry")
     entry.status = Entry.Status.LEFT
     entry.left_after_round = locked.rounds.aggregate(n=Max("number"))["n"] or 0
     entry.save(update_fields=["status", "left_after_round"])
@@ -598,9 +595,7 @@ def _hand_over_seat(event: Event, entry: Entry, actor: Actor | None) -> int | No
     started = open_round.status != Round.Status.SEATED or Hand.objects.filter(game__table=seat.table).exists()
     if started:
         raise DomainError(
-            f"{entry.player.name} is playing game {open_round.number} at table "
-            f"{seat.table.number}: withdraw them when the game is over (an alternate takes the "
-            "seat in the next game).", field="entry", code="seated")
+            gettext("%(name)s is playing game %(number)s at table %(number2)s: withdraw them when the game is over (an alternate takes the seat in the next game).") % {"name": entry.player.name, "number": open_round.number, "number2": seat.table.number}, field="entry", code="seated")
     seated = Seat.objects.filter(round=open_round).values_list("entry_id", flat=True)
     alternate = (
         event.entries.filter(status=Entry.Status.ACTIVE, alternate=True)
@@ -608,9 +603,7 @@ def _hand_over_seat(event: Event, entry: Entry, actor: Actor | None) -> int | No
     )
     if alternate is None:
         raise DomainError(
-            f"{entry.player.name} is seated at table {seat.table.number} for game "
-            f"{open_round.number} and no alternate is waiting to take the seat: check in an "
-            "alternate first.", field="entry", code="no_alternate")
+            gettext("%(name)s is seated at table %(number)s for game %(number2)s and no alternate is waiting to take the seat: check in an alternate first.") % {"name": entry.player.name, "number": seat.table.number, "number2": open_round.number}, field="entry", code="no_alternate")
     seat.entry = alternate
     seat.save(update_fields=["entry"])
     event_log(event, actor, "alternate_seated", round=open_round.number,
@@ -655,9 +648,7 @@ def round_set_status(
         return locked
     if status not in ROUND_TRANSITIONS.get(locked.status, set()):
         raise DomainError(
-            f"{locked.event.spec.sitting_title} {locked.number} is "
-            f"{locked.get_status_display().lower()}; "
-            f"it cannot become {status}.",
+            gettext("%(sitting_title)s %(number)s is %(value)s; it cannot become %(status)s.") % {"sitting_title": locked.event.spec.sitting_title, "number": locked.number, "value": locked.get_status_display().lower(), "status": status},
             field="status",
         )
     left: list[Unfinished] = []
@@ -666,8 +657,7 @@ def round_set_status(
         if left and not close_unfinished:
             listed = ", ".join(f"table {g['table']} ({g['label'].lower()})" for g in left)
             raise DomainError(
-                f"Not every game of round {locked.number} is finished and confirmed: {listed}. "
-                "Close the round anyway?",
+                gettext("Not every game of round %(number)s is finished and confirmed: %(listed)s. Close the round anyway?") % {"number": locked.number, "listed": listed},
                 field="close_unfinished", code="unfinished",
             )
     now = timezone.now()

@@ -9,6 +9,7 @@ and an ``EventLog`` row for the director's action.
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from common.errors import DomainError
 from common.rulesets import event_ruleset
@@ -37,24 +38,23 @@ def seat_swap(
     results_final_check(locked_event)
     locked = Round.objects.select_for_update().get(pk=round_.pk)
     if locked.status != Round.Status.SEATED:
-        raise DomainError("Seats can be swapped only before the round starts.", field="round")
+        raise DomainError(gettext("Seats can be swapped only before the round starts."), field="round")
     if locked_event.is_pairs:
         if entry_a is not None or entry_b is not None:
             raise DomainError(
-                "In a pair event partners stay together: swap two pairs (pair_a and pair_b), "
-                "not two players.", field="entry_a" if entry_a is not None else "entry_b",
+                gettext("In a pair event partners stay together: swap two pairs (pair_a and pair_b), not two players."), field="entry_a" if entry_a is not None else "entry_b",
                 code="pair_event")
         if pair_a is None or pair_b is None:
-            raise DomainError("Pick two pairs to swap.",
+            raise DomainError(gettext("Pick two pairs to swap."),
                               field="pair_a" if pair_a is None else "pair_b")
         _pair_swap(locked_event, locked, pair_a, pair_b, actor)
     else:
         if pair_a is not None or pair_b is not None:
             raise DomainError(
-                "This event seats players one by one: swap two players (entry_a and entry_b).",
+                gettext("This event seats players one by one: swap two players (entry_a and entry_b)."),
                 field="pair_a" if pair_a is not None else "pair_b", code="players_only")
         if entry_a is None or entry_b is None:
-            raise DomainError("Pick two players to swap.",
+            raise DomainError(gettext("Pick two players to swap."),
                               field="entry_a" if entry_a is None else "entry_b")
         _player_swap(locked_event, locked, entry_a, entry_b, actor)
     event_results_changed(locked_event)
@@ -63,13 +63,13 @@ def seat_swap(
 
 def _player_swap(event: Event, locked: Round, entry_a: Entry, entry_b: Entry, actor: Actor | None) -> None:
     if entry_a.pk == entry_b.pk:
-        raise DomainError("Pick two different players to swap.", field="entry_b")
+        raise DomainError(gettext("Pick two different players to swap."), field="entry_b")
     places = {}
     for field, entry in (("entry_a", entry_a), ("entry_b", entry_b)):
         seat = Seat.objects.filter(round=locked, entry=entry).first()
         bye = Bye.objects.filter(round=locked, entry=entry).first()
         if seat is None and bye is None:
-            raise DomainError(f"{entry.player.name} is not in round {locked.number}.", field=field)
+            raise DomainError(gettext("%(name)s is not in round %(number)s.") % {"name": entry.player.name, "number": locked.number}, field=field)
         places[field] = (seat, bye)
     (seat_a, bye_a), (seat_b, bye_b) = places["entry_a"], places["entry_b"]
     if seat_a and seat_b:
@@ -90,7 +90,7 @@ def _player_swap(event: Event, locked: Round, entry_a: Entry, entry_b: Entry, ac
         bye.save(update_fields=["entry"])
         seat.save(update_fields=["entry"])
     else:
-        raise DomainError("Both players are sitting out; nothing to swap.", field="entry_b")
+        raise DomainError(gettext("Both players are sitting out; nothing to swap."), field="entry_b")
     event_log(event, actor, "seat_swap", round=locked.number, a=entry_a.pk, b=entry_b.pk,
               a_name=entry_a.player.name, b_name=entry_b.player.name)
 
@@ -99,7 +99,7 @@ def _pair_place(locked: Round, pair: Pair, field: str) -> tuple[list[Seat], list
     """Where the pair is in the round: its two seats on one side of a table (N before S, E
     before W), or its two byes; anything else is refused."""
     if pair.event_id != locked.event_id:
-        raise DomainError(f"{pair} is not in this event.", field=field)
+        raise DomainError(gettext("%(pair)s is not in this event.") % {"pair": pair}, field=field)
     ruleset = event_ruleset(locked.event)
     seats = sorted(Seat.objects.filter(round=locked, entry__pair=pair).select_related("table"),
                    key=lambda seat: ruleset.seats.index(seat.position))
@@ -107,12 +107,11 @@ def _pair_place(locked: Round, pair: Pair, field: str) -> tuple[list[Seat], list
     sides = [set(ruleset.seats_of(side)) for side in ruleset.sides]
     byes = list(Bye.objects.filter(round=locked, entry__pair=pair).order_by("entry_id"))
     if not seats and not byes:
-        raise DomainError(f"{pair} is not in round {locked.number}.", field=field)
+        raise DomainError(gettext("%(pair)s is not in round %(number)s.") % {"pair": pair, "number": locked.number}, field=field)
     together = (len(seats) == 2 and not byes and seats[0].table_id == seats[1].table_id
                 and {s.position for s in seats} in sides) or (len(byes) == 2 and not seats)
     if not together:
-        raise DomainError(f"{pair}'s two players are not on one side of a table in round "
-                          f"{locked.number}: reseat the round.", field=field)
+        raise DomainError(gettext("%(pair)s's two players are not on one side of a table in round %(number)s: reseat the round.") % {"pair": pair, "number": locked.number}, field=field)
     return seats, byes
 
 
@@ -120,16 +119,15 @@ def _pair_swap(event: Event, locked: Round, pair_a: Pair, pair_b: Pair, actor: A
     """The two pairs exchange places, partners together: seat for seat (the player in the first
     seat of a side takes the other pair's first seat), or a side of a table for a bye."""
     if pair_a.pk == pair_b.pk:
-        raise DomainError("Pick two different pairs to swap.", field="pair_b")
+        raise DomainError(gettext("Pick two different pairs to swap."), field="pair_b")
     seats_a, byes_a = _pair_place(locked, pair_a, "pair_a")
     seats_b, byes_b = _pair_place(locked, pair_b, "pair_b")
     if byes_a and byes_b:
-        raise DomainError("Both pairs are sitting out; nothing to swap.", field="pair_b")
+        raise DomainError(gettext("Both pairs are sitting out; nothing to swap."), field="pair_b")
     one_table = not (byes_a or byes_b) and seats_a[0].table_id == seats_b[0].table_id
     if not one_table and any(s.table.match for s in seats_a + seats_b):
         raise DomainError(
-            "This round's tables are bracket matches: a pair can only change sides with its "
-            "opponent at the same table.", field="pair_b", code="bracket_match")
+            gettext("This round's tables are bracket matches: a pair can only change sides with its opponent at the same table."), field="pair_b", code="bracket_match")
     members_a = [s.entry_id for s in seats_a] or [b.entry_id for b in byes_a]
     members_b = [s.entry_id for s in seats_b] or [b.entry_id for b in byes_b]
     Seat.objects.filter(pk__in=[s.pk for s in seats_a + seats_b]).delete()

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import TypedDict
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.exceptions import Throttled
@@ -184,7 +185,7 @@ class SelfCheckInApi(APIView):
             raise refusal
         name = " ".join(request.query_params.get("name", "").split())
         if not NAME_MIN <= len(name) <= NAME_MAX:
-            raise DomainError(f"Give {NAME_MIN} to {NAME_MAX} characters of the name.",
+            raise DomainError(gettext("Give %(name_min)s to %(name_max)s characters of the name.") % {"name_min": NAME_MIN, "name_max": NAME_MAX},
                               field="name")
         return Response(HerePlayerOutput([
             {"player_id": f["player"].pk, "name": f["player"].name, "state": f["state"]}
@@ -207,8 +208,7 @@ class SelfCheckInApi(APIView):
             raise DomainError(refused, field="player_id", code="phone_limit")
         wait = event_tap_wait(event)
         if wait is not None:
-            raise Throttled(wait=wait, detail="Many players are checking in just now: wait a "
-                                              "moment and try again, or check in at the desk.")
+            raise Throttled(wait=wait, detail=gettext("Many players are checking in just now: wait a moment and try again, or check in at the desk."))
         arrival = events.self_check_in(event=event, player=player, tapped_by=tapped_by(request))
         tap_taken(request, event, player)
         waiting = arrival.status == Arrival.Status.WAITING

@@ -38,6 +38,7 @@ from typing import TypeAlias
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.utils.translation import gettext
 
 from common.errors import DomainError
 
@@ -130,12 +131,12 @@ def endpoint_target(endpoint: str, *, timeout: float | None = None) -> Target:
         parts = urlsplit(endpoint)
         port = parts.port
     except ValueError:
-        raise DomainError("The endpoint is not a valid address.", field=ENDPOINT_FIELD) from None
+        raise DomainError(gettext("The endpoint is not a valid address."), field=ENDPOINT_FIELD) from None
     schemes = ("https", "http") if _local_allowed() else ("https",)
     if parts.scheme not in schemes or not parts.hostname:
-        raise DomainError("The endpoint must be an https address.", field=ENDPOINT_FIELD)
+        raise DomainError(gettext("The endpoint must be an https address."), field=ENDPOINT_FIELD)
     if parts.username is not None or parts.password is not None:
-        raise DomainError("The endpoint must not carry a user name or password.",
+        raise DomainError(gettext("The endpoint must not carry a user name or password."),
                           field=ENDPOINT_FIELD)
     host = parts.hostname
     port = port or (443 if parts.scheme == "https" else 80)
@@ -144,11 +145,11 @@ def endpoint_target(endpoint: str, *, timeout: float | None = None) -> Target:
     except PushDeadline:
         raise
     except (OSError, UnicodeError):
-        raise DomainError("The endpoint's host could not be found.",
+        raise DomainError(gettext("The endpoint's host could not be found."),
                           field=ENDPOINT_FIELD) from None
     addresses = [str(info[4][0]) for info in found]
     if not addresses or not all(_allowed(address) for address in addresses):
-        raise DomainError("The endpoint must be a push service on the public internet.",
+        raise DomainError(gettext("The endpoint must be a push service on the public internet."),
                           field=ENDPOINT_FIELD)
     path = parts.path or "/"
     if parts.query:

@@ -40,7 +40,8 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Count, QuerySet
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 
@@ -113,7 +114,7 @@ def _absolute(follower: Follower, path: str) -> str:
 def follower_start(*, event: Event, entry: Entry, site: str = "") -> tuple[Follower, str]:
     """A new follower of ``entry`` (this phone), and the token it keeps (shown once)."""
     if entry.event_id != event.pk:
-        raise DomainError("This player is not in this event.", field="entry")
+        raise DomainError(gettext("This player is not in this event."), field="entry")
     token = secrets.token_urlsafe(32)
     follower = Follower.objects.create(event=event, entry=entry, token_digest=token_digest(token),
                                        site=site[:200])
@@ -138,24 +139,23 @@ class PushSubscription(TypedDict):
 def _subscription(raw: object) -> PushSubscription:
     """A browser's PushSubscription JSON, checked field by field."""
     if not isinstance(raw, dict):
-        raise DomainError("Send the browser's push subscription as a JSON object.",
+        raise DomainError(gettext("Send the browser's push subscription as a JSON object."),
                           field="subscription")
     endpoint = raw.get("endpoint")
     if not isinstance(endpoint, str) or not endpoint or len(endpoint) > ENDPOINT_MAX:
-        raise DomainError("The subscription needs its endpoint address.", field=ENDPOINT_FIELD)
+        raise DomainError(gettext("The subscription needs its endpoint address."), field=ENDPOINT_FIELD)
     if not (endpoint.isascii() and endpoint.isprintable()) or " " in endpoint:
-        raise DomainError("The endpoint must be a plain address (no spaces or control "
-                          "characters).", field=ENDPOINT_FIELD)
+        raise DomainError(gettext("The endpoint must be a plain address (no spaces or control characters)."), field=ENDPOINT_FIELD)
     endpoint_target(endpoint)  # https, resolved to public addresses only (following.push)
     keys = raw.get("keys")
     if not isinstance(keys, dict):
-        raise DomainError("The subscription needs its keys.", field="subscription.keys")
+        raise DomainError(gettext("The subscription needs its keys."), field="subscription.keys")
     clean: dict[str, str] = {}
     for name in ("p256dh", "auth"):
         value = keys.get(name)
         if (not isinstance(value, str) or not value or len(value) > KEY_MAX
                 or not KEY_TEXT.fullmatch(value)):
-            raise DomainError(f"The subscription needs its {name} key.",
+            raise DomainError(gettext("The subscription needs its %(name)s key.") % {"name": name},
                               field=f"subscription.keys.{name}")
         clean[name] = value
     return {"endpoint": endpoint, "keys": clean}
@@ -178,7 +178,7 @@ def follower_email_request(*, follower: Follower, email: str, site: str = "") ->
     try:
         validate_email(email)
     except ValidationError:
-        raise DomainError("Enter a valid e-mail address.", field="email") from None
+        raise DomainError(gettext("Enter a valid e-mail address."), field="email") from None
     follower.email = email
     follower.email_confirmed_at = None
     if site:
@@ -188,10 +188,14 @@ def follower_email_request(*, follower: Follower, email: str, site: str = "") ->
     link = _absolute(follower, reverse("follow-email-confirm", args=[token]))
     event = follower.event
     name = follower.entry.player.name
+    # in the reader's language (on the follow page: their own, else the club's)
+    values = {"event": event.name, "name": name, "link": link}
     message = EmailMessage(
-        subject=f"{settings.ACCOUNT_EMAIL_SUBJECT_PREFIX}Confirm: {event.name} seats for {name}",
-        body=(f"Someone asked for {name}'s seats at {event.name} to be sent to this address.\n\n"
-              f"Confirm: {link}\n\nIf it was not you, ignore this mail: nothing more is sent."),
+        subject=settings.ACCOUNT_EMAIL_SUBJECT_PREFIX
+        + gettext("Confirm: %(event)s seats for %(name)s") % values,
+        body=gettext("Someone asked for %(name)s's seats at %(event)s to be sent to this "
+                     "address.\n\nConfirm: %(link)s\n\nIf it was not you, ignore this mail: "
+                     "nothing more is sent.") % values,
         to=[email])
     transaction.on_commit(lambda: _send_quietly([message]))
     return follower
@@ -203,14 +207,13 @@ def follower_email_confirm(*, token: str) -> Follower:
     try:
         data = signing.loads(token, salt=EMAIL_SALT, max_age=EMAIL_CONFIRM_SECONDS)
     except signing.SignatureExpired:
-        raise DomainError("This confirmation link has expired: ask again on the follow page.",
+        raise DomainError(gettext("This confirmation link has expired: ask again on the follow page."),
                           field="token", code="expired") from None
     except signing.BadSignature:
-        raise DomainError("This confirmation link is not valid.", field="token") from None
+        raise DomainError(gettext("This confirmation link is not valid."), field="token") from None
     follower = Follower.objects.select_for_update().filter(pk=data.get("f")).first()
     if follower is None or follower.email != data.get("e"):
-        raise DomainError("This confirmation link is no longer valid: ask again on the follow "
-                          "page.", field="token")
+        raise DomainError(gettext("This confirmation link is no longer valid: ask again on the follow page."), field="token")
     if follower.email_confirmed_at is None:
         follower.email_confirmed_at = timezone.now()
     follower.stopped = None
@@ -234,10 +237,10 @@ def follower_stop_signed(*, token: str) -> Follower:
     try:
         pk = int(signing.Signer(salt=STOP_SALT).unsign(token))
     except (signing.BadSignature, ValueError):
-        raise DomainError("This link is not valid.", field="token") from None
+        raise DomainError(gettext("This link is not valid."), field="token") from None
     follower = Follower.objects.select_related("event", "entry__player").filter(pk=pk).first()
     if follower is None:
-        raise DomainError("This link is no longer valid.", field="token")
+        raise DomainError(gettext("This link is no longer valid."), field="token")
     return follower_stop(follower=follower)
 
 
@@ -346,6 +349,16 @@ def round_notify(*, round_id: int, after: int = 0, kinds: Iterable[str] | None =
     round_ = Round.objects.select_related("event__club").filter(pk=round_id).first()
     if round_ is None:
         return result
+    # A task has no reader: the notices are written in the club's language (the site's default
+    # for a club that leaves it to each reader).
+    language = round_.event.club.language
+    with translation.override(language if language in dict(settings.LANGUAGES)
+                              else settings.LANGUAGE_CODE):
+        return _notify(round_, owed, after, result)
+
+
+def _notify(round_: Round, owed: list[str], after: int, result: NotifyResult) -> NotifyResult:
+    round_id = round_.pk
     notices = list(Notice.objects.filter(round=round_, kind__in=owed))
     event = round_.event
     board = seating(event)
@@ -440,9 +453,10 @@ class _Run:
         messages = [EmailMessage(
             subject=f"{settings.ACCOUNT_EMAIL_SUBJECT_PREFIX}{self.event.name}: "
                     f"{self.texts[f.entry_id]}",
-            body=(f"{self.texts[f.entry_id]}\n\nYour seat, live: "
-                  f"{_absolute(f, self._page(f))}\n"
-                  f"Stop notifications: {_absolute(f, stop_path(f))}\n"),
+            body=(f"{self.texts[f.entry_id]}\n\n"
+                  + gettext("Your seat, live: %(link)s") % {"link": _absolute(f, self._page(f))}
+                  + "\n" + gettext("Stop notifications: %(link)s") % {
+                      "link": _absolute(f, stop_path(f))} + "\n"),
             to=[f.email]) for f in mails]
         if not messages:
             return

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
+from django.utils.translation import get_language, gettext
+
 from tournaments.models import Round
 
 if TYPE_CHECKING:
@@ -27,7 +29,9 @@ SILENT = frozenset({"withdrawn", "not_seated"})
 
 
 def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 22nd, 23rd, 101st."""
+    """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 22nd, 23rd, 101st (German: 1., 2., 23.)."""
+    if (get_language() or "").startswith("de"):
+        return f"{n}."
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
 
@@ -44,17 +48,18 @@ def seat_text(board: Seating, row: SeatingRow) -> str:
     """The line the follow page shows for ``row`` of ``board`` (``events.where.seating``)."""
     title, word = board["title"], board["word"]
     if board["round"] is None:
-        return f"No {word} is seated yet."
+        return gettext("No %(word)s is seated yet.") % {"word": word}
     state = row["state"]
     if state == "seated":
         text = f"{title}: {_place(row)}"
         if row["partner"]:
-            text += f", partner {row['partner']}"
+            text += gettext(", partner %(partner)s") % {"partner": row["partner"]}
         return text
     if state == "bye":
-        return f"{title}: bye — you sit this {word} out"
+        return gettext("%(title)s: bye — you sit this %(word)s out") % {"title": title,
+                                                                       "word": word}
     if state == "withdrawn":
-        return "You have withdrawn from this event."
+        return gettext("You have withdrawn from this event.")
     return f"{title}: {row['where']}"
 
 
@@ -67,22 +72,26 @@ def cut_text(board: Seating, row: SeatingRow, place: int | None) -> str | None:
         stage = Round.Stage(round_.stage).label.lower()
         where = _place(row)
         where = f"{stage} {where}" if where.startswith("table ") else f"the {where}"
-        text = f"The cut is made: you play {where}"
+        text = gettext("The cut is made: you play %(where)s") % {"where": where}
         if row["partner"]:
-            text += f", partner {row['partner']}"
+            text += gettext(", partner %(partner)s") % {"partner": row["partner"]}
         return text
     if state in ("out", "alternate"):
-        return "The cut is made: your day is over" + (f" — {ordinal(place)}" if place else "")
+        if place:
+            return gettext("The cut is made: your day is over — %(place)s") % {
+                "place": ordinal(place)}
+        return gettext("The cut is made: your day is over")
     if state in SILENT:
         return None
-    return f"The cut is made. {seat_text(board, row)}"
+    return gettext("The cut is made. %(text)s") % {"text": seat_text(board, row)}
 
 
 def called_text(board: Seating, row: SeatingRow) -> str | None:
     """The players are called: only those seated are told."""
     if row["state"] != "seated":
         return None
-    return f"{board['title']}: come to your tables — {_place(row)}"
+    return gettext("%(title)s: come to your tables — %(place)s") % {"title": board["title"],
+                                                                      "place": _place(row)}
 
 
 def notice_text(board: Seating, row: SeatingRow, *, seated: bool, called: bool,
@@ -95,5 +104,5 @@ def notice_text(board: Seating, row: SeatingRow, *, seated: bool, called: bool,
         return called_text(board, row) if called else None
     text = cut_text(board, row, place) if cut else seat_text(board, row)
     if text and called and row["state"] == "seated":
-        text += " — come to your tables"
+        text += gettext(" — come to your tables")
     return text

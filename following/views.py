@@ -183,14 +183,14 @@ def _json_body(request: HttpRequest) -> JSONValue:
     try:
         body = json.loads(request.body or b"null")
     except RecursionError:
-        raise DomainError(f"The subscription is nested deeper than {MAX_DEPTH} levels.",
+        raise DomainError(gettext("The subscription is nested deeper than %(max_depth)s levels.") % {"max_depth": MAX_DEPTH},
                           field="subscription") from None
     except (ValueError, UnicodeDecodeError):
         return None
     try:
         check_json_value(body)
     except ParseError:
-        raise DomainError(f"The subscription is nested deeper than {MAX_DEPTH} levels.",
+        raise DomainError(gettext("The subscription is nested deeper than %(max_depth)s levels.") % {"max_depth": MAX_DEPTH},
                           field="subscription") from None
     except serializers.ValidationError as exc:
         detail: dict[str, Any] = dict(exc.detail) if isinstance(exc.detail, dict) else {}
@@ -316,7 +316,7 @@ def web_manifest(request: HttpRequest) -> HttpResponse:
         if not (raw.isascii() and raw.isdigit() and len(raw) <= 12):
             return JsonResponse({"errors": [{
                 "field": "event", "code": "invalid",
-                "message": "event: the number of an event, or nothing."}]}, status=400)
+                "message": gettext("event: the number of an event, or nothing.")}]}, status=400)
         start = reverse("follow-pick", args=[int(raw)])
     manifest = {
         "id": "/",

@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from typing import TypeGuard
 
 from pairing.bracket import BracketError, Plan, bracket_plan
+from rules_engine.i18n import Text, gettext_noop
 
 from .spec import FormatError, setting_int
 
@@ -58,14 +59,14 @@ def _whole(value: object) -> TypeGuard[int]:
 def _flag(raw: Mapping[str, object], key: str, default: bool, prefix: str) -> bool:
     value = raw.get(key, default)
     if not isinstance(value, bool):
-        raise PairSettingsError(f"{prefix}{key}", "Give true or false.", "bad_value")
+        raise PairSettingsError(f"{prefix}{key}", Text(gettext_noop("Give true or false.")), "bad_value")
     return value
 
 
 def _choice(raw: Mapping[str, object], key: str, choices: tuple[str, ...]) -> str:
     value = raw.get(key, choices[0])
     if value not in choices:
-        raise PairSettingsError(f"format_settings.{key}", f"Choose one of: {', '.join(choices)}.",
+        raise PairSettingsError(f"format_settings.{key}", Text(gettext_noop("Choose one of: %(values)s."), values=', '.join(choices)),
                                 "bad_choice")
     return str(value)
 
@@ -76,18 +77,15 @@ def _bracket(raw: Mapping[str, object], kind: str, prefix: str) -> dict[str, obj
     if kind == "single":
         out["third_place"] = _flag(raw, "third_place", False, prefix)
         if "reset" in raw:
-            raise PairSettingsError(f"{prefix}reset", "A reset applies to double elimination "
-                                    "only.", "not_used")
+            raise PairSettingsError(f"{prefix}reset", Text(gettext_noop("A reset applies to double elimination only.")), "not_used")
     else:
         out["reset"] = _flag(raw, "reset", True, prefix)
         if raw.get("third_place"):
-            raise PairSettingsError(f"{prefix}third_place", "A third-place match applies to "
-                                    "single elimination only (the losers' bracket decides third).",
+            raise PairSettingsError(f"{prefix}third_place", Text(gettext_noop("A third-place match applies to single elimination only (the losers' bracket decides third).")),
                                     "not_used")
     rounds = raw.get("consolation", [])
     if not isinstance(rounds, list) or not all(_whole(r) and 1 <= r <= 30 for r in rounds):
-        raise PairSettingsError(f"{prefix}consolation", "List the rounds whose losers play the "
-                                "consolation bracket, e.g. [1, 2] (or [] for none).", "bad_value")
+        raise PairSettingsError(f"{prefix}consolation", Text(gettext_noop("List the rounds whose losers play the consolation bracket, e.g. [1, 2] (or [] for none).")), "bad_value")
     out["consolation"] = sorted(set(rounds))
     return out
 
@@ -97,26 +95,22 @@ def _playoff(raw: object) -> dict[str, object] | None:
         return None
     prefix = "format_settings.playoff."
     if not isinstance(raw, Mapping):
-        raise PairSettingsError("format_settings.playoff", 'Give the bracket after the '
-                                'qualifying rounds, e.g. {"kind": "single", "cut": 8}, or null.',
+        raise PairSettingsError("format_settings.playoff", Text(gettext_noop("Give the bracket after the qualifying rounds, e.g. {\"kind\": \"single\", \"cut\": 8}, or null.")),
                                 "bad_value")
     unknown = sorted(set(raw) - {"kind", "cut", "third_place", "reset", "consolation", "lower"})
     if unknown:
-        raise PairSettingsError(f"{prefix}{unknown[0]}", "Unknown setting; a playoff has kind, "
-                                "cut, third_place, reset, consolation and lower.", "unknown_field")
+        raise PairSettingsError(f"{prefix}{unknown[0]}", Text(gettext_noop("Unknown setting; a playoff has kind, cut, third_place, reset, consolation and lower.")), "unknown_field")
     kind = raw.get("kind", "single")
     if kind not in ("single", "double"):
-        raise PairSettingsError(f"{prefix}kind", "Choose single or double.", "bad_choice")
+        raise PairSettingsError(f"{prefix}kind", Text(gettext_noop("Choose single or double.")), "bad_choice")
     cut = raw.get("cut", 8)
     if not _whole(cut) or not 2 <= cut <= MAX_CUT:
-        raise PairSettingsError(f"{prefix}cut", f"The cut is the number of pairs that go on to "
-                                f"the bracket: 2 to {MAX_CUT}.", "bad_value")
+        raise PairSettingsError(f"{prefix}cut", Text(gettext_noop("The cut is the number of pairs that go on to the bracket: 2 to %(max_cut)s."), max_cut=MAX_CUT), "bad_value")
     playoff = {"kind": kind, "cut": cut, **_bracket(raw, kind, prefix)}
     lower = raw.get("lower")
     lower = 0 if lower is None else lower
     if not _whole(lower) or not (lower == 0 or 2 <= lower <= MAX_CUT):
-        raise PairSettingsError(f"{prefix}lower", "The lower bracket takes the next pairs after "
-                                f"the cut: 2 to {MAX_CUT}, or 0 for none.", "bad_value")
+        raise PairSettingsError(f"{prefix}lower", Text(gettext_noop("The lower bracket takes the next pairs after the cut: 2 to %(max_cut)s, or 0 for none."), max_cut=MAX_CUT), "bad_value")
     if lower:
         playoff["lower"] = lower
         lower_plan(playoff)
@@ -136,7 +130,7 @@ def lower_plan(playoff: Mapping[str, object]) -> Plan | None:
                             reset=bool(playoff.get("reset", True)))
     except BracketError as exc:
         raise PairSettingsError("format_settings.playoff.lower",
-                                f"The lower bracket of {size} pairs: {exc.message}",
+                                Text(gettext_noop("The lower bracket of %(size)s pairs: %(message)s"), size=size, message=exc.message),
                                 "bad_lower") from None
 
 
@@ -148,21 +142,18 @@ def check_pair_settings(known: frozenset[str], raw: Mapping[str, object] | None,
     raw = dict(raw or {})
     unknown = sorted(set(raw) - known)
     if unknown:
-        raise PairSettingsError(f"format_settings.{unknown[0]}", "Unknown setting; this format's "
-                                f"settings are {', '.join(sorted(known))}.", "unknown_field")
+        raise PairSettingsError(f"format_settings.{unknown[0]}", Text(gettext_noop("Unknown setting; this format's settings are %(values)s."), values=', '.join(sorted(known))), "unknown_field")
     settings: dict[str, object] = {"ties": _choice(raw, "ties", TIES)}
     minutes = raw.get("game_minutes")
     if minutes is not None and (not _whole(minutes) or not 10 <= minutes <= 240):
-        raise PairSettingsError("format_settings.game_minutes", "A game's time limit is a whole "
-                                "number of minutes from 10 to 240 (or null for none).", "bad_value")
+        raise PairSettingsError("format_settings.game_minutes", Text(gettext_noop("A game's time limit is a whole number of minutes from 10 to 240 (or null for none).")), "bad_value")
     settings["game_minutes"] = minutes
     if "first_draw" in known:
         settings["first_draw"] = _choice(raw, "first_draw", DRAWS)
     if "groups" in known:
         groups = raw.get("groups", 1)
         if not _whole(groups) or not 1 <= groups <= 32:
-            raise PairSettingsError("format_settings.groups", "Groups are a whole number from 1 "
-                                    "to 32.", "bad_value")
+            raise PairSettingsError("format_settings.groups", Text(gettext_noop("Groups are a whole number from 1 to 32.")), "bad_value")
         settings["groups"] = groups
     if bracket:
         settings.update(_bracket(raw, bracket, "format_settings."))

@@ -114,8 +114,7 @@ def previous_finished(s: Situation) -> None:
     for r in pair_results(s):
         if r.round_number == s.number - 1 and (not r.finished or r.winner is None):
             raise FormatError(
-                f"Table {r.table_number}'s game of round {r.round_number} has no winner yet: "
-                "the next round is paired from every result.", field="round")
+                Text(gettext_noop("Table %(table_number)s's game of round %(round_number)s has no winner yet: the next round is paired from every result."), table_number=r.table_number, round_number=r.round_number), field="round")
 
 
 def sit_out_withdrawn(s: Situation, built: PairRound) -> PairRound:
@@ -185,8 +184,7 @@ def _seeds(bracket: str, settings: Mapping[str, object], pairs: Sequence[int],
     cut = setting_int(setting_map(settings, "playoff"), "cut")
     seeds = tuple(ranking[:cut])
     if len(seeds) < cut:
-        raise FormatError(f"The playoff takes {cut} pairs; only {len(seeds)} are still "
-                          "playing.", field="format_settings.playoff.cut")
+        raise FormatError(Text(gettext_noop("The playoff takes %(cut)s pairs; only %(count)s are still playing."), cut=cut, count=len(seeds)), field="format_settings.playoff.cut")
     return seeds
 
 
@@ -270,8 +268,7 @@ def _seeded(bracket: str, settings: Mapping[str, object], pairs: Sequence[int],
     lower = lower_size(settings)
     cut = len(seeds)
     if lower and len(ranking) < cut + lower:
-        raise FormatError(f"The lower bracket takes the {lower} pairs after the top {cut}; only "
-                          f"{max(len(ranking) - cut, 0)} are still playing.",
+        raise FormatError(Text(gettext_noop("The lower bracket takes the %(lower)s pairs after the top %(cut)s; only %(value)s are still playing."), lower=lower, cut=cut, value=max(len(ranking) - cut, 0)),
                           field="format_settings.playoff.lower")
     return brackets(bracket, settings, cut, tuple(ranking[:cut + lower]))
 
@@ -294,9 +291,9 @@ def _bracket_round(s: Situation, bracket: str, first: int) -> BuiltRound:
                 codes.append(part.prefix + code)
     if not codes:
         if complete:
-            raise FormatError("The bracket is complete: finish the event to write the places.",
+            raise FormatError(Text(gettext_noop("The bracket is complete: finish the event to write the places.")),
                               field="round", code="complete")
-        raise FormatError("No bracket match is ready: a game of the last round has no result.",
+        raise FormatError(Text(gettext_noop("No bracket match is ready: a game of the last round has no result.")),
                           field="round")
     return seat(s, PairRound(matches=tuple(matches)), "bracket", tuple(codes))
 
@@ -320,8 +317,7 @@ def _placements(bracket: str, qualifying: int, finish: Finish) -> list[Placed]:
         state = part.state(played)
         if not state.complete:
             which = f"The {GROUP_LABELS[part.group].lower()}" if part.group else "The bracket"
-            raise FormatError(f"{which} is not finished: play its last match before finishing "
-                              "the event.", field="status", code="bracket_unfinished")
+            raise FormatError(Text(gettext_noop("%(which)s is not finished: play its last match before finishing the event."), which=which), field="status", code="bracket_unfinished")
         placed += [Placed(part.offset + place, pair, BRACKET, part.group)
                    for place, pair in state.placements]
     inside = {p.entry_id for p in placed}
@@ -463,7 +459,7 @@ def bracket_view(
     ``lower``: the lower bracket's entrants, completion and winner (None without one)."""
     parts = brackets(bracket, settings, entrants, seeds)
     if not parts:
-        raise FormatError("This event plays no bracket.", field="format_settings.playoff")
+        raise FormatError(Text(gettext_noop("This event plays no bracket.")), field="format_settings.playoff")
     played = {r.match: r for r in _as_pairs(members, results, first_seats, side_names)
               if r.round_number >= first_round and r.match}
     # A winner advances once the game is confirmed (until then the table may still correct it).
@@ -637,15 +633,14 @@ def _check_plan_change(change: PlanChange, *, bracket: str) -> None:
     if any(change.seated.values()):
         for key in PLAN_KEYS:
             if change.stored.get(key) != change.settings.get(key):
-                raise FormatError("Play has started: the bracket or the groups cannot change "
-                                  "now.", field=f"format_settings.{key}", code="started")
+                raise FormatError(Text(gettext_noop("Play has started: the bracket or the groups cannot change now.")), field=f"format_settings.{key}", code="started")
     if (change.stored.get("playoff") != change.settings.get("playoff")
             and change.seated.get(BRACKET)):
-        raise FormatError("The playoff has started: it cannot change now.",
+        raise FormatError(Text(gettext_noop("The playoff has started: it cannot change now.")),
                           field="format_settings.playoff", code="started")
     seated = change.seated.get(Stage.QUALIFYING, 0)
     if change.rounds_planned < seated and not bracket:
-        raise FormatError(f"{seated} rounds have been seated; the event cannot plan fewer.",
+        raise FormatError(Text(gettext_noop("%(seated)s rounds have been seated; the event cannot plan fewer."), seated=seated),
                           field="rounds_planned")
 
 
@@ -653,8 +648,7 @@ def _check_field(settings: Mapping[str, object], pairs: int) -> None:
     cut = setting_int(setting_map(settings, "playoff"), "cut")
     if cut > pairs:
         raise FormatError(
-            f"The playoff takes the top {cut} pairs, but only {pairs} are registered: lower the "
-            "cut (format_settings.playoff.cut) or register more pairs.",
+            Text(gettext_noop("The playoff takes the top %(cut)s pairs, but only %(pairs)s are registered: lower the cut (format_settings.playoff.cut) or register more pairs."), cut=cut, pairs=pairs),
             field="format_settings.playoff.cut", code="cut_larger_than_field")
     _check_lower(settings, pairs)
 
@@ -664,9 +658,7 @@ def _check_lower(settings: Mapping[str, object], pairs: int) -> None:
     lower, cut = lower_size(settings), setting_int(setting_map(settings, "playoff"), "cut")
     if lower and cut + lower > pairs:
         raise FormatError(
-            f"The upper and lower brackets take the top {cut + lower} pairs ({cut} and "
-            f"{lower}), but only {pairs} are registered: make the lower bracket smaller "
-            "(format_settings.playoff.lower) or register more pairs.",
+            Text(gettext_noop("The upper and lower brackets take the top %(value)s pairs (%(cut)s and %(lower)s), but only %(pairs)s are registered: make the lower bracket smaller (format_settings.playoff.lower) or register more pairs."), value=cut + lower, cut=cut, lower=lower, pairs=pairs),
             field="format_settings.playoff.lower", code="lower_larger_than_field")
 
 
@@ -704,8 +696,7 @@ def pair_format(
     def build(s: Situation) -> BuiltRound:
         qualifying = qualifying_rounds(s.rounds_planned, s.settings, len(s.pairs))
         if s.number > qualifying and not bracket and not s.settings.get("playoff"):
-            raise FormatError(f"This event plays {qualifying} rounds and no playoff: there is no "
-                              f"round {s.number}.", field="round", code="no_more_rounds")
+            raise FormatError(Text(gettext_noop("This event plays %(qualifying)s rounds and no playoff: there is no round %(number)s."), qualifying=qualifying, number=s.number), field="round", code="no_more_rounds")
         try:
             if s.number > qualifying or qualify is None:
                 return _bracket_round(s, bracket, qualifying + 1)

@@ -70,8 +70,7 @@ def _build_threes(s: Situation) -> BuiltRound:
         game = games.get(number)
         if game is None:
             raise FormatError(
-                f"Table {number}'s game of round {previous} is not finished: the movement "
-                "needs every table's result.", field="round")
+                Text(gettext_noop("Table %(number)s's game of round %(previous)s is not finished: the movement needs every table's result."), number=number, previous=previous), field="round")
         orders.append(progressive_threes.finishing_order(game))
     leaving, entering = _substitutes(s, last)
     tables = progressive_threes.next_game(
@@ -89,8 +88,7 @@ def _substitutes(s: Situation, last: RoundPlan[int]) -> tuple[list[int], list[in
     entering = [e for e in s.entries if e not in seated][:len(leaving)]
     if len(leaving) > len(entering):
         raise FormatError(
-            f"{len(leaving) - len(entering)} player(s) withdrew and no alternate is waiting "
-            "to take the seat: check in an alternate before seating the next game.",
+            Text(gettext_noop("%(value)s player(s) withdrew and no alternate is waiting to take the seat: check in an alternate before seating the next game."), value=len(leaving) - len(entering)),
             field="entries", code="no_alternate")
     return leaving, entering
 
@@ -140,8 +138,7 @@ def _build_fours(s: Situation) -> BuiltRound:
             game = games.get(number)
             if game is None or not game.finished:
                 raise FormatError(
-                    f"Table {number}'s game of round {previous} is not finished: the movement "
-                    "needs every table's winners.", field="round")
+                    Text(gettext_noop("Table %(number)s's game of round %(previous)s is not finished: the movement needs every table's winners."), number=number, previous=previous), field="round")
             winners.append(game.winner)
             points.append(dict(game.points))
         # Arrivals since the last game, in check-in order: as many as there are empty seats
@@ -208,15 +205,14 @@ def _check_plan_change(change: PlanChange) -> None:
     qualifying games is seated, or when fewer qualifying games than already seated are asked
     for; a cut larger than the players here is refused too."""
     if any(count for stage, count in change.seated.items() if stage != Stage.QUALIFYING):
-        raise FormatError("The cut has been made: the stages cannot change now.",
+        raise FormatError(Text(gettext_noop("The cut has been made: the stages cannot change now.")),
                           field="format_settings")
     seated = change.seated.get(Stage.QUALIFYING, 0)
     if change.rounds_planned < seated:
-        raise FormatError(f"{seated} qualifying games have been seated; the event cannot plan "
-                          "fewer.", field="rounds_planned")
+        raise FormatError(Text(gettext_noop("%(seated)s qualifying games have been seated; the event cannot plan fewer."), seated=seated), field="rounds_planned")
     cut = setting_int(change.settings, "cut")
     if seated and cut > change.here:
-        raise FormatError(f"The cut is the top {cut}, but only {change.here} players are here.",
+        raise FormatError(Text(gettext_noop("The cut is the top %(cut)s, but only %(here)s players are here."), cut=cut, here=change.here),
                           field="format_settings.cut", code="cut_larger_than_field")
 
 
@@ -234,8 +230,7 @@ def _check_field(settings: Mapping[str, object], players: int) -> None:
     cut = setting_int(settings, "cut")
     if cut and cut > players:
         raise FormatError(
-            f"The cut is the top {cut}, but only {players} players are here: lower the cut "
-            "(format_settings.cut) or check in more players.",
+            Text(gettext_noop("The cut is the top %(cut)s, but only %(players)s players are here: lower the cut (format_settings.cut) or check in more players."), cut=cut, players=players),
             field="format_settings.cut", code="cut_larger_than_field")
 
 

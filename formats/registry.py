@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rules_engine.i18n import Text, gettext_noop
+
 from .ab_movement import FORMAT as AB_MOVEMENT
 from .club_night import FORMAT as CLUB_NIGHT
 from .double_elimination import FORMAT as DOUBLE_ELIMINATION
@@ -44,7 +46,7 @@ def get(name: str) -> Format:
     try:
         return FORMATS[name]
     except KeyError:
-        raise FormatError(f"Unknown format {name!r}; choose one of {', '.join(FORMATS)}.",
+        raise FormatError(Text(gettext_noop("Unknown format %(name)s; choose one of %(values)s."), name=repr(name), values=', '.join(FORMATS)),
                           field="format", code="unknown_format") from None
 
 

@@ -196,7 +196,7 @@ def _by_ranking(finish: Finish) -> list[Placed]:
 
 def _no_settings(raw: Mapping[str, object] | None) -> dict[str, object]:
     if raw:
-        raise FormatError("This format has no settings of its own.", field="format_settings")
+        raise FormatError(Text(gettext_noop("This format has no settings of its own.")), field="format_settings")
     return {}
 
 
@@ -325,12 +325,10 @@ class Format:
         two_sided = self.pairs and len(teams) == 2 and len(table_sizes) == 1
         if shape == "other" and not self.any_table and not two_sided:
             raise FormatError(
-                f"{self.label} is played at tables of four (or three); choose a club night for "
-                f"tables of {max(table_sizes)}.", field="ruleset", code="table_shape")
+                Text(gettext_noop("%(label)s is played at tables of four (or three); choose a club night for tables of %(value)s."), label=self.label, value=max(table_sizes)), field="ruleset", code="table_shape")
         if threes and not self.tables_of_three:
             raise FormatError(
-                f"{self.label} is played by partnerships at tables of four; choose a ruleset "
-                "for tables of four, or a club night or progressive day.",
+                Text(gettext_noop("%(label)s is played by partnerships at tables of four; choose a ruleset for tables of four, or a club night or progressive day."), label=self.label),
                 field="ruleset", code="table_shape")
         if threes and self.check_settings_for_shape is not None:
             return self.check_settings_for_shape(raw, tuple(table_sizes), individual)

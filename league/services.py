@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import TypedDict
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from clubs.models import Club
 from common.errors import DomainError
@@ -30,23 +31,23 @@ def _date(value: object, field: str) -> datetime.date:
             return datetime.date.fromisoformat(value.strip())
         except ValueError:
             pass
-    raise DomainError("Give a date (YYYY-MM-DD).", field=field, code="invalid")
+    raise DomainError(gettext("Give a date (YYYY-MM-DD)."), field=field, code="invalid")
 
 
 def _count(value: object, field: str, *, low: int, high: int, what: str) -> int:
     if isinstance(value, bool) or value is None or value == "":
-        raise DomainError(f"Give {what}.", field=field, code="required")
+        raise DomainError(gettext("Give %(what)s.") % {"what": what}, field=field, code="required")
     try:
         if not isinstance(value, int | float | str):
             raise TypeError  # as int() would
         number = int(value)
     except (TypeError, ValueError):
-        raise DomainError(f"Give {what} as a whole number.", field=field,
+        raise DomainError(gettext("Give %(what)s as a whole number.") % {"what": what}, field=field,
                           code="invalid") from None
     if isinstance(value, float) and number != value:
-        raise DomainError(f"Give {what} as a whole number.", field=field, code="invalid")
+        raise DomainError(gettext("Give %(what)s as a whole number.") % {"what": what}, field=field, code="invalid")
     if not low <= number <= high:
-        raise DomainError(f"{what[0].upper()}{what[1:]} is between {low} and {high}.",
+        raise DomainError(gettext("%(value)s%(what)s is between %(low)s and %(high)s.") % {"value": what[0].upper(), "what": what[1:], "low": low, "high": high},
                           field=field, code="out_of_range")
     return number
 
@@ -68,45 +69,44 @@ def _checked(club: Club, values: Mapping[str, object], *,
     """The season's fields, validated against each other and the club's other seasons."""
     name = str(values.get("name") or "").strip()
     if not name:
-        raise DomainError("Give the season a name.", field="name", code="required")
+        raise DomainError(gettext("Give the season a name."), field="name", code="required")
     if len(name) > 80:
-        raise DomainError("A season's name is at most 80 characters.", field="name",
+        raise DomainError(gettext("A season's name is at most 80 characters."), field="name",
                           code="too_long")
     starts_on = _date(values.get("starts_on"), "starts_on")
     ends_on = _date(values.get("ends_on"), "ends_on")
     if ends_on < starts_on:
-        raise DomainError("The season ends before it starts.", field="ends_on",
+        raise DomainError(gettext("The season ends before it starts."), field="ends_on",
                           code="before_start")
     if (ends_on - starts_on).days >= LONGEST_DAYS:
-        raise DomainError("A season lasts at most two years.", field="ends_on", code="too_long")
+        raise DomainError(gettext("A season lasts at most two years."), field="ends_on", code="too_long")
     counting = values.get("counting") or Season.Counting.TOTAL
     if not isinstance(counting, str) or counting not in Season.Counting.values:
-        raise DomainError(f"Count by one of: {', '.join(Season.Counting.values)}.",
+        raise DomainError(gettext("Count by one of: %(values)s.") % {"values": ', '.join(Season.Counting.values)},
                           field="counting", code="invalid_choice")
     best_n = None
     if counting == Season.Counting.BEST_N:
         best_n = _count(values.get("best_n"), "best_n", low=1, high=BEST_N_LIMIT,
-                        what="the number of best nights that count")
+                        what=gettext("the number of best nights that count"))
     min_nights = _count(1 if values.get("min_nights") in (None, "") else values["min_nights"],
                         "min_nights", low=0, high=MIN_NIGHTS_LIMIT,
-                        what="the nights a player needs to be ranked")
+                        what=gettext("the nights a player needs to be ranked"))
     events = values.get("events") or Season.Events.CLUB_NIGHTS
     if not isinstance(events, str) or events not in Season.Events.values:
-        raise DomainError(f"Events counted: one of {', '.join(Season.Events.values)}.",
+        raise DomainError(gettext("Events counted: one of %(values)s.") % {"values": ', '.join(Season.Events.values)},
                           field="events", code="invalid_choice")
     others = Season.objects.filter(club=club)
     if season is not None:
         others = others.exclude(pk=season.pk)
     if others.filter(name=name).exists():
-        raise DomainError(f"The club already has a season called {name}.", field="name",
+        raise DomainError(gettext("The club already has a season called %(name)s.") % {"name": name}, field="name",
                           code="taken")
     clash = others.filter(starts_on__lte=ends_on, ends_on__gte=starts_on).order_by(
         "starts_on").first()
     if clash is not None:
         inside = clash.starts_on <= starts_on <= clash.ends_on
         raise DomainError(
-            f"These dates overlap {clash.name} ({clash.starts_on} to {clash.ends_on}); a club's "
-            "seasons do not overlap.",
+            gettext("These dates overlap %(name)s (%(starts_on)s to %(ends_on)s); a club's seasons do not overlap.") % {"name": clash.name, "starts_on": clash.starts_on, "ends_on": clash.ends_on},
             field="starts_on" if inside else "ends_on", code="overlap")
     return {"name": name, "starts_on": starts_on, "ends_on": ends_on, "counting": counting,
             "best_n": best_n, "min_nights": min_nights, "events": events}
@@ -136,7 +136,7 @@ def season_update(*, season: Season, actor: Actor | None = None, **changes: obje
     """Change some of a season's fields (the others keep their values)."""
     unknown = sorted(set(changes) - set(FIELDS))
     if unknown:
-        raise DomainError(f"Unknown field {unknown[0]}.", field=unknown[0], code="unknown")
+        raise DomainError(gettext("Unknown field %(unknown)s.") % {"unknown": unknown[0]}, field=unknown[0], code="unknown")
     _lock_club(season.club)
     locked = Season.objects.select_for_update().get(pk=season.pk)
     values = {f: getattr(locked, f) for f in FIELDS} | changes

@@ -37,12 +37,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from rules_engine.i18n import Text, gettext_noop
+
 from .round_robin import PairRound, ScheduleError, validate_pairs
 
 
 def _tables(count: int) -> int:
     if count < 2:
-        raise ScheduleError("At least two pairs are needed.", "pairs")
+        raise ScheduleError(Text(gettext_noop("At least two pairs are needed.")), "pairs")
     return (count + 1) // 2
 
 
@@ -60,13 +62,12 @@ def _check_round(round_number: int, last: int, *, first: int = 1) -> None:
     if not first <= round_number <= last:
         if last < first:
             raise ScheduleError(
-                "With this few pairs the movement has no rounds after the opening draw.", "round"
+                Text(gettext_noop("With this few pairs the movement has no rounds after the opening draw.")), "round"
             )
         if round_number == 1:
-            raise ScheduleError("Round 1 is the opening draw; ask for round 2 or later.", "round")
+            raise ScheduleError(Text(gettext_noop("Round 1 is the opening draw; ask for round 2 or later.")), "round")
         raise ScheduleError(
-            f"Round {round_number} is out of range: the movement has rounds {first} to {last} "
-            "before pairs would meet again.",
+            Text(gettext_noop("Round %(round_number)s is out of range: the movement has rounds %(first)s to %(last)s before pairs would meet again."), round_number=round_number, first=first, last=last),
             "round",
         )
 
@@ -140,23 +141,23 @@ def winners_stay(
     """
     tables = [tuple(table) for table in first]
     if not tables:
-        raise ScheduleError("The opening draw has no tables.", "pairs")
+        raise ScheduleError(Text(gettext_noop("The opening draw has no tables.")), "pairs")
     for number, table in enumerate(tables, start=1):
         if len(table) != 2:
-            raise ScheduleError(f"Table {number} of the opening draw needs two pairs.", "pairs")
+            raise ScheduleError(Text(gettext_noop("Table %(number)s of the opening draw needs two pairs."), number=number), "pairs")
     if len(byes) > 1:
-        raise ScheduleError("Only one pair can have a bye in the opening draw.", "pairs")
+        raise ScheduleError(Text(gettext_noop("Only one pair can have a bye in the opening draw.")), "pairs")
     everyone = [p for table in tables for p in table]
     validate_pairs([*everyone, *byes])
     if len(winners) != len(tables):
         raise ScheduleError(
-            f"Give one winner for each of the {len(tables)} tables of the opening draw.", "winners"
+            Text(gettext_noop("Give one winner for each of the %(count)s tables of the opening draw."), count=len(tables)), "winners"
         )
     stayers: list[int | None] = []
     movers: list[int] = []
     for number, (table, winner) in enumerate(zip(tables, winners, strict=True), start=1):
         if winner not in table:
-            raise ScheduleError(f"Pair {winner} did not play at table {number}.", "winners")
+            raise ScheduleError(Text(gettext_noop("Pair %(winner)s did not play at table %(number)s."), winner=winner, number=number), "winners")
         stayers.append(winner)
         movers.append(table[1] if table[0] == winner else table[0])
     if byes:

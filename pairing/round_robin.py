@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules_engine.errors import CoreError
+from rules_engine.i18n import Text, gettext_noop
 
 
 class ScheduleError(CoreError, ValueError):
@@ -63,21 +64,21 @@ def validate_pairs(pairs: Sequence[int]) -> tuple[int, ...]:
     """The pairs as a tuple, after checking there are at least two and none is listed twice."""
     pairs = tuple(pairs)
     if len(pairs) < 2:
-        raise ScheduleError("At least two pairs are needed.", "pairs")
+        raise ScheduleError(Text(gettext_noop("At least two pairs are needed.")), "pairs")
     seen: set[int] = set()
     for pair in pairs:
         if pair in seen:
-            raise ScheduleError(f"Pair {pair} is listed twice.", "pairs")
+            raise ScheduleError(Text(gettext_noop("Pair %(pair)s is listed twice."), pair=pair), "pairs")
         seen.add(pair)
     return pairs
 
 
 def _group_count(count: int, groups: int) -> None:
     if groups < 1:
-        raise ScheduleError("There must be at least one group.", "groups")
+        raise ScheduleError(Text(gettext_noop("There must be at least one group.")), "groups")
     if count < 2 * groups:
         raise ScheduleError(
-            f"{count} pairs cannot make {groups} groups of at least two pairs each.", "groups"
+            Text(gettext_noop("%(count)s pairs cannot make %(groups)s groups of at least two pairs each."), count=count, groups=groups), "groups"
         )
 
 
@@ -106,7 +107,7 @@ def round_robin_rounds(count: int, *, groups: int = 1) -> int:
     odd one (each pair has one bye).
     """
     if count < 2:
-        raise ScheduleError("At least two pairs are needed.", "pairs")
+        raise ScheduleError(Text(gettext_noop("At least two pairs are needed.")), "pairs")
     _group_count(count, groups)
     largest = -(-count // groups)
     return _rounds_for(largest)

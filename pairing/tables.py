@@ -39,6 +39,8 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import TypeVar
 
+from rules_engine.i18n import Text, gettext_noop
+
 from .rotation.model import Orderable, RotationError, RoundPlan
 
 P = TypeVar("P", bound=Orderable)
@@ -111,19 +113,17 @@ def table_round(
     ``season`` is what playing together again costs for the club's earlier nights (pair ->
     weight, ``pairing.season.season_weights``)."""
     if not 2 <= table_size <= 8:
-        raise RotationError("table_size", f"A table seats 2 to 8 players here, not {table_size}.")
+        raise RotationError("table_size", Text(gettext_noop("A table seats 2 to 8 players here, not %(table_size)s."), table_size=table_size))
     if sorted(i for team in teams for i in team) != list(range(table_size)):
-        raise RotationError("teams", "The teams must share out the table's seats.")
+        raise RotationError("teams", Text(gettext_noop("The teams must share out the table's seats.")))
     present = list(dict.fromkeys(players))
     if len(present) < table_size:
-        raise RotationError("players", f"A round needs at least {table_size} players; "
-                                       f"{len(present)} are here.", code="too_few")
+        raise RotationError("players", Text(gettext_noop("A round needs at least %(table_size)s players; %(count)s are here."), table_size=table_size, count=len(present)), code="too_few")
     fixed = dict(fixed_tables or {})
     tables = len(present) // table_size
     for player, number in fixed.items():
         if player in present and not 1 <= number <= tables:
-            raise RotationError("fixed_tables", f"Table {number} is not played this round "
-                                                f"({tables} tables).")
+            raise RotationError("fixed_tables", Text(gettext_noop("Table %(number)s is not played this round (%(tables)s tables)."), number=number, tables=tables))
     rng = random.Random(seed * 7919 + len(history))
     # byes: the fewest so far first (fixed players never), the order among equals drawn
     had: Counter[P] = Counter(p for plan in history for p in plan.byes)
@@ -198,8 +198,7 @@ def _start(seated: list[P], fixed: Mapping[P, int], tables: int, size: int,
     rng.shuffle(rest)
     for table in layout:
         if len(table) > size:
-            raise RotationError("fixed_tables", "More players are fixed to a table than it "
-                                                "seats.")
+            raise RotationError("fixed_tables", Text(gettext_noop("More players are fixed to a table than it seats.")))
         while len(table) < size:
             table.append(rest.pop())
         rng.shuffle(table)

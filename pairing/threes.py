@@ -73,6 +73,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic
 
+from rules_engine.i18n import Text, gettext_noop
+
 from .rotation.model import P, RotationError, RoundPlan
 from .rotation.planner import _check_players
 
@@ -108,7 +110,7 @@ def _check_sizes(table_sizes: Sequence[int]) -> tuple[int, ...]:
     if sizes not in TABLE_SIZES:
         raise RotationError(
             "table_sizes",
-            "Tables seat three, three or four, or four individuals: give (3,), (3, 4) or (4,).",
+            Text(gettext_noop("Tables seat three, three or four, or four individuals: give (3,), (3, 4) or (4,).")),
             "bad_table_sizes",
         )
     return sizes
@@ -201,29 +203,29 @@ def measure(rounds: Sequence[RoundPlan[P]]) -> ThreesQuality[P]:
 
 def _check_history(history: Sequence[RoundPlan[P]]) -> None:
     if not isinstance(history, Sequence):
-        raise RotationError("history", "Give the history as a list of rounds.", "not_a_list")
+        raise RotationError("history", Text(gettext_noop("Give the history as a list of rounds.")), "not_a_list")
     for number, plan in enumerate(history, start=1):
         if not isinstance(plan, RoundPlan):
-            raise RotationError("history", f"Round {number} is not a RoundPlan.", "bad_round")
+            raise RotationError("history", Text(gettext_noop("Round %(number)s is not a RoundPlan."), number=number), "bad_round")
         everyone = [p for table in plan.tables for p in table] + list(plan.byes)
         if any(len(table) not in (3, 4) for table in plan.tables):
             raise RotationError(
-                "history", f"Round {number} has a table without 3 or 4 players.", "bad_table"
+                "history", Text(gettext_noop("Round %(number)s has a table without 3 or 4 players."), number=number), "bad_table"
             )
         try:
             if len(set(everyone)) != len(everyone):
                 raise RotationError(
-                    "history", f"Round {number} lists a player twice.", "duplicate_player"
+                    "history", Text(gettext_noop("Round %(number)s lists a player twice."), number=number), "duplicate_player"
                 )
         except TypeError as exc:
-            raise RotationError("history", f"Round {number} has a bad player id.", "bad_id") from exc
+            raise RotationError("history", Text(gettext_noop("Round %(number)s has a bad player id."), number=number), "bad_id") from exc
 
 
 def _check_fixed(present: Sequence[P], fixed_tables: Mapping[P, int],
                  sizes: Sequence[int]) -> dict[P, int]:
     if not isinstance(fixed_tables, Mapping):
         raise RotationError(
-            "fixed_tables", "Give fixed tables as player → table number.", "bad_fixed"
+            "fixed_tables", Text(gettext_noop("Give fixed tables as player → table number.")), "bad_fixed"
         )
     here = set(present)
     per_table: dict[int, list[P]] = {}
@@ -232,26 +234,26 @@ def _check_fixed(present: Sequence[P], fixed_tables: Mapping[P, int],
         if player not in here:
             raise RotationError(
                 "fixed_tables",
-                f"Player {player} is fixed to table {number} but is not present this round.",
+                Text(gettext_noop("Player %(player)s is fixed to table %(number)s but is not present this round."), player=player, number=number),
                 "not_present",
             )
         if isinstance(number, bool) or not isinstance(number, int):
             raise RotationError(
-                "fixed_tables", f"Table number for player {player} must be a whole number.",
+                "fixed_tables", Text(gettext_noop("Table number for player %(player)s must be a whole number."), player=player),
                 "bad_table",
             )
         if not 1 <= number <= len(sizes):
             raise RotationError(
                 "fixed_tables",
-                f"Player {player} is fixed to table {number}, but this round has tables 1 to "
-                f"{len(sizes)} only.", "no_such_table",
+                Text(gettext_noop("Player %(player)s is fixed to table %(number)s, but this round has tables 1 to %(count)s only."), player=player, number=number, count=len(sizes)), "no_such_table",
             )
         per_table.setdefault(number, []).append(player)
         if len(per_table[number]) > sizes[number - 1]:
             raise RotationError(
                 "fixed_tables",
-                f"More than {sizes[number - 1]} players are fixed to table {number}: "
-                + ", ".join(map(str, sorted(per_table[number]))) + ".",
+                Text(gettext_noop("More than %(most)s players are fixed to table %(number)s: "
+                                  "%(players)s."), most=sizes[number - 1], number=number,
+                     players=", ".join(map(str, sorted(per_table[number])))),
                 "table_full",
             )
         out[player] = number - 1
@@ -431,8 +433,7 @@ def threes_round(
     _check_history(history)
     threes, fours, bye_count = layout(len(present), sizes)
     if threes + fours == 0:
-        raise RotationError("players", f"At least 4 players are needed for a table of four; "
-                            f"{len(present)} present.", "too_few_players")
+        raise RotationError("players", Text(gettext_noop("At least 4 players are needed for a table of four; %(count)s present."), count=len(present)), "too_few_players")
     seats = [3] * threes + [4] * fours
     fixed = _check_fixed(present, fixed_tables or {}, seats)
     everyone = set(present)
@@ -441,7 +442,7 @@ def threes_round(
     try:
         labels = sorted(everyone)
     except TypeError as exc:
-        raise RotationError("history", "Player ids in the history are not comparable.",
+        raise RotationError("history", Text(gettext_noop("Player ids in the history are not comparable.")),
                             "bad_id") from exc
     index = {p: i for i, p in enumerate(labels)}
     n = len(labels)
@@ -488,16 +489,16 @@ def threes_round(
 
 def _check_players_threes(players: Sequence[P]) -> list[P]:
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
-        raise RotationError("players", "Give the players as a list of ids.", "not_a_list")
+        raise RotationError("players", Text(gettext_noop("Give the players as a list of ids.")), "not_a_list")
     if len(players) < MIN_PLAYERS:
         raise RotationError(
             "players",
-            f"At least {MIN_PLAYERS} players are needed for a table; {len(players)} present.",
+            Text(gettext_noop("At least %(min_players)s players are needed for a table; %(count)s present."), min_players=MIN_PLAYERS, count=len(players)),
             "too_few_players",
         )
     if len(players) > MAX_PLAYERS:
         raise RotationError(
-            "players", f"At most {MAX_PLAYERS} players can be seated; {len(players)} given.",
+            "players", Text(gettext_noop("At most %(max_players)s players can be seated; %(count)s given."), max_players=MAX_PLAYERS, count=len(players)),
             "too_many",
         )
     # the 4-seat checks (ids, duplicates) with the minimum met above
@@ -514,10 +515,10 @@ def _check_ids(players: Sequence[P]) -> None:
         sorted(seen)
     except TypeError as exc:
         raise RotationError(
-            "players", "Player ids must be hashable and comparable (e.g. all integers).", "bad_id"
+            "players", Text(gettext_noop("Player ids must be hashable and comparable (e.g. all integers).")), "bad_id"
         ) from exc
     if len(seen) != len(players):
-        raise RotationError("players", "Each player may appear only once.", "duplicate_player")
+        raise RotationError("players", Text(gettext_noop("Each player may appear only once.")), "duplicate_player")
 
 
 __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "ThreesQuality", "layout", "measure", "threes_round"]

@@ -35,6 +35,7 @@ from django.db import models, transaction
 from django.db.models import Q
 from django.db.models.functions import Cast
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from archive.models import EventImport
 from clubs.models import Club, ClubPlayer, Membership, Player
@@ -349,10 +350,10 @@ def _placing(placing: dict[str, Any], person: Person) -> dict[str, Any]:
 
 def _check_confirmation(user: User, confirm: object) -> None:
     if not isinstance(confirm, str) or not confirm.strip():
-        raise DomainError("Type your user name to confirm the erasure.", field="confirm",
+        raise DomainError(gettext("Type your user name to confirm the erasure."), field="confirm",
                           code="required")
     if confirm.strip() != user.get_username():
-        raise DomainError("That is not your user name: nothing was erased.", field="confirm",
+        raise DomainError(gettext("That is not your user name: nothing was erased."), field="confirm",
                           code="mismatch")
 
 
@@ -363,7 +364,7 @@ def _check_owners(user: User) -> None:
         if not others.exists():
             club = Club.objects.get(pk=membership.club_id)
             raise DomainError(
-                f"You are the only owner of {club.name}: make someone else an owner first.",
+                gettext("You are the only owner of %(name)s: make someone else an owner first.") % {"name": club.name},
                 field="account", code="last_owner")
 
 
@@ -392,9 +393,7 @@ def _check_no_event_on(person: Person) -> None:
     if on:
         listed = ", ".join(f"{e.name} ({e.club.name}, {e.date:%-d %B %Y})" for e in on)
         raise DomainError(
-            f"You are entered in an event that is not over yet: {listed}. Erase your account "
-            "once it has finished, or ask its director to withdraw you first; nothing was "
-            "erased.", field="account", code="event_not_over")
+            gettext("You are entered in an event that is not over yet: %(listed)s. Erase your account once it has finished, or ask its director to withdraw you first; nothing was erased.") % {"listed": listed}, field="account", code="event_not_over")
 
 
 @transaction.atomic

@@ -15,6 +15,7 @@ from django.db import InterfaceError, OperationalError, connection, transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import Resolver404
+from django.utils.translation import gettext
 from django.views import defaults
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods
@@ -149,7 +150,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
             response["Retry-After"] = str(DATABASE_RETRY_AFTER_SECONDS)
             return response
         return JsonResponse({"errors": [{"field": "__all__", "code": "server_error",
-                                         "message": "Something went wrong on the server."}]},
+                                         "message": gettext("Something went wrong on the server.")}]},
                             status=500)
     if down:
         response = HttpResponse("The database is not answering just now: nothing was saved. "

@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules_engine.i18n import gettext_noop
+from rules_engine.i18n import Text, gettext_noop
 
 from .standings import (
     RankingError,
@@ -125,10 +125,10 @@ def validate_pair_tie_breaks(names: Sequence[str] | None) -> list[str]:
 def _check_game(game: PairGame) -> None:
     first, second = game.pairs
     if first == second:
-        raise RankingError(f"Game {game.game_id} lists pair {first} twice.", field="games")
+        raise RankingError(Text(gettext_noop("Game %(game_id)s lists pair %(first)s twice."), game_id=game.game_id, first=first), field="games")
     if game.winner is not None and game.winner not in game.pairs:
         raise RankingError(
-            f"Game {game.game_id}: pair {game.winner} did not play in it.", field="games"
+            Text(gettext_noop("Game %(game_id)s: pair %(winner)s did not play in it."), game_id=game.game_id, winner=game.winner), field="games"
         )
 
 
@@ -196,7 +196,7 @@ def pair_standings(
     rows: dict[int, PairRow] = {}
     for info in pairs:
         if info.pair_id in rows:
-            raise RankingError(f"Pair {info.pair_id} is listed twice.", field="pairs")
+            raise RankingError(Text(gettext_noop("Pair %(pair_id)s is listed twice."), pair_id=info.pair_id), field="pairs")
         rows[info.pair_id] = PairRow(
             pair_id=info.pair_id, name=info.name, players=tuple(info.players), active=info.active
         )

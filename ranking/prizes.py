@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
 from typing import Any
 
+from rules_engine.i18n import Text, gettext_noop
+
 from .standings import RankingError
 
 SIDE_KINDS = {"high_game": "High game"}
@@ -28,16 +30,16 @@ CENT = Decimal("0.01")
 
 def _amount(value: object, field: str) -> Decimal:
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise RankingError("Give the amount as a number, e.g. \"150\" or \"37.50\".", field=field)
+        raise RankingError(Text(gettext_noop("Give the amount as a number, e.g. \"150\" or \"37.50\".")), field=field)
     try:
         amount = Decimal(str(value).strip())
     except InvalidOperation:
-        raise RankingError("Give the amount as a number, e.g. \"150\" or \"37.50\".",
+        raise RankingError(Text(gettext_noop("Give the amount as a number, e.g. \"150\" or \"37.50\".")),
                            field=field) from None
     if not amount.is_finite() or amount < 0 or amount > Decimal("10000000"):
-        raise RankingError("An amount is between 0 and 10,000,000.", field=field)
+        raise RankingError(Text(gettext_noop("An amount is between 0 and 10,000,000.")), field=field)
     if amount != amount.quantize(CENT):
-        raise RankingError("An amount has at most two decimals (cents).", field=field)
+        raise RankingError(Text(gettext_noop("An amount has at most two decimals (cents).")), field=field)
     return amount.quantize(CENT)
 
 
@@ -46,45 +48,45 @@ def check_prizes(raw: Mapping[str, Any] | None) -> dict[str, Any]:
     if not raw:
         return {}
     if not isinstance(raw, Mapping):
-        raise RankingError("Prizes are an object with payouts and side prizes.", field="prizes")
+        raise RankingError(Text(gettext_noop("Prizes are an object with payouts and side prizes.")), field="prizes")
     unknown = sorted(set(raw) - {"currency", "payouts", "side"})
     if unknown:
-        raise RankingError("Prizes have currency, payouts and side.", field=f"prizes.{unknown[0]}")
+        raise RankingError(Text(gettext_noop("Prizes have currency, payouts and side.")), field=f"prizes.{unknown[0]}")
     currency = raw.get("currency", "$")
     if not isinstance(currency, str) or len(currency) > 5:
-        raise RankingError("The currency is a short sign or code, e.g. $ or USD.",
+        raise RankingError(Text(gettext_noop("The currency is a short sign or code, e.g. $ or USD.")),
                            field="prizes.currency")
     payouts_raw = raw.get("payouts", [])
     if not isinstance(payouts_raw, list) or len(payouts_raw) > MAX_PLACES:
-        raise RankingError(f"Payouts are a list of at most {MAX_PLACES} places.",
+        raise RankingError(Text(gettext_noop("Payouts are a list of at most %(max_places)s places."), max_places=MAX_PLACES),
                            field="prizes.payouts")
     payouts: list[dict[str, Any]] = []
     seen: set[int] = set()
     for i, item in enumerate(payouts_raw):
         where = f"prizes.payouts[{i}]"
         if not isinstance(item, Mapping):
-            raise RankingError("Each payout is {\"place\": n, \"amount\": \"...\"}.", field=where)
+            raise RankingError(Text(gettext_noop("Each payout is {\"place\": n, \"amount\": \"...\"}.")), field=where)
         place = item.get("place")
         if isinstance(place, bool) or not isinstance(place, int) or not 1 <= place <= MAX_PLACES:
-            raise RankingError(f"A place is a whole number from 1 to {MAX_PLACES}.",
+            raise RankingError(Text(gettext_noop("A place is a whole number from 1 to %(max_places)s."), max_places=MAX_PLACES),
                                field=f"{where}.place")
         if place in seen:
-            raise RankingError(f"Place {place} is listed twice.", field=f"{where}.place")
+            raise RankingError(Text(gettext_noop("Place %(place)s is listed twice."), place=place), field=f"{where}.place")
         seen.add(place)
         payouts.append({"place": place, "amount": str(_amount(item.get("amount"),
                                                                 f"{where}.amount"))})
     side: list[dict[str, Any]] = []
     side_raw = raw.get("side", [])
     if not isinstance(side_raw, list) or len(side_raw) > 10:
-        raise RankingError("Side prizes are a list of at most 10.", field="prizes.side")
+        raise RankingError(Text(gettext_noop("Side prizes are a list of at most 10.")), field="prizes.side")
     for i, item in enumerate(side_raw):
         where = f"prizes.side[{i}]"
         if not isinstance(item, Mapping) or item.get("kind") not in SIDE_KINDS:
-            raise RankingError(f"A side prize's kind is one of: {', '.join(SIDE_KINDS)}.",
+            raise RankingError(Text(gettext_noop("A side prize's kind is one of: %(values)s."), values=', '.join(SIDE_KINDS)),
                                field=f"{where}.kind")
         label = item.get("label") or SIDE_KINDS[item["kind"]]
         if not isinstance(label, str) or len(label) > 60:
-            raise RankingError("A side prize's label is at most 60 characters.",
+            raise RankingError(Text(gettext_noop("A side prize's label is at most 60 characters.")),
                                field=f"{where}.label")
         side.append({"kind": item["kind"], "label": label.strip(),
                      "amount": str(_amount(item.get("amount"), f"{where}.amount"))})

@@ -32,6 +32,7 @@ from openskill.models import (
 )
 
 from rules_engine.errors import CoreError
+from rules_engine.i18n import Text, gettext_noop
 
 DEFAULT_MU = 25.0
 DEFAULT_SIGMA = 25.0 / 3.0
@@ -115,20 +116,20 @@ DEFAULT_SETTINGS = RatingSettings()
 def check_game(game: GameResult) -> None:
     """Refuse a game that cannot be rated, naming the field."""
     if len(game.sides) < 2:
-        raise RatingInputError("A game needs at least two sides.", field="sides")
+        raise RatingInputError(Text(gettext_noop("A game needs at least two sides.")), field="sides")
     seen: set[int] = set()
     for index, side in enumerate(game.sides):
         if not side.players:
-            raise RatingInputError(f"Side {index + 1} has no players.", field="sides")
+            raise RatingInputError(Text(gettext_noop("Side %(value)s has no players."), value=index + 1), field="sides")
         for player in side.players:
             if player in seen:
-                raise RatingInputError(f"Player {player} sits on two sides or twice.",
+                raise RatingInputError(Text(gettext_noop("Player %(player)s sits on two sides or twice."), player=player),
                                        field="sides")
             seen.add(player)
     if game.winner is not None and not 0 <= game.winner < len(game.sides):
-        raise RatingInputError("The winner is not one of the sides.", field="winner")
+        raise RatingInputError(Text(gettext_noop("The winner is not one of the sides.")), field="winner")
     if game.scale <= 0:
-        raise RatingInputError("A game's scale is a positive number of points.", field="scale")
+        raise RatingInputError(Text(gettext_noop("A game's scale is a positive number of points.")), field="scale")
 
 
 def placings(game: GameResult) -> list[int]:
@@ -152,10 +153,9 @@ def _model(settings: RatingSettings) -> _Model:
     }
     kind = kinds.get(settings.model)
     if kind is None:
-        raise RatingInputError(f"Unknown rating model {settings.model!r}; one of "
-                               f"{', '.join(MODELS)}.", field="model")
+        raise RatingInputError(Text(gettext_noop("Unknown rating model %(model)s; one of %(values)s."), model=repr(settings.model), values=', '.join(MODELS)), field="model")
     if settings.margin < 0 or not math.isfinite(settings.margin):
-        raise RatingInputError("The margin is 0 or a positive fraction of the target.",
+        raise RatingInputError(Text(gettext_noop("The margin is 0 or a positive fraction of the target.")),
                                field="margin")
     model: _Model = kind(mu=settings.mu, sigma=settings.sigma, beta=settings.beta,
                          tau=settings.tau, margin=settings.margin)

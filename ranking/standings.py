@@ -25,7 +25,7 @@ from itertools import groupby
 from typing import Any, Protocol, TypeAlias, TypeVar
 
 from rules_engine.errors import CoreError
-from rules_engine.i18n import gettext_noop
+from rules_engine.i18n import Text, gettext_noop
 
 TIE_BREAKS: dict[str, str] = {
     "points": gettext_noop("Total points"),
@@ -158,11 +158,11 @@ def checked_tie_breaks(names: Sequence[str], known: Mapping[str, str]) -> list[s
     unknown = [n for n in names if n not in known]
     if unknown:
         raise RankingError(
-            f"Unknown tie-break {unknown[0]!r}; choose from {', '.join(known)}.",
+            Text(gettext_noop("Unknown tie-break %(unknown)s; choose from %(values)s."), unknown=repr(unknown[0]), values=', '.join(known)),
             field="tie_breaks",
         )
     if len(set(names)) != len(names):
-        raise RankingError("A tie-break is listed twice.", field="tie_breaks")
+        raise RankingError(Text(gettext_noop("A tie-break is listed twice.")), field="tie_breaks")
     return list(names)
 
 

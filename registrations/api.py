@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 
 from django.http import Http404
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, BasePermission
@@ -321,8 +322,7 @@ class RegistrationLinkApi(_Action):
         data.is_valid(raise_exception=True)
         services.registration_send_link(event=event, email=data.validated_data["email"],
                                         site=_site(request))
-        return Response({"message": "If that address is registered for this event, its link "
-                                    "is on its way."}, status=status.HTTP_202_ACCEPTED)
+        return Response({"message": gettext("If that address is registered for this event, its link is on its way.")}, status=status.HTTP_202_ACCEPTED)
 
 
 class _RegistrationAction(DirectorAction):

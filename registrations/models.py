@@ -91,6 +91,9 @@ class Registration(models.Model):
                                        related_name="+")
     # The secret inside the signed personal link (registrations.tokens).
     key = models.CharField(max_length=16, default=new_key, editable=False)
+    # The language the registrant read the site in when registering ("" before it was kept):
+    # their mails are written in it (registrations.mails.mail_language).
+    language = models.CharField(max_length=8, blank=True, default="")
     paid = models.BooleanField(default=False)
     paid_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

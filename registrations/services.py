@@ -20,11 +20,12 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
+from django.conf import settings as site_settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from clubs.models import ClubPlayer, Player
@@ -77,22 +78,19 @@ def registration_settings_set(
     each registration. A larger capacity moves the waitlist up at once; a capacity below the
     places already held is refused."""
     if capacity is not None and not 1 <= capacity <= CAPACITY_MAX:
-        raise DomainError(f"The capacity is a whole number from 1 to {CAPACITY_MAX}, or empty "
-                          "for no limit.", field="capacity")
+        raise DomainError(gettext("The capacity is a whole number from 1 to %(capacity_max)s, or empty for no limit.") % {"capacity_max": CAPACITY_MAX}, field="capacity")
     try:
         amount = Decimal(str(fee if fee not in (None, "") else 0))
     except ArithmeticError:
-        raise DomainError("The entry fee is an amount such as 50 or 12.50.", field="fee") from None
+        raise DomainError(gettext("The entry fee is an amount such as 50 or 12.50."), field="fee") from None
     if not amount.is_finite() or amount < 0 or amount >= FEE_MAX or amount != round(amount, 2):
-        raise DomainError(f"The entry fee is an amount from 0 to {FEE_MAX - 1}, with at most "
-                          "two decimals.", field="fee")
+        raise DomainError(gettext("The entry fee is an amount from 0 to %(value)s, with at most two decimals.") % {"value": FEE_MAX - 1}, field="fee")
     if deadline is not None and timezone.is_naive(deadline):
-        raise DomainError("Give the deadline with its time zone.", field="deadline")
+        raise DomainError(gettext("Give the deadline with its time zone."), field="deadline")
     locked = _settings_lock(event)
     held = Registration.objects.filter(event_id=event.pk, status__in=HOLDING).count()
     if capacity is not None and capacity < held:
-        raise DomainError(f"{held} places are held already: the capacity cannot be below that "
-                          "(withdraw or refuse registrations first).", field="capacity",
+        raise DomainError(gettext("%(held)s places are held already: the capacity cannot be below that (withdraw or refuse registrations first).") % {"held": held}, field="capacity",
                           code="below_held")
     locked.is_open = is_open
     locked.capacity = capacity
@@ -111,20 +109,20 @@ def registration_settings_set(
 def _clean_name(value: str, field: str) -> str:
     name = " ".join(str(value or "").split())
     if not name:
-        raise DomainError("Enter the name.", field=field, code="required")
+        raise DomainError(gettext("Enter the name."), field=field, code="required")
     if len(name) > NAME_MAX:
-        raise DomainError(f"A name is at most {NAME_MAX} characters.", field=field)
+        raise DomainError(gettext("A name is at most %(name_max)s characters.") % {"name_max": NAME_MAX}, field=field)
     return name
 
 
 def _clean_email(value: str, field: str) -> str:
     email = str(value or "").strip()
     if not email:
-        raise DomainError("Enter the e-mail address.", field=field, code="required")
+        raise DomainError(gettext("Enter the e-mail address."), field=field, code="required")
     try:
         validate_email(email)
     except ValidationError:
-        raise DomainError(f"“{email[:80]}” is not an e-mail address.", field=field,
+        raise DomainError(gettext("“%(email)s” is not an e-mail address.") % {"email": email[:80]}, field=field,
                           code="invalid") from None
     return email
 
@@ -148,13 +146,13 @@ def registration_create(
     locked = _settings_lock(event)
     event = locked.event
     if _over(event):
-        raise DomainError("This event is over.", field="event", code="over")
+        raise DomainError(gettext("This event is over."), field="event", code="over")
     if not locked.is_open:
-        raise DomainError("Registration for this event is closed.", field="event", code="closed")
+        raise DomainError(gettext("Registration for this event is closed."), field="event", code="closed")
     now = timezone.now()
     if locked.deadline is not None and now > locked.deadline:
         when = timezone.localtime(locked.deadline).strftime("%Y-%m-%d %H:%M")
-        raise DomainError(f"The registration deadline ({when}) has passed.", field="deadline",
+        raise DomainError(gettext("The registration deadline (%(when)s) has passed.") % {"when": when}, field="deadline",
                           code="deadline_passed")
     user = actor_user(user)
     player = _account_player(user, event)
@@ -171,22 +169,24 @@ def registration_create(
         partner_name = _clean_name(partner_name, "partner_name")
         partner_email = _clean_email(partner_email, "partner_email")
         if partner_email.lower() == email.lower():
-            raise DomainError("Your partner needs an address of their own.",
+            raise DomainError(gettext("Your partner needs an address of their own."),
                               field="partner_email", code="same_address")
     elif str(partner_name or "").strip() or str(partner_email or "").strip():
-        raise DomainError("This event takes players one by one: leave the partner out.",
+        raise DomainError(gettext("This event takes players one by one: leave the partner out."),
                           field="partner_name", code="players_only")
     if _address_taken(event, email) or (
             player is not None and Registration.objects.filter(
                 event_id=event.pk, status__in=LIVE, player=player).exists()):
-        raise DomainError(f"{email} is already registered for this event.", field="email",
+        raise DomainError(gettext("%(email)s is already registered for this event.") % {"email": email}, field="email",
                           code="already_registered")
     if pairs and _address_taken(event, partner_email):
-        raise DomainError(f"{partner_email} is already registered for this event.",
+        raise DomainError(gettext("%(partner_email)s is already registered for this event.") % {"partner_email": partner_email},
                           field="partner_email", code="already_registered")
+    language = translation.get_language() or ""
     registration = Registration.objects.create(
         event=event, name=name, email=email, user=user, player=player,
         partner_name=partner_name if pairs else "", partner_email=partner_email if pairs else "",
+        language=language if language in dict(site_settings.LANGUAGES) else "",
     )
     registration.event = event
     if account_email:
@@ -206,7 +206,7 @@ def registration_confirm(*, registration: Registration, site: str = "") -> Regis
     if locked.status != Registration.Status.UNCONFIRMED:
         return locked
     if _over(locked.event):
-        raise DomainError("This event is over.", field="event", code="over")
+        raise DomainError(gettext("This event is over."), field="event", code="over")
     locked.confirmed_at = timezone.now()
     _place(locked_settings, locked, site=site)
     return locked
@@ -364,8 +364,7 @@ def registration_approve(*, registration: Registration, actor: Actor | None = No
     if locked.status == Registration.Status.REGISTERED:
         return locked
     if locked.status != Registration.Status.PENDING:
-        raise DomainError(f"{locked.label} is {locked.get_status_display().lower()}: only a "
-                          "registration awaiting approval can be approved.", field="status",
+        raise DomainError(gettext("%(label)s is %(value)s: only a registration awaiting approval can be approved.") % {"label": locked.label, "value": locked.get_status_display().lower()}, field="status",
                           code="not_pending")
     locked.status = Registration.Status.REGISTERED
     locked.decided_at = timezone.now()
@@ -383,11 +382,10 @@ def _end(registration: Registration, status: str, actor: Actor | None, *, site: 
     locked_settings = _settings_lock(registration.event)
     locked = _locked(registration)
     if not locked.is_live:
-        raise DomainError(f"{locked.label} is {locked.get_status_display().lower()} already.",
+        raise DomainError(gettext("%(label)s is %(value)s already.") % {"label": locked.label, "value": locked.get_status_display().lower()},
                           field="status", code="not_live")
     if registration_checked_in(locked):
-        raise DomainError(f"{locked.label} is checked in already: withdraw the entry from the "
-                          "event's check-in instead.", field="status", code="checked_in")
+        raise DomainError(gettext("%(label)s is checked in already: withdraw the entry from the event's check-in instead.") % {"label": locked.label}, field="status", code="checked_in")
     held = locked.holds_place
     locked.status = status
     locked.decided_at = timezone.now()
@@ -473,15 +471,14 @@ def registrations_check_in(*, event: Event, registrations: Iterable[Registration
         chosen = []
         for registration in registrations:
             if registration.event_id != event.pk:
-                raise DomainError("That registration is for another event.",
+                raise DomainError(gettext("That registration is for another event."),
                                   field=f"registrations.{registration.pk}", code="other_event")
             locked = _locked(registration)
             if locked.status != Registration.Status.REGISTERED:
-                raise DomainError(f"{locked.label} is {locked.get_status_display().lower()}: "
-                                  "only registered entrants are checked in.",
+                raise DomainError(gettext("%(label)s is %(value)s: only registered entrants are checked in.") % {"label": locked.label, "value": locked.get_status_display().lower()},
                                   field=f"registrations.{locked.pk}", code="not_registered")
             if registration_checked_in(locked):
-                raise DomainError(f"{locked.label} is checked in already.",
+                raise DomainError(gettext("%(label)s is checked in already.") % {"label": locked.label},
                                   field=f"registrations.{locked.pk}", code="already_here")
             chosen.append(locked)
     for registration in chosen:
@@ -489,7 +486,7 @@ def registrations_check_in(*, event: Event, registrations: Iterable[Registration
         try:
             _check_in(registration, actor)
         except DomainError as exc:
-            raise DomainError(f"{registration.label}: {exc.message}",
+            raise DomainError(gettext("%(label)s: %(message)s") % {"label": registration.label, "message": exc.message},
                               field=f"registrations.{registration.pk}", code=exc.code) from None
     return chosen
 
@@ -519,8 +516,7 @@ def registration_here(*, registration: Registration) -> str:
     locked = _locked(registration)
     event = locked.event
     if locked.status != Registration.Status.REGISTERED:
-        raise DomainError(f"Your registration is {locked.get_status_display().lower()}: please "
-                          "see the desk.", field="registration", code="not_registered")
+        raise DomainError(gettext("Your registration is %(value)s: please see the desk.") % {"value": locked.get_status_display().lower()}, field="registration", code="not_registered")
     if registration_checked_in(locked):
         return "here"
     refusal = registration_here_refusal(event)

@@ -8,6 +8,7 @@ from typing import NotRequired, TypedDict
 
 from .bids import bids_above, check_bid
 from .errors import RulesError
+from .i18n import Text, gettext_noop
 from .inputs import shown, whole_number
 from .rulesets import Ruleset
 
@@ -98,7 +99,7 @@ def _parse_call(raw: object, index: int, rs: Ruleset) -> tuple[str | None, int |
     elif raw is None:
         return None, None
     raise RulesError.single(
-        field, "bad_call", f"{shown(value)} is not a call: give a number or pass"
+        field, "bad_call", Text(gettext_noop("%(value)s is not a call: give a number or pass"), value=shown(value))
     )
 
 
@@ -121,7 +122,7 @@ def validate_auction(dealer: object, calls: Sequence[object], ruleset: Ruleset) 
     d = dealer.strip().upper() if isinstance(dealer, str) and len(dealer) <= 10 else ""
     if d not in rs.seats:
         raise RulesError.single(
-            "dealer", "bad_seat", f"{shown(dealer)} is not a seat here; use {', '.join(rs.seats)}"
+            "dealer", "bad_seat", Text(gettext_noop("%(value)s is not a seat here; use %(values)s"), value=shown(dealer), values=', '.join(rs.seats))
         )
     seats = rs.seats
     n = len(seats)
@@ -145,22 +146,23 @@ def validate_auction(dealer: object, calls: Sequence[object], ruleset: Ruleset) 
             raise RulesError.single(
                 field,
                 "auction_over",
-                "the auction is already over"
-                + (f": {high_seat} won it at {high}" if high_seat else ""),
+                Text(gettext_noop("the auction is already over: %(seat)s won it at %(bid)s"),
+                     seat=high_seat, bid=high)
+                if high_seat else Text(gettext_noop("the auction is already over")),
             )
         if named is not None and named != turn:
             if named in passed:
                 raise RulesError.single(
-                    field, "already_passed", f"{named} passed earlier and cannot bid again"
+                    field, "already_passed", Text(gettext_noop("%(named)s passed earlier and cannot bid again"), named=named)
                 )
-            raise RulesError.single(field, "out_of_turn", f"it is {turn}'s turn, not {named}'s")
+            raise RulesError.single(field, "out_of_turn", Text(gettext_noop("it is %(turn)s's turn, not %(named)s's"), turn=turn, named=named))
         is_stuck = high is None and len(passed) == n - 1 and turn == d
         if bid is None:
             if is_stuck and rs.dealer_stuck is not None:
                 raise RulesError.single(
                     field,
                     "dealer_stuck",
-                    f"everybody else passed: the dealer {d} must bid at least {rs.dealer_stuck}",
+                    Text(gettext_noop("everybody else passed: the dealer %(d)s must bid at least %(dealer_stuck)s"), d=d, dealer_stuck=rs.dealer_stuck),
                 )
             passed.add(turn)
             log.append(Call(turn, None))
@@ -175,20 +177,21 @@ def validate_auction(dealer: object, calls: Sequence[object], ruleset: Ruleset) 
                 problem = None  # the dealer opens one step lower when everybody else passed
             if problem is not None:
                 code, message = problem
-                raise RulesError.single(field, code, f"{turn}: {message}")
+                raise RulesError.single(field, code, Text(gettext_noop("%(turn)s: %(message)s"), turn=turn, message=message))
             if high is not None and bid <= high:
                 higher = bids_above(high, rs, 1)
                 can = (
-                    f"bid at least {higher[0]} or pass" if higher else "no higher bid exists: pass"
+                    Text(gettext_noop("bid at least %(bid)s or pass"), bid=higher[0]) if higher
+                    else Text(gettext_noop("no higher bid exists: pass"))
                 )
                 raise RulesError.single(
-                    field, "not_higher", f"{turn} bid {bid}, but the bid is already {high}: {can}"
+                    field, "not_higher", Text(gettext_noop("%(turn)s bid %(bid)s, but the bid is already %(high)s: %(can)s"), turn=turn, bid=bid, high=high, can=can)
                 )
             if is_stuck and rs.dealer_stuck is not None and bid < rs.dealer_stuck:
                 raise RulesError.single(
                     field,
                     "dealer_stuck",
-                    f"the stuck dealer {d} must bid at least {rs.dealer_stuck}",
+                    Text(gettext_noop("the stuck dealer %(d)s must bid at least %(dealer_stuck)s"), d=d, dealer_stuck=rs.dealer_stuck),
                 )
             high, high_seat = bid, turn
             stuck = is_stuck

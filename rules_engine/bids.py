@@ -8,7 +8,8 @@ could never be made, so an entry like ``5100`` for ``510`` is a typing error, no
 
 from __future__ import annotations
 
-from .inputs import named
+from .i18n import Text, gettext_noop
+from .inputs import shown
 from .meld import max_side_meld
 from .rulesets import Ruleset
 
@@ -37,8 +38,8 @@ def check_bid(bid: object, ruleset: Ruleset) -> tuple[str, str] | None:
         if bid > top:
             return (
                 "too_high",
-                f"{named('bid', bid)} can never be made here: meld and counters together come "
-                f"to at most {top}",
+                Text(gettext_noop("bid %(bid)s can never be made here: meld and counters "
+                                  "together come to at most %(top)s"), bid=shown(bid), top=top),
             )
     return ruleset.bid_check(bid)
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from enum import Enum, StrEnum
 
 from .errors import MAX_ERRORS, FieldError, RulesError
-from .i18n import gettext_noop
+from .i18n import Text, gettext_noop
 from .inputs import shown
 
 __all__ = [
@@ -130,7 +130,7 @@ def parse_suit(value: object, field: str = "trump") -> int:
         if idx is not None:
             return idx
     raise RulesError.single(
-        field, "bad_suit", f"{shown(value)} is not a suit: use S, H, D or C (or ♠ ♥ ♦ ♣)"
+        field, "bad_suit", Text(gettext_noop("%(value)s is not a suit: use S, H, D or C (or ♠ ♥ ♦ ♣)"), value=shown(value))
     )
 
 
@@ -156,11 +156,11 @@ def parse_card(token: object, field: str = "card", deck: Deck | None = None) -> 
         raise RulesError.single(
             field,
             "bad_card",
-            f"{shown(token)} is not a card: write rank then suit, e.g. AS, TS or 10S, KH, QD, JC",
+            Text(gettext_noop("%(value)s is not a card: write rank then suit, e.g. AS, TS or 10S, KH, QD, JC"), value=shown(token)),
         )
     if deck is not None and not deck.has_card(card):
         raise RulesError.single(
-            field, "not_in_deck", f"{card_str(card)}: a {deck.value} deck has no nines"
+            field, "not_in_deck", Text(gettext_noop("%(value)s: a %(value2)s deck has no nines"), value=card_str(card), value2=deck.value)
         )
     return card
 
@@ -202,7 +202,7 @@ def check_copies(cards: Sequence[int] | Iterable[int], deck: Deck, field: str = 
         FieldError(
             field,
             "too_many_copies",
-            f"{n} copies of {card_str(c)}, but a {deck.value} deck has only {deck.copies}",
+            Text(gettext_noop("%(n)s copies of %(value)s, but a %(value2)s deck has only %(copies)s"), n=n, value=card_str(c), value2=deck.value, copies=deck.copies),
         )
         for c, n in enumerate(counts)
         if n > deck.copies
@@ -234,10 +234,12 @@ def check_pack(
         FieldError(
             field,
             "too_many_copies",
-            f"{n} copies of {card_str(c)}, but only {most[c]} nine of each suit is added to "
-            f"the pack"
+            Text(gettext_noop("%(n)s copies of %(card)s, but only %(most)s nine of each suit is "
+                              "added to the pack"), n=n, card=card_str(c), most=most[c])
             if c % 6 == NINE
-            else f"{n} copies of {card_str(c)}, but a {deck.value} deck has only {most[c]}",
+            else Text(gettext_noop("%(n)s copies of %(card)s, but a %(deck)s deck has only "
+                                   "%(most)s"), n=n, card=card_str(c), deck=deck.value,
+                      most=most[c]),
         )
         for c, n in enumerate(counts_of(cards))
         if n > most[c]

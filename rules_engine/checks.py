@@ -41,6 +41,7 @@ from itertools import combinations
 
 from .cards import ACE, JACK, KING, NINE, NUM_CARD_TYPES, QUEEN, SUITS, TEN
 from .errors import FieldError
+from .i18n import Text, gettext_noop
 from .inputs import key_text, shown
 from .meld import meld_total
 from .rulesets import Ruleset
@@ -55,17 +56,17 @@ __all__ = [
 
 # name -> (the option giving its checks, what people call it)
 CHECK_MELDS: dict[str, tuple[str, str]] = {
-    "run": ("run", "a run (flush) in trump"),
-    "double_run": ("double_run", "a double run"),
-    "aces": ("aces", "aces around"),
-    "double_aces": ("double_around", "double aces"),
-    "double_kings": ("double_around", "double kings"),
-    "double_queens": ("double_around", "double queens"),
-    "double_jacks": ("double_around", "double jacks"),
-    "roundtable": ("roundtable", "a roundtable (a marriage in each suit)"),
-    "double_marriage": ("double_marriage", "a double marriage (two in one suit)"),
-    "double_pinochle": ("double_pinochle", "a double pinochle"),
-    "seven_nines": ("seven_nines", "seven nines"),
+    "run": ("run", Text(gettext_noop("a run (flush) in trump"))),
+    "double_run": ("double_run", Text(gettext_noop("a double run"))),
+    "aces": ("aces", Text(gettext_noop("aces around"))),
+    "double_aces": ("double_around", Text(gettext_noop("double aces"))),
+    "double_kings": ("double_around", Text(gettext_noop("double kings"))),
+    "double_queens": ("double_around", Text(gettext_noop("double queens"))),
+    "double_jacks": ("double_around", Text(gettext_noop("double jacks"))),
+    "roundtable": ("roundtable", Text(gettext_noop("a roundtable (a marriage in each suit)"))),
+    "double_marriage": ("double_marriage", Text(gettext_noop("a double marriage (two in one suit)"))),
+    "double_pinochle": ("double_pinochle", Text(gettext_noop("a double pinochle"))),
+    "seven_nines": ("seven_nines", Text(gettext_noop("seven nines"))),
 }
 
 _ALIASES = {
@@ -107,13 +108,12 @@ def parse_check_melds(
             FieldError(
                 key,
                 "bad_type",
-                f"{key} must list each player's check melds, e.g. "
-                '{"N": ["run", "aces"], "E": [], "S": ["roundtable"]}',
+                Text(gettext_noop("%(key)s must list each player's check melds, e.g. {\"N\": [\"run\", \"aces\"], \"E\": [], \"S\": [\"roundtable\"]}"), key=key),
             )
         )
         return None
     if len(raw) > 2 * len(rs.seats):
-        errors.append(FieldError(key, "bad_type", f"{key} has {len(raw):,} entries"))
+        errors.append(FieldError(key, "bad_type", Text(gettext_noop("%(key)s has %(count)s entries"), key=key, count=format(len(raw), ','))))
         return None
     out: dict[str, tuple[str, ...]] = dict.fromkeys(rs.sides, ())
     ok = True
@@ -121,7 +121,7 @@ def parse_check_melds(
         fld = f"{key}.{key_text(k)}"
         if isinstance(k, str) and k == rs.absent:
             errors.append(
-                FieldError(fld, "sitting_out", f"{k} deals and sits this hand out: no meld")
+                FieldError(fld, "sitting_out", Text(gettext_noop("%(k)s deals and sits this hand out: no meld"), k=k))
             )
             ok = False
             continue
@@ -131,8 +131,7 @@ def parse_check_melds(
                 FieldError(
                     fld,
                     "bad_side",
-                    f"{shown(k)} is not a player here; give {key} per player "
-                    f"({', '.join(rs.sides)}), in capital letters",
+                    Text(gettext_noop("%(value)s is not a player here; give %(key)s per player (%(values)s), in capital letters"), value=shown(k), key=key, values=', '.join(rs.sides)),
                 )
             )
             ok = False
@@ -144,8 +143,7 @@ def parse_check_melds(
                 FieldError(
                     fld,
                     "bad_type",
-                    f"{fld} must be a list of melds, e.g. [\"run\", \"aces\"] "
-                    f"(melds: {', '.join(CHECK_MELDS)})",
+                    Text(gettext_noop("%(fld)s must be a list of melds, e.g. [\"run\", \"aces\"] (melds: %(values)s)"), fld=fld, values=', '.join(CHECK_MELDS)),
                 )
             )
             ok = False
@@ -158,8 +156,7 @@ def parse_check_melds(
                     FieldError(
                         f"{fld}[{i}]",
                         "bad_choice",
-                        f"{shown(item)} is not a meld that earns checks; use "
-                        f"{', '.join(CHECK_MELDS)}",
+                        Text(gettext_noop("%(value)s is not a meld that earns checks; use %(values)s"), value=shown(item), values=', '.join(CHECK_MELDS)),
                     )
                 )
                 ok = False
@@ -170,8 +167,7 @@ def parse_check_melds(
                     FieldError(
                         f"{fld}[{i}]",
                         "not_in_ruleset",
-                        f"this ruleset gives no checks for {CHECK_MELDS[name][1]} "
-                        f"(option checks.{option})",
+                        Text(gettext_noop("this ruleset gives no checks for %(check_melds)s (option checks.%(option)s)"), check_melds=CHECK_MELDS[name][1], option=option),
                     )
                 )
                 ok = False
@@ -182,8 +178,11 @@ def parse_check_melds(
                     FieldError(
                         f"{fld}[{i}]",
                         "duplicate",
-                        f"{CHECK_MELDS[name][1]} is listed more than "
-                        + ("once" if most == 1 else f"{most} times (once per suit)"),
+                        Text(gettext_noop("%(meld)s is listed more than once"),
+                             meld=CHECK_MELDS[name][1]) if most == 1
+                        else Text(gettext_noop("%(meld)s is listed more than %(most)s times "
+                                               "(once per suit)"),
+                                  meld=CHECK_MELDS[name][1], most=most),
                     )
                 )
                 ok = False
@@ -195,7 +194,7 @@ def parse_check_melds(
                     FieldError(
                         fld,
                         "duplicate",
-                        f"{double} already holds {single}: list only {double}",
+                        Text(gettext_noop("%(double)s already holds %(single)s: list only %(double)s"), double=double, single=single),
                     )
                 )
                 ok = False
@@ -274,14 +273,13 @@ def check_melds_fit(
         return FieldError(
             field,
             "too_many_cards",
-            f"{listed} need at least {held} cards, more than the {cards} this player melds from",
+            Text(gettext_noop("%(listed)s need at least %(held)s cards, more than the %(cards)s this player melds from"), listed=listed, held=held, cards=cards),
         )
     if meld is not None and meld < least:
         return FieldError(
             field,
             "meld_too_low",
-            f"{listed} show at least {least} meld, but this player's meld is {meld} "
-            "(check the meld and the check melds)",
+            Text(gettext_noop("%(listed)s show at least %(least)s meld, but this player's meld is %(meld)s (check the meld and the check melds)"), listed=listed, least=least, meld=meld),
         )
     return None
 

@@ -16,6 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import islice
 
+from .i18n import Text, gettext_noop
+
 __all__ = ["CoreError", "FieldError", "RulesError", "MAX_ERRORS"]
 
 # A person fixes the first few problems and tries again; a list of a million bad cards helps
@@ -80,7 +82,7 @@ class RulesError(CoreError, ValueError):
                 FieldError(
                     first_left_out.field,
                     "too_many_errors",
-                    f"there are more problems from here on; only the first {MAX_ERRORS} are listed",
+                    Text(gettext_noop("there are more problems from here on; only the first %(max_errors)s are listed"), max_errors=MAX_ERRORS),
                 )
             )
         self.errors: list[FieldError] = found

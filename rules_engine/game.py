@@ -9,6 +9,7 @@ from typing import NotRequired, TypedDict
 from .checks import settlement
 from .errors import RulesError
 from .hands import Hand, table_of
+from .i18n import Text, gettext_noop
 from .rulesets import Ruleset
 from .scoring import HandScore, HandScoreDict, score_hand
 
@@ -100,7 +101,7 @@ def score_game(
     rs = ruleset
     limit = max_deals if max_deals is not None else rs.max_deals
     if limit is not None and limit < 1:
-        raise RulesError.single("max_deals", "bad_value", "max_deals must be at least 1")
+        raise RulesError.single("max_deals", "bad_value", Text(gettext_noop("max_deals must be at least 1")))
     table = table_of(rs, seats)
     sides = rs.sides_for(len(table))
     sit_out = len(table) > rs.players
@@ -109,9 +110,7 @@ def score_game(
             raise RulesError.single(
                 f"hands[{i}]",
                 "wrong_table",
-                f"hand {i + 1} was entered for a table of "
-                f"{len(hand.seats) if hand.seats is not None else rs.players}, "
-                f"this game is at a table of {len(table)}",
+                Text(gettext_noop("hand %(value)s was entered for a table of %(value2)s, this game is at a table of %(count)s"), value=i + 1, value2=len(hand.seats) if hand.seats is not None else rs.players, count=len(table)),
             )
     totals = dict.fromkeys(sides, 0)
     history: list[dict[str, int]] = []
@@ -132,8 +131,7 @@ def score_game(
             raise RulesError.single(
                 f"hands[{i}]",
                 "game_over",
-                f"the game was already over after hand {finished} ({winner or 'nobody'} "
-                f"won by {reason}); hand {i + 1} cannot be added",
+                Text(gettext_noop("the game was already over after hand %(finished)s (%(value)s won by %(reason)s); hand %(value2)s cannot be added"), finished=finished, value=winner or 'nobody', reason=reason, value2=i + 1),
             )
         sc = score_hand(hand, rs)
         scores.append(sc)

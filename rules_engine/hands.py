@@ -245,10 +245,8 @@ def needs_tricks(ruleset: Ruleset) -> bool:
 
 
 def _bad_outcome(raw: object) -> str:
-    return (
-        f"{shown(raw)} is not an outcome; use played, no_marriage, surrender, renege, misdeal "
-        "or technical_misdeal"
-    )
+    return Text(gettext_noop("%(value)s is not an outcome; use played, no_marriage, surrender, "
+                             "renege, misdeal or technical_misdeal"), value=shown(raw))
 
 
 def _given(value: object) -> bool:
@@ -266,25 +264,24 @@ def _not_carried(key: str, name: str, outcome: Outcome, rs: Ruleset) -> FieldErr
         return FieldError(
             key,
             "not_in_ruleset",
-            "this ruleset does not need a trick to save meld, so tricks are not entered",
+            Text(gettext_noop("this ruleset does not need a trick to save meld, so tricks are not entered")),
         )
     if name == "partner" and not rs.called_partner:
         return FieldError(
-            key, "not_in_ruleset", "this ruleset plays in fixed sides: there is no called partner"
+            key, "not_in_ruleset", Text(gettext_noop("this ruleset plays in fixed sides: there is no called partner"))
         )
     if name == "quadruple_run" and not rs.quadruple_run_wins:
         return FieldError(
-            key, "not_in_ruleset", "this ruleset gives no special win for a quadruple run"
+            key, "not_in_ruleset", Text(gettext_noop("this ruleset gives no special win for a quadruple run"))
         )
     if name == "check_melds" and not rs.checks:
-        return FieldError(key, "not_in_ruleset", "this ruleset keeps no checks (option checks)")
+        return FieldError(key, "not_in_ruleset", Text(gettext_noop("this ruleset keeps no checks (option checks)")))
     if name == "widow_seen" and not rs.widow:
-        return FieldError(key, "not_in_ruleset", "this ruleset deals no widow")
+        return FieldError(key, "not_in_ruleset", Text(gettext_noop("this ruleset deals no widow")))
     return FieldError(
         key,
         "unexpected",
-        f"a hand with the outcome {outcome.value} has no {key}; leave it out "
-        f"(it has {', '.join(fields_for(outcome, rs))})",
+        Text(gettext_noop("a hand with the outcome %(value)s has no %(key)s; leave it out (it has %(values)s)"), value=outcome.value, key=key, values=', '.join(fields_for(outcome, rs))),
     )
 
 
@@ -306,8 +303,9 @@ def _given_fields(
                 FieldError(
                     key_text(key),
                     "unknown_field",
-                    f"a hand has no field called {shown(key)}; its fields are outcome, "
-                    + ", ".join(HAND_FIELDS),
+                    Text(gettext_noop("a hand has no field called %(key)s; its fields are "
+                                      "outcome, %(fields)s"), key=shown(key),
+                         fields=", ".join(HAND_FIELDS)),
                 )
             )
             continue
@@ -316,7 +314,7 @@ def _given_fields(
         if name in out:
             errors.append(
                 FieldError(
-                    key, "duplicate", f"{key} and {out[name][0]} are the same field: give one"
+                    key, "duplicate", Text(gettext_noop("%(key)s and %(out)s are the same field: give one"), key=key, out=out[name][0])
                 )
             )
             continue
@@ -343,14 +341,12 @@ def _seat(
     choices = rs.seats if seats is None else seats
     if name not in given:
         if required:
-            why = "give a seat"
+            why = Text(gettext_noop("give a seat"))
             if seats is not None and len(seats) > rs.players:
-                why = (
-                    f"at a table of {len(seats)} the dealer sits the hand out, so give the "
-                    "dealer"
-                )
+                why = Text(gettext_noop("at a table of %(count)s the dealer sits the hand out, "
+                                        "so give the dealer"), count=len(seats))
             errors.append(
-                FieldError(name, "required", f"{name} is missing: {why} ({', '.join(choices)})")
+                FieldError(name, "required", Text(gettext_noop("%(name)s is missing: %(why)s (%(values)s)"), name=name, why=why, values=', '.join(choices)))
             )
         return None
     key, raw = given[name]
@@ -363,7 +359,7 @@ def _seat(
             FieldError(
                 key,
                 "bad_seat",
-                f"{shown(raw)} is not a seat at this table; use {', '.join(choices)}",
+                Text(gettext_noop("%(value)s is not a seat at this table; use %(values)s"), value=shown(raw), values=', '.join(choices)),
             )
         )
         return None
@@ -374,8 +370,7 @@ def _sitting_out(field: str, rs: Ruleset) -> FieldError:
     return FieldError(
         field,
         "sitting_out",
-        f"{rs.absent} dealt this hand and sits it out; the hand is played by "
-        f"{', '.join(rs.seats)}",
+        Text(gettext_noop("%(absent)s dealt this hand and sits it out; the hand is played by %(values)s"), absent=rs.absent, values=', '.join(rs.seats)),
     )
 
 
@@ -451,7 +446,7 @@ def _quadruple_run(
         if side == name:
             return side
     errors.append(
-        FieldError("quadruple_run", "bad_side", f"{shown(raw)} is not a side or seat here")
+        FieldError("quadruple_run", "bad_side", Text(gettext_noop("%(value)s is not a side or seat here"), value=shown(raw)))
     )
     return None
 
@@ -481,14 +476,14 @@ def _per_side(
             example = ", ".join(f'"{s}": 0' for s in rs.sides)
             errors.append(
                 FieldError(
-                    name, "required", f"{name} is missing: give it per side, e.g. {{{example}}}"
+                    name, "required", Text(gettext_noop("%(name)s is missing: give it per side, e.g. {%(example)s}"), name=name, example=example)
                 )
             )
         return None
     key, raw = given[name]
     if not isinstance(raw, Mapping):
         errors.append(
-            FieldError(key, "bad_type", f"{key} must be given per side ({', '.join(rs.sides)})")
+            FieldError(key, "bad_type", Text(gettext_noop("%(key)s must be given per side (%(values)s)"), key=key, values=', '.join(rs.sides)))
         )
         return None
     if len(raw) > 2 * len(rs.seats):
@@ -496,7 +491,7 @@ def _per_side(
             FieldError(
                 key,
                 "bad_type",
-                f"{key} has {len(raw):,} entries; give one per side ({', '.join(rs.sides)})",
+                Text(gettext_noop("%(key)s has %(count)s entries; give one per side (%(values)s)"), key=key, count=format(len(raw), ','), values=', '.join(rs.sides)),
             )
         )
         return None
@@ -519,8 +514,7 @@ def _per_side(
                 FieldError(
                     fld,
                     "bad_side",
-                    f"{shown(k)} is not a side here; give {key} per side "
-                    f"({', '.join(rs.sides)}){seats}, in capital letters",
+                    Text(gettext_noop("%(value)s is not a side here; give %(key)s per side (%(values)s)%(seats)s, in capital letters"), value=shown(k), key=key, values=', '.join(rs.sides), seats=seats),
                 )
             )
             ok = False
@@ -560,8 +554,7 @@ def _per_side(
                 FieldError(
                     f"{key}.{side}",
                     "duplicate",
-                    f"{key} for {side} is given both for the side and for "
-                    f"{', '.join(seats_given)}: give one or the other",
+                    Text(gettext_noop("%(key)s for %(side)s is given both for the side and for %(values)s: give one or the other"), key=key, side=side, values=', '.join(seats_given)),
                 )
             )
             ok = False
@@ -574,15 +567,14 @@ def _per_side(
                     FieldError(
                         f"{key}.{missing[0]}",
                         "required",
-                        f"{key} for {missing[0]} is missing: give every seat of {side}, "
-                        f"or {side} as a whole",
+                        Text(gettext_noop("%(key)s for %(missing)s is missing: give every seat of %(side)s, or %(side)s as a whole"), key=key, missing=missing[0], side=side),
                     )
                 )
                 ok = False
             else:
                 out[side] = sum(seats_given.values())
         else:
-            errors.append(FieldError(f"{key}.{side}", "required", f"{key} for {side} is missing"))
+            errors.append(FieldError(f"{key}.{side}", "required", Text(gettext_noop("%(key)s for %(side)s is missing"), key=key, side=side)))
             ok = False
     return out if ok else None
 
@@ -612,7 +604,7 @@ def _at_most(name: str, limit: int, what: str) -> _Check:
     def check(value: int, field: str, one_player: bool, side: str) -> FieldError | None:
         if value > limit:
             return FieldError(
-                field, "too_high", f"{shown(value)} is more {name} than {what} ({limit})"
+                field, "too_high", Text(gettext_noop("%(value)s is more %(name)s than %(what)s (%(limit)s)"), value=shown(value), name=name, what=what, limit=limit)
             )
         return None
 
@@ -685,25 +677,31 @@ def _counters_fit_tricks(
         cap = min(cap, rs.counters_total)
         if counters[side] <= cap:
             continue
+        why: Text
         if not took and discards:
-            why = (
-                f"{side} took no trick, so only the {discards} discarded cards count for "
-                f"{side}: at most {cap}"
-            )
+            why = Text(gettext_noop("%(side)s took no trick, so only the %(discards)s discarded "
+                                    "cards count for %(side)s: at most %(cap)s"),
+                       side=side, discards=discards, cap=cap)
         elif not took:
-            why = f"{side} took no trick, so {side} holds no counters"
+            why = Text(gettext_noop("%(side)s took no trick, so %(side)s holds no counters"),
+                       side=side)
+        elif discards:
+            why = Text(gettext_noop("%(side)s took 1 trick and discarded %(discards)s cards: at "
+                                    "most %(cap)s counters"), side=side, discards=discards,
+                       cap=cap) if took == 1 else Text(
+                gettext_noop("%(side)s took %(took)s tricks and discarded %(discards)s cards: "
+                             "at most %(cap)s counters"),
+                side=side, took=took, discards=discards, cap=cap)
         else:
-            why = (
-                f"{side} took {took} trick{'s' if took != 1 else ''}"
-                + (f" and discarded {discards} cards" if discards else "")
-                + f": at most {cap} counters"
-            )
+            why = Text(gettext_noop("%(side)s took 1 trick: at most %(cap)s counters"),
+                       side=side, cap=cap) if took == 1 else Text(
+                gettext_noop("%(side)s took %(took)s tricks: at most %(cap)s counters"),
+                side=side, took=took, cap=cap)
         errors.append(
             FieldError(
                 f"counters.{side}",
                 "impossible",
-                f"{shown(counters[side])} counters for {side} cannot be: {why} "
-                "(check counters and tricks)",
+                Text(gettext_noop("%(value)s counters for %(side)s cannot be: %(why)s (check counters and tricks)"), value=shown(counters[side]), side=side, why=why),
             )
         )
 
@@ -738,15 +736,17 @@ def table_of(ruleset: Ruleset, seats: Sequence[str] | None) -> tuple[str, ...]:
         raise RulesError.single(
             "seats",
             "bad_table",
-            f"{rs.name} seats {sizes} players at a table, not {len(given)}"
-            + ("" if len(rs.table_sizes) > 1 else " (see the option sit_out)"),
+            Text(gettext_noop("%(name)s seats %(sizes)s players at a table, not %(count)s"),
+                 name=rs.name, sizes=sizes, count=len(given)) if len(rs.table_sizes) > 1
+            else Text(gettext_noop("%(name)s seats %(sizes)s players at a table, not %(count)s "
+                                   "(see the option sit_out)"),
+                      name=rs.name, sizes=sizes, count=len(given)),
         ) from None
     if tuple(given) != table:
         raise RulesError.single(
             "seats",
             "bad_table",
-            f"a table of {len(table)} sits at {', '.join(table)} (clockwise), "
-            f"not {', '.join(shown(x) for x in seats)}",
+            Text(gettext_noop("a table of %(count)s sits at %(values)s (clockwise), not %(values2)s"), count=len(table), values=', '.join(table), values2=', '.join(shown(x) for x in seats)),
         )
     return table
 
@@ -766,12 +766,12 @@ def parse_hand(
     table = table_of(ruleset, seats)
     rs = ruleset
     if not isinstance(data, Mapping):
-        raise RulesError.single("hand", "bad_type", "a hand must be a JSON object")
+        raise RulesError.single("hand", "bad_type", Text(gettext_noop("a hand must be a JSON object")))
     if len(data) > _MAX_KEYS:
         raise RulesError.single(
             "hand",
             "bad_type",
-            f"a hand has at most {len(HAND_FIELDS) + 1} fields, got {len(data):,}",
+            Text(gettext_noop("a hand has at most %(value)s fields, got %(count)s"), value=len(HAND_FIELDS) + 1, count=format(len(data), ',')),
         )
     errors: list[FieldError] = []
     raw_outcome = data.get("outcome")
@@ -833,8 +833,7 @@ def parse_hand(
             FieldError(
                 "tricks",
                 "required",
-                f"tricks is missing: {why}, so give the tricks each side took "
-                f"(they add up to {rs.hand_size}), e.g. {{{example}}}",
+                Text(gettext_noop("tricks is missing: %(why)s, so give the tricks each side took (they add up to %(hand_size)s), e.g. {%(example)s}"), why=why, hand_size=rs.hand_size, example=example),
             )
         )
     tricks = _per_side(
@@ -862,8 +861,7 @@ def parse_hand(
             FieldError(
                 "outcome",
                 "not_in_ruleset",
-                "this ruleset lets no player call a misdeal on the cards dealt "
-                "(option misdeal_rule)",
+                Text(gettext_noop("this ruleset lets no player call a misdeal on the cards dealt (option misdeal_rule)")),
             )
         )
     widow_seen = _widow_seen(given, rs, bid, errors)
@@ -880,8 +878,7 @@ def parse_hand(
             FieldError(
                 "outcome",
                 "not_in_ruleset",
-                "this ruleset does not require a marriage in trump, so a hand "
-                "cannot be board set for the lack of one",
+                Text(gettext_noop("this ruleset does not require a marriage in trump, so a hand cannot be board set for the lack of one")),
             )
         )
     if errors:
@@ -921,7 +918,7 @@ def _widow_seen(
     key, raw = given["widow_seen"]
     if not isinstance(raw, bool):
         errors.append(
-            FieldError(key, "bad_type", f"{key} must be true or false, got {shown(raw)}")
+            FieldError(key, "bad_type", Text(gettext_noop("%(key)s must be true or false, got %(value)s"), key=key, value=shown(raw)))
         )
         return None
     if not raw and bid is not None and bid != rs.min_bid:
@@ -929,8 +926,7 @@ def _widow_seen(
             FieldError(
                 key,
                 "not_minimum",
-                f"only a declarer held to the opening minimum of {rs.min_bid} may concede "
-                f"without looking at the widow; the bid is {bid}",
+                Text(gettext_noop("only a declarer held to the opening minimum of %(min_bid)s may concede without looking at the widow; the bid is %(bid)s"), min_bid=rs.min_bid, bid=bid),
             )
         )
         return None

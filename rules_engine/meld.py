@@ -42,6 +42,7 @@ from .cards import (
     parse_suit,
 )
 from .errors import RulesError
+from .i18n import Text, gettext_noop
 from .inputs import named, shown
 from .rulesets import Ruleset
 
@@ -164,7 +165,7 @@ def _counts(cards: Iterable[int | str], rs: Ruleset) -> list[int]:
         raise RulesError.single(
             "cards",
             "too_many_cards",
-            f"{len(items):,} cards, but a hand holds at most {limit} here",
+            Text(gettext_noop("%(count)s cards, but a hand holds at most %(limit)s here"), count=format(len(items), ','), limit=limit),
         )
     # nines added to a pack without them (racehorse) are in play: one of each suit per four
     added = rs.nines_added // 4
@@ -218,7 +219,7 @@ def count_meld(cards: Iterable[int | str], trump: int | str, ruleset: Ruleset) -
     rs = ruleset
     t = trump if isinstance(trump, int) and not isinstance(trump, bool) else parse_suit(trump)
     if not 0 <= t < 4:
-        raise RulesError.single("trump", "bad_suit", f"{shown(trump)} is not a suit")
+        raise RulesError.single("trump", "bad_suit", Text(gettext_noop("%(value)s is not a suit"), value=shown(trump)))
     c = _counts(cards, rs)
     table = _meld_table(rs)
     melds: list[Meld] = []
@@ -715,10 +716,10 @@ def check_meld_total(
     """
     if not isinstance(total, int) or isinstance(total, bool):
         raise RulesError.single(
-            field, "bad_type", f"meld must be a whole number, got {shown(total)}"
+            field, "bad_type", Text(gettext_noop("meld must be a whole number, got %(value)s"), value=shown(total))
         )
     if total < 0:
-        raise RulesError.single(field, "negative", f"meld cannot be negative, got {shown(total)}")
+        raise RulesError.single(field, "negative", Text(gettext_noop("meld cannot be negative, got %(value)s"), value=shown(total)))
     if cards is not None:
         bits = achievable_hand_totals(ruleset, cards)
     elif player:
@@ -734,7 +735,7 @@ def check_meld_total(
         raise RulesError.single(
             field,
             "too_high",
-            f"{named('meld', total)} is more than {who} can hold (at most {top})",
+            Text(gettext_noop("%(value)s is more than %(who)s can hold (at most %(top)s)"), value=named('meld', total), who=who, top=top),
         )
     if not (bits >> total) & 1:
         below = next((n for n in range(total - 1, -1, -1) if (bits >> n) & 1), 0)
@@ -742,7 +743,7 @@ def check_meld_total(
         raise RulesError.single(
             field,
             "not_achievable",
-            f"no combination of melds adds up to {total}; did you mean {below} or {above}?",
+            Text(gettext_noop("no combination of melds adds up to %(total)s; did you mean %(below)s or %(above)s?"), total=total, below=below, above=above),
         )
 
 

@@ -19,6 +19,7 @@ from typing import NamedTuple, NotRequired, TypedDict
 
 from .cards import Deck, card_str, check_pack, parse_card, parse_cards, parse_suit
 from .errors import FieldError, RulesError
+from .i18n import Text, gettext_noop
 from .inputs import key_text, shown
 from .rulesets import Ruleset
 
@@ -216,10 +217,10 @@ def broken_rule(
 
 
 _RULE_TEXT = {
-    "follow_suit": "had to follow suit",
-    "must_head": "had to beat the best card of the suit led",
-    "must_trump": "was void in the suit led and had to trump",
-    "must_overtrump": "had to beat the trump already played",
+    "follow_suit": Text(gettext_noop("had to follow suit")),
+    "must_head": Text(gettext_noop("had to beat the best card of the suit led")),
+    "must_trump": Text(gettext_noop("was void in the suit led and had to trump")),
+    "must_overtrump": Text(gettext_noop("had to beat the trump already played")),
 }
 
 
@@ -242,7 +243,7 @@ def _read_leader(leader: object, rs: Ruleset, errors: list[FieldError]) -> str |
         return seat
     errors.append(
         FieldError(
-            "leader", "bad_seat", f"{shown(leader)} is not a seat here; use {', '.join(rs.seats)}"
+            "leader", "bad_seat", Text(gettext_noop("%(value)s is not a seat here; use %(values)s"), value=shown(leader), values=', '.join(rs.seats))
         )
     )
     return None
@@ -256,14 +257,14 @@ def _cards_of(rs: Ruleset) -> Deck | None:
 
 def _read_hands(hands: object, rs: Ruleset, errors: list[FieldError]) -> dict[str, list[int]]:
     if not isinstance(hands, Mapping):
-        errors.append(FieldError("hands", "bad_type", "hands must map each seat to its cards"))
+        errors.append(FieldError("hands", "bad_type", Text(gettext_noop("hands must map each seat to its cards"))))
         return {}
     if len(hands) > 2 * len(rs.seats):
         errors.append(
             FieldError(
                 "hands",
                 "bad_type",
-                f"{len(hands):,} hands given; there are {len(rs.seats)} seats here",
+                Text(gettext_noop("%(count)s hands given; there are %(count2)s seats here"), count=format(len(hands), ','), count2=len(rs.seats)),
             )
         )
         return {}
@@ -273,7 +274,7 @@ def _read_hands(hands: object, rs: Ruleset, errors: list[FieldError]) -> dict[st
                 FieldError(
                     f"hands.{key_text(key)}",
                     "bad_seat",
-                    f"{shown(key)} is not a seat here; use {', '.join(rs.seats)}",
+                    Text(gettext_noop("%(value)s is not a seat here; use %(values)s"), value=shown(key), values=', '.join(rs.seats)),
                 )
             )
     held: dict[str, list[int]] = {}
@@ -281,16 +282,16 @@ def _read_hands(hands: object, rs: Ruleset, errors: list[FieldError]) -> dict[st
         raw = hands.get(seat)
         fld = f"hands.{seat}"
         if raw is None:
-            errors.append(FieldError(fld, "required", f"the hand of {seat} is missing"))
+            errors.append(FieldError(fld, "required", Text(gettext_noop("the hand of %(seat)s is missing"), seat=seat)))
         elif isinstance(raw, str) or not isinstance(raw, Sequence):
-            errors.append(FieldError(fld, "bad_type", "a hand is a list of cards"))
+            errors.append(FieldError(fld, "bad_type", Text(gettext_noop("a hand is a list of cards"))))
         elif len(raw) > rs.hand_size:
             # size first: a huge list is refused before any card in it is read
             errors.append(
                 FieldError(
                     fld,
                     "too_many_cards",
-                    f"each player holds {rs.hand_size} cards here, got {len(raw):,}",
+                    Text(gettext_noop("each player holds %(hand_size)s cards here, got %(count)s"), hand_size=rs.hand_size, count=format(len(raw), ',')),
                 )
             )
         else:
@@ -306,8 +307,9 @@ def _read_hands(hands: object, rs: Ruleset, errors: list[FieldError]) -> dict[st
                 FieldError(
                     "hands",
                     "unequal_hands",
-                    "every player must hold the same number of cards, got "
-                    + ", ".join(f"{s} {len(h)}" for s, h in held.items()),
+                    Text(gettext_noop("every player must hold the same number of cards, got "
+                                      "%(counts)s"),
+                         counts=", ".join(f"{s} {len(h)}" for s, h in held.items())),
                 )
             )
         try:
@@ -319,14 +321,14 @@ def _read_hands(hands: object, rs: Ruleset, errors: list[FieldError]) -> dict[st
 
 def _read_tricks(tricks: object, rs: Ruleset, errors: list[FieldError]) -> list[list[int]]:
     if not isinstance(tricks, Sequence) or isinstance(tricks, str):
-        errors.append(FieldError("tricks", "bad_type", "tricks must be a list of tricks"))
+        errors.append(FieldError("tricks", "bad_type", Text(gettext_noop("tricks must be a list of tricks"))))
         return []
     if len(tricks) > rs.hand_size:
         errors.append(
             FieldError(
                 "tricks",
                 "too_many_tricks",
-                f"a deal has {rs.hand_size} tricks here, got {len(tricks):,}",
+                Text(gettext_noop("a deal has %(hand_size)s tricks here, got %(count)s"), hand_size=rs.hand_size, count=format(len(tricks), ',')),
             )
         )
         return []
@@ -334,14 +336,14 @@ def _read_tricks(tricks: object, rs: Ruleset, errors: list[FieldError]) -> list[
     parsed: list[list[int]] = []
     for i, trick in enumerate(tricks):
         if isinstance(trick, str) or not isinstance(trick, Sequence):
-            errors.append(FieldError(f"tricks[{i}]", "bad_type", "a trick is a list of cards"))
+            errors.append(FieldError(f"tricks[{i}]", "bad_type", Text(gettext_noop("a trick is a list of cards"))))
             continue
         if len(trick) > n or (len(trick) < n and i != len(tricks) - 1) or not trick:
             errors.append(
                 FieldError(
                     f"tricks[{i}]",
                     "bad_trick",
-                    f"trick {i + 1} has {len(trick):,} cards; each trick has {n}",
+                    Text(gettext_noop("trick %(value)s has %(count)s cards; each trick has %(n)s"), value=i + 1, count=format(len(trick), ','), n=n),
                 )
             )
             continue
@@ -378,16 +380,15 @@ def _replay(
                 raise RulesError.single(
                     f"tricks[{i}][{j}]",
                     "not_in_hand",
-                    f"trick {i + 1}: {who} plays {card_str(card)} but does not hold it (any more)",
+                    Text(gettext_noop("trick %(value)s: %(who)s plays %(value2)s but does not hold it (any more)"), value=i + 1, who=who, value2=card_str(card)),
                 )
             rule = broken_rule(hand, trick[:j], card, trump, rs.head_rule)
             if rule is not None:
                 allowed, _ = legal_cards(hand, trick[:j], trump, rs.head_rule)
-                msg = (
-                    f"trick {i + 1}: {who} played {card_str(card)} but "
-                    f"{_RULE_TEXT[rule]} (could play "
-                    f"{', '.join(sorted({card_str(c) for c in allowed}))})"
-                )
+                msg = Text(gettext_noop("trick %(number)s: %(who)s played %(card)s but %(rule)s "
+                                        "(could play %(cards)s)"),
+                           number=i + 1, who=who, card=card_str(card), rule=_RULE_TEXT[rule],
+                           cards=", ".join(sorted({card_str(c) for c in allowed})))
                 return PlayResult(
                     False, Renege(i + 1, who, card_str(card), rule, msg, j), tuple(winners), None
                 )

@@ -31,8 +31,8 @@ from typing import Any
 
 from .cards import RANKS, Deck
 from .errors import FieldError, RulesError
-from .i18n import gettext_noop
-from .inputs import key_text, named, shown
+from .i18n import Text, gettext_noop
+from .inputs import key_text, shown
 from .seats import table_seats, table_sides, table_teams
 
 __all__ = [
@@ -681,7 +681,7 @@ def _check_type(name: str, value: object, copies: int) -> tuple[object, FieldErr
         if isinstance(value, bool):
             return value, None
         return value, FieldError(
-            field, "bad_type", f"{name} must be true or false, got {shown(value)}"
+            field, "bad_type", Text(gettext_noop("%(name)s must be true or false, got %(value)s"), name=name, value=shown(value))
         )
     if kind == "choice":
         assert isinstance(extra, tuple)
@@ -694,7 +694,7 @@ def _check_type(name: str, value: object, copies: int) -> tuple[object, FieldErr
             return int(value), None
         allowed = ", ".join(str(x) for x in extra)
         return value, FieldError(
-            field, "bad_choice", f"{name} must be one of {allowed}, got {shown(value)}"
+            field, "bad_choice", Text(gettext_noop("%(name)s must be one of %(allowed)s, got %(value)s"), name=name, allowed=allowed, value=shown(value))
         )
     if kind in ("int", "int_or_null"):
         assert isinstance(extra, int)
@@ -705,8 +705,7 @@ def _check_type(name: str, value: object, copies: int) -> tuple[object, FieldErr
         return value, FieldError(
             field,
             "bad_type",
-            f"{name} must be a whole number from {extra} to {MAX_OPTION_VALUE:,}, "
-            f"got {shown(value)}",
+            Text(gettext_noop("%(name)s must be a whole number from %(extra)s to %(max_option_value)s, got %(value)s"), name=name, extra=extra, max_option_value=format(MAX_OPTION_VALUE, ','), value=shown(value)),
         )
     if kind == "meld_list":
         if (
@@ -718,12 +717,11 @@ def _check_type(name: str, value: object, copies: int) -> tuple[object, FieldErr
                 return value, FieldError(
                     field,
                     "wrong_length",
-                    f"{name} needs {copies} values (one for each number of copies, 1 to "
-                    f"{copies}) for this deck, got {len(value)}",
+                    Text(gettext_noop("%(name)s needs %(copies)s values (one for each number of copies, 1 to %(copies)s) for this deck, got %(count)s"), name=name, copies=copies, count=len(value)),
                 )
             return list(value), None
         return value, FieldError(
-            field, "bad_type", f"{name} must be a list of points per multiple, e.g. 15,150,225,300"
+            field, "bad_type", Text(gettext_noop("%(name)s must be a list of points per multiple, e.g. 15,150,225,300"), name=name)
         )
     if kind == "counter_values":
         if isinstance(value, Mapping):
@@ -735,12 +733,12 @@ def _check_type(name: str, value: object, copies: int) -> tuple[object, FieldErr
                     return value, FieldError(
                         field,
                         "bad_type",
-                        f"counter_values: {shown(k)}={shown(v)} is not a rank with a points value",
+                        Text(gettext_noop("counter_values: %(value)s=%(value2)s is not a rank with a points value"), value=shown(k), value2=shown(v)),
                     )
                 out[key] = v
             return out, None
         return value, FieldError(
-            field, "bad_type", "counter_values must map ranks to points, e.g. A=1,T=1,K=1"
+            field, "bad_type", Text(gettext_noop("counter_values must map ranks to points, e.g. A=1,T=1,K=1"))
         )
     if kind == "bid_steps":
         if isinstance(value, list) and all(
@@ -752,11 +750,11 @@ def _check_type(name: str, value: object, copies: int) -> tuple[object, FieldErr
             pairs = [[int(a), int(b)] for a, b in value]
             if any(pairs[i][0] >= pairs[i + 1][0] for i in range(len(pairs) - 1)):
                 return value, FieldError(
-                    field, "inconsistent", "bid_steps must start at rising bids"
+                    field, "inconsistent", Text(gettext_noop("bid_steps must start at rising bids"))
                 )
             return pairs, None
         return value, FieldError(
-            field, "bad_type", "bid_steps must be a list of [from, step] pairs, e.g. [[60, 5]]"
+            field, "bad_type", Text(gettext_noop("bid_steps must be a list of [from, step] pairs, e.g. [[60, 5]]"))
         )
     raise AssertionError(kind)  # pragma: no cover
 
@@ -770,7 +768,7 @@ def _rescale(options: dict[str, Any], old: int, new: int) -> list[FieldError]:
                 FieldError(
                     _opt_field(name),
                     "inconsistent",
-                    f"{name} value {v} cannot be put on scale {new}; give the value yourself",
+                    Text(gettext_noop("%(name)s value %(v)s cannot be put on scale %(new)s; give the value yourself"), name=name, v=v, new=new),
                 )
             )
         return v * new // old
@@ -1151,19 +1149,22 @@ class Ruleset:
         can be worth, which needs the meld tables.
         """
         if not _is_int(bid) or not isinstance(bid, int):
-            return "bad_type", f"bid must be a whole number, got {shown(bid)}"
+            return "bad_type", Text(gettext_noop("bid must be a whole number, got %(value)s"),
+                                    value=shown(bid))
         if bid < self.min_bid:
             return (
                 "below_minimum",
-                f"{named('bid', bid)} is below the opening minimum of {self.min_bid}",
+                Text(gettext_noop("bid %(bid)s is below the opening minimum of %(minimum)s"),
+                     bid=shown(bid), minimum=self.min_bid),
             )
         start, step = self._step_at(bid)
         if (bid - start) % step:
             lower = bid - (bid - start) % step
             return (
                 "wrong_step",
-                f"bid {bid} is not allowed: from {start} bids go up in steps of {step} "
-                f"({lower} or {lower + step})",
+                Text(gettext_noop("bid %(bid)s is not allowed: from %(start)s bids go up in "
+                                  "steps of %(step)s (%(lower)s or %(higher)s)"),
+                     bid=bid, start=start, step=step, lower=lower, higher=lower + step),
             )
         return None
 
@@ -1328,12 +1329,12 @@ def get_ruleset(name: str, overrides: Mapping[str, object] | None = None) -> Rul
     if not isinstance(name, str) or name not in _PRESETS:
         called = "no ruleset name given" if name == "" else f"no ruleset called {shown(name)}"
         raise RulesError.single(
-            "ruleset", "unknown_ruleset", f"{called}; choose one of {', '.join(_PRESETS)}"
+            "ruleset", "unknown_ruleset", Text(gettext_noop("%(called)s; choose one of %(values)s"), called=called, values=', '.join(_PRESETS))
         )
     over = dict(overrides or {})
     if len(over) > 2 * len(_SPEC):
         raise RulesError.single(
-            "options", "too_many", f"{len(over):,} options given; a ruleset has {len(_SPEC)}"
+            "options", "too_many", Text(gettext_noop("%(count)s options given; a ruleset has %(count2)s"), count=format(len(over), ','), count2=len(_SPEC))
         )
     key = ""
     if not over:
@@ -1364,8 +1365,7 @@ def get_ruleset(name: str, overrides: Mapping[str, object] | None = None) -> Rul
                     FieldError(
                         "options.players",
                         "inconsistent",
-                        f"{name} is a {players}-player game; choose another preset "
-                        "for a different number of players",
+                        Text(gettext_noop("%(name)s is a %(players)s-player game; choose another preset for a different number of players"), name=name, players=players),
                     )
                 )
             continue
@@ -1376,7 +1376,7 @@ def get_ruleset(name: str, overrides: Mapping[str, object] | None = None) -> Rul
                     FieldError(
                         "options.count_method",
                         "bad_choice",
-                        f"count_method must be one of {', '.join(_COUNT_METHODS)}",
+                        Text(gettext_noop("count_method must be one of %(values)s"), values=', '.join(_COUNT_METHODS)),
                     )
                 )
                 continue
@@ -1389,14 +1389,14 @@ def get_ruleset(name: str, overrides: Mapping[str, object] | None = None) -> Rul
                 FieldError(
                     _opt_field(key_text(kname)),
                     "unknown_option",
-                    f"there is no option called {shown(kname)}",
+                    Text(gettext_noop("there is no option called %(value)s"), value=shown(kname)),
                 )
             )
             continue
         try:
             value = _coerce_value(kname, raw)
         except ValueError:
-            errors.append(FieldError(_opt_field(kname), "bad_type", f"cannot read {shown(raw)}"))
+            errors.append(FieldError(_opt_field(kname), "bad_type", Text(gettext_noop("cannot read %(value)s"), value=shown(raw))))
             continue
         if isinstance(value, str):
             value = _ALIASES.get((kname, value.strip().lower()), value)
@@ -1438,8 +1438,7 @@ def get_ruleset(name: str, overrides: Mapping[str, object] | None = None) -> Rul
                     FieldError(
                         _opt_field(kname),
                         "inconsistent",
-                        f"{kname} has {len(options[kname])} values but a "
-                        f"{options['deck']} deck needs {copies}",
+                        Text(gettext_noop("%(kname)s has %(count)s values but a %(deck)s deck needs %(copies)s"), kname=kname, count=len(options[kname]), deck=options['deck'], copies=copies),
                     )
                 )
     if not errors:

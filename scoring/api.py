@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.authentication import BaseAuthentication
@@ -275,7 +276,7 @@ def _closed(round_: Round) -> Response:
     )
     return Response(
         {"errors": [{"field": field, "code": code,
-                     "message": f"{message} Ask the director if something is wrong."}]},
+                     "message": gettext("%(message)s Ask the director if something is wrong.") % {"message": message}}]},
         status=status.HTTP_403_FORBIDDEN,
     )
 
@@ -537,12 +538,11 @@ def _desk_table(event: Event, data: DeskTarget) -> Table | None:
 def _desk_missing(event: Event, data: DeskTarget) -> Response:
     if data.get("match"):
         return _refused("match", "not_seated",
-                        f"Match {data['match']} is not being played: its pairs are not known "
-                        "yet, or it is not a match of this event's bracket (see the bracket).")
+                        gettext("Match %(match)s is not being played: its pairs are not known yet, or it is not a match of this event's bracket (see the bracket).") % {"match": data['match']})
     if not event.rounds.filter(number=data["round"]).exists():
-        return _refused("round", "not_found", f"There is no round {data['round']}.")
+        return _refused("round", "not_found", gettext("There is no round %(round)s.") % {"round": data['round']})
     return _refused("table", "not_found",
-                    f"Round {data['round']} has no table {data['table']}.")
+                    gettext("Round %(round)s has no table %(table)s.") % {"round": data['round'], "table": data['table']})
 
 
 def _open_table_position(request: Request, token: str) -> tuple[Table, str] | Response:

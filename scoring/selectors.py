@@ -167,11 +167,10 @@ def entry_refusal(round_: Round, *, as_director: bool = False) -> DomainError | 
         return results_final(round_.event)
     closed_by = entry_closed_by(event_status=round_.event.status, round_status=round_.status)
     if closed_by == "event":
-        return DomainError("This event is over.", field="event")
+        return DomainError(gettext("This event is over."), field="event")
     if closed_by == "round":
         return DomainError(
-            f"{round_.event.spec.sitting_title} {round_.number} is closed: only a director can "
-            "change its hands now.",
+            gettext("%(sitting_title)s %(number)s is closed: only a director can change its hands now.") % {"sitting_title": round_.event.spec.sitting_title, "number": round_.number},
             field="round", code="round_closed",
         )
     return None

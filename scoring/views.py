@@ -472,7 +472,7 @@ def director_games(request: HttpRequest, event_id: int) -> HttpResponse:
     desk_error = ""
     if request.method == "POST":
         if not as_director:
-            raise PermissionDenied("Only a director confirms games at the desk.")
+            raise PermissionDenied(gettext("Only a director confirms games at the desk."))
         desk_results, desk_error = _desk_confirm(request, event)
     games = games_for_event(event, unconfirmed_only=only_open)
     sources = desk_confirmations(event)

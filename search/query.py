@@ -14,6 +14,8 @@ import datetime
 import re
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from common.errors import DomainError
 
 Q_MIN = 2
@@ -87,17 +89,17 @@ def terms_read(raw: str | None) -> Terms:
     """``q`` as the search takes it, or a refusal naming ``q``."""
     text = " ".join((raw or "").split())
     if not text:
-        raise DomainError("Type something to search for: a club, an event, a player or a date.",
+        raise DomainError(gettext("Type something to search for: a club, an event, a player or a date."),
                           field="q", code="required")
     if len(text) < Q_MIN:
-        raise DomainError(f"Type at least {Q_MIN} characters.", field="q", code="min_length")
+        raise DomainError(gettext("Type at least %(q_min)s characters.") % {"q_min": Q_MIN}, field="q", code="min_length")
     if len(text) > Q_MAX:
-        raise DomainError(f"A search is at most {Q_MAX} characters.", field="q",
+        raise DomainError(gettext("A search is at most %(q_max)s characters.") % {"q_max": Q_MAX}, field="q",
                           code="max_length")
     rest, span = _take_date(text)
     words = tuple(word.lower() for word in _WORD.findall(rest))
     if span is None and not words:
-        raise DomainError("Search for letters or digits: a name, a place or a date.",
+        raise DomainError(gettext("Search for letters or digits: a name, a place or a date."),
                           field="q", code="invalid")
     name = rest if words else ""
     return Terms(raw=text, text=name, words=words,
@@ -108,7 +110,7 @@ def kind_read(raw: str | None) -> str:
     """``kind``: one of :data:`KINDS`, or empty for all of them."""
     kind = (raw or "").strip()
     if kind and kind not in KINDS:
-        raise DomainError(f"A kind is one of: {', '.join(KINDS)} (or empty for all).",
+        raise DomainError(gettext("A kind is one of: %(values)s (or empty for all).") % {"values": ', '.join(KINDS)},
                           field="kind", code="invalid_choice")
     return kind
 
@@ -119,6 +121,6 @@ def page_read(raw: str | None, *, maximum: int = PAGE_MAX) -> int:
     if not text:
         return 1
     if not (text.isascii() and text.isdigit() and len(text) <= 9) or not 1 <= int(text) <= maximum:
-        raise DomainError(f"A page is a whole number from 1 to {maximum}.", field="page",
+        raise DomainError(gettext("A page is a whole number from 1 to %(maximum)s.") % {"maximum": maximum}, field="page",
                           code="invalid")
     return int(text)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 from django.http import Http404
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
@@ -159,13 +160,13 @@ class SeriesStandingsOutput(serializers.Serializer[object]):
 # --- endpoints ------------------------------------------------------------------------------------
 def _data(request: Request) -> dict[str, object]:
     if not isinstance(request.data, dict):
-        raise DomainError("Send a JSON object.", field="__all__")
+        raise DomainError(gettext("Send a JSON object."), field="__all__")
     return dict(request.data)
 
 
 def _owner(raw: object) -> Club:
     if raw in (None, ""):
-        raise DomainError("Name the owning club.", field="club", code="required")
+        raise DomainError(gettext("Name the owning club."), field="club", code="required")
     text = str(raw).strip()
     club = Club.objects.filter(slug=text).first()
     if club is None and text.isascii() and text.isdigit() and len(text) < 10:
@@ -193,7 +194,7 @@ class SeriesListApi(APIView):
         check_club_role(user=request.user, club=club, role="director")
         unknown = sorted(set(data) - set(services.FIELDS))
         if unknown:
-            raise DomainError(f"Unknown field {unknown[0]}.", field=unknown[0], code="unknown")
+            raise DomainError(gettext("Unknown field %(unknown)s.") % {"unknown": unknown[0]}, field=unknown[0], code="unknown")
         series = services.series_create(club=club, actor=request.user, **data)
         return Response(SeriesOutput(series, context={"user": request.user}).data,
                         status=status.HTTP_201_CREATED)
@@ -214,7 +215,7 @@ class SeriesDetailApi(APIView):
         selectors.check_series_manage(user=request.user, series=series)
         data = _data(request)
         if "club" in data:
-            raise DomainError("A series keeps its owning club.", field="club", code="fixed")
+            raise DomainError(gettext("A series keeps its owning club."), field="club", code="fixed")
         selectors.check_series_owner(user=request.user, series=series, changes=data)
         series = services.series_update(series=series, actor=request.user, **data)
         return Response(SeriesOutput(series, context={"user": request.user}).data)

@@ -25,6 +25,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Max, Q, QuerySet
 from django.http import Http404
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
 
 import formats
 from clubs.models import Club, Membership
@@ -79,7 +80,7 @@ def can_manage_series(*, user: Actor, series: Series) -> bool:
 
 def check_series_manage(*, user: Actor, series: Series) -> None:
     if not can_manage_series(user=user, series=series):
-        raise PermissionDenied("This needs the director role in one of the series' clubs.")
+        raise PermissionDenied(gettext("This needs the director role in one of the series' clubs."))
 
 
 def is_series_owner(*, user: Actor, series: Series) -> bool:
@@ -90,7 +91,11 @@ def is_series_owner(*, user: Actor, series: Series) -> bool:
 
 
 # What only the owning club changes, and the words of its refusal.
-OWNER_ONLY = {"name": "renames", "partner_clubs": "changes the partner clubs of"}
+OWNER_ONLY = {
+    "name": gettext_lazy("Only a director of %(name)s renames this series."),
+    "partner_clubs": gettext_lazy("Only a director of %(name)s changes the partner clubs of "
+                                  "this series."),
+}
 
 
 def check_series_owner(*, user: Actor, series: Series,
@@ -101,7 +106,7 @@ def check_series_owner(*, user: Actor, series: Series,
     if is_series_owner(user=user, series=series):
         return
     if delete:
-        raise PermissionDenied(f"Only a director of {series.club.name} deletes this series.")
+        raise PermissionDenied(gettext("Only a director of %(name)s deletes this series.") % {"name": series.club.name})
     partners = list(series.partner_clubs.all())
     current = {"name": series.name, "partner_clubs": sorted(c.slug for c in partners)}
     by_key = {key: c.slug for c in partners for key in (c.slug, str(c.pk))}  # slug or id
@@ -115,8 +120,7 @@ def check_series_owner(*, user: Actor, series: Series,
         elif isinstance(new, str):
             new = " ".join(new.split())
         if new != current[field]:
-            raise PermissionDenied(f"Only a director of {series.club.name} {words} this "
-                                   "series.")
+            raise PermissionDenied(str(words) % {"name": series.club.name})
 
 
 def series_of_club(*, club: Club) -> QuerySet[Series]:

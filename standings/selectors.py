@@ -303,12 +303,12 @@ def event_standings(
     snapshot = _snapshot(event)
     if stage is not None:
         if stage not in Round.Stage.values:
-            raise DomainError(f"A stage is one of: {', '.join(Round.Stage.values)}.",
+            raise DomainError(gettext("A stage is one of: %(values)s.") % {"values": ', '.join(Round.Stage.values)},
                               field="stage")
         part = stage
     part = part or RESULT
     if part not in PARTS:
-        raise DomainError(f"A view is one of: {RESULT}, {TOTALS}.", field="view")
+        raise DomainError(gettext("A view is one of: %(result)s, %(totals)s.") % {"result": RESULT, "totals": TOTALS}, field="view")
     rows = list(snapshot.rows) if snapshot else []
     tie_breaks = translated_tie_breaks(
         list(snapshot.tie_breaks) if snapshot and snapshot.tie_breaks

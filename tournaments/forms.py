@@ -328,7 +328,7 @@ class EventForm(forms.Form):
             found = _PAYOUT_LINE.match(line)
             if not found:
                 raise forms.ValidationError(
-                    f"Line {n} (\"{line[:40]}\"): write a place and an amount, e.g. \"1 300\".")
+                    gettext("Line %(n)s (\"%(line)s\"): write a place and an amount, e.g. \"1 300\".") % {"n": n, "line": line[:40]})
             payouts.append({"place": int(found["place"]),
                             "amount": found["amount"].replace(",", "")})
         try:

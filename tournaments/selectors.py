@@ -11,6 +11,7 @@ from typing import Any, TypedDict
 from django.db.models import Exists, F, Model, OuterRef, Prefetch
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from clubs.models import Player
 from clubs.permissions import check_club_role, check_view_event
@@ -52,8 +53,7 @@ def results_locked_refusal(event: Event, locked: datetime.datetime, *,
     minutes = event.club.correction_window_minutes
     when = timezone.localtime(locked).strftime("%Y-%m-%d %H:%M")
     return DomainError(
-        f"This event's results are locked since {when} (the club corrects results up to "
-        f"{minutes} minutes after an event finishes); only the club's owner can reopen it.",
+        gettext("This event's results are locked since %(when)s (the club corrects results up to %(minutes)s minutes after an event finishes); only the club's owner can reopen it.") % {"when": when, "minutes": minutes},
         field=field, code="locked")
 
 
@@ -67,10 +67,9 @@ def results_final(event: Event) -> DomainError | None:
         locked = results_locked_at(event)
         if locked is not None:
             return results_locked_refusal(event, locked)
-        return DomainError("This event is finished and its results are final; reopen it, "
-                           "saying why, to change them.", field="event", code="event_final")
+        return DomainError(gettext("This event is finished and its results are final; reopen it, saying why, to change them."), field="event", code="event_final")
     if event.status == Event.Status.CANCELLED:
-        return DomainError("This event was cancelled; its results can no longer change.",
+        return DomainError(gettext("This event was cancelled; its results can no longer change."),
                            field="event", code="event_final")
     return None
 

@@ -173,10 +173,10 @@ def _rounds_setting(spec: formats.Format, value: object, rounds_planned: int | N
     """The planned rounds given as the format's ``rounds_setting`` (1 to 40)."""
     field = f"format_settings.{spec.rounds_setting}"
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 40:
-        raise DomainError(f"{spec.rounds_label} are a whole number from 1 to 40.", field=field)
+        raise DomainError(gettext("%(rounds_label)s are a whole number from 1 to 40.") % {"rounds_label": spec.rounds_label}, field=field)
     if rounds_planned is not None and rounds_planned != value:
         raise DomainError(
-            f"rounds_planned and {field} say different things; give one of them.", field=field)
+            gettext("rounds_planned and %(field)s say different things; give one of them.") % {"field": field}, field=field)
     return value
 
 
@@ -208,18 +208,18 @@ def _check_settings(
     """Validate an event's settings; returns the cleaned name, ruleset and tie-breaks."""
     name = name.strip()
     if not name:
-        raise DomainError("Give the event a name.", field="name")
+        raise DomainError(gettext("Give the event a name."), field="name")
     if rounds_planned < 1 or rounds_planned > 60:
-        raise DomainError("Rounds must be between 1 and 60.", field="rounds_planned")
+        raise DomainError(gettext("Rounds must be between 1 and 60."), field="rounds_planned")
     if deals_per_round is not None and not 1 <= deals_per_round <= 60:
-        raise DomainError("Deals per round must be between 1 and 60.", field="deals_per_round")
+        raise DomainError(gettext("Deals per round must be between 1 and 60."), field="deals_per_round")
     if bye_scoring not in Event.ByeScoring.values:
         raise DomainError(
-            f"A bye scores one of: {', '.join(Event.ByeScoring.values)}.", field="bye_scoring"
+            gettext("A bye scores one of: %(values)s.") % {"values": ', '.join(Event.ByeScoring.values)}, field="bye_scoring"
         )
     if not -BYE_POINTS_LIMIT <= bye_points <= BYE_POINTS_LIMIT:
         raise DomainError(
-            f"Fixed bye points must be between {-BYE_POINTS_LIMIT:,} and {BYE_POINTS_LIMIT:,}.",
+            gettext("Fixed bye points must be between %(value)s and %(bye_points_limit)s.") % {"value": f"{-BYE_POINTS_LIMIT:,}", "bye_points_limit": f"{BYE_POINTS_LIMIT:,}"},
             field="bye_points",
         )
     preset = ruleset_preset or club.ruleset_preset
@@ -252,8 +252,7 @@ def check_table_shape(*, ruleset: Ruleset, format: str) -> None:
     except formats.FormatError as exc:
         if exc.code != "table_shape":
             return  # the settings are checked on their own (check_format_settings)
-        raise DomainError(f"{exc.message} ({ruleset.title} is played at tables of "
-                          f"{' or '.join(map(str, ruleset.table_sizes))}.)",
+        raise DomainError(gettext("%(message)s (%(title)s is played at tables of %(values)s.)") % {"message": exc.message, "title": ruleset.title, "values": ' or '.join(map(str, ruleset.table_sizes))},
                           field="ruleset_preset", code="table_shape") from None
 
 
@@ -309,7 +308,7 @@ def check_event_settings_change(
     )
     if hands_entered and (preset, overrides) != (locked.ruleset_preset, locked.ruleset_overrides):
         raise DomainError(
-            "Hands have been entered under the current rules; they cannot change now.",
+            gettext("Hands have been entered under the current rules; they cannot change now."),
             field="ruleset_preset",
         )
     given_settings = dict(locked.format_settings if format_settings is None else format_settings)
@@ -333,8 +332,7 @@ def check_event_settings_change(
         refused = sorted(set(changed) & RESULT_SETTINGS)
         if refused:
             raise DomainError(
-                "This event is finished: its results are final. Reopen it (with a reason) "
-                "before changing settings that change results.",
+                gettext("This event is finished: its results are final. Reopen it (with a reason) before changing settings that change results."),
                 field=refused[0],
             )
     return changed
@@ -383,8 +381,7 @@ def check_not_erased(player: Player, *, field: str) -> None:
     """An erased player (their account erased at their request: the row stays for the clubs'
     results as "Withdrawn player") is never entered in an event again, on any path."""
     if player.erased_at is not None:
-        raise DomainError(f"Player #{player.pk} erased their data: they cannot be entered in an "
-                          "event (add them to the roster again if they come back).",
+        raise DomainError(gettext("Player #%(pk)s erased their data: they cannot be entered in an event (add them to the roster again if they come back).") % {"pk": player.pk},
                           field=field, code="erased")
 
 
@@ -401,20 +398,18 @@ def entry_check_in(
     In a progressive event an ``alternate`` waits to take the seat of a player who withdraws."""
     locked = event_lock(event)
     if locked.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
-        raise DomainError("This event is over; nobody can check in.", field="player")
+        raise DomainError(gettext("This event is over; nobody can check in."), field="player")
     if locked.is_pairs:
-        raise DomainError("This event takes pairs: register two players together "
-                          '({"player_ids": [a, b]}).', field="player_ids", code="pairs_only")
+        raise DomainError(gettext("This event takes pairs: register two players together ({\"player_ids\": [a, b]})."), field="player_ids", code="pairs_only")
     if alternate and not locked.spec.alternates:
-        raise DomainError("Alternates wait for a seat in a progressive event; at a club night "
-                          "everyone plays (sitting out in turn).", field="alternate")
+        raise DomainError(gettext("Alternates wait for a seat in a progressive event; at a club night everyone plays (sitting out in turn)."), field="alternate")
     if not player.club_links.filter(club_id=locked.club_id).exists():
-        raise DomainError(f"{player.name} is not on this club's roster.", field="player")
+        raise DomainError(gettext("%(name)s is not on this club's roster.") % {"name": player.name}, field="player")
     check_not_erased(player, field="player")
     existing = Entry.objects.filter(event=locked, player=player).first()
     if existing is not None:
         if existing.status == Entry.Status.ACTIVE:
-            raise DomainError(f"{player.name} is already checked in.", field="player")
+            raise DomainError(gettext("%(name)s is already checked in.") % {"name": player.name}, field="player")
         # Someone who left comes back: they play again from the next round.
         existing.status = Entry.Status.ACTIVE
         existing.left_after_round = None
@@ -444,28 +439,26 @@ def pair_register(
     Swiss or movement event takes late pairs, who play from the next round."""
     locked = event_lock(event)
     if not locked.is_pairs:
-        raise DomainError("This event takes players one by one (player_id), not pairs.",
+        raise DomainError(gettext("This event takes players one by one (player_id), not pairs."),
                           field="player_ids", code="players_only")
     if locked.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
-        raise DomainError("This event is over; no more pairs.", field="player_ids")
+        raise DomainError(gettext("This event is over; no more pairs."), field="player_ids")
     # a side of the event's game: two partners, a team of three, or one player head to head
     size = ruleset_for(preset=locked.ruleset_preset,
                        overrides=locked.ruleset_overrides).side_size
     if len(players) != size:
         words = {1: "one player", 2: "two players", 3: "three players"}.get(size, str(size))
-        raise DomainError(f"A side of this game is {words}: give exactly {size} player "
-                          f"id{'s' if size != 1 else ''}.", field="player_ids",
+        raise DomainError(gettext("A side of this game is %(words)s: give exactly %(size)s player id%(value)s.") % {"words": words, "size": size, "value": 's' if size != 1 else ''}, field="player_ids",
                           code="two_players" if size == 2 else "side_size")
     if len({p.pk for p in players}) != len(players):
-        raise DomainError(f"{players[0].name} cannot partner themselves: give different "
-                          "players.", field="player_ids", code="same_player")
+        raise DomainError(gettext("%(name)s cannot partner themselves: give different players.") % {"name": players[0].name}, field="player_ids", code="same_player")
     started = locked.rounds.exists()
     if started and locked.spec.closed_field:
-        raise DomainError("Play has started: a bracket or round robin takes no new pairs.",
+        raise DomainError(gettext("Play has started: a bracket or round robin takes no new pairs."),
                           field="player_ids", code="started")
     for player in players:
         if not player.club_links.filter(club_id=locked.club_id).exists():
-            raise DomainError(f"{player.name} is not on this club's roster.", field="player_ids")
+            raise DomainError(gettext("%(name)s is not on this club's roster.") % {"name": player.name}, field="player_ids")
         check_not_erased(player, field="player_ids")
         taken = Entry.objects.filter(event=locked, player=player).select_related("pair").first()
         if taken is not None:
@@ -476,9 +469,9 @@ def pair_register(
     name = name.strip()[:120] or " & ".join(p.name for p in players)
     if seed is not None:
         if not 1 <= seed <= 1024:
-            raise DomainError("A seed is a whole number from 1 (the best) to 1024.", field="seed")
+            raise DomainError(gettext("A seed is a whole number from 1 (the best) to 1024."), field="seed")
         if locked.pairs.filter(seed=seed).exists():
-            raise DomainError(f"Seed {seed} is already given to another pair.", field="seed",
+            raise DomainError(gettext("Seed %(seed)s is already given to another pair.") % {"seed": seed}, field="seed",
                               code="seed_taken")
     pair = Pair.objects.create(event=locked, name=name, seed=seed)
     joined = _next_round_number(locked)
@@ -503,12 +496,11 @@ def pair_withdraw(*, pair: Pair, actor: Actor | None = None, forfeited: bool = F
             round__status=Round.Status.CLOSED).select_related("table", "round").first()
         if seat is not None:
             raise DomainError(
-                f"{pair} is seated at table {seat.table.number} of round {seat.round.number}: "
-                "forfeit that game (which can withdraw the pair) rather than withdraw it.",
+                gettext("%(pair)s is seated at table %(number)s of round %(number2)s: forfeit that game (which can withdraw the pair) rather than withdraw it.") % {"pair": pair, "number": seat.table.number, "number2": seat.round.number},
                 field="pair", code="seated")
     members = list(pair.members.select_related("player"))
     if all(m.status == Entry.Status.LEFT for m in members):
-        raise DomainError(f"{pair} has already withdrawn.", field="pair")
+        raise DomainError(gettext("%(pair)s has already withdrawn.") % {"pair": pair}, field="pair")
     after = _next_round_number(locked) - 1
     for member in members:
         if member.status != Entry.Status.LEFT:
@@ -607,15 +599,13 @@ def entry_set_alternate(*, entry: Entry, alternate: bool, actor: Actor | None = 
     locked = event_lock(entry.event)
     entry = Entry.objects.select_related("player").get(pk=entry.pk)
     if alternate and not locked.spec.alternates:
-        raise DomainError("Alternates wait for a seat in a progressive event; at a club night "
-                          "everyone plays (sitting out in turn).", field="alternate")
+        raise DomainError(gettext("Alternates wait for a seat in a progressive event; at a club night everyone plays (sitting out in turn)."), field="alternate")
     if entry.status != Entry.Status.ACTIVE:
-        raise DomainError(f"{entry.player.name} has left the event.", field="entry")
+        raise DomainError(gettext("%(name)s has left the event.") % {"name": entry.player.name}, field="entry")
     if entry.alternate == alternate:
         return entry
     if Seat.objects.filter(entry=entry).exists():
-        raise DomainError(f"{entry.player.name} has been seated already: the mark stays as it "
-                          "is.", field="alternate", code="seated")
+        raise DomainError(gettext("%(name)s has been seated already: the mark stays as it is.") % {"name": entry.player.name}, field="alternate", code="seated")
     entry.alternate = alternate
     entry.save(update_fields=["alternate"])
     event_log(locked, actor, "alternate_marked" if alternate else "alternate_cleared",
@@ -627,7 +617,7 @@ def entry_set_alternate(*, entry: Entry, alternate: bool, actor: Actor | None = 
 def event_self_check_in_set(*, event: Event, mode: str, actor: Actor | None = None) -> Event:
     """Turn the event's self check-in off or on (with or without the director's approval)."""
     if mode not in Event.SelfCheckIn.values:
-        raise DomainError(f"Self check-in is one of: {', '.join(Event.SelfCheckIn.values)}.",
+        raise DomainError(gettext("Self check-in is one of: %(values)s.") % {"values": ', '.join(Event.SelfCheckIn.values)},
                           field="self_check_in")
     locked = event_lock(event)
     if locked.self_check_in != mode:
@@ -643,12 +633,12 @@ def self_check_in_refusal(event: Event) -> DomainError | None:
     event takes pairs (registered together at the desk), play has started (a late arrival sees
     the director, who knows where a seat is), or the event is over."""
     if event.self_check_in == Event.SelfCheckIn.OFF:
-        return DomainError("Check in at the desk: this event has no self check-in.",
+        return DomainError(gettext("Check in at the desk: this event has no self check-in."),
                            field="event", code="off")
     if event.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
-        return DomainError("This event is over.", field="event", code="over")
+        return DomainError(gettext("This event is over."), field="event", code="over")
     if event.is_pairs:
-        return DomainError("Pairs register together at the desk.", field="event",
+        return DomainError(gettext("Pairs register together at the desk."), field="event",
                            code="pairs_only")
     if event.rounds.exists():
         return DomainError(gettext("Play has started: please check in at the desk."), field="event",
@@ -670,11 +660,11 @@ def self_check_in(*, event: Event, player: Player,
     if refusal is not None:
         raise refusal
     if not player.club_links.filter(club_id=locked.club_id).exists():
-        raise DomainError("That name is not on this club's list: please see the desk.",
+        raise DomainError(gettext("That name is not on this club's list: please see the desk."),
                           field="player")
     check_not_erased(player, field="player")
     if locked.entries.filter(player=player, status=Entry.Status.ACTIVE).exists():
-        raise DomainError(f"{player.name}, you are already checked in.", field="player",
+        raise DomainError(gettext("%(name)s, you are already checked in.") % {"name": player.name}, field="player",
                           code="already_here")
     waiting = Arrival.objects.filter(event=locked, player=player,
                                      status=Arrival.Status.WAITING).first()

@@ -440,7 +440,7 @@ REST_FRAMEWORK = {
     # or inactive user's credential a 401 (the REST convention); a signed-in browser's session
     # is still read when no token is sent. A refusal of a known user stays a 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "clubs.authentication.AccountTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],

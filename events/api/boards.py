@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
@@ -101,7 +102,7 @@ class EventBracketApi(APIView):
         event = event_get(pk=pk, user=request.user)
         bracket = event_bracket(event)
         if bracket is None:
-            raise NotFound("This event has no bracket.")
+            raise NotFound(gettext("This event has no bracket."))
         return Response(BracketOutput(bracket).data)
 
 
@@ -159,7 +160,7 @@ class EventSeatingApi(APIView):
         event = event_get(pk=pk, user=request.user)
         name = request.query_params.get("name", "")
         if len(name.strip()) > where.NAME_MAX:
-            raise DomainError(f"Type at most {where.NAME_MAX} characters of the name.", field="name",
+            raise DomainError(gettext("Type at most %(name_max)s characters of the name.") % {"name_max": where.NAME_MAX}, field="name",
                               code="too_long")
         board = where.seating(event, name=name, withdrawn=bool(name.strip()))
         round_ = board["round"]

@@ -8,6 +8,7 @@ from typing import NotRequired, TypedDict
 
 from django.db.models import F
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -118,8 +119,7 @@ class EventEntriesBulkApi(DirectorAction):
     def act(self, event: Event, found: Event, data: Mapping[str, object], *,
             actor: Actor) -> object:
         if event.is_pairs:
-            raise DomainError("This event takes pairs: register each pair with POST entries/ "
-                              '({"player_ids": [a, b]}).', field="player_ids",
+            raise DomainError(gettext("This event takes pairs: register each pair with POST entries/ ({\"player_ids\": [a, b]})."), field="player_ids",
                               code="pairs_only")
         entries = events.entries_bulk_create(
             event=event, player_ids=validated.wholes(data, "player_ids"),

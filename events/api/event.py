@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import serializers, status
@@ -240,7 +241,7 @@ class EventStatusApi(DirectorAction):
         body = self.request.data if isinstance(self.request.data, dict) else {}
         reason = body.get("reason", "")
         if not isinstance(reason, str):
-            raise DomainError("The reason is text.", field="reason")
+            raise DomainError(gettext("The reason is text."), field="reason")
         services.event_status_set(event=event, status=self.target, actor=actor, reason=reason)
         return EventOutput(event_get(pk=event.pk, user=actor)).data
 

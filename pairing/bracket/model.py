@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from rules_engine.i18n import Text, gettext_noop
+
 from ..errors import PairingError
 
 # Largest bracket the planner builds (a 1024-pair bracket is already far beyond a club event).
@@ -42,7 +44,7 @@ class Slot:
     def __post_init__(self) -> None:
         if self.kind not in SLOT_KINDS:
             raise BracketError(
-                f"A slot is a seed, a winner or a loser, not {self.kind!r}.",
+                Text(gettext_noop("A slot is a seed, a winner or a loser, not %(kind)s."), kind=repr(self.kind)),
                 field="slot",
                 code="bad_slot",
             )
@@ -113,7 +115,7 @@ class Plan:
         found = self._by_code.get(code) if isinstance(code, str) else None
         if found is None:
             raise BracketError(
-                f"There is no match {str(code)[:20]} in this bracket.",
+                Text(gettext_noop("There is no match %(code)s in this bracket."), code=str(code)[:20]),
                 field="match",
                 code="unknown_match",
             )

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rules_engine.i18n import Text, gettext_noop
+
 from .consolation import order_entrants
 from .model import KINDS, MAX_ENTRANTS, BracketError, Match, Plan, Slot
 
@@ -40,8 +42,7 @@ def seed_order(size: int) -> list[int]:
         or size & (size - 1)
     ):
         raise BracketError(
-            f"A seeding order is for 1, 2, 4, 8, ... places (at most {2 * MAX_ENTRANTS}), "
-            f"not {size!r}.",
+            Text(gettext_noop("A seeding order is for 1, 2, 4, 8, ... places (at most %(value)s), not %(size)s."), value=2 * MAX_ENTRANTS, size=repr(size)),
             field="size",
             code="bad_size",
         )
@@ -171,42 +172,41 @@ def _check_options(
 ) -> tuple[int, ...]:
     if isinstance(entrants, bool) or not isinstance(entrants, int):
         raise BracketError(
-            "The number of pairs is a whole number.", field="entrants", code="bad_entrants"
+            Text(gettext_noop("The number of pairs is a whole number.")), field="entrants", code="bad_entrants"
         )
     if entrants < 2:
-        raise BracketError("A bracket needs at least 2 pairs.", field="entrants", code="too_few")
+        raise BracketError(Text(gettext_noop("A bracket needs at least 2 pairs.")), field="entrants", code="too_few")
     if entrants > MAX_ENTRANTS:
         raise BracketError(
-            f"A bracket takes at most {MAX_ENTRANTS} pairs, not {entrants}.",
+            Text(gettext_noop("A bracket takes at most %(max_entrants)s pairs, not %(entrants)s."), max_entrants=MAX_ENTRANTS, entrants=entrants),
             field="entrants",
             code="too_many",
         )
     if kind not in KINDS:
         raise BracketError(
-            f"A bracket is single or double elimination, not {str(kind)[:20]!r}.",
+            Text(gettext_noop("A bracket is single or double elimination, not %(kind)s."), kind=repr(str(kind)[:20])),
             field="kind",
             code="bad_kind",
         )
     if not isinstance(third_place, bool):
-        raise BracketError("third_place is true or false.", field="third_place", code="bad_option")
+        raise BracketError(Text(gettext_noop("third_place is true or false.")), field="third_place", code="bad_option")
     if not isinstance(reset, bool):
-        raise BracketError("reset is true or false.", field="reset", code="bad_option")
+        raise BracketError(Text(gettext_noop("reset is true or false.")), field="reset", code="bad_option")
     if third_place and kind == "double":
         raise BracketError(
-            "A third-place match is for single elimination; in double elimination the "
-            "losers-bracket final decides third place.",
+            Text(gettext_noop("A third-place match is for single elimination; in double elimination the losers-bracket final decides third place.")),
             field="third_place",
             code="not_single",
         )
     if third_place and entrants < 4:
         raise BracketError(
-            "A third-place match needs at least 4 pairs (two semi-finals).",
+            Text(gettext_noop("A third-place match needs at least 4 pairs (two semi-finals).")),
             field="third_place",
             code="too_few",
         )
     if isinstance(consolation, str | bytes) or not isinstance(consolation, Sequence):
         raise BracketError(
-            "The consolation rounds are a list of round numbers.",
+            Text(gettext_noop("The consolation rounds are a list of round numbers.")),
             field="consolation",
             code="bad_consolation",
         )
@@ -214,13 +214,13 @@ def _check_options(
     for rnd in consolation:
         if isinstance(rnd, bool) or not isinstance(rnd, int):
             raise BracketError(
-                f"A consolation round is a round number, not {str(rnd)[:20]!r}.",
+                Text(gettext_noop("A consolation round is a round number, not %(rnd)s."), rnd=repr(str(rnd)[:20])),
                 field="consolation",
                 code="bad_consolation",
             )
         if rnd in rounds:
             raise BracketError(
-                f"Consolation round {rnd} is listed twice.",
+                Text(gettext_noop("Consolation round %(rnd)s is listed twice."), rnd=rnd),
                 field="consolation",
                 code="bad_consolation",
             )
@@ -246,25 +246,34 @@ def _consolation_entrants(
     groups: list[list[str]] = []
     for rnd in sorted(rounds, reverse=True):
         if rnd < 1 or rnd > last:
-            setting = f"{entrants} pairs in {kind} elimination"
-            if kind == "single" and third_place:
-                setting += " with a third-place match"
+            setting = (
+                Text(gettext_noop("%(entrants)s pairs in single elimination with a third-place "
+                                  "match"), entrants=entrants)
+                if kind == "single" and third_place
+                else Text(gettext_noop("%(entrants)s pairs in single elimination"),
+                          entrants=entrants) if kind == "single"
+                else Text(gettext_noop("%(entrants)s pairs in double elimination"),
+                          entrants=entrants))
             if last < 1:
-                allowed = "no round can"
+                allowed = Text(gettext_noop("no round can"))
             elif last == 1:
-                allowed = f"only the losers of {which} round 1 can"
+                allowed = (Text(gettext_noop("only the losers of winners round 1 can"))
+                           if which == "winners"
+                           else Text(gettext_noop("only the losers of losers round 1 can")))
             else:
-                allowed = f"the losers of {which} rounds 1 to {last} can"
+                allowed = (Text(gettext_noop("the losers of winners rounds 1 to %(last)s can"),
+                                last=last) if which == "winners"
+                           else Text(gettext_noop("the losers of losers rounds 1 to %(last)s can"),
+                                     last=last))
             raise BracketError(
-                f"Round {rnd} cannot feed the consolation bracket: with {setting}, {allowed}.",
+                Text(gettext_noop("Round %(rnd)s cannot feed the consolation bracket: with %(setting)s, %(allowed)s."), rnd=rnd, setting=setting, allowed=allowed),
                 field="consolation",
                 code="bad_round",
             )
         played = builder.real(main[rnd - 1])
         if not played:
             raise BracketError(
-                f"{which.capitalize()} round {rnd} has no matches with {entrants} pairs "
-                "(byes take its place), so nobody goes out there.",
+                Text(gettext_noop("%(value)s round %(rnd)s has no matches with %(entrants)s pairs (byes take its place), so nobody goes out there."), value=which.capitalize(), rnd=rnd, entrants=entrants),
                 field="consolation",
                 code="bad_round",
             )
@@ -274,8 +283,7 @@ def _consolation_entrants(
     feeding = [Slot("loser", code) for code in order]
     if rounds and len(feeding) < 2:
         raise BracketError(
-            "A consolation bracket needs at least 2 pairs; the chosen rounds send only "
-            f"{len(feeding)}.",
+            Text(gettext_noop("A consolation bracket needs at least 2 pairs; the chosen rounds send only %(count)s."), count=len(feeding)),
             field="consolation",
             code="too_few",
         )

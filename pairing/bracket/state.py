@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from rules_engine.i18n import Text, gettext_noop
+
 from .model import BracketError, Plan, State
 from .plan import elimination_places
 
@@ -14,20 +16,20 @@ _MAIN = ("winners", "losers", "final")
 def _check_seeds(plan: Plan, seeds: Sequence[int]) -> list[int]:
     if isinstance(seeds, str | bytes) or not isinstance(seeds, Sequence):
         raise BracketError(
-            "The seeds are a list of pair ids, best first.", field="seeds", code="bad_seeds"
+            Text(gettext_noop("The seeds are a list of pair ids, best first.")), field="seeds", code="bad_seeds"
         )
     out: list[int] = []
     seen: set[int] = set()
     for i, entrant in enumerate(seeds):
         if isinstance(entrant, bool) or not isinstance(entrant, int):
             raise BracketError(
-                f"Seed {i + 1} is {str(entrant)[:20]!r}, not a pair id (a whole number).",
+                Text(gettext_noop("Seed %(value)s is %(entrant)s, not a pair id (a whole number)."), value=i + 1, entrant=repr(str(entrant)[:20])),
                 field="seeds",
                 code="bad_id",
             )
         if entrant in seen:
             raise BracketError(
-                f"Pair {entrant} is seeded twice (again at seed {i + 1}).",
+                Text(gettext_noop("Pair %(entrant)s is seeded twice (again at seed %(value)s)."), entrant=entrant, value=i + 1),
                 field="seeds",
                 code="duplicate",
             )
@@ -35,7 +37,7 @@ def _check_seeds(plan: Plan, seeds: Sequence[int]) -> list[int]:
         out.append(entrant)
     if len(out) != plan.entrants:
         raise BracketError(
-            f"The bracket is for {plan.entrants} pairs but {len(out)} were seeded.",
+            Text(gettext_noop("The bracket is for %(entrants)s pairs but %(count)s were seeded."), entrants=plan.entrants, count=len(out)),
             field="seeds",
             code="wrong_count",
         )
@@ -45,20 +47,20 @@ def _check_seeds(plan: Plan, seeds: Sequence[int]) -> list[int]:
 def _check_results(plan: Plan, results: Mapping[str, int]) -> None:
     if not isinstance(results, Mapping):
         raise BracketError(
-            "The results map match codes to the winning pair's id.",
+            Text(gettext_noop("The results map match codes to the winning pair's id.")),
             field="match",
             code="bad_results",
         )
     for code, winner in results.items():
         if not isinstance(code, str) or not plan.has(code):
             raise BracketError(
-                f"There is no match {str(code)[:20]} in this bracket, so it cannot have a result.",
+                Text(gettext_noop("There is no match %(code)s in this bracket, so it cannot have a result."), code=str(code)[:20]),
                 field="match",
                 code="unknown_match",
             )
         if isinstance(winner, bool) or not isinstance(winner, int):
             raise BracketError(
-                f"The winner of match {code} is {str(winner)[:20]!r}, not a pair id.",
+                Text(gettext_noop("The winner of match %(code)s is %(winner)s, not a pair id."), code=code, winner=repr(str(winner)[:20])),
                 field="winner",
                 code="bad_id",
             )
@@ -97,8 +99,7 @@ def bracket_state(plan: Plan, seeds: Sequence[int], results: Mapping[str, int]) 
         if match.code in skipped:
             if result is not None:
                 raise BracketError(
-                    f"Match {match.code} is not played: the winners-bracket side won the grand "
-                    "final, so it has no result.",
+                    Text(gettext_noop("Match %(code)s is not played: the winners-bracket side won the grand final, so it has no result."), code=match.code),
                     field="match",
                     code="skipped",
                 )
@@ -109,15 +110,13 @@ def bracket_state(plan: Plan, seeds: Sequence[int], results: Mapping[str, int]) 
             continue
         if a is None or b is None:
             raise BracketError(
-                f"The pairs of match {match.code} are not known yet: {match.sides[0].label()} is "
-                f"{_pair(a)}, {match.sides[1].label()} is {_pair(b)}. Enter the earlier results "
-                "first.",
+                Text(gettext_noop("The pairs of match %(code)s are not known yet: %(value)s is %(value2)s, %(value3)s is %(value4)s. Enter the earlier results first."), code=match.code, value=match.sides[0].label(), value2=_pair(a), value3=match.sides[1].label(), value4=_pair(b)),
                 field="match",
                 code="not_ready",
             )
         if result not in (a, b):
             raise BracketError(
-                f"Pair {result} did not play match {match.code}; it is pair {a} against pair {b}.",
+                Text(gettext_noop("Pair %(result)s did not play match %(code)s; it is pair %(a)s against pair %(b)s."), result=result, code=match.code, a=a, b=b),
                 field="winner",
                 code="wrong_winner",
             )

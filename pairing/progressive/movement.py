@@ -11,6 +11,8 @@ from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from typing import TypeAlias, TypeVar, cast
 
+from rules_engine.i18n import Text, gettext_noop
+
 from .model import (
     CLOCKWISE_NEXT,
     DEFAULT_STEPS,
@@ -73,11 +75,11 @@ def _is_int(value: object) -> bool:
 def _player(value: object, where: str) -> Hashable:
     """A player id: any hashable value but None and booleans (ints and strings in JSON)."""
     if value is None or isinstance(value, bool):
-        raise ProgressiveError(where, f"{_shown(value)} is not a player id.", "bad_id")
+        raise ProgressiveError(where, Text(gettext_noop("%(value)s is not a player id."), value=_shown(value)), "bad_id")
     try:
         hash(value)
     except TypeError:
-        raise ProgressiveError(where, f"{_shown(value)} is not a player id.", "bad_id") from None
+        raise ProgressiveError(where, Text(gettext_noop("%(value)s is not a player id."), value=_shown(value)), "bad_id") from None
     return cast(Hashable, value)
 
 
@@ -86,7 +88,7 @@ def _enum(kind: type[E_], value: object, field: str) -> E_:
         return kind(value)
     allowed = ", ".join(f'"{m.value}"' for m in kind)
     raise ProgressiveError(
-        field, f"{_shown(value)} is not a {field}; use one of {allowed}.", f"bad_{field}"
+        field, Text(gettext_noop("%(value)s is not a %(field)s; use one of %(allowed)s."), value=_shown(value), field=field, allowed=allowed), f"bad_{field}"
     )
 
 
@@ -113,20 +115,20 @@ def _read_table(raw: object, where: str) -> Table[Hashable]:
             if not isinstance(key, str) or key not in _SEAT_NAMES:
                 raise ProgressiveError(
                     where,
-                    f"Unknown seat {_shown(key)}; a table has exactly the seats N, E, S, W.",
+                    Text(gettext_noop("Unknown seat %(value)s; a table has exactly the seats N, E, S, W."), value=_shown(key)),
                     "unknown_seat",
                 )
         for seat in SEATS:
             if str(seat) not in raw:
                 raise ProgressiveError(
-                    where, f"Seat {seat} is missing; a table seats N, E, S and W.", "missing_seat"
+                    where, Text(gettext_noop("Seat %(seat)s is missing; a table seats N, E, S and W."), seat=seat), "missing_seat"
                 )
         values = [raw[str(seat)] for seat in SEATS]
     elif _is_list(raw) and len(cast(Sequence[object], raw)) == 4:
         values = list(cast(Sequence[object], raw))
     else:
         raise ProgressiveError(
-            where, 'A table is an object {"N": id, "E": id, "S": id, "W": id}.', "bad_table"
+            where, Text(gettext_noop("A table is an object {\"N\": id, \"E\": id, \"S\": id, \"W\": id}.")), "bad_table"
         )
     n, e, s, w = (_player(v, f"{where}.{seat}") for v, seat in zip(values, SEATS, strict=True))
     return (n, e, s, w)
@@ -138,17 +140,17 @@ def _read_seating(raw: object, field: str) -> list[Table[Hashable]]:
         extra = set(raw) - {"tables", "byes"}
         if extra:
             raise ProgressiveError(
-                field, f"Unknown key {_shown(sorted(map(str, extra))[0])} in a seating.", "bad_key"
+                field, Text(gettext_noop("Unknown key %(value)s in a seating."), value=_shown(sorted(map(str, extra))[0])), "bad_key"
             )
         raw = raw["tables"]
     if not _is_list(raw):
-        raise ProgressiveError(field, "A seating is a list of tables in table order.", "bad_tables")
+        raise ProgressiveError(field, Text(gettext_noop("A seating is a list of tables in table order.")), "bad_tables")
     items = cast(Sequence[object], raw)
     if not items:
-        raise ProgressiveError(field, "A seating needs at least one table.", "empty")
+        raise ProgressiveError(field, Text(gettext_noop("A seating needs at least one table.")), "empty")
     if len(items) > MAX_TABLES:
         raise ProgressiveError(
-            field, f"At most {MAX_TABLES} tables; {len(items)} given.", "too_many"
+            field, Text(gettext_noop("At most %(max_tables)s tables; %(count)s given."), max_tables=MAX_TABLES, count=len(items)), "too_many"
         )
     tables: list[Table[Hashable]] = []
     seen: dict[Hashable, tuple[int, Seat]] = {}
@@ -159,8 +161,7 @@ def _read_seating(raw: object, field: str) -> list[Table[Hashable]]:
                 first_table, first_seat = seen[player]
                 raise ProgressiveError(
                     f"{field}[{t}].{seat}",
-                    f"Player {_shown(player)} is seated twice: table {first_table + 1} "
-                    f"{first_seat} and table {t + 1} {seat}.",
+                    Text(gettext_noop("Player %(value)s is seated twice: table %(value2)s %(first_seat)s and table %(value3)s %(seat)s."), value=_shown(player), value2=first_table + 1, first_seat=first_seat, value3=t + 1, seat=seat),
                     "seated_twice",
                 )
             seen[player] = (t, seat)
@@ -185,13 +186,13 @@ def _read_history(raw: object, last: list[Table[Hashable]]) -> tuple[Counter[Pai
         raw = ()
     if not _is_list(raw):
         raise ProgressiveError(
-            "history", "history is a list of seatings and/or partner pairs.", "bad_history"
+            "history", Text(gettext_noop("history is a list of seatings and/or partner pairs.")), "bad_history"
         )
     items = cast(Sequence[object], raw)
     if len(items) > MAX_HISTORY_ITEMS:
         raise ProgressiveError(
             "history",
-            f"At most {MAX_HISTORY_ITEMS:,} history items; {len(items)} given.",
+            Text(gettext_noop("At most %(max_history_items)s history items; %(count)s given."), max_history_items=format(MAX_HISTORY_ITEMS, ','), count=len(items)),
             "too_many",
         )
     partners: Counter[Pair] = Counter()
@@ -204,21 +205,21 @@ def _read_history(raw: object, last: list[Table[Hashable]]) -> tuple[Counter[Pai
             a, b = (_player(v, where) for v in cast(Sequence[object], item))
             if a == b:
                 raise ProgressiveError(
-                    where, f"A partner pair names two players, not {_shown(a)} twice.", "bad_pair"
+                    where, Text(gettext_noop("A partner pair names two players, not %(value)s twice."), value=_shown(a)), "bad_pair"
                 )
             partners[_pair(a, b)] += 1
             continue
         if not (_is_list(item) or isinstance(item, Mapping)):
             raise ProgressiveError(
                 where,
-                "A history item is a seating (list of tables) or a partner pair [a, b].",
+                Text(gettext_noop("A history item is a seating (list of tables) or a partner pair [a, b].")),
                 "bad_history",
             )
         seating = _read_seating(item, where)
         total_tables += len(seating)
         if total_tables > MAX_HISTORY_TABLES:
             raise ProgressiveError(
-                "history", f"At most {MAX_HISTORY_TABLES:,} tables over the history.", "too_many"
+                "history", Text(gettext_noop("At most %(max_history_tables)s tables over the history."), max_history_tables=format(MAX_HISTORY_TABLES, ',')), "too_many"
             )
         seatings.append(seating)
     if items and not _is_partner_pair(items[-1]) and seatings[-1] == last:
@@ -238,14 +239,14 @@ def _read_points(raw: object, where: str) -> dict[Side, int] | None:
         return None
     if not isinstance(raw, Mapping) or set(map(str, raw)) != _SIDE_NAMES or len(raw) != 2:
         raise ProgressiveError(
-            where, 'Points are {"NS": total, "EW": total} for the game.', "bad_points"
+            where, Text(gettext_noop("Points are {\"NS\": total, \"EW\": total} for the game.")), "bad_points"
         )
     points: dict[Side, int] = {}
     for side in Side:
         value = raw[str(side)]
         if not _is_int(value) or abs(cast(int, value)) > MAX_POINTS:
             raise ProgressiveError(
-                f"{where}.{side}", f"{_shown(value)} is not a points total.", "bad_points"
+                f"{where}.{side}", Text(gettext_noop("%(value)s is not a points total."), value=_shown(value)), "bad_points"
             )
         points[side] = cast(int, value)
     return points
@@ -258,21 +259,21 @@ def _resolve_winners(winners: object, points: object, count: int) -> list[Side]:
     if not _is_list(winners):
         raise ProgressiveError(
             "winners",
-            'winners lists the winning side of each table: "NS" or "EW".',
+            Text(gettext_noop("winners lists the winning side of each table: \"NS\" or \"EW\".")),
             "bad_winners",
         )
     given = cast(Sequence[object], winners)
     if len(given) > count:
-        raise ProgressiveError("winners", f"{len(given)} winners for {count} tables.", "too_many")
+        raise ProgressiveError("winners", Text(gettext_noop("%(count)s winners for %(count2)s tables."), count=len(given), count2=count), "too_many")
     if points is None:
         points = ()
     if not _is_list(points):
         raise ProgressiveError(
-            "points", 'points lists {"NS": total, "EW": total} per table (or null).', "bad_points"
+            "points", Text(gettext_noop("points lists {\"NS\": total, \"EW\": total} per table (or null).")), "bad_points"
         )
     totals = cast(Sequence[object], points)
     if len(totals) > count:
-        raise ProgressiveError("points", f"{len(totals)} points for {count} tables.", "too_many")
+        raise ProgressiveError("points", Text(gettext_noop("%(count)s points for %(count2)s tables."), count=len(totals), count2=count), "too_many")
     sides: list[Side] = []
     for t in range(count):
         where = f"winners[{t}]"
@@ -281,27 +282,25 @@ def _resolve_winners(winners: object, points: object, count: int) -> list[Side]:
         if raw is None:
             if pts is None:
                 raise ProgressiveError(
-                    where, f'Table {t + 1} has no winner; give "NS" or "EW".', "missing"
+                    where, Text(gettext_noop("Table %(value)s has no winner; give \"NS\" or \"EW\"."), value=t + 1), "missing"
                 )
             if pts[Side.NS] == pts[Side.EW]:
                 raise ProgressiveError(
                     where,
-                    f"Table {t + 1} tied at {pts[Side.NS]}; decide the winner at the table "
-                    '(a high-card cut) and give it as "NS" or "EW".',
+                    Text(gettext_noop("Table %(value)s tied at %(pts)s; decide the winner at the table (a high-card cut) and give it as \"NS\" or \"EW\"."), value=t + 1, pts=pts[Side.NS]),
                     "tie",
                 )
             sides.append(Side.NS if pts[Side.NS] > pts[Side.EW] else Side.EW)
             continue
         if not isinstance(raw, str) or raw not in _SIDE_NAMES:
             raise ProgressiveError(
-                where, f'{_shown(raw)} is not a side; the winner is "NS" or "EW".', "bad_side"
+                where, Text(gettext_noop("%(value)s is not a side; the winner is \"NS\" or \"EW\"."), value=_shown(raw)), "bad_side"
             )
         side = Side(raw)
         if pts is not None and pts[_OTHER_SIDE[side]] > pts[side]:
             raise ProgressiveError(
                 where,
-                f"Table {t + 1}: {side} is given as the winner but scored "
-                f"{pts[side]} to {pts[_OTHER_SIDE[side]]}.",
+                Text(gettext_noop("Table %(value)s: %(side)s is given as the winner but scored %(pts)s to %(pts2)s."), value=t + 1, side=side, pts=pts[side], pts2=pts[_OTHER_SIDE[side]]),
                 "disagrees_with_points",
             )
         sides.append(side)
@@ -312,17 +311,17 @@ def _read_ids(raw: object, field: str) -> list[Hashable]:
     if raw is None:
         return []
     if not _is_list(raw):
-        raise ProgressiveError(field, f"{field} is a list of player ids.", "bad_list")
+        raise ProgressiveError(field, Text(gettext_noop("%(field)s is a list of player ids."), field=field), "bad_list")
     values = cast(Sequence[object], raw)
     if len(values) > 4 * MAX_TABLES:
-        raise ProgressiveError(field, f"At most {4 * MAX_TABLES} ids.", "too_many")
+        raise ProgressiveError(field, Text(gettext_noop("At most %(value)s ids."), value=4 * MAX_TABLES), "too_many")
     ids: list[Hashable] = []
     seen: set[Hashable] = set()
     for j, value in enumerate(values):
         player = _player(value, f"{field}[{j}]")
         if player in seen:
             raise ProgressiveError(
-                f"{field}[{j}]", f"Player {_shown(player)} is listed twice.", "duplicate"
+                f"{field}[{j}]", Text(gettext_noop("Player %(value)s is listed twice."), value=_shown(player)), "duplicate"
             )
         seen.add(player)
         ids.append(player)
@@ -342,21 +341,20 @@ def _substitute(
         if p not in where:
             raise ProgressiveError(
                 f"leaving[{j}]",
-                f"Player {_shown(p)} leaves but did not play the last game.",
+                Text(gettext_noop("Player %(value)s leaves but did not play the last game."), value=_shown(p)),
                 "not_seated",
             )
     for j, p in enumerate(comers):
         if p in where:
             raise ProgressiveError(
                 f"entering[{j}]",
-                f"Player {_shown(p)} enters but is already seated.",
+                Text(gettext_noop("Player %(value)s enters but is already seated."), value=_shown(p)),
                 "already_seated",
             )
     if len(comers) > len(goers):
         raise ProgressiveError(
             "entering",
-            f"{len(comers)} players enter but {len(goers)} leave; the movement works on full "
-            "tables, so the extra alternates wait (or the director opens a table by hand).",
+            Text(gettext_noop("%(count)s players enter but %(count2)s leave; the movement works on full tables, so the extra alternates wait (or the director opens a table by hand)."), count=len(comers), count2=len(goers)),
             "no_seat",
         )
     if len(goers) > len(comers):
@@ -365,9 +363,7 @@ def _substitute(
         tables_named = ", ".join(str(u + 1) for u in sorted({u for u, _ in empty}))
         raise ProgressiveError(
             f"tables[{t}].{SEATS[i]}",
-            f"Table {t + 1} seat {SEATS[i]} would be empty: {_shown(goers[len(comers)])} leaves "
-            f"and no entering player is left to take the seat (tables with an empty seat: "
-            f"{tables_named}). Give an alternate in entering, or reseat by hand.",
+            Text(gettext_noop("Table %(value)s seat %(seats)s would be empty: %(value2)s leaves and no entering player is left to take the seat (tables with an empty seat: %(tables_named)s). Give an alternate in entering, or reseat by hand."), value=t + 1, seats=SEATS[i], value2=_shown(goers[len(comers)]), tables_named=tables_named),
             "empty_seat",
         )
     seated = [list(table) for table in tables]
@@ -386,19 +382,18 @@ def _read_steps(raw: object) -> dict[Seat, int]:
     if not isinstance(raw, Mapping):
         raise ProgressiveError(
             "steps",
-            'steps maps a seat to a table step, e.g. {"N": 0, "S": 1, "E": -1, "W": -2}.',
+            Text(gettext_noop("steps maps a seat to a table step, e.g. {\"N\": 0, \"S\": 1, \"E\": -1, \"W\": -2}.")),
             "bad_steps",
         )
     for key, value in raw.items():
         if not isinstance(key, str) or key not in _SEAT_NAMES:
             raise ProgressiveError(
-                "steps", f"Unknown seat {_shown(key)}; steps are keyed N, E, S, W.", "unknown_seat"
+                "steps", Text(gettext_noop("Unknown seat %(value)s; steps are keyed N, E, S, W."), value=_shown(key)), "unknown_seat"
             )
         if not _is_int(value) or abs(cast(int, value)) > MAX_STEP:
             raise ProgressiveError(
                 f"steps.{key}",
-                f"{_shown(value)} is not a step; give a whole number of tables "
-                "(positive = toward higher table numbers).",
+                Text(gettext_noop("%(value)s is not a step; give a whole number of tables (positive = toward higher table numbers)."), value=_shown(value)),
                 "bad_step",
             )
         steps[Seat(key)] = cast(int, value)
@@ -410,7 +405,7 @@ def _read_games(raw: object, default: int) -> int:
         return default
     if not _is_int(raw) or not 1 <= cast(int, raw) <= MAX_GAMES:
         raise ProgressiveError(
-            "games", f"games is a whole number from 1 to {MAX_GAMES}.", "bad_games"
+            "games", Text(gettext_noop("games is a whole number from 1 to %(max_games)s."), max_games=MAX_GAMES), "bad_games"
         )
     return cast(int, raw)
 
@@ -455,14 +450,13 @@ def _read_table_draw(
     if not _is_list(raw):
         raise ProgressiveError(
             "table_draw",
-            'With draw "table", table_draw lists for each table one stayer and the arrival '
-            "who partners them: [[stayer, arrival], ...].",
+            Text(gettext_noop("With draw \"table\", table_draw lists for each table one stayer and the arrival who partners them: [[stayer, arrival], ...].")),
             "missing",
         )
     given = cast(Sequence[object], raw)
     if len(given) > len(meetings):
         raise ProgressiveError(
-            "table_draw", f"{len(given)} draws for {len(meetings)} tables.", "too_many"
+            "table_draw", Text(gettext_noop("%(count)s draws for %(count2)s tables."), count=len(given), count2=len(meetings)), "too_many"
         )
     chosen: list[tuple[Hashable, Hashable]] = []
     for u, meeting in enumerate(meetings):
@@ -470,13 +464,13 @@ def _read_table_draw(
         if u >= len(given) or given[u] is None:
             raise ProgressiveError(
                 where,
-                f"No draw for table {u + 1}; name one stayer and their new partner.",
+                Text(gettext_noop("No draw for table %(value)s; name one stayer and their new partner."), value=u + 1),
                 "missing",
             )
         item = given[u]
         if not _is_list(item) or len(cast(Sequence[object], item)) != 2:
             raise ProgressiveError(
-                where, "A draw is a pair [stayer, arrival] who partner each other.", "bad_pair"
+                where, Text(gettext_noop("A draw is a pair [stayer, arrival] who partner each other.")), "bad_pair"
             )
         p, q = (_player(v, where) for v in cast(Sequence[object], item))
         stayers, arrivals = meeting.stayers, meeting.arrivals
@@ -487,24 +481,20 @@ def _read_table_draw(
         elif p in stayers and q in stayers:
             raise ProgressiveError(
                 where,
-                f"{_shown(p)} and {_shown(q)} both stay at table {u + 1} and must be split; "
-                "pair a stayer with an arrival.",
+                Text(gettext_noop("%(value)s and %(value2)s both stay at table %(value3)s and must be split; pair a stayer with an arrival."), value=_shown(p), value2=_shown(q), value3=u + 1),
                 "stayers_together",
             )
         elif p in arrivals and q in arrivals:
             raise ProgressiveError(
                 where,
-                f"{_shown(p)} and {_shown(q)} both arrive at table {u + 1}; pair a stayer with "
-                "an arrival.",
+                Text(gettext_noop("%(value)s and %(value2)s both arrive at table %(value3)s; pair a stayer with an arrival."), value=_shown(p), value2=_shown(q), value3=u + 1),
                 "arrivals_together",
             )
         else:
             stranger = p if p not in stayers and p not in arrivals else q
             raise ProgressiveError(
                 where,
-                f"{_shown(stranger)} is not at table {u + 1} next game (staying: "
-                f"{_shown(stayers[0])}, {_shown(stayers[1])}; arriving: {_shown(arrivals[0])}, "
-                f"{_shown(arrivals[1])}).",
+                Text(gettext_noop("%(value)s is not at table %(value2)s next game (staying: %(value3)s, %(value4)s; arriving: %(value5)s, %(value6)s)."), value=_shown(stranger), value2=u + 1, value3=_shown(stayers[0]), value4=_shown(stayers[1]), value5=_shown(arrivals[0]), value6=_shown(arrivals[1])),
                 "not_at_table",
             )
     return chosen
@@ -627,7 +617,7 @@ def fixed_seats_warnings(
     """
     if not _is_int(tables) or not 1 <= tables <= MAX_TABLES:
         raise ProgressiveError(
-            "tables", f"The table count is a whole number from 1 to {MAX_TABLES}.", "bad_count"
+            "tables", Text(gettext_noop("The table count is a whole number from 1 to %(max_tables)s."), max_tables=MAX_TABLES), "bad_count"
         )
     step = _read_steps(steps)
     span = _read_games(games, tables)
@@ -674,7 +664,7 @@ def fixed_seats_warnings(
 
 def _check_seed(seed: object) -> int:
     if not _is_int(seed):
-        raise ProgressiveError("seed", "seed must be a whole number.", "bad_seed")
+        raise ProgressiveError("seed", Text(gettext_noop("seed must be a whole number.")), "bad_seed")
     return cast(int, seed)
 
 
@@ -738,7 +728,7 @@ def next_game(
     if table_draw is not None and (how is not Movement.WINNERS_MOVE or mode is not DrawMode.TABLE):
         raise ProgressiveError(
             "table_draw",
-            'table_draw is read only with movement "winners_move" and draw "table".',
+            Text(gettext_noop("table_draw is read only with movement \"winners_move\" and draw \"table\".")),
             "not_used",
         )
     tables, subs = _substitute(last, entering, leaving)

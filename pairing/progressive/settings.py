@@ -28,6 +28,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TypeGuard
 
+from rules_engine.i18n import Text, gettext_noop
+
 from . import threes as threes_rules
 from .model import DEFAULT_STEPS, Direction, DrawMode, Movement, ProgressiveError
 from .stages import CUTS, DEFAULT_CUT, FinalRule, SemiPartners
@@ -53,7 +55,7 @@ def _choice(raw: Mapping[str, object], key: str, choices: list[str]) -> str:
     value = raw.get(key, DEFAULTS[key])
     if not isinstance(value, str) or value not in choices:
         raise ProgressiveError(
-            f"format_settings.{key}", f"Choose one of: {', '.join(choices)}.", "bad_choice"
+            f"format_settings.{key}", Text(gettext_noop("Choose one of: %(values)s."), values=', '.join(choices)), "bad_choice"
         )
     return value
 
@@ -70,7 +72,7 @@ def check_settings(raw: Mapping[str, object] | None, *, threes: bool = False) ->
     if unknown:
         raise ProgressiveError(
             f"format_settings.{unknown[0]}",
-            f"Unknown setting; the settings are {', '.join(sorted(KNOWN))}.", "unknown_field",
+            Text(gettext_noop("Unknown setting; the settings are %(values)s."), values=', '.join(sorted(KNOWN))), "unknown_field",
         )
     settings: dict[str, object] = {
         "movement": _choice(raw, "movement", [m.value for m in Movement]),
@@ -85,36 +87,34 @@ def check_settings(raw: Mapping[str, object] | None, *, threes: bool = False) ->
         if settings["draw"] != DrawMode.SYSTEM.value:
             raise ProgressiveError(
                 "format_settings.draw",
-                "At tables of three nobody draws for partners: the draw is system.", "not_used")
+                Text(gettext_noop("At tables of three nobody draws for partners: the draw is system.")), "not_used")
         settings["cut"] = threes_rules.check_cut(raw.get("cut", threes_rules.DEFAULT_CUT_THREES))
     cut = settings["cut"] if threes else raw.get("cut", DEFAULT_CUT)
     if not threes and (not _whole(cut) or cut not in CUTS):
         raise ProgressiveError(
             "format_settings.cut",
-            "The cut is 8 (two semi-final tables, then the final), 4 (the final table) or 0 "
-            "(no cut).", "bad_choice",
+            Text(gettext_noop("The cut is 8 (two semi-final tables, then the final), 4 (the final table) or 0 (no cut).")), "bad_choice",
         )
     settings["cut"] = cut
     minutes = raw.get("game_minutes")
     if minutes is not None and (not _whole(minutes) or not 10 <= minutes <= 240):
         raise ProgressiveError(
             "format_settings.game_minutes",
-            "A game's time limit is a whole number of minutes from 10 to 240 (or null for "
-            "none).", "bad_value",
+            Text(gettext_noop("A game's time limit is a whole number of minutes from 10 to 240 (or null for none).")), "bad_value",
         )
     settings["game_minutes"] = minutes
     if "steps" in raw:
         steps = raw["steps"]
         if settings["movement"] != Movement.FIXED_SEATS.value:
             raise ProgressiveError("format_settings.steps",
-                                   "Steps apply to the fixed seat movement only.", "not_used")
+                                   Text(gettext_noop("Steps apply to the fixed seat movement only.")), "not_used")
         if not isinstance(steps, Mapping) or not set(steps) <= {"N", "E", "S", "W"} or not all(
             isinstance(v, int) and not isinstance(v, bool) and -50 <= v <= 50
             for v in steps.values()
         ):
             raise ProgressiveError(
                 "format_settings.steps",
-                "Give whole-number steps (−50 to 50) for seats N, E, S and W.", "bad_value",
+                Text(gettext_noop("Give whole-number steps (−50 to 50) for seats N, E, S and W.")), "bad_value",
             )
         settings["steps"] = {**{k.value: v for k, v in DEFAULT_STEPS.items()}, **steps}
     return settings

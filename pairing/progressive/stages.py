@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from rules_engine.i18n import gettext_noop, ngettext
+from rules_engine.i18n import Text, gettext_noop, ngettext
 
 from ..results import TableResult
 from .model import ProgressiveError
@@ -114,11 +114,11 @@ def plan_from(settings: Mapping[str, object], qualifying: int) -> StagePlan:
 
 def _need(ranking: Sequence[int], count: int, stage: str) -> None:
     if len(set(ranking)) != len(ranking):
-        raise ProgressiveError("ranking", "A player is listed twice in the standings.", "duplicate")
+        raise ProgressiveError("ranking", Text(gettext_noop("A player is listed twice in the standings.")), "duplicate")
     if len(ranking) < count:
         raise ProgressiveError(
             "cut",
-            f"The {stage} needs {count} eligible qualifiers; the standings have {len(ranking)}.",
+            Text(gettext_noop("The %(stage)s needs %(count)s eligible qualifiers; the standings have %(count2)s."), stage=stage, count=count, count2=len(ranking)),
             "cut_larger_than_field",
         )
 
@@ -137,12 +137,12 @@ def semifinal_tables(ranking: Sequence[int], *, mode: str = "seeded", seed: int 
 def _side_winners(result: TableResult, where: str) -> tuple[int, ...]:
     if not result.finished:
         raise ProgressiveError(
-            where, f"Table {result.table_number}'s game is not finished.", "not_finished"
+            where, Text(gettext_noop("Table %(table_number)s's game is not finished."), table_number=result.table_number), "not_finished"
         )
     if result.winner is None:
         raise ProgressiveError(
             where,
-            f"Table {result.table_number}'s game ended level and nobody has won the cut yet.",
+            Text(gettext_noop("Table %(table_number)s's game ended level and nobody has won the cut yet."), table_number=result.table_number),
             "tie",
         )
     return result.winners()
@@ -155,7 +155,7 @@ def finalists(ranking: Sequence[int], semis: Sequence[TableResult], *, cut: int)
         _need(ranking, 4, "final")
         return list(ranking[:4])
     if len(semis) != 2:
-        raise ProgressiveError("semifinal", "The final needs both semi-final tables' results.",
+        raise ProgressiveError("semifinal", Text(gettext_noop("The final needs both semi-final tables' results.")),
                                "not_finished")
     chosen: list[int] = []
     for i, result in enumerate(sorted(semis, key=lambda r: r.table_number)):
@@ -173,9 +173,9 @@ def final_table(players: Sequence[int], *, game: int, rule: str = "rotate") -> t
     """Seats at the final table for final game ``game`` (1-based); ``players`` in seed order."""
     seats = _FINAL_SEATS[FinalRule(rule)]
     if not 1 <= game <= len(seats):
-        raise ProgressiveError("round", f"The final has {len(seats)} game(s).", "no_such_game")
+        raise ProgressiveError("round", Text(gettext_noop("The final has %(count)s game(s)."), count=len(seats)), "no_such_game")
     if len(players) != 4 or len(set(players)) != 4:
-        raise ProgressiveError("finalists", "The final table seats four different players.",
+        raise ProgressiveError("finalists", Text(gettext_noop("The final table seats four different players.")),
                                "bad_finalists")
     n, e, s, w = seats[game - 1]
     return (players[n], players[e], players[s], players[w])

@@ -33,7 +33,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 
-from rules_engine.i18n import gettext_noop, ngettext
+from rules_engine.i18n import Text, gettext_noop, ngettext
 
 from ..results import TableResult
 from .model import Direction, Movement, ProgressiveError
@@ -53,14 +53,12 @@ _FINAL_SEATS = {FinalRule.ROTATE: ((0, 1, 2), (1, 2, 0), (2, 0, 1)),
 def first_game(players: Sequence[int], *, seed: int) -> tuple[Three, ...]:
     """Everyone at a table of three, seats drawn at random (reproducible for ``seed``)."""
     if len(set(players)) != len(players):
-        raise ProgressiveError("players", "A player is listed twice.", "duplicate")
+        raise ProgressiveError("players", Text(gettext_noop("A player is listed twice.")), "duplicate")
     over = len(players) % 3
     if len(players) < 3 or over:
         raise ProgressiveError(
             "entries",
-            f"A progressive game at tables of three seats everyone: {len(players)} players make "
-            f"{len(players) // 3} tables with {over or len(players)} over. Check in alternates "
-            "to fill a table, or take players off the event.", "not_full_tables",
+            Text(gettext_noop("A progressive game at tables of three seats everyone: %(count)s players make %(value)s tables with %(value2)s over. Check in alternates to fill a table, or take players off the event."), count=len(players), value=len(players) // 3, value2=over or len(players)), "not_full_tables",
         )
     order = sorted(players)
     random.Random(f"progressive-threes-first:{seed}:{len(order)}").shuffle(order)
@@ -72,11 +70,10 @@ def finishing_order(result: TableResult, where: str = "round") -> tuple[int, int
     the earlier seat). The winner is the named seat, or the one seat with the most points."""
     if not result.finished:
         raise ProgressiveError(
-            where, f"Table {result.table_number}'s game is not finished: the movement needs "
-            "every table's result.", "not_finished")
+            where, Text(gettext_noop("Table %(table_number)s's game is not finished: the movement needs every table's result."), table_number=result.table_number), "not_finished")
     seats = [s for s in SEATS3 if s in result.seats]
     if len(seats) != 3 or len(result.seats) != 3:
-        raise ProgressiveError(where, f"Table {result.table_number} does not seat three.",
+        raise ProgressiveError(where, Text(gettext_noop("Table %(table_number)s does not seat three."), table_number=result.table_number),
                                "bad_table")
     points = {s: int(result.points.get(s, 0)) for s in seats}
     winner = result.winner
@@ -85,15 +82,12 @@ def finishing_order(result: TableResult, where: str = "round") -> tuple[int, int
         top = [s for s in seats if points[s] == best]
         if len(top) > 1:
             raise ProgressiveError(
-                where, f"Table {result.table_number}'s game ended level: the table cuts the "
-                "cards to settle who won.", "tie")
+                where, Text(gettext_noop("Table %(table_number)s's game ended level: the table cuts the cards to settle who won."), table_number=result.table_number), "tie")
         winner = top[0]
     if winner not in seats:
-        raise ProgressiveError(where, f"Table {result.table_number}'s winner must be a seat: "
-                               "N, E or S.", "bad_winner")
+        raise ProgressiveError(where, Text(gettext_noop("Table %(table_number)s's winner must be a seat: N, E or S."), table_number=result.table_number), "bad_winner")
     if points[winner] < best:
-        raise ProgressiveError(where, f"Table {result.table_number}'s winner scored fewer "
-                               "points than another player.", "winner_behind")
+        raise ProgressiveError(where, Text(gettext_noop("Table %(table_number)s's winner scored fewer points than another player."), table_number=result.table_number), "winner_behind")
     rest = sorted((s for s in seats if s != winner), key=lambda s: (-points[s], seats.index(s)))
     first, second, third = [result.seats[s] for s in (winner, *rest)]
     return first, second, third
@@ -111,19 +105,19 @@ def next_game(
     """The next game's tables from the last game's tables and each table's finishing order
     (first, second, third; :func:`finishing_order`). See the module docstring."""
     if direction not in {d.value for d in Direction}:
-        raise ProgressiveError("direction", "Choose one of: up, down.", "bad_choice")
+        raise ProgressiveError("direction", Text(gettext_noop("Choose one of: up, down.")), "bad_choice")
     if len(orders) != len(last) or any(
         len(o) != 3 or set(o) != set(t) for o, t in zip(orders, last, strict=False)
     ):
-        raise ProgressiveError("results", "Give each table's three players in finishing order.",
+        raise ProgressiveError("results", Text(gettext_noop("Give each table's three players in finishing order.")),
                                "bad_results")
     if len(entering) != len(leaving):
-        raise ProgressiveError("entering", "Each player who leaves needs one who enters.",
+        raise ProgressiveError("entering", Text(gettext_noop("Each player who leaves needs one who enters.")),
                                "no_seat" if len(entering) > len(leaving) else "empty_seat")
     swap = dict(zip(leaving, entering, strict=True))
     seated = {p for t in last for p in t}
     if not set(leaving) <= seated or set(entering) & seated:
-        raise ProgressiveError("leaving", "A leaver must be seated and an alternate must not.",
+        raise ProgressiveError("leaving", Text(gettext_noop("A leaver must be seated and an alternate must not.")),
                                "bad_substitution")
     count = len(last)
     tables: list[list[int]] = [[] for _ in range(count)]
@@ -147,8 +141,7 @@ def check_cut(cut: object) -> int:
     if isinstance(cut, bool) or not isinstance(cut, int) or cut not in CUTS_THREES:
         raise ProgressiveError(
             "format_settings.cut",
-            "At tables of three the cut is 9 (three semi-final tables, then the final table), "
-            "3 (the final table) or 0 (no cut).", "bad_choice")
+            Text(gettext_noop("At tables of three the cut is 9 (three semi-final tables, then the final table), 3 (the final table) or 0 (no cut).")), "bad_choice")
     return int(cut)
 
 
@@ -156,17 +149,15 @@ def check_movement(movement: object) -> None:
     if movement != Movement.WINNERS_MOVE.value:
         raise ProgressiveError(
             "format_settings.movement",
-            "At tables of three the movement is winners_move (the winner moves up a table, "
-            "second stays, third moves down): fixed seats need four seats.", "bad_choice")
+            Text(gettext_noop("At tables of three the movement is winners_move (the winner moves up a table, second stays, third moves down): fixed seats need four seats.")), "bad_choice")
 
 
 def _need(ranking: Sequence[int], count: int, stage: str) -> None:
     if len(set(ranking)) != len(ranking):
-        raise ProgressiveError("ranking", "A player is listed twice in the standings.", "duplicate")
+        raise ProgressiveError("ranking", Text(gettext_noop("A player is listed twice in the standings.")), "duplicate")
     if len(ranking) < count:
         raise ProgressiveError(
-            "cut", f"The {stage} needs {count} eligible qualifiers; the standings have "
-            f"{len(ranking)}.", "cut_larger_than_field")
+            "cut", Text(gettext_noop("The %(stage)s needs %(count)s eligible qualifiers; the standings have %(count2)s."), stage=stage, count=count, count2=len(ranking)), "cut_larger_than_field")
 
 
 def semifinal_tables(ranking: Sequence[int], *, mode: str = "seeded",
@@ -192,8 +183,7 @@ def finalists(ranking: Sequence[int], semis: Sequence[TableResult], *, cut: int)
         _need(ranking, 3, "final")
         return list(ranking[:3])
     if len(semis) != 3:
-        raise ProgressiveError("semifinal", "The final needs the three semi-final tables' "
-                               "results.", "not_finished")
+        raise ProgressiveError("semifinal", Text(gettext_noop("The final needs the three semi-final tables' results.")), "not_finished")
     winners = [finishing_order(r, f"semifinal[{i}]")[0]
                for i, r in enumerate(sorted(semis, key=lambda r: r.table_number))]
     return sorted(winners, key=_seed_key(ranking))
@@ -203,9 +193,9 @@ def final_table(players: Sequence[int], *, game: int, rule: str = "rotate") -> T
     """Seats at the final table for final game ``game`` (1-based); ``players`` in seed order."""
     seats = _FINAL_SEATS[FinalRule(rule)]
     if not 1 <= game <= len(seats):
-        raise ProgressiveError("round", f"The final has {len(seats)} game(s).", "no_such_game")
+        raise ProgressiveError("round", Text(gettext_noop("The final has %(count)s game(s)."), count=len(seats)), "no_such_game")
     if len(players) != 3 or len(set(players)) != 3:
-        raise ProgressiveError("finalists", "The final table seats three different players.",
+        raise ProgressiveError("finalists", Text(gettext_noop("The final table seats three different players.")),
                                "bad_finalists")
     a, b, c = seats[game - 1]
     return (players[a], players[b], players[c])

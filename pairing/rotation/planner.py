@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
+from rules_engine.i18n import Text, gettext_noop
+
 from .designs import whist_design
 from .engine import History, Table, seat_round
 from .model import P, Quality, RotationError, RoundPlan, Schedule, measure
@@ -15,29 +17,30 @@ MAX_PLAYERS = 1000
 
 def _check_players(players: Sequence[P], field: str = "players") -> list[P]:
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
-        raise RotationError(field, "Give the players as a list of ids.", "not_a_list")
+        raise RotationError(field, Text(gettext_noop("Give the players as a list of ids.")), "not_a_list")
     if len(players) < 4:
         raise RotationError(
             field,
-            f"At least 4 players are needed for a table; {len(players)} present.",
+            Text(gettext_noop("At least 4 players are needed for a table; %(count)s present."), count=len(players)),
             "too_few_players",
         )
     if len(players) > MAX_PLAYERS:
         raise RotationError(
-            field, f"At most {MAX_PLAYERS} players can be seated; {len(players)} given.", "too_many"
+            field, Text(gettext_noop("At most %(max_players)s players can be seated; %(count)s given."), max_players=MAX_PLAYERS, count=len(players)), "too_many"
         )
     try:
         seen = set(players)
         ordered = sorted(seen)
     except TypeError as exc:
         raise RotationError(
-            field, "Player ids must be hashable and comparable (e.g. all integers).", "bad_id"
+            field, Text(gettext_noop("Player ids must be hashable and comparable (e.g. all integers).")), "bad_id"
         ) from exc
     if len(seen) != len(players):
         dupes = sorted({p for p in players if list(players).count(p) > 1})
         raise RotationError(
             field,
-            "Each player may appear only once; duplicated: " + ", ".join(map(str, dupes)) + ".",
+            Text(gettext_noop("Each player may appear only once; duplicated: %(players)s."),
+                 players=", ".join(map(str, dupes))),
             "duplicate_player",
         )
     return ordered
@@ -45,26 +48,26 @@ def _check_players(players: Sequence[P], field: str = "players") -> list[P]:
 
 def _check_history(history: Sequence[RoundPlan[P]]) -> None:
     if not isinstance(history, Sequence):
-        raise RotationError("history", "Give the history as a list of rounds.", "not_a_list")
+        raise RotationError("history", Text(gettext_noop("Give the history as a list of rounds.")), "not_a_list")
     for number, plan in enumerate(history, start=1):
         if not isinstance(plan, RoundPlan):
-            raise RotationError("history", f"Round {number} is not a RoundPlan.", "bad_round")
+            raise RotationError("history", Text(gettext_noop("Round %(number)s is not a RoundPlan."), number=number), "bad_round")
         everyone: list[P] = []
         for table in plan.tables:
             if len(table) != 4:
                 raise RotationError(
-                    "history", f"Round {number} has a table without 4 players.", "bad_table"
+                    "history", Text(gettext_noop("Round %(number)s has a table without 4 players."), number=number), "bad_table"
                 )
             everyone.extend(table)
         everyone.extend(plan.byes)
         try:
             if len(set(everyone)) != len(everyone):
                 raise RotationError(
-                    "history", f"Round {number} lists a player twice.", "duplicate_player"
+                    "history", Text(gettext_noop("Round %(number)s lists a player twice."), number=number), "duplicate_player"
                 )
         except TypeError as exc:
             raise RotationError(
-                "history", f"Round {number} has a bad player id.", "bad_id"
+                "history", Text(gettext_noop("Round %(number)s has a bad player id."), number=number), "bad_id"
             ) from exc
 
 
@@ -114,7 +117,7 @@ def next_round(
         labels = sorted(everyone)
     except TypeError as exc:
         raise RotationError(
-            "history", "Player ids in the history are not comparable.", "bad_id"
+            "history", Text(gettext_noop("Player ids in the history are not comparable.")), "bad_id"
         ) from exc
     index = {p: i for i, p in enumerate(labels)}
     hist = History(len(labels))
@@ -137,7 +140,7 @@ def next_round(
 def _check_fixed(present: list[P], fixed_tables: Mapping[P, int]) -> dict[P, int]:
     if not isinstance(fixed_tables, Mapping):
         raise RotationError(
-            "fixed_tables", "Give fixed tables as player → table number.", "bad_fixed"
+            "fixed_tables", Text(gettext_noop("Give fixed tables as player → table number.")), "bad_fixed"
         )
     n_tables = len(present) // 4
     here = set(present)
@@ -147,29 +150,28 @@ def _check_fixed(present: list[P], fixed_tables: Mapping[P, int]) -> dict[P, int
         if player not in here:
             raise RotationError(
                 "fixed_tables",
-                f"Player {player} is fixed to table {number} but is not present this round.",
+                Text(gettext_noop("Player %(player)s is fixed to table %(number)s but is not present this round."), player=player, number=number),
                 "not_present",
             )
         if isinstance(number, bool) or not isinstance(number, int):
             raise RotationError(
                 "fixed_tables",
-                f"Table number for player {player} must be a whole number.",
+                Text(gettext_noop("Table number for player %(player)s must be a whole number."), player=player),
                 "bad_table",
             )
         if not 1 <= number <= n_tables:
             raise RotationError(
                 "fixed_tables",
-                f"Player {player} is fixed to table {number}, but this round has tables 1 to "
-                f"{n_tables} only.",
+                Text(gettext_noop("Player %(player)s is fixed to table %(number)s, but this round has tables 1 to %(n_tables)s only."), player=player, number=number, n_tables=n_tables),
                 "no_such_table",
             )
         per_table.setdefault(number, []).append(player)
         if len(per_table[number]) > 4:
             raise RotationError(
                 "fixed_tables",
-                f"More than 4 players are fixed to table {number}: "
-                + ", ".join(map(str, sorted(per_table[number])))
-                + ".",
+                Text(gettext_noop("More than 4 players are fixed to table %(number)s: "
+                                  "%(players)s."),
+                     number=number, players=", ".join(map(str, sorted(per_table[number])))),
                 "table_full",
             )
         out[player] = number - 1
@@ -204,19 +206,18 @@ def plan_schedule(
     ordered = _check_players(players)
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
         raise RotationError(
-            "rounds", "The number of rounds must be a whole number ≥ 1.", "bad_rounds"
+            "rounds", Text(gettext_noop("The number of rounds must be a whole number ≥ 1.")), "bad_rounds"
         )
     if rounds > MAX_ROUNDS:
         raise RotationError(
-            "rounds", f"At most {MAX_ROUNDS} rounds can be planned at once.", "too_many_rounds"
+            "rounds", Text(gettext_noop("At most %(max_rounds)s rounds can be planned at once."), max_rounds=MAX_ROUNDS), "too_many_rounds"
         )
     n = len(ordered)
     limit = max_partner_free_rounds(n)
     if rounds > limit and not allow_repeat_partners:
         raise RotationError(
             "rounds",
-            f"{n} players can play at most {limit} rounds without somebody partnering the same "
-            f"player twice; {rounds} requested.",
+            Text(gettext_noop("%(n)s players can play at most %(limit)s rounds without somebody partnering the same player twice; %(rounds)s requested."), n=n, limit=limit, rounds=rounds),
             "too_many_rounds",
         )
     rng = random.Random(f"plan:{seed}:{n}:{rounds}")

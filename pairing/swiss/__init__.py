@@ -105,6 +105,8 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from rules_engine.i18n import Text, gettext_noop
+
 from ..errors import PairingError
 
 __all__ = [
@@ -186,10 +188,10 @@ class SwissRound:
 
 def _whole(value: object, field: str, low: int, high: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise SwissError(f"{value!r} is not a whole number.", field=field, code="bad_number")
+        raise SwissError(Text(gettext_noop("%(value)s is not a whole number."), value=repr(value)), field=field, code="bad_number")
     if not low <= value <= high:
         raise SwissError(
-            f"{value} is out of range ({low:,} to {high:,}).", field=field, code="out_of_range"
+            Text(gettext_noop("%(value)s is out of range (%(low)s to %(high)s)."), value=value, low=format(low, ','), high=format(high, ',')), field=field, code="out_of_range"
         )
     return value
 
@@ -197,20 +199,20 @@ def _whole(value: object, field: str, low: int, high: int) -> int:
 def _checked(standings: Sequence[Standing]) -> list[Standing]:
     """The standings, validated; opponents reduced to listed pairs other than the pair itself."""
     if isinstance(standings, str | bytes) or not isinstance(standings, Sequence):
-        raise SwissError("Give the standings as a list.", field="pairs", code="bad_pairs")
+        raise SwissError(Text(gettext_noop("Give the standings as a list.")), field="pairs", code="bad_pairs")
     if len(standings) < 2:
-        raise SwissError("A Swiss round needs at least two pairs.", field="pairs", code="too_few")
+        raise SwissError(Text(gettext_noop("A Swiss round needs at least two pairs.")), field="pairs", code="too_few")
     if len(standings) > MAX_PAIRS:
         raise SwissError(
-            f"At most {MAX_PAIRS} pairs can be paired.", field="pairs", code="too_many"
+            Text(gettext_noop("At most %(max_pairs)s pairs can be paired."), max_pairs=MAX_PAIRS), field="pairs", code="too_many"
         )
     seen: set[int] = set()
     for i, standing in enumerate(standings):
         if not isinstance(standing, Standing):
-            raise SwissError("Each entry is a Standing.", field=f"pairs[{i}]", code="bad_pairs")
+            raise SwissError(Text(gettext_noop("Each entry is a Standing.")), field=f"pairs[{i}]", code="bad_pairs")
         pair = _whole(standing.pair, f"pairs[{i}].pair", -(2**63), 2**63 - 1)
         if pair in seen:
-            raise SwissError(f"Pair {pair} is listed twice.", field="pairs", code="duplicate")
+            raise SwissError(Text(gettext_noop("Pair %(pair)s is listed twice."), pair=pair), field="pairs", code="duplicate")
         seen.add(pair)
         _whole(standing.wins, f"pairs[{i}].wins", 0, MAX_WINS)
         _whole(standing.points, f"pairs[{i}].points", -MAX_POINTS, MAX_POINTS)
@@ -219,12 +221,12 @@ def _checked(standings: Sequence[Standing]) -> list[Standing]:
             opponents = list(standing.opponents)
         except TypeError:
             raise SwissError(
-                "opponents is a set of pair ids.", field=f"pairs[{i}].opponents", code="bad_id"
+                Text(gettext_noop("opponents is a set of pair ids.")), field=f"pairs[{i}].opponents", code="bad_id"
             ) from None
         for opponent in opponents:
             if not isinstance(opponent, int) or isinstance(opponent, bool):
                 raise SwissError(
-                    f"{opponent!r} is not a pair id.", field=f"pairs[{i}].opponents", code="bad_id"
+                    Text(gettext_noop("%(opponent)s is not a pair id."), opponent=repr(opponent)), field=f"pairs[{i}].opponents", code="bad_id"
                 )
     return [
         Standing(
@@ -498,16 +500,16 @@ def swiss_cost(
         pairs = [(index_of[a], index_of[b]) for a, b in matches]
         bye_index = None if bye is None else index_of[bye]
     except KeyError as exc:
-        raise SwissError(f"{exc.args[0]!r} is not a listed pair.", field="matches") from None
+        raise SwissError(Text(gettext_noop("%(args)s is not a listed pair."), args=repr(exc.args[0])), field="matches") from None
     seated = sorted(
         [i for match in pairs for i in match] + ([] if bye_index is None else [bye_index])
     )
     if seated != list(range(field.n)):
-        raise SwissError("The matches and bye must seat every pair once.", field="matches")
+        raise SwissError(Text(gettext_noop("The matches and bye must seat every pair once.")), field="matches")
     if (bye_index is None) != (field.n % 2 == 0) or (
         bye_index is not None and bye_index not in field.bye_rank
     ):
-        raise SwissError("That pair may not have the bye.", field="bye")
+        raise SwissError(Text(gettext_noop("That pair may not have the bye.")), field="bye")
     return field.total(_Answer(tuple((min(a, b), max(a, b)) for a, b in pairs), bye_index))
 
 

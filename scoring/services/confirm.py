@@ -8,6 +8,7 @@ from typing import NotRequired, TypedDict
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from common.errors import DomainError
 from common.rulesets import event_ruleset, table_seats
@@ -41,23 +42,21 @@ def game_set_scorer(*, game: Game, position: str) -> Game:
              for s in Seat.objects.filter(table=locked.table).select_related("entry__player")}
     seats = table_seats(ruleset, names)
     if position not in seats:
-        raise DomainError(f"Pick the seat of the player keeping score: {', '.join(seats)}.",
+        raise DomainError(gettext("Pick the seat of the player keeping score: %(values)s.") % {"values": ', '.join(seats)},
                           field="scorer", code="invalid_choice")
     if locked.scorer_position == position:
         return locked
     if position not in names:
-        raise DomainError("Nobody sits at that seat of this table.", field="scorer",
+        raise DomainError(gettext("Nobody sits at that seat of this table."), field="scorer",
                           code="invalid_choice")
     if locked.scorer_position and locked.hands_count:
         keeper = names.get(locked.scorer_position) or locked.scorer_position
         raise DomainError(
-            f"{keeper} ({locked.scorer_position}) keeps score for this game since its first "
-            "hand; the keeper cannot change now.",
+            gettext("%(keeper)s (%(scorer_position)s) keeps score for this game since its first hand; the keeper cannot change now.") % {"keeper": keeper, "scorer_position": locked.scorer_position},
             field="scorer", code="scorer_chosen",
         )
     if locked.status != Game.Status.PLAYING:
-        raise DomainError("This game is over: the keeper is named before the first hand, not "
-                          "after the last.", field="scorer", code="game_over")
+        raise DomainError(gettext("This game is over: the keeper is named before the first hand, not after the last."), field="scorer", code="game_over")
     locked.scorer_position = position
     locked.save(update_fields=["scorer_position"])
     return locked
@@ -82,19 +81,18 @@ def game_confirm(*, game: Game, position: str) -> Game:
         return locked
     results_final_check(locked.table.round.event)
     if locked.status != Game.Status.FINISHED:
-        raise DomainError("The game is not finished yet.", field="status")
+        raise DomainError(gettext("The game is not finished yet."), field="status")
     seat = Seat.objects.filter(table=locked.table, position=position).select_related("entry").first()
     if seat is None:
-        raise DomainError("That seat is not at this table.", field="position")
+        raise DomainError(gettext("That seat is not at this table."), field="position")
     if locked.scorer_position == position:
         raise DomainError(
-            f"{position} kept score: another player at the table confirms.",
+            gettext("%(position)s kept score: another player at the table confirms.") % {"position": position},
             field="position", code="scorer_side",
         )
     if locked.scorer_position and ruleset.side_of(position) == ruleset.side_of(locked.scorer_position):
         raise DomainError(
-            f"{position} is on the keeper's side ({locked.scorer_position} kept score): a player "
-            "of the other side confirms.", field="position", code="scorer_side",
+            gettext("%(position)s is on the keeper's side (%(scorer_position)s kept score): a player of the other side confirms.") % {"position": position, "scorer_position": locked.scorer_position}, field="position", code="scorer_side",
         )
     _game_confirmed(locked, by=seat.entry)
     _round_confirmed_advance(locked.table.round)
@@ -134,14 +132,14 @@ def games_confirm_at_desk(*, round_: Round, tables: Sequence[int], source: str,
     source and the tables. Returns one result per table asked, in the order asked:
     ``{"table", "confirmed", "already"?, "error"?, "code"?}``."""
     if source not in DESK_SOURCES:
-        raise DomainError(f"Say where the confirmation comes from: {', '.join(DESK_SOURCES)}.",
+        raise DomainError(gettext("Say where the confirmation comes from: %(values)s.") % {"values": ', '.join(DESK_SOURCES)},
                           field="source")
     asked = list(dict.fromkeys(int(t) for t in tables))
     if not asked:
-        raise DomainError("Pick at least one table.", field="tables")
+        raise DomainError(gettext("Pick at least one table."), field="tables")
     event = round_.event
     if event.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
-        raise DomainError("This event is over: reopen it before confirming games.",
+        raise DomainError(gettext("This event is over: reopen it before confirming games."),
                           field="round", code="event_over")
     games = {g.table.number: g for g in Game.objects.filter(
         table__round=round_, table__number__in=asked).select_related("table")}

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from common.errors import DomainError
 from common.rulesets import event_ruleset, table_sides
@@ -62,7 +63,7 @@ def round_call_time(*, round_: Round, actor: Actor | None = None,
     results_final_check(event)
     word = event.sitting
     if round_.status == Round.Status.CLOSED:
-        raise DomainError(f"{word.capitalize()} {round_.number} is closed.", field="round")
+        raise DomainError(gettext("%(value)s %(number)s is closed.") % {"value": word.capitalize(), "number": round_.number}, field="round")
     games = list(
         Game.objects.select_for_update(of=("self",)).select_related("table__round__event")
         .filter(table__round=round_, status=Game.Status.PLAYING).order_by("table__number")
@@ -77,7 +78,7 @@ def round_call_time(*, round_: Round, actor: Actor | None = None,
         else:
             what = f"tables {tables}: calling time now ends their games 0-0"
         raise DomainError(
-            f"No hand has been entered at {what}. Call time anyway?",
+            gettext("No hand has been entered at %(what)s. Call time anyway?") % {"what": what},
             field="confirm", code="no_hands")
     for game in games:
         game.time_called = True
@@ -99,19 +100,18 @@ def game_settle_tie(*, game: Game, winner: str, actor: Actor | None = None) -> G
     locked = _locked_game(game)
     results_final_check(locked.table.round.event)
     if locked.status == Game.Status.PLAYING:
-        raise DomainError("The game is not finished yet.", field="status")
+        raise DomainError(gettext("The game is not finished yet."), field="status")
     if locked.winner:
-        raise DomainError(f"The game did not end level: {locked.winner} won it.",
+        raise DomainError(gettext("The game did not end level: %(winner)s won it.") % {"winner": locked.winner},
                           field="winner", code="not_level")
     ruleset = event_ruleset(locked.table.round.event)
     level = level_sides(locked, ruleset)
     if winner not in level:
-        raise DomainError(f"The cut's winner is one of the sides level at the top: "
-                          f"{' or '.join(level)}.", field="winner")
+        raise DomainError(gettext("The cut's winner is one of the sides level at the top: %(values)s.") % {"values": ' or '.join(level)}, field="winner")
     round_ = locked.table.round
     if round_.status == Round.Status.CLOSED and round_.event.rounds.filter(
             number=round_.number + 1).exists():
-        raise DomainError("The next round has been seated from this result; re-draw it first.",
+        raise DomainError(gettext("The next round has been seated from this result; re-draw it first."),
                           field="winner", code="seated")
     locked.cut_winner = winner
     locked.save(update_fields=["cut_winner"])
@@ -140,36 +140,33 @@ def game_forfeit(*, game: Game, side: str, reason: str, actor: Actor | None = No
     round_ = locked.table.round
     spec = event.spec
     if not spec.forfeits:
-        raise DomainError(f"A {spec.label.lower()} has no forfeits: enter the game's hands, or "
-                          "withdraw the player.", field="format", code="no_forfeits")
+        raise DomainError(gettext("A %(value)s has no forfeits: enter the game's hands, or withdraw the player.") % {"value": spec.label.lower()}, field="format", code="no_forfeits")
     ruleset = event_ruleset(event)
     # a game of two sides (partnerships, teams of three, or two players head to head)
     if side not in ruleset.sides or len(ruleset.sides) != 2:
-        raise DomainError(f"Name the side that forfeits: {' or '.join(ruleset.sides)}.",
+        raise DomainError(gettext("Name the side that forfeits: %(values)s.") % {"values": ' or '.join(ruleset.sides)},
                           field="side")
     reason = (reason or "").strip()
     if not reason:
-        raise DomainError("Say why the side forfeits.", field="reason")
+        raise DomainError(gettext("Say why the side forfeits."), field="reason")
     if locked.forfeit == side:
         return locked
     if locked.forfeit:
-        raise DomainError(f"{locked.forfeit} has already forfeited this game.", field="side",
+        raise DomainError(gettext("%(forfeit)s has already forfeited this game.") % {"forfeit": locked.forfeit}, field="side",
                           code="forfeited")
     if event.status != Event.Status.RUNNING:
-        raise DomainError("This event is not running.", field="event")
+        raise DomainError(gettext("This event is not running."), field="event")
     if round_.status == Round.Status.CLOSED:
-        raise DomainError(f"{event.spec.sitting_title} {round_.number} is closed: only a game "
-                          f"of the open {event.sitting} can be forfeited.", field="round",
+        raise DomainError(gettext("%(sitting_title)s %(number)s is closed: only a game of the open %(sitting)s can be forfeited.") % {"sitting_title": event.spec.sitting_title, "number": round_.number, "sitting": event.sitting}, field="round",
                           code="round_closed")
     if locked.status == Game.Status.CONFIRMED:
-        raise DomainError("This game was played to its end and confirmed; it cannot be "
-                          "forfeited now.", field="game", code="confirmed")
+        raise DomainError(gettext("This game was played to its end and confirmed; it cannot be forfeited now."), field="game", code="confirmed")
     seats = {s.position: s.entry for s in
              Seat.objects.filter(table_id=locked.table_id).select_related("entry__pair")}
     forfeiting = seats.get(ruleset.seats_of(side)[0])
     pair = forfeiting.pair if forfeiting is not None else None
     if pair is None:
-        raise DomainError("No pair sits at that side of this table.", field="side")
+        raise DomainError(gettext("No pair sits at that side of this table."), field="side")
     with corrections.correction_record(
             event=event, kind=corrections.GAME_FORFEITED, actor=actor, reason=reason[:200],
             round_number=round_.number, table_number=locked.table.number) as draft:
@@ -202,26 +199,25 @@ def _adjusted_points(points: object, sides: Sequence[str]) -> dict[str, int]:
     """Both (every) side's points as the director gives them, checked: a whole number per side,
     within ``ADJUSTED_POINTS_LIMIT``; each refusal names ``points.<side>``."""
     if not isinstance(points, Mapping):
-        raise DomainError(f"Give each side's points: {', '.join(sides)}.", field="points")
+        raise DomainError(gettext("Give each side's points: %(values)s.") % {"values": ', '.join(sides)}, field="points")
     unknown = sorted(set(points) - set(sides))
     if unknown:
-        raise DomainError(f"{unknown[0]} is not a side of this game ({', '.join(sides)}).",
+        raise DomainError(gettext("%(unknown)s is not a side of this game (%(values)s).") % {"unknown": unknown[0], "values": ', '.join(sides)},
                           field=f"points.{unknown[0]}")
     out: dict[str, int] = {}
     for side in sides:
         value = points.get(side)
         if value is None or value == "":
-            raise DomainError(f"Give {side}'s points.", field=f"points.{side}")
+            raise DomainError(gettext("Give %(side)s's points.") % {"side": side}, field=f"points.{side}")
         try:
             if isinstance(value, bool) or not isinstance(value, int | str):
                 raise ValueError
             number = int(str(value).strip())
         except ValueError:
-            raise DomainError(f"{side}'s points are a whole number.",
+            raise DomainError(gettext("%(side)s's points are a whole number.") % {"side": side},
                               field=f"points.{side}") from None
         if abs(number) > ADJUSTED_POINTS_LIMIT:
-            raise DomainError(f"{side}'s points are at most {ADJUSTED_POINTS_LIMIT:,} either side "
-                              "of 0.", field=f"points.{side}")
+            raise DomainError(gettext("%(side)s's points are at most %(adjusted_points_limit)s either side of 0.") % {"side": side, "adjusted_points_limit": format(ADJUSTED_POINTS_LIMIT, ',')}, field=f"points.{side}")
         out[side] = number
     return out
 
@@ -244,17 +240,16 @@ def game_adjust(*, game: Game, kind: str, reason: str, points: object = None, si
     results_final_check(event)
     reason = reason.strip() if isinstance(reason, str) else ""
     if not isinstance(kind, str) or kind not in ADJUST_KINDS:
-        raise DomainError(f"An adjusted result is one of: {', '.join(ADJUST_KINDS)}.",
+        raise DomainError(gettext("An adjusted result is one of: %(values)s.") % {"values": ', '.join(ADJUST_KINDS)},
                           field="kind")
     if not reason:
-        raise DomainError("Say why the game gets an adjusted result.", field="reason")
+        raise DomainError(gettext("Say why the game gets an adjusted result."), field="reason")
     if len(reason) > 200:
-        raise DomainError("Keep the reason under 200 characters.", field="reason")
+        raise DomainError(gettext("Keep the reason under 200 characters."), field="reason")
     spec = event.spec
     if kind == "forfeit":
         if not spec.forfeits:
-            raise DomainError(f"A {spec.label.lower()} has no forfeits: give both sides' points "
-                              "or the round's average.", field="kind", code="no_forfeits")
+            raise DomainError(gettext("A %(value)s has no forfeits: give both sides' points or the round's average.") % {"value": spec.label.lower()}, field="kind", code="no_forfeits")
         done = game_forfeit(game=game, side=side, reason=reason, actor=actor)
         adjusted: dict[str, object] = {"kind": kind, "side": side,
                                        "points": dict(done.totals or {}), "reason": reason}
@@ -262,11 +257,11 @@ def game_adjust(*, game: Game, kind: str, reason: str, points: object = None, si
         done.adjusted = adjusted
         return done
     if event.status != Event.Status.RUNNING:
-        raise DomainError("This event is not running.", field="event")
+        raise DomainError(gettext("This event is not running."), field="event")
     locked = _locked_game(game)
     round_ = locked.table.round
     if locked.forfeit:
-        raise DomainError(f"This game was forfeited by {locked.forfeit}.", field="game",
+        raise DomainError(gettext("This game was forfeited by %(forfeit)s.") % {"forfeit": locked.forfeit}, field="game",
                           code="forfeited")
     ruleset = event_ruleset(event)
     sides = table_sides(ruleset, game_seats(locked, ruleset))
@@ -275,8 +270,7 @@ def game_adjust(*, game: Game, kind: str, reason: str, points: object = None, si
     else:
         found = _round_average(locked)
         if found is None:
-            raise DomainError(f"No other game of {event.sitting} {round_.number} has a result to "
-                              "average yet: give both sides' points.", field="kind",
+            raise DomainError(gettext("No other game of %(sitting)s %(number)s has a result to average yet: give both sides' points.") % {"sitting": event.sitting, "number": round_.number}, field="kind",
                               code="no_average")
         average, counted, of = found
         given = {s: average for s in sides}
@@ -286,8 +280,7 @@ def game_adjust(*, game: Game, kind: str, reason: str, points: object = None, si
     if (locked.status == Game.Status.CONFIRMED and (winner or locked.cut_winner)
             != (locked.winner or locked.cut_winner)
             and event.rounds.filter(number__gt=round_.number).exists()):
-        raise DomainError(f"The next {event.sitting} has been seated from this game's result; "
-                          "an adjusted result may not change who won it now.", field="points",
+        raise DomainError(gettext("The next %(sitting)s has been seated from this game's result; an adjusted result may not change who won it now.") % {"sitting": event.sitting}, field="points",
                           code="seated")
     was = {"status": locked.status, "totals": locked.totals, "winner": locked.winner}
     result: dict[str, object] = {"kind": kind, "points": given, "reason": reason}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Unpack
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from common.errors import DomainError
 from common.types import Actor
@@ -42,7 +43,7 @@ def event_settings_update(*, event: Event, actor: Actor | None = None,
             event_recompute(event=locked)
         except RulesError as exc:
             raise DomainError(
-                f"Some games already have more hands than that ({exc.errors[0].message}).",
+                gettext("Some games already have more hands than that (%(message)s).") % {"message": exc.errors[0].message},
                 field="deals_per_round",
             ) from None
         reopened = sorted(confirmed - _confirmed_tables(locked))

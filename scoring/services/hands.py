@@ -13,6 +13,7 @@ from typing import TypedDict
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from common.errors import ConflictError, DomainError
 from common.rulesets import event_ruleset
@@ -45,24 +46,24 @@ def _check_open(game: Game, *, as_director: bool, note: str) -> None:
         raise refusal
     if game.forfeit:
         raise DomainError(
-            f"This game was forfeited by {game.forfeit}: it takes no more hands.",
+            gettext("This game was forfeited by %(forfeit)s: it takes no more hands.") % {"forfeit": game.forfeit},
             field="number", code="forfeited",
         )
     if game.adjusted:
         raise DomainError(
-            "This game has an adjusted result from the director: it takes no more hands.",
+            gettext("This game has an adjusted result from the director: it takes no more hands."),
             field="number", code="adjusted",
         )
     if game.status == Game.Status.CONFIRMED:
         if not as_director:
             raise DomainError(
-                "This game is confirmed: only a director can change it now. Ask the director.",
+                gettext("This game is confirmed: only a director can change it now. Ask the director."),
                 field="number", code="confirmed",
             )
         if not note.strip():
-            raise DomainError("Say why a confirmed game is changed.", field="note")
+            raise DomainError(gettext("Say why a confirmed game is changed."), field="note")
     if game.table.round.status == Round.Status.CLOSED and not note.strip():
-        raise DomainError("Say why a closed round's hand is changed.", field="note")
+        raise DomainError(gettext("Say why a closed round's hand is changed."), field="note")
 
 
 def _shown(game: Game) -> bool:
@@ -116,8 +117,7 @@ def _replayed(key: str | None, *, game: Game, hand: Hand | None = None) -> HandR
         return None
     if earlier.hand.game_id != game.pk or (hand is not None and earlier.hand_id != hand.pk):
         raise DomainError(
-            "This submission key was already used for another hand; reload the page and "
-            "enter the hand again.",
+            gettext("This submission key was already used for another hand; reload the page and enter the hand again."),
             field="idempotency_key",
         )
     return earlier
@@ -221,20 +221,18 @@ def hand_submit(
     if number < expected:
         current = revisions[number - 1] if number >= 1 else None
         raise ConflictError(
-            f"Hand {number} has already been entered (by another device?). "
-            "Check the stored values below; correct them if they are wrong.",
+            gettext("Hand %(number)s has already been entered (by another device?). Check the stored values below; correct them if they are wrong.") % {"number": number},
             field="number",
             current=revision_values(current) | {"revision": current.revision} if current else None,
         )
     if number != expected:
-        raise DomainError(f"The next hand of this game is hand {expected}.", field="number")
+        raise DomainError(gettext("The next hand of this game is hand %(expected)s.") % {"expected": expected}, field="number")
     if locked.status != Game.Status.PLAYING and revisions:
-        raise DomainError("This game is over; no more hands can be entered.", field="number",
+        raise DomainError(gettext("This game is over; no more hands can be entered."), field="number",
                           code="game_over")
     if table_device and not as_director and not locked.scorer_position:
         raise DomainError(
-            "Name the player who keeps score on this phone first (tap their name): a player of "
-            "the other side confirms the game at the end.",
+            gettext("Name the player who keeps score on this phone first (tap their name): a player of the other side confirms the game at the end."),
             field="scorer", code="no_scorer",
         )
     engine_hand, score = hand_check(values=values, ruleset=ruleset,
@@ -279,8 +277,7 @@ def hand_correct(
     live = HandRevision.objects.select_for_update().get(hand=hand, is_live=True)
     if live.revision != expected_revision:
         raise ConflictError(
-            f"Hand {hand.number} was changed by someone else (now version {live.revision}). "
-            "Check the stored values and try again.",
+            gettext("Hand %(number)s was changed by someone else (now version %(revision)s). Check the stored values and try again.") % {"number": hand.number, "revision": live.revision},
             field="expected_revision",
             current=revision_values(live) | {"revision": live.revision},
         )
@@ -300,8 +297,7 @@ def hand_correct(
                    seats=seats)
     except RulesError as exc:
         raise DomainError(
-            f"With this change the game would end before its last entered hand "
-            f"({exc.errors[0].message}). Correct or delete the later hands first.",
+            gettext("With this change the game would end before its last entered hand (%(message)s). Correct or delete the later hands first.") % {"message": exc.errors[0].message},
             field="number",
         ) from None
     round_ = locked.table.round
@@ -340,18 +336,17 @@ def hand_delete_last(
     submit already deleted it) and answers with a conflict, deleting nothing. The hand keeps its
     row and its history: a final revision records the deletion, who made it and why."""
     if not note.strip():
-        raise DomainError("Say why the hand is deleted.", field="note")
+        raise DomainError(gettext("Say why the hand is deleted."), field="note")
     locked = _locked_game(game)
     _check_open(locked, as_director=as_director, note=note)
     revisions = _live_revisions(locked)
     if not revisions:
-        raise DomainError("This game has no hands.", field="number")
+        raise DomainError(gettext("This game has no hands."), field="number")
     live = revisions[-1]
     last = live.hand
     if last.number != number or live.revision != expected_revision:
         raise ConflictError(
-            f"The last hand is now hand {last.number} (version {live.revision}), not the one "
-            "you saw; nothing was deleted. Check it and try again.",
+            gettext("The last hand is now hand %(number)s (version %(revision)s), not the one you saw; nothing was deleted. Check it and try again.") % {"number": last.number, "revision": live.revision},
             field="number",
             current=revision_values(live) | {"number": last.number, "revision": live.revision},
         )

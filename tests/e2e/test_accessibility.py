@@ -133,6 +133,8 @@ KINDS: dict[str, Kind] = {
     "signup": Kind(lambda s: "/accounts/signup/", who="guest"),
     "invitation": Kind(lambda s: f"/invite/{s.invitation}/", who="guest"),
     "not-found": Kind(lambda s: "/events/999999/", who="guest", status=404),
+    "search": Kind(lambda s: "/search/", who="guest"),
+    "search-results": Kind(lambda s: "/search/?q=night", who="guest"),
     "table-keeper": Kind(lambda s: f"/t/{s.table_keeper}/", who="guest"),
     "table-playing": Kind(lambda s: f"/t/{s.table_playing}/", who="guest"),
     "table-finished": Kind(lambda s: f"/t/{s.table_finished}/", who="guest"),
@@ -359,16 +361,16 @@ class Browsers:
 
     def __init__(self, browser: Browser, site: Site) -> None:
         self.browser, self.site = browser, site
-        self.pages: dict[tuple[str, int, bool], Page] = {}
+        self.pages: dict[tuple[str, int, bool, str], Page] = {}
         self.contexts: list[BrowserContext] = []
 
-    def page(self, who: str, width: int, *, zoom: bool = False) -> Page:
-        key = (who, width, zoom)
+    def page(self, who: str, width: int, *, zoom: bool = False, locale: str = "") -> Page:
+        key = (who, width, zoom, locale)
         if key not in self.pages:
             height, phone = SIZES[width]
             context = self.browser.new_context(
                 viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone,
-                device_scale_factor=2 if zoom else 1)
+                device_scale_factor=2 if zoom else 1, **({"locale": locale} if locale else {}))
             self.contexts.append(context)
             page = context.new_page()
             page.set_default_timeout(20_000)
@@ -461,3 +463,55 @@ def test_no_sideways_scrolling_at_200_percent_zoom(
     assert widths["scroll"] <= widths["client"], (
         f"{name} ({path}) scrolls sideways at 200 % zoom: the document is {widths['scroll']} px "
         f"wide in a {widths['client']} px window; wider than the window: {widths['wide']}")
+
+
+# German words are longer than English ones ("Veranstaltung", "Turnierleiter"): the pages a
+# phone shows most, read in German at 390 px, keep every element inside the screen (a wide
+# table scrolls in its own box, whose children are not counted) and pass axe as in English.
+GERMAN_KINDS = ("home", "home-signed-in", "club", "event-night", "standings", "table-playing",
+                "director-screen", "search-results", "event-form")
+
+
+def _wider_than_the_screen(page: Page) -> list[str]:
+    """The elements reaching past the right edge of the window, outside a box that scrolls
+    sideways on its own."""
+    return list(page.evaluate("""() => {
+      const width = document.documentElement.clientWidth;
+      const scrolls = el => { for (let p = el.parentElement; p; p = p.parentElement) {
+          const x = getComputedStyle(p).overflowX;
+          if ((x === "auto" || x === "scroll") && p !== document.documentElement
+              && p !== document.body) return true; }
+        return false; };
+      return [...document.body.querySelectorAll("*")]
+        .filter(el => el.getClientRects().length && el.getBoundingClientRect().right > width + 0.5
+                      && !scrolls(el))
+        .slice(0, 5).map(el => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "")
+          + (el.className && typeof el.className === "string"
+             ? "." + el.className.trim().split(/\\s+/).join(".") : "")
+          + " (" + Math.round(el.getBoundingClientRect().right) + " px)");
+    }"""))
+
+
+@pytest.mark.parametrize("name", GERMAN_KINDS)
+def test_german_pages_fit_a_phone_and_pass_axe(name: str, site: Site, browsers: Browsers) -> None:
+    kind = KINDS[name]
+    page = browsers.page(kind.who, 390, locale="de-DE")
+    path = _open(page, site, kind)
+    assert page.evaluate("document.documentElement.lang") == "de", path
+    if os.environ.get("SCREENSHOTS"):
+        shots = Path(os.environ.get("TEST_OUTPUT_DIR") or "test-output") / "pages"
+        shots.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shots / f"{name}-390-de.png"), full_page=True)
+    wide = _wider_than_the_screen(page)
+    assert not wide, f"{name} ({path}) in German at 390 px: wider than the screen: {wide}"
+    page.evaluate(AXE)
+    violations = page.evaluate("""async () => {
+      const result = await axe.run(document, {resultTypes: ["violations"]});
+      return result.violations
+        .filter(v => v.impact === "serious" || v.impact === "critical")
+        .map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => ({
+          target: n.target.join(" "), summary: n.failureSummary || ""}))}));
+    }""")
+    assert violations == [], (
+        f"axe: {len(violations)} serious or critical violation(s) on {name} ({path}) in German "
+        f"at 390 px:\n{_describe(violations)}")
