@@ -67,7 +67,7 @@ def club_create(
     check_ruleset(preset=ruleset_preset, overrides=ruleset_overrides)
     user = actor_user(owner)
     if user is None:
-        raise PermissionDenied("Sign in to create a club.")
+        raise PermissionDenied(gettext("Sign in to create a club."))
     club = Club.objects.create(
         name=name, slug=slug, time_zone=time_zone, ruleset_preset=ruleset_preset,
         ruleset_overrides=ruleset_overrides or {}, is_public=is_public,

@@ -343,14 +343,19 @@ class Format:
         most = self.max_rounds(settings, entrants)
         if most is None or rounds_planned <= most:
             return
-        word = "pair" if self.pairs else "player"
-        tables = (entrants + 1) // 2 if self.pairs else 0
-        where = (f"{entrants} {word}{'s' if entrants != 1 else ''}"
-                 + (f" ({tables} table{'s' if tables != 1 else ''})" if tables else ""))
+        # only a movement of tables limits its rounds; its sitting is a round
+        where = (ngettext("%(n)s pair", "%(n)s pairs", entrants, n=entrants) if self.pairs
+                 else ngettext("%(n)s player", "%(n)s players", entrants, n=entrants))
+        if self.pairs:
+            tables = (entrants + 1) // 2
+            where = Text(gettext_noop("%(entrants)s (%(tables)s)"), entrants=where,
+                         tables=ngettext("%(n)s table", "%(n)s tables", tables, n=tables))
         raise FormatError(
-            f"{self.label} with {where} seats at most {most} "
-            f"{self.sitting}{'s' if most != 1 else ''} before {word}s would meet again; "
-            f"plan at most {most} (or register more {word}s).",
+            ngettext("%(format)s with %(where)s seats at most %(most)s round before the same "
+                     "entrants would meet again; plan at most %(most)s (or register more).",
+                     "%(format)s with %(where)s seats at most %(most)s rounds before the same "
+                     "entrants would meet again; plan at most %(most)s (or register more).",
+                     most, format=Text(self.label), where=where, most=most),
             field="rounds_planned", code="too_many_rounds")
 
     @property
