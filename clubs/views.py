@@ -35,6 +35,7 @@ from .forms import (
     MembershipForm,
     MergeForm,
     PlayerForm,
+    WatchersForm,
 )
 from .models import Club, Invitation, Membership, Player
 from .permissions import RANK, check_club_role, club_role, grantable_roles, has_club_role
@@ -81,6 +82,8 @@ def _manage_context(request: HttpRequest, club: Club, **forms: object) -> dict[s
         "corrections_form": forms.get("corrections_form") or CorrectionsForm(initial={
             "show_director_names": club.show_director_names,
             "correction_window_minutes": club.correction_window_minutes}),
+        "watchers_form": forms.get("watchers_form") or WatchersForm(
+            initial={"show_watchers": club.show_watchers}),
         "language_form": forms.get("language_form") or LanguageForm(
             initial={"language": club.language}),
         "invitation_form": forms.get("invitation_form") or InvitationForm(
@@ -126,6 +129,18 @@ def club_corrections_set(request: HttpRequest, slug: str) -> HttpResponse:
 
     return _manage_action(request, slug, role="owner", form_key="corrections_form",
                           make_form=lambda club: CorrectionsForm(request.POST), act=act)
+
+
+@login_required
+@require_POST
+def club_watchers_set(request: HttpRequest, slug: str) -> HttpResponse:
+    """Whether the public pages of the club's running events count who watches (owners)."""
+    def act(club: Club, data: dict[str, Any]) -> str:
+        services.club_watchers_set(club=club, actor=request.user, **data)
+        return gettext("Saved.")
+
+    return _manage_action(request, slug, role="owner", form_key="watchers_form",
+                          make_form=lambda club: WatchersForm(request.POST), act=act)
 
 
 @login_required

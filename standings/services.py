@@ -57,6 +57,7 @@ from .status import status_snapshot_stored
 logger = logging.getLogger(__name__)
 
 REBUILDS_KEY = "standings:rebuilds:{event_id}"
+RUNS_KEY = "standings:runs"
 
 
 @transaction.atomic
@@ -86,17 +87,28 @@ def standings_version_bump(*, event_id: int) -> int:
 # --- writing the snapshot ----------------------------------------------------------------------
 def _count_rebuild(event_id: int) -> None:
     """A counter of snapshot computations per event (observability; tests use it)."""
-    key = REBUILDS_KEY.format(event_id=event_id)
-    try:
-        if not cache.add(key, 1, timeout=24 * 3600):
-            cache.incr(key)
-    except Exception:  # noqa: BLE001 - the counter is an observation, never a failure
-        pass
+    _count(REBUILDS_KEY.format(event_id=event_id))
 
 
 def rebuild_count(*, event_id: int) -> int:
     try:
         return int(cache.get(REBUILDS_KEY.format(event_id=event_id)) or 0)
+    except Exception:  # noqa: BLE001
+        return 0
+
+
+def _count(key: str) -> None:
+    try:
+        if not cache.add(key, 1, timeout=24 * 3600):
+            cache.incr(key)
+    except Exception:  # noqa: BLE001 - a counter is an observation, never a failure
+        pass
+
+
+def run_count() -> int:
+    """Runs of :func:`standings_update_pending` (observability; tests use it)."""
+    try:
+        return int(cache.get(RUNS_KEY) or 0)
     except Exception:  # noqa: BLE001
         return 0
 
@@ -265,6 +277,8 @@ def standings_update_pending(*, event_ids: Sequence[int], seconds: float) -> lis
     them)."""
     served: list[int] = []
     deadline = time.monotonic() + seconds
+    if event_ids:
+        _count(RUNS_KEY)
     for index, event_id in enumerate(event_ids):
         if index and time.monotonic() > deadline:
             standings_pending_return(event_ids=event_ids[index:])
