@@ -114,3 +114,14 @@ def test_owners_turn_it_on_on_the_page_and_in_the_api(client: Client) -> None:
     club.refresh_from_db()
     assert club.show_watchers is False
     assert 'id="watchers-form"' in client.get(f"/clubs/{club.slug}/manage/").content.decode()
+
+
+def test_the_walls_and_the_bracket_say_it_too(client: Client) -> None:
+    event = running(show_watchers=True)
+    watchers.watchers_seen(event_id=event.pk, tabs=["tab-one-aaaa", "tab-two-bbbb",
+                                                    "tab-three-cc"])
+    for url in (f"/events/{event.pk}/standings/wall/", f"/events/{event.pk}/wall/seating/",
+                f"/events/{event.pk}/wall/movement/"):
+        page = client.get(url)
+        assert page.status_code == 200, url
+        assert 'data-watching="3"' in page.content.decode(), url
