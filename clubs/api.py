@@ -74,7 +74,8 @@ class ClubOutput(serializers.ModelSerializer[Club]):
     class Meta:
         model = Club
         fields = ["slug", "name", "time_zone", "ruleset_preset", "ruleset_overrides", "is_public",
-                  "show_director_names", "correction_window_minutes", "language"]
+                  "show_director_names", "correction_window_minutes", "language",
+                  "show_watchers"]
 
 
 class ClubInput(serializers.Serializer[object]):
@@ -98,6 +99,9 @@ class ClubCorrectionsInput(serializers.Serializer[object]):
     language = serializers.CharField(
         required=False, allow_blank=True, help_text="The language of the club's pages, walls "
         "and mails for readers who chose none (\"en\", \"de\"); \"\": each reader's own.")
+    show_watchers = serializers.BooleanField(
+        required=False, help_text="The public pages of a running event say how many people are "
+        "watching it now (counted anonymously from the open pages).")
 
 
 class LanguageInput(serializers.Serializer[object]):
@@ -205,7 +209,8 @@ class ClubDetailApi(APIView):
     @extend_schema(
         operation_id="club_corrections_set", summary="The club's settings (owners)",
         description="Whether the public Corrections list names the director, the "
-                    "correction window after an event finishes, and the club's language. "
+                    "correction window after an event finishes, the club's language, and "
+                    "whether its running events' public pages count who watches. "
                     "Fields left out are unchanged.",
         request=ClubCorrectionsInput, responses={200: ClubOutput, **error_responses(400, 403, 404)},
     )
@@ -214,14 +219,18 @@ class ClubDetailApi(APIView):
         check_club_role(user=request.user, club=club, role=Membership.Role.OWNER)
         body = request.data if isinstance(request.data, Mapping) else {}
         unknown = sorted(set(body) - {"show_director_names", "correction_window_minutes",
-                                      "language"})
+                                      "language", "show_watchers"})
         if unknown:
-            raise DomainError(gettext("Only show_director_names, correction_window_minutes and "
-                                      "language change here."), field=unknown[0])
+            raise DomainError(gettext("Only show_director_names, correction_window_minutes, "
+                                      "language and show_watchers change here."),
+                              field=unknown[0])
         with transaction.atomic():
             if "language" in body:
                 club = services.club_language_set(club=club, actor=request.user,
                                                   language=body["language"])
+            if "show_watchers" in body:
+                club = services.club_watchers_set(club=club, actor=request.user,
+                                                  show_watchers=body["show_watchers"])
             club = services.club_corrections_set(club=club, actor=request.user, **{
                 key: body[key] for key in ("show_director_names", "correction_window_minutes")
                 if key in body})

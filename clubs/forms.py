@@ -43,6 +43,15 @@ class CorrectionsForm(forms.Form):
         help_text=_("After it, results lock and only an owner reopens the event. Blank: no lock."))
 
 
+class WatchersForm(forms.Form):
+    """Whether the public pages of a running event count who watches (owners)."""
+
+    show_watchers = forms.BooleanField(
+        required=False, label=_("Show how many people are watching"),
+        help_text=_("The public standings, bracket and wall pages of a running event say "
+                    "\"12 watching\". Counted from the open pages, anonymously."))
+
+
 class LanguageForm(forms.Form):
     """The club's language (owners)."""
 

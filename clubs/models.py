@@ -44,6 +44,9 @@ class Club(models.Model):
     # a result; after that its results are locked and only the club's owner reopens it.
     # Blank: no lock.
     correction_window_minutes = models.PositiveIntegerField(null=True, blank=True)
+    # The public standings, bracket and wall pages of a running event say how many people
+    # are watching it now ("12 watching": standings.watchers); off unless the club turns it on.
+    show_watchers = models.BooleanField(default=False, db_default=False)
     # The language of the club's pages, walls and mails for readers who chose none of their own
     # ("": the reader's browser decides; public.middleware.ReaderLanguageMiddleware).
     language = models.CharField(max_length=8, blank=True, default="", db_default="",

@@ -122,6 +122,21 @@ def club_corrections_set(*, club: Club, show_director_names: object = UNSET,
     return locked
 
 
+@transaction.atomic
+def club_watchers_set(*, club: Club, show_watchers: object, actor: Actor | None = None) -> Club:
+    """Whether the public pages of the club's running events say how many people are watching
+    them now (owners only, with an ``actor``; ``standings.watchers``)."""
+    if actor is not None:
+        check_club_role(user=actor, club=club, role=Membership.Role.OWNER)
+    if not isinstance(show_watchers, bool):
+        raise DomainError(_("Say true or false."), field="show_watchers")
+    locked = Club.objects.select_for_update().get(pk=club.pk)
+    if locked.show_watchers != show_watchers:
+        locked.show_watchers = show_watchers
+        locked.save(update_fields=["show_watchers"])
+    return locked
+
+
 def _language(value: object, *, field: str, blank: bool) -> str:
     known = [code for code, _ in settings.LANGUAGES]
     if not isinstance(value, str) or value not in known + ([""] if blank else []):

@@ -12,6 +12,8 @@ urlpatterns = [
     path("clubs/<slug:slug>/manage/", views.club_manage, name="club-manage"),
     path("clubs/<slug:slug>/manage/corrections/", views.club_corrections_set,
          name="club-corrections"),
+    path("clubs/<slug:slug>/manage/watchers/", views.club_watchers_set,
+         name="club-watchers"),
     path("clubs/<slug:slug>/manage/language/", views.club_language_set,
          name="club-language"),
     path("i18n/setlang/", views.language_set, name="set_language"),

@@ -37,6 +37,7 @@ from .forms import (
     MembershipForm,
     MergeForm,
     PlayerForm,
+    WatchersForm,
 )
 from .models import Club, Invitation, Membership, Player
 from .permissions import RANK, check_club_role, club_role, grantable_roles, has_club_role
@@ -84,6 +85,8 @@ def _manage_context(request: HttpRequest, club: Club, **forms: object) -> dict[s
         "corrections_form": forms.get("corrections_form") or CorrectionsForm(initial={
             "show_director_names": club.show_director_names,
             "correction_window_minutes": club.correction_window_minutes}),
+        "watchers_form": forms.get("watchers_form") or WatchersForm(
+            initial={"show_watchers": club.show_watchers}),
         "language_form": forms.get("language_form") or LanguageForm(
             initial={"language": club.language}),
         "invitation_form": forms.get("invitation_form") or InvitationForm(
@@ -131,6 +134,19 @@ def club_corrections_set(request: HttpRequest, slug: str) -> HttpResponse:
 
     return _manage_action(request, slug, role="owner", form_key="corrections_form",
                           make_form=lambda club: CorrectionsForm(request.POST), act=act)
+
+
+@login_required
+@require_POST
+def club_watchers_set(request: HttpRequest, slug: str) -> HttpResponse:
+    """Whether the public pages of the club's running events count who watches (owners)."""
+    def act(club: Club, data: Mapping[str, object]) -> str:
+        services.club_watchers_set(club=club, actor=request.user,
+                                   show_watchers=validated.flag(data, "show_watchers"))
+        return gettext("Saved.")
+
+    return _manage_action(request, slug, role="owner", form_key="watchers_form",
+                          make_form=lambda club: WatchersForm(request.POST), act=act)
 
 
 @login_required

@@ -12,6 +12,7 @@ errors as Django's backend.
 
 from __future__ import annotations
 
+import time
 import uuid
 from typing import Any
 
@@ -61,6 +62,30 @@ class RedisCache(DjangoRedisCache):
                                   args=[int(seconds * 1000), int(limit), uuid.uuid4().hex])
         return bool(allowed), max(int(wait_ms), 0) / 1000
 
+
+    def pending_add(self, key: str, member: int, *, seconds: int) -> None:
+        """Put ``member`` in the sorted set ``key`` unless it is there already (it keeps the
+        time it was first put there: the oldest is taken first), the set kept ``seconds``
+        after the last addition. One round trip. What ``common.tasks`` marks an event waiting
+        for its standings with."""
+        name = self.make_and_validate_key(key)
+        client: Any = self._cache  # type: ignore[attr-defined]  # Django's, left out of the stubs
+        pipe = client.get_client(name, write=True).pipeline(transaction=False)
+        pipe.zadd(name, {str(member): time.time()}, nx=True)
+        pipe.expire(name, seconds)
+        pipe.execute()
+
+    def pending_take(self, key: str) -> list[int]:
+        """Take every member of the sorted set ``key`` out at once (``ZPOPMIN``: atomic, so two
+        takers never get the same member), oldest first."""
+        name = self.make_and_validate_key(key)
+        client: Any = self._cache  # type: ignore[attr-defined]
+        taken = client.get_client(name, write=True).zpopmin(name, PENDING_TAKE_MAX)
+        return [int(member) for member, _ in taken]
+
+
+# The most members one ``pending_take`` takes (the rest wait for the next).
+PENDING_TAKE_MAX = 10_000
 
 # A sliding log per key (a sorted set of the requests' times in ms, by Redis's clock): the
 # requests older than the window are dropped, the rest counted; under the limit the request is

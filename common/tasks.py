@@ -26,6 +26,7 @@ logger = logging.getLogger(__name__)
 
 # Names of the tasks other apps ask for (each defined in the named module).
 STANDINGS_UPDATE = "standings.tasks.compute_standings"
+STANDINGS_UPDATE_PENDING = "standings.tasks.compute_pending_standings"
 STANDINGS_PUSH = "standings.tasks.publish_standings"
 ROUND_SEAT = "draw.tasks.seat_round"
 ROUND_CONFIRMED = "draw.tasks.round_confirmed"
@@ -33,6 +34,10 @@ RATE_GAME = "league.tasks.rate_game"
 RATE_EVENT = "league.tasks.rate_event"
 
 STANDINGS_PENDING_KEY = "standings:pending:{event_id}"
+# The events waiting for their standings (a sorted set, oldest first) and the mark of the one
+# run queued for all of them.
+STANDINGS_PENDING_EVENTS_KEY = "standings:pending:events"
+STANDINGS_PENDING_RUN_KEY = "standings:pending:run"
 RATINGS_PENDING_KEY = "ratings:pending:{round_id}"
 
 
@@ -94,19 +99,71 @@ def task_queue(name: str, *, args: Sequence[object] = (), countdown: float | Non
 def standings_request_update(*, event_id: int) -> None:
     """Ask for the event's standings to be brought up to date once the transaction commits.
 
-    At most one update per event is queued per debounce window (``STANDINGS_DEBOUNCE_SECONDS``,
-    the countdown the task waits before running): every hand committed before the task starts is
-    folded into that one run; a hand committed after it starts queues the next
-    (the task clears the mark as it starts: :func:`standings_clear_pending`).
+    The event is put among the events waiting (``STANDINGS_PENDING_EVENTS_KEY``, a sorted set in
+    Redis), and at most one run for *all* of them is queued per debounce window
+    (``STANDINGS_DEBOUNCE_SECONDS``, the countdown the task waits before running): that run,
+    ``standings.tasks.compute_pending_standings``, serves every event waiting when it starts,
+    oldest first, each with every hand committed before then. So the worker's runs follow the
+    room's clock, not its number of events: a night of sixty small events costs the runs of
+    one big one (the work per event, its snapshot and its push, stays one per window it moved
+    in). A hand committed after the run started queues the next (the run clears its mark as it
+    starts: :func:`standings_pending_take`). Without a shared Redis cache (the embedded default,
+    tasks inline) or with Redis away, one run per event is queued as before
+    (``compute_standings``, its own pending mark).
     """
 
     def queue() -> None:
         debounce = float(getattr(settings, "STANDINGS_DEBOUNCE_SECONDS", 1.0))
         pending_for = max(int(getattr(settings, "STANDINGS_PENDING_SECONDS", 30)), 1)
+        if _pending_add(event_id, keep_for=pending_for):
+            _queue_once(STANDINGS_PENDING_RUN_KEY, STANDINGS_UPDATE_PENDING, (),
+                        countdown=debounce, pending_for=pending_for)
+            return
         _queue_once(STANDINGS_PENDING_KEY.format(event_id=event_id), STANDINGS_UPDATE,
                     (event_id,), countdown=debounce, pending_for=pending_for)
 
     transaction.on_commit(queue, robust=True)
+
+
+def _pending_add(event_id: int, *, keep_for: int) -> bool:
+    """Put the event among those waiting for the next run; False when there is no shared set
+    (a cache without one, or Redis away)."""
+    add = getattr(cache, "pending_add", None)
+    if add is None:
+        return False
+    try:
+        # Kept well past the run's countdown: a set lost with its run is found by the reconcile.
+        add(STANDINGS_PENDING_EVENTS_KEY, event_id, seconds=keep_for * 10)
+    except Exception:  # noqa: BLE001 - Redis away: the broker likely is too
+        logger.warning("cache unavailable; standings of event %s queued on their own", event_id)
+        return False
+    return True
+
+
+def standings_pending_take() -> list[int]:
+    """Called by the pending run as it starts: clears its mark (a hand committed from now on
+    queues the next run), then takes every event waiting, oldest first."""
+    _clear_mark(STANDINGS_PENDING_RUN_KEY)
+    take = getattr(cache, "pending_take", None)
+    if take is None:
+        return []
+    try:
+        return list(take(STANDINGS_PENDING_EVENTS_KEY))
+    except Exception:  # noqa: BLE001 - Redis away: the reconcile catches up
+        logger.warning("cache unavailable; the events waiting for standings were not read")
+        return []
+
+
+def standings_pending_return(*, event_ids: Sequence[int], queue: bool = True) -> None:
+    """Events a run took and did not serve: put back among those waiting, with a run queued
+    for them at once (out of time), or without (the database away: the run's own retry takes
+    them, after its backoff)."""
+    if not event_ids:
+        return
+    pending_for = max(int(getattr(settings, "STANDINGS_PENDING_SECONDS", 30)), 1)
+    if all([_pending_add(event_id, keep_for=pending_for) for event_id in event_ids]) and queue:
+        _queue_once(STANDINGS_PENDING_RUN_KEY, STANDINGS_UPDATE_PENDING, (), countdown=0,
+                    pending_for=pending_for)
 
 
 def _queue_once(key: str, name: str, args: Sequence[object], *, countdown: float,

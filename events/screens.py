@@ -49,6 +49,7 @@ from scoring.models import NO_BID_OUTCOMES, Game, Hand, HandRevision
 from scoring.selectors import games_for_event
 from scoring.services import game_settle_tie, round_call_time
 from standings.push import push_stream_url
+from standings.watchers import watching_now
 from tournaments import services as events
 from tournaments.models import Bye, Entry, Event, EventLog, Round, Seat, Table
 from tournaments.selectors import event_get
@@ -482,12 +483,14 @@ class WallLive(TypedDict):
     push_url: str
     poll_seconds: int
     push_poll_seconds: int
+    watching: int | None  # "12 watching", where the club shows it (standings.watchers)
 
 
 def wall_live(event: Event) -> WallLive:
     """What a self-redrawing wall needs: its push stream ("" without push) and poll periods."""
     return {"push_url": push_stream_url(event.pk), "poll_seconds": SEATING_POLL_SECONDS,
-            "push_poll_seconds": WALL_PUSH_POLL_SECONDS}
+            "push_poll_seconds": WALL_PUSH_POLL_SECONDS,
+            "watching": watching_now(event_id=event.pk)}
 
 
 def seating_board(event: Event) -> dict[str, object]:

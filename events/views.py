@@ -46,6 +46,7 @@ from scoring.selectors import games_for_event
 from scoring.services import event_settings_update, game_forfeit
 from standings.push import push_stream_url
 from standings.rows import Placement
+from standings.watchers import watching_now
 from tournaments import services as events
 from tournaments.forms import (
     EventCreateForm,
@@ -560,7 +561,8 @@ def event_bracket_page(request: HttpRequest, pk: int) -> HttpResponse:
     context = {"event": event, "bracket": bracket, "digest": digest[:16],
                "wall": request.GET.get("wall") == "1", "page_seconds": BRACKET_WALL_PAGE_SECONDS,
                "push_url": push_stream_url(event.pk), "poll_seconds": BRACKET_POLL_SECONDS,
-               "push_poll_seconds": BRACKET_PUSH_POLL_SECONDS}
+               "push_poll_seconds": BRACKET_PUSH_POLL_SECONDS,
+               "watching": watching_now(event_id=event.pk)}
     if request.GET.get("fragment"):
         return render(request, "events/partials/bracket.html", context)
     return render(request, "events/bracket.html", context)

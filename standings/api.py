@@ -18,6 +18,7 @@ from rest_framework.views import APIView
 from clubs.api import error_responses
 
 from .selectors import event_standings, standings_status
+from .watchers import watching_now, watching_polled
 
 
 class TieBreakOutput(serializers.Serializer[object]):
@@ -93,6 +94,10 @@ class StandingsStatusOutput(serializers.Serializer[object]):
     source_version = serializers.IntegerField()
     hands_version = serializers.IntegerField()
     computed_at = serializers.DateTimeField(allow_null=True)
+    watching = serializers.IntegerField(
+        allow_null=True, help_text="How many people are watching the event's public pages now "
+        "(open pages seen in the last 30 s, counted anonymously; kept 5 s); null unless the "
+        "event is running and public and its club shows the count.")
 
 
 class StandingsOutput(StandingsStatusOutput):
@@ -145,6 +150,7 @@ class EventStandingsApi(APIView):
             "rows": standings.rows,
         }
         data["computed_at"] = standings.status.computed_at
+        data["watching"] = watching_now(event_id=standings.event.pk)
         return Response(StandingsOutput(data).data)
 
 
@@ -161,4 +167,5 @@ class EventStandingsVersionApi(APIView):
         status = standings_status(event_id=event_id, user=request.user)
         data: dict[str, object] = dict(status.to_dict())  # the time itself, not its text
         data["computed_at"] = status.computed_at
+        data["watching"] = watching_polled(request, event_id)
         return Response(StandingsStatusOutput(data).data)

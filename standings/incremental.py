@@ -13,7 +13,7 @@ of the event on each run. This module gives the same rows from what changed sinc
   they were read with, each entry's results by game, the entries' ``EntryTotals`` (rebuilt only
   for entries of a changed game, or whose name, status or alternate flag changed) and each
   round's sums for bye averages (rebuilt only for rounds of a changed game). It lives in the
-  worker process's memory, a few events at most (least recently used first out); a fresh
+  worker process's memory, bounded by the entries kept (least recently used first out); a fresh
   process, an evicted event or a run that failed starts again from a full read. Nothing in it is
   trusted without its fingerprint, so two worker processes each keeping their own state, or a
   state several hands behind, still give exact rows;
@@ -53,8 +53,12 @@ from tournaments.models import Bye, Entry, Event, Round
 
 from .rows import StandingRow, player_line
 
-# Events whose state a worker process keeps (a state is ~1 MB for 250 players and 12 rounds).
-MAX_EVENTS = 8
+# What a worker process keeps: states of at most this many entries in all, least recently used
+# first out (a state is ~1 MB for 250 players and 12 rounds; a club night's of 16, ~50 KB), so
+# one run serving a night's sixty small events keeps them all, and eight championships still fit.
+MAX_ENTRIES = 2000
+# ... and of at most this many events.
+MAX_EVENTS = 128
 # Above this many changed games, the event's seat results are read in one pass instead of by id.
 READ_ALL_ABOVE = 64
 
@@ -342,6 +346,7 @@ def standings_rows_incremental(
     )
     dicts, text = _rows_out(state, rows)
     _STATES[event.pk] = state
-    while len(_STATES) > MAX_EVENTS:
-        _STATES.pop(next(iter(_STATES)))
+    kept = sum(len(kept.totals) for kept in _STATES.values())
+    while len(_STATES) > 1 and (len(_STATES) > MAX_EVENTS or kept > MAX_ENTRIES):
+        kept -= len(_STATES.pop(next(iter(_STATES))).totals)
     return dicts, tie_break_labels(tie_breaks), text

@@ -31,6 +31,7 @@ from common.conditional import POLL_MAX_AGE, POLL_STALE_SECONDS, private_etag
 from .fragments import VIEWS, body_cached, fragment_language
 from .push import fragment_etag
 from .status import status_cached
+from .watchers import watching_polled
 
 # standings/urls.py: "events/<int:event_id>/standings/version/" and ".../fragment/" (a test
 # checks they agree).
@@ -54,6 +55,14 @@ def status_response(request: HttpRequest, answer: Mapping[str, object], *,
     response["ETag"] = etag
     region_caching(response, public=public)
     return response
+
+
+def with_watching(request: HttpRequest, event_id: int,
+                  answer: Mapping[str, object]) -> Mapping[str, object]:
+    """The poll's answer with ``"watching"`` where the event's pages show it
+    (``standings.watchers``; the polling tab is counted)."""
+    watching = watching_polled(request, event_id)
+    return answer if watching is None else {**answer, "watching": watching}
 
 
 def region_caching(response: HttpResponse, *, public: bool, exact: bool = True) -> None:
@@ -105,9 +114,11 @@ class StandingsVersionMiddleware:
         if request.method in ("GET", "HEAD"):
             match = VERSION_PATH.match(request.path_info)
             if match is not None and "round" not in request.GET:
-                answer = status_cached(event_id=int(match["event_id"]))
+                event_id = int(match["event_id"])
+                answer = status_cached(event_id=event_id)
                 if answer is not None:
-                    return status_response(request, answer, public=True)
+                    return status_response(request, with_watching(request, event_id, answer),
+                                           public=True)
             match = FRAGMENT_PATH.match(request.path_info)
             if match is not None:
                 response = _fragment_cached(request, int(match["event_id"]))

@@ -30,6 +30,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import re
 import threading
 from collections.abc import Mapping
 
@@ -51,6 +52,13 @@ FRAGMENT_SECONDS = 15 * 60
 # A region goes out inside the snapshot's message when it is at most this big gzipped (512
 # players: about 6 KB for the phone's, 5 KB for the wall's); a bigger one is fetched.
 REGION_INLINE_BYTES = 64 * 1024
+
+# Who is watching an event now (``standings.watchers``): a sorted set per event of the tabs
+# seen (an anonymous id a page makes for itself → when last seen), written by the site's polls
+# and the push process's streams; a tab counts for WATCH_SECONDS after it was last seen.
+WATCH_KEY = "watch:event:{event_id}"
+WATCH_SECONDS = 30
+WATCH_TAB = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
 _client_lock = threading.Lock()
 _clients: dict[str, redis.Redis] = {}
@@ -109,6 +117,12 @@ def _redis() -> redis.Redis:
                 client = redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
                 _clients[url] = client
     return client
+
+
+def push_client() -> redis.Redis:
+    """This process's Redis client (the one publishing uses), for the keys push shares with
+    the push process besides its channels (``standings.watchers``)."""
+    return _redis()
 
 
 def fragment_etag(event_id: int, version: int, view: str, stage: str | None = None, *,

@@ -20,6 +20,10 @@ URL, ``<PUSH_URL path>events/<id>/?token=…``, with a ``text/event-stream`` tha
 * an ``: ping`` comment every ``HEARTBEAT_SECONDS`` of silence, so proxies and phones keep the
   connection and a closed one is noticed.
 
+A stream opened with ``&tab=`` (the page's anonymous tab id, offered only where the club counts
+who watches) is counted as watching its event (``standings.watchers``): at once, then every
+``WATCH_REFRESH_SECONDS`` while it stays open, all open streams in one Redis pipeline.
+
 It also answers ``<PUSH_URL path>events/<id>/fragment/?token=…&view=…&version=N``: the live
 region of that snapshot version (gzipped, ``standings.tasks.publish_standings`` put it in Redis
 before publishing), kept in this process's memory (from the message that carried it, or after
@@ -55,6 +59,7 @@ import gzip
 import json
 import logging
 import re
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple
@@ -67,6 +72,9 @@ from .push import (
     CHANNEL_PATTERN,
     FRAGMENT_KEY,
     FRAGMENT_VIEWS,
+    WATCH_KEY,
+    WATCH_SECONDS,
+    WATCH_TAB,
     event_of_channel,
     fragment_etag,
     push_token_event,
@@ -82,6 +90,8 @@ HEARTBEAT_SECONDS = 15.0
 RETRY_MS = 2000  # how long a browser waits before opening a dropped stream again
 RECONNECT_MAX_SECONDS = 5.0
 FRAGMENTS_KEPT = 64  # (event, version, view) bodies held in memory, least recently used out
+# The open streams' tabs are marked as watching this often (a tab counts for WATCH_SECONDS).
+WATCH_REFRESH_SECONDS = WATCH_SECONDS / 3
 COALESCE_SECONDS = 0.0  # an event's snapshots go out at most this often (PUSH_COALESCE_SECONDS)
 
 
@@ -94,11 +104,13 @@ def push_prefix() -> str:
 class Stream:
     """One open stream: the newest message not yet written, and a flag to wake its writer."""
 
-    __slots__ = ("closed", "event_id", "pending", "pending_calls", "pending_wall", "view", "wake")
+    __slots__ = ("closed", "event_id", "pending", "pending_calls", "pending_wall", "tab", "view",
+                 "wake")
 
-    def __init__(self, event_id: int, view: str | None = None) -> None:
+    def __init__(self, event_id: int, view: str | None = None, tab: str | None = None) -> None:
         self.event_id = event_id
         self.view = view  # the live region the page shows, sent along when the message has it
+        self.tab = tab  # the page's anonymous tab id, when its club counts who watches
         self.pending: bytes | None = None
         self.pending_wall: bytes | None = None  # a wall's nudge is kept beside the snapshot
         self.pending_calls: bytes | None = None  # and so is the directors' calls nudge
@@ -212,6 +224,7 @@ class Hub:
         self.connected = False
         self._task: asyncio.Task[None] | None = None
         self._client: aioredis.Redis | None = None  # commands (the subscription has its own)
+        self._watching: asyncio.Task[None] | None = None
         self._fragments: OrderedDict[tuple[int, int, str], bytes] = OrderedDict()
         self._reading: dict[tuple[int, int, str], asyncio.Future[bytes | None]] = {}
 
@@ -259,12 +272,49 @@ class Hub:
         """Subscribe (in the background, reconnecting for ever) unless already started."""
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._listen())
+        if self._watching is None or self._watching.done():
+            self._watching = asyncio.get_running_loop().create_task(self._watch_loop())
 
-    def join(self, event_id: int, view: str | None = None) -> Stream:
+    def join(self, event_id: int, view: str | None = None, tab: str | None = None) -> Stream:
         self.start()
-        stream = Stream(event_id, view)
+        stream = Stream(event_id, view, tab if tab and WATCH_TAB.fullmatch(tab) else None)
         self.streams.setdefault(event_id, set()).add(stream)
+        if stream.tab:  # counted at once, then with the others every WATCH_REFRESH_SECONDS
+            asyncio.get_running_loop().create_task(self.watchers_mark({event_id: [stream.tab]}))
         return stream
+
+    def watched(self) -> dict[int, list[str]]:
+        """The tabs of the open streams that carry one, per event."""
+        found: dict[int, list[str]] = {}
+        for event_id, streams in self.streams.items():
+            tabs = [stream.tab for stream in streams if stream.tab and not stream.closed]
+            if tabs:
+                found[event_id] = tabs
+        return found
+
+    async def watchers_mark(self, tabs: dict[int, list[str]]) -> None:
+        """The tabs are watching their events now (``standings.watchers``: one pipeline).
+        Never raises: Redis away leaves them uncounted until the next mark."""
+        if not tabs:
+            return
+        try:
+            if self._client is None:
+                self._client = aioredis.Redis.from_url(self.redis_url, socket_timeout=2,
+                                                       socket_connect_timeout=2)
+            now = time.time()
+            pipe = self._client.pipeline(transaction=False)
+            for event_id, ids in tabs.items():
+                key = WATCH_KEY.format(event_id=event_id)
+                pipe.zadd(key, dict.fromkeys(ids, now))
+                pipe.expire(key, WATCH_SECONDS)
+            await pipe.execute()
+        except Exception:  # noqa: BLE001 - the count is a nicety
+            logger.warning("push: could not count the watchers", exc_info=True)
+
+    async def _watch_loop(self) -> None:
+        while True:
+            await asyncio.sleep(WATCH_REFRESH_SECONDS)
+            await self.watchers_mark(self.watched())
 
     def leave(self, stream: Stream) -> None:
         streams = self.streams.get(stream.event_id)
@@ -379,6 +429,11 @@ class Hub:
             timer.cancel()
         self._timers.clear()
         self._held.clear()
+        if self._watching is not None:
+            self._watching.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._watching
+            self._watching = None
         await self._drop_client()
         if self._task is not None:
             self._task.cancel()
@@ -516,11 +571,12 @@ async def application(scope: Scope, receive: Receive, send: Send) -> None:
     if view is not None and view not in FRAGMENT_VIEWS:
         await _refuse_view(send)
         return
-    await _stream(event_id, receive, send, head_only=scope["method"] == "HEAD", view=view)
+    await _stream(event_id, receive, send, head_only=scope["method"] == "HEAD", view=view,
+                  tab=(query.get("tab") or [None])[0])
 
 
 async def _stream(event_id: int, receive: Receive, send: Send, *, head_only: bool,
-                  view: str | None) -> None:
+                  view: str | None, tab: str | None = None) -> None:
     await send({"type": "http.response.start", "status": 200, "headers": [
         (b"content-type", b"text/event-stream; charset=utf-8"),
         (b"cache-control", b"no-store"),
@@ -529,7 +585,7 @@ async def _stream(event_id: int, receive: Receive, send: Send, *, head_only: boo
     if head_only:
         await send({"type": "http.response.body", "body": b""})
         return
-    stream = hub().join(event_id, view)
+    stream = hub().join(event_id, view, tab)
 
     async def watch() -> None:
         while True:

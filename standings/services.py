@@ -4,10 +4,12 @@ How an entry reaches the wall screen (docs/architecture.md, "A hand, end to end"
 
 1. the score-entry service stores the hand, rebuilds *that game's* seat results
    (``scoring.services.game_recompute``: the incremental step) and bumps ``Event.hands_version``;
-2. on commit it calls ``common.tasks.standings_request_update``, which queues the ``compute_standings``
-   task at most once per debounce window per event (a pending mark in the cache; the task is
-   queued with a short countdown so a burst of entries is folded into one run);
-3. the task calls :func:`standings_rebuild` with ``incremental``: the totals of the entries of
+2. on commit it calls ``common.tasks.standings_request_update``, which puts the event among
+   those waiting and queues one ``compute_pending_standings`` run for all of them at most once
+   per debounce window (a pending mark in the cache; the task is queued with a short countdown
+   so a burst of entries, of every event, is folded into one run);
+3. the run calls :func:`standings_update_pending`, and so :func:`standings_rebuild` with
+   ``incremental`` for each event waiting: the totals of the entries of
    the games whose seat results changed are rebuilt, the others kept from its last run
    (:mod:`standings.incremental`; the same rows as ``standings.selectors.standings_compute``, one GROUP BY over
    the event's seat results), the pure ranking of ``ranking.standings``, and a write of the
@@ -28,12 +30,13 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import time
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TypeVar
 
 from django.core.cache import cache
-from django.db import connection, transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 from django.db.models import (
     Exists,
     F,
@@ -44,6 +47,7 @@ from django.db.models import (
 )
 from django.utils import timezone
 
+from common.tasks import standings_pending_return
 from scoring.services import event_recompute
 from tournaments.models import Event, Round
 
@@ -58,6 +62,7 @@ logger = logging.getLogger(__name__)
 M = TypeVar("M", bound=Model)
 
 REBUILDS_KEY = "standings:rebuilds:{event_id}"
+RUNS_KEY = "standings:runs"
 
 
 @transaction.atomic
@@ -89,17 +94,28 @@ def standings_version_bump(*, event_id: int) -> int:
 # --- writing the snapshot ----------------------------------------------------------------------
 def _count_rebuild(event_id: int) -> None:
     """A counter of snapshot computations per event (observability; tests use it)."""
-    key = REBUILDS_KEY.format(event_id=event_id)
-    try:
-        if not cache.add(key, 1, timeout=24 * 3600):
-            cache.incr(key)
-    except Exception:  # noqa: BLE001 - the counter is an observation, never a failure
-        pass
+    _count(REBUILDS_KEY.format(event_id=event_id))
 
 
 def rebuild_count(*, event_id: int) -> int:
     try:
         return int(cache.get(REBUILDS_KEY.format(event_id=event_id)) or 0)
+    except Exception:  # noqa: BLE001
+        return 0
+
+
+def _count(key: str) -> None:
+    try:
+        if not cache.add(key, 1, timeout=24 * 3600):
+            cache.incr(key)
+    except Exception:  # noqa: BLE001 - a counter is an observation, never a failure
+        pass
+
+
+def run_count() -> int:
+    """Runs of :func:`standings_update_pending` (observability; tests use it)."""
+    try:
+        return int(cache.get(RUNS_KEY) or 0)
     except Exception:  # noqa: BLE001
         return 0
 
@@ -203,7 +219,8 @@ def _store_if_changed(
 
 @transaction.atomic
 def standings_rebuild(
-    *, event_id: int, from_hands: bool = False, incremental: bool = False
+    *, event_id: int, from_hands: bool = False, incremental: bool = False,
+    publish_here: bool = False,
 ) -> StandingsSnapshot:
     """Bring the event's snapshot up to date and return it.
 
@@ -219,6 +236,9 @@ def standings_rebuild(
     read after the lock and *before* the seat results, so ``source_version`` can only understate
     what the rows contain (at worst the reconcile task rebuilds once more), never overstate it.
     Hand writers are not blocked: the event row is not locked here.
+
+    ``publish_here`` (the worker's runs): the open pages are told of a new version by this
+    process once it commits (``standings.status``), not by a second task.
     """
     if from_hands:
         games_recompute(event=Event.objects.get(pk=event_id))
@@ -241,16 +261,47 @@ def standings_rebuild(
         snapshot.source_version = event.hands_version
     snapshot.rows = computed.rows
     snapshot.tie_breaks = computed.tie_breaks
-    _publish_status(snapshot)
+    _publish_status(snapshot, publish_here=publish_here)
     return snapshot
 
 
-def _publish_status(snapshot: StandingsSnapshot) -> None:
+def _publish_status(snapshot: StandingsSnapshot, *, publish_here: bool = False) -> None:
     """What the pages poll, into the cache on commit (standings.status)."""
     status_snapshot_stored(
         event_id=snapshot.event_id, version=snapshot.version,
         source_version=snapshot.source_version,
-        computed_at=snapshot.computed_at.isoformat() if snapshot.computed_at else None)
+        computed_at=snapshot.computed_at.isoformat() if snapshot.computed_at else None,
+        publish_here=publish_here)
+
+
+def standings_update_pending(*, event_ids: Sequence[int], seconds: float) -> list[int]:
+    """Bring the standings of the events waiting (``common.tasks``: every event a hand moved
+    since the last run, oldest first) up to date, each in its own transaction and published by
+    this process as it commits; returns the events served. Past ``seconds`` the rest are put
+    back among those waiting with a run of their own, so one run never holds a worker process
+    for long. An event that fails is logged and left to the reconcile (the others are served);
+    the database away puts back every event not served and raises (the task's retry takes
+    them)."""
+    served: list[int] = []
+    deadline = time.monotonic() + seconds
+    if event_ids:
+        _count(RUNS_KEY)
+    for index, event_id in enumerate(event_ids):
+        if index and time.monotonic() > deadline:
+            standings_pending_return(event_ids=event_ids[index:])
+            break
+        try:
+            standings_rebuild(event_id=event_id, incremental=True, publish_here=True)
+        except Event.DoesNotExist:
+            continue  # deleted after the hand that asked
+        except (OperationalError, InterfaceError):
+            standings_pending_return(event_ids=event_ids[index:], queue=False)
+            raise
+        except Exception:
+            logger.exception("the standings of event %s failed; the reconcile retries", event_id)
+            continue
+        served.append(event_id)
+    return served
 
 
 def events_behind() -> list[int]:

@@ -39,6 +39,7 @@ from django.dispatch import Signal
 from common.tasks import STANDINGS_PUSH, task_queue
 
 from .fragments import bodies_warm_before_announce
+from .publish import snapshot_publish
 from .push import push_enabled
 from .selectors import StatusAnswer
 
@@ -104,7 +105,7 @@ def status_fill(*, event_id: int, version: int, source_version: int, hands_versi
 
 
 def _snapshot_put(event_id: int, version: int, source_version: int,
-                  computed_at: str | None) -> None:
+                  computed_at: str | None, publish_here: bool = False) -> None:
     key = SNAPSHOT_KEY.format(event_id=event_id)
     stored, reachable = None, True
     try:
@@ -133,8 +134,16 @@ def _snapshot_put(event_id: int, version: int, source_version: int,
                         "computed_at": computed_at}, timeout=_seconds())
     if push_enabled() and (new or caught_up):
         # A new version: the open pages are told (standings.push), after its fragments are
-        # rendered, by a task of the app that renders them; a version caught up: its status.
-        task_queue(STANDINGS_PUSH, args=(event_id, version, new), on_commit=False)
+        # rendered; a version caught up: its status. Here when the worker stored it (the
+        # standings run computes and publishes), else by a task (a web process stored it).
+        if not publish_here:
+            task_queue(STANDINGS_PUSH, args=(event_id, version, new), on_commit=False)
+            return
+        try:
+            snapshot_publish(event_id=event_id, version=version, regions=new)
+        except Exception:  # noqa: BLE001 - the pages' polls catch up
+            logger.warning("publishing standings version %s of event %s failed", version,
+                           event_id, exc_info=True)
 
 
 # Sent inside the writer's transaction each time an event's snapshot is stored (or found current),
@@ -144,12 +153,15 @@ snapshot_stored = Signal()
 
 
 def status_snapshot_stored(*, event_id: int, version: int, source_version: int,
-                           computed_at: str | None) -> None:
+                           computed_at: str | None, publish_here: bool = False) -> None:
     """A snapshot was written (or found current): publish it once the transaction commits, and
-    say so to the apps above (``snapshot_stored``: ``event_id``, ``version``)."""
+    say so to the apps above (``snapshot_stored``: ``event_id``, ``version``). With
+    ``publish_here`` (the worker's standings runs) the open pages are told by this process, on
+    commit, else by the ``publish_standings`` task."""
     snapshot_stored.send(sender=None, event_id=event_id, version=version)
     transaction.on_commit(
-        lambda: _snapshot_put(event_id, version, source_version, computed_at), robust=True)
+        lambda: _snapshot_put(event_id, version, source_version, computed_at, publish_here),
+        robust=True)
 
 
 def status_hands_entered(*, event_id: int, hands_version: int) -> None:

@@ -32,7 +32,7 @@ from tournaments.models import Event, Round
 
 from .boards import TOTALS
 from .fragments import VIEWS, body_html, fragment_language
-from .middleware import region_caching, status_response
+from .middleware import region_caching, status_response, with_watching
 from .push import fragment_etag, push_stream_url
 from .rows import StandingRow
 from .selectors import (
@@ -44,6 +44,7 @@ from .selectors import (
     standings_header,
 )
 from .status import status_cached, status_fill
+from .watchers import watching_now
 
 logger = logging.getLogger(__name__)
 
@@ -106,6 +107,7 @@ def _page(request: HttpRequest, event_id: int, view: str, template: str) -> Http
         # "Last corrected <time>": a result changed after the players were shown it
         "last_corrected": corrections_summary(event)[1] if view == "page" else None,
         "page_seconds": WALL_PAGE_SECONDS,
+        "watching": watching_now(event_id=event.pk),
         # The tabs: the result (the default), each stage seated, the totals over all games.
         "result_label": "Final results" if finished else "Standings",
         "stages": [(s, Round.Stage(s).label) for s in Round.Stage.values if s in stages]
@@ -176,7 +178,7 @@ def standings_version(request: HttpRequest, event_id: int) -> HttpResponse:
                 computed_at=answer["computed_at"], public=public)
     if request.GET.get("round") == "1":  # the wall screen also shows the state of play
         answer["round"] = round_status(event)
-    return status_response(request, answer, public=public)
+    return status_response(request, with_watching(request, event.pk, answer), public=public)
 
 
 @require_GET

@@ -104,6 +104,17 @@ def output_dir() -> Path:
 
 # Every test starts and ends with an empty cache (standings marks, seating jobs and rendered
 # fragments live there).
+# A request in German leaves German active in the thread that served it (the test's own, in
+# process): each test starts and ends in the site's default language.
+@pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture(autouse=True)
 def _clear_cache() -> Iterator[None]:
     cache.clear()

@@ -63,8 +63,16 @@ from bench.load.run import (  # noqa: E402
 )
 from bench.load.stack import DB, HOST, Stack  # noqa: E402
 
-TASKS = ("compute_standings", "publish_standings", "rate_game", "round_confirmed",
-         "seat_round")
+TASKS = ("compute_standings", "compute_pending_standings", "publish_standings", "rate_game",
+         "round_confirmed", "seat_round")
+# The standings tasks: one event's run, and one run for every event pending (it returns the ids
+# it served, which the worker's log prints).
+STANDINGS_TASKS = ("compute_standings", "compute_pending_standings")
+# The site's cache key of an event's count of standings computations (standings.services,
+# REBUILDS_KEY), as Django's cache writes it (no prefix, version 1).
+REBUILDS_KEY = ":1:standings:rebuilds:{event_id}"
+# The sizes the night's events are grouped by when the work per hand is reported.
+SIZES = ((2, 4), (5, 8), (9, 12))
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -123,12 +131,16 @@ def sample_growth(stack: Stack, event_ids: list[int]) -> dict[str, Any]:
         snapshots = conn.execute(
             "SELECT count(*), coalesce(sum(version), 0) FROM scoring_standingssnapshot "
             "WHERE event_id = ANY(%s)", (event_ids,)).fetchone()
+        versions = dict(conn.execute(
+            "SELECT event_id, version FROM scoring_standingssnapshot WHERE event_id = ANY(%s)",
+            (event_ids,)).fetchall())
     client = redis.Redis(host=HOST, port=stack.redis_port)
     try:
         info = client.info()
         keys = int(client.dbsize())
         standings_keys = sum(1 for _ in client.scan_iter(match="*standings*", count=1000))
         push_keys = sum(1 for _ in client.scan_iter(match="push:*", count=1000))
+        counted = client.mget([REBUILDS_KEY.format(event_id=pk) for pk in event_ids])
     finally:
         client.close()
     streams = None
@@ -144,13 +156,58 @@ def sample_growth(stack: Stack, event_ids: list[int]) -> dict[str, Any]:
             "redis_standings_keys": standings_keys, "redis_push_keys": push_keys,
             "redis_clients": int(info["connected_clients"]),
             "redis_memory_mb": round(int(info["used_memory"]) / 2**20, 1),
-            "push_streams": streams}
+            "push_streams": streams,
+            "per_event": {pk: {"version": int(versions.get(pk, 0)), "computed": int(n or 0)}
+                          for pk, n in zip(event_ids, counted, strict=True)}}
 
 
 def worker_tasks(log: bytes) -> dict[str, int]:
     """Task runs the worker logged as succeeded, by task name (``TASKS``)."""
     found = re.findall(rb"Task [a-z_.]+\.([a-z_]+)\[[^\]]*\] succeeded", log)
     return {name: sum(1 for f in found if f.decode() == name) for name in TASKS}
+
+
+def task_shares(log: bytes) -> dict[int, float]:
+    """Each event's share of the standings task runs the worker logged: a run of
+    ``compute_pending_standings`` that served k events counts 1/k to each (its answer, the
+    ids served, is in the log line); a ``compute_standings`` run is not attributed (its answer
+    is a version), so it is counted from the events' own counters instead (``by_size``)."""
+    shares: dict[int, float] = {}
+    for served in re.findall(
+            rb"Task [a-z_.]+\.compute_pending_standings\[[^\]]*\] succeeded in [0-9.]+s: "
+            rb"\[([0-9, ]*)\]", log):
+        ids = [int(x) for x in served.split(b",") if x.strip()]
+        for pk in ids:
+            shares[pk] = shares.get(pk, 0.0) + 1 / len(ids)
+    return shares
+
+
+def by_size(rooms: list[dict[str, Any]], start: dict[str, Any], stop: dict[str, Any],
+            hands: dict[int, int], shares: dict[int, float], single_runs: int) -> list[dict[str, Any]]:
+    """Per size of event (2–4, 5–8, 9–12 tables, and the championship): its hands in the window,
+    and per hand the standings computations (the events' own counters), the snapshots written
+    and the worker's standings task runs (a batch run shared between the events it served;
+    with one run per event, every computation is one run)."""
+    groups: list[tuple[str, list[dict[str, Any]]]] = [
+        (f"{lo}–{hi} tables", [r for r in rooms if r["ends"] and lo <= r["tables"] <= hi])
+        for lo, hi in SIZES]
+    groups.append(("championship", [r for r in rooms if not r["ends"]]))
+    out = []
+    for label, members in groups:
+        if not members:
+            continue
+        ids = [r["event"] for r in members]
+        n = sum(hands.get(pk, 0) for pk in ids)
+        computed = sum(stop["per_event"][pk]["computed"] - start["per_event"][pk]["computed"]
+                       for pk in ids)
+        written = sum(stop["per_event"][pk]["version"] - start["per_event"][pk]["version"]
+                      for pk in ids)
+        runs = sum(shares.get(pk, 0.0) for pk in ids) if not single_runs else computed
+        out.append({"events": label, "count": len(ids), "tables": sum(r["tables"] for r in members),
+                    "hands": n, "computations_per_hand": round(computed / max(n, 1), 3),
+                    "snapshots_per_hand": round(written / max(n, 1), 3),
+                    "task_runs_per_hand": round(runs / max(n, 1), 3)})
+    return out
 
 
 # --- one night ------------------------------------------------------------------------------
@@ -220,8 +277,16 @@ def run_night(stack: Stack, args: argparse.Namespace, tables: int, events: int,
     with worker_log.open("rb") as log:
         log.seek(marks["start_log"])
         window = log.read(marks["stop_log"] - marks["start_log"])
-    result["growth"] = growth(marks["start"], marks["stop"], worker_tasks(window), wall,
-                              tables, len(out["submits"]))
+    tasks = worker_tasks(window)
+    result["growth"] = growth(marks["start"], marks["stop"], tasks, wall, tables,
+                              len(out["submits"]))
+    hands_of: dict[int, int] = {}
+    for event in out["submit_events"]:
+        hands_of[event] = hands_of.get(event, 0) + 1
+    result["growth"]["by_size"] = by_size(rooms, marks["start"], marks["stop"], hands_of,
+                                          task_shares(window), tasks["compute_standings"])
+    result["growth"]["worker_cpu_ms_per_hand"] = round(
+        1000 * result["cpu"]["worker"]["seconds"] / max(len(out["submits"]), 1), 2)
     result["night"] = {"events": events, "kinds": _kinds(rooms),
                        "confirmed": len(out["confirmed"]),
                        "confirm_spread_s": _spread(out["confirmed"]),
@@ -263,7 +328,8 @@ def growth(start: dict[str, Any], stop: dict[str, Any], tasks: dict[str, int], w
         "per_second": {"hands": round(hands / wall, 2), "snapshots": round(snapshots / wall, 2),
                        **{name: round(n / wall, 2) for name, n in tasks.items()}},
         "per_hand": {"snapshots": round(snapshots / max(hands, 1), 3),
-                     "standings_runs": round(tasks["compute_standings"] / max(hands, 1), 3),
+                     "standings_runs": round(sum(tasks[t] for t in STANDINGS_TASKS)
+                                             / max(hands, 1), 3),
                      "publications": round(tasks["publish_standings"] / max(hands, 1), 3)},
         "at_stop": stop,
         "per_table_at_stop": {k: round(v / tables, 3) for k, v in stop.items()
@@ -303,6 +369,11 @@ def night_text(result: dict[str, Any]) -> str:
         f"{stop['redis_keys']} ({stop['redis_standings_keys']} standings, "
         f"{stop['redis_push_keys']} push) and clients {stop['redis_clients']} "
         f"({stop['redis_memory_mb']} MB), push streams {stop['push_streams']}",
+        f"worker CPU {g.get('worker_cpu_ms_per_hand')} ms a hand; "
+        "standings work per hand, by size of event (computations / snapshots / worker runs):",
+        *(f"  {row['events']} ({row['count']} events, {row['tables']} tables, {row['hands']} "
+          f"hands): {row['computations_per_hand']} / {row['snapshots_per_hand']} / "
+          f"{row['task_runs_per_hand']}" for row in g.get("by_size", [])),
     ])
 
 

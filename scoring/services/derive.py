@@ -267,10 +267,21 @@ _SEAT_RESULT_FIELDS = (
 )
 
 
+def _untouched(game: Game, revisions: Sequence[HandRevision] | None) -> bool:
+    """A game never scored: seated, no hand entered, nothing decided by a director (no
+    forfeit, no adjusted result), its totals never written. The scoring services derive a game
+    the first time something happens to it, so until then it has no seat results, and the
+    standings no column for its round (the kept totals of ``standings.incremental``, the
+    verifier's ``untouched``, an imported archive); a full rebuild leaves it so."""
+    return not revisions and not game.totals and not game.forfeit and not game.adjusted
+
+
 @transaction.atomic
 def event_recompute(*, event: Event) -> int:
     """Rebuild every game of the event from its hands in a handful of queries (the full rebuild
-    behind ``rebuild_standings``); returns the number of games."""
+    behind ``rebuild_standings``); returns the number of games. A game never scored stays
+    untouched (:func:`_untouched`): a round just seated gets no seat results of 0 here that the
+    hands' own path would not write."""
     ruleset = event_ruleset(event)
     games = list(
         Game.objects.select_for_update(of=("self",))
@@ -291,6 +302,8 @@ def event_recompute(*, event: Event) -> int:
     rows: list[SeatResult] = []
     updates: list[tuple[int, Derived]] = []
     for game in games:
+        if _untouched(game, revisions.get(game.pk)):
+            continue
         fields, game_rows = _derive(
             game=game, event=event, round_number=game.table.round.number,
             revisions=revisions.get(game.pk, []), seats=seats.get(game.table_id, []),

@@ -47,6 +47,19 @@
     return { stop: function () { stopped = true; window.clearTimeout(timer); } };
   }
 
+  /* "12 watching" (standings.watchers): where the page shows the count, an anonymous id of
+   * this tab (kept for a reload in sessionStorage), sent with the stream and the polls. */
+  function watchTab() {
+    if (!document.querySelector("[data-watching]")) { return null; }
+    var tab = null;
+    try { tab = window.sessionStorage.getItem("watch-tab"); } catch (e) { tab = null; }
+    if (!tab) {
+      tab = Math.random().toString(36).slice(2) + Date.now().toString(36);
+      try { window.sessionStorage.setItem("watch-tab", tab); } catch (e) { /* not kept */ }
+    }
+    return tab;
+  }
+
   function watch(opts) {
     var streaming = false;
     var source = null;
@@ -64,7 +77,8 @@
 
     function listen(url) {
       if (!url || !window.EventSource) { return null; }
-      source = new EventSource(url);
+      var tab = watchTab();
+      source = new EventSource(tab ? url + "&tab=" + tab : url);
       var opened = source;
       source.addEventListener("open", function () {
         streaming = true;
@@ -95,5 +109,5 @@
     };
   }
 
-  window.Live = { watch: watch, every: every };
+  window.Live = { watch: watch, every: every, watchTab: watchTab };
 }());

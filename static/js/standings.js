@@ -34,12 +34,28 @@
 
   function get(url, asJson) {
     // no-cache: the browser keeps the last answer and revalidates it (ETag, 304 when unchanged).
-    return fetch(url, { headers: { "X-Requested-With": "fetch" }, cache: "no-cache",
-                        credentials: "same-origin" })
+    var headers = { "X-Requested-With": "fetch" };
+    var tab = window.Live.watchTab();
+    if (tab) { headers["X-Watch-Tab"] = tab; }  // "12 watching" (standings.watchers)
+    return fetch(url, { headers: headers, cache: "no-cache", credentials: "same-origin" })
       .then(function (response) {
         if (!response.ok) { throw new Error("HTTP " + response.status); }
-        return asJson ? response.json() : response.text();
+        return asJson ? response.json().then(watching) : response.text();
       });
+  }
+
+  // The poll's count of who is watching, into the line that shows it (plural in the page's
+  // language from the JavaScript catalog, English without it).
+  function watching(data) {
+    var line = document.getElementById("watching");
+    if (line && data && typeof data.watching === "number") {
+      var n = data.watching;
+      var text = window.ngettext ? window.interpolate(
+        window.ngettext("%s watching", "%s watching", n), [n]) : n + " watching";
+      line.textContent = text;
+      line.setAttribute("data-watching", String(n));
+    }
+    return data;
   }
 
   // The view of the region shown; none for a stage's standings (the push process has only

@@ -202,3 +202,22 @@ def test_a_burst_of_fifty_hands_causes_bounded_work(celery_app_live) -> None:
     assert 1 <= rebuilds <= bound, (rebuilds, elapsed)
     assert snap.version <= rebuilds
     assert rebuilds < entered / 5
+
+
+def test_the_hands_of_several_events_share_the_worker_s_runs(celery_app_live) -> None:
+    """Four small events entering hands at once: each snapshot is exact, and the worker's runs
+    serve the events together (one run per debounce window for all of them, not one each)."""
+    from standings.services import run_count
+
+    rooms = [build_event(players=8) for _ in range(4)]
+    runs_before = run_count()
+    for number in range(1, 5):
+        for _, games in rooms:
+            for game in games:
+                enter(game, number)
+    for event, _ in rooms:
+        assert_exactly_right(event)
+    runs = run_count() - runs_before
+    rebuilds = sum(rebuild_count(event_id=event.pk) for event, _ in rooms)
+    assert runs >= 1 and rebuilds >= 4
+    assert 2 * runs <= rebuilds, (runs, rebuilds)  # most runs served several events

@@ -29,7 +29,7 @@ from clubs.models import Club, Player
 from common.errors import DomainError
 from draw.services import entry_withdraw, round_create, round_set_status
 from ranking import TIE_BREAKS
-from scoring.models import Game, Hand, HandRevision
+from scoring.models import Game, Hand, HandRevision, SeatResult
 from scoring.services import (
     game_confirm,
     game_settle_tie,
@@ -44,6 +44,8 @@ from standings.selectors import standings_compute
 from standings.tasks import compute_standings
 from tests.clubs.factories import PlayerFactory
 from tests.events.test_api_progressive import _random_hand
+from tests.scoring.factories import values
+from tests.tournaments.factories import progressive_event
 from tournaments.models import Entry, Event, Round
 from tournaments.services import entries_create_many, event_create, pair_register
 
@@ -385,3 +387,39 @@ def test_full_task_and_reconcile_still_recompute_everything(
     assert snapshot.rows == standings_compute(event=event).rows
     assert all(r["name"] != "wrong" for r in snapshot.rows)
     assert Hand.objects.filter(game__table__round__event=event).exists()
+
+
+def test_the_automatic_advance_keeps_the_task_equal_to_a_full_rebuild(
+        django_capture_on_commit_callbacks: Capture) -> None:
+    """A progressive day's game ends, the worker seats the next game by itself (eagerly here),
+    and the snapshot the task keeps incrementally equals the one a full rebuild from the hands
+    writes: a game just seated and not yet scored has no seat results either way, so neither
+    shows a column of 0 for its round before a hand of it is entered; once one is, both show it."""
+    event = progressive_event(12, deals_per_round=1, format_settings={"cut": 4})
+    first = round_create(event=event)
+    for table in first.tables.order_by("number"):
+        with django_capture_on_commit_callbacks(execute=True):
+            hand_submit(game=table.game, number=1, values=values())
+        with django_capture_on_commit_callbacks(execute=True):
+            game_confirm(game=table.game, position="N")
+    second = event.rounds.get(number=2)  # seated by the automatic advance
+    assert Round.objects.get(pk=first.pk).status == Round.Status.CLOSED
+
+    def both() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        compute_standings(event.pk)
+        fast = StandingsSnapshot.objects.get(event=event).rows
+        compute_standings(event.pk, full=True)
+        return fast, StandingsSnapshot.objects.get(event=event).rows
+
+    fast, full = both()
+    assert fast == full
+    assert {tuple(r["per_round"]) for r in full} == {("1",)}
+    assert sum(r["points"] for r in full) > 0
+    assert not SeatResult.objects.filter(game__table__round=second).exists()
+    # The round's first hand: its table's players get the round's column, in both.
+    game = second.tables.order_by("number").first().game
+    with django_capture_on_commit_callbacks(execute=True):
+        hand_submit(game=game, number=1, values=values())
+    fast, full = both()
+    assert fast == full
+    assert sum(1 for r in full if "2" in r["per_round"]) == 4

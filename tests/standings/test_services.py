@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from unittest import mock
 
 import pytest
@@ -9,6 +10,7 @@ from django.core.cache import cache
 from django.db.models import F
 
 from common import tasks as queueing
+from common.cache import RedisCache
 from common.tasks import standings_request_update
 from ranking.standings import Result, compute_standings, tie_breaks_in_force
 from scoring.models import SeatResult
@@ -130,21 +132,92 @@ def test_events_behind_and_reconcile() -> None:
     assert not StandingsSnapshot.objects.filter(event=quiet).exists()
 
 
-def test_a_burst_of_entries_queues_one_update(django_capture_on_commit_callbacks) -> None:
-    event, _ = two_round_event()
-    with mock.patch("standings.tasks.compute_standings.apply_async") as queued:
-        for _ in range(50):
-            with django_capture_on_commit_callbacks(execute=True):
-                standings_request_update(event_id=event.pk)
-        assert queued.call_count == 1
+def test_a_burst_of_entries_of_many_events_queues_one_run(
+        django_capture_on_commit_callbacks) -> None:
+    events = [two_round_event()[0] for _ in range(3)]
+    with mock.patch("standings.tasks.compute_pending_standings.apply_async") as queued, \
+            mock.patch("standings.tasks.compute_standings.apply_async") as alone:
+        for _ in range(20):
+            for event in events:
+                with django_capture_on_commit_callbacks(execute=True):
+                    standings_request_update(event_id=event.pk)
+        assert queued.call_count == 1 and alone.call_count == 0
         args, kwargs = queued.call_args
-        assert args == ((event.pk,),)
+        assert args == ((),)
         assert kwargs["countdown"] > 0  # the debounce window
-        # The task clears the mark as it starts; the next entry queues the next update.
-        queueing.standings_clear_pending(event_id=event.pk)
+        # The run takes the events waiting as it starts, oldest first; the next entry queues
+        # the next run, for its own event only.
+        assert queueing.standings_pending_take() == [event.pk for event in events]
         with django_capture_on_commit_callbacks(execute=True):
-            standings_request_update(event_id=event.pk)
+            standings_request_update(event_id=events[1].pk)
         assert queued.call_count == 2
+        assert queueing.standings_pending_take() == [events[1].pk]
+        assert queueing.standings_pending_take() == []
+
+
+def test_one_run_serves_every_event_waiting(django_capture_on_commit_callbacks) -> None:
+    from standings.tasks import compute_pending_standings
+
+    events = [two_round_event()[0] for _ in range(2)]
+    with mock.patch("standings.tasks.compute_pending_standings.apply_async"):
+        # (an event deleted after its hand asked is skipped)
+        for pk in (events[0].pk, 999_999, events[1].pk):
+            with django_capture_on_commit_callbacks(execute=True):
+                standings_request_update(event_id=pk)
+    assert not StandingsSnapshot.objects.filter(event__in=events).exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        served = compute_pending_standings.apply().get()
+    assert served == [events[0].pk, events[1].pk]
+    for event in events:
+        snapshot = StandingsSnapshot.objects.get(event=event)
+        assert snapshot.rows == standings_compute(event=event).rows and snapshot.version == 1
+    assert compute_pending_standings.apply().get() == []  # nothing waits any more
+
+
+def test_a_run_out_of_time_puts_the_rest_back_with_a_run_of_their_own(
+        django_capture_on_commit_callbacks) -> None:
+    events = [two_round_event()[0] for _ in range(3)]
+    with mock.patch("standings.tasks.compute_pending_standings.apply_async") as queued:
+        with django_capture_on_commit_callbacks(execute=True):
+            served = standings_module.standings_update_pending(
+                event_ids=[event.pk for event in events], seconds=0)
+        assert served == [events[0].pk]  # the first is always served
+        assert queued.call_count == 1 and queued.call_args.kwargs["countdown"] == 0
+    assert queueing.standings_pending_take() == [events[1].pk, events[2].pk]
+    assert StandingsSnapshot.objects.filter(event__in=events).count() == 1
+
+
+def test_a_run_with_the_database_away_puts_every_event_back_and_raises(
+        django_capture_on_commit_callbacks) -> None:
+    from django.db import OperationalError
+
+    events = [two_round_event()[0] for _ in range(2)]
+    down = mock.patch.object(standings_module, "standings_rebuild",
+                             side_effect=OperationalError("server closed the connection"))
+    with down, mock.patch("standings.tasks.compute_pending_standings.apply_async") as queued, \
+            pytest.raises(OperationalError):
+        standings_module.standings_update_pending(event_ids=[e.pk for e in events], seconds=5)
+    assert queued.call_count == 0  # the task's own retry takes them, after its backoff
+    assert queueing.standings_pending_take() == [e.pk for e in events]
+
+
+@pytest.mark.parametrize("where", ["memory", "redis away"])
+def test_without_a_shared_set_each_event_is_queued_on_its_own(
+        where, settings, django_capture_on_commit_callbacks) -> None:
+    """The embedded default's memory cache, and Redis away: one run per event, as before."""
+    event, _ = two_round_event()
+    if where == "memory":
+        settings.CACHES = {"default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+        no_set = contextlib.nullcontext()
+    else:
+        no_set = mock.patch.object(RedisCache, "pending_add", side_effect=ConnectionError("down"))
+    with no_set, mock.patch("standings.tasks.compute_standings.apply_async") as alone, \
+            mock.patch("standings.tasks.compute_pending_standings.apply_async") as shared, \
+            django_capture_on_commit_callbacks(execute=True):
+        standings_request_update(event_id=event.pk)
+    assert alone.call_count == 1 and alone.call_args.args == ((event.pk,),)
+    assert shared.call_count == 0
 
 
 def test_a_burst_runs_bounded_rebuilds_eagerly(django_capture_on_commit_callbacks) -> None:
@@ -159,18 +232,18 @@ def test_a_burst_runs_bounded_rebuilds_eagerly(django_capture_on_commit_callback
 
 def test_broker_outage_never_raises(django_capture_on_commit_callbacks) -> None:
     event, _ = two_round_event()
-    boom = mock.patch("standings.tasks.compute_standings.apply_async",
+    boom = mock.patch("standings.tasks.compute_pending_standings.apply_async",
                       side_effect=ConnectionError("broker down"))
     with boom, django_capture_on_commit_callbacks(execute=True):
         standings_request_update(event_id=event.pk)
-    # The pending mark was released so the next entry tries again.
-    assert cache.get(queueing.STANDINGS_PENDING_KEY.format(event_id=event.pk)) is None
+    # The run's pending mark was released so the next entry tries again.
+    assert cache.get(queueing.STANDINGS_PENDING_RUN_KEY) is None
 
 
 def test_cache_outage_still_queues(django_capture_on_commit_callbacks) -> None:
     event, _ = two_round_event()
     with mock.patch.object(standings_module.cache, "add", side_effect=ConnectionError("down")), \
-            mock.patch("standings.tasks.compute_standings.apply_async") as queued, \
+            mock.patch("standings.tasks.compute_pending_standings.apply_async") as queued, \
             django_capture_on_commit_callbacks(execute=True):
         standings_request_update(event_id=event.pk)
     assert queued.call_count == 1

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import io
+import json
+import time
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -99,3 +101,37 @@ def test_rebuild_command_errors() -> None:
         call_command("rebuild_standings")
     with pytest.raises(CommandError, match="No event with id 424242"):
         call_command("rebuild_standings", "424242")
+
+
+def test_the_run_that_stores_a_snapshot_publishes_it_itself(
+        settings, django_capture_on_commit_callbacks) -> None:
+    """With push on, the standings run tells the open pages (a message on the event's channel,
+    through the real Redis) as its snapshot commits: no second task is queued for it."""
+    from unittest import mock
+
+    from common.tasks import standings_request_update
+    from standings.push import _redis, channel
+    from standings.tasks import compute_pending_standings
+
+    settings.PUSH_URL = "/push/"
+    event = played_event()
+    listener = _redis().pubsub(ignore_subscribe_messages=True)
+    listener.subscribe(channel(event.pk))
+    try:
+        with mock.patch("standings.tasks.publish_standings.apply_async") as second, \
+                mock.patch("standings.tasks.compute_pending_standings.apply_async"), \
+                django_capture_on_commit_callbacks(execute=True):
+            standings_request_update(event_id=event.pk)
+        with django_capture_on_commit_callbacks(execute=True):
+            assert compute_pending_standings.apply().get() == [event.pk]
+        assert second.call_count == 0
+        deadline = time.monotonic() + 5
+        message = None
+        while message is None and time.monotonic() < deadline:
+            message = listener.get_message(timeout=1)  # (None for the subscription itself)
+        assert message is not None
+        body = json.loads(message["data"])
+        snapshot = StandingsSnapshot.objects.get(event=event)
+        assert (body["event"], body["version"]) == (event.pk, snapshot.version)
+    finally:
+        listener.close()
