@@ -41,11 +41,11 @@ from .selectors import (
     hand_with_context,
     revision_row,
     table_by_token,
-    table_next_round,
     table_ruleset,
     table_state,
     table_status,
 )
+from .where_next import table_next_round
 
 
 # --- input --------------------------------------------------------------------------------------

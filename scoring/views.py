@@ -50,10 +50,10 @@ from .selectors import (
     revision_values,
     seats_of,
     table_by_token,
-    table_next_seats,
     table_state,
 )
 from .services.confirm import DeskResult
+from .where_next import table_next_seats
 
 
 class Conflict(TypedDict):

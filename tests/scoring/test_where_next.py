@@ -10,8 +10,8 @@ import pytest
 from django.urls import reverse
 
 from draw.services import round_create, round_set_status
-from scoring.selectors import table_next_seats
 from scoring.services import game_confirm, hand_submit
+from scoring.where_next import table_next_seats
 from tests.scoring.factories import values
 from tests.tournaments.factories import event_with_players, progressive_event
 from tournaments.models import Event, Round, Seat, Table

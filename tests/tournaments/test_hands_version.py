@@ -25,7 +25,7 @@ from tournaments.models import Event
 from tournaments.signals import hands_version_moved
 
 SQL_WRITE = re.compile(r"\bSET\s+\"?hands_version\b", re.IGNORECASE)
-THE_BUMP = ("tournaments.services", "hands_version_bump")
+THE_BUMP = ("tournaments.services.events", "hands_version_bump")
 
 
 WRITING_CALLS = {"update", "create", "get_or_create", "update_or_create", "Event"}
