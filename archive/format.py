@@ -101,7 +101,9 @@ SECTIONS: dict[str, Section] = {
                   "correction_window_minutes": "when the club's own site locks results: an "
                                                "imported event is finished already",
                   "language": "the language of the club's own pages for readers who chose "
-                              "none: the target club's applies"},
+                              "none: the target club's applies",
+                  "show_watchers": "whether the club's own pages count who watches a running "
+                                   "event: an imported event is finished already"},
     ),
     "players": Section(
         Player, ("name", "email"), local_id=True,

@@ -490,7 +490,7 @@ def wall_live(event: Event) -> WallLive:
     """What a self-redrawing wall needs: its push stream ("" without push) and poll periods."""
     return {"push_url": push_stream_url(event.pk), "poll_seconds": SEATING_POLL_SECONDS,
             "push_poll_seconds": WALL_PUSH_POLL_SECONDS,
-            "watching": watching_now(event_id=event.pk)}
+            "watching": watching_now(event_id=event.pk, event=event)}
 
 
 def seating_board(event: Event) -> dict[str, object]:

@@ -562,7 +562,7 @@ def event_bracket_page(request: HttpRequest, pk: int) -> HttpResponse:
                "wall": request.GET.get("wall") == "1", "page_seconds": BRACKET_WALL_PAGE_SECONDS,
                "push_url": push_stream_url(event.pk), "poll_seconds": BRACKET_POLL_SECONDS,
                "push_poll_seconds": BRACKET_PUSH_POLL_SECONDS,
-               "watching": watching_now(event_id=event.pk)}
+               "watching": watching_now(event_id=event.pk, event=event)}
     if request.GET.get("fragment"):
         return render(request, "events/partials/bracket.html", context)
     return render(request, "events/bracket.html", context)

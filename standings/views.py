@@ -107,7 +107,7 @@ def _page(request: HttpRequest, event_id: int, view: str, template: str) -> Http
         # "Last corrected <time>": a result changed after the players were shown it
         "last_corrected": corrections_summary(event)[1] if view == "page" else None,
         "page_seconds": WALL_PAGE_SECONDS,
-        "watching": watching_now(event_id=event.pk),
+        "watching": watching_now(event_id=event.pk, event=event),
         # The tabs: the result (the default), each stage seated, the totals over all games.
         "result_label": "Final results" if finished else "Standings",
         "stages": [(s, Round.Stage(s).label) for s in Round.Stage.values if s in stages]

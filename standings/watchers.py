@@ -84,18 +84,21 @@ def watchers_count(*, event_id: int, now: float | None = None) -> int:
         return 0
 
 
-def _shown(event_id: int) -> bool:
-    """Whether the event's pages show the count: running, public, its club's choice."""
-    event = (Event.objects.select_related("club").only(
-        "status", "is_public", "club__is_public", "club__show_watchers")
-        .filter(pk=event_id).first())
+def _shown(event_id: int, event: Event | None = None) -> bool:
+    """Whether the event's pages show the count: running, public, its club's choice (read from
+    ``event`` when the page has it, with its club)."""
+    if event is None:
+        event = (Event.objects.select_related("club").only(
+            "status", "is_public", "club__is_public", "club__show_watchers")
+            .filter(pk=event_id).first())
     return (event is not None and event.status == Event.Status.RUNNING
             and event.club.show_watchers and event_public(event))
 
 
-def watching_now(*, event_id: int) -> int | None:
+def watching_now(*, event_id: int, event: Event | None = None) -> int | None:
     """How many are watching the event now, or None where its pages do not say (not running,
-    not public, the club's count off). The same answer for ``COUNT_SECONDS``."""
+    not public, the club's count off). The same answer for ``COUNT_SECONDS``. A page that has
+    the event (with its club) passes it: no query then."""
     key = COUNT_KEY.format(event_id=event_id)
     try:
         kept = cache.get(key)
@@ -103,7 +106,7 @@ def watching_now(*, event_id: int) -> int | None:
         kept = None
     if isinstance(kept, dict):
         return kept["n"]
-    count = watchers_count(event_id=event_id) if _shown(event_id) else None
+    count = watchers_count(event_id=event_id) if _shown(event_id, event) else None
     with contextlib.suppress(Exception):
         cache.set(key, {"n": count}, timeout=COUNT_SECONDS)
     return count

@@ -21,6 +21,7 @@ PAGE_ACTIONS: dict[str, tuple[str, str]] = {
     "club-member-remove": ("post", "/api/clubs/{slug}/members/remove/"),
     "club-corrections": ("patch", "/api/clubs/{slug}/"),
     "club-language": ("patch", "/api/clubs/{slug}/"),
+    "club-watchers": ("patch", "/api/clubs/{slug}/"),
     "set_language": ("put", "/api/me/language/"),
     "invitation-create": ("post", "/api/clubs/{slug}/invitations/"),
     "invitation-revoke": ("post", "/api/clubs/{slug}/invitations/{id}/revoke/"),
