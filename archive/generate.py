@@ -84,9 +84,8 @@ from scoring.services import (
 from tournaments.models import Bye, Entry, Event, Pair, Round, Seat
 from tournaments.services import entry_check_in, event_create, pair_register, pair_withdraw
 
-from .setups import GenerateError, draw_setup, smallest_field
+from .setups import MAX_PLAYERS, GenerateError, draw_setup, smallest_field
 
-MAX_PLAYERS = 512
 DAY = datetime.date(2026, 6, 6)
 SUITS = ("S", "H", "D", "C")
 KING, QUEEN = 2, 3  # rank numbers in a card index (suit * 6 + rank)

@@ -5,7 +5,6 @@ the smallest field a format plays (:func:`smallest_field`). Read by ``archive.ge
 
 from __future__ import annotations
 
-import datetime
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -17,17 +16,7 @@ from ranking.pairs import PAIR_TIE_BREAKS
 from rules_engine import PRESET_NAMES, Ruleset, get_ruleset
 from tournaments.models import Event
 
-RULESET = "pagat_double_deck"  # the default ruleset (``smallest_field`` without a setup)
 MAX_PLAYERS = 512
-DAY = datetime.date(2026, 6, 6)
-SUITS = ("S", "H", "D", "C")
-KING, QUEEN = 2, 3  # rank numbers in a card index (suit * 6 + rank)
-# How often each random thing happens (per round, per table or per event).
-CHANCE = {"late": 0.3, "alternate": 0.3, "withdraw": 0.25, "redraw": 0.1, "swap": 0.15,
-          "misdeal": 0.05, "correct": 0.1, "forfeit": 0.04, "adjust": 0.04, "penalty": 0.3,
-          "penalty_withdrawn": 0.3}
-MAX_STEPS = 2000  # the director's steps before the generator gives up (a format that never ends)
-DEAL_TRIES = 60  # deals tried for a hand the engine accepts
 
 RULESET = "pagat_double_deck"  # the default ruleset (``smallest_field`` without a setup)
 
