@@ -420,6 +420,26 @@ CASES = [pytest.param(name, width, id=f"{name}-{width}")
          for width in (WALL_WIDTHS if kind.wall else WIDTHS)]
 
 
+def _screenshot(page: Any, name: str) -> None:
+    """With ``SCREENSHOTS`` set, the page as checked, to look at (test-output/pages)."""
+    if os.environ.get("SCREENSHOTS"):
+        shots = Path(os.environ.get("TEST_OUTPUT_DIR") or "test-output") / "pages"
+        shots.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
+
+
+def _serious_violations(page: Any) -> list[dict[str, Any]]:
+    """axe-core's serious and critical violations on the page as it stands."""
+    page.evaluate(AXE)
+    return page.evaluate("""async () => {
+      const result = await axe.run(document, {resultTypes: ["violations"]});
+      return result.violations
+        .filter(v => v.impact === "serious" || v.impact === "critical")
+        .map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => ({
+          target: n.target.join(" "), summary: n.failureSummary || ""}))}));
+    }""")
+
+
 @pytest.mark.parametrize(("name", "width"), CASES)
 def test_no_serious_or_critical_violation(
     name: str, width: int, site: Site, browsers: Browsers
@@ -427,18 +447,8 @@ def test_no_serious_or_critical_violation(
     kind = KINDS[name]
     page = browsers.page(kind.who, width)
     path = _open(page, site, kind)
-    if os.environ.get("SCREENSHOTS"):  # every page as checked, to look at (test-output/pages)
-        shots = Path(os.environ.get("TEST_OUTPUT_DIR") or "test-output") / "pages"
-        shots.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(shots / f"{name}-{width}.png"), full_page=True)
-    page.evaluate(AXE)
-    violations = page.evaluate("""async () => {
-      const result = await axe.run(document, {resultTypes: ["violations"]});
-      return result.violations
-        .filter(v => v.impact === "serious" || v.impact === "critical")
-        .map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => ({
-          target: n.target.join(" "), summary: n.failureSummary || ""}))}));
-    }""")
+    _screenshot(page, f"{name}-{width}")
+    violations = _serious_violations(page)
     assert violations == [], (
         f"axe: {len(violations)} serious or critical violation(s) on {name} ({path}) at "
         f"{width} px:\n{_describe(violations)}")
@@ -498,20 +508,10 @@ def test_german_pages_fit_a_phone_and_pass_axe(name: str, site: Site, browsers: 
     page = browsers.page(kind.who, 390, locale="de-DE")
     path = _open(page, site, kind)
     assert page.evaluate("document.documentElement.lang") == "de", path
-    if os.environ.get("SCREENSHOTS"):
-        shots = Path(os.environ.get("TEST_OUTPUT_DIR") or "test-output") / "pages"
-        shots.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(shots / f"{name}-390-de.png"), full_page=True)
+    _screenshot(page, f"{name}-390-de")
     wide = _wider_than_the_screen(page)
     assert not wide, f"{name} ({path}) in German at 390 px: wider than the screen: {wide}"
-    page.evaluate(AXE)
-    violations = page.evaluate("""async () => {
-      const result = await axe.run(document, {resultTypes: ["violations"]});
-      return result.violations
-        .filter(v => v.impact === "serious" || v.impact === "critical")
-        .map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => ({
-          target: n.target.join(" "), summary: n.failureSummary || ""}))}));
-    }""")
+    violations = _serious_violations(page)
     assert violations == [], (
         f"axe: {len(violations)} serious or critical violation(s) on {name} ({path}) in German "
         f"at 390 px:\n{_describe(violations)}")

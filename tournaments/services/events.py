@@ -1,14 +1,6 @@
-"""Writes on an event's structure: creation, check-in and pairs; the checks of its settings.
-
-Every function here is a service: keyword-only arguments, one transaction, a row lock on the
-event where concurrent directors could collide, and an :class:`EventLog` row for the audit.
-Rounds are built by the ``draw`` app (the bridge to the pure round builders). Operations whose
-complete form needs a higher layer have their one public service there, never here: a settings
-change is ``scoring.services.event_settings_update`` (it re-derives games; the settings are
-checked by :func:`check_event_settings_change` here), a status change
-``draw.services.event_status_set`` (finishing writes the placements), a player's withdrawal
-``draw.services.entry_withdraw`` (an alternate takes the seat).
-"""
+"""An event's creation, its entries and pairs, and the checks of its settings (the services
+and their shared steps: the event's log, its row lock, ``hands_version_bump``); the package's
+docstring says what every service here holds to."""
 
 from __future__ import annotations
 
