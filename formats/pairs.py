@@ -662,6 +662,15 @@ def _check_lower(settings: Mapping[str, object], pairs: int) -> None:
             field="format_settings.playoff.lower", code="lower_larger_than_field")
 
 
+def table_movement_rounds(
+        rounds: Callable[[int], int]) -> Callable[[Mapping[str, object], int], int | None]:
+    """A movement of tables' ``max_rounds``: ``rounds(pairs)``, its rounds before a rematch (as
+    many as tables, a phantom table for an odd pair included); no limit before two pairs."""
+    def max_rounds(settings: Mapping[str, object], pairs: int) -> int | None:
+        return rounds(pairs) if pairs >= 2 else None
+    return max_rounds
+
+
 def pair_format(
     *, name: str, label: str, summary: str,
     qualify: Callable[[Situation], BuiltRound] | None = None,

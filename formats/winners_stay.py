@@ -9,7 +9,15 @@ from pairing.club_night import BuiltRound
 from pairing.pair_movements import first_draw, first_game, winners_stay, winners_stay_rounds
 from rules_engine.i18n import gettext_noop, ngettext
 
-from .pairs import pair_format, pair_of, pair_results, previous_finished, seat, sit_out_withdrawn
+from .pairs import (
+    pair_format,
+    pair_of,
+    pair_results,
+    previous_finished,
+    seat,
+    sit_out_withdrawn,
+    table_movement_rounds,
+)
 from .spec import Situation
 
 
@@ -29,12 +37,6 @@ def _build(s: Situation) -> BuiltRound:
     return seat(s, sit_out_withdrawn(s, built), "winners_stay")
 
 
-def _max_rounds(settings: Mapping[str, object], pairs: int) -> int | None:
-    """As many rounds as tables (a phantom table for an odd pair included): one more and the
-    moving pairs would meet the same pairs again."""
-    return winners_stay_rounds(pairs) if pairs >= 2 else None
-
-
 def _describe(settings: Mapping[str, object], rounds_planned: int) -> list[str]:
     return [ngettext("Winners stay, %(rounds)s round: the first game's winners keep their "
                      "table all day; the others move one table up each round.",
@@ -45,7 +47,7 @@ def _describe(settings: Mapping[str, object], rounds_planned: int) -> list[str]:
 
 FORMAT = pair_format(
     name="winners_stay", label=gettext_noop("Winners stay (pairs)"), qualify=_build, describe=_describe,
-    max_rounds=_max_rounds,
+    max_rounds=table_movement_rounds(winners_stay_rounds),
     summary=gettext_noop("Winners stay: the first game's winners keep their table; the others move up."),
     keys=frozenset({"first_draw"}),
 )
