@@ -16,9 +16,12 @@
 from __future__ import annotations
 
 import bisect
+import json
 import math
 import os
 import re
+import shutil
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -391,3 +394,25 @@ def tag_attribute(html: str, element_id: str, attribute: str) -> str | None:
         return None
     found = re.search(r'\b' + re.escape(attribute) + r'="([^"]*)"', tag.group(0))
     return found.group(1) if found else None
+
+
+def work_done(work: Path, *, keep: bool) -> None:
+    """A bench run's working directory: kept (and said where) with ``--keep``, else removed."""
+    if keep:
+        print(f"kept {work}")
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def run_summary(command: str, started: float, json_path: Path | None,
+                **results: object) -> dict[str, object]:
+    """What a bench run ends with: its command, its seconds since ``started`` (monotonic) and
+    its ``results``, written to ``json_path`` when one was given; prints where and the time."""
+    summary: dict[str, object] = {"command": command,
+                                  "total_seconds": round(time.monotonic() - started, 1),
+                                  **results}
+    if json_path:
+        json_path.write_text(json.dumps(summary, indent=2))
+        print(f"results written to {json_path}")
+    print(f"done in {summary['total_seconds']:.0f} s")
+    return summary

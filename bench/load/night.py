@@ -32,7 +32,6 @@ import argparse
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -49,8 +48,10 @@ from bench.load.harness import (  # noqa: E402
     CpuGroup,
     percentile,
     report_text,
+    run_summary,
     steal_profile,
     visibility,
+    work_done,
 )
 from bench.load.run import (  # noqa: E402
     GROUPS,
@@ -401,16 +402,9 @@ def main(argv: list[str] | None = None) -> int:
             print(night_text(result), flush=True)
     finally:
         stack.stop()
-        if args.keep:
-            print(f"kept {work}")
-        else:
-            shutil.rmtree(work, ignore_errors=True)
-    summary = {"command": "python -m bench.load.night " + " ".join(argv or sys.argv[1:]),
-               "total_seconds": round(time.monotonic() - started, 1), "runs": results}
-    if args.json:
-        args.json.write_text(json.dumps(summary, indent=2))
-        print(f"results written to {args.json}")
-    print(f"done in {summary['total_seconds']:.0f} s")
+        work_done(work, keep=args.keep)
+    run_summary("python -m bench.load.night " + " ".join(argv or sys.argv[1:]), started,
+                args.json, runs=results)
     return 0 if all(r["checksum"]["ok"] for r in results) else 1
 
 

@@ -38,7 +38,6 @@ import argparse
 import html
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -64,10 +63,12 @@ from bench.load.harness import (  # noqa: E402
     percentile,
     read_all_stats,
     report_text,
+    run_summary,
     steal_profile,
     summarise,
     tag_attribute,
     visibility,
+    work_done,
 )
 from bench.load.stack import MICROCACHE_SECONDS, Stack  # noqa: E402
 
@@ -495,18 +496,9 @@ def main(argv: list[str] | None = None) -> int:
             print(report_text(result), flush=True)
     finally:
         stack.stop()
-        if args.keep:
-            print(f"kept {work}")
-        else:
-            shutil.rmtree(work, ignore_errors=True)
-    summary = {
-        "command": "make bench-load BENCH_ARGS=" + json.dumps(" ".join(argv or sys.argv[1:])),
-        "total_seconds": round(time.monotonic() - started, 1), "runs": results,
-    }
-    if args.json:
-        args.json.write_text(json.dumps(summary, indent=2))
-        print(f"results written to {args.json}")
-    print(f"done in {summary['total_seconds']:.0f} s")
+        work_done(work, keep=args.keep)
+    run_summary("make bench-load BENCH_ARGS=" + json.dumps(" ".join(argv or sys.argv[1:])),
+                started, args.json, runs=results)
     return 0 if all(r["checksum"]["ok"] for r in results) else 1
 
 

@@ -66,7 +66,6 @@ import contextlib
 import functools
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -84,6 +83,8 @@ from bench.load.harness import (  # noqa: E402
     CpuGroup,
     read_all_stats,
     report_text,
+    run_summary,
+    work_done,
 )
 from bench.load.netns import IP, Network, Node, ip_command  # noqa: E402
 from bench.load.night import _visibility_by_event  # noqa: E402
@@ -534,16 +535,9 @@ def main(argv: list[str] | None = None) -> int:
         left = network.remove()
         if left:
             print("could not undo: " + "; ".join(left), file=sys.stderr)
-        if args.keep:
-            print(f"kept {work}")
-        else:
-            shutil.rmtree(work, ignore_errors=True)
-    summary = {"command": "python -m bench.load.twonodes " + " ".join(argv or sys.argv[1:]),
-               "total_seconds": round(time.monotonic() - started, 1), "run": result}
-    if args.json:
-        args.json.write_text(json.dumps(summary, indent=2))
-        print(f"results written to {args.json}")
-    print(f"done in {summary['total_seconds']:.0f} s")
+        work_done(work, keep=args.keep)
+    run_summary("python -m bench.load.twonodes " + " ".join(argv or sys.argv[1:]), started,
+                args.json, run=result)
     ok = result is not None and result["checksum"]["ok"] \
         and result["two_nodes"]["advance"]["advanced"]
     return 0 if ok else 1
