@@ -154,16 +154,19 @@ def standings_pending_take() -> list[int]:
         return []
 
 
-def standings_pending_return(*, event_ids: Sequence[int], queue: bool = True) -> None:
-    """Events a run took and did not serve: put back among those waiting, with a run queued
-    for them at once (out of time), or without (the database away: the run's own retry takes
-    them, after its backoff)."""
+def standings_pending_return(*, event_ids: Sequence[int], queue: bool = True) -> bool:
+    """Events a run took and did not serve (or the reconcile found behind): put back among
+    those waiting, with a run queued for them at once (out of time), or without (the database
+    away: the run's own retry takes them, after its backoff). Returns whether the shared set
+    took them all (False: no shared set, or Redis away; the caller serves them itself)."""
     if not event_ids:
-        return
+        return True
     pending_for = max(int(getattr(settings, "STANDINGS_PENDING_SECONDS", 30)), 1)
-    if all([_pending_add(event_id, keep_for=pending_for) for event_id in event_ids]) and queue:
+    taken = all([_pending_add(event_id, keep_for=pending_for) for event_id in event_ids])
+    if taken and queue:
         _queue_once(STANDINGS_PENDING_RUN_KEY, STANDINGS_UPDATE_PENDING, (), countdown=0,
                     pending_for=pending_for)
+    return taken
 
 
 def _queue_once(key: str, name: str, args: Sequence[object], *, countdown: float,

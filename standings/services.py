@@ -316,9 +316,19 @@ def events_behind() -> list[int]:
 
 
 def standings_reconcile() -> list[int]:
-    """Rebuild every snapshot that is behind its hands; returns the events rebuilt."""
+    """Bring every snapshot that is behind its hands up to date; returns those events.
+
+    With the shared set of events waiting (Redis), they are put among them with one pending run
+    queued (:func:`standings_update_pending`: incremental, each event once, oldest first), the
+    same path as a hand's: on a busy night most events are behind for the second between a
+    hand and its run, and rebuilding them all here, from scratch and each under its snapshot's
+    lock, took a worker process for many seconds and held up the very runs that serve them.
+    Without the set (the embedded default, or Redis away) each is rebuilt here, in full."""
+    behind = events_behind()
+    if behind and standings_pending_return(event_ids=behind):
+        return behind
     rebuilt = []
-    for event_id in events_behind():
+    for event_id in behind:
         try:
             standings_rebuild(event_id=event_id)
         except Event.DoesNotExist:

@@ -344,6 +344,13 @@ def report_text(result: dict[str, Any]) -> str:
             f"p99 {_s(vis.get('p99_s'))}  (seen {vis['seen']}, not before the end "
             f"{vis['unseen']})"
         )
+        for phase, words in (("bunch", "stored in the round-end bunch"),
+                             ("outside", "stored outside it")):
+            part = vis.get(phase)
+            if part:
+                span = f", {part['seen']} looks over {part['seconds']} s" if "seen" in part else ""
+                lines.append(f"   {words}: p50 {_s(part['p50_s'])}  p95 {_s(part['p95_s'])}  "
+                             f"p99 {_s(part['p99_s'])}{span}")
     crowd = result.get("spectators")
     if crowd:
         vis, rss = crowd["visibility"], crowd["push_rss_mb"]

@@ -74,6 +74,9 @@ STANDINGS_TASKS = ("compute_standings", "compute_pending_standings")
 REBUILDS_KEY = ":1:standings:rebuilds:{event_id}"
 # The sizes the night's events are grouped by when the work per hand is reported.
 SIZES = ((2, 4), (5, 8), (9, 12))
+# Hands stored from the first confirmation of the round end to this many seconds after the
+# last are reported apart (the bunch), beside the rest of the window.
+BUNCH_TAIL = 5.0
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -270,6 +273,7 @@ def run_night(stack: Stack, args: argparse.Namespace, tables: int, events: int,
     # Each hand is seen by the devices of its own event: visibility per event, pooled.
     by_event = _visibility_by_event(out)
     result["visibility"] = by_event
+    result["bunch_requests"] = _bunch_requests(out)
     result["layout"] = stack_layout(stack)
     (total0, stolen0), (total1, stolen1) = steal[0], steal[-1]
     result["steal_percent"] = round(100 * (stolen1 - stolen0) / max(total1 - total0, 1), 1)
@@ -305,18 +309,46 @@ def _visibility_by_event(out: dict[str, Any]) -> dict[str, Any]:
     submits: dict[int, list[float]] = {}
     for t, event in zip(out["submits"], out["submit_events"], strict=True):
         submits.setdefault(event, []).append(t)
+    # The round-end bunch: from the first confirmation to BUNCH_TAIL seconds after the last.
+    confirmed = out.get("confirmed") or []
+    bunch = (min(confirmed), max(confirmed) + BUNCH_TAIL) if confirmed else None
     vis: dict[str, Any] = {}
     for who in ("phone", "wall"):
-        latencies: list[float] = []
+        phases: dict[str, list[float]] = {"bunch": [], "outside": []}
         unseen = 0
         for event, times in submits.items():
-            got, missed = visibility(times, polls.get(event, []), who)
-            latencies += got
-            unseen += missed
-        vis[who] = {f"p{q}_s": None if (v := percentile(latencies, q)) is None else round(v, 3)
-                    for q in (50, 95, 99)}
-        vis[who].update(seen=len(latencies), unseen=unseen)
+            for phase in phases:
+                chosen = [t for t in times
+                          if (bunch is not None and bunch[0] <= t < bunch[1]) == (phase == "bunch")]
+                got, missed = visibility(chosen, polls.get(event, []), who)
+                phases[phase] += got
+                unseen += missed
+        vis[who] = _percentiles(phases["bunch"] + phases["outside"])
+        vis[who].update(seen=len(phases["bunch"]) + len(phases["outside"]), unseen=unseen)
+        if bunch is not None:
+            vis[who]["bunch"] = {**_percentiles(phases["bunch"]), "seen": len(phases["bunch"]),
+                                 "seconds": round(bunch[1] - bunch[0], 1)}
+            vis[who]["outside"] = _percentiles(phases["outside"])
     return vis
+
+
+def _bunch_requests(out: dict[str, Any]) -> dict[str, Any]:
+    """Each kind of request started in the round-end bunch: how many, p50 and p95 (ms)."""
+    confirmed = out.get("confirmed") or []
+    if not confirmed:
+        return {}
+    low, high = min(confirmed), max(confirmed) + BUNCH_TAIL
+    kinds: dict[str, list[float]] = {}
+    for kind, started, ms, *_ in out["samples"]:
+        if low <= started < high:
+            kinds.setdefault(kind, []).append(ms)
+    return {kind: {"count": len(v), "p50_ms": round(percentile(v, 50) or 0),
+                   "p95_ms": round(percentile(v, 95) or 0)} for kind, v in sorted(kinds.items())}
+
+
+def _percentiles(values: list[float]) -> dict[str, Any]:
+    return {f"p{q}_s": None if (v := percentile(values, q)) is None else round(v, 3)
+            for q in (50, 95, 99)}
 
 
 def growth(start: dict[str, Any], stop: dict[str, Any], tasks: dict[str, int], wall: float,
@@ -370,6 +402,9 @@ def night_text(result: dict[str, Any]) -> str:
         f"{stop['redis_keys']} ({stop['redis_standings_keys']} standings, "
         f"{stop['redis_push_keys']} push) and clients {stop['redis_clients']} "
         f"({stop['redis_memory_mb']} MB), push streams {stop['push_streams']}",
+        "requests started in the round-end bunch (count p50/p95 ms): "
+        + ", ".join(f"{k} {v['count']} {v['p50_ms']}/{v['p95_ms']}"
+                    for k, v in result.get("bunch_requests", {}).items()),
         f"worker CPU {g.get('worker_cpu_ms_per_hand')} ms a hand; "
         "standings work per hand, by size of event (computations / snapshots / worker runs):",
         *(f"  {row['events']} ({row['count']} events, {row['tables']} tables, {row['hands']} "
