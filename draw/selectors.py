@@ -7,6 +7,8 @@ round was drawn with (:func:`draw_disclosure`, :func:`round_draw_seed`)."""
 from __future__ import annotations
 
 import hashlib
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TypedDict
@@ -185,6 +187,13 @@ def round_redraws(event: Event, number: int) -> int:
                                    details__round__lte=number).count()
 
 
+def system_cut(event: Event, round_number: int, table_number: int, level: Sequence[str]) -> str:
+    """The system's cut of the cards for a level game (``ties: system_cut``): the side that wins
+    it, drawn from the event's seed, the round and the table (``DRAW_ALGORITHM``)."""
+    rng = random.Random(f"cut:{event.seed}:{round_number}:{table_number}")
+    return rng.choice(list(level))
+
+
 def round_draw_seed(event: Event, number: int) -> int:
     """The seed the builders get for round ``number``: the event's seed while no round up to it
     was drawn again, else the next value of the same stream for each re-draw (the draw count
@@ -223,6 +232,8 @@ def advance_due(event: Event) -> AdvanceDue | None:
         return None
     if not event.spec.seats_automatically:
         return None
+    if event.spec.tables_draw(dict(event.format_settings or {})):
+        return None  # the director enters the tables' draws of partners and seats
     latest = event.rounds.order_by("-number").first()
     if latest is None:
         return None
