@@ -301,6 +301,36 @@ def table_meetings(event: Event) -> tuple[Meeting, ...]:
         return ()
 
 
+class MeetingPlayer(TypedDict):
+    """A player at a table before its draw: the entry and the player's name."""
+
+    entry: int
+    name: str
+
+
+class MeetingRow(TypedDict):
+    """A table before its draw of partners, as the director's form and the API show it."""
+
+    table: int
+    stayers: list[MeetingPlayer]
+    arrivals: list[MeetingPlayer]
+
+
+def table_meeting_rows(event: Event) -> list[MeetingRow]:
+    """:func:`table_meetings` with the players' names (one query more)."""
+    meetings = table_meetings(event)
+    if not meetings:
+        return []
+    ids = {pk for m in meetings for pk in (*m.stayers, *m.arrivals)}
+    names = dict(Entry.objects.filter(pk__in=ids).values_list("pk", "player__name"))
+
+    def players(found: tuple[int, int]) -> list[MeetingPlayer]:
+        return [{"entry": pk, "name": names.get(pk, str(pk))} for pk in found]
+
+    return [{"table": m.table, "stayers": players(m.stayers), "arrivals": players(m.arrivals)}
+            for m in meetings]
+
+
 def _cut(event: Event, result: TableResult) -> TableResult:
     """A level game's result with the system's cut as its winner (as seating will settle it)."""
     if result.winner or not result.finished or not result.points:
