@@ -22,7 +22,7 @@ from django.utils.translation import gettext
 from clubs.models import Membership
 from clubs.permissions import club_role
 from common.errors import DomainError, refused
-from common.rulesets import event_ruleset, table_seats, two_sides
+from common.rulesets import event_ruleset, two_sides
 from common.tasks import ROUND_SEAT, task_queue
 from common.types import Actor
 from conduct.models import Correction
