@@ -10,7 +10,6 @@ left unseated as alternates, pairs walk over the tables where a withdrawn pair w
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TypedDict, Unpack
@@ -18,7 +17,7 @@ from typing import TypedDict, Unpack
 from django.utils.translation import gettext
 
 from common.errors import DomainError, refused
-from common.rulesets import event_ruleset, table_seats, table_sides, table_teams, two_sides
+from common.rulesets import event_ruleset, table_seats, table_teams, two_sides
 from formats import Format, Meeting, Situation, Stage
 from pairing.results import TableResult
 from pairing.rotation import RoundPlan
@@ -29,7 +28,7 @@ from tournaments.models import Bye, Entry, Event, Seat
 from tournaments.selectors import event_entrants, pairs_in_seed_order
 
 from .season import season_partnerships
-from .selectors import event_results, round_draw_seed, system_cut
+from .selectors import event_results, round_draw_seed, system_cut_results
 
 
 @dataclass(frozen=True)
@@ -289,10 +288,7 @@ def table_meetings(event: Event) -> tuple[Meeting, ...]:
         event=event, spec=spec, number=number,
         stage=spec.stage_of(number, event.rounds_planned, settings, entrants),
         history=event_history(event), seed=round_draw_seed(event, number))
-    results = tuple(event_results(event))
-    if settings.get("ties") != "table_cut":
-        results = tuple(_cut(event, r) if r.round_number == latest.number else r
-                        for r in results)
+    results = system_cut_results(event, tuple(event_results(event)))
     try:
         manager.check()
         with refused():
@@ -329,17 +325,3 @@ def table_meeting_rows(event: Event) -> list[MeetingRow]:
 
     return [{"table": m.table, "stayers": players(m.stayers), "arrivals": players(m.arrivals)}
             for m in meetings]
-
-
-def _cut(event: Event, result: TableResult) -> TableResult:
-    """A level game's result with the system's cut as its winner (as seating will settle it)."""
-    if result.winner or not result.finished or not result.points:
-        return result
-    sides = [side for side in table_sides(event_ruleset(event), tuple(result.seats))
-             if side in result.points]
-    top = max((result.points[side] for side in sides), default=0)
-    level = [side for side in sides if result.points[side] == top]
-    if len(level) < 2:
-        return result
-    return dataclasses.replace(
-        result, winner=system_cut(event, result.round_number, result.table_number, level))
