@@ -61,6 +61,7 @@ def test_the_director_screen_asks_for_each_tables_draw_and_seats_from_it(
     assert page.status_code == 200
     html = page.content.decode()
     assert 'id="table-draw"' in html
+    assert "data-auto-refresh" not in html  # a refresh would lose the draws being entered
     url, hidden, choices = form_of(html)
     meetings = table_meetings(event)
     assert sorted(choices) == [1, 2]
@@ -76,8 +77,9 @@ def test_the_director_screen_asks_for_each_tables_draw_and_seats_from_it(
                  second.tables.get(number=meeting.table).seats.all()}
         pair = {meeting.stayers[0], int(chosen)}
         assert pair in ({seats["N"], seats["S"]}, {seats["E"], seats["W"]})
-    # the form is gone once the game is seated
-    assert 'id="table-draw"' not in client.get(f"/events/{event.pk}/director/").content.decode()
+    # the form is gone once the game is seated, and the screen refreshes itself again
+    html = client.get(f"/events/{event.pk}/director/").content.decode()
+    assert 'id="table-draw"' not in html and "data-auto-refresh" in html
 
 
 def test_the_event_page_offers_the_same_form_and_a_missing_table_is_refused(
