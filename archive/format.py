@@ -255,6 +255,7 @@ LOG_REFS: dict[str, dict[str, str]] = {
     "alternates_named": {"entries": ENTRY},
     "alternate_seated": {"entry": ENTRY, "replaces": ENTRY},
     "seat_swap": {"a": ENTRY, "b": ENTRY},
+    "round_seated": {"table_draw": ENTRY},  # [[stayer, arrival], ...] per table
     "pair_swap": {"a": PAIR, "b": PAIR},
     "confirmation_cleared": {"confirmed_by": ENTRY},
     "penalty_recorded": {"penalty": PENALTY, "entry": ENTRY, "pair": PAIR},

@@ -11,6 +11,8 @@ finish) until it is over, with, at random (all from one ``random.Random(seed)``)
 * **withdrawals** between rounds (a player, or a pair), an alternate taking the seat where the
   format says so, a bracket's walkovers;
 * **re-draws** of a seated round (with a reason) and **seat swaps** (two players, or two pairs);
+* where the tables draw partners (a progressive day's ``draw: table``), each table's **cut of
+  the cards** for partners, entered by the director before the next game is seated;
 * **byes**, whatever the field's size leaves over;
 * hands dealt from a shuffled deck with their meld counted by the rules engine (a misdeal now
   and then), a hand **corrected** by the director before the game is confirmed;
@@ -60,6 +62,7 @@ from common.rulesets import event_ruleset, table_seats, table_sides
 from conduct.models import Penalty
 from conduct.services import penalty_record, penalty_withdraw
 from draw.flow import next_step
+from draw.managers import table_meetings
 from draw.services import (
     entry_withdraw,
     event_status_set,
@@ -271,7 +274,7 @@ class Play:
     def seat(self) -> None:
         try:
             with transaction.atomic():
-                round_create(event=self.event, actor=self.owner)
+                round_create(event=self.event, actor=self.owner, table_draw=self.table_draw())
         except DomainError as exc:
             if exc.code == "tie" and self.settle_ties():
                 self.seat()  # the table entered its cut: seat again
@@ -286,6 +289,14 @@ class Play:
         if self.rng.random() < CHANCE["redraw"]:
             self.tried(lambda: round_create(event=self.event, actor=self.owner, reseat=True,
                                             reason="the room was set up again"))
+
+    def table_draw(self) -> list[list[int]] | None:
+        """Where the tables draw partners: each table's cut of the cards, made up from the
+        seed (which arrival partners the first stayer); None where the round needs none."""
+        meetings = table_meetings(self.event)
+        if not meetings:
+            return None
+        return [[m.stayers[0], self.rng.choice(m.arrivals)] for m in meetings]
 
     def finish(self) -> None:
         """The director finishes the event (entering the table's cut of a level final first,

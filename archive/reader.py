@@ -418,8 +418,12 @@ def _check_log(r: Reader, row: Row, known: Mapping[str, Container[object]]) -> N
         value = row.values["details"].get(key)
         for index, item in enumerate(value if isinstance(value, list) else [value]):
             where = f"{row.path}.details.{key}" + (f"[{index}]" if isinstance(value, list) else "")
-            if item is not None:
-                r.local_ref(item, known[kind], where, kind, True)
+            # a list of lists (a table's draw of partners per table): each id in it
+            inner = item if isinstance(item, list) else [item]
+            for place, one in enumerate(inner):
+                if one is not None:
+                    r.local_ref(one, known[kind], where + (f"[{place}]" if isinstance(item, list)
+                                                           else ""), kind, True)
 
 
 def _read_standings(r: Reader, raw: object, known: Mapping[str, Container[object]]

@@ -154,7 +154,8 @@ def section_row(section: Section, obj: models.Model, resolve: Resolve,
 
 def map_refs(data: Mapping[str, object], refs: Mapping[str, str], resolve: Resolve
              ) -> dict[str, object]:
-    """``data`` with the ids under ``refs``' keys (single ids or lists) resolved."""
+    """``data`` with the ids under ``refs``' keys (single ids, lists, or lists of lists: a
+    table's draw of partners per table) resolved."""
     out = dict(data)
     for key, kind in refs.items():
         value = out.get(key)
@@ -166,6 +167,8 @@ def map_refs(data: Mapping[str, object], refs: Mapping[str, str], resolve: Resol
 
 
 def _resolve_id(kind: str, value: object, resolve: Resolve) -> object:
+    if isinstance(value, list):
+        return [_resolve_id(kind, v, resolve) for v in value]
     if value is None or isinstance(value, bool) or not isinstance(value, int):
         return value
     return resolve(kind, value)

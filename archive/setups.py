@@ -152,10 +152,10 @@ def _individual_settings(rng: random.Random, spec: Format, threes: bool) -> dict
     else:
         raw["cut"] = rng.choice((8, 4, 0))
         raw["movement"] = rng.choice(("winners_move", "winners_move", "fixed_seats"))
-        # ``draw: table`` is left out: the table's cut for partners has no way in yet (the
-        # builder asks for ``table_draw``, which no page, API or service passes), so a second
-        # game could never be seated
-        raw["draw"] = "system"
+        # the tables cut the cards for partners under winners move (the generator makes up
+        # each table's draw from its seed: ``archive.generate``)
+        raw["draw"] = (rng.choice(("system", "table")) if raw["movement"] == "winners_move"
+                       else "system")
     if rng.random() < 0.2:
         raw["game_minutes"] = rng.choice((30, 45))
     return {k: v for k, v in raw.items() if k in spec.setting_keys}

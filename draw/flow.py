@@ -48,7 +48,9 @@ def plan_done(event: Event, rounds: list[Round], total: int) -> bool:
 def _bracket_complete(event: Event) -> bool:
     if not event.spec.has_bracket(event.format_settings or {}):
         return False
-    bracket = event_bracket(event)
+    # a level game of the last wave is read with the system's cut, made when the director
+    # takes the next step: a level final may end the bracket, and Finish comes next
+    bracket = event_bracket(event, cut_level=True)
     return bracket is not None and bracket["complete"]
 
 

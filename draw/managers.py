@@ -17,16 +17,18 @@ from typing import TypedDict, Unpack
 from django.utils.translation import gettext
 
 from common.errors import DomainError, refused
-from common.rulesets import event_ruleset, table_teams, two_sides
-from formats import Format, Situation, Stage
+from common.rulesets import event_ruleset, table_seats, table_teams, two_sides
+from formats import Format, Meeting, Situation, Stage
 from pairing.results import TableResult
 from pairing.rotation import RoundPlan
 from rules_engine import Ruleset
+from scoring.models import Game
 from standings.selectors import qualifying_order
-from tournaments.models import Entry, Event
-from tournaments.selectors import pairs_in_seed_order
+from tournaments.models import Bye, Entry, Event, Seat
+from tournaments.selectors import event_entrants, pairs_in_seed_order
 
 from .season import season_partnerships
+from .selectors import event_results, round_draw_seed, system_cut_results
 
 
 @dataclass(frozen=True)
@@ -223,3 +225,103 @@ def _present(
     empty = len(seated - staying) - len(set(players) - seated)
     waiting = [pk for pk in alternates if pk not in seated]
     return tuple(players + playing + waiting[:max(empty, 0)])
+
+
+def event_history(event: Event) -> list[RoundPlan[int]]:
+    """Past rounds as the builders see them: tables of entry ids in seat order clockwise from
+    North, and byes."""
+    seats = (
+        Seat.objects.filter(round__event=event)
+        .order_by("round__number", "table__number")
+        .values_list("round__number", "table__number", "position", "entry_id")
+    )
+    tables: dict[int, dict[int, dict[str, int]]] = {}
+    for round_number, table_number, position, entry_id in seats:
+        tables.setdefault(round_number, {}).setdefault(table_number, {})[position] = entry_id
+    byes: dict[int, list[int]] = {}
+    for round_number, entry_id in Bye.objects.filter(round__event=event).values_list(
+        "round__number", "entry_id"
+    ):
+        byes.setdefault(round_number, []).append(entry_id)
+    # A late arrival has already sat out the rounds it missed: counting them as byes keeps it
+    # from being the first to sit out again right after it arrives.
+    for entry_id, joined in Entry.objects.filter(event=event, joined_round__gt=1).values_list(
+        "pk", "joined_round"
+    ):
+        for number in range(1, joined):
+            if number in tables and entry_id not in byes.get(number, []):
+                byes.setdefault(number, []).append(entry_id)
+    ruleset = event_ruleset(event)
+    return [
+        RoundPlan(
+            tables=tuple(
+                tuple(t[p] for p in table_seats(ruleset, t))
+                for _, t in sorted(tables.get(number, {}).items())
+            ),
+            byes=tuple(sorted(byes.get(number, []))),
+        )
+        for number in sorted(set(tables) | set(byes))
+    ]
+
+
+def table_meetings(event: Event) -> tuple[Meeting, ...]:
+    """Who meets at each table of the next round before the tables' own draw of partners (a
+    format whose tables cut the cards for partners: ``Format.meetings``), once every game of the
+    latest round is decided: the director enters each table's draw from this. () when the next
+    round needs no table draw, or cannot be seated yet (a level game waiting for its table's
+    cut, a field too small: seating it says why). A level game the system cuts is read with the
+    cut the seating will make (``draw.selectors.system_cut``)."""
+    spec = event.spec
+    settings = dict(event.format_settings or {})
+    if (not spec.tables_draw(settings)
+            or event.status not in (Event.Status.DRAFT, Event.Status.RUNNING)):
+        return ()
+    latest = event.rounds.order_by("-number").first()
+    if latest is None or Game.objects.filter(table__round=latest,
+                                             status=Game.Status.PLAYING).exists():
+        return ()
+    number = latest.number + 1
+    entrants = event_entrants(event)
+    if number > spec.rounds_total(event.rounds_planned, settings, entrants):
+        return ()
+    manager = manager_for(spec)(
+        event=event, spec=spec, number=number,
+        stage=spec.stage_of(number, event.rounds_planned, settings, entrants),
+        history=event_history(event), seed=round_draw_seed(event, number))
+    results = system_cut_results(event, tuple(event_results(event)))
+    try:
+        manager.check()
+        with refused():
+            return spec.meetings(manager.situation(results))
+    except DomainError:
+        return ()
+
+
+class MeetingPlayer(TypedDict):
+    """A player at a table before its draw: the entry and the player's name."""
+
+    entry: int
+    name: str
+
+
+class MeetingRow(TypedDict):
+    """A table before its draw of partners, as the director's form and the API show it."""
+
+    table: int
+    stayers: list[MeetingPlayer]
+    arrivals: list[MeetingPlayer]
+
+
+def table_meeting_rows(event: Event) -> list[MeetingRow]:
+    """:func:`table_meetings` with the players' names (one query more)."""
+    meetings = table_meetings(event)
+    if not meetings:
+        return []
+    ids = {pk for m in meetings for pk in (*m.stayers, *m.arrivals)}
+    names = dict(Entry.objects.filter(pk__in=ids).values_list("pk", "player__name"))
+
+    def players(found: tuple[int, int]) -> list[MeetingPlayer]:
+        return [{"entry": pk, "name": names.get(pk, str(pk))} for pk in found]
+
+    return [{"table": m.table, "stayers": players(m.stayers), "arrivals": players(m.arrivals)}
+            for m in meetings]

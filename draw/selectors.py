@@ -6,7 +6,10 @@ round was drawn with (:func:`draw_disclosure`, :func:`round_draw_seed`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TypedDict
@@ -185,6 +188,36 @@ def round_redraws(event: Event, number: int) -> int:
                                    details__round__lte=number).count()
 
 
+def system_cut(event: Event, round_number: int, table_number: int, level: Sequence[str]) -> str:
+    """The system's cut of the cards for a level game (``ties: system_cut``): the side that wins
+    it, drawn from the event's seed, the round and the table (``DRAW_ALGORITHM``)."""
+    rng = random.Random(f"cut:{event.seed}:{round_number}:{table_number}")
+    return rng.choice(list(level))
+
+
+def system_cut_results(event: Event, results: tuple[TableResult, ...]
+                       ) -> tuple[TableResult, ...]:
+    """``results`` with each finished level game's winner the system's cut will give it
+    (``ties: system_cut``, the default: a cut is made when the next round is seated or the
+    event finishes, so what comes next reads it now); under ``table_cut`` as they are (the
+    table enters its cut)."""
+    if (event.format_settings or {}).get("ties") == "table_cut":
+        return results
+    ruleset = event_ruleset(event)
+    out = []
+    for result in results:
+        if result.winner or not result.finished or not result.points:
+            out.append(result)
+            continue
+        sides = [side for side in table_sides(ruleset, tuple(result.seats))
+                 if side in result.points]
+        top = max((result.points[side] for side in sides), default=0)
+        level = [side for side in sides if result.points[side] == top]
+        out.append(result if len(level) < 2 else dataclasses.replace(
+            result, winner=system_cut(event, result.round_number, result.table_number, level)))
+    return tuple(out)
+
+
 def round_draw_seed(event: Event, number: int) -> int:
     """The seed the builders get for round ``number``: the event's seed while no round up to it
     was drawn again, else the next value of the same stream for each re-draw (the draw count
@@ -223,6 +256,8 @@ def advance_due(event: Event) -> AdvanceDue | None:
         return None
     if not event.spec.seats_automatically:
         return None
+    if event.spec.tables_draw(dict(event.format_settings or {})):
+        return None  # the director enters the tables' draws of partners and seats
     latest = event.rounds.order_by("-number").first()
     if latest is None:
         return None
@@ -421,10 +456,12 @@ def side_prizes(event: Event, placements: list[Placement]) -> list[SidePrize]:
 
 
 
-def event_bracket(event: Event) -> BracketView | None:
+def event_bracket(event: Event, *, cut_level: bool = False) -> BracketView | None:
     """The event's bracket as the bracket page and the API draw it (None for an event without
     one): every match of the plan with its pairs once known, its result and its table
-    (``formats.pairs.bracket_view`` says what a match carries)."""
+    (``formats.pairs.bracket_view`` says what a match carries). ``cut_level``: a level game
+    not yet cut read with the system's cut it will get (:func:`system_cut_results`), as the
+    director's next step must (a level final may end the bracket)."""
     spec = event.spec
     settings = dict(event.format_settings or {})
     if not spec.pairs or not spec.has_bracket(settings):
@@ -451,7 +488,9 @@ def event_bracket(event: Event) -> BracketView | None:
     try:
         view = bracket_view(
             spec.bracket, settings, entrants=entrants, seeds=seeds, members=members,
-            names=names, results=event_results(event), first_round=first,
+            names=names, first_round=first,
+            results=(system_cut_results(event, tuple(event_results(event))) if cut_level
+                     else event_results(event)),
             statuses=statuses, **two_sides(event_ruleset(event)))
     except FormatError:  # too few pairs yet for the bracket's settings: nothing to draw
         return None

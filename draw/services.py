@@ -10,8 +10,8 @@ Services: keyword-only arguments, one transaction, an ``EventLog`` row for every
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
+import dataclasses
+from collections.abc import Mapping, Sequence
 from typing import TypedDict
 
 from django.db import transaction
@@ -22,11 +22,11 @@ from django.utils.translation import gettext
 from clubs.models import Membership
 from clubs.permissions import club_role
 from common.errors import DomainError, refused
-from common.rulesets import event_ruleset, table_seats, two_sides
+from common.rulesets import event_ruleset, two_sides
 from common.tasks import ROUND_SEAT, task_queue
 from common.types import Actor
 from conduct.models import Correction
-from formats import Finish, Format, Stage
+from formats import Finish, Format, Situation, Stage
 from pairing.rotation import RotationError, RoundPlan
 from ranking.prizes import award_places
 from scoring.models import Game, Hand
@@ -47,8 +47,8 @@ from tournaments.selectors import (
 from tournaments.services import event_lock, event_log, event_results_changed
 
 from . import seating
-from .managers import manager_for
-from .selectors import REDRAW_ACTION, event_results, round_draw_seed
+from .managers import event_history, manager_for
+from .selectors import REDRAW_ACTION, event_results, round_draw_seed, system_cut
 
 # Allowed status changes of an event; anything else is refused.
 EVENT_TRANSITIONS: dict[str, set[str]] = {
@@ -66,49 +66,11 @@ ROUND_TRANSITIONS: dict[str, set[str]] = {
 }
 
 
-# --- reading what happened -----------------------------------------------------------------------
-def event_history(event: Event) -> list[RoundPlan[int]]:
-    """Past rounds as the builders see them: tables of entry ids in seat order clockwise from
-    North, and byes."""
-    seats = (
-        Seat.objects.filter(round__event=event)
-        .order_by("round__number", "table__number")
-        .values_list("round__number", "table__number", "position", "entry_id")
-    )
-    tables: dict[int, dict[int, dict[str, int]]] = {}
-    for round_number, table_number, position, entry_id in seats:
-        tables.setdefault(round_number, {}).setdefault(table_number, {})[position] = entry_id
-    byes: dict[int, list[int]] = {}
-    for round_number, entry_id in Bye.objects.filter(round__event=event).values_list(
-        "round__number", "entry_id"
-    ):
-        byes.setdefault(round_number, []).append(entry_id)
-    # A late arrival has already sat out the rounds it missed: counting them as byes keeps it
-    # from being the first to sit out again right after it arrives.
-    for entry_id, joined in Entry.objects.filter(event=event, joined_round__gt=1).values_list(
-        "pk", "joined_round"
-    ):
-        for number in range(1, joined):
-            if number in tables and entry_id not in byes.get(number, []):
-                byes.setdefault(number, []).append(entry_id)
-    ruleset = event_ruleset(event)
-    return [
-        RoundPlan(
-            tables=tuple(
-                tuple(t[p] for p in table_seats(ruleset, t))
-                for _, t in sorted(tables.get(number, {}).items())
-            ),
-            byes=tuple(sorted(byes.get(number, []))),
-        )
-        for number in sorted(set(tables) | set(byes))
-    ]
-
-
 # --- building a round ----------------------------------------------------------------------------
 @transaction.atomic
 def round_create(
     *, event: Event, actor: Actor | None = None, number: int | None = None, reseat: bool = False,
-    reason: str = "",
+    reason: str = "", table_draw: Sequence[Sequence[int]] | None = None,
 ) -> Round:
     """Seat the next round through the event's format. Idempotent: asking for a round that
     exists returns it unchanged, unless ``reseat`` is set and no hand has been entered in it.
@@ -135,6 +97,8 @@ def round_create(
             raise DomainError(
                 gettext("Hands have been entered in this round; it cannot be reseated."), field="round"
             )
+        if table_draw is None:
+            table_draw = _logged_table_draw(locked, latest.number)
         draw = EventLog.objects.filter(event=locked, action=REDRAW_ACTION).count() + 1
         event_log(locked, actor, REDRAW_ACTION, round=latest.number, reason=reason, draw=draw)
         latest.delete()
@@ -175,11 +139,15 @@ def round_create(
     if spec.needs_winners and latest is not None:
         _settle_ties(locked, latest, settings, actor)
     situation = manager.situation(tuple(event_results(locked)))
+    if table_draw is not None:
+        situation = _with_table_draw(spec, situation, table_draw)
     try:
         with refused():
             built = spec.build(situation)
     except RotationError as exc:
         raise DomainError.of(exc) from None
+    except DomainError as exc:
+        raise _table_draw_field(exc) from None
     round_ = _write_round(locked, new_number, built.plan, stage, built.matches)
     after = manager.after_seating(built.plan)
     _name_alternates(locked, list(after.alternates), actor)
@@ -188,13 +156,52 @@ def round_create(
         locked.save(update_fields=["status"])
     # a club night's season: the partnerships of earlier nights it read (not in the event's
     # archive, so its verifier knows this draw cannot be re-run from the archive alone)
-    season = {"season_partnerships": len(situation.season_history)} \
+    extra: dict[str, object] = {"season_partnerships": len(situation.season_history)} \
         if situation.season_history else {}
+    if situation.table_draw:  # what the seating read beyond the archive's rows
+        extra["table_draw"] = [list(pair) for pair in situation.table_draw]
     event_log(locked, actor, "round_seated", round=new_number, tables=len(built.plan.tables),
-              byes=len(built.plan.byes), method=built.method, stage=stage, **season)
+              byes=len(built.plan.byes), method=built.method, stage=stage, **extra)
     _walkovers(locked, round_, after.walkovers, actor)
     event_results_changed(locked)
     return round_
+
+
+def _with_table_draw(spec: Format, situation: Situation,
+                     table_draw: Sequence[Sequence[int]]) -> Situation:
+    """The situation with the tables' own draw, refused where the round needs none."""
+    if not spec.meetings(situation):
+        raise DomainError(
+            gettext("This %(sitting)s is not drawn at the tables: seat it without a table draw.")
+            % {"sitting": spec.sitting}, field="table_draw", code="not_used")
+    pairs = []
+    for index, pair in enumerate(table_draw):
+        values = list(pair)
+        if len(values) != 2 or not all(isinstance(v, int) and not isinstance(v, bool)
+                                       for v in values):
+            raise DomainError(gettext("A table's draw is a stayer and the arrival who partners "
+                                      "them: [stayer, arrival]."),
+                              field=f"table_draw.{index}", code="bad_pair")
+        pairs.append((values[0], values[1]))
+    return dataclasses.replace(situation, table_draw=tuple(pairs))
+
+
+def _table_draw_field(exc: DomainError) -> DomainError:
+    """A core's refusal naming ``table_draw[i]`` named as the API names a list's item
+    (``table_draw.i``); any other refusal as it is."""
+    field = exc.field or ""
+    if field.startswith("table_draw[") and field.endswith("]"):
+        return DomainError(exc.message, field=f"table_draw.{field[11:-1]}", code=exc.code)
+    return exc
+
+
+def _logged_table_draw(event: Event, number: int) -> list[list[int]] | None:
+    """The tables' draw the latest seating of round ``number`` read, if any (a re-draw keeps
+    it)."""
+    line = (EventLog.objects.filter(event=event, action="round_seated", details__round=number)
+            .order_by("-pk").first())
+    found = (line.details or {}).get("table_draw") if line is not None else None
+    return found if isinstance(found, list) else None
 
 
 def redraw_reason(reason: object) -> str:
@@ -250,8 +257,8 @@ def _settle_ties(event: Event, round_: Round, settings: Mapping[str, object],
         )
     ruleset = event_ruleset(event)
     for game in level:
-        rng = random.Random(f"cut:{event.seed}:{round_.number}:{game.table.number}")
-        game.cut_winner = rng.choice(level_sides(game, ruleset))
+        game.cut_winner = system_cut(event, round_.number, game.table.number,
+                                     level_sides(game, ruleset))
         game.save(update_fields=["cut_winner"])
         event_log(event, actor, "tie_cut", round=round_.number, table=game.table.number,
                   winner=game.cut_winner, by="system")
@@ -325,7 +332,7 @@ def round_seat_request(
 @transaction.atomic
 def round_advance(
     *, event: Event, number: int, actor: Actor | None = None, close_unfinished: bool = False,
-    start: bool = True, automatic: bool = False,
+    start: bool = True, automatic: bool = False, table_draw: Sequence[Sequence[int]] | None = None,
 ) -> Round | None:
     """The director's one step between rounds: close round ``number`` and seat the next round,
     started (its clock runs and the tables' phones show the new seats), in one transaction, for
@@ -343,7 +350,9 @@ def round_advance(
     confirmed (``draw.tasks.round_confirmed``): it does nothing for a format that does not seat
     itself, and while the director holds the advance it closes the round and seats nothing (the
     director seats the next round by hand). The new round is seated, not started (``start``
-    is the director's)."""
+    is the director's). A round the tables draw partners for (``table_draw``, as
+    :func:`round_create` takes it) is never seated by the automatic advance: it closes the
+    round and the director enters the tables' draws."""
     locked = event_lock(event)
     spec = locked.spec
     if automatic and (not spec.seats_automatically
@@ -373,10 +382,12 @@ def round_advance(
     if number >= total or (automatic and locked.advance_held):
         return None
     try:
-        new = round_create(event=locked, actor=actor, number=number + 1)
+        new = round_create(event=locked, actor=actor, number=number + 1, table_draw=table_draw)
     except DomainError as exc:
         if exc.code == "complete":  # a bracket decided before its deepest round
             return None
+        if automatic and exc.field == "table_draw" and exc.code == "missing":
+            return None  # the tables draw their partners: the director enters the draws
         raise
     if automatic:
         return new

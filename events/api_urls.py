@@ -29,6 +29,7 @@ urlpatterns = [
     path("events/<int:pk>/entries/<int:entry_id>/leave/", api.EntryLeaveApi.as_view(),
          name="api-entry-leave"),
     path("events/<int:pk>/rounds/", api.EventRoundsApi.as_view(), name="api-event-rounds"),
+    path("events/<int:pk>/table-draw/", api.TableDrawApi.as_view(), name="api-event-table-draw"),
     path("events/<int:pk>/rounds/<int:number>/", api.RoundDetailApi.as_view(), name="api-round"),
     path("events/<int:pk>/rounds/<int:number>/start/", api.RoundStartApi.as_view(),
          name="api-round-start"),

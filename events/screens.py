@@ -37,6 +37,7 @@ from common.labels import SEAT_NAMES, sitting_title, sitting_word, translated
 from common.rulesets import event_ruleset, table_seats, table_sides
 from draw import seating
 from draw.flow import Step, next_step, redraw_warning
+from draw.managers import MeetingRow, table_meeting_rows
 from draw.selectors import (
     AdvanceDue,
     advance_due,
@@ -210,6 +211,7 @@ class DirectorScreen(TypedDict):
     open_phrase: str
     next_phrase: str
     next_step: Step | None
+    table_draw: list[MeetingRow]  # the tables' draws of partners the next step asks for
     redraw_warning: str
     empty_tables: list[int]
     event: Event
@@ -280,6 +282,7 @@ def director_screen(event: Event, *, now: datetime.datetime | None = None) -> Di
         "open_phrase": sitting_phrase(open_label) if open_round else "",
         "next_phrase": sitting_phrase(labels[next_number]),
         "next_step": next_step(event, rounds),
+        "table_draw": table_meeting_rows(event),
         "redraw_warning": redraw_warning(event, open_label) if open_round else "",
         "empty_tables": [t["number"] for t in tiles
                          if t["status"] == Game.Status.PLAYING and not t["hands"]],

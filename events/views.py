@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import segno
 from django.contrib import messages
@@ -28,6 +30,7 @@ from common.spreadsheets import SafeCsvWriter
 from conduct.selectors import corrections_summary
 from draw import flow, seating, services, swaps
 from draw.cards import MAX_TABLE_CARDS, table_cards_ensure
+from draw.managers import table_meeting_rows, table_meetings
 from draw.selectors import (
     draw_disclosure,
     event_bracket,
@@ -179,6 +182,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     # may still play on). The bracket is drawn only if needed.
     context["plan_done"] = flow.plan_done(event, overview["rounds"], total)
     context["next_step"] = flow.next_step(event, overview["rounds"]) if is_director else None
+    context["table_draw"] = table_meeting_rows(event) if is_director else []
     labels = sitting_labels(event, upto=overview["next_round_number"])
     for r in overview["rounds"]:
         setattr(r, "label", labels.get(r.number, r.number))  # noqa: B010
@@ -283,7 +287,18 @@ def round_seat(request: HttpRequest, pk: int) -> HttpResponse:
     reseat = request.POST.get("reseat") == "1"
     from_director = request.POST.get("from") == "director"
     asked = request.POST.get("number", "")
-    with refusal_message(request) as refused:
+    if not reseat and (any(key.startswith("table_") for key in request.POST)
+                       or table_meetings(event)):
+        # the tables' draws of partners, entered at the director's desk: seated here and now
+        with refusal_message(request) as refused, table_draw_words():
+            round_ = services.round_create(
+                event=event, actor=request.user, table_draw=posted_table_draw(request) or None,
+                number=int(asked) if asked.isdigit() and 0 < int(asked) < 1000 else None)
+            messages.success(request, gettext("%(sitting)s %(number)s is seated. Check the "
+                                              "tables, then start it.")
+                             % {"sitting": sitting_title(event.sitting), "number": round_.number})
+        return redirect("event-director" if from_director else "event-detail", pk=event.pk)
+    with refusal_message(request) as refused, table_draw_words():
         number = services.round_seat_request(
             event=event, actor=request.user, reseat=reseat,
             reason=request.POST.get("reason", "") if reseat else "",
@@ -307,6 +322,40 @@ def round_seat(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(reverse("event-detail", args=[event.pk]) + f"?seating={number}")
 
 
+def posted_table_draw(request: HttpRequest) -> list[list[int]]:
+    """The tables' draws of partners from the next step's form: for table n, ``stayer_n`` (the
+    stayer the form names) and ``table_n`` (the arrival chosen to partner them); a table left
+    unchosen is refused naming its draw (``table_draw.<n-1>``)."""
+    numbers = sorted(int(key[6:]) for key in request.POST
+                     if key.startswith("table_") and key[6:].isdigit() and int(key[6:]) < 1000)
+    draw = []
+    for index, number in enumerate(numbers):
+        stayer, arrival = (request.POST.get(f"stayer_{number}", ""),
+                           request.POST.get(f"table_{number}", ""))
+        if number != index + 1 or not stayer.isdigit() or not arrival.isdigit():
+            raise DomainError(
+                gettext("Table %(table)s: choose who partners the stayer named, as the table's "
+                        "cut of the cards said.") % {"table": index + 1},
+                field=f"table_draw.{index}", code="required")
+        draw.append([int(stayer), int(arrival)])
+    return draw
+
+
+@contextmanager
+def table_draw_words() -> Iterator[None]:
+    """A seating refused for want of the tables' draws, in the words of the page that asks for
+    them (the core's words name the API's list)."""
+    try:
+        yield
+    except DomainError as exc:
+        if exc.field == "table_draw" and exc.code == "missing":
+            raise DomainError(
+                gettext("The tables draw their partners: choose, for each table, who partners "
+                        "the stayer named (the director screen's next step lists them), then "
+                        "seat."), field="table_draw", code="missing") from None
+        raise
+
+
 def _round(event: Event, number: int) -> Round:
     round_ = event.rounds.filter(number=number).first()
     if round_ is None:
@@ -322,6 +371,7 @@ def _round_context(request: HttpRequest, event: Event, round_: Round) -> dict[st
         "redraw_warning": flow.redraw_warning(event, label) if is_director else "",
         "next_step": flow.next_step(event, list(event.rounds.order_by("number")))
         if is_director else None,
+        "table_draw": table_meeting_rows(event) if is_director else [],
         "event": event, "round": round_, "tables": round_table_cards(round_=round_),
         "byes": round_byes(round_=round_), "is_director": is_director,
         "is_scorer": has_club_role(user=request.user, club=event.club, role="scorer"),
@@ -380,9 +430,12 @@ def round_advance(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     round_ = _round(event, number)
     labels = sitting_labels(event, upto=number + 1)
     try:
-        new = services.round_advance(
-            event=event, number=number, actor=request.user,
-            close_unfinished=request.POST.get("close_unfinished") == "1")
+        with table_draw_words():
+            new = services.round_advance(
+                event=event, number=number, actor=request.user,
+                close_unfinished=request.POST.get("close_unfinished") == "1",
+                table_draw=posted_table_draw(request)
+                if any(key.startswith("table_") for key in request.POST) else None)
     except DomainError as exc:
         if exc.code == "unfinished":
             step = flow.next_step(event, list(event.rounds.order_by("number")))

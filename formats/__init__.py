@@ -13,6 +13,7 @@ from .spec import (
     Finish,
     Format,
     FormatError,
+    Meeting,
     Placed,
     PlanChange,
     Situation,
@@ -21,5 +22,5 @@ from .spec import (
 
 __all__ = [
     "DEFAULT", "FORMATS", "REGISTERED", "STAGE_LABELS", "Finish", "Format", "FormatError",
-    "Placed", "PlanChange", "Situation", "Stage", "choices", "get", "names",
+    "Meeting", "Placed", "PlanChange", "Situation", "Stage", "choices", "get", "names",
 ]

@@ -9,7 +9,13 @@ from pairing.club_night import BuiltRound
 from pairing.pair_movements import ab_movement, ab_rounds
 from rules_engine.i18n import gettext_noop, ngettext
 
-from .pairs import pair_format, seat, sit_out_withdrawn, table_movement_rounds
+from .pairs import (
+    MOVEMENT_ROUNDS_HELP,
+    pair_format,
+    seat,
+    sit_out_withdrawn,
+    table_movement_rounds,
+)
 from .spec import Situation
 
 
@@ -27,6 +33,6 @@ def _describe(settings: Mapping[str, object], rounds_planned: int) -> list[str]:
 
 FORMAT = pair_format(
     name="ab_movement", label=gettext_noop("A/B movement (pairs)"), qualify=_build, describe=_describe,
-    max_rounds=table_movement_rounds(ab_rounds),
+    rounds_help=MOVEMENT_ROUNDS_HELP, max_rounds=table_movement_rounds(ab_rounds),
     summary=gettext_noop("A/B movement: the A pairs keep their table, the B pairs move up one each round."),
 )

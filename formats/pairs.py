@@ -662,6 +662,14 @@ def _check_lower(settings: Mapping[str, object], pairs: int) -> None:
             field="format_settings.playoff.lower", code="lower_larger_than_field")
 
 
+# The planned rounds' help of a movement of tables (the new-event form shows it when the format
+# is chosen: an event is created before its pairs register, so the limit is checked later).
+MOVEMENT_ROUNDS_HELP = gettext_noop(
+    "At most one round per table before two pairs would meet again: half the pairs, rounded "
+    "up (8 pairs play at most 4 rounds, 9 pairs 5). A plan of more is refused when round 1 is "
+    "seated, once the pairs have registered.")
+
+
 def table_movement_rounds(
         rounds: Callable[[int], int]) -> Callable[[Mapping[str, object], int], int | None]:
     """A movement of tables' ``max_rounds``: ``rounds(pairs)``, its rounds before a rematch (as

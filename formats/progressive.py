@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pairing.club_night import BuiltRound
-from pairing.progressive import ProgressiveError, next_game
+from pairing.progressive import ProgressiveError, arrivals, next_game
 from pairing.progressive import settings as progressive_settings
 from pairing.progressive import stages as progressive_stages
 from pairing.progressive import threes as progressive_threes
@@ -23,6 +23,7 @@ from .spec import (
     Finish,
     Format,
     FormatError,
+    Meeting,
     Placed,
     PlanChange,
     Situation,
@@ -129,34 +130,68 @@ def _build_fours(s: Situation) -> BuiltRound:
             # as alternates; the bridge marks them so.
             full = s.entries[:len(s.entries) - len(s.entries) % 4]
             return BuiltRound(RoundPlan(tables=first_game(full, seed=s.seed)), "seat_draw")
-        last = s.history[-1]
-        previous = len(s.history)
-        games = {r.table_number: r for r in s.results if r.round_number == previous}
-        winners: list[str | None] = []
-        points: list[Mapping[str, int] | None] = []
-        for number in range(1, len(last.tables) + 1):
-            game = games.get(number)
-            if game is None or not game.finished:
-                raise FormatError(
-                    Text(gettext_noop("Table %(number)s's game of round %(previous)s is not finished: the movement needs every table's winners."), number=number, previous=previous), field="round")
-            winners.append(game.winner)
-            points.append(dict(game.points))
+        last, winners, points = _last_game(s)
         # Arrivals since the last game, in check-in order: as many as there are empty seats
         # take them; the others wait as alternates (the bridge marks them so).
         leaving, entering = _substitutes(s, last)
         movement = str(s.settings.get("movement", "winners_move"))
         steps = s.settings.get("steps")
+        table_draw = [list(pair) for pair in s.table_draw] if s.table_draw else None
         built = next_game(
             [(n, e, so, w) for n, e, so, w in last.tables], winners,
             [list(plan.tables) for plan in s.history[:-1]],
             movement=movement, direction=str(s.settings.get("direction", "up")),
             draw=str(s.settings.get("draw", "system")), seed=s.seed * 1000 + s.number,
             steps=steps if isinstance(steps, Mapping) else None, points=points,
-            entering=entering, leaving=leaving,
+            entering=entering, leaving=leaving, table_draw=table_draw,
         )
     except ProgressiveError as exc:
         raise _refused(exc) from None
     return BuiltRound(RoundPlan(tables=tuple(built.tables)), movement)
+
+
+def _last_game(s: Situation) -> tuple[RoundPlan[int], list[str | None],
+                                       list[Mapping[str, int] | None]]:
+    """The last game's seating, each table's winners and points (refused naming ``round``
+    while a table has not finished)."""
+    last = s.history[-1]
+    previous = len(s.history)
+    games = {r.table_number: r for r in s.results if r.round_number == previous}
+    winners: list[str | None] = []
+    points: list[Mapping[str, int] | None] = []
+    for number in range(1, len(last.tables) + 1):
+        game = games.get(number)
+        if game is None or not game.finished:
+            raise FormatError(
+                Text(gettext_noop("Table %(number)s's game of round %(previous)s is not finished: the movement needs every table's winners."), number=number, previous=previous), field="round")
+        winners.append(game.winner)
+        points.append(dict(game.points))
+    return last, winners, points
+
+
+def _tables_draw(settings: Mapping[str, object]) -> bool:
+    """Each table cuts the cards for partners (``draw: table``, winners move; tables of four)."""
+    return (settings.get("draw", "system") == "table"
+            and settings.get("movement", "winners_move") == "winners_move")
+
+
+def _meetings(s: Situation) -> tuple[Meeting, ...]:
+    """Who meets at each table of game ``s.number`` before the table's draw of partners: under
+    ``draw: table`` a qualifying game after the first (tables of four); () for any other."""
+    if s.threes or not _tables_draw(s.settings) or not s.history:
+        return ()
+    plan = progressive_stages.plan_from(s.settings, s.rounds_planned)
+    if plan.stage_of(s.number) != ProgressiveStage.QUALIFYING:
+        return ()
+    try:
+        last, winners, points = _last_game(s)
+        leaving, entering = _substitutes(s, last)
+        found = arrivals([(n, e, so, w) for n, e, so, w in last.tables], winners,
+                         direction=str(s.settings.get("direction", "up")), points=points,
+                         entering=entering, leaving=leaving)
+    except ProgressiveError as exc:
+        raise _refused(exc) from None
+    return tuple(Meeting(table=a.table, stayers=a.stayers, arrivals=a.arrivals) for a in found)
 
 
 def _stage_of(number: int, rounds_planned: int, settings: Mapping[str, object],
@@ -298,7 +333,7 @@ FORMAT = Format(
     check_settings=_check_settings, check_plan_change=_check_plan_change,
     check_field=_check_field, qualifying_cut=_qualifying_cut,
     stage_of=_stage_of, rounds_total=_rounds_total, placements=_placements,
-    describe=_describe,
+    describe=_describe, tables_draw=_tables_draw, meetings=_meetings,
     seats_automatically=True, needs_winners=True, open_ended=False, alternates=True,
     stage_totals=True, tables_of_three=True, check_settings_for_shape=_check_settings_for_shape,
 )

@@ -91,6 +91,10 @@ class Situation:
     # (1 = the previous night): ``pairing.season.SeasonHistory``, gathered by ``draw.season``.
     # Empty for any other event; the builders avoid these after the evening's own repeats.
     season_history: Mapping[frozenset[int], tuple[int, ...]] = field(default_factory=dict)
+    # The tables' own draw of partners (a format whose tables cut the cards for partners: see
+    # :attr:`Format.meetings`): one (stayer, arrival) pair per table, who partner each other, as
+    # the director entered it. Empty when the round needs none.
+    table_draw: tuple[tuple[int, int], ...] = ()
 
     @property
     def threes(self) -> bool:
@@ -102,6 +106,17 @@ class Situation:
         """``partnerships`` (two sides of two at four), ``threes``, or ``other`` (two, five,
         six or eight at a table: ``pairing.tables``)."""
         return _shape_of(self.table_sizes, self.teams)
+
+
+@dataclass(frozen=True)
+class Meeting:
+    """Who meets at a table of the next round before the table's draw of partners: the two who
+    stay (last round's partners, split now) and the two who arrive; the table's cut of the cards
+    says which arrival partners which stayer (``Situation.table_draw``)."""
+
+    table: int
+    stayers: tuple[int, int]
+    arrivals: tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -194,6 +209,14 @@ def _by_ranking(finish: Finish) -> list[Placed]:
     return [Placed(rank, entry, Stage.QUALIFYING.value) for entry, rank in finish.ranking]
 
 
+def _no_meetings(situation: Situation) -> tuple[Meeting, ...]:
+    return ()
+
+
+def _never(settings: Mapping[str, object]) -> bool:
+    return False
+
+
 def _no_settings(raw: Mapping[str, object] | None) -> dict[str, object]:
     if raw:
         raise FormatError(Text(gettext_noop("This format has no settings of its own.")), field="format_settings")
@@ -271,6 +294,12 @@ class Format:
     qualifying_cut: Callable[[Mapping[str, object]], Cut | None] = no_cut
     # The format's rules in sentences (rules page, event page, results sheet).
     describe: Callable[[Mapping[str, object], int], list[str]] = _nothing_to_say
+    # The tables draw partners themselves (cards cut at each table): whether the settings ask
+    # for it, and who meets at each table of the round ``Situation`` describes before the draw
+    # (the director enters each table's draw: ``Situation.table_draw``; () when the round
+    # needs none). Such a round is seated by the director, never by the automatic advance.
+    tables_draw: Callable[[Mapping[str, object]], bool] = _never
+    meetings: Callable[[Situation], tuple[Meeting, ...]] = _no_meetings
     # --- capabilities ---
     min_entries: int = 4
     # Seat the next round by itself when the last game of the current one is confirmed.

@@ -10,6 +10,7 @@ from pairing.pair_movements import first_draw, first_game, winners_stay, winners
 from rules_engine.i18n import gettext_noop, ngettext
 
 from .pairs import (
+    MOVEMENT_ROUNDS_HELP,
     pair_format,
     pair_of,
     pair_results,
@@ -47,7 +48,7 @@ def _describe(settings: Mapping[str, object], rounds_planned: int) -> list[str]:
 
 FORMAT = pair_format(
     name="winners_stay", label=gettext_noop("Winners stay (pairs)"), qualify=_build, describe=_describe,
-    max_rounds=table_movement_rounds(winners_stay_rounds),
+    rounds_help=MOVEMENT_ROUNDS_HELP, max_rounds=table_movement_rounds(winners_stay_rounds),
     summary=gettext_noop("Winners stay: the first game's winners keep their table; the others move up."),
     keys=frozenset({"first_draw"}),
 )

@@ -14,6 +14,7 @@ from clubs.models import Player
 from common.errors import DomainError
 from common.labels import translated
 from formats import fields as setting_fields
+from formats.spec import no_limit
 from pairing.progressive import settings as progressive_defaults
 from ranking import TIE_BREAKS
 from ranking.pairs import PAIR_TIE_BREAKS
@@ -210,6 +211,9 @@ class EventForm(forms.Form):
         self.fields["rounds_planned"].widget.attrs["data-unused-formats"] = " ".join(ROUNDS_UNUSED)
         if spec is not None and not spec.rounds_used:
             self.fields["rounds_planned"].label = translated(spec.rounds_label)
+            self.fields["rounds_planned"].help_text = translated(spec.rounds_help)
+        elif spec is not None and spec.max_rounds is not no_limit:
+            # a movement of tables: its limit, known before the pairs register
             self.fields["rounds_planned"].help_text = translated(spec.rounds_help)
         elif format is None:
             self.fields["rounds_planned"].help_text = gettext(

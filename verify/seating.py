@@ -16,7 +16,10 @@ from the rows (``draw.managers``) when the round was seated:
   was drawn), the alternates named before it, and one waiting alternate per seat left empty;
   in a pair event every pair in seed order, still playing when not withdrawn before it;
 * after a cut, the **qualifying order** of those still eligible (the recomputed standings of
-  the qualifying rounds).
+  the qualifying rounds);
+* where the tables draw partners themselves (a progressive day's ``draw: table``), each
+  table's draw as the director entered it: the ``table_draw`` of the round's last
+  ``round_seated`` line.
 
 The director's changes after the draw are applied to the rebuilt round as the log records them
 (an alternate taking a withdrawn player's seat, a swap of two players or two pairs), then every
@@ -179,6 +182,18 @@ class Redraw:
         found = row.get("details")
         return found if isinstance(found, dict) else {}
 
+    def table_draw(self, number: int) -> tuple[tuple[int, int], ...]:
+        """The tables' draws of partners round ``number``'s seating read (its last
+        ``round_seated`` line's ``table_draw``; () for none). A malformed item is read as it is
+        and its builder refuses it: a difference, not a crash."""
+        seated = [self.details(row) for row in self.logged("round_seated")
+                  if _whole(self.details(row).get("round")) == number]
+        found = seated[-1].get("table_draw") if seated else None
+        if not isinstance(found, list):
+            return ()
+        return tuple((_whole(pair[0]), _whole(pair[1])) if isinstance(pair, list)
+                     and len(pair) == 2 else (0, 0) for pair in found)
+
     def redraws(self, number: int) -> int:
         return sum(1 for row in self.logged(REDRAW)
                    if _whole(self.details(row).get("round")) <= number)
@@ -269,7 +284,7 @@ class Redraw:
             number=number, seed=self.seed + (self.redraws(number) << DRAW_SEED_BITS),
             rounds_planned=self.event["rounds_planned"], history=history,
             results=self.results(number), settings=dict(self.event["format_settings"]),
-            table_sizes=tuple(self.ruleset.table_sizes), individual=self.ruleset.individual,
+            table_draw=self.table_draw(number), table_sizes=tuple(self.ruleset.table_sizes), individual=self.ruleset.individual,
             teams=self.teams, **self.two_sides, **extra)  # type: ignore[arg-type]
 
     # --- the director's changes after the draw ----------------------------------------------

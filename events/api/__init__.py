@@ -42,6 +42,7 @@ from .rounds import (
     RoundDetailApi,
     RoundStartApi,
     RoundSwapApi,
+    TableDrawApi,
 )
 
 __all__ = [
@@ -69,5 +70,6 @@ __all__ = [
     "RoundSwapApi",
     "RoundTimeApi",
     "TableCutApi",
+    "TableDrawApi",
     "TableForfeitApi",
 ]

@@ -19,6 +19,7 @@ from clubs.permissions import has_club_role
 from common import validated
 from common.types import Actor
 from draw import services, swaps
+from draw.managers import table_meeting_rows
 from scoring.models import Game
 from tournaments.api_actions import DirectorAction
 from tournaments.models import Entry, Event, Pair, Round
@@ -73,6 +74,19 @@ class RoundSummaryOutput(serializers.ModelSerializer[Round]):
         fields = ["number", "stage", "status", "started_at", "closed_at"]
 
 
+TABLE_DRAW_HELP = (
+    "Where the tables draw partners themselves (a progressive day's draw \"table\"): for each "
+    "table in order, [stayer, arrival], the entries who partner each other as the table's cut "
+    "of the cards said (GET table-draw/ lists who meets where). Refused naming table_draw "
+    "(missing, or not used by this round) or table_draw.<i> (table i+1's draw).")
+
+
+def table_draw_field() -> serializers.ListField:
+    return serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()), required=False,
+        allow_null=True, max_length=1000, help_text=TABLE_DRAW_HELP)
+
+
 class SeatRoundInput(serializers.Serializer[object]):
     number = serializers.IntegerField(
         required=False, min_value=1,
@@ -88,6 +102,7 @@ class SeatRoundInput(serializers.Serializer[object]):
         help_text="With reseat, required: why the round is drawn again (kept in the event's "
                   "log with the new draw).",
     )
+    table_draw = table_draw_field()
 
 
 class SwapInput(serializers.Serializer[object]):
@@ -235,10 +250,53 @@ class EventRoundsApi(APIView):
         number, reseat = data.validated_data.get("number"), data.validated_data["reseat"]
         before = set(event.rounds.values_list("pk", flat=True))
         round_ = services.round_create(event=event, actor=request.user, number=number,
-                                       reseat=reseat, reason=data.validated_data.get("reason", ""))
+                                       reseat=reseat, reason=data.validated_data.get("reason", ""),
+                                       table_draw=data.validated_data.get("table_draw"))
         existed = round_.pk in before  # asked for again, or seated by the automatic advance
         return Response(round_payload(round_, with_tokens=True),
                         status=status.HTTP_200_OK if existed else status.HTTP_201_CREATED)
+
+
+def _table_draw(data: Mapping[str, object]) -> list[list[int]] | None:
+    """The validated ``table_draw`` (lists of whole numbers), or None."""
+    value = data.get("table_draw")
+    if not isinstance(value, list):
+        return None
+    return [[v for v in pair if isinstance(v, int)] for pair in value if isinstance(pair, list)]
+
+
+class MeetingPlayerOutput(serializers.Serializer[object]):
+    entry = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class MeetingOutput(serializers.Serializer[object]):
+    table = serializers.IntegerField()
+    stayers = MeetingPlayerOutput(many=True, help_text="Last game's partners, who stay and "
+                                                       "are split now.")
+    arrivals = MeetingPlayerOutput(many=True, help_text="The two who arrive at the table.")
+
+
+class TableDrawOutput(serializers.Serializer[object]):
+    round = serializers.IntegerField(help_text="The round (game) the draws seat.")
+    tables = MeetingOutput(many=True, help_text="Empty when the next round needs no table draw "
+                                                "or cannot be seated yet.")
+
+
+class TableDrawApi(APIView):
+    @extend_schema(
+        operation_id="event_table_draw",
+        summary="Who meets at each table before the tables' draw of partners (directors)",
+        description="Where the tables cut the cards for partners (a progressive day's draw "
+                    "\"table\"), once every game of the latest round is decided: each table's "
+                    "two stayers and two arrivals. Seat the next round (POST rounds/, or "
+                    "rounds/<n>/advance/) with table_draw: [[stayer, arrival], ...].",
+        responses={200: TableDrawOutput, **error_responses(403, 404)})
+    def get(self, request: Request, pk: int) -> Response:
+        event = event_get(pk=pk, user=request.user, role="director")
+        latest = event.rounds.order_by("-number").values_list("number", flat=True).first()
+        return Response(TableDrawOutput({"round": (latest or 0) + 1,
+                                         "tables": table_meeting_rows(event)}).data)
 
 
 class RoundDetailApi(APIView):
@@ -297,6 +355,7 @@ class RoundAdvanceInput(serializers.Serializer[object]):
         required=False, default=True,
         help_text="Start the new round at once (its clock runs); false leaves it seated, so "
                   "seats can still be swapped.")
+    table_draw = table_draw_field()
 
 
 class RoundAdvanceOutput(serializers.Serializer[object]):
@@ -326,7 +385,8 @@ class RoundAdvanceApi(RoundAction):
             actor: Actor) -> AdvancePayload:
         new = services.round_advance(event=event, number=found.number, actor=actor,
                                      close_unfinished=validated.flag(data, "close_unfinished"),
-                                     start=validated.flag(data, "start"))
+                                     start=validated.flag(data, "start"),
+                                     table_draw=_table_draw(data))
         return {"closed": found.number,
                 "round": round_payload(new, with_tokens=True) if new else None}
 

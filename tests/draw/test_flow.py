@@ -312,3 +312,61 @@ def test_the_api_advances_in_one_step_and_names_what_is_unfinished() -> None:
     last = api.post(reverse("api-round-advance", args=[event.pk, 2]),
                     {"close_unfinished": True}, format="json")
     assert last.status_code == 200 and last.json() == {"closed": 2, "round": None}
+
+
+def _level(round_: Round, director: Any) -> None:
+    """The round's one game ends level (an adjusted result of equal points)."""
+    from scoring.services import game_adjust
+
+    game_adjust(game=round_.tables.get().game, kind="points", points={"NS": 50, "EW": 50},
+                reason="the room closed", actor=director)
+
+
+def _seed_whose_cut_goes_to(side: str, round_number: int) -> str:
+    """An event seed whose system cut of table 1 of that round goes to ``side``."""
+    import random
+
+    return next(str(n) for n in range(1, 100)
+                if random.Random(f"cut:{n}:{round_number}:1").choice(["NS", "EW"]) == side)
+
+
+@pytest.mark.parametrize("cut_to", ["champion", "challenger"])
+def test_a_level_grand_final_offers_finish_when_the_cut_decides_the_bracket(
+        client: Client, cut_to: str) -> None:
+    """A double elimination's grand final that ended level: the system's cut decides it when
+    the next step is taken. Won by the winners' bracket champion, the bracket is over and the
+    next step is Finish (it offered "Seat round 3", which was refused: the bracket is
+    complete); won by the challenger, the reset match is seated."""
+    event, director = _pair_event("double_elimination", pairs=2)
+    client.force_login(director)
+    first = round_create(event=event, actor=director)
+    round_set_status(round_=first, status=Round.Status.PLAYING)
+    _play_round(first)  # E-W win
+    round_set_status(round_=first, status=Round.Status.CLOSED)
+    final = round_create(event=event, actor=director)
+    round_set_status(round_=final, status=Round.Status.PLAYING)
+    sides = {s.position: s.entry.pair_id for s in final.tables.get().seats.select_related("entry")}
+    champion = next(s.entry.pair_id for s in first.tables.get().seats.select_related("entry")
+                    if s.position == "E")
+    champion_side = "NS" if sides["N"] == champion else "EW"
+    other_side = "EW" if champion_side == "NS" else "NS"
+    Event.objects.filter(pk=event.pk).update(seed=_seed_whose_cut_goes_to(
+        champion_side if cut_to == "champion" else other_side, final.number))
+    event.refresh_from_db()
+    _level(final, director)
+    expected = ("advance-round", "Close round 2") if cut_to == "champion" else \
+        ("advance-round", "Close round 2 and seat round 3")
+    page = client.get(reverse("event-detail", args=[event.pk])).content.decode()
+    assert _next_step(page) == expected
+    round_set_status(round_=final, status=Round.Status.CLOSED)
+    page = client.get(reverse("event-detail", args=[event.pk])).content.decode()
+    if cut_to == "challenger":
+        assert _next_step(page) == ("seat-round", "Seat round 3")
+        assert round_create(event=event, actor=director).number == 3
+        return
+    assert _next_step(page) == ("finish-event", "Finish the event")
+    client.post(reverse("event-finish", args=[event.pk]), {"confirm": "1"})
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED and event.rounds.count() == 2
+    places = StandingsSnapshot.objects.get(event=event).placements
+    assert min(places, key=lambda p: p["place"])["pair_id"] == champion

@@ -2,11 +2,14 @@
 would meet again: a plan of more is refused, naming ``rounds_planned`` and the most it seats,
 wherever the pairs are known: a settings change (the API and the settings page) and the first
 round's seating (an event is created before its pairs register, so creating it refuses
-nothing)."""
+nothing: the new-event form says the limit when the format is chosen, and the settings page
+beside the planned rounds)."""
 
 from __future__ import annotations
 
 import datetime
+import json
+import re
 from typing import Any
 
 import pytest
@@ -120,3 +123,27 @@ def test_a_format_without_a_movement_takes_any_plan() -> None:
     answer = _api(director).patch(reverse("api-event", args=[event.pk]),
                                   {"rounds_planned": 9}, format="json")
     assert answer.status_code == 200, answer.content
+
+
+def test_the_new_event_form_and_the_settings_page_say_the_movements_limit(client: Any) -> None:
+    """Created before its pairs register, a movement cannot refuse its planned rounds then: the
+    form says the limit when the format is chosen (the page's script shows the chosen format's
+    help), and the settings page beside the rounds."""
+    club, director = club_with_director(slug="moves-help")
+    client.force_login(director)
+    page = client.get(reverse("event-create", args=[club.slug])).content.decode()
+    found = re.search(r'<script id="format-data" type="application/json">(.*?)</script>', page,
+                      re.S)
+    assert found is not None
+    data = json.loads(found.group(1))
+    for name in ("ab_movement", "winners_stay"):
+        assert "At most one round per table" in data[name]["rounds_help"], data[name]
+    assert "one round per table" not in data["swiss"]["rounds_help"]
+    event, director = _event("ab_movement", 6, rounds=2)
+    client.force_login(director)
+    form = client.get(reverse("event-edit", args=[event.pk])).context["form"]
+    assert "At most one round per table" in str(form["rounds_planned"].help_text)
+    swiss, _ = _event("swiss", 4, rounds=2)
+    client.force_login(_)
+    form = client.get(reverse("event-edit", args=[swiss.pk])).context["form"]
+    assert "one round per table" not in str(form["rounds_planned"].help_text)

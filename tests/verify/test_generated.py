@@ -6,6 +6,7 @@ time. The same seed plays the same event. (``bench/conformance.py`` runs the cor
 from __future__ import annotations
 
 import copy
+import io
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -14,7 +15,9 @@ from typing import Any
 import pytest
 
 from archive.generate import GenerateError, generate_event, smallest_field
+from archive.selectors import event_archive_bytes
 from formats import get
+from tournaments.models import Event
 from verify import check, verify
 from verify.cli import main
 
@@ -209,3 +212,61 @@ def test_the_command_names_the_seed_then_the_rules_and_writes_a_verified_archive
     archive = json.loads(path.read_bytes())
     assert archive["event"]["ruleset_preset"] == "two_handed"
     assert verify(check(archive)).discrepancies == []
+
+
+def test_a_progressive_day_whose_tables_draw_partners_verifies_and_round_trips(
+        tmp_path: Path, capsys: Any) -> None:
+    """The generator makes up each table's cut of the cards for partners (``draw: table``); the
+    archive carries the draws the seatings read (the ``round_seated`` lines, in the archive's
+    own ids), so every game is drawn again from them; a draw changed in the file is caught as
+    the seats it moved; imported, the event keeps its draws (in the new database's ids) and its
+    export verifies again."""
+    from django.core.management import call_command
+
+    made = generate_event(format_name="individual_progressive", players=12, seed=14)
+    archive = json.loads(made.archive)
+    assert archive["event"]["format_settings"]["draw"] == "table"
+    draws = [row for row in archive["log"] if row["action"] == "round_seated"
+             and row["details"].get("table_draw")]
+    assert len(draws) >= 3
+    ids = {e["id"] for e in archive["entries"]}
+    assert all(pk in ids for row in draws for pair in row["details"]["table_draw"] for pk in pair)
+    report = verify(check(archive))
+    assert report.discrepancies == []
+    assert report.seatings == len(archive["rounds"]) and report.not_recheckable == []
+    # the other arrival partners the first stayer at table 1 of the first drawn game
+    bad = copy.deepcopy(archive)
+    line = next(row for row in bad["log"] if row["action"] == "round_seated"
+                and row["details"].get("table_draw"))
+    number = line["details"]["round"]
+    stayer, arrival = line["details"]["table_draw"][0]
+    table = {s["position"]: s["entry"] for s in bad["seats"]
+             if s["round"] == number and s["table"] == 1}
+    other = next(pk for pk in table.values() if pk not in (stayer, arrival)
+                 and not _partners(table, stayer, pk) and _arrived(bad, number, pk, stayer))
+    line["details"]["table_draw"][0] = [stayer, other]
+    code, out = _run(bad, tmp_path, capsys)
+    assert code == 1 and f"seat at round {number}, table 1" in out, out
+    # imported, exported again: the same draws, verified again
+    source = tmp_path / "day.json"
+    source.write_bytes(made.archive)
+    call_command("import_event", str(source), "--club", "table-draws", "--create-club",
+                 stdout=io.StringIO())
+    imported = Event.objects.get(club__slug="table-draws")
+    again = json.loads(event_archive_bytes(event=imported))
+    assert [row["details"] for row in again["log"] if row["action"] == "round_seated"] == \
+        [row["details"] for row in archive["log"] if row["action"] == "round_seated"]
+    assert verify(check(again)).discrepancies == []
+
+
+def _partners(table: dict[str, int], a: int, b: int) -> bool:
+    return {a, b} in ({table["N"], table["S"]}, {table["E"], table["W"]})
+
+
+def _arrived(archive: dict[str, Any], number: int, pk: int, stayer: int) -> bool:
+    """``pk`` did not sit at ``stayer``'s table in game ``number - 1`` (an arrival)."""
+    before = {s["table"]: set() for s in archive["seats"] if s["round"] == number - 1}
+    for s in archive["seats"]:
+        if s["round"] == number - 1:
+            before[s["table"]].add(s["entry"])
+    return not any(stayer in seated and pk in seated for seated in before.values())
