@@ -307,7 +307,7 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
     A link that no longer works answers 410 with the reason, an unknown one 404."""
     invitation = selectors.invitation_by_token(token=token)
     if invitation is None:
-        raise Http404("No such invitation")
+        raise Http404(gettext("No such invitation"))
     here = reverse("invitation-accept", args=[token])
     refusal = invitation.refusal()
     if refusal is not None:

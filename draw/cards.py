@@ -78,7 +78,7 @@ class CardTarget:
 def table_card_target(*, token: str) -> CardTarget:
     card = TableCard.objects.select_related("event__club").filter(token=token).first()
     if card is None:
-        raise Http404("No such table card")
+        raise Http404(gettext("No such table card"))
     event = card.event
     open_round = event.rounds.exclude(status=Round.Status.CLOSED).first()
     if open_round is None:

@@ -310,7 +310,7 @@ def round_seat(request: HttpRequest, pk: int) -> HttpResponse:
 def _round(event: Event, number: int) -> Round:
     round_ = event.rounds.filter(number=number).first()
     if round_ is None:
-        raise Http404("No such round")
+        raise Http404(gettext("No such round"))
     return round_
 
 
@@ -554,7 +554,7 @@ def event_bracket_page(request: HttpRequest, pk: int) -> HttpResponse:
     event = event_get(pk=pk, user=request.user)
     bracket = event_bracket(event)
     if bracket is None:
-        raise Http404("This event has no bracket.")
+        raise Http404(gettext("This event has no bracket."))
     digest = hashlib.sha256(json.dumps(bracket, sort_keys=True, default=str).encode()).hexdigest()
     for part in bracket["brackets"]:  # its share of a wall screen's height: its tallest column
         part["tallest"] = max((len(column["matches"]) for column in part["rounds"]), default=1)

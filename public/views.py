@@ -161,17 +161,37 @@ def server_error(request: HttpRequest) -> HttpResponse:
     return defaults.server_error(request)
 
 
+_PROJECT_DIR = Path(settings.BASE_DIR).resolve()
+
+
+def _raised_by_the_project(exception: BaseException) -> bool:
+    """Whether the innermost frame that raised ``exception`` is one of the project's own modules
+    (not Django's ``get_object_or_404``, not a library's): only those messages were written for
+    the reader."""
+    trace = exception.__traceback__
+    if trace is None:
+        return False
+    while trace.tb_next is not None:
+        trace = trace.tb_next
+    source = Path(trace.tb_frame.f_code.co_filename).resolve()
+    return (source.is_relative_to(_PROJECT_DIR) and "site-packages" not in source.parts
+            and ".venv" not in source.parts)
+
+
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    """The 404 page (``handler404``). It shows the reason the code gave on purpose, always worded
-    "No such …" (``Http404("No such club")``), and nothing Django wrote itself: not the URL
-    patterns tried, not a model's name or a file's path."""
+    """The 404 page (``handler404``). It shows the reason the code gave on purpose, in the
+    reader's language (``Http404(gettext("No such club"))``, raised in one of the project's
+    modules), and nothing Django wrote itself: not the URL patterns tried, not the model's name
+    ``get_object_or_404`` puts in its message, not a file's path."""
     message = ""
-    if isinstance(exception, Http404) and not isinstance(exception, Resolver404):
+    if (isinstance(exception, Http404) and not isinstance(exception, Resolver404)
+            and _raised_by_the_project(exception)):
         text = exception.args[0] if exception.args else ""
-        if isinstance(text, str) and text.startswith("No such "):
+        if isinstance(text, str):
             message = text
     if request.path.startswith("/api/"):
         # an API path no route takes (a malformed id: /api/events/abc/): the API's error shape
         return JsonResponse({"errors": [{"field": "__all__", "code": "not_found",
-                                         "message": message or "Not found."}]}, status=404)
-    return render(request, "404.html", {"message": message}, status=404)
+                                         "message": message or gettext("Not found.")}]},
+                            status=404)
+    return render(request, "404.html", {"message": message.rstrip(".")}, status=404)

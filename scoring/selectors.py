@@ -192,9 +192,9 @@ def table_by_token(*, token: str) -> Table:
     try:  # get(): no ORDER BY (first() would sort by the model's ordering across the joins)
         table = Table.objects.select_related("round__event__club", "game").get(token=token)
     except Table.DoesNotExist:
-        raise Http404("No such table") from None
+        raise Http404(gettext("No such table")) from None
     if not hasattr(table, "game"):
-        raise Http404("No such table")
+        raise Http404(gettext("No such table"))
     return table
 
 
@@ -338,7 +338,7 @@ def _table_row(sql: str, token: str) -> tuple[Any, ...]:
         cursor.execute(sql, [token])
         row = cursor.fetchone()
     if row is None:
-        raise Http404("No such table")
+        raise Http404(gettext("No such table"))
     return tuple(row)
 
 
@@ -488,7 +488,7 @@ def hand_with_context(*, hand_id: int) -> Hand:
         .first()
     )
     if hand is None:
-        raise Http404("No such hand")
+        raise Http404(gettext("No such hand"))
     return hand
 
 

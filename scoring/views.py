@@ -221,7 +221,7 @@ def table_hand_correct(request: HttpRequest, token: str, number: int) -> HttpRes
     table = table_by_token(token=token)
     hand = Hand.objects.filter(game=table.game, number=number, deleted_at__isnull=True).first()
     if hand is None:
-        raise Http404("No such hand at this table")
+        raise Http404(gettext("No such hand at this table"))
     state = table_state(table=table)
     if not state["is_open"]:
         return _refuse_closed(request, table)
@@ -376,7 +376,7 @@ def director_hands(request: HttpRequest, event_id: int) -> HttpResponse:
         if wanted_hand else None
     )
     if wanted_hand and hand is None:
-        raise Http404("No such hand at this table")
+        raise Http404(gettext("No such hand at this table"))
     live = hand.revisions.get(is_live=True) if hand else None
     here = reverse("director-hands", args=[event.pk]) + "?" + urlencode(
         {"round": round_.number if round_ else "", "table": table.number}
