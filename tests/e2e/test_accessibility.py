@@ -8,8 +8,9 @@ at device scale 2) and asks that the document never scrolls sideways (a wide tab
 inside its own box).
 
 The pages show one seeded club (the demo: a finished and a running club night, a season, a
-partners' double-elimination bracket half played), with an individual progressive day and an
-invitation added. The data is written once for the module and served by one live server; the
+partners' double-elimination bracket half played), with an individual progressive day, the
+other tables (three, five and six hands, check pinochle), an invitation and a short night
+finished last (so the home page's latest events show a finished one) added. The data is written once for the module and served by one live server; the
 browser contexts (a guest and the club's director, per size) are reused from page to page.
 """
 
@@ -32,7 +33,7 @@ from clubs.services import invitation_create, player_create
 from conduct.services import director_call_close, director_call_raise, director_call_take
 from demo.services import load_demo
 from draw.cards import table_cards_ensure
-from draw.services import round_create, round_set_status
+from draw.services import event_status_set, round_create, round_set_status
 from league.models import Season
 from scoring.models import Game
 from scoring.services import game_confirm, game_set_scorer, hand_submit
@@ -288,6 +289,25 @@ def _seed_threes(club: Club, director: Any) -> dict[str, Any]:
             "table_threes": four.token, "day_threes": day.pk}
 
 
+def _seed_finished_last(club: Club, director: Any) -> None:
+    """A short night of four, played and finished, dated last of the club's events, so the
+    home page's five latest show a finished event (its badge is the longest word in German:
+    "Abgeschlossen")."""
+    latest = max(Event.objects.filter(club=club).order_by("-date")[0].date,
+                 datetime.date(2026, 11, 28))
+    night = event_create(club=club, name="Quick club night", date=latest, rounds_planned=1,
+                         deals_per_round=1, actor=director)
+    for n in range(4):
+        entry_check_in(event=night, player=player_create(club=club, name=f"Quick {n + 1}"))
+    only = round_create(event=night, actor=director)
+    table = only.tables.get()
+    game_set_scorer(game=table.game, position="N")
+    hand_submit(game=table.game, number=1, values=values())
+    game_confirm(game=Game.objects.get(table=table), position="E")
+    round_set_status(round_=only, status="closed", actor=director)
+    event_status_set(event=night, status="finished", actor=director)
+
+
 def _seed() -> dict[str, Any]:
     """The demo club, plus a progressive day (game 1 confirmed, game 2 playing), an invitation
     and the day's table cards; returns the keys the pages need."""
@@ -319,6 +339,8 @@ def _seed() -> dict[str, Any]:
                         note="Renege: two tricks to E-W.", actor=director)
 
     invitation = invitation_create(club=club, role="member", actor=director)
+    others = {**_seed_threes(club, director), **_seed_other_tables(club, director)}
+    _seed_finished_last(club, director)
     tonight = Table.objects.filter(round__event=night, round__number=2)
     entry = night.entries.order_by("pk")[0]
     return {
@@ -331,9 +353,7 @@ def _seed() -> dict[str, Any]:
         "table_finished": tonight.filter(game__status=Game.Status.FINISHED)[0].token,
         "table_confirmed": first.tables.order_by("number")[0].token,
         "idle_card": cards[-1].token,
-        "table_called": called.token, "table_ruling": ruled.token,
-        **_seed_threes(club, director),
-        **_seed_other_tables(club, director),
+        "table_called": called.token, "table_ruling": ruled.token, **others,
     }
 
 
@@ -480,6 +500,9 @@ def test_no_sideways_scrolling_at_200_percent_zoom(
 # table scrolls in its own box, whose children are not counted) and pass axe as in English.
 GERMAN_KINDS = ("home", "home-signed-in", "club", "event-night", "standings", "table-playing",
                 "director-screen", "search-results", "event-form")
+# What a German page must show for its check to mean something: the home page's latest events
+# include a finished one (the "Abgeschlossen" badge once pushed the home page past 390 px).
+GERMAN_SHOWS = {"home": ".badge.finished", "home-signed-in": ".badge.finished"}
 
 
 def _wider_than_the_screen(page: Page) -> list[str]:
@@ -508,6 +531,8 @@ def test_german_pages_fit_a_phone_and_pass_axe(name: str, site: Site, browsers: 
     page = browsers.page(kind.who, 390, locale="de-DE")
     path = _open(page, site, kind)
     assert page.evaluate("document.documentElement.lang") == "de", path
+    if name in GERMAN_SHOWS:
+        assert page.locator(GERMAN_SHOWS[name]).first.is_visible(), (name, GERMAN_SHOWS[name])
     _screenshot(page, f"{name}-390-de")
     wide = _wider_than_the_screen(page)
     assert not wide, f"{name} ({path}) in German at 390 px: wider than the screen: {wide}"
