@@ -5,7 +5,9 @@ width (390 px) and desk width (1280 px), the wall screens also at 1920×1080, an
 violation of impact "serious" or "critical" (contrast AA, names of buttons and fields,
 landmarks, lists, ...). A second check opens each page at 200 % zoom (a 640 px wide CSS viewport
 at device scale 2) and asks that the document never scrolls sideways (a wide table may scroll
-inside its own box).
+inside its own box). The pages people read most are also read in German: at 390 px (inside the
+screen, and axe), and a few at 1280 and 1920 px (inside the window, no text spilling out of
+its own box).
 
 The pages show one seeded club (the demo: a finished and a running club night, a season, a
 partners' double-elimination bracket half played), with an individual progressive day, the
@@ -540,3 +542,47 @@ def test_german_pages_fit_a_phone_and_pass_axe(name: str, site: Site, browsers: 
     assert violations == [], (
         f"axe: {len(violations)} serious or critical violation(s) on {name} ({path}) in German "
         f"at 390 px:\n{_describe(violations)}")
+
+
+# The same German pages on a desk and on a wall screen: a few kinds (the home page, the
+# standings, the director's screen, the wall) at 1280 and 1920 px, where a long word or a label
+# sized for English would sooner spill out of its own cell, badge or button than out of the
+# window: nothing wider than the window, and no element whose text runs past its own box.
+GERMAN_WIDE_KINDS = ("home", "standings", "director-screen", "wall-standings")
+
+
+def _spilling_over(page: Page) -> list[str]:
+    """The elements whose content is wider than their own box and neither scrolls (a box that
+    scrolls sideways on its own is allowed) nor is hidden on purpose (``.visually-hidden``)."""
+    return list(page.evaluate("""() => {
+      const scrolls = el => { for (let p = el; p; p = p.parentElement) {
+          const x = getComputedStyle(p).overflowX;
+          if ((x === "auto" || x === "scroll") && p !== document.documentElement
+              && p !== document.body) return true; }
+        return false; };
+      return [...document.body.querySelectorAll("*")]
+        .filter(el => el.getClientRects().length && el.clientWidth > 1
+                      && el.scrollWidth > el.clientWidth + 1 && !scrolls(el))
+        .slice(0, 5).map(el => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "")
+          + (el.className && typeof el.className === "string"
+             ? "." + el.className.trim().split(/\\s+/).join(".") : "")
+          + " (" + el.scrollWidth + " px in " + el.clientWidth + ")");
+    }"""))
+
+
+@pytest.mark.parametrize(("name", "width"), [
+    pytest.param(name, width, id=f"{name}-{width}")
+    for name in GERMAN_WIDE_KINDS for width in (1280, 1920)])
+def test_german_pages_fit_a_desk_and_a_wall(
+    name: str, width: int, site: Site, browsers: Browsers
+) -> None:
+    kind = KINDS[name]
+    page = browsers.page(kind.who, width, locale="de-DE")
+    path = _open(page, site, kind)
+    assert page.evaluate("document.documentElement.lang") == "de", path
+    _screenshot(page, f"{name}-{width}-de")
+    wide = _wider_than_the_screen(page)
+    assert not wide, f"{name} ({path}) in German at {width} px: wider than the window: {wide}"
+    spilling = _spilling_over(page)
+    assert not spilling, (
+        f"{name} ({path}) in German at {width} px: text running out of its box: {spilling}")
