@@ -86,6 +86,11 @@ def sitting_title(sitting: str) -> str:
     return pgettext("sitting", "Game") if sitting == "game" else pgettext("sitting", "Round")
 
 
+def sittings_title(sitting: str) -> str:
+    """The heading over all of an event's sittings: "Rounds", "Games"."""
+    return pgettext("sitting", "Games") if sitting == "game" else pgettext("sitting", "Rounds")
+
+
 def reads_english() -> bool:
     """Whether the reader's language is English (whose phrases lower-case a label and put
     "the" before a name: German keeps the noun's capital and needs no article there)."""

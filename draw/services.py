@@ -22,6 +22,7 @@ from django.utils.translation import gettext
 from clubs.models import Membership
 from clubs.permissions import club_role
 from common.errors import DomainError, refused
+from common.labels import sitting_title
 from common.rulesets import event_ruleset, table_seats, two_sides
 from common.tasks import ROUND_SEAT, task_queue
 from common.types import Actor
@@ -148,7 +149,7 @@ def round_create(
     elif latest is not None and latest.status != Round.Status.CLOSED:
         if round_unfinished(latest) or not Game.objects.filter(table__round=latest).exists():
             raise DomainError(
-                gettext("%(sitting_title)s %(number)s is still open; close it before seating the next one.") % {"sitting_title": spec.sitting_title, "number": latest.number},
+                gettext("%(sitting_title)s %(number)s is still open; close it before seating the next one.") % {"sitting_title": sitting_title(event.sitting), "number": latest.number},
                 field="round",
             )
         # Every game is confirmed: closing is what the automatic advance would have done (it may
@@ -648,7 +649,7 @@ def round_set_status(
         return locked
     if status not in ROUND_TRANSITIONS.get(locked.status, set()):
         raise DomainError(
-            gettext("%(sitting_title)s %(number)s is %(value)s; it cannot become %(status)s.") % {"sitting_title": locked.event.spec.sitting_title, "number": locked.number, "value": locked.get_status_display().lower(), "status": status},
+            gettext("%(sitting_title)s %(number)s is %(value)s; it cannot become %(status)s.") % {"sitting_title": sitting_title(locked.event.sitting), "number": locked.number, "value": locked.get_status_display().lower(), "status": status},
             field="status",
         )
     left: list[Unfinished] = []

@@ -358,8 +358,10 @@ def round_status(request: HttpRequest, pk: int, number: int, status: str) -> Htt
             }, status=409)
         messages.error(request, exc.message)
     else:
-        label = "started" if status == Round.Status.PLAYING else "closed"
-        messages.success(request, f"{event.spec.sitting_title} {number} {label}.")
+        said = (gettext("%(sitting)s %(number)s started.") if status == Round.Status.PLAYING
+                else gettext("%(sitting)s %(number)s closed."))
+        messages.success(request, said % {"sitting": sitting_title(event.sitting),
+                                          "number": number})
     return redirect("round-detail", pk=event.pk, number=number)
 
 

@@ -26,6 +26,7 @@ from common.labels import (
     SEAT_NAMES,
     SUIT_SYMBOLS,
     reads_english,
+    sitting_title,
 )
 from common.rulesets import event_ruleset, ruleset_for, table_seats, table_sides
 from rules_engine import Outcome, Ruleset, needs_tricks
@@ -170,7 +171,7 @@ def entry_refusal(round_: Round, *, as_director: bool = False) -> DomainError | 
         return DomainError(gettext("This event is over."), field="event")
     if closed_by == "round":
         return DomainError(
-            gettext("%(sitting_title)s %(number)s is closed: only a director can change its hands now.") % {"sitting_title": round_.event.spec.sitting_title, "number": round_.number},
+            gettext("%(sitting_title)s %(number)s is closed: only a director can change its hands now.") % {"sitting_title": sitting_title(round_.event.sitting), "number": round_.number},
             field="round", code="round_closed",
         )
     return None

@@ -31,6 +31,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from clubs.permissions import check_club_role, has_club_role
 from common.errors import ConflictError, DomainError
+from common.labels import sitting_title
 from common.rulesets import event_ruleset
 from common.types import Actor
 from rules_engine import RulesError
@@ -156,7 +157,7 @@ def _table_page(
         "conflict": outcome.conflict if outcome else None,
         "correcting": correcting,
         "needs_keeper": needs_keeper,
-        "sitting_label": f"{state['event'].spec.sitting_title} {table.round.number}",
+        "sitting_label": f"{sitting_title(state['event'].sitting)} {table.round.number}",
         "check_url": reverse("api-table-check", args=[table.token]),
         "submit_url": reverse("api-table-hands", args=[table.token]),
         "scorer_url": reverse("api-table-scorer", args=[table.token]),

@@ -16,7 +16,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Sum
 from django.http import Http404
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
 
 from clubs.permissions import can_view_event, check_view_event
 from common.charts import SMALL, progress_chart, progress_layout
@@ -67,8 +67,9 @@ def ranking_sentence(tie_breaks: list[dict[str, str]], *, staged: bool = False) 
     labels = [t["label"].lower() if english else t["label"] for t in tie_breaks]
     if not labels:
         return ""
-    # Translators: the separator between the tie-breaks in "Ranked by A, then B, then C."
-    order = gettext(", then ").join(labels)
+    # Translators: the separator between the tie-breaks in "Ranked by A, then B, then C." (a
+    # German label keeps its capital: quote the labels, with the sentence's own quotes)
+    order = pgettext("between tie-breaks", ", then ").join(labels)
     return (gettext("The qualifying standings are ranked by %(order)s.") if staged
             else gettext("Ranked by %(order)s.")) % {"order": order}
 

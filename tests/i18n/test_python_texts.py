@@ -73,4 +73,7 @@ def test_the_ranking_sentence_translates_stored_english_tie_breaks() -> None:
             "Ranked by total points, then games won.")
     with translation.override("de"):
         assert ranking_sentence(translated_tie_breaks(stored)) == (
-            "Reihenfolge nach: Gesamtpunkte, dann Gewonnene Partien.")
+            "Reihenfolge nach „Gesamtpunkte“, dann „Gewonnene Partien“.")
+        # the German labels keep their capitals, as names in quotes, not mid-sentence words
+        assert ranking_sentence(translated_tie_breaks(stored), staged=True) == (
+            "Die Tabelle der Vorrunde ordnet nach „Gesamtpunkte“, dann „Gewonnene Partien“.")
