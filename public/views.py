@@ -15,6 +15,7 @@ from django.db import InterfaceError, OperationalError, connection, transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import Resolver404
+from django.utils import translation
 from django.utils.translation import gettext
 from django.views import defaults
 from django.views.decorators.cache import cache_control
@@ -141,7 +142,16 @@ def api_token(request: HttpRequest) -> HttpResponse:
 def server_error(request: HttpRequest) -> HttpResponse:
     """The 500 answer (``handler500``), for what failed outside the API's own handler
     (``common.api``): a database that does not answer is a 503 with ``Retry-After`` (a page
-    saying so, or the API's JSON), anything else on an API path the API's JSON 500."""
+    saying so, or the API's JSON), anything else on an API path the API's JSON 500. Said in
+    the reader's language, also when the failure came before the language was chosen (a
+    session that needs the database): then the browser's, which needs none."""
+    language = (getattr(request, "LANGUAGE_CODE", "")
+                or translation.get_language_from_request(request))
+    with translation.override(language):
+        return _server_error(request)
+
+
+def _server_error(request: HttpRequest) -> HttpResponse:
     down = isinstance(sys.exc_info()[1], (OperationalError, InterfaceError))
     if request.path.startswith("/api/"):
         if down:
@@ -153,8 +163,8 @@ def server_error(request: HttpRequest) -> HttpResponse:
                                          "message": gettext("Something went wrong on the server.")}]},
                             status=500)
     if down:
-        response = HttpResponse("The database is not answering just now: nothing was saved. "
-                                "Try again in a few seconds.", status=503,
+        response = HttpResponse(gettext("The database is not answering just now: nothing was "
+                                        "saved. Try again in a few seconds."), status=503,
                                 content_type="text/plain; charset=utf-8")
         response["Retry-After"] = str(DATABASE_RETRY_AFTER_SECONDS)
         return response
