@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from common.errors import DomainError
-from common.labels import sitting_word
+from common.labels import lower_in_english, sitting_word
 from common.types import Actor, JSONValue, actor_user
 from scoring.models import Game
 from scoring.selectors import entry_refusal
@@ -178,7 +178,7 @@ def _penalised(penalty: Penalty) -> str:
 
 
 def _penalty_words(penalty: Penalty) -> str:
-    return f"−{penalty.points} ({penalty.get_kind_display().lower()})"
+    return f"−{penalty.points} ({lower_in_english(penalty.get_kind_display())})"
 
 
 def _penalty_values(penalty: Penalty) -> dict[str, JSONValue]:

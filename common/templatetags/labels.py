@@ -24,7 +24,7 @@ def translated(value: object) -> object:
 def lower_in_english(label: object) -> str:
     """A label said inside a sentence: lower-cased in English ("a table talk penalty"), as it
     is in German, where a noun keeps its capital ("Tischgespräch")."""
-    return str(label).lower() if labels.reads_english() else str(label)
+    return labels.lower_in_english(label)
 
 
 @register.filter

@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from common.errors import DomainError
-from common.labels import sitting_title, sitting_word
+from common.labels import lower_in_english, sitting_title, sitting_word, translated
 from common.rulesets import event_ruleset, table_sides
 from common.tasks import (
     ratings_request_update,
@@ -141,7 +141,7 @@ def game_forfeit(*, game: Game, side: str, reason: str, actor: Actor | None = No
     round_ = locked.table.round
     spec = event.spec
     if not spec.forfeits:
-        raise DomainError(gettext("A %(value)s has no forfeits: enter the game's hands, or withdraw the player.") % {"value": spec.label.lower()}, field="format", code="no_forfeits")
+        raise DomainError(gettext("A %(value)s has no forfeits: enter the game's hands, or withdraw the player.") % {"value": lower_in_english(translated(spec.label))}, field="format", code="no_forfeits")
     ruleset = event_ruleset(event)
     # a game of two sides (partnerships, teams of three, or two players head to head)
     if side not in ruleset.sides or len(ruleset.sides) != 2:
@@ -250,7 +250,7 @@ def game_adjust(*, game: Game, kind: str, reason: str, points: object = None, si
     spec = event.spec
     if kind == "forfeit":
         if not spec.forfeits:
-            raise DomainError(gettext("A %(value)s has no forfeits: give both sides' points or the round's average.") % {"value": spec.label.lower()}, field="kind", code="no_forfeits")
+            raise DomainError(gettext("A %(value)s has no forfeits: give both sides' points or the round's average.") % {"value": lower_in_english(translated(spec.label))}, field="kind", code="no_forfeits")
         done = game_forfeit(game=game, side=side, reason=reason, actor=actor)
         adjusted: dict[str, object] = {"kind": kind, "side": side,
                                        "points": dict(done.totals or {}), "reason": reason}
