@@ -12,6 +12,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -151,7 +152,7 @@ class ClubEventImportJobApi(APIView):
         check_club_role(user=request.user, club=club, role="director")
         job = import_job_get(club=club, pk=pk)
         if job is None:
-            raise Http404("No such import")
+            raise Http404(gettext("No such import"))
         return Response(ImportJobOutput(import_job_status(job)).data)
 
 

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 
 from clubs.models import Club
 from clubs.permissions import check_club_role
@@ -95,7 +96,7 @@ def club_event_import_job(request: HttpRequest, slug: str, pk: int) -> HttpRespo
     club = _club_for_director(request, slug)
     job = import_job_get(club=club, pk=pk)
     if job is None:
-        raise Http404("No such import")
+        raise Http404(gettext("No such import"))
     context = {"club": club, "job": import_job_status(job)}
     if request.GET.get("fragment"):
         return render(request, "archive/partials/import_job.html", context)

@@ -392,7 +392,7 @@ class InvitationAcceptApi(APIView):
             membership, changed = services.invitation_accept(token=token, user=request.user)
         except DomainError as exc:
             if exc.code == "not_found":
-                raise Http404("No such invitation") from None
+                raise Http404(gettext("No such invitation")) from None
             if exc.code in services.INVITATION_REFUSALS:
                 return Response(
                     {"errors": [{"field": exc.field, "code": exc.code, "message": exc.message}]},

@@ -51,7 +51,7 @@ def check_club_role(*, user: Actor, club: Club, role: str) -> None:
     if has_club_role(user=user, club=club, role=role):
         return
     if not club.is_public and club_role(user=user, club=club) is None:
-        raise Http404("No such club")
+        raise Http404(gettext("No such club"))
     raise PermissionDenied(gettext("This needs the %(role)s role in %(name)s.") % {"role": role, "name": club.name})
 
 
@@ -96,7 +96,7 @@ def can_view_club(*, user: Actor, club: Club) -> bool:
 
 def check_view_club(*, user: Actor, club: Club) -> None:
     if not can_view_club(user=user, club=club):
-        raise Http404("No such club")
+        raise Http404(gettext("No such club"))
 
 
 def visible_clubs(*, user: Actor) -> QuerySet[Club]:
@@ -126,4 +126,4 @@ def can_view_event(*, user: Actor, event: ClubEvent) -> bool:
 
 def check_view_event(*, user: Actor, event: ClubEvent) -> None:
     if not can_view_event(user=user, event=event):
-        raise Http404("No such event")
+        raise Http404(gettext("No such event"))

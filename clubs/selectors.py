@@ -6,6 +6,7 @@ from django.db.models import F, Q, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from common.types import Actor
 
@@ -37,7 +38,7 @@ def managed_invitation(*, slug: str, pk: int, user: Actor) -> Invitation:
     check_club_role(user=user, club=club, role="director")
     invitation = invitations_for(club=club, user=user, active_only=False).filter(pk=pk).first()
     if invitation is None:
-        raise Http404("No such invitation")
+        raise Http404(gettext("No such invitation"))
     return invitation
 
 

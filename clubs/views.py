@@ -16,7 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
@@ -276,6 +276,7 @@ def invitation_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "address": address,
         "invitation": invitation,
         "link": link,
+        "role_word": ROLE_IN_SENTENCE[invitation.role],
         "refusal": invitation.refusal(),
         "qr_svg": segno.make(link, error="m").svg_inline(scale=8, dark="#000"),
     })
@@ -290,6 +291,15 @@ def invitation_revoke(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                                       "longer works.") % {"role": invitation.get_role_display()})
     return redirect("club-manage", slug=slug)
 
+
+# A role said inside a sentence ("Join as director"): English lower-cases it, German keeps the
+# noun's capital ("Als Turnierleiter beitreten"), so a template never applies ``|lower``.
+ROLE_IN_SENTENCE = {
+    "owner": pgettext_lazy("role in a sentence", "owner"),
+    "director": pgettext_lazy("role in a sentence", "director"),
+    "scorer": pgettext_lazy("role in a sentence", "scorer"),
+    "member": pgettext_lazy("role in a sentence", "member"),
+}
 
 ROLE_WORDS = {
     "member": _("As a member you can follow the club's private nights and standings."),
@@ -307,7 +317,7 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
     A link that no longer works answers 410 with the reason, an unknown one 404."""
     invitation = selectors.invitation_by_token(token=token)
     if invitation is None:
-        raise Http404("No such invitation")
+        raise Http404(gettext("No such invitation"))
     here = reverse("invitation-accept", args=[token])
     refusal = invitation.refusal()
     if refusal is not None:
@@ -320,7 +330,7 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
             return redirect(f"{reverse('account_login')}?{urlencode({'next': here})}")
         return render(request, "clubs/invitation_accept.html", {
             "invitation": invitation, "club": invitation.club, "role_words": ROLE_WORDS,
-            "next_query": urlencode({"next": here}),
+            "role_word": ROLE_IN_SENTENCE[invitation.role], "next_query": urlencode({"next": here}),
         })
     current = club_role(user=request.user, club=invitation.club)
     already = current is not None and RANK[Membership.Role(current)] >= RANK[
@@ -342,5 +352,6 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
         return redirect("club-detail", slug=club.slug)
     return render(request, "clubs/invitation_accept.html", {
         "invitation": invitation, "club": invitation.club, "role_words": ROLE_WORDS,
-        "current_role": current, "already": already,
+        "role_word": ROLE_IN_SENTENCE[invitation.role],
+        "current_role": ROLE_IN_SENTENCE.get(current or ""), "already": already,
     })

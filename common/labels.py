@@ -86,6 +86,18 @@ def sitting_title(sitting: str) -> str:
     return pgettext("sitting", "Game") if sitting == "game" else pgettext("sitting", "Round")
 
 
+def sittings_title(sitting: str) -> str:
+    """The heading over all of an event's sittings: "Rounds", "Games"."""
+    return pgettext("sitting", "Games") if sitting == "game" else pgettext("sitting", "Rounds")
+
+
+def lower_in_english(label: object) -> str:
+    """A label said inside a sentence: lower-cased in English ("the semi-final", "is
+    waitlisted"), as it is in German, where a noun keeps its capital ("Halbfinale",
+    "Auf der Warteliste")."""
+    return str(label).lower() if reads_english() else str(label)
+
+
 def reads_english() -> bool:
     """Whether the reader's language is English (whose phrases lower-case a label and put
     "the" before a name: German keeps the noun's capital and needs no article there)."""

@@ -250,7 +250,7 @@ def conduct_access(*, user: Actor, club: Club, player: Player) -> None:
     known = ClubPlayer.objects.filter(club=club, player=player).exists() or Entry.objects.filter(
         event__club=club, player=player).exists()
     if not known:
-        raise Http404("No such player")
+        raise Http404(gettext("No such player"))
     if has_club_role(user=user, club=club, role=Membership.Role.DIRECTOR):
         return
     if user is not None and user.is_authenticated and player.user_id == user.pk:
@@ -258,7 +258,7 @@ def conduct_access(*, user: Actor, club: Club, player: Player) -> None:
     if user is not None and user.is_authenticated and has_club_role(
             user=user, club=club, role=Membership.Role.MEMBER):
         raise PermissionDenied(gettext("A player's conduct record is for the club's directors."))
-    raise Http404("No such player")
+    raise Http404(gettext("No such player"))
 
 
 def conduct_record(*, club: Club, player: Player) -> list[Penalty]:

@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from common.errors import DomainError
+from common.labels import lower_in_english, sitting_word
 from common.types import Actor, JSONValue, actor_user
 from scoring.models import Game
 from scoring.selectors import entry_refusal
@@ -111,19 +112,19 @@ def _sitting(event: Event, *, number: object, table: object, entry: Entry | None
     round_number = _id(number, "round")
     round_ = event.rounds.filter(number=round_number).first()
     if round_ is None:
-        raise DomainError(gettext("This event has no %(sitting)s %(round_number)s.") % {"sitting": event.sitting, "round_number": round_number}, field="round")
+        raise DomainError(gettext("This event has no %(sitting)s %(round_number)s.") % {"sitting": sitting_word(event.sitting), "round_number": round_number}, field="round")
     seats = Seat.objects.filter(round=round_)
     seats = seats.filter(entry=entry) if entry is not None else seats.filter(entry__pair=pair)
     seat = seats.select_related("table").first()
     who = entry.player.name if entry is not None else str(pair)
     if seat is None:
-        raise DomainError(gettext("%(who)s did not play in %(sitting)s %(round_number)s.") % {"who": who, "sitting": event.sitting, "round_number": round_number},
+        raise DomainError(gettext("%(who)s did not play in %(sitting)s %(round_number)s.") % {"who": who, "sitting": sitting_word(event.sitting), "round_number": round_number},
                           field="round", code="not_seated")
     if table in (None, ""):
         return round_number, None
     table_number = _id(table, "table")
     if seat.table.number != table_number:
-        raise DomainError(gettext("%(who)s played at table %(number)s in %(sitting)s %(round_number)s, not at table %(table_number)s.") % {"who": who, "number": seat.table.number, "sitting": event.sitting, "round_number": round_number, "table_number": table_number}, field="table",
+        raise DomainError(gettext("%(who)s played at table %(number)s in %(sitting)s %(round_number)s, not at table %(table_number)s.") % {"who": who, "number": seat.table.number, "sitting": sitting_word(event.sitting), "round_number": round_number, "table_number": table_number}, field="table",
                           code="not_at_table")
     return round_number, Game.objects.filter(table=seat.table).first()
 
@@ -177,7 +178,7 @@ def _penalised(penalty: Penalty) -> str:
 
 
 def _penalty_words(penalty: Penalty) -> str:
-    return f"−{penalty.points} ({penalty.get_kind_display().lower()})"
+    return f"−{penalty.points} ({lower_in_english(penalty.get_kind_display())})"
 
 
 def _penalty_values(penalty: Penalty) -> dict[str, JSONValue]:

@@ -18,6 +18,7 @@ from django.http import Http404
 from django.utils.translation import gettext
 
 from common.errors import DomainError
+from common.labels import sitting_title
 from common.rulesets import event_ruleset, opponents_of, partners_of, table_seats
 from common.types import Actor
 from conduct.selectors import penalties_of
@@ -78,7 +79,7 @@ class CardTarget:
 def table_card_target(*, token: str) -> CardTarget:
     card = TableCard.objects.select_related("event__club").filter(token=token).first()
     if card is None:
-        raise Http404("No such table card")
+        raise Http404(gettext("No such table card"))
     event = card.event
     open_round = event.rounds.exclude(status=Round.Status.CLOSED).first()
     if open_round is None:
@@ -94,7 +95,7 @@ def table_card_target(*, token: str) -> CardTarget:
 def round_labels(event: Event) -> dict[int, tuple[str, str]]:
     """{round number: (label, stage)} of the event's planned rounds: "Game 1".."Game 6",
     "Semi-final", "Final 1".. for a progressive event; "Round 1".. for a club night."""
-    word = event.spec.sitting_title
+    word = sitting_title(event.sitting)
     labels: dict[int, tuple[str, str]] = {}
     for stage in event_stages(event):
         numbers = stage["rounds"]
@@ -144,7 +145,7 @@ def scorecards(event: Event, entries: list[Entry]) -> list[Scorecard]:
     rounds = {r.number: r for r in event.rounds.all()}
     labels = round_labels(event)
     last = max([*labels, *rounds, 0])
-    word = event.spec.sitting_title
+    word = sitting_title(event.sitting)
     mine: dict[int, dict[int, Seat]] = {pk: {} for pk in ids}
     names: dict[tuple[int, str], str] = {}
     seats = (Seat.objects.filter(round__event=event)

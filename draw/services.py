@@ -22,6 +22,7 @@ from django.utils.translation import gettext
 from clubs.models import Membership
 from clubs.permissions import club_role
 from common.errors import DomainError, refused
+from common.labels import lower_in_english, sitting_title
 from common.rulesets import event_ruleset, two_sides
 from common.tasks import ROUND_SEAT, task_queue
 from common.types import Actor
@@ -112,7 +113,7 @@ def round_create(
     elif latest is not None and latest.status != Round.Status.CLOSED:
         if round_unfinished(latest) or not Game.objects.filter(table__round=latest).exists():
             raise DomainError(
-                gettext("%(sitting_title)s %(number)s is still open; close it before seating the next one.") % {"sitting_title": spec.sitting_title, "number": latest.number},
+                gettext("%(sitting_title)s %(number)s is still open; close it before seating the next one.") % {"sitting_title": sitting_title(event.sitting), "number": latest.number},
                 field="round",
             )
         # Every game is confirmed: closing is what the automatic advance would have done (it may
@@ -474,7 +475,7 @@ def _event_status_write(event: Event, *, status: str, actor: Actor | None, reaso
     locked = event_lock(event)
     if status not in EVENT_TRANSITIONS.get(locked.status, set()):
         raise DomainError(
-            gettext("An event that is %(value)s cannot become %(value2)s.") % {"value": locked.get_status_display().lower(), "value2": Event.Status(status).label.lower() if status in Event.Status.values else status},
+            gettext("An event that is %(value)s cannot become %(value2)s.") % {"value": lower_in_english(locked.get_status_display()), "value2": lower_in_english(Event.Status(status).label) if status in Event.Status.values else status},
             field="status",
         )
     if status == Event.Status.FINISHED and locked.rounds.exclude(status=Round.Status.CLOSED).exists():
@@ -659,7 +660,7 @@ def round_set_status(
         return locked
     if status not in ROUND_TRANSITIONS.get(locked.status, set()):
         raise DomainError(
-            gettext("%(sitting_title)s %(number)s is %(value)s; it cannot become %(status)s.") % {"sitting_title": locked.event.spec.sitting_title, "number": locked.number, "value": locked.get_status_display().lower(), "status": status},
+            gettext("%(sitting_title)s %(number)s is %(value)s; it cannot become %(status)s.") % {"sitting_title": sitting_title(locked.event.sitting), "number": locked.number, "value": lower_in_english(locked.get_status_display()), "status": lower_in_english(Round.Status(status).label) if status in Round.Status.values else status},
             field="status",
         )
     left: list[Unfinished] = []

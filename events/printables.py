@@ -148,7 +148,7 @@ def entry_scorecard(request: HttpRequest, pk: int, entry_id: int) -> HttpRespons
     event = event_get(pk=pk, user=request.user, role="director")
     entry = event.entries.select_related("player").filter(pk=entry_id).first()
     if entry is None:
-        raise Http404("No such player in this event")
+        raise Http404(gettext("No such player in this event"))
     return _scorecards_page(request, event, [entry])
 
 

@@ -359,7 +359,7 @@ def table_draw_words() -> Iterator[None]:
 def _round(event: Event, number: int) -> Round:
     round_ = event.rounds.filter(number=number).first()
     if round_ is None:
-        raise Http404("No such round")
+        raise Http404(gettext("No such round"))
     return round_
 
 
@@ -408,8 +408,10 @@ def round_status(request: HttpRequest, pk: int, number: int, status: str) -> Htt
             }, status=409)
         messages.error(request, exc.message)
     else:
-        label = "started" if status == Round.Status.PLAYING else "closed"
-        messages.success(request, f"{event.spec.sitting_title} {number} {label}.")
+        said = (gettext("%(sitting)s %(number)s started.") if status == Round.Status.PLAYING
+                else gettext("%(sitting)s %(number)s closed."))
+        messages.success(request, said % {"sitting": sitting_title(event.sitting),
+                                          "number": number})
     return redirect("round-detail", pk=event.pk, number=number)
 
 
@@ -607,7 +609,7 @@ def event_bracket_page(request: HttpRequest, pk: int) -> HttpResponse:
     event = event_get(pk=pk, user=request.user)
     bracket = event_bracket(event)
     if bracket is None:
-        raise Http404("This event has no bracket.")
+        raise Http404(gettext("This event has no bracket."))
     digest = hashlib.sha256(json.dumps(bracket, sort_keys=True, default=str).encode()).hexdigest()
     for part in bracket["brackets"]:  # its share of a wall screen's height: its tallest column
         part["tallest"] = max((len(column["matches"]) for column in part["rounds"]), default=1)

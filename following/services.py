@@ -468,8 +468,10 @@ class _Run:
     def _push(self, batch: list[Follower]) -> None:
         assert self.keys is not None
         vapid = Vapid.from_raw(self.keys[0].encode())
+        # the worker has no catalog: the notification's button comes with its words
+        stop_label = gettext("Stop notifications")
         payloads = [(f, {"title": self.event.name, "body": self.texts[f.entry_id],
-                         "url": self._page(f), "stop": stop_path(f),
+                         "url": self._page(f), "stop": stop_path(f), "stop_label": stop_label,
                          "tag": f"follow-{self.event.pk}"}) for f in batch]
         with ThreadPoolExecutor(max_workers=len(payloads)) as pool:
             outcomes = list(pool.map(lambda item: _push(item[0], item[1], vapid), payloads))

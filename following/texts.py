@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, cast
 
 from django.utils.translation import get_language, gettext
 
+from common.labels import lower_in_english
 from tournaments.models import Round
 
 if TYPE_CHECKING:
@@ -37,10 +38,13 @@ def ordinal(n: int) -> str:
 
 
 def _place(row: SeatingRow) -> str:
-    """ "table 5, seat N" (with the bracket's match), "final table, seat N"."""
+    """ "table 5, seat N" (with the bracket's match), "final table, seat N"; in the reader's
+    language, as the board said it."""
     where = str(row["where"])
     if row.get("match"):
-        where = where.replace(f"table {row['table']}", f"table {row['table']} (match {row['match']})", 1)
+        table = gettext("table %(table)s") % {"table": row["table"]}
+        where = where.replace(table, gettext("table %(table)s (match %(match)s)") % {
+            "table": row["table"], "match": row["match"]}, 1)
     return where
 
 
@@ -69,10 +73,12 @@ def cut_text(board: Seating, row: SeatingRow, place: int | None) -> str | None:
     state = row["state"]
     if state == "seated":
         round_ = cast(Round, board["round"])  # a seated row: its round is seated
-        stage = Round.Stage(round_.stage).label.lower()
         where = _place(row)
-        where = f"{stage} {where}" if where.startswith("table ") else f"the {where}"
-        text = gettext("The cut is made: you play %(where)s") % {"where": where}
+        if round_.stage == Round.Stage.FINAL:  # "final table, seat N"
+            text = gettext("The cut is made: you play the %(where)s") % {"where": where}
+        else:  # "semi-final table 2, seat N"; German keeps the stage's capital
+            text = gettext("The cut is made: you play %(stage)s %(where)s") % {
+                "stage": lower_in_english(Round.Stage(round_.stage).label), "where": where}
         if row["partner"]:
             text += gettext(", partner %(partner)s") % {"partner": row["partner"]}
         return text

@@ -80,7 +80,7 @@ def _entry(request: HttpRequest, pk: int, entry_id: int) -> tuple[Event, Entry, 
     entry = get_object_or_404(Entry.objects.select_related("player"), pk=entry_id, event=event)
     follower = _follower(request, event)
     if not _readable(request, event, entry, follower):
-        raise Http404("No such player")
+        raise Http404(gettext("No such player"))
     if follower is not None and follower.entry_id != entry.pk:
         follower = None
     return event, entry, follower
@@ -103,7 +103,7 @@ def follow_pick(request: HttpRequest, pk: int) -> HttpResponse:
     """Find your name and tap it: this phone follows you."""
     event = _event(pk)
     if not can_view_event(user=request.user, event=event):
-        raise Http404("No such event")
+        raise Http404(gettext("No such event"))
     if request.method == "POST":
         picked = str(request.POST.get("entry", ""))
         entry = Entry.objects.filter(event=event, pk=int(picked)).first() \
@@ -172,7 +172,7 @@ def follow_version(request: HttpRequest, pk: int, entry_id: int) -> JsonResponse
 def _own_follower(request: HttpRequest, pk: int, entry_id: int) -> tuple[Event, Follower]:
     event, _, follower = _entry(request, pk, entry_id)
     if follower is None:
-        raise Http404("This phone does not follow this player")
+        raise Http404(gettext("This phone does not follow this player"))
     return event, follower
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -113,7 +114,7 @@ class PlayerRatingsOutput(serializers.Serializer[object]):
 def _season(club: Club, pk: int) -> Season:
     season = Season.objects.filter(club=club, pk=pk).select_related("club").first()
     if season is None:
-        raise Http404("No such season")
+        raise Http404(gettext("No such season"))
     return season
 
 
@@ -194,7 +195,7 @@ class PlayerRatingsApi(APIView):
         played in (or, for a player who never played, a club of their roster)."""
         player = selectors.rated_player_get(player_id=player_id, user=request.user)
         if player is None:
-            raise Http404("No such player")
+            raise Http404(gettext("No such player"))
         return Response(PlayerRatingsOutput({
             "player_id": player.pk, "name": player.name,
             "rating": selectors.ratings_for(player_ids=[player.pk]).get(player.pk),

@@ -34,7 +34,7 @@ def _club(request: HttpRequest, slug: str, *, role: str | None = None) -> Club:
 def _season(club: Club, pk: int) -> Season:
     season = Season.objects.filter(club=club, pk=pk).select_related("club").first()
     if season is None:
-        raise Http404("No such season")
+        raise Http404(gettext("No such season"))
     return season
 
 

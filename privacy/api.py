@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, cast
 from django.contrib.auth import logout
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -94,5 +95,5 @@ class ClubPlayerDataApi(APIView):
         check_club_role(user=request.user, club=club, role=Membership.Role.DIRECTOR)
         player = get_object_or_404(Player, pk=player_id)
         if not player_known_to_club(player=player, club=club):
-            raise Http404("No such player")
+            raise Http404(gettext("No such player"))
         return Response(club_player_export(club=club, player=player, actor=request.user))

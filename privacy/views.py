@@ -15,6 +15,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from clubs.models import Club, Membership, Player
@@ -111,7 +112,7 @@ def club_player_data(request: HttpRequest, slug: str, player_id: int) -> HttpRes
     check_club_role(user=request.user, club=club, role=Membership.Role.DIRECTOR)
     player = get_object_or_404(Player, pk=player_id)
     if not player_known_to_club(player=player, club=club):
-        raise Http404("No such player")
+        raise Http404(gettext("No such player"))
     stamp = timezone.now().strftime("%Y-%m-%d")
     return _download(club_player_export(club=club, player=player, actor=request.user),
                      f"pinochle-data-{club.slug}-player-{player.pk}-{stamp}.json")

@@ -21,6 +21,7 @@ from django.db.models import F, IntegerField
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 from django.http import Http404
+from django.utils.translation import gettext
 
 from clubs.models import Player
 from clubs.permissions import can_view_event
@@ -394,10 +395,10 @@ def player_profile(*, player_id: int, user: Actor) -> Profile:
     see; 404 when there are none (or no such player)."""
     player = Player.objects.filter(pk=player_id).first()
     if player is None:
-        raise Http404("No such player")
+        raise Http404(gettext("No such player"))
     entries = _visible_entries(player_id, user)
     if not entries:
-        raise Http404("No such player")
+        raise Http404(gettext("No such player"))
     events = {e.event_id: e.event for e in entries}
     parts, names = _parts(entries)
 

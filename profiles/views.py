@@ -135,7 +135,9 @@ def _events_page(request: HttpRequest, count: int) -> tuple[int, int]:
     pages = max(1, -(-count // EVENTS_PER_PAGE))
     asked = request.GET.get("page", "1")
     if not asked.isdigit() or not 1 <= int(asked) <= pages:
-        raise Http404(f"page: there are {pages} pages of events (1 is the newest).")
+        raise Http404(ngettext("page: there is %(pages)d page of events.",
+                               "page: there are %(pages)d pages of events (1 is the newest).",
+                               pages) % {"pages": pages})
     return int(asked), pages
 
 

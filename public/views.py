@@ -15,6 +15,7 @@ from django.db import InterfaceError, OperationalError, connection, transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import Resolver404
+from django.utils import translation
 from django.utils.translation import gettext
 from django.views import defaults
 from django.views.decorators.cache import cache_control
@@ -141,7 +142,16 @@ def api_token(request: HttpRequest) -> HttpResponse:
 def server_error(request: HttpRequest) -> HttpResponse:
     """The 500 answer (``handler500``), for what failed outside the API's own handler
     (``common.api``): a database that does not answer is a 503 with ``Retry-After`` (a page
-    saying so, or the API's JSON), anything else on an API path the API's JSON 500."""
+    saying so, or the API's JSON), anything else on an API path the API's JSON 500. Said in
+    the reader's language, also when the failure came before the language was chosen (a
+    session that needs the database): then the browser's, which needs none."""
+    language = (getattr(request, "LANGUAGE_CODE", "")
+                or translation.get_language_from_request(request))
+    with translation.override(language):
+        return _server_error(request)
+
+
+def _server_error(request: HttpRequest) -> HttpResponse:
     down = isinstance(sys.exc_info()[1], (OperationalError, InterfaceError))
     if request.path.startswith("/api/"):
         if down:
@@ -153,25 +163,45 @@ def server_error(request: HttpRequest) -> HttpResponse:
                                          "message": gettext("Something went wrong on the server.")}]},
                             status=500)
     if down:
-        response = HttpResponse("The database is not answering just now: nothing was saved. "
-                                "Try again in a few seconds.", status=503,
+        response = HttpResponse(gettext("The database is not answering just now: nothing was "
+                                        "saved. Try again in a few seconds."), status=503,
                                 content_type="text/plain; charset=utf-8")
         response["Retry-After"] = str(DATABASE_RETRY_AFTER_SECONDS)
         return response
     return defaults.server_error(request)
 
 
+_PROJECT_DIR = Path(settings.BASE_DIR).resolve()
+
+
+def _raised_by_the_project(exception: BaseException) -> bool:
+    """Whether the innermost frame that raised ``exception`` is one of the project's own modules
+    (not Django's ``get_object_or_404``, not a library's): only those messages were written for
+    the reader."""
+    trace = exception.__traceback__
+    if trace is None:
+        return False
+    while trace.tb_next is not None:
+        trace = trace.tb_next
+    source = Path(trace.tb_frame.f_code.co_filename).resolve()
+    return (source.is_relative_to(_PROJECT_DIR) and "site-packages" not in source.parts
+            and ".venv" not in source.parts)
+
+
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    """The 404 page (``handler404``). It shows the reason the code gave on purpose, always worded
-    "No such …" (``Http404("No such club")``), and nothing Django wrote itself: not the URL
-    patterns tried, not a model's name or a file's path."""
+    """The 404 page (``handler404``). It shows the reason the code gave on purpose, in the
+    reader's language (``Http404(gettext("No such club"))``, raised in one of the project's
+    modules), and nothing Django wrote itself: not the URL patterns tried, not the model's name
+    ``get_object_or_404`` puts in its message, not a file's path."""
     message = ""
-    if isinstance(exception, Http404) and not isinstance(exception, Resolver404):
+    if (isinstance(exception, Http404) and not isinstance(exception, Resolver404)
+            and _raised_by_the_project(exception)):
         text = exception.args[0] if exception.args else ""
-        if isinstance(text, str) and text.startswith("No such "):
+        if isinstance(text, str):
             message = text
     if request.path.startswith("/api/"):
         # an API path no route takes (a malformed id: /api/events/abc/): the API's error shape
         return JsonResponse({"errors": [{"field": "__all__", "code": "not_found",
-                                         "message": message or "Not found."}]}, status=404)
-    return render(request, "404.html", {"message": message}, status=404)
+                                         "message": message or gettext("Not found.")}]},
+                            status=404)
+    return render(request, "404.html", {"message": message.rstrip(".")}, status=404)

@@ -172,7 +172,7 @@ def _registration(request: Request, pk: int, rid: int) -> tuple[Event, Registrat
     # not the registrant: a director of a club who may see the event, else nothing
     event = event_get(pk=pk, user=request.user)
     if registration is None or not _director(request, event):
-        raise Http404("No such registration")
+        raise Http404(gettext("No such registration"))
     return event, registration, True
 
 
@@ -333,7 +333,7 @@ class _RegistrationAction(DirectorAction):
                                                             "partner_player")
                         .filter(pk=where["rid"], event_id=event.pk).first())
         if registration is None:
-            raise Http404("No such registration")
+            raise Http404(gettext("No such registration"))
         return registration
 
 

@@ -31,6 +31,7 @@ from django.utils.translation import gettext
 from clubs.models import ClubPlayer, Player
 from clubs.services import player_create
 from common.errors import DomainError
+from common.labels import lower_in_english
 from common.types import Actor, actor_user
 from tournaments import services as events
 from tournaments.models import Arrival, Entry, Event, Pair
@@ -364,7 +365,7 @@ def registration_approve(*, registration: Registration, actor: Actor | None = No
     if locked.status == Registration.Status.REGISTERED:
         return locked
     if locked.status != Registration.Status.PENDING:
-        raise DomainError(gettext("%(label)s is %(value)s: only a registration awaiting approval can be approved.") % {"label": locked.label, "value": locked.get_status_display().lower()}, field="status",
+        raise DomainError(gettext("%(label)s is %(value)s: only a registration awaiting approval can be approved.") % {"label": locked.label, "value": lower_in_english(locked.get_status_display())}, field="status",
                           code="not_pending")
     locked.status = Registration.Status.REGISTERED
     locked.decided_at = timezone.now()
@@ -382,7 +383,7 @@ def _end(registration: Registration, status: str, actor: Actor | None, *, site: 
     locked_settings = _settings_lock(registration.event)
     locked = _locked(registration)
     if not locked.is_live:
-        raise DomainError(gettext("%(label)s is %(value)s already.") % {"label": locked.label, "value": locked.get_status_display().lower()},
+        raise DomainError(gettext("%(label)s is %(value)s already.") % {"label": locked.label, "value": lower_in_english(locked.get_status_display())},
                           field="status", code="not_live")
     if registration_checked_in(locked):
         raise DomainError(gettext("%(label)s is checked in already: withdraw the entry from the event's check-in instead.") % {"label": locked.label}, field="status", code="checked_in")
@@ -475,7 +476,7 @@ def registrations_check_in(*, event: Event, registrations: Iterable[Registration
                                   field=f"registrations.{registration.pk}", code="other_event")
             locked = _locked(registration)
             if locked.status != Registration.Status.REGISTERED:
-                raise DomainError(gettext("%(label)s is %(value)s: only registered entrants are checked in.") % {"label": locked.label, "value": locked.get_status_display().lower()},
+                raise DomainError(gettext("%(label)s is %(value)s: only registered entrants are checked in.") % {"label": locked.label, "value": lower_in_english(locked.get_status_display())},
                                   field=f"registrations.{locked.pk}", code="not_registered")
             if registration_checked_in(locked):
                 raise DomainError(gettext("%(label)s is checked in already.") % {"label": locked.label},
@@ -516,7 +517,7 @@ def registration_here(*, registration: Registration) -> str:
     locked = _locked(registration)
     event = locked.event
     if locked.status != Registration.Status.REGISTERED:
-        raise DomainError(gettext("Your registration is %(value)s: please see the desk.") % {"value": locked.get_status_display().lower()}, field="registration", code="not_registered")
+        raise DomainError(gettext("Your registration is %(value)s: please see the desk.") % {"value": lower_in_english(locked.get_status_display())}, field="registration", code="not_registered")
     if registration_checked_in(locked):
         return "here"
     refusal = registration_here_refusal(event)

@@ -98,7 +98,7 @@ def register(request: HttpRequest, pk: int) -> HttpResponse:
 def _by_token(token: str) -> Registration:
     found = registration_by_token(token)
     if found is None:
-        raise Http404("This registration link is not valid (cut short, or changed).")
+        raise Http404(gettext("This registration link is not valid (cut short, or changed)."))
     return found
 
 
@@ -197,7 +197,7 @@ def act(request: HttpRequest, pk: int, rid: int, action: str) -> HttpResponse:
     registration = get_object_or_404(Registration.objects.select_related("event__club"),
                                      pk=rid, event=event)
     if action not in ACTIONS:
-        raise Http404("No such action")
+        raise Http404(gettext("No such action"))
     with refusal_message(request):
         if action == "approve":
             services.registration_approve(registration=registration, actor=request.user,

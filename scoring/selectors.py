@@ -26,6 +26,7 @@ from common.labels import (
     SEAT_NAMES,
     SUIT_SYMBOLS,
     reads_english,
+    sitting_title,
 )
 from common.rulesets import event_ruleset, ruleset_for, table_seats, table_sides
 from rules_engine import Outcome, Ruleset, needs_tricks
@@ -170,7 +171,7 @@ def entry_refusal(round_: Round, *, as_director: bool = False) -> DomainError | 
         return DomainError(gettext("This event is over."), field="event")
     if closed_by == "round":
         return DomainError(
-            gettext("%(sitting_title)s %(number)s is closed: only a director can change its hands now.") % {"sitting_title": round_.event.spec.sitting_title, "number": round_.number},
+            gettext("%(sitting_title)s %(number)s is closed: only a director can change its hands now.") % {"sitting_title": sitting_title(round_.event.sitting), "number": round_.number},
             field="round", code="round_closed",
         )
     return None
@@ -192,9 +193,9 @@ def table_by_token(*, token: str) -> Table:
     try:  # get(): no ORDER BY (first() would sort by the model's ordering across the joins)
         table = Table.objects.select_related("round__event__club", "game").get(token=token)
     except Table.DoesNotExist:
-        raise Http404("No such table") from None
+        raise Http404(gettext("No such table")) from None
     if not hasattr(table, "game"):
-        raise Http404("No such table")
+        raise Http404(gettext("No such table"))
     return table
 
 
@@ -338,7 +339,7 @@ def _table_row(sql: str, token: str) -> tuple[Any, ...]:
         cursor.execute(sql, [token])
         row = cursor.fetchone()
     if row is None:
-        raise Http404("No such table")
+        raise Http404(gettext("No such table"))
     return tuple(row)
 
 
@@ -488,7 +489,7 @@ def hand_with_context(*, hand_id: int) -> Hand:
         .first()
     )
     if hand is None:
-        raise Http404("No such hand")
+        raise Http404(gettext("No such hand"))
     return hand
 
 

@@ -31,6 +31,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from clubs.permissions import check_club_role, has_club_role
 from common.errors import ConflictError, DomainError
+from common.labels import sitting_title
 from common.rulesets import event_ruleset
 from common.types import Actor
 from rules_engine import RulesError
@@ -156,7 +157,7 @@ def _table_page(
         "conflict": outcome.conflict if outcome else None,
         "correcting": correcting,
         "needs_keeper": needs_keeper,
-        "sitting_label": f"{state['event'].spec.sitting_title} {table.round.number}",
+        "sitting_label": f"{sitting_title(state['event'].sitting)} {table.round.number}",
         "check_url": reverse("api-table-check", args=[table.token]),
         "submit_url": reverse("api-table-hands", args=[table.token]),
         "scorer_url": reverse("api-table-scorer", args=[table.token]),
@@ -221,7 +222,7 @@ def table_hand_correct(request: HttpRequest, token: str, number: int) -> HttpRes
     table = table_by_token(token=token)
     hand = Hand.objects.filter(game=table.game, number=number, deleted_at__isnull=True).first()
     if hand is None:
-        raise Http404("No such hand at this table")
+        raise Http404(gettext("No such hand at this table"))
     state = table_state(table=table)
     if not state["is_open"]:
         return _refuse_closed(request, table)
@@ -376,7 +377,7 @@ def director_hands(request: HttpRequest, event_id: int) -> HttpResponse:
         if wanted_hand else None
     )
     if wanted_hand and hand is None:
-        raise Http404("No such hand at this table")
+        raise Http404(gettext("No such hand at this table"))
     live = hand.revisions.get(is_live=True) if hand else None
     here = reverse("director-hands", args=[event.pk]) + "?" + urlencode(
         {"round": round_.number if round_ else "", "table": table.number}

@@ -19,6 +19,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.http import Http404
+from django.utils.translation import gettext
 
 from clubs.models import Club
 from standings.models import StandingsSnapshot
@@ -29,7 +30,7 @@ def feed_club(*, slug: str) -> Club:
     """The public club named by ``slug``, or 404."""
     club = Club.objects.filter(slug=slug, is_public=True).first()
     if club is None:
-        raise Http404("No such club")
+        raise Http404(gettext("No such club"))
     return club
 
 

@@ -172,7 +172,7 @@ def _owner(raw: object) -> Club:
     if club is None and text.isascii() and text.isdigit() and len(text) < 10:
         club = Club.objects.filter(pk=int(text)).first()
     if club is None:
-        raise Http404("No such club")
+        raise Http404(gettext("No such club"))
     return club
 
 

@@ -68,7 +68,7 @@ def series_get(*, pk: int, user: Actor | None) -> Series:
     series = (Series.objects.select_related("club").prefetch_related("partner_clubs")
               .filter(pk=pk).first())
     if series is None or not can_view_series(user=user, series=series):
-        raise Http404("No such series")
+        raise Http404(gettext("No such series"))
     return series
 
 

@@ -16,7 +16,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Sum
 from django.http import Http404
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
 
 from clubs.permissions import can_view_event, check_view_event
 from common.charts import SMALL, progress_chart, progress_layout
@@ -67,8 +67,9 @@ def ranking_sentence(tie_breaks: list[dict[str, str]], *, staged: bool = False) 
     labels = [t["label"].lower() if english else t["label"] for t in tie_breaks]
     if not labels:
         return ""
-    # Translators: the separator between the tie-breaks in "Ranked by A, then B, then C."
-    order = gettext(", then ").join(labels)
+    # Translators: the separator between the tie-breaks in "Ranked by A, then B, then C." (a
+    # German label keeps its capital: quote the labels, with the sentence's own quotes)
+    order = pgettext("between tie-breaks", ", then ").join(labels)
     return (gettext("The qualifying standings are ranked by %(order)s.") if staged
             else gettext("Ranked by %(order)s.")) % {"order": order}
 
@@ -226,7 +227,7 @@ def _event(event_id: int, *, with_rows: bool) -> Event:
     try:
         return queryset.get(pk=event_id)
     except Event.DoesNotExist:
-        raise Http404("No such event") from None
+        raise Http404(gettext("No such event")) from None
 
 
 def _snapshot(event: Event) -> StandingsSnapshot | None:
@@ -405,7 +406,7 @@ def player_card(*, event_id: int, entry_id: int, user: Actor) -> PlayerCard:
     check_view_event(user=user, event=event)
     entry = Entry.objects.select_related("player").filter(event=event, pk=entry_id).first()
     if entry is None:
-        raise Http404("No such player in this event")
+        raise Http404(gettext("No such player in this event"))
     mine = list(
         Seat.objects.filter(entry=entry).select_related("table__round", "table__game")
         .order_by("table__round__number")
@@ -476,7 +477,7 @@ def pair_card(*, event_id: int, pair_id: int, user: Actor) -> PairCard:
     check_view_event(user=user, event=event)
     pair = Pair.objects.filter(event=event, pk=pair_id).first()
     if pair is None:
-        raise Http404("No such pair in this event")
+        raise Http404(gettext("No such pair in this event"))
     members = list(pair.members.select_related("player").order_by("pk"))
     card = player_card(event_id=event_id, entry_id=members[0].pk, user=user)
     tables = [r["table_id"] for r in card["rounds"]]

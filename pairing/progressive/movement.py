@@ -540,22 +540,24 @@ def _winners_move(
         chosen = options[pick]
         if repeats[pick]:
             names = "; ".join(
-                f"{_shown(p)} and {_shown(q)}" for p, q in chosen if partners[_pair(p, q)]
+                f"{_shown(p)} & {_shown(q)}" for p, q in chosen if partners[_pair(p, q)]
             )
             if repeats[1 - pick]:
                 warnings.append(
                     MovementWarning(
                         "forced_repeat",
-                        f"Table {u + 1}: both pairings repeat a partnership; partnering again: "
-                        f"{names}.",
+                        Text(gettext_noop("Table %(table)s: both pairings repeat a partnership; "
+                                          "partnering again: %(names)s."),
+                             table=u + 1, names=names),
                     )
                 )
             else:
                 warnings.append(
                     MovementWarning(
                         "table_draw_repeat",
-                        f"Table {u + 1}: the table's draw partners {names} again although the "
-                        "other pairing would not.",
+                        Text(gettext_noop("Table %(table)s: the table's draw partners %(names)s "
+                                          "again although the other pairing would not."),
+                             table=u + 1, names=names),
                     )
                 )
         # The stayers sat N-S or E-W; the one in the earlier seat keeps it.
@@ -582,7 +584,9 @@ def _winners_move(
     if len(tables) == 1:
         warnings.append(
             MovementWarning(
-                "one_table", "With one table the winners come back to it; only partners change."
+                "one_table",
+                Text(gettext_noop("With one table the winners come back to it; only partners "
+                                  "change.")),
             )
         )
     return new_tables, draws, warnings
@@ -648,12 +652,14 @@ def fixed_seats_warnings(
         warnings.append(
             MovementWarning(
                 "partners_repeat",
-                f"With {tables} tables and steps {_steps_text(step)}, {seats[0]}/{seats[1]} "
-                f"partners repeat in game {game + 1}: the players who started at table {one + 1} "
-                f"{seats[0]} and table {two + 1} {seats[1]} already partnered in game "
-                f"{before + 1}. These steps keep {seats[0]}/{seats[1]} partners apart for {apart} "
-                f"game(s); a {seats[1]} step minus {seats[0]} step that shares no factor with "
-                f"{tables} keeps them apart for {tables}.",
+                Text(gettext_noop(
+                    "With %(tables)s tables and steps %(steps)s, %(a)s/%(b)s partners repeat in "
+                    "game %(game)s: the players who started at table %(one)s %(a)s and table "
+                    "%(two)s %(b)s already partnered in game %(before)s. These steps keep "
+                    "%(a)s/%(b)s partners apart for %(apart)s game(s); a %(b)s step minus %(a)s "
+                    "step that shares no factor with %(tables)s keeps them apart for %(tables)s."),
+                    tables=tables, steps=_steps_text(step), a=str(seats[0]), b=str(seats[1]),
+                    game=game + 1, one=one + 1, two=two + 1, before=before + 1, apart=apart),
             )
         )
     return tuple(warnings)

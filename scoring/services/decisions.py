@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from common.errors import DomainError
+from common.labels import lower_in_english, sitting_title, sitting_word, translated
 from common.rulesets import event_ruleset, table_sides
 from common.tasks import (
     ratings_request_update,
@@ -140,7 +141,7 @@ def game_forfeit(*, game: Game, side: str, reason: str, actor: Actor | None = No
     round_ = locked.table.round
     spec = event.spec
     if not spec.forfeits:
-        raise DomainError(gettext("A %(value)s has no forfeits: enter the game's hands, or withdraw the player.") % {"value": spec.label.lower()}, field="format", code="no_forfeits")
+        raise DomainError(gettext("A %(value)s has no forfeits: enter the game's hands, or withdraw the player.") % {"value": lower_in_english(translated(spec.label))}, field="format", code="no_forfeits")
     ruleset = event_ruleset(event)
     # a game of two sides (partnerships, teams of three, or two players head to head)
     if side not in ruleset.sides or len(ruleset.sides) != 2:
@@ -157,7 +158,7 @@ def game_forfeit(*, game: Game, side: str, reason: str, actor: Actor | None = No
     if event.status != Event.Status.RUNNING:
         raise DomainError(gettext("This event is not running."), field="event")
     if round_.status == Round.Status.CLOSED:
-        raise DomainError(gettext("%(sitting_title)s %(number)s is closed: only a game of the open %(sitting)s can be forfeited.") % {"sitting_title": event.spec.sitting_title, "number": round_.number, "sitting": event.sitting}, field="round",
+        raise DomainError(gettext("%(sitting_title)s %(number)s is closed: only a game of the open %(sitting)s can be forfeited.") % {"sitting_title": sitting_title(event.sitting), "number": round_.number, "sitting": sitting_word(event.sitting)}, field="round",
                           code="round_closed")
     if locked.status == Game.Status.CONFIRMED:
         raise DomainError(gettext("This game was played to its end and confirmed; it cannot be forfeited now."), field="game", code="confirmed")
@@ -249,7 +250,7 @@ def game_adjust(*, game: Game, kind: str, reason: str, points: object = None, si
     spec = event.spec
     if kind == "forfeit":
         if not spec.forfeits:
-            raise DomainError(gettext("A %(value)s has no forfeits: give both sides' points or the round's average.") % {"value": spec.label.lower()}, field="kind", code="no_forfeits")
+            raise DomainError(gettext("A %(value)s has no forfeits: give both sides' points or the round's average.") % {"value": lower_in_english(translated(spec.label))}, field="kind", code="no_forfeits")
         done = game_forfeit(game=game, side=side, reason=reason, actor=actor)
         adjusted: dict[str, object] = {"kind": kind, "side": side,
                                        "points": dict(done.totals or {}), "reason": reason}
@@ -270,7 +271,7 @@ def game_adjust(*, game: Game, kind: str, reason: str, points: object = None, si
     else:
         found = _round_average(locked)
         if found is None:
-            raise DomainError(gettext("No other game of %(sitting)s %(number)s has a result to average yet: give both sides' points.") % {"sitting": event.sitting, "number": round_.number}, field="kind",
+            raise DomainError(gettext("No other game of %(sitting)s %(number)s has a result to average yet: give both sides' points.") % {"sitting": sitting_word(event.sitting), "number": round_.number}, field="kind",
                               code="no_average")
         average, counted, of = found
         given = {s: average for s in sides}
@@ -280,7 +281,7 @@ def game_adjust(*, game: Game, kind: str, reason: str, points: object = None, si
     if (locked.status == Game.Status.CONFIRMED and (winner or locked.cut_winner)
             != (locked.winner or locked.cut_winner)
             and event.rounds.filter(number__gt=round_.number).exists()):
-        raise DomainError(gettext("The next %(sitting)s has been seated from this game's result; an adjusted result may not change who won it now.") % {"sitting": event.sitting}, field="points",
+        raise DomainError(gettext("The next %(sitting)s has been seated from this game's result; an adjusted result may not change who won it now.") % {"sitting": sitting_word(event.sitting)}, field="points",
                           code="seated")
     was = {"status": locked.status, "totals": locked.totals, "winner": locked.winner}
     result: dict[str, object] = {"kind": kind, "points": given, "reason": reason}

@@ -1,6 +1,7 @@
 /* The service worker of the follow pages (served at /sw.js, scope "/").
- * A push from the server (following.services, JSON: title, body, url, stop, tag) shows a
- * notification with a "Stop notifications" button; tapping the notification opens (or
+ * A push from the server (following.services, JSON: title, body, url, stop, stop_label, tag)
+ * shows a notification with a "Stop notifications" button (stop_label: its words in the
+ * club's language, for a worker has no catalog); tapping the notification opens (or
  * focuses) the follow page, tapping Stop posts the signed stop link: no more pushes or mails.
  * Open follow pages are told of each push, so they redraw at once. */
 "use strict";
@@ -18,7 +19,8 @@ self.addEventListener("push", function (event) {
     tag: data.tag || "follow",
     renotify: true,
     data: { url: data.url || "/", stop: data.stop || "" },
-    actions: data.stop ? [{ action: "stop", title: "Stop notifications" }] : []
+    actions: data.stop ? [{ action: "stop", title: data.stop_label || "Stop notifications" }]
+                       : []
   };
   event.waitUntil(
     self.registration.showNotification(data.title || "Pinochle scoring", options).then(function () {

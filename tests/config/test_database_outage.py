@@ -67,3 +67,8 @@ def test_a_page_during_a_database_outage_is_a_503_too() -> None:
         page = client.get(f"/events/{table.round.event_id}/")
     assert page.status_code == 503 and int(page["Retry-After"]) > 0
     assert "database is not answering" in page.content.decode()
+    with database_down():  # said in the reader's language: the catalog needs no database
+        german = Client(raise_request_exception=False, HTTP_ACCEPT_LANGUAGE="de").get(
+            f"/events/{table.round.event_id}/")
+    assert german.status_code == 503
+    assert german.content.decode().startswith("Die Datenbank antwortet gerade nicht")

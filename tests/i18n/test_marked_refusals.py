@@ -1,5 +1,6 @@
 """No refusal is written in English only: every message a service, a view or a pure core gives a
-refusal is marked for translation, so the API answers it in the reader's language.
+refusal is marked for translation, so the API answers it in the reader's language; so is every
+``Http404`` reason ("No such table"), which the API and the 404 page show as given.
 
 The code is read as a tree (``ast``): a refusal made with a literal message (a string or an
 f-string) is an error. In the Django apps the message is ``gettext("... %(name)s ...") % {...}``
@@ -25,7 +26,7 @@ DJANGO = ("archive", "clubs", "common", "conduct", "draw", "events", "following"
 # arguments; ``message=`` / ``detail=`` are read wherever they are given.
 DJANGO_CALLS: dict[str, int | None] = {
     "DomainError": 0, "ConflictError": 0, "ValidationError": 0, "PermissionDenied": 0,
-    "NotFound": 0, "Throttled": None, "_refuse": 2, "_refused": 2}
+    "NotFound": 0, "Http404": 0, "Throttled": None, "_refuse": 2, "_refused": 2}
 PURE_CALLS: dict[str, int | None] = {
     "FieldError": 2, "single": 2, "CoreError": 0, "PairingError": 0, "BracketError": 0,
     "FormatError": 0, "SwissError": 0, "RankingError": 0, "ScheduleError": 0,
@@ -93,6 +94,10 @@ def test_every_refusal_message_is_marked_for_translation() -> None:
     ('raise DomainError(message, field="name")', False, []),
     ('Response({"errors": [{"field": "x", "message": "Not here."}]})', False, [1]),
     ('raise serializers.ValidationError("Pick one.")', False, [1]),
+    ('raise Http404("No such table")', False, [1]),
+    ('raise Http404(f"page: there are {n} pages.")', False, [1]),
+    ('raise Http404(gettext("No such table")) from None', False, []),
+    ('raise Http404', False, []),
     ('errors.append(FieldError("bid", "required", "bid is missing"))', True, [1]),
     ('FieldError("bid", "required", Text(gettext_noop("bid is missing")))', True, []),
     ('raise ProgressiveError(where, f"{x} is not a player id.", "bad_id")', True, [1]),

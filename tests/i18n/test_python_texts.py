@@ -11,6 +11,7 @@ from django.utils import translation
 import formats
 from common.labels import SEAT_NAMES, sitting_word, translated, translated_lines
 from draw.selectors import sitting_phrase
+from pairing.progressive import fixed_seats_warnings
 from rules_engine.i18n import Text, gettext_noop, ngettext
 from scoring.selectors import describe_values
 from standings.selectors import ranking_sentence, translated_tie_breaks
@@ -73,4 +74,18 @@ def test_the_ranking_sentence_translates_stored_english_tie_breaks() -> None:
             "Ranked by total points, then games won.")
     with translation.override("de"):
         assert ranking_sentence(translated_tie_breaks(stored)) == (
-            "Reihenfolge nach: Gesamtpunkte, dann Gewonnene Partien.")
+            "Reihenfolge nach „Gesamtpunkte“, dann „Gewonnene Partien“.")
+        # the German labels keep their capitals, as names in quotes, not mid-sentence words
+        assert ranking_sentence(translated_tie_breaks(stored), staged=True) == (
+            "Die Tabelle der Vorrunde ordnet nach „Gesamtpunkte“, dann „Gewonnene Partien“.")
+
+
+def test_a_movement_warning_keeps_its_english_and_reads_german_where_it_is_shown() -> None:
+    (warning,) = fixed_seats_warnings(4, {"S": 2})
+    assert warning.code == "partners_repeat"
+    assert warning.message.startswith("With 4 tables and steps N +0, E -1, S +2, W -2, N/S "
+                                      "partners repeat in game 3")
+    with translation.override("de"):
+        assert translated(warning.message).startswith(
+            "Mit 4 Tischen und den Schritten N +0, E -1, S +2, W -2 sind N/S-Partner in "
+            "Partie 3 wieder zusammen")

@@ -2,7 +2,8 @@
 ``rules_engine.i18n``) is translated where the API answers it and where the table's form shows
 it, with the same field and code; a service's own refusal is translated as it is raised. Each
 kind the API gives is read once in English and once in German (a bad hand, a bad event, a
-format's settings, a serializer's validation, a registration and a permission refused): the
+format's settings, a serializer's validation, a registration and a permission refused, a
+table that is not there): the
 same fields and codes, German messages; a script signed in with a token reads its account's
 language."""
 
@@ -64,7 +65,8 @@ def _read(make_client, method: str, url: str, body: object = None) -> tuple[list
     answers = {}
     for language in ("en", "de"):
         response = getattr(make_client(language), method)(url, body, format="json")
-        assert response.status_code in (400, 403, 409), (response.status_code, response.content)
+        assert response.status_code in (400, 403, 404, 409), (response.status_code,
+                                                              response.content)
         answers[language] = response
     english, german = answers["en"], answers["de"]
     assert german.status_code == english.status_code and german["Content-Language"] == "de"
@@ -129,6 +131,14 @@ def test_a_registration_refusal_and_a_permission_refusal_are_german() -> None:
     _, german = _read(_signed_in(stranger), "put", reverse("api-registration-settings",
                                                            args=[event.pk]), {"is_open": True})
     assert german[0]["message"] == "Sie sind nicht berechtigt, diese Aktion durchzuführen."
+
+
+def test_a_table_that_is_not_there_is_a_german_404_with_the_same_field_and_code() -> None:
+    english, german = _read(_anonymous, "post", "/api/tables/not-a-token/hands/",
+                            {**values(), "number": 1})
+    assert english == [{"field": "__all__", "code": "not_found", "message": "No such table"}]
+    assert german == [{"field": "__all__", "code": "not_found",
+                       "message": "Diesen Tisch gibt es nicht"}]
 
 
 def test_an_accounts_german_beats_an_english_browser_for_a_script_with_a_token() -> None:

@@ -60,6 +60,19 @@ def test_404_shows_the_codes_reason_but_not_djangos(client) -> None:
             assert leak not in body, (path, leak)
 
 
+def test_404_gives_the_codes_reason_in_the_readers_language(client) -> None:
+    club, _ = club_with_director(slug="verborgen", is_public=False)
+    event = EventFactory(club=club)
+    response = client.get(reverse("event-detail", args=[event.pk]), HTTP_ACCEPT_LANGUAGE="de")
+    assert response.status_code == 404 and response["Content-Language"] == "de"
+    page = response.content.decode()
+    assert "Diese Veranstaltung gibt es nicht." in page and "No such" not in page
+    # Django's own reason (get_object_or_404 names the model) is never shown, in any language
+    unknown = client.get("/clubs/nope/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Unter dieser Adresse gibt es nichts." in unknown
+    assert "matches the given query" not in unknown
+
+
 def test_the_debug_404_stays_off_without_debug(client, settings) -> None:
     assert settings.DEBUG is False
     response = client.get("/no/such/page/")
