@@ -122,9 +122,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--threads", type=int, default=None,
                    help="threads per gunicorn worker (default: gunicorn.conf.py's)")
     p.add_argument("--max-requests", type=int, default=None,
-                   help="gunicorn's max_requests (default: gunicorn.conf.py's, 2000: a worker "
-                        "is replaced after that many; 0 keeps every worker all day, so a leak "
-                        "in one shows)")
+                   help="gunicorn's max_requests (default: gunicorn.conf.py's, 20000, give or "
+                        "take half as many again: a worker is replaced after that many; 0 keeps "
+                        "every worker all day, so a leak in one shows)")
     p.add_argument("--celery-concurrency", type=int, default=2, help="Celery worker processes (2)")
     p.add_argument("--max-slope", type=float, default=None,
                    help="fail when a process's private memory grows faster than this many MB "

@@ -31,6 +31,7 @@ STANDINGS_PUSH = "standings.tasks.publish_standings"
 ROUND_SEAT = "draw.tasks.seat_round"
 ROUND_CONFIRMED = "draw.tasks.round_confirmed"
 RATE_GAME = "league.tasks.rate_game"
+RATE_PENDING = "league.tasks.rate_pending"
 RATE_EVENT = "league.tasks.rate_event"
 
 STANDINGS_PENDING_KEY = "standings:pending:{event_id}"
@@ -39,6 +40,9 @@ STANDINGS_PENDING_KEY = "standings:pending:{event_id}"
 STANDINGS_PENDING_EVENTS_KEY = "standings:pending:events"
 STANDINGS_PENDING_RUN_KEY = "standings:pending:run"
 RATINGS_PENDING_KEY = "ratings:pending:{round_id}"
+# The games waiting to be rated (a sorted set) and the mark of the one run queued for all of them.
+RATINGS_PENDING_GAMES_KEY = "ratings:pending:games"
+RATINGS_PENDING_RUN_KEY = "ratings:pending:run"
 
 
 class TaskRetry(TypedDict):
@@ -128,30 +132,43 @@ def standings_request_update(*, event_id: int) -> None:
 def _pending_add(event_id: int, *, keep_for: int) -> bool:
     """Put the event among those waiting for the next run; False when there is no shared set
     (a cache without one, or Redis away)."""
+    # Kept well past the run's countdown: a set lost with its run is found by the reconcile.
+    return _set_add(STANDINGS_PENDING_EVENTS_KEY, event_id, keep_for=keep_for * 10)
+
+
+def _set_add(key: str, member: int, *, keep_for: int) -> bool:
+    """Put ``member`` in the shared sorted set ``key`` (oldest first, kept ``keep_for``
+    seconds after the last addition); False when there is no shared set (a cache without one,
+    or Redis away): the caller then queues a run of its own."""
     add = getattr(cache, "pending_add", None)
     if add is None:
         return False
     try:
-        # Kept well past the run's countdown: a set lost with its run is found by the reconcile.
-        add(STANDINGS_PENDING_EVENTS_KEY, event_id, seconds=keep_for * 10)
+        add(key, member, seconds=keep_for)
     except Exception:  # noqa: BLE001 - Redis away: the broker likely is too
-        logger.warning("cache unavailable; standings of event %s queued on their own", event_id)
+        logger.warning("cache unavailable; %s %s queued on its own", key, member)
         return False
     return True
+
+
+def _set_take(key: str) -> list[int]:
+    """Every member of the shared sorted set ``key``, taken out (oldest first); none without
+    the set."""
+    take = getattr(cache, "pending_take", None)
+    if take is None:
+        return []
+    try:
+        return list(take(key))
+    except Exception:  # noqa: BLE001 - Redis away
+        logger.warning("cache unavailable; %s was not read", key)
+        return []
 
 
 def standings_pending_take() -> list[int]:
     """Called by the pending run as it starts: clears its mark (a hand committed from now on
     queues the next run), then takes every event waiting, oldest first."""
     _clear_mark(STANDINGS_PENDING_RUN_KEY)
-    take = getattr(cache, "pending_take", None)
-    if take is None:
-        return []
-    try:
-        return list(take(STANDINGS_PENDING_EVENTS_KEY))
-    except Exception:  # noqa: BLE001 - Redis away: the reconcile catches up
-        logger.warning("cache unavailable; the events waiting for standings were not read")
-        return []
+    return _set_take(STANDINGS_PENDING_EVENTS_KEY)  # Redis away: the reconcile catches up
 
 
 def standings_pending_return(*, event_ids: Sequence[int], queue: bool = True) -> bool:
@@ -199,20 +216,53 @@ def ratings_request_update(*, game_id: int, round_id: int) -> None:
     """Ask for the ratings to take in a game of round ``round_id`` (confirmed, or changed after
     it was) once the transaction commits.
 
-    At most one request per round is queued per debounce window (``RATINGS_DEBOUNCE_SECONDS``,
-    the countdown the task waits): a round's end confirms a game at every table within seconds,
-    and one run rates them all (``league.ratings.ratings_game_update`` brings its game's whole
-    round up to date), instead of a task per table taking a worker process from the standings
-    at the moment the room watches them most. A confirmation committed after the run starts
-    queues the next (the task clears the mark as it starts: :func:`ratings_clear_pending`).
+    The game is put among those waiting (``RATINGS_PENDING_GAMES_KEY``, a sorted set in Redis)
+    and at most one run for *all* of them is queued per debounce window
+    (``RATINGS_DEBOUNCE_SECONDS``, the countdown the task waits): ``league.tasks.rate_pending``
+    brings the rounds of every game waiting up to date in one replay. The ratings are one
+    history, replayed under one lock, so runs side by side only wait for each other: at a
+    night's round end (sixty events confirming within seconds) a run per round kept both worker
+    processes busy for seconds, mostly finding the lock taken, while the standings the rooms
+    were watching waited behind them. A confirmation committed after the run starts queues the
+    next (the run clears its mark as it starts: :func:`ratings_pending_take`). Without the
+    shared set (the embedded default, or Redis away) one run per round is queued, as
+    ``league.tasks.rate_game`` (its own mark, cleared by :func:`ratings_clear_pending`).
     """
 
     def queue() -> None:
         debounce = float(getattr(settings, "RATINGS_DEBOUNCE_SECONDS", 2.0))
+        pending_for = max(int(debounce * 10), 30)
+        if _set_add(RATINGS_PENDING_GAMES_KEY, game_id, keep_for=pending_for * 10):
+            _queue_once(RATINGS_PENDING_RUN_KEY, RATE_PENDING, (), countdown=debounce,
+                        pending_for=pending_for)
+            return
         _queue_once(RATINGS_PENDING_KEY.format(round_id=round_id), RATE_GAME, (game_id, round_id),
-                    countdown=debounce, pending_for=max(int(debounce * 10), 30))
+                    countdown=debounce, pending_for=pending_for)
 
     transaction.on_commit(queue, robust=True)
+
+
+def ratings_pending_take() -> list[int]:
+    """Called by the pending ratings run as it starts: clears its mark (a confirmation from
+    now on queues the next run), then takes every game waiting."""
+    _clear_mark(RATINGS_PENDING_RUN_KEY)
+    return _set_take(RATINGS_PENDING_GAMES_KEY)
+
+
+def ratings_pending_return(*, game_ids: Sequence[int], countdown: float) -> bool:
+    """Games a run took and did not rate (another replay held the lock, or the database was
+    away): put back among those waiting, with a run queued after ``countdown``. False when
+    the set did not take them (the caller rates them itself)."""
+    if not game_ids:
+        return True
+    debounce = float(getattr(settings, "RATINGS_DEBOUNCE_SECONDS", 2.0))
+    pending_for = max(int(debounce * 10), 30)
+    if not all([_set_add(RATINGS_PENDING_GAMES_KEY, game_id, keep_for=pending_for * 10)
+                for game_id in game_ids]):
+        return False
+    _queue_once(RATINGS_PENDING_RUN_KEY, RATE_PENDING, (), countdown=countdown,
+                pending_for=pending_for)
+    return True
 
 
 def ratings_clear_pending(*, round_id: int) -> None:

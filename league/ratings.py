@@ -290,27 +290,32 @@ def _stale_keys(game_ids: Collection[int]) -> list[str] | None:
     return keys
 
 
-def _round_games(game_id: int) -> list[int]:
-    """The games of the game's round (the game alone when it is gone)."""
-    round_id = Game.objects.filter(pk=game_id).values_list("table__round_id", flat=True).first()
-    if round_id is None:
-        return [game_id]
-    return list(Game.objects.filter(table__round_id=round_id).values_list("pk", flat=True))
+def _rounds_games(game_ids: Collection[int]) -> list[int]:
+    """The games of these games' rounds (a game that is gone, alone)."""
+    rounds = set(Game.objects.filter(pk__in=list(game_ids))
+                 .values_list("table__round_id", flat=True))
+    found = set(Game.objects.filter(table__round_id__in=rounds).values_list("pk", flat=True))
+    return sorted(found | set(game_ids))
+
+
+def ratings_game_update(*, game_id: int, wait: bool = True) -> str:
+    """:func:`ratings_games_update` for one game (and the rest of its round)."""
+    return ratings_games_update(game_ids=[game_id], wait=wait)
 
 
 @transaction.atomic
-def ratings_game_update(*, game_id: int, wait: bool = True) -> str:
-    """Bring the ratings up to date with a game and the rest of its round, after it was
-    confirmed or changed: nothing when what was rated is what the round's games say now (a
-    second run, a re-confirmation of the same result, or a run for a game another run already
-    covered), otherwise a replay from the earliest place where the round's ratings differ from
-    its games. One run covers the confirmations of the round queued meanwhile (at the end of a
-    round, 128 in a few seconds: ``common.tasks.ratings_request_update`` queues one run for
-    them); the round, not the event, so that the check does not grow with the day. Returns
-    ``"unchanged"``, ``"rated"``, ``"skipped"`` (nothing in the round confirmed nor ever
-    rated) or, without ``wait`` while another replay holds the lock, ``"busy"`` (the caller
-    asks again later)."""
-    games = _round_games(game_id)
+def ratings_games_update(*, game_ids: Collection[int], wait: bool = True) -> str:
+    """Bring the ratings up to date with these games and the rest of their rounds, after they
+    were confirmed or changed: nothing when what was rated is what the rounds' games say now
+    (a second run, a re-confirmation of the same result, or a run for a game another run
+    already covered), otherwise one replay from the earliest place where the rounds' ratings
+    differ from their games. One run covers the confirmations queued meanwhile (at a night's
+    round end, hundreds in a few seconds across many events:
+    ``common.tasks.ratings_request_update`` queues one run for them); the rounds, not the
+    events, so that the check does not grow with the day. Returns ``"unchanged"``,
+    ``"rated"``, ``"skipped"`` (nothing in the rounds confirmed nor ever rated) or, without
+    ``wait`` while another replay holds the lock, ``"busy"`` (the caller asks again later)."""
+    games = _rounds_games(game_ids)
     keys = _stale_keys(games)  # read before waiting: a run after another's replay ends here
     if keys is None:
         return "skipped"

@@ -15,10 +15,11 @@ from django.db import connection, transaction
 from rest_framework.test import APIClient
 
 from clubs.services import player_merge
+from common.tasks import ratings_pending_return
 from league.models import PlayerRating, RatingChange
 from league.ratings import SETTINGS, _lock, rated_games, ratings_game_update, ratings_rebuild
 from league.selectors import club_ratings, rating_history, ratings_for
-from league.tasks import rate_game
+from league.tasks import rate_game, rate_pending
 from ranking.ratings import DEFAULT_MU, DEFAULT_SIGMA
 from scoring.models import Game, HandRevision, SeatResult
 from scoring.services import game_confirm, hand_correct
@@ -284,30 +285,29 @@ def test_the_games_from_a_key_on_are_those_whose_key_is_not_smaller(
     assert rated_games(since="2027-01-01") == []
 
 
-def test_a_round_s_confirmations_in_a_burst_queue_one_run_that_rates_them_all(
+def test_a_round_end_s_confirmations_in_a_burst_queue_one_run_that_rates_them_all(
         club_players: Any, django_capture_on_commit_callbacks: Any) -> None:
-    """A round's end confirms a game at every table within seconds: one run per round is
-    queued (after the debounce window), and it rates every game of its round, not only the
-    one it was queued for."""
+    """A night's round end confirms a game at every table of many events within seconds: one
+    run is queued for all of them (after the debounce window), and it rates every game of
+    their rounds, in one replay."""
     club, p = club_players
     games = _two_nights(club, p)
-    with mock.patch("league.tasks.rate_game.apply_async") as queued:
+    with mock.patch("league.tasks.rate_pending.apply_async") as queued:
         _confirm(games[:4], django_capture_on_commit_callbacks)  # rounds 1 and 2, two tables each
-    rounds = [g.table.round_id for g in games[:4]]
-    assert [call.args[0] for call in queued.call_args_list] == [
-        (games[0].pk, rounds[0]), (games[2].pk, rounds[2])]
-    assert all(call.kwargs["countdown"] > 0 for call in queued.call_args_list)
+    assert [call.args[0] for call in queued.call_args_list] == [()]
+    assert queued.call_args_list[0].kwargs["countdown"] > 0
     assert not RatingChange.objects.exists()
-    runs = [rate_game.apply(args=call.args[0]).get() for call in queued.call_args_list]
-    assert runs == ["rated", "unchanged"]  # a replay rates every game after its start
+    assert rate_pending.apply().get() == "rated"
     assert set(RatingChange.objects.values_list("game_id", flat=True)) == {
         g.pk for g in games[:4]}
     assert rebuilt() == state()
-    # the runs cleared their rounds' marks: the next confirmation queues a run of its own
-    with mock.patch("league.tasks.rate_game.apply_async") as queued:
+    assert rate_pending.apply().get() == "nothing"  # the run took every game waiting
+    # the run cleared its mark: the next confirmation queues a run of its own
+    with mock.patch("league.tasks.rate_pending.apply_async") as queued:
         _confirm(games[4:5], django_capture_on_commit_callbacks)
-    assert [call.args[0] for call in queued.call_args_list] == [
-        (games[4].pk, games[4].table.round_id)]
+    assert [call.args[0] for call in queued.call_args_list] == [()]
+    assert rate_pending.apply().get() == "rated"
+    assert RatingChange.objects.filter(game=games[4]).exists()
 
 
 def test_the_command_rebuilds_what_the_tasks_built(
@@ -489,4 +489,42 @@ def test_while_another_replay_holds_the_lock_a_call_that_may_not_wait_is_busy(
         release.set()
         thread.join(20)
     assert ratings_game_update(game_id=game.pk, wait=False) == "rated"
+    assert RatingChange.objects.filter(game=game).count() == 4
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_pending_run_that_finds_the_lock_taken_puts_its_games_back(
+        club_players: Any) -> None:
+    """The run for every game waiting does not wait for another replay (it would hold a worker
+    process the standings need): its games go back among those waiting, with a run queued a
+    second later, which rates them."""
+    club, p = club_players
+    game = seat(club_night(club), p[:4])
+    play(game, ns_wins=True, confirm=False)
+    Game.objects.filter(pk=game.pk).update(status="confirmed")
+    holding, release = threading.Event(), threading.Event()
+
+    def other_replay() -> None:
+        try:
+            with transaction.atomic():
+                assert _lock(wait=False)
+                holding.set()
+                release.wait(20)
+        finally:
+            connection.close()
+
+    with mock.patch("league.tasks.rate_pending.apply_async"):
+        assert ratings_pending_return(game_ids=[game.pk], countdown=0)  # waiting
+    thread = threading.Thread(target=other_replay)
+    thread.start()
+    try:
+        assert holding.wait(20)
+        with mock.patch("league.tasks.rate_pending.apply_async") as queued:
+            assert rate_pending.apply().get() == "busy"
+        assert [call.kwargs["countdown"] for call in queued.call_args_list] == [1.0]
+        assert not RatingChange.objects.exists()
+    finally:
+        release.set()
+        thread.join(20)
+    assert rate_pending.apply().get() == "rated"  # what the run queued a second later does
     assert RatingChange.objects.filter(game=game).count() == 4
