@@ -120,10 +120,14 @@ def _snapshot_put(event_id: int, version: int, source_version: int,
     # total): no region to prepare, but the open pages are told the snapshot is current, or
     # they would say "updating…" until the next hand that moves a total.
     caught_up = not new and stored is not None and stored["source_version"] < source_version
-    if new and reachable:  # (with the cache away there is nowhere to prepare anything)
-        # Before the version is announced, the regions a room fetches first are rendered
-        # (standings.fragments), so no poll finds a version whose region is not ready; the
-        # version is announced all the same when that fails.
+    # The worker's own new version is published (its regions rendered and kept, then pushed)
+    # before the polls can see it; other new versions have their regions rendered here first.
+    # Either way no poll finds a version whose region is not ready.
+    publish_first = new and publish_here and reachable and push_enabled()
+    if publish_first:
+        _publish_here(event_id, version, regions=True)
+    elif new and reachable:  # (with the cache away there is nowhere to prepare anything)
+        # The version is announced all the same when the rendering fails.
         try:
             bodies_warm_before_announce(event_id, version)
         except Exception:  # noqa: BLE001 - the pages then render on their first fetch
@@ -132,18 +136,22 @@ def _snapshot_put(event_id: int, version: int, source_version: int,
     with contextlib.suppress(Exception):
         cache.set(key, {"version": version, "source_version": source_version,
                         "computed_at": computed_at}, timeout=_seconds())
-    if push_enabled() and (new or caught_up):
+    if push_enabled() and (new or caught_up) and not publish_first:
         # A new version: the open pages are told (standings.push), after its fragments are
         # rendered; a version caught up: its status. Here when the worker stored it (the
         # standings run computes and publishes), else by a task (a web process stored it).
         if not publish_here:
             task_queue(STANDINGS_PUSH, args=(event_id, version, new), on_commit=False)
             return
-        try:
-            snapshot_publish(event_id=event_id, version=version, regions=new)
-        except Exception:  # noqa: BLE001 - the pages' polls catch up
-            logger.warning("publishing standings version %s of event %s failed", version,
-                           event_id, exc_info=True)
+        _publish_here(event_id, version, regions=new)
+
+
+def _publish_here(event_id: int, version: int, *, regions: bool) -> None:
+    try:
+        snapshot_publish(event_id=event_id, version=version, regions=regions)
+    except Exception:  # noqa: BLE001 - the pages' polls catch up
+        logger.warning("publishing standings version %s of event %s failed", version,
+                       event_id, exc_info=True)
 
 
 # Sent inside the writer's transaction each time an event's snapshot is stored (or found current),
