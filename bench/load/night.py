@@ -65,7 +65,7 @@ from bench.load.run import (  # noqa: E402
 from bench.load.stack import DB, HOST, Stack  # noqa: E402
 
 TASKS = ("compute_standings", "compute_pending_standings", "publish_standings", "rate_game",
-         "round_confirmed", "seat_round")
+         "rate_pending", "round_confirmed", "seat_round")
 # The standings tasks: one event's run, and one run for every event pending (it returns the ids
 # it served, which the worker's log prints).
 STANDINGS_TASKS = ("compute_standings", "compute_pending_standings")
