@@ -22,7 +22,7 @@ from django.utils.translation import gettext
 from clubs.models import Membership
 from clubs.permissions import club_role
 from common.errors import DomainError, refused
-from common.labels import lower_in_english, sitting_title
+from common.labels import lower_in_english, sitting_title, sitting_word
 from common.rulesets import event_ruleset, two_sides
 from common.tasks import ROUND_SEAT, task_queue
 from common.types import Actor
@@ -174,7 +174,7 @@ def _with_table_draw(spec: Format, situation: Situation,
     if not spec.meetings(situation):
         raise DomainError(
             gettext("This %(sitting)s is not drawn at the tables: seat it without a table draw.")
-            % {"sitting": spec.sitting}, field="table_draw", code="not_used")
+            % {"sitting": sitting_word(spec.sitting)}, field="table_draw", code="not_used")
     pairs = []
     for index, pair in enumerate(table_draw):
         values = list(pair)
