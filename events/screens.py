@@ -228,6 +228,7 @@ class DirectorScreen(TypedDict):
     elapsed: int | None
     hands_entered: bool
     seats_automatically: bool
+    tables_draw: bool  # the tables draw their partners: the director seats from their draws
     advance_matters: bool
     rounds_total: int
     next_number: int
@@ -247,6 +248,7 @@ def director_screen(event: Event, *, now: datetime.datetime | None = None) -> Di
     now = now or timezone.now()
     spec = event.spec
     settings = event_format_settings(event)
+    automatic = spec.seats_automatically and not spec.tables_draw(dict(settings))
     limit = _game_minutes(event)
     rounds = list(event.rounds.order_by("number"))
     open_round = next((r for r in rounds if r.status != Round.Status.CLOSED), None)
@@ -293,9 +295,11 @@ def director_screen(event: Event, *, now: datetime.datetime | None = None) -> Di
         "started_at": round_start_time(shown) if shown else None,
         "elapsed": _minutes(now - round_start_time(shown)) if shown else None,
         "hands_entered": any(t["hands"] for t in tiles),
-        "seats_automatically": spec.seats_automatically,
+        # (a day whose tables draw their partners waits for the director to enter the draws)
+        "seats_automatically": automatic,
+        "tables_draw": spec.tables_draw(dict(settings)),
         # the switch is offered only while there is a next sitting for it to hold
-        "advance_matters": spec.seats_automatically and event.status != Event.Status.FINISHED
+        "advance_matters": automatic and event.status != Event.Status.FINISHED
         and (spec.open_ended or (rounds[-1].number if rounds else 0) < total),
         "rounds_total": total,
         "next_number": next_number,

@@ -62,6 +62,9 @@ def test_the_director_screen_asks_for_each_tables_draw_and_seats_from_it(
     html = page.content.decode()
     assert 'id="table-draw"' in html
     assert "data-auto-refresh" not in html  # a refresh would lose the draws being entered
+    # the automatic advance stands aside: no switch to hold it, and the screen says who seats
+    assert 'id="advance-hold"' not in html and "seats itself" not in html
+    assert "you seat each game from their draws" in html
     url, hidden, choices = form_of(html)
     meetings = table_meetings(event)
     assert sorted(choices) == [1, 2]
