@@ -231,17 +231,6 @@ def _row_differences(snapshot: list[Any], again: list[Any]) -> list[str]:
     return out
 
 
-def _played_only(rows: list[Any], played: set[str]) -> list[Any]:
-    """The rows with the per-round figures of rounds without a hand left out."""
-    out = []
-    for row in rows:
-        if isinstance(row, dict) and isinstance(row.get("per_round"), dict):
-            row = {**row, "per_round": {k: v for k, v in row["per_round"].items()
-                                        if str(k) in played}}
-        out.append(row)
-    return out
-
-
 def check(event_id: int, answered: dict[str, list[int]], unanswered: dict[str, list[int]],
           wait: float) -> dict[str, Any]:
     problems: list[str] = []
@@ -275,14 +264,11 @@ def check(event_id: int, answered: dict[str, list[int]], unanswered: dict[str, l
     try:
         with transaction.atomic():
             games_recompute(event=event)
-            # Re-deriving every game also gives the games of a round seated but not yet played
-            # (the next round of an automatic advance) their zero results, a column the live
-            # path leaves out until its first hand: those rounds are compared without it.
-            played = {str(n) for n in Hand.objects.filter(
-                game__table__round__event_id=event_id).values_list(
-                    "game__table__round__number", flat=True).distinct()}
-            again = _played_only(standings_compute(event=event).rows, played)
-            equal_hands = again == _played_only(snap.rows, played)
+            # Every figure, the rounds seated but not yet played included (the next round of
+            # an automatic advance): re-deriving the games leaves those without results, as
+            # the live path does until their first hand.
+            again = standings_compute(event=event).rows
+            equal_hands = again == snap.rows
             if not equal_hands:
                 differences = _row_differences(snap.rows, again)
             raise _Rollback
