@@ -186,3 +186,15 @@ def _until_the_worker_is_idle(app: Any, seconds: float = 20.0) -> None:
         return
     finally:
         broker.close()
+
+
+@pytest.fixture
+def receiver(settings: Any) -> Iterator[Any]:
+    """A push service of our own on 127.0.0.1 (``tests.following.push_receiver``; over http,
+    which the settings then allow) for the test's follow-my-seat subscriptions."""
+    from tests.following import push_receiver
+
+    settings.FOLLOW_PUSH_ALLOW_LOCAL = True
+    server = push_receiver.start()
+    yield server
+    server.server.shutdown()

@@ -13,26 +13,10 @@ from django.test import Client
 
 from clubs.models import Membership
 from draw.managers import table_meetings
-from draw.services import round_create
-from scoring.services import game_confirm, hand_submit
 from tests.clubs.factories import UserFactory, club_with_director
-from tests.scoring.factories import values
-from tests.tournaments.factories import progressive_event
-from tournaments.models import Event
+from tests.events.test_api_table_draw import played_day
 
 pytestmark = pytest.mark.django_db
-
-
-def played_day(capture: Any) -> tuple[Event, Any]:
-    club, director = club_with_director(slug="table-draw-pages")
-    event = progressive_event(8, club=club, deals_per_round=1,
-                              format_settings={"draw": "table", "cut": 0})
-    first = round_create(event=event)
-    with capture(execute=True):
-        for table in first.tables.order_by("number"):
-            hand_submit(game=table.game, number=1, values=values())
-            game_confirm(game=table.game, position="N")
-    return event, director
 
 
 def logged_in(user: Any) -> Client:

@@ -122,3 +122,4 @@ def start() -> PushReceiver:
     receiver = PushReceiver(server)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return receiver
+

@@ -6,7 +6,6 @@ wrote and, for the places after the cut, from the placements of the finished eve
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterator
 
 import pytest
 from django.core import mail
@@ -30,12 +29,6 @@ pytestmark = pytest.mark.django_db
 ACROSS = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
 
-@pytest.fixture
-def receiver(settings) -> Iterator[push_receiver.PushReceiver]:
-    settings.FOLLOW_PUSH_ALLOW_LOCAL = True  # our push service is on 127.0.0.1, over http
-    server = push_receiver.start()
-    yield server
-    server.server.shutdown()
 
 
 def _seats(round_: Round) -> dict[int, tuple[int, str, str]]:

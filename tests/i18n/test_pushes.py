@@ -5,7 +5,6 @@ cut's notice says its stage and table without an English word left in German."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import cast
 
 import pytest
@@ -16,19 +15,12 @@ from events.where import Seating, SeatingRow
 from following import services
 from following.texts import cut_text
 from tests.clubs.factories import ClubFactory
-from tests.following import push_receiver
 from tests.tournaments.factories import event_with_players
 from tournaments.models import Round
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def receiver(settings) -> Iterator[push_receiver.PushReceiver]:
-    settings.FOLLOW_PUSH_ALLOW_LOCAL = True  # our push service is on 127.0.0.1, over http
-    server = push_receiver.start()
-    yield server
-    server.server.shutdown()
 
 
 @pytest.mark.parametrize(("language", "stop", "start"), [

@@ -4,8 +4,10 @@ or corrected in, the ratings equal a rebuild from scratch."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import threading
+from collections.abc import Iterator
 from typing import Any
 from unittest import mock
 
@@ -461,16 +463,13 @@ def test_one_replay_rates_the_round_s_games_confirmed_while_it_waited(
     assert rebuilt() == together  # the same as rating them one by one, in playing order
 
 
-@pytest.mark.django_db(transaction=True)
-def test_while_another_replay_holds_the_lock_a_call_that_may_not_wait_is_busy(
-        club_players: Any) -> None:
-    club, p = club_players
-    game = seat(club_night(club), p[:4])
-    play(game, ns_wins=True, confirm=False)
-    Game.objects.filter(pk=game.pk).update(status="confirmed")
+@contextlib.contextmanager
+def another_replay_holding_the_lock() -> Iterator[None]:
+    """Another worker process's replay holds the ratings' lock (in its own transaction) for the
+    duration of the block."""
     holding, release = threading.Event(), threading.Event()
 
-    def other_replay() -> None:  # another worker process, in its own transaction
+    def other_replay() -> None:
         try:
             with transaction.atomic():
                 assert _lock(wait=False)
@@ -483,11 +482,22 @@ def test_while_another_replay_holds_the_lock_a_call_that_may_not_wait_is_busy(
     thread.start()
     try:
         assert holding.wait(20)
-        assert ratings_game_update(game_id=game.pk, wait=False) == "busy"
-        assert not RatingChange.objects.exists()  # nothing written meanwhile
+        yield
     finally:
         release.set()
         thread.join(20)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_while_another_replay_holds_the_lock_a_call_that_may_not_wait_is_busy(
+        club_players: Any) -> None:
+    club, p = club_players
+    game = seat(club_night(club), p[:4])
+    play(game, ns_wins=True, confirm=False)
+    Game.objects.filter(pk=game.pk).update(status="confirmed")
+    with another_replay_holding_the_lock():
+        assert ratings_game_update(game_id=game.pk, wait=False) == "busy"
+        assert not RatingChange.objects.exists()  # nothing written meanwhile
     assert ratings_game_update(game_id=game.pk, wait=False) == "rated"
     assert RatingChange.objects.filter(game=game).count() == 4
 
@@ -502,29 +512,12 @@ def test_a_pending_run_that_finds_the_lock_taken_puts_its_games_back(
     game = seat(club_night(club), p[:4])
     play(game, ns_wins=True, confirm=False)
     Game.objects.filter(pk=game.pk).update(status="confirmed")
-    holding, release = threading.Event(), threading.Event()
-
-    def other_replay() -> None:
-        try:
-            with transaction.atomic():
-                assert _lock(wait=False)
-                holding.set()
-                release.wait(20)
-        finally:
-            connection.close()
-
     with mock.patch("league.tasks.rate_pending.apply_async"):
         assert ratings_pending_return(game_ids=[game.pk], countdown=0)  # waiting
-    thread = threading.Thread(target=other_replay)
-    thread.start()
-    try:
-        assert holding.wait(20)
+    with another_replay_holding_the_lock():
         with mock.patch("league.tasks.rate_pending.apply_async") as queued:
             assert rate_pending.apply().get() == "busy"
         assert [call.kwargs["countdown"] for call in queued.call_args_list] == [1.0]
         assert not RatingChange.objects.exists()
-    finally:
-        release.set()
-        thread.join(20)
     assert rate_pending.apply().get() == "rated"  # what the run queued a second later does
     assert RatingChange.objects.filter(game=game).count() == 4
