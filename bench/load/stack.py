@@ -267,8 +267,6 @@ class Stack:
         """nginx's configuration: the web group (one gunicorn, or both with split) and, with
         split, the push group as upstreams; with microcache, the cache in front of the web."""
         run = self.dir / "nginx"
-        temp = "\n".join(f"    {kind}_temp_path {run / kind};"
-                         for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
         webs = f"server {HOST}:{self.web_port};" + (
             f" server {HOST}:{self.web2_port};" if self.split else "")
         pushes = (f"server {HOST}:{self.push_port}; server {HOST}:{self.push2_port};"
@@ -313,15 +311,8 @@ class Stack:
             proxy_cache_background_update on;
             proxy_cache_revalidate on;
             add_header X-Cache-Status $upstream_cache_status always;"""
-        return f"""# Written by bench/load/stack.py for one run; removed with its directory.
-worker_processes 1;
-pid {run / "nginx.pid"};
-error_log {run / "error.log"} warn;
-daemon off;
-events {{ worker_connections 8192; }}
-http {{
+        return f"""{nginx_head(run, "bench/load/stack.py")}
 {access}
-{temp}
     client_max_body_size 20m;{cache_http}
     upstream web {{ least_conn; {webs} }}{push_upstream}
     server {{
@@ -456,6 +447,22 @@ def _redis_ping(port: int) -> bool:
     with socket.create_connection((HOST, port), timeout=0.5) as sock:
         sock.sendall(b"PING\r\n")
         return sock.recv(16).startswith(b"+PONG")
+
+
+def nginx_head(run: Path, writer: str) -> str:
+    """The start of a bench's nginx configuration, up to the opening of its ``http`` block and
+    the temporary paths in it: one worker, its pid and error log in ``run`` (the run's own
+    directory, removed with it), in the foreground; ``writer`` names the bench that wrote it."""
+    temp = "\n".join(f"    {kind}_temp_path {run / kind};"
+                     for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    return f"""# Written by {writer} for one run; removed with its directory.
+worker_processes 1;
+pid {run / "nginx.pid"};
+error_log {run / "error.log"} warn;
+daemon off;
+events {{ worker_connections 8192; }}
+http {{
+{temp}"""
 
 
 def _http_ok(url: str) -> bool:

@@ -103,7 +103,7 @@ from bench.load.run import (  # noqa: E402
     result_of,
     revalidating,
 )
-from bench.load.stack import DB, HOST, Stack, _http_ok  # noqa: E402
+from bench.load.stack import DB, HOST, Stack, _http_ok, nginx_head  # noqa: E402
 
 FAIL_TIMEOUT_S = 10  # nginx leaves a node alone this long after it failed a request
 
@@ -114,19 +114,10 @@ def proxy_config(run: Path, port: int, nodes: list[Node], push_read_timeout: int
     """nginx in front of the nodes: both in each upstream with passive health checks; a GET
     that fails on one is tried on the next; ``/push/`` unbuffered; each answer's upstream
     logged (``upstream.log``: msec, upstream address, status, method, path)."""
-    temp = "\n".join(f"    {kind}_temp_path {run / kind};"
-                     for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     health = f"max_fails=1 fail_timeout={FAIL_TIMEOUT_S}s"
     webs = " ".join(f"server {n.address}:{n.web_port} {health};" for n in nodes)
     pushes = " ".join(f"server {n.address}:{n.push_port} {health};" for n in nodes)
-    return f"""# Written by bench/load/twonodes.py for one run; removed with its directory.
-worker_processes 1;
-pid {run / "nginx.pid"};
-error_log {run / "error.log"} warn;
-daemon off;
-events {{ worker_connections 8192; }}
-http {{
-{temp}
+    return f"""{nginx_head(run, "bench/load/twonodes.py")}
     client_max_body_size 20m;
     log_format upstream '$msec|$upstream_addr|$status|$request_method|$uri';
     access_log {run / "upstream.log"} upstream;
