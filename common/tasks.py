@@ -230,8 +230,7 @@ def ratings_request_update(*, game_id: int, round_id: int) -> None:
     """
 
     def queue() -> None:
-        debounce = float(getattr(settings, "RATINGS_DEBOUNCE_SECONDS", 2.0))
-        pending_for = max(int(debounce * 10), 30)
+        debounce, pending_for = _ratings_timing()
         if _set_add(RATINGS_PENDING_GAMES_KEY, game_id, keep_for=pending_for * 10):
             _queue_once(RATINGS_PENDING_RUN_KEY, RATE_PENDING, (), countdown=debounce,
                         pending_for=pending_for)
@@ -240,6 +239,12 @@ def ratings_request_update(*, game_id: int, round_id: int) -> None:
                     countdown=debounce, pending_for=pending_for)
 
     transaction.on_commit(queue, robust=True)
+
+
+def _ratings_timing() -> tuple[float, int]:
+    """The ratings run's debounce (``RATINGS_DEBOUNCE_SECONDS``) and how long its mark lasts."""
+    debounce = float(getattr(settings, "RATINGS_DEBOUNCE_SECONDS", 2.0))
+    return debounce, max(int(debounce * 10), 30)
 
 
 def ratings_pending_take() -> list[int]:
@@ -255,8 +260,7 @@ def ratings_pending_return(*, game_ids: Sequence[int], countdown: float) -> bool
     the set did not take them (the caller rates them itself)."""
     if not game_ids:
         return True
-    debounce = float(getattr(settings, "RATINGS_DEBOUNCE_SECONDS", 2.0))
-    pending_for = max(int(debounce * 10), 30)
+    _, pending_for = _ratings_timing()
     if not all([_set_add(RATINGS_PENDING_GAMES_KEY, game_id, keep_for=pending_for * 10)
                 for game_id in game_ids]):
         return False

@@ -248,7 +248,8 @@ def director_screen(event: Event, *, now: datetime.datetime | None = None) -> Di
     now = now or timezone.now()
     spec = event.spec
     settings = event_format_settings(event)
-    automatic = spec.seats_automatically and not spec.tables_draw(dict(settings))
+    tables_draw = spec.tables_draw(dict(settings))
+    automatic = spec.seats_automatically and not tables_draw
     limit = _game_minutes(event)
     rounds = list(event.rounds.order_by("number"))
     open_round = next((r for r in rounds if r.status != Round.Status.CLOSED), None)
@@ -297,7 +298,7 @@ def director_screen(event: Event, *, now: datetime.datetime | None = None) -> Di
         "hands_entered": any(t["hands"] for t in tiles),
         # (a day whose tables draw their partners waits for the director to enter the draws)
         "seats_automatically": automatic,
-        "tables_draw": spec.tables_draw(dict(settings)),
+        "tables_draw": tables_draw,
         # the switch is offered only while there is a next sitting for it to hold
         "advance_matters": automatic and event.status != Event.Status.FINISHED
         and (spec.open_ended or (rounds[-1].number if rounds else 0) < total),
