@@ -2,7 +2,7 @@
 
 An **archive** is one JSON object describing one event completely::
 
-    {"format": "pinochle-event-archive", "version": 2,
+    {"format": "pinochle-event-archive", "version": 3,
      "club": {...}, "players": [...], "event": {...}, "pairs": [...], "entries": [...],
      "table_cards": [...], "rounds": [...], "tables": [...], "seats": [...], "byes": [...],
      "games": [...], "hands": [{..., "revisions": [...]}], "penalties": [...],
@@ -35,6 +35,12 @@ in force are taken off the standings; a withdrawn one keeps its row, with who wi
 why). The log's penalty and appeal lines name them by local id. A version-1 archive reads as
 before: no adjusted results, no penalties, no appeals.
 
+Version 3 added the tables' own draw of partners (a progressive day with ``draw: "table"``):
+the ``round_seated`` log line's ``table_draw`` lists, per table, the stayer and the arrival
+partnering them, as entries' local ids; the verifier seats those games again from it. An
+earlier site would have kept those ids unmapped, so it refuses a version-3 archive (``version``:
+newer than it reads) instead. A version-1 or -2 archive has no such line and reads as before.
+
 Timestamps are UTC with microseconds (``2026-11-20T19:03:04.000123Z``), dates ``YYYY-MM-DD``;
 stored JSON values (settings, totals, meld, log details) are written with their keys sorted.
 """
@@ -56,7 +62,7 @@ from standings.models import StandingsSnapshot
 from tournaments.models import Bye, Entry, Event, EventLog, Pair, Round, Seat, Table, TableCard
 
 FORMAT_NAME = "pinochle-event-archive"
-VERSION = 2
+VERSION = 3
 
 # What a reference names (``Section.refs``): a local id of players/pairs/entries, a user name,
 # a round by number, or a table or its game by round and table number.

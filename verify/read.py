@@ -21,7 +21,7 @@ from typing import NoReturn, TypeGuard
 from .rows import ArchiveData, JSONObject
 
 FORMAT_NAME = "pinochle-event-archive"
-VERSION = 2  # the newest format version this verifier reads (archive.format.VERSION)
+VERSION = 3  # the newest format version this verifier reads (archive.format.VERSION)
 # Sections (and their version) added after version 1.
 SECTION_SINCE = {"penalties": 2, "appeals": 2}
 LIST_SECTIONS = ("players", "pairs", "entries", "table_cards", "rounds", "tables", "seats",

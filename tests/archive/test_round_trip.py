@@ -417,3 +417,22 @@ def test_a_version_1_archive_still_imports_as_before(
     again = json.loads(_export_command(imported.pk, tmp_path))
     assert again == archive
     assert EventImport.objects.get(event=imported).archive_version == 1
+
+
+def test_a_version_2_archive_imports_and_exports_as_the_current_version(
+        tmp_path: Path, django_capture_on_commit_callbacks: Any) -> None:
+    """Version 3 added only the tables' draws to the log: an archive written as version 2 (a
+    night without them) imports unchanged, and exports again in the current version."""
+    event = club_night(django_capture_on_commit_callbacks)
+    archive = json.loads(_export_command(event.pk, tmp_path))
+    assert archive["version"] == VERSION == 3
+    (tmp_path / "v2.json").write_text(json.dumps({**archive, "version": 2}))
+    before = standings_by_name(event)
+
+    empty_database()
+    call_command("import_event", str(tmp_path / "v2.json"), "--club", "riverside",
+                 "--create-club", stdout=io.StringIO())
+    imported = _only_event()
+    assert standings_by_name(imported) == before
+    assert json.loads(_export_command(imported.pk, tmp_path)) == archive
+    assert EventImport.objects.get(event=imported).archive_version == 2
