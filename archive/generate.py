@@ -27,6 +27,10 @@ decides comes from the seed, so the same seed plays the same event (the times of
 database's ids aside, neither of which an archive's results depend on); the event's draw seed
 is drawn from it too. The archive is ``archive.selectors.event_archive_bytes``.
 
+The **background work** the services queue (the standings, the ratings, a round's confirmation)
+runs before each of the director's steps, as a worker behind its debounce would take it
+(``common.tasks.tasks_held``): the hands of a round make one standings run, not one each.
+
 **The rules and the settings** are drawn from the seed too (``archive.setups``): a ruleset among every
 preset the format seats for that many players (partnerships at four, three-handed, cutthroat
 and check pinochle at tables of three or four, or of three only with ``sit_out=none``, two,
@@ -58,6 +62,7 @@ from archive.selectors import event_archive_bytes
 from clubs.models import Club
 from clubs.services import club_create, player_create
 from common.errors import DomainError
+from common.tasks import tasks_held
 from common.rulesets import event_ruleset, table_seats, table_sides
 from conduct.models import Penalty
 from conduct.services import penalty_record, penalty_withdraw
@@ -199,6 +204,8 @@ class Play:
     def __init__(self, *, spec: Format, players: int, seed: int,
                  say: Callable[[str], None], preset: str | None = None) -> None:
         self.spec, self.rng, self.say = spec, random.Random(seed), say
+        # runs the background work queued since the last step (common.tasks.tasks_held)
+        self.release: Callable[[], int] = lambda: 0
         rng = self.rng
         self.setup = setup = draw_setup(rng, spec, players, preset=preset)
         users = get_user_model()
@@ -253,6 +260,7 @@ class Play:
     # --- the director's steps -----------------------------------------------------------------
     def run(self) -> None:
         for _ in range(MAX_STEPS):
+            self.release()  # the worker catches up before the director looks at the screen
             self.event.refresh_from_db()
             step = next_step(self.event, list(self.event.rounds.order_by("number")))
             if step is None:
@@ -521,10 +529,12 @@ def generate_event(*, format_name: str, players: int, seed: int,
     if not least <= players <= MAX_PLAYERS:
         raise GenerateError(f"{spec.label} is generated with {least} to {MAX_PLAYERS} players, "
                             f"not {players}.")
-    play = Play(spec=spec, players=players, seed=seed, say=say, preset=ruleset)
-    say(play.describe())
-    play.run()
-    play.reopen()
+    with tasks_held() as release:
+        play = Play(spec=spec, players=players, seed=seed, say=say, preset=ruleset)
+        play.release = release
+        say(play.describe())
+        play.run()
+        play.reopen()
     event = Event.objects.get(pk=play.event.pk)
     return Generated(event=event, archive=event_archive_bytes(event=event), players=players,
                      rounds=event.rounds.count())

@@ -17,6 +17,7 @@ from rules_engine import PRESET_NAMES, Ruleset, get_ruleset
 from tournaments.models import Event
 
 MAX_PLAYERS = 512
+GROUP_MOST = 16  # the most pairs in one group of a generated round robin (15 rounds)
 
 RULESET = "pagat_double_deck"  # the default ruleset (``smallest_field`` without a setup)
 
@@ -112,7 +113,11 @@ def _pair_settings(rng: random.Random, spec: Format, entrants: int) -> dict[str,
     if "first_draw" in keys:
         raw["first_draw"] = rng.choice(("seeded", "random"))
     if "groups" in keys and entrants >= 4:
-        raw["groups"] = rng.choice([1, 1, *range(2, min(4, entrants // 2) + 1)])
+        # a director splits a big field: a group of more than GROUP_MOST pairs plays more
+        # rounds than a day holds
+        least = -(-entrants // GROUP_MOST)
+        raw["groups"] = rng.choice([least, least,
+                                    *range(least + 1, min(least + 3, entrants // 2) + 1)])
     bracket: dict[str, Any] = {}
     if spec.bracket == "single" or (spec.playoff and rng.random() < 0.5):
         bracket["third_place"] = rng.random() < 0.5

@@ -1,18 +1,23 @@
 """The conformance corpus: random events of every format, each verified from its archive.
 
 Run it with ``BENCH_SCRIPT=bench/conformance.py bash bench/standings.sh [--per-format K]
-[--seed S] [--max-players N] [--formats a,b]`` (a throwaway PostgreSQL, stopped and deleted
-afterwards). For each format of the registry, K events (default 3; ``--per-format 5000`` for
-the full corpus) are played by ``archive.generate`` with a size drawn between the smallest the
-format allows and ``--max-players`` (512; small sizes drawn far more often: log-uniform), and
-seeds from ``--seed``; each event's archive is checked by the verifier (``verify.verify``,
-seats drawn again from the seed: the events are finished). Each event's ruleset and settings
-are drawn from its seed too (``archive.generate.draw_setup``: every preset the format seats,
-its settings as a director may choose them). Printed per format: events, players (smallest,
-largest), the rulesets drawn (``rules``: distinct presets and variants), rounds whose seats
-were drawn again and those not re-checkable, discrepancies, events finished early (a round the
-format refused to seat), the time to generate and to verify, and the projected time of 5,000
-events.
+[--seed S] [--max-players N] [--formats a,b] [--jobs J] [--hours H] [--ledger DIR]`` (a
+throwaway PostgreSQL, stopped and deleted afterwards). For each format of the registry, K events
+(default 3; ``--per-format 5000`` for the full corpus) are played by ``archive.generate``, each
+verified by ``verify.verify`` with every round's seats drawn again from the seed (the events are
+finished). Event *i* of format *F* has its own seed and size, drawn from ``S/F/i`` alone, so a
+corpus can be run in slices, on several processes (``--jobs``: one database each, copied from
+the migrated one) and over several sittings: ``--ledger DIR`` keeps a line per event verified
+(``DIR/*.jsonl``) and skips, on the next run, the events it holds; ``--hours`` stops starting
+events after that long, and ``--report`` prints the ledger's summary without playing anything.
+
+The size is log-uniform between the smallest field the format seats and ``--max-players`` (512;
+small fields far more often). Each event's ruleset and settings are drawn from its seed too
+(``archive.setups.draw_setup``: every preset the format seats, its settings as a director may
+choose them). Printed per format: events, players (smallest, largest), the rulesets drawn
+(``rules``: distinct presets and variants), rounds whose seats were drawn again and those not
+re-checkable, discrepancies, events finished early (a round the format refused to seat), the
+time to generate and to verify, and the projected time of 5,000 events.
 
 Any discrepancy is a bug of the product or of the verifier, and so is an event the generator
 could not play (counted with the discrepancies; the run goes on): the line printed for it names
@@ -27,9 +32,14 @@ import json
 import math
 import os
 import random
+import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -42,14 +52,35 @@ import django  # noqa: E402
 
 django.setup()
 
+import psycopg  # noqa: E402
 from celery import current_app  # noqa: E402
 from django.core.management import call_command  # noqa: E402
+from django.db import connections  # noqa: E402
 
 import formats  # noqa: E402
 from archive.generate import MAX_PLAYERS, generate_event, smallest_field  # noqa: E402
 from verify import check, verify  # noqa: E402
 
 FULL_CORPUS = 5000
+
+
+@dataclass(frozen=True)
+class Verified:
+    """One event of the corpus, generated and verified: a line of the ledger."""
+
+    corpus: int  # the corpus seed (--seed)
+    format: str
+    index: int
+    seed: int
+    players: int
+    rules: str  # the preset and variants drawn ("" when not generated)
+    seats: int  # rounds whose seats were drawn again
+    unchecked: int  # rounds not re-checkable
+    found: int  # discrepancies (an event not generated, or its seats not checked, counts one)
+    early: bool  # finished early: a planned round refused
+    generate_s: float
+    verify_s: float
+    commit: str
 
 
 def size(rng: random.Random, least: int, most: int, pairs: bool) -> int:
@@ -59,6 +90,132 @@ def size(rng: random.Random, least: int, most: int, pairs: bool) -> int:
     return players - players % 2 if pairs else players
 
 
+def event_of(corpus: int, name: str, index: int, most: int) -> tuple[int, int]:
+    """Event ``index`` of format ``name``: its seed and size, from those alone."""
+    spec = formats.get(name)
+    least = smallest_field(spec)
+    rng = random.Random(f"{corpus}/{name}/{index}")
+    return rng.getrandbits(48), size(rng, least, max(least, min(most, MAX_PLAYERS)), spec.pairs)
+
+
+def play_one(corpus: int, name: str, index: int, most: int, keep: str | None,
+             commit: str) -> Verified:
+    """Generate event ``index`` of ``name`` and verify its archive (printing what differs)."""
+    seed, players = event_of(corpus, name, index, most)
+    started = time.perf_counter()
+    said: list[str] = []
+    common = {"corpus": corpus, "format": name, "index": index, "seed": seed,
+              "players": players, "commit": commit}
+    try:
+        made = generate_event(format_name=name, players=players, seed=seed, say=said.append)
+    except Exception as exc:  # noqa: BLE001 - a refusal or a crash the generator did not expect
+        print(f"  {name} --players {players} --seed {seed}: not generated: "
+              f"{type(exc).__name__}: {exc}", flush=True)
+        return Verified(**common, rules="", seats=0, unchecked=0, found=1, early=False,
+                        generate_s=time.perf_counter() - started, verify_s=0.0)
+    generated = time.perf_counter() - started
+    if len(said) > 1:
+        print(f"  {name} --players {players} --seed {seed}: {said[1]}", flush=True)
+    started = time.perf_counter()
+    report = verify(check(json.loads(made.archive)))
+    verified = time.perf_counter() - started
+    found = len(report.discrepancies)
+    if report.seatings is None:
+        found += 1
+        print(f"  {name} --players {players} --seed {seed}: seats not checked", flush=True)
+    if report.discrepancies:
+        print(f"  {name} --players {players} --seed {seed}: {len(report.discrepancies)} "
+              f"discrepancies, first: {report.discrepancies[0].line()}", flush=True)
+        if keep:
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            (Path(keep) / f"{name}-{players}-{seed}.json").write_bytes(made.archive)
+    return Verified(**common, rules=said[0].split(";")[0], seats=report.seatings or 0,
+                    unchecked=len(report.not_recheckable), found=found, early=len(said) > 1,
+                    generate_s=generated, verify_s=verified)
+
+
+def ledger_lines(ledger: Path) -> Iterator[Verified]:
+    for path in sorted(ledger.glob("*.jsonl")):
+        for line in path.read_text().splitlines():
+            if line.strip():
+                yield Verified(**json.loads(line))
+
+
+def run_job(args: argparse.Namespace, names: list[str], ledger: Path) -> None:
+    """Play this job's share of the corpus (every ``--jobs``-th event), skipping those in the
+    ledger, until done or ``--hours`` have passed."""
+    call_command("migrate", verbosity=0)
+    current_app.conf.task_always_eager = True
+    done = {(v.format, v.index) for v in ledger_lines(ledger) if v.corpus == args.seed}
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
+                            capture_output=True, check=False).stdout.strip()
+    deadline = time.monotonic() + args.hours * 3600 if args.hours else math.inf
+    out = ledger / f"job-{os.getpid()}.jsonl"
+    number = 0
+    for index in range(args.per_format):
+        for name in names:
+            number += 1
+            if number % args.jobs != args.job or (name, index) in done:
+                continue
+            if time.monotonic() > deadline:
+                return
+            line = play_one(args.seed, name, index, args.max_players, args.keep, commit)
+            with out.open("a") as ledger_file:
+                ledger_file.write(json.dumps(asdict(line)) + "\n")
+
+
+def run_jobs(args: argparse.Namespace, ledger: Path) -> None:
+    """``--jobs`` processes side by side, each on its own copy of the migrated database."""
+    call_command("migrate", verbosity=0)
+    url = urlsplit(os.environ["DATABASE_URL"])
+    base = url.path.lstrip("/")
+    connections.close_all()
+    admin = urlunsplit(url._replace(path="/postgres"))
+    children = []
+    with psycopg.connect(admin, autocommit=True) as conn:
+        for job in range(args.jobs):
+            conn.execute(f'DROP DATABASE IF EXISTS "{base}_job{job}"')
+            conn.execute(f'CREATE DATABASE "{base}_job{job}" TEMPLATE "{base}"')
+    for job in range(args.jobs):
+        env = {**os.environ, "DATABASE_URL": urlunsplit(url._replace(path=f"/{base}_job{job}"))}
+        children.append(subprocess.Popen(
+            [sys.executable, __file__, *sys.argv[1:], "--job", str(job), "--ledger", str(ledger)],
+            env=env))
+    for child in children:
+        child.wait()
+
+
+def summary(ledger: Path, corpus: int, names: list[str]) -> int:
+    """Print the ledger's events of corpus ``corpus``, a line a format; the discrepancies."""
+    lines = [v for v in ledger_lines(ledger) if v.corpus == corpus and v.format in names]
+    print(f"{'format':<22} {'events':>6} {'players':>9} {'rules':>5} {'seats':>6} {'not re':>6} "
+          f"{'discrep':>7} {'early':>5} {'generate':>9} {'verify':>7} {'an event':>8} "
+          f"{'5,000 events':>13}")
+    failed = 0
+    total = 0.0
+    for name in names:
+        mine = [v for v in lines if v.format == name]
+        made = sum(v.generate_s for v in mine)
+        checked = sum(v.verify_s for v in mine)
+        each = (made + checked) / max(len(mine), 1)
+        total += each * FULL_CORPUS
+        found = sum(v.found for v in mine)
+        failed += found
+        players = [v.players for v in mine] or [0]
+        print(f"{name:<22} {len(mine):>6} {min(players):>4}-{max(players):<4} "
+              f"{len({v.rules for v in mine if v.rules}):>5} {sum(v.seats for v in mine):>6} "
+              f"{sum(v.unchecked for v in mine):>6} {found:>7} {sum(v.early for v in mine):>5} "
+              f"{made:>8.0f}s {checked:>6.1f}s {each:>7.2f}s {each * FULL_CORPUS / 3600:>11.1f} h")
+    spent = sum(v.generate_s + v.verify_s for v in lines)
+    print(f"{len(lines):,} events verified in {spent / 3600:.2f} h of one core; the full corpus "
+          f"({FULL_CORPUS:,} events a format, {len(names)} formats) projected on this machine: "
+          f"{total / 3600:.0f} h of one core")
+    for v in lines:
+        if v.found:
+            print(f"  found {v.found}: {v.format} --players {v.players} --seed {v.seed}")
+    return 1 if failed else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--per-format", type=int, default=3)
@@ -66,69 +223,28 @@ def main() -> int:
     parser.add_argument("--max-players", type=int, default=MAX_PLAYERS)
     parser.add_argument("--formats", default="", help="names, comma-separated (default: all)")
     parser.add_argument("--keep", metavar="DIR", help="write the archives that differ here")
+    parser.add_argument("--jobs", type=int, default=1, help="processes side by side")
+    parser.add_argument("--hours", type=float, default=0.0,
+                        help="start no event after this long (0: no limit)")
+    parser.add_argument("--ledger", metavar="DIR",
+                        help="keep a line per event here, and skip the events it holds")
+    parser.add_argument("--report", action="store_true",
+                        help="print the ledger's summary only")
+    parser.add_argument("--job", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    call_command("migrate", verbosity=0)
-    current_app.conf.task_always_eager = True
     names = [n for n in args.formats.split(",") if n] or formats.names()
-    rng = random.Random(args.seed)
-    failed = 0
-    print(f"{'format':<20} {'events':>6} {'players':>9} {'rules':>5} {'seats':>6} {'not re':>6} "
-          f"{'discrep':>7} {'early':>5} {'generate':>9} {'verify':>7} {'5,000 events':>13}")
-    total_time = 0.0
-    for name in names:
-        spec = formats.get(name)
-        least = smallest_field(spec)
-        most = max(least, min(args.max_players, MAX_PLAYERS))
-        sizes: list[int] = []
-        seats = unchecked = found = early = 0
-        rules: set[str] = set()
-        made_s = verified_s = 0.0
-        for _ in range(args.per_format):
-            seed = rng.getrandbits(48)
-            players = size(rng, least, most, spec.pairs)
-            sizes.append(players)
-            started = time.perf_counter()
-            said: list[str] = []
-            try:
-                made = generate_event(format_name=name, players=players, seed=seed,
-                                      say=said.append)
-            except Exception as exc:  # a refusal or a crash the generator did not expect
-                found += 1
-                print(f"  {name} --players {players} --seed {seed}: not generated: "
-                      f"{type(exc).__name__}: {exc}", flush=True)
-                made_s += time.perf_counter() - started
-                continue
-            rules.add(said[0].split(";")[0])  # the first line: the rules drawn, then settings
-            early += len(said) > 1
-            if len(said) > 1:
-                print(f"  {name} --players {players} --seed {seed}: {said[1]}", flush=True)
-            made_s += time.perf_counter() - started
-            started = time.perf_counter()
-            report = verify(check(json.loads(made.archive)))
-            verified_s += time.perf_counter() - started
-            seats += report.seatings or 0
-            unchecked += len(report.not_recheckable)
-            if report.seatings is None:
-                found += 1
-                print(f"  {name} --players {players} --seed {seed}: seats not checked",
-                      flush=True)
-            if report.discrepancies:
-                found += len(report.discrepancies)
-                print(f"  {name} --players {players} --seed {seed}: "
-                      f"{len(report.discrepancies)} discrepancies, first: "
-                      f"{report.discrepancies[0].line()}", flush=True)
-                if args.keep:
-                    Path(args.keep).mkdir(parents=True, exist_ok=True)
-                    (Path(args.keep) / f"{name}-{players}-{seed}.json").write_bytes(made.archive)
-        failed += found
-        each = (made_s + verified_s) / max(args.per_format, 1)
-        total_time += each * FULL_CORPUS
-        print(f"{name:<20} {args.per_format:>6} {min(sizes, default=0):>4}-{max(sizes, default=0):<4} "
-              f"{len(rules):>5} {seats:>6} {unchecked:>6} {found:>7} {early:>5} {made_s:>8.1f}s {verified_s:>6.1f}s "
-              f"{each * FULL_CORPUS / 3600:>11.1f} h", flush=True)
-    print(f"the full corpus ({FULL_CORPUS:,} events a format, {len(names)} formats), "
-          f"projected on this machine: {total_time / 3600:.0f} h of one core")
-    return 1 if failed else 0
+    with tempfile.TemporaryDirectory() as scratch:
+        ledger = Path(args.ledger or scratch)
+        ledger.mkdir(parents=True, exist_ok=True)
+        if "--job" in sys.argv:  # one of run_jobs' processes
+            run_job(args, names, ledger)
+            return 0
+        if not args.report:
+            if args.jobs > 1:
+                run_jobs(args, ledger)
+            else:
+                run_job(args, names, ledger)
+        return summary(ledger, args.seed, names)
 
 
 if __name__ == "__main__":

@@ -8,13 +8,19 @@ default (``CELERY_TASK_ALWAYS_EAGER``) running the work inline.
 
 Queueing never raises: a broker outage must not fail the write that asked for the work (the
 standings reconcile task, or the director asking again, catches up).
+
+:func:`tasks_held` keeps the tasks queued inside it until released, as a worker behind its
+debounce would take them: the event generator (``archive.generate``) plays hundreds of hands
+between two of the director's steps, and running the standings after each one inline would cost
+more than the hands.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
 from typing import Any, TypedDict
 
 from celery import current_app
@@ -74,8 +80,44 @@ def task_by_name(name: str) -> Any:
     return tasks[name]
 
 
+# The tasks queued while held (:func:`tasks_held`), in the order queued; None: not held.
+_HELD: ContextVar[list[tuple[str, tuple[object, ...]]] | None] = ContextVar("tasks_held",
+                                                                            default=None)
+
+
+@contextlib.contextmanager
+def tasks_held() -> Iterator[Callable[[], int]]:
+    """Within: a task queued is kept, not sent. The ``release`` yielded runs every task kept so
+    far in the order queued (and those they queue in turn), as a worker would after its
+    debounce, and returns how many ran; the marks that keep a second run from being queued
+    (``_queue_once``) stay set until the run starts, so a hundred hands of one event kept
+    between two releases make one standings run, as on a live night. Whatever is still kept
+    when the block ends is run then. Call ``release`` outside any transaction."""
+    held: list[tuple[str, tuple[object, ...]]] = []
+    token = _HELD.set(held)
+
+    def release() -> int:
+        ran = 0
+        while held:
+            name, args = held.pop(0)
+            task_by_name(name).apply(args, throw=True)
+            ran += 1
+        return ran
+
+    try:
+        yield release
+        release()
+    finally:
+        _HELD.reset(token)
+
+
 def _publish(name: str, args: Sequence[object], countdown: float | None) -> bool:
-    """Send task ``name`` now; False (logged) when the broker is unreachable. Never raises."""
+    """Send task ``name`` now; False (logged) when the broker is unreachable. Never raises.
+    Held (:func:`tasks_held`): kept until released."""
+    held = _HELD.get()
+    if held is not None:
+        held.append((name, tuple(args)))
+        return True
     try:
         # ignore_result: publishing must not touch the result store (it retries for long).
         task_by_name(name).apply_async(tuple(args), countdown=countdown, retry=False,
