@@ -62,8 +62,8 @@ from archive.selectors import event_archive_bytes
 from clubs.models import Club
 from clubs.services import club_create, player_create
 from common.errors import DomainError
-from common.tasks import tasks_held
 from common.rulesets import event_ruleset, table_seats, table_sides
+from common.tasks import tasks_held
 from conduct.models import Penalty
 from conduct.services import penalty_record, penalty_withdraw
 from draw.flow import next_step

@@ -28,6 +28,7 @@ archives that differ). Exit status 1 when any was found.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import os
@@ -104,15 +105,15 @@ def play_one(corpus: int, name: str, index: int, most: int, keep: str | None,
     seed, players = event_of(corpus, name, index, most)
     started = time.perf_counter()
     said: list[str] = []
-    common = {"corpus": corpus, "format": name, "index": index, "seed": seed,
-              "players": players, "commit": commit}
+    line = functools.partial(Verified, corpus=corpus, format=name, index=index, seed=seed,
+                             players=players, commit=commit)
     try:
         made = generate_event(format_name=name, players=players, seed=seed, say=said.append)
     except Exception as exc:  # noqa: BLE001 - a refusal or a crash the generator did not expect
         print(f"  {name} --players {players} --seed {seed}: not generated: "
               f"{type(exc).__name__}: {exc}", flush=True)
-        return Verified(**common, rules="", seats=0, unchecked=0, found=1, early=False,
-                        generate_s=time.perf_counter() - started, verify_s=0.0)
+        return line(rules="", seats=0, unchecked=0, found=1, early=False,
+                    generate_s=time.perf_counter() - started, verify_s=0.0)
     generated = time.perf_counter() - started
     if len(said) > 1:
         print(f"  {name} --players {players} --seed {seed}: {said[1]}", flush=True)
@@ -129,9 +130,9 @@ def play_one(corpus: int, name: str, index: int, most: int, keep: str | None,
         if keep:
             Path(keep).mkdir(parents=True, exist_ok=True)
             (Path(keep) / f"{name}-{players}-{seed}.json").write_bytes(made.archive)
-    return Verified(**common, rules=said[0].split(";")[0], seats=report.seatings or 0,
-                    unchecked=len(report.not_recheckable), found=found, early=len(said) > 1,
-                    generate_s=generated, verify_s=verified)
+    return line(rules=said[0].split(";")[0], seats=report.seatings or 0,
+                unchecked=len(report.not_recheckable), found=found, early=len(said) > 1,
+                generate_s=generated, verify_s=verified)
 
 
 def ledger_lines(ledger: Path) -> Iterator[Verified]:
