@@ -14,13 +14,15 @@ events after that long, and ``--report`` prints the ledger's summary without pla
 The size is log-uniform between the smallest field the format seats and ``--max-players`` (512;
 small fields far more often). Each event's ruleset and settings are drawn from its seed too
 (``archive.setups.draw_setup``: every preset the format seats, its settings as a director may
-choose them). Printed per format: events, players (smallest, largest), the rulesets drawn
-(``rules``: distinct presets and variants), rounds whose seats were drawn again and those not
-re-checkable, discrepancies, events finished early (a round the format refused to seat), the
-time to generate and to verify, and the projected time of 5,000 events.
+choose them). A tampered copy of each archive is verified with each of ``verify.tamper``'s
+changes (a hand's points, a placement, a seat) that applies to it, and must be caught. Printed
+per format: events, players (smallest, largest), the rulesets drawn (``rules``: distinct presets
+and variants), rounds whose seats were drawn again and those not re-checkable, discrepancies,
+events finished early (a round the format refused to seat), tampered copies caught of those
+verified, the time to generate and to verify, and the projected time of 5,000 events.
 
-Any discrepancy is a bug of the product or of the verifier, and so is an event the generator
-could not play (counted with the discrepancies; the run goes on): the line printed for it names
+Any discrepancy is a bug of the product or of the verifier, and so are a tampered copy that
+passes and an event the generator could not play (counted with the discrepancies; the run goes on): the line printed for it names
 the seed, format and size, which ``manage.py generate_event`` replays (``--keep DIR`` keeps the
 archives that differ). Exit status 1 when any was found.
 """
@@ -61,6 +63,7 @@ from django.db import connections  # noqa: E402
 import formats  # noqa: E402
 from archive.generate import MAX_PLAYERS, generate_event, smallest_field  # noqa: E402
 from verify import check, verify  # noqa: E402
+from verify.tamper import TAMPERINGS  # noqa: E402
 
 FULL_CORPUS = 5000
 
@@ -82,6 +85,8 @@ class Verified:
     generate_s: float
     verify_s: float
     commit: str
+    tampered: int = 0  # tampered copies verified (verify.tamper: a hand's points, a place, a seat)
+    caught: int = 0  # of them, those whose report named the change
 
 
 def size(rng: random.Random, least: int, most: int, pairs: bool) -> int:
@@ -130,9 +135,22 @@ def play_one(corpus: int, name: str, index: int, most: int, keep: str | None,
         if keep:
             Path(keep).mkdir(parents=True, exist_ok=True)
             (Path(keep) / f"{name}-{players}-{seed}.json").write_bytes(made.archive)
+    tampered = caught = 0
+    for what, change in TAMPERINGS:
+        copy = json.loads(made.archive)
+        named = change(copy)
+        if named is None:
+            continue
+        tampered += 1
+        if any(named in d.line() for d in verify(check(copy)).discrepancies):
+            caught += 1
+        else:
+            found += 1
+            print(f"  {name} --players {players} --seed {seed}: the changed {what} was not "
+                  f"caught ({named}…)", flush=True)
     return line(rules=said[0].split(";")[0], seats=report.seatings or 0,
                 unchecked=len(report.not_recheckable), found=found, early=len(said) > 1,
-                generate_s=generated, verify_s=verified)
+                generate_s=generated, verify_s=verified, tampered=tampered, caught=caught)
 
 
 def ledger_lines(ledger: Path) -> Iterator[Verified]:
@@ -190,8 +208,8 @@ def summary(ledger: Path, corpus: int, names: list[str]) -> int:
     """Print the ledger's events of corpus ``corpus``, a line a format; the discrepancies."""
     lines = [v for v in ledger_lines(ledger) if v.corpus == corpus and v.format in names]
     print(f"{'format':<22} {'events':>6} {'players':>9} {'rules':>5} {'seats':>6} {'not re':>6} "
-          f"{'discrep':>7} {'early':>5} {'generate':>9} {'verify':>7} {'an event':>8} "
-          f"{'5,000 events':>13}")
+          f"{'discrep':>7} {'early':>5} {'tampered':>12} {'generate':>9} {'verify':>7} "
+          f"{'an event':>8} {'5,000 events':>13}")
     failed = 0
     total = 0.0
     for name in names:
@@ -206,7 +224,7 @@ def summary(ledger: Path, corpus: int, names: list[str]) -> int:
         print(f"{name:<22} {len(mine):>6} {min(players):>4}-{max(players):<4} "
               f"{len({v.rules for v in mine if v.rules}):>5} {sum(v.seats for v in mine):>6} "
               f"{sum(v.unchecked for v in mine):>6} {found:>7} {sum(v.early for v in mine):>5} "
-              f"{made:>8.0f}s {checked:>6.1f}s {each:>7.2f}s {each * FULL_CORPUS / 3600:>11.1f} h")
+              f"{sum(v.caught for v in mine):>5}/{sum(v.tampered for v in mine):<6} {made:>8.0f}s {checked:>6.1f}s {each:>7.2f}s {each * FULL_CORPUS / 3600:>11.1f} h")
     spent = sum(v.generate_s + v.verify_s for v in lines)
     print(f"{len(lines):,} events verified in {spent / 3600:.2f} h of one core; the full corpus "
           f"({FULL_CORPUS:,} events a format, {len(names)} formats) projected on this machine: "
