@@ -170,11 +170,13 @@ def run_job(args: argparse.Namespace, names: list[str], ledger: Path) -> None:
                             capture_output=True, check=False).stdout.strip()
     deadline = time.monotonic() + args.hours * 3600 if args.hours else math.inf
     out = ledger / f"job-{os.getpid()}.jsonl"
-    number = 0
+    # event i of every format goes to job i mod J: each job plays every format, so the
+    # formats stay even however fast each job goes
     for index in range(args.per_format):
+        if index % args.jobs != args.job:
+            continue
         for name in names:
-            number += 1
-            if number % args.jobs != args.job or (name, index) in done:
+            if (name, index) in done:
                 continue
             if time.monotonic() > deadline:
                 return
