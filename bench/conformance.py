@@ -173,7 +173,7 @@ def run_job(args: argparse.Namespace, names: list[str], ledger: Path) -> None:
     # event i of every format goes to job i mod J: each job plays every format, so the
     # formats stay even however fast each job goes
     for index in range(args.per_format):
-        if index % args.jobs != args.job:
+        if index % args.jobs != (args.job or 0):
             continue
         for name in names:
             if (name, index) in done:
@@ -251,13 +251,13 @@ def main() -> int:
                         help="keep a line per event here, and skip the events it holds")
     parser.add_argument("--report", action="store_true",
                         help="print the ledger's summary only")
-    parser.add_argument("--job", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--job", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     names = [n for n in args.formats.split(",") if n] or formats.names()
     with tempfile.TemporaryDirectory() as scratch:
         ledger = Path(args.ledger or scratch)
         ledger.mkdir(parents=True, exist_ok=True)
-        if "--job" in sys.argv:  # one of run_jobs' processes
+        if args.job is not None:  # one of run_jobs' processes
             run_job(args, names, ledger)
             return 0
         if not args.report:

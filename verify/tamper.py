@@ -35,8 +35,7 @@ def placement(archive: dict[str, Any]) -> str | None:
     if not placements:
         return None
     first = placements[0]
-    index, other = next(((i, p) for i, p in enumerate(placements)
-                         if p["place"] != first["place"]), (0, None))
+    other = next((p for p in placements if p["place"] != first["place"]), None)
     if other is None:
         return None
     key = "pair_id" if "pair_id" in first else "entry_id"
