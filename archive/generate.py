@@ -402,16 +402,24 @@ class Play:
 
     def play_game(self, game: Game) -> None:
         seats = self.seats_of(game)
-        dealer = self.rng.choice(seats)
-        number = 1
+        dealer, number = self.play_hands(game, seats, self.rng.choice(seats), 1)
+        if self.rng.random() < CHANCE["correct"]:
+            self.correct(game)
+            # a corrected hand can undo the game's end (the target no longer reached): the
+            # table plays on from the next hand, as it would at the club
+            self.play_hands(game, seats, dealer, number)
+        self.confirm(game)
+
+    def play_hands(self, game: Game, seats: tuple[str, ...], dealer: str,
+                   number: int) -> tuple[str, int]:
+        """Hands from ``number`` on while the game is being played (at most 59 in all); the
+        next hand's dealer and number."""
         while Game.objects.get(pk=game.pk).status == Game.Status.PLAYING and number < 60:
             hand_submit(game=game, number=number, author=self.owner,
                         values=deal_hand(self.rng, self.ruleset, dealer, seats=seats))
             dealer = self.ruleset.next_dealer(dealer, seats)
             number += 1
-        if self.rng.random() < CHANCE["correct"]:
-            self.correct(game)
-        self.confirm(game)
+        return dealer, number
 
     def confirm(self, game: Game) -> None:
         """A player of the table confirms the game (the first the service accepts); a game that

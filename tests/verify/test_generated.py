@@ -160,6 +160,22 @@ def test_a_late_arrival_is_not_counted_in_the_draws_before_it_came() -> None:
     assert (report.seatings, report.not_recheckable) == (2, [])
 
 
+def test_a_game_a_correction_reopened_is_played_to_its_end() -> None:
+    """Found by the corpus: at a three-handed progressive day, table 13's first hand took a
+    player past the target, then the director corrected it into a set. The game was open again,
+    the generator had stopped dealing and the movement refused round 2. The table now plays on
+    and every round planned is seated."""
+    said: list[str] = []
+    made = generate_event(format_name="individual_progressive", players=210,
+                          seed=70009697343916, say=said.append)
+    archive = json.loads(made.archive)
+    corrected = [h for h in archive["hands"] if len(h["revisions"]) > 1]
+    assert corrected and not [line for line in said if "refused" in line]
+    assert {g["status"] for g in archive["games"]} <= {"confirmed", "adjusted", "forfeited"}
+    assert len(archive["rounds"]) > 1
+    assert verify(check(archive)).discrepancies == []
+
+
 def test_a_size_the_format_cannot_seat_is_refused() -> None:
     least = smallest_field(get("swiss"))
     assert least == 4  # two pairs
