@@ -173,7 +173,7 @@ def run_job(args: argparse.Namespace, names: list[str], ledger: Path) -> None:
     # event i of every format goes to job i mod J: each job plays every format, so the
     # formats stay even however fast each job goes
     for index in range(args.per_format):
-        if index % args.jobs != (args.job or 0):
+        if index % args.jobs != args.job:
             continue
         for name in names:
             if (name, index) in done:
