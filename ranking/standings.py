@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from itertools import groupby
-from typing import Any, Protocol, TypeAlias, TypeVar
+from typing import Any, Protocol, TypeAlias, TypedDict, TypeVar
 
 from rules_engine.errors import CoreError
 from rules_engine.i18n import Text, gettext_noop
@@ -108,6 +108,29 @@ class Meeting:
     won: bool
 
 
+class RowDict(TypedDict):
+    """A :class:`Row` as JSON has it (``per_round`` keyed by the round's number as text, in order):
+    the line the standings snapshot stores and the verifier compares."""
+
+    rank: int
+    tied: bool
+    entry_id: int
+    name: str
+    active: bool
+    alternate: bool
+    points: int
+    penalty_points: int
+    games: int
+    wins: int
+    byes: int
+    bye_points: int
+    hands_declared: int
+    hands_made: int
+    hands_set: int
+    highest_game: int | None
+    per_round: dict[str, int]
+
+
 @dataclass
 class Row:
     entry_id: int
@@ -129,7 +152,7 @@ class Row:
     # The director's penalties (a positive sum), already taken off ``points``.
     penalty_points: int = 0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> RowDict:
         return {
             "rank": self.rank, "tied": self.tied, "entry_id": self.entry_id, "name": self.name,
             "active": self.active, "alternate": self.alternate, "points": self.points,

@@ -75,12 +75,4 @@ def per_round_text(per_round: dict[int, int]) -> dict[str, int]:
 
 def player_line(row: Row) -> StandingRow:
     """A player's line (the keys in ``ranking``'s order, as the snapshot has always stored it)."""
-    return {
-        "rank": row.rank, "tied": row.tied, "entry_id": row.entry_id, "name": row.name,
-        "active": row.active, "alternate": row.alternate, "points": row.points,
-        "penalty_points": row.penalty_points, "games": row.games,
-        "wins": row.wins, "byes": row.byes, "bye_points": row.bye_points,
-        "hands_declared": row.hands_declared, "hands_made": row.hands_made,
-        "hands_set": row.hands_set, "highest_game": row.highest_game,
-        "per_round": per_round_text(row.per_round),
-    }
+    return {**row.to_dict()}
