@@ -126,24 +126,29 @@ def games_recompute(*, event: Event) -> int:
     return event_recompute(event=event)
 
 
-# The lock taken on every hand, as plain SQL (building and compiling the equivalent queryset,
-# ``select_for_update(of=("self",)).select_related("event").defer("rows", "tie_breaks")``, cost
-# several times the query): the snapshot's columns but its rows, and the event's.
+# The lock taken on every run, as plain SQL (building and compiling the equivalent querysets cost
+# several times the statements): the snapshot's columns but its rows, then the event's.
 _LOCKED_FIELDS = [f for f in StandingsSnapshot._meta.concrete_fields
                   if f.name not in ("rows", "tie_breaks")]
 _EVENT_FIELDS = list(Event._meta.concrete_fields)
 
 
-def _lock_sql() -> str:
+def _lock_sql() -> tuple[str, str]:
+    """The statement locking the snapshot row, and the one reading its event.
+
+    Two statements, not a join: in PostgreSQL's read committed mode, a ``SELECT … FOR UPDATE``
+    that waits for the lock re-reads the locked row once it is granted, but a row joined to it
+    stays as the statement first saw it. A run that waited for another would take the event's
+    ``hands_version`` from before the wait, and record its snapshot as behind hands it counted.
+    The event's own statement, after the lock, sees every write committed until then."""
     qn = connection.ops.quote_name
-    columns = [f"s.{qn(f.column)}" for f in _LOCKED_FIELDS]
-    columns += [f"e.{qn(f.column)}" for f in _EVENT_FIELDS]
-    lock = (" FOR UPDATE OF s" if connection.features.has_select_for_update_of
-            else " FOR UPDATE" if connection.features.has_select_for_update else "")
+    lock = (" FOR UPDATE" if connection.features.has_select_for_update else "")
     event_id = qn(StandingsSnapshot._meta.get_field("event").column)
-    return (f"SELECT {', '.join(columns)} FROM {qn(StandingsSnapshot._meta.db_table)} s "  # noqa: S608
-            f"JOIN {qn(Event._meta.db_table)} e ON e.{qn(Event._meta.pk.column)} = s.{event_id} "
-            f"WHERE s.{event_id} = %s{lock}")
+    snapshot = (f"SELECT {', '.join(qn(f.column) for f in _LOCKED_FIELDS)} "  # noqa: S608
+                f"FROM {qn(StandingsSnapshot._meta.db_table)} WHERE {event_id} = %s{lock}")
+    event = (f"SELECT {', '.join(qn(f.column) for f in _EVENT_FIELDS)} "  # noqa: S608
+             f"FROM {qn(Event._meta.db_table)} WHERE {qn(Event._meta.pk.column)} = %s")
+    return snapshot, event
 
 
 def _instance(model: type[M], fields: list[Field], values: tuple[object, ...]) -> M:
@@ -161,23 +166,26 @@ def _instance(model: type[M], fields: list[Field], values: tuple[object, ...]) -
 
 def _locked_snapshot(event_id: int) -> StandingsSnapshot:
     """The event's snapshot row, locked, without its rows (an unchanged result is recognised by
-    its digest), with the event read in the same query (after the lock is granted)."""
-    sql = _lock_sql()
+    its digest), with the event read once the lock is granted (:func:`_lock_sql`)."""
+    lock_sql, event_sql = _lock_sql()
     with connection.cursor() as cursor:
-        cursor.execute(sql, [event_id])
+        cursor.execute(lock_sql, [event_id])
         found = cursor.fetchone()
         if found is None:
             if not Event.objects.filter(pk=event_id).exists():
                 raise Event.DoesNotExist(f"No event {event_id}")
             # A savepoint; two runs racing here are fine.
             StandingsSnapshot.objects.get_or_create(event_id=event_id)
-            cursor.execute(sql, [event_id])
+            cursor.execute(lock_sql, [event_id])
             found = cursor.fetchone()
-    if found is None:  # the event was deleted meanwhile
+        event = None
+        if found is not None:
+            cursor.execute(event_sql, [event_id])
+            event = cursor.fetchone()
+    if found is None or event is None:  # the event was deleted meanwhile
         raise Event.DoesNotExist(f"No event {event_id}")
-    split = len(_LOCKED_FIELDS)
-    snapshot: StandingsSnapshot = _instance(StandingsSnapshot, _LOCKED_FIELDS, found[:split])
-    snapshot.event = _instance(Event, _EVENT_FIELDS, found[split:])
+    snapshot: StandingsSnapshot = _instance(StandingsSnapshot, _LOCKED_FIELDS, found)
+    snapshot.event = _instance(Event, _EVENT_FIELDS, event)
     return snapshot
 
 

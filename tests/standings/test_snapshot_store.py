@@ -84,9 +84,9 @@ def statements(queries: CaptureQueriesContext) -> list[str]:
     return [w for w in words if w not in ("SAVEPOINT", "RELEASE")]
 
 
-def test_the_task_after_a_hand_costs_six_statements() -> None:
-    """Lock (with the event), fingerprints, the changed game's results, entries, byes, one
-    UPDATE; a run with nothing new writes nothing."""
+def test_the_task_after_a_hand_costs_seven_statements() -> None:
+    """Lock, the event (read once the lock is granted), fingerprints, the changed game's
+    results, entries, byes, one UPDATE; a run with nothing new writes nothing."""
     event = event_with_players(players=9, deals_per_round=4)
     round_create(event=event)
     games = list(Game.objects.filter(table__round__event=event))
@@ -97,12 +97,12 @@ def test_the_task_after_a_hand_costs_six_statements() -> None:
     hand_submit(game=games[0], number=4, values=hand(4, 40))
     with CaptureQueriesContext(connection) as queries:
         compute_standings(event.pk)
-    assert statements(queries) == ["SELECT"] * 5 + ["UPDATE"], queries.captured_queries
+    assert statements(queries) == ["SELECT"] * 6 + ["UPDATE"], queries.captured_queries
     assert any(f"game_id IN ({games[0].pk})" in q["sql"] for q in queries.captured_queries)
     assert StandingsSnapshot.objects.get(event=event).rows == standings_compute(event=event).rows
     with CaptureQueriesContext(connection) as queries:
         compute_standings(event.pk)
-    assert statements(queries) == ["SELECT"] * 4
+    assert statements(queries) == ["SELECT"] * 5
 
 
 def row(entry_id: int, points: int, rank: int, tied: bool = False) -> Row:
