@@ -108,18 +108,16 @@ class Meeting:
     won: bool
 
 
-class RowDict(TypedDict):
-    """A :class:`Row` as JSON has it (``per_round`` keyed by the round's number as text, in order):
-    the line the standings snapshot stores and the verifier compares."""
+class LineKeys(TypedDict):
+    """The keys every standings line has, a player's (:class:`RowDict`) or a line a page shows
+    (``standings.rows.StandingRow``, which adds a pair's and a board's)."""
 
-    rank: int
     tied: bool
     entry_id: int
     name: str
     active: bool
     alternate: bool
     points: int
-    penalty_points: int
     games: int
     wins: int
     byes: int
@@ -128,7 +126,15 @@ class RowDict(TypedDict):
     hands_made: int
     hands_set: int
     highest_game: int | None
-    per_round: dict[str, int]
+    per_round: dict[str, int]  # points by round number (as text)
+
+
+class RowDict(LineKeys):
+    """A :class:`Row` as JSON has it (``per_round`` keyed by the round's number as text, in
+    order): the line the standings snapshot stores and the verifier compares."""
+
+    rank: int
+    penalty_points: int  # the director's penalties, already taken off ``points``
 
 
 @dataclass

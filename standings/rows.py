@@ -13,31 +13,17 @@ from __future__ import annotations
 
 from typing import NotRequired, TypedDict
 
-from ranking.standings import Row
+from ranking.standings import LineKeys, Row
 
 
-class StandingRow(TypedDict):
-    """One line of the standings."""
+class StandingRow(LineKeys):
+    """One line of the standings: a player's, or a pair's (whose ``entry_id`` is its first
+    player's, 0 for a pair without players)."""
 
     # None: not placed (a finished event's rows after the placed ones; a pair still in a
     # bracket, whose board says which places it plays for in ``rank_text``)
     rank: int | None
-    tied: bool
-    entry_id: int  # a pair's first player's (0 for a pair without players)
-    name: str
-    active: bool
-    alternate: bool
-    points: int
     penalty_points: NotRequired[int]  # the director's penalties, already taken off ``points``
-    games: int
-    wins: int
-    byes: int
-    bye_points: int
-    hands_declared: int
-    hands_made: int
-    hands_set: int
-    highest_game: int | None
-    per_round: dict[str, int]  # points by round number (as text)
     # a pair's line
     pair_id: NotRequired[int]
     players: NotRequired[list[str]]
