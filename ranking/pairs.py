@@ -37,6 +37,7 @@ from .standings import (
     RankingError,
     SortKey,
     checked_tie_breaks,
+    per_round_text,
     same_key,
     share_ranks,
     split_groups,
@@ -111,7 +112,7 @@ class PairRow:
             "players": list(self.players), "active": self.active, "wins": self.wins,
             "losses": self.losses, "games": self.games, "byes": self.byes,
             "points": self.points, "penalty_points": self.penalty_points, "against": self.against, "highest_game": self.highest_game,
-            "per_round": {str(k): v for k, v in sorted(self.per_round.items())},
+            "per_round": per_round_text(self.per_round),
         }
 
 

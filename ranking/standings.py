@@ -108,6 +108,11 @@ class Meeting:
     won: bool
 
 
+def per_round_text(per_round: Mapping[int, int]) -> dict[str, int]:
+    """Points by round, keyed by the round's number as text (as JSON has them), in order."""
+    return {str(k): v for k, v in sorted(per_round.items())}
+
+
 class LineKeys(TypedDict):
     """The keys every standings line has, a player's (:class:`RowDict`) or a line a page shows
     (``standings.rows.StandingRow``, which adds a pair's and a board's)."""
@@ -166,7 +171,7 @@ class Row:
             "wins": self.wins, "byes": self.byes, "bye_points": self.bye_points,
             "hands_declared": self.hands_declared, "hands_made": self.hands_made,
             "hands_set": self.hands_set, "highest_game": self.highest_game,
-            "per_round": {str(k): v for k, v in sorted(self.per_round.items())},
+            "per_round": per_round_text(self.per_round),
         }
 
 

@@ -34,11 +34,11 @@ from ranking.pairs import (
     pair_standings,
     validate_pair_tie_breaks,
 )
-from ranking.standings import MeetingsFor
+from ranking.standings import MeetingsFor, per_round_text
 from scoring.models import Game, SeatResult
 from tournaments.models import Bye, Entry, Event, Pair, Round, Seat
 
-from .rows import StandingRow, per_round_text, player_line
+from .rows import StandingRow, player_line
 
 
 # --- the standings computed from the seat results (no writes) -----------------------------------

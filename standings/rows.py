@@ -54,11 +54,6 @@ class Placement(TypedDict):
     group: NotRequired[str]
 
 
-def per_round_text(per_round: dict[int, int]) -> dict[str, int]:
-    """Points by round, keyed by the round's number as text (as JSON has them), in order."""
-    return {str(k): v for k, v in sorted(per_round.items())}
-
-
 def player_line(row: Row) -> StandingRow:
     """A player's line (the keys in ``ranking``'s order, as the snapshot has always stored it)."""
     return {**row.to_dict()}

@@ -178,11 +178,11 @@ def _locked_snapshot(event_id: int) -> StandingsSnapshot:
             StandingsSnapshot.objects.get_or_create(event_id=event_id)
             cursor.execute(lock_sql, [event_id])
             found = cursor.fetchone()
-        event = None
-        if found is not None:
-            cursor.execute(event_sql, [event_id])
-            event = cursor.fetchone()
-    if found is None or event is None:  # the event was deleted meanwhile
+        if found is None:  # the event was deleted meanwhile
+            raise Event.DoesNotExist(f"No event {event_id}")
+        cursor.execute(event_sql, [event_id])
+        event = cursor.fetchone()
+    if event is None:
         raise Event.DoesNotExist(f"No event {event_id}")
     snapshot: StandingsSnapshot = _instance(StandingsSnapshot, _LOCKED_FIELDS, found)
     snapshot.event = _instance(Event, _EVENT_FIELDS, event)
