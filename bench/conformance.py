@@ -160,6 +160,13 @@ def ledger_lines(ledger: Path) -> Iterator[Verified]:
                 yield Verified(**json.loads(line))
 
 
+def share(per_format: int, jobs: int, job: int) -> range:
+    """The indices job ``job`` of ``jobs`` plays: event *i* of every format goes to job *i* mod
+    *J* (a single job, the default, plays them all), so each job plays every format and the
+    formats stay even however fast each job goes."""
+    return range(job, per_format, jobs)
+
+
 def run_job(args: argparse.Namespace, names: list[str], ledger: Path) -> None:
     """Play this job's share of the corpus (every ``--jobs``-th event), skipping those in the
     ledger, until done or ``--hours`` have passed."""
@@ -170,11 +177,7 @@ def run_job(args: argparse.Namespace, names: list[str], ledger: Path) -> None:
                             capture_output=True, check=False).stdout.strip()
     deadline = time.monotonic() + args.hours * 3600 if args.hours else math.inf
     out = ledger / f"job-{os.getpid()}.jsonl"
-    # event i of every format goes to job i mod J: each job plays every format, so the
-    # formats stay even however fast each job goes
-    for index in range(args.per_format):
-        if index % args.jobs != args.job:
-            continue
+    for index in share(args.per_format, args.jobs, args.job or 0):
         for name in names:
             if (name, index) in done:
                 continue

@@ -1,0 +1,31 @@
+"""The conformance corpus's runner (``bench/conformance.py``): how the events are shared among
+jobs, and one job playing its share into the ledger."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from bench.conformance import run_job, share
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+def test_the_jobs_share_every_event_once(jobs: int) -> None:
+    played = sorted(i for job in range(jobs) for i in share(10, jobs, job))
+    assert played == list(range(10))
+
+
+@pytest.mark.django_db
+def test_a_single_job_plays_its_events_into_the_ledger(tmp_path: Path) -> None:
+    args = argparse.Namespace(per_format=2, jobs=1, job=None, seed=7, max_players=4,
+                              keep=None, hours=0.0)
+    run_job(args, ["club_night"], tmp_path)
+    lines = [json.loads(line) for path in tmp_path.glob("*.jsonl")
+             for line in path.read_text().splitlines()]
+    assert sorted(line["index"] for line in lines) == [0, 1]
+    assert all(line["found"] == 0 and line["caught"] == line["tampered"] > 0 for line in lines)
+    run_job(args, ["club_night"], tmp_path)  # a second sitting: the ledger holds them all
+    assert sum(len(p.read_text().splitlines()) for p in tmp_path.glob("*.jsonl")) == 2
