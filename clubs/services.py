@@ -219,7 +219,7 @@ def membership_remove(*, club: Club, username: str, actor: Actor | None = None) 
     """Take someone out of the club (their role goes; their games and player stay). Directors
     remove members and scorers, owners anyone but the last owner. Returns the user name."""
     _lock_club(club)
-    membership = (Membership.objects.select_for_update().select_related("user")
+    membership = (Membership.objects.select_for_update(of=("self",)).select_related("user")
                   .filter(club=club, user__username=username.strip()).first())
     if membership is None:
         raise DomainError(gettext("%(value)s is not a member of %(name)s.") % {"value": username.strip() or 'That user', "name": club.name},
@@ -307,7 +307,7 @@ def invitation_accept(*, token: str, user: Actor) -> tuple[Membership, bool]:
     ``revoked``, ``expired`` or ``used_up``. The invitation row is locked, so two people
     accepting a single-use link at once cannot both get it.
     """
-    invitation = (Invitation.objects.select_for_update().select_related("club")
+    invitation = (Invitation.objects.select_for_update(of=("self",)).select_related("club")
                   .filter(token=str(token)).first())
     if invitation is None:
         raise DomainError(INVITATION_UNKNOWN, field="token", code="not_found")

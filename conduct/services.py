@@ -311,7 +311,8 @@ def director_call_raise(*, table: Table, reason: object = "", words: object = ""
     dispute, other) and a few words. Refused, naming the field, while the table's round is
     closed or the event over (``round``, ``event``), while the table's last call is still open
     (``table``), and for an unknown reason (``reason``) or too many words (``words``)."""
-    locked = Table.objects.select_for_update().select_related("round__event").get(pk=table.pk)
+    locked = (Table.objects.select_for_update(of=("self",)).select_related("round__event")
+              .get(pk=table.pk))
     refusal = entry_refusal(locked.round)
     if refusal is not None:
         raise DomainError(gettext("%(message)s Ask a director in person.") % {"message": refusal.message}, field=refusal.field,
@@ -342,7 +343,7 @@ def director_call_raise(*, table: Table, reason: object = "", words: object = ""
 
 
 def _locked_call(call: DirectorCall) -> DirectorCall:
-    return DirectorCall.objects.select_for_update().select_related(
+    return DirectorCall.objects.select_for_update(of=("self",)).select_related(
         "event", "table__round").get(pk=call.pk)
 
 

@@ -584,7 +584,8 @@ def entry_withdraw(*, entry: Entry, actor: Actor | None = None) -> Entry:
 def _entry_leave(locked: Event, entry: Entry, *, actor: Actor | None) -> Entry:
     """Mark the entry as gone after the last round seated: seated in no further round; results
     so far stay."""
-    entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+    entry = Entry.objects.select_for_update(of=("self",)).select_related("player").get(
+        pk=entry.pk)
     if entry.pair_id is not None:
         raise DomainError(gettext("In a pair event the pair withdraws together (both players)."),
                           field="entry", code="pair_event")

@@ -256,7 +256,7 @@ def _claim(round_id: int) -> list[str]:
     the players called once the round is under way, and any whose run was cut short (unfinished
     and untouched for ``FOLLOW_NOTICE_RESUME_SECONDS``: a worker killed mid-run)."""
     with transaction.atomic():
-        round_ = Round.objects.select_for_update().filter(pk=round_id).first()
+        round_ = Round.objects.select_for_update(of=("self",)).filter(pk=round_id).first()
         if round_ is None or round_.status == Round.Status.CLOSED:
             return []
         notices = {n.kind: n for n in Notice.objects.filter(round=round_)}

@@ -245,7 +245,8 @@ def series_update(*, series: Series, actor: Actor | None = None, **changes: obje
     if unknown:
         raise DomainError(gettext("Unknown field %(unknown)s.") % {"unknown": unknown[0]}, field=unknown[0], code="unknown")
     Club.objects.select_for_update().get(pk=series.club_id)
-    locked = Series.objects.select_for_update().select_related("club").get(pk=series.pk)
+    locked = (Series.objects.select_for_update(of=("self",)).select_related("club")
+              .get(pk=series.pk))
     values = series_values(locked) | changes
     if "points_rule" in changes and "points" not in changes \
             and changes["points_rule"] != locked.points_rule:

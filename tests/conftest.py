@@ -15,9 +15,10 @@ a browser test asks for it.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -120,6 +121,32 @@ def _clear_cache() -> Iterator[None]:
     cache.clear()
     yield
     cache.clear()
+
+
+# A row lock names its table. In PostgreSQL a ``SELECT ... FOR UPDATE`` over a join (a
+# ``select_related``, or an ordering by a related model's own ordering) locks the row of every
+# joined table, the event's included: such a lock of a round then its event deadlocked with a
+# table's first hand, which writes the event's row and then the round's. Every statement a test
+# runs in its own thread is checked, and a lock over a join without ``OF`` fails the test.
+ROW_LOCK = re.compile(r"\bFOR (?:NO KEY UPDATE|UPDATE|KEY SHARE|SHARE)\b(?! OF\b)")
+
+
+@pytest.fixture(autouse=True)
+def _row_locks_name_their_table() -> Iterator[None]:
+    from django.db import connection
+
+    unnamed: list[str] = []
+
+    def check(execute: Callable[..., object], sql: str, params: object, many: bool,
+              context: Mapping[str, object]) -> object:
+        if " JOIN " in sql and ROW_LOCK.search(sql):
+            unnamed.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(check):
+        yield
+    assert not unnamed, ("a row lock over a join locks every joined row: use "
+                         f"select_for_update(of=(\"self\",)); {unnamed[0]}")
 
 
 # Celery runs an inline (eager) task under a process-wide "a result may not be awaited here"

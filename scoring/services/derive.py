@@ -351,7 +351,7 @@ def _averages_follow(game: Game) -> None:
     if game.table.round.status == Round.Status.CLOSED:
         return
     averaged = list(
-        Game.objects.select_related("table__round__event").select_for_update()
+        Game.objects.select_related("table__round__event").select_for_update(of=("self",))
         .filter(table__round_id=game.table.round_id, adjusted__kind="average")
         .exclude(pk=game.pk))
     for other in averaged:

@@ -171,7 +171,8 @@ def arrival_decide(*, arrival: Arrival, approve: bool, actor: Actor | None = Non
     declines it (nobody is checked in; the player may ask again or see the desk). Deciding
     again changes nothing."""
     locked_event = event_lock(arrival.event)
-    locked = Arrival.objects.select_for_update().select_related("player").get(pk=arrival.pk)
+    locked = (Arrival.objects.select_for_update(of=("self",)).select_related("player")
+              .get(pk=arrival.pk))
     if locked.status != Arrival.Status.WAITING:
         return locked
     if approve:
