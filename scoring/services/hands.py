@@ -157,8 +157,8 @@ def _store_revision(
     )
 
 
-def _after_write(game: Game, revisions: Sequence[HandRevision], *, author: Actor | None = None,
-                 note: str = "", bump: bool = True) -> None:
+def _after_write(game: Game, revisions: Sequence[HandRevision], *, as_director: bool,
+                 author: Actor | None = None, note: str = "", bump: bool = True) -> None:
     """Re-derive the locked game from its live hands (``revisions``, in hand order), then mark
     the event's standings behind. A change to a confirmed game clears its confirmation and says
     so in the event log. The event row is bumped last (``tournaments.services.hands_version_bump``):
@@ -175,14 +175,36 @@ def _after_write(game: Game, revisions: Sequence[HandRevision], *, author: Actor
     else:
         _game_write(game, revisions, bump_version=True)
     if bump:
-        _bump(game)
+        _bump(game, as_director=as_director)
 
 
-def _bump(game: Game) -> None:
-    """The event's standings are behind its hands: the event row's bump, the last write."""
+def _bump(game: Game, *, as_director: bool) -> None:
+    """The event's standings are behind its hands: the event row's bump, the last write; then
+    entry is checked again (:func:`_still_open`) under that row's lock."""
     event_id = game.table.round.event_id
     hands_version_bump(event_id=event_id)
+    _still_open(game, as_director=as_director)
     standings_request_update(event_id=event_id)
+
+
+def _still_open(game: Game, *, as_director: bool) -> None:
+    """Entry was checked (:func:`_check_open`) with the round and the event as read with the
+    game; it is checked again once the bump holds the event's row. A director closing the round
+    or ending the event takes that row first, so a close that committed while this write was
+    under way is seen by this new statement, and the write is refused as it would have been a
+    moment later: nothing is stored (a table's phone is told the round is closed; a director
+    is asked to look again). Another table's first hand starting the round changes nothing."""
+    round_ = game.table.round
+    status, event_status = Round.objects.filter(pk=round_.pk).values_list(
+        "status", "event__status").get()
+    started = (round_.status, status) == (Round.Status.SEATED, Round.Status.PLAYING)
+    if event_status == round_.event.status and (status == round_.status or started):
+        return
+    refusal = entry_refusal(Round.objects.select_related("event").get(pk=round_.pk),
+                            as_director=as_director)
+    raise refusal or ConflictError(
+        gettext("The director changed this round or the event while this was being stored: nothing was stored. Look again, then enter it again."),
+        field="round")
 
 
 @transaction.atomic
@@ -242,7 +264,8 @@ def hand_submit(
         hand=hand, number=1, engine_hand=engine_hand, score=score, author=author,
         source=source, note=note, idempotency_key=idempotency_key,
     )
-    _after_write(locked, [*revisions, revision], author=author, note=note)
+    _after_write(locked, [*revisions, revision], as_director=as_director, author=author,
+                 note=note)
     round_ = locked.table.round
     if round_.status == Round.Status.SEATED:
         # The first hand of a round the director did not start: play has begun (the director
@@ -312,7 +335,7 @@ def hand_correct(
             author=author, source=source, note=note, idempotency_key=idempotency_key,
         )
         _after_write(locked, [revision if r.hand_id == hand.pk else r for r in revisions],
-                     author=author, note=note, bump=False)
+                     as_director=as_director, author=author, note=note, bump=False)
         draft.was = f"{hand_words(live, hand.number)} (game {totals_words(was['totals'])})"
         draft.became = (f"{hand_words(revision, hand.number)} "
                         f"(game {totals_words(locked.totals)})")
@@ -322,7 +345,8 @@ def hand_correct(
         draft.after = {"hand": hand.number, "revision": revision.revision,
                        "values": revision_values(revision), "points": dict(revision.points),
                        "game": _game_state(locked)}
-    _bump(locked)  # after the correction's row: the event's row is the last write
+    # after the correction's row: the event's row is the last write
+    _bump(locked, as_director=as_director)
     return revision
 
 
@@ -373,11 +397,13 @@ def hand_delete_last(
         event_log(locked.table.round.event, author, "hand_deleted", table=locked.table.number,
                   round=locked.table.round.number, hand=last.number, values=revision_values(live),
                   note=note)
-        _after_write(locked, revisions[:-1], author=author, note=note, bump=False)
+        _after_write(locked, revisions[:-1], as_director=as_director, author=author, note=note,
+                     bump=False)
         draft.was = f"{hand_words(live, last.number)} (game {totals_words(was['totals'])})"
         draft.became = f"hand {last.number} deleted (game {totals_words(locked.totals)})"
         draft.before = {"hand": last.number, "revision": live.revision,
                         "values": revision_values(live), "points": dict(live.points), "game": was}
         draft.after = {"hand": last.number, "deleted": True, "game": _game_state(locked)}
-    _bump(locked)  # after the correction's row: the event's row is the last write
+    # after the correction's row: the event's row is the last write
+    _bump(locked, as_director=as_director)
     return deletion

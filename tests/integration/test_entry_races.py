@@ -8,10 +8,11 @@ import time
 import pytest
 from django.db import connection, transaction
 
-from common.errors import ConflictError
+from common.errors import ConflictError, DomainError
 from draw.services import round_set_status
 from scoring import services
-from scoring.models import HandRevision
+from scoring.models import Hand, HandRevision
+from scoring.services import hands
 from tests.scoring.factories import seated_table, values
 from tournaments.models import Round
 from tournaments.services import event_lock
@@ -110,3 +111,47 @@ def test_a_round_s_first_hand_while_the_director_starts_it_stores_both(servers) 
     assert sorted(outcomes) == ["started", "stored"]
     round_.refresh_from_db()
     assert round_.status == Round.Status.PLAYING and HandRevision.objects.count() == 1
+
+
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_a_hand_on_its_way_while_the_director_closes_the_round_is_refused(
+        servers, monkeypatch) -> None:
+    """The phone's hand reads the round open with its game; the director closes the round
+    (with its unfinished games) before the hand writes the event's row. The hand is refused as
+    it would have been a moment later, the round closed, and nothing of it is stored."""
+    table = seated_table(round_status="playing")
+    round_ = table.round
+    on_its_way = threading.Event()
+    closed = threading.Event()
+    bump = hands.hands_version_bump
+
+    def bump_after_the_close(*, event_id: int, at_least: int = 0) -> int:
+        on_its_way.set()
+        closed.wait(30)
+        return bump(event_id=event_id, at_least=at_least)
+
+    monkeypatch.setattr(hands, "hands_version_bump", bump_after_the_close)
+    outcome: dict[str, object] = {}
+
+    def phone() -> None:
+        try:
+            services.hand_submit(game=table.game, number=1, values=values())
+            outcome["hand"] = "stored"
+        except DomainError as exc:
+            outcome["hand"] = exc.code
+        finally:
+            on_its_way.set()
+            connection.close()
+
+    thread = threading.Thread(target=phone)
+    thread.start()
+    assert on_its_way.wait(30)
+    try:
+        round_set_status(round_=round_, status="closed", close_unfinished=True)
+    finally:
+        closed.set()
+        thread.join(30)
+    assert outcome["hand"] == "round_closed"
+    assert not Hand.objects.filter(game=table.game).exists()
+    assert Round.objects.get(pk=round_.pk).status == Round.Status.CLOSED

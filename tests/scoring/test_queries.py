@@ -1,5 +1,8 @@
-"""The write path's cost: one hand submission (API or form) stays within 13 queries in the
-request, whatever the game's length; a rejected hand costs less and stores nothing."""
+"""The write path's cost: one hand submission (API or form) stays within 14 queries in the
+request, whatever the game's length; a rejected hand costs less and stores nothing. The last
+query reads the round's and the event's statuses again once the hand holds the event's row
+(``scoring.services.hands._still_open``): a director's close that committed meanwhile refuses
+the hand."""
 
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from tests.scoring.factories import form_data, seated_table, values
 
 pytestmark = pytest.mark.django_db
 
-BUDGET = 13
+BUDGET = 14
 DEALERS = ["S", "W", "N", "E"]
 
 
