@@ -60,15 +60,18 @@ def round_call_time(*, round_: Round, actor: Actor | None = None,
     A table still playing with no hand entered would end 0-0: that is refused (code
     ``no_hands``, field ``confirm``, naming the tables) unless ``confirm_empty`` says the
     director has seen it (the tables may be keeping paper sheets, entered later)."""
-    event = Event.objects.select_for_update().get(pk=round_.event_id)
-    results_final_check(event)
-    word = event.sitting
-    if round_.status == Round.Status.CLOSED:
-        raise DomainError(gettext("%(value)s %(number)s is closed.") % {"value": word.capitalize(), "number": round_.number}, field="round")
+    # The games' rows before the event's, in the order a hand takes them (its game, then the
+    # event's row last): a hand on its way at one of them is waited for, never deadlocked.
     games = list(
         Game.objects.select_for_update(of=("self",)).select_related("table__round__event")
         .filter(table__round=round_, status=Game.Status.PLAYING).order_by("table__number")
     )
+    event = Event.objects.select_for_update().get(pk=round_.event_id)
+    results_final_check(event)
+    word = event.sitting
+    # read under the event's lock, which a director's close takes first
+    if Round.objects.get(pk=round_.pk).status == Round.Status.CLOSED:
+        raise DomainError(gettext("%(value)s %(number)s is closed.") % {"value": word.capitalize(), "number": round_.number}, field="round")
     empty = [g.table.number for g in games if not g.hands_count]
     if empty and not confirm_empty:
         tables = ", ".join(str(n) for n in empty)
@@ -135,10 +138,11 @@ def game_forfeit(*, game: Game, side: str, reason: str, actor: Actor | None = No
 
     Refused for a confirmed game (its result was played out), a closed round or an event that
     is over. Asking again for the same side returns the game unchanged."""
-    event = Event.objects.select_for_update().get(pk=game.table.round.event_id)
+    locked = _locked_game(game)  # the game's row before the event's, as a hand takes them
+    event = Event.objects.select_for_update().get(pk=locked.table.round.event_id)
     results_final_check(event)
-    locked = _locked_game(game)
-    round_ = locked.table.round
+    # read under the event's lock, which a director's close takes first
+    round_ = Round.objects.get(pk=locked.table.round_id)
     spec = event.spec
     if not spec.forfeits:
         raise DomainError(gettext("A %(value)s has no forfeits: enter the game's hands, or withdraw the player.") % {"value": lower_in_english(translated(spec.label))}, field="format", code="no_forfeits")
@@ -237,7 +241,8 @@ def game_adjust(*, game: Game, kind: str, reason: str, points: object = None, si
     The event's policy: points and the round's average in every format, a forfeit where the
     format has forfeits. A confirmed game may be adjusted too (the reason is always required);
     once a later round is seated, only without changing who won it."""
-    event = Event.objects.select_for_update().get(pk=game.table.round.event_id)
+    locked = _locked_game(game)  # the game's row before the event's, as a hand takes them
+    event = Event.objects.select_for_update().get(pk=locked.table.round.event_id)
     results_final_check(event)
     reason = reason.strip() if isinstance(reason, str) else ""
     if not isinstance(kind, str) or kind not in ADJUST_KINDS:
@@ -259,7 +264,6 @@ def game_adjust(*, game: Game, kind: str, reason: str, points: object = None, si
         return done
     if event.status != Event.Status.RUNNING:
         raise DomainError(gettext("This event is not running."), field="event")
-    locked = _locked_game(game)
     round_ = locked.table.round
     if locked.forfeit:
         raise DomainError(gettext("This game was forfeited by %(forfeit)s.") % {"forfeit": locked.forfeit}, field="game",

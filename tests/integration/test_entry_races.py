@@ -9,11 +9,12 @@ import pytest
 from django.db import connection, transaction
 
 from common.errors import ConflictError, DomainError
-from draw.services import round_set_status
+from draw.services import round_create, round_set_status
 from scoring import services
 from scoring.models import Hand, HandRevision
-from scoring.services import hands
+from scoring.services import hands, round_call_time
 from tests.scoring.factories import seated_table, values
+from tests.tournaments.factories import progressive_event
 from tournaments.models import Round
 from tournaments.services import event_lock
 
@@ -155,3 +156,68 @@ def test_a_hand_on_its_way_while_the_director_closes_the_round_is_refused(
     assert outcome["hand"] == "round_closed"
     assert not Hand.objects.filter(game=table.game).exists()
     assert Round.objects.get(pk=round_.pk).status == Round.Status.CLOSED
+
+
+def _a_writer_waits_for_a_lock(deadline_seconds: float = 30) -> bool:
+    """Another connection of the test database is waiting for a row lock (polled, so the
+    test orders its threads by what PostgreSQL says, not by sleeping)."""
+    deadline = time.monotonic() + deadline_seconds
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                           "current_database() AND wait_event_type = 'Lock'")
+            if cursor.fetchone()[0]:
+                return True
+            time.sleep(0.02)
+    return False
+
+
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_calling_time_while_a_hand_is_on_its_way_ends_the_game_after_it(
+        servers, monkeypatch) -> None:
+    """The director calls time on a timed round while a table's hand is on its way (its game's
+    row taken, the event's not yet). Both take the game's row before the event's, so neither
+    waits for the other for ever (PostgreSQL would cancel one as a deadlock): the hand is
+    stored, then time is called on its game."""
+    event = progressive_event(8, format_settings={"game_minutes": 55})
+    first = round_create(event=event)
+    game = first.tables.order_by("number")[0].game
+    services.hand_submit(game=game, number=1, values=values())
+    on_its_way = threading.Event()
+    go_on = threading.Event()
+    bump = hands.hands_version_bump
+
+    def bump_when_told(*, event_id: int, at_least: int = 0) -> int:
+        on_its_way.set()
+        go_on.wait(30)
+        return bump(event_id=event_id, at_least=at_least)
+
+    monkeypatch.setattr(hands, "hands_version_bump", bump_when_told)
+    outcome: dict[str, object] = {}
+
+    def run(name: str, write) -> None:
+        try:
+            outcome[name] = write()
+        except Exception as exc:  # noqa: BLE001 - the outcome is the assertion
+            outcome[name] = f"{type(exc).__name__}: {exc}"
+        finally:
+            on_its_way.set()
+            connection.close()
+
+    phone = threading.Thread(target=run, args=("hand", lambda: services.hand_submit(
+        game=game, number=2, values=values()).hand.number))
+    phone.start()
+    assert on_its_way.wait(30)
+    director = threading.Thread(target=run, args=("time", lambda: round_call_time(
+        round_=first, confirm_empty=True)))
+    director.start()
+    try:
+        assert _a_writer_waits_for_a_lock()  # the director, on a row the hand holds
+    finally:
+        go_on.set()
+        phone.join(30)
+        director.join(30)
+    assert outcome == {"hand": 2, "time": [1, 2]}
+    game.refresh_from_db()
+    assert (game.hands_count, game.finish_reason, game.time_called) == (2, "time", True)
