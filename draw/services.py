@@ -31,7 +31,7 @@ from formats import Finish, Format, Situation, Stage
 from pairing.rotation import RotationError, RoundPlan
 from ranking.prizes import award_places
 from scoring.models import Game, Hand
-from scoring.services import game_forfeit, level_sides
+from scoring.services import game_forfeit, level_sides, round_games_lock_idle
 from standings.models import StandingsSnapshot
 from standings.rows import Placement, StandingRow
 from standings.selectors import qualifying_order, standings_compute
@@ -94,6 +94,7 @@ def round_create(
     if reseat:
         if latest is None or latest.status == Round.Status.CLOSED:
             raise DomainError(gettext("There is no open round to reseat."), field="round")
+        round_games_lock_idle(latest)  # then no hand is on its way: the check below is final
         if Hand.objects.filter(game__table__round=latest).exists():
             raise DomainError(
                 gettext("Hands have been entered in this round; it cannot be reseated."), field="round"

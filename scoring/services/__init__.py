@@ -33,7 +33,14 @@ from .decisions import (
     game_settle_tie,
     round_call_time,
 )
-from .derive import ADJUSTED, FORFEIT, event_recompute, game_recompute, level_sides
+from .derive import (
+    ADJUSTED,
+    FORFEIT,
+    event_recompute,
+    game_recompute,
+    level_sides,
+    round_games_lock_idle,
+)
 from .event_settings import event_settings_update
 from .hands import hand_correct, hand_delete_last, hand_submit
 from .parse import HAND_FIELDS, hand_check, revision_hand
@@ -43,5 +50,5 @@ __all__ = [
     "event_recompute", "event_settings_update", "game_adjust", "game_confirm", "game_forfeit",
     "game_recompute", "level_sides", "game_set_scorer", "game_settle_tie", "games_confirm_at_desk",
     "hand_check", "hand_correct", "hand_delete_last", "hand_submit", "revision_hand",
-    "round_call_time",
+    "round_call_time", "round_games_lock_idle",
 ]

@@ -9,10 +9,12 @@ from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
 from typing import NotRequired, TypedDict
 
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext
 
+from common.errors import DomainError
 from common.rulesets import event_ruleset, table_seats, table_sides
 from rules_engine import Ruleset, score_game
 from tournaments.models import Event, Round, Seat
@@ -34,6 +36,20 @@ def _locked_game(game: Game) -> Game:
         .select_related("table__round__event")
         .get(pk=game.pk)
     )
+
+
+def round_games_lock_idle(round_: Round) -> None:
+    """Lock every game of ``round_`` without waiting, for a writer holding the event's row
+    (a director's re-draw): a table whose hand is on its way holds its game's row and writes
+    the event's last, so waiting for it would deadlock. Refused (``round``, code ``busy``)
+    while a table is writing; nothing waits. Once they are locked, no hand can be on its way."""
+    try:
+        with transaction.atomic():  # a savepoint: the refusal leaves the transaction usable
+            list(Game.objects.select_for_update(of=("self",), nowait=True)
+                 .filter(table__round=round_).only("pk"))
+    except OperationalError:
+        raise DomainError(gettext("A table of this round is entering a hand right now: look at the round again, then decide."),
+                          field="round", code="busy") from None
 
 
 def _live_revisions(game: Game) -> list[HandRevision]:

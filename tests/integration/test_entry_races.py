@@ -221,3 +221,58 @@ def test_calling_time_while_a_hand_is_on_its_way_ends_the_game_after_it(
     assert outcome == {"hand": 2, "time": [1, 2]}
     game.refresh_from_db()
     assert (game.hands_count, game.finish_reason, game.time_called) == (2, "time", True)
+
+
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_a_redraw_while_the_first_hand_is_on_its_way_is_refused_and_the_hand_stored(
+        servers, monkeypatch) -> None:
+    """The director re-draws a round while a table's first hand is on its way (its game's row
+    taken, the event's not yet). The re-draw holds the event's row, so it does not wait for
+    the game's (the two would deadlock): it is refused at once, naming the round, and the hand
+    is stored."""
+    event = progressive_event(8)
+    first = round_create(event=event)
+    game = first.tables.order_by("number")[0].game
+    on_its_way = threading.Event()
+    go_on = threading.Event()
+    bump = hands.hands_version_bump
+
+    def bump_when_told(*, event_id: int, at_least: int = 0) -> int:
+        on_its_way.set()
+        go_on.wait(30)
+        return bump(event_id=event_id, at_least=at_least)
+
+    monkeypatch.setattr(hands, "hands_version_bump", bump_when_told)
+    outcome: dict[str, object] = {}
+
+    def phone() -> None:
+        try:
+            outcome["hand"] = services.hand_submit(game=game, number=1, values=values()).hand.number
+        except Exception as exc:  # noqa: BLE001 - the outcome is the assertion
+            outcome["hand"] = f"{type(exc).__name__}: {exc}"
+        finally:
+            on_its_way.set()
+            connection.close()
+
+    def director() -> None:
+        try:
+            round_create(event=event, reseat=True, reason="a player sat at the wrong table")
+            outcome["redraw"] = "done"
+        except DomainError as exc:
+            outcome["redraw"] = (exc.field, exc.code)
+        except Exception as exc:  # noqa: BLE001
+            outcome["redraw"] = f"{type(exc).__name__}: {exc}"
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=phone), threading.Thread(target=director)]
+    threads[0].start()
+    assert on_its_way.wait(30)
+    threads[1].start()
+    threads[1].join(10)  # refused at once; a re-draw waiting for the game's row is still here
+    go_on.set()
+    for t in threads:
+        t.join(30)
+    assert outcome == {"hand": 1, "redraw": ("round", "busy")}
+    assert Round.objects.get(pk=first.pk).tables.count() == 2
