@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 
 import pytest
 from django.db import connection, transaction
@@ -11,11 +12,11 @@ from django.db import connection, transaction
 from common.errors import ConflictError, DomainError
 from draw.services import round_create, round_set_status
 from scoring import services
-from scoring.models import Hand, HandRevision
-from scoring.services import hands, round_call_time
+from scoring.models import Game, Hand, HandRevision
+from scoring.services import event_settings_update, hands, round_call_time
 from tests.scoring.factories import seated_table, values
 from tests.tournaments.factories import progressive_event
-from tournaments.models import Round
+from tournaments.models import Event, Round
 from tournaments.services import event_lock
 
 
@@ -172,15 +173,34 @@ def _a_writer_waits_for_a_lock(deadline_seconds: float = 30) -> bool:
     return False
 
 
+def _time_called(event: Event, first: Round, game: Game) -> object:
+    ended = round_call_time(round_=first, confirm_empty=True)
+    game.refresh_from_db()
+    return ended, game.hands_count, game.finish_reason
+
+
+def _deals_changed(event: Event, first: Round, game: Game) -> object:
+    event_settings_update(event=event, name=event.name, date=event.date,
+                          ruleset_preset=event.ruleset_preset, rounds_planned=event.rounds_planned,
+                          bye_scoring=event.bye_scoring, deals_per_round=6)
+    game.refresh_from_db()
+    return game.hands_count, game.status
+
+
 @pytest.mark.integration
 @pytest.mark.django_db(transaction=True)
-def test_calling_time_while_a_hand_is_on_its_way_ends_the_game_after_it(
-        servers, monkeypatch) -> None:
-    """The director calls time on a timed round while a table's hand is on its way (its game's
-    row taken, the event's not yet). Both take the game's row before the event's, so neither
-    waits for the other for ever (PostgreSQL would cancel one as a deadlock): the hand is
-    stored, then time is called on its game."""
-    event = progressive_event(8, format_settings={"game_minutes": 55})
+@pytest.mark.parametrize(("write", "after"), [
+    (_time_called, ([1, 2], 2, "time")),  # the game ends after the hand on its way
+    (_deals_changed, (2, "playing")),  # every game re-derived, the hand on its way included
+], ids=["time called", "deals per round changed"])
+def test_a_director_s_write_while_a_hand_is_on_its_way_waits_for_it(
+        servers, monkeypatch, write: Callable[[Event, Round, Game], object],
+        after: object) -> None:
+    """The director calls time on a timed round, or changes the deals per round, while a
+    table's hand is on its way (its game's row taken, the event's not yet). Both take the
+    games' rows before the event's, so the director waits for the hand, and neither waits for
+    the other for ever (PostgreSQL would cancel one as a deadlock): the hand is stored first."""
+    event = progressive_event(8, deals_per_round=8, format_settings={"game_minutes": 55})
     first = round_create(event=event)
     game = first.tables.order_by("number")[0].game
     services.hand_submit(game=game, number=1, values=values())
@@ -196,9 +216,9 @@ def test_calling_time_while_a_hand_is_on_its_way_ends_the_game_after_it(
     monkeypatch.setattr(hands, "hands_version_bump", bump_when_told)
     outcome: dict[str, object] = {}
 
-    def run(name: str, write) -> None:
+    def run(name: str, action: Callable[[], object]) -> None:
         try:
-            outcome[name] = write()
+            outcome[name] = action()
         except Exception as exc:  # noqa: BLE001 - the outcome is the assertion
             outcome[name] = f"{type(exc).__name__}: {exc}"
         finally:
@@ -209,8 +229,7 @@ def test_calling_time_while_a_hand_is_on_its_way_ends_the_game_after_it(
         game=game, number=2, values=values()).hand.number))
     phone.start()
     assert on_its_way.wait(30)
-    director = threading.Thread(target=run, args=("time", lambda: round_call_time(
-        round_=first, confirm_empty=True)))
+    director = threading.Thread(target=run, args=("director", lambda: write(event, first, game)))
     director.start()
     try:
         assert _a_writer_waits_for_a_lock()  # the director, on a row the hand holds
@@ -218,9 +237,7 @@ def test_calling_time_while_a_hand_is_on_its_way_ends_the_game_after_it(
         go_on.set()
         phone.join(30)
         director.join(30)
-    assert outcome == {"hand": 2, "time": [1, 2]}
-    game.refresh_from_db()
-    assert (game.hands_count, game.finish_reason, game.time_called) == (2, "time", True)
+    assert outcome == {"hand": 2, "director": after}
 
 
 @pytest.mark.integration
