@@ -9,11 +9,12 @@ from collections.abc import Callable
 import pytest
 from django.db import connection, transaction
 
-from common.errors import ConflictError, DomainError
+from common.errors import ConflictError
 from draw.services import round_create, round_set_status
 from scoring import services
 from scoring.models import Game, Hand, HandRevision
-from scoring.services import event_settings_update, hands, round_call_time
+from scoring.services import event_settings_update, round_call_time
+from tests.integration.races import WAIT, HandHeld, a_writer_waits_for_a_lock, attempt
 from tests.scoring.factories import seated_table, values
 from tests.tournaments.factories import progressive_event
 from tournaments.models import Event, Round
@@ -124,53 +125,18 @@ def test_a_hand_on_its_way_while_the_director_closes_the_round_is_refused(
     it would have been a moment later, the round closed, and nothing of it is stored."""
     table = seated_table(round_status="playing")
     round_ = table.round
-    on_its_way = threading.Event()
-    closed = threading.Event()
-    bump = hands.hands_version_bump
-
-    def bump_after_the_close(*, event_id: int, at_least: int = 0) -> int:
-        on_its_way.set()
-        closed.wait(30)
-        return bump(event_id=event_id, at_least=at_least)
-
-    monkeypatch.setattr(hands, "hands_version_bump", bump_after_the_close)
+    held = HandHeld(monkeypatch, event_row_taken=False)
     outcome: dict[str, object] = {}
-
-    def phone() -> None:
-        try:
-            services.hand_submit(game=table.game, number=1, values=values())
-            outcome["hand"] = "stored"
-        except DomainError as exc:
-            outcome["hand"] = exc.code
-        finally:
-            on_its_way.set()
-            connection.close()
-
-    thread = threading.Thread(target=phone)
-    thread.start()
-    assert on_its_way.wait(30)
+    phone = held.submitted(outcome, lambda: services.hand_submit(
+        game=table.game, number=1, values=values()).hand.number)
     try:
         round_set_status(round_=round_, status="closed", close_unfinished=True)
     finally:
-        closed.set()
-        thread.join(30)
-    assert outcome["hand"] == "round_closed"
+        held.go_on.set()
+        phone.join(WAIT)
+    assert outcome["hand"] == ("round", "round_closed")
     assert not Hand.objects.filter(game=table.game).exists()
     assert Round.objects.get(pk=round_.pk).status == Round.Status.CLOSED
-
-
-def _a_writer_waits_for_a_lock(deadline_seconds: float = 30) -> bool:
-    """Another connection of the test database is waiting for a row lock (polled, so the
-    test orders its threads by what PostgreSQL says, not by sleeping)."""
-    deadline = time.monotonic() + deadline_seconds
-    with connection.cursor() as cursor:
-        while time.monotonic() < deadline:
-            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = "
-                           "current_database() AND wait_event_type = 'Lock'")
-            if cursor.fetchone()[0]:
-                return True
-            time.sleep(0.02)
-    return False
 
 
 def _time_called(event: Event, first: Round, game: Game) -> object:
@@ -204,39 +170,17 @@ def test_a_director_s_write_while_a_hand_is_on_its_way_waits_for_it(
     first = round_create(event=event)
     game = first.tables.order_by("number")[0].game
     services.hand_submit(game=game, number=1, values=values())
-    on_its_way = threading.Event()
-    go_on = threading.Event()
-    bump = hands.hands_version_bump
-
-    def bump_when_told(*, event_id: int, at_least: int = 0) -> int:
-        on_its_way.set()
-        go_on.wait(30)
-        return bump(event_id=event_id, at_least=at_least)
-
-    monkeypatch.setattr(hands, "hands_version_bump", bump_when_told)
+    held = HandHeld(monkeypatch, event_row_taken=False)
     outcome: dict[str, object] = {}
-
-    def run(name: str, action: Callable[[], object]) -> None:
-        try:
-            outcome[name] = action()
-        except Exception as exc:  # noqa: BLE001 - the outcome is the assertion
-            outcome[name] = f"{type(exc).__name__}: {exc}"
-        finally:
-            on_its_way.set()
-            connection.close()
-
-    phone = threading.Thread(target=run, args=("hand", lambda: services.hand_submit(
-        game=game, number=2, values=values()).hand.number))
-    phone.start()
-    assert on_its_way.wait(30)
-    director = threading.Thread(target=run, args=("director", lambda: write(event, first, game)))
-    director.start()
+    phone = held.submitted(outcome, lambda: services.hand_submit(
+        game=game, number=2, values=values()).hand.number)
+    director = attempt(outcome, "director", lambda: write(event, first, game))
     try:
-        assert _a_writer_waits_for_a_lock()  # the director, on a row the hand holds
+        assert a_writer_waits_for_a_lock()  # the director, on a row the hand holds
     finally:
-        go_on.set()
-        phone.join(30)
-        director.join(30)
+        held.go_on.set()
+        phone.join(WAIT)
+        director.join(WAIT)
     assert outcome == {"hand": 2, "director": after}
 
 
@@ -251,45 +195,15 @@ def test_a_redraw_while_the_first_hand_is_on_its_way_is_refused_and_the_hand_sto
     event = progressive_event(8)
     first = round_create(event=event)
     game = first.tables.order_by("number")[0].game
-    on_its_way = threading.Event()
-    go_on = threading.Event()
-    bump = hands.hands_version_bump
-
-    def bump_when_told(*, event_id: int, at_least: int = 0) -> int:
-        on_its_way.set()
-        go_on.wait(30)
-        return bump(event_id=event_id, at_least=at_least)
-
-    monkeypatch.setattr(hands, "hands_version_bump", bump_when_told)
+    held = HandHeld(monkeypatch, event_row_taken=False)
     outcome: dict[str, object] = {}
-
-    def phone() -> None:
-        try:
-            outcome["hand"] = services.hand_submit(game=game, number=1, values=values()).hand.number
-        except Exception as exc:  # noqa: BLE001 - the outcome is the assertion
-            outcome["hand"] = f"{type(exc).__name__}: {exc}"
-        finally:
-            on_its_way.set()
-            connection.close()
-
-    def director() -> None:
-        try:
-            round_create(event=event, reseat=True, reason="a player sat at the wrong table")
-            outcome["redraw"] = "done"
-        except DomainError as exc:
-            outcome["redraw"] = (exc.field, exc.code)
-        except Exception as exc:  # noqa: BLE001
-            outcome["redraw"] = f"{type(exc).__name__}: {exc}"
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=phone), threading.Thread(target=director)]
-    threads[0].start()
-    assert on_its_way.wait(30)
-    threads[1].start()
-    threads[1].join(10)  # refused at once; a re-draw waiting for the game's row is still here
-    go_on.set()
-    for t in threads:
-        t.join(30)
+    phone = held.submitted(outcome, lambda: services.hand_submit(
+        game=game, number=1, values=values()).hand.number)
+    director = attempt(outcome, "redraw", lambda: round_create(
+        event=event, reseat=True, reason="a player sat at the wrong table").number)
+    director.join(10)  # refused at once; a re-draw waiting for the game's row is still here
+    held.go_on.set()
+    for thread in (phone, director):
+        thread.join(WAIT)
     assert outcome == {"hand": 1, "redraw": ("round", "busy")}
     assert Round.objects.get(pk=first.pk).tables.count() == 2

@@ -13,7 +13,6 @@ once, so this is no timing), then lets the hand finish."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 
 import pytest
@@ -25,7 +24,8 @@ from draw.services import round_create
 from following.models import Notice
 from following.services import _claim
 from scoring.models import Game
-from scoring.services import hand_submit, hands
+from scoring.services import hand_submit
+from tests.integration.races import WAIT, HandHeld
 from tests.scoring.factories import values
 from tests.tournaments.factories import event_with_players
 from tournaments.models import Round, Table
@@ -55,39 +55,19 @@ def test_a_writer_beside_a_first_hand_never_waits_for_the_event_row(
     if writer is _take_call:
         director_call_raise(table=Table.objects.get(round=round_, number=2), reason="misdeal")
     game = Game.objects.get(table__round=round_, table__number=1)
-    holds_the_event_row = threading.Event()
-    go_on = threading.Event()
-
-    def paused(*, event_id: int) -> None:
-        """Called right after the hand's write of the event row, before it starts the round."""
-        holds_the_event_row.set()
-        go_on.wait(30)
-
-    monkeypatch.setattr(hands, "standings_request_update", paused)
+    held = HandHeld(monkeypatch, event_row_taken=True)
     outcome: dict[str, object] = {}
-
-    def phone() -> None:
-        try:
-            hand_submit(game=game, number=1, values=values())
-            outcome["hand"] = "stored"
-        except Exception as exc:  # noqa: BLE001 - the outcome is the assertion
-            outcome["hand"] = f"{type(exc).__name__}: {exc}"
-        finally:
-            holds_the_event_row.set()
-            connection.close()
-
-    thread = threading.Thread(target=phone)
-    thread.start()
-    assert holds_the_event_row.wait(30)
+    phone = held.submitted(outcome, lambda: hand_submit(game=game, number=1,
+                                                         values=values()).hand.number)
     try:
         with transaction.atomic():
             with connection.cursor() as cursor:
                 cursor.execute("SET LOCAL lock_timeout = '2s'")
             writer(round_)
     finally:
-        go_on.set()
-        thread.join(30)
-    assert outcome["hand"] == "stored"
+        held.go_on.set()
+        phone.join(WAIT)
+    assert outcome["hand"] == 1
     assert Round.objects.get(pk=round_.pk).status == Round.Status.PLAYING
     if writer is _claim_notices:
         assert Notice.objects.filter(round=round_, kind=Notice.Kind.SEATED).exists()
