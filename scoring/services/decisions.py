@@ -33,6 +33,7 @@ from .derive import (
     _live_revisions,
     _locked_game,
     _round_average,
+    averaged_games_lock,
     game_seats,
     level_sides,
 )
@@ -66,6 +67,7 @@ def round_call_time(*, round_: Round, actor: Actor | None = None,
         Game.objects.select_for_update(of=("self",)).select_related("table__round__event")
         .filter(table__round=round_, status=Game.Status.PLAYING).order_by("table__number")
     )
+    averaged_games_lock(round_.pk)
     event = Event.objects.select_for_update().get(pk=round_.event_id)
     results_final_check(event)
     word = event.sitting
@@ -138,7 +140,8 @@ def game_forfeit(*, game: Game, side: str, reason: str, actor: Actor | None = No
 
     Refused for a confirmed game (its result was played out), a closed round or an event that
     is over. Asking again for the same side returns the game unchanged."""
-    locked = _locked_game(game)  # the game's row before the event's, as a hand takes them
+    locked = _locked_game(game)  # the games' rows before the event's, as a hand takes them
+    averaged_games_lock(locked.table.round_id)
     event = Event.objects.select_for_update().get(pk=locked.table.round.event_id)
     results_final_check(event)
     # read under the event's lock, which a director's close takes first
@@ -241,7 +244,8 @@ def game_adjust(*, game: Game, kind: str, reason: str, points: object = None, si
     The event's policy: points and the round's average in every format, a forfeit where the
     format has forfeits. A confirmed game may be adjusted too (the reason is always required);
     once a later round is seated, only without changing who won it."""
-    locked = _locked_game(game)  # the game's row before the event's, as a hand takes them
+    locked = _locked_game(game)  # the games' rows before the event's, as a hand takes them
+    averaged_games_lock(locked.table.round_id)
     event = Event.objects.select_for_update().get(pk=locked.table.round.event_id)
     results_final_check(event)
     reason = reason.strip() if isinstance(reason, str) else ""

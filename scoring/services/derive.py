@@ -10,7 +10,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import NotRequired, TypedDict
 
 from django.db import OperationalError, connection, transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -360,16 +360,29 @@ def _round_average(game: Game) -> tuple[int, int, int] | None:
     return mean, len(counted), len(others)
 
 
+def _averaged_in_round(round_id: int) -> QuerySet[Game]:
+    """The games of the round given its average, locked in one order: a hand locks them after
+    its own game and before the event's row (:func:`_averages_follow`), and so does a
+    director's decision (:func:`averaged_games_lock`)."""
+    return (Game.objects.select_for_update(of=("self",))
+            .filter(table__round_id=round_id, adjusted__kind="average").order_by("pk"))
+
+
+def averaged_games_lock(round_id: int) -> None:
+    """For a director's decision holding games of the round and about to take the event's row:
+    the round's averaged games first, which the decision's results move (in the order a hand
+    takes them: no deadlock with a hand on its way)."""
+    list(_averaged_in_round(round_id).only("pk"))
+
+
 def _averages_follow(game: Game) -> None:
     """A game of the round changed its result: every game of the round given the round's
     average follows it (the mean of the games played out so far), until the round is closed.
     An average given when 4 of 50 games were finished is the average of all 49 in the end."""
     if game.table.round.status == Round.Status.CLOSED:
         return
-    averaged = list(
-        Game.objects.select_related("table__round__event").select_for_update(of=("self",))
-        .filter(table__round_id=game.table.round_id, adjusted__kind="average")
-        .exclude(pk=game.pk))
+    averaged = list(_averaged_in_round(game.table.round_id).exclude(pk=game.pk)
+                    .select_related("table__round__event"))
     for other in averaged:
         found = _round_average(other)
         if found is None:

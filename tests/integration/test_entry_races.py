@@ -13,7 +13,7 @@ from common.errors import ConflictError
 from draw.services import round_create, round_set_status
 from scoring import services
 from scoring.models import Game, Hand, HandRevision
-from scoring.services import event_settings_update, round_call_time
+from scoring.services import event_settings_update, game_adjust, round_call_time
 from tests.integration.races import WAIT, HandHeld, a_writer_waits_for_a_lock, attempt
 from tests.scoring.factories import seated_table, values
 from tests.tournaments.factories import progressive_event
@@ -153,17 +153,25 @@ def _deals_changed(event: Event, first: Round, game: Game) -> object:
     return game.hands_count, game.status
 
 
+def _adjusted(event: Event, first: Round, game: Game) -> object:
+    game_adjust(game=game, kind="points", points={"NS": 120, "EW": 90},
+                reason="a player was taken ill")
+    game.refresh_from_db()
+    return game.hands_count, game.status, (game.adjusted or {}).get("kind")
+
+
 @pytest.mark.integration
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(("write", "after"), [
     (_time_called, ([1, 2], 2, "time")),  # the game ends after the hand on its way
     (_deals_changed, (2, "playing")),  # every game re-derived, the hand on its way included
-], ids=["time called", "deals per round changed"])
+    (_adjusted, (2, "confirmed", "points")),  # the game with the hand on its way
+], ids=["time called", "deals per round changed", "adjusted result"])
 def test_a_director_s_write_while_a_hand_is_on_its_way_waits_for_it(
         servers, monkeypatch, write: Callable[[Event, Round, Game], object],
         after: object) -> None:
-    """The director calls time on a timed round, or changes the deals per round, while a
-    table's hand is on its way (its game's row taken, the event's not yet). Both take the
+    """The director calls time on a timed round, changes the deals per round, or gives the
+    game an adjusted result while a table's hand is on its way (its game's row taken, the event's not yet). Both take the
     games' rows before the event's, so the director waits for the hand, and neither waits for
     the other for ever (PostgreSQL would cancel one as a deadlock): the hand is stored first."""
     event = progressive_event(8, deals_per_round=8, format_settings={"game_minutes": 55})
