@@ -8,7 +8,8 @@ verified by ``verify.verify`` with every round's seats drawn again from the seed
 finished). Event *i* of format *F* has its own seed and size, drawn from ``S/F/i`` alone, so a
 corpus can be run in slices, on several processes (``--jobs``: one database each, copied from
 the migrated one) and over several sittings: ``--ledger DIR`` keeps a line per event verified
-(``DIR/*.jsonl``) and skips, on the next run, the events it holds; ``--hours`` stops starting
+(``DIR/*.jsonl``; a finished sitting's file is gzipped and committed under ``bench/corpus/``)
+and skips, on the next run, the events it holds; ``--hours`` stops starting
 events after that long, and ``--report`` prints the ledger's summary without playing anything.
 
 The size is log-uniform between the smallest field the format seats and ``--max-players`` (512;
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gzip
 import json
 import math
 import os
@@ -154,8 +156,12 @@ def play_one(corpus: int, name: str, index: int, most: int, keep: str | None,
 
 
 def ledger_lines(ledger: Path) -> Iterator[Verified]:
-    for path in sorted(ledger.glob("*.jsonl")):
-        for line in path.read_text().splitlines():
+    """The ledger's lines: the sitting under way (``*.jsonl``) and the sittings kept
+    (``*.jsonl.gz``, committed under ``bench/corpus/SEED/`` so that they outlive the machine)."""
+    for path in sorted([*ledger.glob("*.jsonl"), *ledger.glob("*.jsonl.gz")]):
+        raw = path.read_bytes()
+        text = (gzip.decompress(raw) if path.suffix == ".gz" else raw).decode()
+        for line in text.splitlines():
             if line.strip():
                 yield Verified(**json.loads(line))
 

@@ -4,12 +4,13 @@ jobs, and one job playing its share into the ledger."""
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 from pathlib import Path
 
 import pytest
 
-from bench.conformance import run_job, share
+from bench.conformance import ledger_lines, run_job, share
 
 
 @pytest.mark.parametrize("jobs", [1, 2, 3])
@@ -29,3 +30,20 @@ def test_a_single_job_plays_its_events_into_the_ledger(tmp_path: Path) -> None:
     assert all(line["found"] == 0 and line["caught"] == line["tampered"] > 0 for line in lines)
     run_job(args, ["club_night"], tmp_path)  # a second sitting: the ledger holds them all
     assert sum(len(p.read_text().splitlines()) for p in tmp_path.glob("*.jsonl")) == 2
+
+
+@pytest.mark.django_db
+def test_a_kept_sitting_counts_as_played(tmp_path: Path) -> None:
+    """A finished sitting's file, gzipped (as committed under ``bench/corpus/``), is read
+    beside the one under way: its events are not played again."""
+    args = argparse.Namespace(per_format=2, jobs=1, job=None, seed=7, max_players=4,
+                              keep=None, hours=0.0)
+    line = {"corpus": 7, "format": "club_night", "index": 0, "seed": 1, "players": 4,
+            "rules": "x", "seats": 1, "unchecked": 0, "found": 0, "early": False,
+            "generate_s": 1.0, "verify_s": 0.0, "commit": "c", "tampered": 1, "caught": 1}
+    (tmp_path / "sitting-1.jsonl.gz").write_bytes(gzip.compress(json.dumps(line).encode()))
+    assert [v.index for v in ledger_lines(tmp_path)] == [0]
+    run_job(args, ["club_night"], tmp_path)
+    played = [json.loads(row)["index"] for path in tmp_path.glob("*.jsonl")
+              for row in path.read_text().splitlines()]
+    assert played == [1]
