@@ -31,7 +31,12 @@ from formats import Finish, Format, Situation, Stage
 from pairing.rotation import RotationError, RoundPlan
 from ranking.prizes import award_places
 from scoring.models import Game, Hand
-from scoring.services import game_forfeit, level_sides, round_games_lock_idle
+from scoring.services import (
+    game_forfeit,
+    level_games_lock_idle,
+    level_sides,
+    round_games_lock_idle,
+)
 from standings.models import StandingsSnapshot
 from standings.rows import Placement, StandingRow
 from standings.selectors import qualifying_order, standings_compute
@@ -243,12 +248,9 @@ def _name_alternates(event: Event, waiting: list[int], actor: Actor | None) -> N
 def _settle_ties(event: Event, round_: Round, settings: Mapping[str, object],
                  actor: Actor | None) -> None:
     """Games of ``round_`` that ended level need a winner before players move: the system cuts
-    the cards (seeded by the event, round and table; logged), or the table has entered its cut."""
-    level = list(
-        Game.objects.filter(table__round=round_, winner="", cut_winner="")
-        .exclude(status=Game.Status.PLAYING).select_related("table")
-        .order_by("table__number")
-    )
+    the cards (seeded by the event, round and table; logged), or the table has entered its cut.
+    The level games are locked without waiting (refused, ``busy``, while one is corrected)."""
+    level = level_games_lock_idle(round_)  # none is being corrected: the cut below is final
     if not level:
         return
     if settings.get("ties") == "table_cut":

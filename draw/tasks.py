@@ -6,7 +6,9 @@ a retried task never makes two rounds). A re-draw happens only when the director
 with a reason, and only before any hand of the round is entered. ``round_confirmed`` is asked for (by name) when the
 last game of a round is confirmed; it calls :func:`draw.services.round_advance` as the format's
 own advance (formats that seat themselves then build the next round). Transient database
-trouble is retried as every task's is (``common.tasks.db_task_retry``); a refusal is final.
+trouble is retried as every task's is (``common.tasks.db_task_retry``), and so is a round busy
+for a moment (code ``busy``: a game of it being written, whose row the seating does not wait
+for); any other refusal is final.
 ``reconcile_advances`` (beat, and once at each worker's start) does an advance that was owed and
 lost on the way (see :func:`draw.selectors.advance_due`).
 """
@@ -18,6 +20,7 @@ from typing import NotRequired, TypedDict
 
 from celery import shared_task
 from django.contrib.auth import get_user_model
+from django.db import OperationalError
 
 from common.errors import DomainError
 from common.tasks import db_task_retry
@@ -28,6 +31,14 @@ from .selectors import advances_due
 from .services import round_advance, round_create
 
 logger = logging.getLogger(__name__)
+
+
+def _busy_retried(exc: DomainError) -> None:
+    """A round busy for a moment (a game of it being written: the seating takes the games' rows
+    without waiting, :func:`scoring.services.level_games_lock_idle`) is retried as transient
+    database trouble is, with the same backoff; other refusals are final."""
+    if exc.code == "busy":
+        raise OperationalError(exc.message) from exc
 
 
 class TaskOutcome(TypedDict):
@@ -59,6 +70,7 @@ def seat_round(event_id: int, number: int, reseat: bool = False,
         round_ = round_create(event=event, number=number, reseat=reseat, actor=actor,
                               reason=reason)
     except DomainError as exc:
+        _busy_retried(exc)
         if exc.code == "complete":  # a bracket decided before its last planned round (no reset)
             seating.job_done(event_id=event_id)
             return {"event": event_id, "round": number, "seated": None, "last": True}
@@ -83,6 +95,7 @@ def round_confirmed(event_id: int, number: int) -> TaskOutcome:
     try:
         new = round_advance(event=event, number=number, automatic=True)
     except DomainError as exc:
+        _busy_retried(exc)
         # A refusal (too few players, a level game waiting for its cut) is final: no retry.
         logger.info("round %s of event %s not seated: %s", number + 1, event_id, exc.message)
         seating.job_failed(event_id=event_id, number=number + 1, message=exc.message)

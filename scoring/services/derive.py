@@ -52,6 +52,23 @@ def round_games_lock_idle(round_: Round) -> None:
                           field="round", code="busy") from None
 
 
+def level_games_lock_idle(round_: Round) -> list[Game]:
+    """The games of ``round_`` that ended level and wait for their cut (no longer playing, no
+    winner, no cut), by table, locked without waiting, for the seating of the next round: it
+    holds the event's row and settles them, while a director's correction of one holds the
+    game's row and takes the event's next, so waiting for it would deadlock. Refused
+    (``round``, code ``busy``) while one is being changed; nothing waits, the worker retries."""
+    try:
+        with transaction.atomic():  # a savepoint: the refusal leaves the transaction usable
+            return list(Game.objects.select_for_update(of=("self",), nowait=True)
+                        .filter(table__round=round_, winner="", cut_winner="")
+                        .exclude(status=Game.Status.PLAYING).select_related("table")
+                        .order_by("table__number"))
+    except OperationalError:
+        raise DomainError(gettext("A game of this round is being corrected right now: look at the round again, then seat the next one."),
+                          field="round", code="busy") from None
+
+
 def _live_revisions(game: Game) -> list[HandRevision]:
     return list(
         HandRevision.objects.filter(hand__game=game, is_live=True)

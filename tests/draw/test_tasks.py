@@ -1,9 +1,15 @@
-"""The seating job: idempotent, refusals reported and not retried."""
+"""The seating job: idempotent, refusals reported and not retried, a busy round retried."""
 
 from __future__ import annotations
 
-import pytest
+from typing import Any
 
+import pytest
+from celery.exceptions import Retry
+
+from common.errors import DomainError
+from draw import tasks
+from draw.services import round_create
 from draw.tasks import seat_round
 from tests.tournaments.factories import event_with_players
 from tournaments.models import Round, Seat, Table
@@ -29,3 +35,25 @@ def test_seat_round_refusal_is_reported_not_retried() -> None:
     assert "still open" in result["error"]
     assert Round.objects.filter(event=event).count() == 1
     assert seat_round.apply(args=(999999, 1)).get()["error"] == "no such event"
+
+
+def test_a_busy_round_is_retried_not_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A seating refused because a game of the round was being written that moment (code
+    ``busy``: the seating takes the games' rows without waiting) is tried again, as a dropped
+    connection is; the seating job then seats the round."""
+    event = event_with_players(players=8)
+    tried: list[int] = []
+
+    def busy_once(**kwargs: Any) -> Round:
+        tried.append(1)
+        if len(tried) == 1:
+            raise DomainError("A game of this round is being corrected right now.",
+                              field="round", code="busy")
+        return round_create(**kwargs)
+
+    monkeypatch.setattr(tasks, "round_create", busy_once)
+    with pytest.raises(Retry):  # the worker runs it again after the backoff
+        seat_round.apply(args=(event.pk, 1))
+    assert not Round.objects.filter(event=event).exists()
+    assert seat_round.apply(args=(event.pk, 1)).get()["tables"] == 2
+    assert len(tried) == 2

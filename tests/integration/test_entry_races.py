@@ -13,12 +13,15 @@ from common.errors import ConflictError
 from draw.services import round_create, round_set_status
 from scoring import services
 from scoring.models import Game, Hand, HandRevision
-from scoring.services import event_settings_update, game_adjust, round_call_time
+from scoring.services import decisions, event_settings_update, game_adjust, round_call_time
 from tests.integration.races import WAIT, HandHeld, a_writer_waits_for_a_lock, attempt
 from tests.scoring.factories import seated_table, values
 from tests.tournaments.factories import progressive_event
-from tournaments.models import Event, Round
-from tournaments.services import event_lock
+from tournaments.models import Event, EventLog, Round
+from tournaments.services import event_hold_advance, event_lock
+
+LEVEL = {"bidder": "N", "bid": 50, "meld": {"NS": 20, "EW": 30},
+         "counters": {"NS": 30, "EW": 20}}  # NS 50, EW 50: a level game
 
 
 @pytest.mark.integration
@@ -215,3 +218,45 @@ def test_a_redraw_while_the_first_hand_is_on_its_way_is_refused_and_the_hand_sto
         thread.join(WAIT)
     assert outcome == {"hand": 1, "redraw": ("round", "busy")}
     assert Round.objects.get(pk=first.pk).tables.count() == 2
+
+
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_seating_while_a_level_game_is_corrected_is_refused_and_the_correction_stored(
+        servers, monkeypatch) -> None:
+    """Round 1 is confirmed with a level game; the director adjusts that game's result (its
+    row taken, the event's not yet) while the next round is seated. The seating holds the
+    event's row and would cut the cards for the level game, so it does not wait for the game's
+    row (the two would deadlock): it is refused at once, naming the round, and the correction is
+    stored; seated again, the round reads the corrected winner and needs no cut."""
+    event = progressive_event(8, deals_per_round=1)
+    event_hold_advance(event=event, held=True)  # the worker closes round 1 and seats nothing
+    first = round_create(event=event)
+    won, level = (t.game for t in first.tables.order_by("number"))
+    services.hand_submit(game=won, number=1, values=values())
+    services.hand_submit(game=level, number=1, values=values(**LEVEL))
+    services.game_confirm(game=won, position="N")
+    services.game_confirm(game=level, position="E")
+    on_its_way, go_on = threading.Event(), threading.Event()
+    lock_averaged = decisions.averaged_games_lock
+
+    def held_after_the_game(round_id: int) -> None:  # the game's row taken, the event's not
+        lock_averaged(round_id)
+        on_its_way.set()
+        go_on.wait(WAIT)
+
+    monkeypatch.setattr(decisions, "averaged_games_lock", held_after_the_game)
+    outcome: dict[str, object] = {}
+    director = attempt(outcome, "adjust", lambda: services.game_adjust(
+        game=level, kind="points", points={"NS": 60, "EW": 50},
+        reason="a counter was left out").winner, ended=on_its_way)
+    assert on_its_way.wait(WAIT)
+    seating = attempt(outcome, "seat", lambda: round_create(event=event).number)
+    seating.join(10)  # refused at once; a seating waiting for the game's row is still here
+    go_on.set()
+    for thread in (director, seating):
+        thread.join(WAIT)
+    assert outcome == {"adjust": "NS", "seat": ("round", "busy")}
+    assert not Game.objects.filter(table__round__event=event).exclude(cut_winner="").exists()
+    assert round_create(event=event).number == 2
+    assert not EventLog.objects.filter(event=event, action="tie_cut").exists()
