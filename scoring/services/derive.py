@@ -38,35 +38,49 @@ def _locked_game(game: Game) -> Game:
     )
 
 
-def round_games_lock_idle(round_: Round) -> None:
-    """Lock every game of ``round_`` without waiting, for a writer holding the event's row
-    (a director's re-draw): a table whose hand is on its way holds its game's row and writes
-    the event's last, so waiting for it would deadlock. Refused (``round``, code ``busy``)
-    while a table is writing; nothing waits. Once they are locked, no hand can be on its way."""
+def _lock_idle(games: QuerySet[Game]) -> list[Game] | None:
+    """``games`` locked without waiting, for a writer already holding the event's row: a hand
+    on its way, or a director's correction, holds its game's row and takes the event's next, so
+    waiting for it would deadlock. None while another writer holds one of them (nothing waits;
+    the savepoint leaves the transaction usable for the refusal)."""
     try:
-        with transaction.atomic():  # a savepoint: the refusal leaves the transaction usable
-            list(Game.objects.select_for_update(of=("self",), nowait=True)
-                 .filter(table__round=round_).only("pk"))
+        with transaction.atomic():
+            return list(games.select_for_update(of=("self",), nowait=True))
     except OperationalError:
+        return None
+
+
+def round_games_lock_idle(round_: Round) -> None:
+    """Lock every game of ``round_`` without waiting (:func:`_lock_idle`), for a director's
+    re-draw. Refused (``round``, code ``busy``) while a table is writing. Once they are locked,
+    no hand can be on its way."""
+    if _lock_idle(Game.objects.filter(table__round=round_).only("pk")) is None:
         raise DomainError(gettext("A table of this round is entering a hand right now: look at the round again, then decide."),
-                          field="round", code="busy") from None
+                          field="round", code="busy")
+
+
+def event_games_lock_idle(event: Event) -> None:
+    """Lock every game of the event without waiting (:func:`_lock_idle`), for a new deal count
+    decided once the event's row is held (the caller's copy of the event was out of date, so
+    the games were not locked first). Refused (``deals_per_round``, code ``busy``) while a
+    table is writing."""
+    if _lock_idle(Game.objects.filter(table__round__event=event).order_by("pk").only("pk")) is None:
+        raise DomainError(gettext("A table is entering a hand right now: look at the event again, then change the deals per round."),
+                          field="deals_per_round", code="busy")
 
 
 def level_games_lock_idle(round_: Round) -> list[Game]:
     """The games of ``round_`` that ended level and wait for their cut (no longer playing, no
-    winner, no cut), by table, locked without waiting, for the seating of the next round: it
-    holds the event's row and settles them, while a director's correction of one holds the
-    game's row and takes the event's next, so waiting for it would deadlock. Refused
-    (``round``, code ``busy``) while one is being changed; nothing waits, the worker retries."""
-    try:
-        with transaction.atomic():  # a savepoint: the refusal leaves the transaction usable
-            return list(Game.objects.select_for_update(of=("self",), nowait=True)
-                        .filter(table__round=round_, winner="", cut_winner="")
-                        .exclude(status=Game.Status.PLAYING).select_related("table")
-                        .order_by("table__number"))
-    except OperationalError:
+    winner, no cut), by table, locked without waiting (:func:`_lock_idle`), for the seating of
+    the next round, which settles them. Refused (``round``, code ``busy``) while a director
+    corrects one; the worker's seating retries."""
+    found = _lock_idle(Game.objects.filter(table__round=round_, winner="", cut_winner="")
+                       .exclude(status=Game.Status.PLAYING).select_related("table")
+                       .order_by("table__number"))
+    if found is None:
         raise DomainError(gettext("A game of this round is being corrected right now: look at the round again, then seat the next one."),
-                          field="round", code="busy") from None
+                          field="round", code="busy")
+    return found
 
 
 def _live_revisions(game: Game) -> list[HandRevision]:

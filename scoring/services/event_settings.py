@@ -21,7 +21,7 @@ from tournaments.services import (
 )
 
 from ..models import Game, Hand
-from .derive import event_recompute
+from .derive import event_games_lock_idle, event_recompute
 
 
 @transaction.atomic
@@ -31,12 +31,16 @@ def event_settings_update(*, event: Event, actor: Actor | None = None,
     check_event_settings_change``) and re-derive what depends on them: a new deal count
     re-derives every game from its hands; the standings follow. The one service that changes an
     event's settings (the pages, the API and the demo all come here)."""
-    if settings.get("deals_per_round", event.deals_per_round) != event.deals_per_round:
+    games_first = settings.get("deals_per_round", event.deals_per_round) != event.deals_per_round
+    if games_first:
         # A new deal count re-derives every game (event_recompute): the games' rows before the
         # event's, in the order a hand takes them, so a hand on its way is waited for.
         list(Game.objects.select_for_update(of=("self",)).filter(table__round__event=event)
              .order_by("pk").only("pk"))
     locked = event_lock(event)
+    if not games_first and settings.get("deals_per_round",
+                                        locked.deals_per_round) != locked.deals_per_round:
+        event_games_lock_idle(locked)  # the caller's event was out of date: refused, not waited
     hands_entered = Hand.objects.filter(game__table__round__event=locked).exists()
     changed = _event_settings_write(locked, actor=actor, hands_entered=hands_entered,
                                     settings=settings)

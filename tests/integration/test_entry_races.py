@@ -260,3 +260,39 @@ def test_seating_while_a_level_game_is_corrected_is_refused_and_the_correction_s
     assert not Game.objects.filter(table__round__event=event).exclude(cut_winner="").exists()
     assert round_create(event=event).number == 2
     assert not EventLog.objects.filter(event=event, action="tie_cut").exists()
+
+
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_a_new_deal_count_from_an_out_of_date_page_is_refused_while_a_hand_is_on_its_way(
+        servers, monkeypatch) -> None:
+    """The director's copy of the event is out of date (another director changed the deals per
+    round from 8 to 6 meanwhile), so asking for 8 looks like no change until the event's row
+    is held: the games were not locked first. With a hand on its way (its game's row taken,
+    the event's not yet), the change is refused at once, naming the field, and the hand is
+    stored; asked again, the change is made."""
+    event = progressive_event(8, deals_per_round=8)
+    first = round_create(event=event)
+    game = first.tables.order_by("number")[0].game
+    out_of_date = Event.objects.get(pk=event.pk)
+
+    def deals(copy: Event, number: int) -> int:
+        return event_settings_update(
+            event=copy, name=copy.name, date=copy.date, ruleset_preset=copy.ruleset_preset,
+            rounds_planned=copy.rounds_planned, bye_scoring=copy.bye_scoring,
+            deals_per_round=number).deals_per_round
+
+    deals(event, 6)
+    services.hand_submit(game=game, number=1, values=values())  # the games are re-derived
+    held = HandHeld(monkeypatch, event_row_taken=False)
+    outcome: dict[str, object] = {}
+    phone = held.submitted(outcome, lambda: services.hand_submit(
+        game=game, number=2, values=values()).hand.number)
+    director = attempt(outcome, "director", lambda: deals(out_of_date, 8))
+    director.join(10)  # refused at once; a change waiting for the game's row is still here
+    held.go_on.set()
+    for thread in (phone, director):
+        thread.join(WAIT)
+    assert outcome == {"hand": 2, "director": ("deals_per_round", "busy")}
+    assert deals(out_of_date, 8) == 8
+    assert Hand.objects.filter(game=game).count() == 2
