@@ -49,7 +49,8 @@ from .parse import HAND_FIELDS, hand_check, revision_hand
 __all__ = [
     "ADJUSTED", "ADJUSTED_POINTS_LIMIT", "ADJUST_KINDS", "FORFEIT", "HAND_FIELDS",
     "event_recompute", "event_settings_update", "game_adjust", "game_confirm", "game_forfeit",
-    "game_recompute", "level_games_lock_idle", "level_sides", "game_set_scorer", "game_settle_tie", "games_confirm_at_desk",
+    "game_recompute", "level_games_lock_idle", "level_sides", "game_set_scorer",
+    "game_settle_tie", "games_confirm_at_desk",
     "hand_check", "hand_correct", "hand_delete_last", "hand_submit", "revision_hand",
     "round_call_time", "round_games_lock_idle",
 ]
