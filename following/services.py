@@ -38,7 +38,7 @@ from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage, get_connection
 from django.core.validators import validate_email
 from django.db import transaction
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext
@@ -361,6 +361,13 @@ def _notify(round_: Round, owed: list[str], after: int, result: NotifyResult) ->
     round_id = round_.pk
     notices = list(Notice.objects.filter(round=round_, kind__in=owed))
     event = round_.event
+    followers = (Follower.objects.filter(event=event, stopped__isnull=True, pk__gt=after)
+                 .select_related("event").order_by("pk"))
+    if not followers.filter(Q(email_confirmed_at__isnull=False)
+                            | Q(push_subscription__isnull=False)).exists():
+        _finish(notices)  # nobody (left) to tell: no seating board, places or texts to build
+        _count_sent(notices)
+        return result
     board = seating(event)
     if board["round"] is None or board["round"].pk != round_.pk:
         _finish(notices)
@@ -375,8 +382,6 @@ def _notify(round_: Round, owed: list[str], after: int, result: NotifyResult) ->
                                       place=places.get(entry_id))
     run = _Run(event=event, notices=notices, texts=texts, result=result,
                started=time.monotonic())
-    followers = (Follower.objects.filter(event=event, stopped__isnull=True, pk__gt=after)
-                 .select_related("event").order_by("pk"))
     done = (run.send(Delivery.Channel.MAIL, followers.filter(email_confirmed_at__isnull=False),
                      BATCH)
             and run.send(Delivery.Channel.PUSH, followers.filter(push_subscription__isnull=False),
@@ -386,15 +391,20 @@ def _notify(round_: Round, owed: list[str], after: int, result: NotifyResult) ->
     else:
         result["continued"] = True
         task_queue(ROUND_NOTIFY, args=(round_id, after, owed), on_commit=False)
-    for notice in notices:
-        Notice.objects.filter(pk=notice.pk).update(sent=Delivery.objects.filter(
-            notice=notice, outcome=Delivery.Outcome.SENT).count())
+    _count_sent(notices)
     return result
 
 
 def _finish(notices: list[Notice]) -> None:
     Notice.objects.filter(pk__in=[n.pk for n in notices], finished__isnull=True).update(
         finished=timezone.now())
+
+
+def _count_sent(notices: list[Notice]) -> None:
+    """Each notice's ``sent``: its deliveries sent, over every run of the round's task."""
+    for notice in notices:
+        Notice.objects.filter(pk=notice.pk).update(sent=Delivery.objects.filter(
+            notice=notice, outcome=Delivery.Outcome.SENT).count())
 
 
 class _Run:

@@ -225,6 +225,27 @@ def test_a_stopped_follower_is_told_nothing(receiver, django_capture_on_commit_c
     assert mail.outbox == []
 
 
+@pytest.mark.parametrize("players", [8, 40])
+def test_a_round_nobody_can_be_told_of_is_finished_without_building_the_notices(
+        players: int, django_assert_max_num_queries) -> None:
+    """An event whose followers have neither a confirmed address nor a push subscription (or
+    have stopped): the round's notices are finished with nothing sent, in a few queries
+    whatever the field (no seating board, places or texts are built for nobody)."""
+    event = event_with_players(players=players)
+    entries = list(event.entries.order_by("pk"))
+    services.follower_start(event=event, entry=entries[0])  # never confirmed nor subscribed
+    stopped, _ = services.follower_start(event=event, entry=entries[1])
+    stopped.email, stopped.email_confirmed_at = "me@example.org", datetime.datetime.now(tz=datetime.UTC)
+    stopped.save()
+    services.follower_stop(follower=stopped)
+    round_ = round_create(event=event)
+    with django_assert_max_num_queries(11):
+        told = services.round_notify(round_id=round_.pk)
+    assert told["kinds"] == ["seated"] and told["pushed"] == told["mailed"] == 0
+    assert not Notice.objects.filter(round=round_, finished__isnull=True).exists()
+    assert mail.outbox == []
+
+
 @pytest.mark.parametrize(("n", "text"), [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"),
                                          (11, "11th"), (12, "12th"), (13, "13th"), (21, "21st"),
                                          (22, "22nd"), (23, "23rd"), (101, "101st"),
