@@ -8,9 +8,10 @@ verified by ``verify.verify`` with every round's seats drawn again from the seed
 finished). Event *i* of format *F* has its own seed and size, drawn from ``S/F/i`` alone, so a
 corpus can be run in slices, on several processes (``--jobs``: one database each, copied from
 the migrated one) and over several sittings: ``--ledger DIR`` keeps a line per event verified
-(``DIR/*.jsonl``; a finished sitting's file is gzipped and committed under ``bench/corpus/``)
-and skips, on the next run, the events it holds; ``--hours`` stops starting
-events after that long, and ``--report`` prints the ledger's summary without playing anything.
+(``DIR/*.jsonl``) and skips, on the next run, the events it holds; ``--hours`` stops starting
+events after that long, ``--seal NAME`` keeps a finished sitting as one gzipped file (committed
+under ``bench/corpus/SEED/``, so that the ledger outlives the machine), and ``--report`` prints
+the ledger's summary without playing anything.
 
 The size is log-uniform between the smallest field the format seats and ``--max-players`` (512;
 small fields far more often). Each event's ruleset and settings are drawn from its seed too
@@ -166,6 +167,24 @@ def ledger_lines(ledger: Path) -> Iterator[Verified]:
                 yield Verified(**json.loads(line))
 
 
+def seal(ledger: Path, name: str) -> Path | None:
+    """The sitting under way (every ``*.jsonl`` of the ledger) kept as one gzipped file,
+    ``sitting-NAME.jsonl.gz``, its lines sorted by format and index (the same bytes whichever
+    job played what), the plain files removed; None when there was nothing to keep."""
+    plain = sorted(ledger.glob("*.jsonl"))
+    lines = [line for path in plain for line in path.read_text().splitlines() if line.strip()]
+    if not lines:
+        return None
+    lines.sort(key=lambda line: (json.loads(line)["format"], json.loads(line)["index"]))
+    kept = ledger / f"sitting-{name}.jsonl.gz"
+    if kept.exists():
+        raise SystemExit(f"{kept} exists: name the sitting differently")
+    kept.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode(), mtime=0))
+    for path in plain:
+        path.unlink()
+    return kept
+
+
 def share(per_format: int, jobs: int, job: int) -> range:
     """The indices job ``job`` of ``jobs`` plays: event *i* of every format goes to job *i* mod
     *J* (a single job, the default, plays them all), so each job plays every format and the
@@ -260,9 +279,18 @@ def main() -> int:
                         help="keep a line per event here, and skip the events it holds")
     parser.add_argument("--report", action="store_true",
                         help="print the ledger's summary only")
+    parser.add_argument("--seal", metavar="NAME",
+                        help="keep the sitting under way as DIR/sitting-NAME.jsonl.gz (to "
+                             "commit under bench/corpus/), play nothing")
     parser.add_argument("--job", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     names = [n for n in args.formats.split(",") if n] or formats.names()
+    if args.seal:
+        if not args.ledger:
+            parser.error("--seal needs --ledger")
+        kept = seal(Path(args.ledger), args.seal)
+        print(f"kept as {kept}" if kept else "no sitting under way")
+        return 0
     with tempfile.TemporaryDirectory() as scratch:
         ledger = Path(args.ledger or scratch)
         ledger.mkdir(parents=True, exist_ok=True)

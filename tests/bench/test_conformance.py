@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.conformance import ledger_lines, run_job, share
+from bench.conformance import ledger_lines, run_job, seal, share
 
 
 @pytest.mark.parametrize("jobs", [1, 2, 3])
@@ -47,3 +47,27 @@ def test_a_kept_sitting_counts_as_played(tmp_path: Path) -> None:
     played = [json.loads(row)["index"] for path in tmp_path.glob("*.jsonl")
               for row in path.read_text().splitlines()]
     assert played == [1]
+
+
+def test_a_sitting_is_sealed_into_one_file_the_same_whichever_job_played_what(
+        tmp_path: Path) -> None:
+    def line(name: str, index: int) -> str:
+        return json.dumps({"corpus": 7, "format": name, "index": index, "seed": index,
+                           "players": 4, "rules": "x", "seats": 1, "unchecked": 0, "found": 0,
+                           "early": False, "generate_s": 1.0, "verify_s": 0.0, "commit": "c",
+                           "tampered": 1, "caught": 1})
+
+    one, other = tmp_path / "one", tmp_path / "other"
+    for ledger, jobs in ((one, [[("swiss", 1), ("club_night", 0)], [("swiss", 0)]]),
+                         (other, [[("swiss", 0), ("swiss", 1), ("club_night", 0)]])):
+        ledger.mkdir()
+        for number, played in enumerate(jobs):
+            (ledger / f"job-{number}.jsonl").write_text(
+                "".join(line(name, index) + "\n" for name, index in played))
+    kept = [seal(ledger, "first") for ledger in (one, other)]
+    assert kept[0] is not None and kept[1] is not None
+    assert kept[0].read_bytes() == kept[1].read_bytes()
+    assert not list(one.glob("*.jsonl"))
+    assert [(v.format, v.index) for v in ledger_lines(one)] == [
+        ("club_night", 0), ("swiss", 0), ("swiss", 1)]
+    assert seal(one, "second") is None  # nothing under way
