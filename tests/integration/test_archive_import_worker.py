@@ -11,6 +11,7 @@ import urllib.request
 from typing import Any
 
 import pytest
+from django.db import DEFAULT_DB_ALIAS, connections
 from rest_framework.authtoken.models import Token
 
 from archive.models import ImportJob
@@ -50,6 +51,15 @@ def test_the_worker_imports_while_the_site_answers(live_server: Any, celery_app_
     token = Token.objects.create(user=director_of(club, "target-director")).key
     poll = f"{live_server.url}/events/{played.pk}/standings/version/"
 
+    # The worker's import waits until the director's status poll has answered once while the
+    # job is unfinished: a table lock on the events (the import adds one; the upload, the polls
+    # and the standings only read them), released by that answer. Otherwise a quick import
+    # could end before the first poll, and there would be nothing to answer meanwhile.
+    held = connections.create_connection(DEFAULT_DB_ALIAS)
+    held.set_autocommit(False)
+    with held.cursor() as cursor:
+        cursor.execute("LOCK TABLE tournaments_event IN SHARE ROW EXCLUSIVE MODE")
+
     upload = urllib.request.Request(
         f"{live_server.url}/api/clubs/{club.slug}/events/import/", data=raw, method="POST",
         headers={"Authorization": f"Token {token}", "Content-Type": "application/json"})
@@ -80,12 +90,16 @@ def test_the_worker_imports_while_the_site_answers(live_server: Any, celery_app_
             code, took, body = _get(status_url, token)
             assert code == 200
             seen.append((body["status"], took))
+            if held.connection is not None:
+                held.commit()  # answered while unfinished: the import goes on
+                held.close()
             return bool(body["status"] in ("done", "refused"))
 
         assert wait_until(finished, timeout=120), seen[-3:]
     finally:
         stop.set()
         phone.join()
+        held.close()
     assert seen[-1][0] == "done", ImportJob.objects.get().problems
     assert any(state in ("queued", "running") for state, _ in seen[:-1])  # answered meanwhile
     assert max(took for _, took in seen) < 2.0, seen
