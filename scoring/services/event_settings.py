@@ -31,15 +31,14 @@ def event_settings_update(*, event: Event, actor: Actor | None = None,
     check_event_settings_change``) and re-derive what depends on them: a new deal count
     re-derives every game from its hands; the standings follow. The one service that changes an
     event's settings (the pages, the API and the demo all come here)."""
-    games_first = settings.get("deals_per_round", event.deals_per_round) != event.deals_per_round
+    games_first = _deal_count_changes(event, settings)
     if games_first:
         # A new deal count re-derives every game (event_recompute): the games' rows before the
         # event's, in the order a hand takes them, so a hand on its way is waited for.
         list(Game.objects.select_for_update(of=("self",)).filter(table__round__event=event)
              .order_by("pk").only("pk"))
     locked = event_lock(event)
-    if not games_first and settings.get("deals_per_round",
-                                        locked.deals_per_round) != locked.deals_per_round:
+    if not games_first and _deal_count_changes(locked, settings):
         event_games_lock_idle(locked)  # the caller's event was out of date: refused, not waited
     hands_entered = Hand.objects.filter(game__table__round__event=locked).exists()
     changed = _event_settings_write(locked, actor=actor, hands_entered=hands_entered,
@@ -62,6 +61,11 @@ def event_settings_update(*, event: Event, actor: Actor | None = None,
                       games=[list(g) for g in reopened])
     event_results_changed(locked)
     return locked
+
+
+def _deal_count_changes(event: Event, settings: EventSettings) -> bool:
+    """The settings ask for another deal count than ``event`` holds."""
+    return settings.get("deals_per_round", event.deals_per_round) != event.deals_per_round
 
 
 def _event_settings_write(locked: Event, *, actor: Actor | None, hands_entered: bool,
