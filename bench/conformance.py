@@ -167,6 +167,12 @@ def ledger_lines(ledger: Path) -> Iterator[Verified]:
                 yield Verified(**json.loads(line))
 
 
+def _ledger_order(line: str) -> tuple[str, int]:
+    """Where a ledger line goes in a sealed sitting: by format, then by index."""
+    verified = json.loads(line)
+    return verified["format"], verified["index"]
+
+
 def seal(ledger: Path, name: str) -> Path | None:
     """The sitting under way (every ``*.jsonl`` of the ledger) kept as one gzipped file,
     ``sitting-NAME.jsonl.gz``, its lines sorted by format and index (the same bytes whichever
@@ -175,7 +181,7 @@ def seal(ledger: Path, name: str) -> Path | None:
     lines = [line for path in plain for line in path.read_text().splitlines() if line.strip()]
     if not lines:
         return None
-    lines.sort(key=lambda line: (json.loads(line)["format"], json.loads(line)["index"]))
+    lines.sort(key=_ledger_order)
     kept = ledger / f"sitting-{name}.jsonl.gz"
     if kept.exists():
         raise SystemExit(f"{kept} exists: name the sitting differently")
