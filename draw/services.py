@@ -353,16 +353,19 @@ def round_advance(
     ``automatic`` is the format's own advance, asked for when the last game of the round is
     confirmed (``draw.tasks.round_confirmed``): it does nothing for a format that does not seat
     itself, and while the director holds the advance it closes the round and seats nothing (the
-    director seats the next round by hand). The new round is seated, not started (``start``
-    is the director's). A round the tables draw partners for (``table_draw``, as
-    :func:`round_create` takes it) is never seated by the automatic advance: it closes the
-    round and the director enters the tables' draws."""
+    director seats the next round by hand). It also does nothing once the event is over (the
+    director closed the round and finished the event before the advance of its last
+    confirmation ran), where it would otherwise report a refusal on a finished event's page.
+    The new round is seated, not started (``start`` is the director's). A round the tables
+    draw partners for (``table_draw``, as :func:`round_create` takes it) is never seated by
+    the automatic advance: it closes the round and the director enters the tables' draws."""
     locked = event_lock(event)
     spec = locked.spec
-    if automatic and (not spec.seats_automatically
+    over = locked.status not in (Event.Status.DRAFT, Event.Status.RUNNING)
+    if automatic and (over or not spec.seats_automatically
                       or not locked.rounds.filter(number=number).exists()):
         return None
-    if locked.status not in (Event.Status.DRAFT, Event.Status.RUNNING):
+    if over:
         raise DomainError(gettext("This event is over; no more rounds."), field="event")
     word = locked.sitting
     round_ = locked.rounds.filter(number=number).first()

@@ -1,4 +1,5 @@
-"""The seating job: idempotent, refusals reported and not retried, a busy round retried."""
+"""The seating job: idempotent, refusals reported and not retried, a busy round retried, and the
+automatic advance arriving after the event finished."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ import pytest
 from celery.exceptions import Retry
 
 from common.errors import DomainError
-from draw import tasks
-from draw.services import round_create
-from draw.tasks import seat_round
-from tests.tournaments.factories import event_with_players
-from tournaments.models import Round, Seat, Table
+from draw import seating, tasks
+from draw.services import event_status_set, round_advance, round_create
+from draw.tasks import round_confirmed, seat_round
+from scoring.services import game_confirm, hand_submit
+from tests.scoring.factories import values
+from tests.tournaments.factories import event_with_players, progressive_event
+from tournaments.models import Event, Round, Seat, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -57,3 +60,24 @@ def test_a_busy_round_is_retried_not_reported(monkeypatch: pytest.MonkeyPatch) -
     assert not Round.objects.filter(event=event).exists()
     assert seat_round.apply(args=(event.pk, 1)).get()["tables"] == 2
     assert len(tried) == 2
+
+
+def test_an_advance_arriving_after_the_finish_seats_nothing_and_reports_nothing(
+        django_capture_on_commit_callbacks: Any) -> None:
+    """The last confirmation's advance is still queued while the director closes the round and
+    finishes the event (a busy worker): when it runs it finds the event over and does nothing,
+    and the director's page shows no refusal for a round that was never owed."""
+    event = progressive_event(8, deals_per_round=1, rounds_planned=1,
+                              format_settings={"cut": 0})
+    first = round_create(event=event)
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        for table in first.tables.order_by("number"):
+            hand_submit(game=table.game, number=1, values=values())
+            game_confirm(game=table.game, position="N")
+    assert queued  # the advance waits
+    assert round_advance(event=event, number=1) is None  # the director's step: the plan is played
+    event_status_set(event=event, status=Event.Status.FINISHED)
+    outcome = round_confirmed.apply(args=(event.pk, 1)).get()
+    assert outcome == {"event": event.pk, "round": 1, "seated": None}
+    assert seating.job_state(event_id=event.pk) is None
+    assert list(event.rounds.values_list("number", flat=True)) == [1]
