@@ -117,18 +117,20 @@ class IndividualManager(RoundManager):
             self.event.entries.filter(status=Entry.Status.ACTIVE)
             .order_by("checked_in_at", "pk").values_list("pk", "fixed_table", "alternate"))
         self.players = [pk for pk, _, alternate in self.active if not alternate]
+        alternates = [pk for pk, _, alternate in self.active if alternate]
+        self.present = _present(self.players, alternates, self.history)
 
     def check(self) -> None:
-        # a table of the smallest size the ruleset seats (three, where each plays alone)
+        # a table of the smallest size the ruleset seats (three, where each plays alone); the
+        # alternates who take the seats of players gone count, as they will sit down
         least = min(self.spec.min_entries, min(self.ruleset.table_sizes))
-        if len(self.players) < least:
+        if len(self.present) < least:
             raise DomainError(
-                gettext("A round needs at least %(least)s checked-in players; %(count)s are here.") % {"least": least, "count": len(self.players)}, field="entries")
+                gettext("A round needs at least %(least)s checked-in players; %(count)s are here.") % {"least": least, "count": len(self.present)}, field="entries")
         self._first_round_check(len(self.players))
 
     def situation(self, results: tuple[TableResult, ...]) -> Situation:
-        alternates = [pk for pk, _, alternate in self.active if alternate]
-        entries = _present(self.players, alternates, self.history)
+        entries = self.present
         season = (season_partnerships(self.event, entries)
                   if self.spec.club_night and self.stage == Stage.QUALIFYING else {})
         return self._base(

@@ -166,6 +166,30 @@ def test_a_late_arrival_waits_as_an_alternate_and_a_leaver_without_one_is_refuse
     assert late.pk in seated and seated.isdisjoint(leavers)
 
 
+def test_a_one_table_day_goes_on_when_an_alternate_takes_a_leavers_seat(
+        django_capture_on_commit_callbacks: Any) -> None:
+    """Four players at the one table and one alternate: a player who leaves between games leaves
+    three players, too few for a table on their own, but the alternate waiting makes four, and
+    the next game seats them (it was refused, as if nobody waited)."""
+    event = progressive_event(5, deals_per_round=1, format_settings={"cut": 0})
+    event_hold_advance(event=event, held=True)
+    first = round_create(event=event)
+    waiting = event.entries.get(alternate=True)
+    _finish_round(first, django_capture_on_commit_callbacks)
+    leaver = first.tables.get().seats.get(position="N").entry
+    entry_withdraw(entry=leaver)
+    second = round_create(event=event)
+    seated = set(second.tables.get().seats.values_list("entry_id", flat=True))
+    assert waiting.pk in seated and leaver.pk not in seated and len(seated) == 4
+    # a second leaver with nobody waiting: the next game is refused, naming the field
+    _finish_round(second, django_capture_on_commit_callbacks)
+    entry_withdraw(entry=second.tables.get().seats.get(position="E").entry)
+    with pytest.raises(DomainError) as info:
+        round_create(event=event)
+    assert info.value.field == "entries"
+    assert event.rounds.count() == 2
+
+
 def test_stages_change_until_the_cut_and_finished_events_place_with_prizes(
         django_capture_on_commit_callbacks: Any) -> None:
     prizes = {"currency": "$", "payouts": [{"place": 1, "amount": "100"},
