@@ -56,7 +56,7 @@ def _bracket_complete(event: Event) -> bool:
 
 def next_step(event: Event, rounds: list[Round]) -> Step | None:
     """The event's next step for its director, or None once it is over."""
-    if event.status not in (Event.Status.DRAFT, Event.Status.RUNNING):
+    if event.is_over:
         return None
     total = rounds_total(event)
     labels = sitting_labels(event, upto=(rounds[-1].number + 1) if rounds else 1)

@@ -276,7 +276,7 @@ def table_meetings(event: Event) -> tuple[Meeting, ...]:
     spec = event.spec
     settings = dict(event.format_settings or {})
     if (not spec.tables_draw(settings)
-            or event.status not in (Event.Status.DRAFT, Event.Status.RUNNING)):
+            or event.is_over):
         return ()
     latest = event.rounds.order_by("-number").first()
     if latest is None or Game.objects.filter(table__round=latest,

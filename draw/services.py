@@ -88,7 +88,7 @@ def round_create(
     if reseat:
         reason = redraw_reason(reason)
     locked = event_lock(event)
-    if locked.status not in (Event.Status.DRAFT, Event.Status.RUNNING):
+    if locked.is_over:
         raise DomainError(gettext("This event is over; no more rounds."), field="event")
     spec = locked.spec
     if number is not None and not reseat:
@@ -361,11 +361,10 @@ def round_advance(
     the automatic advance: it closes the round and the director enters the tables' draws."""
     locked = event_lock(event)
     spec = locked.spec
-    over = locked.status not in (Event.Status.DRAFT, Event.Status.RUNNING)
-    if automatic and (over or not spec.seats_automatically
+    if automatic and (locked.is_over or not spec.seats_automatically
                       or not locked.rounds.filter(number=number).exists()):
         return None
-    if over:
+    if locked.is_over:
         raise DomainError(gettext("This event is over; no more rounds."), field="event")
     word = locked.sitting
     round_ = locked.rounds.filter(number=number).first()

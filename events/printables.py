@@ -121,7 +121,7 @@ def table_card(request: HttpRequest, token: str) -> HttpResponse:
         "word": word, "last_label": labels.get(last, (f"{word.capitalize()} {last}", ""))[0]
         if last else "",
         "tables_in_round": target.tables_in_round, "all_played": target.all_played,
-        "over": event.status in (Event.Status.FINISHED, Event.Status.CANCELLED),
+        "over": event.is_over,
         "refresh_seconds": 30,
     })
 

@@ -305,7 +305,7 @@ def director_screen(event: Event, *, now: datetime.datetime | None = None) -> Di
         "rounds_total": total,
         "next_number": next_number,
         "can_seat_next": (
-            open_round is None and event.status in (Event.Status.DRAFT, Event.Status.RUNNING)
+            open_round is None and not event.is_over
             and (spec.open_ended or next_number <= total)
         ),
         "unconfirmed": unconfirmed,

@@ -134,7 +134,7 @@ def _status(event: Event, round_: Round | None) -> RoundStatus:
         text = gettext("%(title)s is being played.") % {"title": title}
     else:
         text = ""
-    last = event.status in (Event.Status.FINISHED, Event.Status.CANCELLED)
+    last = event.is_over
     if round_.status == Round.Status.CLOSED and not last:
         last = not event.spec.open_ended and round_.number >= rounds_total(event)
         if not last and round_.stage == Round.Stage.BRACKET:

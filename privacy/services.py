@@ -387,7 +387,7 @@ def _check_no_event_on(person: Person) -> None:
     scores and ranks them there, and the person would vanish from a room they may be sitting in.
     They erase once it has finished (or once its director has withdrawn them)."""
     entries = (Entry.objects.filter(player_id__in=person.ids["player"], status=Entry.Status.ACTIVE)
-               .exclude(event__status__in=[Event.Status.FINISHED, Event.Status.CANCELLED])
+               .exclude(event__status__in=Event.OVER)
                .select_related("event__club").order_by("event__date", "event_id"))
     on = [entry.event for entry in entries]
     if on:

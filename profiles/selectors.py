@@ -95,8 +95,6 @@ class ProfileEvent(Place):
 
 
 PARTNERS_SHOWN = 10  # the page lists this many partners and opponents; the API all of them
-# An event's summary is read only once it is over (one in play is computed live).
-SUMMARISED_STATUSES = (Event.Status.FINISHED, Event.Status.CANCELLED)
 
 
 @dataclass
@@ -366,7 +364,7 @@ def summary_current(entry: Entry, summary: EventSummary | None,
     the event is over (finished or cancelled) and neither its hands nor its standings nor its
     ruleset moved since it was written."""
     event = entry.event
-    return (summary is not None and event.status in SUMMARISED_STATUSES
+    return (summary is not None and event.is_over
             and summary.source_version == event.hands_version
             and summary.standings_version == standings_version
             and summary.ruleset == event.ruleset_preset)

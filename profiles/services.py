@@ -15,7 +15,7 @@ from standings.models import StandingsSnapshot
 from tournaments.models import Entry, Event
 
 from .models import EventSummary
-from .selectors import SUMMARISED_STATUSES, event_parts, summary_current
+from .selectors import event_parts, summary_current
 
 
 def event_summaries_write(*, event_id: int, force: bool = False) -> int:
@@ -23,7 +23,7 @@ def event_summaries_write(*, event_id: int, force: bool = False) -> int:
     cancelled; returns how many were written (0 when the event is in play, gone, or every
     summary is current already, unless ``force``)."""
     event = Event.objects.filter(pk=event_id).first()
-    if event is None or event.status not in SUMMARISED_STATUSES:
+    if event is None or not event.is_over:
         return 0
     standings_version = (StandingsSnapshot.objects.filter(event_id=event_id)
                          .values_list("version", flat=True).first())
@@ -57,7 +57,7 @@ def event_summaries_backfill(*, force: bool = False) -> tuple[int, int]:
     """Write the summaries of every finished or cancelled event whose summaries are missing or
     behind (every one with ``force``); returns (events written, summaries written)."""
     events = written = 0
-    for event_id in (Event.objects.filter(status__in=SUMMARISED_STATUSES).order_by("pk")
+    for event_id in (Event.objects.filter(status__in=Event.OVER).order_by("pk")
                      .values_list("pk", flat=True)):
         count = event_summaries_write(event_id=event_id, force=force)
         events += bool(count)

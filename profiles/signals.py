@@ -24,14 +24,12 @@ from common.tasks import task_queue
 from standings.status import snapshot_stored
 from tournaments.models import Event
 
-from .selectors import SUMMARISED_STATUSES
-
 SUMMARIES_TASK = "profiles.tasks.event_summaries"
 
 
 @receiver(post_save, sender=Event, dispatch_uid="profiles-event-saved")
 def event_saved(instance: Event, **_: object) -> None:
-    if instance.status in SUMMARISED_STATUSES:
+    if instance.is_over:
         task_queue(SUMMARIES_TASK, args=(instance.pk,))
 
 
@@ -40,7 +38,7 @@ def standings_stored(event_id: int, **_: object) -> None:
     def queue() -> None:
         # after the commit, and only for an event that is over (standings of an event in play
         # are stored after nearly every hand)
-        if Event.objects.filter(pk=event_id, status__in=SUMMARISED_STATUSES).exists():
+        if Event.objects.filter(pk=event_id, status__in=Event.OVER).exists():
             task_queue(SUMMARIES_TASK, args=(event_id,), on_commit=False)
 
     transaction.on_commit(queue, robust=True)

@@ -47,7 +47,7 @@ def club_events(*, club: Club, user: Actor) -> ClubEvents:
         e for e in Event.objects.filter(club=club).annotate(entry_count=Count("entries"))
         if can_view_event(user=user, event=_with_club(e, club))
     ]
-    upcoming = [e for e in events if e.status in (Event.Status.DRAFT, Event.Status.RUNNING)]
+    upcoming = [e for e in events if not e.is_over]
     past = sorted((e for e in events if e.status == Event.Status.FINISHED),
                   key=lambda e: (e.date, e.pk), reverse=True)  # the latest first
     return {"upcoming": sorted(upcoming, key=lambda e: (e.date, e.pk)), "past": past}

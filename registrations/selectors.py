@@ -33,7 +33,7 @@ def places_left(settings: RegistrationSettings) -> int | None:
 def registration_refusal(settings: RegistrationSettings, *, now: datetime.datetime) -> str:
     """Why the event's registration form takes nobody now ("" when it does)."""
     event = settings.event
-    if event.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
+    if event.is_over:
         return "This event is over."
     if not settings.is_open:
         return "Registration for this event is closed."

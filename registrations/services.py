@@ -63,10 +63,6 @@ def _locked(registration: Registration) -> Registration:
             .get(pk=registration.pk))
 
 
-def _over(event: Event) -> bool:
-    return event.status in (Event.Status.FINISHED, Event.Status.CANCELLED)
-
-
 # --- the director's settings -----------------------------------------------------------------
 @transaction.atomic
 def registration_settings_set(
@@ -146,7 +142,7 @@ def registration_create(
     closed, past its deadline or the event is over, and for an address already registered."""
     locked = _settings_lock(event)
     event = locked.event
-    if _over(event):
+    if event.is_over:
         raise DomainError(gettext("This event is over."), field="event", code="over")
     if not locked.is_open:
         raise DomainError(gettext("Registration for this event is closed."), field="event", code="closed")
@@ -206,7 +202,7 @@ def registration_confirm(*, registration: Registration, site: str = "") -> Regis
     locked = _locked(registration)
     if locked.status != Registration.Status.UNCONFIRMED:
         return locked
-    if _over(locked.event):
+    if locked.event.is_over:
         raise DomainError(gettext("This event is over."), field="event", code="over")
     locked.confirmed_at = timezone.now()
     _place(locked_settings, locked, site=site)

@@ -181,7 +181,7 @@ def entry_closed_by(*, event_status: str, round_status: str) -> str | None:
     """What stops a table's phone writing, from the two statuses alone: ``"event"`` (over),
     ``"round"`` (closed) or None (open). :func:`entry_refusal` and the table's status poll
     (:func:`table_status`, which reads the statuses without the rows) share it."""
-    if event_status in (Event.Status.FINISHED, Event.Status.CANCELLED):
+    if event_status in Event.OVER:
         return "event"
     if round_status == Round.Status.CLOSED:
         return "round"

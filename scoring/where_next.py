@@ -85,7 +85,7 @@ def table_next_seats(*, table: Table) -> NextSeats | None:
     event = round_.event
     number = round_.number + 1
     out: NextSeats = {"number": number, "seated": False, "word": event.sitting}
-    if event.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
+    if event.is_over:
         # an old table link after the event ended: no "next" game, whatever was seated then
         out.update({"confirmed": 0, "total": 0, "last": True, "finished": True, "held": False})
         return out

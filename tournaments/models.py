@@ -48,6 +48,10 @@ class Event(models.Model):
         FINISHED = "finished", _("Finished")
         CANCELLED = "cancelled", _("Cancelled")
 
+    # Finished or cancelled: the event takes no more rounds, hands, check-ins or entries, and
+    # what it shows is final (``is_over`` for one event; ``status__in=Event.OVER`` in a query).
+    OVER = (Status.FINISHED, Status.CANCELLED)
+
     class SelfCheckIn(models.TextChoices):
         OFF = "off", _("Off: players check in at the desk")
         APPROVAL = "approval", _("On, the director approves each arrival")
@@ -141,6 +145,11 @@ class Event(models.Model):
     def spec(self) -> formats.Format:
         """What the event's format is and may do (``formats``)."""
         return formats.get(self.format)
+
+    @property
+    def is_over(self) -> bool:
+        """Finished or cancelled: no more rounds, hands, check-ins or entries."""
+        return self.status in self.OVER
 
     @property
     def draw_seed(self) -> int:

@@ -18,7 +18,7 @@ from common.tasks import (
     task_queue,
 )
 from common.types import Actor
-from tournaments.models import Entry, Event, Round, Seat
+from tournaments.models import Entry, Round, Seat
 from tournaments.selectors import results_final_check
 from tournaments.services import (
     event_log,
@@ -138,7 +138,7 @@ def games_confirm_at_desk(*, round_: Round, tables: Sequence[int], source: str,
     if not asked:
         raise DomainError(gettext("Pick at least one table."), field="tables")
     event = round_.event
-    if event.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
+    if event.is_over:
         raise DomainError(gettext("This event is over: reopen it before confirming games."),
                           field="round", code="event_over")
     games = {g.table.number: g for g in Game.objects.filter(

@@ -117,7 +117,7 @@ def self_check_in_refusal(event: Event) -> DomainError | None:
     if event.self_check_in == Event.SelfCheckIn.OFF:
         return DomainError(gettext("Check in at the desk: this event has no self check-in."),
                            field="event", code="off")
-    if event.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
+    if event.is_over:
         return DomainError(gettext("This event is over."), field="event", code="over")
     if event.is_pairs:
         return DomainError(gettext("Pairs register together at the desk."), field="event",

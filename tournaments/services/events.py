@@ -387,7 +387,7 @@ def entry_check_in(
     """Check a player in. Between rounds this is a late arrival: they play from the next round.
     In a progressive event an ``alternate`` waits to take the seat of a player who withdraws."""
     locked = event_lock(event)
-    if locked.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
+    if locked.is_over:
         raise DomainError(gettext("This event is over; nobody can check in."), field="player")
     if locked.is_pairs:
         raise DomainError(gettext("This event takes pairs: register two players together ({\"player_ids\": [a, b]})."), field="player_ids", code="pairs_only")
@@ -431,7 +431,7 @@ def pair_register(
     if not locked.is_pairs:
         raise DomainError(gettext("This event takes players one by one (player_id), not pairs."),
                           field="player_ids", code="players_only")
-    if locked.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
+    if locked.is_over:
         raise DomainError(gettext("This event is over; no more pairs."), field="player_ids")
     # a side of the event's game: two partners, a team of three, or one player head to head
     size = ruleset_for(preset=locked.ruleset_preset,
