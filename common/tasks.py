@@ -73,10 +73,15 @@ def db_task_retry() -> TaskRetry:
 
 
 def task_by_name(name: str) -> Any:
-    """The registered task called ``name`` (importing the apps' task modules on first use)."""
+    """The registered task called ``name`` (importing the apps' task modules on first use).
+
+    The modules are found through the apps here and now, not through the loader's
+    ``import_default_modules``: its Django fix-up runs ``django.setup()`` again, which
+    configures logging anew (every handler of the root logger replaced) in the middle of the
+    first request of a web process that queues a task."""
     tasks = current_app.tasks
     if name not in tasks:
-        current_app.loader.import_default_modules()
+        current_app.autodiscover_tasks(force=True)
     return tasks[name]
 
 

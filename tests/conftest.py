@@ -194,19 +194,25 @@ def celery_app_live(servers: Servers) -> Iterator[object]:
 def _until_the_worker_is_idle(app: Any, seconds: float = 20.0) -> None:
     """Wait (at most ``seconds``) until the real worker has nothing queued, held or running: the
     test database is emptied after the test (TRUNCATE of every table), and a task of this test
-    still reading it, such as a standings run a hand queued, would deadlock with the emptying."""
+    still reading it, such as a standings run a hand queued, would deadlock with the emptying.
+    A worker too busy to answer in time is not taken for an idle one, and idle must be seen
+    twice in a row: a task that ends between the look at the queue and the question to the
+    worker may have queued the next one."""
     import redis
 
     broker = redis.Redis.from_url(str(settings.CELERY_BROKER_URL), socket_timeout=2)
     deadline = time.monotonic() + seconds
+    idle_looks = 0
     try:
         while time.monotonic() < deadline:
             queued = sum(int(broker.llen(key)) for key in broker.scan_iter("celery*")
                          if broker.type(key) == b"list")
             inspect = app.control.inspect(timeout=2, limit=1)  # one worker: its answer ends it
-            held = [*(inspect.active() or {}).values(), *(inspect.reserved() or {}).values(),
-                    *(inspect.scheduled() or {}).values()]
-            if not queued and not any(held):
+            answers = [inspect.active(), inspect.reserved(), inspect.scheduled()]
+            answered = all(answer is not None for answer in answers)
+            held = any(tasks for answer in answers for tasks in (answer or {}).values())
+            idle_looks = idle_looks + 1 if answered and not queued and not held else 0
+            if idle_looks == 2:
                 return
             time.sleep(0.2)
     except Exception:  # noqa: BLE001 - a test that stopped Redis: no worker to wait for

@@ -5,6 +5,8 @@ signed-in director's are never ``public`` and never carry a spectator's ETag."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from django.conf import settings
 from django.core.cache import cache
@@ -13,6 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from clubs.models import Club
+from public import caching
 from public.caching import KINDS
 from scoring import services
 from tests.clubs.factories import club_with_director
@@ -22,6 +25,14 @@ from tests.standings.test_views import played_event
 from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _held_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The clock the ETags step by stands still: a page asked twice in a row keeps its ETag even
+    when a slow first answer ends in the next step (two seconds for the movement wall). The
+    steps themselves are tested with explicit times (``page_etag(now=…)``)."""
+    monkeypatch.setattr(caching, "time", SimpleNamespace(time=lambda: 1_800_000_000.0))
 
 
 def _pages(event: Event) -> dict[str, str]:
