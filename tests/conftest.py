@@ -169,6 +169,8 @@ def _results_may_be_awaited() -> Iterator[None]:
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 from testservers import Servers  # noqa: E402
 
+from tests.shared import worker_holds_nothing  # noqa: E402
+
 
 @pytest.fixture(scope="session")
 def servers() -> Servers:
@@ -195,9 +197,9 @@ def _until_the_worker_is_idle(app: Any, seconds: float = 20.0) -> None:
     """Wait (at most ``seconds``) until the real worker has nothing queued, held or running: the
     test database is emptied after the test (TRUNCATE of every table), and a task of this test
     still reading it, such as a standings run a hand queued, would deadlock with the emptying.
-    A worker too busy to answer in time is not taken for an idle one, and idle must be seen
-    twice in a row: a task that ends between the look at the queue and the question to the
-    worker may have queued the next one."""
+    Idle (no message in the queues and ``worker_holds_nothing``) must be seen twice in a row:
+    a task that ends between the look at the queue and the question to the worker may have
+    queued the next one."""
     import redis
 
     broker = redis.Redis.from_url(str(settings.CELERY_BROKER_URL), socket_timeout=2)
@@ -207,11 +209,8 @@ def _until_the_worker_is_idle(app: Any, seconds: float = 20.0) -> None:
         while time.monotonic() < deadline:
             queued = sum(int(broker.llen(key)) for key in broker.scan_iter("celery*")
                          if broker.type(key) == b"list")
-            inspect = app.control.inspect(timeout=2, limit=1)  # one worker: its answer ends it
-            answers = [inspect.active(), inspect.reserved(), inspect.scheduled()]
-            answered = all(answer is not None for answer in answers)
-            held = any(tasks for answer in answers for tasks in (answer or {}).values())
-            idle_looks = idle_looks + 1 if answered and not queued and not held else 0
+            idle = not queued and worker_holds_nothing(app)
+            idle_looks = idle_looks + 1 if idle else 0
             if idle_looks == 2:
                 return
             time.sleep(0.2)

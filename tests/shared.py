@@ -1,4 +1,6 @@
-"""Rows built once for a whole test module and read by each of its tests.
+"""Helpers more than one test module uses.
+
+Rows built once for a whole test module and read by each of its tests.
 
 Some scenarios take seconds to play through the services (a season of club nights, a whole
 tournament) and are only read by the tests that use them. ``module_data(build)`` makes a
@@ -45,3 +47,12 @@ def module_data(build: Callable[[], T]) -> Any:
                 shared.__exit__(None, None, None)
 
     return fixture
+
+
+def worker_holds_nothing(app: Any, timeout: float = 2.0) -> bool:
+    """Whether the real Celery worker answered, within ``timeout`` seconds, that it holds no
+    message: none running, reserved, or waiting for its countdown. A worker too busy to answer
+    in time is not taken for an idle one."""
+    inspect = app.control.inspect(timeout=timeout, limit=1)  # one worker: its answer ends it
+    answers = [inspect.active(), inspect.reserved(), inspect.scheduled()]
+    return all(answer is not None and not any(answer.values()) for answer in answers)

@@ -30,6 +30,7 @@ from tests.integration.test_standings_live import (
     publish,
     wait_until,
 )
+from tests.shared import worker_holds_nothing
 from tournaments.models import Event
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -133,13 +134,6 @@ def stored_once(event: Event) -> None:
                           + [f"{event.pk}-form-{n}" for n in range(1, DEALS + 1)])
 
 
-def worker_idle(app: Any) -> bool:
-    """The worker holds no message: none running, reserved or waiting for its countdown."""
-    inspect = app.control.inspect(timeout=1.0)
-    found = [inspect.active(), inspect.reserved(), inspect.scheduled()]
-    return all(answer is not None and not any(answer.values()) for answer in found)
-
-
 def test_the_room_gets_the_same_answers_with_redis_stopped(
         servers, celery_app_live, caplog) -> None:
     from standings.tasks import reconcile_standings
@@ -154,7 +148,7 @@ def test_the_room_gets_the_same_answers_with_redis_stopped(
     # ("Unrecoverable error: AttributeError ... 'hostname'") when the broker connection is lost
     # while it holds an unacknowledged message (a task running, or one waiting for its
     # countdown); that is the worker's problem, not the web's, which is what this test is about.
-    assert wait_until(lambda: worker_idle(celery_app_live))
+    assert wait_until(lambda: worker_holds_nothing(celery_app_live))
     servers.stop_redis()
     try:
         caplog.clear()
